@@ -1,0 +1,336 @@
+"""Read catalog data files into :class:`~catalog.records.DeviceType` records.
+
+One JSON file describes one device type. A number may be written bare, in
+which case it takes the file's default ``source`` and ``evidence``, or as
+``{"value": ..., "source": ..., "evidence": ..., "note": ...}`` to say where
+that one figure came from. Every problem names the file, the field and the
+reason; nothing in a file is executed.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Any
+
+from .records import (
+    EVIDENCE,
+    KINDS,
+    Component,
+    DeviceType,
+    Figure,
+    GpuSpec,
+    PortGroup,
+    Price,
+    Psu,
+    Source,
+)
+
+ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+AIRFLOWS = {"", "front-to-rear", "rear-to-front", "side-to-side", "passive", "liquid", "mixed"}
+ROLES = {"compute", "storage", "inband", "oob", "bmc", "nvlink", "uplink", "fabric", "management"}
+PROTOCOLS = {"infiniband", "ethernet", "nvlink"}
+CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
+
+
+class CatalogError(ValueError):
+    """A catalog file is wrong: ``file: field: reason``."""
+
+    def __init__(self, file: str, field: str, reason: str):
+        self.file, self.field, self.reason = file, field, reason
+        where = f"{file}: {field}" if field else file
+        super().__init__(f"{where}: {reason}")
+
+
+# name -> (python type, minimum, maximum); ints are whole numbers of things.
+NUMBERS: dict[str, tuple[type, float, float]] = {
+    "u_height": (float, 0, 60),
+    "width_mm": (float, 1, 5000),
+    "depth_mm": (float, 1, 5000),
+    "height_mm": (float, 1, 5000),
+    "weight_kg": (float, 0, 10000),
+    "power_typical_w": (float, 0, 1e7),
+    "power_max_w": (float, 0, 1e7),
+    "liquid_fraction": (float, 0, 1),
+    "airflow_cfm": (float, 0, 1e6),
+    "gpu_count": (int, 0, 100000),
+    "nvlink_domain": (int, 0, 100000),
+    "rack_units": (int, 1, 60),
+    "max_load_kg": (float, 0, 100000),
+    "voltage_v": (float, 1, 1000),
+    "current_a": (float, 0.1, 10000),
+    "phases": (int, 1, 3),
+    "outlets": (int, 0, 1000),
+    "cooling_capacity_kw": (float, 0, 1e5),
+    "flow_lpm": (float, 0, 1e6),
+    "links": (int, 0, 64),
+    "reach_m": (float, 0, 1e5),
+}
+STRINGS = {"name", "manufacturer", "category", "part_number", "description", "airflow", "gpu", "form_factor", "media"}
+STRUCTURES = {"psu", "ports", "components", "price", "gpu_spec", "lengths_m", "fills_rack"}
+META = {"id", "kind", "source", "evidence", "note", "sources", "schema"}
+
+REQUIRED: dict[str, tuple[str, ...]] = {
+    "gpu": ("gpu_spec",),
+    "server": ("u_height", "width_mm", "depth_mm", "weight_kg", "power_max_w", "psu", "gpu", "gpu_count", "ports"),
+    "rack_system": ("power_max_w", "gpu", "gpu_count", "components", "nvlink_domain"),
+    "tray": ("u_height",),
+    "power_shelf": ("u_height", "psu"),
+    "switch": ("u_height", "power_typical_w", "ports"),
+    "appliance": ("u_height", "power_max_w"),
+    "pdu": ("voltage_v", "current_a", "phases"),
+    "cdu": ("cooling_capacity_kw",),
+    "rack": ("rack_units", "width_mm", "depth_mm", "height_mm"),
+    "transceiver": ("form_factor", "links", "reach_m", "media"),
+    "cable": ("media", "lengths_m", "links"),
+}
+
+
+@dataclass
+class _Ctx:
+    file: str
+    source: str
+    evidence: str
+    sources: dict[str, Source]
+    figures: dict[str, Figure]
+
+    def fail(self, field: str, reason: str) -> CatalogError:
+        return CatalogError(self.file, field, reason)
+
+
+def _figure(ctx: _Ctx, name: str, raw: Any) -> Any:
+    """Unwrap ``raw`` (bare or ``{"value": ...}``), record its provenance, return the value."""
+    if isinstance(raw, dict) and "value" in raw:
+        unknown = set(raw) - {"value", "source", "evidence", "note"}
+        if unknown:
+            raise ctx.fail(name, f"unknown key(s) {sorted(unknown)} in a figure")
+        value = raw["value"]
+        source = raw.get("source", ctx.source)
+        evidence = raw.get("evidence", ctx.evidence)
+        note = raw.get("note", "")
+        if not isinstance(note, str):
+            raise ctx.fail(name, "note must be text")
+    else:
+        value, source, evidence, note = raw, ctx.source, ctx.evidence, ""
+    if not source:
+        raise ctx.fail(name, "no source: give the figure a source or the file a default 'source'")
+    if not isinstance(source, str) or source not in ctx.sources:
+        raise ctx.fail(name, f"source {source!r} is not a known source id")
+    if evidence not in EVIDENCE:
+        raise ctx.fail(name, f"evidence {evidence!r} is not one of {', '.join(EVIDENCE)}")
+    ctx.figures[name] = Figure(value, source, evidence, note)
+    return value
+
+
+def _number(ctx: _Ctx, name: str, raw: Any, kind: type = float, lo: float = 0, hi: float = math.inf) -> float | int:
+    value = _figure(ctx, name, raw)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ctx.fail(name, f"must be a number, got {value!r}")
+    if not math.isfinite(value):
+        raise ctx.fail(name, f"must be finite, got {value!r}")
+    if kind is int and value != int(value):
+        raise ctx.fail(name, f"must be a whole number, got {value!r}")
+    if not lo <= value <= hi:
+        raise ctx.fail(name, f"{value!r} is outside {lo:g}..{hi:g}")
+    return int(value) if kind is int else float(value)
+
+
+def _text(ctx: _Ctx, name: str, raw: Any) -> str:
+    if not isinstance(raw, str):
+        raise ctx.fail(name, f"must be text, got {raw!r}")
+    return raw
+
+
+def _dict(ctx: _Ctx, name: str, raw: Any, allowed: set[str], required: set[str]) -> dict:
+    if not isinstance(raw, dict):
+        raise ctx.fail(name, f"must be an object, got {type(raw).__name__}")
+    unknown = set(raw) - allowed
+    if unknown:
+        raise ctx.fail(name, f"unknown key(s) {sorted(unknown)}")
+    missing = required - set(raw)
+    if missing:
+        raise ctx.fail(name, f"missing {sorted(missing)}")
+    return raw
+
+
+def _psu(ctx: _Ctx, raw: Any) -> Psu:
+    d = _dict(ctx, "psu", raw, {"count", "rating_w", "redundant", "input"}, {"count", "rating_w", "redundant"})
+    count = _number(ctx, "psu.count", d["count"], int, 1, 1000)
+    rating = _number(ctx, "psu.rating_w", d["rating_w"], float, 1, 1e6)
+    redundant = _number(ctx, "psu.redundant", d["redundant"], int, 0, 1000)
+    if redundant >= count:
+        raise ctx.fail("psu.redundant", f"{redundant} redundant of {count} supplies leaves none to carry the load")
+    return Psu(count, rating, redundant, _text(ctx, "psu.input", d.get("input", "")))
+
+
+def _ports(ctx: _Ctx, raw: Any) -> tuple[PortGroup, ...]:
+    if not isinstance(raw, list):
+        raise ctx.fail("ports", "must be a list of port groups")
+    out = []
+    for i, item in enumerate(raw):
+        at = f"ports[{i}]"
+        d = _dict(ctx, at, item, {"role", "protocol", "speed_gbps", "count", "cage", "ports_per_cage"},
+                  {"role", "protocol", "speed_gbps", "count"})
+        role = _text(ctx, f"{at}.role", d["role"])
+        if role not in ROLES:
+            raise ctx.fail(f"{at}.role", f"{role!r} is not one of {', '.join(sorted(ROLES))}")
+        protocol = _text(ctx, f"{at}.protocol", d["protocol"])
+        if protocol not in PROTOCOLS:
+            raise ctx.fail(f"{at}.protocol", f"{protocol!r} is not one of {', '.join(sorted(PROTOCOLS))}")
+        out.append(PortGroup(
+            role=role,
+            protocol=protocol,
+            speed_gbps=_number(ctx, f"{at}.speed_gbps", d["speed_gbps"], float, 0.001, 1e5),
+            count=_number(ctx, f"{at}.count", d["count"], int, 1, 100000),
+            cage=_text(ctx, f"{at}.cage", d.get("cage", "")),
+            ports_per_cage=_number(ctx, f"{at}.ports_per_cage", d.get("ports_per_cage", 1), int, 1, 16),
+        ))
+    return tuple(out)
+
+
+def _components(ctx: _Ctx, raw: Any) -> tuple[Component, ...]:
+    if not isinstance(raw, list) or not raw:
+        raise ctx.fail("components", "must be a non-empty list of {id, count}")
+    out = []
+    for i, item in enumerate(raw):
+        d = _dict(ctx, f"components[{i}]", item, {"id", "count"}, {"id", "count"})
+        out.append(Component(_text(ctx, f"components[{i}].id", d["id"]).lower(),
+                             _number(ctx, f"components[{i}].count", d["count"], int, 1, 10000)))
+    return tuple(out)
+
+
+def _price(ctx: _Ctx, raw: Any) -> Price:
+    d = _dict(ctx, "price", raw, {"amount", "currency"}, {"amount", "currency"})
+    currency = _text(ctx, "price.currency", d["currency"])
+    if not CURRENCY_RE.match(currency):
+        raise ctx.fail("price.currency", f"{currency!r} is not an ISO 4217 code such as USD")
+    return Price(_number(ctx, "price.amount", d["amount"], float, 0, 1e10), currency)
+
+
+def _gpu_spec(ctx: _Ctx, raw: Any) -> GpuSpec:
+    keys = {"bf16_tflops", "fp8_tflops", "fp4_tflops", "hbm_gb", "hbm_tbps", "nvlink_gbps", "tdp_w", "generation"}
+    d = _dict(ctx, "gpu_spec", raw, keys, keys - {"fp8_tflops", "fp4_tflops"})
+
+    def opt(name: str) -> float | None:
+        if d.get(name) is None:
+            return None
+        return _number(ctx, f"gpu_spec.{name}", d[name], float, 0.001, 1e6)
+
+    return GpuSpec(
+        bf16_tflops=_number(ctx, "gpu_spec.bf16_tflops", d["bf16_tflops"], float, 0.001, 1e6),
+        fp8_tflops=opt("fp8_tflops"),
+        fp4_tflops=opt("fp4_tflops"),
+        hbm_gb=_number(ctx, "gpu_spec.hbm_gb", d["hbm_gb"], float, 0.001, 1e5),
+        hbm_tbps=_number(ctx, "gpu_spec.hbm_tbps", d["hbm_tbps"], float, 0.001, 1e3),
+        nvlink_gbps=_number(ctx, "gpu_spec.nvlink_gbps", d["nvlink_gbps"], float, 0, 1e6),
+        tdp_w=_number(ctx, "gpu_spec.tdp_w", d["tdp_w"], float, 1, 1e5),
+        generation=_text(ctx, "gpu_spec.generation", d["generation"]),
+    )
+
+
+def _lengths(ctx: _Ctx, raw: Any) -> tuple[float, ...]:
+    value = _figure(ctx, "lengths_m", raw)
+    if not isinstance(value, list) or not value:
+        raise ctx.fail("lengths_m", "must be a non-empty list of lengths in metres")
+    for v in value:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= 1000:
+            raise ctx.fail("lengths_m", f"{v!r} is not a length in metres")
+    if sorted(value) != list(value) or len(set(value)) != len(value):
+        raise ctx.fail("lengths_m", "lengths must be listed shortest first, each once")
+    return tuple(float(v) for v in value)
+
+
+def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
+    """Turn one decoded catalog document into a record, or raise :class:`CatalogError`."""
+    if not isinstance(data, dict):
+        raise CatalogError(file, "", "must hold one JSON object")
+    for key in ("id", "kind", "name", "manufacturer", "category"):
+        if key not in data:
+            raise CatalogError(file, key, "is required")
+    dev_id = data["id"]
+    if not isinstance(dev_id, str) or not ID_RE.match(dev_id):
+        raise CatalogError(file, "id", f"{dev_id!r} must be lowercase letters, digits, '.', '_' or '-'")
+    kind = data["kind"]
+    if kind not in KINDS:
+        raise CatalogError(file, "kind", f"{kind!r} is not one of {', '.join(KINDS)}")
+    local = dict(sources)
+    if "sources" in data:
+        if not isinstance(data["sources"], dict):
+            raise CatalogError(file, "sources", "must map source ids to {title, url}")
+        for sid, s in data["sources"].items():
+            if not isinstance(s, dict) or not isinstance(s.get("title"), str):
+                raise CatalogError(file, f"sources.{sid}", "needs at least a title")
+            local[sid] = Source(sid, s["title"], str(s.get("url", "")), str(s.get("how", "")))
+    ctx = _Ctx(file, data.get("source", ""), data.get("evidence", "P"), local, {})
+    if ctx.evidence not in EVIDENCE:
+        raise ctx.fail("evidence", f"{ctx.evidence!r} is not one of {', '.join(EVIDENCE)}")
+    unknown = set(data) - set(NUMBERS) - STRINGS - STRUCTURES - META
+    if unknown:
+        raise ctx.fail(sorted(unknown)[0], f"is not a catalog field (known: see catalog/README.md)")
+    missing = [k for k in REQUIRED[kind] if k not in data]
+    if missing:
+        raise ctx.fail(missing[0], f"is required for a {kind}")
+
+    fields: dict[str, Any] = {}
+    for name, (typ, lo, hi) in NUMBERS.items():
+        if name in data and data[name] is not None:
+            fields[name] = _number(ctx, name, data[name], typ, lo, hi)
+    for name in STRINGS:
+        if name in data:
+            raw = data[name]
+            if isinstance(raw, dict):
+                raw = _figure(ctx, name, raw)
+            fields[name] = _text(ctx, name, raw)
+    if fields.get("airflow", "") not in AIRFLOWS:
+        raise ctx.fail("airflow", f"{fields['airflow']!r} is not one of {', '.join(sorted(AIRFLOWS - {''}))}")
+    if "gpu" in fields:
+        fields["gpu"] = fields["gpu"].lower()
+    if "psu" in data:
+        fields["psu"] = _psu(ctx, data["psu"])
+    if "ports" in data:
+        fields["ports"] = _ports(ctx, data["ports"])
+    if "components" in data:
+        fields["components"] = _components(ctx, data["components"])
+    if "price" in data:
+        fields["price"] = _price(ctx, data["price"])
+    if "gpu_spec" in data:
+        fields["gpu_spec"] = _gpu_spec(ctx, data["gpu_spec"])
+    if "lengths_m" in data:
+        fields["lengths_m"] = _lengths(ctx, data["lengths_m"])
+    if "fills_rack" in data:
+        if not isinstance(data["fills_rack"], bool):
+            raise ctx.fail("fills_rack", "must be true or false")
+        fields["fills_rack"] = data["fills_rack"]
+
+    typ, mx = fields.get("power_typical_w"), fields.get("power_max_w")
+    if typ is not None and mx is not None and typ > mx:
+        raise ctx.fail("power_typical_w", f"{typ:g} W is above power_max_w {mx:g} W")
+    if "u_height" in fields and fields["u_height"] * 2 != int(fields["u_height"] * 2):
+        raise ctx.fail("u_height", "must be a multiple of 0.5 U")
+    return DeviceType(id=dev_id, kind=kind, figures=MappingProxyType(ctx.figures), origin=file, **fields)
+
+
+def read_json(path: Path) -> Any:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise CatalogError(str(path), "", f"cannot be read ({exc})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise CatalogError(str(path), "", f"is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+
+
+def load_sources(path: Path) -> dict[str, Source]:
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise CatalogError(str(path), "", "must map source ids to {title, url, how}")
+    out = {}
+    for sid, s in data.items():
+        if not isinstance(s, dict) or not isinstance(s.get("title"), str):
+            raise CatalogError(str(path), sid, "needs at least a title")
+        out[sid] = Source(sid, s["title"], str(s.get("url", "")), str(s.get("how", "")))
+    return out

@@ -1,0 +1,212 @@
+"""Typed, immutable catalog records.
+
+Engines read plain attributes (``device.power_max_w``) so that they can build
+numpy arrays quickly; where each number came from lives beside it in
+``device.figures`` keyed by the same field name (``"power_max_w"``,
+``"psu.count"``, ``"ports[0].count"``), so the GUI and reports can show the
+source and flag unconfirmed figures.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import Mapping
+
+#: Evidence tags, as defined in the hardware reference.
+EVIDENCE = {
+    "P": "vendor primary document, read directly",
+    "P*": "vendor primary document, read through a verbatim third-party copy",
+    "S": "secondary source (OEM, press, third-party write-up)",
+    "D": "derived from tagged inputs",
+    "U": "unconfirmed: not found in a vendor source",
+}
+
+KINDS = (
+    "gpu",
+    "server",
+    "rack_system",
+    "tray",
+    "power_shelf",
+    "switch",
+    "appliance",
+    "pdu",
+    "cdu",
+    "rack",
+    "transceiver",
+    "cable",
+)
+
+#: Kinds that sit in a rack's U space (or at 0 U on its side).
+MOUNTABLE_KINDS = frozenset({"server", "rack_system", "tray", "power_shelf", "switch", "appliance", "pdu", "cdu"})
+#: Kinds that stand on the floor on their own footprint.
+FLOOR_KINDS = frozenset({"cdu", "pdu"})
+
+EMPTY: Mapping = MappingProxyType({})
+
+
+@dataclass(frozen=True, slots=True)
+class Source:
+    id: str
+    title: str
+    url: str = ""
+    how: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Figure:
+    """Provenance of one number: where it came from and how sure we are."""
+
+    value: object
+    source: str
+    evidence: str
+    note: str = ""
+
+    @property
+    def unconfirmed(self) -> bool:
+        return self.evidence == "U"
+
+
+@dataclass(frozen=True, slots=True)
+class Psu:
+    count: int
+    rating_w: float
+    #: How many supplies may fail with the device still at full power (5+1 -> 1).
+    redundant: int
+    input: str = ""
+
+    @property
+    def scheme(self) -> str:
+        n = self.count - self.redundant
+        if self.redundant == 0:
+            return "N"
+        if self.redundant == n:
+            return f"{n}+{n} (N+N)"
+        return f"{n}+{self.redundant}"
+
+    @property
+    def installed_w(self) -> float:
+        return self.count * self.rating_w
+
+    @property
+    def usable_w(self) -> float:
+        return (self.count - self.redundant) * self.rating_w
+
+
+@dataclass(frozen=True, slots=True)
+class PortGroup:
+    """A set of identical ports, e.g. 32 OSFP cages carrying 64 NDR ports."""
+
+    role: str  # compute, storage, inband, oob, bmc, nvlink, uplink
+    protocol: str  # infiniband, ethernet, nvlink
+    speed_gbps: float
+    count: int  # logical ports
+    cage: str = ""  # OSFP, QSFP112, QSFP28, RJ45 ...
+    ports_per_cage: int = 1
+
+    @property
+    def cages(self) -> int:
+        return -(-self.count // self.ports_per_cage)
+
+
+@dataclass(frozen=True, slots=True)
+class Price:
+    amount: float
+    currency: str
+
+
+@dataclass(frozen=True, slots=True)
+class Component:
+    id: str
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
+class GpuSpec:
+    """Per-GPU figures (kind ``gpu``). Throughputs are dense, in TFLOP/s."""
+
+    bf16_tflops: float
+    fp8_tflops: float | None
+    fp4_tflops: float | None
+    hbm_gb: float
+    hbm_tbps: float
+    nvlink_gbps: float  # GB/s per GPU, one direction x2 as NVIDIA quotes it
+    tdp_w: float
+    generation: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeviceType:
+    id: str
+    kind: str
+    name: str
+    manufacturer: str
+    category: str
+    part_number: str = ""
+    description: str = ""
+    # space
+    u_height: float = 0.0
+    width_mm: float | None = None
+    depth_mm: float | None = None
+    height_mm: float | None = None
+    weight_kg: float | None = None
+    # power and heat
+    power_typical_w: float | None = None
+    power_max_w: float | None = None
+    psu: Psu | None = None
+    liquid_fraction: float = 0.0
+    airflow_cfm: float | None = None
+    airflow: str = ""
+    # compute
+    gpu: str | None = None
+    gpu_count: int = 0
+    nvlink_domain: int = 0
+    gpu_spec: GpuSpec | None = None
+    # network
+    ports: tuple[PortGroup, ...] = ()
+    # composition (rack-scale systems)
+    components: tuple[Component, ...] = ()
+    fills_rack: bool = False
+    # rack-only
+    rack_units: int = 0
+    max_load_kg: float | None = None
+    # power distribution
+    voltage_v: float | None = None
+    current_a: float | None = None
+    phases: int = 0
+    outlets: int = 0
+    # cooling
+    cooling_capacity_kw: float | None = None
+    flow_lpm: float | None = None
+    # optics and cables
+    form_factor: str = ""
+    links: int = 0  # 400G links carried (twin-port = 2)
+    reach_m: float | None = None
+    media: str = ""
+    lengths_m: tuple[float, ...] = ()
+    # commerce
+    price: Price | None = None
+    # provenance
+    figures: Mapping[str, Figure] = field(default_factory=lambda: EMPTY, compare=False, repr=False)
+    origin: str = field(default="", compare=False)
+
+    def figure(self, name: str) -> Figure | None:
+        return self.figures.get(name)
+
+    @property
+    def unconfirmed_fields(self) -> tuple[str, ...]:
+        return tuple(k for k, f in self.figures.items() if f.unconfirmed)
+
+    @property
+    def mountable(self) -> bool:
+        return self.kind in MOUNTABLE_KINDS
+
+    @property
+    def is_rack(self) -> bool:
+        return self.kind == "rack"
+
+    @property
+    def gpus(self) -> int:
+        return self.gpu_count
+
+    def ports_of(self, role: str) -> tuple[PortGroup, ...]:
+        return tuple(p for p in self.ports if p.role == role)

@@ -1,0 +1,56 @@
+"""Write a record back as a catalog data file (used to keep NetBox imports as JSON)."""
+from __future__ import annotations
+
+from .loader import NUMBERS
+from .records import DeviceType, Figure
+
+
+def _figure(value, fig: Figure | None):
+    if fig is None:
+        return value
+    out = {"value": value, "source": fig.source, "evidence": fig.evidence}
+    if fig.note:
+        out["note"] = fig.note
+    return out
+
+
+def entry_to_json(dev: DeviceType) -> dict:
+    f = dev.figures
+    doc: dict = {"id": dev.id, "kind": dev.kind, "name": dev.name, "manufacturer": dev.manufacturer,
+                 "category": dev.category}
+    for key in ("part_number", "description", "airflow", "gpu", "form_factor", "media"):
+        value = getattr(dev, key)
+        if value:
+            doc[key] = _figure(value, f.get(key)) if key in f else value
+    for key in NUMBERS:
+        value = getattr(dev, key)
+        if value is not None and (key in f or value):
+            doc[key] = _figure(value, f.get(key))
+    if dev.psu:
+        doc["psu"] = {k: _figure(getattr(dev.psu, k), f.get(f"psu.{k}")) for k in ("count", "rating_w", "redundant")}
+        if dev.psu.input:
+            doc["psu"]["input"] = dev.psu.input
+    if dev.ports:
+        doc["ports"] = [
+            {"role": p.role, "protocol": p.protocol,
+             "speed_gbps": _figure(p.speed_gbps, f.get(f"ports[{i}].speed_gbps")),
+             "count": _figure(p.count, f.get(f"ports[{i}].count")),
+             **({"cage": p.cage} if p.cage else {}),
+             **({"ports_per_cage": p.ports_per_cage} if p.ports_per_cage != 1 else {})}
+            for i, p in enumerate(dev.ports)
+        ]
+    if dev.components:
+        doc["components"] = [{"id": c.id, "count": c.count} for c in dev.components]
+    if dev.fills_rack:
+        doc["fills_rack"] = True
+    if dev.lengths_m:
+        doc["lengths_m"] = _figure(list(dev.lengths_m), f.get("lengths_m"))
+    if dev.price:
+        doc["price"] = {"amount": _figure(dev.price.amount, f.get("price.amount")), "currency": dev.price.currency}
+    if dev.gpu_spec:
+        g = dev.gpu_spec
+        doc["gpu_spec"] = {k: _figure(getattr(g, k), f.get(f"gpu_spec.{k}")) if getattr(g, k) is not None else None
+                           for k in ("bf16_tflops", "fp8_tflops", "fp4_tflops", "hbm_gb", "hbm_tbps",
+                                     "nvlink_gbps", "tdp_w")}
+        doc["gpu_spec"]["generation"] = g.generation
+    return doc

@@ -1,0 +1,5 @@
+import sys
+
+from designer.cli import main
+
+sys.exit(main())

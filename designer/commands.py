@@ -1,0 +1,423 @@
+"""Undoable edits, without Qt.
+
+A command turns one :class:`~designer.model.Project` value into the next. The
+stack keeps the value before and after each command, so undo and redo are exact
+and cost nothing to compute (the values share all untouched objects).
+Commands check what they are asked to do and raise :class:`CommandError`
+before changing anything, so a refused edit leaves the document as it was.
+"""
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterable
+
+from catalog import Catalog, UnknownDeviceError
+
+from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
+from .rules import u_span_problem
+
+
+class CommandError(ValueError):
+    """An edit that cannot be made, with the reason."""
+
+
+@dataclass(frozen=True)
+class Change:
+    """What one command touched, so views can update just that."""
+
+    racks: frozenset[str] = frozenset()
+    halls: frozenset[str] = frozenset()
+    floor_devices: frozenset[str] = frozenset()
+    project: bool = False
+
+    def __or__(self, other: Change) -> Change:
+        return Change(self.racks | other.racks, self.halls | other.halls,
+                      self.floor_devices | other.floor_devices, self.project or other.project)
+
+
+class Command(ABC):
+    """Base class: ``apply`` returns the new project and the change."""
+
+    label = "Edit"
+    #: Commands with equal, non-None merge keys pushed one after another become one undo step.
+    merge_key: object = None
+
+    @abstractmethod
+    def apply(self, project: Project, catalog: Catalog) -> tuple[Project, Change]:
+        """The project after this edit, and what it touched."""
+
+    def merged_with(self, later: Command) -> Command:
+        return later
+
+
+def _catalog_entry(catalog: Catalog, type_id: str, kinds: Iterable[str]):
+    try:
+        dev = catalog.get(type_id)
+    except UnknownDeviceError as exc:
+        raise CommandError(str(exc)) from None
+    kinds = tuple(kinds)
+    if dev.kind not in kinds:
+        raise CommandError(f"{dev.id} is a {dev.kind}, not a {' or '.join(kinds)}")
+    return dev
+
+
+def _rack(project: Project, rack_id: str) -> Rack:
+    if not project.has_rack(rack_id):
+        raise CommandError(f"no rack with id {rack_id!r}")
+    return project.rack(rack_id)
+
+
+@dataclass
+class AddRacksCommand(Command):
+    racks: tuple[Rack, ...]
+    label: str = "Add rack"
+
+    def apply(self, project, catalog):
+        for r in self.racks:
+            _catalog_entry(catalog, r.type, ["rack"])
+            if not project.has_hall(r.hall):
+                raise CommandError(f"rack {r.name!r}: no hall with id {r.hall!r}")
+            if project.has_rack(r.id):
+                raise CommandError(f"rack id {r.id!r} is already used")
+            for d in r.devices:
+                problem = u_span_problem(catalog, r, d, ignore=d.id)
+                if problem:
+                    raise CommandError(problem)
+        return project.adding_racks(self.racks), Change(racks=frozenset(r.id for r in self.racks))
+
+
+@dataclass
+class RemoveRacksCommand(Command):
+    rack_ids: tuple[str, ...]
+    label: str = "Delete rack"
+
+    def apply(self, project, catalog):
+        for rid in self.rack_ids:
+            _rack(project, rid)
+        return project.removing_racks(self.rack_ids), Change(racks=frozenset(self.rack_ids))
+
+
+@dataclass
+class MoveRacksCommand(Command):
+    """Set position and rotation of racks: ``{rack_id: (x, y, rotation)}``."""
+
+    placements: dict[str, tuple[float, float, float]]
+    label: str = "Move rack"
+
+    def apply(self, project, catalog):
+        moved = []
+        for rid, (x, y, rot) in self.placements.items():
+            moved.append(replace(_rack(project, rid), x=float(x), y=float(y), rotation=float(rot) % 360))
+        return project.with_racks(moved), Change(racks=frozenset(self.placements))
+
+
+RACK_FIELDS = {"name", "row", "power_limit_kw", "type", "hall"}
+
+
+@dataclass
+class UpdateRackCommand(Command):
+    """Change properties of one rack; typing in one field merges into one undo step."""
+
+    rack_id: str
+    changes: dict
+    label: str = "Edit rack"
+
+    @property
+    def merge_key(self):
+        return ("rack", self.rack_id, tuple(sorted(self.changes)))
+
+    def merged_with(self, later):
+        return UpdateRackCommand(self.rack_id, {**self.changes, **later.changes}, later.label)
+
+    def apply(self, project, catalog):
+        rack = _rack(project, self.rack_id)
+        unknown = set(self.changes) - RACK_FIELDS
+        if unknown:
+            raise CommandError(f"rack has no editable property {sorted(unknown)[0]!r}")
+        limit = self.changes.get("power_limit_kw")
+        if limit is not None and not (isinstance(limit, (int, float)) and limit > 0):
+            raise CommandError(f"rack power limit must be a positive number of kW, got {limit!r}")
+        if "type" in self.changes:
+            _catalog_entry(catalog, self.changes["type"], ["rack"])
+        if "hall" in self.changes and not project.has_hall(self.changes["hall"]):
+            raise CommandError(f"no hall with id {self.changes['hall']!r}")
+        new = replace(rack, **self.changes)
+        for d in new.devices:
+            problem = u_span_problem(catalog, new, d, ignore=d.id)
+            if problem:
+                raise CommandError(problem)
+        return project.with_racks([new]), Change(racks=frozenset([self.rack_id]))
+
+
+HALL_FIELDS = {"name", "outline", "tile_mm", "power_capacity_kw", "cooling_capacity_kw",
+               "liquid_cooling_capacity_kw", "floor_rating_kg_m2", "rack_power_limit_kw"}
+
+
+@dataclass
+class UpdateHallCommand(Command):
+    hall_id: str
+    changes: dict
+    label: str = "Edit hall"
+
+    @property
+    def merge_key(self):
+        return ("hall", self.hall_id, tuple(sorted(self.changes)))
+
+    def merged_with(self, later):
+        return UpdateHallCommand(self.hall_id, {**self.changes, **later.changes}, later.label)
+
+    def apply(self, project, catalog):
+        if not project.has_hall(self.hall_id):
+            raise CommandError(f"no hall with id {self.hall_id!r}")
+        unknown = set(self.changes) - HALL_FIELDS
+        if unknown:
+            raise CommandError(f"hall has no editable property {sorted(unknown)[0]!r}")
+        for key, value in self.changes.items():
+            if key in {"name", "outline"}:
+                continue
+            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
+                raise CommandError(f"hall {key} must be a positive number, got {value!r}")
+        if "outline" in self.changes and len(self.changes["outline"]) < 3:
+            raise CommandError("a hall outline needs at least 3 corners")
+        hall = replace(project.hall(self.hall_id), **self.changes)
+        return project.with_hall(hall), Change(halls=frozenset([self.hall_id]))
+
+
+@dataclass
+class AddHallCommand(Command):
+    hall: Hall
+    label: str = "Add hall"
+
+    def apply(self, project, catalog):
+        if project.has_hall(self.hall.id):
+            raise CommandError(f"hall id {self.hall.id!r} is already used")
+        if len(self.hall.outline) < 3:
+            raise CommandError("a hall outline needs at least 3 corners")
+        return project.adding_hall(self.hall), Change(halls=frozenset([self.hall.id]))
+
+
+@dataclass
+class AddDeviceCommand(Command):
+    rack_id: str
+    device: MountedDevice
+    label: str = "Add device"
+
+    def apply(self, project, catalog):
+        rack = _rack(project, self.rack_id)
+        if any(d.id == self.device.id for d in rack.devices):
+            raise CommandError(f"device id {self.device.id!r} is already used in rack {rack.name!r}")
+        _catalog_entry(catalog, self.device.type, ["server", "rack_system", "tray", "power_shelf", "switch",
+                                                    "appliance", "pdu", "cdu"])
+        problem = u_span_problem(catalog, rack, self.device)
+        if problem:
+            raise CommandError(problem)
+        return project.with_racks([rack.with_device(self.device)]), Change(racks=frozenset([self.rack_id]))
+
+
+@dataclass
+class RemoveDeviceCommand(Command):
+    rack_id: str
+    device_id: str
+    label: str = "Remove device"
+
+    def apply(self, project, catalog):
+        rack = _rack(project, self.rack_id)
+        try:
+            new = rack.without_device(self.device_id)
+        except KeyError:
+            raise CommandError(f"rack {rack.name!r} has no device {self.device_id!r}") from None
+        return project.with_racks([new]), Change(racks=frozenset([self.rack_id]))
+
+
+@dataclass
+class MoveDeviceCommand(Command):
+    """Move a mounted device to another U, face or rack."""
+
+    rack_id: str
+    device_id: str
+    u: float | None
+    face: str = "front"
+    to_rack_id: str | None = None
+    label: str = "Move device"
+
+    def apply(self, project, catalog):
+        src = _rack(project, self.rack_id)
+        try:
+            dev = src.device(self.device_id)
+        except KeyError:
+            raise CommandError(f"rack {src.name!r} has no device {self.device_id!r}") from None
+        if self.face not in FACES:
+            raise CommandError(f"face must be front or rear, got {self.face!r}")
+        moved = replace(dev, u=self.u, face=self.face)
+        dst_id = self.to_rack_id or self.rack_id
+        if dst_id == self.rack_id:
+            problem = u_span_problem(catalog, src, moved, ignore=dev.id)
+            if problem:
+                raise CommandError(problem)
+            return project.with_racks([src.replacing_device(moved)]), Change(racks=frozenset([dst_id]))
+        dst = _rack(project, dst_id)
+        if any(d.id == dev.id for d in dst.devices):
+            moved = replace(moved, id=f"{dst.id}-{dev.id}")
+        problem = u_span_problem(catalog, dst, moved)
+        if problem:
+            raise CommandError(problem)
+        new_project = project.with_racks([src.without_device(dev.id), dst.with_device(moved)])
+        return new_project, Change(racks=frozenset([self.rack_id, dst_id]))
+
+
+@dataclass
+class AddFloorDevicesCommand(Command):
+    devices: tuple[FloorDevice, ...]
+    label: str = "Add floor unit"
+
+    def apply(self, project, catalog):
+        for d in self.devices:
+            _catalog_entry(catalog, d.type, ["cdu", "pdu"])
+            if not project.has_hall(d.hall):
+                raise CommandError(f"floor unit {d.name or d.id!r}: no hall with id {d.hall!r}")
+            if project.has_floor_device(d.id):
+                raise CommandError(f"floor unit id {d.id!r} is already used")
+        return project.adding_floor_devices(self.devices), Change(floor_devices=frozenset(d.id for d in self.devices))
+
+
+@dataclass
+class MoveFloorDevicesCommand(Command):
+    placements: dict[str, tuple[float, float, float]]
+    label: str = "Move floor unit"
+
+    def apply(self, project, catalog):
+        moved = []
+        for fid, (x, y, rot) in self.placements.items():
+            if not project.has_floor_device(fid):
+                raise CommandError(f"no floor unit with id {fid!r}")
+            moved.append(replace(project.floor_device(fid), x=float(x), y=float(y), rotation=float(rot) % 360))
+        return project.with_floor_devices(moved), Change(floor_devices=frozenset(self.placements))
+
+
+@dataclass
+class RemoveFloorDevicesCommand(Command):
+    ids: tuple[str, ...]
+    label: str = "Delete floor unit"
+
+    def apply(self, project, catalog):
+        for fid in self.ids:
+            if not project.has_floor_device(fid):
+                raise CommandError(f"no floor unit with id {fid!r}")
+        return project.removing_floor_devices(self.ids), Change(floor_devices=frozenset(self.ids))
+
+
+@dataclass
+class RenameProjectCommand(Command):
+    name: str
+    label: str = "Rename project"
+    merge_key = "project-name"
+
+    def apply(self, project, catalog):
+        if not self.name.strip():
+            raise CommandError("a project needs a name")
+        return project.renamed(self.name), Change(project=True)
+
+
+@dataclass
+class MacroCommand(Command):
+    """Several commands as one undo step (a drag of many racks, a pasted row)."""
+
+    commands: list[Command]
+    label: str = "Edit"
+
+    def apply(self, project, catalog):
+        change = Change()
+        for cmd in self.commands:
+            project, c = cmd.apply(project, catalog)
+            change = change | c
+        return project, change
+
+
+@dataclass
+class _Step:
+    command: Command
+    before: Project
+    after: Project
+    change: Change
+
+
+Listener = Callable[[Project, Change], None]
+
+
+@dataclass
+class Document:
+    """The edited project, its undo history, and who to tell when it changes."""
+
+    project: Project
+    catalog: Catalog
+    limit: int = 500
+    revision: int = 0
+    _done: list[_Step] = field(default_factory=list)
+    _undone: list[_Step] = field(default_factory=list)
+    _clean: int | None = 0
+    _listeners: list[Listener] = field(default_factory=list)
+
+    def subscribe(self, listener: Listener) -> None:
+        self._listeners.append(listener)
+
+    def _set(self, project: Project, change: Change) -> None:
+        self.project = project
+        self.revision += 1
+        for listener in list(self._listeners):
+            listener(project, change)
+
+    def push(self, command: Command) -> Change:
+        """Apply ``command``; raise :class:`CommandError` and change nothing when it is refused."""
+        new, change = command.apply(self.project, self.catalog)
+        if self._clean is not None and self._clean > len(self._done):
+            self._clean = None  # the saved state sits in the redo branch this push discards
+        last = self._done[-1] if self._done else None
+        if (last is not None and command.merge_key is not None and last.command.merge_key == command.merge_key
+                and self._clean != len(self._done)):
+            self._done[-1] = _Step(last.command.merged_with(command), last.before, new, last.change | change)
+        else:
+            self._done.append(_Step(command, self.project, new, change))
+            if len(self._done) > self.limit:
+                del self._done[0]
+                self._clean = None if self._clean in (None, 0) else self._clean - 1
+        self._undone.clear()
+        self._set(new, change)
+        return change
+
+    def can_undo(self) -> bool:
+        return bool(self._done)
+
+    def can_redo(self) -> bool:
+        return bool(self._undone)
+
+    def undo_label(self) -> str:
+        return self._done[-1].command.label if self._done else ""
+
+    def redo_label(self) -> str:
+        return self._undone[-1].command.label if self._undone else ""
+
+    def undo(self) -> None:
+        if not self._done:
+            return
+        step = self._done.pop()
+        self._undone.append(step)
+        self._set(step.before, step.change)
+
+    def redo(self) -> None:
+        if not self._undone:
+            return
+        step = self._undone.pop()
+        self._done.append(step)
+        self._set(step.after, step.change)
+
+    def mark_clean(self) -> None:
+        self._clean = len(self._done)
+
+    @property
+    def dirty(self) -> bool:
+        return self._clean != len(self._done)
+
+    def snapshot(self) -> tuple[int, Project]:
+        """An immutable view for an engine worker: (revision, project value)."""
+        return self.revision, self.project

@@ -1,0 +1,221 @@
+"""The project model: project -> halls -> racks -> mounted devices, plus floor devices.
+
+Every object is an immutable value. An edit makes a new :class:`Project` that
+shares everything it did not touch with the old one, so a snapshot for an
+engine worker is the project value itself (O(1)), and undo keeps the old value.
+
+Coordinates are millimetres in the hall's plane. A rack's ``x, y`` is the centre
+of its footprint; ``rotation`` is in degrees clockwise; at 0 the rack's width
+runs along x, its depth along y, and its front faces toward -y.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Iterable
+
+FACES = ("front", "rear")
+
+
+@dataclass(frozen=True, slots=True)
+class Hall:
+    id: str
+    name: str
+    outline: tuple[tuple[float, float], ...]
+    tile_mm: float = 600.0
+    power_capacity_kw: float | None = None
+    #: Heat the room's air system (CRAH/CRAC) can remove.
+    cooling_capacity_kw: float | None = None
+    #: Heat the facility water loop can take from CDUs.
+    liquid_cooling_capacity_kw: float | None = None
+    floor_rating_kg_m2: float | None = None
+    #: Default per-rack power limit for racks that set none.
+    rack_power_limit_kw: float | None = None
+
+    @property
+    def area_m2(self) -> float:
+        pts = self.outline
+        s = sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]))
+        return abs(s) / 2e6
+
+    @property
+    def bounds(self) -> tuple[float, float, float, float]:
+        xs = [p[0] for p in self.outline]
+        ys = [p[1] for p in self.outline]
+        return min(xs), min(ys), max(xs), max(ys)
+
+
+@dataclass(frozen=True, slots=True)
+class MountedDevice:
+    id: str
+    type: str
+    #: Lowest rack unit the device occupies (1-based); None for 0U devices (vertical PDUs).
+    u: float | None
+    face: str = "front"
+    name: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Rack:
+    id: str
+    name: str
+    hall: str
+    type: str
+    x: float
+    y: float
+    rotation: float = 0.0
+    row: str = ""
+    devices: tuple[MountedDevice, ...] = ()
+    power_limit_kw: float | None = None
+
+    def device(self, device_id: str) -> MountedDevice:
+        for d in self.devices:
+            if d.id == device_id:
+                return d
+        raise KeyError(device_id)
+
+    def with_device(self, device: MountedDevice) -> Rack:
+        return replace(self, devices=self.devices + (device,))
+
+    def without_device(self, device_id: str) -> Rack:
+        self.device(device_id)
+        return replace(self, devices=tuple(d for d in self.devices if d.id != device_id))
+
+    def replacing_device(self, device: MountedDevice) -> Rack:
+        self.device(device.id)
+        return replace(self, devices=tuple(device if d.id == device.id else d for d in self.devices))
+
+
+@dataclass(frozen=True, slots=True)
+class FloorDevice:
+    id: str
+    type: str
+    hall: str
+    x: float
+    y: float
+    rotation: float = 0.0
+    name: str = ""
+    #: Racks this unit serves (a CDU's loop, a PDU's feeds); empty = unassigned.
+    serves: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class Project:
+    """A whole design. Immutable; use the ``with_*`` methods (or commands) to edit."""
+
+    name: str = "Untitled"
+    description: str = ""
+    currency: str = "USD"
+    halls: tuple[Hall, ...] = ()
+    racks: tuple[Rack, ...] = ()
+    floor_devices: tuple[FloorDevice, ...] = ()
+    extra: dict = field(default_factory=dict, compare=False)
+
+    # -- lookups (computed once per value) ---------------------------------
+    @cached_property
+    def _rack_pos(self) -> dict[str, int]:
+        return {r.id: i for i, r in enumerate(self.racks)}
+
+    @cached_property
+    def _hall_pos(self) -> dict[str, int]:
+        return {h.id: i for i, h in enumerate(self.halls)}
+
+    @cached_property
+    def _floor_pos(self) -> dict[str, int]:
+        return {f.id: i for i, f in enumerate(self.floor_devices)}
+
+    def rack(self, rack_id: str) -> Rack:
+        return self.racks[self._rack_pos[rack_id]]
+
+    def hall(self, hall_id: str) -> Hall:
+        return self.halls[self._hall_pos[hall_id]]
+
+    def floor_device(self, device_id: str) -> FloorDevice:
+        return self.floor_devices[self._floor_pos[device_id]]
+
+    def has_rack(self, rack_id: str) -> bool:
+        return rack_id in self._rack_pos
+
+    def has_hall(self, hall_id: str) -> bool:
+        return hall_id in self._hall_pos
+
+    def has_floor_device(self, device_id: str) -> bool:
+        return device_id in self._floor_pos
+
+    def racks_in(self, hall_id: str) -> list[Rack]:
+        return [r for r in self.racks if r.hall == hall_id]
+
+    # -- edits --------------------------------------------------------------
+    def with_racks(self, racks: Iterable[Rack]) -> Project:
+        """Replace racks by id (each must exist)."""
+        items = list(self.racks)
+        for r in racks:
+            items[self._rack_pos[r.id]] = r
+        return replace(self, racks=tuple(items))
+
+    def adding_racks(self, racks: Iterable[Rack]) -> Project:
+        new = tuple(racks)
+        for r in new:
+            if r.id in self._rack_pos:
+                raise KeyError(f"rack id {r.id!r} already exists")
+        return replace(self, racks=self.racks + new)
+
+    def removing_racks(self, rack_ids: Iterable[str]) -> Project:
+        gone = set(rack_ids)
+        return replace(self, racks=tuple(r for r in self.racks if r.id not in gone))
+
+    def with_hall(self, hall: Hall) -> Project:
+        items = list(self.halls)
+        items[self._hall_pos[hall.id]] = hall
+        return replace(self, halls=tuple(items))
+
+    def adding_hall(self, hall: Hall) -> Project:
+        if hall.id in self._hall_pos:
+            raise KeyError(f"hall id {hall.id!r} already exists")
+        return replace(self, halls=self.halls + (hall,))
+
+    def with_floor_devices(self, devices: Iterable[FloorDevice]) -> Project:
+        items = list(self.floor_devices)
+        for d in devices:
+            items[self._floor_pos[d.id]] = d
+        return replace(self, floor_devices=tuple(items))
+
+    def adding_floor_devices(self, devices: Iterable[FloorDevice]) -> Project:
+        new = tuple(devices)
+        for d in new:
+            if d.id in self._floor_pos:
+                raise KeyError(f"floor device id {d.id!r} already exists")
+        return replace(self, floor_devices=self.floor_devices + new)
+
+    def removing_floor_devices(self, ids: Iterable[str]) -> Project:
+        gone = set(ids)
+        return replace(self, floor_devices=tuple(d for d in self.floor_devices if d.id not in gone))
+
+    def renamed(self, name: str) -> Project:
+        return replace(self, name=name)
+
+    def new_id(self, prefix: str) -> str:
+        """An id with ``prefix`` that no rack, hall or floor device uses yet."""
+        taken = self._rack_pos.keys() | self._hall_pos.keys() | self._floor_pos.keys()
+        n = len(taken) + 1
+        while f"{prefix}{n}" in taken:
+            n += 1
+        return f"{prefix}{n}"
+
+
+def footprint_corners(x: float, y: float, width: float, depth: float, rotation: float) -> list[tuple[float, float]]:
+    """Corners of a rotated footprint centred on (x, y), clockwise from the front-left."""
+    a = math.radians(rotation)
+    c, s = math.cos(a), math.sin(a)
+    hw, hd = width / 2, depth / 2
+    pts = [(-hw, -hd), (hw, -hd), (hw, hd), (-hw, hd)]
+    return [(x + px * c - py * s, y + px * s + py * c) for px, py in pts]
+
+
+def new_device_id(rack: Rack) -> str:
+    taken = {d.id for d in rack.devices}
+    n = len(taken) + 1
+    while f"{rack.id}-d{n}" in taken:
+        n += 1
+    return f"{rack.id}-d{n}"

@@ -1,0 +1,59 @@
+"""Rack-space rules shared by the file loader, the commands and the checks."""
+from __future__ import annotations
+
+from catalog import Catalog, DeviceType
+
+from .model import MountedDevice, Rack
+
+
+def rack_units(catalog: Catalog, rack: Rack) -> int:
+    return catalog.get(rack.type).rack_units
+
+
+def occupied_span(device_type: DeviceType, device: MountedDevice, units: int) -> tuple[float, float] | None:
+    """The [bottom, top) U interval a device takes, or None for a 0U device."""
+    if device_type.fills_rack:
+        return (1.0, units + 1.0)
+    if device.u is None or device_type.u_height == 0:
+        return None
+    return (device.u, device.u + device_type.u_height)
+
+
+def span_problem(device_type: DeviceType, device: MountedDevice, units: int) -> str | None:
+    """Why a device cannot sit where it says in a rack of ``units`` U, or None."""
+    if device_type.fills_rack:
+        if device_type.u_height > units:
+            return f"{device_type.id} needs a {device_type.u_height:g} U rack, the rack has {units} U"
+        return None
+    if device_type.u_height == 0:
+        return None
+    if device.u is None:
+        return f"{device_type.id} is {device_type.u_height:g} U high and needs a U position"
+    if device.u < 1:
+        return f"{device.u:g} is below the rack's first U"
+    if device.u > units:
+        return f"{device.u:g} is above the rack's {units} U"
+    top = device.u + device_type.u_height - 1
+    if top > units:
+        return f"{device_type.id} at U{device.u:g} reaches U{top:g}, above the rack's {units} U"
+    return None
+
+
+def u_span_problem(catalog: Catalog, rack: Rack, device: MountedDevice, ignore: str | None = None) -> str | None:
+    """Why ``device`` cannot go into ``rack`` (overflow or collision), or None if it fits."""
+    units = rack_units(catalog, rack)
+    dtype = catalog.get(device.type)
+    problem = span_problem(dtype, device, units)
+    if problem:
+        return f"rack {rack.name or rack.id}: {problem}"
+    span = occupied_span(dtype, device, units)
+    if span is None:
+        return None
+    for other in rack.devices:
+        if other.id in (ignore, device.id):
+            continue
+        other_span = occupied_span(catalog.get(other.type), other, units)
+        if other_span and other_span[0] < span[1] and span[0] < other_span[1]:
+            return (f"rack {rack.name or rack.id}: {device.type} at U{span[0]:g} collides with "
+                    f"{other.name or other.type} at U{other_span[0]:g}")
+    return None
