@@ -35,19 +35,24 @@ AIRFLOW = {
 _SPEEDS = {"sdr": 10, "ddr": 20, "qdr": 40, "fdr10": 40, "fdr": 56, "edr": 100, "hdr": 200, "ndr": 400, "xdr": 800}
 
 
+_CAGES = {"osfp", "osfp-rhs", "osfp1600", "qsfp", "qsfp28", "qsfp56", "qsfp112", "qsfpdd", "qsfp-dd",
+          "sfp", "sfp28", "sfp56", "sfp112", "cfp2", "rj45"}
+
+
 def _interface(kind: str) -> tuple[str, float, str] | None:
+    """(protocol, Gb/s, cage) of a NetBox interface type, or None for types without fabric bandwidth."""
     kind = kind.lower()
     if kind.startswith("infiniband-"):
         speed = _SPEEDS.get(kind.split("-", 1)[1])
-        return ("infiniband", speed, "OSFP") if speed else None
-    m = re.match(r"^(\d+(?:\.\d+)?)(g|t)(?:base|e)?[-a-z0-9]*?(?:-(osfp|qsfp\w*|sfp\w*|rj45|cfp\w*))?", kind)
-    if m:
-        speed = float(m.group(1)) * (1000 if m.group(2) == "t" else 1)
-        cage = (m.group(3) or ("rj45" if "base-t" in kind else "")).upper()
-        return ("ethernet", speed, cage)
-    if kind.endswith("base-t") or kind == "1000base-t":
-        return ("ethernet", 1.0, "RJ45")
-    return None
+        return ("infiniband", speed, "") if speed else None
+    m = re.match(r"^(\d+(?:\.\d+)?)(g|t|base)", kind)
+    if not m:
+        return None
+    speed = float(m.group(1)) * {"t": 1000.0, "g": 1.0, "base": 0.001}[m.group(2)]  # "1000base-t" is in Mb/s
+    cage = next((c for c in sorted(_CAGES, key=len, reverse=True) if kind.endswith("-" + c)), "")
+    if not cage and kind.endswith("base-t"):
+        cage = "rj45"
+    return ("ethernet", speed, cage.upper())
 
 
 def devicetype_from_yaml(data: object, file: str) -> DeviceType:
@@ -103,6 +108,9 @@ def devicetype_from_yaml(data: object, file: str) -> DeviceType:
         groups[(role,) + parsed] += 1
     ports = tuple(PortGroup(role, proto, speed, count, cage)
                   for (role, proto, speed, cage), count in sorted(groups.items()))
+    for i, p in enumerate(ports):
+        fig(f"ports[{i}].speed_gbps", p.speed_gbps)
+        fig(f"ports[{i}].count", p.count)
     kind = "switch" if ports and sum(g.count for g in ports) >= 16 else "appliance"
     if kind == "switch":
         fields["power_typical_w"] = fig("power_typical_w", fields.get("power_max_w", 0.0))

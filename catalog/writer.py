@@ -1,6 +1,8 @@
 """Write a record back as a catalog data file (used to keep NetBox imports as JSON)."""
 from __future__ import annotations
 
+from collections import Counter
+
 from .loader import NUMBERS
 from .records import DeviceType, Figure
 
@@ -18,6 +20,10 @@ def entry_to_json(dev: DeviceType) -> dict:
     f = dev.figures
     doc: dict = {"id": dev.id, "kind": dev.kind, "name": dev.name, "manufacturer": dev.manufacturer,
                  "category": dev.category}
+    if f:
+        # Bare values (strings such as cages) need a file default; take the commonest provenance.
+        common = Counter((fig.source, fig.evidence) for fig in f.values()).most_common(1)[0][0]
+        doc["source"], doc["evidence"] = common
     for key in ("part_number", "description", "airflow", "gpu", "form_factor", "media"):
         value = getattr(dev, key)
         if value:

@@ -6,6 +6,7 @@ design (``validate``) exits 1. Qt is imported only by the GUI command.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import sys
 from pathlib import Path
@@ -93,7 +94,7 @@ def cmd_catalog(args, catalog: Catalog) -> int:
         dev = catalog.get(args.id)
         if args.json:
             doc = entry_to_json(dev)
-            doc["sources"] = {s: vars(catalog.sources[s]) for s in sorted({f.source for f in dev.figures.values()})
+            doc["sources"] = {s: dataclasses.asdict(catalog.sources[s]) for s in sorted({f.source for f in dev.figures.values()})
                               if s in catalog.sources}
             _print_json(doc)
             return 0

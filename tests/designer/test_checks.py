@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from dataclasses import replace
+
+from designer.analysis import analyze
+from designer.checks import check_space
+from designer.fileformat import load
+from designer.model import MountedDevice
+from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+from tests.designer.test_fileformat import GOLDEN
+
+
+def codes(findings):
+    return sorted((f.code, f.where) for f in findings)
+
+
+def test_golden_design_is_clean(catalog):
+    assert check_space(load(GOLDEN, catalog), catalog) == []
+
+
+def test_overlapping_racks_are_found_on_the_right_rack(catalog):
+    p = load(GOLDEN, catalog)
+    p = p.with_racks([replace(p.rack("r2"), x=1800)])  # 300 mm into r1
+    found = check_space(p, catalog)
+    assert codes(found) == [("overlap", "rack:r1")]
+    assert "A01 overlaps rack A02 by 0.36 m²" in found[0].message
+
+
+def test_racks_side_by_side_do_not_overlap(catalog):
+    p = load(GOLDEN, catalog)
+    assert p.rack("r2").x - p.rack("r1").x == 600
+    assert check_space(p, catalog) == []
+
+
+def test_rotated_rack_outside_the_hall(catalog):
+    p = load(GOLDEN, catalog)
+    # At 90 degrees the 1200 mm depth runs along x: centred 500 mm from the wall, it sticks out 100 mm.
+    p = p.with_racks([replace(p.rack("r1"), x=500, y=2400, rotation=90)])
+    assert codes(check_space(p, catalog)) == [("outside-hall", "rack:r1")]
+    p = p.with_racks([replace(p.rack("r1"), x=600)])
+    assert check_space(p, catalog) == []
+
+
+def test_rack_overlapping_a_cdu(catalog):
+    p = load(GOLDEN, catalog)
+    p = p.with_racks([replace(p.rack("r1"), x=4200)])
+    assert codes(check_space(p, catalog)) == [("overlap", "rack:r1")]
+
+
+def test_u_collision_in_a_file_is_a_finding(catalog):
+    p = load(GOLDEN, catalog)
+    r1 = p.rack("r1")
+    p = p.with_racks([replace(r1, devices=r1.devices + (MountedDevice("sw", "qm9700", 10, "rear"),))])
+    found = check_space(p, catalog)
+    assert codes(found) == [("u-collision", "rack:r1")]
+    assert "qm9700 at U10 collides with node-1 at U5" in found[0].message
+
+
+def test_collision_behind_a_tall_device_is_found(catalog):
+    p = load(GOLDEN, catalog)
+    r2 = p.rack("r2")
+    extra = (MountedDevice("a", "qm9700", 5, "rear"), MountedDevice("b", "qm9700", 20, "rear"))
+    p = p.with_racks([replace(r2, devices=r2.devices + extra)])
+    assert len([f for f in check_space(p, catalog) if f.code == "u-collision"]) == 2
+
+
+def test_samples_analyze_to_their_gpu_counts_and_power(catalog):
+    b200 = analyze(load(DGX_B200_SU, catalog), catalog).summary
+    assert b200["gpus"] == 256 and b200["racks"] == 19
+    # 32 x 14.3 kW of DGX B200 is 457.6 kW; switches, UFM and management add the rest.
+    assert b200["it_power_max_kw"] == round(457.6 + 12 * 1.72 + 2 * 0.689 + 2 * 2.092 + 4 * 0.2, 3)
+    nvl = analyze(load(GB200_NVL72_SU, catalog), catalog).summary
+    assert nvl["gpus"] == 576 and nvl["racks"] == 8
+    assert nvl["it_power_typical_kw"] == 960.0 and nvl["it_power_max_kw"] == 1056.0

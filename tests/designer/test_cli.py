@@ -1,0 +1,140 @@
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from designer.cli import main
+from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+from tests.designer.test_fileformat import GOLDEN
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+def run(capsys, *args):
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_catalog_list_shows_every_type_with_its_source(capsys):
+    code, out, _ = run(capsys, "--catalog", str(REPO / "tests" / "catalog" / "fixtures" / "netbox"), "catalog", "list")
+    assert code == 0
+    lines = {line.split()[0]: line for line in out.splitlines()[1:]}
+    for device_id in ("dgx-a100", "dgx-b200", "dgx-h100", "dgx-h200", "gb200-nvl72", "qm9700", "qm9790", "q3400",
+                      "sn5600", "sn2201", "ufm-appliance", "cdu-inrow-2mw", "nvidia-sn5600"):
+        assert device_id in lines
+    assert "S1" in lines["dgx-b200"] and "1 unconfirmed" in lines["dgx-b200"]
+
+
+def test_catalog_list_json_and_kind_filter(capsys):
+    code, out, _ = run(capsys, "catalog", "list", "--kind", "switch", "--json")
+    rows = json.loads(out)
+    assert code == 0 and {r["id"] for r in rows} == {"qm9700", "qm9790", "q3400", "sn5600", "sn2201"}
+    code, _, err = run(capsys, "catalog", "list", "--kind", "toaster")
+    assert code == 2 and "no device of kind 'toaster'" in err
+
+
+def test_catalog_show_any_case(capsys):
+    code, out, _ = run(capsys, "catalog", "show", "DGX-B200")
+    assert code == 0
+    assert "NVIDIA DGX B200" in out and "power_max_w" in out and "14300" in out and "UNCONFIRMED" in out
+    code, out, _ = run(capsys, "catalog", "show", "qm9700", "--json")
+    doc = json.loads(out)
+    assert doc["ports"][0]["count"]["value"] == 64 and "S13" in doc["sources"]
+
+
+def test_catalog_import_netbox_writes_a_loadable_entry(capsys, tmp_path):
+    yaml_file = REPO / "tests" / "catalog" / "fixtures" / "netbox" / "sn5600.yaml"
+    code, out, _ = run(capsys, "catalog", "import-netbox", str(yaml_file), "-o", str(tmp_path))
+    assert code == 0 and "nvidia-sn5600" in out
+    code, out, _ = run(capsys, "--catalog", str(tmp_path), "catalog", "show", "nvidia-sn5600", "--json")
+    assert code == 0 and json.loads(out)["u_height"]["value"] == 2
+
+
+@pytest.mark.parametrize(("sample", "gpus"), [(DGX_B200_SU, 256), (GB200_NVL72_SU, 576)])
+def test_analyze_json_on_the_samples(capsys, sample, gpus):
+    code, out, _ = run(capsys, "analyze", str(sample), "--json")
+    doc = json.loads(out)
+    assert code == 0
+    assert doc["summary"]["gpus"] == gpus
+    for key in ("gpus", "racks", "it_power_typical_kw", "it_power_max_kw"):
+        assert key in doc["summary"]
+    assert doc["findings"] == []
+    assert sum(doc["devices"]["by_type"].values()) > 0
+
+
+def test_analyze_text(capsys):
+    code, out, _ = run(capsys, "analyze", str(DGX_B200_SU))
+    assert code == 0 and "256 GPUs" in out and "32 x dgx-b200" in out
+
+
+def test_validate(capsys, tmp_path):
+    code, out, _ = run(capsys, "validate", str(GOLDEN))
+    assert code == 0 and "0 errors" in out
+    doc = json.loads(GOLDEN.read_text())
+    doc["racks"][1]["x"] = 1800
+    bad = tmp_path / "overlap.podplan.json"
+    bad.write_text(json.dumps(doc))
+    code, out, _ = run(capsys, "validate", str(bad))
+    assert code == 1 and "error: rack:r1: rack A01 overlaps rack A02" in out
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["analyze"], "the following arguments are required: file"),
+    (["analyze", "x.json", "--jsn"], "unrecognized arguments: --jsn"),
+    (["catalog"], "required: catalog_command"),
+    (["catalog", "show", "dgx-b300"], "unknown device id 'dgx-b300'; did you mean dgx-b200"),
+    (["catalog", "frobnicate"], "invalid choice: 'frobnicate'"),
+    (["validate", "/nonexistent/x.json"], "/nonexistent/x.json: no such file"),
+    (["--catalog", "/nonexistent/cat", "catalog", "list"], "/nonexistent/cat: user catalog folder does not exist"),
+    (["catalog", "import-netbox", "/nonexistent.yaml"], "/nonexistent.yaml: cannot be read"),
+])
+def test_errors_are_one_line_exit_2(capsys, args, message):
+    code, out, err = run(capsys, *args)
+    assert code == 2
+    assert message in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_broken_project_file(capsys, tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not json")
+    code, _, err = run(capsys, "validate", str(bad))
+    assert code == 2 and err.strip() == (f"podplanner: error: {bad}: not valid JSON: Expecting property name "
+                                         "enclosed in double quotes at line 1, column 3")
+
+
+def test_broken_catalog_file(capsys, tmp_path):
+    (tmp_path / "x.json").write_text('{"id": "x", "kind": "server"}')
+    code, _, err = run(capsys, "--catalog", str(tmp_path), "catalog", "list")
+    assert code == 2 and err.strip() == f"podplanner: error: {tmp_path / 'x.json'}: name: is required"
+
+
+def test_console_script_and_module_entry_point(tmp_path):
+    bad = tmp_path / "bad.json"
+    bad.write_text("{ not json")
+    for cmd in (["podplanner"], [sys.executable, "-m", "designer"]):
+        exe = [str(Path(sys.executable).parent / "podplanner")] if cmd == ["podplanner"] else cmd
+        p = subprocess.run(exe + ["validate", str(bad)], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 2 and "Traceback" not in p.stderr and p.stderr.count("\n") == 1
+        p = subprocess.run(exe + ["analyze", str(DGX_B200_SU), "--json"], capture_output=True, text=True, timeout=60)
+        assert p.returncode == 0 and json.loads(p.stdout)["summary"]["gpus"] == 256
+
+
+def test_analyze_never_loads_qt():
+    code = ("import sys; from designer.cli import main; main(['analyze', %r, '--json']); "
+            "print('QT' if any(m.startswith(('PySide6', 'pyqtgraph')) for m in sys.modules) else 'NOQT', "
+            "file=sys.stderr)") % str(DGX_B200_SU)
+    p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert p.stderr.strip().endswith("NOQT")
+
+
+def test_domain_packages_never_import_qt():
+    for folder in ("designer", "catalog"):
+        for path in (REPO / folder).rglob("*.py"):
+            text = path.read_text()
+            assert "PySide6" not in text and "pyqtgraph" not in text, path

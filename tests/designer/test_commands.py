@@ -1,0 +1,213 @@
+from __future__ import annotations
+
+import pytest
+
+from designer.commands import (
+    AddDeviceCommand,
+    AddFloorDevicesCommand,
+    AddRacksCommand,
+    CommandError,
+    Document,
+    MacroCommand,
+    MoveDeviceCommand,
+    MoveFloorDevicesCommand,
+    MoveRacksCommand,
+    RemoveDeviceCommand,
+    RemoveRacksCommand,
+    RenameProjectCommand,
+    UpdateHallCommand,
+    UpdateRackCommand,
+)
+from designer.fileformat import load
+from designer.model import FloorDevice, MountedDevice, Rack
+from tests.designer.test_fileformat import GOLDEN
+
+
+@pytest.fixture
+def doc(catalog):
+    return Document(load(GOLDEN, catalog), catalog)
+
+
+def test_add_rack_then_undo_and_redo(doc):
+    before = doc.project
+    doc.push(AddRacksCommand((Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400),)))
+    assert doc.project.rack("r3").name == "A03"
+    doc.undo()
+    assert doc.project is before and not doc.project.has_rack("r3")
+    doc.redo()
+    assert doc.project.rack("r3").x == 2700
+
+
+def test_move_and_rotate_rack_with_undo(doc):
+    doc.push(MoveRacksCommand({"r1": (900, 1200, 450)}))
+    r = doc.project.rack("r1")
+    assert (r.x, r.y, r.rotation) == (900, 1200, 90)
+    doc.undo()
+    assert (doc.project.rack("r1").x, doc.project.rack("r1").rotation) == (1500, 0)
+
+
+def test_add_device_into_a_free_slot(doc):
+    doc.push(AddDeviceCommand("r1", MountedDevice("n3", "dgx-b200", 30, "front")))
+    assert doc.project.rack("r1").device("n3").u == 30
+    doc.undo()
+    assert len(doc.project.rack("r1").devices) == 3
+
+
+@pytest.mark.parametrize(("device", "message"), [
+    (MountedDevice("n3", "dgx-b200", 10, "front"), "collides with node-1 at U5"),
+    (MountedDevice("n3", "dgx-b200", 45, "front"), "reaches U54, above the rack's 48 U"),
+    (MountedDevice("n3", "dgx-b200", None, "front"), "needs a U position"),
+    (MountedDevice("n3", "dgx-b999", 30, "front"), "unknown device id 'dgx-b999'"),
+    (MountedDevice("n3", "rack-42u-600x1200", 30, "front"), "is a rack"),
+    (MountedDevice("n1", "qm9700", 40, "front"), "is already used"),
+])
+def test_refused_device_leaves_the_document_unchanged(doc, device, message):
+    before, revision = doc.project, doc.revision
+    with pytest.raises(CommandError, match=message):
+        doc.push(AddDeviceCommand("r1", device))
+    assert doc.project is before and doc.revision == revision and not doc.can_undo()
+
+
+def test_rack_scale_system_fills_its_rack(doc):
+    with pytest.raises(CommandError, match="collides with gb200-nvl72"):
+        doc.push(AddDeviceCommand("r2", MountedDevice("x", "qm9700", 47, "rear")))
+    # 0U units (a PDU on the side) still fit beside it.
+    doc.push(AddDeviceCommand("r2", MountedDevice("pdu", "pdu-415v-60a-3ph", None, "rear")))
+    assert len(doc.project.rack("r2").devices) == 2
+
+
+def test_move_device_within_and_between_racks(doc, catalog):
+    doc.push(AddRacksCommand((Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400),)))
+    doc.push(MoveDeviceCommand("r1", "n2", 30, "rear"))
+    assert (doc.project.rack("r1").device("n2").u, doc.project.rack("r1").device("n2").face) == (30, "rear")
+    doc.push(MoveDeviceCommand("r1", "n2", 1, "front", to_rack_id="r3"))
+    assert doc.project.rack("r3").device("n2").u == 1
+    assert "n2" not in {d.id for d in doc.project.rack("r1").devices}
+    doc.undo()
+    doc.undo()
+    assert doc.project.rack("r1").device("n2").u == 17
+
+
+def test_remove_device_and_rack(doc):
+    doc.push(RemoveDeviceCommand("r1", "n1"))
+    assert len(doc.project.rack("r1").devices) == 2
+    doc.push(RemoveRacksCommand(("r1",)))
+    assert not doc.project.has_rack("r1")
+    doc.undo()
+    doc.undo()
+    assert doc.project.rack("r1").device("n1").type == "dgx-b200"
+    with pytest.raises(CommandError, match="no rack with id 'zz'"):
+        doc.push(RemoveRacksCommand(("zz",)))
+
+
+def test_typing_in_one_field_merges_into_one_undo_step(doc):
+    for text in ("B", "B0", "B01"):
+        doc.push(UpdateRackCommand("r1", {"name": text}))
+    assert doc.project.rack("r1").name == "B01"
+    doc.undo()
+    assert doc.project.rack("r1").name == "A01" and not doc.can_undo()
+
+
+def test_editing_another_field_starts_a_new_step(doc):
+    doc.push(UpdateRackCommand("r1", {"name": "X"}))
+    doc.push(UpdateRackCommand("r1", {"power_limit_kw": 50}))
+    doc.undo()
+    assert doc.project.rack("r1").name == "X" and doc.project.rack("r1").power_limit_kw == 35
+
+
+def test_no_merge_across_a_save(doc):
+    doc.push(UpdateRackCommand("r1", {"name": "X"}))
+    doc.mark_clean()
+    doc.push(UpdateRackCommand("r1", {"name": "XY"}))
+    assert doc.dirty
+    doc.undo()
+    assert doc.project.rack("r1").name == "X" and not doc.dirty
+
+
+def test_bad_limits_are_refused(doc):
+    with pytest.raises(CommandError, match="positive number of kW"):
+        doc.push(UpdateRackCommand("r1", {"power_limit_kw": -1}))
+    with pytest.raises(CommandError, match="positive number"):
+        doc.push(UpdateHallCommand("h1", {"power_capacity_kw": 0}))
+    with pytest.raises(CommandError, match="no editable property 'x'"):
+        doc.push(UpdateRackCommand("r1", {"x": 3}))
+
+
+def test_changing_rack_type_rechecks_its_devices(doc):
+    with pytest.raises(CommandError, match="needs a 48 U rack"):
+        doc.push(UpdateRackCommand("r2", {"type": "rack-42u-600x1200"}))
+
+
+def test_hall_edit_and_undo(doc):
+    doc.push(UpdateHallCommand("h1", {"power_capacity_kw": 900}))
+    assert doc.project.hall("h1").power_capacity_kw == 900
+    doc.undo()
+    assert doc.project.hall("h1").power_capacity_kw == 500
+
+
+def test_floor_devices(doc):
+    doc.push(AddFloorDevicesCommand((FloorDevice("c2", "cdu-inrow-2mw", "h1", 4200, 600),)))
+    doc.push(MoveFloorDevicesCommand({"c2": (4800, 600, 0)}))
+    assert doc.project.floor_device("c2").x == 4800
+    with pytest.raises(CommandError, match="is a server"):
+        doc.push(AddFloorDevicesCommand((FloorDevice("c3", "dgx-b200", "h1", 0, 0),)))
+
+
+def test_macro_is_one_undo_step(doc):
+    doc.push(MacroCommand([MoveRacksCommand({"r1": (600, 600, 0)}), MoveRacksCommand({"r2": (1200, 600, 0)}),
+                           RenameProjectCommand("Moved")], "Move 2 racks"))
+    assert doc.undo_label() == "Move 2 racks"
+    doc.undo()
+    assert doc.project.rack("r1").x == 1500 and doc.project.rack("r2").x == 2100 and doc.project.name == "Golden v1"
+
+
+def test_failed_macro_changes_nothing(doc):
+    before = doc.project
+    with pytest.raises(CommandError):
+        doc.push(MacroCommand([MoveRacksCommand({"r1": (0, 0, 0)}), RemoveRacksCommand(("nope",))]))
+    assert doc.project is before
+
+
+def test_listeners_hear_each_change(doc):
+    heard = []
+    doc.subscribe(lambda project, change: heard.append(change))
+    doc.push(MoveRacksCommand({"r1": (900, 1200, 0)}))
+    doc.undo()
+    assert [c.racks for c in heard] == [frozenset({"r1"}), frozenset({"r1"})]
+
+
+def test_dirty_tracking(doc):
+    assert not doc.dirty
+    doc.push(RenameProjectCommand("A"))
+    assert doc.dirty
+    doc.mark_clean()
+    assert not doc.dirty
+    doc.undo()
+    assert doc.dirty
+    doc.redo()
+    assert not doc.dirty
+    doc.undo()
+    doc.push(RenameProjectCommand("B"))  # the saved state is gone for good
+    assert doc.dirty
+    doc.undo()
+    assert doc.dirty
+
+
+def test_snapshot_is_immutable_and_cheap(doc):
+    rev, snap = doc.snapshot()
+    doc.push(MoveRacksCommand({"r1": (900, 1200, 0)}))
+    assert snap.rack("r1").x == 1500 and doc.snapshot()[0] == rev + 1
+    assert snap.racks[1] is doc.project.racks[1]  # untouched racks are shared, not copied
+    with pytest.raises(AttributeError):
+        snap.rack("r1").x = 5
+
+
+def test_undo_limit(catalog):
+    doc = Document(load(GOLDEN, catalog), catalog, limit=3)
+    for i in range(5):
+        doc.push(MoveRacksCommand({"r1": (100 * i, 600, 0)}))
+    undone = 0
+    while doc.can_undo():
+        doc.undo()
+        undone += 1
+    assert undone == 3 and doc.project.rack("r1").x == 100
