@@ -18,10 +18,11 @@ from typing import Any, Callable
 from catalog import Catalog, UnknownDeviceError
 
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
+from .settings import Settings, SettingsError, settings_from_json
 from .rules import span_problem
 
 FORMAT = "podplanner-project"
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 SUFFIX = ".podplan.json"
 
 #: ``MIGRATIONS[n]`` turns a version-n document into version n+1.
@@ -45,6 +46,16 @@ def migration(from_version: int):
         return fn
 
     return register
+
+
+@migration(1)
+def _add_settings(doc: dict) -> dict:
+    """Version 2 keeps the design assumptions (PUE, coolant, delta-T ...) and the workload in the file.
+
+    A version-1 file was analysed with the defaults, so it gets them explicitly.
+    """
+    doc.setdefault("settings", Settings().to_json())
+    return doc
 
 
 def migrate(doc: dict, migrations: dict[int, Callable[[dict], dict]] | None = None,
@@ -110,9 +121,10 @@ def to_dict(project: Project) -> dict:
     doc = {"format": FORMAT, "format_version": FORMAT_VERSION, "name": project.name}
     opt(doc, "description", project.description)
     doc["currency"] = project.currency
+    doc["settings"] = project.settings.to_json()
+    if project.workload:
+        doc["workload"] = dict(project.workload)
     doc.update({"halls": halls, "racks": racks, "floor_devices": floor})
-    for key, value in project.extra.items():
-        doc.setdefault(key, value)
     return doc
 
 
@@ -279,7 +291,8 @@ class _Reader:
                            name=self.text(d.get("name", ""), f"{where}.name"), serves=tuple(serves))
 
     def project(self, doc: Any) -> Project:
-        top = ("format", "format_version", "name", "description", "currency", "halls", "racks", "floor_devices")
+        top = ("format", "format_version", "name", "description", "currency", "settings", "workload", "halls",
+               "racks", "floor_devices")
         self.obj(doc, "", ("format_version", "halls"), top)
         if doc.get("format", FORMAT) != FORMAT:
             raise ProjectFileError("format", f"{doc['format']!r} is not a PodPlanner project")
@@ -300,9 +313,21 @@ class _Reader:
             for j, rid in enumerate(f.serves):
                 if rid not in rack_ids:
                     raise ProjectFileError(f"floor_devices[{i}].serves[{j}]", f"no rack with id {rid!r}")
+        try:
+            settings = settings_from_json(doc.get("settings", {}))
+        except SettingsError as exc:
+            where, _, reason = str(exc).partition(": ")
+            raise ProjectFileError(where, reason) from None
+        workload = doc.get("workload", {})
+        if not isinstance(workload, dict):
+            raise ProjectFileError("workload", "must be an object")
+        for key, value in workload.items():
+            if not isinstance(value, (str, int, float, bool)) and value is not None:
+                raise ProjectFileError(f"workload.{key}", f"must be text, a number or true/false, got {value!r}")
         return Project(name=self.text(doc.get("name", "Untitled"), "name"),
                        description=self.text(doc.get("description", ""), "description"),
-                       currency=currency, halls=halls, racks=racks, floor_devices=floor)
+                       currency=currency, halls=halls, racks=racks, floor_devices=floor, settings=settings,
+                       workload=tuple(sorted(workload.items())))
 
 
 def from_dict(doc: Any, catalog: Catalog) -> Project:

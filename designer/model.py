@@ -15,6 +15,8 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterable
 
+from .settings import Settings
+
 FACES = ("front", "rear")
 
 
@@ -110,7 +112,9 @@ class Project:
     halls: tuple[Hall, ...] = ()
     racks: tuple[Rack, ...] = ()
     floor_devices: tuple[FloorDevice, ...] = ()
-    extra: dict = field(default_factory=dict, compare=False)
+    settings: Settings = field(default_factory=Settings)
+    #: The training job the design is sized for (model, tokens, plan); read by the training engine.
+    workload: tuple[tuple[str, object], ...] = ()
 
     # -- lookups (computed once per value) ---------------------------------
     @cached_property
@@ -194,6 +198,16 @@ class Project:
 
     def renamed(self, name: str) -> Project:
         return replace(self, name=name)
+
+    def with_settings(self, settings: Settings) -> Project:
+        return replace(self, settings=settings)
+
+    def with_workload(self, workload: dict | None) -> Project:
+        return replace(self, workload=tuple(sorted((workload or {}).items())))
+
+    @property
+    def workload_dict(self) -> dict | None:
+        return dict(self.workload) if self.workload else None
 
     def new_id(self, prefix: str) -> str:
         """An id with ``prefix`` that no rack, hall or floor device uses yet."""

@@ -1,0 +1,84 @@
+"""Design assumptions the power and cooling engines need, with their checks.
+
+They live in the project file (``settings``) so a design analyses the same way
+everywhere, and can be overridden on the command line for what-if runs.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, fields, replace
+
+#: Coolant properties at typical secondary-loop temperatures (about 25-35 °C).
+#: Water: density 997 kg/m³, specific heat 4,186 J/(kg·K) -> 1.44 L/min per kW at 10 K.
+#: PG25 (25 % propylene glycol): 1,021 kg/m³ and 3,900 J/(kg·K) -> 1.51 L/min per kW at 10 K,
+#: the figure OCP liquid-cooling guidance and the DCIM reference use.
+COOLANTS = {
+    "water": {"name": "Water", "density_kg_m3": 997.0, "specific_heat_j_kgk": 4186.0},
+    "pg25": {"name": "PG25 (25 % propylene glycol)", "density_kg_m3": 1021.0, "specific_heat_j_kgk": 3900.0},
+}
+
+
+class SettingsError(ValueError):
+    """A design assumption out of its physical range."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settings:
+    #: Power usage effectiveness: facility power / IT power.
+    pue: float = 1.3
+    #: Real / apparent power of the rack load (modern server PSUs: 0.95-0.99).
+    power_factor: float = 0.95
+    #: Continuous-load cap on a circuit, as a share of its rating (NEC-style 80 %).
+    derating: float = 0.8
+    coolant: str = "water"
+    #: Supply/return temperature difference of the liquid loop, K.
+    coolant_delta_t_k: float = 10.0
+    #: Inlet/outlet temperature rise of the air through IT equipment, K (20 °F = 11.1 K).
+    air_delta_t_k: float = 11.1
+    #: Rack power limit when neither the rack nor its hall sets one; rack-scale systems get their own class.
+    rack_limit_kw: float = 100.0
+    rack_system_limit_kw: float = 132.0
+
+    def __post_init__(self) -> None:
+        check_settings(self)
+
+    def to_json(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+    def updated(self, **changes) -> Settings:
+        return replace(self, **changes)
+
+
+def _positive(name: str, value: object, lo: float = 0.0, hi: float = math.inf, *, inclusive_lo: bool = False) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+        raise SettingsError(f"{name} must be a number, got {value!r}")
+    if (value < lo if inclusive_lo else value <= lo) or value > hi:
+        lo_text = f">= {lo:g}" if inclusive_lo else f"> {lo:g}"
+        raise SettingsError(f"{name} must be {lo_text} and <= {hi:g}, got {value:g}")
+
+
+def check_settings(s: Settings) -> None:
+    _positive("pue", s.pue, 1.0, 5.0, inclusive_lo=True)
+    _positive("power_factor", s.power_factor, 0.0, 1.0)
+    _positive("derating", s.derating, 0.0, 1.0)
+    if s.coolant not in COOLANTS:
+        raise SettingsError(f"coolant {s.coolant!r} is unknown; choose one of {', '.join(COOLANTS)}")
+    _positive("coolant_delta_t_k", s.coolant_delta_t_k, 0.0, 50.0)
+    _positive("air_delta_t_k", s.air_delta_t_k, 0.0, 50.0)
+    _positive("rack_limit_kw", s.rack_limit_kw, 0.0, 10000.0)
+    _positive("rack_system_limit_kw", s.rack_system_limit_kw, 0.0, 10000.0)
+
+
+def settings_from_json(doc: object, where: str = "settings") -> Settings:
+    """Build settings from a file's ``settings`` object; errors name the exact key."""
+    if not isinstance(doc, dict):
+        raise SettingsError(f"{where}: must be an object")
+    known = {f.name for f in fields(Settings)}
+    for key in doc:
+        if key not in known:
+            raise SettingsError(f"{where}.{key}: is not a known setting ({', '.join(sorted(known))})")
+    try:
+        return Settings(**doc)
+    except SettingsError as exc:
+        key = str(exc).split(" ")[0]
+        raise SettingsError(f"{where}.{key}: {exc}") from None

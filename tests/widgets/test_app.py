@@ -1,0 +1,50 @@
+"""``run_app``: the start-up path ``podplanner gui [FILE]`` takes, without entering the event loop."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtWidgets import QApplication
+
+from widgets import app as app_module
+from widgets.main_window import MainWindow
+
+
+@pytest.fixture
+def started(qtbot, monkeypatch):
+    """Run ``run_app`` with exec() returning at once; yield the windows it opened."""
+    monkeypatch.setattr(app_module.QApplication, "exec", lambda self=None: 0)
+    shown: list[str] = []
+    monkeypatch.setattr(MainWindow, "show_error", lambda self, text: shown.append(text))
+    before = set(QApplication.topLevelWidgets())
+    result = {"shown": shown}
+    yield result
+    for w in set(QApplication.topLevelWidgets()) - before:
+        w.close()
+        w.deleteLater()
+
+
+def _new_window(before_ids) -> MainWindow:
+    wins = [w for w in QApplication.topLevelWidgets() if isinstance(w, MainWindow) and id(w) not in before_ids]
+    assert len(wins) == 1
+    return wins[0]
+
+
+def test_no_file_opens_the_default_sample(started, catalog, qtbot):
+    before = {id(w) for w in QApplication.topLevelWidgets()}
+    assert app_module.run_app(None, catalog) == 0
+    win = _new_window(before)
+    assert QApplication.applicationName() == "PodPlanner" and QApplication.organizationName() == "PodPlanner"
+    assert len(win.scene.rack_items) == 19
+    assert win.last_error is None
+
+
+def test_broken_file_prints_one_line_and_starts_empty(started, catalog, tmp_path, capsys, qtbot):
+    broken = tmp_path / "broken.json"
+    broken.write_text("{ not json")
+    before = {id(w) for w in QApplication.topLevelWidgets()}
+    assert app_module.run_app(str(broken), catalog) == 0
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and str(broken) in err and "Traceback" not in err
+    win = _new_window(before)
+    assert win.project.racks == () and win.project.halls == ()
+    assert win.last_error == err.strip().removeprefix("podplanner: ")
+    qtbot.waitUntil(lambda: started["shown"] == [win.last_error])
