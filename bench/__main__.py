@@ -57,7 +57,29 @@ def bench_checks() -> dict:
     return {"space_checks_100k_ms": round(best_of(lambda: check_space(project, catalog)) * 1000, 1)}
 
 
-BENCHMARKS = {"load_save": bench_load_save, "checks": bench_checks}
+def bench_power_cooling() -> dict:
+    from designer.arrays import flatten
+    from designer.cooling import analyze_cooling
+    from designer.floor import analyze_floor
+    from designer.power import analyze_power
+
+    from .designs import dgx_b200_project, nvl72_project
+
+    catalog = default_catalog()
+    out = {}
+    for name, project in (("power_cooling_100k_ms", dgx_b200_project(100_000)),
+                          ("power_cooling_100k_nvl72_ms", nvl72_project(100_000))):
+        def run():
+            arrays = flatten(project, catalog)
+            analyze_power(project, catalog, arrays)
+            analyze_cooling(project, catalog, arrays)
+            analyze_floor(project, catalog, arrays)
+
+        out[name] = round(best_of(run, 5) * 1000, 1)
+    return out
+
+
+BENCHMARKS = {"load_save": bench_load_save, "checks": bench_checks, "power_cooling": bench_power_cooling}
 
 
 def main(argv: list[str] | None = None) -> int:

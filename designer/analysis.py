@@ -7,28 +7,37 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from catalog import Catalog
 
+from .arrays import flatten
 from .checks import Finding, check_space
+from .cooling import analyze_cooling
+from .floor import analyze_floor
 from .model import Project
+from .power import analyze_power
 
-
-#: Kinds whose draw is facility load (pumps, fans), not IT load.
-FACILITY_KINDS = frozenset({"cdu"})
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
 
 @dataclass(frozen=True)
 class Analysis:
     summary: dict
-    devices: dict
+    sections: dict
     findings: tuple[Finding, ...] = field(default=())
 
+    def __getitem__(self, key: str) -> dict:
+        return self.sections[key]
+
     def to_json(self) -> dict:
-        return {"summary": self.summary, "devices": self.devices,
-                "findings": [f.to_json() for f in self.findings]}
+        out = {"summary": self.summary}
+        out.update(self.sections)
+        out["findings"] = [f.to_json() for f in self.findings]
+        return out
 
 
-def inventory(project: Project, catalog: Catalog) -> Counter:
+def inventory(project: Project) -> Counter:
     """How many of each catalog id the design holds (racks, mounted and floor devices)."""
     counts: Counter = Counter()
     for rack in project.racks:
@@ -41,31 +50,34 @@ def inventory(project: Project, catalog: Catalog) -> Counter:
 
 
 def analyze(project: Project, catalog: Catalog) -> Analysis:
-    counts = inventory(project, catalog)
-    gpus = 0
-    typical_w = max_w = 0.0
+    arrays = flatten(project, catalog)
+    power, power_findings = analyze_power(project, catalog, arrays)
+    cooling, cooling_findings = analyze_cooling(project, catalog, arrays)
+    floor, floor_findings = analyze_floor(project, catalog, arrays)
+    counts = inventory(project)
     by_kind: Counter = Counter()
     for type_id, n in counts.items():
-        dev = catalog.get(type_id)
-        by_kind[dev.kind] += n
-        gpus += dev.gpu_count * n
-        if dev.power_max_w is not None and dev.kind not in FACILITY_KINDS:
-            max_w += dev.power_max_w * n
-            typical = dev.power_typical_w if dev.power_typical_w is not None else dev.power_max_w
-            typical_w += typical * n
+        by_kind[catalog.get(type_id).kind] += n
+    gpus = int(np.sum(arrays.dev(arrays.types.gpus)))
     summary = {
         "name": project.name,
         "halls": len(project.halls),
         "racks": len(project.racks),
         "gpus": gpus,
-        "it_power_typical_kw": round(typical_w / 1000, 3),
-        "it_power_max_kw": round(max_w / 1000, 3),
+        "it_power_typical_kw": power["it_typical_kw"],
+        "it_power_max_kw": power["it_max_kw"],
+        "facility_power_kw": power["facility_max_kw"],
+        "liquid_heat_kw": cooling["liquid_kw"],
+        "air_heat_kw": cooling["air_kw"],
+        "coolant_flow_lpm": cooling["coolant_flow_lpm"],
         "currency": project.currency,
     }
-    devices = {
-        "by_type": dict(sorted(counts.items())),
-        "by_kind": dict(sorted(by_kind.items())),
+    findings = check_space(project, catalog) + power_findings + cooling_findings + floor_findings
+    findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.where, f.code))
+    sections = {
+        "devices": {"by_type": dict(sorted(counts.items())), "by_kind": dict(sorted(by_kind.items()))},
+        "power": power,
+        "cooling": cooling,
+        "floor": floor,
     }
-    findings = tuple(sorted(check_space(project, catalog),
-                            key=lambda f: (("error", "warning", "info").index(f.severity), f.where)))
-    return Analysis(summary, devices, findings)
+    return Analysis(summary, sections, tuple(findings))

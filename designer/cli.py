@@ -15,6 +15,7 @@ from catalog import Catalog, CatalogError, UnknownDeviceError, load_catalog
 
 from . import __version__
 from .fileformat import ProjectFileError, load
+from .settings import SettingsError
 
 COMMANDS = ("analyze", "catalog", "validate", "gui")
 
@@ -43,6 +44,14 @@ def _parser() -> _Parser:
     a = sub.add_parser("analyze", help="analyse a project file")
     a.add_argument("file")
     a.add_argument("--json", action="store_true", help="print the analysis as one JSON document")
+    w = a.add_argument_group("what-if settings (override the project's)")
+    w.add_argument("--pue", type=float, help="power usage effectiveness, >= 1")
+    w.add_argument("--coolant", help="water or pg25")
+    w.add_argument("--delta-t", dest="coolant_delta_t_k", type=float, metavar="K",
+                   help="coolant supply/return difference in K")
+    w.add_argument("--air-delta-t", dest="air_delta_t_k", type=float, metavar="K", help="air temperature rise in K")
+    w.add_argument("--power-factor", type=float, help="real/apparent power of the load, 0-1")
+    w.add_argument("--derating", type=float, help="continuous-load share of a circuit's rating, 0-1")
 
     v = sub.add_parser("validate", help="check a project file; exit 0 valid, 1 findings of severity error, 2 unreadable")
     v.add_argument("file")
@@ -139,18 +148,40 @@ def cmd_validate(args, catalog: Catalog) -> int:
     return 1 if errors else 0
 
 
+def _with_overrides(project, args):
+    """Apply what-if settings given on the command line (--pue, --coolant, --delta-t ...)."""
+    changes = {key: getattr(args, key) for key in ("pue", "coolant", "coolant_delta_t_k", "air_delta_t_k",
+                                                    "power_factor", "derating")
+               if getattr(args, key, None) is not None}
+    if not changes:
+        return project
+    try:
+        return project.with_settings(project.settings.updated(**changes))
+    except SettingsError as exc:
+        flag = "--" + str(exc).split(" ")[0].replace("coolant_delta_t_k", "delta-t").replace(
+            "air_delta_t_k", "air-delta-t").replace("_", "-")
+        raise UsageError(f"podplanner analyze: {flag}: {exc}") from None
+
+
 def cmd_analyze(args, catalog: Catalog) -> int:
     from .analysis import analyze
 
-    project = load(args.file, catalog)
+    project = _with_overrides(load(args.file, catalog), args)
     result = analyze(project, catalog)
     if args.json:
         _print_json(result.to_json())
         return 0
-    s = result.summary
-    print(f"{s['name']}: {s['racks']} racks, {s['gpus']} GPUs, IT power {s['it_power_typical_kw']:.1f} kW typical, "
-          f"{s['it_power_max_kw']:.1f} kW max")
-    for type_id, n in result.devices["by_type"].items():
+    s, p, c = result.summary, result["power"], result["cooling"]
+    print(f"{s['name']}")
+    print(f"  {s['racks']} racks, {s['gpus']} GPUs")
+    print(f"  IT power      {s['it_power_typical_kw']:10.1f} kW typical  {s['it_power_max_kw']:10.1f} kW max")
+    print(f"  facility      {s['facility_power_kw']:10.1f} kW at PUE {p['settings']['pue']:g}")
+    print(f"  heat          {c['liquid_kw']:10.1f} kW liquid     {c['air_kw']:10.1f} kW air  "
+          f"({c['heat']['btu_h']:,.0f} BTU/h, {c['heat']['tons']:.1f} tons)")
+    print(f"  coolant       {c['coolant_flow_lpm']:10.1f} L/min {c['settings']['coolant']} at "
+          f"{c['settings']['coolant_delta_t_k']:g} K   air {c['air_cfm']:,.0f} CFM")
+    print(f"  heaviest rack {result['floor']['max_load_kg_m2']:10.1f} kg/m²")
+    for type_id, n in result["devices"]["by_type"].items():
         print(f"  {n:6d} x {type_id}")
     for f in result.findings:
         print(f"  {f.severity}: {f.where}: {f.message}")
@@ -194,6 +225,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except BrokenPipeError:
         return 0
+    except Exception as exc:  # a bug: still one line, never a traceback
+        print(f"podplanner: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        return 3
     except KeyboardInterrupt:
         return 130
 

@@ -20,7 +20,9 @@ PITCH = 600.0  # rack width = one floor tile
 
 
 def _pdus(rack_id: str, n: int, type_id: str) -> list[MountedDevice]:
-    return [MountedDevice(f"{rack_id}-pdu{i + 1}", type_id, None, "rear", f"PDU {'ABC'[i]}") for i in range(n)]
+    """``n`` vertical PDUs, alternating between feeds A and B (the order the power engine reads)."""
+    return [MountedDevice(f"{rack_id}-pdu{i + 1}", type_id, None, "rear", f"PDU {'AB'[i % 2]}{i // 2 + 1}")
+            for i in range(n)]
 
 
 def dgx_b200_su() -> Project:
@@ -37,7 +39,8 @@ def dgx_b200_su() -> Project:
             for slot, u in enumerate((5, 17)):
                 node += 1
                 devs.append(MountedDevice(f"{rid}-dgx{slot + 1}", "dgx-b200", u, "front", f"dgx-{node:02d}"))
-            devs += _pdus(rid, 3, "pdu-415v-32a-3ph")
+            # Two 22 kW PDUs per feed: either feed alone carries both nodes (2 x 14.3 kW), so the rack is 2N.
+            devs += _pdus(rid, 4, "pdu-415v-32a-3ph")
             racks.append(Rack(rid, f"{row}{i + 1:02d}", "hall-1", "rack-48u-600x1200", 1800 + i * PITCH, y, rot, row,
                               tuple(devs)))
     # Leaves for rails 0-3 at the end of row A, rails 4-7 and the spines at the end of row B.

@@ -1,0 +1,112 @@
+"""A design flattened into numpy arrays, so engines sum over devices without Python loops.
+
+Built once per snapshot: one row per mounted device (with the index of its
+rack), one row per rack, and a table of per-type figures that device rows index
+into. 100,000 GPUs (about 31,000 mounted devices) flatten in a few milliseconds.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from catalog import Catalog, DeviceType
+
+from .model import Project
+
+
+@dataclass(frozen=True)
+class TypeTable:
+    ids: list[str]
+    types: list[DeviceType]
+    power_typical_w: np.ndarray
+    power_max_w: np.ndarray
+    liquid_fraction: np.ndarray
+    weight_kg: np.ndarray
+    airflow_cfm: np.ndarray  # NaN where the catalog gives none
+    gpus: np.ndarray
+    is_it: np.ndarray  # draws IT power (not a PDU, CDU or rack)
+    is_pdu: np.ndarray
+    is_cdu: np.ndarray
+    fills_rack: np.ndarray
+
+
+#: Kinds whose draw is facility load (pumps and fans of cooling units), not IT load.
+FACILITY_KINDS = frozenset({"cdu"})
+
+
+def _type_table(type_ids: list[str], catalog: Catalog) -> TypeTable:
+    types = [catalog.get(t) for t in type_ids]
+
+    def col(fn, default=0.0):
+        return np.array([fn(t) if fn(t) is not None else default for t in types], dtype=float)
+
+    maxw = col(lambda t: t.power_max_w)
+    typical = np.array([t.power_typical_w if t.power_typical_w is not None else (t.power_max_w or 0.0)
+                        for t in types], dtype=float)
+    it = np.array([t.kind not in FACILITY_KINDS and t.power_max_w is not None for t in types], dtype=bool)
+    return TypeTable(
+        ids=type_ids, types=types, power_typical_w=typical, power_max_w=maxw,
+        liquid_fraction=col(lambda t: t.liquid_fraction), weight_kg=col(lambda t: t.weight_kg),
+        airflow_cfm=col(lambda t: t.airflow_cfm, np.nan), gpus=col(lambda t: t.gpu_count),
+        is_it=it, is_pdu=np.array([t.kind == "pdu" for t in types]),
+        is_cdu=np.array([t.kind == "cdu" for t in types]),
+        fills_rack=np.array([t.fills_rack for t in types]),
+    )
+
+
+@dataclass(frozen=True)
+class DesignArrays:
+    types: TypeTable
+    #: per mounted device
+    dev_rack: np.ndarray
+    dev_type: np.ndarray
+    #: per rack
+    rack_ids: list[str]
+    rack_type: np.ndarray  # index into ``types``
+    rack_hall: np.ndarray  # index into ``hall_ids``
+    rack_row: list[str]
+    hall_ids: list[str]
+    #: per floor device
+    floor_type: np.ndarray
+    floor_hall: np.ndarray
+
+    @property
+    def n_racks(self) -> int:
+        return len(self.rack_ids)
+
+    def per_rack(self, values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+        """Sum a per-device quantity over each rack."""
+        w = values if mask is None else np.where(mask, values, 0.0)
+        return np.bincount(self.dev_rack, weights=w, minlength=self.n_racks)
+
+    def dev(self, column: np.ndarray) -> np.ndarray:
+        """A per-type column expanded to one value per mounted device."""
+        return column[self.dev_type]
+
+
+def flatten(project: Project, catalog: Catalog) -> DesignArrays:
+    index: dict[str, int] = {}
+    dev_rack: list[int] = []
+    dev_type: list[int] = []
+    rack_type: list[int] = []
+    for i, rack in enumerate(project.racks):
+        rack_type.append(index.setdefault(rack.type, len(index)))
+        for d in rack.devices:
+            dev_rack.append(i)
+            dev_type.append(index.setdefault(d.type, len(index)))
+    floor_type = [index.setdefault(f.type, len(index)) for f in project.floor_devices]
+    hall_ids = [h.id for h in project.halls]
+    hall_pos = {h: i for i, h in enumerate(hall_ids)}
+    return DesignArrays(
+        types=_type_table(list(index), catalog),
+        dev_rack=np.asarray(dev_rack, dtype=np.int64),
+        dev_type=np.asarray(dev_type, dtype=np.int64),
+        rack_ids=[r.id for r in project.racks],
+        rack_type=np.asarray(rack_type, dtype=np.int64),
+        rack_hall=np.asarray([hall_pos[r.hall] for r in project.racks], dtype=np.int64),
+        rack_row=[r.row for r in project.racks],
+        hall_ids=hall_ids,
+        floor_type=np.asarray(floor_type, dtype=np.int64),
+        floor_hall=np.asarray([hall_pos[f.hall] for f in project.floor_devices], dtype=np.int64),
+    )

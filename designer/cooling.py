@@ -1,0 +1,178 @@
+"""Cooling engine: heat to liquid and to air, coolant flow, CDU loading and redundancy, air flow.
+
+Heat is taken at the devices' maximum draw (the design basis facilities size for); the
+catalog's ``liquid_fraction`` splits it between cold plates and air.
+
+- Coolant flow = heat / (density x specific heat x delta-T).
+- Air flow: a device's own fan airflow from the catalog where known; otherwise the sensible-heat
+  flow for its air heat at the air delta-T (V = P / (rho_air x cp_air x delta-T), 1.2 kg/m³, 1,005 J/(kg·K)).
+- CDUs: a unit mounted in a rack serves that rack; a floor CDU serves the racks it lists, or,
+  when it lists none, every rack in its hall not served otherwise. CDUs serving the same racks
+  form one loop; the loop is N+1 when it still carries its load with its largest unit down.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from catalog import Catalog
+
+from .arrays import DesignArrays
+from .checks import Finding
+from .model import Project
+from .settings import COOLANTS
+
+W_TO_BTU_H = 3.412142
+KW_PER_TON = 3.516853  # 12,000 BTU/h
+AIR_DENSITY = 1.2  # kg/m³
+AIR_CP = 1005.0  # J/(kg·K)
+M3S_TO_CFM = 2118.88
+CFM_TO_M3H = 1.699011
+HEADROOM_WARNING = 0.9
+
+
+def _r(x: float, nd: int = 3) -> float:
+    return round(float(x), nd)
+
+
+def coolant_lpm_per_kw(coolant: str, delta_t_k: float) -> float:
+    c = COOLANTS[coolant]
+    return 1000.0 / (c["density_kg_m3"] * c["specific_heat_j_kgk"] * delta_t_k) * 60000.0
+
+
+def air_cfm_for_kw(kw: np.ndarray | float, delta_t_k: float) -> np.ndarray | float:
+    return np.asarray(kw) * 1000.0 / (AIR_DENSITY * AIR_CP * delta_t_k) * M3S_TO_CFM
+
+
+def heat_units(kw: float) -> dict:
+    return {"kw": _r(kw), "btu_h": _r(kw * 1000 * W_TO_BTU_H, 1), "tons": _r(kw / KW_PER_TON)}
+
+
+def analyze_cooling(project: Project, catalog: Catalog, arrays: DesignArrays) -> tuple[dict, list[Finding]]:
+    s = project.settings
+    t = arrays.types
+    it = arrays.dev(t.is_it)
+    dev_kw = arrays.dev(t.power_max_w) / 1000.0
+    dev_liquid = dev_kw * arrays.dev(t.liquid_fraction)
+    dev_air = dev_kw - dev_liquid
+    rack_liquid = arrays.per_rack(dev_liquid, it)
+    rack_air = arrays.per_rack(dev_air, it)
+    # Fan airflow: the catalog figure where given, the sensible-heat flow otherwise.
+    fan = arrays.dev(t.airflow_cfm)
+    dev_cfm = np.where(np.isnan(fan), air_cfm_for_kw(dev_air, s.air_delta_t_k), fan)
+    rack_cfm = arrays.per_rack(dev_cfm, it)
+    lpm_per_kw = coolant_lpm_per_kw(s.coolant, s.coolant_delta_t_k)
+    rack_lpm = rack_liquid * lpm_per_kw
+
+    loops, served_by, findings = _cdu_loops(project, catalog, arrays, rack_liquid, lpm_per_kw)
+    unserved = np.array([b is None for b in served_by], dtype=bool)
+    for i in np.nonzero((rack_liquid > 0) & unserved)[0]:
+        rack = project.racks[i]
+        findings.append(Finding("error", "no-cdu", f"rack {rack.name} sends {rack_liquid[i]:.1f} kW to liquid "
+                                                   "but no CDU serves it", f"rack:{rack.id}"))
+
+    halls = []
+    for h_i, hall in enumerate(project.halls):
+        mask = arrays.rack_hall == h_i
+        air, liquid = float(rack_air[mask].sum()), float(rack_liquid[mask].sum())
+        where = f"hall:{hall.id}"
+        for kind, load, cap in (("air", air, hall.cooling_capacity_kw), ("liquid", liquid,
+                                                                          hall.liquid_cooling_capacity_kw)):
+            if cap is None or load == 0:
+                continue
+            if load > cap:
+                findings.append(Finding("error", f"hall-over-{kind}-cooling",
+                                        f"hall {hall.name} must remove {load:.1f} kW by {kind}, over its "
+                                        f"{cap:g} kW {kind} cooling capacity", where))
+            elif load > HEADROOM_WARNING * cap:
+                findings.append(Finding("warning", f"hall-{kind}-cooling-headroom",
+                                        f"hall {hall.name} uses {load / cap:.0%} of its {cap:g} kW {kind} cooling",
+                                        where))
+        halls.append({"id": hall.id, "name": hall.name, "air_kw": _r(air), "air_capacity_kw": hall.cooling_capacity_kw,
+                      "air_headroom_kw": None if hall.cooling_capacity_kw is None
+                      else _r(hall.cooling_capacity_kw - air),
+                      "liquid_kw": _r(liquid), "liquid_capacity_kw": hall.liquid_cooling_capacity_kw,
+                      "liquid_headroom_kw": None if hall.liquid_cooling_capacity_kw is None
+                      else _r(hall.liquid_cooling_capacity_kw - liquid),
+                      "air_cfm": _r(rack_cfm[mask].sum(), 0)})
+
+    liquid, air = float(rack_liquid.sum()), float(rack_air.sum())
+    total_cfm = float(rack_cfm.sum())
+    section = {
+        "settings": {"coolant": s.coolant, "coolant_name": COOLANTS[s.coolant]["name"],
+                     "coolant_delta_t_k": s.coolant_delta_t_k, "air_delta_t_k": s.air_delta_t_k},
+        "basis": "maximum draw",
+        "liquid_kw": _r(liquid), "air_kw": _r(air),
+        "heat": heat_units(liquid + air), "liquid_heat": heat_units(liquid), "air_heat": heat_units(air),
+        "lpm_per_kw": _r(lpm_per_kw, 4),
+        "coolant_flow_lpm": _r(liquid * lpm_per_kw, 1), "coolant_flow_m3_h": _r(liquid * lpm_per_kw * 0.06, 2),
+        "air_cfm": _r(total_cfm, 0), "air_m3_h": _r(total_cfm * CFM_TO_M3H, 0),
+        "halls": halls, "cdu_loops": loops,
+        "racks": [{"id": rid, "name": r.name, "liquid_kw": lq, "air_kw": ar, "coolant_flow_lpm": fl,
+                   "air_cfm": cfm, "cdu_loop": loop}
+                  for rid, r, lq, ar, fl, cfm, loop in zip(
+                      arrays.rack_ids, project.racks, np.round(rack_liquid, 3).tolist(),
+                      np.round(rack_air, 3).tolist(), np.round(rack_lpm, 1).tolist(),
+                      np.round(rack_cfm, 0).tolist(), served_by)],
+    }
+    return section, findings
+
+
+def _cdu_loops(project: Project, catalog: Catalog, arrays: DesignArrays, rack_liquid: np.ndarray,
+               lpm_per_kw: float) -> tuple[list[dict], list, list[Finding]]:
+    """Group CDUs into loops by the racks they serve; check each loop's capacity and N+1."""
+    served_by: list[int | None] = [None] * arrays.n_racks
+    groups: dict[tuple[str, ...], list[tuple[str, str]]] = {}  # served rack ids -> [(kind:id, type)]
+    for k in np.nonzero(arrays.dev(arrays.types.is_cdu))[0]:
+        rack = project.racks[arrays.dev_rack[k]]
+        groups.setdefault((rack.id,), []).append((f"rack:{rack.id}", arrays.types.ids[arrays.dev_type[k]]))
+    in_rack = {ids[0] for ids in groups}
+    rack_pos = {r.id: i for i, r in enumerate(project.racks)}
+    unlisted: dict[str, list] = {}
+    for f in project.floor_devices:
+        if catalog.get(f.type).kind != "cdu":
+            continue
+        if f.serves:
+            groups.setdefault(tuple(sorted(f.serves)), []).append((f"floor:{f.id}", f.type))
+        else:
+            unlisted.setdefault(f.hall, []).append((f"floor:{f.id}", f.type))
+    listed = {rid for key in groups for rid in key}
+    for hall_id, units in unlisted.items():
+        served = tuple(sorted(r.id for r in project.racks if r.hall == hall_id and r.id not in listed
+                              and r.id not in in_rack))
+        if served:
+            groups.setdefault(served, []).extend(units)
+
+    loops, findings = [], []
+    for n, (served, units) in enumerate(sorted(groups.items(), key=lambda kv: kv[1][0])):
+        caps = [catalog.get(t).cooling_capacity_kw or 0.0 for _, t in units]
+        flows = [catalog.get(t).flow_lpm for _, t in units]
+        idx = [rack_pos[r] for r in served]
+        for i in idx:
+            served_by[i] = n
+        load = float(rack_liquid[idx].sum())
+        capacity = float(sum(caps))
+        n_plus_1 = capacity - max(caps)
+        where = units[0][0]
+        names = ", ".join(u[0].split(":", 1)[1] for u in units)
+        if load > capacity:
+            findings.append(Finding("error", "cdu-over-capacity",
+                                    f"CDU loop {names} carries {load:.1f} kW, over its {capacity:g} kW", where))
+        elif len(units) > 1 and load > n_plus_1:
+            findings.append(Finding("warning", "cdu-redundancy-lost",
+                                    f"CDU loop {names}: with its largest unit down it has {n_plus_1:g} kW for "
+                                    f"{load:.1f} kW: not N+1", where))
+        elif len(units) == 1 and load > 0:
+            findings.append(Finding("warning", "cdu-single", f"CDU {names} is the only unit for {load:.1f} kW: "
+                                                             "no N+1 redundancy", where))
+        flow_needed = load * lpm_per_kw
+        flow_cap = sum(f for f in flows if f) if all(flows) else None
+        if flow_cap is not None and flow_needed > flow_cap:
+            findings.append(Finding("error", "cdu-flow", f"CDU loop {names} must pump {flow_needed:.0f} L/min, "
+                                                         f"over its {flow_cap:.0f} L/min", where))
+        loops.append({"loop": n, "units": [u[0] for u in units], "types": [u[1] for u in units],
+                      "racks": list(served), "load_kw": _r(load), "capacity_kw": _r(capacity),
+                      "capacity_n_minus_1_kw": _r(n_plus_1 if len(units) > 1 else 0.0),
+                      "redundancy": "N+1" if len(units) > 1 and load <= n_plus_1 else "N",
+                      "coolant_flow_lpm": _r(flow_needed, 1),
+                      "flow_capacity_lpm": None if flow_cap is None else _r(flow_cap, 1)})
+    return loops, served_by, findings
