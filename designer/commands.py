@@ -16,6 +16,7 @@ from catalog import Catalog, UnknownDeviceError
 
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
 from .rules import u_span_problem
+from .settings import SettingsError
 
 
 class CommandError(ValueError):
@@ -320,6 +321,43 @@ class RenameProjectCommand(Command):
 
 
 @dataclass
+class UpdateSettingsCommand(Command):
+    """Change design assumptions (PUE, coolant, delta-T ...); out-of-range values are refused."""
+
+    changes: dict
+    label: str = "Edit design settings"
+
+    @property
+    def merge_key(self):
+        return ("settings", tuple(sorted(self.changes)))
+
+    def merged_with(self, later):
+        return UpdateSettingsCommand({**self.changes, **later.changes}, later.label)
+
+    def apply(self, project, catalog):
+        try:
+            settings = project.settings.updated(**self.changes)
+        except (SettingsError, TypeError) as exc:
+            raise CommandError(str(exc)) from None
+        return project.with_settings(settings), Change(project=True)
+
+
+@dataclass
+class SetWorkloadCommand(Command):
+    """Set the training job the design is sized for (None clears it)."""
+
+    workload: dict | None
+    label: str = "Edit workload"
+    merge_key = "workload"
+
+    def apply(self, project, catalog):
+        for key, value in (self.workload or {}).items():
+            if not isinstance(value, (str, int, float, bool)) and value is not None:
+                raise CommandError(f"workload {key} must be text, a number or true/false")
+        return project.with_workload(self.workload), Change(project=True)
+
+
+@dataclass
 class MacroCommand(Command):
     """Several commands as one undo step (a drag of many racks, a pasted row)."""
 
@@ -413,6 +451,10 @@ class Document:
 
     def mark_clean(self) -> None:
         self._clean = len(self._done)
+
+    def mark_unsaved(self) -> None:
+        """The project differs from any file on disk (e.g. restored from an autosave)."""
+        self._clean = None
 
     @property
     def dirty(self) -> bool:

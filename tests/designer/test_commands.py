@@ -211,3 +211,34 @@ def test_undo_limit(catalog):
         doc.undo()
         undone += 1
     assert undone == 3 and doc.project.rack("r1").x == 100
+
+
+def test_settings_command_refuses_bad_values_and_merges(doc):
+    from designer.commands import UpdateSettingsCommand
+
+    with pytest.raises(CommandError, match="pue must be >= 1"):
+        doc.push(UpdateSettingsCommand({"pue": 0.7}))
+    with pytest.raises(CommandError):
+        doc.push(UpdateSettingsCommand({"colour": "red"}))
+    doc.push(UpdateSettingsCommand({"pue": 1.2}))
+    doc.push(UpdateSettingsCommand({"pue": 1.25}))
+    assert doc.project.settings.pue == 1.25
+    doc.undo()
+    assert doc.project.settings.pue == 1.3 and not doc.can_undo()
+
+
+def test_workload_command(doc):
+    from designer.commands import SetWorkloadCommand
+
+    doc.push(SetWorkloadCommand({"model": "llama3-70b", "tokens": 15e12}))
+    assert doc.project.workload_dict == {"model": "llama3-70b", "tokens": 15e12}
+    with pytest.raises(CommandError, match="workload plan must be"):
+        doc.push(SetWorkloadCommand({"plan": [1, 2]}))
+    doc.undo()
+    assert doc.project.workload_dict is None
+
+
+def test_restored_document_is_unsaved(doc):
+    assert not doc.dirty
+    doc.mark_unsaved()
+    assert doc.dirty
