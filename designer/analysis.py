@@ -12,6 +12,7 @@ import numpy as np
 from catalog import Catalog
 
 from .arrays import flatten
+from .bom import build_bom
 from .checks import Finding, check_space
 from .cooling import analyze_cooling
 from .floor import analyze_floor
@@ -72,12 +73,16 @@ def analyze(project: Project, catalog: Catalog) -> Analysis:
         "coolant_flow_lpm": cooling["coolant_flow_lpm"],
         "currency": project.currency,
     }
-    findings = check_space(project, catalog) + power_findings + cooling_findings + floor_findings
+    bom, bom_findings = build_bom(counts, catalog, project.currency)
+    summary["price_total"] = bom["price_total"]
+    summary["currency"] = bom["currency"]
+    findings = check_space(project, catalog) + power_findings + cooling_findings + floor_findings + bom_findings
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.where, f.code))
     sections = {
         "devices": {"by_type": dict(sorted(counts.items())), "by_kind": dict(sorted(by_kind.items()))},
         "power": power,
         "cooling": cooling,
         "floor": floor,
+        "bom": bom,
     }
     return Analysis(summary, sections, tuple(findings))

@@ -1,0 +1,90 @@
+"""Bill of materials: every part with part number, quantity, unit and extended price, by section.
+
+It reads counts the other engines produced (the design's inventory, and the fabric
+engine's cables and transceivers) and never recounts them. Money is decimal and rounded
+per line; a total is only given in one currency, with no conversion of its own. A price
+that the catalog marks unconfirmed is flagged on its line and makes the total an estimate.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from decimal import ROUND_HALF_UP, Decimal
+
+from catalog import Catalog
+
+from .checks import Finding
+
+#: BOM sections in quote order, by catalog kind.
+SECTIONS = (
+    ("compute", "Compute", {"server", "rack_system"}),
+    ("network", "Networking", {"switch", "appliance"}),
+    ("optics", "Optics and cables", {"transceiver", "cable"}),
+    ("power", "Power distribution", {"pdu", "power_shelf"}),
+    ("cooling", "Cooling", {"cdu"}),
+    ("racks", "Racks", {"rack"}),
+)
+CENT = Decimal("0.01")
+
+
+def _money(x: Decimal) -> float:
+    return float(x.quantize(CENT, rounding=ROUND_HALF_UP))
+
+
+def build_bom(counts: Counter, catalog: Catalog, currency: str,
+              cable_lengths: dict[str, Counter] | None = None) -> tuple[dict, list[Finding]]:
+    """``counts``: catalog id -> quantity; ``cable_lengths``: cable id -> {length_m: quantity}."""
+    cable_lengths = cable_lengths or {}
+    findings: list[Finding] = []
+    sections = []
+    totals: dict[str, Decimal] = {}
+    unpriced: list[str] = []
+    estimated = False
+    for key, title, kinds in SECTIONS:
+        lines = []
+        for type_id in sorted(counts):
+            dev = catalog.get(type_id)
+            if dev.kind not in kinds or counts[type_id] <= 0:
+                continue
+            variants = (sorted(cable_lengths[type_id].items()) if type_id in cable_lengths
+                        else [(None, counts[type_id])])
+            for length, qty in variants:
+                # The length goes in the description: the vendor's length code in the part number is not sourced.
+                line = {"id": dev.id, "part_number": dev.part_number,
+                        "manufacturer": dev.manufacturer, "description": dev.name
+                        + (f", {length:g} m" if length is not None else ""), "quantity": int(qty)}
+                if length is not None:
+                    line["length_m"] = length
+                if dev.price is None:
+                    unpriced.append(dev.id)
+                    line.update(unit_price=None, extended_price=None, currency=None, price_unconfirmed=None)
+                else:
+                    unit = Decimal(str(dev.price.amount)).quantize(CENT, rounding=ROUND_HALF_UP)
+                    ext = unit * int(qty)
+                    totals[dev.price.currency] = totals.get(dev.price.currency, Decimal(0)) + ext
+                    fig = dev.figure("price.amount")
+                    unconfirmed = bool(fig and fig.unconfirmed)
+                    estimated |= unconfirmed
+                    line.update(unit_price=_money(unit), extended_price=_money(ext), currency=dev.price.currency,
+                                price_unconfirmed=unconfirmed)
+                lines.append(line)
+        if lines:
+            subtotal = sum((Decimal(str(ln["extended_price"])) for ln in lines if ln["extended_price"] is not None),
+                           Decimal(0))
+            sections.append({"section": key, "title": title, "lines": lines, "subtotal": _money(subtotal)})
+    if unpriced:
+        findings.append(Finding("warning", "bom-unpriced", f"no price in the catalog for {', '.join(sorted(set(unpriced)))}",
+                                "project:bom"))
+    total_currency = currency if currency in totals or not totals else max(totals, key=totals.get)
+    if len(totals) > 1 or (totals and total_currency != currency):
+        findings.append(Finding("warning", "bom-currency",
+                                f"catalog prices are in {', '.join(sorted(totals))}, the project in {currency}; "
+                                f"the total is given in {total_currency} only, with no conversion", "project:bom"))
+    bom = {
+        "currency": total_currency,
+        "sections": sections,
+        "price_total": _money(totals.get(total_currency, Decimal(0))),
+        "totals_by_currency": {c: _money(v) for c, v in sorted(totals.items())},
+        "estimated": estimated,
+        "lines": sum(len(s["lines"]) for s in sections),
+    }
+    return bom, findings
