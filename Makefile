@@ -15,7 +15,7 @@ $(STAMP): $(PY) pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	@$(PY) packaging/check_qt_libs.py
+	@$(PY) -m widgets.qt_env
 	$(VENV)/bin/podplanner
 
 test: $(STAMP)

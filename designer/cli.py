@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import json
+import os
 import sys
 from pathlib import Path
 
@@ -189,6 +190,13 @@ def cmd_analyze(args, catalog: Catalog) -> int:
 
 
 def cmd_gui(args, catalog: Catalog) -> int:
+    from widgets.qt_env import display_problem
+
+    if args.file:
+        load(args.file, catalog)  # a broken file is one line and exit 2, before any window
+    problem = display_problem()
+    if problem:
+        raise UsageError(f"podplanner: {problem}")
     from widgets.app import run_app
 
     return run_app(args.file, catalog)
@@ -207,7 +215,12 @@ def _default_to_gui(argv: list[str]) -> list[str]:
         if arg.startswith("-"):
             i += 1
             continue
-        return argv if arg in COMMANDS else argv[:i] + ["gui"] + argv[i:]
+        if arg in COMMANDS:
+            return argv
+        if not Path(arg).exists() and "." not in arg and "/" not in arg and os.sep not in arg:
+            raise UsageError(f"podplanner: unknown command {arg!r} (commands: {', '.join(COMMANDS)}; "
+                             "or give a project file to open)")
+        return argv[:i] + ["gui"] + argv[i:]
     return argv + ["gui"]
 
 

@@ -138,3 +138,14 @@ def test_domain_packages_never_import_qt():
         for path in (REPO / folder).rglob("*.py"):
             text = path.read_text()
             assert "PySide6" not in text and "pyqtgraph" not in text, path
+
+
+def test_unknown_command_is_named(capsys):
+    code, _, err = run(capsys, "fabrik", "--endpoints", "3")
+    assert code == 2 and "unknown command 'fabrik'" in err
+
+
+def test_gui_with_a_missing_file_fails_before_any_window(capsys, monkeypatch):
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
+    code, _, err = run(capsys, "no-such-design.podplan.json")
+    assert code == 2 and "no-such-design.podplan.json: no such file" in err
