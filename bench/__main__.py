@@ -79,7 +79,14 @@ def bench_power_cooling() -> dict:
     return out
 
 
-BENCHMARKS = {"load_save": bench_load_save, "checks": bench_checks, "power_cooling": bench_power_cooling}
+def bench_gui() -> dict:
+    from .gui_bench import bench
+
+    return bench()
+
+
+BENCHMARKS = {"load_save": bench_load_save, "checks": bench_checks, "power_cooling": bench_power_cooling,
+              "gui": bench_gui}
 
 
 def main(argv: list[str] | None = None) -> int:

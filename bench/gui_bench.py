@@ -1,0 +1,94 @@
+"""GUI figures, measured offscreen: first window, opening a 100,000-GPU design, repaint and drag step."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+FIRST_WINDOW = """
+import sys, time
+from PySide6.QtCore import QTimer
+from widgets.app import application
+from catalog import default_catalog
+from designer import samples
+from designer.fileformat import load
+from widgets.main_window import MainWindow
+app = application()
+cat = default_catalog()
+w = MainWindow(cat, load(samples.DEFAULT, cat), samples.DEFAULT)
+w.show()
+QTimer.singleShot(0, app.quit)  # quit once the first frame has been painted
+app.exec()
+"""
+
+
+def _env() -> dict:
+    env = dict(os.environ)
+    env["QT_QPA_PLATFORM"] = "offscreen"
+    return env
+
+
+def first_window_s(runs: int = 3) -> float:
+    """Wall time from launching a Python process to the main window's first frame, sample loaded."""
+    best = float("inf")
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-c", FIRST_WINDOW], env=_env(), check=True, capture_output=True)
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def bench() -> dict:
+    os.environ["QT_QPA_PLATFORM"] = "offscreen"
+    from PySide6.QtCore import QPointF
+
+    from catalog import default_catalog
+    from designer.fileformat import save
+    from widgets.app import application
+    from widgets.main_window import MainWindow
+
+    from .designs import dgx_b200_project
+
+    app = application()
+    catalog = default_catalog()
+    out = {"gui_first_window_s": round(first_window_s(), 3)}
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "100k.podplan.json"
+        save(dgx_b200_project(100_000), path)
+        window = MainWindow(catalog)
+        window.resize(1400, 900)
+        window.show()
+        app.processEvents()
+        best = float("inf")
+        for _ in range(3):
+            t0 = time.perf_counter()
+            window.open_path(path)
+            window.view.viewport().repaint()
+            app.processEvents()
+            best = min(best, time.perf_counter() - t0)
+        out["gui_open_100k_s"] = round(best, 3)
+        view = window.view
+        view.fit_hall()
+        app.processEvents()
+        frames = []
+        for i in range(10):
+            view.zoom_by(1.1 if i % 2 else 1 / 1.1)
+            t0 = time.perf_counter()
+            view.viewport().repaint()
+            frames.append(time.perf_counter() - t0)
+        out["gui_repaint_ms"] = round(sorted(frames)[len(frames) // 2] * 1000, 2)
+        item = next(iter(window.scene.rack_items.values()))
+        start = item.pos()
+        steps = []
+        for i in range(20):
+            t0 = time.perf_counter()
+            item.setPos(start + QPointF(60.0 * (i + 1), 0.0))
+            view.viewport().repaint()
+            steps.append(time.perf_counter() - t0)
+        out["gui_drag_step_ms"] = round(sorted(steps)[len(steps) // 2] * 1000, 2)
+        out["gui_items_100k"] = len(window.scene.items())
+        window.close()
+    return out
