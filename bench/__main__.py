@@ -85,7 +85,13 @@ def bench_gui() -> dict:
     return bench()
 
 
-BENCHMARKS = {"load_save": bench_load_save, "checks": bench_checks, "power_cooling": bench_power_cooling,
+def bench_training() -> dict:
+    from .training_bench import bench
+
+    return bench()
+
+
+BENCHMARKS = {"load_save": bench_load_save, "training": bench_training, "checks": bench_checks, "power_cooling": bench_power_cooling,
               "gui": bench_gui}
 
 

@@ -18,6 +18,7 @@ from .cooling import analyze_cooling
 from .floor import analyze_floor
 from .model import Project
 from .power import analyze_power
+from .training import training_section
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -73,16 +74,21 @@ def analyze(project: Project, catalog: Catalog) -> Analysis:
         "coolant_flow_lpm": cooling["coolant_flow_lpm"],
         "currency": project.currency,
     }
+    training, training_findings = training_section(project, catalog, project.workload_dict)
+    summary["tokens_per_s"] = training.get("tokens_per_s")
+    summary["mfu"] = training.get("mfu")
     bom, bom_findings = build_bom(counts, catalog, project.currency)
     summary["price_total"] = bom["price_total"]
     summary["currency"] = bom["currency"]
-    findings = check_space(project, catalog) + power_findings + cooling_findings + floor_findings + bom_findings
+    findings = (check_space(project, catalog) + power_findings + cooling_findings + floor_findings + bom_findings
+                + training_findings)
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.where, f.code))
     sections = {
         "devices": {"by_type": dict(sorted(counts.items())), "by_kind": dict(sorted(by_kind.items()))},
         "power": power,
         "cooling": cooling,
         "floor": floor,
+        "training": training,
         "bom": bom,
     }
     return Analysis(summary, sections, tuple(findings))

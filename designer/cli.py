@@ -17,8 +17,9 @@ from catalog import Catalog, CatalogError, UnknownDeviceError, load_catalog
 from . import __version__
 from .fileformat import ProjectFileError, load
 from .settings import SettingsError
+from .training.errors import TrainingError
 
-COMMANDS = ("analyze", "catalog", "validate", "gui")
+COMMANDS = ("analyze", "catalog", "validate", "train", "gui")
 
 
 class UsageError(Exception):
@@ -56,6 +57,10 @@ def _parser() -> _Parser:
 
     v = sub.add_parser("validate", help="check a project file; exit 0 valid, 1 findings of severity error, 2 unreadable")
     v.add_argument("file")
+
+    from .training.cli import add_parser as add_train_parser
+
+    add_train_parser(sub)
 
     c = sub.add_parser("catalog", help="list, show or import hardware catalog entries")
     csub = c.add_subparsers(dest="catalog_command", parser_class=_Parser, required=True)
@@ -189,6 +194,12 @@ def cmd_analyze(args, catalog: Catalog) -> int:
     return 0
 
 
+def cmd_train(args, catalog: Catalog) -> int:
+    from .training.cli import run
+
+    return run(args, catalog)
+
+
 def cmd_gui(args, catalog: Catalog) -> int:
     from widgets.qt_env import display_problem
 
@@ -231,9 +242,10 @@ def main(argv: list[str] | None = None) -> int:
         argv = _default_to_gui(argv)
         args = parser.parse_args(argv)
         catalog = load_catalog(args.catalog)
-        handler = {"analyze": cmd_analyze, "catalog": cmd_catalog, "validate": cmd_validate, "gui": cmd_gui}
+        handler = {"analyze": cmd_analyze, "catalog": cmd_catalog, "validate": cmd_validate, "gui": cmd_gui,
+                   "train": cmd_train}
         return handler[args.command](args, catalog)
-    except (UsageError, CatalogError, ProjectFileError, UnknownDeviceError) as exc:
+    except (UsageError, CatalogError, ProjectFileError, UnknownDeviceError, TrainingError) as exc:
         print(f"podplanner: error: {exc}" if not str(exc).startswith("podplanner") else f"{exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

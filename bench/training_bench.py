@@ -1,0 +1,48 @@
+"""Training-engine benchmark: vectorised plan-search speed and the published-row comparison.
+
+    python -m bench.training_bench
+"""
+from __future__ import annotations
+
+import json
+import time
+
+
+def _best_of(fn, runs: int = 3):
+    best, out = float("inf"), None
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        out = fn()
+        best = min(best, time.perf_counter() - t0)
+    return best, out
+
+
+def bench() -> dict:
+    from catalog import default_catalog
+    from designer.training import Training, cluster_from_system, preset, search_plans
+    from designer.training.validation import compare
+
+    catalog = default_catalog()
+    model = preset("llama3-405b")
+    cluster = cluster_from_system(catalog, "dgx-h100", 16384)
+    training = Training(global_batch=2048, tokens=15.6e12)
+    full_s, out = _best_of(lambda: search_plans(model, training, cluster))
+    # throughput on a larger, fixed space: every plan of a 70B model on 4,096 GPUs
+    m70 = preset("llama3-70b")
+    c4k = cluster_from_system(catalog, "dgx-b200", 4096)
+    t70 = Training(global_batch=512)
+    t_70, out70 = _best_of(lambda: search_plans(m70, t70, c4k))
+    rows = compare()
+    return {
+        "plan_search_plans_per_s": round((out["evaluated"] + out70["evaluated"]) / (full_s + t_70)),
+        "plan_search_405b_16k_s": round(full_s, 4),
+        "plan_search_405b_16k_plans": out["evaluated"],
+        "plan_search_405b_16k_valid": out["valid"],
+        "training_validation_max_abs_err_pct": max(abs(r["error_pct"]) for r in rows),
+        "training_validation": [{k: r[k] for k in ("row", "model", "gpus", "plan", "measured", "predicted",
+                                                   "error_pct")} for r in rows],
+    }
+
+
+if __name__ == "__main__":
+    print(json.dumps(bench(), indent=2))

@@ -1,0 +1,97 @@
+"""One plan's full estimate: the engine's figures plus time to train, goodput, energy and cost."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .engine import REASONS, evaluate
+from .errors import TrainingError
+from .goodput import goodput
+from .plan import Plan, Training, columns
+
+
+@dataclass(frozen=True)
+class Estimate:
+    model: object
+    training: Training
+    plan: Plan
+    cluster: object
+    figures: dict = field(compare=False)
+    problems: tuple[str, ...] = ()
+
+    def __getattr__(self, name):  # estimate.step_time_s, estimate.mfu, ...
+        figs = object.__getattribute__(self, "figures")
+        if name in figs:
+            return figs[name]
+        raise AttributeError(name)
+
+    def to_json(self) -> dict:
+        p = self.plan
+        out = {"gpu": self.cluster.gpu, "system": self.cluster.system, "gpus": self.cluster.gpus,
+               "model": self.model.name, "params_b": round(self.model.params / 1e9, 3),
+               "tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep, "micro_batch": p.micro_batch,
+               "virtual_stages": p.virtual_stages, "recompute": p.recompute,
+               "sequence_parallel": p.sequence_parallel, "zero": p.zero,
+               "global_batch": self.training.global_batch, "seq": self.model.seq,
+               "precision": self.training.precision, "tokens": self.training.tokens}
+        out.update(self.figures)
+        out["problems"] = list(self.problems)
+        return out
+
+
+def _r(x, nd=4):
+    return round(float(x), nd)
+
+
+def estimate(model, training: Training, plan: Plan, cluster) -> Estimate:
+    """Every figure for one plan. Raises TrainingError for plans that cannot run at all
+    (do not divide the GPUs, the batch or the layers); a plan that merely does not fit in
+    memory or puts TP across InfiniBand is estimated, with ``fits`` False / a problem listed."""
+    model = model.validate()
+    training = training.validate()
+    cluster = cluster.validate()
+    if plan.gpus != cluster.gpus:
+        raise TrainingError(f"plan TP{plan.tp}×PP{plan.pp}×DP{plan.dp}×CP{plan.cp} = {plan.gpus} GPUs "
+                            f"does not equal the cluster's {cluster.gpus}")
+    for f in ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages"):
+        if getattr(plan, f) < 1:
+            raise TrainingError(f"plan: {f.replace('_', '-')} must be at least 1, got {getattr(plan, f)}")
+    cols = columns([plan])
+    res = evaluate(model, training, cols, cluster)
+    fatal = [k for k in ("gpus", "batch", "layers", "interleave", "heads", "seq", "experts", "zero") if res["bad"][k][0]]
+    if fatal:
+        raise TrainingError(f"plan {plan.tp}/{plan.pp}/{plan.dp}/{plan.cp} (TP/PP/DP/CP): {REASONS[fatal[0]]}")
+    problems = tuple(REASONS[k] for k in ("memory", "tp-ib") if res["bad"][k][0])
+    mem = res["memory"]
+    tok_s = float(res["tokens_per_s"][0])
+    train_s = training.tokens / tok_s
+    gp = goodput(model.params, cluster.gpus, training)
+    wall_s = train_s / gp["ettr"]
+    kw_it = cluster.power_typical_w_per_gpu * cluster.gpus / 1000
+    energy_mwh = kw_it * training.pue * wall_s / 3600 / 1000
+    capex = cluster.price_per_gpu * cluster.gpus
+    figures = {
+        "step_time_s": _r(res["step_time_s"][0], 4), "tokens_per_s": _r(tok_s, 1),
+        "tokens_per_s_per_gpu": _r(res["tokens_per_s_per_gpu"][0], 2),
+        "tflops_per_gpu": _r(res["tflops_per_gpu"][0], 1), "hw_tflops_per_gpu": _r(res["hw_tflops_per_gpu"][0], 1),
+        "mfu": _r(res["mfu"][0]), "hfu": _r(res["hfu"][0]),
+        "model_flops_per_step": float(model.model_flops_per_token() * training.global_batch * model.seq),
+        "micro_batches": int(res["micro_batches"][0]),
+        "memory_gb_per_gpu": _r(mem["total_gb"][0], 2), "hbm_gb": cluster.hbm_gb,
+        "fits": bool(not res["bad"]["memory"][0]),
+        "memory_breakdown_gb": {k[:-3]: _r(mem[k][0], 2) for k in
+                                ("weights_gb", "gradients_gb", "optimizer_gb", "activations_gb", "overhead_gb")},
+        "time_breakdown_s": {"compute": _r(res["compute_s"][0]), "bubble": _r(res["bubble_s"][0]),
+                             "optimizer": _r(res["optimizer_s"][0])},
+        "exposed_comm_s": {k: _r(res[f"exposed_{k}_s"][0]) for k in ("tp", "cp", "ep", "pp", "dp")},
+        "bubble_fraction": _r(res["bubble_fraction"][0]),
+        "time_to_train_days": _r(train_s / 86400, 2),
+        "gpu_hours": _r(train_s * cluster.gpus / 3600, 0),
+        "goodput": {k: _r(v, 4) for k, v in gp.items()},
+        "wall_time_days": _r(wall_s / 86400, 2),
+        "energy": {"it_power_kw": _r(kw_it, 1), "pue": training.pue, "energy_mwh": _r(energy_mwh, 1),
+                   "energy_cost": _r(energy_mwh * 1000 * training.electricity_per_kwh, 0),
+                   "hardware_price": _r(capex, 0),
+                   "hardware_cost_amortized": _r(capex * wall_s / (training.amortization_years * 365.25 * 86400), 0),
+                   "currency": cluster.currency},
+    }
+    return Estimate(model, training, plan, cluster, figures, problems)

@@ -1,0 +1,112 @@
+"""The cluster a training run sees: GPU figures, NVLink domain, per-GPU fabric bandwidth,
+power and price, taken from the catalog (a system id, a bare GPU id, or a project's racks)."""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+
+from .errors import TrainingError
+
+#: Systems to pick when only a GPU id is given: the usual chassis for that GPU.
+SYSTEM_FOR_GPU = {"a100": "dgx-a100", "h100": "dgx-h100", "h200": "dgx-h200", "b200": "dgx-b200",
+                  "gb200": "gb200-nvl72"}
+
+
+@dataclass(frozen=True)
+class Cluster:
+    gpu: str
+    generation: str
+    gpus: int
+    bf16_tflops: float
+    fp8_tflops: float | None
+    hbm_gb: float
+    hbm_tbps: float
+    #: NVLink GB/s per GPU as NVIDIA quotes it (both directions summed).
+    nvlink_gbps: float
+    nvlink_domain: int
+    #: Scale-out (InfiniBand/RoCE) GB/s per GPU, one direction.
+    ib_gbs_per_gpu: float
+    oversubscription: float = 1.0
+    system: str = ""
+    gpus_per_system: int = 8
+    power_typical_w_per_gpu: float = 0.0
+    power_max_w_per_gpu: float = 0.0
+    price_per_gpu: float = 0.0
+    currency: str = "USD"
+
+    def validate(self) -> "Cluster":
+        if not isinstance(self.gpus, int) or self.gpus <= 0:
+            raise TrainingError(f"cluster: GPU count must be a positive integer, got {self.gpus!r}")
+        if self.nvlink_domain <= 0 or self.ib_gbs_per_gpu <= 0 or self.oversubscription < 1:
+            raise TrainingError("cluster: NVLink domain and fabric bandwidth must be positive, oversubscription ≥ 1")
+        return self
+
+    def peak_tflops(self, precision: str) -> float:
+        if precision == "fp8":
+            if not self.fp8_tflops:
+                raise TrainingError(f"GPU {self.gpu} has no FP8 tensor cores; use --precision bf16")
+            return self.fp8_tflops
+        return self.bf16_tflops
+
+    @property
+    def nvlink_gbs_uni(self) -> float:
+        """One-direction NVLink GB/s per GPU: what a ring collective's bus bandwidth is bounded by."""
+        return self.nvlink_gbps / 2
+
+
+def _device(catalog, device_id: str, what: str):
+    try:
+        return catalog.get(str(device_id))
+    except KeyError:
+        known = sorted(d.id for d in catalog if (d.gpu_count if what == "system" else d.kind == "gpu"))
+        raise TrainingError(f"unknown {what} {device_id!r}; known: {', '.join(known)}") from None
+
+
+def cluster_from_system(catalog, system_id: str, gpus: int | None = None, *, oversubscription: float = 1.0) -> Cluster:
+    """A cluster of ``gpus`` GPUs built from catalog system ``system_id`` (default one system)."""
+    sysdev = _device(catalog, system_id, "system")
+    if not sysdev.gpu_count or not sysdev.gpu:
+        raise TrainingError(f"{sysdev.id} is not a GPU system")
+    spec = catalog.get(sysdev.gpu).gpu_spec
+    compute = [p for p in sysdev.ports if p.role == "compute"]
+    ib_gbs = sum(p.speed_gbps * p.count for p in compute) / 8 / sysdev.gpu_count if compute else 25.0
+    per = sysdev.gpu_count
+    typical = (sysdev.power_typical_w or sysdev.power_max_w or spec.tdp_w * 1.8 * per) / per
+    peak = (sysdev.power_max_w or typical * per) / per
+    price = sysdev.price.amount / per if sysdev.price else 0.0
+    n = per if gpus is None else gpus
+    return Cluster(sysdev.gpu, spec.generation, n, spec.bf16_tflops, spec.fp8_tflops, spec.hbm_gb, spec.hbm_tbps,
+                   spec.nvlink_gbps, sysdev.nvlink_domain or per, ib_gbs, oversubscription, sysdev.id, per,
+                   typical, peak, price, sysdev.price.currency if sysdev.price else "USD").validate()
+
+
+def cluster_from_gpu(catalog, gpu_id: str, gpus: int, **kw) -> Cluster:
+    """A cluster of bare GPUs: the usual system for that GPU supplies domain, fabric, power, price."""
+    dev = _device(catalog, gpu_id, "GPU")
+    if dev.kind != "gpu":
+        return cluster_from_system(catalog, dev.id, gpus, **kw)
+    system = SYSTEM_FOR_GPU.get(dev.id)
+    if system and system in catalog:
+        return cluster_from_system(catalog, system, gpus, **kw)
+    spec = dev.gpu_spec
+    return Cluster(dev.id, spec.generation, gpus, spec.bf16_tflops, spec.fp8_tflops, spec.hbm_gb, spec.hbm_tbps,
+                   spec.nvlink_gbps, 8, 50.0, kw.get("oversubscription", 1.0), "", 8, spec.tdp_w * 1.8,
+                   spec.tdp_w * 2.0, 0.0).validate()
+
+
+def cluster_from_project(project, catalog, *, oversubscription: float = 1.0) -> Cluster | None:
+    """The design's cluster: the GPU system it holds most GPUs of, and all its GPUs of that
+    type (None when it holds none). A mixed design trains on its dominant GPU type only."""
+    gpus: Counter = Counter()
+    for rack in project.racks:
+        for d in rack.devices:
+            dev = catalog.find(d.type)
+            if dev is not None and dev.gpu_count and dev.gpu:
+                gpus[dev.id] += dev.gpu_count
+    if not gpus:
+        return None
+    system, _ = gpus.most_common(1)[0]
+    gpu = catalog.get(system).gpu
+    total = sum(n for s, n in gpus.items() if catalog.get(s).gpu == gpu)
+    cluster = cluster_from_system(catalog, system, total, oversubscription=oversubscription)
+    return replace(cluster, gpus=total)

@@ -1,0 +1,91 @@
+"""Memory per GPU: weights, gradients, optimizer state (ZeRO/FSDP sharding) and activations.
+
+Model states (ZeRO paper, reference §2.4), with Ψ the parameters this GPU holds
+(its pipeline stage's layers / TP, experts / EP) and N the sharding group (DP×CP,
+as Megatron's distributed optimizer):
+    stage 0: (w + g + K)Ψ   1: (w + g)Ψ + KΨ/N   2: wΨ + (g + K)Ψ/N   3: (w + g + K)Ψ/N
+with w = 2 (BF16 weights), g = gradient bytes (4 for Megatron's fp32 main grads),
+K = 12 (fp32 master weights, Adam m and v).
+
+Activations per layer per micro-batch (Korthikanti et al. 2022, Table 2, decomposed
+so GQA, SwiGLU, MoE and FlashAttention generalise it), in units of s·b·h bytes:
+attention 7 + 4·g/a (QKV input, Q, K, V, projection input, dropout mask) [+2 for the
+FlashAttention output; + 5·a·s/h scores without Flash or selective recompute];
+MLP 3 + 2·mats·(f/h)·top_k (input, up/gate outputs, activation output, mask); norms 4.
+For GPT (g = a, f = 4h, GeLU) that is Korthikanti's 34 + 5as/h. Sequence parallelism
+divides all of it by t; without SP, 10 of the 34 (norm inputs, masks, GEMM inputs)
+stay replicated. Full recompute keeps only each layer's input (2 sbh, /t with SP)
+plus one layer's working set. The first stage holds min(m, p) micro-batches of its
+layers, ×(1 + (p−1)/(p·v)) interleaved (Korthikanti §5). CP divides s.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+#: Memory figures are in GiB: NVIDIA's "80 GB" H100 is 80 GiB (nvidia-smi: 81,559 MiB), so
+#: comparing GiB with the catalog's hbm_gb is like with like.
+GB = float(2**30)
+#: CUDA context, NCCL buffers and allocator fragmentation (a few GB on every run).
+OVERHEAD_GB = 3.0
+
+
+def stage_layers(L: int, pp):
+    """(layers on the fullest stage, layers on the last stage) for an even-as-possible split."""
+    per = -(-L // pp)
+    return per, L - (pp - 1) * per
+
+
+def params_on_gpu(m, c):
+    """Parameters held by the most loaded GPU (first or last stage)."""
+    t, p, e = c["tp"].astype(float), c["pp"], c["ep"].astype(float)
+    per, last = stage_layers(m.layers, p)
+    layer = m.layer_params_dense / t + m.experts * m.expert_params / (t * e)
+    emb = m.vocab * m.hidden / t
+    single = p == 1
+    both = np.where(single, m.embedding_params / t, emb)
+    return np.maximum(per * layer + np.where(single, both, emb), last * layer + emb), layer
+
+
+def model_states(m, c, grad_bytes: float):
+    psi, layer = params_on_gpu(m, c)
+    n = (c["dp"] * c["cp"]).astype(float)
+    z = c["zero"]
+    w, g, k = 2.0, float(grad_bytes), 12.0
+    weights = np.where(z == 3, w * psi / n + 2 * w * layer, w * psi)  # z3: two gathered layers resident
+    grads = np.where(z >= 2, g * psi / n, g * psi)
+    optim = np.where(z >= 1, k * psi / n, k * psi)
+    return weights, grads, optim, psi
+
+
+def activations(m, c, micro_batches, flash: bool, fp8: bool = False):
+    t, cp, b = c["tp"].astype(float), c["cp"].astype(float), c["b"].astype(float)
+    p, v, rc = c["pp"], c["v"].astype(float), c["rc"]
+    sp = (c["sp"] > 0) & (c["tp"] > 1)
+    h, a, g, s = m.hidden, m.heads, m.kv_heads, m.seq
+    sbh = (s / cp) * b * h
+    attn = 7 + 4 * g / a + (2 if flash else 0)
+    mlp = 3 + 2 * m.mlp_mats * m.ffn_hidden / h * m.top_k + (2 * m.top_k if m.moe else 0)
+    total = attn + mlp + 4
+    if fp8:  # Transformer Engine saves the four GEMM inputs in FP8 (1 byte, not 2) for backward
+        total = total - (3 + m.ffn_hidden / h * m.top_k)
+    base = np.where(sp, total / t, 10 + (total - 10) / t)
+    scores = np.where((rc == 0) & (not flash), 5 * a * (s / cp) / h / t, 0.0)
+    per_layer = sbh * (base + scores)
+    full = rc == 2
+    per_layer = np.where(full, sbh * 2 / np.where(sp, t, 1.0), per_layer)
+    working = np.where(full, sbh * (base + 5 * a * (s / cp) / h / t * (not flash)), 0.0)
+    per, _ = stage_layers(m.layers, p)
+    inflight = np.minimum(micro_batches, p) * np.where(v > 1, 1 + (p - 1) / (p * v), 1.0)
+    acts = per_layer * per * inflight + working
+    # p = 1: the output layer's fp32 logits (4·s·b·V/t) and the embedding output live here too
+    acts = acts + np.where(p == 1, 4 * (s / cp) * b * m.vocab / t + 2 * sbh, 2 * sbh)
+    return acts
+
+
+def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = False):
+    weights, grads, optim, psi = model_states(m, c, grad_bytes)
+    acts = activations(m, c, micro_batches, flash, fp8)
+    total = weights + grads + optim + acts
+    return {"weights_gb": weights / GB, "gradients_gb": grads / GB, "optimizer_gb": optim / GB,
+            "activations_gb": acts / GB, "overhead_gb": np.full(len(total), OVERHEAD_GB),
+            "total_gb": total / GB + OVERHEAD_GB, "params_on_gpu": psi}

@@ -1,0 +1,88 @@
+"""Training settings and parallelism plans, scalar and as numpy columns for the search.
+
+The engine evaluates plans as columns (one array per field), so one call scores one
+plan or a hundred thousand at the same cost per plan."""
+from __future__ import annotations
+
+from dataclasses import dataclass, fields
+
+import numpy as np
+
+from .errors import TrainingError
+
+RECOMPUTE = ("none", "selective", "full")
+
+
+@dataclass(frozen=True)
+class Training:
+    global_batch: int  # sequences per step
+    tokens: float = 15e12  # token budget to train
+    precision: str = "bf16"  # bf16 | fp8
+    #: Software the throughput assumes. Defaults are today's Megatron-Core/NeMo:
+    #: FlashAttention, TP/DP/PP communication overlapped with compute. Set them False
+    #: to model 2021-22 Megatron-LM (unfused attention, blocking collectives).
+    flash_attention: bool = True
+    overlap_tp: bool = True
+    overlap_dp: bool = True
+    overlap_pp: bool = True
+    #: Bytes per gradient element held (4 = Megatron's fp32 main-grad accumulation).
+    grad_bytes: int = 4
+    #: Checkpoint write bandwidth per GPU, GB/s. BLOOM wrote 2.3 TB in ≈40 s from 384
+    #: A100s = 0.15 GB/s per GPU (reference §3.2 G2).
+    checkpoint_gbs_per_gpu: float = 0.15
+    #: Mean hours between unexpected interruptions per GPU: Llama 3 saw 419 in 54 days
+    #: on 16,384 H100s ⇒ ≈5.1×10⁴ GPU-hours each (reference §2.6, G1).
+    gpu_mtbf_hours: float = 50_700.0
+    restart_s: float = 600.0  # detect, reschedule, reload: ~10 min (assumption)
+    electricity_per_kwh: float = 0.08
+    pue: float = 1.25
+    amortization_years: float = 4.0
+
+    def validate(self) -> "Training":
+        if not isinstance(self.global_batch, int) or self.global_batch <= 0:
+            raise TrainingError(f"global batch must be a positive integer of sequences, got {self.global_batch!r}")
+        if not self.tokens or self.tokens <= 0:
+            raise TrainingError(f"token budget must be positive, got {self.tokens!r}")
+        if self.precision not in ("bf16", "fp8"):
+            raise TrainingError(f"precision must be bf16 or fp8, got {self.precision!r}")
+        return self
+
+
+@dataclass(frozen=True)
+class Plan:
+    tp: int = 1
+    pp: int = 1
+    dp: int = 1
+    cp: int = 1
+    ep: int = 1
+    micro_batch: int = 1
+    virtual_stages: int = 1
+    recompute: str = "selective"
+    sequence_parallel: bool = True  # used when tp > 1
+    zero: int = 1  # 0 plain DP, 1 distributed optimizer, 2 + grads, 3 FSDP (+ weights)
+
+    @property
+    def gpus(self) -> int:
+        return self.tp * self.pp * self.dp * self.cp
+
+    def to_json(self) -> dict:
+        return {f.name: getattr(self, f.name) for f in fields(self)}
+
+
+PLAN_COLUMNS = ("tp", "pp", "dp", "cp", "ep", "b", "v", "rc", "sp", "zero")
+
+
+def columns(plans: list[Plan]) -> dict[str, np.ndarray]:
+    """Plans as int64 columns (recompute as 0/1/2, sequence parallel as 0/1)."""
+    for pl in plans:
+        if pl.recompute not in RECOMPUTE:
+            raise TrainingError(f"recompute must be one of {', '.join(RECOMPUTE)}, got {pl.recompute!r}")
+    rows = [(p.tp, p.pp, p.dp, p.cp, p.ep, p.micro_batch, p.virtual_stages, RECOMPUTE.index(p.recompute),
+             int(p.sequence_parallel), p.zero) for p in plans]
+    arr = np.asarray(rows, dtype=np.int64).reshape(-1, len(PLAN_COLUMNS))
+    return {k: arr[:, i] for i, k in enumerate(PLAN_COLUMNS)}
+
+
+def plan_at(cols: dict[str, np.ndarray], i: int) -> Plan:
+    c = {k: int(v[i]) for k, v in cols.items()}
+    return Plan(c["tp"], c["pp"], c["dp"], c["cp"], c["ep"], c["b"], c["v"], RECOMPUTE[c["rc"]], bool(c["sp"]), c["zero"])

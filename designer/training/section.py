@@ -1,0 +1,105 @@
+"""The ``training`` section of ``analyze --json``: the design's own cluster, the project's
+workload (or a stated default), the estimate and its findings."""
+from __future__ import annotations
+
+from dataclasses import replace
+
+from designer.checks import Finding
+
+from .errors import TrainingError
+from .estimate import estimate
+from .hardware import cluster_from_project
+from .models import model_from_params, override, preset
+from .plan import Plan, Training
+from .planner import best_plan
+
+DEFAULT_WORKLOAD = {"model": "llama3-70b", "tokens": 15e12, "global_batch": None, "precision": "bf16"}
+PLAN_KEYS = ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages", "recompute", "zero",
+             "sequence_parallel")
+MODEL_KEYS = ("layers", "hidden", "ffn_hidden", "heads", "kv_heads", "vocab", "seq", "activation", "experts", "top_k")
+
+
+def _model(workload: dict):
+    name = workload.get("model", "llama3-70b")
+    if isinstance(name, dict):
+        spec = preset(name.get("preset", "llama3-70b")) if "preset" in name else None
+        fields = {k: name.get(k) for k in MODEL_KEYS}
+        return override(spec, **fields) if spec else override(model_from_params(float(name["params"])), **fields)
+    base = preset(name) if name else model_from_params(float(workload["params"]))
+    return override(base, **{k: workload.get(k) for k in MODEL_KEYS})
+
+
+def _default_batch(model, gpus: int) -> int:
+    """About 4M tokens per step (Llama 3 started at 4M, reference row 19), at least one
+    sequence per GPU... rounded to a power of two."""
+    want = max(4 * 2**20 // model.seq, 1)
+    b = 1
+    while b < want:
+        b *= 2
+    return b
+
+
+def training_section(project, catalog, workload: dict | None) -> tuple[dict, list[Finding]]:
+    """(section dict, findings). Never raises for a bad workload: it becomes a finding."""
+    cluster = cluster_from_project(project, catalog)
+    if cluster is None:
+        return {"status": "no GPUs in the design"}, []
+    stated = workload is not None
+    wl = dict(DEFAULT_WORKLOAD if workload is None else workload)
+    where = "project:training"
+    try:
+        model = _model(wl)
+        gbs = int(wl.get("global_batch") or _default_batch(model, cluster.gpus))
+        training = Training(global_batch=gbs, tokens=float(wl.get("tokens") or 15e12),
+                            precision=str(wl.get("precision") or "bf16").lower(), pue=project.settings.pue)
+        plan_fields = {k: wl[k] for k in PLAN_KEYS if wl.get(k) is not None}
+        findings: list[Finding] = []
+        if plan_fields and not wl.get("search"):
+            full = {"tp": 1, "pp": 1, "cp": 1, **plan_fields}
+            full.setdefault("dp", cluster.gpus // max(full["tp"] * full["pp"] * full["cp"], 1))
+            plan = Plan(**full)
+            if plan.gpus != cluster.gpus:
+                msg = (f"training plan TP{plan.tp}×PP{plan.pp}×DP{plan.dp}×CP{plan.cp} = {plan.gpus} GPUs does not "
+                       f"divide the design's {cluster.gpus} {cluster.gpu} GPUs")
+                return ({"status": "error", "error": msg, "gpus": cluster.gpus},
+                        [Finding("error", "training-plan-gpus", msg, where)])
+            est = estimate(model, training, plan, cluster)
+            search = None
+        else:
+            est, search = best_plan(model, training, cluster)
+        if not est.fits:
+            findings.append(Finding("error", "training-memory",
+                                    f"training plan needs {est.memory_gb_per_gpu:.1f} GB per GPU, "
+                                    f"{cluster.gpu} has {cluster.hbm_gb:g} GB", where))
+        if est.plan.tp > cluster.nvlink_domain:
+            findings.append(Finding("warning", "training-tp-infiniband",
+                                    f"TP {est.plan.tp} exceeds the NVLink domain of {cluster.nvlink_domain}: "
+                                    f"tensor-parallel traffic crosses InfiniBand", where))
+    except TrainingError as exc:
+        return {"status": "error", "error": str(exc), "gpus": cluster.gpus}, [
+            Finding("error", "training-workload", f"training workload: {exc}", where)]
+    section = {"status": "ok", "workload_source": "project" if stated else
+               "default (no workload in the project): llama3-70b on 15T tokens, searched plan",
+               **est.to_json()}
+    if search:
+        section["search"] = search
+    section["scaling"] = _scaling(model, training, cluster)
+    return section, findings
+
+
+def _scaling(model, training, cluster) -> list[dict]:
+    """Best plan at 1/8, 1/4, 1/2 and all of the design's GPUs, for the throughput-vs-size chart.
+
+    Smaller sizes are rounded to whole NVLink domains; a size where no plan fits is left out.
+    """
+    out = []
+    step = max(cluster.nvlink_domain, 1)
+    sizes = sorted({max(step, (cluster.gpus * k // 8) // step * step) for k in (1, 2, 4, 8)} | {cluster.gpus})
+    for gpus in sizes:
+        try:
+            est, _ = best_plan(model, training, replace(cluster, gpus=gpus), top=1)
+        except TrainingError:
+            continue
+        out.append({"gpus": gpus, "tokens_per_s": round(est.tokens_per_s, 1), "mfu": round(est.mfu, 4),
+                    "time_to_train_days": round(est.time_to_train_days, 2)})
+    return out
