@@ -149,3 +149,37 @@ def test_gui_with_a_missing_file_fails_before_any_window(capsys, monkeypatch):
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
     code, _, err = run(capsys, "no-such-design.podplan.json")
     assert code == 2 and "no-such-design.podplan.json: no such file" in err
+
+
+def test_train_json_contract(capsys):
+    code, out, _ = run(capsys, "train", "--system", "DGX-H100", "--gpus", "64", "--model", "llama3-8b", "--seq",
+                       "8192", "--global-batch", "128", "--tp", "1", "--pp", "1", "--dp", "64", "--micro-batch", "1",
+                       "--json")
+    doc = json.loads(out)
+    assert code == 0
+    for key in ("step_time_s", "tokens_per_s", "tflops_per_gpu", "mfu", "memory_gb_per_gpu", "fits",
+                "time_to_train_days", "tp", "pp", "dp", "cp", "ep", "micro_batch", "global_batch"):
+        assert key in doc
+    assert doc["dp"] == 64 and doc["global_batch"] == 128 and 0 < doc["mfu"] < 1
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--system", "dgx-h100", "--gpus", "64", "--model", "llama3-8b", "--tp", "3", "--pp", "1", "--dp", "64"],
+     "GPUs"),
+    (["--gpu", "tpu-v5", "--gpus", "64", "--model", "llama3-8b"], "tpu-v5"),
+    (["--system", "dgx-h100", "--gpus", "64", "--model", "llama3-8b", "--layers", "0"], "layers"),
+])
+def test_train_bad_input_is_one_line(capsys, args, message):
+    code, _, err = run(capsys, "train", *args, "--json")
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_analyze_uses_the_project_workload(capsys, tmp_path):
+    doc = json.loads(DGX_B200_SU.read_text())
+    doc["workload"] = {"model": "llama3-8b", "tokens": 1e12, "global_batch": 256}
+    path = tmp_path / "w.podplan.json"
+    path.write_text(json.dumps(doc))
+    code, out, _ = run(capsys, "analyze", str(path), "--json")
+    t = json.loads(out)["training"]
+    assert code == 0 and t["workload_source"] == "project" and t["model"] == "llama3-8b"
+    assert t["gpus"] == 256 and t["global_batch"] == 256
