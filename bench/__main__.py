@@ -91,7 +91,13 @@ def bench_training() -> dict:
     return bench()
 
 
-BENCHMARKS = {"load_save": bench_load_save, "training": bench_training, "checks": bench_checks, "power_cooling": bench_power_cooling,
+def bench_fabric() -> dict:
+    from .fabric_bench import bench
+
+    return bench()
+
+
+BENCHMARKS = {"load_save": bench_load_save, "fabric": bench_fabric, "training": bench_training, "checks": bench_checks, "power_cooling": bench_power_cooling,
               "gui": bench_gui}
 
 

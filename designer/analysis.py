@@ -17,6 +17,7 @@ from .checks import Finding, check_space
 from .cooling import analyze_cooling
 from .floor import analyze_floor
 from .model import Project
+from .fabric import analyze_fabric, bandwidth_section
 from .power import analyze_power
 from .training import training_section
 
@@ -51,6 +52,21 @@ def inventory(project: Project) -> Counter:
     return counts
 
 
+def fabric_parts(fabric: dict) -> Counter:
+    """Cables and transceivers the fabric engine chose, by catalog id (they are not placed on the plan)."""
+    parts: Counter = Counter()
+    for key in ("cables", "transceivers"):
+        for type_id, n in (fabric.get(key) or {}).items():
+            if isinstance(n, int):
+                parts[type_id] += n
+    return parts
+
+
+def _cable_lengths(fabric: dict) -> dict[str, Counter]:
+    return {type_id: Counter({float(length): n for length, n in by_len.items()})
+            for type_id, by_len in (fabric.get("cables_by_length") or {}).items()}
+
+
 def analyze(project: Project, catalog: Catalog) -> Analysis:
     arrays = flatten(project, catalog)
     power, power_findings = analyze_power(project, catalog, arrays)
@@ -74,20 +90,27 @@ def analyze(project: Project, catalog: Catalog) -> Analysis:
         "coolant_flow_lpm": cooling["coolant_flow_lpm"],
         "currency": project.currency,
     }
+    fabric, fabric_findings = analyze_fabric(project, catalog)
+    bandwidth = fabric.pop("bandwidth", None) or bandwidth_section(project, catalog)
+    summary["switches"] = {k: fabric.get(k, 0) for k in ("leaf", "spine", "core")}
+    summary["cables"] = fabric.get("cables_total", 0)
     training, training_findings = training_section(project, catalog, project.workload_dict)
     summary["tokens_per_s"] = training.get("tokens_per_s")
     summary["mfu"] = training.get("mfu")
-    bom, bom_findings = build_bom(counts, catalog, project.currency)
+    bom, bom_findings = build_bom(counts + fabric_parts(fabric), catalog, project.currency,
+                                  cable_lengths=_cable_lengths(fabric))
     summary["price_total"] = bom["price_total"]
     summary["currency"] = bom["currency"]
     findings = (check_space(project, catalog) + power_findings + cooling_findings + floor_findings + bom_findings
-                + training_findings)
+                + training_findings + fabric_findings)
     findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.where, f.code))
     sections = {
         "devices": {"by_type": dict(sorted(counts.items())), "by_kind": dict(sorted(by_kind.items()))},
         "power": power,
         "cooling": cooling,
         "floor": floor,
+        "fabric": fabric,
+        "bandwidth": bandwidth,
         "training": training,
         "bom": bom,
     }

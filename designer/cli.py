@@ -18,8 +18,9 @@ from . import __version__
 from .fileformat import ProjectFileError, load
 from .settings import SettingsError
 from .training.errors import TrainingError
+from .fabric.sizing import FabricError
 
-COMMANDS = ("analyze", "catalog", "validate", "train", "gui")
+COMMANDS = ("analyze", "catalog", "validate", "fabric", "train", "export", "gui")
 
 
 class UsageError(Exception):
@@ -58,9 +59,15 @@ def _parser() -> _Parser:
     v = sub.add_parser("validate", help="check a project file; exit 0 valid, 1 findings of severity error, 2 unreadable")
     v.add_argument("file")
 
+    from .fabric.cli import add_parser as add_fabric_parser
     from .training.cli import add_parser as add_train_parser
 
+    add_fabric_parser(sub)
     add_train_parser(sub)
+
+    e = sub.add_parser("export", help="write files from a design: the cabling plan (more formats to come)")
+    e.add_argument("file")
+    e.add_argument("--cabling", metavar="OUT.csv", help="the fabric's port-to-port cabling plan as CSV")
 
     c = sub.add_parser("catalog", help="list, show or import hardware catalog entries")
     csub = c.add_subparsers(dest="catalog_command", parser_class=_Parser, required=True)
@@ -194,6 +201,30 @@ def cmd_analyze(args, catalog: Catalog) -> int:
     return 0
 
 
+def cmd_fabric(args, catalog: Catalog) -> int:
+    from .fabric.cli import run
+
+    return run(args, catalog)
+
+
+def cmd_export(args, catalog: Catalog) -> int:
+    if not args.cabling:
+        raise UsageError("podplanner export: say what to write, e.g. --cabling OUT.csv")
+    from .fabric import wiring_plan, write_cabling_csv
+
+    project = load(args.file, catalog)
+    links = wiring_plan(project, catalog)
+    out = Path(args.cabling)
+    if not out.parent.is_dir():
+        raise UsageError(f"podplanner export: --cabling: {out.parent}: no such folder")
+    try:
+        write_cabling_csv(links, out)
+    except OSError as exc:
+        raise UsageError(f"podplanner export: --cabling: {out}: cannot be written ({exc.strerror or exc})") from None
+    print(f"wrote {out}: {len(links)} links")
+    return 0
+
+
 def cmd_train(args, catalog: Catalog) -> int:
     from .training.cli import run
 
@@ -243,9 +274,9 @@ def main(argv: list[str] | None = None) -> int:
         args = parser.parse_args(argv)
         catalog = load_catalog(args.catalog)
         handler = {"analyze": cmd_analyze, "catalog": cmd_catalog, "validate": cmd_validate, "gui": cmd_gui,
-                   "train": cmd_train}
+                   "train": cmd_train, "fabric": cmd_fabric, "export": cmd_export}
         return handler[args.command](args, catalog)
-    except (UsageError, CatalogError, ProjectFileError, UnknownDeviceError, TrainingError) as exc:
+    except (UsageError, CatalogError, ProjectFileError, UnknownDeviceError, TrainingError, FabricError) as exc:
         print(f"podplanner: error: {exc}" if not str(exc).startswith("podplanner") else f"{exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:

@@ -1,12 +1,16 @@
 """Rebuild the bundled sample designs: ``python -m designer.samples.build``.
 
-DGX B200 scalable unit (DGX SuperPOD RA-11334-001): 32 DGX B200 in 16 compute
-racks, two per rack, in two rows of 8 facing a shared cold aisle; the SU's 8
-leaf and 4 spine QM9700 in a network rack at the end of each row, with the
-compute UFM appliances, in-band and out-of-band switches in a management rack.
+DGX B200 scalable unit (DGX SuperPOD RA-11334-001): 16 compute racks built for
+32 DGX B200, two per rack, in two rows of 8 facing a shared cold aisle. As in the
+RA's Table 4, one DGX is left out so that the SU's 256 leaf ports also take the
+compute UFM appliances (31 nodes, 248 GPUs, 252 node and UFM links). The SU's 8
+leaf and 4 spine QM9700 sit in a network rack at the end of each row; the UFM
+appliances, in-band and out-of-band switches in a management rack.
 
 GB200 NVL72 scalable unit (RA-11338-001): 8 NVL72 racks in one row, with two
-2 MW in-row CDUs (N+1) at the row ends.
+2 MW in-row CDUs (N+1) at the row ends, and behind them the SU's compute fabric
+(4 rails x 144 compute trays on QM9700, sized by the fabric engine: 20 leaves,
+16 spines) with its UFM appliances in two network racks.
 """
 from __future__ import annotations
 
@@ -37,6 +41,8 @@ def dgx_b200_su() -> Project:
             rid = f"{row.lower()}{i + 1:02d}"
             devs = []
             for slot, u in enumerate((5, 17)):
+                if row == "B" and i == 7 and slot == 1:
+                    continue  # the DGX removed for UFM connectivity (RA Table 4, footnote 1)
                 node += 1
                 devs.append(MountedDevice(f"{rid}-dgx{slot + 1}", "dgx-b200", u, "front", f"dgx-{node:02d}"))
             # Two 22 kW PDUs per feed: either feed alone carries both nodes (2 x 14.3 kW), so the rack is 2N.
@@ -60,8 +66,9 @@ def dgx_b200_su() -> Project:
     racks.append(Rack("m01", "M01 management", "hall-1", "rack-42u-600x1200", 1800 + 9 * PITCH, 5400.0, 0.0, "B",
                       tuple(mgmt + _pdus("m01", 2, "pdu-415v-32a-3ph"))))
     return Project(name="DGX B200 SuperPOD - 1 scalable unit",
-                   description="32 DGX B200 (256 GPUs) in 16 compute racks with the SU's rail-optimized "
-                               "QM9700 leaf/spine fabric and a management rack.",
+                   description="31 DGX B200 (248 GPUs; one of the SU's 32 gives its leaf ports to UFM, as in the "
+                               "reference architecture) in 16 compute racks, the SU's rail-optimized QM9700 "
+                               "leaf/spine fabric and a management rack.",
                    halls=(hall,), racks=tuple(racks))
 
 
@@ -75,10 +82,19 @@ def gb200_nvl72_su() -> Project:
         racks.append(Rack(rid, f"NVL72-{i + 1:02d}", "hall-1", "rack-48u-600x1200", 2400 + i * PITCH, 3600.0, 0.0,
                           "A", (MountedDevice(f"{rid}-sys", "gb200-nvl72", 1, "front", f"nvl72-{i + 1:02d}"),)))
     served = tuple(r.id for r in racks)
+    leaves = [MountedDevice(f"n01-leaf{k + 1}", "qm9700", 5 + k, "rear", f"leaf-{k + 1:02d}") for k in range(20)]
+    spines = [MountedDevice(f"n02-spine{k + 1}", "qm9700", 5 + k, "rear", f"spine-{k + 1:02d}") for k in range(16)]
+    ufm = [MountedDevice(f"n02-ufm{k + 1}", "ufm-appliance", 30 + 2 * k, "front", f"ufm-compute-{k + 1}")
+           for k in range(2)]
+    racks.append(Rack("n01", "N01 leaf", "hall-1", "rack-48u-600x1200", 4200.0, 6000.0, 0.0, "B",
+                      tuple(leaves + _pdus("n01", 4, "pdu-415v-60a-3ph"))))
+    racks.append(Rack("n02", "N02 spine", "hall-1", "rack-48u-600x1200", 4800.0, 6000.0, 0.0, "B",
+                      tuple(spines + ufm + _pdus("n02", 4, "pdu-415v-60a-3ph"))))
     cdus = (FloorDevice("cdu-1", "cdu-inrow-2mw", "hall-1", 1200.0, 3600.0, 0.0, "CDU-1", served),
             FloorDevice("cdu-2", "cdu-inrow-2mw", "hall-1", 2400 + 8 * PITCH + 600.0, 3600.0, 0.0, "CDU-2", served))
     return Project(name="GB200 NVL72 SuperPOD - 1 scalable unit",
-                   description="8 DGX GB200 NVL72 racks (576 GPUs) with two 2 MW in-row CDUs (N+1).",
+                   description="8 DGX GB200 NVL72 racks (576 GPUs) with two 2 MW in-row CDUs (N+1) and the "
+                               "SU's QM9700 compute fabric in two network racks.",
                    halls=(hall,), racks=tuple(racks), floor_devices=cdus)
 
 

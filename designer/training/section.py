@@ -29,14 +29,13 @@ def _model(workload: dict):
     return override(base, **{k: workload.get(k) for k in MODEL_KEYS})
 
 
-def _default_batch(model, gpus: int) -> int:
-    """About 4M tokens per step (Llama 3 started at 4M, reference row 19), at least one
-    sequence per GPU... rounded to a power of two."""
+def _default_batch(model, gpus: int, domain: int = 8) -> int:
+    """About 4M tokens per step (Llama 3 started at 4M, reference row 19), as a multiple of the
+    number of NVLink domains so that data parallelism across them divides the batch (a 31-node
+    scalable unit trains on 31 x 16 = 496 sequences, not 512)."""
     want = max(4 * 2**20 // model.seq, 1)
-    b = 1
-    while b < want:
-        b *= 2
-    return b
+    groups = max(gpus // max(domain, 1), 1)
+    return max(groups, round(want / groups) * groups)
 
 
 def training_section(project, catalog, workload: dict | None) -> tuple[dict, list[Finding]]:
@@ -49,7 +48,7 @@ def training_section(project, catalog, workload: dict | None) -> tuple[dict, lis
     where = "project:training"
     try:
         model = _model(wl)
-        gbs = int(wl.get("global_batch") or _default_batch(model, cluster.gpus))
+        gbs = int(wl.get("global_batch") or _default_batch(model, cluster.gpus, cluster.nvlink_domain))
         training = Training(global_batch=gbs, tokens=float(wl.get("tokens") or 15e12),
                             precision=str(wl.get("precision") or "bf16").lower(), pue=project.settings.pue)
         plan_fields = {k: wl[k] for k in PLAN_KEYS if wl.get(k) is not None}

@@ -15,8 +15,12 @@ def test_sample_bom_lines_and_totals(catalog):
     (line,) = compute["lines"]
     unit = catalog.get("dgx-b200").price.amount
     assert (line["id"], line["quantity"], line["unit_price"], line["extended_price"]) == (
-        "dgx-b200", 32, unit, 32 * unit)
+        "dgx-b200", 31, unit, 31 * unit)
     assert line["price_unconfirmed"] is False  # sourced to a published figure
+    optics = next(s for s in bom["sections"] if s["section"] == "optics")
+    fibre = [ln for ln in optics["lines"] if ln["id"] == "fiber-mpo12-mmf"]
+    assert sum(ln["quantity"] for ln in fibre) == r["fabric"]["cables"]["fiber-mpo12-mmf"]
+    assert all(ln["length_m"] in catalog.get("fiber-mpo12-mmf").lengths_m for ln in fibre)
     racks = next(s for s in bom["sections"] if s["section"] == "racks")
     assert sum(ln["quantity"] for ln in racks["lines"]) == 19
     assert bom["price_total"] == sum(s["subtotal"] for s in bom["sections"])

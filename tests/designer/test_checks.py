@@ -66,9 +66,11 @@ def test_collision_behind_a_tall_device_is_found(catalog):
 
 def test_samples_analyze_to_their_gpu_counts_and_power(catalog):
     b200 = analyze(load(DGX_B200_SU, catalog), catalog).summary
-    assert b200["gpus"] == 256 and b200["racks"] == 19
-    # 32 x 14.3 kW of DGX B200 is 457.6 kW; switches, UFM and management add the rest.
-    assert b200["it_power_max_kw"] == round(457.6 + 12 * 1.72 + 2 * 0.689 + 2 * 2.092 + 4 * 0.2, 3)
+    # One of the SU's 32 DGX B200 gives its leaf ports to UFM (RA Table 4): 31 x 14.3 kW.
+    assert b200["gpus"] == 248 and b200["racks"] == 19
+    assert b200["it_power_max_kw"] == round(31 * 14.3 + 12 * 1.72 + 2 * 0.689 + 2 * 2.092 + 4 * 0.2, 3)
     nvl = analyze(load(GB200_NVL72_SU, catalog), catalog).summary
-    assert nvl["gpus"] == 576 and nvl["racks"] == 8
-    assert nvl["it_power_typical_kw"] == 960.0 and nvl["it_power_max_kw"] == 1056.0
+    assert nvl["gpus"] == 576 and nvl["racks"] == 10
+    # 8 x 132 kW of NVL72 plus the SU's 36 QM9700 and 2 UFM appliances
+    assert nvl["it_power_max_kw"] == round(8 * 132 + 36 * 1.72 + 2 * 0.689, 3)
+    assert nvl["it_power_typical_kw"] == round(8 * 120 + 36 * 0.747 + 2 * 0.689, 3)

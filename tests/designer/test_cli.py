@@ -55,7 +55,7 @@ def test_catalog_import_netbox_writes_a_loadable_entry(capsys, tmp_path):
     assert code == 0 and json.loads(out)["u_height"]["value"] == 2
 
 
-@pytest.mark.parametrize(("sample", "gpus"), [(DGX_B200_SU, 256), (GB200_NVL72_SU, 576)])
+@pytest.mark.parametrize(("sample", "gpus"), [(DGX_B200_SU, 248), (GB200_NVL72_SU, 576)])
 def test_analyze_json_on_the_samples(capsys, sample, gpus):
     code, out, _ = run(capsys, "analyze", str(sample), "--json")
     doc = json.loads(out)
@@ -69,7 +69,7 @@ def test_analyze_json_on_the_samples(capsys, sample, gpus):
 
 def test_analyze_text(capsys):
     code, out, _ = run(capsys, "analyze", str(DGX_B200_SU))
-    assert code == 0 and "256 GPUs" in out and "32 x dgx-b200" in out
+    assert code == 0 and "248 GPUs" in out and "31 x dgx-b200" in out
 
 
 def test_validate(capsys, tmp_path):
@@ -122,7 +122,7 @@ def test_console_script_and_module_entry_point(tmp_path):
         p = subprocess.run(exe + ["validate", str(bad)], capture_output=True, text=True, timeout=60)
         assert p.returncode == 2 and "Traceback" not in p.stderr and p.stderr.count("\n") == 1
         p = subprocess.run(exe + ["analyze", str(DGX_B200_SU), "--json"], capture_output=True, text=True, timeout=60)
-        assert p.returncode == 0 and json.loads(p.stdout)["summary"]["gpus"] == 256
+        assert p.returncode == 0 and json.loads(p.stdout)["summary"]["gpus"] == 248
 
 
 def test_analyze_never_loads_qt():
@@ -176,10 +176,46 @@ def test_train_bad_input_is_one_line(capsys, args, message):
 
 def test_analyze_uses_the_project_workload(capsys, tmp_path):
     doc = json.loads(DGX_B200_SU.read_text())
-    doc["workload"] = {"model": "llama3-8b", "tokens": 1e12, "global_batch": 256}
+    doc["workload"] = {"model": "llama3-8b", "tokens": 1e12, "global_batch": 248}
     path = tmp_path / "w.podplan.json"
     path.write_text(json.dumps(doc))
     code, out, _ = run(capsys, "analyze", str(path), "--json")
     t = json.loads(out)["training"]
     assert code == 0 and t["workload_source"] == "project" and t["model"] == "llama3-8b"
-    assert t["gpus"] == 256 and t["global_batch"] == 256
+    assert t["gpus"] == 248 and t["global_batch"] == 248
+
+
+def test_fabric_json_contract_reproduces_table_4(capsys):
+    code, out, _ = run(capsys, "fabric", "--endpoints", "1024", "--switch", "QM9700", "--rails", "8", "--su-nodes",
+                       "32", "--reserved-ports", "4", "--json")
+    doc = json.loads(out)
+    assert code == 0
+    assert (doc["nodes"], doc["tiers"], doc["leaf"], doc["spine"], doc["core"]) == (127, 2, 32, 16, 0)
+    assert doc["links"] == {"node_leaf": 1020, "leaf_spine": 1024, "spine_core": 0}
+    assert doc["max_endpoints"] == 2048 and "cables" in doc and "transceivers" in doc
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["--endpoints", "1024", "--rails", "0"], "rails"),
+    (["--endpoints", "100000000"], "3 tiers"),
+    (["--endpoints", "1024", "--switch", "qm9701"], "did you mean"),
+    (["--endpoints", "4096", "--tiers", "2"], "tier"),
+    (["--endpoints", "1024", "--oversubscription", "0.5"], "oversubscription"),
+])
+def test_fabric_refuses_impossible_requests(capsys, args, message):
+    code, _, err = run(capsys, "fabric", *args)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_export_cabling_csv(capsys, tmp_path):
+    import csv
+
+    out = tmp_path / "cabling.csv"
+    code, text, _ = run(capsys, "export", str(DGX_B200_SU), "--cabling", str(out))
+    rows = list(csv.DictReader(out.open()))
+    assert code == 0 and "508 links" in text and len(rows) == 508
+    assert all(float(r["length_m"]) > 0 and r["cable"] for r in rows)
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--cabling", str(tmp_path / "no" / "x.csv"))
+    assert code == 2 and "no such folder" in err
+    code, _, err = run(capsys, "export", str(DGX_B200_SU))
+    assert code == 2 and "--cabling" in err

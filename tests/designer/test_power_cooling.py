@@ -57,7 +57,7 @@ def test_dgx_b200_supplies_give_16_5_kw_under_5_plus_1(catalog):
 
 def test_gb200_nvl72_shelves_give_264_kw_nameplate(catalog):
     r = analyze(load(GB200_NVL72_SU, catalog), catalog)
-    (psu,) = r["power"]["supplies"]
+    (psu,) = [p for p in r["power"]["supplies"] if p["type"] == "gb200-nvl72"]
     assert psu["installed_kw"] == 264.0 and psu["supplies"] == 48 and psu["rating_w"] == 5500
     assert psu["usable_kw"] == 132.0 and psu["unconfirmed"] is True  # N+N is not stated by NVIDIA
 
@@ -90,6 +90,7 @@ def test_nvl72_rack_flow_matches_the_worked_example(catalog):
     assert c["coolant_flow_lpm"] == pytest.approx(c["liquid_kw"] * coolant_lpm_per_kw("water", 10), abs=0.1)
     assert r.summary["coolant_flow_lpm"] == c["coolant_flow_lpm"]
     assert c["liquid_kw"] + c["air_kw"] == pytest.approx(r.summary["it_power_max_kw"])
+    assert c["air_kw"] == pytest.approx(8 * 132 * 0.15 + 36 * 1.72 + 2 * 0.689)  # the network racks are air-cooled
 
 
 def test_samples_are_clean_and_carry_the_summary_keys(catalog):
@@ -281,6 +282,6 @@ def test_what_if_flags(capsys):
     assert main(["analyze", str(GB200_NVL72_SU), "--json", "--pue", "1.1", "--coolant", "pg25", "--delta-t", "12"]) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["power"]["settings"]["pue"] == 1.1 and doc["cooling"]["settings"]["coolant"] == "pg25"
-    assert doc["summary"]["facility_power_kw"] == pytest.approx(1056 * 1.1)
+    assert doc["summary"]["facility_power_kw"] == pytest.approx(doc["summary"]["it_power_max_kw"] * 1.1)
     for key in ("power", "cooling", "floor", "findings"):
         assert key in doc

@@ -1,0 +1,95 @@
+"""Bandwidth figures: per-GPU scale-out and scale-up, bisection, and collective estimates.
+
+Why per GPU: training plans reason per GPU (its NIC rail, its NVLink ports), and
+NVIDIA quotes NVLink per GPU as both directions added (1.8 TB/s for Blackwell),
+while collectives are bounded by one direction, so both are given.
+Bisection of a non-blocking fat tree is half the endpoints times the port speed
+(dcim.md §3.4); an oversubscribed leaf divides what leaves a leaf by its ratio.
+"""
+from __future__ import annotations
+
+from catalog import Catalog
+
+from ..model import Project
+from . import collectives
+from .geometry import Inventory, inventory
+from .sizing import FatTree
+
+DEFAULT_MESSAGE_BYTES = 1 << 30  # 1 GiB, a typical gradient bucket scale for large models
+
+
+def bandwidth_figures(*, gpus: int, gpus_per_node: float, rails: int, port_gbps: float, nvlink_gbs: float,
+                      domain: int, oversubscription: float = 1.0, endpoints: int | None = None,
+                      leaf_uplinks: int | None = None, leaf_down: int | None = None,
+                      message_bytes: float = DEFAULT_MESSAGE_BYTES) -> dict:
+    """All bandwidth figures from plain numbers (Gb/s for ports, GB/s both directions for NVLink)."""
+    scale_out_gbps = rails * port_gbps / gpus_per_node if gpus_per_node else 0.0
+    scale_out_gbs = scale_out_gbps / 8
+    nvlink_one_way = nvlink_gbs / 2
+    ports = endpoints if endpoints is not None else int(round(gpus * rails / gpus_per_node)) if gpus_per_node else 0
+    up = leaf_uplinks if leaf_uplinks is not None else ports / oversubscription
+    bisection_nb = ports * port_gbps / 2 / 1000
+    bisection = min(ports, up) * port_gbps / 2 / 1000
+    out = {
+        "gpus": gpus,
+        "nvlink_domain_gpus": domain,
+        "per_gpu": {
+            "scale_out_gbps": round(scale_out_gbps, 3), "scale_out_gbs": round(scale_out_gbs, 3),
+            "scale_out_gbs_beyond_leaf": round(scale_out_gbs / oversubscription, 3),
+            "nvlink_gbs_bidirectional": nvlink_gbs, "nvlink_gbs_one_way": nvlink_one_way,
+        },
+        "nvlink_domain_tbs_bidirectional": round(domain * nvlink_gbs / 1000, 3),
+        "bisection_tbps": round(bisection, 3),
+        "bisection_tbps_non_blocking": round(bisection_nb, 3),
+        "oversubscription": oversubscription,
+        "message_bytes": int(message_bytes),
+    }
+    if gpus < 1:
+        out["collectives"] = {}
+        return out
+    nodes = gpus / gpus_per_node if gpus_per_node else 0
+    beyond_leaf = leaf_down is not None and nodes > leaf_down
+    net = scale_out_gbs * 1e9 / (oversubscription if beyond_leaf else 1.0)
+    groups = {"all_gpus": gpus}
+    if domain and gpus > domain:
+        groups["one_nvlink_domain"] = domain
+    out["collectives"] = {
+        name: {"gpus": n, **collectives.estimates(message_bytes, n, domain or 1, nvlink_one_way * 1e9,
+                                                  net if n > domain else scale_out_gbs * 1e9)}
+        for name, n in groups.items()
+    }
+    out["collective_assumptions"] = {
+        "alpha_nvlink_us": collectives.ALPHA_NVLINK_S * 1e6, "alpha_network_us": collectives.ALPHA_NETWORK_S * 1e6,
+        "efficiency": "peak link rates; real NCCL runs reach about 80-90 % of them",
+    }
+    return out
+
+
+def _node_figures(inv: Inventory, catalog: Catalog) -> tuple[float, int]:
+    """(NVLink GB/s per GPU both ways, NVLink domain size) of the design's node type."""
+    if not inv.node_type:
+        return 0.0, 0
+    system = catalog.get(inv.node_type)
+    spec = catalog.gpu_spec_of(system)
+    return (spec.nvlink_gbps if spec else 0.0), (system.nvlink_domain or system.gpu_count)
+
+
+def bandwidth_section(project: Project, catalog: Catalog, *, tree: FatTree | None = None,
+                      inv: Inventory | None = None, message_bytes: float = DEFAULT_MESSAGE_BYTES) -> dict:
+    """The ``bandwidth`` section of ``analyze``: figures for the design's nodes and fabric."""
+    inv = inv or inventory(project, catalog)
+    if tree is None and inv.nodes:
+        from .wiring import size_design
+
+        tree = size_design(inv, catalog)
+    nvlink, domain = _node_figures(inv, catalog)
+    gpus = int(round(len(inv.nodes) * inv.gpus_per_node))
+    if tree is None:
+        return bandwidth_figures(gpus=gpus, gpus_per_node=inv.gpus_per_node or 1, rails=inv.rails, port_gbps=0.0,
+                                 nvlink_gbs=nvlink, domain=domain, message_bytes=message_bytes)
+    node_port = catalog.get(inv.node_type).ports_of("compute")[0].speed_gbps if inv.node_type else tree.port_gbps
+    port = min(node_port, tree.port_gbps)
+    return bandwidth_figures(gpus=gpus, gpus_per_node=inv.gpus_per_node, rails=tree.rails, port_gbps=port,
+                             nvlink_gbs=nvlink, domain=domain, oversubscription=round(tree.actual_oversubscription, 4),
+                             endpoints=tree.nodes * tree.rails, leaf_uplinks=tree.links_leaf_spine,
+                             leaf_down=tree.leaf_down, message_bytes=message_bytes)

@@ -1,0 +1,69 @@
+"""``podplanner fabric``: size a compute fabric from the command line, without a design file.
+
+Why a separate module: the lead's ``designer/cli.py`` wires it in with
+``add_parser(subparsers)`` and ``run(args, catalog)``; every bad value raises
+:class:`FabricError` (a ValueError) with one line that names the flag.
+"""
+from __future__ import annotations
+
+import json
+import sys
+
+from catalog import Catalog, UnknownDeviceError
+
+from .sizing import FabricError, size_fat_tree
+
+
+def add_parser(subparsers):
+    p = subparsers.add_parser("fabric", help="size a rail-optimized fat tree (leaf/spine/core, cables, optics)")
+    p.add_argument("--endpoints", type=int, required=True, metavar="N",
+                   help="fabric-facing ports to connect (node NIC ports plus reserved ports)")
+    p.add_argument("--switch", default="qm9700", metavar="ID", help="switch catalog id (default: qm9700)")
+    p.add_argument("--rails", type=int, default=8, metavar="R", help="fabric ports per node (default: 8)")
+    p.add_argument("--su-nodes", type=int, default=32, metavar="S", help="nodes per scalable unit (default: 32)")
+    p.add_argument("--tiers", default="auto", choices=("auto", "2", "3"), help="switch tiers (default: auto)")
+    p.add_argument("--oversubscription", type=float, default=1.0, metavar="X",
+                   help="down:up ratio at the leaf, 1 = non-blocking (default: 1)")
+    p.add_argument("--reserved-ports", type=int, default=0, metavar="P",
+                   help="ports for management appliances such as UFM; they take node slots (default: 0)")
+    p.add_argument("--json", action="store_true", help="print the sizing as one JSON document")
+    return p
+
+
+def run(args, catalog: Catalog) -> int:
+    try:
+        switch = catalog.get(args.switch)
+    except UnknownDeviceError as exc:
+        raise FabricError(f"podplanner fabric: --switch: {exc}") from None
+    try:
+        tree = size_fat_tree(args.endpoints, switch, rails=args.rails, su_nodes=args.su_nodes, tiers=args.tiers,
+                             oversubscription=args.oversubscription, reserved_ports=args.reserved_ports)
+    except FabricError as exc:
+        raise FabricError(f"podplanner fabric: {exc}") from None
+    doc = tree.to_json()
+    if args.json:
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        return 0
+    print(render(doc))
+    return 0
+
+
+def render(doc: dict) -> str:
+    """A readable table of a sizing document."""
+    lines = [f"{doc['endpoints']:,} endpoints on {doc['switch']} ({doc['radix']} x {doc['port_gbps']:g} Gb/s): "
+             f"{doc['nodes']:,} nodes x {doc['rails']} rails, {doc['reserved_ports']} reserved ports, "
+             f"{doc['tiers']} tiers, {doc['oversubscription']:g}:1",
+             "", f"{'tier':8}{'switches':>10}{'ports':>10}{'used':>10}{'free':>10}{'links up':>12}"]
+    up = {"leaf": doc["links"]["leaf_spine"], "spine": doc["links"]["spine_core"], "core": 0}
+    for tier in ("leaf", "spine", "core"):
+        p = doc["ports"][tier]
+        lines.append(f"{tier:8}{doc[tier]:>10,}{p['total']:>10,}{p['used']:>10,}{p['free']:>10,}{up[tier]:>12,}")
+    lines.append(f"{'node':8}{'':>10}{'':>10}{'':>10}{'':>10}{doc['links']['node_leaf']:>12,}")
+    lines += ["", "largest fabric: " + ", ".join(f"{t} tiers {n:,}" for t, n in doc["max_endpoints_by_tiers"].items())
+              + f" endpoints (this switch, non-blocking: "
+              + ", ".join(f"{n:,}" for n in doc["radix_max_endpoints_by_tiers"].values()) + ")", "", "cables:"]
+    lines += [f"  {n:>10,} x {cid}" for cid, n in doc["cables"].items()]
+    lines.append("transceivers:")
+    lines += [f"  {n:>10,} x {cid}" for cid, n in doc["transceivers"].items()]
+    lines += [f"note: {n}" for n in doc.get("notes", [])]
+    return "\n".join(lines)

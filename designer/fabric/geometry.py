@@ -1,0 +1,169 @@
+"""What a design holds for its compute fabric, and how long a cable between two of its devices is.
+
+Why Manhattan: cables run in overhead trays along rows and across aisles, so a
+run between racks is |dx| + |dy| between rack centres, plus a vertical drop at
+each end from the device up to the tray, plus service slack (dcim.md §3.4).
+Within one rack a cable goes straight up or down the rack.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from catalog import Catalog
+
+from ..model import Project
+
+U_MM = 44.45
+#: Height of the overhead tray above the top of the racks.
+TRAY_ABOVE_RACK_MM = 300.0
+#: Service slack on a tray run: 10 %, at least 1 m (dcim.md §3.4: "1-2 m or 10 %").
+SLACK_FRACTION = 0.10
+SLACK_MIN_MM = 1000.0
+#: Slack on a run inside one rack (dress to the side, bend radius).
+IN_RACK_SLACK_MM = 500.0
+ROLES = ("leaf", "spine", "core")
+
+
+def natural_key(text: str):
+    return [int(t) if t.isdigit() else t.lower() for t in re.split(r"(\d+)", text)]
+
+
+@dataclass
+class FabricDevices:
+    """Columnar device table: endpoints (nodes, then reserved-port appliances) and switches."""
+
+    labels: list = field(default_factory=list)
+    rack: list = field(default_factory=list)      # rack index per device
+    z_mm: list = field(default_factory=list)      # height of the device's ports above the floor
+    cage_ports: list = field(default_factory=list)
+    is_switch: list = field(default_factory=list)
+    types: list = field(default_factory=list)
+
+    def add(self, label, rack, z, cage_ports, is_switch, type_id) -> int:
+        self.labels.append(label), self.rack.append(rack), self.z_mm.append(z)
+        self.cage_ports.append(cage_ports), self.is_switch.append(is_switch), self.types.append(type_id)
+        return len(self.labels) - 1
+
+
+@dataclass
+class Inventory:
+    """The compute fabric found in a project."""
+
+    devices: FabricDevices
+    rack_ids: list
+    rack_halls: list
+    rack_x: np.ndarray
+    rack_y: np.ndarray
+    rack_top: np.ndarray
+    nodes: list               # device index per node, in design order
+    rails: int
+    node_type: str
+    node_cage_ports: int
+    su_nodes: int
+    gpus_per_node: float
+    reserved: list            # device index per reserved port
+    switches: dict            # role -> device indices
+    switch_type: str | None
+    notes: list
+
+
+def _fabric_group(dtype, roles=("fabric",)):
+    for g in dtype.ports:
+        if g.role in roles and g.protocol == "infiniband":
+            return g
+    return None
+
+
+def _role_of(name: str) -> str | None:
+    low = name.lower()
+    for role in ROLES:
+        if role in low:
+            return role
+    return None
+
+
+def inventory(project: Project, catalog: Catalog) -> Inventory:
+    """Nodes (servers' and rack systems' compute ports), UFM-style appliances and InfiniBand switches.
+
+    Storage-fabric devices (named "storage...") are left out: they belong to another fabric.
+    """
+    dev = FabricDevices()
+    nodes, reserved, notes = [], [], []
+    rails_seen: dict = {}
+    switches: dict = {"leaf": [], "spine": [], "core": [], None: []}
+    switch_types: dict = {}
+    xs, ys, tops, ids, halls = [], [], [], [], []
+    for ri, rack in enumerate(project.racks):
+        rtype = catalog.get(rack.type)
+        ids.append(rack.id), halls.append(rack.hall), xs.append(rack.x), ys.append(rack.y)
+        top = rtype.height_mm or (rtype.rack_units * U_MM + 100.0)
+        tops.append(top)
+        for d in rack.devices:
+            dtype = catalog.get(d.type)
+            name = d.name or d.id
+            if "storage" in name.lower():
+                continue
+            base = ((d.u or 1) - 1) * U_MM
+            z = base + dtype.u_height * U_MM / 2
+            if dtype.kind == "server" and dtype.ports_of("compute"):
+                g = dtype.ports_of("compute")[0]
+                nodes.append(dev.add(name, ri, z, g.ports_per_cage, False, dtype.id))
+                rails_seen[(dtype.id, g.count, g.ports_per_cage, 32, dtype.gpu_count)] = \
+                    rails_seen.get((dtype.id, g.count, g.ports_per_cage, 32, dtype.gpu_count), 0) + 1
+            elif dtype.kind == "rack_system" and dtype.ports_of("compute"):
+                tray, n = None, 0
+                for comp in dtype.components:
+                    ctype = catalog.get(comp.id)
+                    if ctype.ports_of("compute"):
+                        tray, n = ctype, comp.count
+                        break
+                if tray is None:  # no tray breakdown: the whole rack is one node
+                    g = dtype.ports_of("compute")[0]
+                    nodes.append(dev.add(name, ri, top / 2, g.ports_per_cage, False, dtype.id))
+                    key = (dtype.id, g.count, g.ports_per_cage, 8, dtype.gpu_count)
+                else:
+                    g = tray.ports_of("compute")[0]
+                    span = (rtype.rack_units or 42) * U_MM
+                    for t in range(n):
+                        nodes.append(dev.add(f"{name}/tray{t + 1:02d}", ri, span * (t + 0.5) / n,
+                                             g.ports_per_cage, False, dtype.id))
+                    key = (dtype.id, g.count, g.ports_per_cage, 8 * n, dtype.gpu_count / n)
+                rails_seen[key] = rails_seen.get(key, 0) + (n or 1)
+            elif dtype.kind == "appliance" and _fabric_group(dtype):
+                for _ in range(_fabric_group(dtype).count):
+                    reserved.append(dev.add(name, ri, z, 1, False, dtype.id))
+            elif dtype.kind == "switch" and _fabric_group(dtype):
+                g = _fabric_group(dtype)
+                idx = dev.add(name, ri, z, g.ports_per_cage, True, dtype.id)
+                switches[_role_of(name)].append(idx)
+                switch_types[dtype.id] = switch_types.get(dtype.id, 0) + 1
+    if rails_seen:
+        (node_type, rails, cage_ports, su_nodes, gpn), _ = max(rails_seen.items(), key=lambda kv: kv[1])
+        if len({k[1] for k in rails_seen}) > 1:
+            notes.append(f"node types with different rail counts; sized with {rails} rails of {node_type}")
+    else:
+        node_type, rails, cage_ports, su_nodes, gpn = "", 8, 2, 32, 8
+    for role in ROLES:
+        switches[role].sort(key=lambda i: natural_key(dev.labels[i]))
+    switch_type = max(switch_types, key=switch_types.get) if switch_types else None
+    if len(switch_types) > 1:
+        notes.append(f"several compute-fabric switch models; sized with {switch_type}")
+    return Inventory(dev, ids, halls, np.asarray(xs, float), np.asarray(ys, float), np.asarray(tops, float),
+                     nodes, rails, node_type, cage_ports, su_nodes, gpn, reserved, switches, switch_type, notes)
+
+
+def cable_lengths_m(inv: Inventory, a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Cable length in metres between devices ``a`` and ``b`` (before rounding to orderable lengths)."""
+    rack = np.asarray(inv.devices.rack, dtype=np.int64)
+    z = np.asarray(inv.devices.z_mm, dtype=float)
+    ra, rb = rack[a], rack[b]
+    za, zb = z[a], z[b]
+    horizontal = np.abs(inv.rack_x[ra] - inv.rack_x[rb]) + np.abs(inv.rack_y[ra] - inv.rack_y[rb])
+    drops = (inv.rack_top[ra] - za) + (inv.rack_top[rb] - zb) + 2 * TRAY_ABOVE_RACK_MM
+    run = horizontal + drops
+    tray = run + np.maximum(SLACK_MIN_MM, SLACK_FRACTION * run)
+    inside = np.abs(za - zb) + IN_RACK_SLACK_MM
+    return np.where(ra == rb, inside, tray) / 1000.0

@@ -1,0 +1,323 @@
+"""Closed-form sizing of rail-optimized fat trees, the way NVIDIA's SuperPOD RAs count them.
+
+Why these rules (hardware.md §7):
+
+* A leaf splits its ``k`` ports into ``down`` ports facing nodes and ``up`` ports
+  facing spines in the requested down:up ratio (1:1 is non-blocking).
+* Rail optimization: NIC ``r`` of every node lands on a rail-``r`` leaf. A *block*
+  is the set of ``rails`` leaves that serve the same ``down`` node slots, so
+  leaves always come in whole rail sets. With QM9700 (32 down ports) and 32-node
+  scalable units a block is exactly one SU, as in the RA.
+* Each leaf spreads its uplinks evenly over its spines, so the spine count is the
+  smallest divisor of the leaf's uplink count that has enough ports (3 SU -> 16
+  spines, not 12). The same rule spreads spine uplinks over core groups.
+* Reserved ports (UFM appliances) take node slots: a DGX makes way for them,
+  which is why Table 4 has 31 nodes per SU and 4 UFM cables.
+* The whole fabric is built for the endpoints asked for: every leaf gets all its
+  uplinks even when its last block is not full ("design for the full SU").
+
+Three tiers follow the k-ary fat tree: pods of at most k/2 leaves (whole rail
+sets) and their spines, spine ``j`` of every pod uplinks to core group ``j``.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from catalog import DeviceType
+
+#: Ports per node cage on the node side when nothing else is known (DGX: twin-port OSFP).
+DEFAULT_NODE_CAGE_PORTS = 2
+#: Parts NVIDIA's RAs assume when no floor plan says otherwise: all links optical, multimode.
+FIBRE = "fiber-mpo12-mmf"
+SWITCH_TWIN_MODULE = "osfp-800g-2xsr4"
+NODE_TWIN_MODULE = "osfp-800g-2xsr4-flat"
+SINGLE_MODULE = "osfp-400g-sr4"
+
+
+class FabricError(ValueError):
+    """A fabric request that cannot be built (bad value, too many endpoints, forbidden tier)."""
+
+
+def smallest_divisor_at_least(n: int, minimum: int) -> int | None:
+    """The smallest divisor of ``n`` that is >= ``minimum`` (None if there is none)."""
+    for d in range(max(1, minimum), n + 1):
+        if n % d == 0:
+            return d
+    return None
+
+
+def fabric_ports(switch: DeviceType):
+    """The switch's fabric port group, or FabricError when it has none."""
+    for group in switch.ports:
+        if group.role == "fabric":
+            return group
+    raise FabricError(f"{switch.id} is not a fabric switch: it has no fabric ports")
+
+
+def leaf_split(radix: int, oversubscription: float) -> tuple[int, int]:
+    """(down, up) ports of a leaf for a down:up ratio; rounds toward less oversubscription."""
+    up = math.ceil(radix / (1.0 + oversubscription) - 1e-9)
+    return radix - up, up
+
+
+@dataclass(frozen=True)
+class FatTree:
+    """One sized fabric. Counts are switches and 400G-class links (one cable per link)."""
+
+    switch: str
+    radix: int
+    port_gbps: float
+    switch_cage_ports: int
+    endpoints: int
+    reserved_ports: int
+    rails: int
+    su_nodes: int
+    oversubscription: float
+    tiers: int
+    nodes: int
+    leaf_down: int
+    leaf_up: int
+    leaf: int
+    spine: int
+    core: int
+    pods: int
+    pod_leaves: int  # leaves in a full pod (3 tiers) or all leaves (2 tiers)
+    pod_spines: int  # spines of a full pod
+    last_pod_leaves: int
+    last_pod_spines: int
+    core_group: int  # cores per core group (3 tiers)
+    core_ports_per_pod: int  # ports each pod gets on each core of a group
+    max_by_tiers: dict = field(compare=False)
+    radix_max_by_tiers: dict = field(compare=False)
+    node_cage_ports: int = DEFAULT_NODE_CAGE_PORTS
+
+    # -- derived counts ---------------------------------------------------
+    @property
+    def cabled_endpoints(self) -> int:
+        return self.nodes * self.rails + self.reserved_ports
+
+    @property
+    def blocks(self) -> int:
+        return self.leaf // self.rails
+
+    @property
+    def scalable_units(self) -> int:
+        return math.ceil(math.ceil(self.endpoints / self.rails) / self.su_nodes)
+
+    @property
+    def links_node_leaf(self) -> int:
+        return self.cabled_endpoints
+
+    @property
+    def links_leaf_spine(self) -> int:
+        return self.leaf * self.leaf_up
+
+    @property
+    def links_spine_core(self) -> int:
+        return self.links_leaf_spine if self.tiers == 3 else 0
+
+    @property
+    def max_endpoints(self) -> int:
+        return self.max_by_tiers[self.tiers]
+
+    @property
+    def actual_oversubscription(self) -> float:
+        return self.leaf_down / self.leaf_up
+
+    def pod_of_leaf(self, p: int) -> tuple[int, int]:
+        """(leaves, spines) of pod ``p``."""
+        if p == self.pods - 1:
+            return self.last_pod_leaves, self.last_pod_spines
+        return self.pod_leaves, self.pod_spines
+
+    # -- ports per switch -------------------------------------------------
+    def leaf_down_used(self) -> np.ndarray:
+        """Down ports used on each leaf (index = block * rails + rail)."""
+        d, r = self.leaf_down, self.rails
+        blocks = np.arange(self.blocks)
+        per_block = np.clip(self.nodes - blocks * d, 0, d)
+        used = np.repeat(per_block, r)
+        if self.reserved_ports:
+            i = np.arange(self.reserved_ports)
+            slot = self.nodes + i // r
+            used += np.bincount((slot // d) * r + i % r, minlength=self.leaf)[: self.leaf]
+        return used
+
+    def spine_ports_used(self) -> np.ndarray:
+        used = []
+        for p in range(self.pods):
+            leaves, spines = self.pod_of_leaf(p)
+            down = leaves * self.leaf_up // spines
+            used += [down * (2 if self.tiers == 3 else 1)] * spines
+        return np.asarray(used, dtype=np.int64)
+
+    def spine_uplinks_of_pod(self, p: int) -> int:
+        leaves, spines = self.pod_of_leaf(p)
+        return leaves * self.leaf_up // spines
+
+    def core_ports_used(self) -> np.ndarray:
+        if self.tiers < 3:
+            return np.zeros(0, dtype=np.int64)
+        used = np.zeros((self.pod_spines, self.core_group), dtype=np.int64)
+        for p in range(self.pods):
+            _, spines = self.pod_of_leaf(p)
+            up = self.spine_uplinks_of_pod(p)
+            chunk = -(-up // self.core_group)
+            per_core = np.clip(up - np.arange(self.core_group) * chunk, 0, chunk)
+            used[:spines] += per_core
+        return used.ravel()
+
+    def ports(self) -> dict:
+        k = self.radix
+        leaf_down = int(self.leaf_down_used().sum())
+        leaf_up = self.links_leaf_spine
+        spine_used = int(self.spine_ports_used().sum())
+        core_used = int(self.core_ports_used().sum())
+        out = {
+            "leaf": {"total": self.leaf * k, "down_used": leaf_down, "up_used": leaf_up,
+                     "used": leaf_down + leaf_up, "free": self.leaf * k - leaf_down - leaf_up},
+            "spine": {"total": self.spine * k, "down_used": leaf_up, "up_used": self.links_spine_core,
+                      "used": spine_used, "free": self.spine * k - spine_used},
+            "core": {"total": self.core * k, "down_used": core_used, "up_used": 0,
+                     "used": core_used, "free": self.core * k - core_used},
+        }
+        return out
+
+    def optics(self) -> tuple[dict, dict]:
+        """Cables and transceivers by catalog id, all-optical as NVIDIA's RAs count them.
+
+        One MPO fibre per link; a twin-port module per switch cage that carries a
+        link; node-side twin-port (flat top) or single-port modules; single-port
+        modules on reserved (UFM) ports.
+        """
+        links = self.links_node_leaf + self.links_leaf_spine + self.links_spine_core
+        cages = 0
+        for used in (self.leaf_down_used() + self.leaf_up, self.spine_ports_used(), self.core_ports_used()):
+            cages += int((-(-used // self.switch_cage_ports)).sum())
+        xcvr: dict[str, int] = {}
+        switch_module = SWITCH_TWIN_MODULE if self.switch_cage_ports == 2 else SINGLE_MODULE
+        xcvr[switch_module] = xcvr.get(switch_module, 0) + cages
+        if self.node_cage_ports >= 2:
+            xcvr[NODE_TWIN_MODULE] = self.nodes * -(-self.rails // self.node_cage_ports)
+        elif self.nodes:
+            xcvr[SINGLE_MODULE] = xcvr.get(SINGLE_MODULE, 0) + self.nodes * self.rails
+        if self.reserved_ports:
+            xcvr[SINGLE_MODULE] = xcvr.get(SINGLE_MODULE, 0) + self.reserved_ports
+        return {FIBRE: links}, {k: v for k, v in sorted(xcvr.items()) if v}
+
+    def to_json(self) -> dict:
+        cables, xcvr = self.optics()
+        notes = []
+        if self.port_gbps != 400:
+            notes.append(f"{self.switch} ports run at {self.port_gbps:g} Gb/s; the catalog's optics are the NDR "
+                         f"400G parts, listed as placeholders")
+        return {
+            "switch": self.switch, "radix": self.radix, "port_gbps": self.port_gbps,
+            "endpoints": self.endpoints, "reserved_ports": self.reserved_ports, "nodes": self.nodes,
+            "rails": self.rails, "su_nodes": self.su_nodes, "scalable_units": self.scalable_units,
+            "tiers": self.tiers, "oversubscription": round(self.actual_oversubscription, 4),
+            "leaf": self.leaf, "spine": self.spine, "core": self.core,
+            "switches": self.leaf + self.spine + self.core,
+            "leaf_ports": {"down": self.leaf_down, "up": self.leaf_up},
+            "pods": self.pods if self.tiers == 3 else 0,
+            "links": {"node_leaf": self.links_node_leaf, "leaf_spine": self.links_leaf_spine,
+                      "spine_core": self.links_spine_core},
+            "ports": self.ports(),
+            "max_endpoints": self.max_endpoints,
+            "max_endpoints_by_tiers": {str(t): n for t, n in self.max_by_tiers.items()},
+            "radix_max_endpoints_by_tiers": {str(t): n for t, n in self.radix_max_by_tiers.items()},
+            "cables": cables, "cables_total": sum(cables.values()), "transceivers": xcvr,
+            "assumption": "no floor plan: every link optical (multimode fibre), as in NVIDIA's RA tables",
+            "notes": notes,
+        }
+
+
+def limits(radix: int, rails: int, down: int) -> dict[int, int]:
+    """Largest endpoint count at 2 and 3 tiers for this leaf split and rail count."""
+    two = (radix // rails) * rails * down
+    sets_per_pod = (radix // 2) // rails
+    return {2: two, 3: radix * sets_per_pod * rails * down}
+
+
+def _check(endpoints, rails, su_nodes, oversubscription, reserved_ports, tiers) -> int | None:
+    for name, value in (("endpoints", endpoints), ("rails", rails), ("su_nodes", su_nodes)):
+        if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
+            raise FabricError(f"{name} must be a whole number of at least 1, got {value!r}")
+    if not isinstance(reserved_ports, (int, np.integer)) or reserved_ports < 0:
+        raise FabricError(f"reserved ports must be a whole number of at least 0, got {reserved_ports!r}")
+    if reserved_ports > endpoints:
+        raise FabricError(f"reserved ports ({reserved_ports}) exceed the endpoints ({endpoints})")
+    if not (isinstance(oversubscription, (int, float)) and math.isfinite(oversubscription)
+            and oversubscription >= 1):
+        raise FabricError(f"oversubscription must be a ratio of at least 1 (1 = non-blocking), "
+                          f"got {oversubscription!r}")
+    if tiers in ("auto", None):
+        return None
+    if str(tiers) in ("2", "3"):
+        return int(tiers)
+    raise FabricError(f"tiers must be auto, 2 or 3, got {tiers!r}")
+
+
+def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_nodes: int = 32,
+                  tiers: int | str = "auto", oversubscription: float = 1.0, reserved_ports: int = 0,
+                  node_cage_ports: int = DEFAULT_NODE_CAGE_PORTS) -> FatTree:
+    """Size a rail-optimized fat tree for ``endpoints`` fabric ports (reserved ones included)."""
+    forced = _check(endpoints, rails, su_nodes, oversubscription, reserved_ports, tiers)
+    group = fabric_ports(switch)
+    k = group.count
+    down, up = leaf_split(k, oversubscription)
+    if down < 1 or up < 1:
+        raise FabricError(f"{switch.id} has too few ports ({k}) for a leaf with up- and downlinks")
+    if rails > k:
+        raise FabricError(f"{rails} rails need more leaves than a {k}-port spine can reach")
+    reach = limits(k, rails, down)
+    radix_reach = limits(k, 1, k // 2)
+    slots = math.ceil(endpoints / rails)
+    blocks = math.ceil(slots / down)
+    leaves = blocks * rails
+    need = 2 if endpoints <= reach[2] else 3
+    if endpoints > reach[3]:
+        raise FabricError(f"{endpoints:,} endpoints are more than 3 tiers of {switch.id} reach "
+                          f"({reach[3]:,} at {rails} rails, {oversubscription:g}:1)")
+    if forced == 2 and need == 3:
+        raise FabricError(f"{endpoints:,} endpoints need 3 tiers; 2 tiers of {switch.id} reach at most {reach[2]:,}")
+    n_tiers = forced or need
+    nodes = (endpoints - reserved_ports) // rails
+    common = dict(switch=switch.id, radix=k, port_gbps=group.speed_gbps, switch_cage_ports=group.ports_per_cage,
+                  endpoints=endpoints, reserved_ports=reserved_ports, rails=rails, su_nodes=su_nodes,
+                  oversubscription=float(oversubscription), nodes=nodes, leaf_down=down, leaf_up=up, leaf=leaves,
+                  max_by_tiers=reach, radix_max_by_tiers=radix_reach, node_cage_ports=node_cage_ports)
+    if n_tiers == 2:
+        spines = smallest_divisor_at_least(up, -(-leaves * up // k))
+        return FatTree(tiers=2, spine=spines, core=0, pods=1, pod_leaves=leaves, pod_spines=spines,
+                       last_pod_leaves=leaves, last_pod_spines=spines, core_group=0, core_ports_per_pod=0, **common)
+    half = k // 2
+    sets_per_pod = half // rails
+    if sets_per_pod < 1:
+        raise FabricError(f"{rails} rails are more than a {k}-port switch's pod of {half} leaves can hold")
+    pod_leaves = min(sets_per_pod, blocks) * rails
+    pods = math.ceil(blocks / sets_per_pod)
+    last_leaves = leaves - (pods - 1) * pod_leaves
+    pod_spines = smallest_divisor_at_least(up, -(-pod_leaves * up // half))
+    last_spines = smallest_divisor_at_least(up, -(-last_leaves * up // half))
+    if pod_spines is None or last_spines is None:
+        raise FabricError(f"a pod of {pod_leaves} leaves with {up} uplinks each does not fit {switch.id} spines")
+    spine_up = pod_leaves * up // pod_spines
+    last_up = last_leaves * up // last_spines
+    core_group = ports_per_pod = None
+    for cg in range(max(1, -(-pods * spine_up // k)), spine_up + 1):
+        if spine_up % cg:
+            continue
+        ports_per_pod = max(-(-spine_up // cg), -(-last_up // cg))
+        if pods * ports_per_pod <= k:
+            core_group = cg
+            break
+    if core_group is None:
+        raise FabricError(f"{pods} pods are more than the {k}-port core switches can join")
+    spines = (pods - 1) * pod_spines + last_spines
+    return FatTree(tiers=3, spine=spines, core=pod_spines * core_group, pods=pods, pod_leaves=pod_leaves,
+                   pod_spines=pod_spines, last_pod_leaves=last_leaves, last_pod_spines=last_spines,
+                   core_group=core_group, core_ports_per_pod=ports_per_pod, **common)

@@ -1,0 +1,49 @@
+"""`podplanner fabric` as the lead wires it: add_parser + run."""
+from __future__ import annotations
+
+import argparse
+import json
+
+import pytest
+
+from designer.fabric import FabricError
+from designer.fabric import cli
+
+
+def parse(*argv):
+    p = argparse.ArgumentParser(prog="podplanner")
+    sub = p.add_subparsers(dest="command")
+    cli.add_parser(sub)
+    return p.parse_args(["fabric", *argv])
+
+
+def test_json_keys_and_table_4_row(catalog, capsys):
+    assert cli.run(parse("--endpoints", "1024", "--reserved-ports", "4", "--json"), catalog) == 0
+    doc = json.loads(capsys.readouterr().out)
+    for key in ("endpoints", "nodes", "tiers", "leaf", "spine", "core", "links", "max_endpoints", "cables",
+                "transceivers", "ports", "max_endpoints_by_tiers"):
+        assert key in doc
+    assert (doc["nodes"], doc["leaf"], doc["spine"], doc["core"]) == (127, 32, 16, 0)
+    assert doc["links"] == {"node_leaf": 1020, "leaf_spine": 1024, "spine_core": 0}
+    assert doc["max_endpoints"] == 2048
+
+
+def test_flags_and_text_table(catalog, capsys):
+    args = parse("--endpoints", "10369", "--switch", "Q3400", "--rails", "8", "--su-nodes", "72", "--tiers", "auto",
+                 "--oversubscription", "1")
+    assert cli.run(args, catalog) == 0
+    out = capsys.readouterr().out
+    assert "3 tiers" in out and "leaf" in out and "fiber-mpo12-mmf" in out
+
+
+@pytest.mark.parametrize("argv, text", [
+    (("--endpoints", "256", "--rails", "0"), "rails"),
+    (("--endpoints", "70000"), "more than 3 tiers"),
+    (("--endpoints", "256", "--switch", "qm9701"), "unknown device id 'qm9701'; did you mean"),
+    (("--endpoints", "4096", "--tiers", "2"), "need 3 tiers"),
+    (("--endpoints", "256", "--oversubscription", "0.5"), "oversubscription"),
+])
+def test_bad_requests_raise_one_line_fabric_errors(catalog, argv, text):
+    with pytest.raises(FabricError, match=text) as info:
+        cli.run(parse(*argv), catalog)
+    assert "\n" not in str(info.value) and str(info.value).startswith("podplanner fabric: ")

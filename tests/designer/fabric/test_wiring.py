@@ -1,0 +1,145 @@
+"""Wiring plan from the floor plan: the 1-SU sample, cable choice by length, findings, CSV."""
+from __future__ import annotations
+
+import csv
+import math
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from designer.model import MountedDevice
+
+from designer.fabric import CSV_COLUMNS, analyze_fabric, bandwidth_section, plan_wiring, wiring_plan, write_cabling_csv
+from designer.fabric import geometry, media
+from designer.fileformat import load
+from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+
+
+@pytest.fixture(scope="module")
+def sample(catalog):
+    return load(DGX_B200_SU, catalog)
+
+
+def test_one_su_sample_lists_every_cable_with_a_length(sample, catalog):
+    links = wiring_plan(sample, catalog)
+    # Table 4, 1 SU: 31 DGX x 8 + 4 UFM links to the leaves, and 256 leaf-spine links
+    assert len(links) == 252 + 256
+    for link in links:
+        assert link.cable and math.isfinite(link.length_m) and link.length_m > 0
+        assert link.length_m in catalog.get(link.cable).lengths_m  # an orderable length
+    node_leaf = [l for l in links if l.tier == "node-leaf"]
+    dgx_links = [l for l in node_leaf if l.a_device.startswith("dgx-")]
+    assert {(l.a_device, l.rail) for l in dgx_links} == {(f"dgx-{i:02d}", r) for i in range(1, 32) for r in range(8)}
+    assert len([l for l in node_leaf if l.a_device.startswith("ufm-")]) == 4
+    assert all(l.b_device == f"leaf-r{l.rail}" for l in node_leaf)  # rail-optimized
+    assert all(l.medium == "mmf" and l.a_transceiver == "osfp-800g-2xsr4-flat" for l in dgx_links)
+    leaf_spine = [l for l in links if l.tier == "leaf-spine"]
+    same_rack = [l for l in leaf_spine if l.a_rack == l.b_rack == "b09"]
+    assert same_rack and all(l.medium == "dac" and l.length_m <= 2 for l in same_rack)
+    assert all(l.medium == "mmf" for l in leaf_spine if l.a_rack == "a09")
+
+
+def test_counts_follow_nvidia_conventions(sample, catalog):
+    counts = plan_wiring(sample, catalog).counts()
+    # fibre: one cable per link; a twin-port DAC carries two links
+    assert counts["cables"]["fiber-mpo12-mmf"] + 2 * counts["cables"]["dac-osfp-800g"] == 252 + 256
+    assert sum(counts["cables_by_length"]["fiber-mpo12-mmf"].values()) == counts["cables"]["fiber-mpo12-mmf"]
+    # 4 twin flat modules per DGX; switch modules only on cages that carry fibre
+    assert counts["transceivers"]["osfp-800g-2xsr4-flat"] == 31 * 4
+    assert counts["transceivers"]["osfp-400g-sr4"] == 4  # single-port modules on the UFM side
+    assert counts["transceivers"]["osfp-800g-2xsr4"] == 8 * 16 + 4 * 16 + 4 * 16
+
+
+def test_length_from_rack_positions_by_hand(sample, catalog):
+    inv = geometry.inventory(sample, catalog)
+    dgx = inv.devices.labels.index("dgx-01")   # rack a01 (1800, 3000), U5, 10 U
+    leaf = inv.devices.labels.index("leaf-r0")  # rack a09 (6600, 3000), U20, 1 U
+    u = geometry.U_MM
+    top = catalog.get("rack-48u-600x1200").height_mm
+    run = 4800 + (top - (4 * u + 5 * u)) + (top - (19 * u + 0.5 * u)) + 2 * geometry.TRAY_ABOVE_RACK_MM
+    expected = (run + max(geometry.SLACK_MIN_MM, geometry.SLACK_FRACTION * run)) / 1000
+    got = geometry.cable_lengths_m(inv, np.array([dgx]), np.array([leaf]))[0]
+    assert got == pytest.approx(expected)
+    spine = inv.devices.labels.index("spine-1")  # same rack as leaf-r4: straight up the rack
+    leaf4 = inv.devices.labels.index("leaf-r4")
+    assert geometry.cable_lengths_m(inv, np.array([leaf4]), np.array([spine]))[0] == pytest.approx(
+        (10 * u + geometry.IN_RACK_SLACK_MM) / 1000)
+
+
+def _choose(catalog, lengths, paired):
+    """Links between twin cages: pairs share both cages, singles do not."""
+    n = len(lengths)
+    a = np.arange(n) // 2 if paired else np.arange(n)
+    b = 10_000 + (np.arange(n) // 2 if paired else np.arange(n))
+    two = np.full(n, 2)
+    return media.choose(catalog, np.asarray(lengths, float), a, b, two, two, np.ones(n, bool), np.ones(n, bool))
+
+
+def test_cable_choice_by_length(catalog):
+    ch = _choose(catalog, [0.9, 0.95, 1.8, 2.2, 4.1, 4.6, 6.0, 6.0, 60.0, 61.0, 120.0, 120.0], paired=True)
+    assert [media.MEDIA[m] for m in ch["medium"]] == ["dac"] * 2 + ["acc"] * 4 + ["mmf"] * 2 + ["smf"] * 2 + [""] * 2
+    assert list(ch["length_m"][:10]) == [1, 1, 3, 3, 5, 5, 7, 7, 100, 100]  # pair length, rounded up
+    assert ch["length_m"][2] == 3  # 2.2 m: beyond passive reach, the pair's longest link sets the length
+    assert list(ch["owner"][:6]) == [True, False] * 3  # one copper cable per pair
+    ids = ch["module_ids"]
+    assert ids[ch["module_a"][6]] == "osfp-800g-2xsr4" and ids[ch["module_a"][8]] == "osfp-800g-2xdr4"
+    assert (ch["module_a"][:6] == -1).all()  # copper needs no optics
+    single = _choose(catalog, [1.0, 1.0], paired=False)  # two cages, two far cages: no twin copper
+    assert [media.MEDIA[m] for m in single["medium"]] == ["mmf", "mmf"]
+    assert list(single["length_m"]) == [3, 3]
+
+
+def test_findings_for_a_too_long_cable_and_missing_switches(sample, catalog):
+    far = sample.with_racks([replace(sample.rack("a01"), x=200_000.0)])
+    section, findings = analyze_fabric(far, catalog)
+    codes = {f.code: f for f in findings}
+    assert codes["fabric-cable-too-long"].where == "rack:a01" and codes["fabric-cable-too-long"].severity == "error"
+    assert section["too_long_links"] == 16
+    # A 32nd DGX in B08 leaves no leaf ports for the UFM appliances: NVIDIA removes one DGX (Table 4).
+    b08 = sample.rack("b08")
+    full = sample.with_racks([replace(b08, devices=b08.devices + (MountedDevice("extra", "dgx-b200", 17),))])
+    codes = {f.code: f for f in analyze_fabric(full, catalog)[1]}
+    assert codes["fabric-ports-exhausted"].where == "rack:m01"
+    assert {f.where for f in analyze_fabric(full, catalog)[1] if f.code == "fabric-too-few-switches"} == {"rack:b09"}
+
+
+def test_fabric_section_of_the_sample(sample, catalog):
+    section, _ = analyze_fabric(sample, catalog)
+    for key in ("endpoints", "nodes", "tiers", "leaf", "spine", "core", "links", "max_endpoints", "cables",
+                "transceivers", "cables_by_length", "placed", "ports", "bandwidth"):
+        assert key in section
+    assert (section["nodes"], section["gpus"], section["placed"]) == (31, 248, {"leaf": 8, "spine": 4, "core": 0})
+    assert (section["leaf"], section["spine"], section["links"]["node_leaf"]) == (8, 4, 252)
+    assert section["bandwidth"]["per_gpu"]["scale_out_gbs"] == 50
+    bw = bandwidth_section(sample, catalog)
+    assert bw["nvlink_domain_gpus"] == 8 and bw["collectives"]["all_gpus"]["gpus"] == 248
+
+
+def test_nvl72_and_forbidden_tier(catalog):
+    from bench.designs import dgx_b200_project
+
+    nvl = load(GB200_NVL72_SU, catalog)
+    section, findings = analyze_fabric(nvl, catalog)
+    # 144 compute trays x 4 rails, plus the 2 UFM appliances' 4 ports
+    assert (section["nodes"], section["rails"], section["links"]["node_leaf"]) == (144, 4, 580)
+    assert (section["leaf"], section["spine"]) == (20, 16) and findings == []
+    bare = nvl.removing_racks(["n01", "n02"])
+    assert [f.code for f in analyze_fabric(bare, catalog)[1]] == ["fabric-no-switches"]
+    assert bandwidth_section(nvl, catalog)["nvlink_domain_gpus"] == 72
+    big = dgx_b200_project(2 * 8 * 1040)  # 2,080 DGX = 16,640 endpoints: beyond 2 tiers of QM9700
+    section, findings = analyze_fabric(big, catalog, tiers=2)
+    assert section["tiers"] == 3
+    assert "fabric-tier-forbidden" in {f.code for f in findings}
+
+
+def test_cabling_csv_round_trip(sample, catalog, tmp_path):
+    links = wiring_plan(sample, catalog)
+    out = tmp_path / "cabling.csv"
+    write_cabling_csv(links, out)
+    rows = list(csv.DictReader(out.open()))
+    assert tuple(rows[0]) == CSV_COLUMNS
+    assert len(rows) == len(links)
+    assert rows[0]["a_device"] == "dgx-01" and rows[0]["cable"] == "fiber-mpo12-mmf" and float(rows[0]["length_m"]) > 0
+    assert {"a_device", "a_port", "b_device", "b_port", "tier", "medium", "cable", "length_m", "a_transceiver",
+            "b_transceiver", "rail"} <= set(CSV_COLUMNS)
