@@ -296,6 +296,43 @@ class MoveFloorDevicesCommand(Command):
         return project.with_floor_devices(moved), Change(floor_devices=frozenset(self.placements))
 
 
+FLOOR_FIELDS = {"name", "serves", "type"}
+
+
+@dataclass
+class UpdateFloorDeviceCommand(Command):
+    """Rename a floor unit, change its type, or set which racks it serves."""
+
+    device_id: str
+    changes: dict
+    label: str = "Edit floor unit"
+
+    @property
+    def merge_key(self):
+        return ("floor", self.device_id, tuple(sorted(self.changes)))
+
+    def merged_with(self, later):
+        return UpdateFloorDeviceCommand(self.device_id, {**self.changes, **later.changes}, later.label)
+
+    def apply(self, project, catalog):
+        if not project.has_floor_device(self.device_id):
+            raise CommandError(f"no floor unit with id {self.device_id!r}")
+        unknown = set(self.changes) - FLOOR_FIELDS
+        if unknown:
+            raise CommandError(f"floor unit has no editable property {sorted(unknown)[0]!r}")
+        changes = dict(self.changes)
+        if "type" in changes:
+            changes["type"] = _catalog_entry(catalog, changes["type"], ["cdu", "pdu"]).id
+        if "serves" in changes:
+            serves = tuple(changes["serves"])
+            missing = [r for r in serves if not project.has_rack(r)]
+            if missing:
+                raise CommandError(f"no rack with id {missing[0]!r}")
+            changes["serves"] = serves
+        new = replace(project.floor_device(self.device_id), **changes)
+        return project.with_floor_devices([new]), Change(floor_devices=frozenset([self.device_id]))
+
+
 @dataclass
 class RemoveFloorDevicesCommand(Command):
     ids: tuple[str, ...]
@@ -398,6 +435,13 @@ class Document:
 
     def subscribe(self, listener: Listener) -> None:
         self._listeners.append(listener)
+
+    def unsubscribe(self, listener: Listener) -> None:
+        """Stop telling ``listener``; a view that switches documents calls this on the old one."""
+        try:
+            self._listeners.remove(listener)
+        except ValueError:
+            pass
 
     def _set(self, project: Project, change: Change) -> None:
         self.project = project

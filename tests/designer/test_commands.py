@@ -242,3 +242,29 @@ def test_restored_document_is_unsaved(doc):
     assert not doc.dirty
     doc.mark_unsaved()
     assert doc.dirty
+
+
+def test_floor_unit_edit(doc):
+    from designer.commands import UpdateFloorDeviceCommand
+
+    doc.push(UpdateFloorDeviceCommand("c1", {"name": "CDU-A", "serves": ["r1", "r2"]}))
+    assert doc.project.floor_device("c1").serves == ("r1", "r2") and doc.project.floor_device("c1").name == "CDU-A"
+    with pytest.raises(CommandError, match="no rack with id 'r9'"):
+        doc.push(UpdateFloorDeviceCommand("c1", {"serves": ["r9"]}))
+    with pytest.raises(CommandError, match="is a server"):
+        doc.push(UpdateFloorDeviceCommand("c1", {"type": "dgx-b200"}))
+    doc.undo()
+    assert doc.project.floor_device("c1").serves == ("r2",)
+
+
+def test_unsubscribe(doc):
+    heard = []
+
+    def listener(project, change):
+        heard.append(change)
+
+    doc.subscribe(listener)
+    doc.unsubscribe(listener)
+    doc.unsubscribe(listener)  # twice is harmless
+    doc.push(MoveRacksCommand({"r1": (900, 1200, 0)}))
+    assert heard == []
