@@ -23,6 +23,15 @@ MIN_LABEL_PX = 7.0
 MIN_TILE_PX = 6.0
 
 
+_SELECTED_PEN = QPen(style.ACCENT, 3.0)
+_SELECTED_PEN.setCosmetic(True)
+_SELECTED_PEN.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
+_SELECTED_FILL = QBrush(style.ACCENT)
+_INVALID_PEN = QPen(style.INVALID, 2.0)
+_INVALID_PEN.setCosmetic(True)
+_INVALID_FILL = QBrush(QColor(style.INVALID.red(), style.INVALID.green(), style.INVALID.blue(), 150))
+
+
 def _lod(painter) -> float:
     return QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
 
@@ -91,7 +100,44 @@ class FootprintItem(QGraphicsItem):
         self._front = QRectF(self._rect.left(), self._rect.top(), self._w, band)
         self._name, self._label = "", None
         self._fill = self._edge = self._band = self._text = QColor()
+        self._base = self._heat = None
+        self._invalid = False
         self.setZValue(10)
+        self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIsSelectable)
+
+    @property
+    def size(self) -> tuple[float, float]:
+        """(width, depth) of the footprint in mm."""
+        return self._w, self._d
+
+    @property
+    def fill_color(self) -> QColor:
+        """The colour the footprint is filled with now (its role's, or the heat map's)."""
+        return QColor(self._fill.color())
+
+    @property
+    def invalid(self) -> bool:
+        """True while a preview puts this item where it may not stand (drawn red)."""
+        return self._invalid
+
+    def set_invalid(self, invalid: bool) -> None:
+        if invalid != self._invalid:
+            self._invalid = invalid
+            self.update()
+
+    def set_heat(self, color: QColor | None, update: bool = True) -> None:
+        """Fill with ``color`` instead of the role colour (heat map), or back to the role colour with None."""
+        self._heat = color
+        self._apply_fill(update)
+
+    def _apply_fill(self, update: bool = True) -> None:
+        fill = self._heat if self._heat is not None else self._base
+        if fill is None:
+            return
+        self._fill, self._edge, self._band = QBrush(fill), _cosmetic(fill.darker(150)), QBrush(fill.darker(185))
+        self._text = style.text_on(fill)
+        if update:
+            self.update()
 
     @property
     def name(self) -> str:
@@ -99,17 +145,19 @@ class FootprintItem(QGraphicsItem):
         return self._name
 
     def set_style(self, name: str, fill: QColor) -> None:
-        self._name = name
-        self._fill, self._edge, self._band = QBrush(fill), _cosmetic(fill.darker(150)), QBrush(fill.darker(185))
-        self._text = style.text_on(fill)
-        self._layout_label()
+        self._base = QColor(fill)
+        self._apply_fill(update=False)
+        if name != self._name or self._label is None:
+            self._name = name
+            self._layout_label()
         self.update()
 
     def place(self, x: float, y: float, rotation: float) -> None:
         """Move and turn; the label is re-laid out because it stays upright."""
         self.setPos(x, y)
-        self.setRotation(rotation)
-        self._layout_label()
+        if rotation != self.rotation() or self._label is None:
+            self.setRotation(rotation)
+            self._layout_label()
 
     def _layout_label(self) -> None:
         a = math.radians(self.rotation())
@@ -122,11 +170,13 @@ class FootprintItem(QGraphicsItem):
 
     def paint(self, painter, option, widget=None) -> None:
         lod = _lod(painter)
+        selected = self.isSelected()
         if lod * min(self._w, self._d) < 3:  # a few pixels: just a dot of colour
-            painter.fillRect(self._rect, self._fill)
+            painter.fillRect(self._rect, _INVALID_FILL if self._invalid else _SELECTED_FILL if selected
+                             else self._fill)
             return
-        painter.setPen(self._edge)
-        painter.setBrush(self._fill)
+        painter.setPen(_INVALID_PEN if self._invalid else self._edge)
+        painter.setBrush(_INVALID_FILL if self._invalid else self._fill)
         if self.RADIUS:
             painter.drawRoundedRect(self._rect, self.RADIUS, self.RADIUS)
         else:
@@ -135,9 +185,15 @@ class FootprintItem(QGraphicsItem):
         if self._label is not None and self._label.px * lod >= MIN_LABEL_PX:
             painter.save()
             painter.rotate(-self.rotation())
-            painter.setPen(self._text)
+            painter.setPen(style.TEXT if self._invalid else self._text)
             self._label.draw(painter, QPointF(0, 0), lod)
             painter.restore()
+        if selected:
+            # Inset by the pen's half width so the outline never leaves the bounding rect at any zoom.
+            inset = min(1.5 / max(lod, 1e-6), min(self._w, self._d) / 4)
+            painter.setPen(_SELECTED_PEN)
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            painter.drawRect(self._rect.adjusted(inset, inset, -inset, -inset))
 
 
 class RackItem(FootprintItem):
@@ -243,3 +299,65 @@ class HallTitleItem(QGraphicsItem):
         painter.setFont(self._regular)
         painter.drawText(r.adjusted(self._title_w + self._gap, 0, 0, 0),
                          Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self._detail)
+
+
+class ClearanceItem(QGraphicsItem):
+    """The free bands in front of and behind a set of racks, as two paths (one item, however many racks).
+
+    Sits under the racks (z 5) so a band never hides a footprint; ``set_bands``
+    takes corner lists in scene coordinates.
+    """
+
+    def __init__(self, z: float = 5.0):
+        super().__init__()
+        self._front, self._rear = QPainterPath(), QPainterPath()
+        self._bounds = QRectF()
+        self._count = 0
+        self._front_brush, self._rear_brush = QBrush(style.CLEARANCE_FRONT), QBrush(style.CLEARANCE_REAR)
+        self._front_pen = _cosmetic(QColor(style.CLEARANCE_FRONT.red(), style.CLEARANCE_FRONT.green(),
+                                           style.CLEARANCE_FRONT.blue(), 150))
+        self._rear_pen = _cosmetic(QColor(style.CLEARANCE_REAR.red(), style.CLEARANCE_REAR.green(),
+                                          style.CLEARANCE_REAR.blue(), 150))
+        self._front_pen.setStyle(Qt.PenStyle.DashLine)
+        self._rear_pen.setStyle(Qt.PenStyle.DashLine)
+        self.setZValue(z)
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+
+    @property
+    def band_count(self) -> int:
+        """How many bands (front plus rear) are drawn."""
+        return self._count
+
+    def front_path(self) -> QPainterPath:
+        return QPainterPath(self._front)
+
+    def rear_path(self) -> QPainterPath:
+        return QPainterPath(self._rear)
+
+    def set_bands(self, fronts, rears) -> None:
+        front, rear = QPainterPath(), QPainterPath()
+        front.setFillRule(Qt.FillRule.WindingFill)
+        rear.setFillRule(Qt.FillRule.WindingFill)
+        fronts, rears = list(fronts), list(rears)
+        self._count = len(fronts) + len(rears)
+        for pts in fronts:
+            front.addPolygon(QPolygonF([QPointF(x, y) for x, y in pts]))
+            front.closeSubpath()
+        for pts in rears:
+            rear.addPolygon(QPolygonF([QPointF(x, y) for x, y in pts]))
+            rear.closeSubpath()
+        self.prepareGeometryChange()
+        self._front, self._rear = front, rear
+        self._bounds = front.boundingRect().united(rear.boundingRect()).adjusted(-2, -2, 2, 2)
+        self.update()
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter, option, widget=None) -> None:
+        painter.setPen(self._front_pen)
+        painter.setBrush(self._front_brush)
+        painter.drawPath(self._front)
+        painter.setPen(self._rear_pen)
+        painter.setBrush(self._rear_brush)
+        painter.drawPath(self._rear)

@@ -1,84 +1,256 @@
-"""The floor plan: a scene that mirrors a project's halls, racks and floor units, and a view to zoom and pan it.
+"""The floor plan: a scene that mirrors a document's halls, racks and floor units, and a view to edit it.
 
 One scene unit is one millimetre; scene y grows downward like the model's y.
 Halls after the first are laid out to the right of the one before (the model
 gives every hall its own coordinate plane), so ``hall_offsets`` maps a hall
 to where its origin sits in the scene.
 
-A floor plan is mostly static, so the scene keeps Qt's default BSP index and
-an explicit scene rect (so Qt never walks every item to find its extent).
+The scene follows a :class:`designer.commands.Document`: each
+:class:`~designer.commands.Change` updates, adds or removes only the items it
+names (a full rebuild happens only when the document is replaced or a hall
+changes). Gestures never edit the model: they go through
+:class:`widgets.canvas_tools.CanvasTools`, which pushes one command per edit.
+
+A floor plan is mostly static, so the scene keeps Qt's BSP index and an
+explicit scene rect; a drag of many items switches to ``NoIndex`` while it lasts.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QPainter, QTransform
-from PySide6.QtWidgets import QGraphicsScene, QGraphicsView
+from collections import Counter
+from dataclasses import dataclass, field
+
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QPainter, QPainterPath, QTransform
+from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView
 
 from catalog import Catalog
+from designer.commands import Change, Document
 from designer.model import Project
 
-from . import overlay, style
-from .floor_items import FloorDeviceItem, HallItem, HallTitleItem, RackItem
+from . import layout_math, overlay, style
+from .canvas_tools import CanvasTools
+from .floor_items import ClearanceItem, FloorDeviceItem, FootprintItem, HallItem, HallTitleItem, RackItem
+from .palette import MIME_DEVICE
 
 #: Space left between halls laid out side by side.
 HALL_GAP_MM = 3000.0
 DEFAULT_RACK = (600.0, 1200.0)
+#: Dragging more items than this switches the scene index off for the drag.
+NO_INDEX_DRAG = 300
+
+
+@dataclass
+class _Drag:
+    """A move in progress: where it started and where every moving item was."""
+
+    press: QPointF
+    items: list[FootprintItem]
+    start: dict = field(default_factory=dict)  # item -> QPointF
+    started: bool = False
+    delta: QPointF = field(default_factory=QPointF)
+    marked: set = field(default_factory=set)  # items drawn red now
+    problem: object = None
+    indexed: bool = True
+
+
+def where_of(item: FootprintItem) -> str:
+    return f"rack:{item.rack_id}" if isinstance(item, RackItem) else f"floor:{item.device_id}"
 
 
 class FloorPlanScene(QGraphicsScene):
-    """Items for one project value; ``set_project`` rebuilds them all."""
+    """Items for one document; edits arrive as commands and come back as changes."""
+
+    #: The selection changed: kind ("rack", "floor", or "" for nothing) and the ids of that kind.
+    #: A mixed selection reports its racks.
+    selection_changed = Signal(str, list)
+    #: An edit on the plan was refused (overlap, outside the hall, a command's error): the reason.
+    refused = Signal(str)
+    #: A note for the status bar that is not a refusal (a server dropped on the plan).
+    status_message = Signal(str)
 
     def __init__(self, catalog: Catalog, parent=None):
         super().__init__(parent)
         self.catalog = catalog
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.document: Document | None = None
+        self.project = Project()
         self.rack_items: dict[str, RackItem] = {}
         self.floor_items: dict[str, FloorDeviceItem] = {}
         self.hall_items: dict[str, HallItem] = {}
         self.hall_offsets: dict[str, QPointF] = {}
-        self._legend: list[tuple] = []
+        self._roles: Counter = Counter()
+        self._floor_kinds: Counter = Counter()
         self._halls_rect = QRectF()
+        self._selection: tuple[str, list] = ("", [])
+        self._batch = 0
+        self._drag: _Drag | None = None
+        self._analysis = None
+        self._rack_share: dict[str, float] = {}
+        self._floor_share: dict[str, float] = {}
+        self.heat_map = False
+        self.all_clearances = False
+        self._all_bands: dict[str, tuple] = {}
+        self._sel_clearance = self._all_clearance = None
+        self._make_clearance_items()
+        self.tools = CanvasTools(self)
+        self.selectionChanged.connect(self._on_qt_selection)
 
-    # -- building -----------------------------------------------------------
+    # -- document ---------------------------------------------------------------
+    def set_document(self, document: Document) -> None:
+        """Mirror ``document`` from now on (call again when the window's document is replaced)."""
+        self.document = document
+        document.subscribe(lambda project, change, doc=document: self._on_document_changed(doc, project, change))
+        self.set_project(document.project)
+
+    def _on_document_changed(self, document: Document, project: Project, change: Change) -> None:
+        if document is not self.document:
+            return  # a document this scene no longer shows
+        if change.halls or project.halls != self.project.halls:
+            self.set_project(project)
+        else:
+            self.apply_change(project, change)
+
+    # -- building -----------------------------------------------------------------
+    def _make_clearance_items(self) -> None:
+        self._sel_clearance = ClearanceItem(z=5)
+        self._all_clearance = ClearanceItem(z=4)
+        self._all_clearance.setVisible(self.all_clearances)
+        self.addItem(self._sel_clearance)
+        self.addItem(self._all_clearance)
+
     def set_project(self, project: Project) -> None:
-        self.clear()
-        self.rack_items.clear(), self.floor_items.clear(), self.hall_items.clear(), self.hall_offsets.clear()
-        self._halls_rect = QRectF()
-        cursor = None
-        for hall in project.halls:
-            x0, y0, x1, y1 = hall.bounds
-            offset = QPointF(0, 0) if cursor is None else QPointF(cursor - x0, 0)
-            cursor = x1 + offset.x() + HALL_GAP_MM
-            self.hall_offsets[hall.id] = offset
-            item = HallItem(hall.id, hall.outline, hall.tile_mm)
-            item.setPos(offset)
-            self.addItem(item)
-            self.hall_items[hall.id] = item
-            title = HallTitleItem(hall.name or hall.id,
-                                  f"{(x1 - x0) / 1000:.1f} × {(y1 - y0) / 1000:.1f} m · {hall.area_m2:.0f} m²")
-            title.setPos(offset + QPointF(x0, y0))
-            self.addItem(title)
-            self._halls_rect = self._halls_rect.united(QRectF(x0, y0, x1 - x0, y1 - y0).translated(offset))
-        roles = set()
-        for rack in project.racks:
-            item = RackItem(rack.id, *self._size(rack.type))
-            item.role = style.rack_role(rack, self.catalog)
-            roles.add(item.role)
-            item.set_style(rack.name or rack.id, style.ROLES[item.role][0])
-            self._add(item, rack.hall, rack.x, rack.y, rack.rotation)
-            self.rack_items[rack.id] = item
-        floor_kinds = set()
-        for dev in project.floor_devices:
-            kind = getattr(self.catalog.find(dev.type), "kind", "")
-            floor_kinds.add(kind)
-            item = FloorDeviceItem(dev.id, *self._size(dev.type, (600.0, 600.0)))
-            item.set_style(dev.name or dev.id, (style.CDU if kind == "cdu" else style.FLOOR_OTHER)[0])
-            self._add(item, dev.hall, dev.x, dev.y, dev.rotation)
-            self.floor_items[dev.id] = item
-        self._legend = [style.ROLES[r] for r in style.ROLES if r in roles]
-        self._legend += [style.CDU] if "cdu" in floor_kinds else []
-        self._legend += [style.FLOOR_OTHER] if floor_kinds - {"cdu"} else []
-        self._update_scene_rect()
+        """Rebuild every item for ``project`` (the selection is kept by id)."""
+        keep = self.selected_ids()
+        self._drag = None
+        self._batch += 1
+        try:
+            self.clear()
+            self.project = project
+            self.rack_items.clear(), self.floor_items.clear(), self.hall_items.clear(), self.hall_offsets.clear()
+            self._roles.clear(), self._floor_kinds.clear(), self._all_bands.clear()
+            self._make_clearance_items()
+            self._halls_rect = QRectF()
+            cursor = None
+            for hall in project.halls:
+                x0, y0, x1, y1 = hall.bounds
+                offset = QPointF(0, 0) if cursor is None else QPointF(cursor - x0, 0)
+                cursor = x1 + offset.x() + HALL_GAP_MM
+                self.hall_offsets[hall.id] = offset
+                item = HallItem(hall.id, hall.outline, hall.tile_mm)
+                item.setPos(offset)
+                self.addItem(item)
+                self.hall_items[hall.id] = item
+                title = HallTitleItem(hall.name or hall.id,
+                                      f"{(x1 - x0) / 1000:.1f} × {(y1 - y0) / 1000:.1f} m · {hall.area_m2:.0f} m²")
+                title.setPos(offset + QPointF(x0, y0))
+                self.addItem(title)
+                self._halls_rect = self._halls_rect.united(QRectF(x0, y0, x1 - x0, y1 - y0).translated(offset))
+            for rack in project.racks:
+                self._add_rack(rack)
+            for dev in project.floor_devices:
+                self._add_floor(dev)
+            self._update_scene_rect()
+            self._refresh_all_clearances(None)
+            for where in keep:
+                item = self.item_for(where)
+                if item is not None:
+                    item.setSelected(True)
+        finally:
+            self._batch -= 1
+        self._on_qt_selection()
+
+    def apply_change(self, project: Project, change: Change) -> None:
+        """Update, add or remove just the items ``change`` names."""
+        old, self.project = self.project, project
+        self._batch += 1
+        try:
+            touched: list[FootprintItem] = []
+            for rid in change.racks:
+                item = self.rack_items.get(rid)
+                if not project.has_rack(rid):
+                    if item is not None:
+                        self._remove_rack(rid)
+                    continue
+                rack = project.rack(rid)
+                if item is None:
+                    touched.append(self._add_rack(rack))
+                    continue
+                before = old.rack(rid) if old.has_rack(rid) else None
+                if before is rack:
+                    continue
+                if before is None or before.type != rack.type or before.hall != rack.hall:
+                    selected = item.isSelected()
+                    self._remove_rack(rid)
+                    item = self._add_rack(rack)
+                    item.setSelected(selected)
+                else:
+                    self._restyle_rack(item, rack)
+                    offset = self.hall_offsets.get(rack.hall, QPointF(0, 0))
+                    item.place(rack.x + offset.x(), rack.y + offset.y(), rack.rotation)
+                touched.append(item)
+            for fid in change.floor_devices:
+                item = self.floor_items.get(fid)
+                if not project.has_floor_device(fid):
+                    if item is not None:
+                        self._remove_floor(fid)
+                    continue
+                dev = project.floor_device(fid)
+                before = old.floor_device(fid) if old.has_floor_device(fid) else None
+                if before is dev and item is not None:
+                    continue
+                selected = item is not None and item.isSelected()
+                if item is not None:
+                    self._remove_floor(fid)
+                item = self._add_floor(dev)
+                item.setSelected(selected)
+                touched.append(item)
+            self._grow_scene_rect(touched)
+            self._refresh_all_clearances(change.racks)
+        finally:
+            self._batch -= 1
+        self._on_qt_selection()
+        self._refresh_selection_clearance()
+
+    def _restyle_rack(self, item: RackItem, rack) -> None:
+        role = style.rack_role(rack, self.catalog)
+        if role != item.role:
+            self._roles[item.role] -= 1
+            self._roles[role] += 1
+            item.role = role
+        item.set_style(rack.name or rack.id, style.ROLES[role][0])
+
+    def _add_rack(self, rack) -> RackItem:
+        item = RackItem(rack.id, *self._size(rack.type))
+        item.role = style.rack_role(rack, self.catalog)
+        self._roles[item.role] += 1
+        item.set_style(rack.name or rack.id, style.ROLES[item.role][0])
+        if self.heat_map:
+            item.set_heat(style.heat_color(self._rack_share.get(rack.id)), update=False)
+        self._add(item, rack.hall, rack.x, rack.y, rack.rotation)
+        self.rack_items[rack.id] = item
+        return item
+
+    def _remove_rack(self, rack_id: str) -> None:
+        item = self.rack_items.pop(rack_id)
+        self._roles[item.role] -= 1
+        self.removeItem(item)
+
+    def _add_floor(self, dev) -> FloorDeviceItem:
+        kind = getattr(self.catalog.find(dev.type), "kind", "")
+        self._floor_kinds[kind] += 1
+        item = FloorDeviceItem(dev.id, *self._size(dev.type, (600.0, 600.0)))
+        item.kind = kind
+        item.set_style(dev.name or dev.id, (style.CDU if kind == "cdu" else style.FLOOR_OTHER)[0])
+        if self.heat_map and kind == "cdu":
+            item.set_heat(style.heat_color(self._floor_share.get(dev.id)), update=False)
+        self._add(item, dev.hall, dev.x, dev.y, dev.rotation)
+        self.floor_items[dev.id] = item
+        return item
+
+    def _remove_floor(self, device_id: str) -> None:
+        item = self.floor_items.pop(device_id)
+        self._floor_kinds[item.kind] -= 1
+        self.removeItem(item)
 
     def _size(self, type_id: str, default=DEFAULT_RACK) -> tuple[float, float]:
         dev = self.catalog.find(type_id)
@@ -102,6 +274,15 @@ class FloorPlanScene(QGraphicsScene):
         margin = max(3000.0, 0.3 * max(rect.width(), rect.height()))
         self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
 
+    def _grow_scene_rect(self, items) -> None:
+        """Widen the scene rect for changed items that stand outside it (it never shrinks on an edit)."""
+        rect = self.sceneRect()
+        for item in items:
+            if not rect.contains(item.sceneBoundingRect()):
+                rect = rect.united(item.sceneBoundingRect().adjusted(-3000, -3000, 3000, 3000))
+        if rect != self.sceneRect():
+            self.setSceneRect(rect)
+
     # -- queries ------------------------------------------------------------
     def halls_rect(self) -> QRectF:
         """The union of every hall's bounds in scene coordinates (empty when there is no hall)."""
@@ -109,11 +290,260 @@ class FloorPlanScene(QGraphicsScene):
 
     def legend(self) -> list[tuple]:
         """(colour, label) for each kind of item the plan shows, in legend order."""
-        return list(self._legend)
+        if self.heat_map:
+            out = list(style.HEAT_LEGEND)
+        else:
+            out = [style.ROLES[r] for r in style.ROLES if self._roles.get(r, 0) > 0]
+            out += [style.CDU] if self._floor_kinds.get("cdu", 0) > 0 else []
+            out += [style.FLOOR_OTHER] if any(n > 0 for k, n in self._floor_kinds.items() if k != "cdu") else []
+        if self.all_clearances:
+            out += style.CLEARANCE_LEGEND
+        return out
+
+    def item_for(self, where: str):
+        """The item for ``"rack:<id>"``, ``"floor:<id>"`` or ``"hall:<id>"``, or None."""
+        kind, _, oid = where.partition(":")
+        return {"rack": self.rack_items, "floor": self.floor_items, "hall": self.hall_items}.get(kind, {}).get(oid)
+
+    def hall_at(self, scene_pos: QPointF) -> tuple[str, float, float] | None:
+        """The hall under a scene point and the point in that hall's own plane, or None."""
+        for hall_id, item in self.hall_items.items():
+            local = scene_pos - self.hall_offsets[hall_id]
+            if item.polygon.containsPoint(local, Qt.FillRule.OddEvenFill):
+                return hall_id, local.x(), local.y()
+        return None
+
+    def footprint_at(self, scene_pos: QPointF) -> FootprintItem | None:
+        for item in self.items(scene_pos):
+            if isinstance(item, FootprintItem):
+                return item
+        return None
+
+    # -- selection --------------------------------------------------------------
+    def selected_footprints(self) -> list[FootprintItem]:
+        return [i for i in self.selectedItems() if isinstance(i, FootprintItem)]
+
+    def selected_ids(self) -> list[str]:
+        """The selection as where-strings (``"rack:a01"``, ``"floor:cdu-1"``), racks first, sorted."""
+        items = self.selected_footprints()
+        return sorted((where_of(i) for i in items), key=lambda w: (not w.startswith("rack:"), w))
+
+    def select(self, where: str) -> bool:
+        """Select one object by where-string alone; a hall (``"hall:<id>"``) clears the selection.
+
+        Returns False when nothing by that name is on the plan.
+        """
+        item = self.item_for(where)
+        if item is None:
+            return False
+        self.select_many([where] if isinstance(item, FootprintItem) else [])
+        return True
+
+    def select_many(self, wheres) -> None:
+        """Replace the selection (one ``selection_changed`` for the lot)."""
+        self._batch += 1
+        try:
+            self.clearSelection()
+            for where in wheres:
+                item = self.item_for(where)
+                if isinstance(item, FootprintItem):
+                    item.setSelected(True)
+        finally:
+            self._batch -= 1
+        self._on_qt_selection()
+
+    def select_all(self) -> None:
+        path = QPainterPath()
+        path.addRect(self.sceneRect())
+        self._batch += 1
+        try:
+            self.setSelectionArea(path)
+        finally:
+            self._batch -= 1
+        self._on_qt_selection()
+
+    def _on_qt_selection(self) -> None:
+        if self._batch:
+            return
+        ids = self.selected_ids()
+        racks = [w[5:] for w in ids if w.startswith("rack:")]
+        floors = [w[6:] for w in ids if w.startswith("floor:")]
+        current = ("rack", racks) if racks else ("floor", floors) if floors else ("", [])
+        self._refresh_selection_clearance()
+        if current != self._selection:
+            self._selection = current
+            self.selection_changed.emit(*current)
+
+    # -- clearance zones ------------------------------------------------------------
+    def _bands_of(self, item: RackItem):
+        w, d = item.size
+        p = item.pos()
+        return layout_math.clearance_bands(p.x(), p.y(), w, d, item.rotation())
+
+    def _refresh_selection_clearance(self) -> None:
+        if self._sel_clearance is None:
+            return
+        racks = [i for i in self.selected_footprints() if isinstance(i, RackItem)]
+        bands = [self._bands_of(i) for i in racks]
+        self._sel_clearance.set_bands([b[0] for b in bands], [b[1] for b in bands])
+
+    def clearance_bands_shown(self) -> int:
+        """How many bands the selection's clearance layer draws (two per selected rack)."""
+        return self._sel_clearance.band_count
+
+    def set_all_clearances(self, on: bool) -> None:
+        """Show the clearance zones of every rack, not only the selected ones."""
+        self.all_clearances = bool(on)
+        self._all_clearance.setVisible(self.all_clearances)
+        if not on:
+            self._all_bands.clear()
+            self._all_clearance.set_bands([], [])
+        self._refresh_all_clearances(None)
+        self.update()  # the legend lists the bands
+
+    def _refresh_all_clearances(self, changed) -> None:
+        if not self.all_clearances:
+            return
+        if changed is None:
+            self._all_bands = {rid: self._bands_of(item) for rid, item in self.rack_items.items()}
+        else:
+            for rid in changed:
+                item = self.rack_items.get(rid)
+                if item is None:
+                    self._all_bands.pop(rid, None)
+                else:
+                    self._all_bands[rid] = self._bands_of(item)
+        bands = list(self._all_bands.values())
+        self._all_clearance.set_bands([b[0] for b in bands], [b[1] for b in bands])
+
+    # -- heat map --------------------------------------------------------------------
+    def set_analysis(self, analysis) -> None:
+        """Engine results (a :class:`designer.analysis.Analysis`) to colour the heat map with; None forgets them."""
+        self._analysis = analysis
+        self._rack_share, self._floor_share = {}, {}
+        if analysis is not None:
+            for r in analysis["power"].get("racks", []):
+                share = r.get("utilisation")
+                if share is None and r.get("limit_kw"):
+                    share = r["max_kw"] / r["limit_kw"]
+                self._rack_share[r["id"]] = share
+            for loop in analysis["cooling"].get("cdu_loops", []):
+                cap = loop.get("capacity_kw") or 0.0
+                share = loop["load_kw"] / cap if cap > 0 else None
+                for unit in loop.get("units", []):
+                    kind, _, uid = unit.partition(":")
+                    if kind == "floor":
+                        self._floor_share[uid] = share
+        if self.heat_map:
+            self._recolour()
+
+    def set_heat_map(self, on: bool) -> None:
+        """Colour racks by kW against their limit and CDUs by loop load against capacity."""
+        self.heat_map = bool(on)
+        self._recolour()
+
+    def _recolour(self) -> None:
+        on = self.heat_map
+        for rid, item in self.rack_items.items():
+            item.set_heat(style.heat_color(self._rack_share.get(rid)) if on else None, update=False)
+        for fid, item in self.floor_items.items():
+            heat = on and item.kind == "cdu"
+            item.set_heat(style.heat_color(self._floor_share.get(fid)) if heat else None, update=False)
+        self.update()
+
+    # -- dragging selected items ---------------------------------------------------------
+    def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton:
+            item = self.footprint_at(event.scenePos())
+            if item is not None:
+                if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+                    item.setSelected(not item.isSelected())
+                    event.accept()
+                    return
+                if not item.isSelected():
+                    self.select_many([where_of(item)])
+                items = self.selected_footprints()
+                self._drag = _Drag(event.scenePos(), items, {i: i.pos() for i in items})
+                event.accept()
+                return
+        super().mousePressEvent(event)
+
+    def mouseMoveEvent(self, event) -> None:
+        drag = self._drag
+        if drag is None:
+            super().mouseMoveEvent(event)
+            return
+        event.accept()
+        if not drag.started:
+            moved = event.screenPos() - event.buttonDownScreenPos(Qt.MouseButton.LeftButton)
+            if moved.manhattanLength() < QApplication.startDragDistance():
+                return
+            drag.started = True
+            if len(drag.items) > NO_INDEX_DRAG:
+                drag.indexed = False
+                self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.NoIndex)
+        delta = event.scenePos() - drag.press
+        if not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
+            tile = self.tools.tile_of(drag.items[0])
+            delta = QPointF(layout_math.snap_delta(delta.x(), tile), layout_math.snap_delta(delta.y(), tile))
+        if delta == drag.delta:
+            return
+        drag.delta = delta
+        for item in drag.items:
+            item.setPos(drag.start[item] + delta)
+        problem = self.tools.check_items(drag.items, among=False)
+        drag.problem = problem
+        marked = set()
+        if problem is not None:
+            marked = {self.item_for(w) for w in problem.bad | problem.hit} - {None}
+        for item in drag.marked - marked:
+            item.set_invalid(False)
+        for item in marked - drag.marked:
+            item.set_invalid(True)
+        drag.marked = marked
+        self._refresh_selection_clearance()
+
+    def mouseReleaseEvent(self, event) -> None:
+        drag = self._drag
+        if drag is None or event.button() != Qt.MouseButton.LeftButton:
+            super().mouseReleaseEvent(event)
+            return
+        event.accept()
+        self._finish_drag(commit=True)
+
+    def cancel_drag(self) -> None:
+        """Put a drag's items back and forget it (Escape)."""
+        self._finish_drag(commit=False)
+
+    def _finish_drag(self, commit: bool) -> None:
+        drag, self._drag = self._drag, None
+        if drag is None:
+            return
+        for item in drag.marked:
+            item.set_invalid(False)
+        if not drag.indexed:
+            self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        if not drag.started or drag.delta.isNull():
+            return
+        pushed = False
+        if commit:
+            if drag.problem is not None:
+                self.refused.emit(f"Move refused: {drag.problem.message}")
+            else:
+                pushed = self.tools.commit_items(drag.items)
+        if not pushed:  # back to where the model says they are
+            for item, pos in drag.start.items():
+                if item.scene() is self:
+                    item.setPos(pos)
+            self._refresh_selection_clearance()
+
+    @property
+    def dragging(self) -> bool:
+        return self._drag is not None and self._drag.started
 
 
 class FloorPlanView(QGraphicsView):
-    """Wheel zoom around the cursor, pan by dragging empty space or with the middle button."""
+    """Wheel zoom around the cursor; drag empty floor to select, the middle button (or Space) to pan."""
 
     MIN_SCALE, MAX_SCALE = 0.002, 5.0  # screen pixels per millimetre
     FIT_PADDING_PX = 56
@@ -121,13 +551,16 @@ class FloorPlanView(QGraphicsView):
     def __init__(self, scene: FloorPlanScene, parent=None):
         super().__init__(scene, parent)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
-        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+        self.setRubberBandSelectionMode(Qt.ItemSelectionMode.IntersectsItemShape)
         self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
         self.setResizeAnchor(QGraphicsView.ViewportAnchor.AnchorViewCenter)
         self.setCacheMode(QGraphicsView.CacheModeFlag.CacheBackground)
         self.setOptimizationFlag(QGraphicsView.OptimizationFlag.DontAdjustForAntialiasing)
         self.setBackgroundBrush(style.CANVAS)
         self.setFrameShape(QGraphicsView.Shape.NoFrame)
+        self.setAcceptDrops(True)
+        self.setFocusPolicy(Qt.FocusPolicy.StrongFocus)
         # A canvas pans by dragging; scrollbars would only take room and suggest the scene rect is the world.
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
@@ -159,13 +592,31 @@ class FloorPlanView(QGraphicsView):
             rect = self.scene().itemsBoundingRect()
         if rect.isEmpty():
             return
+        self._fit(rect)
+        self._auto_fit = True
+
+    def _fit(self, rect: QRectF) -> None:
         pad = self.FIT_PADDING_PX
         vp = self.viewport().rect()
-        s = min((vp.width() - 2 * pad) / rect.width(), (vp.height() - 2 * pad) / rect.height())
+        s = min((vp.width() - 2 * pad) / max(rect.width(), 1.0), (vp.height() - 2 * pad) / max(rect.height(), 1.0))
         s = min(max(s, self.MIN_SCALE), self.MAX_SCALE)
         self.setTransform(QTransform.fromScale(s, s))
         self.centerOn(rect.center())
-        self._auto_fit = True
+
+    def center_on_object(self, where: str) -> bool:
+        """Centre a rack, floor unit or hall (``"rack:a01"``...); zoom out if it would not fit. False if unknown."""
+        item = self.scene().item_for(where)
+        if item is None:
+            return False
+        rect = item.sceneBoundingRect() if not isinstance(item, HallItem) else \
+            item.mapRectToScene(item.polygon.boundingRect())
+        self._auto_fit = False
+        visible = self.mapToScene(self.viewport().rect()).boundingRect()
+        if rect.width() > visible.width() * 0.9 or rect.height() > visible.height() * 0.9:
+            self._fit(rect)
+        else:
+            self.centerOn(rect.center())
+        return True
 
     def resizeEvent(self, event) -> None:
         super().resizeEvent(event)
@@ -201,10 +652,61 @@ class FloorPlanView(QGraphicsView):
     def mouseReleaseEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.MiddleButton and self._pan_from is not None:
             self._pan_from = None
-            self.viewport().setCursor(Qt.CursorShape.OpenHandCursor)
+            self.viewport().unsetCursor()
             event.accept()
             return
         super().mouseReleaseEvent(event)
+
+    ARROWS = {Qt.Key.Key_Left: (-1, 0), Qt.Key.Key_Right: (1, 0), Qt.Key.Key_Up: (0, -1), Qt.Key.Key_Down: (0, 1)}
+
+    def keyPressEvent(self, event) -> None:
+        scene = self.scene()
+        key = event.key()
+        if key == Qt.Key.Key_Escape and scene.dragging:
+            scene.cancel_drag()
+            event.accept()
+            return
+        if key in self.ARROWS and scene.selected_footprints() and not scene.dragging:
+            ux, uy = self.ARROWS[key]
+            fine = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
+            scene.tools.nudge(ux, uy, fine=fine)
+            event.accept()
+            return
+        if key == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+            event.accept()
+            return
+        super().keyPressEvent(event)
+
+    def keyReleaseEvent(self, event) -> None:
+        if event.key() == Qt.Key.Key_Space and not event.isAutoRepeat():
+            self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
+            event.accept()
+            return
+        super().keyReleaseEvent(event)
+
+    # -- drops from the palette -------------------------------------------------------
+    def dragEnterEvent(self, event) -> None:
+        if event.mimeData().hasFormat(MIME_DEVICE):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dragMoveEvent(self, event) -> None:
+        if event.mimeData().hasFormat(MIME_DEVICE):
+            event.acceptProposedAction()
+        else:
+            event.ignore()
+
+    def dropEvent(self, event) -> None:
+        mime = event.mimeData()
+        if not mime.hasFormat(MIME_DEVICE):
+            event.ignore()
+            return
+        device_id = bytes(mime.data(MIME_DEVICE)).decode("utf-8").strip()
+        scene_pos = self.mapToScene(event.position().toPoint())
+        self.scene().tools.drop_device(device_id, scene_pos)
+        event.acceptProposedAction()
 
     # -- overlays -------------------------------------------------------------
     def scrollContentsBy(self, dx: int, dy: int) -> None:

@@ -11,9 +11,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from PySide6.QtCore import Signal
+from PySide6.QtCore import Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QFileDialog, QLabel, QMainWindow, QMessageBox
+from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox
 
 from catalog import Catalog
 from designer import samples
@@ -23,6 +23,7 @@ from designer.fileformat import ProjectFileError, load
 from designer.model import Project
 
 from .floor_plan import FloorPlanScene, FloorPlanView
+from .palette import CatalogPalette
 
 FILE_FILTER = "PodPlanner projects (*.podplan.json *.json)"
 APP_NAME = "PodPlanner"
@@ -50,9 +51,18 @@ class MainWindow(QMainWindow):
         self.scene = FloorPlanScene(catalog, self)
         self.view = FloorPlanView(self.scene, self)
         self.setCentralWidget(self.view)
+        self.palette = CatalogPalette(catalog, self)
+        self.palette_dock = QDockWidget("Catalog", self)
+        self.palette_dock.setObjectName("catalog_dock")
+        self.palette_dock.setWidget(self.palette)
+        self.palette.setMinimumWidth(300)
+        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.palette_dock)
         self.totals_label = QLabel()
         self.statusBar().addPermanentWidget(self.totals_label)
+        self.scene.refused.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.scene.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self._build_menus()
+        self.scene.selection_changed.connect(lambda *_: self._update_edit_actions())
         self.resize(1280, 820)
         self._set_document(Document(project if project is not None else Project(), catalog))
 
@@ -73,6 +83,7 @@ class MainWindow(QMainWindow):
             self._action(self.samples_menu, _sample_title(path), lambda _=False, p=path: self.open_path(p))
         file_menu.addSeparator()
         self.quit_action = self._action(file_menu, "&Quit", self.close, QKeySequence("Ctrl+Q"))
+        self._build_edit_menu()
         view_menu = self.menuBar().addMenu("&View")
         self.zoom_in_action = self._action(view_menu, "Zoom &in", lambda: self.view.zoom_by(1.25),
                                            QKeySequence("Ctrl++"))
@@ -80,18 +91,84 @@ class MainWindow(QMainWindow):
         self.zoom_out_action = self._action(view_menu, "Zoom &out", lambda: self.view.zoom_by(0.8),
                                             QKeySequence("Ctrl+-"))
         self.fit_action = self._action(view_menu, "&Fit to hall", self.view.fit_hall, QKeySequence("Ctrl+0"))
+        view_menu.addSeparator()
+        self.clearance_action = self._action(view_menu, "&Clearance zones (all racks)", self.scene.set_all_clearances)
+        self.clearance_action.setCheckable(True)
+        self.heat_map_action = self._action(view_menu, "&Heat map", self.scene.set_heat_map, QKeySequence("Ctrl+H"))
+        self.heat_map_action.setCheckable(True)
+        view_menu.addSeparator()
+        view_menu.addAction(self.palette_dock.toggleViewAction())
+
+    def _build_edit_menu(self) -> None:
+        """Undo/redo bound to the document; every other entry is one of the floor plan's tools."""
+        tools = self.scene.tools
+        edit = self.menuBar().addMenu("&Edit")
+        self.undo_action = self._action(edit, "Undo", self._undo, QKeySequence.StandardKey.Undo)
+        self.redo_action = self._action(edit, "Redo", self._redo, QKeySequence("Ctrl+Shift+Z"))
+        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
+        edit.addSeparator()
+        self.cut_action = self._action(edit, "Cu&t", lambda: self._clip(tools.cut), QKeySequence.StandardKey.Cut)
+        self.copy_action = self._action(edit, "&Copy", lambda: self._clip(tools.copy), QKeySequence.StandardKey.Copy)
+        self.paste_action = self._action(edit, "&Paste", lambda: tools.paste(), QKeySequence.StandardKey.Paste)
+        self.duplicate_action = self._action(edit, "D&uplicate row", lambda: tools.duplicate_row(), QKeySequence("Ctrl+D"))
+        self.delete_action = self._action(edit, "&Delete", lambda: tools.delete(), QKeySequence.StandardKey.Delete)
+        self.delete_action.setShortcuts([QKeySequence(Qt.Key.Key_Delete), QKeySequence(Qt.Key.Key_Backspace)])
+        edit.addSeparator()
+        self.rotate_action = self._action(edit, "&Rotate 90°", lambda: tools.rotate(), QKeySequence("R"))
+        align = edit.addMenu("&Align")
+        self.align_actions = {}
+        for mode, text in (("left", "&Left edges"), ("right", "&Right edges"), ("top", "&Top edges"),
+                           ("bottom", "&Bottom edges"), ("hcenter", "Centres &horizontally"),
+                           ("vcenter", "Centres &vertically")):
+            self.align_actions[mode] = self._action(align, text, lambda _=False, m=mode: tools.align(m))
+        distribute = edit.addMenu("Di&stribute")
+        self.distribute_actions = {
+            "x": self._action(distribute, "&Horizontally", lambda: tools.distribute("x")),
+            "y": self._action(distribute, "&Vertically", lambda: tools.distribute("y")),
+        }
+        self.align_menu, self.distribute_menu = align, distribute
+        edit.addSeparator()
+        self.select_all_action = self._action(edit, "Select &all", lambda: self.scene.select_all(),
+                                              QKeySequence.StandardKey.SelectAll)
+        self._update_edit_actions()
+
+    def _clip(self, fn) -> None:
+        fn()
+        self._update_edit_actions()
+
+    def _undo(self) -> None:
+        self.document.undo()
+
+    def _redo(self) -> None:
+        self.document.redo()
+
+    def _update_edit_actions(self) -> None:
+        doc = self.document
+        can_undo, can_redo = doc is not None and doc.can_undo(), doc is not None and doc.can_redo()
+        self.undo_action.setEnabled(can_undo)
+        self.undo_action.setText(f"Undo {doc.undo_label()}" if can_undo else "Undo")
+        self.redo_action.setEnabled(can_redo)
+        self.redo_action.setText(f"Redo {doc.redo_label()}" if can_redo else "Redo")
+        n = len(self.scene.selected_ids())
+        for act in (self.cut_action, self.copy_action, self.duplicate_action, self.delete_action, self.rotate_action):
+            act.setEnabled(n > 0)
+        self.paste_action.setEnabled(self.scene.tools.can_paste())
+        self.align_menu.setEnabled(n >= 2)
+        self.distribute_menu.setEnabled(n >= 3)
 
     # -- documents ------------------------------------------------------------
     def _set_document(self, document: Document) -> None:
         self.document = document
-        document.subscribe(self._on_project_changed)
+        self.scene.set_document(document)
+        document.subscribe(lambda project, change, doc=document: doc is self.document
+                           and self._on_project_changed(project, change))
         self._on_project_changed(document.project, Change(project=True))
         self.view.fit_hall()
         self.document_replaced.emit(document)
 
     def _on_project_changed(self, project: Project, change: Change) -> None:
-        # A full rebuild is instant for a sample; ``change`` allows per-item updates later.
-        self.scene.set_project(project)
+        # The scene follows the document itself (per-item updates); the window keeps title, totals, actions.
+        self._update_edit_actions()
         self.setWindowTitle(f"{project.name} — {APP_NAME}")
         self._update_totals()
 

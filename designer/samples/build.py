@@ -73,7 +73,7 @@ def dgx_b200_su() -> Project:
 
 
 def gb200_nvl72_su() -> Project:
-    hall = Hall("hall-1", "Liquid-cooled hall", ((0, 0), (9600, 0), (9600, 7200), (0, 7200)), tile_mm=600,
+    hall = Hall("hall-1", "Liquid-cooled hall", ((0, 0), (9600, 0), (9600, 8400), (0, 8400)), tile_mm=600,
                 power_capacity_kw=1300, cooling_capacity_kw=250, liquid_cooling_capacity_kw=1200,
                 floor_rating_kg_m2=2500, rack_power_limit_kw=132)
     racks = []

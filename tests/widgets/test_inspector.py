@@ -1,0 +1,118 @@
+"""Inspector: edits are commands, typing merges into one undo step, undo refreshes without echo."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtTest import QTest
+
+from designer import samples
+from designer.commands import AddDeviceCommand, Document
+from designer.fileformat import load
+from designer.model import MountedDevice
+from widgets.inspector import InspectorPanel, power_text
+
+
+@pytest.fixture
+def doc(catalog):
+    return Document(load(samples.DGX_B200_SU, catalog), catalog)
+
+
+@pytest.fixture
+def inspector(qtbot, catalog, doc):
+    w = InspectorPanel(catalog)
+    qtbot.addWidget(w)
+    w.set_document(doc)
+    w.resize(360, 640)
+    w.show()
+    qtbot.waitExposed(w)
+    return w
+
+
+def test_typing_a_rack_name_is_one_undo_step(inspector, doc):
+    inspector.show_selection("rack", ["a01"])
+    assert inspector.rack_name.text() == "A01"
+    before = doc.project
+    inspector.rack_name.setFocus()
+    inspector.rack_name.end(False)
+    QTest.keyClicks(inspector.rack_name, "xyz")
+    assert doc.project.rack("a01").name == "A01xyz"
+    assert doc.revision == 3
+    doc.undo()
+    assert doc.project is before
+    assert inspector.rack_name.text() == "A01"  # refreshed from the model
+    assert not doc.can_undo()  # the refresh pushed nothing back
+
+
+def test_rack_fields_show_the_model(inspector, doc):
+    inspector.show_selection("rack", ["a09"])
+    assert inspector.rack_row.text() == "A"
+    assert inspector.rack_type.currentData() == "rack-48u-600x1200"
+    assert inspector.rack_limit.value() == 0.0
+    assert inspector.rack_limit.text() == "hall default (40 kW)"
+    assert "6,600 mm" in inspector.rack_position.text() and "180°" in inspector.rack_position.text()
+    assert inspector.rack_devices.count() == 6
+
+
+def test_power_limit_edit_and_hall_default(inspector, doc):
+    inspector.show_selection("rack", ["a01"])
+    inspector.rack_limit.setFocus()
+    inspector.rack_limit.selectAll()
+    QTest.keyClicks(inspector.rack_limit, "25")
+    assert doc.project.rack("a01").power_limit_kw == 25.0
+    doc.undo()
+    assert doc.project.rack("a01").power_limit_kw is None
+    assert inspector.rack_limit.value() == 0.0 and not doc.can_undo()
+
+
+def test_refused_rack_type_is_shown_and_the_combo_snaps_back(qtbot, inspector, doc):
+    doc.push(AddDeviceCommand("a01", MountedDevice("top-switch", "qm9700", 45.0, "rear")))
+    inspector.show_selection("rack", ["a01"])
+    before = doc.project
+    index = inspector.rack_type.findData("rack-42u-600x1200")
+    with qtbot.waitSignal(inspector.refused) as blocker:
+        inspector.rack_type.activated.emit(index)  # as a user choice would
+    assert doc.project is before
+    assert "above the rack" in blocker.args[0] and blocker.args[0] == inspector.status.text()
+    assert inspector.rack_type.currentData() == "rack-48u-600x1200"
+
+
+def test_unconfirmed_figures_are_marked(inspector, catalog):
+    assert power_text(catalog.get("dgx-b200")) == "14.3 kW max · typical 12.0 kW (unconfirmed)"
+    inspector.show_selection("rack", ["a01"])
+    texts = [inspector.rack_devices.item(i).text() for i in range(inspector.rack_devices.count())]
+    assert any("typical 12.0 kW (unconfirmed)" in t for t in texts)
+
+
+def test_hall_capacity_edit(inspector, doc):
+    inspector.show_selection("hall", ["hall-1"])
+    box = inspector.hall_fields["cooling_capacity_kw"]
+    assert box.value() == 700.0
+    box.setFocus()
+    box.selectAll()
+    QTest.keyClicks(box, "900")
+    assert doc.project.hall("hall-1").cooling_capacity_kw == 900.0
+    doc.undo()
+    assert doc.project.hall("hall-1").cooling_capacity_kw == 700.0 and box.value() == 700.0
+    assert inspector.hall_fields["liquid_cooling_capacity_kw"].text() == "not set"
+
+
+def test_project_name_and_refused_empty_name(qtbot, inspector, doc):
+    inspector.show_selection("project")
+    inspector.project_name.setFocus()
+    inspector.project_name.selectAll()
+    QTest.keyClick(inspector.project_name, Qt.Key.Key_Backspace)
+    assert inspector.status.text() == "a project needs a name"
+    assert doc.project.name.startswith("DGX B200")
+    assert inspector.project_name.text() == ""  # what the user typed stays
+    QTest.keyClicks(inspector.project_name, "Pod")
+    assert doc.project.name == "Pod" and inspector.status.text() == ""
+    doc.undo()
+    assert doc.project.name.startswith("DGX B200")
+
+
+def test_selection_of_a_deleted_rack_falls_back_to_empty(inspector, doc, catalog):
+    inspector.show_selection("rack", ["nope"])
+    assert inspector.pages.currentWidget() is inspector.empty_page
+    inspector.set_document(Document(load(samples.GB200_NVL72_SU, catalog), catalog))
+    inspector.show_selection("floor", ["cdu-1"])
+    assert "serves" in inspector.floor_info.text()

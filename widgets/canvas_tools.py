@@ -1,0 +1,415 @@
+"""Edits on the floor plan: drop, move, nudge, rotate, align, distribute, delete, copy/paste, duplicate a row.
+
+:class:`CanvasTools` turns a gesture into exactly one command pushed on the
+scene's :class:`~designer.commands.Document` (never an assignment to the
+model). Every placement is first tested against the project's footprints
+(:class:`widgets.layout_math.SpaceIndex`); an overlap or a step outside the
+hall is refused with a reason on the scene's ``refused`` signal, and the
+document is left as it was. The geometry itself lives in
+:mod:`widgets.layout_math`, without Qt.
+"""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, replace
+from typing import TYPE_CHECKING, Sequence
+
+import numpy as np
+
+from designer.commands import (AddFloorDevicesCommand, AddRacksCommand, CommandError, MacroCommand,
+                               MoveFloorDevicesCommand, MoveRacksCommand, RemoveFloorDevicesCommand,
+                               RemoveRacksCommand)
+from designer.model import FloorDevice, MountedDevice, Rack
+
+from . import layout_math as lm
+from .floor_items import FootprintItem, RackItem
+
+if TYPE_CHECKING:
+    from .floor_plan import FloorPlanScene
+
+#: The rack a rack-scale system dropped on the floor arrives in.
+RACK_FOR_SYSTEM = "rack-48u-600x1200"
+#: A drop this close (centre to centre, mm) to a rack continues that rack's row: name, turn, grid phase.
+ROW_CAPTURE_MM = 1500.0
+#: How many tile rows paste looks through for a free place.
+PASTE_SEARCH_ROWS = 40
+CLIPBOARD_FORMAT = "podplanner-floor-clipboard/1"
+
+
+def _label(verb: str, footprints: Sequence[lm.Footprint]) -> str:
+    kinds = {f.kind for f in footprints}
+    noun = {"rack": ("rack", "racks"), "floor": ("floor unit", "floor units")}.get(
+        next(iter(kinds)) if len(kinds) == 1 else "", ("object", "objects"))
+    n = len(footprints)
+    return f"{verb} {noun[0]}" if n == 1 else f"{verb} {n} {noun[1]}"
+
+
+class CanvasTools:
+    """The floor plan's editing operations; one per scene (``scene.tools``)."""
+
+    def __init__(self, scene: FloorPlanScene):
+        self.scene = scene
+        self._index: lm.SpaceIndex | None = None
+        self._clipboard: str | None = None
+
+    # -- context ---------------------------------------------------------------------
+    @property
+    def document(self):
+        return self.scene.document
+
+    @property
+    def project(self):
+        return self.document.project if self.document is not None else self.scene.project
+
+    @property
+    def catalog(self):
+        return self.scene.catalog
+
+    def space_index(self) -> lm.SpaceIndex:
+        """The footprints of the current project value, built once per value."""
+        if self._index is None or self._index.project is not self.project:
+            self._index = lm.SpaceIndex(self.project, self.catalog)
+        return self._index
+
+    def tile_of(self, item_or_hall) -> float:
+        hall_id = item_or_hall if isinstance(item_or_hall, str) else self.footprint(self._where(item_or_hall)).hall
+        project = self.project
+        return project.hall(hall_id).tile_mm if project.has_hall(hall_id) else 600.0
+
+    @staticmethod
+    def _where(item: FootprintItem) -> str:
+        return f"rack:{item.rack_id}" if isinstance(item, RackItem) else f"floor:{item.device_id}"
+
+    def _dims(self, type_id: str, default=(600.0, 1200.0)) -> tuple[float, float]:
+        dev = self.catalog.find(type_id)
+        if dev is None:
+            return default
+        return dev.width_mm or default[0], dev.depth_mm or default[1]
+
+    def footprint(self, where: str) -> lm.Footprint:
+        """The model's placement of a rack or floor unit, in its hall's plane."""
+        kind, _, oid = where.partition(":")
+        if kind == "rack":
+            r = self.project.rack(oid)
+            return lm.Footprint("rack", r.id, r.name, r.hall, r.x, r.y, r.rotation, *self._dims(r.type))
+        f = self.project.floor_device(oid)
+        return lm.Footprint("floor", f.id, f.name, f.hall, f.x, f.y, f.rotation, *self._dims(f.type, (600.0, 600.0)))
+
+    def selection(self) -> list[lm.Footprint]:
+        return [self.footprint(w) for w in self.scene.selected_ids()]
+
+    # -- refusing and pushing --------------------------------------------------------------
+    def refuse(self, message: str) -> bool:
+        self.scene.refused.emit(message)
+        return False
+
+    def push(self, command) -> bool:
+        """Push ``command``; a refusal goes to the ``refused`` signal and the document is unchanged."""
+        if self.document is None:
+            return self.refuse("no document to edit")
+        try:
+            self.document.push(command)
+        except CommandError as exc:
+            return self.refuse(str(exc))
+        return True
+
+    def check(self, placed: Sequence[lm.Footprint], among: bool = True, ignore=None):
+        """Why ``placed`` cannot stand there (a :class:`~widgets.layout_math.Problem`), or None."""
+        ignore = {f.where for f in placed} if ignore is None else ignore
+        return self.space_index().check(placed, ignore=ignore, among=among)
+
+    def _item_footprints(self, items: Sequence[FootprintItem]) -> list[lm.Footprint]:
+        """Where items stand on the plan now (during a drag: their preview), in hall coordinates."""
+        out = []
+        for item in items:
+            f = self.footprint(self._where(item))
+            off = self.scene.hall_offsets.get(f.hall)
+            p = item.pos()
+            x, y = (p.x() - off.x(), p.y() - off.y()) if off is not None else (p.x(), p.y())
+            out.append(f.moved(x, y, item.rotation()))
+        return out
+
+    def check_items(self, items: Sequence[FootprintItem], among: bool = False):
+        return self.check(self._item_footprints(items), among=among)
+
+    def commit_items(self, items: Sequence[FootprintItem]) -> bool:
+        """Push where a drag left ``items`` as one move."""
+        return self.place(self._item_footprints(items), "Move", among=False)
+
+    def place(self, placed: Sequence[lm.Footprint], verb: str, among: bool = True) -> bool:
+        """Move existing racks and floor units to ``placed`` as one undo step, or refuse."""
+        if not placed:
+            return False
+        problem = self.check(placed, among=among)
+        if problem is not None:
+            return self.refuse(f"{verb} refused: {problem.message}")
+        label = _label(verb, placed)
+        racks = {f.id: (f.x, f.y, f.rotation % 360) for f in placed if f.kind == "rack"}
+        floors = {f.id: (f.x, f.y, f.rotation % 360) for f in placed if f.kind == "floor"}
+        commands = ([MoveRacksCommand(racks, label=label)] if racks else []) + \
+                   ([MoveFloorDevicesCommand(floors, label=label)] if floors else [])
+        return self.push(commands[0] if len(commands) == 1 else MacroCommand(commands, label=label))
+
+    # -- selection operations -------------------------------------------------------------
+    def nudge(self, ux: int, uy: int, fine: bool = False) -> bool:
+        """Move the selection one tile (or 10 mm with ``fine``) in the direction (ux, uy)."""
+        sel = self.selection()
+        if not sel:
+            return False
+        step = 10.0 if fine else self.tile_of(sel[0].hall)
+        return self.place([f.moved(f.x + ux * step, f.y + uy * step) for f in sel], "Move", among=False)
+
+    def move_by(self, dx: float, dy: float) -> bool:
+        sel = self.selection()
+        return bool(sel) and self.place([f.moved(f.x + dx, f.y + dy) for f in sel], "Move", among=False)
+
+    def rotate(self, degrees: float = 90.0) -> bool:
+        """Turn each selected object by ``degrees`` clockwise about its own centre."""
+        sel = self.selection()
+        if not sel:
+            return False
+        return self.place([f.moved(f.x, f.y, (f.rotation + degrees) % 360) for f in sel], "Rotate")
+
+    def _one_hall(self, sel, at_least: int, what: str) -> bool:
+        if len(sel) < at_least:
+            return self.refuse(f"{what} needs at least {at_least} selected racks")
+        if len({f.hall for f in sel}) > 1:
+            return self.refuse(f"{what} works on racks in one hall")
+        return True
+
+    def align(self, mode: str) -> bool:
+        """Line the selection up: ``left``, ``right``, ``top``, ``bottom``, ``hcenter``, ``vcenter``."""
+        sel = self.selection()
+        if not self._one_hall(sel, 2, "Align"):
+            return False
+        deltas = lm.align([lm.box(f.x, f.y, f.width, f.depth, f.rotation) for f in sel], mode)
+        return self.place([f.moved(f.x + dx, f.y + dy) for f, (dx, dy) in zip(sel, deltas)], "Align")
+
+    def distribute(self, axis: str) -> bool:
+        """Leave equal gaps between the selected racks along ``axis`` ("x" or "y")."""
+        sel = self.selection()
+        if not self._one_hall(sel, 3, "Distribute"):
+            return False
+        deltas = lm.distribute([lm.box(f.x, f.y, f.width, f.depth, f.rotation) for f in sel], axis)
+        return self.place([f.moved(f.x + dx, f.y + dy) for f, (dx, dy) in zip(sel, deltas)], "Distribute")
+
+    def delete(self, verb: str = "Delete") -> bool:
+        sel = self.selection()
+        if not sel:
+            return False
+        label = _label(verb, sel)
+        racks = tuple(f.id for f in sel if f.kind == "rack")
+        floors = tuple(f.id for f in sel if f.kind == "floor")
+        commands = ([RemoveRacksCommand(racks, label=label)] if racks else []) + \
+                   ([RemoveFloorDevicesCommand(floors, label=label)] if floors else [])
+        return self.push(commands[0] if len(commands) == 1 else MacroCommand(commands, label=label))
+
+    # -- clipboard -----------------------------------------------------------------------
+    def copy(self) -> bool:
+        """Keep the selected racks and floor units (whole values, devices included) as JSON."""
+        sel = self.scene.selected_ids()
+        if not sel:
+            return False
+        racks = [asdict(self.project.rack(w[5:])) for w in sel if w.startswith("rack:")]
+        floors = [asdict(self.project.floor_device(w[6:])) for w in sel if w.startswith("floor:")]
+        self._clipboard = json.dumps({"format": CLIPBOARD_FORMAT, "racks": racks, "floor_devices": floors})
+        return True
+
+    def cut(self) -> bool:
+        return self.copy() and self.delete("Cut")
+
+    def can_paste(self) -> bool:
+        return self._clipboard is not None
+
+    def clipboard_values(self) -> tuple[list[Rack], list[FloorDevice]]:
+        if self._clipboard is None:
+            return [], []
+        data = json.loads(self._clipboard)
+        racks = [Rack(**{**r, "devices": tuple(MountedDevice(**d) for d in r["devices"])}) for r in data["racks"]]
+        floors = [FloorDevice(**{**f, "serves": tuple(f["serves"])}) for f in data["floor_devices"]]
+        return racks, floors
+
+    def paste(self) -> bool:
+        """Add copies of the clipboard with new ids and names, on the nearest free tile rows below the originals.
+
+        After a cut the originals' own place is tried first.
+        """
+        racks, floors = self.clipboard_values()
+        if not racks and not floors:
+            return False
+        project = self.project
+        if not project.halls:
+            return self.refuse("Paste refused: the project has no hall")
+        fallback = project.halls[0].id
+        racks = [r if project.has_hall(r.hall) else replace(r, hall=fallback) for r in racks]
+        floors = [f if project.has_hall(f.hall) else replace(f, hall=fallback) for f in floors]
+        tile = self.tile_of((racks or floors)[0].hall)
+        originals_gone = not any(project.has_rack(r.id) for r in racks) and \
+            not any(project.has_floor_device(f.id) for f in floors)
+        steps = [0] if originals_gone else []
+        for k in range(1, PASTE_SEARCH_ROWS + 1):
+            steps += [k, -k]
+        problem = None
+        for k in steps:
+            new_racks, new_floors = self._copies(racks, floors, 0.0, k * tile, keep_row=True)
+            problem = self.check(self._footprints_of(new_racks, new_floors))
+            if problem is None:
+                return self._add(new_racks, new_floors, "Paste")
+        return self.refuse(f"Paste refused: no free place near the originals ({problem.message})")
+
+    def duplicate_row(self) -> bool:
+        """Copy the selected racks to the next row position: rack depth plus a 1200 mm aisle behind them.
+
+        If that place is taken, the row in front is tried. A row named by its
+        letter ("A01"...) becomes the next free letter ("C01"...).
+        """
+        sel = self.selection()
+        if not sel:
+            return False
+        racks = [self.project.rack(f.id) for f in sel if f.kind == "rack"]
+        floors = [self.project.floor_device(f.id) for f in sel if f.kind == "floor"]
+        lead = sel[0]
+        distance = lead.depth + lm.ROW_AISLE_MM
+        problem = None
+        for sign in (1.0, -1.0):
+            dx, dy = lm.rear_offset(lead.rotation, sign * distance)
+            new_racks, new_floors = self._copies(racks, floors, dx, dy, keep_row=False)
+            problem = self.check(self._footprints_of(new_racks, new_floors))
+            if problem is None:
+                return self._add(new_racks, new_floors, "Duplicate", label="Duplicate row")
+        return self.refuse(f"Duplicate row refused: {problem.message}")
+
+    # -- making new objects ---------------------------------------------------------------
+    def _footprints_of(self, racks, floors) -> list[lm.Footprint]:
+        return [lm.Footprint("rack", r.id, r.name, r.hall, r.x, r.y, r.rotation, *self._dims(r.type))
+                for r in racks] + \
+               [lm.Footprint("floor", f.id, f.name, f.hall, f.x, f.y, f.rotation, *self._dims(f.type, (600.0, 600.0)))
+                for f in floors]
+
+    def _copies(self, racks, floors, dx: float, dy: float, keep_row: bool):
+        """Copies shifted by (dx, dy) with fresh ids; names continue each original's numbering."""
+        project = self.project
+        rack_ids, floor_ids = lm.new_ids(project, "r", len(racks)), lm.new_ids(project, "f", len(floors))
+        taken = {r.name for r in project.racks}
+        new_row = None
+        rows = {r.row for r in racks}
+        if not keep_row and len(rows) == 1 and next(iter(rows)):
+            new_row = lm.next_row_letter(r.row for r in project.racks)
+        new_racks = []
+        for rack, rid in zip(racks, rack_ids):
+            name, row = self._copy_name(rack.name, rack.row, new_row, taken)
+            taken.add(name)
+            devices = tuple(replace(d, id=d.id.replace(rack.id, rid, 1) if d.id.startswith(rack.id) else d.id)
+                            for d in rack.devices)
+            new_racks.append(replace(rack, id=rid, name=name, row=row, x=rack.x + dx, y=rack.y + dy,
+                                     devices=devices))
+        taken_f = {f.name for f in project.floor_devices}
+        new_floors = []
+        for dev, fid in zip(floors, floor_ids):
+            parts = lm.split_name(dev.name)
+            name = lm.next_names(parts[0], taken_f, 1, parts[2], parts[3])[0] if parts else f"{dev.name} copy"
+            taken_f.add(name)
+            new_floors.append(replace(dev, id=fid, name=name, x=dev.x + dx, y=dev.y + dy))
+        return new_racks, new_floors
+
+    @staticmethod
+    def _copy_name(name: str, row: str, new_row: str | None, taken: set) -> tuple[str, str]:
+        parts = lm.split_name(name)
+        if new_row is not None and parts and parts[0] == row:
+            candidate = f"{new_row}{parts[1]:0{parts[2]}d}{parts[3]}"
+            if candidate not in taken:
+                return candidate, new_row
+        if parts:
+            return lm.next_names(parts[0], taken, 1, parts[2], parts[3])[0], new_row or row
+        return lm.next_names("R", taken, 1, 1)[0], new_row or row
+
+    def _add(self, racks, floors, verb: str, label: str | None = None) -> bool:
+        placed = self._footprints_of(racks, floors)
+        label = label or _label(verb, placed)
+        commands = ([AddRacksCommand(tuple(racks), label=label)] if racks else []) + \
+                   ([AddFloorDevicesCommand(tuple(floors), label=label)] if floors else [])
+        if not self.push(commands[0] if len(commands) == 1 else MacroCommand(commands, label=label)):
+            return False
+        self.scene.select_many([f.where for f in placed])
+        return True
+
+    # -- drops from the palette -------------------------------------------------------------
+    def _nearest_rack(self, hall: str, x: float, y: float) -> Rack | None:
+        racks = [r for r in self.project.racks if r.hall == hall]
+        if not racks:
+            return None
+        pts = np.array([(r.x, r.y) for r in racks])
+        d = np.hypot(pts[:, 0] - x, pts[:, 1] - y)
+        i = int(np.argmin(d))
+        return racks[i] if d[i] <= ROW_CAPTURE_MM else None
+
+    def drop_device(self, device_id: str, scene_pos) -> bool:
+        """Place what the palette dropped at ``scene_pos`` as one command; False (with a reason) if not placed.
+
+        A rack arrives empty; a rack-scale system arrives in a 48U rack at U1; a
+        floor unit with a footprint stands on its own. Both snap so their
+        footprint edges lie on the tile grid (on the grid of the row they
+        continue, when dropped next to one). Servers, switches and other
+        mountable devices go in through the rack elevation instead.
+        """
+        dev = self.catalog.find(device_id)
+        if dev is None:
+            return self.refuse(f"Drop refused: unknown catalog id {device_id!r}")
+        floor_unit = dev.kind in ("cdu", "pdu") and dev.width_mm and dev.depth_mm
+        if dev.kind not in ("rack", "rack_system") and not dev.fills_rack and not floor_unit:
+            target = self.scene.footprint_at(scene_pos)
+            if isinstance(target, RackItem):
+                rack = self.project.rack(target.rack_id)
+                text = f"To mount {dev.name} in {rack.name or rack.id}, drop it on the rack elevation"
+            else:
+                text = f"{dev.name} mounts in a rack: select a rack and drop it on the rack elevation"
+            self.scene.status_message.emit(text)
+            return False
+        spot = self.scene.hall_at(scene_pos)
+        if spot is None:
+            return self.refuse(f"Drop refused: drop {dev.name} inside a hall")
+        hall_id, hx, hy = spot
+        tile = self.tile_of(hall_id)
+        near = self._nearest_rack(hall_id, hx, hy)
+        rotation = near.rotation if near is not None and not floor_unit else 0.0
+        if floor_unit:
+            w, d = dev.width_mm, dev.depth_mm
+        elif dev.kind == "rack":
+            w, d = self._dims(dev.id)
+        else:
+            w, d = self._dims(RACK_FOR_SYSTEM)
+        ex, ey = lm.extent(w, d, rotation)
+        phase_x = phase_y = 0.0
+        if near is not None:
+            bx0, by0, _, _ = lm.box(near.x, near.y, *self._dims(near.type), near.rotation)
+            phase_x, phase_y = bx0 % tile, by0 % tile
+        x = lm.snap_centre(hx, ex, tile, phase_x)
+        y = lm.snap_centre(hy, ey, tile, phase_y)
+        project = self.project
+        if floor_unit:
+            fid = project.new_id("f")
+            prefix = "CDU-" if dev.kind == "cdu" else "PDU-"
+            name = lm.next_names(prefix, (f.name for f in project.floor_devices), 1, 1)[0]
+            new = FloorDevice(fid, dev.id, hall_id, x, y, rotation, name)
+            placed = self._footprints_of([], [new])
+            problem = self.check(placed)
+            if problem is not None:
+                return self.refuse(f"Drop refused: {problem.message}")
+            return self._add([], [new], "Add")
+        rid = project.new_id("r")
+        taken = {r.name for r in project.racks}
+        parts = lm.split_name(near.name) if near is not None else None
+        if parts:
+            name = lm.next_names(parts[0], taken, 1, parts[2])[0]
+        else:
+            name = lm.next_names("R", taken, 1, 1)[0]
+        row = near.row if near is not None else ""
+        if dev.kind == "rack":
+            rack = Rack(rid, name, hall_id, dev.id, x, y, rotation, row)
+        else:
+            rack = Rack(rid, name, hall_id, RACK_FOR_SYSTEM, x, y, rotation, row,
+                        devices=(MountedDevice(f"{rid}-d1", dev.id, 1.0, "front"),))
+        problem = self.check(self._footprints_of([rack], []))
+        if problem is not None:
+            return self.refuse(f"Drop refused: {problem.message}")
+        return self._add([rack], [], "Add")

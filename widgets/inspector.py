@@ -1,0 +1,304 @@
+"""Edit the selected rack, hall or project; every edit is one command, typing merges into one undo step.
+
+Fields push a command on every user edit (``textEdited``, spin box
+``valueChanged`` while the user types); the commands' ``merge_key`` folds a
+run of keystrokes in one field into one undo step. When the project changes
+(an edit elsewhere, undo, a newly opened file) the fields are refreshed under
+the ``_loading`` guard, so a refresh never pushes a command back.
+"""
+from __future__ import annotations
+
+
+from PySide6.QtCore import Qt, Signal
+from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QListWidget,
+                               QListWidgetItem, QStackedWidget, QVBoxLayout, QWidget)
+
+from catalog import Catalog, DeviceType
+from designer.commands import Document, RenameProjectCommand, UpdateHallCommand, UpdateRackCommand
+from designer.model import Project
+
+from . import style
+from .doc_binding import bind, push
+
+UNCONFIRMED = "(unconfirmed)"
+
+
+def power_text(dev: DeviceType) -> str:
+    """'14.3 kW max · typical 12.0 kW (unconfirmed)': the device's power with its uncertain figures marked."""
+    def mark(name: str) -> str:
+        fig = dev.figure(name)
+        return f" {UNCONFIRMED}" if fig is not None and fig.unconfirmed else ""
+
+    parts = []
+    if dev.power_max_w:
+        parts.append(f"{dev.power_max_w / 1000:.1f} kW max{mark('power_max_w')}")
+    if dev.power_typical_w:
+        parts.append(f"typical {dev.power_typical_w / 1000:.1f} kW{mark('power_typical_w')}")
+    if not parts and dev.kind in ("pdu", "power_shelf"):
+        return "power distribution (no IT load of its own)"
+    return " · ".join(parts) or "no power figure"
+
+
+def _spin(maximum: float, suffix: str, unset_text: str | None, decimals: int = 1) -> QDoubleSpinBox:
+    """A spin box whose minimum means 'not set' when ``unset_text`` is given."""
+    box = QDoubleSpinBox()
+    box.setDecimals(decimals)
+    box.setRange(0.0, maximum)
+    box.setSuffix(suffix)
+    box.setKeyboardTracking(True)
+    if unset_text:
+        box.setSpecialValueText(unset_text)
+    return box
+
+
+class InspectorPanel(QWidget):
+    """Properties of the current selection, editable through the document."""
+
+    #: An edit was refused; the reason (also shown in the panel).
+    refused = Signal(str)
+
+    def __init__(self, catalog: Catalog, parent: QWidget | None = None):
+        super().__init__(parent)
+        self.catalog = catalog
+        self._document: Document | None = None
+        self._loading = False
+        self.kind, self.ids = "", ()
+        self.heading = QLabel()
+        font = self.heading.font()
+        font.setPixelSize(14)
+        font.setBold(True)
+        self.heading.setFont(font)
+        self.status = QLabel()
+        self.status.setWordWrap(True)
+        self.status.setStyleSheet("color: #B3261E;")
+        self.pages = QStackedWidget()
+        self.empty_page = QLabel("Nothing selected.\nSelect a rack, a floor unit or the hall on the plan.")
+        self.empty_page.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
+        self.empty_page.setWordWrap(True)
+        self.pages.addWidget(self.empty_page)
+        self._build_rack_page()
+        self._build_hall_page()
+        self._build_project_page()
+        self._build_floor_page()
+        box = QVBoxLayout(self)
+        box.setContentsMargins(8, 6, 8, 6)
+        box.addWidget(self.heading)
+        box.addWidget(self.pages, 1)
+        box.addWidget(self.status)
+        self.show_selection("")
+
+    # ---- pages ----------------------------------------------------------------------
+    def _form(self) -> QFormLayout:
+        page = QWidget()
+        form = QFormLayout(page)
+        form.setContentsMargins(0, 4, 0, 0)
+        self.pages.addWidget(page)
+        return form
+
+    def _build_rack_page(self) -> None:
+        form = self._form()
+        self.rack_page = form.parentWidget()
+        self.rack_name, self.rack_row = QLineEdit(), QLineEdit()
+        self.rack_type = QComboBox()
+        for rtype in self.catalog.of_kind("rack"):
+            self.rack_type.addItem(rtype.name, rtype.id)
+        self.rack_limit = _spin(10000.0, " kW", "hall default")
+        self.rack_position = QLabel()
+        self.rack_position.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
+        self.rack_devices = QListWidget()
+        self.rack_devices.setAlternatingRowColors(True)
+        self.rack_devices.setWordWrap(True)
+        self.rack_devices.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        form.addRow("Name", self.rack_name)
+        form.addRow("Row", self.rack_row)
+        form.addRow("Type", self.rack_type)
+        form.addRow("Power limit", self.rack_limit)
+        form.addRow("Position", self.rack_position)
+        form.addRow(QLabel("Devices"))
+        form.addRow(self.rack_devices)
+        self.rack_name.textEdited.connect(lambda t: self._edit_rack({"name": t}))
+        self.rack_row.textEdited.connect(lambda t: self._edit_rack({"row": t}))
+        self.rack_type.activated.connect(lambda i: self._edit_rack({"type": self.rack_type.itemData(i)}, True))
+        self.rack_limit.valueChanged.connect(lambda v: self._edit_rack({"power_limit_kw": v or None}))
+
+    HALL_FIELDS = [("power_capacity_kw", "Power capacity", " kW", 1e6, "not set"),
+                   ("cooling_capacity_kw", "Air cooling", " kW", 1e6, "not set"),
+                   ("liquid_cooling_capacity_kw", "Liquid cooling", " kW", 1e6, "not set"),
+                   ("floor_rating_kg_m2", "Floor rating", " kg/m²", 1e5, "not set"),
+                   ("rack_power_limit_kw", "Default rack limit", " kW", 1e4, "project default"),
+                   ("tile_mm", "Floor tile", " mm", 5000.0, None)]
+
+    def _build_hall_page(self) -> None:
+        form = self._form()
+        self.hall_page = form.parentWidget()
+        self.hall_name = QLineEdit()
+        form.addRow("Name", self.hall_name)
+        self.hall_name.textEdited.connect(lambda t: self._edit_hall({"name": t}))
+        self.hall_fields: dict[str, QDoubleSpinBox] = {}
+        for key, label, suffix, maximum, unset in self.HALL_FIELDS:
+            box = _spin(maximum, suffix, unset, decimals=0 if key == "tile_mm" else 1)
+            if key == "tile_mm":
+                box.setMinimum(100.0)
+            box.valueChanged.connect(lambda v, k=key, u=unset: self._edit_hall({k: (v or None) if u else v}))
+            self.hall_fields[key] = box
+            form.addRow(label, box)
+        self.hall_info = QLabel()
+        self.hall_info.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
+        form.addRow(self.hall_info)
+
+    def _build_project_page(self) -> None:
+        form = self._form()
+        self.project_page = form.parentWidget()
+        self.project_name = QLineEdit()
+        self.project_settings = QLabel()
+        self.project_settings.setWordWrap(True)
+        self.project_settings.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
+        form.addRow("Name", self.project_name)
+        form.addRow("Assumptions", self.project_settings)
+        self.project_name.textEdited.connect(lambda t: self._push(RenameProjectCommand(t)))
+
+    def _build_floor_page(self) -> None:
+        form = self._form()
+        self.floor_page = form.parentWidget()
+        self.floor_info = QLabel()
+        self.floor_info.setWordWrap(True)
+        form.addRow(self.floor_info)
+
+    # ---- public API ------------------------------------------------------------------
+    def set_document(self, document: Document | None) -> None:
+        self._document = document
+        if document is not None:
+            bind(document, self, "_on_project_changed")
+        self.show_selection(self.kind, self.ids)
+
+    def show_selection(self, kind: str, ids=()) -> None:
+        """Show ``kind`` ("rack", "floor", "hall", "project" or "") with ids from the plan's selection."""
+        self.kind, self.ids = kind, tuple(ids or ())
+        self.status.setText("")
+        self._load()
+
+    # ---- edits ------------------------------------------------------------------------
+    def _push(self, command, reload_on_refusal: bool = False) -> None:
+        """Push unless the fields are being loaded; a refused choice (a combo) snaps back to the model.
+
+        Text fields keep what the user typed on refusal (an empty name half-way
+        through retyping it), with the reason shown below them.
+        """
+        if self._loading:
+            return
+        if push(self._document, command, self._refuse):
+            self.status.setText("")
+        elif reload_on_refusal:
+            self._load()
+
+    def _refuse(self, message: str) -> None:
+        self.status.setText(message)
+        self.refused.emit(message)
+
+    def _edit_rack(self, changes: dict, reload_on_refusal: bool = False) -> None:
+        if self.kind == "rack" and self.ids:
+            self._push(UpdateRackCommand(self.ids[0], changes), reload_on_refusal)
+
+    def _edit_hall(self, changes: dict) -> None:
+        if self.kind == "hall" and self.ids:
+            self._push(UpdateHallCommand(self.ids[0], changes))
+
+    # ---- model -> fields ----------------------------------------------------------------
+    def _on_project_changed(self, project: Project, change) -> None:
+        self._load()
+
+    def _load(self) -> None:
+        self._loading = True
+        try:
+            project = self._document.project if self._document else None
+            page = self._fill(project) if project is not None else None
+            self.pages.setCurrentWidget(page or self.empty_page)
+            if page is None:
+                self.heading.setText("Inspector")
+        finally:
+            self._loading = False
+
+    def _fill(self, project: Project) -> QWidget | None:
+        first = self.ids[0] if self.ids else None
+        if self.kind == "rack" and first and project.has_rack(first):
+            self._fill_rack(project, first)
+            return self.rack_page
+        if self.kind == "hall" and (first or project.halls):
+            hall_id = first if first and project.has_hall(first) else project.halls[0].id
+            self.ids = (hall_id,)
+            self._fill_hall(project, hall_id)
+            return self.hall_page
+        if self.kind == "floor" and first and project.has_floor_device(first):
+            self._fill_floor(project, first)
+            return self.floor_page
+        if self.kind == "project":
+            self.heading.setText("Project")
+            _set_text(self.project_name, project.name)
+            s = project.settings
+            self.project_settings.setText(
+                f"PUE {s.pue:g} · power factor {s.power_factor:g} · derating {s.derating:.0%}\n"
+                f"coolant {s.coolant}, ΔT {s.coolant_delta_t_k:g} K · air ΔT {s.air_delta_t_k:g} K\n"
+                f"rack limit {s.rack_limit_kw:g} kW · rack-scale limit {s.rack_system_limit_kw:g} kW")
+            return self.project_page
+        return None
+
+    def _fill_rack(self, project: Project, rack_id: str) -> None:
+        rack = project.rack(rack_id)
+        more = f" (+{len(self.ids) - 1} more selected)" if len(self.ids) > 1 else ""
+        self.heading.setText(f"Rack {rack.name or rack.id}{more}")
+        _set_text(self.rack_name, rack.name)
+        _set_text(self.rack_row, rack.row)
+        index = self.rack_type.findData(rack.type)
+        if index < 0:
+            self.rack_type.addItem(rack.type, rack.type)
+            index = self.rack_type.count() - 1
+        self.rack_type.setCurrentIndex(index)
+        hall = project.hall(rack.hall) if project.has_hall(rack.hall) else None
+        default = hall.rack_power_limit_kw if hall and hall.rack_power_limit_kw else project.settings.rack_limit_kw
+        self.rack_limit.setSpecialValueText(f"hall default ({default:g} kW)")
+        _set_value(self.rack_limit, rack.power_limit_kw or 0.0)
+        self.rack_position.setText(f"x {rack.x:,.0f} mm · y {rack.y:,.0f} mm · {rack.rotation:g}° "
+                                   f"· {hall.name if hall else rack.hall}")
+        self.rack_devices.clear()
+        for d in sorted(rack.devices, key=lambda d: (d.u is None, -(d.u or 0))):
+            dev = self.catalog.find(d.type)
+            where = "0U" if d.u is None else f"U{d.u:g}"
+            text = f"{where} {d.face} · {d.name or d.id} · {dev.name if dev else d.type}"
+            item = QListWidgetItem(f"{text}\n    {power_text(dev) if dev else 'not in the catalog'}")
+            if dev is not None and dev.unconfirmed_fields:
+                item.setToolTip("Unconfirmed catalog figures: " + ", ".join(dev.unconfirmed_fields))
+            if dev is not None and UNCONFIRMED in power_text(dev):
+                item.setForeground(style.ROLES["network"][0].darker(140))
+            self.rack_devices.addItem(item)
+
+    def _fill_hall(self, project: Project, hall_id: str) -> None:
+        hall = project.hall(hall_id)
+        self.heading.setText(f"Hall {hall.name}")
+        _set_text(self.hall_name, hall.name)
+        for key, box in self.hall_fields.items():
+            _set_value(box, getattr(hall, key) or 0.0)
+        x0, y0, x1, y1 = hall.bounds
+        racks = len(project.racks_in(hall_id))
+        self.hall_info.setText(f"{(x1 - x0) / 1000:g} × {(y1 - y0) / 1000:g} m · {hall.area_m2:,.0f} m² · "
+                               f"{racks} rack{'s' if racks != 1 else ''}")
+
+    def _fill_floor(self, project: Project, device_id: str) -> None:
+        unit = project.floor_device(device_id)
+        dev = self.catalog.find(unit.type)
+        self.heading.setText(f"Floor unit {unit.name or unit.id}")
+        serves = ", ".join(unit.serves) if unit.serves else "unassigned"
+        self.floor_info.setText(f"{dev.name if dev else unit.type}\n{power_text(dev) if dev else ''}\n"
+                                f"x {unit.x:,.0f} mm · y {unit.y:,.0f} mm · {unit.rotation:g}°\nserves: {serves}")
+
+
+def _set_text(edit: QLineEdit, text: str) -> None:
+    """Refresh a field without moving the cursor when it already shows the model's value."""
+    if edit.text() != text:
+        edit.setText(text)
+
+
+def _set_value(box: QDoubleSpinBox, value: float) -> None:
+    if abs(box.value() - value) > 1e-9:
+        box.setValue(value)
+
+

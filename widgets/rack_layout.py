@@ -1,0 +1,133 @@
+"""What a rack elevation shows, as plain blocks: one per device (or per tray of a rack-scale system).
+
+Kept apart from the painting so tests and other views (a printed elevation in
+a report) can read the same layout. A device sits in the U range of one face;
+rack-mounted gear is full-depth, so the opposite face shows a "ghost" of it
+(that U is taken from both sides, which is also how the collision rule counts).
+
+NVIDIA does not publish the U map of a GB200 NVL72, so its trays are laid out
+in the order public photos suggest (power shelves at top and bottom, compute
+trays around the NVLink switch trays) and every such block is marked
+``illustrative``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from catalog import Catalog, DeviceType
+from designer.model import MountedDevice, Rack
+from designer.rules import occupied_span
+
+
+@dataclass(frozen=True)
+class Block:
+    """A drawn rectangle: ``u`` is the lowest U, ``height`` in U; ``component`` set for trays of a system."""
+
+    device_id: str
+    label: str
+    role: str
+    u: float
+    height: float
+    ghost: bool = False
+    component: str | None = None
+    illustrative: bool = False
+    #: Second line for tall blocks (the catalog name under the device's own name).
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class Strip:
+    """A 0U device (vertical PDU) drawn beside the rails; ``side`` 0 = left, 1 = right."""
+
+    device_id: str
+    label: str
+    role: str
+    side: int
+    slot: int
+
+
+def device_role(dev: DeviceType) -> str:
+    """Colour role of a catalog entry in an elevation."""
+    text = f"{dev.id} {dev.name}".lower()
+    if dev.kind == "power_shelf":
+        return "power"
+    if dev.kind == "pdu":
+        return "pdu"
+    if dev.kind == "cdu":
+        return "cdu"
+    if dev.kind == "switch" or (dev.kind == "tray" and "switch" in text):
+        return "network"
+    if dev.kind in ("rack_system", "tray"):
+        return "rack_scale"
+    if dev.kind == "appliance":
+        return "management"
+    return "compute"
+
+
+def device_label(device: MountedDevice, dev: DeviceType) -> str:
+    return device.name or dev.name or dev.id
+
+
+def system_components(dev: DeviceType, catalog: Catalog) -> list[tuple[str, DeviceType]]:
+    """A rack-scale system's trays bottom-up: power, compute, switches, compute, power (illustrative)."""
+    power, compute, switch, other = [], [], [], []
+    for comp in dev.components:
+        part = catalog.get(comp.id)
+        if part.u_height <= 0:
+            continue
+        role = device_role(part)
+        bucket = power if role == "power" else switch if role == "network" else compute if role == "rack_scale" else other
+        bucket.extend([(comp.id, part)] * comp.count)
+    half_p, half_c = len(power) // 2, len(compute) // 2
+    return power[:half_p] + compute[:half_c] + other + switch + compute[half_c:] + power[half_p:]
+
+
+def layout(rack: Rack, catalog: Catalog, face: str) -> tuple[list[Block], list[Strip]]:
+    """Blocks and strips for one face of ``rack``."""
+    units = catalog.get(rack.type).rack_units
+    blocks: list[Block] = []
+    strips: list[Strip] = []
+    for device in rack.devices:
+        dev = catalog.find(device.type)
+        if dev is None:
+            continue
+        ghost = device.face != face
+        span = occupied_span(dev, device, units)
+        if span is None:
+            if not ghost:
+                n = len(strips)
+                strips.append(Strip(device.id, device_label(device, dev), device_role(dev), n % 2, n // 2))
+            continue
+        bottom, top = span
+        if dev.fills_rack and dev.components and not ghost:
+            parts = system_components(dev, catalog)
+            used = sum(p.u_height for _, p in parts)
+            u = bottom + max(0.0, ((top - bottom) - used) // 2)
+            counters: dict[str, int] = {}
+            for comp_id, part in parts:
+                counters[comp_id] = counters.get(comp_id, 0) + 1
+                short = part.name.split("(")[0].replace("GB200 NVL72 ", "").strip()
+                blocks.append(Block(device.id, f"{short} {counters[comp_id]}", device_role(part), u,
+                                    part.u_height, component=comp_id, illustrative=True))
+                u += part.u_height
+            continue
+        label = device_label(device, dev)
+        detail = dev.name if device.name and not ghost else ""
+        if ghost and dev.fills_rack:
+            label = f"{label}: {device.face} side; this side holds its NVLink spine, bus bar and manifolds"
+        elif ghost:
+            label = f"{label} · {device.face}-mounted"
+        blocks.append(Block(device.id, label, device_role(dev), bottom, top - bottom, ghost=ghost, detail=detail))
+    return blocks, strips
+
+
+def free_units(rack: Rack, catalog: Catalog) -> int:
+    """U not taken by any device (either face)."""
+    units = catalog.get(rack.type).rack_units
+    taken = set()
+    for device in rack.devices:
+        dev = catalog.find(device.type)
+        span = occupied_span(dev, device, units) if dev else None
+        if span:
+            taken.update(range(int(span[0]), int(span[1] + 0.999)))
+    return max(0, units - len(taken & set(range(1, units + 1))))
