@@ -41,5 +41,7 @@ def run_app(path: str | None, catalog: Catalog) -> int:
     window.view.fit_hall()
     if error:
         window.last_error = error
-        QTimer.singleShot(0, lambda: window.show_error(error))
+        QTimer.singleShot(0, window, lambda: window.show_error(error))
+    else:
+        QTimer.singleShot(0, window, window.files.offer_recovery)
     return app.exec()

@@ -208,7 +208,9 @@ class DashboardPanel(QWidget):
                                                  symbolSize=6, symbolBrush=OK_BAR, name="tokens/s")
         self.days_view = pg.ViewBox()
         self.train_plot.showAxis("right")
-        self.train_plot.scene().addItem(self.days_view)
+        # A child of the plot item, not a free item of the scene: the scene then owns it on the C++ side and
+        # deletes it once; a free item deleted by both the scene and Python crashes the app on close.
+        self.days_view.setParentItem(self.train_plot.getPlotItem())
         self.train_plot.getAxis("right").linkToView(self.days_view)
         self.train_plot.getAxis("right").setLabel("days to train", color=LIQUID.name())
         self.days_view.setXLink(self.train_plot)
@@ -233,6 +235,17 @@ class DashboardPanel(QWidget):
         self.set_analysis(None)
 
     # ---- public API -------------------------------------------------------------------------
+    def dispose(self) -> None:
+        """Take the plots apart before the window is destroyed.
+
+        pyqtgraph's items are Python-owned QGraphicsWidgets; left to Qt's destructor chain
+        they are deleted twice and the process crashes on close. Emptying each scene
+        first leaves Qt nothing to delete twice.
+        """
+        for plot in (self.kw_plot, self.heat_plot, self.fabric_plot, self.train_plot):
+            plot.getPlotItem().close()
+            plot.scene().clear()
+
     def set_busy(self, busy: bool) -> None:
         """Say that the engines are working on a newer revision than the one shown."""
         self.busy_label.setText("updating…" if busy else "")
@@ -321,5 +334,5 @@ class DashboardPanel(QWidget):
         self.train_card.show_plot(bool(len(gpus)))
 
     def _sync_days_view(self) -> None:
-        self.days_view.setGeometry(self.train_plot.getViewBox().sceneBoundingRect())
+        self.days_view.setGeometry(self.train_plot.getViewBox().geometry())
         self.days_view.linkedViewChanged(self.train_plot.getViewBox(), self.days_view.XAxis)

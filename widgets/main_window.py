@@ -1,29 +1,36 @@
-"""The main window: a document (project + undo history), its floor plan, menus and totals.
+"""The main window: a document (project + undo history), its floor plan, docks, menus and totals.
 
-The window owns one :class:`designer.commands.Document` per open file and
-follows it through ``subscribe``: every change (an edit, undo, redo) reaches the
-scene and the totals through ``_on_project_changed``, never by widgets editing
-the project themselves. Errors go through ``show_error`` so tests can replace
-the modal dialog.
+The window owns one :class:`designer.commands.Document` per open file. Every
+change (an edit, undo, redo) reaches the views through the document's
+listeners, never by widgets editing the project themselves; the engines run in
+:class:`~widgets.engine_runner.EngineRunner`'s worker on an immutable snapshot,
+and their results come back by signal to the dashboards, findings and heat map.
+Errors go through ``show_error`` so tests can replace the modal dialog.
 """
 from __future__ import annotations
 
 import json
 from pathlib import Path
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
-from PySide6.QtWidgets import QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox
+from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar,
+                               QStyle, QToolBar)
 
 from catalog import Catalog
 from designer import samples
-from designer.analysis import analyze
 from designer.commands import Change, Document
 from designer.fileformat import ProjectFileError, load
 from designer.model import Project
 
+from .dashboards import DashboardPanel, totals_text
+from .engine_runner import EngineRunner
+from .file_actions import FileController
+from .findings_panel import FindingsPanel
 from .floor_plan import FloorPlanScene, FloorPlanView
+from .inspector import InspectorPanel
 from .palette import CatalogPalette
+from .rack_elevation import RackElevationPanel
 
 FILE_FILTER = "PodPlanner projects (*.podplan.json *.json)"
 APP_NAME = "PodPlanner"
@@ -42,29 +49,67 @@ class MainWindow(QMainWindow):
     #: A new document replaced the old one (a file was opened); later docks rebind to it.
     document_replaced = Signal(object)
 
-    def __init__(self, catalog: Catalog, project: Project | None = None, path: str | Path | None = None):
+    def __init__(self, catalog: Catalog, project: Project | None = None, path: str | Path | None = None, *,
+                 settings: QSettings | None = None, recovery_dir: Path | None = None, debounce_ms: int = 200):
         super().__init__()
         self.catalog = catalog
         self.path: Path | None = Path(path) if path else None
         self.last_error: str | None = None
         self.document: Document | None = None
+        self.analysis = None
+        self.settings = settings or QSettings()
         self.scene = FloorPlanScene(catalog, self)
         self.view = FloorPlanView(self.scene, self)
         self.setCentralWidget(self.view)
         self.palette = CatalogPalette(catalog, self)
-        self.palette_dock = QDockWidget("Catalog", self)
-        self.palette_dock.setObjectName("catalog_dock")
-        self.palette_dock.setWidget(self.palette)
         self.palette.setMinimumWidth(300)
-        self.addDockWidget(Qt.DockWidgetArea.LeftDockWidgetArea, self.palette_dock)
+        self.palette_dock = self._dock("Catalog", "catalog_dock", self.palette, Qt.DockWidgetArea.LeftDockWidgetArea)
+        self.inspector = InspectorPanel(catalog, self)
+        self.inspector_dock = self._dock("Inspector", "inspector_dock", self.inspector,
+                                         Qt.DockWidgetArea.RightDockWidgetArea)
+        self.elevation = RackElevationPanel(catalog, self)
+        self.elevation_dock = self._dock("Rack elevation", "elevation_dock", self.elevation,
+                                         Qt.DockWidgetArea.RightDockWidgetArea)
+        self.dashboards = DashboardPanel(catalog, self)
+        self.dashboards_dock = self._dock("Dashboards", "dashboards_dock", self.dashboards,
+                                          Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.findings = FindingsPanel(self)
+        self.findings_dock = self._dock("Findings", "findings_dock", self.findings,
+                                        Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.splitDockWidget(self.dashboards_dock, self.findings_dock, Qt.Orientation.Horizontal)
         self.totals_label = QLabel()
-        self.statusBar().addPermanentWidget(self.totals_label)
-        self.scene.refused.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.engine_label = QLabel()
+        self.busy_bar = QProgressBar()
+        self.busy_bar.setRange(0, 0)  # indeterminate: engines report no progress
+        self.busy_bar.setMaximumWidth(90)
+        self.busy_bar.setMaximumHeight(12)
+        self.busy_bar.setVisible(False)
+        self.busy_bar.setToolTip("Engines are computing")
+        for widget in (self.busy_bar, self.totals_label, self.engine_label):
+            self.statusBar().addPermanentWidget(widget)
+        self.runner = EngineRunner(catalog, debounce_ms=debounce_ms, parent=self)
+        self.runner.finished.connect(self._on_analysis)
+        self.runner.failed.connect(self._on_engine_failed)
+        self.runner.busy_changed.connect(self._on_busy)
+        self.files = FileController(self, self.settings, recovery_dir)
+        for source in (self.scene, self.inspector, self.elevation):
+            source.refused.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.scene.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
+        self.scene.selection_changed.connect(self._on_selection)
+        self.findings.finding_activated.connect(self.go_to)
+        self.files.recent_changed.connect(self._fill_recent_menu)
         self._build_menus()
-        self.scene.selection_changed.connect(lambda *_: self._update_edit_actions())
-        self.resize(1280, 820)
+        self._build_toolbar()
+        self.resize(1400, 900)
+        self._restore_layout()
         self._set_document(Document(project if project is not None else Project(), catalog))
+
+    def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
+        dock = QDockWidget(title, self)
+        dock.setObjectName(name)
+        dock.setWidget(widget)
+        self.addDockWidget(area, dock)
+        return dock
 
     # -- menus --------------------------------------------------------------
     def _action(self, menu, text: str, slot, shortcut=None) -> QAction:
@@ -77,12 +122,19 @@ class MainWindow(QMainWindow):
 
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
+        self.new_action = self._action(file_menu, "&New", self.new_project, QKeySequence.StandardKey.New)
         self.open_action = self._action(file_menu, "&Open…", self.choose_file, QKeySequence.StandardKey.Open)
+        self.recent_menu = file_menu.addMenu("Open &recent")
         self.samples_menu = file_menu.addMenu("Open &sample")
         for path in samples.all_samples():
-            self._action(self.samples_menu, _sample_title(path), lambda _=False, p=path: self.open_path(p))
+            self._action(self.samples_menu, _sample_title(path), lambda _=False, p=path: self.open_interactively(p))
+        file_menu.addSeparator()
+        self.save_action = self._action(file_menu, "&Save", self.files.save, QKeySequence.StandardKey.Save)
+        self.save_as_action = self._action(file_menu, "Save &as…", lambda: self.files.save_as(),
+                                           QKeySequence("Ctrl+Shift+S"))
         file_menu.addSeparator()
         self.quit_action = self._action(file_menu, "&Quit", self.close, QKeySequence("Ctrl+Q"))
+        self._fill_recent_menu()
         self._build_edit_menu()
         view_menu = self.menuBar().addMenu("&View")
         self.zoom_in_action = self._action(view_menu, "Zoom &in", lambda: self.view.zoom_by(1.25),
@@ -97,7 +149,9 @@ class MainWindow(QMainWindow):
         self.heat_map_action = self._action(view_menu, "&Heat map", self.scene.set_heat_map, QKeySequence("Ctrl+H"))
         self.heat_map_action.setCheckable(True)
         view_menu.addSeparator()
-        view_menu.addAction(self.palette_dock.toggleViewAction())
+        for dock in (self.palette_dock, self.inspector_dock, self.elevation_dock, self.dashboards_dock,
+                     self.findings_dock):
+            view_menu.addAction(dock.toggleViewAction())
 
     def _build_edit_menu(self) -> None:
         """Undo/redo bound to the document; every other entry is one of the floor plan's tools."""
@@ -156,39 +210,163 @@ class MainWindow(QMainWindow):
         self.align_menu.setEnabled(n >= 2)
         self.distribute_menu.setEnabled(n >= 3)
 
+    def _build_toolbar(self) -> None:
+        bar = QToolBar("Main", self)
+        bar.setObjectName("main_toolbar")
+        bar.setMovable(False)
+        icon = self.style().standardIcon
+        pix = QStyle.StandardPixmap
+        for action, std in ((self.new_action, pix.SP_FileIcon), (self.open_action, pix.SP_DialogOpenButton),
+                            (self.save_action, pix.SP_DialogSaveButton), (self.undo_action, pix.SP_ArrowBack),
+                            (self.redo_action, pix.SP_ArrowForward)):
+            action.setIcon(icon(std))
+            bar.addAction(action)
+        bar.addSeparator()
+        for action in (self.zoom_in_action, self.zoom_out_action, self.fit_action, self.heat_map_action):
+            bar.addAction(action)
+        self.addToolBar(bar)
+
+    def _fill_recent_menu(self) -> None:
+        self.recent_menu.clear()
+        recent = self.files.recent_files()
+        for path in recent:
+            self._action(self.recent_menu, path, lambda _=False, p=path: self.open_interactively(p))
+        if recent:
+            self.recent_menu.addSeparator()
+            self._action(self.recent_menu, "Clear list", self.files.clear_recent)
+        self.recent_menu.setEnabled(bool(recent))
+
+    # -- layout -------------------------------------------------------------------
+    def _restore_layout(self) -> None:
+        geometry = self.settings.value("window/geometry")
+        state = self.settings.value("window/state")
+        if geometry is not None:
+            self.restoreGeometry(geometry)
+        if state is not None:
+            self.restoreState(state)
+
+    def save_layout(self) -> None:
+        self.settings.setValue("window/geometry", self.saveGeometry())
+        self.settings.setValue("window/state", self.saveState())
+        self.settings.sync()
+
+    def closeEvent(self, event) -> None:
+        if not self.files.maybe_save():
+            event.ignore()
+            return
+        self.save_layout()
+        self.runner.shutdown(wait=True)  # a worker must not deliver to a window that is gone
+        self.files.timer.stop()
+        self.files.discard_recovery()
+        self.dashboards.dispose()
+        event.accept()
+
     # -- documents ------------------------------------------------------------
     def _set_document(self, document: Document) -> None:
+        old = self.document
+        if old is not None:
+            old.unsubscribe(self._on_project_changed)
         self.document = document
+        self.analysis = None
         self.scene.set_document(document)
-        document.subscribe(lambda project, change, doc=document: doc is self.document
-                           and self._on_project_changed(project, change))
+        self.inspector.set_document(document)
+        self.elevation.set_document(document)
+        document.subscribe(self._on_project_changed)
         self._on_project_changed(document.project, Change(project=True))
+        self._on_selection("", [])
         self.view.fit_hall()
         self.document_replaced.emit(document)
 
-    def _on_project_changed(self, project: Project, change: Change) -> None:
-        # The scene follows the document itself (per-item updates); the window keeps title, totals, actions.
-        self._update_edit_actions()
-        self.setWindowTitle(f"{project.name} — {APP_NAME}")
-        self._update_totals()
+    def adopt_project(self, project: Project, path: Path | None, *, dirty: bool = False) -> None:
+        """Make ``project`` the open document (a restored autosave is ``dirty``)."""
+        self.path = path
+        document = Document(project, self.catalog)
+        if dirty:
+            document.mark_unsaved()
+        self._set_document(document)
 
-    def _update_totals(self) -> None:
-        """Totals from the analysis engine; the one place to move off the GUI thread later."""
-        summary = analyze(self.document.project, self.catalog).summary
-        racks = summary["racks"]
-        self.totals_label.setText(f"{racks} rack{'s' if racks != 1 else ''} · {summary['gpus']} GPUs · "
-                                  f"{summary['it_power_max_kw']:,.1f} kW max IT")
+    def _on_project_changed(self, project: Project, change: Change) -> None:
+        self._update_edit_actions()
+        self.update_title()
+        self._update_counts(project)
+        self.runner.request(*self.document.snapshot())
+
+    def update_title(self) -> None:
+        self.setWindowTitle(f"{self.document.project.name}[*] — {APP_NAME}")
+        self.setWindowModified(self.document.dirty)
+
+    def _update_counts(self, project: Project) -> None:
+        """Racks and GPUs right away (a count, not an engine); power, PF and price follow from the engines."""
+        gpus = 0
+        for rack in project.racks:
+            for d in rack.devices:
+                dev = self.catalog.find(d.type)
+                gpus += dev.gpu_count if dev else 0
+        n = len(project.racks)
+        self.totals_label.setText(f"{n} rack{'s' if n != 1 else ''} · {gpus} GPUs")
+
+    def _on_analysis(self, revision: int, analysis) -> None:
+        self.analysis = analysis
+        self.dashboards.set_analysis(analysis)
+        self.findings.set_findings(analysis.findings)
+        self.scene.set_analysis(analysis)
+        text = totals_text(analysis, self.catalog)
+        self.engine_label.setText(" · ".join(text.split(" · ")[1:]))
+        errors = sum(f.severity == "error" for f in analysis.findings)
+        self.findings_dock.setWindowTitle(f"Findings ({errors} error{'s' if errors != 1 else ''})"
+                                          if errors else "Findings")
+
+    def _on_engine_failed(self, revision: int, message: str) -> None:
+        self.statusBar().showMessage(f"Analysis failed: {message}", 15000)
+
+    def _on_busy(self, busy: bool) -> None:
+        self.busy_bar.setVisible(busy)
+        self.dashboards.set_busy(busy)
+
+    def _on_selection(self, kind: str, ids) -> None:
+        self._update_edit_actions()
+        if kind:
+            self.inspector.show_selection(kind, ids)
+        elif self.document.project.halls:
+            self.inspector.show_selection("hall", [self.document.project.halls[0].id])
+        else:
+            self.inspector.show_selection("project", [])
+        if kind == "rack" and ids:
+            self.elevation.show_rack(ids[0])
+
+    def go_to(self, where: str) -> None:
+        """Select the object a finding names and centre it on the plan."""
+        kind, _, ident = where.partition(":")
+        if kind in ("rack", "floor"):
+            if self.scene.select(where):
+                self.view.center_on_object(where)
+        elif kind == "hall":
+            self.scene.select_many([])
+            self.view.center_on_object(where)
+            self.inspector.show_selection("hall", [ident])
+        else:
+            self.inspector.show_selection("project", [])
 
     @property
     def project(self) -> Project:
         return self.document.project
 
     # -- files ----------------------------------------------------------------
+    def new_project(self) -> None:
+        if self.files.maybe_save():
+            self.adopt_project(Project(halls=(_empty_hall(),)), None)
+
     def choose_file(self) -> None:
+        if not self.files.maybe_save():
+            return
         start = str(self.path.parent) if self.path else ""
         path, _ = QFileDialog.getOpenFileName(self, "Open project", start, FILE_FILTER)
         if path:
             self.open_path(path)
+
+    def open_interactively(self, path: str | Path) -> bool:
+        """Open from a menu: offer to save unsaved changes first."""
+        return self.files.maybe_save() and self.open_path(path)
 
     def open_path(self, path: str | Path) -> bool:
         """Open a project file; on failure report it and keep the current project."""
@@ -198,12 +376,20 @@ class MainWindow(QMainWindow):
             self.last_error = str(exc)
             self.show_error(self.last_error)
             return False
-        self.path = Path(path)
         self.last_error = None
-        self._set_document(Document(project, self.catalog))
+        self.adopt_project(project, Path(path))
+        if Path(path).resolve().parent != samples.FOLDER:
+            self.files.add_recent(path)
         return True
 
     def show_error(self, text: str) -> None:
         """Tell the user something failed (one line); tests monkeypatch this to avoid the modal box."""
         self.statusBar().showMessage(text, 10000)
-        QMessageBox.warning(self, f"{APP_NAME} — cannot open project", text)
+        QMessageBox.warning(self, APP_NAME, text)
+
+
+def _empty_hall():
+    from designer.model import Hall
+
+    # A 20 x 12 m room on 600 mm tiles: room for a DGX scalable unit's two rows to be laid out by hand.
+    return Hall("hall-1", "Hall 1", ((0, 0), (20000, 0), (20000, 12000), (0, 12000)), tile_mm=600)

@@ -4,3 +4,28 @@ from __future__ import annotations
 import os
 
 os.environ.setdefault("QT_QPA_PLATFORM", "offscreen")
+
+import pytest  # noqa: E402
+from PySide6.QtCore import QSettings, QStandardPaths  # noqa: E402
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _isolated_settings(tmp_path_factory):
+    """Keep tests away from the user's settings, recent files and recovery folder."""
+    QStandardPaths.setTestModeEnabled(True)
+    QSettings.setDefaultFormat(QSettings.Format.IniFormat)
+    QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope,
+                      str(tmp_path_factory.mktemp("settings")))
+    yield
+
+
+@pytest.fixture(autouse=True)
+def _no_modal_dialogs(monkeypatch):
+    """A modal box would block an offscreen test: closing an edited window discards, errors are recorded."""
+    from widgets.file_actions import FileController
+    from widgets.main_window import MainWindow
+
+    monkeypatch.setattr(FileController, "ask_save_changes", lambda self: "discard")
+    monkeypatch.setattr(FileController, "ask_restore", lambda self, recovery: False)
+    monkeypatch.setattr(FileController, "ask_save_path", lambda self: None)
+    monkeypatch.setattr(MainWindow, "show_error", lambda self, text: self.statusBar().showMessage(text))

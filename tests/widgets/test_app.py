@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import pytest
+import shiboken6
 from PySide6.QtWidgets import QApplication
 
 from widgets import app as app_module
@@ -18,8 +19,9 @@ def started(qtbot, monkeypatch):
     result = {"shown": shown}
     yield result
     for w in set(QApplication.topLevelWidgets()) - before:
-        w.close()
-        w.deleteLater()
+        if isinstance(w, MainWindow) and shiboken6.isValid(w):
+            w.close()
+            w.deleteLater()
 
 
 def _new_window(before_ids) -> MainWindow:

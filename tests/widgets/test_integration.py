@@ -1,0 +1,145 @@
+"""The whole window: engines off the GUI thread, findings that point at the plan, files, layout."""
+from __future__ import annotations
+
+import json
+import threading
+
+import pytest
+from PySide6.QtCore import QSettings, Qt
+from PySide6.QtTest import QTest
+
+from designer import samples
+from designer.commands import MoveRacksCommand
+from designer.fileformat import load
+from widgets.main_window import MainWindow
+
+
+@pytest.fixture
+def settings(tmp_path):
+    return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+
+
+@pytest.fixture
+def win(qtbot, catalog, settings, tmp_path):
+    w = MainWindow(catalog, load(samples.DGX_B200_SU, catalog), samples.DGX_B200_SU, settings=settings,
+                   recovery_dir=tmp_path / "recovery", debounce_ms=10)
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitUntil(lambda: w.analysis is not None, timeout=10000)
+    return w
+
+
+def test_engines_run_off_the_gui_thread_and_fill_the_docks(win, monkeypatch, qtbot):
+    threads = []
+    import designer.analysis as analysis_module
+
+    real = analysis_module.analyze
+
+    def spy(project, catalog):
+        threads.append(threading.current_thread())
+        return real(project, catalog)
+
+    monkeypatch.setattr(win.runner, "analyze_fn", spy)
+    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    qtbot.waitUntil(lambda: bool(threads) and win.analysis.summary["racks"] == 19, timeout=10000)
+    assert threading.main_thread() not in threads
+    assert "248 GPUs" in win.totals_label.text()
+    qtbot.waitUntil(lambda: "kW IT" in win.engine_label.text(), timeout=10000)
+    assert "PF BF16" in win.engine_label.text()
+
+
+def test_editing_a_limit_in_the_inspector_raises_the_finding_and_clicking_it_centres_the_rack(win, qtbot):
+    win.scene.select("rack:a03")
+    assert win.inspector.kind == "rack" and win.inspector.ids == ("a03",)
+    win.inspector.rack_limit.setValue(20.0)  # a DGX pair draws 28.6 kW
+    assert win.project.rack("a03").power_limit_kw == 20.0
+    qtbot.waitUntil(lambda: any(f.code == "rack-over-limit" and f.where == "rack:a03"
+                                for f in win.analysis.findings), timeout=10000)
+    panel = win.findings
+    qtbot.waitUntil(lambda: "rack:a03" in [panel.where_at(r) for r in range(panel.row_count())], timeout=5000)
+    row = [panel.where_at(r) for r in range(panel.row_count())].index("rack:a03")
+    win.scene.select_many([])
+    win.view.zoom_by(8.0)
+    win.view.centerOn(0, 0)
+    index = panel.view.model().index(row, 0)
+    rect = panel.view.visualRect(index)
+    QTest.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert win.scene.selected_ids() == ["rack:a03"]
+    item = win.scene.item_for("rack:a03")
+    centre = win.view.mapFromScene(item.sceneBoundingRect().center())
+    assert win.view.viewport().rect().contains(centre)
+    assert win.elevation.rack.id == "a03"
+    win.document.undo()
+    qtbot.waitUntil(lambda: not any(f.code == "rack-over-limit" for f in win.analysis.findings), timeout=10000)
+
+
+def test_save_as_then_save_and_recent_files(win, tmp_path, qtbot):
+    target = tmp_path / "mine.podplan.json"
+    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    assert win.isWindowModified()
+    assert win.files.save_as(target)
+    assert not win.isWindowModified() and win.path == target
+    assert load(target, win.catalog).rack("m01").y == 7200.0
+    assert win.files.recent_files()[0] == str(target.resolve())
+    win.document.push(MoveRacksCommand({"m01": (7800.0, 6600.0, 0.0)}))
+    assert win.files.save()
+    assert load(target, win.catalog).rack("m01").y == 6600.0
+    win._fill_recent_menu()
+    assert str(target.resolve()) in [a.text() for a in win.recent_menu.actions()]
+
+
+def test_unsaved_changes_prompt_can_cancel_closing(win, monkeypatch):
+    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    monkeypatch.setattr(win.files, "ask_save_changes", lambda: "cancel")
+    assert not win.close()
+    assert win.isVisible()
+    monkeypatch.setattr(win.files, "ask_save_changes", lambda: "discard")
+    assert win.close()
+
+
+def test_autosave_and_recovery_after_a_crash(win, catalog, settings, tmp_path, qtbot):
+    assert not win.files.autosave()  # nothing unsaved yet
+    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    assert win.files.autosave()
+    assert win.files.recovery_path.exists()
+    # Pretend that session crashed: its recovery file now belongs to a process that is gone.
+    meta = win.files.recovery_path.with_suffix(".meta")
+    doc = json.loads(meta.read_text())
+    doc["pid"] = 999999999
+    meta.write_text(json.dumps(doc))
+    crashed = win.files.recovery_path.rename(tmp_path / "recovery" / "autosave-999999999.podplan.json")
+    meta.rename(crashed.with_suffix(".meta"))
+    fresh = MainWindow(catalog, settings=settings, recovery_dir=tmp_path / "recovery", debounce_ms=10)
+    qtbot.addWidget(fresh)
+    offered = []
+    fresh.files.ask_restore = lambda rec: offered.append(rec) or True
+    assert fresh.files.offer_recovery()
+    assert offered and offered[0].original == str(samples.DGX_B200_SU)
+    assert fresh.project.rack("m01").y == 7200.0 and fresh.document.dirty
+    assert not crashed.exists()
+
+
+def test_a_clean_close_removes_the_autosave(win):
+    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    win.files.autosave()
+    path = win.files.recovery_path
+    assert path.exists()
+    win.close()
+    assert not path.exists()
+
+
+def test_window_layout_is_remembered(qtbot, catalog, settings, tmp_path):
+    first = MainWindow(catalog, settings=settings, recovery_dir=tmp_path / "r")
+    qtbot.addWidget(first)
+    first.show()
+    first.findings_dock.hide()
+    first.close()
+    second = MainWindow(catalog, settings=settings, recovery_dir=tmp_path / "r")
+    qtbot.addWidget(second)
+    second.show()
+    assert second.findings_dock.isHidden() and not second.inspector_dock.isHidden()
+
+
+def test_new_project_has_an_empty_hall(win):
+    win.new_project()
+    assert win.project.racks == () and len(win.project.halls) == 1 and win.path is None
