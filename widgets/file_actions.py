@@ -64,7 +64,7 @@ class FileController(QObject):
         super().__init__(window)
         self.window = window
         self.settings = settings or QSettings()
-        self.recovery_dir = recovery_dir or default_recovery_dir()
+        self.recovery_dir = Path(recovery_dir) if recovery_dir else default_recovery_dir()
         self.recovery_path = self.recovery_dir / f"autosave-{os.getpid()}{SUFFIX}"
         self.timer = QTimer(self)
         self.timer.setInterval(autosave_ms)

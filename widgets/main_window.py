@@ -101,6 +101,10 @@ class MainWindow(QMainWindow):
         self._build_menus()
         self._build_toolbar()
         self.resize(1400, 900)
+        # Default proportions: the plan gets most of the window, the docks what they need to be read.
+        self.resizeDocks([self.dashboards_dock], [300], Qt.Orientation.Vertical)
+        self.resizeDocks([self.inspector_dock, self.elevation_dock], [400, 400], Qt.Orientation.Horizontal)
+        self.resizeDocks([self.inspector_dock, self.elevation_dock], [260, 420], Qt.Orientation.Vertical)
         self._restore_layout()
         self._set_document(Document(project if project is not None else Project(), catalog))
 
@@ -311,7 +315,7 @@ class MainWindow(QMainWindow):
         self.findings.set_findings(analysis.findings)
         self.scene.set_analysis(analysis)
         text = totals_text(analysis, self.catalog)
-        self.engine_label.setText(" · ".join(text.split(" · ")[1:]))
+        self.engine_label.setText("· " + " · ".join(text.split(" · ")[1:]))
         errors = sum(f.severity == "error" for f in analysis.findings)
         self.findings_dock.setWindowTitle(f"Findings ({errors} error{'s' if errors != 1 else ''})"
                                           if errors else "Findings")
