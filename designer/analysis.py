@@ -17,7 +17,7 @@ from .checks import Finding, check_space
 from .cooling import analyze_cooling
 from .floor import analyze_floor
 from .model import Project
-from .fabric import analyze_fabric, bandwidth_section
+from .fabric import FabricError, analyze_fabric, bandwidth_section
 from .power import analyze_power
 from .training import training_section
 
@@ -91,7 +91,11 @@ def analyze(project: Project, catalog: Catalog) -> Analysis:
         "currency": project.currency,
     }
     fabric, fabric_findings = analyze_fabric(project, catalog)
-    bandwidth = fabric.pop("bandwidth", None) or bandwidth_section(project, catalog)
+    fabric.pop("bandwidth", None)  # the full section below adds the collective estimates
+    try:
+        bandwidth = bandwidth_section(project, catalog)
+    except FabricError as exc:  # the fabric finding already says why; bandwidth has nothing to stand on
+        bandwidth = {"status": "error", "error": str(exc)}
     summary["switches"] = {k: fabric.get(k, 0) for k in ("leaf", "spine", "core")}
     summary["cables"] = fabric.get("cables_total", 0)
     training, training_findings = training_section(project, catalog, project.workload_dict)

@@ -74,3 +74,13 @@ def test_samples_analyze_to_their_gpu_counts_and_power(catalog):
     # 8 x 132 kW of NVL72 plus the SU's 36 QM9700 and 2 UFM appliances
     assert nvl["it_power_max_kw"] == round(8 * 132 + 36 * 1.72 + 2 * 0.689, 3)
     assert nvl["it_power_typical_kw"] == round(8 * 120 + 36 * 0.747 + 2 * 0.689, 3)
+
+
+def test_a_design_beyond_three_tiers_still_analyses(catalog):
+    from bench.designs import dgx_b200_project
+
+    # 100,000 GPUs of DGX B200 need 100,000 endpoints: more than three tiers of QM9700 reach.
+    r = analyze(dgx_b200_project(100_000), catalog)
+    assert r.summary["gpus"] == 100_000
+    assert "fabric-impossible" in {f.code for f in r.findings}
+    assert r["bandwidth"]["status"] == "error"
