@@ -124,6 +124,7 @@ class FootprintItem(QGraphicsItem):
         if invalid != self._invalid:
             self._invalid = invalid
             self.update()
+            self._notify()
 
     def set_heat(self, color: QColor | None, update: bool = True) -> None:
         """Fill with ``color`` instead of the role colour (heat map), or back to the role colour with None."""
@@ -138,6 +139,7 @@ class FootprintItem(QGraphicsItem):
         self._text = style.text_on(fill)
         if update:
             self.update()
+            self._notify()
 
     @property
     def name(self) -> str:
@@ -158,6 +160,13 @@ class FootprintItem(QGraphicsItem):
         if rotation != self.rotation() or self._label is None:
             self.setRotation(rotation)
             self._layout_label()
+        self._notify()
+
+    def _notify(self) -> None:
+        """Tell a scene drawing the overview that this footprint's look or place changed."""
+        scene = self.scene()
+        if scene is not None and not self.isSelected() and hasattr(scene, "overview_dirty"):
+            scene.overview_dirty()
 
     def _layout_label(self) -> None:
         a = math.radians(self.rotation())
@@ -167,6 +176,21 @@ class FootprintItem(QGraphicsItem):
 
     def boundingRect(self) -> QRectF:
         return self._bounds
+
+    _in_overview = False
+
+    @property
+    def in_overview(self) -> bool:
+        """Drawn by the scene's overview instead (a zoomed-out big plan)."""
+        return self._in_overview
+
+    @in_overview.setter
+    def in_overview(self, on: bool) -> None:
+        if on != self._in_overview:
+            self._in_overview = on
+            # Qt then never calls paint(): no Python per item per frame, yet the item still
+            # takes clicks, rubber bands and drags.
+            self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemHasNoContents, on)
 
     def paint(self, painter, option, widget=None) -> None:
         lod = _lod(painter)

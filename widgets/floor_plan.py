@@ -19,9 +19,10 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QPointF, QRectF, Qt, Signal
-from PySide6.QtGui import QPainter, QPainterPath, QTransform
-from PySide6.QtWidgets import QApplication, QGraphicsScene, QGraphicsView
+from PySide6.QtCore import QPointF, QRectF, Qt, QTimer, Signal
+from PySide6.QtGui import QBrush, QPainter, QPainterPath, QPen, QPolygonF, QTransform
+from PySide6.QtWidgets import (QApplication, QGraphicsItem, QGraphicsScene, QGraphicsView,
+                               QStyleOptionGraphicsItem)
 
 from catalog import Catalog
 from designer.commands import Change, Document
@@ -57,6 +58,46 @@ def where_of(item: FootprintItem) -> str:
     return f"rack:{item.rack_id}" if isinstance(item, RackItem) else f"floor:{item.device_id}"
 
 
+class OverviewItem(QGraphicsItem):
+    """Every unselected footprint of a zoomed-out plan, drawn in one ``paint`` call.
+
+    One path per colour for the fills, the front bands and the edges. Antialiasing is off:
+    at a few pixels per rack it only blurs, and it costs most of the frame.
+    """
+
+    def __init__(self, groups):
+        super().__init__()
+        self.setZValue(8)  # under the live footprints (9, 10), over the hall and clearances
+        self.setAcceptedMouseButtons(Qt.MouseButton.NoButton)
+        self._groups = []
+        bounds = QRectF()
+        for (fill, band, edge), fill_path, band_path, edge_path in groups:
+            pen = QPen(edge, 0)
+            pen.setCosmetic(True)
+            self._groups.append((QBrush(fill), QBrush(band), pen, fill_path, band_path, edge_path))
+            bounds = bounds.united(fill_path.boundingRect())
+        self._bounds = bounds
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def paint(self, painter, option, widget=None) -> None:
+        lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+        painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
+        painter.setPen(Qt.PenStyle.NoPen)
+        for fill, band, pen, fill_path, band_path, edge_path in self._groups:
+            painter.setBrush(fill)
+            painter.drawPath(fill_path)
+            if lod * 100 >= 2:  # the 100 mm front band is at least 2 px
+                painter.setBrush(band)
+                painter.drawPath(band_path)
+        if lod * 600 >= 6:  # edges only once a rack is wide enough to show them apart
+            painter.setBrush(Qt.BrushStyle.NoBrush)
+            for _, _, pen, _, _, edge_path in self._groups:
+                painter.setPen(pen)
+                painter.drawPath(edge_path)
+
+
 class FloorPlanScene(QGraphicsScene):
     """Items for one document; edits arrive as commands and come back as changes."""
 
@@ -81,6 +122,9 @@ class FloorPlanScene(QGraphicsScene):
         self._roles: Counter = Counter()
         self._floor_kinds: Counter = Counter()
         self._halls_rect = QRectF()
+        self._overview = False
+        self._overview_pending = False
+        self._overview_items: list[OverviewItem] = []
         self._selection: tuple[str, list] = ("", [])
         self._batch = 0
         self._drag: _Drag | None = None
@@ -125,6 +169,7 @@ class FloorPlanScene(QGraphicsScene):
         self._batch += 1
         try:
             self.clear()
+            self._overview_items = []  # cleared with everything else
             self.project = project
             self.rack_items.clear(), self.floor_items.clear(), self.hall_items.clear(), self.hall_offsets.clear()
             self._roles.clear(), self._floor_kinds.clear(), self._all_bands.clear()
@@ -234,6 +279,7 @@ class FloorPlanScene(QGraphicsScene):
         item = self.rack_items.pop(rack_id)
         self._roles[item.role] -= 1
         self.removeItem(item)
+        self.overview_dirty()
 
     def _add_floor(self, dev) -> FloorDeviceItem:
         kind = getattr(self.catalog.find(dev.type), "kind", "")
@@ -251,6 +297,7 @@ class FloorPlanScene(QGraphicsScene):
         item = self.floor_items.pop(device_id)
         self._floor_kinds[item.kind] -= 1
         self.removeItem(item)
+        self.overview_dirty()
 
     def _size(self, type_id: str, default=DEFAULT_RACK) -> tuple[float, float]:
         dev = self.catalog.find(type_id)
@@ -262,6 +309,74 @@ class FloorPlanScene(QGraphicsScene):
         offset = self.hall_offsets.get(hall_id, QPointF(0, 0))
         self.addItem(item)
         item.place(x + offset.x(), y + offset.y(), rotation)
+        if self._overview:
+            self.overview_dirty()
+
+    # -- painting large plans -------------------------------------------------------
+    #: Plans with more footprints than this switch to the overview when zoomed out.
+    OVERVIEW_MIN_ITEMS = 2000
+    #: ...once a rack's short side is this many screen pixels or fewer (no label fits then).
+    OVERVIEW_MAX_PX = 32
+
+    def set_overview(self, on: bool) -> None:
+        """Zoomed out on a big plan: draw the unselected footprints as a few native path items.
+
+        A Python ``paint`` call costs a few microseconds; 15,000 of them per frame miss the
+        16 ms budget. In the overview, each colour of fill, front band and edge is one
+        path drawn by one :class:`OverviewItem`, and the footprint items return from
+        ``paint`` at once; they stay ordinary items for clicks, rubber bands and drags.
+        Selected and refused (red) footprints paint themselves on top.
+        """
+        on = bool(on) and len(self.rack_items) + len(self.floor_items) >= self.OVERVIEW_MIN_ITEMS
+        if on == self._overview:
+            return
+        self._overview = on
+        if on:
+            self._rebuild_overview()
+        else:
+            self._clear_overview()
+            for item in (*self.rack_items.values(), *self.floor_items.values()):
+                item.in_overview = False
+
+    def overview_dirty(self) -> None:
+        """An unselected footprint changed look or place: redraw the overview once the burst is over."""
+        if self._overview and not self._overview_pending:
+            self._overview_pending = True
+            QTimer.singleShot(0, self, self._rebuild_overview)
+
+    def _clear_overview(self) -> None:
+        for item in self._overview_items:
+            self.removeItem(item)
+        self._overview_items = []
+
+    def _rebuild_overview(self) -> None:
+        self._overview_pending = False
+        if not self._overview:
+            return
+        self._clear_overview()
+        fills: dict[int, QPainterPath] = {}
+        bands: dict[int, QPainterPath] = {}
+        edges: dict[int, QPainterPath] = {}
+        colours: dict[int, tuple] = {}
+        for item in (*self.rack_items.values(), *self.floor_items.values()):
+            live = item.isSelected() or item._invalid
+            # Still an item of the scene: it takes clicks, rubber bands and drags; it just paints nothing.
+            item.in_overview = not live
+            if live:
+                continue
+            fill = item._fill.color()
+            key = fill.rgba()
+            if key not in fills:
+                fills[key], bands[key], edges[key] = QPainterPath(), QPainterPath(), QPainterPath()
+                colours[key] = (fill, item._band.color(), item._edge.color())
+            transform = item.sceneTransform()
+            body = transform.map(QPolygonF(item._rect))
+            fills[key].addPolygon(body)
+            edges[key].addPolygon(body)
+            bands[key].addPolygon(transform.map(QPolygonF(item._front)))
+        overview = OverviewItem([(colours[k], fills[k], bands[k], edges[k]) for k in colours])
+        self.addItem(overview)
+        self._overview_items.append(overview)
 
     def _update_scene_rect(self) -> None:
         """Halls plus anything standing outside them, with room to pan around."""
@@ -365,6 +480,7 @@ class FloorPlanScene(QGraphicsScene):
     def _on_qt_selection(self) -> None:
         if self._batch:
             return
+        self.overview_dirty()  # selected footprints are drawn live, the rest in the overview
         ids = self.selected_ids()
         racks = [w[5:] for w in ids if w.startswith("rack:")]
         floors = [w[6:] for w in ids if w.startswith("floor:")]
@@ -584,6 +700,7 @@ class FloorPlanView(QGraphicsView):
         self.setTransformationAnchor(anchor)
         self.scale(target / current, target / current)
         self.setTransformationAnchor(old)
+        self._update_item_cache()
 
     def fit_hall(self) -> None:
         """Show every hall whole, centred, with room for its title and the overlays."""
@@ -602,6 +719,12 @@ class FloorPlanView(QGraphicsView):
         s = min(max(s, self.MIN_SCALE), self.MAX_SCALE)
         self.setTransform(QTransform.fromScale(s, s))
         self.centerOn(rect.center())
+        self._update_item_cache()
+
+    def _update_item_cache(self) -> None:
+        """The overview while a rack's short side is too small on screen to hold a label."""
+        scene = self.scene()
+        scene.set_overview(self.scale_factor() * 600.0 <= scene.OVERVIEW_MAX_PX)
 
     def center_on_object(self, where: str) -> bool:
         """Centre a rack, floor unit or hall (``"rack:a01"``...); zoom out if it would not fit. False if unknown."""

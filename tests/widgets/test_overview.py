@@ -1,0 +1,81 @@
+"""Big plans zoomed out are drawn as one overview item; selected racks stay live items."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import QSettings
+
+from bench.designs import dgx_b200_project
+from designer.commands import MoveRacksCommand
+from widgets.floor_plan import OverviewItem
+from widgets.main_window import MainWindow
+
+
+@pytest.fixture
+def big(qtbot, catalog, tmp_path):
+    w = MainWindow(catalog, dgx_b200_project(8 * 2 * 1100), None,  # 1,100 racks, 2,200 nodes
+                   settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
+                   recovery_dir=tmp_path / "r")
+    qtbot.addWidget(w)
+    w.resize(1200, 800)
+    w.show()
+    return w
+
+
+def _overview(scene):
+    return [i for i in scene.items() if isinstance(i, OverviewItem)]
+
+
+def test_zoomed_out_big_plan_uses_the_overview(big, qtbot):
+    scene, view = big.scene, big.view
+    assert len(scene.rack_items) == 1100
+    scene.OVERVIEW_MIN_ITEMS = 1000
+    view.fit_hall()
+    qtbot.waitUntil(lambda: len(_overview(scene)) == 1)
+    assert all(i.in_overview for i in scene.rack_items.values())  # they paint nothing
+    # ...yet a click still finds them
+    item = scene.rack_items["r00010"]
+    assert scene.itemAt(item.sceneBoundingRect().center(), view.transform()) is item
+    scene.select("rack:r00010")
+    qtbot.waitUntil(lambda: not item.in_overview)
+    assert sum(not i.in_overview for i in scene.rack_items.values()) == 1
+    # zoomed in, every footprint paints itself again
+    view.zoom_by(60 / (view.scale_factor() * 600.0))
+    assert _overview(scene) == [] and not any(i.in_overview for i in scene.rack_items.values())
+
+
+def test_overview_follows_edits(big, qtbot):
+    scene, view = big.scene, big.view
+    scene.OVERVIEW_MIN_ITEMS = 1000
+    view.fit_hall()
+    qtbot.waitUntil(lambda: len(_overview(scene)) == 1)
+    before = _overview(scene)[0].boundingRect()
+    rack = big.project.rack("r01099")
+    big.document.push(MoveRacksCommand({"r01099": (rack.x, rack.y + 3600.0, rack.rotation)}))
+    qtbot.waitUntil(lambda: _overview(scene) and _overview(scene)[0].boundingRect() != before)
+    assert _overview(scene)[0].boundingRect().bottom() == pytest.approx(before.bottom() + 3600.0)
+
+
+def test_small_plans_never_use_the_overview(qtbot, catalog, tmp_path):
+    from designer import samples
+    from designer.fileformat import load
+
+    w = MainWindow(catalog, load(samples.DGX_B200_SU, catalog), samples.DGX_B200_SU,
+                   settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat), recovery_dir=tmp_path)
+    qtbot.addWidget(w)
+    w.view.zoom_by(0.01)
+    assert _overview(w.scene) == [] and not any(i.in_overview for i in w.scene.rack_items.values())
+
+
+def test_rubber_band_and_clicks_still_reach_racks_in_the_overview(big, qtbot):
+    from PySide6.QtGui import QPainterPath
+
+    scene, view = big.scene, big.view
+    scene.OVERVIEW_MIN_ITEMS = 1000
+    view.fit_hall()
+    qtbot.waitUntil(lambda: len(_overview(scene)) == 1)
+    a, b = scene.rack_items["r00000"], scene.rack_items["r00002"]
+    assert scene.itemAt(a.sceneBoundingRect().center(), view.transform()) is a
+    area = QPainterPath()
+    area.addRect(a.sceneBoundingRect().adjusted(50, 50, -50, -50).united(b.sceneBoundingRect().adjusted(50, 50, -50, -50)))
+    scene.setSelectionArea(area)
+    assert {i.rack_id for i in scene.selectedItems()} == {"r00000", "r00001", "r00002"}
