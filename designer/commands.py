@@ -9,6 +9,7 @@ before changing anything, so a refused edit leaves the document as it was.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from contextlib import suppress
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable
 
@@ -50,6 +51,22 @@ class Command(ABC):
 
     def merged_with(self, later: Command) -> Command:
         return later
+
+
+class _FieldEdit(Command):
+    """An edit of some fields of one object; edits of the same fields in a row merge (typing)."""
+
+    changes: dict
+
+    def _target(self) -> tuple:
+        return ()
+
+    @property
+    def merge_key(self):
+        return (type(self).__name__, *self._target(), tuple(sorted(self.changes)))
+
+    def merged_with(self, later):
+        return replace(later, changes={**self.changes, **later.changes})
 
 
 def _catalog_entry(catalog: Catalog, type_id: str, kinds: Iterable[str]):
@@ -117,19 +134,15 @@ RACK_FIELDS = {"name", "row", "power_limit_kw", "type", "hall"}
 
 
 @dataclass
-class UpdateRackCommand(Command):
+class UpdateRackCommand(_FieldEdit):
     """Change properties of one rack; typing in one field merges into one undo step."""
 
     rack_id: str
     changes: dict
     label: str = "Edit rack"
 
-    @property
-    def merge_key(self):
-        return ("rack", self.rack_id, tuple(sorted(self.changes)))
-
-    def merged_with(self, later):
-        return UpdateRackCommand(self.rack_id, {**self.changes, **later.changes}, later.label)
+    def _target(self) -> tuple:
+        return (self.rack_id,)
 
     def apply(self, project, catalog):
         rack = _rack(project, self.rack_id)
@@ -156,17 +169,13 @@ HALL_FIELDS = {"name", "outline", "tile_mm", "power_capacity_kw", "cooling_capac
 
 
 @dataclass
-class UpdateHallCommand(Command):
+class UpdateHallCommand(_FieldEdit):
     hall_id: str
     changes: dict
     label: str = "Edit hall"
 
-    @property
-    def merge_key(self):
-        return ("hall", self.hall_id, tuple(sorted(self.changes)))
-
-    def merged_with(self, later):
-        return UpdateHallCommand(self.hall_id, {**self.changes, **later.changes}, later.label)
+    def _target(self) -> tuple:
+        return (self.hall_id,)
 
     def apply(self, project, catalog):
         if not project.has_hall(self.hall_id):
@@ -300,19 +309,15 @@ FLOOR_FIELDS = {"name", "serves", "type"}
 
 
 @dataclass
-class UpdateFloorDeviceCommand(Command):
+class UpdateFloorDeviceCommand(_FieldEdit):
     """Rename a floor unit, change its type, or set which racks it serves."""
 
     device_id: str
     changes: dict
     label: str = "Edit floor unit"
 
-    @property
-    def merge_key(self):
-        return ("floor", self.device_id, tuple(sorted(self.changes)))
-
-    def merged_with(self, later):
-        return UpdateFloorDeviceCommand(self.device_id, {**self.changes, **later.changes}, later.label)
+    def _target(self) -> tuple:
+        return (self.device_id,)
 
     def apply(self, project, catalog):
         if not project.has_floor_device(self.device_id):
@@ -358,18 +363,11 @@ class RenameProjectCommand(Command):
 
 
 @dataclass
-class UpdateSettingsCommand(Command):
+class UpdateSettingsCommand(_FieldEdit):
     """Change design assumptions (PUE, coolant, delta-T ...); out-of-range values are refused."""
 
     changes: dict
     label: str = "Edit design settings"
-
-    @property
-    def merge_key(self):
-        return ("settings", tuple(sorted(self.changes)))
-
-    def merged_with(self, later):
-        return UpdateSettingsCommand({**self.changes, **later.changes}, later.label)
 
     def apply(self, project, catalog):
         try:
@@ -438,10 +436,8 @@ class Document:
 
     def unsubscribe(self, listener: Listener) -> None:
         """Stop telling ``listener``; a view that switches documents calls this on the old one."""
-        try:
+        with suppress(ValueError):
             self._listeners.remove(listener)
-        except ValueError:
-            pass
 
     def _set(self, project: Project, change: Change) -> None:
         self.project = project

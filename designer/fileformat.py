@@ -8,6 +8,8 @@ checked for type and range.
 """
 from __future__ import annotations
 
+from contextlib import suppress
+
 import json
 import math
 import os
@@ -148,10 +150,8 @@ def save(project: Project, path: str | os.PathLike, *, pretty: bool | None = Non
             os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
-        try:
+        with suppress(OSError):
             os.unlink(tmp)
-        except OSError:
-            pass
         raise
 
 

@@ -12,6 +12,8 @@ touches a QObject other than emitting that signal.
 """
 from __future__ import annotations
 
+from contextlib import suppress
+
 import traceback
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any, Callable
@@ -139,10 +141,8 @@ class EngineRunner(QObject):
         if self._closed or future.cancelled():
             return
         exc = future.exception()
-        try:
+        with suppress(RuntimeError):  # the runner was deleted while the engine ran
             self._delivered.emit(revision, None if exc else future.result(), exc)
-        except RuntimeError:  # the runner was deleted while the engine ran
-            pass
 
     def _on_delivered(self, revision: int, result: object, exc: object) -> None:
         if self._closed:

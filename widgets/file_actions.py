@@ -165,10 +165,7 @@ class FileController(QObject):
 
     def discard_recovery(self) -> None:
         for p in (self.recovery_path, self.recovery_path.with_suffix(".meta")):
-            try:
-                p.unlink()
-            except FileNotFoundError:
-                pass
+            p.unlink(missing_ok=True)
 
     def orphaned_recoveries(self) -> list[Recovery]:
         """Recovery files whose writing process is gone (a crash), newest first."""
@@ -206,7 +203,4 @@ class FileController(QObject):
     @staticmethod
     def _remove(path: Path) -> None:
         for p in (path, path.with_suffix(".meta")):
-            try:
-                p.unlink()
-            except FileNotFoundError:
-                pass
+            p.unlink(missing_ok=True)

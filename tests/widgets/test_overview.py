@@ -6,7 +6,7 @@ from PySide6.QtCore import QSettings
 
 from bench.designs import dgx_b200_project
 from designer.commands import MoveRacksCommand
-from widgets.floor_plan import OverviewItem
+from widgets.floor_overview import OverviewItem
 from widgets.main_window import MainWindow
 
 
