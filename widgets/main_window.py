@@ -27,7 +27,8 @@ from .dashboards import DashboardPanel, totals_text
 from .engine_runner import EngineRunner
 from .file_actions import FileController
 from .findings_panel import FindingsPanel
-from .floor_plan import FloorPlanScene, FloorPlanView
+from .floor_plan import FloorPlanScene
+from .floor_view import FloorPlanView
 from .inspector import InspectorPanel
 from .palette import CatalogPalette
 from .rack_elevation import RackElevationPanel
