@@ -36,7 +36,7 @@ def run_app(path: str | None, catalog: Catalog) -> int:
     except ProjectFileError as exc:
         error = str(exc)
         print(f"podplanner: {error}", file=sys.stderr)
-    window = MainWindow(catalog, project, target if project is not None else None)
+    window = MainWindow(catalog, project, path if project is not None else None)
     window.show()
     window.view.fit_hall()
     if error:

@@ -151,6 +151,7 @@ class FileController(QObject):
     def autosave(self) -> bool:
         """Write the recovery file if there is unsaved work; True when it wrote."""
         if not self.window.document.dirty:
+            self.discard_recovery()  # back to the saved state (undo, or changes discarded)
             return False
         try:
             self.recovery_dir.mkdir(parents=True, exist_ok=True)

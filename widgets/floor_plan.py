@@ -65,6 +65,8 @@ class FloorPlanScene(QGraphicsScene):
     selection_changed = Signal(str, list)
     #: An edit on the plan was refused (overlap, outside the hall, a command's error): the reason.
     refused = Signal(str)
+    #: Empty floor of a hall was clicked (its id): the inspector shows that hall.
+    hall_clicked = Signal(str)
     #: A note for the status bar that is not a refusal (a server dropped on the plan).
     status_message = Signal(str)
 
@@ -73,6 +75,7 @@ class FloorPlanScene(QGraphicsScene):
         self.catalog = catalog
         self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
         self.document: Document | None = None
+        self._listener = None
         self.project = Project()
         self.rack_items: dict[str, RackItem] = {}
         self.floor_items: dict[str, FloorDeviceItem] = {}
@@ -101,8 +104,18 @@ class FloorPlanScene(QGraphicsScene):
     # -- document ---------------------------------------------------------------
     def set_document(self, document: Document) -> None:
         """Mirror ``document`` from now on (call again when the window's document is replaced)."""
+        if self.document is not None and self._listener is not None:
+            self.document.unsubscribe(self._listener)
         self.document = document
-        document.subscribe(lambda project, change, doc=document: self._on_document_changed(doc, project, change))
+        self._listener = lambda project, change, doc=document: self._on_document_changed(doc, project, change)
+        document.subscribe(self._listener)
+        # A new document starts with nothing selected: ids of the old one may name other racks here.
+        self._batch += 1
+        try:
+            self.clearSelection()
+        finally:
+            self._batch -= 1
+        self._selection = ("", [])
         self.set_project(document.project)
 
     def _on_document_changed(self, document: Document, project: Project, change: Change) -> None:
@@ -530,6 +543,10 @@ class FloorPlanScene(QGraphicsScene):
     def mousePressEvent(self, event) -> None:
         if event.button() == Qt.MouseButton.LeftButton:
             item = self.footprint_at(event.scenePos())
+            if item is None:
+                hit = self.hall_at(event.scenePos())
+                if hit is not None:
+                    self.hall_clicked.emit(hit[0])
             if item is not None:
                 if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
                     item.setSelected(not item.isSelected())

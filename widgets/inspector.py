@@ -223,7 +223,7 @@ class InspectorPanel(QWidget):
         if self.kind == "rack" and first and project.has_rack(first):
             self._fill_rack(project, first)
             return self.rack_page
-        if self.kind == "hall" and (first or project.halls):
+        if self.kind == "hall" and ((first and project.has_hall(first)) or project.halls):
             hall_id = first if first and project.has_hall(first) else project.halls[0].id
             self.ids = (hall_id,)
             self._fill_hall(project, hall_id)

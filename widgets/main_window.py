@@ -89,6 +89,8 @@ class MainWindow(QMainWindow):
         for widget in (self.busy_bar, self.totals_label, self.engine_label):
             self.statusBar().addPermanentWidget(widget)
         self.runner = EngineRunner(catalog, debounce_ms=debounce_ms, parent=self)
+        #: Request numbers rise across documents, so a result for a closed document is always stale.
+        self._ticket = 0
         self.runner.finished.connect(self._on_analysis)
         self.runner.failed.connect(self._on_engine_failed)
         self.runner.busy_changed.connect(self._on_busy)
@@ -97,6 +99,7 @@ class MainWindow(QMainWindow):
             source.refused.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.scene.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.scene.selection_changed.connect(self._on_selection)
+        self.scene.hall_clicked.connect(lambda hall_id: self.inspector.show_selection("hall", [hall_id]))
         self.findings.finding_activated.connect(self.go_to)
         self.files.recent_changed.connect(self._fill_recent_menu)
         self._build_menus()
@@ -189,6 +192,12 @@ class MainWindow(QMainWindow):
         edit.addSeparator()
         self.select_all_action = self._action(edit, "Select &all", lambda: self.scene.select_all(),
                                               QKeySequence.StandardKey.SelectAll)
+        # Keys that act on the plan's selection act only while the plan has focus: Delete in the rack
+        # elevation removes a device, Ctrl+C in a text field copies text, R types an R.
+        for action in (self.cut_action, self.copy_action, self.paste_action, self.duplicate_action,
+                       self.delete_action, self.rotate_action, self.select_all_action):
+            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
+            self.view.addAction(action)
         self._update_edit_actions()
 
     def _clip(self, fn) -> None:
@@ -273,7 +282,12 @@ class MainWindow(QMainWindow):
             old.unsubscribe(self._on_project_changed)
         self.document = document
         self.analysis = None
+        self.files.discard_recovery()  # whatever was autosaved belonged to the document now closed
+        self.dashboards.set_analysis(None)
+        self.findings.set_findings(())
+        self.engine_label.setText("")
         self.scene.set_document(document)
+        self.scene.set_analysis(None)
         self.inspector.set_document(document)
         self.elevation.set_document(document)
         document.subscribe(self._on_project_changed)
@@ -294,7 +308,8 @@ class MainWindow(QMainWindow):
         self._update_edit_actions()
         self.update_title()
         self._update_counts(project)
-        self.runner.request(*self.document.snapshot())
+        self._ticket += 1
+        self.runner.request(self._ticket, self.document.snapshot()[1])
 
     def update_title(self) -> None:
         self.setWindowTitle(f"{self.document.project.name}[*] — {APP_NAME}")
@@ -382,8 +397,10 @@ class MainWindow(QMainWindow):
             self.show_error(self.last_error)
             return False
         self.last_error = None
-        self.adopt_project(project, Path(path))
-        if Path(path).resolve().parent != samples.FOLDER:
+        if Path(path).resolve().parent == samples.FOLDER.resolve():
+            self.adopt_project(project, None)  # a sample is a starting point: Save asks where to keep it
+        else:
+            self.adopt_project(project, Path(path))
             self.files.add_recent(path)
         return True
 

@@ -143,3 +143,69 @@ def test_window_layout_is_remembered(qtbot, catalog, settings, tmp_path):
 def test_new_project_has_an_empty_hall(win):
     win.new_project()
     assert win.project.racks == () and len(win.project.halls) == 1 and win.path is None
+
+
+def test_delete_in_the_rack_elevation_removes_the_device_not_the_rack(win, qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    win.activateWindow()
+    win.scene.select("rack:a03")
+    face = win.elevation.front
+    dev = sorted(win.project.rack("a03").devices, key=lambda d: d.u or 0)[-1]
+    QTest.mouseClick(face, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier,
+                     face.point_for_u(dev.u).toPoint())
+    assert win.elevation.selected == dev.id
+    QTest.keyClick(face, Qt.Key.Key_Delete)
+    assert win.project.has_rack("a03")
+    assert dev.id not in {d.id for d in win.project.rack("a03").devices}
+    assert win.undo_action.text() == "Undo Remove device"
+    assert QApplication.focusWidget() is not None
+
+
+def test_opening_another_design_refreshes_every_dock(win, qtbot):
+    for _ in range(4):  # the old document's revisions run ahead of the new one's
+        win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0 - 600.0 * (_ % 2), 0.0)}))
+    qtbot.waitUntil(lambda: win.analysis.summary["racks"] == 19 and not win.runner.busy, timeout=10000)
+    win.scene.select("rack:a03")
+    assert win.open_path(samples.GB200_NVL72_SU)
+    assert win.scene.selected_ids() == [] and win.inspector.kind == "hall"
+    qtbot.waitUntil(lambda: win.analysis is not None and win.analysis.summary["racks"] == 10, timeout=10000)
+    assert "576 GPUs" in win.totals_label.text()
+
+
+def test_a_sample_is_never_saved_over(win, monkeypatch):
+    asked = []
+    monkeypatch.setattr(win.files, "ask_save_path", lambda: asked.append(True) or None)
+    assert win.open_path(samples.DGX_B200_SU)
+    assert win.path is None
+    assert not win.files.save()
+    assert asked == [True]
+
+
+def test_a_design_without_halls_opens(win, tmp_path):
+    from designer.fileformat import save
+    from designer.model import Project
+
+    path = tmp_path / "empty.podplan.json"
+    save(Project(name="empty"), path)
+    win.inspector.show_selection("hall", ["hall-1"])
+    assert win.open_path(path)
+    assert win.project.halls == () and win.inspector.kind == "project"
+    assert win.windowTitle().startswith("empty")
+
+
+def test_opening_another_design_drops_the_old_autosave(win):
+    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    assert win.files.autosave()
+    assert win.open_path(samples.GB200_NVL72_SU)
+    assert not win.files.recovery_path.exists()
+
+
+def test_clicking_empty_floor_shows_its_hall_in_the_inspector(win):
+    win.scene.select("rack:a03")
+    assert win.inspector.kind == "rack"
+    win.view.fit_hall()
+    point = win.view.mapFromScene(500.0, 500.0)  # an empty corner of Data hall 1
+    QTest.mouseClick(win.view.viewport(), Qt.MouseButton.LeftButton, pos=point)
+    assert win.scene.selected_ids() == []
+    assert win.inspector.kind == "hall" and win.inspector.ids == ("hall-1",)
