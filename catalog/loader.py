@@ -119,7 +119,7 @@ def _figure(ctx: _Ctx, name: str, raw: Any) -> Any:
         raise ctx.fail(name, "no source: give the figure a source or the file a default 'source'")
     if not isinstance(source, str) or source not in ctx.sources:
         raise ctx.fail(name, f"source {source!r} is not a known source id")
-    if evidence not in EVIDENCE:
+    if not isinstance(evidence, str) or evidence not in EVIDENCE:
         raise ctx.fail(name, f"evidence {evidence!r} is not one of {', '.join(EVIDENCE)}")
     ctx.figures[name] = Figure(value, source, evidence, note)
     return value
@@ -254,7 +254,7 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
     if not isinstance(dev_id, str) or not ID_RE.match(dev_id):
         raise CatalogError(file, "id", f"{dev_id!r} must be lowercase letters, digits, '.', '_' or '-'")
     kind = data["kind"]
-    if kind not in KINDS:
+    if not isinstance(kind, str) or kind not in KINDS:
         raise CatalogError(file, "kind", f"{kind!r} is not one of {', '.join(KINDS)}")
     local = dict(sources)
     if "sources" in data:
@@ -265,7 +265,7 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
                 raise CatalogError(file, f"sources.{sid}", "needs at least a title")
             local[sid] = Source(sid, s["title"], str(s.get("url", "")), str(s.get("how", "")))
     ctx = _Ctx(file, data.get("source", ""), data.get("evidence", "P"), local, {})
-    if ctx.evidence not in EVIDENCE:
+    if not isinstance(ctx.evidence, str) or ctx.evidence not in EVIDENCE:
         raise ctx.fail("evidence", f"{ctx.evidence!r} is not one of {', '.join(EVIDENCE)}")
     unknown = set(data) - set(NUMBERS) - STRINGS - STRUCTURES - META
     if unknown:
@@ -284,7 +284,7 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
             if isinstance(raw, dict):
                 raw = _figure(ctx, name, raw)
             fields[name] = _text(ctx, name, raw)
-    if fields.get("airflow", "") not in AIRFLOWS:
+    if fields.get("airflow", "") not in AIRFLOWS:  # a str by now: _text checked it
         raise ctx.fail("airflow", f"{fields['airflow']!r} is not one of {', '.join(sorted(AIRFLOWS - {''}))}")
     if "gpu" in fields:
         fields["gpu"] = fields["gpu"].lower()

@@ -137,6 +137,8 @@ def import_devicetype(path: Path | str) -> DeviceType:
         data = yaml.safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise CatalogError(str(path), "", f"cannot be read ({exc})") from None
+    except UnicodeDecodeError as exc:
+        raise CatalogError(str(path), "", f"is not UTF-8 text (byte {exc.start})") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""

@@ -41,10 +41,13 @@ def _type_table(type_ids: list[str], catalog: Catalog) -> TypeTable:
     def col(fn, default=0.0):
         return np.array([fn(t) if fn(t) is not None else default for t in types], dtype=float)
 
-    maxw = col(lambda t: t.power_max_w)
+    # One figure stands in for the other when the catalog gives only one (a switch's typical draw).
+    maxw = np.array([t.power_max_w if t.power_max_w is not None else (t.power_typical_w or 0.0) for t in types],
+                    dtype=float)
     typical = np.array([t.power_typical_w if t.power_typical_w is not None else (t.power_max_w or 0.0)
                         for t in types], dtype=float)
-    it = np.array([t.kind not in FACILITY_KINDS and t.power_max_w is not None for t in types], dtype=bool)
+    it = np.array([t.kind not in FACILITY_KINDS and (t.power_max_w is not None or t.power_typical_w is not None)
+                   for t in types], dtype=bool)
     return TypeTable(
         ids=type_ids, types=types, power_typical_w=typical, power_max_w=maxw,
         liquid_fraction=col(lambda t: t.liquid_fraction), weight_kg=col(lambda t: t.weight_kg),

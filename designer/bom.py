@@ -16,13 +16,15 @@ from .checks import Finding
 
 #: BOM sections in quote order, by catalog kind.
 SECTIONS = (
-    ("compute", "Compute", {"server", "rack_system"}),
+    ("compute", "Compute", {"server", "rack_system", "tray"}),
     ("network", "Networking", {"switch", "appliance"}),
     ("optics", "Optics and cables", {"transceiver", "cable"}),
     ("power", "Power distribution", {"pdu", "power_shelf"}),
     ("cooling", "Cooling", {"cdu"}),
     ("racks", "Racks", {"rack"}),
+    ("other", "Other", set()),  # any kind the sections above do not name, so nothing is dropped
 )
+_NAMED = set().union(*(kinds for _, _, kinds in SECTIONS))
 CENT = Decimal("0.01")
 
 
@@ -43,7 +45,8 @@ def build_bom(counts: Counter, catalog: Catalog, currency: str,
         lines = []
         for type_id in sorted(counts):
             dev = catalog.get(type_id)
-            if dev.kind not in kinds or counts[type_id] <= 0:
+            in_section = dev.kind in kinds or (key == "other" and dev.kind not in _NAMED)
+            if not in_section or counts[type_id] <= 0 or dev.kind == "gpu":
                 continue
             variants = (sorted(cable_lengths[type_id].items()) if type_id in cable_lengths
                         else [(None, counts[type_id])])
@@ -68,9 +71,13 @@ def build_bom(counts: Counter, catalog: Catalog, currency: str,
                                 price_unconfirmed=unconfirmed)
                 lines.append(line)
         if lines:
-            subtotal = sum((Decimal(str(ln["extended_price"])) for ln in lines if ln["extended_price"] is not None),
-                           Decimal(0))
-            sections.append({"section": key, "title": title, "lines": lines, "subtotal": _money(subtotal)})
+            by_currency: dict[str, Decimal] = {}
+            for ln in lines:
+                if ln["extended_price"] is not None:
+                    by_currency[ln["currency"]] = by_currency.get(ln["currency"], Decimal(0)) + Decimal(
+                        str(ln["extended_price"]))
+            sections.append({"section": key, "title": title, "lines": lines,
+                             "subtotals": {c: _money(v) for c, v in sorted(by_currency.items())}})
     if unpriced:
         findings.append(Finding("warning", "bom-unpriced", f"no price in the catalog for {', '.join(sorted(set(unpriced)))}",
                                 "project:bom"))
@@ -79,6 +86,9 @@ def build_bom(counts: Counter, catalog: Catalog, currency: str,
         findings.append(Finding("warning", "bom-currency",
                                 f"catalog prices are in {', '.join(sorted(totals))}, the project in {currency}; "
                                 f"the total is given in {total_currency} only, with no conversion", "project:bom"))
+    for section in sections:  # the subtotal in the bill's currency; other currencies stay in "subtotals"
+        section["subtotal"] = section["subtotals"].get(total_currency, 0.0)
+        section["currency"] = total_currency
     bom = {
         "currency": total_currency,
         "sections": sections,

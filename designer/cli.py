@@ -252,6 +252,8 @@ def _default_to_gui(argv: list[str]) -> list[str]:
         if arg in ("-h", "--help", "--version"):
             return argv
         if arg == "--catalog":
+            if i + 1 >= len(argv):
+                return argv  # let argparse say the flag needs a folder
             i += 2
             continue
         if arg.startswith("-"):

@@ -8,6 +8,7 @@ before changing anything, so a refused edit leaves the document as it was.
 """
 from __future__ import annotations
 
+import math
 from abc import ABC, abstractmethod
 from contextlib import suppress
 from dataclasses import dataclass, field, replace
@@ -15,9 +16,25 @@ from typing import Callable, Iterable
 
 from catalog import Catalog, UnknownDeviceError
 
-from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
+from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack, new_device_id
 from .rules import u_span_problem
 from .settings import SettingsError
+
+
+MOUNT_KINDS = ("server", "rack_system", "tray", "power_shelf", "switch", "appliance", "pdu", "cdu")
+
+
+def _outline(points) -> tuple[tuple[float, float], ...]:
+    """A hall outline as an immutable tuple of (x, y) mm, checked like the file format checks it."""
+    try:
+        pts = tuple((float(x), float(y)) for x, y in points)
+    except (TypeError, ValueError):
+        raise CommandError("a hall outline is a list of [x, y] corners in mm") from None
+    if len(pts) < 3:
+        raise CommandError("a hall outline needs at least 3 corners")
+    if not all(math.isfinite(v) for p in pts for v in p):
+        raise CommandError("hall outline corners must be finite numbers")
+    return pts
 
 
 class CommandError(ValueError):
@@ -80,6 +97,23 @@ def _catalog_entry(catalog: Catalog, type_id: str, kinds: Iterable[str]):
     return dev
 
 
+def _fresh_id(project: Project, ident: str, taken: set[str], what: str) -> None:
+    if not isinstance(ident, str) or not ident.strip():
+        raise CommandError(f"{what} needs an id")
+    if project.uses_id(ident) or ident in taken:
+        raise CommandError(f"{what} id {ident!r} is already used")
+    taken.add(ident)
+
+
+def _positive_number(value, what: str, *, optional: bool = True, lo: float = 0.0, hi: float = math.inf) -> None:
+    if value is None and optional:
+        return
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= lo \
+            or value > hi:
+        raise CommandError(f"{what} must be a number above {lo:g}" + (f" and at most {hi:g}" if hi != math.inf else "")
+                           + f", got {value!r}")
+
+
 def _rack(project: Project, rack_id: str) -> Rack:
     if not project.has_rack(rack_id):
         raise CommandError(f"no rack with id {rack_id!r}")
@@ -92,28 +126,38 @@ class AddRacksCommand(Command):
     label: str = "Add rack"
 
     def apply(self, project, catalog):
+        taken: set[str] = set()
+        racks = []
         for r in self.racks:
-            _catalog_entry(catalog, r.type, ["rack"])
+            rtype = _catalog_entry(catalog, r.type, ["rack"])
             if not project.has_hall(r.hall):
                 raise CommandError(f"rack {r.name!r}: no hall with id {r.hall!r}")
-            if project.has_rack(r.id):
-                raise CommandError(f"rack id {r.id!r} is already used")
+            _fresh_id(project, r.id, taken, "rack")
+            _positive_number(r.power_limit_kw, "rack power limit (kW)")
+            devices = tuple(replace(d, type=_catalog_entry(catalog, d.type, MOUNT_KINDS).id) for d in r.devices)
+            if len({d.id for d in devices}) != len(devices):
+                raise CommandError(f"rack {r.name!r}: two devices share an id")
+            r = replace(r, type=rtype.id, devices=devices)
             for d in r.devices:
                 problem = u_span_problem(catalog, r, d, ignore=d.id)
                 if problem:
                     raise CommandError(problem)
-        return project.adding_racks(self.racks), Change(racks=frozenset(r.id for r in self.racks))
+            racks.append(r)
+        return project.adding_racks(racks), Change(racks=frozenset(r.id for r in racks))
 
 
 @dataclass
 class RemoveRacksCommand(Command):
+    """Delete racks; CDUs stop serving them in the same step (undo gives both back)."""
+
     rack_ids: tuple[str, ...]
     label: str = "Delete rack"
 
     def apply(self, project, catalog):
         for rid in self.rack_ids:
             _rack(project, rid)
-        return project.removing_racks(self.rack_ids), Change(racks=frozenset(self.rack_ids))
+        touched = frozenset(f.id for f in project.floor_devices if set(f.serves) & set(self.rack_ids))
+        return project.removing_racks(self.rack_ids), Change(racks=frozenset(self.rack_ids), floor_devices=touched)
 
 
 @dataclass
@@ -150,13 +194,18 @@ class UpdateRackCommand(_FieldEdit):
         if unknown:
             raise CommandError(f"rack has no editable property {sorted(unknown)[0]!r}")
         limit = self.changes.get("power_limit_kw")
-        if limit is not None and not (isinstance(limit, (int, float)) and limit > 0):
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
+                                  or not math.isfinite(limit) or limit <= 0):
             raise CommandError(f"rack power limit must be a positive number of kW, got {limit!r}")
-        if "type" in self.changes:
-            _catalog_entry(catalog, self.changes["type"], ["rack"])
-        if "hall" in self.changes and not project.has_hall(self.changes["hall"]):
-            raise CommandError(f"no hall with id {self.changes['hall']!r}")
-        new = replace(rack, **self.changes)
+        changes = dict(self.changes)
+        if "type" in changes:
+            changes["type"] = _catalog_entry(catalog, changes["type"], ["rack"]).id
+        if "hall" in changes and not project.has_hall(changes["hall"]):
+            raise CommandError(f"no hall with id {changes['hall']!r}")
+        for key in ("name", "row"):
+            if key in changes and not isinstance(changes[key], str):
+                raise CommandError(f"rack {key} must be text")
+        new = replace(rack, **changes)
         for d in new.devices:
             problem = u_span_problem(catalog, new, d, ignore=d.id)
             if problem:
@@ -183,14 +232,21 @@ class UpdateHallCommand(_FieldEdit):
         unknown = set(self.changes) - HALL_FIELDS
         if unknown:
             raise CommandError(f"hall has no editable property {sorted(unknown)[0]!r}")
-        for key, value in self.changes.items():
+        changes = dict(self.changes)
+        for key, value in changes.items():
             if key in {"name", "outline"}:
                 continue
-            if value is not None and (isinstance(value, bool) or not isinstance(value, (int, float)) or value <= 0):
-                raise CommandError(f"hall {key} must be a positive number, got {value!r}")
-        if "outline" in self.changes and len(self.changes["outline"]) < 3:
-            raise CommandError("a hall outline needs at least 3 corners")
-        hall = replace(project.hall(self.hall_id), **self.changes)
+            if key == "tile_mm":  # the same range the file format accepts
+                _positive_number(value, "hall tile_mm", optional=False)
+                if not 100 <= value <= 5000:
+                    raise CommandError(f"hall tile_mm must be 100 to 5000 mm, got {value!r}")
+            else:
+                _positive_number(value, f"hall {key}")
+        if "outline" in changes:
+            changes["outline"] = _outline(changes["outline"])
+        if "name" in changes and not isinstance(changes["name"], str):
+            raise CommandError("hall name must be text")
+        hall = replace(project.hall(self.hall_id), **changes)
         return project.with_hall(hall), Change(halls=frozenset([self.hall_id]))
 
 
@@ -200,11 +256,9 @@ class AddHallCommand(Command):
     label: str = "Add hall"
 
     def apply(self, project, catalog):
-        if project.has_hall(self.hall.id):
-            raise CommandError(f"hall id {self.hall.id!r} is already used")
-        if len(self.hall.outline) < 3:
-            raise CommandError("a hall outline needs at least 3 corners")
-        return project.adding_hall(self.hall), Change(halls=frozenset([self.hall.id]))
+        _fresh_id(project, self.hall.id, set(), "hall")
+        hall = replace(self.hall, outline=_outline(self.hall.outline))
+        return project.adding_hall(hall), Change(halls=frozenset([hall.id]))
 
 
 @dataclass
@@ -217,12 +271,13 @@ class AddDeviceCommand(Command):
         rack = _rack(project, self.rack_id)
         if any(d.id == self.device.id for d in rack.devices):
             raise CommandError(f"device id {self.device.id!r} is already used in rack {rack.name!r}")
-        _catalog_entry(catalog, self.device.type, ["server", "rack_system", "tray", "power_shelf", "switch",
-                                                    "appliance", "pdu", "cdu"])
-        problem = u_span_problem(catalog, rack, self.device)
+        device = replace(self.device, type=_catalog_entry(catalog, self.device.type, MOUNT_KINDS).id)
+        if device.face not in FACES:
+            raise CommandError(f"face must be front or rear, got {device.face!r}")
+        problem = u_span_problem(catalog, rack, device)
         if problem:
             raise CommandError(problem)
-        return project.with_racks([rack.with_device(self.device)]), Change(racks=frozenset([self.rack_id]))
+        return project.with_racks([rack.with_device(device)]), Change(racks=frozenset([self.rack_id]))
 
 
 @dataclass
@@ -268,7 +323,7 @@ class MoveDeviceCommand(Command):
             return project.with_racks([src.replacing_device(moved)]), Change(racks=frozenset([dst_id]))
         dst = _rack(project, dst_id)
         if any(d.id == dev.id for d in dst.devices):
-            moved = replace(moved, id=f"{dst.id}-{dev.id}")
+            moved = replace(moved, id=new_device_id(dst))
         problem = u_span_problem(catalog, dst, moved)
         if problem:
             raise CommandError(problem)
@@ -282,13 +337,18 @@ class AddFloorDevicesCommand(Command):
     label: str = "Add floor unit"
 
     def apply(self, project, catalog):
+        taken: set[str] = set()
+        devices = []
         for d in self.devices:
-            _catalog_entry(catalog, d.type, ["cdu", "pdu"])
+            dtype = _catalog_entry(catalog, d.type, ["cdu", "pdu"])
             if not project.has_hall(d.hall):
                 raise CommandError(f"floor unit {d.name or d.id!r}: no hall with id {d.hall!r}")
-            if project.has_floor_device(d.id):
-                raise CommandError(f"floor unit id {d.id!r} is already used")
-        return project.adding_floor_devices(self.devices), Change(floor_devices=frozenset(d.id for d in self.devices))
+            _fresh_id(project, d.id, taken, "floor unit")
+            missing = [r for r in d.serves if not project.has_rack(r)]
+            if missing:
+                raise CommandError(f"floor unit {d.name or d.id!r}: no rack with id {missing[0]!r}")
+            devices.append(replace(d, type=dtype.id, serves=tuple(d.serves)))
+        return project.adding_floor_devices(devices), Change(floor_devices=frozenset(d.id for d in devices))
 
 
 @dataclass

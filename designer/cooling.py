@@ -119,60 +119,88 @@ def analyze_cooling(project: Project, catalog: Catalog, arrays: DesignArrays) ->
 
 def _cdu_loops(project: Project, catalog: Catalog, arrays: DesignArrays, rack_liquid: np.ndarray,
                lpm_per_kw: float) -> tuple[list[dict], list, list[Finding]]:
-    """Group CDUs into loops by the racks they serve; check each loop's capacity and N+1."""
-    served_by: list[int | None] = [None] * arrays.n_racks
-    groups: dict[tuple[str, ...], list[tuple[str, str]]] = {}  # served rack ids -> [(kind:id, type)]
-    for k in np.nonzero(arrays.dev(arrays.types.is_cdu))[0]:
-        rack = project.racks[arrays.dev_rack[k]]
-        groups.setdefault((rack.id,), []).append((f"rack:{rack.id}", arrays.types.ids[arrays.dev_type[k]]))
-    in_rack = {ids[0] for ids in groups}
+    """CDUs and the racks they serve, joined into loops; each loop's capacity and N+1 checked.
+
+    A loop is a connected group: two CDUs that share a rack share its load, so they are
+    one loop however their ``serves`` lists are written, and no rack is counted twice.
+    """
     rack_pos = {r.id: i for i, r in enumerate(project.racks)}
-    unlisted: dict[str, list] = {}
+    units: list[tuple[str, str]] = []  # (where, type)
+    links: list[tuple[int, int]] = []  # (unit index, rack index)
+    for k in np.nonzero(arrays.dev(arrays.types.is_cdu))[0]:
+        i = int(arrays.dev_rack[k])
+        links.append((len(units), i))
+        units.append((f"rack:{project.racks[i].id}", arrays.types.ids[arrays.dev_type[k]]))
+    in_rack = {i for _, i in links}
+    unlisted: dict[str, list[int]] = {}
     for f in project.floor_devices:
         if catalog.get(f.type).kind != "cdu":
             continue
-        if f.serves:
-            groups.setdefault(tuple(sorted(f.serves)), []).append((f"floor:{f.id}", f.type))
+        u = len(units)
+        units.append((f"floor:{f.id}", f.type))
+        known = [rack_pos[r] for r in f.serves if r in rack_pos]
+        if known:
+            links.extend((u, i) for i in known)
         else:
-            unlisted.setdefault(f.hall, []).append((f"floor:{f.id}", f.type))
-    listed = {rid for key in groups for rid in key}
-    for hall_id, units in unlisted.items():
-        served = tuple(sorted(r.id for r in project.racks if r.hall == hall_id and r.id not in listed
-                              and r.id not in in_rack))
-        if served:
-            groups.setdefault(served, []).extend(units)
+            unlisted.setdefault(f.hall, []).append(u)
+    listed = {i for _, i in links}
+    for hall_id, hall_units in unlisted.items():
+        free = [i for i, r in enumerate(project.racks) if r.hall == hall_id and i not in listed and i not in in_rack]
+        links.extend((u, i) for u in hall_units for i in free)
 
+    parent = list(range(len(units)))  # union-find over units; a rack joins the units that serve it
+
+    def find(x: int) -> int:
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    first_unit: dict[int, int] = {}
+    for u, i in links:
+        if i in first_unit:
+            parent[find(u)] = find(first_unit[i])
+        else:
+            first_unit[i] = u
+    groups: dict[int, list[int]] = {}
+    for u in range(len(units)):
+        groups.setdefault(find(u), []).append(u)
+    group_racks: dict[int, set[int]] = {}
+    for u, i in links:
+        group_racks.setdefault(find(u), set()).add(i)
+
+    served_by: list[int | None] = [None] * arrays.n_racks
     loops, findings = [], []
-    for n, (served, units) in enumerate(sorted(groups.items(), key=lambda kv: kv[1][0])):
-        caps = [catalog.get(t).cooling_capacity_kw or 0.0 for _, t in units]
-        flows = [catalog.get(t).flow_lpm for _, t in units]
-        idx = [rack_pos[r] for r in served]
+    for n, (root, members) in enumerate(sorted(groups.items(), key=lambda kv: units[kv[1][0]][0])):
+        idx = sorted(group_racks.get(root, set()))
         for i in idx:
             served_by[i] = n
-        load = float(rack_liquid[idx].sum())
+        caps = [catalog.get(units[u][1]).cooling_capacity_kw or 0.0 for u in members]
+        flows = [catalog.get(units[u][1]).flow_lpm for u in members]
+        load = float(rack_liquid[idx].sum()) if idx else 0.0
         capacity = float(sum(caps))
         n_plus_1 = capacity - max(caps)
-        where = units[0][0]
-        names = ", ".join(u[0].split(":", 1)[1] for u in units)
+        where = units[members[0]][0]
+        names = ", ".join(units[u][0].split(":", 1)[1] for u in members)
         if load > capacity:
             findings.append(Finding("error", "cdu-over-capacity",
                                     f"CDU loop {names} carries {load:.1f} kW, over its {capacity:g} kW", where))
-        elif len(units) > 1 and load > n_plus_1:
+        elif len(members) > 1 and load > n_plus_1:
             findings.append(Finding("warning", "cdu-redundancy-lost",
                                     f"CDU loop {names}: with its largest unit down it has {n_plus_1:g} kW for "
                                     f"{load:.1f} kW: not N+1", where))
-        elif len(units) == 1 and load > 0:
+        elif len(members) == 1 and load > 0:
             findings.append(Finding("warning", "cdu-single", f"CDU {names} is the only unit for {load:.1f} kW: "
                                                              "no N+1 redundancy", where))
         flow_needed = load * lpm_per_kw
-        flow_cap = sum(f for f in flows if f) if all(flows) else None
+        flow_cap = sum(flows) if all(flows) else None
         if flow_cap is not None and flow_needed > flow_cap:
             findings.append(Finding("error", "cdu-flow", f"CDU loop {names} must pump {flow_needed:.0f} L/min, "
                                                          f"over its {flow_cap:.0f} L/min", where))
-        loops.append({"loop": n, "units": [u[0] for u in units], "types": [u[1] for u in units],
-                      "racks": list(served), "load_kw": _r(load), "capacity_kw": _r(capacity),
-                      "capacity_n_minus_1_kw": _r(n_plus_1 if len(units) > 1 else 0.0),
-                      "redundancy": "N+1" if len(units) > 1 and load <= n_plus_1 else "N",
+        loops.append({"loop": n, "units": [units[u][0] for u in members], "types": [units[u][1] for u in members],
+                      "racks": [project.racks[i].id for i in idx], "load_kw": _r(load), "capacity_kw": _r(capacity),
+                      "capacity_n_minus_1_kw": _r(n_plus_1 if len(members) > 1 else 0.0),
+                      "redundancy": "N+1" if len(members) > 1 and load <= n_plus_1 else "N",
                       "coolant_flow_lpm": _r(flow_needed, 1),
                       "flow_capacity_lpm": None if flow_cap is None else _r(flow_cap, 1)})
     return loops, served_by, findings

@@ -13,6 +13,7 @@ from contextlib import suppress
 import json
 import math
 import os
+import stat
 import tempfile
 from pathlib import Path
 from typing import Any, Callable
@@ -140,10 +141,17 @@ def save(project: Project, path: str | os.PathLike, *, pretty: bool | None = Non
     doc = to_dict(project)
     if pretty is None:
         pretty = len(project.racks) <= 2000
-    text = json.dumps(doc, ensure_ascii=False, indent=1 if pretty else None,
+    text = json.dumps(doc, ensure_ascii=False, indent=1 if pretty else None, allow_nan=False,
                       separators=(",", ": ") if pretty else (",", ":")) + "\n"
+    try:
+        mode = stat.S_IMODE(os.stat(path).st_mode)  # keep a shared project readable by the team
+    except OSError:
+        umask = os.umask(0)
+        os.umask(umask)
+        mode = 0o666 & ~umask
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
     try:
+        os.chmod(tmp, mode)
         with os.fdopen(fd, "w", encoding="utf-8") as fh:
             fh.write(text)
             fh.flush()
@@ -231,11 +239,17 @@ class _Reader:
                     outline=tuple(pts),
                     tile_mm=self.number(d.get("tile_mm", 600), f"{where}.tile_mm", 100, 5000), **opt)
 
-    def mounted(self, d: Any, where: str, rack_id: str, units: int, seen: set[str]) -> MountedDevice:
+    def mounted(self, d: Any, where: str, rack_id: str, units: int, seen: set[str],
+                explicit: set[str] = frozenset()) -> MountedDevice:
         self.obj(d, where, ("type",), ("id", "u", "face", "name"))
         dtype = self.device_type(d["type"], f"{where}.type",
                                  ("server", "rack_system", "tray", "power_shelf", "switch", "appliance", "pdu", "cdu"))
-        ident = d.get("id", f"{rack_id}-d{len(seen) + 1}")
+        ident = d.get("id")
+        if ident is None:  # a generated id must not take one written further down the list
+            n = len(seen) + 1
+            while f"{rack_id}-d{n}" in seen or f"{rack_id}-d{n}" in explicit:
+                n += 1
+            ident = f"{rack_id}-d{n}"
         ident = self.text(ident, f"{where}.id", allow_empty=False)
         if ident in seen:
             raise ProjectFileError(f"{where}.id", f"id {ident!r} is used twice in this rack")
@@ -267,7 +281,8 @@ class _Reader:
             raise ProjectFileError(f"{where}.devices", "must be a list")
         ident = self.ident(d["id"], f"{where}.id", seen)
         dev_seen: set[str] = set()
-        devices = tuple(self.mounted(m, f"{where}.devices[{i}]", ident, rtype.rack_units, dev_seen)
+        explicit = {m["id"] for m in devices_raw if isinstance(m, dict) and isinstance(m.get("id"), str)}
+        devices = tuple(self.mounted(m, f"{where}.devices[{i}]", ident, rtype.rack_units, dev_seen, explicit)
                         for i, m in enumerate(devices_raw))
         return Rack(id=ident, name=self.text(d.get("name", ident), f"{where}.name"), hall=hall, type=rtype.id,
                     x=self.number(d["x"], f"{where}.x"), y=self.number(d["y"], f"{where}.y"),

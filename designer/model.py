@@ -166,8 +166,15 @@ class Project:
         return replace(self, racks=self.racks + new)
 
     def removing_racks(self, rack_ids: Iterable[str]) -> Project:
+        """Without these racks, and without references to them (a CDU's ``serves``)."""
         gone = set(rack_ids)
-        return replace(self, racks=tuple(r for r in self.racks if r.id not in gone))
+        floor = tuple(replace(f, serves=tuple(r for r in f.serves if r not in gone)) if gone & set(f.serves) else f
+                      for f in self.floor_devices)
+        return replace(self, racks=tuple(r for r in self.racks if r.id not in gone), floor_devices=floor)
+
+    def uses_id(self, ident: str) -> bool:
+        """Whether a hall, rack or floor unit already has this id (ids are unique across all three)."""
+        return ident in self._rack_pos or ident in self._hall_pos or ident in self._floor_pos
 
     def with_hall(self, hall: Hall) -> Project:
         items = list(self.halls)

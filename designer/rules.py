@@ -50,7 +50,7 @@ def u_span_problem(catalog: Catalog, rack: Rack, device: MountedDevice, ignore: 
     if span is None:
         return None
     for other in rack.devices:
-        if other.id in (ignore, device.id):
+        if other.id == ignore:
             continue
         other_span = occupied_span(catalog.get(other.type), other, units)
         if other_span and other_span[0] < span[1] and span[0] < other_span[1]:

@@ -61,7 +61,7 @@ def check_settings(s: Settings) -> None:
     _positive("pue", s.pue, 1.0, 5.0, inclusive_lo=True)
     _positive("power_factor", s.power_factor, 0.0, 1.0)
     _positive("derating", s.derating, 0.0, 1.0)
-    if s.coolant not in COOLANTS:
+    if not isinstance(s.coolant, str) or s.coolant not in COOLANTS:
         raise SettingsError(f"coolant {s.coolant!r} is unknown; choose one of {', '.join(COOLANTS)}")
     _positive("coolant_delta_t_k", s.coolant_delta_t_k, 0.0, 50.0)
     _positive("air_delta_t_k", s.air_delta_t_k, 0.0, 50.0)

@@ -110,8 +110,8 @@ class FileController(QObject):
     def _write(self, path: Path) -> bool:
         try:
             save(self.window.document.project, path)
-        except OSError as exc:
-            self.window.show_error(f"{path}: cannot be saved ({exc.strerror or exc})")
+        except (OSError, ValueError) as exc:
+            self.window.show_error(f"{path}: cannot be saved ({getattr(exc, 'strerror', None) or exc})")
             return False
         self.window.path = path
         self.window.document.mark_clean()

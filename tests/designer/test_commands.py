@@ -127,8 +127,14 @@ def test_no_merge_across_a_save(doc):
 def test_bad_limits_are_refused(doc):
     with pytest.raises(CommandError, match="positive number of kW"):
         doc.push(UpdateRackCommand("r1", {"power_limit_kw": -1}))
-    with pytest.raises(CommandError, match="positive number"):
+    with pytest.raises(CommandError, match="must be a number above 0"):
         doc.push(UpdateHallCommand("h1", {"power_capacity_kw": 0}))
+    with pytest.raises(CommandError, match="tile_mm must be 100 to 5000 mm"):
+        doc.push(UpdateHallCommand("h1", {"tile_mm": 24}))
+    with pytest.raises(CommandError, match="positive number of kW"):
+        doc.push(UpdateRackCommand("r1", {"power_limit_kw": float("inf")}))
+    with pytest.raises(CommandError, match="positive number of kW"):
+        doc.push(UpdateRackCommand("r1", {"power_limit_kw": True}))
     with pytest.raises(CommandError, match="no editable property 'x'"):
         doc.push(UpdateRackCommand("r1", {"x": 3}))
 
@@ -268,3 +274,53 @@ def test_unsubscribe(doc):
     doc.unsubscribe(listener)  # twice is harmless
     doc.push(MoveRacksCommand({"r1": (900, 1200, 0)}))
     assert heard == []
+
+
+def test_ids_are_unique_across_halls_racks_and_floor_units(doc):
+    with pytest.raises(CommandError, match="rack id 'h1' is already used"):
+        doc.push(AddRacksCommand((Rack("h1", "X", "h1", "rack-42u-600x1200", 2700, 2400),)))
+    with pytest.raises(CommandError, match="rack id 'r9' is already used"):
+        doc.push(AddRacksCommand((Rack("r9", "X", "h1", "rack-42u-600x1200", 2700, 2400),
+                                  Rack("r9", "Y", "h1", "rack-42u-600x1200", 3300, 2400))))
+    with pytest.raises(CommandError, match="floor unit id 'r1' is already used"):
+        doc.push(AddFloorDevicesCommand((FloorDevice("r1", "cdu-inrow-2mw", "h1", 4200, 600),)))
+
+
+def test_catalog_ids_are_stored_as_the_catalog_spells_them(doc):
+    doc.push(AddDeviceCommand("r1", MountedDevice("n3", "DGX-B200", 30, "front")))
+    doc.push(AddRacksCommand((Rack("r3", "A03", "h1", "RACK-42U-600x1200", 2700, 2400),)))
+    assert doc.project.rack("r1").device("n3").type == "dgx-b200"
+    assert doc.project.rack("r3").type == "rack-42u-600x1200"
+
+
+def test_deleting_a_rack_drops_it_from_cdu_loops_and_undo_restores_both(doc, catalog):
+    from designer.analysis import analyze
+
+    doc.push(RemoveRacksCommand(("r2",)))
+    assert doc.project.floor_device("c1").serves == ()
+    analyze(doc.project, catalog)  # no dangling reference left behind
+    doc.undo()
+    assert doc.project.has_rack("r2") and doc.project.floor_device("c1").serves == ("r2",)
+    with pytest.raises(CommandError, match="no rack with id 'gone'"):
+        doc.push(AddFloorDevicesCommand((FloorDevice("c9", "cdu-inrow-2mw", "h1", 4200, 600, serves=("gone",)),)))
+
+
+def test_moving_a_device_into_a_rack_with_the_same_id_gets_a_fresh_id_and_is_checked(doc):
+    doc.push(AddRacksCommand((Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400,
+                                   devices=(MountedDevice("n1", "qm9700", 40, "rear"),)),)))
+    doc.push(MoveDeviceCommand("r3", "n1", 30, "front", to_rack_id="r1"))
+    ids = [d.id for d in doc.project.rack("r1").devices]
+    assert len(ids) == len(set(ids)) and "n1" in ids
+    doc.push(AddRacksCommand((Rack("r4", "A04", "h1", "rack-42u-600x1200", 3300, 2400,
+                                   devices=(MountedDevice("n1", "qm9700", 40, "rear"),)),)))
+    with pytest.raises(CommandError, match="collides"):
+        doc.push(MoveDeviceCommand("r4", "n1", 30, "front", to_rack_id="r1"))
+
+
+def test_hall_outline_is_copied_into_the_snapshot(doc):
+    outline = [[0, 0], [9000, 0], [9000, 6000], [0, 6000]]
+    doc.push(UpdateHallCommand("h1", {"outline": outline}))
+    outline.append([1, 1])
+    assert doc.project.hall("h1").outline == ((0, 0), (9000, 0), (9000, 6000), (0, 6000))
+    with pytest.raises(CommandError, match="list of \\[x, y\\] corners"):
+        doc.push(UpdateHallCommand("h1", {"outline": [[0, "a"], [1, 2], [3]]}))

@@ -1,0 +1,114 @@
+"""Inputs that once slipped through: each must give the right figure or a clean refusal."""
+from __future__ import annotations
+
+import json
+import os
+import stat
+from collections import Counter
+
+import pytest
+
+from catalog import CatalogError, load_catalog
+from catalog.netbox import import_devicetype
+from designer.analysis import analyze
+from designer.bom import build_bom
+from designer.cli import main
+from designer.fileformat import ProjectFileError, load, loads, save
+from designer.model import FloorDevice, MountedDevice, Project, Rack
+from designer.samples import GB200_NVL72_SU
+from tests.designer.test_fileformat import GOLDEN
+from tests.designer.test_power_cooling import HALL
+
+
+def test_cdus_sharing_racks_form_one_loop(catalog):
+    p = load(GB200_NVL72_SU, catalog)
+    cdu2 = p.floor_device("cdu-2")
+    p = p.with_floor_devices([FloorDevice(cdu2.id, cdu2.type, cdu2.hall, cdu2.x, cdu2.y, 0.0, cdu2.name,
+                                          ("r01", "r02", "r03", "r04"))])
+    loops = analyze(p, catalog)["cooling"]["cdu_loops"]
+    assert len(loops) == 1 and loops[0]["redundancy"] == "N+1"
+    assert loops[0]["load_kw"] == pytest.approx(8 * 132 * 0.85)  # each rack counted once
+
+
+def test_a_switch_with_only_a_typical_figure_draws_power(tmp_path):
+    (tmp_path / "sw.json").write_text(json.dumps({
+        "id": "edge-sw", "kind": "switch", "name": "Edge switch", "manufacturer": "A", "category": "network",
+        "source": "EST", "evidence": "U", "u_height": 1, "power_typical_w": 800,
+        "ports": [{"role": "fabric", "protocol": "ethernet", "speed_gbps": 100, "count": 32}]}))
+    cat = load_catalog([tmp_path])
+    devices = tuple(MountedDevice(f"s{i}", "edge-sw", 1 + i) for i in range(10))
+    r = analyze(Project(halls=(HALL,), racks=(Rack("r", "R", "h", "rack-42u-600x1200", 1000, 2000, 0, "A",
+                                                     devices),)), cat)
+    assert r.summary["it_power_max_kw"] == 8.0 and r.summary["air_heat_kw"] == 8.0
+
+
+def test_non_utf8_netbox_file_is_a_catalog_error(tmp_path):
+    bad = tmp_path / "latin.yaml"
+    bad.write_bytes("manufacturer: Caf\xe9\nmodel: X\nslug: x\nu_height: 1\n".encode("latin-1"))
+    with pytest.raises(CatalogError, match="is not UTF-8 text"):
+        import_devicetype(bad)
+
+
+def test_wrongly_typed_values_are_clean_errors(tmp_path, capsys):
+    doc = json.loads(GOLDEN.read_text())
+    doc["format_version"] = 2
+    doc["settings"] = {"coolant": ["water"]}
+    path = tmp_path / "p.podplan.json"
+    path.write_text(json.dumps(doc))
+    assert main(["analyze", str(path)]) == 2
+    assert "settings.coolant" in capsys.readouterr().err
+    cat = tmp_path / "cat"
+    cat.mkdir()
+    (cat / "x.json").write_text(json.dumps({"id": "x", "kind": "appliance", "name": "X", "manufacturer": "A",
+                                           "category": "m", "source": "EST", "evidence": ["P"], "u_height": 1,
+                                           "power_max_w": 1}))
+    assert main(["--catalog", str(cat), "catalog", "list"]) == 2
+    assert "evidence" in capsys.readouterr().err
+
+
+def test_saving_keeps_the_files_permissions(catalog, tmp_path):
+    path = tmp_path / "shared.podplan.json"
+    save(load(GOLDEN, catalog), path)
+    os.chmod(path, 0o664)
+    save(load(GOLDEN, catalog), path)
+    assert stat.S_IMODE(os.stat(path).st_mode) == 0o664
+
+
+def test_generated_device_ids_never_take_a_written_one(catalog):
+    doc = json.loads(GOLDEN.read_text())
+    doc["racks"][0]["devices"] = [{"id": "r1-d1", "type": "qm9700", "u": 40}, {"type": "qm9700", "u": 41}]
+    rack = loads(json.dumps(doc), catalog).rack("r1")
+    assert [d.id for d in rack.devices] == ["r1-d1", "r1-d2"]
+    doc["racks"][0]["devices"] = [{"type": "qm9700", "u": 40}, {"id": "r1-d1", "type": "qm9700", "u": 41}]
+    rack = loads(json.dumps(doc), catalog).rack("r1")
+    assert len({d.id for d in rack.devices}) == 2
+
+
+def test_infinite_values_are_never_written(catalog, tmp_path):
+    from dataclasses import replace
+
+    p = load(GOLDEN, catalog)
+    p = p.with_racks([replace(p.rack("r1"), power_limit_kw=float("inf"))])
+    with pytest.raises(ValueError):
+        save(p, tmp_path / "x.podplan.json")
+    assert not (tmp_path / "x.podplan.json").exists()
+
+
+def test_bom_lists_every_kind_and_keeps_currencies_apart(catalog, tmp_path):
+    bom, findings = build_bom(Counter({"gb200-compute-tray": 2}), catalog, "USD")
+    assert [ln["id"] for s in bom["sections"] for ln in s["lines"]] == ["gb200-compute-tray"]
+    assert [f.code for f in findings] == ["bom-unpriced"]
+    (tmp_path / "eur.json").write_text(json.dumps({
+        "id": "rack-eu", "kind": "rack", "name": "EU rack", "manufacturer": "A", "category": "racks",
+        "source": "EST", "rack_units": 42, "width_mm": 600, "depth_mm": 1200, "height_mm": 2000,
+        "price": {"amount": 2000, "currency": "EUR"}}))
+    cat = load_catalog([tmp_path])
+    bom, _ = build_bom(Counter({"rack-eu": 1, "rack-42u-600x1200": 1}), cat, "USD")
+    racks = bom["sections"][0]
+    assert racks["subtotals"] == {"EUR": 2000.0, "USD": cat.get("rack-42u-600x1200").price.amount}
+    assert racks["subtotal"] == racks["subtotals"]["USD"] and racks["currency"] == "USD"
+
+
+def test_catalog_flag_without_a_folder(capsys):
+    assert main(["--catalog"]) == 2
+    assert "expected one argument" in capsys.readouterr().err
