@@ -95,7 +95,12 @@ def devicetype_from_yaml(data: object, file: str) -> DeviceType:
                 raise CatalogError(file, f"power-ports[{i}].maximum_draw", f"{draw!r} is not watts")
             draws.append(float(draw))
     if draws:
-        fields["power_max_w"] = fig("power_max_w", sum(draws))
+        # NetBox files differ on whether each redundant supply lists its share or the whole draw;
+        # the sum is the safe side for power planning, and the figure is marked unconfirmed.
+        fields["power_max_w"] = sum(draws)
+        figures["power_max_w"] = Figure(fields["power_max_w"], "netbox", "U",
+                                        f"sum of the power ports' maximum_draw in {Path(file).name}; "
+                                        "may count redundant supplies twice")
 
     groups: Counter = Counter()
     for i, itf in enumerate(data.get("interfaces") or []):
