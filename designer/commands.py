@@ -174,6 +174,31 @@ class MoveRacksCommand(Command):
         return project.with_racks(moved), Change(racks=frozenset(self.placements))
 
 
+@dataclass
+class PlaceRackCommand(_FieldEdit):
+    """Type a rack's position or rotation; typing in one field merges into one undo step."""
+
+    rack_id: str
+    changes: dict
+    label: str = "Move rack"
+
+    def _target(self) -> tuple:
+        return (self.rack_id,)
+
+    def apply(self, project, catalog):
+        rack = _rack(project, self.rack_id)
+        unknown = set(self.changes) - {"x", "y", "rotation"}
+        if unknown:
+            raise CommandError(f"a rack's place has no {sorted(unknown)[0]!r}")
+        for key, value in self.changes.items():
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+                raise CommandError(f"rack {key} must be a number, got {value!r}")
+        changes = {k: float(v) for k, v in self.changes.items()}
+        if "rotation" in changes:
+            changes["rotation"] %= 360
+        return project.with_racks([replace(rack, **changes)]), Change(racks=frozenset([self.rack_id]))
+
+
 RACK_FIELDS = {"name", "row", "power_limit_kw", "type", "hall"}
 
 

@@ -11,14 +11,16 @@ from __future__ import annotations
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QListWidget,
-                               QListWidgetItem, QStackedWidget, QVBoxLayout, QWidget)
+                               QListWidgetItem, QPushButton, QScrollArea, QStackedWidget, QVBoxLayout,
+                               QWidget)
 
 from catalog import Catalog, DeviceType
-from designer.commands import Document, RenameProjectCommand, UpdateHallCommand, UpdateRackCommand
+from designer.commands import Document, PlaceRackCommand, UpdateHallCommand, UpdateRackCommand
 from designer.model import Project
 
 from . import style
 from .doc_binding import bind, push
+from .project_form import ProjectForm
 
 UNCONFIRMED = "(unconfirmed)"
 
@@ -105,6 +107,13 @@ class InspectorPanel(QWidget):
         self.rack_limit = _spin(10000.0, " kW", "hall default")
         self.rack_position = QLabel()
         self.rack_position.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
+        self.rack_place: dict[str, QDoubleSpinBox] = {}
+        for key, suffix, lo, hi in (("x", " mm", -1e7, 1e7), ("y", " mm", -1e7, 1e7), ("rotation", "°", 0, 359)):
+            box = _spin(hi, suffix, None, decimals=0)
+            box.setMinimum(lo)
+            box.setSingleStep(90 if key == "rotation" else 600)
+            box.valueChanged.connect(lambda v, k=key: self._place_rack({k: v}))
+            self.rack_place[key] = box
         self.rack_devices = QListWidget()
         self.rack_devices.setAlternatingRowColors(True)
         self.rack_devices.setWordWrap(True)
@@ -113,7 +122,10 @@ class InspectorPanel(QWidget):
         form.addRow("Row", self.rack_row)
         form.addRow("Type", self.rack_type)
         form.addRow("Power limit", self.rack_limit)
-        form.addRow("Position", self.rack_position)
+        form.addRow("x", self.rack_place["x"])
+        form.addRow("y", self.rack_place["y"])
+        form.addRow("Rotation", self.rack_place["rotation"])
+        form.addRow("", self.rack_position)
         form.addRow(QLabel("Devices"))
         form.addRow(self.rack_devices)
         self.rack_name.textEdited.connect(lambda t: self._edit_rack({"name": t}))
@@ -145,17 +157,18 @@ class InspectorPanel(QWidget):
         self.hall_info = QLabel()
         self.hall_info.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
         form.addRow(self.hall_info)
+        self.project_button = QPushButton("Project settings and workload…")
+        self.project_button.clicked.connect(lambda: self.show_selection("project"))
+        form.addRow(self.project_button)
 
     def _build_project_page(self) -> None:
-        form = self._form()
-        self.project_page = form.parentWidget()
-        self.project_name = QLineEdit()
-        self.project_settings = QLabel()
-        self.project_settings.setWordWrap(True)
-        self.project_settings.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
-        form.addRow("Name", self.project_name)
-        form.addRow("Assumptions", self.project_settings)
-        self.project_name.textEdited.connect(lambda t: self._push(RenameProjectCommand(t)))
+        self.project_form = ProjectForm(self._push)
+        self.project_page = QScrollArea()
+        self.project_page.setWidgetResizable(True)
+        self.project_page.setFrameShape(QScrollArea.Shape.NoFrame)
+        self.project_page.setWidget(self.project_form)
+        self.project_name = self.project_form.name
+        self.pages.addWidget(self.project_page)
 
     def _build_floor_page(self) -> None:
         form = self._form()
@@ -199,6 +212,10 @@ class InspectorPanel(QWidget):
         if self.kind == "rack" and self.ids:
             self._push(UpdateRackCommand(self.ids[0], changes), reload_on_refusal)
 
+    def _place_rack(self, changes: dict) -> None:
+        if self.kind == "rack" and self.ids:
+            self._push(PlaceRackCommand(self.ids[0], changes))
+
     def _edit_hall(self, changes: dict) -> None:
         if self.kind == "hall" and self.ids:
             self._push(UpdateHallCommand(self.ids[0], changes))
@@ -232,13 +249,8 @@ class InspectorPanel(QWidget):
             self._fill_floor(project, first)
             return self.floor_page
         if self.kind == "project":
-            self.heading.setText("Project")
-            _set_text(self.project_name, project.name)
-            s = project.settings
-            self.project_settings.setText(
-                f"PUE {s.pue:g} · power factor {s.power_factor:g} · derating {s.derating:.0%}\n"
-                f"coolant {s.coolant}, ΔT {s.coolant_delta_t_k:g} K · air ΔT {s.air_delta_t_k:g} K\n"
-                f"rack limit {s.rack_limit_kw:g} kW · rack-scale limit {s.rack_system_limit_kw:g} kW")
+            self.heading.setText(f"Project {project.name}")
+            self.project_form.load(project)
             return self.project_page
         return None
 
@@ -257,8 +269,10 @@ class InspectorPanel(QWidget):
         default = hall.rack_power_limit_kw if hall and hall.rack_power_limit_kw else project.settings.rack_limit_kw
         self.rack_limit.setSpecialValueText(f"hall default ({default:g} kW)")
         _set_value(self.rack_limit, rack.power_limit_kw or 0.0)
-        self.rack_position.setText(f"x {rack.x:,.0f} mm · y {rack.y:,.0f} mm · {rack.rotation:g}° "
-                                   f"· {hall.name if hall else rack.hall}")
+        for key, box in self.rack_place.items():
+            _set_value(box, getattr(rack, key))
+        self.rack_position.setText(f"in {hall.name if hall else rack.hall} (centre of the footprint; "
+                                   "overlaps show as findings)")
         self.rack_devices.clear()
         for d in sorted(rack.devices, key=lambda d: (d.u is None, -(d.u or 0))):
             dev = self.catalog.find(d.type)

@@ -151,6 +151,8 @@ class MainWindow(QMainWindow):
         self.zoom_out_action = self._action(view_menu, "Zoom &out", lambda: self.view.zoom_by(0.8),
                                             QKeySequence("Ctrl+-"))
         self.fit_action = self._action(view_menu, "&Fit to hall", self.view.fit_hall, QKeySequence("Ctrl+0"))
+        self.project_action = self._action(view_menu, "&Project settings and workload",
+                                           self.show_project_settings, QKeySequence("Ctrl+,"))
         view_menu.addSeparator()
         self.clearance_action = self._action(view_menu, "&Clearance zones (all racks)", self.scene.set_all_clearances)
         self.clearance_action.setCheckable(True)
@@ -353,6 +355,11 @@ class MainWindow(QMainWindow):
             self.inspector.show_selection("project", [])
         if kind == "rack" and ids:
             self.elevation.show_rack(ids[0])
+
+    def show_project_settings(self) -> None:
+        self.inspector_dock.show()
+        self.inspector_dock.raise_()
+        self.inspector.show_selection("project", [])
 
     def go_to(self, where: str) -> None:
         """Select the object a finding names and centre it on the plan."""

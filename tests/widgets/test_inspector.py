@@ -49,7 +49,9 @@ def test_rack_fields_show_the_model(inspector, doc):
     assert inspector.rack_type.currentData() == "rack-48u-600x1200"
     assert inspector.rack_limit.value() == 0.0
     assert inspector.rack_limit.text() == "hall default (40 kW)"
-    assert "6,600 mm" in inspector.rack_position.text() and "180°" in inspector.rack_position.text()
+    place = inspector.rack_place
+    assert (place["x"].value(), place["rotation"].value()) == (6600.0, 180.0)
+    assert "Data hall 1" in inspector.rack_position.text()
     assert inspector.rack_devices.count() == 6
 
 

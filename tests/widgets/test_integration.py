@@ -209,3 +209,35 @@ def test_clicking_empty_floor_shows_its_hall_in_the_inspector(win):
     QTest.mouseClick(win.view.viewport(), Qt.MouseButton.LeftButton, pos=point)
     assert win.scene.selected_ids() == []
     assert win.inspector.kind == "hall" and win.inspector.ids == ("hall-1",)
+
+
+def test_design_settings_and_workload_are_edited_in_the_inspector(win, qtbot):
+    win.inspector.show_selection("hall", ["hall-1"])
+    win.inspector.project_button.click()
+    assert win.inspector.kind == "project"
+    form = win.inspector.project_form
+    form.settings["pue"].setValue(1.5)
+    assert win.project.settings.pue == 1.5
+    qtbot.waitUntil(lambda: win.analysis.summary["facility_power_kw"]
+                    == pytest.approx(win.analysis.summary["it_power_max_kw"] * 1.5, abs=0.01), timeout=10000)
+    form.model.setCurrentIndex(form.model.findData("llama3-8b"))
+    form.model.activated.emit(form.model.currentIndex())
+    form.tokens.setValue(2.0)
+    assert win.project.workload_dict == {"model": "llama3-8b", "tokens": 2e12}
+    qtbot.waitUntil(lambda: win.analysis["training"].get("model") == "llama3-8b", timeout=15000)
+    assert win.analysis["training"]["workload_source"] == "project"
+    win.document.undo()  # the workload edits merge into one step
+    assert win.project.workload_dict is None
+    win.document.undo()
+    assert win.project.settings.pue == 1.3
+
+
+def test_typing_a_rack_position_is_one_undo_step(win, qtbot):
+    win.scene.select("rack:m01")
+    box = win.inspector.rack_place["y"]
+    box.lineEdit().selectAll()
+    QTest.keyClicks(box.lineEdit(), "7200")
+    assert win.project.rack("m01").y == 7200.0
+    assert win.scene.rack_items["m01"].pos().y() == 7200.0
+    win.document.undo()
+    assert win.project.rack("m01").y == 5400.0
