@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QMimeData, Signal
+from PySide6.QtCore import QMimeData, QTimer, Signal
 from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
 
 from catalog import Catalog
@@ -81,11 +81,23 @@ class RackElevationPanel(QWidget):
         self._refresh()
 
     def show_rack(self, rack_id: str | None) -> None:
-        if rack_id != self.rack_id:
+        changed = rack_id != self.rack_id
+        if changed:
             self.selected = None
         self.rack_id = rack_id
         self.show_status("")
         self._refresh()
+        if changed:
+            QTimer.singleShot(0, self, self._scroll_to_contents)
+
+    def _scroll_to_contents(self) -> None:
+        """Bring the rack's highest mounted device into view: a short dock otherwise shows empty top U."""
+        rack = self.rack
+        units = [d.u for d in rack.devices if d.u is not None] if rack else []
+        if not units:
+            return
+        point = self.front.mapTo(self.scroll.widget(), self.front.point_for_u(max(units)).toPoint())
+        self.scroll.ensureVisible(point.x(), point.y(), 0, self.scroll.viewport().height() // 3)
 
     @property
     def rack(self) -> Rack | None:
