@@ -90,10 +90,13 @@ def analyze(project: Project, catalog: Catalog) -> Analysis:
         "coolant_flow_lpm": cooling["coolant_flow_lpm"],
         "currency": project.currency,
     }
-    fabric, fabric_findings = analyze_fabric(project, catalog)
+    s = project.settings
+    fabric, fabric_findings = analyze_fabric(project, catalog, tiers=s.fabric_tiers,
+                                             oversubscription=s.fabric_oversubscription)
     fabric.pop("bandwidth", None)  # the full section below adds the collective estimates
     try:
-        bandwidth = bandwidth_section(project, catalog)
+        bandwidth = bandwidth_section(project, catalog, tiers=s.fabric_tiers,
+                                      oversubscription=s.fabric_oversubscription)
     except FabricError as exc:  # the fabric finding already says why; bandwidth has nothing to stand on
         bandwidth = {"status": "error", "error": str(exc)}
     summary["switches"] = {k: fabric.get(k, 0) for k in ("leaf", "spine", "core")}

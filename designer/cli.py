@@ -213,7 +213,8 @@ def cmd_export(args, catalog: Catalog) -> int:
     from .fabric import wiring_plan, write_cabling_csv
 
     project = load(args.file, catalog)
-    links = wiring_plan(project, catalog)
+    links = wiring_plan(project, catalog, tiers=project.settings.fabric_tiers,
+                        oversubscription=project.settings.fabric_oversubscription)
     out = Path(args.cabling)
     if not out.parent.is_dir():
         raise UsageError(f"podplanner export: --cabling: {out.parent}: no such folder")

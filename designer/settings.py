@@ -38,6 +38,10 @@ class Settings:
     #: Rack power limit when neither the rack nor its hall sets one; rack-scale systems get their own class.
     rack_limit_kw: float = 100.0
     rack_system_limit_kw: float = 132.0
+    #: Compute-fabric tiers the design may use: "auto", "2" or "3" (a fabric that needs more is a finding).
+    fabric_tiers: str = "auto"
+    #: Down:up ratio at the leaf switches; 1 is non-blocking.
+    fabric_oversubscription: float = 1.0
 
     def __post_init__(self) -> None:
         check_settings(self)
@@ -66,6 +70,9 @@ def check_settings(s: Settings) -> None:
     _positive("coolant_delta_t_k", s.coolant_delta_t_k, 0.0, 50.0)
     _positive("air_delta_t_k", s.air_delta_t_k, 0.0, 50.0)
     _positive("rack_limit_kw", s.rack_limit_kw, 0.0, 10000.0)
+    if s.fabric_tiers not in ("auto", "2", "3"):
+        raise SettingsError(f"fabric_tiers must be auto, 2 or 3, got {s.fabric_tiers!r}")
+    _positive("fabric_oversubscription", s.fabric_oversubscription, 1.0, 64.0, inclusive_lo=True)
     _positive("rack_system_limit_kw", s.rack_system_limit_kw, 0.0, 10000.0)
 
 
@@ -77,6 +84,9 @@ def settings_from_json(doc: object, where: str = "settings") -> Settings:
     for key in doc:
         if key not in known:
             raise SettingsError(f"{where}.{key}: is not a known setting ({', '.join(sorted(known))})")
+    doc = dict(doc)
+    if isinstance(doc.get("fabric_tiers"), int) and not isinstance(doc.get("fabric_tiers"), bool):
+        doc["fabric_tiers"] = str(doc["fabric_tiers"])  # 2 and "2" mean the same
     try:
         return Settings(**doc)
     except SettingsError as exc:

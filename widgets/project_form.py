@@ -26,6 +26,7 @@ SETTINGS = [
     ("air_delta_t_k", "Air ΔT", " K", 1.0, 50.0, 1),
     ("rack_limit_kw", "Rack limit", " kW", 1.0, 10000.0, 1),
     ("rack_system_limit_kw", "Rack-scale limit", " kW", 1.0, 10000.0, 1),
+    ("fabric_oversubscription", "Fabric oversubscription", " : 1", 1.0, 64.0, 1),
 ]
 DEFAULT_MODEL = "llama3-70b"
 
@@ -68,6 +69,12 @@ class ProjectForm(QWidget):
         self.coolant.activated.connect(
             lambda i: self._push(UpdateSettingsCommand({"coolant": self.coolant.itemData(i)})))
         form.addRow("Coolant", self.coolant)
+        self.tiers = QComboBox()
+        for value, text in (("auto", "as many as needed"), ("2", "2 (leaf, spine)"), ("3", "3 (leaf, spine, core)")):
+            self.tiers.addItem(text, value)
+        self.tiers.activated.connect(
+            lambda i: self._push(UpdateSettingsCommand({"fabric_tiers": self.tiers.itemData(i)})))
+        form.addRow("Fabric tiers", self.tiers)
 
         form.addRow(_heading("Training workload"))
         self.model = QComboBox()
@@ -118,6 +125,7 @@ class ProjectForm(QWidget):
             if abs(box.value() - getattr(s, key)) > 1e-9:
                 box.setValue(getattr(s, key))
         self.coolant.setCurrentIndex(max(0, self.coolant.findData(s.coolant)))
+        self.tiers.setCurrentIndex(max(0, self.tiers.findData(s.fabric_tiers)))
         self._workload = dict(project.workload)
         w = self._workload
         self.model.setCurrentIndex(max(0, self.model.findData(w.get("model"))))

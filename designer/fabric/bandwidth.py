@@ -75,13 +75,14 @@ def _node_figures(inv: Inventory, catalog: Catalog) -> tuple[float, int]:
 
 
 def bandwidth_section(project: Project, catalog: Catalog, *, tree: FatTree | None = None,
-                      inv: Inventory | None = None, message_bytes: float = DEFAULT_MESSAGE_BYTES) -> dict:
+                      inv: Inventory | None = None, message_bytes: float = DEFAULT_MESSAGE_BYTES,
+                      tiers="auto", oversubscription: float = 1.0) -> dict:
     """The ``bandwidth`` section of ``analyze``: figures for the design's nodes and fabric."""
     inv = inv or inventory(project, catalog)
     if tree is None and inv.nodes:
         from .wiring import size_design
 
-        tree = size_design(inv, catalog)
+        tree = size_design(inv, catalog, tiers=tiers, oversubscription=oversubscription)
     nvlink, domain = _node_figures(inv, catalog)
     gpus = int(round(len(inv.nodes) * inv.gpus_per_node))
     if tree is None:

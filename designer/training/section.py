@@ -40,7 +40,8 @@ def _default_batch(model, gpus: int, domain: int = 8) -> int:
 
 def training_section(project, catalog, workload: dict | None) -> tuple[dict, list[Finding]]:
     """(section dict, findings). Never raises for a bad workload: it becomes a finding."""
-    cluster = cluster_from_project(project, catalog)
+    cluster = cluster_from_project(project, catalog,
+                                   oversubscription=project.settings.fabric_oversubscription)
     if cluster is None:
         return {"status": "no GPUs in the design"}, []
     stated = workload is not None

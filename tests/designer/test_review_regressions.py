@@ -112,3 +112,30 @@ def test_bom_lists_every_kind_and_keeps_currencies_apart(catalog, tmp_path):
 def test_catalog_flag_without_a_folder(capsys):
     assert main(["--catalog"]) == 2
     assert "expected one argument" in capsys.readouterr().err
+
+
+def test_fabric_settings_of_the_design_reach_the_engines(catalog):
+    from bench.designs import dgx_b200_project
+
+    # 2,080 DGX B200 = 16,640 endpoints: beyond two tiers of QM9700, so forbidding three is a finding.
+    p = dgx_b200_project(2 * 8 * 1040)
+    forbid = p.with_settings(p.settings.updated(fabric_tiers="2"))
+    assert "fabric-tier-forbidden" in {f.code for f in analyze(forbid, catalog).findings}
+    assert "fabric-tier-forbidden" not in {f.code for f in analyze(p, catalog).findings}
+    sample = load(GB200_NVL72_SU, catalog)
+    over = sample.with_settings(sample.settings.updated(fabric_oversubscription=2.0))
+    r = analyze(over, catalog)
+    assert r["bandwidth"]["oversubscription"] > 1 and r["training"]["tokens_per_s"] > 0
+
+
+def test_fabric_settings_in_a_file(catalog):
+    doc = json.loads(GOLDEN.read_text())
+    doc["format_version"] = 2
+    doc["settings"] = {"fabric_tiers": 3, "fabric_oversubscription": 2}
+    assert loads(json.dumps(doc), catalog).settings.fabric_tiers == "3"
+    doc["settings"] = {"fabric_tiers": 4}
+    with pytest.raises(ProjectFileError, match="settings.fabric_tiers: fabric_tiers must be auto, 2 or 3"):
+        loads(json.dumps(doc), catalog)
+    doc["settings"] = {"fabric_oversubscription": 0.5}
+    with pytest.raises(ProjectFileError, match="fabric_oversubscription must be >= 1"):
+        loads(json.dumps(doc), catalog)
