@@ -15,13 +15,14 @@ from PySide6.QtGui import QBrush, QColor, QDrag, QFont, QFontMetricsF, QPainter,
 from PySide6.QtWidgets import QApplication, QToolTip, QWidget
 
 from . import style
+from .palette import MIME_DEVICE
 from .rack_layout import Block, Strip
 
 if TYPE_CHECKING:
     from .rack_elevation import RackElevationPanel
 
-#: What the palette puts on a drag: the catalog id as UTF-8.
-DEVICE_MIME = "application/x-podplanner-device"
+#: What the palette puts on a drag: the catalog id as UTF-8 (one definition, the palette's).
+DEVICE_MIME = MIME_DEVICE
 #: A device dragged out of an elevation: JSON {"rack", "device", "grab"} (grab = U offset of the cursor).
 MOUNTED_MIME = "application/x-podplanner-mounted-device"
 
