@@ -211,6 +211,10 @@ class FatTree:
     def to_json(self) -> dict:
         cables, xcvr = self.optics()
         notes = []
+        spare = self.endpoints - self.reserved_ports - self.nodes * self.rails
+        if spare:
+            notes.append(f"{spare} of the {self.endpoints:,} endpoints make no whole node of {self.rails} rails "
+                         "and are left without a cable")
         if self.port_gbps != 400:
             notes.append(f"{self.switch} ports run at {self.port_gbps:g} Gb/s; the catalog's optics are the NDR "
                          f"400G parts, listed as placeholders")
@@ -285,7 +289,9 @@ def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_node
     if forced == 2 and need == 3:
         raise FabricError(f"{endpoints:,} endpoints need 3 tiers; 2 tiers of {switch.id} reach at most {reach[2]:,}")
     n_tiers = forced or need
-    nodes = (endpoints - reserved_ports) // rails
+    nodes = (endpoints - reserved_ports) // rails  # reserved ports displace whole nodes, as UFM does in Table 4
+    if nodes < 1:
+        raise FabricError(f"{endpoints:,} endpoints with {reserved_ports} reserved make no node of {rails} rails")
     common = dict(switch=switch.id, radix=k, port_gbps=group.speed_gbps, switch_cage_ports=group.ports_per_cage,
                   endpoints=endpoints, reserved_ports=reserved_ports, rails=rails, su_nodes=su_nodes,
                   oversubscription=float(oversubscription), nodes=nodes, leaf_down=down, leaf_up=up, leaf=leaves,

@@ -86,8 +86,13 @@ def build(args, catalog):
     """(model, training, cluster, fixed plan fields) from parsed flags."""
     model = _model(args)
     cluster = _cluster(args, catalog)
-    gbs = args.global_batch or max(1, 4 * 2**20 // model.seq)
-    training = Training(global_batch=gbs, tokens=args.tokens or 15e12, precision=args.precision).validate()
+    gbs = args.global_batch if args.global_batch is not None else max(1, 4 * 2**20 // model.seq)
+    tokens = args.tokens if args.tokens is not None else 15e12
+    training = Training(global_batch=gbs, tokens=tokens, precision=args.precision).validate()
+    for flag in ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages"):
+        value = getattr(args, flag, None)
+        if value is not None and value < 1:
+            raise TrainingError(f"--{flag.replace('_', '-')} must be at least 1, got {value}")
     fixed = {"tp": args.tp, "pp": args.pp, "dp": args.dp, "cp": args.cp, "ep": args.ep, "b": args.micro_batch,
              "v": args.virtual_stages, "rc": RECOMPUTE.index(args.recompute) if args.recompute else None,
              "zero": args.zero}

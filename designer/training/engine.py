@@ -25,7 +25,7 @@ REASONS = {
     "layers": "layers cannot be split over the pipeline stages",
     "interleave": "interleaving needs PP > 1, micro-batches a multiple of PP and stage layers a multiple of v",
     "heads": "attention heads (or KV heads) not divisible by TP",
-    "seq": "sequence not divisible by 2·CP",
+    "seq": "sequence not divisible by 2·CP (or, with sequence parallelism, by TP)",
     "experts": "experts not divisible by EP, or EP does not divide DP·CP",
     "zero": "ZeRO stage must be 0–3",
     "memory": "does not fit in GPU memory",
@@ -46,7 +46,7 @@ def validity(model, training, c, gpus):
         "layers": (p > L) | (last < 1),
         "interleave": (v > 1) & ((p == 1) | (mb % p != 0) | (per % v != 0)),
         "heads": (model.heads % t != 0) | ((g % t != 0) & (t % g != 0)),
-        "seq": (cp > 1) & (model.seq % (2 * cp) != 0),
+        "seq": ((cp > 1) & (model.seq % (2 * cp) != 0)) | ((c["sp"] > 0) & (t > 1) & (model.seq % t != 0)),
         "experts": (model.experts % e != 0) | ((d * cp) % e != 0),
         "zero": (c["zero"] < 0) | (c["zero"] > 3),
     }

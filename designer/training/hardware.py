@@ -2,6 +2,8 @@
 power and price, taken from the catalog (a system id, a bare GPU id, or a project's racks)."""
 from __future__ import annotations
 
+import math
+
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -37,7 +39,8 @@ class Cluster:
     def validate(self) -> "Cluster":
         if not isinstance(self.gpus, int) or self.gpus <= 0:
             raise TrainingError(f"cluster: GPU count must be a positive integer, got {self.gpus!r}")
-        if self.nvlink_domain <= 0 or self.ib_gbs_per_gpu <= 0 or self.oversubscription < 1:
+        if (self.nvlink_domain <= 0 or self.ib_gbs_per_gpu <= 0 or not math.isfinite(self.oversubscription)
+                or self.oversubscription < 1):
             raise TrainingError("cluster: NVLink domain and fabric bandwidth must be positive, oversubscription ≥ 1")
         return self
 

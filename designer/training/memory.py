@@ -49,11 +49,17 @@ def params_on_gpu(m, c):
 def model_states(m, c, grad_bytes: float):
     psi, layer = params_on_gpu(m, c)
     n = (c["dp"] * c["cp"]).astype(float)
+    # Expert weights have only dp*cp/ep copies (Megatron's expert-data-parallel group), so ZeRO
+    # shards them over that many GPUs, not over all dp*cp.
+    per, last = stage_layers(m.layers, c["pp"])
+    expert = np.maximum(per, last) * m.experts * m.expert_params / (c["tp"].astype(float) * c["ep"])
+    dense = psi - expert
+    n_expert = np.maximum(n / c["ep"], 1.0)
     z = c["zero"]
     w, g, k = 2.0, float(grad_bytes), 12.0
-    weights = np.where(z == 3, w * psi / n + 2 * w * layer, w * psi)  # z3: two gathered layers resident
-    grads = np.where(z >= 2, g * psi / n, g * psi)
-    optim = np.where(z >= 1, k * psi / n, k * psi)
+    weights = np.where(z == 3, w * (dense / n + expert / n_expert) + 2 * w * layer, w * psi)  # z3: 2 layers live
+    grads = np.where(z >= 2, g * (dense / n + expert / n_expert), g * psi)
+    optim = np.where(z >= 1, k * (dense / n + expert / n_expert), k * psi)
     return weights, grads, optim, psi
 
 
@@ -63,7 +69,9 @@ def activations(m, c, micro_batches, flash: bool, fp8: bool = False):
     sp = (c["sp"] > 0) & (c["tp"] > 1)
     h, a, g, s = m.hidden, m.heads, m.kv_heads, m.seq
     sbh = (s / cp) * b * h
-    attn = 7 + 4 * g / a + (2 if flash else 0)
+    # With FlashAttention the attention output is the projection's input, already counted:
+    # TP + SP + selective comes to 34 sbh/t for GPT, as in the reference.
+    attn = 7 + 4 * g / a
     mlp = 3 + 2 * m.mlp_mats * m.ffn_hidden / h * m.top_k + (2 * m.top_k if m.moe else 0)
     total = attn + mlp + 4
     if fp8:  # Transformer Engine saves the four GEMM inputs in FP8 (1 byte, not 2) for backward

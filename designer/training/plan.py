@@ -4,6 +4,8 @@ The engine evaluates plans as columns (one array per field), so one call scores 
 plan or a hundred thousand at the same cost per plan."""
 from __future__ import annotations
 
+import math
+
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -41,7 +43,9 @@ class Training:
     def validate(self) -> "Training":
         if not isinstance(self.global_batch, int) or self.global_batch <= 0:
             raise TrainingError(f"global batch must be a positive integer of sequences, got {self.global_batch!r}")
-        if not self.tokens or self.tokens <= 0:
+        if self.global_batch > 2**40:
+            raise TrainingError(f"global batch of {self.global_batch} sequences is beyond any training run")
+        if not self.tokens or not math.isfinite(self.tokens) or self.tokens <= 0:
             raise TrainingError(f"token budget must be positive, got {self.tokens!r}")
         if self.precision not in ("bf16", "fp8"):
             raise TrainingError(f"precision must be bf16 or fp8, got {self.precision!r}")

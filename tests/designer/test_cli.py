@@ -201,6 +201,7 @@ def test_fabric_json_contract_reproduces_table_4(capsys):
     (["--endpoints", "1024", "--switch", "qm9701"], "did you mean"),
     (["--endpoints", "4096", "--tiers", "2"], "tier"),
     (["--endpoints", "1024", "--oversubscription", "0.5"], "oversubscription"),
+    (["--endpoints", "7"], "make no node of 8 rails"),
 ])
 def test_fabric_refuses_impossible_requests(capsys, args, message):
     code, _, err = run(capsys, "fabric", *args)
@@ -219,3 +220,10 @@ def test_export_cabling_csv(capsys, tmp_path):
     assert code == 2 and "no such folder" in err
     code, _, err = run(capsys, "export", str(DGX_B200_SU))
     assert code == 2 and "--cabling" in err
+
+
+def test_fabric_names_endpoints_left_without_a_node(capsys):
+    assert main(["fabric", "--endpoints", "100", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["nodes"] == 12 and doc["links"]["node_leaf"] == 96
+    assert any("4 of the 100 endpoints" in n for n in doc["notes"])
