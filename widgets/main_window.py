@@ -91,6 +91,7 @@ class MainWindow(QMainWindow):
         self.runner = EngineRunner(catalog, debounce_ms=debounce_ms, parent=self)
         #: Request numbers rise across documents, so a result for a closed document is always stale.
         self._ticket = 0
+        self._rack_gpus: dict[str, tuple] = {}
         self.runner.finished.connect(self._on_analysis)
         self.runner.failed.connect(self._on_engine_failed)
         self.runner.busy_changed.connect(self._on_busy)
@@ -318,12 +319,24 @@ class MainWindow(QMainWindow):
         self.setWindowModified(self.document.dirty)
 
     def _update_counts(self, project: Project) -> None:
-        """Racks and GPUs right away (a count, not an engine); power, PF and price follow from the engines."""
-        gpus = 0
+        """Racks and GPUs right away (a count, not an engine); power, PF and price follow from the engines.
+
+        Racks are immutable values, so a rack object seen before has the same GPUs: only the
+        racks an edit replaced are counted again.
+        """
+        cache, fresh, gpus = self._rack_gpus, {}, 0
         for rack in project.racks:
-            for d in rack.devices:
-                dev = self.catalog.find(d.type)
-                gpus += dev.gpu_count if dev else 0
+            hit = cache.get(rack.id)
+            if hit is not None and hit[0] is rack:
+                n = hit[1]
+            else:
+                n = 0
+                for d in rack.devices:
+                    dev = self.catalog.find(d.type)
+                    n += dev.gpu_count if dev else 0
+            fresh[rack.id] = (rack, n)
+            gpus += n
+        self._rack_gpus = fresh
         n = len(project.racks)
         self.totals_label.setText(f"{n} rack{'s' if n != 1 else ''} · {gpus} GPUs")
 
