@@ -1,6 +1,6 @@
 """``podplanner fabric``: size a compute fabric from the command line, without a design file.
 
-Why a separate module: the lead's ``designer/cli.py`` wires it in with
+It lives beside the engine; ``designer/cli.py`` wires it in with
 ``add_parser(subparsers)`` and ``run(args, catalog)``; every bad value raises
 :class:`FabricError` (a ValueError) with one line that names the flag.
 """

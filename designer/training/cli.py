@@ -1,6 +1,6 @@
 """``podplanner train``: one plan's estimate, or the best plan with ``--search``.
 
-The lead wires ``add_parser(subparsers)`` and ``run(args, catalog)`` into designer/cli.py;
+``designer/cli.py`` wires ``add_parser(subparsers)`` and ``run(args, catalog)`` in;
 ``run`` raises TrainingError (a ValueError) with a one-line message for bad inputs.
 """
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Dashboards: bars and limit line from the B200 sample, placeholders for engines not landed, totals."""
+"""Dashboards: bars and limit line from the B200 sample, empty states for sections an analysis lacks, totals."""
 from __future__ import annotations
 
 from dataclasses import replace
@@ -91,7 +91,7 @@ def test_fabric_ports_mapping_form():
 
 
 def _b200_with_32_dgx(project, catalog):
-    """The SU as the brief counts it (32 DGX, 256 GPUs): the sample leaves dgx-32 out for UFM ports."""
+    """A full SU (32 DGX, 256 GPUs): the sample leaves one DGX out for the UFM ports."""
     doc = Document(project, catalog)
     if sum(d.type == "dgx-b200" for r in project.racks for d in r.devices) == 31:
         doc.push(AddDeviceCommand("b08", MountedDevice("b08-dgx2", "dgx-b200", 17.0, "front", "dgx-32")))

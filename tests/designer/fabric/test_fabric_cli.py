@@ -1,4 +1,4 @@
-"""`podplanner fabric` as the lead wires it: add_parser + run."""
+"""`podplanner fabric` as designer/cli.py wires it: add_parser + run."""
 from __future__ import annotations
 
 import argparse
