@@ -77,11 +77,15 @@ def analyze(project: Project, catalog: Catalog) -> Analysis:
     for type_id, n in counts.items():
         by_kind[catalog.get(type_id).kind] += n
     gpus = int(np.sum(arrays.dev(arrays.types.gpus)))
+    # Dense BF16 peak of every GPU in the design, from each system's GPU figures in the catalog.
+    bf16 = np.array([(catalog.gpu_spec_of(t).bf16_tflops if t.gpu else 0.0) for t in arrays.types.types])
+    bf16_pflops = float(np.sum(arrays.dev(arrays.types.gpus * bf16))) / 1000.0
     summary = {
         "name": project.name,
         "halls": len(project.halls),
         "racks": len(project.racks),
         "gpus": gpus,
+        "bf16_pflops": round(bf16_pflops, 3),
         "it_power_typical_kw": power["it_typical_kw"],
         "it_power_max_kw": power["it_max_kw"],
         "facility_power_kw": power["facility_max_kw"],

@@ -31,65 +31,30 @@ NEAR_LIMIT = 0.9
 NO_TRAINING = "No training result yet: the training engine's estimate appears here once it has run."
 
 
-def totals_text(analysis, catalog: Catalog) -> str:
+def totals_text(analysis) -> str:
     """'256 GPUs · 484.6 kW IT · 576.0 PF BF16 · USD 17.52 M (est.)' for the status bar.
 
-    PF is dense BF16 petaFLOPS: each system's GPU count times its GPU's catalog
-    ``bf16_tflops``. The price is the BOM engine's total when the analysis has
-    one, else the sum of catalog prices of everything the design holds; "(est.)"
-    marks a total resting on an unconfirmed or missing price.
+    Every figure is the engines' (summary and bill of materials); nothing is recounted
+    here. "(est.)" marks a total that rests on unconfirmed prices.
     """
     summary = analysis.summary
-    currency = summary.get("currency", "USD")
-    by_type = analysis.sections.get("devices", {}).get("by_type", {})
-    tflops, price, estimated = 0.0, 0.0, False
-    for type_id, count in by_type.items():
-        dev = catalog.find(type_id)
-        if dev is None:
-            estimated = True
-            continue
-        spec = catalog.gpu_spec_of(dev)
-        if spec is not None:
-            tflops += count * dev.gpu_count * spec.bf16_tflops
-        if dev.price is None or dev.price.currency != currency:
-            estimated = True
-            continue
-        price += count * dev.price.amount
-        fig = dev.figure("price.amount")
-        estimated = estimated or (fig is not None and fig.unconfirmed)
+    parts = [f"{summary.get('gpus', 0):,} GPUs", f"{summary.get('it_power_max_kw', 0.0):,.1f} kW IT",
+             f"{summary.get('bf16_pflops', 0.0):,.1f} PF BF16"]
     bom = analysis.sections.get("bom")
-    if isinstance(bom, dict) and bom.get("price_total") is not None:  # the BOM engine's figure wins
-        price, estimated = float(bom["price_total"]), bool(bom.get("estimated", estimated))
-        currency = bom.get("currency", currency)
-    money = f"{currency} {price / 1e6:,.2f} M" if price >= 1e5 else f"{currency} {price:,.0f}"
-    return (f"{summary.get('gpus', 0):,} GPUs · {summary.get('it_power_max_kw', 0.0):,.1f} kW IT · "
-            f"{tflops / 1000:,.1f} PF BF16 · {money}{' (est.)' if estimated else ''}")
+    if isinstance(bom, dict) and bom.get("price_total") is not None:
+        price, currency = float(bom["price_total"]), bom.get("currency", "USD")
+        money = f"{currency} {price / 1e6:,.2f} M" if price >= 1e5 else f"{currency} {price:,.0f}"
+        parts.append(money + (" (est.)" if bom.get("estimated") else ""))
+    return " · ".join(parts)
 
 
 def fabric_tiers(section: dict | None) -> list[tuple[str, float, float]]:
-    """(tier, used, free) from a fabric result: ``tiers`` list or ``ports`` mapping/list; [] when absent."""
-    if not isinstance(section, dict):
+    """(tier, used, free) from the fabric engine's ``ports`` mapping; tiers the design lacks are left out."""
+    ports = section.get("ports") if isinstance(section, dict) else None
+    if not isinstance(ports, dict):
         return []
-    raw = section.get("ports")
-    if not isinstance(raw, (dict, list)):
-        raw = section.get("tiers")  # a list of tier dicts; the fabric engine's "tiers" is a count
-    if isinstance(raw, dict):
-        raw = [{"name": k, **v} for k, v in raw.items() if isinstance(v, dict)]
-    out = []
-    for i, t in enumerate(raw if isinstance(raw, list) else []):
-        if not isinstance(t, dict):
-            continue
-        used = t.get("used", t.get("ports_used"))
-        free = t.get("free", t.get("ports_free"))
-        total = t.get("total", t.get("ports_total"))
-        if used is None:
-            continue
-        if free is None:
-            free = (total - used) if total is not None else 0
-        if not used and not free:
-            continue  # a tier the design does not have (no core in a 2-tier fabric)
-        out.append((str(t.get("name", t.get("tier", f"tier {i + 1}"))), float(used), float(max(free, 0))))
-    return out
+    return [(tier, float(p["used"]), float(max(p["free"], 0))) for tier, p in ports.items()
+            if isinstance(p, dict) and (p.get("used") or p.get("free"))]
 
 
 def training_points(section: dict | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -251,7 +216,7 @@ class DashboardPanel(QWidget):
         self.busy_label.setText("updating…" if busy else "")
 
     def totals_text(self, analysis) -> str:
-        return totals_text(analysis, self.catalog)
+        return totals_text(analysis)
 
     def set_analysis(self, analysis) -> None:
         """Show ``analysis`` (or clear with None), updating the existing plot items in place."""

@@ -345,7 +345,7 @@ class MainWindow(QMainWindow):
         self.dashboards.set_analysis(analysis)
         self.findings.set_findings(analysis.findings)
         self.scene.set_analysis(analysis)
-        text = totals_text(analysis, self.catalog)
+        text = totals_text(analysis)
         self.engine_label.setText("· " + " · ".join(text.split(" · ")[1:]))
         errors = sum(f.severity == "error" for f in analysis.findings)
         self.findings_dock.setWindowTitle(f"Findings ({errors} error{'s' if errors != 1 else ''})"
