@@ -60,7 +60,7 @@ def bench_checks() -> dict:
 def bench_power_cooling() -> dict:
     from designer.arrays import flatten
     from designer.cooling import analyze_cooling
-    from designer.floor import analyze_floor
+    from designer.floor_loading import analyze_floor
     from designer.power import analyze_power
 
     from .designs import dgx_b200_project, nvl72_project

@@ -15,7 +15,7 @@ from .arrays import flatten
 from .bom import build_bom
 from .checks import Finding, check_space
 from .cooling import analyze_cooling
-from .floor import analyze_floor
+from .floor_loading import analyze_floor
 from .model import Project
 from .fabric import FabricError, analyze_fabric, bandwidth_section
 from .power import analyze_power

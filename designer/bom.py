@@ -12,7 +12,7 @@ from decimal import ROUND_HALF_UP, Decimal
 
 from catalog import Catalog
 
-from .checks import Finding
+from .findings import Finding
 
 #: BOM sections in quote order, by catalog kind.
 SECTIONS = (

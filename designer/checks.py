@@ -7,30 +7,17 @@ is checked in milliseconds.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import numpy as np
 import shapely
 
 from catalog import Catalog
 
+from .findings import Finding
 from .model import Project
 from .rules import occupied_span
 
-SEVERITIES = ("error", "warning", "info")
 #: Footprints may touch (racks stand side by side); only a real overlap counts.
 OVERLAP_TOLERANCE_MM2 = 1.0
-
-
-@dataclass(frozen=True, slots=True)
-class Finding:
-    severity: str
-    code: str
-    message: str
-    where: str
-
-    def to_json(self) -> dict:
-        return {"severity": self.severity, "code": self.code, "message": self.message, "where": self.where}
 
 
 def _footprints(xs, ys, widths, depths, rotations) -> np.ndarray:

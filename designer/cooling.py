@@ -17,7 +17,7 @@ import numpy as np
 from catalog import Catalog
 
 from .arrays import DesignArrays
-from .checks import Finding
+from .findings import Finding
 from .model import Project
 from .settings import COOLANTS
 

@@ -18,7 +18,7 @@ import numpy as np
 from catalog import Catalog
 
 from .arrays import DesignArrays
-from .checks import Finding
+from .findings import Finding
 from .model import Project
 
 SQRT3 = math.sqrt(3.0)

@@ -14,7 +14,7 @@ from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QP
     QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QTreeView, QVBoxLayout, QWidget
 
-from designer.checks import Finding
+from designer.findings import Finding
 
 from . import style
 

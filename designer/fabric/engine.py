@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from catalog import Catalog
 
-from ..checks import Finding
+from ..findings import Finding
 from ..model import Project
 from .bandwidth import bandwidth_section
 from .geometry import inventory

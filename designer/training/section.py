@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from designer.checks import Finding
+from designer.findings import Finding
 
 from .errors import TrainingError
 from .estimate import estimate

@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from designer.checks import Finding
+from designer.findings import Finding
 from widgets.findings_panel import FindingsPanel, severity_icon
 
 FINDINGS = [

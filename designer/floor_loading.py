@@ -11,7 +11,7 @@ import numpy as np
 from catalog import Catalog
 
 from .arrays import DesignArrays
-from .checks import Finding
+from .findings import Finding
 from .model import Project
 
 

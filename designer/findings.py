@@ -1,0 +1,29 @@
+"""A finding: one violated limit or inconsistency, with its severity and the object it belongs to.
+
+Every engine returns its findings in this one shape, so the CLI, the findings
+panel and the exporters treat them alike. ``where`` is ``"rack:<id>"``,
+``"hall:<id>"``, ``"floor:<id>"`` or ``"project:<section>"``, so the GUI can
+select and centre the object.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SEVERITIES = ("error", "warning", "info")
+SEVERITY_ORDER = {s: i for i, s in enumerate(SEVERITIES)}
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    severity: str
+    code: str
+    message: str
+    where: str
+
+    def to_json(self) -> dict:
+        return {"severity": self.severity, "code": self.code, "message": self.message, "where": self.where}
+
+
+def sort_findings(findings) -> list[Finding]:
+    """Errors first, then by place and code: the order the CLI and the panel show."""
+    return sorted(findings, key=lambda f: (SEVERITY_ORDER[f.severity], f.where, f.code))
