@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
+from functools import cached_property
 
 import numpy as np
 
@@ -32,6 +33,21 @@ class Analysis:
 
     def __getitem__(self, key: str) -> dict:
         return self.sections[key]
+
+    @cached_property
+    def _rack_rows(self) -> dict[str, dict]:
+        rows: dict[str, dict] = {}
+        for key in ("power", "cooling", "floor"):
+            for row in (self.sections.get(key) or {}).get("racks") or ():
+                merged = rows.setdefault(row["id"], {})
+                for k, v in row.items():
+                    merged.setdefault(k, v)
+        return rows
+
+    def rack(self, rack_id: str) -> dict | None:
+        """Every engine's per-rack figures for one rack (``limit_kw``, ``max_kw``, ``utilisation``,
+        ``liquid_kw``, ``weight_kg`` ...), or None for a rack this analysis does not know."""
+        return self._rack_rows.get(rack_id)
 
     def to_json(self) -> dict:
         out = {"summary": self.summary}
