@@ -16,6 +16,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from .files import FileReadError, read_text
 from .records import (
     EVIDENCE,
     KINDS,
@@ -28,6 +29,9 @@ from .records import (
     Psu,
     Source,
 )
+
+#: A catalog entry is a few kB; anything far larger is not one.
+CATALOG_FILE_LIMIT = 4 * 1024 * 1024
 
 ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
 AIRFLOWS = {"", "front-to-rear", "rear-to-front", "side-to-side", "passive", "liquid", "mixed"}
@@ -315,9 +319,9 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
 
 def read_json(path: Path) -> Any:
     try:
-        text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CatalogError(str(path), "", f"cannot be read ({exc})") from None
+        text = read_text(path, CATALOG_FILE_LIMIT)
+    except FileReadError as exc:
+        raise CatalogError(str(path), "", exc.reason) from None
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:

@@ -14,7 +14,8 @@ from types import MappingProxyType
 
 import yaml
 
-from .loader import CatalogError
+from .files import FileReadError, read_text
+from .loader import CATALOG_FILE_LIMIT, CatalogError
 from .records import DeviceType, Figure, PortGroup
 
 SLUG_RE = re.compile(r"^[-a-z0-9_]+$")
@@ -139,11 +140,9 @@ def devicetype_from_yaml(data: object, file: str) -> DeviceType:
 def import_devicetype(path: Path | str) -> DeviceType:
     path = Path(path)
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except OSError as exc:
-        raise CatalogError(str(path), "", f"cannot be read ({exc})") from None
-    except UnicodeDecodeError as exc:
-        raise CatalogError(str(path), "", f"is not UTF-8 text (byte {exc.start})") from None
+        data = yaml.safe_load(read_text(path, CATALOG_FILE_LIMIT))
+    except FileReadError as exc:
+        raise CatalogError(str(path), "", exc.reason) from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark else ""

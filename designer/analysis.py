@@ -1,38 +1,38 @@
-"""``analyze(project)``: every engine's result for one project snapshot, as plain data.
+"""``analyze(project)``: every engine's result for one project snapshot.
 
-The GUI, the CLI and the exporters all call this one function; none recomputes.
+The GUI, the CLI and the exporters all call this one function and read what it
+returns; none recomputes. The engines and their order are in :mod:`designer.registry`.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import cached_property
-
-import numpy as np
+from types import MappingProxyType
+from typing import Any, Mapping
 
 from catalog import Catalog
 
-from .arrays import flatten
-from .bom import build_bom
-from .checks import Finding, check_space
-from .cooling import analyze_cooling
-from .floor_loading import analyze_floor
+from .engines import Context, EngineResult, run_engines
+from .findings import Finding, sort_findings
 from .model import Project
-from .fabric import FabricError, analyze_fabric, bandwidth_section
-from .power import analyze_power
-from .training import training_section
-
-SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+from .registry import ENGINES
 
 
 @dataclass(frozen=True)
 class Analysis:
-    summary: dict
-    sections: dict
-    findings: tuple[Finding, ...] = field(default=())
+    """The summary, one JSON section per engine, every finding, and the engines' typed results."""
 
-    def __getitem__(self, key: str) -> dict:
+    summary: Mapping[str, Any]
+    sections: Mapping[str, Mapping[str, Any]]
+    findings: tuple[Finding, ...] = field(default=())
+    #: engine name -> its typed result (the wiring plan, the fat tree, per-rack arrays ...)
+    results: Mapping[str, EngineResult] = field(default_factory=dict)
+
+    def __getitem__(self, key: str) -> Mapping[str, Any]:
         return self.sections[key]
+
+    def result(self, engine: str) -> EngineResult:
+        return self.results[engine]
 
     @cached_property
     def _rack_rows(self) -> dict[str, dict]:
@@ -50,95 +50,39 @@ class Analysis:
         return self._rack_rows.get(rack_id)
 
     def to_json(self) -> dict:
-        out = {"summary": self.summary}
-        out.update(self.sections)
+        out: dict[str, Any] = {"summary": dict(self.summary)}
+        out.update((name, dict(section)) for name, section in self.sections.items())
         out["findings"] = [f.to_json() for f in self.findings]
         return out
 
 
-def inventory(project: Project) -> Counter:
-    """How many of each catalog id the design holds (racks, mounted and floor devices)."""
-    counts: Counter = Counter()
-    for rack in project.racks:
-        counts[rack.type] += 1
-        for d in rack.devices:
-            counts[d.type] += 1
-    for f in project.floor_devices:
-        counts[f.type] += 1
-    return counts
-
-
-def fabric_parts(fabric: dict) -> Counter:
-    """Cables and transceivers the fabric engine chose, by catalog id (they are not placed on the plan)."""
-    parts: Counter = Counter()
-    for key in ("cables", "transceivers"):
-        for type_id, n in (fabric.get(key) or {}).items():
-            if isinstance(n, int):
-                parts[type_id] += n
-    return parts
-
-
-def _cable_lengths(fabric: dict) -> dict[str, Counter]:
-    return {type_id: Counter({float(length): n for length, n in by_len.items()})
-            for type_id, by_len in (fabric.get("cables_by_length") or {}).items()}
-
-
-def analyze(project: Project, catalog: Catalog) -> Analysis:
-    arrays = flatten(project, catalog)
-    power, power_findings = analyze_power(project, catalog, arrays)
-    cooling, cooling_findings = analyze_cooling(project, catalog, arrays)
-    floor, floor_findings = analyze_floor(project, catalog, arrays)
-    counts = inventory(project)
-    by_kind: Counter = Counter()
-    for type_id, n in counts.items():
-        by_kind[catalog.get(type_id).kind] += n
-    gpus = int(np.sum(arrays.dev(arrays.types.gpus)))
-    # Dense BF16 peak of every GPU in the design, from each system's GPU figures in the catalog.
-    bf16 = np.array([(catalog.gpu_spec_of(t).bf16_tflops if t.gpu else 0.0) for t in arrays.types.types])
-    bf16_pflops = float(np.sum(arrays.dev(arrays.types.gpus * bf16))) / 1000.0
-    summary = {
+def _summary(project: Project, r: Mapping[str, EngineResult]) -> dict:
+    devices, power, cooling, fabric = r["devices"], r["power"], r["cooling"].section, r["fabric"].section
+    training, bom = r["training"].section, r["bom"]
+    return {
         "name": project.name,
         "halls": len(project.halls),
         "racks": len(project.racks),
-        "gpus": gpus,
-        "bf16_pflops": round(bf16_pflops, 3),
-        "it_power_typical_kw": power["it_typical_kw"],
-        "it_power_max_kw": power["it_max_kw"],
-        "facility_power_kw": power["facility_max_kw"],
+        "gpus": devices.gpus,
+        "bf16_pflops": round(devices.bf16_pflops, 3),
+        "it_power_typical_kw": power.it_typical_kw,
+        "it_power_max_kw": power.it_max_kw,
+        "facility_power_kw": power.facility_max_kw,
         "liquid_heat_kw": cooling["liquid_kw"],
         "air_heat_kw": cooling["air_kw"],
         "coolant_flow_lpm": cooling["coolant_flow_lpm"],
-        "currency": project.currency,
+        "currency": bom.currency,
+        "switches": {k: fabric.get(k, 0) for k in ("leaf", "spine", "core")},
+        "cables": fabric.get("cables_total", 0),
+        "tokens_per_s": training.get("tokens_per_s"),
+        "mfu": training.get("mfu"),
+        "price_total": bom.price_total,
     }
-    s = project.settings
-    fabric, fabric_findings = analyze_fabric(project, catalog, tiers=s.fabric_tiers,
-                                             oversubscription=s.fabric_oversubscription)
-    fabric.pop("bandwidth", None)  # the full section below adds the collective estimates
-    try:
-        bandwidth = bandwidth_section(project, catalog, tiers=s.fabric_tiers,
-                                      oversubscription=s.fabric_oversubscription)
-    except FabricError as exc:  # the fabric finding already says why; bandwidth has nothing to stand on
-        bandwidth = {"status": "error", "error": str(exc)}
-    summary["switches"] = {k: fabric.get(k, 0) for k in ("leaf", "spine", "core")}
-    summary["cables"] = fabric.get("cables_total", 0)
-    training, training_findings = training_section(project, catalog, project.workload_dict)
-    summary["tokens_per_s"] = training.get("tokens_per_s")
-    summary["mfu"] = training.get("mfu")
-    bom, bom_findings = build_bom(counts + fabric_parts(fabric), catalog, project.currency,
-                                  cable_lengths=_cable_lengths(fabric))
-    summary["price_total"] = bom["price_total"]
-    summary["currency"] = bom["currency"]
-    findings = (check_space(project, catalog) + power_findings + cooling_findings + floor_findings + bom_findings
-                + training_findings + fabric_findings)
-    findings.sort(key=lambda f: (SEVERITY_ORDER[f.severity], f.where, f.code))
-    sections = {
-        "devices": {"by_type": dict(sorted(counts.items())), "by_kind": dict(sorted(by_kind.items()))},
-        "power": power,
-        "cooling": cooling,
-        "floor": floor,
-        "fabric": fabric,
-        "bandwidth": bandwidth,
-        "training": training,
-        "bom": bom,
-    }
-    return Analysis(summary, sections, tuple(findings))
+
+
+def analyze(project: Project, catalog: Catalog, engines=ENGINES) -> Analysis:
+    results = run_engines(engines, Context.build(project, catalog))
+    sections = {name: result.section for name, result in results.items() if result.section is not None}
+    findings = sort_findings(f for result in results.values() for f in result.findings)
+    return Analysis(MappingProxyType(_summary(project, results)), MappingProxyType(sections), tuple(findings),
+                    MappingProxyType(results))

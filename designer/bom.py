@@ -8,10 +8,12 @@ that the catalog marks unconfirmed is flagged on its line and makes the total an
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from decimal import ROUND_HALF_UP, Decimal
 
 from catalog import Catalog
 
+from .engines import Context, EngineResult
 from .findings import Finding
 
 #: BOM sections in quote order, by catalog kind.
@@ -98,3 +100,20 @@ def build_bom(counts: Counter, catalog: Catalog, currency: str,
         "lines": sum(len(s["lines"]) for s in sections),
     }
     return bom, findings
+
+
+@dataclass(frozen=True, kw_only=True)
+class BomResult(EngineResult):
+    price_total: float
+    currency: str
+    #: true when any price on the bill is an unconfirmed estimate
+    estimated: bool
+
+
+def analyze_bom(ctx: Context) -> BomResult:
+    """The bill for what the devices engine counted and the fabric engine chose (cables by length)."""
+    fabric = ctx["fabric"]
+    counts = Counter(ctx["devices"].counts) + fabric.parts()
+    bom, findings = build_bom(counts, ctx.catalog, ctx.project.currency, cable_lengths=fabric.cable_lengths())
+    return BomResult(section=bom, findings=tuple(findings), price_total=bom["price_total"],
+                     currency=bom["currency"], estimated=bom["estimated"])

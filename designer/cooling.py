@@ -17,6 +17,7 @@ import numpy as np
 from catalog import Catalog
 
 from .arrays import DesignArrays
+from .engines import Context, EngineResult
 from .findings import Finding
 from .model import Project
 from .settings import COOLANTS
@@ -47,8 +48,9 @@ def heat_units(kw: float) -> dict:
     return {"kw": _r(kw), "btu_h": _r(kw * 1000 * W_TO_BTU_H, 1), "tons": _r(kw / KW_PER_TON)}
 
 
-def analyze_cooling(project: Project, catalog: Catalog, arrays: DesignArrays) -> tuple[dict, list[Finding]]:
-    s = project.settings
+def analyze_cooling(ctx: Context) -> EngineResult:
+    project, catalog, arrays = ctx.project, ctx.catalog, ctx.arrays
+    s = ctx.settings
     t = arrays.types
     it = arrays.dev(t.is_it)
     dev_kw = arrays.dev(t.power_max_w) / 1000.0
@@ -114,7 +116,7 @@ def analyze_cooling(project: Project, catalog: Catalog, arrays: DesignArrays) ->
                       np.round(rack_air, 3).tolist(), np.round(rack_lpm, 1).tolist(),
                       np.round(rack_cfm, 0).tolist(), served_by)],
     }
-    return section, findings
+    return EngineResult(section=section, findings=tuple(findings))
 
 
 def _cdu_loops(project: Project, catalog: Catalog, arrays: DesignArrays, rack_liquid: np.ndarray,

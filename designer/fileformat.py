@@ -8,17 +8,14 @@ checked for type and range.
 """
 from __future__ import annotations
 
-from contextlib import suppress
-
 import json
 import math
 import os
-import stat
-import tempfile
 from pathlib import Path
 from typing import Any, Callable
 
 from catalog import Catalog, UnknownDeviceError
+from catalog.files import FileReadError, read_text, write_atomic
 
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
 from .settings import Settings, SettingsError, settings_from_json
@@ -143,24 +140,7 @@ def save(project: Project, path: str | os.PathLike, *, pretty: bool | None = Non
         pretty = len(project.racks) <= 2000
     text = json.dumps(doc, ensure_ascii=False, indent=1 if pretty else None, allow_nan=False,
                       separators=(",", ": ") if pretty else (",", ":")) + "\n"
-    try:
-        mode = stat.S_IMODE(os.stat(path).st_mode)  # keep a shared project readable by the team
-    except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        mode = 0o666 & ~umask
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or ".")
-    try:
-        os.chmod(tmp, mode)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-            fh.flush()
-            os.fsync(fh.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        with suppress(OSError):
-            os.unlink(tmp)
-        raise
+    write_atomic(path, text)
 
 
 # --- reading ---------------------------------------------------------------
@@ -366,17 +346,9 @@ def loads(text: str, catalog: Catalog) -> Project:
 def load(path: str | os.PathLike, catalog: Catalog) -> Project:
     path = Path(path)
     try:
-        raw = path.read_bytes()
-    except FileNotFoundError:
-        raise ProjectFileError("", "no such file", str(path)) from None
-    except IsADirectoryError:
-        raise ProjectFileError("", "is a folder, not a project file", str(path)) from None
-    except OSError as exc:
-        raise ProjectFileError("", f"cannot be read ({exc.strerror})", str(path)) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ProjectFileError("", f"is not UTF-8 text (byte {exc.start})", str(path)) from None
+        text = read_text(path)
+    except FileReadError as exc:
+        raise ProjectFileError("", exc.reason, str(path)) from None
     try:
         return loads(text, catalog)
     except ProjectFileError as exc:

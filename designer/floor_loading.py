@@ -8,18 +8,16 @@ from __future__ import annotations
 
 import numpy as np
 
-from catalog import Catalog
-
-from .arrays import DesignArrays
+from .engines import Context, EngineResult
 from .findings import Finding
-from .model import Project
 
 
 def _r(x: float, nd: int = 1) -> float:
     return round(float(x), nd)
 
 
-def analyze_floor(project: Project, catalog: Catalog, arrays: DesignArrays) -> tuple[dict, list[Finding]]:
+def analyze_floor(ctx: Context) -> EngineResult:
+    project, arrays = ctx.project, ctx.arrays
     t = arrays.types
     contents = arrays.per_rack(arrays.dev(t.weight_kg))
     integrated = arrays.per_rack(arrays.dev(t.fills_rack).astype(float)) > 0
@@ -51,4 +49,4 @@ def analyze_floor(project: Project, catalog: Catalog, arrays: DesignArrays) -> t
                  np.round(contents, 1).tolist(), rated)]
     section = {"total_weight_kg": _r(weight.sum()), "max_load_kg_m2": _r(load.max() if len(load) else 0.0),
                "racks": racks}
-    return section, findings
+    return EngineResult(section=section, findings=tuple(findings))

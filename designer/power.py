@@ -12,12 +12,14 @@ Conventions (see the DCIM reference):
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
 from catalog import Catalog
 
 from .arrays import DesignArrays
+from .engines import Context, EngineResult, frozen_array
 from .findings import Finding
 from .model import Project
 
@@ -70,8 +72,25 @@ def _feeds(project: Project, catalog: Catalog, arrays: DesignArrays):
     return count_a, count_b, cap_a, cap_b
 
 
-def analyze_power(project: Project, catalog: Catalog, arrays: DesignArrays) -> tuple[dict, list[Finding]]:
-    s = project.settings
+@dataclass(frozen=True, kw_only=True)
+class PowerResult(EngineResult):
+    """The ``power`` section, and per rack (in the project's rack order) the figures views colour by."""
+
+    rack_ids: tuple[str, ...]
+    rack_typical_kw: np.ndarray
+    rack_max_kw: np.ndarray
+    #: the limit each rack is held to: its own, else its hall's, else the project's (rack-scale or not)
+    rack_limit_kw: np.ndarray
+    #: maximum draw over limit
+    rack_utilisation: np.ndarray
+    it_typical_kw: float
+    it_max_kw: float
+    facility_max_kw: float
+
+
+def analyze_power(ctx: Context) -> PowerResult:
+    project, catalog, arrays = ctx.project, ctx.catalog, ctx.arrays
+    s = ctx.settings
     t = arrays.types
     it_mask = arrays.dev(t.is_it)
     rack_typ = arrays.per_rack(arrays.dev(t.power_typical_w), it_mask) / 1000.0
@@ -160,7 +179,10 @@ def analyze_power(project: Project, catalog: Catalog, arrays: DesignArrays) -> t
         "cooling_equipment_kw": _r(cdu_kw),
         "halls": halls, "rows": row_list, "racks": racks, "supplies": supplies,
     }
-    return section, findings
+    return PowerResult(section=section, findings=tuple(findings), rack_ids=tuple(ids),
+                       rack_typical_kw=frozen_array(rack_typ), rack_max_kw=frozen_array(rack_max),
+                       rack_limit_kw=frozen_array(limits), rack_utilisation=frozen_array(util),
+                       it_typical_kw=_r(it_typ), it_max_kw=_r(it_max), facility_max_kw=_r(it_max * s.pue))
 
 
 def _supplies(project: Project, catalog: Catalog, arrays: DesignArrays) -> tuple[list[dict], list[Finding]]:

@@ -1,1 +1,5 @@
-"""Exports of an analysed design (PDF, CSV, XLSX); each reads an Analysis and never recomputes."""
+"""Exports of an analysed design; each reads one Analysis and never recomputes.
+
+The formats are listed in :mod:`exporters.registry`; ``podplanner export`` and the
+window's File ▸ Export offer the same list.
+"""

@@ -1,7 +1,8 @@
 """``podplanner export``: every file format from one analysis of the design.
 
 A command module of the ``podplanner`` command line: ``NAME``, ``add_parser`` and
-``run``, registered by the launcher beside the domain's own commands.
+``run``, registered by the launcher beside the domain's own commands. Each format's
+flag comes from :data:`exporters.registry.FORMATS`.
 """
 from __future__ import annotations
 
@@ -11,29 +12,40 @@ from catalog import Catalog
 from designer.cli import UsageError
 from designer.fileformat import load
 
+from .registry import FORMATS, ExportError
+
 NAME = "export"
 
 
 def add_parser(subparsers) -> None:
-    e = subparsers.add_parser(NAME, help="write files from a design: the cabling plan (more formats to come)")
+    e = subparsers.add_parser(NAME, help="write files from a design: " + ", ".join(
+        f.title.lower() for f in FORMATS.values()))
     e.add_argument("file")
-    e.add_argument("--cabling", metavar="OUT.csv", help="the fabric's port-to-port cabling plan as CSV")
+    for fmt in FORMATS.values():
+        e.add_argument(fmt.flag, dest=f"out_{fmt.name}", metavar=f"OUT{fmt.suffix}", help=fmt.description)
 
 
 def run(args, catalog: Catalog) -> int:
-    if not args.cabling:
-        raise UsageError("podplanner export: say what to write, e.g. --cabling OUT.csv")
-    from designer.fabric import wiring_plan, write_cabling_csv
+    wanted = [(fmt, Path(getattr(args, f"out_{fmt.name}"))) for fmt in FORMATS.values()
+              if getattr(args, f"out_{fmt.name}", None)]
+    if not wanted:
+        first = next(iter(FORMATS.values()))
+        raise UsageError(f"podplanner export: say what to write, e.g. {first.flag} OUT{first.suffix}")
+    for fmt, out in wanted:  # refuse a bad target before spending time on the analysis
+        if not out.parent.is_dir():
+            raise UsageError(f"podplanner export: {fmt.flag}: {out.parent}: no such folder")
+        if out.is_dir():
+            raise UsageError(f"podplanner export: {fmt.flag}: {out}: is a folder")
+    from designer.analysis import analyze
 
-    project = load(args.file, catalog)
-    links = wiring_plan(project, catalog, tiers=project.settings.fabric_tiers,
-                        oversubscription=project.settings.fabric_oversubscription)
-    out = Path(args.cabling)
-    if not out.parent.is_dir():
-        raise UsageError(f"podplanner export: --cabling: {out.parent}: no such folder")
-    try:
-        write_cabling_csv(links, out)
-    except OSError as exc:
-        raise UsageError(f"podplanner export: --cabling: {out}: cannot be written ({exc.strerror or exc})") from None
-    print(f"wrote {out}: {len(links)} links")
+    analysis = analyze(load(args.file, catalog), catalog)
+    for fmt, out in wanted:
+        try:
+            account = fmt.write(analysis, out)
+        except ExportError as exc:
+            raise UsageError(f"podplanner export: {fmt.flag}: {exc}") from None
+        except OSError as exc:
+            raise UsageError(f"podplanner export: {fmt.flag}: {out}: cannot be written "
+                             f"({exc.strerror or exc})") from None
+        print(f"wrote {out}: {account}")
     return 0

@@ -3,26 +3,27 @@
 Pure functions of a project snapshot and the catalog (numpy, no Qt):
 
 * :func:`size_fat_tree` — closed-form sizing that reproduces NVIDIA's SuperPOD tables;
-* :func:`analyze_fabric` — the ``fabric`` section of ``analyze`` plus its findings;
-* :func:`bandwidth_section` — the ``bandwidth`` section (per GPU, bisection, collectives);
-* :func:`wiring_plan` / :func:`write_cabling_csv` — every cable, port to port, for the CSV export.
+* :func:`analyze_fabric` — the fabric engine: the one tree, its wiring plan and findings;
+* :func:`analyze_bandwidth` — the bandwidth engine (per GPU, bisection, collectives) on that tree;
+* :func:`plan_wiring` — every cable, port to port, that the cabling export writes.
 """
-from .bandwidth import bandwidth_figures, bandwidth_section
-from .engine import analyze_fabric
+from .bandwidth import analyze_bandwidth, bandwidth_figures, bandwidth_section
+from .engine import FabricResult, analyze_fabric, size_for_design
 from .sizing import FabricError, FatTree, size_fat_tree
-from .wiring import CSV_COLUMNS, Link, WiringPlan, plan_wiring, wiring_plan, write_cabling_csv
+from .wiring import LINK_COLUMNS, Link, WiringPlan, plan_wiring
 
 __all__ = [
-    "CSV_COLUMNS",
+    "LINK_COLUMNS",
     "FabricError",
+    "FabricResult",
     "FatTree",
     "Link",
     "WiringPlan",
+    "analyze_bandwidth",
     "analyze_fabric",
     "bandwidth_figures",
     "bandwidth_section",
     "plan_wiring",
     "size_fat_tree",
-    "wiring_plan",
-    "write_cabling_csv",
+    "size_for_design",
 ]

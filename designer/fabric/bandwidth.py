@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from catalog import Catalog
 
-from ..model import Project
+from ..engines import Context, EngineResult
 from . import collectives
-from .geometry import Inventory, inventory
+from .geometry import Inventory
 from .sizing import FatTree
 
 DEFAULT_MESSAGE_BYTES = 1 << 30  # 1 GiB, a typical gradient bucket scale for large models
@@ -74,15 +74,9 @@ def _node_figures(inv: Inventory, catalog: Catalog) -> tuple[float, int]:
     return (spec.nvlink_gbps if spec else 0.0), (system.nvlink_domain or system.gpu_count)
 
 
-def bandwidth_section(project: Project, catalog: Catalog, *, tree: FatTree | None = None,
-                      inv: Inventory | None = None, message_bytes: float = DEFAULT_MESSAGE_BYTES,
-                      tiers="auto", oversubscription: float = 1.0) -> dict:
-    """The ``bandwidth`` section of ``analyze``: figures for the design's nodes and fabric."""
-    inv = inv or inventory(project, catalog)
-    if tree is None and inv.nodes:
-        from .wiring import size_design
-
-        tree = size_design(inv, catalog, tiers=tiers, oversubscription=oversubscription)
+def bandwidth_section(inv: Inventory, catalog: Catalog, tree: FatTree | None,
+                      message_bytes: float = DEFAULT_MESSAGE_BYTES) -> dict:
+    """The ``bandwidth`` section: figures for the design's nodes on the fabric ``tree``."""
     nvlink, domain = _node_figures(inv, catalog)
     gpus = int(round(len(inv.nodes) * inv.gpus_per_node))
     if tree is None:
@@ -94,3 +88,12 @@ def bandwidth_section(project: Project, catalog: Catalog, *, tree: FatTree | Non
                              nvlink_gbs=nvlink, domain=domain, oversubscription=round(tree.actual_oversubscription, 4),
                              endpoints=tree.nodes * tree.rails, leaf_uplinks=tree.links_leaf_spine,
                              leaf_down=tree.leaf_down, message_bytes=message_bytes)
+
+
+def analyze_bandwidth(ctx: Context) -> EngineResult:
+    """Bandwidth on the fabric engine's tree; nothing to stand on when that engine found none."""
+    fabric = ctx["fabric"]
+    if fabric.error is not None:
+        # The fabric finding already says why; repeating it here would count one problem twice.
+        return EngineResult(section={"status": "error", "error": fabric.error})
+    return EngineResult(section=bandwidth_section(fabric.inventory, ctx.catalog, fabric.tree))

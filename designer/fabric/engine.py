@@ -1,4 +1,10 @@
-"""``analyze_fabric``: the ``fabric`` section of ``analyze`` and the findings that go with it.
+"""The fabric engine: the design's compute fabric sized once, wired from the floor plan, and checked.
+
+Why one sizing: the bandwidth, training, bill-of-materials and cabling consumers all
+read the tree this engine settles on, so a design has one fabric whatever asks.
+Why the fallback is a finding: a design whose endpoints need more tiers than the
+project allows is still sized (at the tiers it needs) so that every figure stays
+usable, and the ``fabric-tier-forbidden`` error says the setting cannot hold.
 
 Why findings point where they do: a missing leaf is fixed in the rack that holds
 the other leaves (or in the hall when there are none); an unplugged appliance in
@@ -6,48 +12,109 @@ its own rack; a too-long cable in the rack at its lower end.
 """
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import dataclass
+
 from catalog import Catalog
 
+from ..engines import Context, EngineResult
 from ..findings import Finding
 from ..model import Project
-from .bandwidth import bandwidth_section
-from .geometry import inventory
-from .sizing import FabricError
-from .wiring import plan_wiring, size_design
+from .geometry import Inventory, inventory
+from .sizing import FabricError, FatTree
+from .wiring import Link, WiringPlan, plan_wiring, size_design
 
 EMPTY_LINKS = {"node_leaf": 0, "leaf_spine": 0, "spine_core": 0}
 
 
-def _hall_of(project: Project, inv) -> str:
+@dataclass(frozen=True, kw_only=True)
+class FabricResult(EngineResult):
+    """The ``fabric`` section, the one fat tree the design needs, and its port-to-port wiring."""
+
+    inventory: Inventory
+    #: the tree every consumer reads; None without compute nodes or when no tree can be built
+    tree: FatTree | None
+    #: what the project asked for (``auto``, ``2``, ``3``) and whether the tree had to exceed it
+    tiers_requested: str
+    tiers_exceeded: bool
+    #: why no tree could be built (``fabric-impossible``), else None
+    error: str | None
+    plan: WiringPlan | None
+
+    def links(self) -> list[Link]:
+        """Every cable of the wiring plan, port to port (empty when nothing is wired)."""
+        return self.plan.links() if self.plan is not None else []
+
+    def parts(self) -> Counter:
+        """Cables and transceivers by catalog id: what the bill of materials orders."""
+        parts: Counter = Counter()
+        for key in ("cables", "transceivers"):
+            for type_id, n in (self.section.get(key) or {}).items():
+                parts[type_id] += int(n)
+        return parts
+
+    def cable_lengths(self) -> dict[str, Counter]:
+        """Cable id -> {orderable length in m: quantity}."""
+        return {type_id: Counter({float(length): n for length, n in by_len.items()})
+                for type_id, by_len in (self.section.get("cables_by_length") or {}).items()}
+
+
+def _hall_of(project: Project, inv: Inventory) -> str:
     if inv.nodes:
         return f"hall:{inv.rack_halls[inv.devices.rack[inv.nodes[0]]]}"
     return f"hall:{project.halls[0].id}" if project.halls else "hall:"
 
 
-def _rack_where(inv, device: int) -> str:
+def _rack_where(inv: Inventory, device: int) -> str:
     return f"rack:{inv.rack_ids[inv.devices.rack[device]]}"
 
 
-def analyze_fabric(project: Project, catalog: Catalog, *, tiers="auto",
-                   oversubscription: float = 1.0) -> tuple[dict, list[Finding]]:
-    """Size the design's compute fabric, wire it from the floor plan, and check it."""
-    inv = inventory(project, catalog)
-    findings: list[Finding] = []
-    hall = _hall_of(project, inv)
+def size_for_design(inv: Inventory, catalog: Catalog, tiers="auto", oversubscription: float = 1.0, *,
+                    where: str = "") -> tuple[FatTree | None, bool, list[Finding], str | None]:
+    """The one sizing policy: (tree, tiers exceeded, findings, error).
+
+    The project's tier setting is tried first; when the endpoints need more tiers than it
+    allows, the tree is sized at the tiers it needs and an error finding says so. A design
+    that no tree of the switch can hold gets no tree and a ``fabric-impossible`` error.
+    """
     if not inv.nodes:
-        return {"endpoints": 0, "nodes": 0, "gpus": 0, "tiers": 0, "leaf": 0, "spine": 0, "core": 0,
-                "links": dict(EMPTY_LINKS), "max_endpoints": 0, "cables": {}, "cables_by_length": {},
-                "cables_total": 0, "transceivers": {}, "placed": {r: len(inv.switches[r]) for r in
-                                                                   ("leaf", "spine", "core")},
-                "notes": ["no compute nodes in the design"]}, findings
+        return None, False, [], None
     try:
-        required = size_design(inv, catalog, tiers=tiers, oversubscription=oversubscription)
+        return size_design(inv, catalog, tiers=tiers, oversubscription=oversubscription), False, [], None
     except FabricError as exc:
-        if str(tiers) != "2":
-            return {"endpoints": len(inv.nodes) * inv.rails + len(inv.reserved), "error": str(exc)}, [
-                Finding("error", "fabric-impossible", str(exc), hall)]
-        findings.append(Finding("error", "fabric-tier-forbidden", f"{exc} (the design allows 2 tiers)", hall))
-        required = size_design(inv, catalog, tiers="auto", oversubscription=oversubscription)
+        first = str(exc)
+    if str(tiers) != "auto":
+        try:
+            tree = size_design(inv, catalog, tiers="auto", oversubscription=oversubscription)
+        except FabricError:
+            pass
+        else:
+            return tree, True, [Finding("error", "fabric-tier-forbidden",
+                                        f"{first} (the design allows {tiers} tiers); sized at {tree.tiers} tiers",
+                                        where)], None
+    return None, False, [Finding("error", "fabric-impossible", first, where)], first
+
+
+def analyze_fabric(ctx: Context) -> FabricResult:
+    """Size the design's compute fabric once, wire it from the floor plan, and check it."""
+    project, catalog, s = ctx.project, ctx.catalog, ctx.settings
+    tiers, oversubscription = str(s.fabric_tiers), s.fabric_oversubscription
+    inv = inventory(project, catalog)
+    hall = _hall_of(project, inv)
+    required, exceeded, findings, error = size_for_design(inv, catalog, tiers, oversubscription, where=hall)
+
+    def result(section: dict, plan: WiringPlan | None = None) -> FabricResult:
+        return FabricResult(section=section, findings=tuple(findings), inventory=inv, tree=required,
+                            tiers_requested=tiers, tiers_exceeded=exceeded, error=error, plan=plan)
+
+    if not inv.nodes:
+        return result({"endpoints": 0, "nodes": 0, "gpus": 0, "tiers": 0, "leaf": 0, "spine": 0, "core": 0,
+                       "links": dict(EMPTY_LINKS), "max_endpoints": 0, "cables": {}, "cables_by_length": {},
+                       "cables_total": 0, "transceivers": {}, "placed": {r: len(inv.switches[r]) for r in
+                                                                          ("leaf", "spine", "core")},
+                       "notes": ["no compute nodes in the design"]})
+    if required is None:
+        return result({"endpoints": len(inv.nodes) * inv.rails + len(inv.reserved), "error": error})
     plan = plan_wiring(project, catalog, oversubscription=oversubscription, inv=inv, required=required)
     switch = required.switch
     needs = (("leaf", required.leaf), ("spine", required.spine), ("core", required.core))
@@ -97,8 +164,5 @@ def analyze_fabric(project: Project, catalog: Catalog, *, tiers="auto",
     section["unwired_links"] = dict(plan.unwired_links)
     section["too_long_links"] = int(len(bad))
     section["notes"] = list(section.get("notes", [])) + inv.notes
-    bw = bandwidth_section(project, catalog, tree=required, inv=inv)
-    section["bandwidth"] = {k: bw[k] for k in ("per_gpu", "bisection_tbps", "bisection_tbps_non_blocking",
-                                               "oversubscription")}
-    return section, findings
+    return result(section, plan)
 

@@ -6,13 +6,11 @@ when enough are placed). Cabling what is placed, and reporting what is missing
 as findings, gives the installer a usable plan even for an unfinished design.
 
 The plan is columnar (numpy) so 100,000 endpoints wire in well under a second;
-:meth:`WiringPlan.links` turns it into :class:`Link` rows for the CSV export.
+:meth:`WiringPlan.links` turns it into :class:`Link` rows for the cabling export.
 """
 from __future__ import annotations
 
-import csv
-import os
-from dataclasses import astuple, dataclass, fields
+from dataclasses import dataclass, fields
 
 import numpy as np
 
@@ -47,7 +45,8 @@ class Link:
     b_rack: str
 
 
-CSV_COLUMNS = tuple(f.name for f in fields(Link))
+#: The fields of a link, in the order the cabling export writes them.
+LINK_COLUMNS = tuple(f.name for f in fields(Link))
 
 
 @dataclass
@@ -223,24 +222,3 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
     unwired["node_leaf"] += (len(inv.nodes) - wired.nodes) * r + len(inv.reserved) - wired.reserved_ports
     return WiringPlan(inv, required, wired, c["tier"], c["a_dev"], c["a_port"], c["b_dev"], c["b_port"],
                       c["rail"], raw, choice, placed, unwired, sorted(set(lost), key=lost.index))
-
-
-def wiring_plan(project: Project, catalog: Catalog, *, tiers="auto", oversubscription: float = 1.0) -> list[Link]:
-    """Every fabric cable of the design, port to port, with orderable length and parts."""
-    return plan_wiring(project, catalog, tiers=tiers, oversubscription=oversubscription).links()
-
-
-def write_cabling_csv(links, path: str | os.PathLike) -> None:
-    """Write the plan as CSV (one row per link), atomically: temporary file, then rename."""
-    path = os.fspath(path)
-    tmp = f"{path}.tmp{os.getpid()}"
-    with open(tmp, "w", newline="", encoding="utf-8") as fh:
-        w = csv.writer(fh)
-        w.writerow(CSV_COLUMNS)
-        for link in links:
-            row = list(astuple(link))
-            row[CSV_COLUMNS.index("length_m")] = "" if row[7] != row[7] else f"{row[7]:g}"
-            w.writerow(row)
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, path)

@@ -97,19 +97,29 @@ def cluster_from_gpu(catalog, gpu_id: str, gpus: int, **kw) -> Cluster:
                    spec.tdp_w * 2.0, 0.0).validate()
 
 
-def cluster_from_project(project, catalog, *, oversubscription: float = 1.0) -> Cluster | None:
-    """The design's cluster: the GPU system it holds most GPUs of, and all its GPUs of that
-    type (None when it holds none). A mixed design trains on its dominant GPU type only."""
-    gpus: Counter = Counter()
-    for rack in project.racks:
-        for d in rack.devices:
-            dev = catalog.find(d.type)
-            if dev is not None and dev.gpu_count and dev.gpu:
-                gpus[dev.id] += dev.gpu_count
+def cluster_from_counts(catalog, gpus_by_system: dict[str, int], *, oversubscription: float = 1.0,
+                        ib_gbs_per_gpu: float | None = None) -> Cluster | None:
+    """The design's cluster from its GPUs by system: the system it holds most GPUs of, and all
+    its GPUs of that type (None when it holds none). A mixed design trains on its dominant GPU
+    type only. ``ib_gbs_per_gpu`` is the fabric's scale-out per GPU when a fabric is sized."""
+    gpus = Counter({k: v for k, v in gpus_by_system.items() if v})
     if not gpus:
         return None
     system, _ = gpus.most_common(1)[0]
     gpu = catalog.get(system).gpu
     total = sum(n for s, n in gpus.items() if catalog.get(s).gpu == gpu)
     cluster = cluster_from_system(catalog, system, total, oversubscription=oversubscription)
+    if ib_gbs_per_gpu:
+        cluster = replace(cluster, ib_gbs_per_gpu=ib_gbs_per_gpu)
     return replace(cluster, gpus=total)
+
+
+def cluster_from_project(project, catalog, *, oversubscription: float = 1.0) -> Cluster | None:
+    """:func:`cluster_from_counts` for a project's mounted GPU systems."""
+    gpus: Counter = Counter()
+    for rack in project.racks:
+        for d in rack.devices:
+            dev = catalog.find(d.type)
+            if dev is not None and dev.gpu_count and dev.gpu:
+                gpus[dev.id] += dev.gpu_count
+    return cluster_from_counts(catalog, gpus, oversubscription=oversubscription)

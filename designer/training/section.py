@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+from designer.engines import EngineResult
 from designer.findings import Finding
 
 from .errors import TrainingError
 from .estimate import estimate
-from .hardware import cluster_from_project
+from .hardware import cluster_from_counts
 from .models import model_from_params, override, preset
 from .plan import Plan, Training
 from .planner import best_plan
@@ -38,10 +39,24 @@ def _default_batch(model, gpus: int, domain: int = 8) -> int:
     return max(groups, round(want / groups) * groups)
 
 
-def training_section(project, catalog, workload: dict | None) -> tuple[dict, list[Finding]]:
-    """(section dict, findings). Never raises for a bad workload: it becomes a finding."""
-    cluster = cluster_from_project(project, catalog,
-                                   oversubscription=project.settings.fabric_oversubscription)
+def analyze_training(ctx) -> EngineResult:
+    """The training engine: the project's workload on the design's GPUs and on the fabric the
+    fabric engine sized (its oversubscription and per-GPU scale-out), never a fabric of its own."""
+    fabric, bandwidth = ctx["fabric"], ctx["bandwidth"]
+    oversubscription = ctx.settings.fabric_oversubscription
+    ib_gbs = None
+    if fabric.tree is not None:
+        oversubscription = max(1.0, round(fabric.tree.actual_oversubscription, 4))
+        ib_gbs = (bandwidth.section.get("per_gpu") or {}).get("scale_out_gbs") or None
+    cluster = cluster_from_counts(ctx.catalog, ctx["devices"].gpus_by_system, oversubscription=oversubscription,
+                                  ib_gbs_per_gpu=ib_gbs)
+    section, findings = training_section(cluster, ctx.settings, ctx.project.workload_dict)
+    return EngineResult(section=section, findings=tuple(findings))
+
+
+def training_section(cluster, settings, workload: dict | None) -> tuple[dict, list[Finding]]:
+    """(section dict, findings) for ``workload`` on ``cluster`` (None: the design has no GPUs).
+    Never raises for a bad workload: it becomes a finding."""
     if cluster is None:
         return {"status": "no GPUs in the design"}, []
     stated = workload is not None
@@ -51,7 +66,7 @@ def training_section(project, catalog, workload: dict | None) -> tuple[dict, lis
         model = _model(wl)
         gbs = int(wl.get("global_batch") or _default_batch(model, cluster.gpus, cluster.nvlink_domain))
         training = Training(global_batch=gbs, tokens=float(wl.get("tokens") or 15e12),
-                            precision=str(wl.get("precision") or "bf16").lower(), pue=project.settings.pue)
+                            precision=str(wl.get("precision") or "bf16").lower(), pue=settings.pue)
         plan_fields = {k: wl[k] for k in PLAN_KEYS if wl.get(k) is not None}
         findings: list[Finding] = []
         if plan_fields and not wl.get("search"):

@@ -1,7 +1,6 @@
-"""Wiring plan from the floor plan: the 1-SU sample, cable choice by length, findings, CSV."""
+"""Wiring plan from the floor plan: the 1-SU sample, cable choice by length, findings."""
 from __future__ import annotations
 
-import csv
 import math
 from dataclasses import replace
 
@@ -10,7 +9,8 @@ import pytest
 
 from designer.model import MountedDevice
 
-from designer.fabric import CSV_COLUMNS, analyze_fabric, bandwidth_section, plan_wiring, wiring_plan, write_cabling_csv
+from designer.analysis import analyze
+from designer.fabric import plan_wiring
 from designer.fabric import geometry, media
 from designer.fileformat import load
 from designer.samples import DGX_B200_SU, GB200_NVL72_SU
@@ -21,8 +21,13 @@ def sample(catalog):
     return load(DGX_B200_SU, catalog)
 
 
+def fabric_of(project, catalog):
+    """The fabric engine's result, as ``analyze`` runs it."""
+    return analyze(project, catalog).result("fabric")
+
+
 def test_one_su_sample_lists_every_cable_with_a_length(sample, catalog):
-    links = wiring_plan(sample, catalog)
+    links = fabric_of(sample, catalog).links()
     # Table 4, 1 SU: 31 DGX x 8 + 4 UFM links to the leaves, and 256 leaf-spine links
     assert len(links) == 252 + 256
     for link in links:
@@ -92,27 +97,30 @@ def test_cable_choice_by_length(catalog):
 
 def test_findings_for_a_too_long_cable_and_missing_switches(sample, catalog):
     far = sample.with_racks([replace(sample.rack("a01"), x=200_000.0)])
-    section, findings = analyze_fabric(far, catalog)
+    result = fabric_of(far, catalog)
+    section, findings = result.section, result.findings
     codes = {f.code: f for f in findings}
     assert codes["fabric-cable-too-long"].where == "rack:a01" and codes["fabric-cable-too-long"].severity == "error"
     assert section["too_long_links"] == 16
     # A 32nd DGX in B08 leaves no leaf ports for the UFM appliances: NVIDIA removes one DGX (Table 4).
     b08 = sample.rack("b08")
     full = sample.with_racks([replace(b08, devices=b08.devices + (MountedDevice("extra", "dgx-b200", 17),))])
-    codes = {f.code: f for f in analyze_fabric(full, catalog)[1]}
+    full_findings = fabric_of(full, catalog).findings
+    codes = {f.code: f for f in full_findings}
     assert codes["fabric-ports-exhausted"].where == "rack:m01"
-    assert {f.where for f in analyze_fabric(full, catalog)[1] if f.code == "fabric-too-few-switches"} == {"rack:b09"}
+    assert {f.where for f in full_findings if f.code == "fabric-too-few-switches"} == {"rack:b09"}
 
 
 def test_fabric_section_of_the_sample(sample, catalog):
-    section, _ = analyze_fabric(sample, catalog)
+    analysis = analyze(sample, catalog)
+    section = analysis["fabric"]
     for key in ("endpoints", "nodes", "tiers", "leaf", "spine", "core", "links", "max_endpoints", "cables",
-                "transceivers", "cables_by_length", "placed", "ports", "bandwidth"):
+                "transceivers", "cables_by_length", "placed", "ports"):
         assert key in section
     assert (section["nodes"], section["gpus"], section["placed"]) == (31, 248, {"leaf": 8, "spine": 4, "core": 0})
     assert (section["leaf"], section["spine"], section["links"]["node_leaf"]) == (8, 4, 252)
-    assert section["bandwidth"]["per_gpu"]["scale_out_gbs"] == 50
-    bw = bandwidth_section(sample, catalog)
+    bw = analysis["bandwidth"]
+    assert bw["per_gpu"]["scale_out_gbs"] == 50
     assert bw["nvlink_domain_gpus"] == 8 and bw["collectives"]["all_gpus"]["gpus"] == 248
 
 
@@ -120,26 +128,15 @@ def test_nvl72_and_forbidden_tier(catalog):
     from bench.designs import dgx_b200_project
 
     nvl = load(GB200_NVL72_SU, catalog)
-    section, findings = analyze_fabric(nvl, catalog)
+    analysis = analyze(nvl, catalog)
+    section, findings = analysis["fabric"], analysis.result("fabric").findings
     # 144 compute trays x 4 rails, plus the 2 UFM appliances' 4 ports
     assert (section["nodes"], section["rails"], section["links"]["node_leaf"]) == (144, 4, 580)
-    assert (section["leaf"], section["spine"]) == (20, 16) and findings == []
+    assert (section["leaf"], section["spine"]) == (20, 16) and findings == ()
     bare = nvl.removing_racks(["n01", "n02"])
-    assert [f.code for f in analyze_fabric(bare, catalog)[1]] == ["fabric-no-switches"]
-    assert bandwidth_section(nvl, catalog)["nvlink_domain_gpus"] == 72
+    assert [f.code for f in fabric_of(bare, catalog).findings] == ["fabric-no-switches"]
+    assert analysis["bandwidth"]["nvlink_domain_gpus"] == 72
     big = dgx_b200_project(2 * 8 * 1040)  # 2,080 DGX = 16,640 endpoints: beyond 2 tiers of QM9700
-    section, findings = analyze_fabric(big, catalog, tiers=2)
-    assert section["tiers"] == 3
-    assert "fabric-tier-forbidden" in {f.code for f in findings}
-
-
-def test_cabling_csv_round_trip(sample, catalog, tmp_path):
-    links = wiring_plan(sample, catalog)
-    out = tmp_path / "cabling.csv"
-    write_cabling_csv(links, out)
-    rows = list(csv.DictReader(out.open()))
-    assert tuple(rows[0]) == CSV_COLUMNS
-    assert len(rows) == len(links)
-    assert rows[0]["a_device"] == "dgx-01" and rows[0]["cable"] == "fiber-mpo12-mmf" and float(rows[0]["length_m"]) > 0
-    assert {"a_device", "a_port", "b_device", "b_port", "tier", "medium", "cable", "length_m", "a_transceiver",
-            "b_transceiver", "rail"} <= set(CSV_COLUMNS)
+    result = fabric_of(big.with_settings(big.settings.updated(fabric_tiers="2")), catalog)
+    assert result.section["tiers"] == 3 and result.tiers_exceeded
+    assert "fabric-tier-forbidden" in {f.code for f in result.findings}

@@ -8,8 +8,8 @@ import numpy as np
 import pytest
 
 from designer.model import MountedDevice, Project, Rack
-from designer.training import (Plan, Training, TrainingError, best_plan, cluster_from_system, estimate, preset,
-                               search_plans, training_section)
+from designer.training import (Plan, Training, TrainingError, best_plan, cluster_from_project, cluster_from_system,
+                               estimate, preset, search_plans, training_section)
 from designer.training.cli import add_parser, run
 from designer.training.goodput import daly_interval, young_interval
 from designer.training.memory import activations, model_states
@@ -232,20 +232,24 @@ def _project(n_nodes: int, system: str = "dgx-h100") -> Project:
     return Project(racks=racks)
 
 
+def _section(project, catalog, workload):
+    return training_section(cluster_from_project(project, catalog), project.settings, workload)
+
+
 def test_training_section_default_and_workload(catalog):
-    section, findings = training_section(_project(16), catalog, None)
+    section, findings = _section(_project(16), catalog, None)
     assert section["status"] == "ok" and "default" in section["workload_source"] and section["gpus"] == 128
     assert section["fits"] and not findings
     wl = {"model": "llama3-70b", "global_batch": 64, "tokens": 1e12, "tp": 16, "pp": 1}
-    section, findings = training_section(_project(16), catalog, wl)
+    section, findings = _section(_project(16), catalog, wl)
     codes = {f.code for f in findings}
     assert "training-tp-infiniband" in codes
 
 
 def test_training_section_findings(catalog):
-    _, findings = training_section(_project(8), catalog, {"model": "llama3-405b", "global_batch": 64, "tp": 8, "pp": 1})
+    _, findings = _section(_project(8), catalog, {"model": "llama3-405b", "global_batch": 64, "tp": 8, "pp": 1})
     assert "training-memory" in {f.code for f in findings}
-    _, findings = training_section(_project(8), catalog, {"model": "llama3-8b", "global_batch": 64, "tp": 8, "pp": 3})
+    _, findings = _section(_project(8), catalog, {"model": "llama3-8b", "global_batch": 64, "tp": 8, "pp": 3})
     assert "training-plan-gpus" in {f.code for f in findings}
 
 

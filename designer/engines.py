@@ -1,0 +1,87 @@
+"""The engine contract: one immutable context in, one frozen typed result out.
+
+Every engine is a pure function ``run(ctx) -> EngineResult``. The context is built
+once per analysis (project, catalog, settings, the design flattened into arrays)
+and carries the results of the engines an engine declares it needs, and only
+those, so an engine cannot quietly depend on one it did not name and the
+registry's order is checked rather than trusted. A result holds the engine's
+JSON section (``None`` for an engine that only checks) and its findings, plus
+the typed figures other engines and views read instead of recomputing.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from types import MappingProxyType
+from typing import Any, Callable, Mapping
+
+import numpy as np
+
+from catalog import Catalog
+
+from .arrays import DesignArrays, flatten
+from .findings import Finding
+from .model import Project
+from .settings import Settings
+
+
+def frozen_array(values) -> np.ndarray:
+    """A read-only numpy array, so a result shared by several views cannot be edited by one."""
+    arr = np.array(values, dtype=float)
+    arr.flags.writeable = False
+    return arr
+
+
+@dataclass(frozen=True, kw_only=True)
+class EngineResult:
+    #: The engine's section of ``analyze --json`` (stable keys), or None for a check-only engine.
+    section: Mapping[str, Any] | None = None
+    findings: tuple[Finding, ...] = ()
+
+    def __post_init__(self):
+        if self.section is not None and not isinstance(self.section, MappingProxyType):
+            object.__setattr__(self, "section", MappingProxyType(self.section))
+        object.__setattr__(self, "findings", tuple(self.findings))
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every engine reads: the design and the results of the engines it depends on."""
+
+    project: Project
+    catalog: Catalog
+    settings: Settings
+    arrays: DesignArrays
+    results: Mapping[str, EngineResult] = field(default_factory=lambda: MappingProxyType({}))
+
+    @classmethod
+    def build(cls, project: Project, catalog: Catalog) -> Context:
+        return cls(project, catalog, project.settings, flatten(project, catalog))
+
+    def __getitem__(self, engine: str) -> EngineResult:
+        try:
+            return self.results[engine]
+        except KeyError:
+            raise KeyError(f"engine result {engine!r} was not declared as a dependency") from None
+
+    def seeing(self, results: Mapping[str, EngineResult]) -> Context:
+        return replace(self, results=MappingProxyType(dict(results)))
+
+
+@dataclass(frozen=True)
+class Engine:
+    """One registered engine: its name (the JSON section it fills), what it reads, how it runs."""
+
+    name: str
+    run: Callable[[Context], EngineResult]
+    needs: tuple[str, ...] = ()
+
+
+def run_engines(engines: tuple[Engine, ...], ctx: Context) -> dict[str, EngineResult]:
+    """Run ``engines`` in order, each seeing the results it declared and nothing else."""
+    done: dict[str, EngineResult] = {}
+    for engine in engines:
+        missing = [n for n in engine.needs if n not in done]
+        if missing:
+            raise RuntimeError(f"engine {engine.name!r} needs {missing[0]!r}, which does not run before it")
+        done[engine.name] = engine.run(ctx.seeing({n: done[n] for n in engine.needs}))
+    return done

@@ -1,0 +1,35 @@
+"""The engines of an analysis, in dependency order.
+
+A new engine is a module with ``run(ctx) -> EngineResult`` (see :mod:`designer.engines`)
+and one line here: its name (the ``analyze --json`` section it fills), the function,
+and the engines whose results it reads. ``analyze`` runs this list top to bottom.
+"""
+from __future__ import annotations
+
+from .bom import analyze_bom
+from .checks import check_space
+from .cooling import analyze_cooling
+from .engines import Context, Engine, EngineResult
+from .fabric import analyze_bandwidth, analyze_fabric
+from .floor_loading import analyze_floor
+from .inventory import run as count_devices
+from .power import analyze_power
+from .training import analyze_training
+
+
+def check_placement(ctx: Context) -> EngineResult:
+    """Overlaps, racks outside their hall and U collisions: findings only, no section."""
+    return EngineResult(findings=tuple(check_space(ctx.project, ctx.catalog)))
+
+
+ENGINES: tuple[Engine, ...] = (
+    Engine("devices", count_devices),
+    Engine("space", check_placement),
+    Engine("power", analyze_power),
+    Engine("cooling", analyze_cooling),
+    Engine("floor", analyze_floor),
+    Engine("fabric", analyze_fabric),
+    Engine("bandwidth", analyze_bandwidth, needs=("fabric",)),
+    Engine("training", analyze_training, needs=("devices", "fabric", "bandwidth")),
+    Engine("bom", analyze_bom, needs=("devices", "fabric")),
+)

@@ -1,0 +1,90 @@
+"""The engine contract: a registry in dependency order, frozen typed results, and the stable JSON."""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from designer.analysis import analyze
+from designer.engines import Context, Engine, EngineResult, run_engines
+from designer.fileformat import load
+from designer.registry import ENGINES
+from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+
+from keypaths import key_paths
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def test_registry_runs_every_engine_after_what_it_needs():
+    names = [e.name for e in ENGINES]
+    assert names == ["devices", "space", "power", "cooling", "floor", "fabric", "bandwidth", "training", "bom"]
+    for i, engine in enumerate(ENGINES):
+        assert set(engine.needs) <= set(names[:i]), engine.name
+
+
+def test_an_engine_sees_only_what_it_declared(catalog):
+    project = load(DGX_B200_SU, catalog)
+    seen = {}
+
+    def spy(ctx: Context) -> EngineResult:
+        seen["keys"] = set(ctx.results)
+        with pytest.raises(KeyError, match="not declared"):
+            ctx["power"]
+        return EngineResult(section={"fabric_leaf": ctx["fabric"].section["leaf"]})
+
+    engines = ENGINES + (Engine("spy", spy, needs=("fabric",)),)
+    analysis = analyze(project, catalog, engines)
+    assert seen["keys"] == {"fabric"}
+    assert analysis["spy"] == {"fabric_leaf": 8}
+
+
+def test_an_engine_listed_before_its_dependency_is_refused(catalog):
+    project = load(DGX_B200_SU, catalog)
+    with pytest.raises(RuntimeError, match="needs 'fabric'"):
+        run_engines((Engine("bandwidth", lambda ctx: EngineResult(), needs=("fabric",)),),
+                    Context.build(project, catalog))
+
+
+def test_results_are_frozen(catalog):
+    analysis = analyze(load(GB200_NVL72_SU, catalog), catalog)
+    power = analysis.result("power")
+    with pytest.raises(TypeError):
+        power.section["it_max_kw"] = 0.0
+    with pytest.raises(ValueError):
+        power.rack_limit_kw[0] = 1.0
+    with pytest.raises(AttributeError):
+        power.it_max_kw = 0.0
+    with pytest.raises(TypeError):
+        analysis.sections["power"] = {}
+    # The rack-scale limit the power engine applied, read as typed figures and as JSON alike.
+    i = power.rack_ids.index("r01")
+    assert power.rack_limit_kw[i] == 132.0 == analysis.rack("r01")["limit_kw"]
+    assert np.allclose(power.rack_utilisation, [r["utilisation"] for r in analysis["power"]["racks"]], atol=1e-4)
+
+
+def test_summary_reads_the_engines(catalog):
+    analysis = analyze(load(DGX_B200_SU, catalog), catalog)
+    s, r = analysis.summary, analysis.results
+    assert s["gpus"] == r["devices"].gpus == 248
+    assert s["it_power_max_kw"] == r["power"].it_max_kw == analysis["power"]["it_max_kw"]
+    assert s["price_total"] == r["bom"].price_total == analysis["bom"]["price_total"]
+    assert s["switches"] == {"leaf": 8, "spine": 4, "core": 0}
+    assert analysis["devices"]["by_type"]["dgx-b200"] == 31
+
+
+@pytest.mark.parametrize("name, path", [("dgx-b200-su", DGX_B200_SU), ("gb200-nvl72-su", GB200_NVL72_SU)])
+def test_analyze_json_keeps_every_key(name, path, capsys):
+    """The keys scripts rely on: ``analyze --json`` of both samples has exactly the golden key set."""
+    from designer.cli import main
+
+    assert main(["analyze", str(path), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    golden = set((GOLDEN / f"analyze-keys-{name}.txt").read_text().split())
+    got = key_paths(doc)
+    assert not golden - got, f"keys lost: {sorted(golden - got)[:10]}"
+    assert not got - golden, f"keys added without updating the golden list: {sorted(got - golden)[:10]}"
+    assert list(doc) == ["summary", "devices", "power", "cooling", "floor", "fabric", "bandwidth", "training", "bom",
+                         "findings"]
