@@ -58,8 +58,8 @@ def bench_checks() -> dict:
 
 
 def bench_power_cooling() -> dict:
-    from designer.arrays import flatten
     from designer.cooling import analyze_cooling
+    from designer.engines import Context
     from designer.floor_loading import analyze_floor
     from designer.power import analyze_power
 
@@ -70,13 +70,19 @@ def bench_power_cooling() -> dict:
     for name, project in (("power_cooling_100k_ms", dgx_b200_project(100_000)),
                           ("power_cooling_100k_nvl72_ms", nvl72_project(100_000))):
         def run():
-            arrays = flatten(project, catalog)
-            analyze_power(project, catalog, arrays)
-            analyze_cooling(project, catalog, arrays)
-            analyze_floor(project, catalog, arrays)
+            ctx = Context.build(project, catalog)  # flattens the design into arrays
+            analyze_power(ctx)
+            analyze_cooling(ctx)
+            analyze_floor(ctx)
 
         out[name] = round(best_of(run, 5) * 1000, 1)
     return out
+
+
+def bench_analyze() -> dict:
+    from .analyze_bench import bench
+
+    return bench()
 
 
 def bench_gui() -> dict:
@@ -97,7 +103,8 @@ def bench_fabric() -> dict:
     return bench()
 
 
-BENCHMARKS = {"load_save": bench_load_save, "fabric": bench_fabric, "training": bench_training, "checks": bench_checks, "power_cooling": bench_power_cooling,
+BENCHMARKS = {"load_save": bench_load_save, "analyze": bench_analyze, "fabric": bench_fabric,
+              "training": bench_training, "checks": bench_checks, "power_cooling": bench_power_cooling,
               "gui": bench_gui}
 
 
