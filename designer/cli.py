@@ -1,7 +1,19 @@
-"""The ``podplanner`` command line.
+"""The ``podplanner`` command line: the domain's own commands, and a place for more.
+
+``main(argv, commands)`` runs ``analyze``, ``validate``, ``fabric``, ``train`` and
+``catalog``, plus every *command module* it is given: a module (or any object) with
+
+- ``NAME: str`` -- the command word,
+- ``add_parser(subparsers) -> None`` -- adds its argparse sub-parser,
+- ``run(args, catalog) -> int`` -- runs it and returns the exit code,
+- optionally ``ERRORS``: exception types it raises for a user's mistake.
+
+The window (``gui``, :mod:`widgets.cli`) and the exports (``export``,
+:mod:`exporters.cli`) are such modules; the ``podplanner`` console script
+(:mod:`widgets.launcher`) registers them, so nothing here imports Qt or an exporter.
 
 Every error is one line on stderr and exit code 2; a finding-level problem in a
-design (``validate``) exits 1. Qt is imported only by the GUI command.
+design (``validate``) exits 1.
 """
 from __future__ import annotations
 
@@ -10,7 +22,9 @@ import dataclasses
 import json
 import os
 import sys
+from collections.abc import Mapping, Sequence
 from pathlib import Path
+from typing import Protocol
 
 from catalog import Catalog, CatalogError, UnknownDeviceError, load_catalog
 
@@ -20,7 +34,18 @@ from .settings import SettingsError
 from .training.errors import TrainingError
 from .fabric.sizing import FabricError
 
-COMMANDS = ("analyze", "catalog", "validate", "fabric", "train", "export", "gui")
+#: Errors that are the user's to fix: one line on stderr, exit 2.
+USER_ERRORS = (CatalogError, ProjectFileError, UnknownDeviceError, TrainingError, FabricError)
+
+
+class CommandModule(Protocol):
+    """What ``main(commands=...)`` takes: a command of the command line defined outside ``designer``."""
+
+    NAME: str
+
+    def add_parser(self, subparsers) -> None: ...
+
+    def run(self, args: argparse.Namespace, catalog: Catalog) -> int: ...
 
 
 class UsageError(Exception):
@@ -32,7 +57,7 @@ class _Parser(argparse.ArgumentParser):
         raise UsageError(f"{self.prog}: {message}")
 
 
-def _parser() -> _Parser:
+def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
     p = _Parser(prog="podplanner", description="Design AI datacenters: DGX SuperPODs, GB200 NVL72 halls, "
                                                  "their power, cooling and fabric.")
     p.add_argument("--version", action="version", version=f"podplanner {__version__}")
@@ -40,9 +65,6 @@ def _parser() -> _Parser:
                    help="extra catalog folder (JSON entries or NetBox device-type YAML); repeatable; "
                         "overrides built-in ids")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
-
-    g = sub.add_parser("gui", help="open the designer window (the default when no command is given)")
-    g.add_argument("file", nargs="?", help="project file to open (default: the bundled sample)")
 
     a = sub.add_parser("analyze", help="analyse a project file")
     a.add_argument("file")
@@ -65,10 +87,6 @@ def _parser() -> _Parser:
     add_fabric_parser(sub)
     add_train_parser(sub)
 
-    e = sub.add_parser("export", help="write files from a design: the cabling plan (more formats to come)")
-    e.add_argument("file")
-    e.add_argument("--cabling", metavar="OUT.csv", help="the fabric's port-to-port cabling plan as CSV")
-
     c = sub.add_parser("catalog", help="list, show or import hardware catalog entries")
     csub = c.add_subparsers(dest="catalog_command", parser_class=_Parser, required=True)
     cl = csub.add_parser("list", help="every device type with its sources")
@@ -81,6 +99,8 @@ def _parser() -> _Parser:
     ci.add_argument("yaml")
     ci.add_argument("-o", "--output", metavar="DIR", help="catalog folder to write the JSON entry into "
                                                           "(default: print it)")
+    for command in commands:
+        command.add_parser(sub)
     return p
 
 
@@ -207,80 +227,89 @@ def cmd_fabric(args, catalog: Catalog) -> int:
     return run(args, catalog)
 
 
-def cmd_export(args, catalog: Catalog) -> int:
-    if not args.cabling:
-        raise UsageError("podplanner export: say what to write, e.g. --cabling OUT.csv")
-    from .fabric import wiring_plan, write_cabling_csv
-
-    project = load(args.file, catalog)
-    links = wiring_plan(project, catalog, tiers=project.settings.fabric_tiers,
-                        oversubscription=project.settings.fabric_oversubscription)
-    out = Path(args.cabling)
-    if not out.parent.is_dir():
-        raise UsageError(f"podplanner export: --cabling: {out.parent}: no such folder")
-    try:
-        write_cabling_csv(links, out)
-    except OSError as exc:
-        raise UsageError(f"podplanner export: --cabling: {out}: cannot be written ({exc.strerror or exc})") from None
-    print(f"wrote {out}: {len(links)} links")
-    return 0
-
-
 def cmd_train(args, catalog: Catalog) -> int:
     from .training.cli import run
 
     return run(args, catalog)
 
 
-def cmd_gui(args, catalog: Catalog) -> int:
-    from widgets.qt_env import display_problem
+_DOMAIN_RUN = {"analyze": cmd_analyze, "validate": cmd_validate, "fabric": cmd_fabric, "train": cmd_train,
+               "catalog": cmd_catalog}
 
-    if args.file:
-        load(args.file, catalog)  # a broken file is one line and exit 2, before any window
-    problem = display_problem()
-    if problem:
-        raise UsageError(f"podplanner: {problem}")
-    from widgets.app import run_app
-
-    return run_app(args.file, catalog)
+#: The domain's own commands.
+DOMAIN_COMMANDS = tuple(_DOMAIN_RUN)
 
 
-def _default_to_gui(argv: list[str]) -> list[str]:
-    """`podplanner` and `podplanner FILE` open the GUI: insert the implied `gui` command."""
+def _command_position(argv: list[str]) -> int | None:
+    """Index of the command word in ``argv`` (``len(argv)`` when none is given), or None when
+    argparse answers first: ``--help``, ``--version``, or ``--catalog`` without its folder."""
     i = 0
     while i < len(argv):
         arg = argv[i]
         if arg in ("-h", "--help", "--version"):
-            return argv
+            return None
         if arg == "--catalog":
             if i + 1 >= len(argv):
-                return argv  # let argparse say the flag needs a folder
+                return None
             i += 2
             continue
-        if arg.startswith("-"):
-            i += 1
-            continue
-        if arg in COMMANDS:
-            return argv
-        if not Path(arg).exists() and "." not in arg and "/" not in arg and os.sep not in arg:
-            raise UsageError(f"podplanner: unknown command {arg!r} (commands: {', '.join(COMMANDS)}; "
-                             "or give a project file to open)")
-        return argv[:i] + ["gui"] + argv[i:]
-    return argv + ["gui"]
+        if not arg.startswith("-"):
+            return i
+        i += 1
+    return i
 
 
-def main(argv: list[str] | None = None) -> int:
+def _looks_like_a_file(arg: str) -> bool:
+    return Path(arg).exists() or "." in arg or "/" in arg or os.sep in arg
+
+
+def _with_command(argv: list[str], names: Sequence[str], default: str | None,
+                  elsewhere: Mapping[str, str]) -> list[str]:
+    """``argv`` with its command word: ``default`` is implied when none is given or the first
+    argument is a file (``podplanner``, ``podplanner FILE``). A command of another entry
+    point (``elsewhere``) is named with its message; any other unknown word is refused."""
+    i = _command_position(argv)
+    if i is None:
+        return argv
+    word = argv[i] if i < len(argv) else None
+    if word in names:
+        return argv
+    if word in elsewhere:
+        raise UsageError(elsewhere[word])
+    if word is not None and not _looks_like_a_file(word):
+        hint = "; or give a project file to open" if default and default not in elsewhere else ""
+        raise UsageError(f"podplanner: unknown command {word!r} (commands: {', '.join(names)}{hint})")
+    if default is None:
+        raise UsageError(f"podplanner: say which command: {', '.join(names)}")
+    if default in elsewhere:
+        raise UsageError(elsewhere[default])
+    return argv[:i] + [default] + argv[i:]
+
+
+def main(argv: list[str] | None = None, commands: Sequence[CommandModule] = (), *,
+         default: str | None = None, elsewhere: Mapping[str, str] | None = None) -> int:
+    """Run one command line; returns the exit code.
+
+    ``commands`` are extra command modules (see the module's docstring). ``default``
+    names the command that runs when none is named or a file comes first. ``elsewhere``
+    maps command words that another entry point provides to the one-line message that
+    says so (``python -m designer gui``).
+    """
     argv = list(sys.argv[1:] if argv is None else argv)
-    parser = _parser()
+    elsewhere = dict(elsewhere or {})
+    errors = (UsageError, *USER_ERRORS, *(e for c in commands for e in getattr(c, "ERRORS", ())))
     try:
-        argv = _default_to_gui(argv)
-        args = parser.parse_args(argv)
+        run = dict(_DOMAIN_RUN)
+        for command in commands:
+            if command.NAME in run:
+                raise ValueError(f"command {command.NAME!r} is registered twice")
+            run[command.NAME] = command.run
+        argv = _with_command(argv, list(run), default, elsewhere)
+        args = _parser(commands).parse_args(argv)
         catalog = load_catalog(args.catalog)
-        handler = {"analyze": cmd_analyze, "catalog": cmd_catalog, "validate": cmd_validate, "gui": cmd_gui,
-                   "train": cmd_train, "fabric": cmd_fabric, "export": cmd_export}
-        return handler[args.command](args, catalog)
-    except (UsageError, CatalogError, ProjectFileError, UnknownDeviceError, TrainingError, FabricError) as exc:
-        print(f"podplanner: error: {exc}" if not str(exc).startswith("podplanner") else f"{exc}", file=sys.stderr)
+        return run[args.command](args, catalog)
+    except errors as exc:
+        print(f"{exc}" if str(exc).startswith("podplanner") else f"podplanner: error: {exc}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

@@ -14,8 +14,8 @@ from tests.designer.test_fileformat import GOLDEN
 REPO = Path(__file__).resolve().parents[2]
 
 
-def run(capsys, *args):
-    code = main(list(args))
+def run(capsys, *args, **kwargs):
+    code = main(list(args), **kwargs)
     out, err = capsys.readouterr()
     return code, out, err
 
@@ -91,7 +91,7 @@ def test_validate(capsys, tmp_path):
     (["catalog", "frobnicate"], "invalid choice: 'frobnicate'"),
     (["validate", "/nonexistent/x.json"], "/nonexistent/x.json: no such file"),
     (["--catalog", "/nonexistent/cat", "catalog", "list"], "/nonexistent/cat: user catalog folder does not exist"),
-    (["catalog", "import-netbox", "/nonexistent.yaml"], "/nonexistent.yaml: cannot be read"),
+    (["catalog", "import-netbox", "/nonexistent.yaml"], "/nonexistent.yaml: no such file"),
 ])
 def test_errors_are_one_line_exit_2(capsys, args, message):
     code, out, err = run(capsys, *args)
@@ -114,41 +114,93 @@ def test_broken_catalog_file(capsys, tmp_path):
     assert code == 2 and err.strip() == f"podplanner: error: {tmp_path / 'x.json'}: name: is required"
 
 
-def test_console_script_and_module_entry_point(tmp_path):
+def test_module_entry_point_runs_the_domain_commands(tmp_path):
     bad = tmp_path / "bad.json"
     bad.write_text("{ not json")
-    for cmd in (["podplanner"], [sys.executable, "-m", "designer"]):
-        exe = [str(Path(sys.executable).parent / "podplanner")] if cmd == ["podplanner"] else cmd
-        p = subprocess.run(exe + ["validate", str(bad)], capture_output=True, text=True, timeout=60)
-        assert p.returncode == 2 and "Traceback" not in p.stderr and p.stderr.count("\n") == 1
-        p = subprocess.run(exe + ["analyze", str(DGX_B200_SU), "--json"], capture_output=True, text=True, timeout=60)
-        assert p.returncode == 0 and json.loads(p.stdout)["summary"]["gpus"] == 248
+    p = subprocess.run([sys.executable, "-m", "designer", "validate", str(bad)], capture_output=True, text=True,
+                       timeout=60)
+    assert p.returncode == 2 and "Traceback" not in p.stderr and p.stderr.count("\n") == 1
+    p = subprocess.run([sys.executable, "-m", "designer", "analyze", str(DGX_B200_SU), "--json"], capture_output=True,
+                       text=True, timeout=60)
+    assert p.returncode == 0 and json.loads(p.stdout)["summary"]["gpus"] == 248
 
 
-def test_analyze_never_loads_qt():
+@pytest.mark.parametrize(("args", "message"), [
+    ([], "the window opens with the podplanner command"),
+    (["design.podplan.json"], "the window opens with the podplanner command"),
+    (["gui", "--help"], "the window opens with the podplanner command"),
+    (["export", "x.json", "--cabling", "x.csv"], "exports are written by the podplanner command"),
+])
+def test_module_entry_point_points_to_podplanner_for_the_window_and_exports(args, message):
+    p = subprocess.run([sys.executable, "-m", "designer", *args], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.count("\n") == 1 and message in p.stderr and "analyze, validate, fabric, train, catalog" in p.stderr
+
+
+def test_domain_commands_never_load_qt():
     code = ("import sys; from designer.cli import main; main(['analyze', %r, '--json']); "
-            "print('QT' if any(m.startswith(('PySide6', 'pyqtgraph')) for m in sys.modules) else 'NOQT', "
-            "file=sys.stderr)") % str(DGX_B200_SU)
+            "print('QT' if any(m.split('.')[0] in ('PySide6', 'pyqtgraph', 'shiboken6', 'widgets') for m in sys.modules)"
+            " else 'NOQT', file=sys.stderr)") % str(DGX_B200_SU)
     p = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert p.stderr.strip().endswith("NOQT")
 
 
-def test_domain_packages_never_import_qt():
-    for folder in ("designer", "catalog"):
-        for path in (REPO / folder).rglob("*.py"):
-            text = path.read_text()
-            assert "PySide6" not in text and "pyqtgraph" not in text, path
+class Hello:
+    """A command module of the shape ``main(commands=...)`` takes."""
+
+    NAME = "hello"
+
+    class Refused(Exception):
+        pass
+
+    ERRORS = (Refused,)
+
+    @staticmethod
+    def add_parser(subparsers):
+        subparsers.add_parser("hello").add_argument("file", nargs="?")
+
+    @staticmethod
+    def run(args, catalog):
+        if args.file == "refused.json":
+            raise Hello.Refused("hello: refused.json: no thanks")
+        print(f"hello {args.file} ({len(list(catalog))} catalog entries)")
+        return 0
+
+
+def test_registered_commands_run_beside_the_domain_commands(capsys):
+    code, out, _ = run(capsys, "hello", "x.json", commands=[Hello])
+    assert code == 0 and out.startswith("hello x.json (")
+    with pytest.raises(SystemExit) as done:
+        main(["--help"], commands=[Hello])
+    out = capsys.readouterr().out
+    assert done.value.code == 0 and "{analyze,validate,fabric,train,catalog,hello}" in out
+    code, _, err = run(capsys, "hello", "refused.json", commands=[Hello])
+    assert code == 2 and err == "podplanner: error: hello: refused.json: no thanks\n"
+
+
+def test_the_default_command_opens_a_file_or_runs_alone(capsys):
+    for argv, file in (([], "None"), (["x.podplan.json"], "x.podplan.json"),
+                       (["--catalog", str(REPO / "catalog" / "data"), "x.json"], "x.json")):
+        code, out, _ = run(capsys, *argv, commands=[Hello], default="hello")
+        assert code == 0 and out.startswith(f"hello {file} ("), argv
+    code, _, err = run(capsys, "helo", commands=[Hello], default="hello")
+    assert code == 2 and "unknown command 'helo' (commands: analyze, validate, fabric, train, catalog, hello; " \
+                         "or give a project file to open)" in err
+    code, _, err = run(capsys)
+    assert code == 2 and err == "podplanner: say which command: analyze, validate, fabric, train, catalog\n"
+
+
+def test_a_command_registered_twice_is_a_bug_not_a_traceback(capsys):
+    class Analyze(Hello):
+        NAME = "analyze"
+
+    code, _, err = run(capsys, "analyze", commands=[Analyze])
+    assert code == 3 and "registered twice" in err and "Traceback" not in err
 
 
 def test_unknown_command_is_named(capsys):
     code, _, err = run(capsys, "fabrik", "--endpoints", "3")
     assert code == 2 and "unknown command 'fabrik'" in err
-
-
-def test_gui_with_a_missing_file_fails_before_any_window(capsys, monkeypatch):
-    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")
-    code, _, err = run(capsys, "no-such-design.podplan.json")
-    assert code == 2 and "no-such-design.podplan.json: no such file" in err
 
 
 def test_train_json_contract(capsys):
@@ -206,20 +258,6 @@ def test_fabric_json_contract_reproduces_table_4(capsys):
 def test_fabric_refuses_impossible_requests(capsys, args, message):
     code, _, err = run(capsys, "fabric", *args)
     assert code == 2 and message in err and len(err.strip().splitlines()) == 1
-
-
-def test_export_cabling_csv(capsys, tmp_path):
-    import csv
-
-    out = tmp_path / "cabling.csv"
-    code, text, _ = run(capsys, "export", str(DGX_B200_SU), "--cabling", str(out))
-    rows = list(csv.DictReader(out.open()))
-    assert code == 0 and "508 links" in text and len(rows) == 508
-    assert all(float(r["length_m"]) > 0 and r["cable"] for r in rows)
-    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--cabling", str(tmp_path / "no" / "x.csv"))
-    assert code == 2 and "no such folder" in err
-    code, _, err = run(capsys, "export", str(DGX_B200_SU))
-    assert code == 2 and "--cabling" in err
 
 
 def test_fabric_names_endpoints_left_without_a_node(capsys):

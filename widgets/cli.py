@@ -1,0 +1,34 @@
+"""``podplanner gui [FILE]``: open the window, on FILE or on the bundled sample.
+
+A command module of the ``podplanner`` command line (``NAME``, ``add_parser``,
+``run``; see :mod:`designer.cli`), registered by :mod:`widgets.launcher`. Importing
+it loads no Qt: Qt is imported only once the window is about to open, after the
+file has been read and the display checked, so a broken file or a missing X11
+library is one line on stderr and exit 2, not a crash.
+"""
+from __future__ import annotations
+
+from catalog import Catalog
+from designer.cli import UsageError
+
+NAME = "gui"
+
+
+def add_parser(subparsers) -> None:
+    g = subparsers.add_parser(NAME, help="open the designer window (the default when no command is given)")
+    g.add_argument("file", nargs="?", help="project file to open (default: the bundled sample)")
+
+
+def run(args, catalog: Catalog) -> int:
+    from designer.fileformat import load
+
+    from .qt_env import display_problem
+
+    if args.file:
+        load(args.file, catalog)  # a broken file is one line and exit 2, before any window
+    problem = display_problem()
+    if problem:
+        raise UsageError(f"podplanner: {problem}")
+    from .app import run_app
+
+    return run_app(args.file, catalog)
