@@ -1,10 +1,19 @@
 # Two entry points: `make run` opens the app on the bundled sample, `make test` runs every test offscreen.
+# `make test-noqt` runs the Qt-free tests (designer, catalog, exporters, layers) again in an environment
+# without Qt, which proves they need none; CI runs both.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: run test bench check-qt clean
+# The environment without Qt: every dependency in pyproject.toml (with the test extra) but these.
+NOQT_VENV := .venv-noqt
+NOQT_PY := $(NOQT_VENV)/bin/python
+NOQT_STAMP := $(NOQT_VENV)/.installed
+QT_PACKAGES := PySide6-Essentials pyqtgraph pytest-qt
+NOQT_TESTS := tests/designer tests/catalog tests/exporters tests/test_layers.py
+
+.PHONY: run test test-noqt bench check-qt clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -14,6 +23,20 @@ $(STAMP): $(PY) pyproject.toml
 	$(PY) -m pip install --quiet -e ".[test]"
 	touch $(STAMP)
 
+$(NOQT_STAMP): pyproject.toml
+	rm -rf $(NOQT_VENV)
+	$(PYTHON) -m venv $(NOQT_VENV)
+	echo '*' > $(NOQT_VENV)/.gitignore
+	$(NOQT_PY) -c 'import re, tomllib; p = tomllib.load(open("pyproject.toml", "rb"))["project"]; \
+	  qt = "$(QT_PACKAGES)".lower().split(); \
+	  print("\n".join(r for r in p["dependencies"] + p["optional-dependencies"]["test"] \
+	                  if re.match(r"[\w.-]+", r)[0].lower() not in qt))' > $(NOQT_VENV)/requirements.txt
+	$(NOQT_PY) -m pip install --quiet --disable-pip-version-check -r $(NOQT_VENV)/requirements.txt
+	$(NOQT_PY) -m pip install --quiet --disable-pip-version-check --no-deps -e .
+	@$(NOQT_PY) -c 'import importlib.util as u, sys; qt = [m for m in ("PySide6", "pyqtgraph", "shiboken6", "pytestqt") \
+	  if u.find_spec(m)]; sys.exit("$(NOQT_VENV) holds Qt, a dependency pulled it in: " + " ".join(qt) if qt else 0)'
+	touch $(NOQT_STAMP)
+
 run: $(STAMP)
 	@$(PY) -m widgets.qt_env
 	$(VENV)/bin/podplanner
@@ -21,8 +44,12 @@ run: $(STAMP)
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
 
+# pytest-qt's `qt_api` setting is unknown there: that one warning is expected.
+test-noqt: $(NOQT_STAMP)
+	$(NOQT_PY) -m pytest -q -p no:cacheprovider -W ignore::pytest.PytestConfigWarning $(NOQT_TESTS)
+
 bench: $(STAMP)
 	$(PY) -m bench
 
 clean:
-	rm -rf $(VENV) build dist *.egg-info
+	rm -rf $(VENV) $(NOQT_VENV) build dist *.egg-info
