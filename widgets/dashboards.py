@@ -9,6 +9,8 @@ the keys described in :func:`fabric_tiers` and :func:`training_points`.
 """
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import Qt
@@ -31,8 +33,8 @@ NEAR_LIMIT = 0.9
 NO_TRAINING = "No training result yet: the training engine's estimate appears here once it has run."
 
 
-def totals_text(analysis) -> str:
-    """'256 GPUs · 484.6 kW IT · 576.0 PF BF16 · USD 17.52 M (est.)' for the status bar.
+def totals_parts(analysis) -> list[str]:
+    """['256 GPUs', '484.6 kW IT', '576.0 PF BF16', 'USD 17.52 M (est.)'] for the status bar.
 
     Every figure is the engines' (summary and bill of materials); nothing is recounted
     here. "(est.)" marks a total that rests on unconfirmed prices.
@@ -41,26 +43,31 @@ def totals_text(analysis) -> str:
     parts = [f"{summary.get('gpus', 0):,} GPUs", f"{summary.get('it_power_max_kw', 0.0):,.1f} kW IT",
              f"{summary.get('bf16_pflops', 0.0):,.1f} PF BF16"]
     bom = analysis.sections.get("bom")
-    if isinstance(bom, dict) and bom.get("price_total") is not None:
+    if isinstance(bom, Mapping) and bom.get("price_total") is not None:
         price, currency = float(bom["price_total"]), bom.get("currency", "USD")
         money = f"{currency} {price / 1e6:,.2f} M" if price >= 1e5 else f"{currency} {price:,.0f}"
         parts.append(money + (" (est.)" if bom.get("estimated") else ""))
-    return " · ".join(parts)
+    return parts
+
+
+def totals_text(analysis) -> str:
+    """'256 GPUs · 484.6 kW IT · 576.0 PF BF16 · USD 17.52 M (est.)': :func:`totals_parts` on one line."""
+    return " · ".join(totals_parts(analysis))
 
 
 def fabric_tiers(section: dict | None) -> list[tuple[str, float, float]]:
     """(tier, used, free) from the fabric engine's ``ports`` mapping; tiers the design lacks are left out."""
-    ports = section.get("ports") if isinstance(section, dict) else None
-    if not isinstance(ports, dict):
+    ports = section.get("ports") if isinstance(section, Mapping) else None
+    if not isinstance(ports, Mapping):
         return []
     return [(tier, float(p["used"]), float(max(p["free"], 0))) for tier, p in ports.items()
-            if isinstance(p, dict) and (p.get("used") or p.get("free"))]
+            if isinstance(p, Mapping) and (p.get("used") or p.get("free"))]
 
 
 def training_points(section: dict | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """GPU counts, tokens/s and days to train from ``training["scaling"]``, sorted by GPUs."""
-    rows = section.get("scaling") if isinstance(section, dict) else None
-    rows = [r for r in rows or [] if isinstance(r, dict) and r.get("gpus")]
+    rows = section.get("scaling") if isinstance(section, Mapping) else None
+    rows = [r for r in rows or [] if isinstance(r, Mapping) and r.get("gpus")]
     rows.sort(key=lambda r: r["gpus"])
     get = lambda key: np.array([float(r.get(key) or np.nan) for r in rows])  # noqa: E731
     return get("gpus"), get("tokens_per_s"), get("time_to_train_days")
@@ -230,10 +237,13 @@ class DashboardPanel(QWidget):
 
     # ---- charts -----------------------------------------------------------------------------
     def _update_power(self, racks: list[dict]) -> None:
+        """Bars of each rack's max draw, its limit as a dash, coloured by the power engine's utilisation."""
         x = np.arange(len(racks), dtype=float)
         kw = np.array([r["max_kw"] for r in racks], dtype=float)
         limit = np.array([r.get("limit_kw") or np.nan for r in racks], dtype=float)
-        util = np.divide(kw, limit, out=np.zeros_like(kw), where=np.isfinite(limit) & (limit > 0))
+        # The power engine's share of each rack's limit (NaN where it gives none): it colours the bars.
+        self.rack_utilisation = util = np.array(
+            [np.nan if r.get("utilisation") is None else r["utilisation"] for r in racks], dtype=float)
         brushes = [OVER_BAR if u > 1.0 + 1e-9 else NEAR_BAR if u >= NEAR_LIMIT else OK_BAR for u in util]
         self.kw_bars.setOpts(x=x, height=kw, brushes=brushes)
         lx = np.repeat(x, 2) + np.tile([-0.45, 0.45], len(racks))
@@ -244,7 +254,7 @@ class DashboardPanel(QWidget):
             self.kw_plot.setXRange(-0.6, len(racks) - 0.4, padding=0)
             top = np.nanmax(np.concatenate([kw, limit])) if np.isfinite(limit).any() else kw.max()
             self.kw_plot.setYRange(0, max(1.0, float(top)) * 1.12, padding=0)
-        over = int(np.sum(util > 1.0 + 1e-9))
+        over = int(np.sum(util > 1.0 + 1e-9))  # NaN compares False: a rack without a figure is not "over"
         self.kw_card.title.setText(f"Power per rack vs limit{f' · {over} over limit' if over else ''} &nbsp;"
                                    f"{_key(LIMIT_PEN.color(), '- - limit')}")
         self.kw_card.show_plot(bool(racks))
@@ -291,7 +301,7 @@ class DashboardPanel(QWidget):
         if len(gpus):
             self.train_plot.enableAutoRange()
             self.days_view.enableAutoRange(axis=pg.ViewBox.YAxis)
-        if not len(gpus) and isinstance(section, dict):
+        if not len(gpus) and isinstance(section, Mapping):
             why = (section.get("problems") or [None])[0] or section.get("error") or section.get("status")
             self.train_card.placeholder.setText(f"training engine: no scaling result ({why})")
         elif not len(gpus):

@@ -5,6 +5,12 @@ Fields push a command on every user edit (``textEdited``, spin box
 run of keystrokes in one field into one undo step. When the project changes
 (an edit elsewhere, undo, a newly opened file) the fields are refreshed under
 the ``_loading`` guard, so a refresh never pushes a command back.
+
+Figures the engines compute (the power limit a rack is held to, its draw and
+utilisation) are read from the latest :class:`~designer.analysis.Analysis`, given
+with :meth:`InspectorPanel.set_analysis`, never worked out here. An analysis
+describes the project it was made from; once the project has changed, or for a
+rack it does not know, the panel says the figure is being computed.
 """
 from __future__ import annotations
 
@@ -16,13 +22,18 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QLabel, Q
 
 from catalog import Catalog, DeviceType
 from designer.commands import Document, PlaceRackCommand, UpdateHallCommand, UpdateRackCommand
-from designer.model import Project
+from designer.model import Project, Rack
 
 from . import style
 from .doc_binding import bind, push
 from .project_form import ProjectForm
 
 UNCONFIRMED = "(unconfirmed)"
+PENDING = "computing…"
+#: Refusals and a load over its limit.
+OVER_LIMIT_TEXT = "#B3261E"
+#: Why the power engine chose a rack's limit (its ``limit_source``, when it says), as the inspector words it.
+LIMIT_SOURCES = {"project": "project setting", "rack_system": "rack-scale system", "rack_scale": "rack-scale system"}
 
 
 def power_text(dev: DeviceType) -> str:
@@ -63,6 +74,8 @@ class InspectorPanel(QWidget):
         super().__init__(parent)
         self.catalog = catalog
         self._document: Document | None = None
+        self._analysis = None
+        self._analysis_of: Project | None = None
         self._loading = False
         self.kind, self.ids = "", ()
         self.heading = QLabel()
@@ -72,7 +85,7 @@ class InspectorPanel(QWidget):
         self.heading.setFont(font)
         self.status = QLabel()
         self.status.setWordWrap(True)
-        self.status.setStyleSheet("color: #B3261E;")
+        self.status.setStyleSheet(f"color: {OVER_LIMIT_TEXT};")
         self.pages = QStackedWidget()
         self.empty_page = QLabel("Nothing selected.\nSelect a rack, a floor unit or the hall on the plan.")
         self.empty_page.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
@@ -104,8 +117,13 @@ class InspectorPanel(QWidget):
         self.rack_type = QComboBox()
         for rtype in self.catalog.of_kind("rack"):
             self.rack_type.addItem(rtype.name, rtype.id)
-        self.rack_limit = _spin(10000.0, " kW", "hall default")
+        self.rack_limit = _spin(10000.0, " kW", f"default ({PENDING})")
+        self.rack_limit.setToolTip("The rack's own power limit; at the lowest value the default applies: "
+                                   "the hall's, else the project's (rack-scale systems have their own)")
+        self.rack_load = QLabel()
+        self.rack_load.setWordWrap(True)
         self.rack_position = QLabel()
+        self.rack_position.setWordWrap(True)  # a long hall name must not widen the dock
         self.rack_position.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
         self.rack_place: dict[str, QDoubleSpinBox] = {}
         for key, suffix, lo, hi in (("x", " mm", -1e7, 1e7), ("y", " mm", -1e7, 1e7), ("rotation", "°", 0, 359)):
@@ -122,6 +140,7 @@ class InspectorPanel(QWidget):
         form.addRow("Row", self.rack_row)
         form.addRow("Type", self.rack_type)
         form.addRow("Power limit", self.rack_limit)
+        form.addRow("Load", self.rack_load)
         form.addRow("x", self.rack_place["x"])
         form.addRow("y", self.rack_place["y"])
         form.addRow("Rotation", self.rack_place["rotation"])
@@ -183,6 +202,24 @@ class InspectorPanel(QWidget):
         if document is not None:
             bind(document, self, "_on_project_changed")
         self.show_selection(self.kind, self.ids)
+
+    def set_analysis(self, analysis) -> None:
+        """The latest analysis of the document's current project (None: none yet); the rack page reads it."""
+        self._analysis = analysis
+        self._analysis_of = self._document.project if analysis is not None and self._document else None
+        project = self._document.project if self._document else None
+        if self.kind == "rack" and self.ids and project is not None and project.has_rack(self.ids[0]):
+            self._loading = True
+            try:
+                self._fill_rack_figures(project, project.rack(self.ids[0]))
+            finally:
+                self._loading = False
+
+    def rack_figures(self, project: Project, rack_id: str) -> dict | None:
+        """The engines' figures for ``rack_id`` if the analysis shown describes ``project``, else None."""
+        if self._analysis is None or self._analysis_of is not project:
+            return None
+        return self._analysis.rack(rack_id)
 
     def show_selection(self, kind: str, ids=()) -> None:
         """Show ``kind`` ("rack", "floor", "hall", "project" or "") with ids from the plan's selection."""
@@ -266,8 +303,7 @@ class InspectorPanel(QWidget):
             index = self.rack_type.count() - 1
         self.rack_type.setCurrentIndex(index)
         hall = project.hall(rack.hall) if project.has_hall(rack.hall) else None
-        default = hall.rack_power_limit_kw if hall and hall.rack_power_limit_kw else project.settings.rack_limit_kw
-        self.rack_limit.setSpecialValueText(f"hall default ({default:g} kW)")
+        self._fill_rack_figures(project, rack)
         _set_value(self.rack_limit, rack.power_limit_kw or 0.0)
         for key, box in self.rack_place.items():
             _set_value(box, getattr(rack, key))
@@ -284,6 +320,34 @@ class InspectorPanel(QWidget):
             if dev is not None and UNCONFIRMED in power_text(dev):
                 item.setForeground(style.ROLES["network"][0].darker(140))
             self.rack_devices.addItem(item)
+
+    def _fill_rack_figures(self, project: Project, rack: Rack) -> None:
+        """The limit the power engine applied (shown when the rack has none of its own) and the load on it."""
+        row = self.rack_figures(project, rack.id)
+        if row is None or row.get("limit_kw") is None:
+            self.rack_limit.setSpecialValueText(f"default ({PENDING})")
+        else:
+            source = row.get("limit_source")
+            if source == "hall" and project.has_hall(rack.hall):
+                why = f" (hall {project.hall(rack.hall).name} default)"
+            elif isinstance(source, str) and source and source != "rack":
+                why = f" ({LIMIT_SOURCES.get(source, source.replace('_', ' '))})"
+            else:
+                why = ""
+            self.rack_limit.setSpecialValueText(f"default: {row['limit_kw']:g} kW{why}")
+        if row is None or row.get("max_kw") is None:
+            self.rack_load.setText(PENDING)
+            self.rack_load.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
+            return
+        text = f"{row['max_kw']:,.1f} kW max"
+        if row.get("typical_kw") is not None:
+            text += f" · typical {row['typical_kw']:,.1f} kW"
+        util = row.get("utilisation")
+        if util is not None and row.get("limit_kw"):
+            text += f" · {util:.0%} of {row['limit_kw']:g} kW"
+        self.rack_load.setText(text)
+        over = util is not None and util > 1.0 + 1e-9
+        self.rack_load.setStyleSheet(f"color: {OVER_LIMIT_TEXT};" if over else "")
 
     def _fill_hall(self, project: Project, hall_id: str) -> None:
         hall = project.hall(hall_id)

@@ -22,8 +22,9 @@ from designer import samples
 from designer.commands import Change, Document
 from designer.fileformat import ProjectFileError, load
 from designer.model import Project
+from designer.totals import TotalsCounter
 
-from .dashboards import DashboardPanel, totals_text
+from .dashboards import DashboardPanel, totals_parts
 from .engine_runner import EngineRunner
 from .file_actions import FileController
 from .findings_panel import FindingsPanel
@@ -91,7 +92,7 @@ class MainWindow(QMainWindow):
         self.runner = EngineRunner(catalog, debounce_ms=debounce_ms, parent=self)
         #: Request numbers rise across documents, so a result for a closed document is always stale.
         self._ticket = 0
-        self._rack_gpus: dict[str, tuple] = {}
+        self._totals = TotalsCounter(catalog)
         self.runner.finished.connect(self._on_analysis)
         self.runner.failed.connect(self._on_engine_failed)
         self.runner.busy_changed.connect(self._on_busy)
@@ -287,6 +288,7 @@ class MainWindow(QMainWindow):
         self.analysis = None
         self.files.discard_recovery()  # whatever was autosaved belonged to the document now closed
         self.dashboards.set_analysis(None)
+        self.inspector.set_analysis(None)
         self.findings.set_findings(())
         self.engine_label.setText("")
         self.scene.set_document(document)
@@ -319,34 +321,20 @@ class MainWindow(QMainWindow):
         self.setWindowModified(self.document.dirty)
 
     def _update_counts(self, project: Project) -> None:
-        """Racks and GPUs right away (a count, not an engine); power, PF and price follow from the engines.
-
-        Racks are immutable values, so a rack object seen before has the same GPUs: only the
-        racks an edit replaced are counted again.
-        """
-        cache, fresh, gpus = self._rack_gpus, {}, 0
-        for rack in project.racks:
-            hit = cache.get(rack.id)
-            if hit is not None and hit[0] is rack:
-                n = hit[1]
-            else:
-                n = 0
-                for d in rack.devices:
-                    dev = self.catalog.find(d.type)
-                    n += dev.gpu_count if dev else 0
-            fresh[rack.id] = (rack, n)
-            gpus += n
-        self._rack_gpus = fresh
-        n = len(project.racks)
-        self.totals_label.setText(f"{n} rack{'s' if n != 1 else ''} · {gpus} GPUs")
+        """Racks and GPUs at once, from the model's quick totals; the analysis' own figures replace them
+        when it arrives (and power, petaFLOPS and price come only from it)."""
+        totals = self._totals(project)
+        self.totals_label.setText(counts_text(totals.racks, totals.gpus))
 
     def _on_analysis(self, revision: int, analysis) -> None:
         self.analysis = analysis
         self.dashboards.set_analysis(analysis)
+        self.inspector.set_analysis(analysis)
         self.findings.set_findings(analysis.findings)
         self.scene.set_analysis(analysis)
-        text = totals_text(analysis)
-        self.engine_label.setText("· " + " · ".join(text.split(" · ")[1:]))
+        summary = analysis.summary
+        self.totals_label.setText(counts_text(summary.get("racks", 0), summary.get("gpus", 0)))
+        self.engine_label.setText("· " + " · ".join(totals_parts(analysis)[1:]))
         errors = sum(f.severity == "error" for f in analysis.findings)
         self.findings_dock.setWindowTitle(f"Findings ({errors} error{'s' if errors != 1 else ''})"
                                           if errors else "Findings")
@@ -428,6 +416,11 @@ class MainWindow(QMainWindow):
         """Tell the user something failed (one line); tests monkeypatch this to avoid the modal box."""
         self.statusBar().showMessage(text, 10000)
         QMessageBox.warning(self, APP_NAME, text)
+
+
+def counts_text(racks: int, gpus: int) -> str:
+    """'10 racks · 576 GPUs' for the status bar."""
+    return f"{racks:,} rack{'s' if racks != 1 else ''} · {gpus:,} GPUs"
 
 
 def _empty_hall():
