@@ -14,6 +14,7 @@ from designer.commands import RenameProjectCommand, SetWorkloadCommand, UpdateSe
 from designer.model import Project
 from designer.settings import COOLANTS
 from designer.training.models import PRESETS
+from designer.training.section import DEFAULT_WORKLOAD
 
 from . import style
 
@@ -28,7 +29,8 @@ SETTINGS = [
     ("rack_system_limit_kw", "Rack-scale limit", " kW", 1.0, 10000.0, 1),
     ("fabric_oversubscription", "Fabric oversubscription", " : 1", 1.0, 64.0, 1),
 ]
-DEFAULT_MODEL = "llama3-70b"
+#: What the training engine assumes when the project states no workload (shown, not decided, here).
+DEFAULT_MODEL = DEFAULT_WORKLOAD["model"]
 
 
 def _heading(text: str) -> QLabel:
@@ -86,7 +88,7 @@ class ProjectForm(QWidget):
         self.tokens.setRange(0.0, 1000.0)
         self.tokens.setDecimals(2)
         self.tokens.setSuffix(" T tokens")
-        self.tokens.setSpecialValueText("15 T tokens (default)")
+        self.tokens.setSpecialValueText(f"{DEFAULT_WORKLOAD['tokens'] / 1e12:g} T tokens (default)")
         self.tokens.valueChanged.connect(lambda v: self._set_workload(tokens=v * 1e12 if v else None))
         self.batch = QSpinBox()
         self.batch.setRange(0, 1 << 20)
