@@ -44,7 +44,7 @@ run: $(STAMP)
 test: $(STAMP)
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
 
-# pytest-qt's `qt_api` setting is unknown there: that one warning is expected.
+# pytest-qt's `qt_api` setting is unknown without pytest-qt: that warning is silenced there.
 test-noqt: $(NOQT_STAMP)
 	$(NOQT_PY) -m pytest -q -p no:cacheprovider -W ignore::pytest.PytestConfigWarning $(NOQT_TESTS)
 
