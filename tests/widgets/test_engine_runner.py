@@ -123,3 +123,27 @@ def test_shutdown_ignores_pending_requests(qtbot, make_runner):
     runner.shutdown()
     qtbot.wait(80)
     assert got == [] and fake.projects == [] and not runner.busy
+
+
+class _Result:
+    """A result with a per-rack lookup, as :class:`designer.analysis.Analysis` has; records who asked."""
+
+    def __init__(self):
+        self.asked_from: list[int] = []
+
+    def rack(self, rack_id):
+        self.asked_from.append(threading.get_ident())
+        return None
+
+
+def test_the_worker_builds_the_per_rack_lookup_before_delivering(qtbot, make_runner, catalog):
+    runner = make_runner(lambda project, catalog: _Result(), debounce_ms=0)
+    with qtbot.waitSignal(runner.finished, timeout=3000) as blocker:
+        runner.request(1, Project())
+    result = blocker.args[1]
+    assert result.asked_from and threading.get_ident() not in result.asked_from
+    # The real engine's result takes the same path and answers for its racks.
+    real = make_runner(analyze, debounce_ms=0)
+    with qtbot.waitSignal(real.finished, timeout=10000) as blocker:
+        real.request(1, load(samples.DGX_B200_SU, catalog))
+    assert blocker.args[1].rack("a01")["limit_kw"] == 40.0
