@@ -5,6 +5,10 @@ stack keeps the value before and after each command, so undo and redo are exact
 and cost nothing to compute (the values share all untouched objects).
 Commands check what they are asked to do and raise :class:`CommandError`
 before changing anything, so a refused edit leaves the document as it was.
+Every command that puts something on the floor (add, move, place, a new rack
+type) checks it against the placement rules of :mod:`designer.placement`:
+inside its hall, over nothing else. Loading a file goes through no command, so a
+file that breaks them opens, and its findings say where.
 """
 from __future__ import annotations
 
@@ -17,6 +21,7 @@ from typing import Callable, Iterable
 from catalog import Catalog, UnknownDeviceError
 
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack, new_device_id
+from .placement import Problem, carry_index, check_move, check_new, floor_footprint, footprints_of, rack_footprint
 from .rules import u_span_problem
 from .settings import SettingsError
 
@@ -120,30 +125,115 @@ def _rack(project: Project, rack_id: str) -> Rack:
     return project.rack(rack_id)
 
 
+def _floor_device(project: Project, device_id: str) -> FloorDevice:
+    if not project.has_floor_device(device_id):
+        raise CommandError(f"no floor unit with id {device_id!r}")
+    return project.floor_device(device_id)
+
+
+def _placement(place, what: str) -> dict:
+    """``(x, y, rotation)`` as the fields of a rack or floor unit, refusing what is not a finite number."""
+    try:
+        x, y, rotation = place
+    except (TypeError, ValueError):
+        raise CommandError(f"{what}: a place is (x, y, rotation)") from None
+    out = {}
+    for key, value in (("x", x), ("y", y), ("rotation", rotation)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+            raise CommandError(f"{what} {key} must be a number, got {value!r}")
+        out[key] = float(value)
+    out["rotation"] %= 360
+    return out
+
+
+def _refuse(problem: Problem | None) -> None:
+    if problem is not None:
+        raise CommandError(problem.message)
+
+
+def _new_rack(project: Project, catalog: Catalog, r: Rack, taken: set[str]) -> Rack:
+    """``r`` checked as a new rack (its place is checked with the others it arrives with)."""
+    rtype = _catalog_entry(catalog, r.type, ["rack"])
+    if not project.has_hall(r.hall):
+        raise CommandError(f"rack {r.name!r}: no hall with id {r.hall!r}")
+    _fresh_id(project, r.id, taken, "rack")
+    _positive_number(r.power_limit_kw, "rack power limit (kW)")
+    place = _placement((r.x, r.y, r.rotation), f"rack {r.name or r.id}")
+    devices = tuple(replace(d, type=_catalog_entry(catalog, d.type, MOUNT_KINDS).id) for d in r.devices)
+    if len({d.id for d in devices}) != len(devices):
+        raise CommandError(f"rack {r.name!r}: two devices share an id")
+    r = replace(r, type=rtype.id, devices=devices, **place)
+    for d in r.devices:
+        problem = u_span_problem(catalog, r, d, ignore=d.id)
+        if problem:
+            raise CommandError(problem)
+    return r
+
+
+def _new_floor_device(project: Project, catalog: Catalog, d: FloorDevice, taken: set[str],
+                      new_racks: set[str]) -> FloorDevice:
+    dtype = _catalog_entry(catalog, d.type, ["cdu", "pdu"])
+    if not project.has_hall(d.hall):
+        raise CommandError(f"floor unit {d.name or d.id!r}: no hall with id {d.hall!r}")
+    _fresh_id(project, d.id, taken, "floor unit")
+    place = _placement((d.x, d.y, d.rotation), f"floor unit {d.name or d.id}")
+    missing = [r for r in d.serves if not project.has_rack(r) and r not in new_racks]
+    if missing:
+        raise CommandError(f"floor unit {d.name or d.id!r}: no rack with id {missing[0]!r}")
+    return replace(d, type=dtype.id, serves=tuple(d.serves), **place)
+
+
+@dataclass
+class AddObjectsCommand(Command):
+    """Add racks and floor units in one step, placed together: none may overlap another, new or standing."""
+
+    racks: tuple[Rack, ...] = ()
+    floor_devices: tuple[FloorDevice, ...] = ()
+    label: str = "Add"
+
+    def apply(self, project, catalog):
+        taken: set[str] = set()
+        racks = [_new_rack(project, catalog, r, taken) for r in self.racks]
+        rack_ids = {r.id for r in racks}
+        floors = [_new_floor_device(project, catalog, d, taken, rack_ids) for d in self.floor_devices]
+        _refuse(check_new(project, catalog, footprints_of(racks, floors, catalog)))
+        return project.adding_racks(racks).adding_floor_devices(floors), \
+            Change(racks=frozenset(rack_ids), floor_devices=frozenset(d.id for d in floors))
+
+
+@dataclass
+class MoveObjectsCommand(Command):
+    """Set position and rotation of racks and floor units, ``{id: (x, y, rotation)}`` each, as one block.
+
+    The block is checked as a whole: the old places of everything in it no
+    longer count, so racks may swap places or shift along their row.
+    """
+
+    racks: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    floor_devices: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    label: str = "Move"
+
+    def apply(self, project, catalog):
+        racks = []
+        for rid, place in self.racks.items():
+            rack = _rack(project, rid)
+            racks.append(replace(rack, **_placement(place, f"rack {rack.name or rack.id}")))
+        floors = []
+        for fid, place in self.floor_devices.items():
+            unit = _floor_device(project, fid)
+            floors.append(replace(unit, **_placement(place, f"floor unit {unit.name or unit.id}")))
+        _refuse(check_move(project, catalog, footprints_of(racks, floors, catalog)))
+        return project.with_racks(racks).with_floor_devices(floors), \
+            Change(racks=frozenset(self.racks), floor_devices=frozenset(self.floor_devices))
+
+
 @dataclass
 class AddRacksCommand(Command):
     racks: tuple[Rack, ...]
     label: str = "Add rack"
 
     def apply(self, project, catalog):
-        taken: set[str] = set()
-        racks = []
-        for r in self.racks:
-            rtype = _catalog_entry(catalog, r.type, ["rack"])
-            if not project.has_hall(r.hall):
-                raise CommandError(f"rack {r.name!r}: no hall with id {r.hall!r}")
-            _fresh_id(project, r.id, taken, "rack")
-            _positive_number(r.power_limit_kw, "rack power limit (kW)")
-            devices = tuple(replace(d, type=_catalog_entry(catalog, d.type, MOUNT_KINDS).id) for d in r.devices)
-            if len({d.id for d in devices}) != len(devices):
-                raise CommandError(f"rack {r.name!r}: two devices share an id")
-            r = replace(r, type=rtype.id, devices=devices)
-            for d in r.devices:
-                problem = u_span_problem(catalog, r, d, ignore=d.id)
-                if problem:
-                    raise CommandError(problem)
-            racks.append(r)
-        return project.adding_racks(racks), Change(racks=frozenset(r.id for r in racks))
+        return AddObjectsCommand(racks=tuple(self.racks), label=self.label).apply(project, catalog)
 
 
 @dataclass
@@ -162,16 +252,13 @@ class RemoveRacksCommand(Command):
 
 @dataclass
 class MoveRacksCommand(Command):
-    """Set position and rotation of racks: ``{rack_id: (x, y, rotation)}``."""
+    """Set position and rotation of racks, ``{rack_id: (x, y, rotation)}``, as one block."""
 
     placements: dict[str, tuple[float, float, float]]
     label: str = "Move rack"
 
     def apply(self, project, catalog):
-        moved = []
-        for rid, (x, y, rot) in self.placements.items():
-            moved.append(replace(_rack(project, rid), x=float(x), y=float(y), rotation=float(rot) % 360))
-        return project.with_racks(moved), Change(racks=frozenset(self.placements))
+        return MoveObjectsCommand(racks=dict(self.placements), label=self.label).apply(project, catalog)
 
 
 @dataclass
@@ -190,13 +277,9 @@ class PlaceRackCommand(_FieldEdit):
         unknown = set(self.changes) - {"x", "y", "rotation"}
         if unknown:
             raise CommandError(f"a rack's place has no {sorted(unknown)[0]!r}")
-        for key, value in self.changes.items():
-            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-                raise CommandError(f"rack {key} must be a number, got {value!r}")
-        changes = {k: float(v) for k, v in self.changes.items()}
-        if "rotation" in changes:
-            changes["rotation"] %= 360
-        return project.with_racks([replace(rack, **changes)]), Change(racks=frozenset([self.rack_id]))
+        place = {"x": rack.x, "y": rack.y, "rotation": rack.rotation, **self.changes}
+        move = MoveObjectsCommand(racks={rack.id: (place["x"], place["y"], place["rotation"])})
+        return move.apply(project, catalog)
 
 
 RACK_FIELDS = {"name", "row", "power_limit_kw", "type", "hall"}
@@ -235,6 +318,8 @@ class UpdateRackCommand(_FieldEdit):
             problem = u_span_problem(catalog, new, d, ignore=d.id)
             if problem:
                 raise CommandError(problem)
+        if new.type != rack.type or new.hall != rack.hall:  # a wider type, or the same place in another hall
+            _refuse(check_move(project, catalog, [rack_footprint(new, catalog)]))
         return project.with_racks([new]), Change(racks=frozenset([self.rack_id]))
 
 
@@ -271,6 +356,10 @@ class UpdateHallCommand(_FieldEdit):
             changes["outline"] = _outline(changes["outline"])
         if "name" in changes and not isinstance(changes["name"], str):
             raise CommandError("hall name must be text")
+        # A new outline is taken even when racks end up outside it: the room is what it is (a survey, a
+        # wall that moved), and refusing would make the user move every rack before entering the real
+        # outline. The racks left outside are findings ("outside-hall") that point at each of them, and
+        # from then on every edit that moves one of them needs a place inside.
         hall = replace(project.hall(self.hall_id), **changes)
         return project.with_hall(hall), Change(halls=frozenset([self.hall_id]))
 
@@ -362,18 +451,7 @@ class AddFloorDevicesCommand(Command):
     label: str = "Add floor unit"
 
     def apply(self, project, catalog):
-        taken: set[str] = set()
-        devices = []
-        for d in self.devices:
-            dtype = _catalog_entry(catalog, d.type, ["cdu", "pdu"])
-            if not project.has_hall(d.hall):
-                raise CommandError(f"floor unit {d.name or d.id!r}: no hall with id {d.hall!r}")
-            _fresh_id(project, d.id, taken, "floor unit")
-            missing = [r for r in d.serves if not project.has_rack(r)]
-            if missing:
-                raise CommandError(f"floor unit {d.name or d.id!r}: no rack with id {missing[0]!r}")
-            devices.append(replace(d, type=dtype.id, serves=tuple(d.serves)))
-        return project.adding_floor_devices(devices), Change(floor_devices=frozenset(d.id for d in devices))
+        return AddObjectsCommand(floor_devices=tuple(self.devices), label=self.label).apply(project, catalog)
 
 
 @dataclass
@@ -382,12 +460,7 @@ class MoveFloorDevicesCommand(Command):
     label: str = "Move floor unit"
 
     def apply(self, project, catalog):
-        moved = []
-        for fid, (x, y, rot) in self.placements.items():
-            if not project.has_floor_device(fid):
-                raise CommandError(f"no floor unit with id {fid!r}")
-            moved.append(replace(project.floor_device(fid), x=float(x), y=float(y), rotation=float(rot) % 360))
-        return project.with_floor_devices(moved), Change(floor_devices=frozenset(self.placements))
+        return MoveObjectsCommand(floor_devices=dict(self.placements), label=self.label).apply(project, catalog)
 
 
 FLOOR_FIELDS = {"name", "serves", "type"}
@@ -405,8 +478,7 @@ class UpdateFloorDeviceCommand(_FieldEdit):
         return (self.device_id,)
 
     def apply(self, project, catalog):
-        if not project.has_floor_device(self.device_id):
-            raise CommandError(f"no floor unit with id {self.device_id!r}")
+        unit = _floor_device(project, self.device_id)
         unknown = set(self.changes) - FLOOR_FIELDS
         if unknown:
             raise CommandError(f"floor unit has no editable property {sorted(unknown)[0]!r}")
@@ -419,7 +491,9 @@ class UpdateFloorDeviceCommand(_FieldEdit):
             if missing:
                 raise CommandError(f"no rack with id {missing[0]!r}")
             changes["serves"] = serves
-        new = replace(project.floor_device(self.device_id), **changes)
+        new = replace(unit, **changes)
+        if new.type != unit.type:  # a unit of another size where this one stands
+            _refuse(check_move(project, catalog, [floor_footprint(new, catalog)]))
         return project.with_floor_devices([new]), Change(floor_devices=frozenset([self.device_id]))
 
 
@@ -430,8 +504,7 @@ class RemoveFloorDevicesCommand(Command):
 
     def apply(self, project, catalog):
         for fid in self.ids:
-            if not project.has_floor_device(fid):
-                raise CommandError(f"no floor unit with id {fid!r}")
+            _floor_device(project, fid)
         return project.removing_floor_devices(self.ids), Change(floor_devices=frozenset(self.ids))
 
 
@@ -533,6 +606,7 @@ class Document:
     def push(self, command: Command) -> Change:
         """Apply ``command``; raise :class:`CommandError` and change nothing when it is refused."""
         new, change = command.apply(self.project, self.catalog)
+        carry_index(self.project, new, self.catalog, change.racks, change.floor_devices)
         if self._clean is not None and self._clean > len(self._done):
             self._clean = None  # the saved state sits in the redo branch this push discards
         last = self._done[-1] if self._done else None

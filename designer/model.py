@@ -6,11 +6,11 @@ engine worker is the project value itself (O(1)), and undo keeps the old value.
 
 Coordinates are millimetres in the hall's plane. A rack's ``x, y`` is the centre
 of its footprint; ``rotation`` is in degrees clockwise; at 0 the rack's width
-runs along x, its depth along y, and its front faces toward -y.
+runs along x, its depth along y, and its front faces toward -y. Footprints,
+and the rules of where they may stand, are :mod:`designer.placement`'s.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterable
@@ -215,23 +215,6 @@ class Project:
     @property
     def workload_dict(self) -> dict | None:
         return dict(self.workload) if self.workload else None
-
-    def new_id(self, prefix: str) -> str:
-        """An id with ``prefix`` that no rack, hall or floor device uses yet."""
-        taken = self._rack_pos.keys() | self._hall_pos.keys() | self._floor_pos.keys()
-        n = len(taken) + 1
-        while f"{prefix}{n}" in taken:
-            n += 1
-        return f"{prefix}{n}"
-
-
-def footprint_corners(x: float, y: float, width: float, depth: float, rotation: float) -> list[tuple[float, float]]:
-    """Corners of a rotated footprint centred on (x, y), clockwise from the front-left."""
-    a = math.radians(rotation)
-    c, s = math.cos(a), math.sin(a)
-    hw, hd = width / 2, depth / 2
-    pts = [(-hw, -hd), (hw, -hd), (hw, hd), (-hw, hd)]
-    return [(x + px * c - py * s, y + px * s + py * c) for px, py in pts]
 
 
 def new_device_id(rack: Rack) -> str:

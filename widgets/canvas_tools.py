@@ -2,11 +2,11 @@
 
 :class:`CanvasTools` turns a gesture into exactly one command pushed on the
 scene's :class:`~designer.commands.Document` (never an assignment to the
-model). Every placement is first tested against the project's footprints
-(:class:`widgets.layout_math.SpaceIndex`); an overlap or a step outside the
-hall is refused with a reason on the scene's ``refused`` signal, and the
-document is left as it was. The geometry itself lives in
-:mod:`widgets.layout_math`, without Qt.
+model). The command enforces the placement rules of :mod:`designer.placement`:
+an overlap or a step outside the hall is refused, the reason goes to the
+scene's ``refused`` signal, and the document is left as it was. The tools ask
+the same rules beforehand only to preview a drag and to look for a free place
+to paste into.
 """
 from __future__ import annotations
 
@@ -16,12 +16,11 @@ from typing import TYPE_CHECKING, Sequence
 
 import numpy as np
 
-from designer.commands import (AddFloorDevicesCommand, AddRacksCommand, CommandError, MacroCommand,
-                               MoveFloorDevicesCommand, MoveRacksCommand, RemoveFloorDevicesCommand,
-                               RemoveRacksCommand)
+from designer import placement as pl
+from designer.commands import (AddObjectsCommand, CommandError, MacroCommand, MoveObjectsCommand,
+                               RemoveFloorDevicesCommand, RemoveRacksCommand)
 from designer.model import FloorDevice, MountedDevice, Rack
 
-from . import layout_math as lm
 from .floor_items import FootprintItem, RackItem
 
 if TYPE_CHECKING:
@@ -36,7 +35,7 @@ PASTE_SEARCH_ROWS = 40
 CLIPBOARD_FORMAT = "podplanner-floor-clipboard/1"
 
 
-def _label(verb: str, footprints: Sequence[lm.Footprint]) -> str:
+def _label(verb: str, footprints: Sequence[pl.Footprint]) -> str:
     kinds = {f.kind for f in footprints}
     noun = {"rack": ("rack", "racks"), "floor": ("floor unit", "floor units")}.get(
         next(iter(kinds)) if len(kinds) == 1 else "", ("object", "objects"))
@@ -49,7 +48,6 @@ class CanvasTools:
 
     def __init__(self, scene: FloorPlanScene):
         self.scene = scene
-        self._index: lm.SpaceIndex | None = None
         self._clipboard: str | None = None
 
     # -- context ---------------------------------------------------------------------
@@ -65,37 +63,16 @@ class CanvasTools:
     def catalog(self):
         return self.scene.catalog
 
-    def space_index(self) -> lm.SpaceIndex:
-        """The footprints of the current project value, built once per value."""
-        if self._index is None or self._index.project is not self.project:
-            self._index = lm.SpaceIndex(self.project, self.catalog)
-        return self._index
-
     def tile_of(self, item_or_hall) -> float:
-        hall_id = item_or_hall if isinstance(item_or_hall, str) else self.footprint(self._where(item_or_hall)).hall
+        hall_id = item_or_hall if isinstance(item_or_hall, str) else self.footprint(item_or_hall.where).hall
         project = self.project
         return project.hall(hall_id).tile_mm if project.has_hall(hall_id) else 600.0
 
-    @staticmethod
-    def _where(item: FootprintItem) -> str:
-        return f"rack:{item.rack_id}" if isinstance(item, RackItem) else f"floor:{item.device_id}"
-
-    def _dims(self, type_id: str, default=(600.0, 1200.0)) -> tuple[float, float]:
-        dev = self.catalog.find(type_id)
-        if dev is None:
-            return default
-        return dev.width_mm or default[0], dev.depth_mm or default[1]
-
-    def footprint(self, where: str) -> lm.Footprint:
+    def footprint(self, where: str) -> pl.Footprint:
         """The model's placement of a rack or floor unit, in its hall's plane."""
-        kind, _, oid = where.partition(":")
-        if kind == "rack":
-            r = self.project.rack(oid)
-            return lm.Footprint("rack", r.id, r.name, r.hall, r.x, r.y, r.rotation, *self._dims(r.type))
-        f = self.project.floor_device(oid)
-        return lm.Footprint("floor", f.id, f.name, f.hall, f.x, f.y, f.rotation, *self._dims(f.type, (600.0, 600.0)))
+        return pl.footprint_of(self.project, self.catalog, where)
 
-    def selection(self) -> list[lm.Footprint]:
+    def selection(self) -> list[pl.Footprint]:
         return [self.footprint(w) for w in self.scene.selected_ids()]
 
     # -- refusing and pushing --------------------------------------------------------------
@@ -103,52 +80,42 @@ class CanvasTools:
         self.scene.refused.emit(message)
         return False
 
-    def push(self, command) -> bool:
+    def push(self, command, verb: str | None = None) -> bool:
         """Push ``command``; a refusal goes to the ``refused`` signal and the document is unchanged."""
         if self.document is None:
             return self.refuse("no document to edit")
         try:
             self.document.push(command)
         except CommandError as exc:
-            return self.refuse(str(exc))
+            return self.refuse(f"{verb} refused: {exc}" if verb else str(exc))
         return True
 
-    def check(self, placed: Sequence[lm.Footprint], among: bool = True, ignore=None):
-        """Why ``placed`` cannot stand there (a :class:`~widgets.layout_math.Problem`), or None."""
-        ignore = {f.where for f in placed} if ignore is None else ignore
-        return self.space_index().check(placed, ignore=ignore, among=among)
-
-    def _item_footprints(self, items: Sequence[FootprintItem]) -> list[lm.Footprint]:
+    def _item_footprints(self, items: Sequence[FootprintItem]) -> list[pl.Footprint]:
         """Where items stand on the plan now (during a drag: their preview), in hall coordinates."""
         out = []
         for item in items:
-            f = self.footprint(self._where(item))
+            f = self.footprint(item.where)
             off = self.scene.hall_offsets.get(f.hall)
             p = item.pos()
             x, y = (p.x() - off.x(), p.y() - off.y()) if off is not None else (p.x(), p.y())
             out.append(f.moved(x, y, item.rotation()))
         return out
 
-    def check_items(self, items: Sequence[FootprintItem], among: bool = False):
-        return self.check(self._item_footprints(items), among=among)
+    def check_items(self, items: Sequence[FootprintItem]) -> pl.Problem | None:
+        """What the move command would say of the items where a drag shows them now (to paint them red)."""
+        return pl.check_move(self.project, self.catalog, self._item_footprints(items))
 
     def commit_items(self, items: Sequence[FootprintItem]) -> bool:
         """Push where a drag left ``items`` as one move."""
-        return self.place(self._item_footprints(items), "Move", among=False)
+        return self.place(self._item_footprints(items), "Move")
 
-    def place(self, placed: Sequence[lm.Footprint], verb: str, among: bool = True) -> bool:
+    def place(self, placed: Sequence[pl.Footprint], verb: str) -> bool:
         """Move existing racks and floor units to ``placed`` as one undo step, or refuse."""
         if not placed:
             return False
-        problem = self.check(placed, among=among)
-        if problem is not None:
-            return self.refuse(f"{verb} refused: {problem.message}")
-        label = _label(verb, placed)
         racks = {f.id: (f.x, f.y, f.rotation % 360) for f in placed if f.kind == "rack"}
         floors = {f.id: (f.x, f.y, f.rotation % 360) for f in placed if f.kind == "floor"}
-        commands = ([MoveRacksCommand(racks, label=label)] if racks else []) + \
-                   ([MoveFloorDevicesCommand(floors, label=label)] if floors else [])
-        return self.push(commands[0] if len(commands) == 1 else MacroCommand(commands, label=label))
+        return self.push(MoveObjectsCommand(racks, floors, label=_label(verb, placed)), verb)
 
     # -- selection operations -------------------------------------------------------------
     def nudge(self, ux: int, uy: int, fine: bool = False) -> bool:
@@ -157,11 +124,11 @@ class CanvasTools:
         if not sel:
             return False
         step = 10.0 if fine else self.tile_of(sel[0].hall)
-        return self.place([f.moved(f.x + ux * step, f.y + uy * step) for f in sel], "Move", among=False)
+        return self.place([f.moved(f.x + ux * step, f.y + uy * step) for f in sel], "Move")
 
     def move_by(self, dx: float, dy: float) -> bool:
         sel = self.selection()
-        return bool(sel) and self.place([f.moved(f.x + dx, f.y + dy) for f in sel], "Move", among=False)
+        return bool(sel) and self.place([f.moved(f.x + dx, f.y + dy) for f in sel], "Move")
 
     def rotate(self, degrees: float = 90.0) -> bool:
         """Turn each selected object by ``degrees`` clockwise about its own centre."""
@@ -182,7 +149,7 @@ class CanvasTools:
         sel = self.selection()
         if not self._one_hall(sel, 2, "Align"):
             return False
-        deltas = lm.align([lm.box(f.x, f.y, f.width, f.depth, f.rotation) for f in sel], mode)
+        deltas = pl.align([f.box for f in sel], mode)
         return self.place([f.moved(f.x + dx, f.y + dy) for f, (dx, dy) in zip(sel, deltas)], "Align")
 
     def distribute(self, axis: str) -> bool:
@@ -190,7 +157,7 @@ class CanvasTools:
         sel = self.selection()
         if not self._one_hall(sel, 3, "Distribute"):
             return False
-        deltas = lm.distribute([lm.box(f.x, f.y, f.width, f.depth, f.rotation) for f in sel], axis)
+        deltas = pl.distribute([f.box for f in sel], axis)
         return self.place([f.moved(f.x + dx, f.y + dy) for f, (dx, dy) in zip(sel, deltas)], "Distribute")
 
     def delete(self, verb: str = "Delete") -> bool:
@@ -252,7 +219,7 @@ class CanvasTools:
         problem = None
         for k in steps:
             new_racks, new_floors = self._copies(racks, floors, 0.0, k * tile, keep_row=True)
-            problem = self.check(self._footprints_of(new_racks, new_floors))
+            problem = self._problem_of_new(new_racks, new_floors)
             if problem is None:
                 return self._add(new_racks, new_floors, "Paste")
         return self.refuse(f"Paste refused: no free place near the originals ({problem.message})")
@@ -269,32 +236,30 @@ class CanvasTools:
         racks = [self.project.rack(f.id) for f in sel if f.kind == "rack"]
         floors = [self.project.floor_device(f.id) for f in sel if f.kind == "floor"]
         lead = sel[0]
-        distance = lead.depth + lm.ROW_AISLE_MM
+        distance = lead.depth + pl.ROW_AISLE_MM
         problem = None
         for sign in (1.0, -1.0):
-            dx, dy = lm.rear_offset(lead.rotation, sign * distance)
+            dx, dy = pl.rear_offset(lead.rotation, sign * distance)
             new_racks, new_floors = self._copies(racks, floors, dx, dy, keep_row=False)
-            problem = self.check(self._footprints_of(new_racks, new_floors))
+            problem = self._problem_of_new(new_racks, new_floors)
             if problem is None:
                 return self._add(new_racks, new_floors, "Duplicate", label="Duplicate row")
         return self.refuse(f"Duplicate row refused: {problem.message}")
 
     # -- making new objects ---------------------------------------------------------------
-    def _footprints_of(self, racks, floors) -> list[lm.Footprint]:
-        return [lm.Footprint("rack", r.id, r.name, r.hall, r.x, r.y, r.rotation, *self._dims(r.type))
-                for r in racks] + \
-               [lm.Footprint("floor", f.id, f.name, f.hall, f.x, f.y, f.rotation, *self._dims(f.type, (600.0, 600.0)))
-                for f in floors]
+    def _problem_of_new(self, racks, floors) -> pl.Problem | None:
+        """What the add command would say of these copies: paste and duplicate try places until it says nothing."""
+        return pl.check_new(self.project, self.catalog, pl.footprints_of(racks, floors, self.catalog))
 
     def _copies(self, racks, floors, dx: float, dy: float, keep_row: bool):
         """Copies shifted by (dx, dy) with fresh ids; names continue each original's numbering."""
         project = self.project
-        rack_ids, floor_ids = lm.new_ids(project, "r", len(racks)), lm.new_ids(project, "f", len(floors))
+        rack_ids, floor_ids = pl.new_ids(project, "r", len(racks)), pl.new_ids(project, "f", len(floors))
         taken = {r.name for r in project.racks}
         new_row = None
         rows = {r.row for r in racks}
         if not keep_row and len(rows) == 1 and next(iter(rows)):
-            new_row = lm.next_row_letter(r.row for r in project.racks)
+            new_row = pl.next_row_letter(r.row for r in project.racks)
         new_racks = []
         for rack, rid in zip(racks, rack_ids):
             name, row = self._copy_name(rack.name, rack.row, new_row, taken)
@@ -306,29 +271,26 @@ class CanvasTools:
         taken_f = {f.name for f in project.floor_devices}
         new_floors = []
         for dev, fid in zip(floors, floor_ids):
-            parts = lm.split_name(dev.name)
-            name = lm.next_names(parts[0], taken_f, 1, parts[2], parts[3])[0] if parts else f"{dev.name} copy"
+            parts = pl.split_name(dev.name)
+            name = pl.next_names(parts[0], taken_f, 1, parts[2], parts[3])[0] if parts else f"{dev.name} copy"
             taken_f.add(name)
             new_floors.append(replace(dev, id=fid, name=name, x=dev.x + dx, y=dev.y + dy))
         return new_racks, new_floors
 
     @staticmethod
     def _copy_name(name: str, row: str, new_row: str | None, taken: set) -> tuple[str, str]:
-        parts = lm.split_name(name)
+        parts = pl.split_name(name)
         if new_row is not None and parts and parts[0] == row:
             candidate = f"{new_row}{parts[1]:0{parts[2]}d}{parts[3]}"
             if candidate not in taken:
                 return candidate, new_row
         if parts:
-            return lm.next_names(parts[0], taken, 1, parts[2], parts[3])[0], new_row or row
-        return lm.next_names("R", taken, 1, 1)[0], new_row or row
+            return pl.next_names(parts[0], taken, 1, parts[2], parts[3])[0], new_row or row
+        return pl.next_names("R", taken, 1, 1)[0], new_row or row
 
     def _add(self, racks, floors, verb: str, label: str | None = None) -> bool:
-        placed = self._footprints_of(racks, floors)
-        label = label or _label(verb, placed)
-        commands = ([AddRacksCommand(tuple(racks), label=label)] if racks else []) + \
-                   ([AddFloorDevicesCommand(tuple(floors), label=label)] if floors else [])
-        if not self.push(commands[0] if len(commands) == 1 else MacroCommand(commands, label=label)):
+        placed = pl.footprints_of(racks, floors, self.catalog)
+        if not self.push(AddObjectsCommand(tuple(racks), tuple(floors), label=label or _label(verb, placed)), verb):
             return False
         self.scene.select_many([f.where for f in placed])
         return True
@@ -374,42 +336,32 @@ class CanvasTools:
         rotation = near.rotation if near is not None and not floor_unit else 0.0
         if floor_unit:
             w, d = dev.width_mm, dev.depth_mm
-        elif dev.kind == "rack":
-            w, d = self._dims(dev.id)
         else:
-            w, d = self._dims(RACK_FOR_SYSTEM)
-        ex, ey = lm.extent(w, d, rotation)
+            w, d = pl.rack_size(self.catalog, dev.id if dev.kind == "rack" else RACK_FOR_SYSTEM)
+        ex, ey = pl.extent(w, d, rotation)
         phase_x = phase_y = 0.0
         if near is not None:
-            bx0, by0, _, _ = lm.box(near.x, near.y, *self._dims(near.type), near.rotation)
+            bx0, by0, _, _ = pl.rack_footprint(near, self.catalog).box
             phase_x, phase_y = bx0 % tile, by0 % tile
-        x = lm.snap_centre(hx, ex, tile, phase_x)
-        y = lm.snap_centre(hy, ey, tile, phase_y)
+        x = pl.snap_centre(hx, ex, tile, phase_x)
+        y = pl.snap_centre(hy, ey, tile, phase_y)
         project = self.project
         if floor_unit:
-            fid = project.new_id("f")
             prefix = "CDU-" if dev.kind == "cdu" else "PDU-"
-            name = lm.next_names(prefix, (f.name for f in project.floor_devices), 1, 1)[0]
-            new = FloorDevice(fid, dev.id, hall_id, x, y, rotation, name)
-            placed = self._footprints_of([], [new])
-            problem = self.check(placed)
-            if problem is not None:
-                return self.refuse(f"Drop refused: {problem.message}")
-            return self._add([], [new], "Add")
-        rid = project.new_id("r")
+            name = pl.next_names(prefix, (f.name for f in project.floor_devices), 1, 1)[0]
+            return self._add([], [FloorDevice(pl.new_ids(project, "f")[0], dev.id, hall_id, x, y, rotation, name)],
+                             "Drop", label="Add floor unit")
+        rid = pl.new_ids(project, "r")[0]
         taken = {r.name for r in project.racks}
-        parts = lm.split_name(near.name) if near is not None else None
+        parts = pl.split_name(near.name) if near is not None else None
         if parts:
-            name = lm.next_names(parts[0], taken, 1, parts[2])[0]
+            name = pl.next_names(parts[0], taken, 1, parts[2])[0]
         else:
-            name = lm.next_names("R", taken, 1, 1)[0]
+            name = pl.next_names("R", taken, 1, 1)[0]
         row = near.row if near is not None else ""
         if dev.kind == "rack":
             rack = Rack(rid, name, hall_id, dev.id, x, y, rotation, row)
         else:
             rack = Rack(rid, name, hall_id, RACK_FOR_SYSTEM, x, y, rotation, row,
                         devices=(MountedDevice(f"{rid}-d1", dev.id, 1.0, "front"),))
-        problem = self.check(self._footprints_of([rack], []))
-        if problem is not None:
-            return self.refuse(f"Drop refused: {problem.message}")
-        return self._add([rack], [], "Add")
+        return self._add([rack], [], "Drop", label="Add rack")

@@ -228,6 +228,10 @@ class RackItem(FootprintItem):
         self.rack_id = rack_id
         self.role = "empty"
 
+    @property
+    def where(self) -> str:
+        return f"rack:{self.rack_id}"
+
 
 class FloorDeviceItem(FootprintItem):
     """A unit standing on its own footprint (a CDU, a floor PDU); rounded to tell it from racks."""
@@ -238,6 +242,10 @@ class FloorDeviceItem(FootprintItem):
         super().__init__(width, depth)
         self.device_id = device_id
         self.setZValue(9)
+
+    @property
+    def where(self) -> str:
+        return f"floor:{self.device_id}"
 
 
 class HallItem(QGraphicsItem):

@@ -26,8 +26,9 @@ from PySide6.QtWidgets import QApplication, QGraphicsScene
 from catalog import Catalog
 from designer.commands import Change, Document
 from designer.model import Project
+from designer.placement import clearance_bands, snap_delta
 
-from . import layout_math, style
+from . import style
 from .canvas_tools import CanvasTools
 from .floor_items import ClearanceItem, FloorDeviceItem, FootprintItem, HallItem, HallTitleItem, RackItem
 from .floor_overview import OverviewItem
@@ -54,7 +55,7 @@ class _Drag:
 
 
 def where_of(item: FootprintItem) -> str:
-    return f"rack:{item.rack_id}" if isinstance(item, RackItem) else f"floor:{item.device_id}"
+    return item.where
 
 
 class FloorPlanScene(QGraphicsScene):
@@ -466,7 +467,7 @@ class FloorPlanScene(QGraphicsScene):
     def _bands_of(self, item: RackItem):
         w, d = item.size
         p = item.pos()
-        return layout_math.clearance_bands(p.x(), p.y(), w, d, item.rotation())
+        return clearance_bands(p.x(), p.y(), w, d, item.rotation())
 
     def _refresh_selection_clearance(self) -> None:
         if self._sel_clearance is None:
@@ -577,13 +578,13 @@ class FloorPlanScene(QGraphicsScene):
         delta = event.scenePos() - drag.press
         if not event.modifiers() & Qt.KeyboardModifier.ShiftModifier:
             tile = self.tools.tile_of(drag.items[0])
-            delta = QPointF(layout_math.snap_delta(delta.x(), tile), layout_math.snap_delta(delta.y(), tile))
+            delta = QPointF(snap_delta(delta.x(), tile), snap_delta(delta.y(), tile))
         if delta == drag.delta:
             return
         drag.delta = delta
         for item in drag.items:
             item.setPos(drag.start[item] + delta)
-        problem = self.tools.check_items(drag.items, among=False)
+        problem = self.tools.check_items(drag.items)
         drag.problem = problem
         marked = set()
         if problem is not None:

@@ -211,12 +211,12 @@ def test_snapshot_is_immutable_and_cheap(doc):
 def test_undo_limit(catalog):
     doc = Document(load(GOLDEN, catalog), catalog, limit=3)
     for i in range(5):
-        doc.push(MoveRacksCommand({"r1": (100 * i, 600, 0)}))
+        doc.push(MoveRacksCommand({"r1": (300 + 100 * i, 600, 0)}))
     undone = 0
     while doc.can_undo():
         doc.undo()
         undone += 1
-    assert undone == 3 and doc.project.rack("r1").x == 100
+    assert undone == 3 and doc.project.rack("r1").x == 400
 
 
 def test_settings_command_refuses_bad_values_and_merges(doc):

@@ -6,6 +6,7 @@ from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
 from designer import samples
+from designer.analysis import analyze
 from designer.commands import AddDeviceCommand, Document
 from designer.fileformat import load
 from designer.model import MountedDevice
@@ -43,12 +44,14 @@ def test_typing_a_rack_name_is_one_undo_step(inspector, doc):
     assert not doc.can_undo()  # the refresh pushed nothing back
 
 
-def test_rack_fields_show_the_model(inspector, doc):
+def test_rack_fields_show_the_model(inspector, doc, catalog):
     inspector.show_selection("rack", ["a09"])
     assert inspector.rack_row.text() == "A"
     assert inspector.rack_type.currentData() == "rack-48u-600x1200"
     assert inspector.rack_limit.value() == 0.0
-    assert inspector.rack_limit.text() == "hall default (40 kW)"
+    assert inspector.rack_limit.text() == "default (computing…)"  # the limit is the power engine's to say
+    inspector.set_analysis(analyze(doc.project, catalog))
+    assert inspector.rack_limit.text().startswith("default: 40 kW")
     place = inspector.rack_place
     assert (place["x"].value(), place["rotation"].value()) == (6600.0, 180.0)
     assert "Data hall 1" in inspector.rack_position.text()
@@ -118,3 +121,34 @@ def test_selection_of_a_deleted_rack_falls_back_to_empty(inspector, doc, catalog
     inspector.set_document(Document(load(samples.GB200_NVL72_SU, catalog), catalog))
     inspector.show_selection("floor", ["cdu-1"])
     assert "serves" in inspector.floor_info.text()
+
+
+def _type(box, text: str) -> None:
+    """Replace a spin box's number by keystrokes, as a user does."""
+    box.setFocus()
+    box.selectAll()
+    QTest.keyClicks(box, text)
+
+
+def test_typed_positions_that_overlap_or_leave_the_hall_are_refused(qtbot, inspector, doc):
+    inspector.show_selection("rack", ["a01"])
+    before = doc.project
+    x = inspector.rack_place["x"]
+    with qtbot.waitSignal(inspector.refused):
+        _type(x, "2400")  # A02's place: the last keystroke overlaps it
+    assert inspector.status.text() == "rack A01 would overlap rack A02"
+    assert doc.project is before and not doc.can_undo()
+    with qtbot.waitSignal(inspector.refused) as blocker:
+        _type(x, "-99999")
+    assert blocker.args == ["rack A01 would leave hall Data hall 1"]
+    assert inspector.status.text() == "rack A01 would leave hall Data hall 1"
+    assert doc.project is before and not doc.can_undo()
+    assert doc.project.rack("a01").x == 1800.0
+
+
+def test_a_typed_free_position_is_one_undo_step(inspector, doc):
+    inspector.show_selection("rack", ["m01"])
+    _type(inspector.rack_place["x"], "7800")
+    assert doc.project.rack("m01").x == 7800.0 and inspector.status.text() == ""
+    doc.undo()
+    assert doc.project.rack("m01").x == 7200.0 and not doc.can_undo()

@@ -50,9 +50,10 @@ def test_overview_follows_edits(big, qtbot):
     qtbot.waitUntil(lambda: len(_overview(scene)) == 1)
     before = _overview(scene)[0].boundingRect()
     rack = big.project.rack("r01099")
-    big.document.push(MoveRacksCommand({"r01099": (rack.x, rack.y + 3600.0, rack.rotation)}))
+    # Into the aisle behind the last row, half way to the wall: the move must stay inside the hall.
+    big.document.push(MoveRacksCommand({"r01099": (rack.x, rack.y + 1800.0, rack.rotation)}))
     qtbot.waitUntil(lambda: _overview(scene) and _overview(scene)[0].boundingRect() != before)
-    assert _overview(scene)[0].boundingRect().bottom() == pytest.approx(before.bottom() + 3600.0)
+    assert _overview(scene)[0].boundingRect().bottom() == pytest.approx(before.bottom() + 1800.0)
 
 
 def test_small_plans_never_use_the_overview(qtbot, catalog, tmp_path):
