@@ -408,6 +408,12 @@ def test_heat_map_colours_an_overloaded_rack_red(win):
     assert item.fill_color.red() > 2 * item.fill_color.green()
     light = win.scene.rack_items["s1"]  # an empty rack draws almost nothing
     assert light.fill_color.green() > light.fill_color.red()
+    # The heat map shows the engine's utilisation as it is: without one a rack is unknown, whatever its kW.
+    racks[1] = {**racks[1], "max_kw": 60.0, "limit_kw": 40.0, "utilisation": None}
+    fake["power"]["racks"] = [r for r in racks if r["id"] != "a03"]
+    win.scene.set_analysis(fake)
+    assert win.scene.rack_items[racks[1]["id"]].fill_color == style.HEAT_NO_DATA
+    assert win.scene.rack_items["a03"].fill_color == style.HEAT_NO_DATA  # a rack the analysis does not know
     cdu = win.scene.floor_items["cdu-1"].fill_color
     assert cdu == style.heat_color(0.95) and cdu.red() > cdu.blue()
     assert "Load over the limit" in [t for _, t in win.scene.legend()]
