@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Protocol
 
 from catalog import Catalog, CatalogError, UnknownDeviceError, load_catalog
+from catalog.files import write_atomic
 
 from . import __version__
 from .fileformat import ProjectFileError, load
@@ -105,7 +106,9 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
 
 
 def _print_json(doc) -> None:
-    sys.stdout.write(json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+    from .json_output import print_json
+
+    print_json(doc)
 
 
 def _sources_of(dev) -> str:
@@ -162,7 +165,11 @@ def cmd_catalog(args, catalog: Catalog) -> int:
         if not out.is_dir():
             raise UsageError(f"podplanner catalog import-netbox: {out}: no such folder")
         target = out / f"{dev.id}.json"
-        target.write_text(json.dumps(doc, indent=2) + "\n", encoding="utf-8")
+        try:
+            write_atomic(target, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+        except OSError as exc:
+            raise UsageError(f"podplanner catalog import-netbox: {target}: cannot be written "
+                             f"({exc.strerror or exc})") from None
         print(f"wrote {target} ({dev.kind} {dev.id}; every figure marked unconfirmed)")
     else:
         _print_json(doc)

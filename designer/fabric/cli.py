@@ -6,11 +6,10 @@ It lives beside the engine; ``designer/cli.py`` wires it in with
 """
 from __future__ import annotations
 
-import json
-import sys
 
 from catalog import Catalog, UnknownDeviceError
 
+from ..json_output import print_json
 from .sizing import FabricError, size_fat_tree
 
 
@@ -42,7 +41,7 @@ def run(args, catalog: Catalog) -> int:
         raise FabricError(f"podplanner fabric: {exc}") from None
     doc = tree.to_json()
     if args.json:
-        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        print_json(doc)
         return 0
     print(render(doc))
     return 0

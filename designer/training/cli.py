@@ -5,9 +5,8 @@
 """
 from __future__ import annotations
 
-import json
-import sys
 
+from ..json_output import print_json
 from .errors import TrainingError
 from .estimate import estimate
 from .hardware import cluster_from_gpu, cluster_from_system
@@ -117,7 +116,7 @@ def run(args, catalog) -> int:
     if summary:
         doc["search"] = summary
     if args.json:
-        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        print_json(doc)
         return 0
     _print_text(doc)
     return 0

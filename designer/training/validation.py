@@ -10,7 +10,6 @@ Megatron-Core/NeMo 2024+ overlap TP/DP/PP communication (their READMEs).
 """
 from __future__ import annotations
 
-from dataclasses import replace
 
 from catalog import default_catalog
 
