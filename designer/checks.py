@@ -44,14 +44,19 @@ def check_space(project: Project, catalog: Catalog) -> list[Finding]:
     return findings
 
 
+def _bottom(span) -> float:
+    return span[0]
+
+
 def check_rack_units(project: Project, catalog: Catalog) -> list[Finding]:
     out: list[Finding] = []
+    types: dict = {}  # a design holds a handful of types: look each up once, not once per device
     for rack in project.racks:
-        rtype = catalog.get(rack.type)
+        rtype = types.get(rack.type) or types.setdefault(rack.type, catalog.get(rack.type))
         units = rtype.rack_units
         spans = []
         for d in rack.devices:
-            dtype = catalog.get(d.type)
+            dtype = types.get(d.type) or types.setdefault(d.type, catalog.get(d.type))
             span = occupied_span(dtype, d, units)
             if span is not None:
                 spans.append((span[0], span[1], d, dtype))
@@ -59,7 +64,8 @@ def check_rack_units(project: Project, catalog: Catalog) -> list[Finding]:
                 out.append(Finding("error", "too-deep",
                                    f"rack {rack.name}: {dtype.id} is {dtype.depth_mm:g} mm deep, "
                                    f"the rack {rtype.depth_mm:g} mm", f"rack:{rack.id}"))
-        spans.sort(key=lambda s: s[0])
+        if len(spans) > 1:
+            spans.sort(key=_bottom)
         highest = None  # the span reaching highest so far: anything starting below its top collides
         for b1, t1, d1, _ in spans:
             if highest is not None and b1 < highest[1]:

@@ -43,8 +43,12 @@ class FabricDevices:
     types: list = field(default_factory=list)
 
     def add(self, label, rack, z, cage_ports, is_switch, type_id) -> int:
-        self.labels.append(label), self.rack.append(rack), self.z_mm.append(z)
-        self.cage_ports.append(cage_ports), self.is_switch.append(is_switch), self.types.append(type_id)
+        self.labels.append(label)
+        self.rack.append(rack)
+        self.z_mm.append(z)
+        self.cage_ports.append(cage_ports)
+        self.is_switch.append(is_switch)
+        self.types.append(type_id)
         return len(self.labels) - 1
 
 
@@ -96,48 +100,66 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
     switches: dict = {"leaf": [], "spine": [], "core": [], None: []}
     switch_types: dict = {}
     xs, ys, tops, ids, halls = [], [], [], [], []
+    # What a device is to the fabric depends only on its type: decide it once per type, not per device.
+    roles: dict[str, tuple] = {}
+
+    def role_of_type(type_id: str) -> tuple:
+        dtype = catalog.get(type_id)
+        if dtype.kind == "server" and dtype.ports_of("compute"):
+            return ("node", dtype, dtype.ports_of("compute")[0])
+        if dtype.kind == "rack_system" and dtype.ports_of("compute"):
+            for comp in dtype.components:
+                ctype = catalog.get(comp.id)
+                if ctype.ports_of("compute"):
+                    return ("system", dtype, ctype.ports_of("compute")[0], comp.count)
+            return ("system", dtype, dtype.ports_of("compute")[0], 0)  # no tray breakdown: one node
+        if dtype.kind == "appliance" and _fabric_group(dtype):
+            return ("appliance", dtype, _fabric_group(dtype))
+        if dtype.kind == "switch" and _fabric_group(dtype):
+            return ("switch", dtype, _fabric_group(dtype))
+        return ("other", dtype)
+
+    rack_types: dict[str, tuple] = {}
     for ri, rack in enumerate(project.racks):
-        rtype = catalog.get(rack.type)
+        if rack.type not in rack_types:
+            rtype = catalog.get(rack.type)
+            rack_types[rack.type] = (rtype.height_mm or (rtype.rack_units * U_MM + 100.0), rtype.rack_units or 42)
+        top, units = rack_types[rack.type]
         ids.append(rack.id), halls.append(rack.hall), xs.append(rack.x), ys.append(rack.y)
-        top = rtype.height_mm or (rtype.rack_units * U_MM + 100.0)
         tops.append(top)
         for d in rack.devices:
-            dtype = catalog.get(d.type)
+            role = roles.get(d.type)
+            if role is None:
+                role = roles[d.type] = role_of_type(d.type)
+            what, dtype = role[0], role[1]
+            if what == "other":
+                continue
             name = d.name or d.id
             if "storage" in name.lower():
                 continue
-            base = ((d.u or 1) - 1) * U_MM
-            z = base + dtype.u_height * U_MM / 2
-            if dtype.kind == "server" and dtype.ports_of("compute"):
-                g = dtype.ports_of("compute")[0]
+            z = ((d.u or 1) - 1) * U_MM + dtype.u_height * U_MM / 2
+            if what == "node":
+                g = role[2]
                 nodes.append(dev.add(name, ri, z, g.ports_per_cage, False, dtype.id))
-                rails_seen[(dtype.id, g.count, g.ports_per_cage, 32, dtype.gpu_count)] = \
-                    rails_seen.get((dtype.id, g.count, g.ports_per_cage, 32, dtype.gpu_count), 0) + 1
-            elif dtype.kind == "rack_system" and dtype.ports_of("compute"):
-                tray, n = None, 0
-                for comp in dtype.components:
-                    ctype = catalog.get(comp.id)
-                    if ctype.ports_of("compute"):
-                        tray, n = ctype, comp.count
-                        break
-                if tray is None:  # no tray breakdown: the whole rack is one node
-                    g = dtype.ports_of("compute")[0]
+                key = (dtype.id, g.count, g.ports_per_cage, 32, dtype.gpu_count)
+                rails_seen[key] = rails_seen.get(key, 0) + 1
+            elif what == "system":
+                g, n = role[2], role[3]
+                if not n:
                     nodes.append(dev.add(name, ri, top / 2, g.ports_per_cage, False, dtype.id))
                     key = (dtype.id, g.count, g.ports_per_cage, 8, dtype.gpu_count)
                 else:
-                    g = tray.ports_of("compute")[0]
-                    span = (rtype.rack_units or 42) * U_MM
+                    span = units * U_MM
                     for t in range(n):
                         nodes.append(dev.add(f"{name}/tray{t + 1:02d}", ri, span * (t + 0.5) / n,
                                              g.ports_per_cage, False, dtype.id))
                     key = (dtype.id, g.count, g.ports_per_cage, 8 * n, dtype.gpu_count / n)
                 rails_seen[key] = rails_seen.get(key, 0) + (n or 1)
-            elif dtype.kind == "appliance" and _fabric_group(dtype):
-                for _ in range(_fabric_group(dtype).count):
+            elif what == "appliance":
+                for _ in range(role[2].count):
                     reserved.append(dev.add(name, ri, z, 1, False, dtype.id))
-            elif dtype.kind == "switch" and _fabric_group(dtype):
-                g = _fabric_group(dtype)
-                idx = dev.add(name, ri, z, g.ports_per_cage, True, dtype.id)
+            else:
+                idx = dev.add(name, ri, z, role[2].ports_per_cage, True, dtype.id)
                 switches[_role_of(name)].append(idx)
                 switch_types[dtype.id] = switch_types.get(dtype.id, 0) + 1
     if rails_seen:

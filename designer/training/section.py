@@ -98,23 +98,27 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
                **est.to_json()}
     if search:
         section["search"] = search
-    section["scaling"] = _scaling(model, training, cluster)
+    section["scaling"] = _scaling(model, training, cluster, full=est if search else None)
     return section, findings
 
 
-def _scaling(model, training, cluster) -> list[dict]:
+def _scaling(model, training, cluster, full=None) -> list[dict]:
     """Best plan at 1/8, 1/4, 1/2 and all of the design's GPUs, for the throughput-vs-size chart.
 
     Smaller sizes are rounded to whole NVLink domains; a size where no plan fits is left out.
+    ``full`` is the best plan at all of the GPUs when the caller has already searched it.
     """
     out = []
     step = max(cluster.nvlink_domain, 1)
     sizes = sorted({max(step, (cluster.gpus * k // 8) // step * step) for k in (1, 2, 4, 8)} | {cluster.gpus})
     for gpus in sizes:
-        try:
-            est, _ = best_plan(model, training, replace(cluster, gpus=gpus), top=1)
-        except TrainingError:
-            continue
+        if full is not None and gpus == cluster.gpus:
+            est = full
+        else:
+            try:
+                est, _ = best_plan(model, training, replace(cluster, gpus=gpus), top=1)
+            except TrainingError:
+                continue
         out.append({"gpus": gpus, "tokens_per_s": round(est.tokens_per_s, 1), "mfu": round(est.mfu, 4),
                     "time_to_train_days": round(est.time_to_train_days, 2)})
     return out
