@@ -308,7 +308,7 @@ class InspectorPanel(QWidget):
         for key, box in self.rack_place.items():
             _set_value(box, getattr(rack, key))
         self.rack_position.setText(f"in {hall.name if hall else rack.hall} (centre of the footprint; "
-                                   "overlaps show as findings)")
+                                   "a place that overlaps or leaves the hall is refused)")
         self.rack_devices.clear()
         for d in sorted(rack.devices, key=lambda d: (d.u is None, -(d.u or 0))):
             dev = self.catalog.find(d.type)

@@ -26,6 +26,7 @@ from designer.totals import TotalsCounter
 
 from .dashboards import DashboardPanel, totals_parts
 from .engine_runner import EngineRunner
+from .export_actions import ExportController
 from .file_actions import FileController
 from .findings_panel import FindingsPanel
 from .floor_plan import FloorPlanScene
@@ -97,6 +98,8 @@ class MainWindow(QMainWindow):
         self.runner.failed.connect(self._on_engine_failed)
         self.runner.busy_changed.connect(self._on_busy)
         self.files = FileController(self, self.settings, recovery_dir)
+        # After the window's own slot on runner.finished, so an export waiting for the analysis reads it.
+        self.exports = ExportController(self)
         for source in (self.scene, self.inspector, self.elevation):
             source.refused.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.scene.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
@@ -142,6 +145,8 @@ class MainWindow(QMainWindow):
         self.save_action = self._action(file_menu, "&Save", self.files.save, QKeySequence.StandardKey.Save)
         self.save_as_action = self._action(file_menu, "Save &as…", lambda: self.files.save_as(),
                                            QKeySequence("Ctrl+Shift+S"))
+        file_menu.addSeparator()
+        self.export_menu = self.exports.build_menu(file_menu)
         file_menu.addSeparator()
         self.quit_action = self._action(file_menu, "&Quit", self.close, QKeySequence("Ctrl+Q"))
         self._fill_recent_menu()

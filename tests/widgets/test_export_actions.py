@@ -1,0 +1,60 @@
+"""File ▸ Export: the registry's formats, written from the window's analysis of the design as it is now."""
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from designer import samples
+from designer.commands import RemoveRacksCommand
+from exporters.registry import FORMATS
+from widgets.main_window import MainWindow
+
+
+@pytest.fixture
+def window(qtbot, catalog):
+    w = MainWindow(catalog, debounce_ms=0)
+    qtbot.addWidget(w)
+    assert w.open_path(samples.DGX_B200_SU), w.last_error
+    qtbot.waitUntil(lambda: w.analysis is not None and not w.runner.busy, timeout=20000)
+    return w
+
+
+def test_the_menu_lists_the_formats_the_command_line_offers(window):
+    titles = [a.text() for a in window.export_menu.actions()]
+    assert titles == [f"{fmt.title}…" for fmt in FORMATS.values()]
+    assert set(window.exports.actions) == set(FORMATS)
+
+
+def _rows(path):
+    return list(csv.DictReader(path.open(encoding="utf-8", newline="")))
+
+
+def test_export_writes_the_current_analysis(window, qtbot, tmp_path, monkeypatch):
+    out = tmp_path / "plan"
+    monkeypatch.setattr(type(window.exports), "ask_path", lambda self, fmt: str(out))
+    with qtbot.waitSignal(window.exports.exported, timeout=20000) as sig:
+        window.exports.actions["cabling"].trigger()
+    written = tmp_path / "plan.csv"  # the format's suffix is added to a bare name
+    assert sig.args == [str(written), "508 links"]
+    assert len(_rows(written)) == 508 == len(window.analysis.result("fabric").links())
+    assert "Wrote plan.csv: 508 links" in window.statusBar().currentMessage()
+
+
+def test_an_export_during_an_edit_waits_for_that_edits_analysis(window, qtbot, tmp_path):
+    # Removing compute rack A01 takes its two DGX and their 16 links out of the plan.
+    window.document.push(RemoveRacksCommand(("a01",)))
+    assert window.runner.busy
+    out = tmp_path / "cabling.csv"
+    with qtbot.waitSignal(window.exports.exported, timeout=20000):
+        window.exports.export(FORMATS["cabling"], out)
+    rows = _rows(out)
+    assert rows and not any(r["a_rack"] == "a01" for r in rows)
+    assert len(rows) == len(window.analysis.result("fabric").links()) == 508 - 16
+
+
+def test_a_write_error_is_shown(window, tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr(type(window.exports), "report_error", lambda self, text: shown.append(text))
+    window.exports.export(FORMATS["cabling"], tmp_path / "missing-folder" / "x.csv")
+    assert len(shown) == 1 and "cannot be written" in shown[0] and "Cabling plan" in shown[0]
