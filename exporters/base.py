@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
-from designer.analysis import Analysis
+if TYPE_CHECKING:
+    from designer.analysis import Analysis
 
 
 class ExportError(Exception):
@@ -19,7 +20,7 @@ class ExportFormat:
     suffix: str
     description: str
     #: ``write(analysis, path) -> str``: writes through the atomic writer, returns what it wrote in words
-    write: Callable[[Analysis, str], str]
+    write: Callable[["Analysis", str], str]
 
     @property
     def flag(self) -> str:
