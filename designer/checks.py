@@ -20,10 +20,13 @@ from .placement import hall_shape, overlapping_pairs, placed_objects
 from .rules import occupied_span
 
 
-def check_space(project: Project, catalog: Catalog) -> list[Finding]:
-    """Footprints outside their hall or over each other, by the rules the commands enforce on every edit."""
+def check_space(project: Project, catalog: Catalog, placed=None) -> list[Finding]:
+    """Footprints outside their hall or over each other, by the rules the commands enforce on every edit.
+
+    ``placed`` is :func:`~designer.placement.placed_objects` of the project when the caller has it already.
+    """
     findings: list[Finding] = []
-    placed = placed_objects(project, catalog)
+    placed = placed if placed is not None else placed_objects(project, catalog)
     if len(placed.polys):
         for hall in project.halls:
             shape = hall_shape(hall)

@@ -1,9 +1,9 @@
 """The engine contract: one immutable context in, one frozen typed result out.
 
 Every engine is a pure function ``run(ctx) -> EngineResult``. The context is built
-once per analysis (project, catalog, settings, the design flattened into arrays)
-and carries the results of the engines an engine declares it needs, and only
-those, so an engine cannot quietly depend on one it did not name and the
+once per analysis (project, catalog, settings, the design flattened into arrays,
+its footprints on first use) and carries the results of the engines an engine
+declares it needs, and only those, so an engine cannot quietly depend on one it did not name and the
 registry's order is checked rather than trusted. A result holds the engine's
 JSON section (``None`` for an engine that only checks) and its findings, plus
 the typed figures other engines and views read instead of recomputing.
@@ -52,10 +52,22 @@ class Context:
     settings: Settings
     arrays: DesignArrays
     results: Mapping[str, EngineResult] = field(default_factory=lambda: MappingProxyType({}))
+    #: What is derived from the inputs on first use (the footprints); shared by every view of this context.
+    _derived: dict = field(default_factory=dict, repr=False, compare=False)
 
     @classmethod
     def build(cls, project: Project, catalog: Catalog) -> Context:
         return cls(project, catalog, project.settings, flatten(project, catalog))
+
+    @property
+    def geometry(self):
+        """Every rack's and floor unit's footprint in the hall plane (:func:`designer.placement.placed_objects`),
+        built on first use and shared by the engines that read it."""
+        if "geometry" not in self._derived:
+            from .placement import placed_objects
+
+            self._derived["geometry"] = placed_objects(self.project, self.catalog)
+        return self._derived["geometry"]
 
     def __getitem__(self, engine: str) -> EngineResult:
         try:

@@ -19,7 +19,7 @@ from .training import analyze_training
 
 def check_placement(ctx: Context) -> EngineResult:
     """Overlaps, racks outside their hall and U collisions: findings only, no section."""
-    return EngineResult(findings=tuple(check_space(ctx.project, ctx.catalog)))
+    return EngineResult(findings=tuple(check_space(ctx.project, ctx.catalog, ctx.geometry)))
 
 
 ENGINES: tuple[Engine, ...] = (

@@ -48,6 +48,13 @@ def test_an_engine_listed_before_its_dependency_is_refused(catalog):
                     Context.build(project, catalog))
 
 
+def test_footprints_are_built_once_per_analysis(catalog):
+    ctx = Context.build(load(DGX_B200_SU, catalog), catalog)
+    view = ctx.seeing({})
+    assert view.geometry is ctx.geometry  # one build, shared by every engine's view of the context
+    assert len(ctx.geometry.wheres) == 19 and ctx.geometry.wheres[0] == "rack:a01"
+
+
 def test_results_are_frozen(catalog):
     analysis = analyze(load(GB200_NVL72_SU, catalog), catalog)
     power = analysis.result("power")
