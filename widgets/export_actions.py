@@ -24,7 +24,10 @@ class ExportController(QObject):
         super().__init__(window)
         self.window = window
         self._pending: tuple[ExportFormat, Path] | None = None
+        #: the runner revision the window's analysis belongs to (None: no analysis of any edit yet)
+        self._analysis_revision: int | None = None
         window.runner.finished.connect(self._on_analysis)
+        window.runner.failed.connect(self._on_failure)
 
     def build_menu(self, parent_menu) -> QMenu:
         menu = parent_menu.addMenu("&Export")
@@ -55,18 +58,35 @@ class ExportController(QObject):
         path = Path(path)
         if not path.suffix:
             path = path.with_suffix(fmt.suffix)
-        if self.window.runner.busy or self.window.analysis is None:
-            self._pending = (fmt, path)
-            self.window.statusBar().showMessage(f"{fmt.title} will be written when the analysis is done…")
+        if self._current():
+            self._write(fmt, path)
             return
-        self._write(fmt, path)
+        if not self.window.runner.busy:
+            # The engines failed on the design as it is: nothing current to write from.
+            self.report_error(f"{fmt.title}: the analysis of the current design failed; "
+                              "correct the design, then export again")
+            return
+        self._pending = (fmt, path)
+        self.window.statusBar().showMessage(f"{fmt.title} will be written when the analysis is done…")
+
+    def _current(self) -> bool:
+        """Whether the window's analysis is of the design as it is now (the newest edit's)."""
+        return (self.window.analysis is not None and not self.window.runner.busy
+                and self._analysis_revision == self.window.runner.latest_revision)
 
     def _on_analysis(self, revision: int, analysis) -> None:
+        self._analysis_revision = revision
         # The runner delivers only the newest request's result; a newer edit may still be pending.
         if self._pending is not None and revision == self.window.runner.latest_revision:
             fmt, path = self._pending
             self._pending = None
             self._write(fmt, path)
+
+    def _on_failure(self, revision: int, message: str) -> None:
+        if self._pending is not None and revision == self.window.runner.latest_revision:
+            fmt, _ = self._pending
+            self._pending = None
+            self.report_error(f"{fmt.title} was not written: the analysis failed ({message})")
 
     def _write(self, fmt: ExportFormat, path: Path) -> None:
         try:

@@ -131,6 +131,7 @@ class InspectorPanel(QWidget):
             box.setMinimum(lo)
             box.setSingleStep(90 if key == "rotation" else 600)
             box.valueChanged.connect(lambda v, k=key: self._place_rack({k: v}))
+            box.editingFinished.connect(self._show_rack_place)
             self.rack_place[key] = box
         self.rack_devices = QListWidget()
         self.rack_devices.setAlternatingRowColors(True)
@@ -252,6 +253,22 @@ class InspectorPanel(QWidget):
     def _place_rack(self, changes: dict) -> None:
         if self.kind == "rack" and self.ids:
             self._push(PlaceRackCommand(self.ids[0], changes))
+
+    def _show_rack_place(self) -> None:
+        """When typing ends, the fields show where the rack stands: a refused position must not stay
+        on screen as if it held (the reason stays in the status line)."""
+        if self._loading or self.kind != "rack" or not self.ids or self._document is None:
+            return
+        project = self._document.project
+        if not project.has_rack(self.ids[0]):
+            return
+        rack = project.rack(self.ids[0])
+        self._loading = True
+        try:
+            for key, box in self.rack_place.items():
+                _set_value(box, getattr(rack, key))
+        finally:
+            self._loading = False
 
     def _edit_hall(self, changes: dict) -> None:
         if self.kind == "hall" and self.ids:

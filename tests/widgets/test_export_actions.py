@@ -58,3 +58,21 @@ def test_a_write_error_is_shown(window, tmp_path, monkeypatch):
     monkeypatch.setattr(type(window.exports), "report_error", lambda self, text: shown.append(text))
     window.exports.export(FORMATS["cabling"], tmp_path / "missing-folder" / "x.csv")
     assert len(shown) == 1 and "cannot be written" in shown[0] and "Cabling plan" in shown[0]
+
+
+def test_no_export_from_an_older_design_when_the_engines_fail(window, qtbot, tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr(type(window.exports), "report_error", lambda self, text: shown.append(text))
+
+    def broken(project, catalog):
+        raise RuntimeError("engine down")
+
+    window.runner.analyze_fn = broken
+    window.document.push(RemoveRacksCommand(("a01",)))
+    out = tmp_path / "cabling.csv"
+    window.exports.export(FORMATS["cabling"], out)  # waits for the edit's analysis, which fails
+    qtbot.waitUntil(lambda: not window.runner.busy, timeout=20000)
+    assert len(shown) == 1 and shown[0].startswith("Cabling plan was not written: the analysis failed (RuntimeError: engine down")
+    window.exports.export(FORMATS["cabling"], out)  # the analysis on hand is of the design before the edit
+    assert "analysis of the current design failed" in shown[-1]
+    assert not out.exists()

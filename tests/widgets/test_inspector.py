@@ -144,6 +144,9 @@ def test_typed_positions_that_overlap_or_leave_the_hall_are_refused(qtbot, inspe
     assert inspector.status.text() == "rack A01 would leave hall Data hall 1"
     assert doc.project is before and not doc.can_undo()
     assert doc.project.rack("a01").x == 1800.0
+    x.editingFinished.emit()  # Enter or leaving the field: it shows where the rack still stands
+    assert x.value() == 1800.0
+    assert inspector.status.text() == "rack A01 would leave hall Data hall 1"
 
 
 def test_a_typed_free_position_is_one_undo_step(inspector, doc):
