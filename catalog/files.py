@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import os
 import stat
-import tempfile
+import secrets
 from contextlib import suppress
 from pathlib import Path
 from typing import Callable, IO
@@ -80,14 +80,23 @@ def read_text(path: str | os.PathLike, limit: int = DEFAULT_READ_LIMIT) -> str:
         raise FileReadError(path, f"is not UTF-8 text (byte {exc.start})") from None
 
 
-def _mode_for(path: Path) -> int:
-    """The file's own mode when it exists (a shared file stays readable by the team), else the umask's."""
+def _existing_mode(path: Path) -> int | None:
+    """The file's own mode when it exists (a shared file stays readable by the team)."""
     try:
         return stat.S_IMODE(os.stat(path).st_mode)
     except OSError:
-        umask = os.umask(0)
-        os.umask(umask)
-        return 0o666 & ~umask
+        return None
+
+
+def _create_temporary(folder: Path, name: str) -> tuple[int, Path]:
+    """A new, empty file beside the target. Created with mode 0o666 so the kernel applies the umask:
+    reading the umask means setting it, which would race with other threads."""
+    while True:
+        tmp = folder / f".{name}.{secrets.token_hex(6)}.tmp"
+        try:
+            return os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), 0o666), tmp
+        except FileExistsError:
+            continue
 
 
 def write_atomic(path: str | os.PathLike, content: bytes | str | Callable[[IO], None], *,
@@ -100,14 +109,17 @@ def write_atomic(path: str | os.PathLike, content: bytes | str | Callable[[IO], 
     target; on any error, the temporary file is removed and the target is untouched.
     """
     path = Path(path)
+    if path.is_symlink():  # write where the link points, and keep the link
+        path = Path(os.path.realpath(path))
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise FileNotFoundError(2, "no such folder", str(folder))
     binary = isinstance(content, bytes) or text is False
-    mode = _mode_for(path)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=folder)
+    mode = _existing_mode(path)
+    fd, tmp = _create_temporary(folder, path.name)
     try:
-        os.chmod(tmp, mode)
+        if mode is not None:
+            os.chmod(tmp, mode)
         with (os.fdopen(fd, "wb") if binary else
               os.fdopen(fd, "w", encoding="utf-8", newline=newline)) as fh:
             if callable(content):

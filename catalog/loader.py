@@ -326,6 +326,8 @@ def read_json(path: Path) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise CatalogError(str(path), "", f"is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+    except (ValueError, RecursionError) as exc:  # a number of more digits than Python reads, nesting too deep
+        raise CatalogError(str(path), "", f"is not valid JSON: {str(exc).split(';')[0]}") from None
 
 
 def load_sources(path: Path) -> dict[str, Source]:

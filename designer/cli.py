@@ -177,10 +177,10 @@ def cmd_catalog(args, catalog: Catalog) -> int:
 
 
 def cmd_validate(args, catalog: Catalog) -> int:
-    from .checks import check_space
+    from .analysis import analyze
 
     project = load(args.file, catalog)
-    findings = check_space(project, catalog)
+    findings = analyze(project, catalog).findings  # the findings analyze reports, every engine's
     for f in findings:
         print(f"{args.file}: {f.severity}: {f.where}: {f.message}")
     errors = sum(f.severity == "error" for f in findings)

@@ -29,15 +29,30 @@ from .settings import SettingsError
 MOUNT_KINDS = ("server", "rack_system", "tray", "power_shelf", "switch", "appliance", "pdu", "cdu")
 
 
+def _finite(value) -> bool:
+    """A number a float holds and that is not infinite or NaN (an integer of 5,000 digits is not)."""
+    try:
+        return math.isfinite(value)
+    except OverflowError:
+        return False
+
+
+def _shown(value) -> str:
+    """A value for a message: a huge integer is named by its size, not printed (it may not even print)."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > 10**30:
+        return f"a number of {int(abs(value).bit_length() * 0.30103) + 1} digits"
+    return repr(value)
+
+
 def _outline(points) -> tuple[tuple[float, float], ...]:
     """A hall outline as an immutable tuple of (x, y) mm, checked like the file format checks it."""
     try:
         pts = tuple((float(x), float(y)) for x, y in points)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise CommandError("a hall outline is a list of [x, y] corners in mm") from None
     if len(pts) < 3:
         raise CommandError("a hall outline needs at least 3 corners")
-    if not all(math.isfinite(v) for p in pts for v in p):
+    if not all(_finite(v) for p in pts for v in p):
         raise CommandError("hall outline corners must be finite numbers")
     return pts
 
@@ -113,10 +128,10 @@ def _fresh_id(project: Project, ident: str, taken: set[str], what: str) -> None:
 def _positive_number(value, what: str, *, optional: bool = True, lo: float = 0.0, hi: float = math.inf) -> None:
     if value is None and optional:
         return
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= lo \
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value) or value <= lo \
             or value > hi:
         raise CommandError(f"{what} must be a number above {lo:g}" + (f" and at most {hi:g}" if hi != math.inf else "")
-                           + f", got {value!r}")
+                           + f", got {_shown(value)}")
 
 
 def _rack(project: Project, rack_id: str) -> Rack:
@@ -139,8 +154,8 @@ def _placement(place, what: str) -> dict:
         raise CommandError(f"{what}: a place is (x, y, rotation)") from None
     out = {}
     for key, value in (("x", x), ("y", y), ("rotation", rotation)):
-        if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
-            raise CommandError(f"{what} {key} must be a number, got {value!r}")
+        if isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value):
+            raise CommandError(f"{what} {key} must be a number, got {_shown(value)}")
         out[key] = float(value)
     out["rotation"] %= 360
     return out
@@ -303,8 +318,8 @@ class UpdateRackCommand(_FieldEdit):
             raise CommandError(f"rack has no editable property {sorted(unknown)[0]!r}")
         limit = self.changes.get("power_limit_kw")
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
-                                  or not math.isfinite(limit) or limit <= 0):
-            raise CommandError(f"rack power limit must be a positive number of kW, got {limit!r}")
+                                  or not _finite(limit) or limit <= 0):
+            raise CommandError(f"rack power limit must be a positive number of kW, got {_shown(limit)}")
         changes = dict(self.changes)
         if "type" in changes:
             changes["type"] = _catalog_entry(catalog, changes["type"], ["rack"]).id
@@ -349,7 +364,7 @@ class UpdateHallCommand(_FieldEdit):
             if key == "tile_mm":  # the same range the file format accepts
                 _positive_number(value, "hall tile_mm", optional=False)
                 if not 100 <= value <= 5000:
-                    raise CommandError(f"hall tile_mm must be 100 to 5000 mm, got {value!r}")
+                    raise CommandError(f"hall tile_mm must be 100 to 5000 mm, got {_shown(value)}")
             else:
                 _positive_number(value, f"hall {key}")
         if "outline" in changes:

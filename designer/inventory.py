@@ -6,6 +6,7 @@ and the summary all read the same figures.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import MappingProxyType
 from typing import Mapping
 
 import numpy as np
@@ -40,6 +41,7 @@ def run(ctx: Context) -> DevicesResult:
     bf16 = np.array([(catalog.gpu_spec_of(d).bf16_tflops if d.gpu else 0.0) for d in t.types])
     gpus = int(np.sum(mounted * t.gpus))
     bf16_pflops = float(np.sum(mounted * t.gpus * bf16)) / 1000.0
+    counts, gpus_by_system = MappingProxyType(counts), MappingProxyType(gpus_by_system)
     section = {"by_type": dict(sorted(counts.items())), "by_kind": dict(sorted(by_kind.items()))}
     return DevicesResult(section=section, counts=counts, gpus_by_system=gpus_by_system, gpus=gpus,
                          bf16_pflops=bf16_pflops)

@@ -54,7 +54,13 @@ class Settings:
 
 
 def _positive(name: str, value: object, lo: float = 0.0, hi: float = math.inf, *, inclusive_lo: bool = False) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise SettingsError(f"{name} must be a number, got {value!r}")
+    try:
+        finite = math.isfinite(value)
+    except OverflowError:  # an integer beyond any float
+        raise SettingsError(f"{name} must be a number a float can hold, got one of {int(abs(value).bit_length() * 0.30103) + 1} digits") from None
+    if not finite:
         raise SettingsError(f"{name} must be a number, got {value!r}")
     if (value < lo if inclusive_lo else value <= lo) or value > hi:
         lo_text = f">= {lo:g}" if inclusive_lo else f"> {lo:g}"

@@ -7,25 +7,21 @@ wrote ("1,488 links"). A new format is a module with such a function and one ent
 """
 from __future__ import annotations
 
-from importlib import import_module
-
 from .base import ExportError, ExportFormat
 
 
-def _writer(module: str, function: str):
-    """The format's writer, imported when first called: listing the formats (``podplanner --help``,
-    ``podplanner catalog list``) must not load the engines and numpy."""
-    def write(analysis, path) -> str:
-        return getattr(import_module(module), function)(analysis, path)
+def _write_cabling(analysis, path) -> str:
+    # Imported on first use: listing the formats (podplanner --help) must not load the engines.
+    # A plain import, so the layer contracts see it.
+    from .cabling import write_cabling_csv
 
-    write.target = f"{module}.{function}"
-    return write
+    return write_cabling_csv(analysis, path)
 
 
 FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
     ExportFormat("cabling", "Cabling plan", ".csv",
                  "the fabric's port-to-port cabling plan: both ends, tier, medium, cable part, "
-                 "orderable length, transceivers, rail and racks", _writer("exporters.cabling", "write_cabling_csv")),
+                 "orderable length, transceivers, rail and racks", _write_cabling),
 )}
 
 __all__ = ["FORMATS", "ExportError", "ExportFormat"]

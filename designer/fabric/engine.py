@@ -89,8 +89,9 @@ def size_for_design(inv: Inventory, catalog: Catalog, tiers="auto", oversubscrip
         except FabricError:
             pass
         else:
-            return tree, True, [Finding("error", "fabric-tier-forbidden",
-                                        f"{first} (the design allows {tiers} tiers); sized at {tree.tiers} tiers",
+            why = (f"{first} (the design allows {tiers} tiers)" if tree.tiers > int(tiers) else
+                   f"{tiers} tiers of this switch cannot be built for these endpoints ({first})")
+            return tree, True, [Finding("error", "fabric-tier-forbidden", f"{why}; sized at {tree.tiers} tiers",
                                         where)], None
     return None, False, [Finding("error", "fabric-impossible", first, where)], first
 
@@ -116,6 +117,9 @@ def analyze_fabric(ctx: Context) -> FabricResult:
     if required is None:
         return result({"endpoints": len(inv.nodes) * inv.rails + len(inv.reserved), "error": error})
     plan = plan_wiring(project, catalog, oversubscription=oversubscription, inv=inv, required=required)
+    for column in (plan.tier, plan.a_dev, plan.a_port, plan.b_dev, plan.b_port, plan.rail, plan.raw_m,
+                   *(v for v in plan.choice.values() if hasattr(v, "flags"))):
+        column.flags.writeable = False  # the exports and every view share this plan
     switch = required.switch
     needs = (("leaf", required.leaf), ("spine", required.spine), ("core", required.core))
     if not any(plan.placed[r] for r, _ in needs):

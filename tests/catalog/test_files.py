@@ -76,3 +76,17 @@ def test_write_into_a_missing_folder_is_refused(tmp_path):
     with pytest.raises(FileNotFoundError):
         write_atomic(tmp_path / "nope" / "x.csv", b"x")
     assert os.listdir(tmp_path) == []
+
+
+def test_a_new_file_follows_the_umask_and_a_link_stays_a_link(tmp_path):
+    old = os.umask(0o027)
+    try:
+        write_atomic(tmp_path / "new.csv", "x")
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE((tmp_path / "new.csv").stat().st_mode) == 0o640
+    (tmp_path / "link.csv").symlink_to(tmp_path / "new.csv")
+    write_atomic(tmp_path / "link.csv", "through the link")
+    assert (tmp_path / "link.csv").is_symlink()
+    assert (tmp_path / "new.csv").read_text() == "through the link"
+    assert sorted(os.listdir(tmp_path)) == ["link.csv", "new.csv"]

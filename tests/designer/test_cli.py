@@ -73,8 +73,13 @@ def test_analyze_text(capsys):
 
 
 def test_validate(capsys, tmp_path):
-    code, out, _ = run(capsys, "validate", str(GOLDEN))
+    from designer.samples import DGX_B200_SU
+
+    code, out, _ = run(capsys, "validate", str(DGX_B200_SU))
     assert code == 0 and "0 errors" in out
+    # validate reports every engine's findings, as analyze does: this old file's PDUs and floor are short
+    code, out, _ = run(capsys, "validate", str(GOLDEN))
+    assert code == 1 and "error: rack:r2: rack A02 draws up to 132.0 kW, over its 40 kW limit" in out
     doc = json.loads(GOLDEN.read_text())
     doc["racks"][1]["x"] = 1800
     bad = tmp_path / "overlap.podplan.json"

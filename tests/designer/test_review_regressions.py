@@ -139,3 +139,38 @@ def test_fabric_settings_in_a_file(catalog):
     doc["settings"] = {"fabric_oversubscription": 0.5}
     with pytest.raises(ProjectFileError, match="fabric_oversubscription must be >= 1"):
         loads(json.dumps(doc), catalog)
+
+
+def test_numbers_beyond_a_float_are_refused_in_words(catalog, tmp_path):
+    from designer.commands import CommandError, Document, MoveRacksCommand, PlaceRackCommand
+    from designer.samples import DGX_B200_SU
+    from designer.settings import Settings, SettingsError
+
+    doc = Document(load(DGX_B200_SU, catalog), catalog)
+    before = doc.project
+    for command in (PlaceRackCommand("a01", {"x": 10**5000}), MoveRacksCommand({"a01": (0, -10**400, 0)})):
+        with pytest.raises(CommandError, match=r"must be a number, got a number of \d+ digits"):
+            doc.push(command)
+    assert doc.project is before
+    with pytest.raises(SettingsError, match="pue must be a number a float can hold, got one of 401 digits"):
+        Settings().updated(pue=10**400)
+    entry = tmp_path / "big.json"
+    entry.write_text('{"id": "x", "power_max_w": ' + "9" * 5000 + "}")
+    from catalog import CatalogError
+    from catalog.loader import read_json
+    with pytest.raises(CatalogError, match="is not valid JSON"):
+        read_json(entry)
+
+
+def test_validate_reports_every_engines_errors(catalog, tmp_path, capsys):
+    """validate and analyze tell one story: a forbidden fabric tier count is an error for both."""
+    from designer.cli import main
+    from designer.fileformat import save
+    from bench.designs import dgx_b200_project
+
+    p = dgx_b200_project(2 * 8 * 1040)
+    path = tmp_path / "big.podplan.json"
+    save(p.with_settings(p.settings.updated(fabric_tiers="2")), path)
+    assert main(["validate", str(path)]) == 1
+    out = capsys.readouterr().out
+    assert ": error: hall:" in out and "(the design allows 2 tiers); sized at 3 tiers" in out

@@ -37,4 +37,4 @@ def test_csv_holds_every_link_of_the_analysis(analysis, tmp_path):
 def test_registry_names_the_format_for_the_command_line_and_the_window():
     fmt = FORMATS["cabling"]
     assert (fmt.flag, fmt.suffix, fmt.file_filter) == ("--cabling", ".csv", "Cabling plan (*.csv)")
-    assert fmt.write.target == "exporters.cabling.write_cabling_csv"
+    assert fmt.write.__name__ == "_write_cabling"
