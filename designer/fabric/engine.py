@@ -83,17 +83,20 @@ def size_for_design(inv: Inventory, catalog: Catalog, tiers="auto", oversubscrip
         return size_design(inv, catalog, tiers=tiers, oversubscription=oversubscription), False, [], None
     except FabricError as exc:
         first = str(exc)
-    if str(tiers) != "auto":
-        try:
-            tree = size_design(inv, catalog, tiers="auto", oversubscription=oversubscription)
-        except FabricError:
-            pass
-        else:
-            why = (f"{first} (the design allows {tiers} tiers)" if tree.tiers > int(tiers) else
-                   f"{tiers} tiers of this switch cannot be built for these endpoints ({first})")
-            return tree, True, [Finding("error", "fabric-tier-forbidden", f"{why}; sized at {tree.tiers} tiers",
-                                        where)], None
-    return None, False, [Finding("error", "fabric-impossible", first, where)], first
+    tree = _auto_tree(inv, catalog, oversubscription) if str(tiers) != "auto" else None
+    if tree is None:  # not even the tiers the endpoints need can be built
+        return None, False, [Finding("error", "fabric-impossible", first, where)], first
+    why = (f"{first} (the design allows {tiers} tiers)" if tree.tiers > int(tiers) else
+           f"{tiers} tiers of this switch cannot be built for these endpoints ({first})")
+    return tree, True, [Finding("error", "fabric-tier-forbidden", f"{why}; sized at {tree.tiers} tiers", where)], None
+
+
+def _auto_tree(inv: Inventory, catalog: Catalog, oversubscription: float) -> FatTree | None:
+    """The tree at the tiers the endpoints need, or None when no tier count of the switch holds them."""
+    try:
+        return size_design(inv, catalog, tiers="auto", oversubscription=oversubscription)
+    except FabricError:
+        return None
 
 
 def analyze_fabric(ctx: Context) -> FabricResult:

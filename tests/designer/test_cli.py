@@ -156,7 +156,7 @@ class Hello:
     NAME = "hello"
 
     class Refused(Exception):
-        pass
+        """A user's mistake this command reports in one line."""
 
     ERRORS = (Refused,)
 
