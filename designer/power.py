@@ -37,18 +37,21 @@ def _r(x: float, nd: int = 3) -> float:
     return round(float(x), nd)
 
 
-def rack_limits_kw(project: Project, arrays: DesignArrays) -> np.ndarray:
+def rack_limits_kw(project: Project, arrays: DesignArrays) -> tuple[np.ndarray, list[str]]:
+    """Each rack's limit and where it comes from: ``rack`` (its own), ``hall`` (its hall's default),
+    ``rack_system`` (the project's limit for rack-scale systems) or ``project`` (the project's default)."""
     s = project.settings
     has_system = arrays.per_rack(arrays.dev(arrays.types.fills_rack).astype(float)) > 0
     out = np.where(has_system, s.rack_system_limit_kw, s.rack_limit_kw)
+    source = ["rack_system" if system else "project" for system in has_system.tolist()]
     for i, rack in enumerate(project.racks):
         if rack.power_limit_kw is not None:
-            out[i] = rack.power_limit_kw
+            out[i], source[i] = rack.power_limit_kw, "rack"
         else:
             hall_limit = project.halls[arrays.rack_hall[i]].rack_power_limit_kw
             if hall_limit is not None:
-                out[i] = hall_limit
-    return out
+                out[i], source[i] = hall_limit, "hall"
+    return out, source
 
 
 def _feeds(project: Project, catalog: Catalog, arrays: DesignArrays):
@@ -95,7 +98,7 @@ def analyze_power(ctx: Context) -> PowerResult:
     it_mask = arrays.dev(t.is_it)
     rack_typ = arrays.per_rack(arrays.dev(t.power_typical_w), it_mask) / 1000.0
     rack_max = arrays.per_rack(arrays.dev(t.power_max_w), it_mask) / 1000.0
-    limits = rack_limits_kw(project, arrays)
+    limits, limit_sources = rack_limits_kw(project, arrays)
     count_a, count_b, cap_a, cap_b = _feeds(project, catalog, arrays)
     has_system = arrays.per_rack(arrays.dev(t.fills_rack).astype(float)) > 0
     two_feeds = (count_a > 0) & (count_b > 0)
@@ -134,11 +137,11 @@ def analyze_power(ctx: Context) -> PowerResult:
     util = np.divide(rack_max, limits, out=np.zeros_like(rack_max), where=limits > 0)
     racks = [
         {"id": rid, "name": name, "hall": r.hall, "row": r.row, "typical_kw": typ, "max_kw": mx, "limit_kw": lim,
-         "headroom_kw": head, "utilisation": u, "pdus": n,
+         "limit_source": src, "headroom_kw": head, "utilisation": u, "pdus": n,
          "feeds": {"A": {"pdus": na, "capacity_kw": ca, "normal_kw": la},
                    "B": {"pdus": nb, "capacity_kw": cb, "normal_kw": lb}, "failover_kw": fo}}
-        for rid, name, r, typ, mx, lim, head, u, n, na, nb, ca, cb, la, lb, fo in zip(
-            ids, names, project.racks, col(rack_typ), col(rack_max), col(limits), col(limits - rack_max),
+        for rid, name, r, typ, mx, lim, src, head, u, n, na, nb, ca, cb, la, lb, fo in zip(
+            ids, names, project.racks, col(rack_typ), col(rack_max), col(limits), limit_sources, col(limits - rack_max),
             col(util, 4), pdus.tolist(), count_a.tolist(), count_b.tolist(), col(cap_a), col(cap_b),
             col(normal_a), col(normal_b), col(failover))
     ]

@@ -95,3 +95,16 @@ def test_analyze_json_keeps_every_key(name, path, capsys):
     assert not got - golden, f"keys added without updating the golden list: {sorted(got - golden)[:10]}"
     assert list(doc) == ["summary", "devices", "power", "cooling", "floor", "fabric", "bandwidth", "training", "bom",
                          "findings"]
+
+
+def test_each_rack_says_whose_limit_holds_it(catalog):
+    from dataclasses import replace
+
+    nvl = load(GB200_NVL72_SU, catalog)
+    assert analyze(nvl, catalog).rack("r01")["limit_source"] == "hall"  # the sample's hall sets 132 kW
+    bare = nvl.with_hall(replace(nvl.halls[0], rack_power_limit_kw=None))
+    analysis = analyze(bare, catalog)
+    assert (analysis.rack("r01")["limit_kw"], analysis.rack("r01")["limit_source"]) == (132.0, "rack_system")
+    assert analysis.rack("n01")["limit_source"] == "project"
+    own = bare.with_racks([replace(bare.rack("r01"), power_limit_kw=150.0)])
+    assert analyze(own, catalog).rack("r01")["limit_source"] == "rack"

@@ -90,12 +90,12 @@ def test_inspector_says_pending_until_an_analysis_of_the_current_project_arrives
     assert w.rack_limit.text() == "default (computing…)"  # no analysis yet: no guess either
     assert w.rack_load.text() == "computing…"
     w.set_analysis(analyze(doc.project, catalog))
-    assert w.rack_limit.text() == "default: 40 kW"
+    assert w.rack_limit.text() == "default: 40 kW (hall Data hall 1 default)"
     # An edit makes the shown analysis old: the figure is pending until the next one arrives.
     doc.push(UpdateHallCommand("hall-1", {"rack_power_limit_kw": 55.0}))
     assert w.rack_limit.text() == "default (computing…)"
     w.set_analysis(analyze(doc.project, catalog))
-    assert w.rack_limit.text() == "default: 55 kW"
+    assert w.rack_limit.text() == "default: 55 kW (hall Data hall 1 default)"
     # A rack just added is not in the analysis yet.
     rack = Rack("new", "New", "hall-1", "rack-48u-600x1200", 9000.0, 7800.0,
                 devices=(MountedDevice("n1", "dgx-b200", 5.0),))
@@ -104,7 +104,7 @@ def test_inspector_says_pending_until_an_analysis_of_the_current_project_arrives
     w.show_selection("rack", ["new"])
     assert w.rack_limit.text() == "default (computing…)"
     w.set_analysis(analyze(doc.project, catalog))
-    assert w.rack_limit.text() == "default: 55 kW"
+    assert w.rack_limit.text() == "default: 55 kW (hall Data hall 1 default)"
 
 
 def _fake_analysis(rows: list[dict], summary: dict | None = None) -> Analysis:
