@@ -202,6 +202,7 @@ def _cdu_loops(project: Project, catalog: Catalog, arrays: DesignArrays, rack_li
         loops.append({"loop": n, "units": [units[u][0] for u in members], "types": [units[u][1] for u in members],
                       "racks": [project.racks[i].id for i in idx], "load_kw": _r(load), "capacity_kw": _r(capacity),
                       "capacity_n_minus_1_kw": _r(n_plus_1 if len(members) > 1 else 0.0),
+                      "utilisation": round(load / capacity, 4) if capacity > 0 else None,
                       "redundancy": "N+1" if len(members) > 1 and load <= n_plus_1 else "N",
                       "coolant_flow_lpm": _r(flow_needed, 1),
                       "flow_capacity_lpm": None if flow_cap is None else _r(flow_cap, 1)})

@@ -15,11 +15,10 @@ def rack_shares(analysis) -> dict[str, float | None]:
 
 
 def cdu_shares(analysis) -> dict[str, float | None]:
-    """floor unit id -> the load of its CDU loop over the loop's capacity."""
+    """floor unit id -> the load of its CDU loop over the loop's capacity, as the cooling engine reports it."""
     out: dict[str, float | None] = {}
     for loop in analysis["cooling"].get("cdu_loops", []):
-        cap = loop.get("capacity_kw") or 0.0
-        share = loop["load_kw"] / cap if cap > 0 else None
+        share = loop.get("utilisation")
         for unit in loop.get("units", []):
             kind, _, uid = unit.partition(":")
             if kind == "floor":

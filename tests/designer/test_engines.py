@@ -108,3 +108,8 @@ def test_each_rack_says_whose_limit_holds_it(catalog):
     assert analysis.rack("n01")["limit_source"] == "project"
     own = bare.with_racks([replace(bare.rack("r01"), power_limit_kw=150.0)])
     assert analyze(own, catalog).rack("r01")["limit_source"] == "rack"
+
+
+def test_cdu_loops_carry_their_utilisation(catalog):
+    loop = analyze(load(GB200_NVL72_SU, catalog), catalog)["cooling"]["cdu_loops"][0]
+    assert loop["utilisation"] == round(loop["load_kw"] / loop["capacity_kw"], 4) > 0

@@ -399,7 +399,7 @@ def test_heat_map_colours_an_overloaded_rack_red(win):
     racks = [dict(r) for r in analysis["power"]["racks"]]
     racks[0] = {**racks[0], "max_kw": 50.0, "limit_kw": 40.0, "utilisation": 1.25}
     fake = {"power": {"racks": racks}, "cooling": {"cdu_loops": [
-        {"units": ["floor:cdu-1"], "load_kw": 1900.0, "capacity_kw": 2000.0}]}}
+        {"units": ["floor:cdu-1"], "load_kw": 1900.0, "capacity_kw": 2000.0, "utilisation": 0.95}]}}
     win.scene.set_analysis(fake)
     item = win.scene.rack_items[racks[0]["id"]]
     assert item.fill_color == style.ROLES["compute"][0]  # overlay off: role colours
@@ -436,3 +436,12 @@ def test_scene_follows_a_replaced_document(win, catalog):
     assert win.scene.rack_items["a01"] is a01 and a01.pos() == QPointF(win.project.rack("a01").x,
                                                                        win.project.rack("a01").y)
     assert not win.undo_action.isEnabled()
+
+
+def test_cdu_heat_reads_the_cooling_engines_utilisation():
+    from widgets.floor_heatmap import cdu_shares
+
+    # A figure unlike load / capacity: a map dividing them itself would show 0.5.
+    fake = {"cooling": {"cdu_loops": [{"units": ["floor:cdu-1", "floor:cdu-2"], "load_kw": 1000.0,
+                                       "capacity_kw": 2000.0, "utilisation": 0.8}]}}
+    assert cdu_shares(fake) == {"cdu-1": 0.8, "cdu-2": 0.8}
