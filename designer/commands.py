@@ -22,7 +22,7 @@ from catalog import Catalog, UnknownDeviceError
 
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack, new_device_id
 from .placement import Problem, carry_index, check_move, check_new, floor_footprint, footprints_of, rack_footprint
-from .rules import u_span_problem
+from .rules import rack_space_problem, u_span_problem
 from .settings import SettingsError
 
 
@@ -166,22 +166,34 @@ def _refuse(problem: Problem | None) -> None:
         raise CommandError(problem.message)
 
 
-def _new_rack(project: Project, catalog: Catalog, r: Rack, taken: set[str]) -> Rack:
-    """``r`` checked as a new rack (its place is checked with the others it arrives with)."""
+#: Key under which ``_new_rack``'s cache keeps the types the U-space check looked up (racks included).
+_SPACE_TYPES = object()
+
+
+def _new_rack(project: Project, catalog: Catalog, r: Rack, taken: set[str], kinds: dict | None = None) -> Rack:
+    """``r`` checked as a new rack (its place is checked with the others it arrives with).
+
+    ``kinds`` caches the mountable catalog entries by the id asked for, across the racks of one command.
+    """
     rtype = _catalog_entry(catalog, r.type, ["rack"])
     if not project.has_hall(r.hall):
         raise CommandError(f"rack {r.name!r}: no hall with id {r.hall!r}")
     _fresh_id(project, r.id, taken, "rack")
     _positive_number(r.power_limit_kw, "rack power limit (kW)")
     place = _placement((r.x, r.y, r.rotation), f"rack {r.name or r.id}")
-    devices = tuple(replace(d, type=_catalog_entry(catalog, d.type, MOUNT_KINDS).id) for d in r.devices)
+    types = kinds if kinds is not None else {}
+    devices = []
+    for d in r.devices:
+        dtype = types.get(d.type)
+        if dtype is None:
+            dtype = types[d.type] = _catalog_entry(catalog, d.type, MOUNT_KINDS)
+        devices.append(d if dtype.id == d.type else replace(d, type=dtype.id))
     if len({d.id for d in devices}) != len(devices):
         raise CommandError(f"rack {r.name!r}: two devices share an id")
-    r = replace(r, type=rtype.id, devices=devices, **place)
-    for d in r.devices:
-        problem = u_span_problem(catalog, r, d, ignore=d.id)
-        if problem:
-            raise CommandError(problem)
+    r = replace(r, type=rtype.id, devices=tuple(devices), **place)
+    problem = rack_space_problem(catalog, r, types.setdefault(_SPACE_TYPES, {}))
+    if problem:
+        raise CommandError(problem)
     return r
 
 
@@ -208,7 +220,8 @@ class AddObjectsCommand(Command):
 
     def apply(self, project, catalog):
         taken: set[str] = set()
-        racks = [_new_rack(project, catalog, r, taken) for r in self.racks]
+        kinds: dict = {}
+        racks = [_new_rack(project, catalog, r, taken, kinds) for r in self.racks]
         rack_ids = {r.id for r in racks}
         floors = [_new_floor_device(project, catalog, d, taken, rack_ids) for d in self.floor_devices]
         _refuse(check_new(project, catalog, footprints_of(racks, floors, catalog)))

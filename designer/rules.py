@@ -57,3 +57,32 @@ def u_span_problem(catalog: Catalog, rack: Rack, device: MountedDevice, ignore: 
             return (f"rack {rack.name or rack.id}: {device.type} at U{span[0]:g} collides with "
                     f"{other.name or other.type} at U{other_span[0]:g}")
     return None
+
+
+def rack_space_problem(catalog: Catalog, rack: Rack, types: dict | None = None) -> str | None:
+    """The first reason any device of ``rack`` cannot sit where it says (overflow or collision), or None.
+
+    One sort of the devices' spans instead of one scan per device, so a new rack of many
+    devices is checked in n log n; the messages are :func:`u_span_problem`'s.
+    """
+    types = {} if types is None else types
+    rtype = types.get(rack.type) or types.setdefault(rack.type, catalog.get(rack.type))
+    units = rtype.rack_units
+    spans = []
+    for d in rack.devices:
+        dtype = types.get(d.type) or types.setdefault(d.type, catalog.get(d.type))
+        problem = span_problem(dtype, d, units)
+        if problem:
+            return f"rack {rack.name or rack.id}: {problem}"
+        span = occupied_span(dtype, d, units)
+        if span is not None:
+            spans.append((span[0], span[1], d))
+    spans.sort(key=lambda s: s[0])
+    highest = None
+    for b, t, d in spans:
+        if highest is not None and b < highest[1]:
+            return (f"rack {rack.name or rack.id}: {d.type} at U{b:g} collides with "
+                    f"{highest[2].name or highest[2].type} at U{highest[0]:g}")
+        if highest is None or t > highest[1]:
+            highest = (b, t, d)
+    return None
