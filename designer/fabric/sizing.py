@@ -15,6 +15,9 @@ Why these rules (hardware.md §7):
   which is why Table 4 has 31 nodes per SU and 4 UFM cables.
 * The whole fabric is built for the endpoints asked for: every leaf gets all its
   uplinks even when its last block is not full ("design for the full SU").
+* A spine layer built for growth (more spines placed than the endpoints need,
+  as a phased build installs them) carries the uplinks when its count divides
+  them evenly: each leaf then keeps its cables as later phases add leaves.
 
 Three tiers follow the k-ary fat tree: pods of at most k/2 leaves (whole rail
 sets) and their spines, spine ``j`` of every pod uplinks to core group ``j``.
@@ -267,8 +270,12 @@ def _check(endpoints, rails, su_nodes, oversubscription, reserved_ports, tiers) 
 
 def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_nodes: int = 32,
                   tiers: int | str = "auto", oversubscription: float = 1.0, reserved_ports: int = 0,
-                  node_cage_ports: int = DEFAULT_NODE_CAGE_PORTS) -> FatTree:
-    """Size a rail-optimized fat tree for ``endpoints`` fabric ports (reserved ones included)."""
+                  node_cage_ports: int = DEFAULT_NODE_CAGE_PORTS, spines_placed: int = 0) -> FatTree:
+    """Size a rail-optimized fat tree for ``endpoints`` fabric ports (reserved ones included).
+
+    ``spines_placed``: spines the design already has; a two-tier tree uses them all when there are
+    more than it needs and their count divides each leaf's uplinks (a spine layer built for growth).
+    """
     forced = _check(endpoints, rails, su_nodes, oversubscription, reserved_ports, tiers)
     group = fabric_ports(switch)
     k = group.count
@@ -298,6 +305,8 @@ def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_node
                   max_by_tiers=reach, radix_max_by_tiers=radix_reach, node_cage_ports=node_cage_ports)
     if n_tiers == 2:
         spines = smallest_divisor_at_least(up, -(-leaves * up // k))
+        if spines is not None and spines < spines_placed <= up and up % spines_placed == 0:
+            spines = spines_placed
         return FatTree(tiers=2, spine=spines, core=0, pods=1, pod_leaves=leaves, pod_spines=spines,
                        last_pod_leaves=leaves, last_pod_spines=spines, core_group=0, core_ports_per_pod=0, **common)
     half = k // 2
