@@ -34,9 +34,10 @@ from .fileformat import ProjectFileError, load
 from .settings import SettingsError
 from .training.errors import TrainingError
 from .fabric.sizing import FabricError
+from .generate.spec import GenerateError
 
 #: Errors that are the user's to fix: one line on stderr, exit 2.
-USER_ERRORS = (CatalogError, ProjectFileError, UnknownDeviceError, TrainingError, FabricError)
+USER_ERRORS = (CatalogError, ProjectFileError, UnknownDeviceError, TrainingError, FabricError, GenerateError)
 
 
 class CommandModule(Protocol):
@@ -83,10 +84,12 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
     v.add_argument("file")
 
     from .fabric.cli import add_parser as add_fabric_parser
+    from .generate.cli import add_parser as add_new_parser
     from .training.cli import add_parser as add_train_parser
 
     add_fabric_parser(sub)
     add_train_parser(sub)
+    add_new_parser(sub)
 
     c = sub.add_parser("catalog", help="list, show or import hardware catalog entries")
     csub = c.add_subparsers(dest="catalog_command", parser_class=_Parser, required=True)
@@ -234,6 +237,12 @@ def cmd_fabric(args, catalog: Catalog) -> int:
     return run(args, catalog)
 
 
+def cmd_new(args, catalog: Catalog) -> int:
+    from .generate.cli import run
+
+    return run(args, catalog)
+
+
 def cmd_train(args, catalog: Catalog) -> int:
     from .training.cli import run
 
@@ -241,7 +250,7 @@ def cmd_train(args, catalog: Catalog) -> int:
 
 
 _DOMAIN_RUN = {"analyze": cmd_analyze, "validate": cmd_validate, "fabric": cmd_fabric, "train": cmd_train,
-               "catalog": cmd_catalog}
+               "new": cmd_new, "catalog": cmd_catalog}
 
 #: The domain's own commands.
 DOMAIN_COMMANDS = tuple(_DOMAIN_RUN)

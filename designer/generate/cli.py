@@ -1,0 +1,135 @@
+"""``podplanner new superpod``: generate a SuperPOD design from a target and write it.
+
+Every bad value is one line naming the flag, exit 2; a target that does not fit
+its hall names the limit, the shortfall and the nearest size that fits.
+"""
+from __future__ import annotations
+
+from pathlib import Path
+
+from catalog import Catalog
+
+from ..analysis import analyze
+from ..fileformat import save
+from ..json_output import print_json
+from .build import generate, nearest_fit
+from .spec import NETWORKS, SYSTEMS, GenerateError, SuperpodSpec, parse_hall
+from .summary import key_lines, key_numbers
+
+NAME = "new"
+ERRORS = (GenerateError,)
+PROG = "podplanner new superpod"
+
+
+def add_parser(subparsers) -> None:
+    p = subparsers.add_parser("new", help="generate a design: new superpod --system ID (--gpus N | --sus N) -o FILE")
+    sub = p.add_subparsers(dest="new_command", parser_class=type(p), required=True)
+    s = sub.add_parser("superpod", help="a complete DGX SuperPOD hall from a GPU or scalable-unit target")
+    s.add_argument("--system", required=True, metavar="ID", help=f"one of {', '.join(SYSTEMS)}")
+    size = s.add_mutually_exclusive_group(required=True)
+    size.add_argument("--gpus", metavar="N", help="GPUs wanted (rounded to whole systems and scalable units)")
+    size.add_argument("--sus", metavar="N", help="scalable units (32 DGX or 8 NVL72 racks each)")
+    s.add_argument("--switch", metavar="ID", help="compute-fabric switch (default: qm9700, as in both RAs)")
+    s.add_argument("--rack-kw", metavar="KW", help="rack power limit; sets DGX per rack (default: 40 kW; "
+                                                   "the system's own figure for rack-scale systems)")
+    s.add_argument("--nodes-per-rack", metavar="N", help="DGX per rack (default: as many as the rack power allows)")
+    s.add_argument("--rails", metavar="R", help="compute-fabric rails per node (default: the system's NIC count)")
+    s.add_argument("--oversubscription", metavar="X", default="1", help="leaf down:up ratio (default: 1, non-blocking)")
+    s.add_argument("--tiers", default="auto", choices=("auto", "2", "3"), help="compute-fabric tiers (default: auto)")
+    s.add_argument("--networks", metavar="LIST", default=",".join(NETWORKS),
+                   help=f"networks to build, comma-separated (default: {','.join(NETWORKS)})")
+    s.add_argument("--hall", metavar="WxD", default="fit", help="hall width x depth in metres, or fit (default)")
+    s.add_argument("--hall-power-kw", metavar="KW", help="IT power the hall supplies (default: fitted to the design)")
+    s.add_argument("--hall-cooling-kw", metavar="KW", help="heat the hall's air system removes (default: fitted)")
+    s.add_argument("--hall-liquid-kw", metavar="KW", help="heat the facility water loop takes (default: fitted)")
+    s.add_argument("--phases", metavar="SUS", nargs="?", const="1",
+                   help="build in phases of SUS scalable units (default 1); writes one file per phase beside FILE")
+    s.add_argument("--name", help="design name (default: from the system and size)")
+    s.add_argument("-o", "--output", required=True, metavar="FILE", help="project file to write")
+    s.add_argument("--json", action="store_true", help="print the key numbers as one JSON document")
+
+
+def _int(text: str | None, flag: str) -> int | None:
+    if text is None:
+        return None
+    t = text.strip().replace("_", "").replace(",", "")
+    if len(t) > 30:
+        raise GenerateError(f"{PROG}: {flag}: {len(t)} digits is not a size anyone can build")
+    try:
+        return int(t)
+    except ValueError:
+        raise GenerateError(f"{PROG}: {flag}: a whole number, got {text!r}") from None
+
+
+def _float(text: str | None, flag: str) -> float | None:
+    if text is None:
+        return None
+    if len(text) > 40:
+        raise GenerateError(f"{PROG}: {flag}: not a number a hall can have ({len(text)} characters)")
+    try:
+        return float(text)
+    except ValueError:
+        raise GenerateError(f"{PROG}: {flag}: a number, got {text!r}") from None
+
+
+def spec_from_args(args) -> SuperpodSpec:
+    return SuperpodSpec(
+        system=args.system, gpus=_int(args.gpus, "--gpus"), sus=_int(args.sus, "--sus"), switch=args.switch,
+        rack_kw=_float(args.rack_kw, "--rack-kw"), nodes_per_rack=_int(args.nodes_per_rack, "--nodes-per-rack"),
+        rails=_int(args.rails, "--rails"), oversubscription=_float(args.oversubscription, "--oversubscription"),
+        tiers=args.tiers, networks=tuple(args.networks.split(",")), hall=parse_hall(args.hall),
+        hall_power_kw=_float(args.hall_power_kw, "--hall-power-kw"),
+        hall_cooling_kw=_float(args.hall_cooling_kw, "--hall-cooling-kw"),
+        hall_liquid_kw=_float(args.hall_liquid_kw, "--hall-liquid-kw"),
+        phase_sus=_int(args.phases, "--phases"), name=args.name or "")
+
+
+def phase_path(path: Path, phase: int) -> Path:
+    """``hall.podplan.json`` -> ``hall.phase-2.podplan.json`` (and ``hall.json`` -> ``hall.phase-2.json``)."""
+    name = path.name
+    for ext in (".podplan.json", ".json"):
+        if name.endswith(ext):
+            return path.with_name(f"{name[: -len(ext)]}.phase-{phase}{ext}")
+    return path.with_name(f"{name}.phase-{phase}")
+
+
+def _write(project, path: Path) -> None:
+    try:
+        save(project, path)
+    except OSError as exc:
+        raise GenerateError(f"{PROG}: {path}: cannot be written ({exc.strerror or exc})") from None
+
+
+def run(args, catalog: Catalog) -> int:
+    spec = spec_from_args(args)
+    try:
+        generated = generate(spec, catalog)
+    except GenerateError as exc:
+        if not exc.fit:
+            raise GenerateError(f"{PROG}: {exc}") from None
+        near = nearest_fit(spec, catalog)
+        hint = (f"; nearest that fits: --sus {near.sus} ({near.gpus:,} GPUs)" if near is not None
+                else "; not even one scalable unit fits")
+        raise GenerateError(f"{PROG}: {exc}{hint}") from None
+    out = Path(args.output)
+    if out.is_dir():
+        raise GenerateError(f"{PROG}: -o {out}: is a folder; give a file name")
+    analysis = analyze(generated.project, catalog)
+    numbers = key_numbers(generated, analysis, catalog)
+    _write(generated.project, out)
+    phase_files = []
+    for k, phase in enumerate(generated.phases, 1):
+        path = phase_path(out, k)
+        _write(phase, path)
+        phase_files.append(str(path))
+    if args.json:
+        print_json({**numbers, "file": str(out), "phase_files": phase_files})
+        return 0
+    print(generated.project.name)
+    for line in key_lines(numbers):
+        print(f"  {line}")
+    for note in generated.notes:
+        print(f"  note: {note}")
+    print(f"wrote {out}" + (f" and {len(phase_files)} phase files ({', '.join(Path(p).name for p in phase_files)})"
+                            if phase_files else ""))
+    return 0

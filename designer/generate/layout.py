@@ -1,0 +1,127 @@
+"""Where the generated racks stand: row pairs around cold aisles, a network band in the middle of the hall.
+
+Why this shape (dcim.md, RA-11334-001 Figure 3.1): racks stand in rows whose
+fronts face each other across a cold aisle of two tiles (the 1.2 m front
+clearance the floor plan keeps) and whose backs face across a hot aisle of two
+tiles (1.0 m rear clearance kept). A scalable unit is one segment of a row pair
+with its network racks in the middle of each row, so its leaf cables stay
+inside the segment. Spines, cores and management sit in a band across the
+middle of the hall, which keeps every leaf-to-spine run near the shortest the
+hall allows. Row pairs are set out in columns with 1.8 m cross aisles so the
+hall comes out near square.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from .spec import GenerateError
+
+TILE = 600.0
+RACK_DEPTH = 1200.0
+COLD_AISLE = 1200.0
+HOT_AISLE = 1200.0
+CROSS_AISLE = 1800.0
+#: Free floor between the outer rows and the walls (more than the 1.0 m rear clearance).
+MARGIN = 1200.0
+PAIR_PITCH = 2 * RACK_DEPTH + COLD_AISLE + HOT_AISLE
+#: Longest row before a cross aisle: 24 rack positions (14.4 m).
+MAX_ROW_MM = 24 * TILE
+
+
+@dataclass(frozen=True)
+class Place:
+    x: float
+    y: float
+    rotation: float
+    row: str
+
+
+@dataclass(frozen=True)
+class Grid:
+    """Row pairs in ``columns`` columns; ``band_pairs`` row pairs of network racks across the middle."""
+
+    segment_mm: float
+    segments_per_pair: int
+    su_pairs: int
+    columns: int
+    band_pairs: int
+    band_rows_per_column: int
+
+    @property
+    def row_mm(self) -> float:
+        return self.segment_mm * self.segments_per_pair
+
+    @property
+    def pairs_per_column(self) -> int:
+        return math.ceil(self.su_pairs / self.columns)
+
+    @property
+    def width_mm(self) -> float:
+        return 2 * MARGIN + self.columns * self.row_mm + (self.columns - 1) * CROSS_AISLE
+
+    @property
+    def depth_mm(self) -> float:
+        return MARGIN + (self.pairs_per_column + self.band_pairs) * PAIR_PITCH
+
+    @property
+    def band_slots(self) -> int:
+        """Rack positions in the band: both rows of each band pair, across the columns."""
+        return self.band_pairs * 2 * self.columns * int(self.row_mm // TILE)
+
+    def pair_origin(self, pair: int) -> tuple[float, float, int]:
+        """(x, y) of SU row pair ``pair``'s corner, and its slot in the column (band pairs sit in the middle)."""
+        col, k = divmod(pair, self.pairs_per_column)
+        slot = k if k < self.pairs_per_column // 2 else k + self.band_pairs
+        return MARGIN + col * (self.row_mm + CROSS_AISLE), MARGIN + slot * PAIR_PITCH, slot
+
+    def band_origin(self, band_pair: int, col: int) -> tuple[float, float, int]:
+        slot = self.pairs_per_column // 2 + band_pair
+        return MARGIN + col * (self.row_mm + CROSS_AISLE), MARGIN + slot * PAIR_PITCH, slot
+
+
+def plan_grid(segment_mm: float, su_count: int, band_racks: int, hall_mm: tuple[float, float] | None) -> Grid:
+    """The grid that holds ``su_count`` SU segments and the band, near square (or within the given hall)."""
+    per_pair = max(1, int(MAX_ROW_MM // segment_mm))
+    per_pair = min(per_pair, su_count)
+    pairs = math.ceil(su_count / per_pair)
+    best = None
+    for columns in range(1, pairs + 1):
+        if columns > 1 and math.ceil(pairs / columns) == math.ceil(pairs / (columns - 1)):
+            continue
+        row_slots = int(segment_mm * per_pair // TILE)
+        band_pairs = max(1, math.ceil(band_racks / (2 * columns * row_slots)))
+        g = Grid(segment_mm, per_pair, pairs, columns, band_pairs, row_slots)
+        if hall_mm is not None:
+            if g.width_mm > hall_mm[0] + 1e-6 or g.depth_mm > hall_mm[1] + 1e-6:
+                continue
+            score = 0.0 if best is None else 1.0  # the first that fits, fewest columns: longest rows
+        else:
+            score = abs(math.log(g.width_mm / g.depth_mm))
+        if best is None or score < best[0]:
+            best = (score, g)
+    if best is None:
+        row_slots = int(segment_mm * per_pair // TILE)
+        squarest = min((Grid(segment_mm, per_pair, pairs, c, max(1, math.ceil(band_racks / (2 * c * row_slots))),
+                             row_slots) for c in range(1, pairs + 1)),
+                       key=lambda q: abs(math.log(q.width_mm / q.depth_mm)))
+        raise GenerateError(f"hall {hall_mm[0] / 1000:g} x {hall_mm[1] / 1000:g} m is too small for {su_count} "
+                            f"scalable units: their rows need about {squarest.width_mm / 1000:.1f} x "
+                            f"{squarest.depth_mm / 1000:.1f} m", fit=True)
+    return best[1]
+
+
+def row_places(x0: float, y0: float, widths_a: list[float], widths_b: list[float], name: str
+               ) -> tuple[list[Place], list[Place]]:
+    """Centres of the slots of a row pair: row A (fronts to +y) and row B (fronts to -y) across a cold aisle."""
+    ya = y0 + RACK_DEPTH / 2
+    yb = y0 + RACK_DEPTH + COLD_AISLE + RACK_DEPTH / 2
+
+    def along(widths, y, rot, row):
+        out, x = [], x0
+        for w in widths:
+            out.append(Place(x + w / 2, y, rot, row))
+            x += w
+        return out
+
+    return along(widths_a, ya, 180.0, f"{name}A"), along(widths_b, yb, 0.0, f"{name}B")

@@ -1,0 +1,189 @@
+"""What a user asks the generator for, checked, and what each system brings to a scalable unit.
+
+Why the scalable unit comes from the reference architectures: a DGX SuperPOD is
+ordered, cabled and tested one SU at a time (RA-11334-001: 32 DGX B200 per SU;
+RA-11338-001: 8 GB200 NVL72 racks per SU), so targets are rounded to whole SUs
+and the compute fabric's leaf blocks line up with them.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field, replace
+
+from catalog import Catalog, UnknownDeviceError
+
+#: Systems the generator lays out, with their scalable unit (nodes for servers, racks for rack systems).
+SYSTEMS = {"dgx-b200": 32, "dgx-h100": 32, "dgx-h200": 32, "gb200-nvl72": 8}
+NETWORKS = ("compute", "storage", "inband", "oob")
+#: The compute switch of both reference architectures (RA-11334-001 and RA-11338-001: Quantum-2 QM9700).
+DEFAULT_SWITCH = "qm9700"
+#: Rack power limit when none is asked for: the B200 RA's 2-DGX rack (28.6 kW) in a 40 kW rack position;
+#: rack-scale systems get their own rack's figure.
+DEFAULT_RACK_KW = 40.0
+#: Largest GPU count asked for: beyond any hall, refused in words before any arithmetic.
+MAX_LIMIT = 10**7
+
+
+class GenerateError(ValueError):
+    """A target the generator cannot build, with the limit, the shortfall and, where one exists, the nearest fit."""
+
+    def __init__(self, message: str, *, fit: bool = False):
+        super().__init__(message)
+        #: the target is too big for the room or supply asked for; a smaller one may fit
+        self.fit = fit
+
+
+def _whole(value, what: str, lo: int = 1, hi: int = MAX_LIMIT) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+            value = int(value)
+        else:
+            raise GenerateError(f"{what} must be a whole number, got {value!r}")
+    if not lo <= value <= hi:
+        shown = f"a number of {len(str(abs(value)))} digits" if abs(value) > 10**12 else f"{value:,}"
+        raise GenerateError(f"{what} must be between {lo:,} and {hi:,}, got {shown}")
+    return value
+
+
+def _number(value, what: str, lo: float, hi: float, *, inclusive: bool = False) -> float:
+    try:
+        v = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise GenerateError(f"{what} must be a number, got {value!r}") from None
+    if not math.isfinite(v) or (v < lo if inclusive else v <= lo) or v > hi:
+        raise GenerateError(f"{what} must be {'at least' if inclusive else 'above'} {lo:g} and at most {hi:g}, "
+                            f"got {value!r}")
+    return v
+
+
+@dataclass(frozen=True)
+class SuperpodSpec:
+    """A target: ``gpus`` or ``sus`` of ``system``, and how to build it. ``None`` means "the generator decides"."""
+
+    system: str = "dgx-b200"
+    gpus: int | None = None
+    sus: int | None = None
+    switch: str | None = None
+    rack_kw: float | None = None
+    nodes_per_rack: int | None = None
+    rails: int | None = None
+    oversubscription: float = 1.0
+    tiers: str = "auto"
+    networks: tuple[str, ...] = NETWORKS
+    #: hall width x depth in metres; None fits the hall to the design
+    hall: tuple[float, float] | None = None
+    hall_power_kw: float | None = None
+    hall_cooling_kw: float | None = None
+    hall_liquid_kw: float | None = None
+    #: scalable units per build phase; None builds everything at once
+    phase_sus: int | None = None
+    name: str = ""
+    extra: dict = field(default_factory=dict, compare=False)
+
+    def with_sus(self, sus: int) -> SuperpodSpec:
+        return replace(self, sus=sus, gpus=None)
+
+
+@dataclass(frozen=True)
+class SystemProfile:
+    """What one system brings: GPUs and fabric ports per node, nodes per SU, power and size."""
+
+    id: str
+    name: str
+    rack_scale: bool
+    gpus_per_node: int
+    #: compute-fabric ports (rails) per node; a rack system's node is its compute tray
+    rails: int
+    nodes_per_su: int
+    #: compute trays per rack system (1 for a server)
+    trays: int
+    node_max_kw: float
+    u_height: int
+    storage_ports: int
+    inband_ports: int
+
+
+def system_profile(catalog: Catalog, system: str) -> SystemProfile:
+    if system not in SYSTEMS:
+        raise GenerateError(f"system {system!r} is not one the generator lays out; choose one of "
+                            f"{', '.join(SYSTEMS)}")
+    dev = catalog.get(system)
+    compute = dev.ports_of("compute")
+    if not compute:
+        raise GenerateError(f"{system} has no compute-fabric ports in the catalog")
+    if dev.kind == "rack_system":
+        trays = 0
+        rails = 0
+        for comp in dev.components:
+            ctype = catalog.get(comp.id)
+            if ctype.ports_of("compute"):
+                trays, rails = int(comp.count), int(ctype.ports_of("compute")[0].count)
+        if not trays:
+            raise GenerateError(f"{system}: the catalog does not say which of its trays carry compute ports")
+        storage = sum(g.count for g in dev.ports_of("storage"))
+        return SystemProfile(system, dev.name, True, int(dev.gpu_count or 0), rails, SYSTEMS[system] * trays, trays,
+                             (dev.power_max_w or 0) / 1000, int(dev.u_height), storage // trays, 0)
+    return SystemProfile(system, dev.name, False, int(dev.gpu_count or 0), int(compute[0].count), SYSTEMS[system], 1,
+                         (dev.power_max_w or 0) / 1000, int(math.ceil(dev.u_height)),
+                         sum(g.count for g in dev.ports_of("storage")), sum(g.count for g in dev.ports_of("inband")))
+
+
+def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
+    """``spec`` with every value checked (a clear GenerateError otherwise)."""
+    if not isinstance(spec.system, str):
+        raise GenerateError("system must be a catalog id such as dgx-b200")
+    system = spec.system.strip().lower()
+    system_profile(catalog, system)
+    if (spec.gpus is None) == (spec.sus is None):
+        raise GenerateError("give the size as GPUs or as scalable units, one of the two")
+    gpus = None if spec.gpus is None else _whole(spec.gpus, "GPUs")
+    sus = None if spec.sus is None else _whole(spec.sus, "scalable units", hi=100_000)
+    switch = (spec.switch or DEFAULT_SWITCH).strip().lower()
+    try:
+        sw = catalog.get(switch)
+    except UnknownDeviceError as exc:
+        raise GenerateError(str(exc)) from None
+    if sw.kind != "switch" or not any(g.role == "fabric" and g.protocol == "infiniband" for g in sw.ports):
+        raise GenerateError(f"{switch} is not an InfiniBand fabric switch; compute-fabric switches: "
+                            f"{', '.join(d.id for d in catalog if d.kind == 'switch' and any(g.role == 'fabric' and g.protocol == 'infiniband' for g in d.ports))}")
+    rack_kw = None if spec.rack_kw is None else _number(spec.rack_kw, "rack power (kW)", 0.0, 10_000.0)
+    npr = None if spec.nodes_per_rack is None else _whole(spec.nodes_per_rack, "nodes per rack", hi=64)
+    rails = None if spec.rails is None else _whole(spec.rails, "rails", hi=64)
+    over = _number(spec.oversubscription, "oversubscription", 1.0, 64.0, inclusive=True)
+    tiers = str(spec.tiers).strip().lower()
+    if tiers not in ("auto", "2", "3"):
+        raise GenerateError(f"tiers must be auto, 2 or 3, got {spec.tiers!r}")
+    networks = tuple(dict.fromkeys(n.strip().lower() for n in spec.networks if n.strip()))
+    unknown = [n for n in networks if n not in NETWORKS]
+    if unknown:
+        raise GenerateError(f"unknown network {unknown[0]!r}; networks: {', '.join(NETWORKS)}")
+    if "compute" not in networks:
+        raise GenerateError("the compute network is part of every SuperPOD; add it to the networks")
+    hall = None
+    if spec.hall is not None:
+        try:
+            w, d = spec.hall
+        except (TypeError, ValueError):
+            raise GenerateError("hall is WIDTHxDEPTH in metres, for example 40x30") from None
+        hall = (_number(w, "hall width (m)", 1.0, 10_000.0), _number(d, "hall depth (m)", 1.0, 10_000.0))
+    caps = {k: None if getattr(spec, k) is None else _number(getattr(spec, k), what, 0.0, 1e9)
+            for k, what in (("hall_power_kw", "hall power (kW)"), ("hall_cooling_kw", "hall air cooling (kW)"),
+                            ("hall_liquid_kw", "hall liquid cooling (kW)"))}
+    phase = None if spec.phase_sus is None else _whole(spec.phase_sus, "scalable units per phase", hi=100_000)
+    return replace(spec, system=system, gpus=gpus, sus=sus, switch=switch, rack_kw=rack_kw, nodes_per_rack=npr,
+                   rails=rails, oversubscription=over, tiers=tiers, networks=networks, hall=hall,
+                   phase_sus=phase, **caps)
+
+
+def parse_hall(text: str) -> tuple[float, float] | None:
+    """``"40x30"`` (metres) as (40.0, 30.0); ``"fit"`` as None."""
+    t = str(text).strip().lower()
+    if t == "fit":
+        return None
+    parts = t.replace("×", "x").split("x")
+    if len(parts) != 2:
+        raise GenerateError(f"hall {text!r}: give WIDTHxDEPTH in metres (for example 40x30) or fit")
+    try:
+        return float(parts[0]), float(parts[1])
+    except ValueError:
+        raise GenerateError(f"hall {text!r}: give WIDTHxDEPTH in metres (for example 40x30) or fit") from None

@@ -1,0 +1,100 @@
+"""The key numbers of a generated design, for the command line and the window's preview."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+
+from catalog import Catalog
+
+from ..analysis import Analysis
+from ..rack_roles import rack_role
+from .build import Generated
+
+_NUMBERED = re.compile(r"[-\d]+(r\d+)?$")
+
+
+def _switches_by_network(generated: Generated) -> dict[str, dict[str, int]]:
+    """Switches counted by network and tier, from the names the generator gave them."""
+    out: dict[str, Counter] = {}
+    for rack in generated.project.racks:
+        for d in rack.devices:
+            label = _NUMBERED.sub("", d.name)
+            if label in ("leaf", "spine", "core"):
+                out.setdefault("compute", Counter())[label] += 1
+            elif label.startswith("storage-") and label != "storage-ufm":
+                out.setdefault("storage", Counter())[label.split("-", 1)[1]] += 1
+            elif label.startswith("inband-"):
+                out.setdefault("inband", Counter())[label.split("-", 1)[1]] += 1
+            elif label == "oob":
+                out.setdefault("oob", Counter())["leaf"] += 1
+    return {k: dict(v) for k, v in out.items()}
+
+
+def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> dict:
+    """GPUs, racks, rows, switches per network and tier, power, heat and price of a generated design."""
+    project = generated.project
+    s = analysis.summary
+    roles = Counter(rack_role(r, catalog) for r in project.racks)
+    hall = project.halls[0]
+    x0, y0, x1, y1 = hall.bounds
+    fabric = analysis.result("fabric").section
+    by_len = analysis.result("fabric").cable_lengths()
+    fibre = [(length, n) for type_id, lens in by_len.items() if type_id.startswith("fiber") for length, n in lens.items()]
+    fibre_n = sum(n for _, n in fibre)
+    return {
+        "system": generated.profile.id,
+        "scalable_units": generated.sus,
+        "systems": generated.nodes,
+        "gpus": s["gpus"],
+        "racks": s["racks"],
+        "racks_by_role": dict(roles),
+        "rows": len({r.row for r in project.racks}),
+        "cdus": len(project.floor_devices),
+        "hall_m": [round((x1 - x0) / 1000, 1), round((y1 - y0) / 1000, 1)],
+        "hall_power_kw": hall.power_capacity_kw,
+        "hall_air_cooling_kw": hall.cooling_capacity_kw,
+        "hall_liquid_cooling_kw": hall.liquid_cooling_capacity_kw,
+        "switches": _switches_by_network(generated),
+        "fabric_tiers": fabric.get("tiers"),
+        "it_power_max_kw": s["it_power_max_kw"],
+        "it_power_typical_kw": s["it_power_typical_kw"],
+        "facility_power_kw": s["facility_power_kw"],
+        "liquid_heat_kw": s["liquid_heat_kw"],
+        "air_heat_kw": s["air_heat_kw"],
+        "price_total": s["price_total"],
+        "currency": s["currency"],
+        "fabric_cables": fabric.get("cables_total", s.get("cables")),
+        "mean_fibre_m": round(sum(length * n for length, n in fibre) / fibre_n, 2) if fibre_n else None,
+        "errors": sum(f.severity == "error" for f in analysis.findings),
+        "warnings": sum(f.severity == "warning" for f in analysis.findings),
+        "notes": list(generated.notes),
+    }
+
+
+NETWORK_NAMES = {"compute": "compute fabric", "storage": "storage fabric", "inband": "in-band management",
+                 "oob": "out-of-band management"}
+
+
+def key_lines(numbers: dict) -> list[str]:
+    """The key numbers as lines a person reads."""
+    n = numbers
+    roles = n["racks_by_role"]
+    rack_text = ", ".join(f"{v} {k.replace('rack_scale', 'rack-scale')}" for k, v in sorted(roles.items()))
+    lines = [f"{n['gpus']:,} GPUs in {n['systems']:,} {n['system']} ({n['scalable_units']} scalable units)",
+             f"{n['racks']:,} racks ({rack_text}) in {n['rows']} rows"
+             + (f", {n['cdus']} CDUs" if n["cdus"] else "")
+             + f"; hall {n['hall_m'][0]:g} x {n['hall_m'][1]:g} m"]
+    for net, tiers in n["switches"].items():
+        parts = ", ".join(f"{v} {k}" for k, v in tiers.items())
+        lines.append(f"{NETWORK_NAMES.get(net, net)}: {parts}"
+                     + (f" ({n['fabric_tiers']} tiers)" if net == "compute" else ""))
+    lines.append(f"IT power {n['it_power_max_kw']:,.0f} kW max ({n['it_power_typical_kw']:,.0f} typical), "
+                 f"facility {n['facility_power_kw']:,.0f} kW")
+    lines.append(f"heat {n['liquid_heat_kw']:,.0f} kW to liquid, {n['air_heat_kw']:,.0f} kW to air")
+    price = n["price_total"]
+    lines.append(f"price {price:,.0f} {n['currency']} (list and estimated prices; see the bill of materials)"
+                 if price is not None else "price: some parts have no price")
+    if n["mean_fibre_m"] is not None:
+        lines.append(f"compute-fabric cables: {n['fabric_cables']:,}, mean fibre length {n['mean_fibre_m']:.1f} m")
+    lines.append(f"checks: {n['errors']} errors, {n['warnings']} warnings")
+    return lines
