@@ -5,7 +5,7 @@ from collections import Counter
 from designer.analysis import analyze
 from designer.bom import build_bom
 from designer.fileformat import load
-from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+from drawn import DGX_B200_SU, GB200_NVL72_SU
 
 
 def test_sample_bom_lines_and_totals(catalog):

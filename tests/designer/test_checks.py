@@ -6,7 +6,7 @@ from designer.analysis import analyze
 from designer.checks import check_space
 from designer.fileformat import load
 from designer.model import MountedDevice
-from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+from drawn import DGX_B200_SU, GB200_NVL72_SU
 from tests.designer.test_fileformat import GOLDEN
 
 

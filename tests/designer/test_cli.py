@@ -139,7 +139,7 @@ def test_module_entry_point_runs_the_domain_commands(tmp_path):
 def test_module_entry_point_points_to_podplanner_for_the_window_and_exports(args, message):
     p = subprocess.run([sys.executable, "-m", "designer", *args], capture_output=True, text=True, timeout=60)
     assert p.returncode == 2 and p.stdout == ""
-    assert p.stderr.count("\n") == 1 and message in p.stderr and "analyze, validate, fabric, train, catalog" in p.stderr
+    assert p.stderr.count("\n") == 1 and message in p.stderr and "analyze, validate, fabric, train, new, catalog" in p.stderr
 
 
 def test_domain_commands_never_load_qt():
@@ -178,7 +178,7 @@ def test_registered_commands_run_beside_the_domain_commands(capsys):
     with pytest.raises(SystemExit) as done:
         main(["--help"], commands=[Hello])
     out = capsys.readouterr().out
-    assert done.value.code == 0 and "{analyze,validate,fabric,train,catalog,hello}" in out
+    assert done.value.code == 0 and "{analyze,validate,fabric,train,new,catalog,hello}" in out
     code, _, err = run(capsys, "hello", "refused.json", commands=[Hello])
     assert code == 2 and err == "podplanner: error: hello: refused.json: no thanks\n"
 
@@ -189,10 +189,10 @@ def test_the_default_command_opens_a_file_or_runs_alone(capsys):
         code, out, _ = run(capsys, *argv, commands=[Hello], default="hello")
         assert code == 0 and out.startswith(f"hello {file} ("), argv
     code, _, err = run(capsys, "helo", commands=[Hello], default="hello")
-    assert code == 2 and "unknown command 'helo' (commands: analyze, validate, fabric, train, catalog, hello; " \
+    assert code == 2 and "unknown command 'helo' (commands: analyze, validate, fabric, train, new, catalog, hello; " \
                          "or give a project file to open)" in err
     code, _, err = run(capsys)
-    assert code == 2 and err == "podplanner: say which command: analyze, validate, fabric, train, catalog\n"
+    assert code == 2 and err == "podplanner: say which command: analyze, validate, fabric, train, new, catalog\n"
 
 
 def test_a_command_registered_twice_is_a_bug_not_a_traceback(capsys):

@@ -11,7 +11,7 @@ from designer.analysis import analyze
 from designer.engines import Context, Engine, EngineResult, run_engines
 from designer.fileformat import load
 from designer.registry import ENGINES
-from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+from drawn import DGX_B200_SU, GB200_NVL72_SU
 
 from keypaths import key_paths
 

@@ -11,7 +11,7 @@ from designer.cooling import KW_PER_TON, W_TO_BTU_H, air_cfm_for_kw, coolant_lpm
 from designer.fileformat import load, loads
 from designer.model import FloorDevice, Hall, MountedDevice, Project, Rack
 from designer.power import pdu_capacity_kw
-from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+from drawn import DGX_B200_SU, GB200_NVL72_SU
 from designer.settings import Settings, SettingsError
 from tests.designer.test_fileformat import GOLDEN
 

@@ -15,7 +15,7 @@ from designer.bom import build_bom
 from designer.cli import main
 from designer.fileformat import ProjectFileError, load, loads, save
 from designer.model import FloorDevice, MountedDevice, Project, Rack
-from designer.samples import GB200_NVL72_SU
+from drawn import GB200_NVL72_SU
 from tests.designer.test_fileformat import GOLDEN
 from tests.designer.test_power_cooling import HALL
 
@@ -143,7 +143,7 @@ def test_fabric_settings_in_a_file(catalog):
 
 def test_numbers_beyond_a_float_are_refused_in_words(catalog, tmp_path):
     from designer.commands import CommandError, Document, MoveRacksCommand, PlaceRackCommand
-    from designer.samples import DGX_B200_SU
+    from drawn import DGX_B200_SU
     from designer.settings import Settings, SettingsError
 
     doc = Document(load(DGX_B200_SU, catalog), catalog)

@@ -5,7 +5,7 @@ from dataclasses import replace
 
 import pytest
 
-from designer import samples
+import drawn as samples
 from designer.analysis import analyze
 from designer.commands import AddDeviceCommand, AddRacksCommand, Document, MoveRacksCommand, RemoveDeviceCommand
 from designer.fileformat import load

@@ -8,7 +8,7 @@ import pytest
 
 from designer.analysis import analyze
 from designer.fileformat import load
-from designer.samples import DGX_B200_SU
+from drawn import DGX_B200_SU
 from exporters.cabling import COLUMNS, write_cabling_csv
 from exporters.registry import FORMATS
 

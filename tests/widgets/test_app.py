@@ -35,7 +35,10 @@ def test_no_file_opens_the_default_sample(started, catalog, qtbot):
     assert app_module.run_app(None, catalog) == 0
     win = _new_window(before)
     assert QApplication.applicationName() == "PodPlanner" and QApplication.organizationName() == "PodPlanner"
-    assert len(win.scene.rack_items) == 19
+    from designer.samples import DGX_B200_SU
+    from designer.fileformat import load
+
+    assert len(win.scene.rack_items) == len(load(DGX_B200_SU, catalog).racks) == 22
     assert win.last_error is None
 
 

@@ -6,7 +6,7 @@ from dataclasses import replace
 import numpy as np
 import pytest
 
-from designer import samples
+import drawn as samples
 from designer.analysis import analyze
 from designer.commands import AddDeviceCommand, Document, UpdateRackCommand
 from designer.fileformat import load

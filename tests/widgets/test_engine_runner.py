@@ -7,7 +7,7 @@ import pytest
 
 from designer.analysis import analyze
 from designer.fileformat import load
-from designer import samples
+import drawn as samples
 from designer.model import Project
 from widgets.engine_runner import EngineRunner
 

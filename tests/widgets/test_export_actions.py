@@ -5,7 +5,7 @@ import csv
 
 import pytest
 
-from designer import samples
+import drawn as samples
 from designer.commands import RemoveRacksCommand
 from exporters.registry import FORMATS
 from widgets.main_window import MainWindow

@@ -427,7 +427,7 @@ def test_heat_map_without_results_is_neutral(win):
 
 
 def test_scene_follows_a_replaced_document(win, catalog):
-    from designer import samples
+    import drawn as samples
     old_doc, old_item = win.document, win.scene.rack_items["a01"]
     assert win.open_path(samples.DGX_B200_SU)
     assert "s1" not in win.scene.rack_items and win.scene.rack_items["a01"] is not old_item

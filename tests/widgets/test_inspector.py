@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
 
-from designer import samples
+import drawn as samples
 from designer.analysis import analyze
 from designer.commands import AddDeviceCommand, Document
 from designer.fileformat import load

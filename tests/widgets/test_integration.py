@@ -8,7 +8,7 @@ import pytest
 from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
 
-from designer import samples
+import drawn as samples
 from designer.commands import MoveRacksCommand
 from designer.fileformat import load
 from widgets.main_window import MainWindow
@@ -176,7 +176,9 @@ def test_opening_another_design_refreshes_every_dock(win, qtbot):
 def test_a_sample_is_never_saved_over(win, monkeypatch):
     asked = []
     monkeypatch.setattr(win.files, "ask_save_path", lambda: asked.append(True) or None)
-    assert win.open_path(samples.DGX_B200_SU)
+    from designer.samples import DGX_B200_SU
+
+    assert win.open_path(DGX_B200_SU)
     assert win.path is None
     assert not win.files.save()
     assert asked == [True]

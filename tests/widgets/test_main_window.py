@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 from PySide6.QtCore import QPointF, QRectF
 
-from designer import samples
+import drawn as samples
 from designer.commands import MoveRacksCommand
 from designer.fileformat import load
 from widgets.floor_items import FloorDeviceItem, HallItem, RackItem
@@ -151,8 +151,11 @@ def test_opening_a_file_replaces_the_document(b200, qtbot):
 
 
 def test_sample_menu_lists_every_sample(window):
+    from designer import samples as bundled
+
     titles = [a.text() for a in window.samples_menu.actions()]
-    assert len(titles) == len(samples.all_samples()) == 2
+    assert len(titles) == len(bundled.all_samples()) == 2
     assert "DGX B200 SuperPOD - 1 scalable unit" in titles
     window.samples_menu.actions()[titles.index("GB200 NVL72 SuperPOD - 1 scalable unit")].trigger()
-    assert len(window.scene.rack_items) == 10
+    # the generated SU: 8 NVL72 racks, 2 SU network racks, spine, storage, in-band and management racks
+    assert len(window.scene.rack_items) == 14

@@ -9,7 +9,7 @@ from PySide6.QtGui import QDragEnterEvent, QDragMoveEvent, QDropEvent
 from PySide6.QtWidgets import QApplication
 from PySide6.QtTest import QTest
 
-from designer import samples
+import drawn as samples
 from designer.commands import Document
 from designer.fileformat import load
 from widgets.rack_elevation import DEVICE_MIME, MOUNTED_MIME, RackElevationPanel

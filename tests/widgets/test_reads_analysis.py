@@ -8,7 +8,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from designer import samples
+import drawn as samples
 from designer.analysis import Analysis, analyze
 from designer.commands import AddRacksCommand, Document, UpdateHallCommand
 from designer.fileformat import load

@@ -13,7 +13,7 @@ from designer.analysis import analyze
 from designer.fabric import plan_wiring
 from designer.fabric import geometry, media
 from designer.fileformat import load
-from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+from drawn import DGX_B200_SU, GB200_NVL72_SU
 
 
 @pytest.fixture(scope="module")
