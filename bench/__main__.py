@@ -97,6 +97,12 @@ def bench_training() -> dict:
     return bench()
 
 
+def bench_generate() -> dict:
+    from .generate_bench import bench
+
+    return bench()
+
+
 def bench_fabric() -> dict:
     from .fabric_bench import bench
 
@@ -105,7 +111,7 @@ def bench_fabric() -> dict:
 
 BENCHMARKS = {"load_save": bench_load_save, "analyze": bench_analyze, "fabric": bench_fabric,
               "training": bench_training, "checks": bench_checks, "power_cooling": bench_power_cooling,
-              "gui": bench_gui}
+              "generate": bench_generate, "gui": bench_gui}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -230,25 +230,17 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True, 
         cdu_kw = catalog.get(CDU_TYPE).cooling_capacity_kw
         cdus_per_su = (math.ceil(liquid / cdu_kw) + 1) if liquid > 0 else 0  # N+1 per SU loop
     cdu_a = math.ceil(cdus_per_su / 2)
-    seg_a = [2 * TILE] * cdu_a + [TILE] * half + [TILE]
-    seg_b = [2 * TILE] * (cdus_per_su - cdu_a) + [TILE] * (per_su_racks - half) + [TILE]
+    su_items = _su_network_items(net, profile, sus)
+    limit = rack_kw * 0.9
+    net_per_row = max(1, max(len(_fill_by_power(items, catalog, units_u, limit)) for pair in su_items for items in pair))
+    seg_a = [2 * TILE] * cdu_a + [TILE] * half + [TILE] * net_per_row
+    seg_b = [2 * TILE] * (cdus_per_su - cdu_a) + [TILE] * (per_su_racks - half) + [TILE] * net_per_row
     segment_mm = max(sum(seg_a), sum(seg_b))
 
     central = _band if _band is not None else _central_items(profile, net, spec)
-    band_racks = sum(len(_fill_by_power(items, catalog, units_u, rack_kw * 0.9)) for items in central.values())
+    band_racks = sum(len(_fill_by_power(items, catalog, units_u, limit)) for items in central.values())
     hall_mm = None if spec.hall is None else (spec.hall[0] * 1000, spec.hall[1] * 1000)
     grid = _frame or plan_grid(segment_mm, sus, band_racks, hall_mm)
-
-    # Leaf blocks by scalable unit: a block goes to the SU of its first node slot (reserved slots: the last SU).
-    tree = net.compute
-    su_of_block = [min(blk * tree.leaf_down // profile.nodes_per_su, sus - 1) for blk in range(tree.blocks)]
-    leaves_of_su: list[list[int]] = [[] for _ in range(sus)]
-    for blk, su in enumerate(su_of_block):
-        leaves_of_su[su].append(blk)
-    blk_width = max(4, len(str(tree.blocks)))
-    storage = net.storage
-    st_leaves_of_su = _spread(storage.leaf if storage else 0, sus)
-    oob_of_su = _spread(net.oob, sus)
 
     node_no = 0
     for su in range(sus):
@@ -283,28 +275,14 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True, 
             place = places_a[c] if c < cdu_a else places_b[c - cdu_a]
             b.cdus.append(FloorDevice(f"{su_name.lower()}-cdu{c + 1}", CDU_TYPE, "hall-1", place.x, place.y,
                                       place.rotation, f"{su_name} CDU-{c + 1}", served))
-        # The SU's network racks: its leaf blocks (rails split between the two rows), storage leaves, OOB.
-        items_a, items_b = [], []
-        for blk in leaves_of_su[su]:
-            for r in range(tree.rails):
-                item = (f"leaf{blk + 1}r{r}", tree.switch, f"leaf-{blk + 1:0{blk_width}d}-r{r}", "rear")
-                (items_a if r < tree.rails / 2 else items_b).append(item)
-        for k in range(st_leaves_of_su[su]):
-            first = sum(st_leaves_of_su[:su]) + k + 1
-            (items_a if k % 2 == 0 else items_b).append((f"st{first}", storage.switch,
-                                                         f"storage-leaf-{first:04d}", "rear"))
-        for k in range(oob_of_su[su]):
-            first = sum(oob_of_su[:su]) + k + 1
-            (items_a if k % 2 == 0 else items_b).append((f"oob{first}", "sn2201", f"oob-{first:04d}", "rear"))
-        for side, items, places in (("a", items_a, places_a), ("b", items_b, places_b)):
-            stacks = _stack(items, catalog, units_u)
-            if len(stacks) > 1:
-                raise GenerateError(f"{su_name}: its network switches need {len(stacks)} racks per row; "
-                                    "the layout has one (use fewer rails or a larger switch)")
-            if stacks:
-                rid = f"{su_name.lower()}-net{side}"
-                devs = [replace(d, id=f"{rid}-{d.id}") for d in stacks[0]]
-                b.rack(rid, f"{su_name}-NET-{side.upper()}", places[-1], devs)
+        # The SU's network racks at the row ends: its leaves (rails split between the rows), storage and
+        # out-of-band switches, and in a three-tier fabric its share of its pod's spines.
+        for side, items, places in (("a", su_items[su][0], places_a), ("b", su_items[su][1], places_b)):
+            stacks = _fill_by_power(items, catalog, units_u, limit)
+            for n, devs in enumerate(stacks):
+                rid = f"{su_name.lower()}-net{side}{n + 1 if len(stacks) > 1 else ''}"
+                b.rack(rid, f"{su_name}-NET-{side.upper()}{n + 1 if len(stacks) > 1 else ''}",
+                       places[len(places) - net_per_row + n], [replace(d, id=f"{rid}-{d.id}") for d in devs])
 
     # -- the band: spines, cores, storage spines, in-band, UFM and management nodes ---------------------
     band_groups = [(title, _fill_by_power(items, catalog, units_u, rack_kw * 0.9)) for title, items in central.items()]
@@ -343,6 +321,53 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True, 
     return out
 
 
+def _su_network_items(net: NetworkPlan, profile: SystemProfile, sus: int) -> list[tuple[list, list]]:
+    """Per scalable unit, the switches of its two network racks (row A, row B) as ``(id, type, name, face)``.
+
+    A leaf block goes to the SU of its first node slot (reserved UFM slots: the last SU). In a
+    three-tier fabric each pod's spines are spread over the network racks of the pod's SUs, so a
+    leaf's uplinks stay in its part of the hall and only the spine-to-core runs cross to the band.
+    """
+    tree = net.compute
+    su_of_block = [min(blk * tree.leaf_down // profile.nodes_per_su, sus - 1) for blk in range(tree.blocks)]
+    out: list[tuple[list, list]] = [([], []) for _ in range(sus)]
+    blk_width = max(4, len(str(tree.blocks)))
+    for blk, su in enumerate(su_of_block):
+        for r in range(tree.rails):
+            out[su][0 if r < tree.rails / 2 else 1].append(
+                (f"leaf{blk + 1}r{r}", tree.switch, f"leaf-{blk + 1:0{blk_width}d}-r{r}", "rear"))
+    if tree.tiers == 3:
+        first_spine = 0
+        width = max(4, len(str(tree.spine)))
+        for pod in range(tree.pods):
+            leaves, spines = tree.pod_of_leaf(pod)
+            first_blk = pod * tree.pod_leaves // tree.rails
+            pod_sus = sorted({su_of_block[k] for k in range(first_blk, first_blk + leaves // tree.rails)})
+            for j in range(spines):
+                su = pod_sus[j % len(pod_sus)]
+                i = first_spine + j
+                out[su][(j // len(pod_sus)) % 2].append((f"spine{i + 1}", tree.switch, f"spine-{i + 1:0{width}d}",
+                                                         "rear"))
+            first_spine += spines
+    if net.storage is not None:
+        spread = _spread(net.storage.leaf, sus)
+        first = 0
+        for su in range(sus):
+            for k in range(spread[su]):
+                first += 1
+                out[su][k % 2].append((f"st{first}", net.storage.switch, f"storage-leaf-{first:04d}", "rear"))
+    # The compute UFM appliances plug into the last leaf block's reserved slots (RA Table 4): they stand
+    # beside those leaves, in the last SU's row-B network rack, so their cables stay short.
+    out[sus - 1][1].extend((f"ufm{i + 1}", "ufm-appliance", f"ufm-compute-{i + 1}", "front")
+                           for i in range(net.ufm_compute))
+    first = 0
+    for su, n in enumerate(_spread(net.oob, sus)):
+        for k in range(n):
+            first += 1
+            out[su][k % 2].append((f"oob{first}", "sn2201", f"oob-{first:04d}", "rear"))
+    return out
+
+
 def _spread(total: int, parts: int) -> list[int]:
     """``total`` split over ``parts`` as evenly as whole numbers allow, earlier parts first."""
     base, extra = divmod(total, parts)
@@ -353,7 +378,8 @@ def _central_items(profile: SystemProfile, net: NetworkPlan, spec: SuperpodSpec)
     """The band's racks by title: each a list of ``(id suffix, type, name, face)``."""
     tree = net.compute
     out: dict[str, list] = {}
-    out["SPINE"] = [(f"spine{i + 1}", tree.switch, f"spine-{i + 1:04d}", "rear") for i in range(tree.spine)]
+    if tree.tiers < 3:  # three-tier spines stand with their pods (see _su_network_items)
+        out["SPINE"] = [(f"spine{i + 1}", tree.switch, f"spine-{i + 1:04d}", "rear") for i in range(tree.spine)]
     if tree.core:
         out["CORE"] = [(f"core{i + 1}", tree.switch, f"core-{i + 1:04d}", "rear") for i in range(tree.core)]
     if net.storage is not None:
@@ -368,8 +394,7 @@ def _central_items(profile: SystemProfile, net: NetworkPlan, spec: SuperpodSpec)
         items += [(f"ibm{i + 1}", "sn2201", f"inband-mgmt-leaf-{i + 1:02d}", "rear")
                   for i in range(net.inband_management)]
         out["INBAND"] = items
-    mgmt = [(f"ufm{i + 1}", "ufm-appliance", f"ufm-compute-{i + 1}", "front") for i in range(net.ufm_compute)]
-    mgmt += [(f"sufm{i + 1}", "ufm-appliance", f"storage-ufm-{i + 1}", "front") for i in range(net.ufm_storage)]
+    mgmt = [(f"sufm{i + 1}", "ufm-appliance", f"storage-ufm-{i + 1}", "front") for i in range(net.ufm_storage)]
     mgmt += [(f"mn{i + 1}", "mgmt-node", f"mgmt-node-{i + 1:02d}", "front") for i in range(net.management_nodes)]
     out["MGMT"] = mgmt
     return {k: v for k, v in out.items() if v}

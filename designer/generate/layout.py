@@ -72,6 +72,8 @@ class Grid:
     def pair_origin(self, pair: int) -> tuple[float, float, int]:
         """(x, y) of SU row pair ``pair``'s corner, and its slot in the column (band pairs sit in the middle)."""
         col, k = divmod(pair, self.pairs_per_column)
+        if col % 2:  # serpentine: the next column starts where this one ended, so consecutive SUs stay close
+            k = self.pairs_per_column - 1 - k
         slot = k if k < self.pairs_per_column // 2 else k + self.band_pairs
         return MARGIN + col * (self.row_mm + CROSS_AISLE), MARGIN + slot * PAIR_PITCH, slot
 
