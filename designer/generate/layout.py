@@ -87,6 +87,7 @@ def plan_grid(segment_mm: float, su_count: int, band_racks: int, hall_mm: tuple[
     per_pair = max(1, int(MAX_ROW_MM // segment_mm))
     per_pair = min(per_pair, su_count)
     pairs = math.ceil(su_count / per_pair)
+    per_pair = math.ceil(su_count / pairs)  # balanced rows: 4 SUs of 3 per row become 2 rows of 2
     best = None
     for columns in range(1, pairs + 1):
         if columns > 1 and math.ceil(pairs / columns) == math.ceil(pairs / (columns - 1)):
