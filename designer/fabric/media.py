@@ -88,12 +88,18 @@ def choose(catalog: Catalog, raw_m: np.ndarray, a_key: np.ndarray, b_key: np.nda
         partner[idx[take]] = idx[mate[take]]
     fibre = medium == NONE
     smf = fibre & (raw_m > (spec[MMF].reach_m or 0))
-    for _ in range(8):  # a single-mode link makes its cages single-mode, and their other links too
-        bad = np.unique(np.concatenate([a_key[smf], b_key[smf]]))
-        spread = fibre & (np.isin(a_key, bad) | np.isin(b_key, bad)) & ~smf
-        if not spread.any():
-            break
-        smf |= spread
+    if smf.any():
+        # Cages numbered densely once, so each round of spreading is two lookups, not a set search.
+        _, cage = np.unique(np.concatenate([a_key, b_key]), return_inverse=True)
+        cage_a, cage_b = cage[:n], cage[n:]
+        for _ in range(8):  # a single-mode link makes its cages single-mode, and their other links too
+            single = np.zeros(int(cage.max()) + 1, dtype=bool)
+            single[cage_a[smf]] = True
+            single[cage_b[smf]] = True
+            spread = fibre & (single[cage_a] | single[cage_b]) & ~smf
+            if not spread.any():
+                break
+            smf |= spread
     mmf = fibre & ~smf
     rounded, fits = _round_up(raw_m, spec[MMF].lengths_m)
     medium[mmf & fits], length[mmf & fits] = MMF, rounded[mmf & fits]
