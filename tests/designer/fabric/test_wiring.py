@@ -140,3 +140,14 @@ def test_nvl72_and_forbidden_tier(catalog):
     result = fabric_of(big.with_settings(big.settings.updated(fabric_tiers="2")), catalog)
     assert result.section["tiers"] == 3 and result.tiers_exceeded
     assert "fabric-tier-forbidden" in {f.code for f in result.findings}
+
+
+def test_a_single_mode_link_makes_every_link_of_its_cages_single_mode(catalog):
+    # Links 0-1 share cage 0 (A side); links 1-2 share cage 100 (B side); link 3 stands alone.
+    # Link 0 is beyond multimode reach, so cage 0 is single-mode, so link 1 is, so cage 100, so link 2.
+    lengths = np.array([60.0, 10.0, 10.0, 10.0])
+    a = np.array([0, 0, 1, 2])
+    b = np.array([99, 100, 100, 101])
+    two = np.full(4, 2)
+    ch = media.choose(catalog, lengths, a, b, two, two, np.ones(4, bool), np.ones(4, bool))
+    assert [media.MEDIA[m] for m in ch["medium"]] == ["smf", "smf", "smf", "mmf"]
