@@ -29,6 +29,9 @@ PDU_TYPES = ("pdu-415v-60a-3ph", "pdu-415v-32a-3ph")
 #: 100 kW, so the 90 % headroom warning stays quiet and the first change has room.
 FIT_MARGIN = 1.15
 FLOOR_RATING = {False: 1500.0, True: 2500.0}
+#: Most a network or management rack is filled to (90 % of it): they are air-cooled, and air-cooled racks
+#: much above 25-30 kW need rear-door or in-row cooling (dcim.md), whatever the compute racks draw.
+NETWORK_RACK_KW = 30.0
 #: Lowest U used in network and management racks (U1 left for cable management).
 FIRST_U = 2
 
@@ -231,7 +234,7 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True, 
         cdus_per_su = (math.ceil(liquid / cdu_kw) + 1) if liquid > 0 else 0  # N+1 per SU loop
     cdu_a = math.ceil(cdus_per_su / 2)
     su_items = _su_network_items(net, profile, sus)
-    limit = rack_kw * 0.9
+    limit = min(rack_kw, NETWORK_RACK_KW) * 0.9
     net_per_row = max(1, max(len(_fill_by_power(items, catalog, units_u, limit)) for pair in su_items for items in pair))
     seg_a = [2 * TILE] * cdu_a + [TILE] * half + [TILE] * net_per_row
     seg_b = [2 * TILE] * (cdus_per_su - cdu_a) + [TILE] * (per_su_racks - half) + [TILE] * net_per_row

@@ -133,7 +133,6 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
     if not isinstance(spec.system, str):
         raise GenerateError("system must be a catalog id such as dgx-b200")
     system = spec.system.strip().lower()
-    system_profile(catalog, system)
     if (spec.gpus is None) == (spec.sus is None):
         raise GenerateError("give the size as GPUs or as scalable units, one of the two")
     gpus = None if spec.gpus is None else _whole(spec.gpus, "GPUs")
@@ -149,10 +148,19 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
     rack_kw = None if spec.rack_kw is None else _number(spec.rack_kw, "rack power (kW)", 0.0, 10_000.0)
     npr = None if spec.nodes_per_rack is None else _whole(spec.nodes_per_rack, "nodes per rack", hi=64)
     rails = None if spec.rails is None else _whole(spec.rails, "rails", hi=64)
+    profile = system_profile(catalog, system)
+    if rails is not None and rails != profile.rails:
+        raise GenerateError(f"{system} has {profile.rails} compute-fabric ports per "
+                            f"{'compute tray' if profile.rack_scale else 'system'}, one per rail: rails must be "
+                            f"{profile.rails}, got {rails}")
+    if npr is not None and profile.rack_scale:
+        raise GenerateError(f"a {system} is a whole rack: nodes per rack does not apply to it")
     over = _number(spec.oversubscription, "oversubscription", 1.0, 64.0, inclusive=True)
     tiers = str(spec.tiers).strip().lower()
     if tiers not in ("auto", "2", "3"):
         raise GenerateError(f"tiers must be auto, 2 or 3, got {spec.tiers!r}")
+    if isinstance(spec.networks, str) or not all(isinstance(n, str) for n in spec.networks):
+        raise GenerateError(f"networks are a list of names: {', '.join(NETWORKS)}")
     networks = tuple(dict.fromkeys(n.strip().lower() for n in spec.networks if n.strip()))
     unknown = [n for n in networks if n not in NETWORKS]
     if unknown:
