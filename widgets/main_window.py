@@ -32,6 +32,7 @@ from .findings_panel import FindingsPanel
 from .floor_plan import FloorPlanScene
 from .floor_view import FloorPlanView
 from .inspector import InspectorPanel
+from .new_superpod import start as start_new_superpod
 from .palette import CatalogPalette
 from .rack_elevation import RackElevationPanel
 
@@ -136,6 +137,7 @@ class MainWindow(QMainWindow):
     def _build_menus(self) -> None:
         file_menu = self.menuBar().addMenu("&File")
         self.new_action = self._action(file_menu, "&New", self.new_project, QKeySequence.StandardKey.New)
+        self.new_superpod_action = self._action(file_menu, "New Super&POD…", self.new_superpod)
         self.open_action = self._action(file_menu, "&Open…", self.choose_file, QKeySequence.StandardKey.Open)
         self.recent_menu = file_menu.addMenu("Open &recent")
         self.samples_menu = file_menu.addMenu("Open &sample")
@@ -388,6 +390,10 @@ class MainWindow(QMainWindow):
     def new_project(self) -> None:
         if self.files.maybe_save():
             self.adopt_project(Project(halls=(_empty_hall(),)), None)
+
+    def new_superpod(self) -> None:
+        """File ▸ New SuperPOD…: the generator's dialog (after the unsaved-changes question, as New asks)."""
+        start_new_superpod(self)
 
     def choose_file(self) -> None:
         if not self.files.maybe_save():

@@ -24,9 +24,10 @@ def _switches_by_network(generated: Generated) -> dict[str, dict[str, int]]:
             elif label.startswith("storage-") and label != "storage-ufm":
                 out.setdefault("storage", Counter())[label.split("-", 1)[1]] += 1
             elif label.startswith("inband-"):
-                out.setdefault("inband", Counter())[label.split("-", 1)[1]] += 1
+                tier = label.split("-", 1)[1]
+                out.setdefault("inband", Counter())["management-node leaf" if tier == "mgmt-leaf" else tier] += 1
             elif label == "oob":
-                out.setdefault("oob", Counter())["leaf"] += 1
+                out.setdefault("oob", Counter())["switch"] += 1
     return {k: dict(v) for k, v in out.items()}
 
 
@@ -43,6 +44,7 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
     fibre_n = sum(n for _, n in fibre)
     return {
         "system": generated.profile.id,
+        "system_name": generated.profile.name,
         "scalable_units": generated.sus,
         "systems": generated.nodes,
         "gpus": s["gpus"],
@@ -71,6 +73,10 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
     }
 
 
+def _count(n: int, word: str) -> str:
+    return f"{n:,} {word}{'' if n == 1 else 's'}"
+
+
 NETWORK_NAMES = {"compute": "compute fabric", "storage": "storage fabric", "inband": "in-band management",
                  "oob": "out-of-band management"}
 
@@ -80,7 +86,8 @@ def key_lines(numbers: dict) -> list[str]:
     n = numbers
     roles = n["racks_by_role"]
     rack_text = ", ".join(f"{v} {k.replace('rack_scale', 'rack-scale')}" for k, v in sorted(roles.items()))
-    lines = [f"{n['gpus']:,} GPUs in {n['systems']:,} {n['system']} ({n['scalable_units']} scalable units)",
+    lines = [f"{n['gpus']:,} GPUs in {n['systems']:,} × {n.get('system_name') or n['system']} "
+             f"({n['scalable_units']} scalable unit{'s' if n['scalable_units'] != 1 else ''})",
              f"{n['racks']:,} racks ({rack_text}) in {n['rows']} rows"
              + (f", {n['cdus']} CDUs" if n["cdus"] else "")
              + f"; hall {n['hall_m'][0]:g} x {n['hall_m'][1]:g} m"]
@@ -96,5 +103,5 @@ def key_lines(numbers: dict) -> list[str]:
                  if price is not None else "price: some parts have no price")
     if n["mean_fibre_m"] is not None:
         lines.append(f"compute-fabric cables: {n['fabric_cables']:,}, mean fibre length {n['mean_fibre_m']:.1f} m")
-    lines.append(f"checks: {n['errors']} errors, {n['warnings']} warnings")
+    lines.append(f"checks: {_count(n['errors'], 'error')}, {_count(n['warnings'], 'warning')}")
     return lines

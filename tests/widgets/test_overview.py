@@ -12,7 +12,7 @@ from widgets.main_window import MainWindow
 
 @pytest.fixture
 def big(qtbot, catalog, tmp_path):
-    w = MainWindow(catalog, dgx_b200_project(8 * 2 * 1100), None,  # 1,100 racks, 2,200 nodes
+    w = MainWindow(catalog, dgx_b200_project(8 * 2 * 1100), None,  # 2,200 DGX in 1,100 compute racks and more
                    settings=QSettings(str(tmp_path / "s.ini"), QSettings.Format.IniFormat),
                    recovery_dir=tmp_path / "r")
     qtbot.addWidget(w)
@@ -27,15 +27,16 @@ def _overview(scene):
 
 def test_zoomed_out_big_plan_uses_the_overview(big, qtbot):
     scene, view = big.scene, big.view
-    assert len(scene.rack_items) == 1100
+    assert len(scene.rack_items) == len(big.project.racks) > 1100
     scene.OVERVIEW_MIN_ITEMS = 1000
     view.fit_hall()
     qtbot.waitUntil(lambda: len(_overview(scene)) == 1)
     assert all(i.in_overview for i in scene.rack_items.values())  # they paint nothing
     # ...yet a click still finds them
-    item = scene.rack_items["r00010"]
+    rid = big.project.racks[10].id
+    item = scene.rack_items[rid]
     assert scene.itemAt(item.sceneBoundingRect().center(), view.transform()) is item
-    scene.select("rack:r00010")
+    scene.select(f"rack:{rid}")
     qtbot.waitUntil(lambda: not item.in_overview)
     assert sum(not i.in_overview for i in scene.rack_items.values()) == 1
     # zoomed in, every footprint paints itself again
@@ -49,11 +50,11 @@ def test_overview_follows_edits(big, qtbot):
     view.fit_hall()
     qtbot.waitUntil(lambda: len(_overview(scene)) == 1)
     before = _overview(scene)[0].boundingRect()
-    rack = big.project.rack("r01099")
-    # Into the aisle behind the last row, half way to the wall: the move must stay inside the hall.
-    big.document.push(MoveRacksCommand({"r01099": (rack.x, rack.y + 1800.0, rack.rotation)}))
+    rack = max(big.project.racks, key=lambda r: r.y)  # in the row nearest the far wall
+    # One tile into the hot aisle behind the last row: the move must stay inside the hall.
+    big.document.push(MoveRacksCommand({rack.id: (rack.x, rack.y + 600.0, rack.rotation)}))
     qtbot.waitUntil(lambda: _overview(scene) and _overview(scene)[0].boundingRect() != before)
-    assert _overview(scene)[0].boundingRect().bottom() == pytest.approx(before.bottom() + 1800.0)
+    assert _overview(scene)[0].boundingRect().bottom() == pytest.approx(before.bottom() + 600.0)
 
 
 def test_small_plans_never_use_the_overview(qtbot, catalog, tmp_path):
@@ -74,9 +75,9 @@ def test_rubber_band_and_clicks_still_reach_racks_in_the_overview(big, qtbot):
     scene.OVERVIEW_MIN_ITEMS = 1000
     view.fit_hall()
     qtbot.waitUntil(lambda: len(_overview(scene)) == 1)
-    a, b = scene.rack_items["r00000"], scene.rack_items["r00002"]
+    a, b = scene.rack_items["su01-01"], scene.rack_items["su01-03"]  # three racks side by side in one row
     assert scene.itemAt(a.sceneBoundingRect().center(), view.transform()) is a
     area = QPainterPath()
     area.addRect(a.sceneBoundingRect().adjusted(50, 50, -50, -50).united(b.sceneBoundingRect().adjusted(50, 50, -50, -50)))
     scene.setSelectionArea(area)
-    assert {i.rack_id for i in scene.selectedItems()} == {"r00000", "r00001", "r00002"}
+    assert {i.rack_id for i in scene.selectedItems()} == {"su01-01", "su01-02", "su01-03"}
