@@ -168,7 +168,7 @@ class FatTree:
         for p in range(self.pods):
             _, spines = self.pod_of_leaf(p)
             up = self.spine_uplinks_of_pod(p)
-            chunk = -(-up // self.core_group)
+            chunk = self.core_ports_per_pod  # a partial pod fills its cores' ports as a full one will
             per_core = np.clip(up - np.arange(self.core_group) * chunk, 0, chunk)
             used[:spines] += per_core
         return used.ravel()
@@ -270,11 +270,14 @@ def _check(endpoints, rails, su_nodes, oversubscription, reserved_ports, tiers) 
 
 def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_nodes: int = 32,
                   tiers: int | str = "auto", oversubscription: float = 1.0, reserved_ports: int = 0,
-                  node_cage_ports: int = DEFAULT_NODE_CAGE_PORTS, spines_placed: int = 0) -> FatTree:
+                  node_cage_ports: int = DEFAULT_NODE_CAGE_PORTS, spines_placed: int = 0,
+                  cores_placed: int = 0) -> FatTree:
     """Size a rail-optimized fat tree for ``endpoints`` fabric ports (reserved ones included).
 
-    ``spines_placed``: spines the design already has; a two-tier tree uses them all when there are
-    more than it needs and their count divides each leaf's uplinks (a spine layer built for growth).
+    ``spines_placed``, ``cores_placed``: switches the design already has. A two-tier tree uses every
+    spine when there are more than it needs and their count divides each leaf's uplinks; a three-tier
+    tree whose last pod is partly built gives it a whole pod's spines when they are placed, and uses
+    every core placed when they make whole core groups (a fabric built for growth keeps its cables).
     """
     forced = _check(endpoints, rails, su_nodes, oversubscription, reserved_ports, tiers)
     group = fabric_ports(switch)
@@ -320,10 +323,17 @@ def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_node
     last_spines = smallest_divisor_at_least(up, -(-last_leaves * up // half))
     if pod_spines is None or last_spines is None:
         raise FabricError(f"a pod of {pod_leaves} leaves with {up} uplinks each does not fit {switch.id} spines")
+    if last_spines < pod_spines <= spines_placed - (pods - 1) * pod_spines:
+        last_spines = pod_spines  # the partial pod's spines are all there: spread over them as when it is full
     spine_up = pod_leaves * up // pod_spines
     last_up = last_leaves * up // last_spines
     core_group = ports_per_pod = None
-    for cg in range(max(1, -(-pods * spine_up // k)), spine_up + 1):
+    groups = list(range(max(1, -(-pods * spine_up // k)), spine_up + 1))
+    grown = cores_placed // pod_spines if cores_placed % pod_spines == 0 else 0
+    if grown in groups:  # core groups built for more pods than there are yet: keep them
+        groups.remove(grown)
+        groups.insert(0, grown)
+    for cg in groups:
         if spine_up % cg:
             continue
         ports_per_pod = max(-(-spine_up // cg), -(-last_up // cg))

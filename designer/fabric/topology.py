@@ -81,7 +81,9 @@ def spine_core(tree: FatTree) -> Tier:
     pod = np.repeat(np.arange(tree.pods, dtype=np.int64), spines_of_pod)
     j = np.concatenate([np.arange(n, dtype=np.int64) for n in spines_of_pod])
     up = _pod_arrays(tree, tree.spine_uplinks_of_pod)[pod]
-    chunk = -(-up // cg)
+    # Every pod takes its ports on a core ``core_ports_per_pod`` at a time, a partial pod too: as its
+    # spines gain uplinks they land on the next ports, and the earlier links stay where they are.
+    chunk = np.full(len(up), tree.core_ports_per_pod, dtype=np.int64)
     spine = np.repeat(np.arange(len(pod), dtype=np.int64), up)
     start = np.repeat(np.cumsum(up) - up, up)
     q = np.arange(int(up.sum()), dtype=np.int64) - start

@@ -160,7 +160,8 @@ def size_design(inv: Inventory, catalog: Catalog, *, tiers="auto", oversubscript
     switch = catalog.get(inv.switch_type or DEFAULT_SWITCH)
     return size_fat_tree(endpoints, switch, rails=inv.rails, su_nodes=inv.su_nodes, tiers=tiers,
                          oversubscription=oversubscription, reserved_ports=len(inv.reserved),
-                         node_cage_ports=inv.node_cage_ports, spines_placed=len(inv.switches["spine"]))
+                         node_cage_ports=inv.node_cage_ports, spines_placed=len(inv.switches["spine"]),
+                         cores_placed=len(inv.switches["core"]))
 
 
 def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscription: float = 1.0,

@@ -146,3 +146,37 @@ def test_port_map_uses_every_port_at_most_once(catalog, switch, n, kw):
     if t.tiers == 2:
         pairs = np.unique(ls.a_index * 100000 + ls.b_index, return_counts=True)[1]
         assert (pairs == t.leaf_up // t.spine).all()
+
+
+def _links(tree):
+    """Every link of a tree as (tier, lower index, lower port, upper index, upper port)."""
+    out = set()
+    for t, tier in enumerate(all_tiers(tree)):
+        out |= set(zip([t] * len(tier), tier.a_index.tolist(), tier.a_port.tolist(), tier.b_index.tolist(),
+                       tier.b_port.tolist()))
+    return out
+
+
+def test_a_spine_layer_built_for_growth_carries_the_uplinks_when_its_count_divides_them(qm9700):
+    one_su = 31 * 8 + 4
+    assert size_fat_tree(one_su, qm9700, reserved_ports=4).spine == 4
+    grown = size_fat_tree(one_su, qm9700, reserved_ports=4, spines_placed=16)
+    assert grown.spine == 16 and grown.leaf == 8
+    # 12 spines cannot share 32 uplinks evenly: the tree keeps the 4 it needs
+    assert size_fat_tree(one_su, qm9700, reserved_ports=4, spines_placed=12).spine == 4
+    # with the final 16 spines in place, the first SU's cables are all in the 4-SU tree
+    final = size_fat_tree(127 * 8 + 4, qm9700, reserved_ports=4)
+    first = size_fat_tree(32 * 8, qm9700, spines_placed=16)
+    assert final.spine == 16 and _links(first) <= _links(final)
+
+
+def test_a_three_tier_fabric_built_for_growth_keeps_its_cables(qm9700):
+    final = size_fat_tree(16 * 256, qm9700, tiers=3)  # 4 pods of 4 SUs
+    assert (final.pods, final.pod_spines, final.core) == (4, 32, 64)
+    # 5 SUs: a second pod with one SU. Left alone it gets 8 spines and its own core groups...
+    part = size_fat_tree(5 * 256, qm9700, tiers=3)
+    assert part.last_pod_spines == 8 and not _links(part) <= _links(final)
+    # ...but with the final spines and cores in place it spreads as the full fabric will
+    grown = size_fat_tree(5 * 256, qm9700, tiers=3, spines_placed=final.spine, cores_placed=final.core)
+    assert grown.last_pod_spines == 32 and grown.core_group == final.core_group
+    assert _links(grown) <= _links(final)
