@@ -8,6 +8,7 @@ unknown types and U collisions exactly as it does for a drag in the window.
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field, replace
 
 from catalog import Catalog
@@ -19,7 +20,7 @@ from ..power import analyze_power, pdu_capacity_kw
 from ..cooling import analyze_cooling
 from ..settings import Settings
 from .layout import TILE, Grid, plan_grid, row_places
-from .networks import NetworkPlan, plan_networks
+from .networks import NetworkPlan, compute_fabric, plan_networks
 from .spec import DEFAULT_RACK_KW, GenerateError, SuperpodSpec, SystemProfile, check_spec, system_profile
 
 RACK_TYPE = "rack-48u-600x1200"
@@ -176,8 +177,7 @@ def _units_per_su(profile: SystemProfile) -> int:
     return profile.nodes_per_su // profile.trays
 
 
-def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True, _frame: Grid | None = None,
-             _band: dict | None = None) -> Generated:
+def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True) -> Generated:
     """The design for ``spec``; raises :class:`GenerateError` for a target that cannot be built."""
     spec = check_spec(spec, catalog)
     profile = system_profile(catalog, spec.system)
@@ -233,17 +233,18 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True, 
         cdu_kw = catalog.get(CDU_TYPE).cooling_capacity_kw
         cdus_per_su = (math.ceil(liquid / cdu_kw) + 1) if liquid > 0 else 0  # N+1 per SU loop
     cdu_a = math.ceil(cdus_per_su / 2)
-    su_items = _su_network_items(net, profile, sus)
+    su_items = _su_network_items(net, profile, sus, spec.phase_sus is not None)
     limit = min(rack_kw, NETWORK_RACK_KW) * 0.9
     net_per_row = max(1, max(len(_fill_by_power(items, catalog, units_u, limit)) for pair in su_items for items in pair))
     seg_a = [2 * TILE] * cdu_a + [TILE] * half + [TILE] * net_per_row
     seg_b = [2 * TILE] * (cdus_per_su - cdu_a) + [TILE] * (per_su_racks - half) + [TILE] * net_per_row
     segment_mm = max(sum(seg_a), sum(seg_b))
 
-    central = _band if _band is not None else _central_items(profile, net, spec)
+    ufm_in_band = spec.phase_sus is not None  # a phased build keeps its UFM where the last SU cannot move it
+    central = _central_items(profile, net, spec, ufm_in_band)
     band_racks = sum(len(_fill_by_power(items, catalog, units_u, limit)) for items in central.values())
     hall_mm = None if spec.hall is None else (spec.hall[0] * 1000, spec.hall[1] * 1000)
-    grid = _frame or plan_grid(segment_mm, sus, band_racks, hall_mm)
+    grid = plan_grid(segment_mm, sus, band_racks, hall_mm)
 
     node_no = 0
     for su in range(sus):
@@ -320,11 +321,12 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True, 
     gpus = units * profile.gpus_per_node
     out = Generated(project, spec, profile, net, sus, units, gpus, grid, notes, it_max, liquid, air)
     if with_phases and spec.phase_sus is not None:
-        out.phases = _phases(spec, catalog, grid, central, project.halls[0], sus)
+        out.phases = _phases(spec, catalog, out, ufm_ports, reserved_nodes)
     return out
 
 
-def _su_network_items(net: NetworkPlan, profile: SystemProfile, sus: int) -> list[tuple[list, list]]:
+def _su_network_items(net: NetworkPlan, profile: SystemProfile, sus: int, ufm_in_band: bool = False
+                      ) -> list[tuple[list, list]]:
     """Per scalable unit, the switches of its two network racks (row A, row B) as ``(id, type, name, face)``.
 
     A leaf block goes to the SU of its first node slot (reserved UFM slots: the last SU). In a
@@ -361,8 +363,9 @@ def _su_network_items(net: NetworkPlan, profile: SystemProfile, sus: int) -> lis
                 out[su][k % 2].append((f"st{first}", net.storage.switch, f"storage-leaf-{first:04d}", "rear"))
     # The compute UFM appliances plug into the last leaf block's reserved slots (RA Table 4): they stand
     # beside those leaves, in the last SU's row-B network rack, so their cables stay short.
-    out[sus - 1][1].extend((f"ufm{i + 1}", "ufm-appliance", f"ufm-compute-{i + 1}", "front")
-                           for i in range(net.ufm_compute))
+    if not ufm_in_band:
+        out[sus - 1][1].extend((f"ufm{i + 1}", "ufm-appliance", f"ufm-compute-{i + 1}", "front")
+                               for i in range(net.ufm_compute))
     first = 0
     for su, n in enumerate(_spread(net.oob, sus)):
         for k in range(n):
@@ -377,7 +380,8 @@ def _spread(total: int, parts: int) -> list[int]:
     return [base + (1 if i < extra else 0) for i in range(parts)]
 
 
-def _central_items(profile: SystemProfile, net: NetworkPlan, spec: SuperpodSpec) -> dict[str, list]:
+def _central_items(profile: SystemProfile, net: NetworkPlan, spec: SuperpodSpec, ufm_in_band: bool = False
+                   ) -> dict[str, list]:
     """The band's racks by title: each a list of ``(id suffix, type, name, face)``."""
     tree = net.compute
     out: dict[str, list] = {}
@@ -397,7 +401,9 @@ def _central_items(profile: SystemProfile, net: NetworkPlan, spec: SuperpodSpec)
         items += [(f"ibm{i + 1}", "sn2201", f"inband-mgmt-leaf-{i + 1:02d}", "rear")
                   for i in range(net.inband_management)]
         out["INBAND"] = items
-    mgmt = [(f"sufm{i + 1}", "ufm-appliance", f"storage-ufm-{i + 1}", "front") for i in range(net.ufm_storage)]
+    mgmt = [(f"ufm{i + 1}", "ufm-appliance", f"ufm-compute-{i + 1}", "front")
+            for i in range(net.ufm_compute if ufm_in_band else 0)]
+    mgmt += [(f"sufm{i + 1}", "ufm-appliance", f"storage-ufm-{i + 1}", "front") for i in range(net.ufm_storage)]
     mgmt += [(f"mn{i + 1}", "mgmt-node", f"mgmt-node-{i + 1:02d}", "front") for i in range(net.management_nodes)]
     out["MGMT"] = mgmt
     return {k: v for k, v in out.items() if v}
@@ -463,25 +469,84 @@ def _description(profile: SystemProfile, sus: int, units: int, per_rack: int, ne
     return "Generated from the DGX SuperPOD reference architecture: " + "; ".join(parts) + "."
 
 
-def _phases(spec: SuperpodSpec, catalog: Catalog, grid: Grid, band: dict, hall: Hall, sus: int) -> list[Project]:
-    """The design after each phase of ``spec.phase_sus`` scalable units.
+_LEAF = re.compile(r"^leaf-(\d+)-r\d+$")
+_SPINE = re.compile(r"^spine-(\d+)$")
+_NODE_UNIT = re.compile(r"^su(\d+)-\d+$")
+_SU_RACK = re.compile(r"^su(\d+)-")
 
-    Every phase stands on the final design's floor grid in the final hall, with the final design's
-    spines, cores, storage spines, in-band and management racks from the first phase on: a later
-    phase only adds scalable units (their racks, leaves and cables) where the grid kept room for them.
+
+def _phases(spec: SuperpodSpec, catalog: Catalog, final: Generated, reserved: int, reserved_nodes: int
+            ) -> list[Project]:
+    """The design at the end of each phase of ``spec.phase_sus`` scalable units; the last is the design.
+
+    A phase is the final design cut back, never a layout of its own: its scalable units stand where
+    they stand at the end, the band (spines of a two-tier fabric, cores, storage spines, in-band,
+    UFM and management) is there from the first phase, and a later phase only adds racks, devices
+    and cables. As in the RA, the phase's last SU leaves one DGX out for the UFM's leaf ports; the
+    next phase adds it. Leaves a phase needs for its UFM ports beyond its last SU, and a three-tier
+    pod's spines, come with their racks at the places the later SUs keep for them.
     """
+    profile, sus = final.profile, final.sus
+    count = math.ceil(sus / spec.phase_sus)
+    # A fabric that ends with three tiers is built with three from the first phase: going from two
+    # tiers to three would recable every leaf.
+    tiers = str(final.networks.compute.tiers)
+    settings = final.project.settings.updated(fabric_tiers=tiers) if tiers == "3" else final.project.settings
+    spec = replace(spec, tiers=tiers) if tiers == "3" else spec
+    hall = final.project.halls[0]
     out = []
-    for done in range(spec.phase_sus, sus + spec.phase_sus, spec.phase_sus):
-        k = min(done, sus)
-        step = replace(spec, sus=k, gpus=None, phase_sus=None, hall_power_kw=hall.power_capacity_kw,
-                       hall_cooling_kw=hall.cooling_capacity_kw, hall_liquid_kw=hall.liquid_cooling_capacity_kw,
-                       hall=(grid.width_mm / 1000, grid.depth_mm / 1000) if spec.hall is None else spec.hall)
-        g = generate(step, catalog, with_phases=False, _frame=grid, _band=band)
-        out.append(replace(g.project, name=f"{g.project.name} - phase {len(out) + 1} of "
-                                           f"{math.ceil(sus / spec.phase_sus)}"))
-        if k == sus:
-            break
+    for n in range(1, count):
+        k = n * spec.phase_sus
+        units = k * _units_per_su(profile) - (0 if profile.rack_scale else reserved_nodes)
+        tree = compute_fabric(profile, spec, catalog, units * profile.trays, reserved)
+        final_tree = final.networks.compute
+        # every spine of each pod the phase reaches (three tiers): a pod's spines come with its first leaf
+        spines = min(final_tree.spine, tree.pods * final_tree.pod_spines) if tree.tiers == 3 else 0
+        racks = []
+        for rack in final.project.racks:
+            m = _SU_RACK.match(rack.id)
+            if m is None:  # the band
+                racks.append(rack)
+                continue
+            su = int(m.group(1))
+            if su <= k:
+                if su == k and not profile.rack_scale and _NODE_UNIT.match(rack.id):
+                    rack = replace(rack, devices=_without_last_node(rack, profile.id, k, final, reserved_nodes))
+                racks.append(rack)
+                continue
+            kept = tuple(d for d in rack.devices if _needed_early(d.name, tree.blocks, spines))
+            if kept:  # the rack comes early for these switches, with its PDUs
+                pdus = tuple(d for d in rack.devices if catalog.get(d.type).kind == "pdu")
+                racks.append(replace(rack, devices=kept + pdus))
+        racks = [r for r in racks if r.devices]
+        ids = {r.id for r in racks}
+        cdus = tuple(f for f in final.project.floor_devices if f.serves and set(f.serves) <= ids)
+        project = Project(name=f"{final.project.name} - phase {n} of {count}",
+                          description=f"Phase {n} of {count}: scalable units 1-{k} of the design. "
+                                      + final.project.description, settings=settings)
+        project, _ = AddHallCommand(hall).apply(project, catalog)
+        project, _ = AddObjectsCommand(racks=tuple(racks), floor_devices=cdus).apply(project, catalog)
+        out.append(project)
+    out.append(replace(final.project, name=f"{final.project.name} - phase {count} of {count}"))
     return out
+
+
+def _without_last_node(rack: Rack, system: str, k: int, final: Generated, reserved_nodes: int):
+    """The devices of SU ``k``'s rack without the DGX that makes way for the UFM (the SU's last ones)."""
+    su_prefix = f"su{k:0{max(2, len(str(final.sus)))}d}-"
+    su_racks = [r for r in final.project.racks if r.id.startswith(su_prefix) and _NODE_UNIT.match(r.id)]
+    nodes = [d.id for r in su_racks for d in r.devices if d.type == system]
+    drop = set(nodes[len(nodes) - reserved_nodes:]) if reserved_nodes else set()
+    return tuple(d for d in rack.devices if d.id not in drop)
+
+
+def _needed_early(name: str, blocks: int, spines: int) -> bool:
+    """A leaf of a block the phase's endpoints reach, or a spine of a pod they reach (three tiers)."""
+    m = _LEAF.match(name)
+    if m:
+        return int(m.group(1)) <= blocks
+    m = _SPINE.match(name)
+    return bool(m) and int(m.group(1)) <= spines
 
 
 def nearest_fit(spec: SuperpodSpec, catalog: Catalog) -> Generated | None:

@@ -130,11 +130,9 @@ def run(args, catalog: Catalog) -> int:
         print(f"  {line}")
     for note in generated.notes:
         print(f"  note: {note}")
-    errors = [f for f in analysis.findings if f.severity == "error"]
-    for f in errors[:5]:
-        print(f"  error: {f.where}: {f.message}")
-    if len(errors) > 5:
-        print(f"  ... {len(errors) - 5} more errors: podplanner validate {out}")
+    errors = sum(f.severity == "error" for f in analysis.findings)
+    if errors > len(numbers["error_messages"]):
+        print(f"  ... {errors - len(numbers['error_messages'])} more errors: podplanner validate {out}")
     print(f"wrote {out}" + (f" and {len(phase_files)} phase files ({', '.join(Path(p).name for p in phase_files)})"
                             if phase_files else ""))
     return 0

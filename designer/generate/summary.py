@@ -68,6 +68,7 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
         "fabric_cables": fabric.get("cables_total", s.get("cables")),
         "mean_fibre_m": round(sum(length * n for length, n in fibre) / fibre_n, 2) if fibre_n else None,
         "errors": sum(f.severity == "error" for f in analysis.findings),
+        "error_messages": [f.message for f in analysis.findings if f.severity == "error"][:3],
         "warnings": sum(f.severity == "warning" for f in analysis.findings),
         "notes": list(generated.notes),
     }
@@ -104,4 +105,5 @@ def key_lines(numbers: dict) -> list[str]:
     if n["mean_fibre_m"] is not None:
         lines.append(f"compute-fabric cables: {n['fabric_cables']:,}, mean fibre length {n['mean_fibre_m']:.1f} m")
     lines.append(f"checks: {_count(n['errors'], 'error')}, {_count(n['warnings'], 'warning')}")
+    lines += [f"error: {m}" for m in n.get("error_messages", [])]
     return lines

@@ -1,0 +1,119 @@
+"""``podplanner new superpod`` on targets that build: what it prints, what it writes, how it rounds."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from designer.analysis import analyze
+from designer.fileformat import load, to_dict
+from designer.generate import SuperpodSpec, generate
+from designer.rack_roles import rack_role
+
+from ._support import run
+
+JSON_KEYS = {"gpus", "racks", "rows", "switches", "it_power_max_kw", "facility_power_kw", "liquid_heat_kw",
+             "air_heat_kw", "price_total", "currency"}
+
+
+def test_one_su_dgx_b200_prints_its_key_numbers_and_writes_a_valid_file(capsys, tmp_path, catalog):
+    out_file = tmp_path / "one.podplan.json"
+    code, out, err = run(capsys, "new", "superpod", "--system", "dgx-b200", "--sus", "1", "-o", str(out_file))
+    assert code == 0, err
+    assert err == ""
+    assert out_file.is_file()
+    project = load(out_file, catalog)
+    a = analyze(project, catalog)
+    s = a.summary
+    racks = len(project.racks)
+    rows = len({r.row for r in project.racks})
+    lines = [line.strip() for line in out.splitlines()]
+    gpu_line = next(line for line in lines if "GPUs in" in line)
+    assert gpu_line.startswith("248 GPUs in 31 ") and ("DGX B200" in gpu_line or "dgx-b200" in gpu_line), gpu_line
+    assert f"{racks} racks (" in out and f"in {rows} rows" in out
+
+    def line(label):
+        return next(x for x in lines if x.startswith(label + ":"))
+
+    assert line("compute fabric") == "compute fabric: 8 leaf, 4 spine (2 tiers)"
+    assert "2 leaf" in line("storage fabric") and "1 spine" in line("storage fabric")
+    assert line("out-of-band management").split(":")[1].split()[0] == "4"
+    inband = line("in-band management")
+    assert "2 spine" in inband and "2 leaf" in inband and inband.count("2 ") == 3
+    assert f"IT power {s['it_power_max_kw']:,.0f} kW max" in out
+    assert f"facility {s['facility_power_kw']:,.0f} kW" in out
+    assert f"heat {s['liquid_heat_kw']:,.0f} kW to liquid, {s['air_heat_kw']:,.0f} kW to air" in out
+    assert f"price {s['price_total']:,.0f} {s['currency']}" in out
+    assert "checks: 0 errors, 0 warnings" in out
+    assert out.rstrip().endswith(f"wrote {out_file}")
+    # what was written is what the generator makes
+    assert to_dict(project) == to_dict(generate(SuperpodSpec(system="dgx-b200", sus=1), catalog).project)
+    capsys.readouterr()
+    assert run(capsys, "validate", str(out_file))[0] == 0
+
+
+def test_summary_line_says_one_scalable_unit_in_the_singular(capsys, tmp_path):
+    """The title says "1 scalable unit"; the GPU line should agree."""
+    code, out, _ = run(capsys, "new", "superpod", "--system", "dgx-b200", "--sus", "1",
+                       "-o", str(tmp_path / "one.podplan.json"))
+    assert code == 0
+    gpu_line = next(line for line in out.splitlines() if "GPUs in" in line)
+    assert gpu_line.rstrip().endswith("(1 scalable unit)"), gpu_line
+
+
+def test_json_is_one_document_with_the_key_numbers(capsys, tmp_path, catalog):
+    out_file = tmp_path / "one.podplan.json"
+    code, out, err = run(capsys, "new", "superpod", "--system", "dgx-b200", "--sus", "1", "--json",
+                         "-o", str(out_file))
+    assert code == 0 and err == ""
+    doc = json.loads(out)  # the whole of stdout is one document
+    assert JSON_KEYS <= set(doc)
+    a = analyze(load(out_file, catalog), catalog)
+    assert doc["gpus"] == 248
+    assert doc["racks"] == len(load(out_file, catalog).racks)
+    assert doc["switches"]["compute"] == {"leaf": 8, "spine": 4}
+    assert sum(doc["switches"]["oob"].values()) == 4
+    assert doc["switches"]["storage"] == {"leaf": 2, "spine": 1}
+    assert doc["it_power_max_kw"] == pytest.approx(a.summary["it_power_max_kw"])
+    assert doc["facility_power_kw"] == pytest.approx(a.summary["facility_power_kw"])
+    assert doc["liquid_heat_kw"] == 0 and doc["air_heat_kw"] == pytest.approx(a.summary["air_heat_kw"])
+    assert doc["price_total"] == pytest.approx(a.summary["price_total"]) and doc["currency"] == a.summary["currency"]
+    assert doc["file"] == str(out_file) and doc["phase_files"] == []
+
+
+def test_gpus_2048_dgx_b200_gives_2040_and_says_why(capsys, tmp_path, catalog):
+    code, out, _ = run(capsys, "new", "superpod", "--system", "dgx-b200", "--gpus", "2048",
+                       "-o", str(tmp_path / "x.podplan.json"))
+    assert code == 0
+    gpu_line = next(line for line in out.splitlines() if "GPUs in" in line).strip()
+    assert gpu_line.startswith("2,040 GPUs in 255 ") and gpu_line.endswith("(8 scalable units)"), gpu_line
+    note = next(line for line in out.splitlines() if line.strip().startswith("note:"))
+    assert "2,040 GPUs of the 2,048" in note and "UFM" in note and "9 scalable units" in note
+    g = generate(SuperpodSpec(system="dgx-b200", gpus=2048), catalog)
+    assert (g.gpus, g.sus, g.nodes) == (2040, 8, 255)
+    assert len(g.notes) == 1 and "UFM" in g.notes[0]
+
+
+def test_gpus_2300_gb200_rounds_up_to_whole_racks(capsys, tmp_path, catalog):
+    code, out, _ = run(capsys, "new", "superpod", "--system", "gb200-nvl72", "--gpus", "2300",
+                       "-o", str(tmp_path / "x.podplan.json"))
+    assert code == 0
+    gpu_line = next(line for line in out.splitlines() if "GPUs in" in line).strip()
+    assert gpu_line.startswith("2,304 GPUs in 32 ") and gpu_line.endswith("(4 scalable units)"), gpu_line
+    assert "note: 2,304 GPUs: the 2,300 asked for, rounded up to whole racks" in out
+    g = generate(SuperpodSpec(system="gb200-nvl72", gpus=2300), catalog)
+    assert (g.gpus, g.sus, g.nodes) == (2304, 4, 32)
+
+
+@pytest.mark.parametrize(("rack_kw", "per_rack"), [(None, 2), (60, 4)])
+def test_dgx_per_rack_follows_the_rack_power(design, catalog, rack_kw, per_rack):
+    kw = {} if rack_kw is None else {"rack_kw": rack_kw}
+    g, a = design("dgx-b200", 1, **kw)
+    counts = [sum(d.type == "dgx-b200" for d in r.devices) for r in g.project.racks
+              if rack_role(r, catalog) == "compute"]
+    assert sum(counts) == 31
+    assert max(counts) == per_rack
+    assert sorted(counts)[1:] == [per_rack] * (len(counts) - 1)  # only the UFM-displaced rack has one less
+    assert len(counts) == -(-32 // per_rack)
+    assert g.project.halls[0].rack_power_limit_kw == (rack_kw or 40)
+    assert not [f for f in a.findings if f.severity in ("error", "warning")]

@@ -1,0 +1,202 @@
+"""Where the generated racks stand, how long their fabric cables are, and how they are powered and cooled."""
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import shapely
+from shapely.geometry import Polygon
+
+from designer.fabric import media
+from designer.placement import clearance_bands
+from designer.rack_roles import rack_role
+
+from ._support import RACK_D, RACK_W, footprint, show
+
+FRONT, REAR = 1200.0, 1000.0
+HALLS = [("dgx-b200", 4), ("gb200-nvl72", 4)]
+FEED_CODES = {"circuit-over-cap", "feed-redundancy-lost", "single-feed", "no-pdu"}
+
+
+def _ids(case):
+    return f"{case[0]}-{case[1]}su"
+
+
+def _bands(rack):
+    front, rear = clearance_bands(rack.x, rack.y, RACK_W, RACK_D, rack.rotation, front=FRONT, rear=REAR)
+    return Polygon(front), Polygon(rear)
+
+
+def _obstacles(project, catalog):
+    """(label, footprint) of every rack and floor unit."""
+    out = [(f"rack {r.name}", footprint(r.x, r.y, r.rotation)) for r in project.racks]
+    for f in project.floor_devices:
+        t = catalog.get(f.type)
+        out.append((f"floor {f.name}", footprint(f.x, f.y, f.rotation, t.width_mm, t.depth_mm)))
+    return out
+
+
+@pytest.mark.parametrize("case", HALLS, ids=_ids)
+def test_clearance_bands_are_free(design, catalog, case):
+    g, _ = design(*case)
+    obstacles = _obstacles(g.project, catalog)
+    tree = shapely.STRtree([p for _, p in obstacles])
+    hall = Polygon(g.project.halls[0].outline)
+    blocked = []
+    for rack in g.project.racks:
+        own = footprint(rack.x, rack.y, rack.rotation)
+        for side, band in zip(("front", "rear"), _bands(rack)):
+            assert band.area == pytest.approx((FRONT if side == "front" else REAR) * RACK_W)
+            assert not band.intersection(own).area > 1.0  # the band lies outside its own rack
+            if not hall.covers(band):
+                blocked.append(f"{rack.name} {side} band leaves the hall")
+            for i in tree.query(band, predicate="intersects"):
+                label, poly = obstacles[int(i)]
+                if band.intersection(poly).area > 1.0:  # mm²: touching is fine
+                    blocked.append(f"{rack.name} {side} band over {label}")
+    assert not blocked, "\n".join(blocked[:20])
+
+
+@pytest.mark.parametrize("case", HALLS, ids=_ids)
+def test_rows_face_each_other_across_cold_aisles(design, catalog, case):
+    g, _ = design(*case)
+    racks = g.project.racks
+    rows: dict[str, list] = {}
+    for r in racks:
+        rows.setdefault(r.row, []).append(r)
+    for name, members in rows.items():
+        assert name[-1] in "AB", name
+        assert {r.rotation for r in members} == {180.0 if name.endswith("A") else 0.0}, name
+        assert name[:-1] + ("B" if name.endswith("A") else "A") in rows, f"row {name} has no facing row"
+    compute = [r for r in racks if rack_role(r, catalog) in ("compute", "rack_scale")]
+    assert len(compute) == (64 if case[0] == "dgx-b200" else 32)
+    lonely = []
+    for r in compute:
+        front, _ = _bands(r)
+        facing_row = r.row[:-1] + ("B" if r.row.endswith("A") else "A")
+        # the facing rack's front band is this rack's: both fronts open onto the same 1.2 m cold aisle
+        shared = [o for o in rows[facing_row] if _bands(o)[0].symmetric_difference(front).area < 1.0]
+        if not shared:
+            lonely.append(r.name)
+        # the front points into the aisle between the rows: row A fronts +y, row B fronts -y
+        cy = front.centroid.y
+        assert (cy > r.y) if r.row.endswith("A") else (cy < r.y), r.name
+    assert not lonely, f"compute racks whose front faces no rack of the facing row: {lonely}"
+
+
+@pytest.mark.parametrize("case", HALLS, ids=_ids)
+def test_fabric_links_within_reach(design, catalog, case):
+    _, a = design(*case)
+    fab = a.result("fabric")
+    assert fab.section["too_long_links"] == 0
+    plan = fab.plan
+    assert len(plan) == sum(fab.section["links"].values())
+    medium = plan.choice["medium"]
+    assert not (medium == media.NONE).any()
+    fibre = (medium == media.MMF) | (medium == media.SMF)
+    assert fibre.any()
+    assert plan.raw_m[fibre].max() <= 100.0
+    mmf_reach = max(catalog.get(media.CABLES[media.MMF]).lengths_m)
+    assert plan.raw_m[medium == media.MMF].max() <= mmf_reach
+    # every cable's orderable length is at least the run it covers
+    assert (plan.choice["length_m"] >= plan.raw_m - 1e-9).all()
+    for link in fab.links()[:50]:
+        assert link.length_m <= 100.0
+
+
+def _mean_fibre_m(analysis) -> float:
+    lengths = analysis.result("fabric").cable_lengths()
+    pairs = [(length, n) for type_id, by_len in lengths.items() if type_id.startswith("fiber")
+             for length, n in by_len.items()]
+    return sum(length * n for length, n in pairs) / sum(n for _, n in pairs)
+
+
+def test_mean_fibre_length_of_four_su_dgx_b200(design):
+    g, a = design("dgx-b200", 4)
+    mean = _mean_fibre_m(a)
+    n = sum(n for t, by_len in a.result("fabric").cable_lengths().items() if t.startswith("fiber")
+            for n in by_len.values())
+    print(f"\n4-SU DGX B200: mean compute-fabric fibre length {mean:.2f} m over {n} fibres "
+          f"(hall {g.project.halls[0].outline[2][0] / 1000:g} x {g.project.halls[0].outline[2][1] / 1000:g} m)")
+    assert mean < 20.0
+    assert n == 1020 + 1024
+
+
+# -- power ----------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("case", HALLS, ids=_ids)
+def test_pdus_alternate_feeds_and_each_feed_carries_the_rack(design, catalog, case):
+    g, a = design(*case)
+    s = g.project.settings
+    bad = [f for f in a.findings if f.code in FEED_CODES]
+    assert not bad, show(bad)
+    rows = {row["id"]: row for row in a["power"]["racks"]}
+    checked = 0
+    for rack in g.project.racks:
+        role = rack_role(rack, catalog)
+        pdus = [d for d in rack.devices if catalog.get(d.type).kind == "pdu"]
+        if role == "rack_scale":
+            continue  # an NVL72 brings its own power shelves
+        assert pdus, f"{rack.name} ({role}) has no PDU"
+        assert len(pdus) % 2 == 0
+        feeds = [d.name.split()[1][0] for d in pdus]  # "PDU A1" -> "A"
+        assert feeds == ["A", "B"] * (len(pdus) // 2), rack.name
+        cap = {"A": 0.0, "B": 0.0}
+        for d, feed in zip(pdus, feeds):
+            t = catalog.get(d.type)
+            cap[feed] += (math.sqrt(3) if t.phases == 3 else 1.0) * t.voltage_v * t.current_a * s.power_factor \
+                / 1000 * s.derating
+        draw = sum(catalog.get(d.type).power_max_w or 0 for d in rack.devices) / 1000
+        assert cap["A"] >= draw and cap["B"] >= draw, (rack.name, cap, draw)
+        row = rows[rack.id]
+        assert row["feeds"]["A"]["capacity_kw"] >= row["max_kw"] and row["feeds"]["B"]["capacity_kw"] >= row["max_kw"]
+        if role == "compute":
+            checked += 1
+    assert checked == (64 if case[0] == "dgx-b200" else 0)
+
+
+def test_nvl72_hall_has_n_plus_1_cdus_for_every_rack(design, catalog):
+    g, a = design("gb200-nvl72", 4)
+    cooling = a.result("cooling")
+    assert cooling.findings == (), show(cooling.findings)
+    nvl72 = {r.id for r in g.project.racks if rack_role(r, catalog) == "rack_scale"}
+    assert len(nvl72) == 32
+    served = {rid for f in g.project.floor_devices for rid in f.serves}
+    assert nvl72 <= served
+    loops = cooling.section["cdu_loops"]
+    in_loops = {rid for loop in loops for rid in loop["racks"]}
+    assert nvl72 <= in_loops
+    liquid = {r.id: sum((catalog.get(d.type).power_max_w or 0) * (catalog.get(d.type).liquid_fraction or 0)
+                        for d in r.devices) / 1000 for r in g.project.racks}
+    for loop in loops:
+        caps = [catalog.get(t).cooling_capacity_kw for t in loop["types"]]
+        load = sum(liquid[rid] for rid in loop["racks"])
+        assert loop["load_kw"] == pytest.approx(load, rel=1e-6)
+        assert loop["capacity_kw"] == pytest.approx(sum(caps))
+        assert sum(caps) - max(caps) >= load, loop
+        assert loop["capacity_n_minus_1_kw"] >= loop["load_kw"]
+        assert loop["redundancy"] == "N+1"
+
+
+@pytest.mark.parametrize("case", HALLS + [("dgx-b200", 1), ("gb200-nvl72", 1), ("dgx-b200", 64)],
+                         ids=_ids)
+def test_fitted_hall_capacities_cover_the_needs(design, case):
+    g, a = design(*case)
+    hall = g.project.halls[0]
+    it = a.result("power").it_max_kw
+    cooling = a.result("cooling").section
+    air, liquid = float(cooling["air_kw"]), float(cooling["liquid_kw"])
+
+    def fitted(need):  # README: the need plus 15 %, rounded up to 100 kW
+        return math.ceil(need * 1.15 / 100) * 100 if need > 0 else None
+
+    assert hall.power_capacity_kw == fitted(it) and hall.power_capacity_kw >= it
+    assert hall.cooling_capacity_kw == fitted(air) and hall.cooling_capacity_kw >= air
+    assert hall.liquid_cooling_capacity_kw == fitted(liquid)
+    if liquid:
+        assert hall.liquid_cooling_capacity_kw >= liquid
+    assert (liquid > 0) == (case[0] == "gb200-nvl72")
+    halls = a["cooling"]["halls"][0]
+    assert halls["air_headroom_kw"] >= 0 and (halls["liquid_headroom_kw"] is None or halls["liquid_headroom_kw"] >= 0)
+    assert np.isclose(a["power"]["halls"][0]["capacity_kw"], hall.power_capacity_kw)
