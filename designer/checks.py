@@ -17,7 +17,7 @@ from catalog import Catalog
 from .findings import Finding
 from .model import Project
 from .placement import hall_shape, overlapping_pairs, placed_objects
-from .rules import occupied_span
+from .rules import collisions, occupied_span
 
 
 def check_space(project: Project, catalog: Catalog, placed=None) -> list[Finding]:
@@ -47,10 +47,6 @@ def check_space(project: Project, catalog: Catalog, placed=None) -> list[Finding
     return findings
 
 
-def _bottom(span) -> float:
-    return span[0]
-
-
 def check_rack_units(project: Project, catalog: Catalog) -> list[Finding]:
     out: list[Finding] = []
     types: dict = {}  # a design holds a handful of types: look each up once, not once per device
@@ -67,15 +63,8 @@ def check_rack_units(project: Project, catalog: Catalog) -> list[Finding]:
                 out.append(Finding("error", "too-deep",
                                    f"rack {rack.name}: {dtype.id} is {dtype.depth_mm:g} mm deep, "
                                    f"the rack {rtype.depth_mm:g} mm", f"rack:{rack.id}"))
-        if len(spans) > 1:
-            spans.sort(key=_bottom)
-        highest = None  # the span reaching highest so far: anything starting below its top collides
-        for b1, t1, d1, _ in spans:
-            if highest is not None and b1 < highest[1]:
-                b0, _, d0, _ = highest
-                out.append(Finding("error", "u-collision",
-                                   f"rack {rack.name}: {d1.name or d1.type} at U{b1:g} collides with "
-                                   f"{d0.name or d0.type} at U{b0:g}", f"rack:{rack.id}"))
-            if highest is None or t1 > highest[1]:
-                highest = (b1, t1, d1, None)
+        for (b1, _, d1, _), (b0, _, d0, _) in collisions(spans) if len(spans) > 1 else ():
+            out.append(Finding("error", "u-collision",
+                               f"rack {rack.name}: {d1.name or d1.type} at U{b1:g} collides with "
+                               f"{d0.name or d0.type} at U{b0:g}", f"rack:{rack.id}"))
     return out

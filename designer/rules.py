@@ -77,12 +77,18 @@ def rack_space_problem(catalog: Catalog, rack: Rack, types: dict | None = None) 
         span = occupied_span(dtype, d, units)
         if span is not None:
             spans.append((span[0], span[1], d))
+    for (b, _, d), (b0, _, d0) in collisions(spans):
+        return f"rack {rack.name or rack.id}: {d.type} at U{b:g} collides with {d0.name or d0.type} at U{b0:g}"
+    return None
+
+
+def collisions(spans: list[tuple]):
+    """Pairs ``(span, earlier span it collides with)`` of ``(bottom, top, ...)`` spans, in one sweep up the
+    rack: a span collides with the one reaching highest below it. ``spans`` is sorted in place."""
     spans.sort(key=lambda s: s[0])
     highest = None
-    for b, t, d in spans:
-        if highest is not None and b < highest[1]:
-            return (f"rack {rack.name or rack.id}: {d.type} at U{b:g} collides with "
-                    f"{highest[2].name or highest[2].type} at U{highest[0]:g}")
-        if highest is None or t > highest[1]:
-            highest = (b, t, d)
-    return None
+    for span in spans:
+        if highest is not None and span[0] < highest[1]:
+            yield span, highest
+        if highest is None or span[1] > highest[1]:
+            highest = span

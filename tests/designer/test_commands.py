@@ -324,3 +324,19 @@ def test_hall_outline_is_copied_into_the_snapshot(doc):
     assert doc.project.hall("h1").outline == ((0, 0), (9000, 0), (9000, 6000), (0, 6000))
     with pytest.raises(CommandError, match="list of \\[x, y\\] corners"):
         doc.push(UpdateHallCommand("h1", {"outline": [[0, "a"], [1, 2], [3]]}))
+
+
+def test_a_new_rack_whose_own_devices_collide_is_refused_in_the_collisions_words(catalog):
+    from designer.commands import AddObjectsCommand
+    from designer.model import Hall, Project
+
+    project = Project(halls=(Hall("h", "Hall", ((0, 0), (6000, 0), (6000, 6000), (0, 6000))),))
+    devices = (MountedDevice("a", "dgx-b200", 2, "front", "dgx-1"), MountedDevice("b", "qm9700", 30, "rear", "leaf-1"),
+               MountedDevice("c", "dgx-b200", 8, "front", "dgx-2"))  # U8-U17 over dgx-1's U2-U11
+    rack = Rack("r1", "R1", "h", "rack-48u-600x1200", 3000, 3000, 0.0, "A", devices)
+    with pytest.raises(CommandError, match=r"rack R1: dgx-b200 at U8 collides with dgx-1 at U2"):
+        AddObjectsCommand(racks=(rack,)).apply(project, catalog)
+    ok = Rack("r1", "R1", "h", "rack-48u-600x1200", 3000, 3000, 0.0, "A", devices[:2] + (
+        MountedDevice("c", "dgx-b200", 12, "front", "dgx-2"),))
+    new, _ = AddObjectsCommand(racks=(ok,)).apply(project, catalog)
+    assert [d.u for d in new.rack("r1").devices] == [2, 30, 12]
