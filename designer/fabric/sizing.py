@@ -323,8 +323,14 @@ def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_node
     last_spines = smallest_divisor_at_least(up, -(-last_leaves * up // half))
     if pod_spines is None or last_spines is None:
         raise FabricError(f"a pod of {pod_leaves} leaves with {up} uplinks each does not fit {switch.id} spines")
-    if last_spines < pod_spines <= spines_placed - (pods - 1) * pod_spines:
-        last_spines = pod_spines  # the partial pod's spines are all there: spread over them as when it is full
+    full_leaves = sets_per_pod * rails
+    full_spines = smallest_divisor_at_least(up, -(-full_leaves * up // half))
+    if full_spines is not None and spines_placed >= pods * full_spines \
+            and (pod_leaves, pod_spines, last_spines) != (full_leaves, full_spines, full_spines):
+        # Every pod's spines are there, a partial pod's too (a fabric built for growth): spread the
+        # uplinks over them as when the pods are full, so adding leaves adds cables and moves none.
+        pod_leaves, pod_spines, last_spines = full_leaves, full_spines, full_spines
+        last_leaves = leaves - (pods - 1) * pod_leaves
     spine_up = pod_leaves * up // pod_spines
     last_up = last_leaves * up // last_spines
     core_group = ports_per_pod = None

@@ -180,3 +180,12 @@ def test_a_three_tier_fabric_built_for_growth_keeps_its_cables(qm9700):
     grown = size_fat_tree(5 * 256, qm9700, tiers=3, spines_placed=final.spine, cores_placed=final.core)
     assert grown.last_pod_spines == 32 and grown.core_group == final.core_group
     assert _links(grown) <= _links(final)
+
+
+@pytest.mark.parametrize("sus", [1, 2, 3, 5, 7])
+def test_every_su_of_a_three_tier_fabric_built_for_growth_keeps_the_cables_before_it(qm9700, sus):
+    final = size_fat_tree(9 * 256, qm9700, tiers=3)  # 3 pods, the last one partial
+    grown = size_fat_tree(sus * 256, qm9700, tiers=3, spines_placed=final.spine, cores_placed=final.core)
+    more = size_fat_tree((sus + 1) * 256, qm9700, tiers=3, spines_placed=final.spine, cores_placed=final.core)
+    assert grown.spine == grown.pods * final.pod_spines  # every spine of the pods reached is wired
+    assert _links(grown) <= _links(more) <= _links(final)
