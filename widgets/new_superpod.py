@@ -294,9 +294,9 @@ class NewSuperpodDialog(QDialog):
         self.phases_spin.setRange(0, MAX_SUS)
         self.phases_spin.setSpecialValueText("off (build everything at once)")
         self.phases_spin.setSuffix(" scalable units per phase")
-        tip = ("Scalable units per build phase. The preview checks the phasing, and the window opens the final "
-               "design; the file of each phase is written by the command line: "
-               "podplanner new superpod … --phases N -o FILE")
+        tip = ("Scalable units per build phase. The design is laid out for phases (the UFM appliances stand in "
+               "the management band), and the window opens the final design; the file of each phase is written "
+               "by the command line: podplanner new superpod … --phases N -o FILE")
         self.phases_spin.setToolTip(tip)
         box.setToolTip(tip)
         lay.addRow("Phases", self.phases_spin)
@@ -451,6 +451,7 @@ class NewSuperpodDialog(QDialog):
         """The form changed: ask for a preview of it (debounced; older previews will be dropped)."""
         self._accept_when_ready = False
         self._revision += 1
+        self.nearest_button.setVisible(False)  # its answer was for the inputs before this change
         self.runner.request(self._revision, self.spec())
         self._set_ok()
 

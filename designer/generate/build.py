@@ -21,7 +21,7 @@ from ..cooling import analyze_cooling
 from ..settings import Settings
 from .layout import TILE, Grid, plan_grid, row_places
 from .networks import NetworkPlan, compute_fabric, plan_networks
-from .spec import DEFAULT_RACK_KW, GenerateError, SuperpodSpec, SystemProfile, check_spec, system_profile
+from .spec import DEFAULT_RACK_KW, MAX_PHASES, GenerateError, SuperpodSpec, SystemProfile, check_spec, system_profile
 
 RACK_TYPE = "rack-48u-600x1200"
 CDU_TYPE = "cdu-inrow-2mw"
@@ -177,8 +177,13 @@ def _units_per_su(profile: SystemProfile) -> int:
     return profile.nodes_per_su // profile.trays
 
 
-def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True) -> Generated:
-    """The design for ``spec``; raises :class:`GenerateError` for a target that cannot be built."""
+def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
+             layout_only: bool = False) -> Generated | None:
+    """The design for ``spec``; raises :class:`GenerateError` for a target that cannot be built.
+
+    ``layout_only`` stops once the floor grid is planned (None when it fits the hall): the quick
+    test the nearest-fit search runs before building a candidate.
+    """
     spec = check_spec(spec, catalog)
     profile = system_profile(catalog, spec.system)
     settings = Settings(fabric_tiers=spec.tiers, fabric_oversubscription=spec.oversubscription)
@@ -189,6 +194,10 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True) 
     sus, units, notes = _nodes_for(spec, profile, reserved_nodes)
     if spec.phase_sus is not None and spec.phase_sus > sus:
         raise GenerateError(f"{spec.phase_sus} scalable units per phase is more than the design's {sus}")
+    if spec.phase_sus is not None and math.ceil(sus / spec.phase_sus) > MAX_PHASES:
+        raise GenerateError(f"{math.ceil(sus / spec.phase_sus)} phases of {spec.phase_sus} scalable "
+                            f"unit{'s' if spec.phase_sus != 1 else ''} are more than {MAX_PHASES}; build in steps "
+                            f"of at least {math.ceil(sus / MAX_PHASES)}")
 
     # -- density --------------------------------------------------------------------------------------
     if profile.rack_scale:
@@ -245,6 +254,8 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True) 
     band_racks = sum(len(_fill_by_power(items, catalog, units_u, limit)) for items in central.values())
     hall_mm = None if spec.hall is None else (spec.hall[0] * 1000, spec.hall[1] * 1000)
     grid = plan_grid(segment_mm, sus, band_racks, hall_mm)
+    if layout_only:
+        return None
 
     node_no = 0
     for su in range(sus):
@@ -289,7 +300,7 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True) 
                        places[len(places) - net_per_row + n], [replace(d, id=f"{rid}-{d.id}") for d in devs])
 
     # -- the band: spines, cores, storage spines, in-band, UFM and management nodes ---------------------
-    band_groups = [(title, _fill_by_power(items, catalog, units_u, rack_kw * 0.9)) for title, items in central.items()]
+    band_groups = [(title, _fill_by_power(items, catalog, units_u, limit)) for title, items in central.items()]
     slots = _band_places(grid)
     if sum(len(g) for _, g in band_groups) > len(slots):
         raise GenerateError("the network band has no room for every network rack")
@@ -550,21 +561,35 @@ def _needed_early(name: str, blocks: int, spines: int) -> bool:
 
 
 def nearest_fit(spec: SuperpodSpec, catalog: Catalog) -> Generated | None:
-    """The largest design of fewer scalable units than ``spec`` asks for that fits its hall, or None."""
+    """The largest design of fewer scalable units than ``spec`` asks for that fits its hall, or None.
+
+    Fitting a given floor is not monotonic in the SU count (rows are balanced over row pairs), so
+    the candidates are tried from the largest down, each first on its floor grid alone (quick) and
+    then whole. Power and cooling grow with every SU: a straight line through the needs of 1 and 2
+    SUs says where to start, so a hall far too small for the target is not searched SU by SU.
+    """
     spec = check_spec(spec, catalog)
     profile = system_profile(catalog, spec.system)
-    if spec.sus is not None:
-        hi = spec.sus - 1
-    else:
-        hi = math.ceil(math.ceil(spec.gpus / profile.gpus_per_node) / _units_per_su(profile)) - 1
-    lo, best = 1, None
-    while lo <= hi:  # the need grows with every SU, so the SUs that fit are a prefix
-        mid = (lo + hi) // 2
+    target = spec.sus if spec.sus is not None else \
+        math.ceil(math.ceil(spec.gpus / profile.gpus_per_node) / _units_per_su(profile))
+    start = target - 1
+    caps = [(spec.hall_power_kw, "it_max_kw"), (spec.hall_cooling_kw, "air_kw"), (spec.hall_liquid_kw, "liquid_kw")]
+    if start > 2 and any(cap is not None for cap, _ in caps):
+        free = replace(spec, hall_power_kw=None, hall_cooling_kw=None, hall_liquid_kw=None, hall=None, phase_sus=None)
         try:
-            best = generate(replace(spec.with_sus(mid), phase_sus=None), catalog, with_phases=False)
-            lo = mid + 1
+            one, two = (generate(free.with_sus(n), catalog, with_phases=False) for n in (1, 2))
+        except GenerateError:
+            return None
+        for cap, need in caps:
+            slope = getattr(two, need) - getattr(one, need)
+            if cap is not None and slope > 0:
+                start = min(start, max(1, math.floor((cap - getattr(one, need)) / slope) + 2))
+    for sus in range(start, 0, -1):
+        candidate = replace(spec.with_sus(sus), phase_sus=None)
+        try:
+            generate(candidate, catalog, layout_only=True)
+            return generate(candidate, catalog, with_phases=False)
         except GenerateError as exc:
             if not exc.fit:
                 return None
-            hi = mid - 1
-    return best
+    return None

@@ -1,10 +1,13 @@
 """``podplanner new superpod``: generate a SuperPOD design from a target and write it.
 
-Every bad value is one line naming the flag, exit 2; a target that does not fit
-its hall names the limit, the shortfall and the nearest size that fits.
+Every bad value is one line, exit 2; a target that does not fit its hall names the
+limit, the shortfall and the nearest size that fits (exit 2). A design that is
+written but fails one of its own checks (runs beyond fibre reach in a very large
+hall) prints its errors and exits 1, as ``validate`` does.
 """
 from __future__ import annotations
 
+import sys
 from pathlib import Path
 
 from catalog import Catalog
@@ -100,20 +103,42 @@ def _write(project, path: Path) -> None:
         raise GenerateError(f"{PROG}: {path}: cannot be written ({exc.strerror or exc})") from None
 
 
+def _writable_target(path: Path, what: str) -> None:
+    """Refuse, before any work, a target that is a folder, a device or pipe, or in a folder that is not there."""
+    if path.is_dir():
+        raise GenerateError(f"{PROG}: {what} {path}: is a folder; give a file name")
+    if path.exists() and not path.is_file():
+        raise GenerateError(f"{PROG}: {what} {path}: is not a regular file (a device or pipe); give a file name")
+    if not path.parent.is_dir():
+        raise GenerateError(f"{PROG}: {what} {path}: folder {path.parent} does not exist")
+
+
+def _prefixed(exc: GenerateError) -> GenerateError:
+    text = str(exc)
+    return GenerateError(text if text.startswith(PROG) else f"{PROG}: {text}", fit=exc.fit)
+
+
 def run(args, catalog: Catalog) -> int:
-    spec = spec_from_args(args)
+    try:
+        spec = spec_from_args(args)
+    except GenerateError as exc:
+        raise _prefixed(exc) from None
+    out = Path(args.output)
+    _writable_target(out, "-o")
     try:
         generated = generate(spec, catalog)
     except GenerateError as exc:
         if not exc.fit:
-            raise GenerateError(f"{PROG}: {exc}") from None
+            raise _prefixed(exc) from None
         near = nearest_fit(spec, catalog)
-        hint = (f"; nearest that fits: --sus {near.sus} ({near.gpus:,} GPUs)" if near is not None
-                else "; not even one scalable unit fits")
+        hint = "; not even one scalable unit fits"
+        if near is not None:
+            hint = f"; nearest that fits: --sus {near.sus} ({near.gpus:,} GPUs)"
+            if spec.phase_sus is not None and spec.phase_sus > near.sus:
+                hint += f" with --phases {near.sus} or fewer"
         raise GenerateError(f"{PROG}: {exc}{hint}") from None
-    out = Path(args.output)
-    if out.is_dir():
-        raise GenerateError(f"{PROG}: -o {out}: is a folder; give a file name")
+    for k in range(1, len(generated.phases) + 1):
+        _writable_target(phase_path(out, k), "phase file")
     analysis = analyze(generated.project, catalog)
     numbers = key_numbers(generated, analysis, catalog)
     _write(generated.project, out)
@@ -122,17 +147,22 @@ def run(args, catalog: Catalog) -> int:
         path = phase_path(out, k)
         _write(phase, path)
         phase_files.append(str(path))
+    errors = numbers["errors"]
     if args.json:
         print_json({**numbers, "file": str(out), "phase_files": phase_files})
-        return 0
+        return 1 if errors else 0
     print(generated.project.name)
     for line in key_lines(numbers):
         print(f"  {line}")
     for note in generated.notes:
         print(f"  note: {note}")
-    errors = sum(f.severity == "error" for f in analysis.findings)
     if errors > len(numbers["error_messages"]):
         print(f"  ... {errors - len(numbers['error_messages'])} more errors: podplanner validate {out}")
     print(f"wrote {out}" + (f" and {len(phase_files)} phase files ({', '.join(Path(p).name for p in phase_files)})"
                             if phase_files else ""))
+    if errors:
+        # Written, as validate would find it: the design is a start, and the exit status says it is not clean.
+        print(f"{PROG}: the design has {errors} error finding{'s' if errors != 1 else ''} (above); "
+              "it was written, but does not pass its checks", file=sys.stderr)
+        return 1
     return 0

@@ -82,36 +82,33 @@ class Grid:
         return MARGIN + col * (self.row_mm + CROSS_AISLE), MARGIN + slot * PAIR_PITCH, slot
 
 
-def plan_grid(segment_mm: float, su_count: int, band_racks: int, hall_mm: tuple[float, float] | None) -> Grid:
-    """The grid that holds ``su_count`` SU segments and the band, near square (or within the given hall)."""
-    per_pair = max(1, int(MAX_ROW_MM // segment_mm))
-    per_pair = min(per_pair, su_count)
+def _grids(segment_mm: float, su_count: int, band_racks: int, per_pair: int):
+    """Every distinct grid with ``per_pair`` SU segments per row pair (balanced), by column count."""
     pairs = math.ceil(su_count / per_pair)
     per_pair = math.ceil(su_count / pairs)  # balanced rows: 4 SUs of 3 per row become 2 rows of 2
-    best = None
+    row_slots = int(segment_mm * per_pair // TILE)
     for columns in range(1, pairs + 1):
         if columns > 1 and math.ceil(pairs / columns) == math.ceil(pairs / (columns - 1)):
             continue
-        row_slots = int(segment_mm * per_pair // TILE)
         band_pairs = max(1, math.ceil(band_racks / (2 * columns * row_slots)))
-        g = Grid(segment_mm, per_pair, pairs, columns, band_pairs, row_slots)
-        if hall_mm is not None:
-            if g.width_mm > hall_mm[0] + 1e-6 or g.depth_mm > hall_mm[1] + 1e-6:
-                continue
-            score = 0.0 if best is None else 1.0  # the first that fits, fewest columns: longest rows
-        else:
-            score = abs(math.log(g.width_mm / g.depth_mm))
-        if best is None or score < best[0]:
-            best = (score, g)
-    if best is None:
-        row_slots = int(segment_mm * per_pair // TILE)
-        squarest = min((Grid(segment_mm, per_pair, pairs, c, max(1, math.ceil(band_racks / (2 * c * row_slots))),
-                             row_slots) for c in range(1, pairs + 1)),
-                       key=lambda q: abs(math.log(q.width_mm / q.depth_mm)))
-        raise GenerateError(f"hall {hall_mm[0] / 1000:g} x {hall_mm[1] / 1000:g} m is too small for {su_count} "
-                            f"scalable units: their rows need about {squarest.width_mm / 1000:.1f} x "
-                            f"{squarest.depth_mm / 1000:.1f} m", fit=True)
-    return best[1]
+        yield Grid(segment_mm, per_pair, pairs, columns, band_pairs, row_slots)
+
+
+def plan_grid(segment_mm: float, su_count: int, band_racks: int, hall_mm: tuple[float, float] | None) -> Grid:
+    """The grid that holds ``su_count`` SU segments and the band: near square, or, in a given hall, the
+    one with the longest rows that fits (rows as short as one SU are tried before the hall is refused)."""
+    longest = min(max(1, int(MAX_ROW_MM // segment_mm)), su_count)
+    if hall_mm is None:
+        return min(_grids(segment_mm, su_count, band_racks, longest), key=lambda g: abs(math.log(g.width_mm / g.depth_mm)))
+    for per_pair in range(longest, 0, -1):
+        for g in _grids(segment_mm, su_count, band_racks, per_pair):
+            if g.width_mm <= hall_mm[0] + 1e-6 and g.depth_mm <= hall_mm[1] + 1e-6:
+                return g
+    smallest = min((g for n in range(longest, 0, -1) for g in _grids(segment_mm, su_count, band_racks, n)),
+                   key=lambda g: g.width_mm * g.depth_mm)
+    raise GenerateError(f"hall {hall_mm[0] / 1000:g} x {hall_mm[1] / 1000:g} m is too small for {su_count} "
+                        f"scalable units: their rows need at least {smallest.width_mm / 1000:.1f} x "
+                        f"{smallest.depth_mm / 1000:.1f} m", fit=True)
 
 
 def row_places(x0: float, y0: float, widths_a: list[float], widths_b: list[float], name: str

@@ -22,6 +22,8 @@ DEFAULT_SWITCH = "qm9700"
 DEFAULT_RACK_KW = 40.0
 #: Largest GPU count asked for: beyond any hall, refused in words before any arithmetic.
 MAX_LIMIT = 10**7
+#: Most phases a build is split into: each is a whole design file.
+MAX_PHASES = 64
 
 
 class GenerateError(ValueError):
@@ -178,6 +180,9 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
             for k, what in (("hall_power_kw", "hall power (kW)"), ("hall_cooling_kw", "hall air cooling (kW)"),
                             ("hall_liquid_kw", "hall liquid cooling (kW)"))}
     phase = None if spec.phase_sus is None else _whole(spec.phase_sus, "scalable units per phase", hi=100_000)
+    if phase is not None and sus is not None and math.ceil(sus / phase) > MAX_PHASES:
+        raise GenerateError(f"{math.ceil(sus / phase)} phases of {phase} scalable unit{'s' if phase != 1 else ''} "
+                            f"are more than {MAX_PHASES}; build in steps of at least {math.ceil(sus / MAX_PHASES)}")
     return replace(spec, system=system, gpus=gpus, sus=sus, switch=switch, rack_kw=rack_kw, nodes_per_rack=npr,
                    rails=rails, oversubscription=over, tiers=tiers, networks=networks, hall=hall,
                    phase_sus=phase, **caps)

@@ -81,8 +81,12 @@ def test_a_target_too_big_for_the_hall_names_the_nearest_fit_and_disables_ok(qtb
     assert dialog.preview_view.toPlainText() == ""
     # The offered fit is one click away, and it builds.
     assert dialog.nearest_button.isVisibleTo(dialog) and dialog.nearest_button.text() == "Use 2 scalable units"
+    # any other change hides it at once: its answer was for the inputs before
+    dialog.hall_power_spin.setValue(2000)
+    assert not dialog.nearest_button.isVisibleTo(dialog)
+    _wait_for(qtbot, dialog, "nearest that fits: 4 scalable units")
     dialog.nearest_button.click()
-    _wait_for(qtbot, dialog, "504 GPUs in")
+    _wait_for(qtbot, dialog, "1,016 GPUs in")
     assert not dialog.error_label.isVisibleTo(dialog)
     assert dialog.ok_button.isEnabled()
 

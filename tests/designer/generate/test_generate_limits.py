@@ -138,8 +138,19 @@ def test_output_into_a_missing_folder(capsys, tmp_path):
     target = tmp_path / "missing" / "x.podplan.json"
     code, out, err = run(capsys, "new", "superpod", *BASE, "-o", str(target))
     _one_clean_line(code, out, err)
-    assert str(target) in err and "cannot be written" in err
+    assert str(target) in err and "does not exist" in err
     assert list(tmp_path.iterdir()) == []
+
+
+def test_output_onto_a_pipe_is_refused_before_any_work(capsys, tmp_path):
+    import os
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    code, out, err = run(capsys, "new", "superpod", *BASE, "-o", str(fifo))
+    _one_clean_line(code, out, err)
+    assert "not a regular file" in err
+    assert not fifo.is_file() and fifo.is_fifo()
 
 
 def test_output_is_an_existing_folder(capsys, tmp_path):
@@ -159,3 +170,28 @@ def test_rack_kw_too_low_names_a_rack_kw_that_fits(capsys, tmp_path, catalog):
     g = generate(SuperpodSpec(system="dgx-b200", sus=1, rack_kw=kw), catalog)
     bad = bad_findings(analyze(g.project, catalog))
     assert not bad, show(bad)
+
+
+def test_a_narrow_hall_takes_shorter_rows_before_refusing(catalog):
+    from designer.generate import SuperpodSpec, generate
+
+    g = generate(SuperpodSpec(system="dgx-b200", sus=2, hall=(10, 40)), catalog)
+    x0, y0, x1, y1 = g.project.halls[0].bounds
+    assert (x1, y1) == (10_000, 40_000) and g.grid.segments_per_pair == 1 and g.grid.su_pairs == 2
+    assert max(r.x for r in g.project.racks) < 10_000
+
+
+def test_the_nearest_fit_of_a_given_hall_is_the_largest_that_fits_even_past_one_that_does_not(catalog):
+    from designer.generate import SuperpodSpec, generate
+    from designer.generate.build import nearest_fit
+
+    spec = SuperpodSpec(system="gb200-nvl72", sus=5, hall=(12, 30))
+    fits = {}
+    for sus in range(1, 5):
+        try:
+            generate(SuperpodSpec(system="gb200-nvl72", sus=sus, hall=(12, 30)), catalog)
+            fits[sus] = True
+        except GenerateError:
+            fits[sus] = False
+    near = nearest_fit(spec, catalog)
+    assert near.sus == max(s for s, ok in fits.items() if ok) == 4
