@@ -132,6 +132,8 @@ def count_modules(a_key, b_key, module_a, module_b, module_ids) -> dict:
     if not sel.any():
         return {}
     width = len(module_ids)
-    cages = np.unique(keys[sel] * width + mods[sel])
+    # Sorted, then the first of each run: numpy's hashing unique is many times slower on 600,000 keys.
+    cages = np.sort(keys[sel] * width + mods[sel])
+    cages = cages[np.concatenate(([True], cages[1:] != cages[:-1]))]
     counts = np.bincount(cages % width, minlength=width)
     return {module_ids[i]: int(c) for i, c in sorted(enumerate(counts), key=lambda t: module_ids[t[0]]) if c}
