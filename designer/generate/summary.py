@@ -93,7 +93,7 @@ def key_lines(numbers: dict) -> list[str]:
              + (f", {n['cdus']} CDUs" if n["cdus"] else "")
              + f"; hall {n['hall_m'][0]:g} x {n['hall_m'][1]:g} m"]
     for net, tiers in n["switches"].items():
-        parts = ", ".join(f"{v} {k}" for k, v in tiers.items())
+        parts = ", ".join(f"{v} {'switches' if k == 'switch' and v != 1 else k}" for k, v in tiers.items())
         lines.append(f"{NETWORK_NAMES.get(net, net)}: {parts}"
                      + (f" ({n['fabric_tiers']} tiers)" if net == "compute" else ""))
     lines.append(f"IT power {n['it_power_max_kw']:,.0f} kW max ({n['it_power_typical_kw']:,.0f} typical), "
