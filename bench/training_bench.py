@@ -5,16 +5,8 @@
 from __future__ import annotations
 
 import json
-import time
 
-
-def _best_of(fn, runs: int = 3):
-    best, out = float("inf"), None
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        out = fn()
-        best = min(best, time.perf_counter() - t0)
-    return best, out
+from .timing import best_of
 
 
 def bench() -> dict:
@@ -26,12 +18,12 @@ def bench() -> dict:
     model = preset("llama3-405b")
     cluster = cluster_from_system(catalog, "dgx-h100", 16384)
     training = Training(global_batch=2048, tokens=15.6e12)
-    full_s, out = _best_of(lambda: search_plans(model, training, cluster))
+    full_s, out = best_of(lambda: search_plans(model, training, cluster))
     # throughput on a larger, fixed space: every plan of a 70B model on 4,096 GPUs
     m70 = preset("llama3-70b")
     c4k = cluster_from_system(catalog, "dgx-b200", 4096)
     t70 = Training(global_batch=512)
-    t_70, out70 = _best_of(lambda: search_plans(m70, t70, c4k))
+    t_70, out70 = best_of(lambda: search_plans(m70, t70, c4k))
     rows = compare()
     return {
         "plan_search_plans_per_s": round((out["evaluated"] + out70["evaluated"]) / (full_s + t_70)),

@@ -29,3 +29,16 @@ def _no_modal_dialogs(monkeypatch):
     monkeypatch.setattr(FileController, "ask_restore", lambda self, recovery: False)
     monkeypatch.setattr(FileController, "ask_save_path", lambda self: None)
     monkeypatch.setattr(MainWindow, "show_error", lambda self, text: self.statusBar().showMessage(text))
+
+
+@pytest.fixture
+def window(qtbot, catalog):
+    """A main window on the bundled sample, shown at 1400 x 900 (test files may define their own)."""
+    from widgets.main_window import MainWindow
+
+    w = MainWindow(catalog)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    return w

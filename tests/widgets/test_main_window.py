@@ -8,17 +8,6 @@ import drawn as samples
 from designer.commands import MoveRacksCommand
 from designer.fileformat import load
 from widgets.floor_items import FloorDeviceItem, HallItem, RackItem
-from widgets.main_window import MainWindow
-
-
-@pytest.fixture
-def window(qtbot, catalog):
-    w = MainWindow(catalog)
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
 
 
 @pytest.fixture

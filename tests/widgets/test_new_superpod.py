@@ -4,20 +4,9 @@ from __future__ import annotations
 import pytest
 
 from designer.generate import SuperpodSpec
-from widgets.main_window import MainWindow
 from widgets.new_superpod import NewSuperpodDialog, compute_preview, readable
 
 TIMEOUT_MS = 8000
-
-
-@pytest.fixture
-def window(qtbot, catalog):
-    w = MainWindow(catalog)
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
 
 
 @pytest.fixture
