@@ -226,7 +226,7 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
 
     nodes = units * profile.trays
     racks_compute = units if profile.rack_scale else math.ceil(units / per_rack)
-    net = plan_networks(profile, spec, catalog, nodes, racks_compute, other_managed=0)
+    net = plan_networks(profile, spec, catalog, nodes, racks_compute)
     b = _Builder(catalog, settings)
     units_u = catalog.get(RACK_TYPE).rack_units
     width = max(2, len(str(sus)))
@@ -250,7 +250,7 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     segment_mm = max(sum(seg_a), sum(seg_b))
 
     ufm_in_band = spec.phase_sus is not None  # a phased build keeps its UFM where the last SU cannot move it
-    central = _central_items(profile, net, spec, ufm_in_band)
+    central = _central_items(net, ufm_in_band)
     band_racks = sum(len(_fill_by_power(items, catalog, units_u, limit)) for items in central.values())
     hall_mm = None if spec.hall is None else (spec.hall[0] * 1000, spec.hall[1] * 1000)
     grid = plan_grid(segment_mm, sus, band_racks, hall_mm)
@@ -260,7 +260,7 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     node_no = 0
     for su in range(sus):
         pair, seg = divmod(su, grid.segments_per_pair)
-        x0, y0, _ = grid.pair_origin(pair)
+        x0, y0 = grid.pair_origin(pair)
         x0 += seg * grid.segment_mm
         row_name = f"R{pair + 1:02d}"
         places_a, places_b = row_places(x0, y0, seg_a, seg_b, row_name)
@@ -391,8 +391,7 @@ def _spread(total: int, parts: int) -> list[int]:
     return [base + (1 if i < extra else 0) for i in range(parts)]
 
 
-def _central_items(profile: SystemProfile, net: NetworkPlan, spec: SuperpodSpec, ufm_in_band: bool = False
-                   ) -> dict[str, list]:
+def _central_items(net: NetworkPlan, ufm_in_band: bool = False) -> dict[str, list]:
     """The band's racks by title: each a list of ``(id suffix, type, name, face)``."""
     tree = net.compute
     out: dict[str, list] = {}
@@ -426,7 +425,7 @@ def _band_places(grid: Grid):
     slots = int(grid.row_mm // TILE)
     for bp in range(grid.band_pairs):
         for col in range(grid.columns):
-            x0, y0, _ = grid.band_origin(bp, col)
+            x0, y0 = grid.band_origin(bp, col)
             a, b_ = row_places(x0, y0, [TILE] * slots, [TILE] * slots, f"N{bp + 1}{chr(65 + col) if grid.columns > 1 else ''}")
             places += a + b_
     cx = grid.width_mm / 2

@@ -46,7 +46,6 @@ class Grid:
     su_pairs: int
     columns: int
     band_pairs: int
-    band_rows_per_column: int
 
     @property
     def row_mm(self) -> float:
@@ -69,17 +68,17 @@ class Grid:
         """Rack positions in the band: both rows of each band pair, across the columns."""
         return self.band_pairs * 2 * self.columns * int(self.row_mm // TILE)
 
-    def pair_origin(self, pair: int) -> tuple[float, float, int]:
-        """(x, y) of SU row pair ``pair``'s corner, and its slot in the column (band pairs sit in the middle)."""
+    def pair_origin(self, pair: int) -> tuple[float, float]:
+        """(x, y) of SU row pair ``pair``'s corner (the band's pairs sit in the middle of each column)."""
         col, k = divmod(pair, self.pairs_per_column)
         if col % 2:  # serpentine: the next column starts where this one ended, so consecutive SUs stay close
             k = self.pairs_per_column - 1 - k
         slot = k if k < self.pairs_per_column // 2 else k + self.band_pairs
-        return MARGIN + col * (self.row_mm + CROSS_AISLE), MARGIN + slot * PAIR_PITCH, slot
+        return MARGIN + col * (self.row_mm + CROSS_AISLE), MARGIN + slot * PAIR_PITCH
 
-    def band_origin(self, band_pair: int, col: int) -> tuple[float, float, int]:
+    def band_origin(self, band_pair: int, col: int) -> tuple[float, float]:
         slot = self.pairs_per_column // 2 + band_pair
-        return MARGIN + col * (self.row_mm + CROSS_AISLE), MARGIN + slot * PAIR_PITCH, slot
+        return MARGIN + col * (self.row_mm + CROSS_AISLE), MARGIN + slot * PAIR_PITCH
 
 
 def _grids(segment_mm: float, su_count: int, band_racks: int, per_pair: int):
@@ -91,7 +90,7 @@ def _grids(segment_mm: float, su_count: int, band_racks: int, per_pair: int):
         if columns > 1 and math.ceil(pairs / columns) == math.ceil(pairs / (columns - 1)):
             continue
         band_pairs = max(1, math.ceil(band_racks / (2 * columns * row_slots)))
-        yield Grid(segment_mm, per_pair, pairs, columns, band_pairs, row_slots)
+        yield Grid(segment_mm, per_pair, pairs, columns, band_pairs)
 
 
 def plan_grid(segment_mm: float, su_count: int, band_racks: int, hall_mm: tuple[float, float] | None) -> Grid:

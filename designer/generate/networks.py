@@ -137,12 +137,9 @@ def _bigger_switch(catalog: Catalog, spec: SuperpodSpec, rails: int, endpoints: 
     return text
 
 
-def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, nodes: int, racks: int,
-                  other_managed: int) -> NetworkPlan:
-    """Every network's switches for ``nodes`` (servers or trays) in ``racks`` compute racks.
-
-    ``other_managed`` counts the network devices placed besides these networks' own switches (for the
-    out-of-band port count of rack-scale designs)."""
+def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, nodes: int,
+                  racks: int) -> NetworkPlan:
+    """Every network's switches for ``nodes`` (servers or trays) in ``racks`` compute racks."""
     nets = spec.networks
     ufm_compute = UFM_PER_FABRIC
     reserved = sum(g.count for g in catalog.get("ufm-appliance").ports if g.role == "fabric") * ufm_compute
@@ -177,7 +174,7 @@ def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, 
         if profile.rack_scale:
             switches = compute.leaf + compute.spine + compute.core + (storage.switches if storage else 0) \
                 + inband_mgmt
-            ports = 2 * racks + switches + ufm_compute + ufm_storage + MANAGEMENT_NODES + other_managed
+            ports = 2 * racks + switches + ufm_compute + ufm_storage + MANAGEMENT_NODES
             oob = math.ceil(ports / OOB_PORTS)
         else:
             oob = math.ceil(nodes / DGX_PER_OOB_SWITCH)

@@ -8,7 +8,7 @@ and the compute fabric's leaf blocks line up with them.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 
 from catalog import Catalog, UnknownDeviceError
 
@@ -80,7 +80,6 @@ class SuperpodSpec:
     #: scalable units per build phase; None builds everything at once
     phase_sus: int | None = None
     name: str = ""
-    extra: dict = field(default_factory=dict, compare=False)
 
     def with_sus(self, sus: int) -> SuperpodSpec:
         return replace(self, sus=sus, gpus=None)
