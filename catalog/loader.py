@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
-from typing import Any
+from typing import Any, Mapping
 
 from .files import FileReadError, read_text
 from .records import (
@@ -73,8 +73,10 @@ NUMBERS: dict[str, tuple[type, float, float]] = {
     "links": (int, 0, 64),
     "reach_m": (float, 0, 1e5),
 }
-STRINGS = {"name", "manufacturer", "category", "part_number", "description", "airflow", "gpu", "form_factor", "media"}
-STRUCTURES = {"psu", "ports", "components", "price", "gpu_spec", "lengths_m", "fills_rack"}
+STRINGS = {"name", "manufacturer", "category", "part_number", "description", "airflow", "gpu", "form_factor", "media",
+           "basis"}
+STRUCTURES = {"psu", "ports", "components", "price", "gpu_spec", "lengths_m", "fills_rack", "length_part_numbers",
+              "per_year"}
 META = {"id", "kind", "source", "evidence", "note", "sources", "schema"}
 
 REQUIRED: dict[str, tuple[str, ...]] = {
@@ -90,7 +92,14 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "rack": ("rack_units", "width_mm", "depth_mm", "height_mm"),
     "transceiver": ("form_factor", "links", "reach_m", "media"),
     "cable": ("media", "lengths_m", "links"),
+    "software": ("basis",),
+    "service": ("basis",),
+    "accessory": ("basis",),
 }
+#: How a quote-only line is counted (``device:`` takes catalog ids, ``psu:`` a coupler named in PSU inputs).
+BASES = ("gpu", "node")
+BASIS_PREFIXES = ("device:", "psu:", "node:")
+_DATE_RE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
 
 
 @dataclass
@@ -207,11 +216,36 @@ def _components(ctx: _Ctx, raw: Any) -> tuple[Component, ...]:
 
 
 def _price(ctx: _Ctx, raw: Any) -> Price:
-    d = _dict(ctx, "price", raw, {"amount", "currency"}, {"amount", "currency"})
+    d = _dict(ctx, "price", raw, {"amount", "currency", "date"}, {"amount", "currency"})
     currency = _text(ctx, "price.currency", d["currency"])
     if not CURRENCY_RE.match(currency):
         raise ctx.fail("price.currency", f"{currency!r} is not an ISO 4217 code such as USD")
-    return Price(_number(ctx, "price.amount", d["amount"], float, 0, 1e10), currency)
+    date = _text(ctx, "price.date", d.get("date", ""))
+    if date and not _DATE_RE.match(date):
+        raise ctx.fail("price.date", f"{date!r} is not a date such as 2025-03-16 or 2025-03")
+    return Price(_number(ctx, "price.amount", d["amount"], float, 0, 1e10), currency, date)
+
+
+def _basis(ctx: _Ctx, basis: str) -> str:
+    if basis in BASES or (basis.startswith(BASIS_PREFIXES) and basis.partition(":")[2].strip()):
+        return basis
+    raise ctx.fail("basis", f"{basis!r} is not one of {', '.join(BASES)}, device:ID[,ID...] psu:COUPLER or node:ID (per node, when the design holds ID)")
+
+
+def _length_part_numbers(ctx: _Ctx, raw: Any) -> Mapping[str, str]:
+    value = _figure(ctx, "length_part_numbers", raw)
+    if not isinstance(value, dict) or not value:
+        raise ctx.fail("length_part_numbers", 'must map lengths in metres ("30") to part numbers')
+    out = {}
+    for length, pn in value.items():
+        try:
+            metres = float(length)
+        except ValueError:
+            metres = math.nan
+        if not math.isfinite(metres) or metres <= 0 or not isinstance(pn, str) or not pn.strip():
+            raise ctx.fail(f"length_part_numbers.{length}", "must map a length in metres to a part number")
+        out[f"{metres:g}"] = pn.strip()
+    return MappingProxyType(out)
 
 
 def _gpu_spec(ctx: _Ctx, raw: Any) -> GpuSpec:
@@ -304,10 +338,15 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
         fields["gpu_spec"] = _gpu_spec(ctx, data["gpu_spec"])
     if "lengths_m" in data:
         fields["lengths_m"] = _lengths(ctx, data["lengths_m"])
-    if "fills_rack" in data:
-        if not isinstance(data["fills_rack"], bool):
-            raise ctx.fail("fills_rack", "must be true or false")
-        fields["fills_rack"] = data["fills_rack"]
+    for flag in ("fills_rack", "per_year"):
+        if flag in data:
+            if not isinstance(data[flag], bool):
+                raise ctx.fail(flag, "must be true or false")
+            fields[flag] = data[flag]
+    if "length_part_numbers" in data:
+        fields["length_part_numbers"] = _length_part_numbers(ctx, data["length_part_numbers"])
+    if "basis" in fields:
+        fields["basis"] = _basis(ctx, fields["basis"])
 
     typ, mx = fields.get("power_typical_w"), fields.get("power_max_w")
     if typ is not None and mx is not None and typ > mx:

@@ -34,7 +34,14 @@ KINDS = (
     "rack",
     "transceiver",
     "cable",
+    # quote-only lines: counted by the bill of materials from the design, never placed
+    "software",
+    "service",
+    "accessory",
 )
+
+#: Kinds that are lines of a quote rather than hardware in the design.
+QUOTE_KINDS = frozenset({"software", "service", "accessory"})
 
 #: Kinds that sit in a rack's U space (or at 0 U on its side).
 MOUNTABLE_KINDS = frozenset({"server", "rack_system", "tray", "power_shelf", "switch", "appliance", "pdu", "cdu"})
@@ -112,6 +119,8 @@ class PortGroup:
 class Price:
     amount: float
     currency: str
+    #: when the figure was published or estimated, ``YYYY-MM-DD`` or ``YYYY-MM``; "" when undated
+    date: str = ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,8 +192,16 @@ class DeviceType:
     reach_m: float | None = None
     media: str = ""
     lengths_m: tuple[float, ...] = ()
+    #: a cable's ordering part number by length ("30" -> "980-9I570-00N030"), where the vendor's table was read
+    length_part_numbers: Mapping[str, str] = field(default_factory=lambda: EMPTY)
     # commerce
     price: Price | None = None
+    #: for quote-only kinds: what one unit is counted per: "gpu", "node" (a unit with compute-fabric
+    #: ports), "node:ID" (per node, when the design holds ID), "psu:C19/C20" (per power supply whose
+    #: input names the coupler), "device:ID[,ID...]" (per such device); see designer/quote/lines.py
+    basis: str = ""
+    #: the price is per year of the quote's term (subscriptions, support)
+    per_year: bool = False
     # provenance
     figures: Mapping[str, Figure] = field(default_factory=lambda: EMPTY, compare=False, repr=False)
     origin: str = field(default="", compare=False)

@@ -93,6 +93,10 @@ def _check_references(devices: dict[str, DeviceType]) -> None:
         for i, c in enumerate(d.components):
             if c.id not in devices:
                 raise CatalogError(d.origin, f"components[{i}].id", f"{c.id!r} is not in the catalog")
+        if d.basis.startswith(("device:", "node:")):
+            for ref in d.basis.partition(":")[2].split(","):
+                if ref.strip().lower() not in devices:
+                    raise CatalogError(d.origin, "basis", f"{ref.strip()!r} is not in the catalog")
 
 
 def load_catalog(user_dirs: Iterable[Path | str] | None = None, *, builtin: Path = DATA_DIR) -> Catalog:

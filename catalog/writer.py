@@ -24,7 +24,7 @@ def entry_to_json(dev: DeviceType) -> dict:
         # Bare values (strings such as cages) need a file default; take the commonest provenance.
         common = Counter((fig.source, fig.evidence) for fig in f.values()).most_common(1)[0][0]
         doc["source"], doc["evidence"] = common
-    for key in ("part_number", "description", "airflow", "gpu", "form_factor", "media"):
+    for key in ("part_number", "description", "airflow", "gpu", "form_factor", "media", "basis"):
         value = getattr(dev, key)
         if value:
             doc[key] = _figure(value, f.get(key)) if key in f else value
@@ -51,8 +51,14 @@ def entry_to_json(dev: DeviceType) -> dict:
         doc["fills_rack"] = True
     if dev.lengths_m:
         doc["lengths_m"] = _figure(list(dev.lengths_m), f.get("lengths_m"))
+    if dev.length_part_numbers:
+        doc["length_part_numbers"] = _figure(dict(dev.length_part_numbers), f.get("length_part_numbers"))
+    if dev.per_year:
+        doc["per_year"] = True
     if dev.price:
         doc["price"] = {"amount": _figure(dev.price.amount, f.get("price.amount")), "currency": dev.price.currency}
+        if dev.price.date:
+            doc["price"]["date"] = dev.price.date
     if dev.gpu_spec:
         g = dev.gpu_spec
         doc["gpu_spec"] = {k: _figure(getattr(g, k), f.get(f"gpu_spec.{k}")) if getattr(g, k) is not None else None
