@@ -27,6 +27,10 @@ class Analysis:
     findings: tuple[Finding, ...] = field(default=())
     #: engine name -> its typed result (the wiring plan, the fat tree, per-rack arrays ...)
     results: Mapping[str, EngineResult] = field(default_factory=dict)
+    #: the immutable snapshot this analysis is of, and the catalog it was read with (exporters draw
+    #: the plan and name the parts from them)
+    project: Project | None = field(default=None, compare=False, repr=False)
+    catalog: Catalog | None = field(default=None, compare=False, repr=False)
 
     def __getitem__(self, key: str) -> Mapping[str, Any]:
         return self.sections[key]
@@ -77,6 +81,10 @@ def _summary(project: Project, r: Mapping[str, EngineResult]) -> dict:
         "tokens_per_s": training.get("tokens_per_s"),
         "mfu": training.get("mfu"),
         "price_total": bom.price_total,
+        "list_total": bom.section["list_total"],
+        "price_estimated": bom.estimated,
+        "unpriced_lines": len(bom.section["unpriced"]),
+        "cost_per_gpu_hour": r["cost"].cost_per_gpu_hour,
     }
 
 
@@ -85,4 +93,4 @@ def analyze(project: Project, catalog: Catalog, engines=ENGINES) -> Analysis:
     sections = {name: result.section for name, result in results.items() if result.section is not None}
     findings = sort_findings(f for result in results.values() for f in result.findings)
     return Analysis(MappingProxyType(_summary(project, results)), MappingProxyType(sections), tuple(findings),
-                    MappingProxyType(results))
+                    MappingProxyType(results), project, catalog)

@@ -23,6 +23,7 @@ from catalog import Catalog, UnknownDeviceError
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack, new_device_id
 from .placement import Problem, carry_index, check_move, check_new, floor_footprint, footprints_of, rack_footprint
 from .rules import rack_space_problem, u_span_problem
+from .quote.settings import SECTION_TITLES, QuoteError
 from .settings import SettingsError
 
 
@@ -576,6 +577,47 @@ class SetWorkloadCommand(Command):
             if not isinstance(value, (str, int, float, bool)) and value is not None:
                 raise CommandError(f"workload {key} must be text, a number or true/false")
         return project.with_workload(self.workload), Change(project=True)
+
+
+@dataclass
+class UpdateQuoteCommand(_FieldEdit):
+    """Change the quote's settings (customer, validity, spares, term, cost settings, price list ...).
+
+    ``changes`` maps :class:`~designer.quote.settings.QuoteSettings` fields to new values; a value
+    out of range is refused with the setting named.
+    """
+
+    changes: dict
+    label: str = "Edit quote"
+
+    def apply(self, project, catalog):
+        try:
+            quote = project.quote.updated(**self.changes)
+        except (QuoteError, TypeError) as exc:
+            raise CommandError(str(exc)) from None
+        return project.with_quote(quote), Change(project=True)
+
+
+@dataclass
+class SetDiscountCommand(Command):
+    """Set one bill section's discount, in percent off list (0 removes it)."""
+
+    section: str
+    percent: float
+    label: str = "Set discount"
+
+    @property
+    def merge_key(self):
+        return ("discount", self.section)
+
+    def apply(self, project, catalog):
+        if self.section not in SECTION_TITLES:
+            raise CommandError(f"{self.section!r} is not a section of the bill ({', '.join(SECTION_TITLES)})")
+        try:
+            quote = project.quote.with_discount(self.section, self.percent)
+        except (QuoteError, TypeError) as exc:
+            raise CommandError(str(exc)) from None
+        return project.with_quote(quote), Change(project=True)
 
 
 @dataclass

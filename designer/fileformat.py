@@ -39,11 +39,12 @@ from catalog import Catalog, UnknownDeviceError
 from catalog.files import FileReadError, read_text, write_atomic
 
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
+from .quote.settings import QuoteError, QuoteSettings, quote_from_json
 from .settings import Settings, SettingsError, settings_from_json
 from .rules import span_problem
 
 FORMAT = "podplanner-project"
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 SUFFIX = ".podplan.json"
 
 #: ``MIGRATIONS[n]`` turns a version-n document into version n+1.
@@ -76,6 +77,15 @@ def _add_settings(doc: dict) -> dict:
     A version-1 file was analysed with the defaults, so it gets them explicitly.
     """
     doc.setdefault("settings", Settings().to_json())
+    return doc
+
+
+@migration(2)
+def _quote_optional(doc: dict) -> dict:
+    """Version 3 may keep a ``quote`` (customer, discounts, price list, cost settings).
+
+    A version-2 file had none: it gets the defaults, so nothing needs adding.
+    """
     return doc
 
 
@@ -145,6 +155,8 @@ def to_dict(project: Project) -> dict:
     doc["settings"] = project.settings.to_json()
     if project.workload:
         doc["workload"] = dict(project.workload)
+    if project.quote != QuoteSettings():
+        doc["quote"] = project.quote.to_json()
     doc.update({"halls": halls, "racks": racks, "floor_devices": floor})
     return doc
 
@@ -451,8 +463,8 @@ class _Reader:
         return self.project(migrate(doc))
 
     def project(self, doc: Any) -> Project:
-        top = ("format", "format_version", "name", "description", "currency", "settings", "workload", "halls",
-               "racks", "floor_devices")
+        top = ("format", "format_version", "name", "description", "currency", "settings", "workload", "quote",
+               "halls", "racks", "floor_devices")
         self.obj(doc, "", ("format_version", "halls"), top)
         if doc.get("format", FORMAT) != FORMAT:
             raise ProjectFileError("format", f"{doc['format']!r} is not a PodPlanner project")
@@ -494,10 +506,15 @@ class _Reader:
                 raise ProjectFileError(f"workload.{key}", f"must be text, a number or true/false, got {value!r}")
             if isinstance(value, float) and not -_WIDE < value < _WIDE:
                 self.wide_number = True
+        try:
+            quote = quote_from_json(doc.get("quote", {}))
+        except QuoteError as exc:
+            where, _, reason = str(exc).partition(": ")
+            raise ProjectFileError(where, reason) from None
         return Project(name=self.text(doc.get("name", "Untitled"), "name"),
                        description=self.text(doc.get("description", ""), "description"),
                        currency=currency, halls=halls, racks=racks, floor_devices=floor, settings=settings,
-                       workload=tuple(sorted(workload.items())))
+                       workload=tuple(sorted(workload.items())), quote=quote)
 
 
 def from_dict(doc: Any, catalog: Catalog) -> Project:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterable
 
+from .quote.settings import QuoteSettings
 from .settings import Settings
 
 FACES = ("front", "rear")
@@ -115,6 +116,8 @@ class Project:
     settings: Settings = field(default_factory=Settings)
     #: The training job the design is sized for (model, tokens, plan); read by the training engine.
     workload: tuple[tuple[str, object], ...] = ()
+    #: Who the quote is for, discounts, optional lines, price list and cost-of-ownership settings.
+    quote: QuoteSettings = field(default_factory=QuoteSettings)
 
     # -- lookups (computed once per value) ---------------------------------
     @cached_property
@@ -208,6 +211,9 @@ class Project:
 
     def with_settings(self, settings: Settings) -> Project:
         return replace(self, settings=settings)
+
+    def with_quote(self, quote: QuoteSettings) -> Project:
+        return replace(self, quote=quote)
 
     def with_workload(self, workload: dict | None) -> Project:
         return replace(self, workload=tuple(sorted((workload or {}).items())))

@@ -14,6 +14,7 @@ from .fabric import analyze_bandwidth, analyze_fabric
 from .floor_loading import analyze_floor
 from .inventory import run as count_devices
 from .power import analyze_power
+from .quote.cost import analyze_cost
 from .training import analyze_training
 
 
@@ -32,4 +33,5 @@ ENGINES: tuple[Engine, ...] = (
     Engine("bandwidth", analyze_bandwidth, needs=("fabric",)),
     Engine("training", analyze_training, needs=("devices", "fabric", "bandwidth")),
     Engine("bom", analyze_bom, needs=("devices", "fabric")),
+    Engine("cost", analyze_cost, needs=("bom", "power", "devices", "training")),
 )

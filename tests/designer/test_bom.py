@@ -1,61 +1,213 @@
 from __future__ import annotations
 
+import json
+import math
 from collections import Counter
+from dataclasses import replace
+from datetime import date
 
+import pytest
+
+from catalog import load_catalog
 from designer.analysis import analyze
-from designer.bom import build_bom
+from designer.commands import SetDiscountCommand, UpdateQuoteCommand
 from designer.fileformat import load
-from drawn import DGX_B200_SU, GB200_NVL72_SU
+from designer.quote.lines import QuoteCounts, build_bill, cable_part_number, length_code
+from designer.quote.settings import PriceEntry, QuoteSettings
+from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+
+QUOTE = QuoteSettings(quote_date="2026-12-01")
 
 
-def test_sample_bom_lines_and_totals(catalog):
-    r = analyze(load(DGX_B200_SU, catalog), catalog)
-    bom = r["bom"]
+def lines_of(bom, section=None):
+    return [ln for s in bom["sections"] if section in (None, s["section"]) for ln in s["lines"]]
+
+
+@pytest.fixture(scope="module")
+def dgx(catalog):
+    project = load(DGX_B200_SU, catalog)
+    return project.with_quote(QUOTE)
+
+
+@pytest.fixture(scope="module")
+def dgx_bom(dgx, catalog):
+    return analyze(dgx, catalog)
+
+
+def test_sample_bill_counts_what_the_engines_counted(dgx_bom, catalog):
+    bom = dgx_bom["bom"]
+    (dgx_line,) = lines_of(bom, "compute")
+    assert (dgx_line["id"], dgx_line["quantity"], dgx_line["part_number"]) == ("dgx-b200", 31, "DGXB-G1440+P1CMI36")
+    assert dgx_line["extended_price"] == 31 * catalog.get("dgx-b200").price.amount
+    # a blog figure and a third-party SKU: indicative, and the SKU is marked unconfirmed
+    assert dgx_line["price_confirmed"] is False and "unconfirmed" in dgx_line["flags"]
+    assert dgx_line["part_number_unconfirmed"] is True
+    fibre = [ln for ln in lines_of(bom, "optics") if ln["id"] == "fiber-mpo12-mmf" and not ln["spare"]]
+    assert sum(ln["quantity"] for ln in fibre) == dgx_bom["fabric"]["cables"]["fiber-mpo12-mmf"]
+    assert {ln["part_number"] for ln in fibre} == {f"MFP7E10-N{int(ln['length_m']):03d}" for ln in fibre}
+    racks = lines_of(bom, "racks")
+    assert sum(ln["quantity"] for ln in racks) == len(dgx_bom.project.racks) == 22
+    # six C19/C20 cords per DGX B200 (its user guide), one installation per system
+    cords = next(ln for ln in lines_of(bom, "power") if ln["id"] == "power-cord-c19-c20")
+    assert cords["quantity"] == 6 * 31
+    install = next(ln for ln in lines_of(bom, "services") if ln["id"] == "service-install-dgx")
+    assert install["quantity"] == 31
+
+
+def test_totals_add_up_and_summary_reads_them(dgx_bom):
+    bom = dgx_bom["bom"]
+    priced = [ln for ln in lines_of(bom) if ln["extended_price"] is not None]
+    assert math.isclose(bom["price_total"], sum(ln["extended_price"] for ln in priced), abs_tol=0.005)
+    assert math.isclose(bom["price_total"], sum(s["subtotal"] for s in bom["sections"]), abs_tol=0.005)
+    assert math.isclose(bom["price_total"], bom["one_off_total"] + bom["yearly_total"] * bom["term_years"],
+                        abs_tol=0.01)
+    assert bom["list_total"] == bom["price_total"] and bom["discount_total"] == 0
+    assert [ln["line"] for ln in lines_of(bom)] == list(range(1, bom["lines"] + 1))
+    assert dgx_bom.summary["price_total"] == bom["price_total"] and dgx_bom.summary["currency"] == "USD"
+    assert dgx_bom.summary["price_estimated"] is True
+
+
+def test_unpriced_line_is_never_zero(dgx_bom):
+    bom = dgx_bom["bom"]
+    (ufm,) = [ln for ln in lines_of(bom) if ln["id"] == "ufm-licence"]
+    assert ufm["quantity"] == 31 and ufm["unit"] == "node-year" and ufm["term_years"] == 3
+    assert ufm["unit_price"] is None and ufm["extended_price"] is None and ufm["flags"] == ["unpriced"]
+    assert bom["unpriced"] == ["NVIDIA UFM Enterprise licence and support"]
+    assert next(s for s in bom["sections"] if s["section"] == "software")["unpriced"] == 1
+    assert "bom-unpriced" in {f.code for f in dgx_bom.findings}
+    assert dgx_bom.summary["unpriced_lines"] == 1
+
+
+def test_yearly_lines_count_the_term(dgx_bom):
+    (nvaie,) = [ln for ln in lines_of(dgx_bom["bom"]) if ln["id"] == "nvaie"]
+    assert (nvaie["quantity"], nvaie["unit"], nvaie["term_years"]) == (248, "GPU-year", 3)
+    assert nvaie["extended_price"] == 248 * 4500 * 3
+    # the earnings-call figure of November 2023 is over a year old on 2026-12-01
+    assert "stale" in nvaie["flags"] and nvaie["price_date"] == "2023-11-21"
+
+
+def test_spares_are_their_own_lines_rounded_up(dgx_bom):
+    optics = lines_of(dgx_bom["bom"], "optics")
+    for spare in (ln for ln in optics if ln["spare"]):
+        base = next(ln for ln in optics if not ln["spare"] and ln["part_number"] == spare["part_number"]
+                    and ln.get("length_m") == spare.get("length_m"))
+        assert spare["quantity"] == math.ceil(base["quantity"] * 0.03)
+        assert spare["description"].startswith("Spare: ")
+    assert any(ln["spare"] for ln in optics)
+
+
+def test_rack_scale_systems_bring_their_own_rack_and_parts(catalog):
+    project = load(GB200_NVL72_SU, catalog).with_quote(QUOTE)
+    a = analyze(project, catalog)
+    bom = a["bom"]
+    ids = {ln["id"] for ln in lines_of(bom)}
+    assert "gb200-nvl72" in ids and "gb200-compute-tray" not in ids and "gb200-power-shelf" not in ids
+    nvl72_racks = sum(1 for r in project.racks if any(d.type == "gb200-nvl72" for d in r.devices))
+    assert nvl72_racks == 8
+    assert sum(ln["quantity"] for ln in lines_of(bom, "racks")) == len(project.racks) - nvl72_racks
+    # the UFM licence counts compute trays: 18 per NVL72
+    (ufm,) = [ln for ln in lines_of(bom) if ln["id"] == "ufm-licence"]
+    assert ufm["quantity"] == 8 * 18
+    (install,) = [ln for ln in lines_of(bom) if ln["id"] == "service-install-nvl72"]
+    assert install["quantity"] == 8
+    assert not [ln for ln in lines_of(bom) if ln["id"] == "power-cord-c19-c20"]
+
+
+def test_discount_by_section_with_and_without(dgx, catalog, dgx_bom):
+    discounted, _ = SetDiscountCommand("compute", 12.5).apply(dgx, catalog)
+    bom = analyze(discounted, catalog)["bom"]
     compute = next(s for s in bom["sections"] if s["section"] == "compute")
-    (line,) = compute["lines"]
     unit = catalog.get("dgx-b200").price.amount
-    assert (line["id"], line["quantity"], line["unit_price"], line["extended_price"]) == (
-        "dgx-b200", 31, unit, 31 * unit)
-    assert line["price_unconfirmed"] is False  # sourced to a published figure
-    optics = next(s for s in bom["sections"] if s["section"] == "optics")
-    fibre = [ln for ln in optics["lines"] if ln["id"] == "fiber-mpo12-mmf"]
-    assert sum(ln["quantity"] for ln in fibre) == r["fabric"]["cables"]["fiber-mpo12-mmf"]
-    assert all(ln["length_m"] in catalog.get("fiber-mpo12-mmf").lengths_m for ln in fibre)
-    racks = next(s for s in bom["sections"] if s["section"] == "racks")
-    assert sum(ln["quantity"] for ln in racks["lines"]) == 19
-    assert bom["price_total"] == sum(s["subtotal"] for s in bom["sections"])
-    assert r.summary["price_total"] == bom["price_total"] and r.summary["currency"] == "USD"
-    assert bom["estimated"] is True  # switch and rack prices are planning estimates
+    assert compute["discount_percent"] == 12.5 and compute["lines"][0]["net_unit_price"] == round(unit * 0.875, 2)
+    assert compute["subtotal"] == round(unit * 0.875, 2) * 31
+    assert compute["list_subtotal"] == unit * 31 and compute["discount"] == compute["list_subtotal"] - compute["subtotal"]
+    assert bom["list_total"] == dgx_bom["bom"]["price_total"]
+    assert math.isclose(bom["price_total"], bom["list_total"] - bom["discount_total"], abs_tol=0.005)
+    network = next(s for s in bom["sections"] if s["section"] == "network")
+    assert network["discount"] == 0
 
 
-def test_rack_scale_parts_are_not_sold_separately(catalog):
-    bom = analyze(load(GB200_NVL72_SU, catalog), catalog)["bom"]
-    ids = {ln["id"] for s in bom["sections"] for ln in s["lines"]}
-    assert "gb200-nvl72" in ids and "gb200-compute-tray" not in ids
+def test_price_list_overrides_by_part_number(dgx, catalog):
+    prices = (PriceEntry("dgxb-g1440+p1cmi36", 480000, "USD", "2026-11-01", "Distributor quote 4711"),
+              PriceEntry("MFP7E10-N010", 95, "USD", "2026-11-01"),
+              PriceEntry("q3400", 100000, "USD", "2026-11-01"),
+              PriceEntry("NOT-ON-THE-BILL", 1, "USD"))
+    project, _ = UpdateQuoteCommand({"prices": prices, "price_list_name": "prices.csv"}).apply(dgx, catalog)
+    bom = analyze(project, catalog)["bom"]
+    (dgx_line,) = lines_of(bom, "compute")
+    assert dgx_line["unit_price"] == 480000 and dgx_line["price_confirmed"] and dgx_line["price_from_list"]
+    assert dgx_line["price_source"] == "Distributor quote 4711" and dgx_line["flags"] == []
+    fibre10 = [ln for ln in lines_of(bom) if ln["part_number"] == "MFP7E10-N010"]
+    assert fibre10 and all(ln["unit_price"] == 95 and ln["price_source"] == "price list prices.csv" for ln in fibre10)
+    assert bom["price_list"]["used"] == 2 and bom["price_list"]["unused"] == ["NOT-ON-THE-BILL", "q3400"]
 
 
-def test_cables_are_listed_by_length(catalog):
-    bom, _ = build_bom(Counter({"dac-osfp-800g": 5}), catalog, "USD",
-                       cable_lengths={"dac-osfp-800g": Counter({1.0: 2, 2.0: 3})})
-    lines = bom["sections"][0]["lines"]
-    assert [(ln["length_m"], ln["quantity"]) for ln in lines] == [(1.0, 2), (2.0, 3)]
-    assert lines[0]["description"].endswith(", 1 m")
-    assert bom["price_total"] == 5 * catalog.get("dac-osfp-800g").price.amount
+def test_old_list_price_is_flagged(dgx, catalog):
+    project = dgx.with_quote(replace(dgx.quote, prices=(PriceEntry("DGXB-G1440+P1CMI36", 480000, "USD", "2024-01-01"),),
+                                     price_max_age_days=180))
+    (dgx_line,) = lines_of(analyze(project, catalog)["bom"], "compute")
+    assert dgx_line["flags"] == ["stale"]
+    undated = dgx.with_quote(replace(dgx.quote, prices=(PriceEntry("DGXB-G1440+P1CMI36", 480000, "USD"),)))
+    assert lines_of(analyze(undated, catalog)["bom"], "compute")[0]["flags"] == ["undated"]
+
+
+def test_excluded_optional_lines_leave_the_bill(dgx, catalog):
+    project, _ = UpdateQuoteCommand({"excluded": ("nvaie", "ufm-licence", "service-install-dgx")}).apply(dgx, catalog)
+    bom = analyze(project, catalog)["bom"]
+    ids = {ln["id"] for ln in lines_of(bom)}
+    assert not ids & {"nvaie", "ufm-licence", "service-install-dgx"}
+    assert bom["unpriced"] == [] and bom["yearly_total"] == 0
+    assert {s["section"] for s in bom["sections"]} == {"compute", "network", "optics", "power", "racks"}
+
+
+def test_length_codes_follow_the_vendor_table(catalog):
+    assert [length_code(m) for m in (1, 1.5, 2.5, 3, 30, 0.5, 100)] == ["001", "01A", "02A", "003", "030", "00A", "100"]
+    assert cable_part_number(catalog.get("dac-osfp-splitter-2x400g"), 1.5) == ("MCP7Y00-N01A", "980-9I926-00N01A")
+    assert cable_part_number(catalog.get("fiber-mpo12-mmf"), 30) == ("MFP7E10-N030", "980-9I570-00N030")
+    assert cable_part_number(catalog.get("fiber-mpo12-mmf"), 7) == ("MFP7E10-N007", "")
 
 
 def test_money_rounds_per_line(tmp_path):
-    import json
-
-    from catalog import load_catalog
-
     (tmp_path / "x.json").write_text(json.dumps({
         "id": "widget", "kind": "appliance", "name": "W", "manufacturer": "A", "category": "misc", "source": "EST",
         "u_height": 1, "power_max_w": 1, "price": {"amount": 0.105, "currency": "USD"}}))
-    bom, _ = build_bom(Counter({"widget": 3}), load_catalog([tmp_path]), "USD")
+    bom, _ = build_bill(Counter({"widget": 3}), load_catalog([tmp_path]), "USD", QUOTE)
     assert bom["sections"][0]["lines"][0]["unit_price"] == 0.11
     assert bom["price_total"] == 0.33
 
 
-def test_other_currency_is_not_converted(catalog):
-    bom, findings = build_bom(Counter({"dgx-b200": 1}), catalog, "EUR")
-    assert bom["currency"] == "USD" and [f.code for f in findings] == ["bom-currency"]
+def test_currencies_are_never_mixed(catalog, tmp_path):
+    (tmp_path / "eur.json").write_text(json.dumps({
+        "id": "rack-eu", "kind": "rack", "name": "EU rack", "manufacturer": "A", "category": "racks",
+        "source": "EST", "rack_units": 42, "width_mm": 600, "depth_mm": 1200, "height_mm": 2000,
+        "price": {"amount": 2000, "currency": "EUR"}}))
+    cat = load_catalog([tmp_path])
+    bom, findings = build_bill(Counter({"rack-eu": 1, "rack-42u-600x1200": 1}), cat, "USD", QUOTE)
+    (racks,) = bom["sections"]
+    usd = cat.get("rack-42u-600x1200").price.amount
+    assert racks["subtotal"] == usd and racks["other_currencies"] == {"EUR": 2000.0}
+    assert bom["price_total"] == usd and bom["other_currencies"] == {"EUR": 2000.0}
+    (currency,) = [f for f in findings if f.code == "bom-currency"]
+    assert "EUR 2,000.00" in currency.message and "not converted" in currency.message
+    # a project in EUR with only USD prices is totalled in USD, and says so
+    bom, findings = build_bill(Counter({"dgx-b200": 1}), catalog, "EUR", QUOTE)
+    assert bom["currency"] == "USD" and "bom-currency" in [f.code for f in findings]
+
+
+def test_quote_only_lines_count_their_basis(catalog):
+    counts = QuoteCounts(gpus=16, nodes=2, devices={"dgx-b200": 2})
+    bom, _ = build_bill(Counter({"dgx-b200": 2}), catalog, "USD", QUOTE, counts)
+    by_id = {ln["id"]: ln for ln in lines_of(bom)}
+    assert by_id["nvaie"]["quantity"] == 16 and by_id["power-cord-c19-c20"]["quantity"] == 12
+    assert by_id["service-install-dgx"]["quantity"] == 2
+    assert "ufm-licence" not in by_id  # no UFM appliance in this design: nothing to license
+    assert by_id["power-cord-c19-c20"]["basis"] == "6 per NVIDIA DGX B200"
+
+
+def test_bill_is_judged_on_the_quote_date(dgx, catalog):
+    early = dgx.with_quote(replace(dgx.quote, quote_date="2024-01-15"))
+    bom = analyze(early, catalog)["bom"]
+    assert bom["as_of"] == "2024-01-15"
+    (nvaie,) = [ln for ln in lines_of(bom) if ln["id"] == "nvaie"]
+    assert "stale" not in nvaie["flags"]
+    assert date.fromisoformat(analyze(dgx.with_quote(QuoteSettings()), catalog)["bom"]["as_of"]) >= date(2026, 1, 1)

@@ -11,7 +11,8 @@ import pytest
 from catalog import CatalogError, load_catalog
 from catalog.netbox import import_devicetype
 from designer.analysis import analyze
-from designer.bom import build_bom
+from designer.quote.lines import build_bill
+from designer.quote.settings import QuoteSettings
 from designer.cli import main
 from designer.fileformat import ProjectFileError, load, loads, save
 from designer.model import FloorDevice, MountedDevice, Project, Rack
@@ -95,7 +96,7 @@ def test_infinite_values_are_never_written(catalog, tmp_path):
 
 
 def test_bom_lists_every_kind_and_keeps_currencies_apart(catalog, tmp_path):
-    bom, findings = build_bom(Counter({"gb200-compute-tray": 2}), catalog, "USD")
+    bom, findings = build_bill(Counter({"gb200-compute-tray": 2}), catalog, "USD", QuoteSettings())
     assert [ln["id"] for s in bom["sections"] for ln in s["lines"]] == ["gb200-compute-tray"]
     assert [f.code for f in findings] == ["bom-unpriced"]
     (tmp_path / "eur.json").write_text(json.dumps({
@@ -103,10 +104,10 @@ def test_bom_lists_every_kind_and_keeps_currencies_apart(catalog, tmp_path):
         "source": "EST", "rack_units": 42, "width_mm": 600, "depth_mm": 1200, "height_mm": 2000,
         "price": {"amount": 2000, "currency": "EUR"}}))
     cat = load_catalog([tmp_path])
-    bom, _ = build_bom(Counter({"rack-eu": 1, "rack-42u-600x1200": 1}), cat, "USD")
+    bom, _ = build_bill(Counter({"rack-eu": 1, "rack-42u-600x1200": 1}), cat, "USD", QuoteSettings())
     racks = bom["sections"][0]
-    assert racks["subtotals"] == {"EUR": 2000.0, "USD": cat.get("rack-42u-600x1200").price.amount}
-    assert racks["subtotal"] == racks["subtotals"]["USD"] and racks["currency"] == "USD"
+    assert racks["other_currencies"] == {"EUR": 2000.0}
+    assert racks["subtotal"] == cat.get("rack-42u-600x1200").price.amount and racks["currency"] == "USD"
 
 
 def test_catalog_flag_without_a_folder(capsys):

@@ -1,0 +1,76 @@
+"""The ``cost`` engine: cost of ownership beside the bill, per year, per GPU-hour and per million tokens.
+
+Straight-line, the convention of the public models the quote reference (§5) compiles::
+
+    yearly cost   = capital / depreciation years + energy per year + subscriptions and support per year
+    energy / year = IT kW (typical, under sustained training) × PUE × 8,760 h × utilisation × price per kWh
+    $ / GPU-hour  = yearly cost / (GPUs × 8,760 h × utilisation)
+    $ / M tokens  = yearly cost / (tokens per second × 3,600 × 8,760 h × utilisation) × 10⁶
+
+Capital is the bill's one-off net total (hardware and services); subscriptions are its per-year
+lines. Idle draw outside the utilised hours, colocation, financing and residual value are left
+out and listed as such; unpriced lines are out of every figure, which then says so.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engines import Context, EngineResult
+
+HOURS_PER_YEAR = 8760.0
+
+
+@dataclass(frozen=True, kw_only=True)
+class CostResult(EngineResult):
+    cost_per_gpu_hour: float | None
+    yearly_cost: float
+
+
+def analyze_cost(ctx: Context) -> CostResult:
+    q = ctx.project.quote
+    bom, power, devices = ctx["bom"], ctx["power"], ctx["devices"]
+    training = ctx["training"].section
+    years, util, price_kwh = q.depreciation_years, q.utilisation, q.energy_price_per_kwh
+    pue = ctx.settings.pue
+    capital = bom.one_off_total
+    facility_kw = power.it_typical_kw * pue
+    energy_kwh = facility_kw * HOURS_PER_YEAR * util
+    energy = energy_kwh * price_kwh
+    support = bom.yearly_total
+    depreciation = capital / years
+    yearly = depreciation + energy + support
+    gpus = devices.gpus
+    gpu_hours = gpus * HOURS_PER_YEAR * util
+    per_gpu_hour = yearly / gpu_hours if gpu_hours else None
+    tps = training.get("tokens_per_s") if training else None
+    per_m_tokens = (yearly / (tps * 3600.0 * HOURS_PER_YEAR * util) * 1e6) if tps else None
+    terms = {"depreciation": depreciation, "energy": energy, "subscriptions and support": support}
+    dominant = max(terms, key=terms.get) if yearly else None
+    section = {
+        "currency": bom.currency,
+        "capital": round(capital, 2),
+        "depreciation_years": years,
+        "utilisation": util,
+        "energy_price_per_kwh": price_kwh,
+        "pue": pue,
+        "facility_kw": round(facility_kw, 3),
+        "energy_kwh_per_year": round(energy_kwh, 1),
+        "energy_per_year": round(energy, 2),
+        "support_per_year": round(support, 2),
+        "depreciation_per_year": round(depreciation, 2),
+        "yearly_cost": round(yearly, 2),
+        "total_over_period": round(capital + (energy + support) * years, 2),
+        "gpus": gpus,
+        "gpu_hours_per_year": round(gpu_hours, 1),
+        "cost_per_gpu_hour": round(per_gpu_hour, 4) if per_gpu_hour is not None else None,
+        "tokens_per_s": tps,
+        "cost_per_million_tokens": round(per_m_tokens, 4) if per_m_tokens is not None else None,
+        "dominant": dominant,
+        "excludes_unpriced": list(bom.unpriced),
+        "assumptions": [
+            "straight-line depreciation, no residual value and no financing",
+            "energy at typical IT draw × PUE for the utilised hours only; idle draw is not counted",
+            "colocation, staff and insurance are not included",
+        ] + (["no training workload: cost per million tokens is not given"] if not tps else []),
+    }
+    return CostResult(section=section, cost_per_gpu_hour=section["cost_per_gpu_hour"], yearly_cost=section["yearly_cost"])

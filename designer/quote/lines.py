@@ -1,0 +1,341 @@
+"""The bill of materials as a buyer orders it: one line per orderable part, by section, priced.
+
+Quantities come from what the other engines counted (devices, the fabric's cables by
+length and transceivers); the quote-only lines (software, services, power cords) are
+counted here from the catalog's ``basis`` of each. Money is decimal and rounded per
+line: the net unit price is the list unit price less the section's discount, rounded to
+the cent, and a line's extended price is net unit × quantity × years. A total is given
+in the project's currency only; a line in another currency stays out of it and says so.
+A part without a price is listed with no price, never at zero, and the total says it
+leaves it out.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+from decimal import ROUND_HALF_UP, Decimal
+from typing import Mapping
+
+from catalog import Catalog, DeviceType
+from catalog.records import QUOTE_KINDS
+
+from ..findings import Finding
+from .settings import SECTIONS, PriceEntry, QuoteSettings, parse_date, part_key, QuoteError
+
+CENT = Decimal("0.01")
+#: catalog kind -> bill section
+SECTION_OF_KIND = {
+    "server": "compute", "rack_system": "compute", "tray": "compute",
+    "switch": "network", "appliance": "network",
+    "transceiver": "optics", "cable": "optics",
+    "pdu": "power", "power_shelf": "power", "accessory": "power",
+    "cdu": "cooling",
+    "rack": "racks",
+    "software": "software",
+    "service": "services",
+}
+#: evidence tags of a price a buyer can rely on: a vendor's own list read directly (or verbatim)
+CONFIRMED_EVIDENCE = {"P", "P*"}
+WHERE = "project:bom"
+
+
+def money(x: Decimal) -> Decimal:
+    return x.quantize(CENT, rounding=ROUND_HALF_UP)
+
+
+def length_code(metres: float) -> str:
+    """NVIDIA LinkX length code: whole metres zero-padded to three, ``A`` for a further half metre.
+
+    ``30 -> "030"``, ``1.5 -> "01A"``, ``0.5 -> "00A"`` (MCP7Y00 ordering table, quote reference §1.6).
+    """
+    whole = int(math.floor(metres + 1e-9))
+    half = metres - whole > 0.25
+    return f"{whole:02d}A" if half else f"{whole:03d}"
+
+
+def cable_part_number(dev: DeviceType, metres: float) -> tuple[str, str]:
+    """(part number with its length variant, ordering part number where the catalog has it)."""
+    base = dev.part_number
+    pn = base + length_code(metres) if base.endswith("-N") else base
+    return pn, dev.length_part_numbers.get(f"{metres:g}", "")
+
+
+@dataclass(frozen=True)
+class QuoteCounts:
+    """What the quote-only lines are counted per."""
+
+    gpus: int
+    #: units with compute-fabric ports: DGX systems, NVL72 compute trays
+    nodes: int
+    #: catalog id -> quantity of hardware in the design (racks of rack-scale systems left out)
+    devices: Mapping[str, int]
+
+
+def count_basis(dev: DeviceType, counts: QuoteCounts, catalog: Catalog) -> tuple[int, str]:
+    """(quantity, how it was counted in words) for a quote-only catalog line."""
+    kind, _, arg = dev.basis.partition(":")
+    if kind == "gpu":
+        return counts.gpus, f"{counts.gpus:,} GPUs"
+    if kind == "node":
+        if arg and not counts.devices.get(arg.strip().lower()):
+            return 0, ""
+        return counts.nodes, f"{counts.nodes:,} managed nodes"
+    if kind == "device":
+        ids = [i.strip().lower() for i in arg.split(",")]
+        n = sum(counts.devices.get(i, 0) for i in ids)
+        named = [catalog.get(i).name for i in ids if counts.devices.get(i)]
+        return n, "one per " + ", ".join(named) if named else ""
+    if kind == "psu":
+        n, per = 0, []
+        for type_id, c in counts.devices.items():
+            d = catalog.get(type_id)
+            if d.psu and arg in d.psu.input:
+                n += c * d.psu.count
+                per.append(f"{d.psu.count} per {d.name}")
+        return n, "; ".join(per)
+    return 0, ""
+
+
+@dataclass(frozen=True)
+class _Price:
+    unit: Decimal
+    currency: str
+    source: str
+    date: str
+    confirmed: bool
+    from_list: bool
+
+
+def _catalog_price(dev: DeviceType, catalog: Catalog) -> _Price | None:
+    if dev.price is None:
+        return None
+    fig = dev.figure("price.amount")
+    source = catalog.sources.get(fig.source).title if fig and fig.source in catalog.sources else ""
+    evidence = fig.evidence if fig else "U"
+    return _Price(money(Decimal(str(dev.price.amount))), dev.price.currency, source, dev.price.date,
+                  evidence in CONFIRMED_EVIDENCE, False)
+
+
+def _list_price(entry: PriceEntry, list_name: str) -> _Price:
+    source = entry.source or (f"price list {list_name}" if list_name else "user price list")
+    return _Price(money(Decimal(str(entry.amount))), entry.currency, source, entry.date, True, True)
+
+
+def _flags(price: _Price | None, as_of: date, max_age_days: int) -> list[str]:
+    if price is None:
+        return ["unpriced"]
+    flags = []
+    if not price.confirmed:
+        flags.append("unconfirmed")
+    if price.date:
+        try:
+            age = (as_of - parse_date(price.date, "price date")).days
+        except QuoteError:
+            age = None
+        if age is not None and age > max_age_days:
+            flags.append("stale")
+    elif price.confirmed:
+        flags.append("undated")
+    return flags
+
+
+class _Bill:
+    def __init__(self, catalog: Catalog, quote: QuoteSettings, as_of: date):
+        self.catalog, self.quote, self.as_of = catalog, quote, as_of
+        self.by_part = {p.key: p for p in quote.prices}
+        self.used_list_keys: set[str] = set()
+        self.lines: dict[str, list[dict]] = {k: [] for k, _ in SECTIONS}
+
+    def price_for(self, dev: DeviceType, *numbers: str) -> _Price | None:
+        for pn in (*numbers, dev.id):
+            if pn and part_key(pn) in self.by_part:
+                self.used_list_keys.add(part_key(pn))
+                return _list_price(self.by_part[part_key(pn)], self.quote.price_list_name)
+        return _catalog_price(dev, self.catalog)
+
+    def add(self, dev: DeviceType, qty: int, *, part_number: str, alt: str = "", description: str,
+            length: float | None = None, spare: bool = False, basis: str = "") -> dict:
+        section = SECTION_OF_KIND[dev.kind]
+        price = self.price_for(dev, part_number, alt)
+        years = self.quote.term_years if dev.per_year else 1
+        pn_fig = dev.figure("part_number")
+        line = {"section": section, "id": dev.id, "manufacturer": dev.manufacturer,
+                "part_number": part_number, "alt_part_number": alt,
+                "part_number_unconfirmed": bool(part_number and pn_fig and pn_fig.unconfirmed),
+                "description": description, "quantity": int(qty),
+                "unit": {"gpu": "GPU-year", "node": "node-year"}.get(dev.basis.partition(":")[0], "year")
+                if dev.per_year else "each",
+                "per_year": dev.per_year, "term_years": years, "spare": spare, "basis": basis,
+                "flags": _flags(price, self.as_of, self.quote.price_max_age_days)}
+        if length is not None:
+            line["length_m"] = length
+        discount = Decimal(str(self.quote.discount(section)))
+        if price is None:
+            line.update(unit_price=None, discount_percent=float(discount), net_unit_price=None, list_extended=None,
+                        extended_price=None, currency=None, price_source="", price_date="",
+                        price_confirmed=False, price_unconfirmed=None, price_from_list=False)
+        else:
+            net = money(price.unit * (1 - discount / 100))
+            line.update(unit_price=price.unit, discount_percent=float(discount), net_unit_price=net,
+                        list_extended=price.unit * qty * years, extended_price=net * qty * years,
+                        currency=price.currency, price_source=price.source, price_date=price.date,
+                        price_confirmed=price.confirmed, price_unconfirmed=not price.confirmed,
+                        price_from_list=price.from_list)
+        self.lines[section].append(line)
+        return line
+
+
+def build_bill(counts: Mapping[str, int], catalog: Catalog, currency: str, quote: QuoteSettings,
+               quote_counts: QuoteCounts | None = None, *, cable_lengths: Mapping[str, Counter] | None = None,
+               as_of: date | None = None) -> tuple[dict, list[Finding]]:
+    """``counts``: catalog id -> quantity of hardware; ``cable_lengths``: cable id -> {length_m: quantity}."""
+    cable_lengths = cable_lengths or {}
+    as_of = as_of or date.today()
+    bill = _Bill(catalog, quote, as_of)
+    spares = Decimal(str(quote.spares_percent)) / 100
+    for type_id in sorted(counts):
+        dev = catalog.get(type_id)
+        qty = int(counts[type_id])
+        if qty <= 0 or dev.kind == "gpu" or dev.kind in QUOTE_KINDS:
+            continue
+        variants = sorted(cable_lengths[type_id].items()) if type_id in cable_lengths else [(None, qty)]
+        for length, n in variants:
+            if length is None:
+                pn, alt, desc = dev.part_number, "", dev.name
+            else:
+                pn, alt = cable_part_number(dev, length)
+                desc = f"{dev.name}, {length:g} m"
+            bill.add(dev, int(n), part_number=pn, alt=alt, description=desc, length=length)
+            if dev.kind in ("transceiver", "cable") and spares > 0:
+                extra = int(math.ceil(Decimal(int(n)) * spares))
+                if extra:
+                    bill.add(dev, extra, part_number=pn, alt=alt, description=f"Spare: {desc}", length=length,
+                             spare=True, basis=f"{quote.spares_percent:g} % of {int(n):,}, rounded up")
+    if quote_counts is not None:
+        for dev in sorted(catalog.of_kind(*QUOTE_KINDS), key=lambda d: (SECTION_OF_KIND[d.kind], d.id)):
+            if dev.id in quote.excluded:
+                continue
+            qty, basis = count_basis(dev, quote_counts, catalog)
+            if qty > 0:
+                bill.add(dev, qty, part_number=dev.part_number, description=dev.name, basis=basis)
+    return _assemble(bill, currency)
+
+
+def _bill_currency(bill: _Bill, wanted: str) -> str:
+    """The project's currency, unless no priced line is in it: then the one most of the money is in."""
+    sums: dict[str, Decimal] = {}
+    for lines in bill.lines.values():
+        for ln in lines:
+            if ln["extended_price"] is not None:
+                sums[ln["currency"]] = sums.get(ln["currency"], Decimal(0)) + ln["extended_price"]
+    return wanted if wanted in sums or not sums else max(sums, key=sums.get)
+
+
+def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
+    currency = _bill_currency(bill, wanted)
+    findings: list[Finding] = []
+    sections = []
+    number = 0
+    list_total = net_total = one_off = yearly = Decimal(0)
+    other: dict[str, Decimal] = {}
+    unpriced: list[str] = []
+    unconfirmed_net = Decimal(0)
+    stale: list[str] = []
+    for key, title in SECTIONS:
+        lines = bill.lines[key]
+        if not lines:
+            continue
+        sec_list = sec_net = Decimal(0)
+        sec_other: dict[str, Decimal] = {}
+        n_unpriced = 0
+        for ln in lines:
+            number += 1
+            ln["line"] = number
+            if ln["extended_price"] is None:
+                n_unpriced += 1
+                unpriced.append(ln["description"])
+            elif ln["currency"] == currency:
+                sec_list += ln["list_extended"]
+                sec_net += ln["extended_price"]
+                if ln["per_year"]:
+                    yearly += ln["extended_price"] / ln["term_years"]
+                else:
+                    one_off += ln["extended_price"]
+                if not ln["price_confirmed"]:
+                    unconfirmed_net += ln["extended_price"]
+            else:
+                sec_other[ln["currency"]] = sec_other.get(ln["currency"], Decimal(0)) + ln["extended_price"]
+                other[ln["currency"]] = other.get(ln["currency"], Decimal(0)) + ln["extended_price"]
+            if "stale" in ln["flags"]:
+                stale.append(ln["description"])
+            for k in ("unit_price", "net_unit_price", "list_extended", "extended_price"):
+                if ln[k] is not None:
+                    ln[k] = float(money(ln[k]))
+        list_total += sec_list
+        net_total += sec_net
+        sections.append({"section": key, "title": title, "lines": lines, "currency": currency,
+                         "list_subtotal": float(money(sec_list)), "discount_percent": bill.quote.discount(key),
+                         "discount": float(money(sec_list - sec_net)), "subtotal": float(money(sec_net)),
+                         "other_currencies": {c: float(money(v)) for c, v in sorted(sec_other.items())},
+                         # every currency's net subtotal, the bill's included (kept for scripts that read it)
+                         "subtotals": {c: float(money(v)) for c, v in sorted({currency: sec_net, **sec_other}.items())
+                                       if v or c == currency},
+                         "unpriced": n_unpriced})
+    if unpriced:
+        names = sorted(set(unpriced))
+        # Hardware the catalog cannot price is missing data; a licence with no public price is expected.
+        hardware = any(ln["extended_price"] is None and ln["section"] not in ("software", "services")
+                       for lines in bill.lines.values() for ln in lines)
+        findings.append(Finding("warning" if hardware else "info", "bom-unpriced",
+                                f"{len(unpriced)} line{'s' if len(unpriced) != 1 else ''} of the bill "
+                                f"{'have' if len(unpriced) != 1 else 'has'} no price and "
+                                f"{'are' if len(unpriced) != 1 else 'is'} left out of the total: "
+                                + "; ".join(names[:6]) + (" …" if len(names) > 6 else ""), WHERE))
+    if currency != wanted:
+        findings.append(Finding("warning", "bom-currency",
+                                f"the project's currency is {wanted}, but no price is in it: the bill is totalled "
+                                f"in {currency}, with no conversion", WHERE))
+    if other:
+        findings.append(Finding("warning", "bom-currency",
+                                f"prices in {', '.join(sorted(other))} are not converted to {currency}: "
+                                + ", ".join(f"{c} {float(v):,.2f}" for c, v in sorted(other.items()))
+                                + f" stay out of the {currency} total", WHERE))
+    if stale:
+        findings.append(Finding("info", "bom-stale-price",
+                                f"{len(stale)} price{'s are' if len(stale) != 1 else ' is'} older than "
+                                f"{bill.quote.price_max_age_days} days: " + "; ".join(sorted(set(stale))[:4])
+                                + (" …" if len(set(stale)) > 4 else ""), WHERE))
+    if net_total and unconfirmed_net:
+        share = float(unconfirmed_net / net_total) * 100
+        findings.append(Finding("info", "bom-indicative",
+                                f"{share:.0f} % of the total rests on indicative prices (press, third-party "
+                                "or planning estimates, not a vendor quote); load a price list to replace them", WHERE))
+    unused = sorted(p.part_number for p in bill.quote.prices if p.key not in bill.used_list_keys)
+    bom = {
+        "currency": currency,
+        "as_of": bill.as_of.isoformat(),
+        "sections": sections,
+        "list_total": float(money(list_total)),
+        "discount_total": float(money(list_total - net_total)),
+        "price_total": float(money(net_total)),
+        "one_off_total": float(money(one_off)),
+        "yearly_total": float(money(yearly)),
+        "other_currencies": {c: float(money(v)) for c, v in sorted(other.items())},
+        "totals_by_currency": {currency: float(money(net_total)),
+                               **{c: float(money(v)) for c, v in sorted(other.items())}},
+        "estimated": bool(unconfirmed_net),
+        "unpriced": sorted(set(unpriced)),
+        "indicative_share": float(unconfirmed_net / net_total) if net_total else 0.0,
+        "lines": number,
+        "spares_percent": bill.quote.spares_percent,
+        "term_years": bill.quote.term_years,
+        "price_list": {"name": bill.quote.price_list_name, "entries": len(bill.quote.prices),
+                       "used": len(bill.used_list_keys), "unused": unused},
+    }
+    return bom, findings
+
+
+__all__ = ["CONFIRMED_EVIDENCE", "QuoteCounts", "SECTION_OF_KIND", "build_bill", "cable_part_number",
+           "count_basis", "length_code"]

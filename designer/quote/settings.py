@@ -1,0 +1,234 @@
+"""What a quote needs beyond the design: who it is for, discounts, optional lines, price lists, cost settings.
+
+It lives in the project file (``quote``) so that a design quotes the same everywhere. The
+cost-of-ownership defaults carry their sources (shared reference ``quote.md`` §5):
+depreciation 4 years ("4 yr is common for clusters", a public compute-cost framework, [S]);
+utilisation 80 % (owning beats renting above about 70 %, [U]); energy US$0.10 per kWh (the
+worked example of a public energy-versus-capex comparison, [S]). Spares default to 3 %
+of optics and cables, inside the 2-5 % the DCIM reference suggests; NVIDIA publishes none.
+"""
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass, fields, replace
+from datetime import date
+
+#: Bill sections in quote order: (key, title).
+SECTIONS = (
+    ("compute", "Compute"),
+    ("network", "Networking"),
+    ("optics", "Optics and cables"),
+    ("power", "Power"),
+    ("cooling", "Cooling"),
+    ("racks", "Racks and facility"),
+    ("software", "Software and support"),
+    ("services", "Services"),
+)
+SECTION_KEYS = tuple(k for k, _ in SECTIONS)
+SECTION_TITLES = dict(SECTIONS)
+
+_DATE_RE = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
+_CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
+#: Longest text field a quote keeps (a customer name, a quote number).
+MAX_TEXT = 200
+
+
+class QuoteError(ValueError):
+    """A quote setting or price-list entry that cannot be used, with the place in words."""
+
+
+def parse_date(text: str, where: str) -> date:
+    """``YYYY-MM-DD`` or ``YYYY-MM`` (the first of the month) as a date."""
+    if not isinstance(text, str) or not _DATE_RE.match(text.strip()):
+        raise QuoteError(f"{where}: {text!r} is not a date such as 2026-03-16")
+    parts = [int(p) for p in text.strip().split("-")]
+    try:
+        return date(parts[0], parts[1], parts[2] if len(parts) == 3 else 1)
+    except ValueError as exc:
+        raise QuoteError(f"{where}: {text!r} is not a date ({exc})") from None
+
+
+@dataclass(frozen=True, slots=True)
+class PriceEntry:
+    """One line of a user's price list: a part's price in a currency, as of a date."""
+
+    part_number: str
+    amount: float
+    currency: str
+    date: str = ""
+    #: where the price came from ("Acme distributor quote 4711"); the list's file name when not given
+    source: str = ""
+
+    @property
+    def key(self) -> str:
+        return part_key(self.part_number)
+
+    def to_json(self) -> dict:
+        d = {"part_number": self.part_number, "amount": self.amount, "currency": self.currency}
+        if self.date:
+            d["date"] = self.date
+        if self.source:
+            d["source"] = self.source
+        return d
+
+
+def part_key(part_number: str) -> str:
+    """How part numbers are matched: case and surrounding blanks do not matter."""
+    return part_number.strip().upper()
+
+
+@dataclass(frozen=True, slots=True)
+class QuoteSettings:
+    customer: str = ""
+    prepared_by: str = ""
+    quote_number: str = ""
+    #: ISO date the prices are quoted on; "" = the day the design is analysed
+    quote_date: str = ""
+    validity_days: int = 30
+    #: section key -> discount in percent off list
+    discounts: tuple[tuple[str, float], ...] = ()
+    #: spare optics and cables, percent of each part's quantity (rounded up per part)
+    spares_percent: float = 3.0
+    #: years of subscriptions and support on the quote
+    term_years: int = 3
+    #: catalog ids of optional quote lines the user took off (e.g. "nvaie", "service-install-dgx")
+    excluded: tuple[str, ...] = ()
+    #: a price older than this many days (or from an unconfirmed source) is flagged
+    price_max_age_days: int = 365
+    #: the user's price list, overriding catalog prices by part number
+    prices: tuple[PriceEntry, ...] = ()
+    price_list_name: str = ""
+    # cost of ownership
+    depreciation_years: float = 4.0
+    utilisation: float = 0.8
+    energy_price_per_kwh: float = 0.10
+
+    def __post_init__(self) -> None:
+        check_quote(self)
+
+    @property
+    def discount_map(self) -> dict[str, float]:
+        return dict(self.discounts)
+
+    def discount(self, section: str) -> float:
+        return self.discount_map.get(section, 0.0)
+
+    def updated(self, **changes) -> QuoteSettings:
+        if "discounts" in changes and isinstance(changes["discounts"], dict):
+            changes["discounts"] = tuple(sorted((k, v) for k, v in changes["discounts"].items() if v != 0))
+        return replace(self, **changes)
+
+    def with_discount(self, section: str, percent: float) -> QuoteSettings:
+        d = self.discount_map
+        d[section] = percent
+        return self.updated(discounts=d)
+
+    def to_json(self) -> dict:
+        out = {}
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name == "discounts":
+                value = dict(value)
+            elif f.name == "prices":
+                value = [p.to_json() for p in value]
+            elif f.name == "excluded":
+                value = list(value)
+            out[f.name] = value
+        return out
+
+
+def _text(value: object, where: str) -> None:
+    if not isinstance(value, str):
+        raise QuoteError(f"{where}: must be text, got {value!r}")
+    if len(value) > MAX_TEXT:
+        raise QuoteError(f"{where}: is {len(value)} characters long (at most {MAX_TEXT})")
+    if any(ord(c) < 32 and c not in "\t" for c in value) or any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+        raise QuoteError(f"{where}: holds a control character or a lone surrogate")
+
+
+def _number(value: object, where: str, lo: float, hi: float, *, whole: bool = False) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or (whole and not isinstance(value, int)):
+        raise QuoteError(f"{where}: must be a {'whole ' if whole else ''}number, got {value!r}")
+    try:
+        ok = math.isfinite(value) and lo <= value <= hi
+    except OverflowError:
+        ok = False
+    if not ok:
+        raise QuoteError(f"{where}: must be between {lo:g} and {hi:g}, got {value!r:.40}")
+
+
+def check_price_entry(p: PriceEntry, where: str) -> None:
+    _text(p.part_number, f"{where}.part_number")
+    if not p.part_number.strip():
+        raise QuoteError(f"{where}.part_number: is empty")
+    _number(p.amount, f"{where}.amount", 0, 1e12)
+    if not isinstance(p.currency, str) or not _CURRENCY_RE.match(p.currency):
+        raise QuoteError(f"{where}.currency: {p.currency!r} is not an ISO 4217 code such as USD")
+    if p.date:
+        parse_date(p.date, f"{where}.date")
+    _text(p.source, f"{where}.source")
+
+
+def check_quote(q: QuoteSettings) -> None:
+    for name in ("customer", "prepared_by", "quote_number", "price_list_name"):
+        _text(getattr(q, name), f"quote.{name}")
+    if q.quote_date:
+        parse_date(q.quote_date, "quote.quote_date")
+    _number(q.validity_days, "quote.validity_days", 1, 3650, whole=True)
+    for key, pct in q.discounts:
+        if key not in SECTION_TITLES:
+            raise QuoteError(f"quote.discounts.{key}: is not a section ({', '.join(SECTION_KEYS)})")
+        _number(pct, f"quote.discounts.{key}", 0, 100)
+    _number(q.spares_percent, "quote.spares_percent", 0, 100)
+    _number(q.term_years, "quote.term_years", 1, 10, whole=True)
+    for i, ident in enumerate(q.excluded):
+        _text(ident, f"quote.excluded[{i}]")
+    _number(q.price_max_age_days, "quote.price_max_age_days", 1, 36500, whole=True)
+    for i, p in enumerate(q.prices):
+        check_price_entry(p, f"quote.prices[{i}]")
+    _number(q.depreciation_years, "quote.depreciation_years", 0.5, 30)
+    _number(q.utilisation, "quote.utilisation", 0.01, 1)
+    _number(q.energy_price_per_kwh, "quote.energy_price_per_kwh", 0, 100)
+
+
+def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:
+    """Quote settings from a project file's ``quote`` object; errors name the exact key."""
+    if not isinstance(doc, dict):
+        raise QuoteError(f"{where}: must be an object")
+    known = {f.name for f in fields(QuoteSettings)}
+    for key in doc:
+        if key not in known:
+            raise QuoteError(f"{where}.{key}: is not a quote setting ({', '.join(sorted(known))})")
+    d = dict(doc)
+    if "discounts" in d:
+        if not isinstance(d["discounts"], dict):
+            raise QuoteError(f"{where}.discounts: must map sections to percentages")
+        d["discounts"] = tuple(sorted(d["discounts"].items()))
+    if "excluded" in d:
+        if not isinstance(d["excluded"], list):
+            raise QuoteError(f"{where}.excluded: must be a list of catalog ids")
+        d["excluded"] = tuple(d["excluded"])
+    if "prices" in d:
+        if not isinstance(d["prices"], list):
+            raise QuoteError(f"{where}.prices: must be a list")
+        entries = []
+        for i, p in enumerate(d["prices"]):
+            if not isinstance(p, dict) or set(p) - {"part_number", "amount", "currency", "date", "source"} \
+                    or not {"part_number", "amount", "currency"} <= set(p):
+                raise QuoteError(f"{where}.prices[{i}]: must be an object with part_number, amount, currency "
+                                 "and optionally date and source")
+            entry = PriceEntry(**p)
+            check_price_entry(entry, f"{where}.prices[{i}]")
+            entries.append(entry)
+        d["prices"] = tuple(entries)
+    return QuoteSettings(**d)
+
+
+def effective_date(q: QuoteSettings, today: date | None = None) -> date:
+    """The day prices are quoted on: the quote's own date, or today."""
+    return parse_date(q.quote_date, "quote.quote_date") if q.quote_date else (today or date.today())
+
+
+__all__ = ["SECTIONS", "SECTION_KEYS", "SECTION_TITLES", "PriceEntry", "QuoteError", "QuoteSettings",
+           "check_quote", "effective_date", "parse_date", "part_key", "quote_from_json"]
