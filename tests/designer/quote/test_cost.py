@@ -1,0 +1,50 @@
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from designer.analysis import analyze
+from designer.commands import UpdateQuoteCommand
+from designer.fileformat import load
+from designer.samples import DGX_B200_SU
+
+
+@pytest.fixture(scope="module")
+def analysis(catalog):
+    return analyze(load(DGX_B200_SU, catalog), catalog)
+
+
+def test_cost_of_ownership_follows_its_formula(analysis):
+    c, bom, power = analysis["cost"], analysis["bom"], analysis.result("power")
+    years, util, kwh = 4.0, 0.8, 0.10
+    assert (c["depreciation_years"], c["utilisation"], c["energy_price_per_kwh"]) == (years, util, kwh)
+    assert c["capital"] == bom["one_off_total"] and c["support_per_year"] == bom["yearly_total"]
+    energy = power.it_typical_kw * 1.3 * 8760 * util * kwh
+    assert math.isclose(c["energy_per_year"], energy, abs_tol=0.01)
+    yearly = bom["one_off_total"] / years + energy + bom["yearly_total"]
+    assert math.isclose(c["yearly_cost"], yearly, abs_tol=0.01)
+    assert math.isclose(c["cost_per_gpu_hour"], yearly / (248 * 8760 * util), rel_tol=1e-4)
+    tps = analysis["training"]["tokens_per_s"]
+    assert math.isclose(c["cost_per_million_tokens"], yearly / (tps * 3600 * 8760 * util) * 1e6, rel_tol=1e-4)
+    assert c["dominant"] == "depreciation"
+    assert c["excludes_unpriced"] == ["NVIDIA UFM Enterprise licence and support"]
+    assert analysis.summary["cost_per_gpu_hour"] == c["cost_per_gpu_hour"]
+    # a DGX B200 SuperPOD owned outright lands between the H100 rental floor and hyperscaler list prices
+    assert 2.0 < c["cost_per_gpu_hour"] < 14.24
+
+
+def test_cost_settings_live_in_the_project(catalog):
+    project = load(DGX_B200_SU, catalog)
+    project, _ = UpdateQuoteCommand({"utilisation": 0.5, "depreciation_years": 3,
+                                     "energy_price_per_kwh": 0.2}).apply(project, catalog)
+    c = analyze(project, catalog)["cost"]
+    assert (c["utilisation"], c["depreciation_years"], c["energy_price_per_kwh"]) == (0.5, 3, 0.2)
+    assert math.isclose(c["gpu_hours_per_year"], 248 * 8760 * 0.5)
+
+
+def test_no_workload_gives_no_token_cost(catalog):
+    from designer.model import Project
+
+    c = analyze(Project(), catalog)["cost"]
+    assert c["cost_per_gpu_hour"] is None and c["cost_per_million_tokens"] is None and c["gpus"] == 0
