@@ -224,6 +224,18 @@ def cmd_analyze(args, catalog: Catalog) -> int:
     print(f"  coolant       {c['coolant_flow_lpm']:10.1f} L/min {c['settings']['coolant']} at "
           f"{c['settings']['coolant_delta_t_k']:g} K   air {c['air_cfm']:,.0f} CFM")
     print(f"  heaviest rack {result['floor']['max_load_kg_m2']:10.1f} kg/m²")
+    b, cost = result["bom"], result["cost"]
+    net = f"{b['currency']} {b['price_total']:,.2f}"
+    discount = f" after {b['currency']} {b['discount_total']:,.2f} discount" if b["discount_total"] else ""
+    notes = (["indicative prices"] if b["estimated"] else []) + (
+        [f"{len(b['unpriced'])} line{'s' if len(b['unpriced']) != 1 else ''} without a price left out"]
+        if b["unpriced"] else [])
+    print(f"  quote         {net}{discount}, {b['lines']} lines" + (f" ({'; '.join(notes)})" if notes else ""))
+    if cost["cost_per_gpu_hour"] is not None:
+        per_tokens = (f", {cost['currency']} {cost['cost_per_million_tokens']:,.3f} per million tokens"
+                      if cost["cost_per_million_tokens"] is not None else "")
+        print(f"  cost          {cost['currency']} {cost['cost_per_gpu_hour']:,.2f} per GPU-hour at "
+              f"{cost['utilisation']:.0%} use over {cost['depreciation_years']:g} years{per_tokens}")
     for type_id, n in result["devices"]["by_type"].items():
         print(f"  {n:6d} x {type_id}")
     for f in result.findings:

@@ -41,6 +41,28 @@ CONFIRMED_EVIDENCE = {"P", "P*"}
 WHERE = "project:bom"
 
 
+#: What no bill from this design includes, said on every quote (shared reference quote.md §3-4).
+EXCLUSIONS = (
+    "Tax, duty, freight and insurance.",
+    "Storage systems: partner-supplied and partner-priced (DDN, VAST, WEKA, NetApp and others).",
+    "Optics and cables of the storage, in-band and out-of-band networks: only the compute fabric's "
+    "links are derived from the layout.",
+    "Facility plant above the rack: UPS, switchgear, busway, chillers and the facility water loop.",
+    "Hardware support beyond the term bundled in the system SKUs.",
+)
+#: Caveats shown when their line is on the bill: (catalog id, note).
+NOTES = (
+    ("nvaie", "DGX systems may bundle NVIDIA AI Enterprise for their support term (not confirmed); "
+              "take the subscription line off if the systems' SKUs include it."),
+    ("ufm-licence", "NVIDIA sells UFM licences by managed-node tier (100, 250, 500, 1K, 2K, 4K nodes) and "
+                    "publishes no price: the line is counted per node and needs a price from a quote."),
+    ("dgx-b200", "The DGX B200 part number and price come from third-party sources; confirm both with NVIDIA "
+                 "or a partner before ordering."),
+    ("gb200-nvl72", "The GB200 NVL72 part number and price come from third-party sources; the rack ships "
+                    "with its compute trays, NVLink switch trays and power shelves."),
+)
+
+
 def money(x: Decimal) -> Decimal:
     return x.quantize(CENT, rounding=ROUND_HALF_UP)
 
@@ -313,6 +335,7 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
                                 f"{share:.0f} % of the total rests on indicative prices (press, third-party "
                                 "or planning estimates, not a vendor quote); load a price list to replace them", WHERE))
     unused = sorted(p.part_number for p in bill.quote.prices if p.key not in bill.used_list_keys)
+    ids = {ln["id"] for lines in bill.lines.values() for ln in lines}
     bom = {
         "currency": currency,
         "as_of": bill.as_of.isoformat(),
@@ -333,6 +356,8 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
         "term_years": bill.quote.term_years,
         "price_list": {"name": bill.quote.price_list_name, "entries": len(bill.quote.prices),
                        "used": len(bill.used_list_keys), "unused": unused},
+        "exclusions": list(EXCLUSIONS),
+        "notes": [note for key, note in NOTES if key in ids],
     }
     return bom, findings
 
