@@ -23,14 +23,17 @@ def add_parser(subparsers) -> None:
     e.add_argument("file")
     for fmt in FORMATS.values():
         e.add_argument(fmt.flag, dest=f"out_{fmt.name}", metavar=f"OUT{fmt.suffix}", help=fmt.description)
+    e.add_argument("--prices", metavar="FILE", help="a price list (CSV or XLSX: part number, price, currency, date) "
+                                                   "whose prices override the catalog's for this export")
+    e.add_argument("--customer", metavar="NAME", help="the customer the quote is for (overrides the project's)")
 
 
 def run(args, catalog: Catalog) -> int:
     wanted = [(fmt, Path(getattr(args, f"out_{fmt.name}"))) for fmt in FORMATS.values()
               if getattr(args, f"out_{fmt.name}", None)]
     if not wanted:
-        first = next(iter(FORMATS.values()))
-        raise UsageError(f"podplanner export: say what to write, e.g. {first.flag} OUT{first.suffix}")
+        flags = [f"{f.flag} OUT{f.suffix}" for f in FORMATS.values()]
+        raise UsageError(f"podplanner export: say what to write: {', '.join(flags[:-1])} or {flags[-1]}")
     for fmt, out in wanted:  # refuse a bad target before spending time on the analysis
         if not out.parent.is_dir():
             raise UsageError(f"podplanner export: {fmt.flag}: {out.parent}: no such folder")
@@ -38,7 +41,9 @@ def run(args, catalog: Catalog) -> int:
             raise UsageError(f"podplanner export: {fmt.flag}: {out}: is a folder")
     from designer.analysis import analyze
 
-    analysis = analyze(load(args.file, catalog), catalog)
+    project = load(args.file, catalog)
+    project = _with_quote_flags(project, args)
+    analysis = analyze(project, catalog)
     for fmt, out in wanted:
         try:
             account = fmt.write(analysis, out)
@@ -49,3 +54,29 @@ def run(args, catalog: Catalog) -> int:
                              f"({exc.strerror or exc})") from None
         print(f"wrote {out}: {account}")
     return 0
+
+
+def _with_quote_flags(project, args):
+    """The project with ``--prices`` and ``--customer`` applied, through the same command the window uses."""
+    from catalog.files import FileReadError
+    from designer.commands import CommandError, UpdateQuoteCommand
+    from designer.quote.prices import read_price_list
+    from designer.quote.settings import QuoteError
+
+    changes: dict = {}
+    if args.prices:
+        try:
+            entries, name = read_price_list(args.prices, default_currency=project.currency)
+        except QuoteError as exc:
+            raise UsageError(f"podplanner export: --prices: {exc}") from None
+        except FileReadError as exc:
+            raise UsageError(f"podplanner export: --prices: {args.prices}: {exc}") from None
+        changes.update(prices=entries, price_list_name=name)
+    if args.customer is not None:
+        changes["customer"] = args.customer
+    if not changes:
+        return project
+    try:
+        return UpdateQuoteCommand(changes).apply(project, None)[0]
+    except CommandError as exc:
+        raise UsageError(f"podplanner export: {exc}") from None

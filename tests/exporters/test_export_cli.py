@@ -26,6 +26,38 @@ def test_export_refuses_in_one_line(capsys, tmp_path):
     code, _, err = run(capsys, "export", str(DGX_B200_SU), "--cabling", str(tmp_path / "no" / "x.csv"))
     assert code == 2 and "no such folder" in err and err.count("\n") == 1
     code, _, err = run(capsys, "export", str(DGX_B200_SU))
-    assert code == 2 and "--cabling" in err and err.count("\n") == 1
+    assert code == 2 and err.count("\n") == 1
+    assert all(flag in err for flag in ("--pdf", "--xlsx", "--csv", "--cabling"))
     code, _, err = run(capsys, "export", str(tmp_path / "missing.podplan.json"), "--cabling", str(tmp_path / "x.csv"))
     assert code == 2 and "missing.podplan.json: no such file" in err and err.count("\n") == 1
+
+
+def test_export_applies_a_price_list_and_customer_for_this_export_only(capsys, tmp_path):
+    prices = tmp_path / "prices.csv"
+    prices.write_text("Part number,Unit price,Date,Source\n"
+                      "DGXB-G1440+P1CMI36,\"480,000\",2026-11-01,Distributor quote 4711\n"
+                      "ufm-licence,900,2026-11-01,UFM quote\n")
+    before = DGX_B200_SU.read_bytes()
+    out = tmp_path / "bill.csv"
+    code, text, _ = run(capsys, "export", str(DGX_B200_SU), "--csv", str(out), "--prices", str(prices),
+                        "--customer", "Acme AI Labs")
+    assert code == 0 and f"wrote {out}" in text
+    rows = list(csv.DictReader(out.open(encoding="utf-8")))
+    dgx = next(r for r in rows if r["part_number"] == "DGXB-G1440+P1CMI36")
+    assert float(dgx["unit_price"]) == 480000 and dgx["price_source"] == "Distributor quote 4711"
+    ufm = next(r for r in rows if "UFM Enterprise licence" in r["description"])
+    assert float(ufm["unit_price"]) == 900  # the catalog id matches too, for parts with no part number
+    assert DGX_B200_SU.read_bytes() == before  # the design file is not changed
+
+
+def test_export_refuses_a_bad_price_list_before_writing(capsys, tmp_path):
+    prices = tmp_path / "prices.csv"
+    prices.write_text("Part number,Unit price\nDGXB-G1440+P1CMI36,lots\n")
+    out = tmp_path / "bill.csv"
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(out), "--prices", str(prices))
+    assert code == 2 and err.strip() == "podplanner export: --prices: prices.csv: row 2: price 'lots' is not a number"
+    assert not out.exists()
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(out), "--prices", str(tmp_path / "none.csv"))
+    assert code == 2 and "none.csv: no such file" in err and err.count("\n") == 1
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(out), "--customer", "x" * 300)
+    assert code == 2 and "quote.customer" in err and not out.exists()

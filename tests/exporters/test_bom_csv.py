@@ -1,0 +1,108 @@
+"""The bill as CSV: read back with the csv module and checked against the analysis' bill."""
+from __future__ import annotations
+
+import csv
+import os
+from collections import defaultdict
+from decimal import ROUND_HALF_UP, Decimal
+
+import pytest
+
+from designer.analysis import analyze
+from designer.commands import SetDiscountCommand
+from designer.fileformat import load
+from designer.model import Project
+from designer.quote.settings import PriceEntry
+from drawn import DGX_B200_SU
+from exporters.base import ExportError
+from exporters.bom_csv import COLUMNS, write_bom_csv
+
+
+def read(path) -> list[dict]:
+    with open(path, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.fixture(scope="module")
+def project(catalog):
+    return load(DGX_B200_SU, catalog)
+
+
+@pytest.fixture(scope="module")
+def analysis(project, catalog):
+    return analyze(project, catalog)
+
+
+def test_one_row_per_bill_line(analysis, tmp_path):
+    out = tmp_path / "bom.csv"
+    bom = analysis["bom"]
+    assert write_bom_csv(analysis, out) == f"{bom['lines']} lines, 1 without a price"
+    with open(out, encoding="utf-8", newline="") as fh:
+        assert next(csv.reader(fh)) == list(COLUMNS)
+    rows = read(out)
+    lines = [(s, ln) for s in bom["sections"] for ln in s["lines"]]
+    assert len(rows) == bom["lines"] == len(lines)
+    for row, (section, ln) in zip(rows, lines):
+        assert row["section"] == section["title"]
+        assert int(row["line"]) == ln["line"]
+        assert int(row["quantity"]) == ln["quantity"]
+        assert (row["part_number"], row["ordering_part_number"]) == (ln["part_number"], ln["alt_part_number"])
+        assert (row["description"], row["basis"], row["unit"]) == (ln["description"], ln["basis"], ln["unit"])
+        assert int(row["years"]) == ln["term_years"]
+    # descriptions with commas come back whole: the quoting is RFC 4180
+    assert any("," in r["description"] for r in rows)
+    first = rows[0]
+    assert (first["section"], first["unit_price"], first["currency"]) == (
+        "Compute", f"{bom['sections'][0]['lines'][0]['unit_price']:.2f}", "USD")
+    assert first["flags"] == "indicative price; stale price; part number unconfirmed"
+    assert os.listdir(tmp_path) == ["bom.csv"]
+
+
+def test_extended_prices_sum_to_the_section_subtotals(project, catalog, tmp_path):
+    discounted = analyze(SetDiscountCommand("power", 7.3).apply(project, catalog)[0], catalog)
+    out = tmp_path / "bom.csv"
+    write_bom_csv(discounted, out)
+    rows = read(out)
+    sums: dict[str, Decimal] = defaultdict(Decimal)
+    for r in rows:
+        if r["extended_price"]:
+            sums[r["section"]] += Decimal(r["extended_price"])
+            assert Decimal(r["extended_price"]) == Decimal(r["net_unit_price"]) * int(r["quantity"]) * int(r["years"])
+    bom = discounted["bom"]
+    assert {s["title"]: float(sums[s["title"]]) for s in bom["sections"]} == {
+        s["title"]: s["subtotal"] for s in bom["sections"]}
+    assert float(sum(sums.values())) == bom["price_total"]
+    power = [r for r in rows if r["section"] == "Power"]
+    assert {r["discount_percent"] for r in power} == {"7.3"}
+    for r in power:
+        # the net unit price is rounded half up to the cent, as the bill rounds it (35.00 less 7.3 % is 32.45)
+        net = (Decimal(r["unit_price"]) * (1 - Decimal("0.073"))).quantize(Decimal("0.01"), ROUND_HALF_UP)
+        assert r["net_unit_price"] == str(net)
+
+
+def test_an_unpriced_line_has_empty_price_cells(analysis, tmp_path):
+    out = tmp_path / "bom.csv"
+    write_bom_csv(analysis, out)
+    (row,) = [r for r in read(out) if r["flags"] == "no price"]
+    assert row["description"] == "NVIDIA UFM Enterprise licence and support"
+    assert [row[k] for k in ("unit_price", "net_unit_price", "extended_price", "currency")] == ["", "", "", ""]
+    assert (row["quantity"], row["unit"], row["years"]) == ("31", "node-year", "3")
+
+
+def test_another_currency_keeps_its_code(project, catalog, tmp_path):
+    quote = project.quote.updated(prices=(PriceEntry("AR3307", 2000.0, "EUR", "2026-01-05", "Rack vendor quote"),))
+    analysis = analyze(project.with_quote(quote), catalog)
+    out = tmp_path / "bom.csv"
+    write_bom_csv(analysis, out)
+    (row,) = [r for r in read(out) if r["part_number"] == "AR3307"]
+    assert (row["unit_price"], row["currency"], row["price_source"], row["price_date"]) == (
+        "2000.00", "EUR", "Rack vendor quote", "2026-01-05")
+    assert "indicative price" not in row["flags"]  # a price list's price is a confirmed one
+    eur = sum(Decimal(r["extended_price"]) for r in read(out) if r["currency"] == "EUR")
+    assert float(eur) == analysis["bom"]["other_currencies"]["EUR"]
+
+
+def test_a_design_with_nothing_to_quote_is_refused(catalog, tmp_path):
+    with pytest.raises(ExportError, match="no lines"):
+        write_bom_csv(analyze(Project(name="Empty"), catalog), tmp_path / "empty.csv")
+    assert os.listdir(tmp_path) == []
