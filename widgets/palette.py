@@ -15,6 +15,7 @@ from PySide6.QtGui import QBrush, QColor, QDrag, QFont, QIcon, QPainter, QPainte
 from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
 
 from catalog import Catalog, DeviceType
+from designer.quote.lines import CONFIRMED_EVIDENCE
 
 from . import style
 
@@ -166,6 +167,12 @@ def key_figures(dev: DeviceType) -> list[tuple[str, str, tuple[str, ...]]]:
     return rows
 
 
+def price_is_confirmed(dev: DeviceType) -> bool:
+    """Whether the catalog's price is a vendor's own list price, by the bill's rule."""
+    fig = dev.figure("price.amount")
+    return bool(fig) and fig.evidence in CONFIRMED_EVIDENCE
+
+
 def device_tooltip(dev: DeviceType) -> str:
     """Rich-text tooltip: name, id, the key figures, and which figures are unconfirmed."""
     unconfirmed = set(dev.unconfirmed_fields)
@@ -175,6 +182,11 @@ def device_tooltip(dev: DeviceType) -> str:
              "<table cellspacing='0' cellpadding='1'>"]
     for label, value, names in key_figures(dev):
         mark = " <span style='color:#B26A00'>(unconfirmed)</span>" if unconfirmed & set(names) else ""
+        if names == ("price.amount",) and not mark and not price_is_confirmed(dev):
+            # a press or third-party figure is sourced, yet no one can order at it
+            mark = " <span style='color:#B26A00'>(indicative)</span>"
+        if names == ("price.amount",) and dev.price.date:
+            value += f", {dev.price.date}"
         lines.append(f"<tr><td style='color:#5C6673'>{label}&nbsp;&nbsp;</td><td>{html.escape(value)}{mark}</td></tr>")
     lines.append("</table>")
     if unconfirmed:

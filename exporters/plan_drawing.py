@@ -1,0 +1,381 @@
+"""A hall's floor plan as a reportlab ``Drawing``: outline, tile grid, racks by role or by power load, CDUs.
+
+The drawing is plain vector shapes, so the quote PDF places it as it is and the same
+object renders to SVG or PNG (``renderSVG``, ``renderPM``). It is drawn at a standard
+architectural scale (1:50, 1:100 ...) chosen so the hall fits, so a printed page can be
+measured, and the scale bar holds whatever size it is shown at.
+
+A 100,000-GPU hall holds about 8,000 racks: every rack of one colour is one path
+(a handful of shapes, not thousands), and labels are only computed where a rack is
+large enough on paper to carry one.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+from typing import TYPE_CHECKING, NamedTuple
+
+import numpy as np
+import shapely
+from reportlab.graphics.shapes import (
+    FILL_NON_ZERO,
+    Circle,
+    Drawing,
+    Group,
+    Line,
+    Path,
+    Polygon,
+    Rect,
+    String,
+)
+from reportlab.lib.attrmap import AttrMap, AttrMapValue
+from reportlab.lib.validators import isAnything
+from reportlab.pdfbase.pdfmetrics import stringWidth
+
+from designer.placement.footprints import floor_footprint, rack_size
+from designer.placement.geometry import corner_arrays
+from designer.rack_roles import ROLES as ROLE_ORDER
+from designer.rack_roles import rack_role
+
+from . import pdf_style as st
+
+if TYPE_CHECKING:
+    from designer.analysis import Analysis
+
+PT_PER_MM = 72.0 / 25.4
+#: Scales a plan is drawn at (1:N), the first whose paper size fits the space wins.
+SCALES = (20, 25, 50, 75, 100, 125, 150, 200, 250, 300, 400, 500, 750, 1000, 1250, 1500, 2000, 2500, 3000, 4000,
+          5000, 7500, 10000, 15000, 20000, 25000, 50000)
+COLOUR_BY = ("role", "power")
+#: Below this many points a label would be unreadable in print, so none is drawn.
+MIN_LABEL_PT = 3.4
+MAX_LABEL_PT = 6.5
+#: Below this many points per tile the grid is noise.
+MIN_TILE_PT = 5.0
+#: Heat-map buckets: load shares are rounded to this step so racks of nearly the same load share one path.
+_HEAT_STEP = 0.02
+_HEAT_LEGEND = ((0.3, "under 60 % of limit"), (0.72, "60–85 %"), (0.92, "85–100 %"), (1.5, "over the limit"),
+                (None, "no limit known"))
+HEADER_PT = 30.0
+LEGEND_ROW_PT = 13.0
+
+
+class PlanDrawing(Drawing):
+    """A floor-plan drawing that also says what it shows (for captions and tests)."""
+
+    _attrMap = AttrMap(BASE=Drawing, hall_name=AttrMapValue(isAnything), scale=AttrMapValue(isAnything),
+                       racks_drawn=AttrMapValue(isAnything), labels_drawn=AttrMapValue(isAnything),
+                       legend=AttrMapValue(isAnything), colour_by=AttrMapValue(isAnything))
+
+
+def choose_scale(width_mm: float, height_mm: float, avail_w_pt: float, avail_h_pt: float) -> int:
+    """The largest standard scale (smallest N of 1:N) at which ``width_mm × height_mm`` fits the space."""
+    for n in SCALES:
+        k = PT_PER_MM / n
+        if width_mm * k <= avail_w_pt and height_mm * k <= avail_h_pt:
+            return n
+    need = max(width_mm * PT_PER_MM / max(avail_w_pt, 1.0), height_mm * PT_PER_MM / max(avail_h_pt, 1.0))
+    mag = 10 ** math.floor(math.log10(need))
+    return int(next(m * mag for m in (1, 2, 5, 10) if m * mag >= need))
+
+
+def _scale_bar_m(k_pt_per_mm: float, max_pt: float) -> float:
+    """The longest 1-2-5 length in metres whose bar fits in ``max_pt``."""
+    best = 0.1
+    for exp in range(-1, 6):
+        for m in (1, 2, 5):
+            metres = m * 10 ** exp
+            if metres * 1000 * k_pt_per_mm <= max_pt:
+                best = metres
+    return best
+
+
+def _fmt_m(metres: float) -> str:
+    return f"{metres:,.1f}".rstrip("0").rstrip(".")
+
+
+class _Legend:
+    """Legend entries laid out left to right, wrapping into rows, measured before the plan takes its space."""
+
+    def __init__(self, width: float, start_x: float):
+        self.width, self.start_x = width, start_x
+        self.items: list[tuple[str, object, str]] = []  # (kind, colour, label)
+
+    def add(self, kind: str, colour, label: str) -> None:
+        self.items.append((kind, colour, label))
+
+    def _positions(self) -> list[tuple[float, int]]:
+        x, row, out = self.start_x, 0, []
+        for _, _, label in self.items:
+            w = 14 + stringWidth(label, st.FONT, 7) + 12
+            if x + w > self.width and x > self.start_x:
+                x, row = self.start_x, row + 1
+            out.append((x, row))
+            x += w
+        return out
+
+    @property
+    def rows(self) -> int:
+        pos = self._positions()
+        return (pos[-1][1] + 1) if pos else 1
+
+    def draw(self, g: Group, top: float) -> None:
+        for (kind, colour, label), (x, row) in zip(self.items, self._positions()):
+            y = top - row * LEGEND_ROW_PT - 9
+            if kind == "swatch":
+                g.add(Rect(x, y - 1, 10, 8, fillColor=colour, strokeColor=st.WHITE, strokeWidth=0.4))
+            elif kind == "front":
+                g.add(Rect(x, y - 1, 10, 8, fillColor=st.ROLES["empty"][0], strokeColor=None))
+                g.add(Line(x, y - 1, x + 10, y - 1, strokeColor=st.HALL_BORDER, strokeWidth=1.4))
+            g.add(String(x + 14, y, label, fontName=st.FONT, fontSize=7, fillColor=st.TEXT))
+
+
+def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float = 515.0, height: float = 640.0,
+                 colour_by: str = "role", shrink: bool = True) -> PlanDrawing:
+    """One hall (the first when ``hall_id`` is None) as a drawing of ``width × height`` points.
+
+    ``colour_by``: "role" (compute, network ... as on screen) or "power" (each rack's maximum draw as
+    a share of its power limit, from the power engine). ``shrink``: the drawing is made shorter than
+    ``height`` when the plan at its scale needs less.
+    """
+    st.register_fonts()  # the drawing measures and names its text in the embedded font
+    if colour_by not in COLOUR_BY:
+        raise ValueError(f"colour_by must be one of {', '.join(COLOUR_BY)}, not {colour_by!r}")
+    project, catalog = analysis.project, analysis.catalog
+    if project is None or catalog is None or not project.halls:
+        raise ValueError("the analysis holds no hall to draw")
+    hall = project.hall(hall_id) if hall_id is not None else project.halls[0]
+    racks = [r for r in project.racks if r.hall == hall.id]
+    floors = [f for f in project.floor_devices if f.hall == hall.id]
+
+    d = PlanDrawing(width, height, initialFontName=st.FONT, initialFontSize=7)
+    d.hall_name, d.colour_by, d.racks_drawn, d.labels_drawn = hall.name or hall.id, colour_by, len(racks), 0
+
+    # -- what is drawn, and in which colour ------------------------------------------------------
+    sizes: dict[str, tuple[float, float]] = {}
+    rows = np.empty((len(racks), 5), dtype=float)
+    for i, r in enumerate(racks):
+        size = sizes.get(r.type)
+        if size is None:
+            size = sizes[r.type] = rack_size(catalog, r.type)
+        rows[i] = (r.x, r.y, size[0], size[1], r.rotation)
+    if colour_by == "role":
+        keys = [rack_role(r, catalog) for r in racks]
+        fill_of = {role: st.ROLES[role][0] for role in ROLE_ORDER}
+    else:
+        share = {row["id"]: row.get("utilisation") for row in (analysis.sections.get("power") or {}).get("racks") or ()}
+        keys = []
+        for r in racks:
+            s = share.get(r.id)
+            keys.append(None if s is None else (2.0 if s > 1.0 + 1e-9 else round(s / _HEAT_STEP) * _HEAT_STEP))
+        fill_of = {k: st.heat_colour(k) for k in set(keys)}
+    counts = Counter(keys)
+
+    floor_prints = [floor_footprint(f, catalog) for f in floors]
+    cdu_ids = {f.id for f in floors if (catalog.find(f.type) is not None and catalog.get(f.type).kind == "cdu")}
+
+    # -- legend (measured first: it takes its rows from the plan's space) --------------------------
+    bar_space = 150.0
+    legend = _Legend(width - 4, bar_space)
+    if colour_by == "role":
+        for role in ROLE_ORDER:
+            if counts.get(role):
+                legend.add("swatch", st.ROLES[role][0], f"{st.ROLES[role][1]} ({counts[role]:,})")
+    else:
+        bins = Counter(_heat_bin(k) for k in keys)
+        for probe, label in _HEAT_LEGEND:
+            n = bins.get(label, 0)
+            if n:
+                legend.add("swatch", st.heat_colour(probe), f"{label} ({n:,})")
+    n_cdu = sum(1 for f in floors if f.id in cdu_ids)
+    if n_cdu:
+        legend.add("swatch", st.CDU[0], f"{st.CDU[1]} ({n_cdu:,})")
+    if len(floors) > n_cdu:
+        legend.add("swatch", st.FLOOR_OTHER[0], f"{st.FLOOR_OTHER[1]} ({len(floors) - n_cdu:,})")
+    if racks:
+        legend.add("front", None, "front of rack")
+    # measured with the front-edge entry; it is dropped below when racks are too small to show an edge
+    legend_h = legend.rows * LEGEND_ROW_PT + 6
+
+    # -- scale and placement -----------------------------------------------------------------------
+    xs = [p[0] for p in hall.outline]
+    ys = [p[1] for p in hall.outline]
+    if len(racks):
+        corners = corner_arrays(rows)
+        xs += [float(corners[..., 0].min()), float(corners[..., 0].max())]
+        ys += [float(corners[..., 1].min()), float(corners[..., 1].max())]
+    for fp in floor_prints:
+        xs += [fp.x - fp.width / 2, fp.x + fp.width / 2]
+        ys += [fp.y - fp.depth / 2, fp.y + fp.depth / 2]
+    minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+    span_x, span_y = max(maxx - minx, 1.0), max(maxy - miny, 1.0)
+    avail_w, avail_h = width - 8, height - HEADER_PT - legend_h - 8
+    scale = choose_scale(span_x, span_y, avail_w, avail_h)
+    k = PT_PER_MM / scale
+    if shrink:  # no band of empty paper above and below a hall that is wider than the space is tall
+        height = min(height, HEADER_PT + legend_h + span_y * k + 14)
+        d.height = height
+        avail_h = height - HEADER_PT - legend_h - 8
+    ox = (width - span_x * k) / 2
+    oy = legend_h + 4 + (avail_h - span_y * k) / 2
+    d.scale = scale
+
+    def tx(x):
+        return ox + (x - minx) * k
+
+    def ty(y):  # the model's y grows downward, the page's upward
+        return oy + (maxy - y) * k
+
+    # -- hall floor and tile grid ------------------------------------------------------------------
+    outline = [c for x, y in hall.outline for c in (tx(x), ty(y))]
+    d.add(Polygon(outline, fillColor=st.HALL_FILL, strokeColor=None))
+    tile = hall.tile_mm
+    if tile > 0 and tile * k >= MIN_TILE_PT and len(hall.outline) >= 3:
+        d.add(_grid(hall.outline, tile, tx, ty))
+    d.add(Polygon(outline, fillColor=None, strokeColor=st.HALL_BORDER, strokeWidth=1.1))
+
+    # -- racks: one path per colour ----------------------------------------------------------------
+    if len(racks):
+        page = np.empty_like(corners)
+        page[..., 0] = ox + (corners[..., 0] - minx) * k
+        page[..., 1] = oy + (maxy - corners[..., 1]) * k
+        short_side = np.minimum(rows[:, 2], rows[:, 3]) * k
+        stroke_w = float(min(0.6, max(0.12, float(np.median(short_side)) * 0.05)))
+        by_key: dict[object, list[int]] = defaultdict(list)
+        for i, key in enumerate(keys):
+            by_key[key].append(i)
+        for key in sorted(by_key, key=lambda x: (x is None, str(x))):
+            path = Path(fillColor=fill_of[key], strokeColor=st.WHITE, strokeWidth=stroke_w, fillMode=FILL_NON_ZERO)
+            pts, ops = path.points, path.operators
+            for i in by_key[key]:
+                c = page[i]
+                pts.extend((float(c[0, 0]), float(c[0, 1]), float(c[1, 0]), float(c[1, 1]),
+                            float(c[2, 0]), float(c[2, 1]), float(c[3, 0]), float(c[3, 1])))
+                ops.extend((0, 1, 1, 1, 3))
+            d.add(path)
+        if float(np.median(short_side)) < 3.0:
+            legend.items = [item for item in legend.items if item[0] != "front"]
+        else:
+            # the front edge (corners 0-1, the -y side at rotation 0) shows which way the aisles face
+            front = Path(fillColor=None, strokeColor=st.HALL_BORDER, strokeWidth=min(1.2, stroke_w * 2.2))
+            for c in page:
+                front.points.extend((float(c[0, 0]), float(c[0, 1]), float(c[1, 0]), float(c[1, 1])))
+                front.operators.extend((0, 1))
+            d.add(front)
+        if float(short_side.max()) >= MIN_LABEL_PT * 2:
+            fits = [_fit(r.name or r.id, page[i]) for i, r in enumerate(racks)]
+            # one direction for every label where it serves them all; a mix of directions looks untidy
+            level = all(f.across >= 0.8 * max(f.across, f.along) for f in fits)
+            for i, f in enumerate(fits):
+                if _put(d, f, level, st.text_on(fill_of[keys[i]])):
+                    d.labels_drawn += 1
+
+    # -- floor units ---------------------------------------------------------------------------------
+    for f, fp in zip(floors, floor_prints):
+        colour = st.CDU[0] if f.id in cdu_ids else st.FLOOR_OTHER[0]
+        if fp.solid:
+            c = corner_arrays(np.array([[fp.x, fp.y, fp.width, fp.depth, fp.rotation]]))[0]
+            pc = np.column_stack([ox + (c[:, 0] - minx) * k, oy + (maxy - c[:, 1]) * k])
+            d.add(Polygon(pc.ravel().tolist(), fillColor=colour, strokeColor=st.WHITE, strokeWidth=0.4))
+            if _put(d, _fit(f.name or f.id, pc), False, st.text_on(colour)):
+                d.labels_drawn += 1
+        else:
+            d.add(Circle(tx(f.x), ty(f.y), 2.2, fillColor=colour, strokeColor=st.WHITE, strokeWidth=0.3))
+
+    # -- header, scale bar, legend ---------------------------------------------------------------------
+    area = f"{hall.area_m2:,.1f} m²"
+    bx0, by0, bx1, by1 = hall.bounds
+    title = st.printable(hall.name or hall.id)
+    d.add(String(2, height - 12, title, fontName=st.BOLD, fontSize=10, fillColor=st.ACCENT))
+    what = "racks by role" if colour_by == "role" else "racks by maximum draw as a share of their power limit"
+    sub = (f"{_fmt_m((bx1 - bx0) / 1000)} m × {_fmt_m((by1 - by0) / 1000)} m, {area}, {len(racks):,} racks"
+           f"{f', {len(floors):,} floor units' if floors else ''}; {what}")
+    d.add(String(2, height - 23, st.printable(sub), fontName=st.FONT, fontSize=7, fillColor=st.MUTED))
+    d.add(String(width - 2, height - 12, f"Scale 1:{scale:,} at print size", fontName=st.FONT, fontSize=7.5,
+                 fillColor=st.MUTED, textAnchor="end"))
+    _scale_bar(d, k, 2, legend_h - 11, bar_space - 24)
+    legend.draw(d, legend_h)
+    d.legend = [label for _, _, label in legend.items]
+    return d
+
+
+def _heat_bin(key) -> str:
+    if key is None:
+        return "no limit known"
+    if key > 1.0:
+        return "over the limit"
+    return "under 60 % of limit" if key < 0.6 else "60–85 %" if key < 0.85 else "85–100 %"
+
+
+def _grid(outline, tile: float, tx, ty) -> Path:
+    """Tile lines on multiples of the tile from the hall's origin (as the window draws them), clipped to the outline."""
+    poly = shapely.Polygon(outline)
+    if not poly.is_valid:
+        poly = poly.buffer(0)
+    x0, y0, x1, y1 = poly.bounds
+    lines = [shapely.LineString([(x, y0 - 1), (x, y1 + 1)])
+             for x in np.arange(math.ceil(x0 / tile) * tile, x1 + 1e-6, tile)]
+    lines += [shapely.LineString([(x0 - 1, y), (x1 + 1, y)])
+              for y in np.arange(math.ceil(y0 / tile) * tile, y1 + 1e-6, tile)]
+    path = Path(fillColor=None, strokeColor=st.GRID, strokeWidth=0.35)
+    for part in shapely.intersection(np.array(lines, dtype=object), poly):
+        for seg in getattr(part, "geoms", [part]):
+            coords = list(getattr(seg, "coords", ()))
+            if len(coords) >= 2:
+                path.moveTo(tx(coords[0][0]), ty(coords[0][1]))
+                for x, y in coords[1:]:
+                    path.lineTo(tx(x), ty(y))
+    return path
+
+
+class _Fit(NamedTuple):
+    text: str
+    cx: float
+    cy: float
+    #: the largest font size of the text level on the page, and turned along the page's vertical
+    across: float
+    along: float
+    tall: bool
+
+
+def _fit(text: str, corners: np.ndarray) -> _Fit:
+    """How large ``text`` can be printed inside a footprint, level or turned."""
+    text = st.printable(text)
+    xs, ys = corners[:, 0], corners[:, 1]
+    bw, bh = float(xs.max() - xs.min()), float(ys.max() - ys.min())
+    unit = stringWidth(text, st.FONT, 1.0) or 1.0
+    across = min(MAX_LABEL_PT, bh * 0.6, (bw - 2) / unit)
+    along = min(MAX_LABEL_PT, bw * 0.6, (bh - 2) / unit)
+    return _Fit(text, float(xs.mean()), float(ys.mean()), across, along, bh > bw)
+
+
+def _put(d: Drawing, f: _Fit, level: bool, colour) -> bool:
+    """The name centred in its footprint: level when ``level``, else along the footprint's long side, else the
+    other way when that is the only one that fits; False when it fits neither way."""
+    turned = not level and f.tall
+    size = f.along if turned else f.across
+    if size < MIN_LABEL_PT:
+        turned, size = not turned, (f.across if turned else f.along)
+    if size < MIN_LABEL_PT:
+        return False
+    g = Group(String(0, -size * 0.35, f.text, fontName=st.FONT, fontSize=size, fillColor=colour, textAnchor="middle"))
+    g.translate(f.cx, f.cy)
+    if turned:
+        g.rotate(90)
+    d.add(g)
+    return True
+
+
+def _scale_bar(d: Drawing, k: float, x: float, y: float, max_pt: float) -> None:
+    metres = _scale_bar_m(k, max_pt)
+    length = metres * 1000 * k
+    parts = 4
+    for i in range(parts):
+        d.add(Rect(x + i * length / parts, y, length / parts, 3.2, strokeColor=st.TEXT, strokeWidth=0.4,
+                   fillColor=st.TEXT if i % 2 == 0 else st.WHITE))
+    d.add(String(x, y + 5, "0", fontName=st.FONT, fontSize=6.5, fillColor=st.TEXT))
+    d.add(String(x + length, y + 5, f"{_fmt_m(metres)} m", fontName=st.FONT, fontSize=6.5, fillColor=st.TEXT,
+                 textAnchor="middle"))
+
+
+__all__ = ["COLOUR_BY", "PlanDrawing", "SCALES", "choose_scale", "plan_drawing"]

@@ -1,0 +1,1241 @@
+"""The customer's quote as a PDF: cover, summary, floor plan, rack elevations, priced bill, cost of ownership,
+engineering detail, findings, and the sources every price and part number rests on.
+
+Everything is read from one analysis; no figure is recomputed here. The bill's lines,
+subtotals and totals are printed as the bill engine rounded them, so the PDF, the
+XLSX and the window agree to the cent. A line without a price says "no price" and
+every total says what it leaves out; an indicative price carries a dagger.
+
+The document is built with platypus in passes: the first lays it out and collects the
+headings and the page count, the next prints the table of contents and "page N of M"
+from them; it repeats only while either changed.
+"""
+from __future__ import annotations
+
+import io
+import math
+import re
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable
+from datetime import date, timedelta
+from functools import cached_property
+from typing import TYPE_CHECKING
+
+from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase.pdfmetrics import stringWidth
+from reportlab.platypus import (
+    BaseDocTemplate,
+    CondPageBreak,
+    Flowable,
+    Frame,
+    NextPageTemplate,
+    PageBreak,
+    PageTemplate,
+    Paragraph,
+    Spacer,
+    Table,
+    TableStyle,
+)
+from reportlab.platypus.doctemplate import IndexingFlowable
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from catalog.files import write_atomic
+from catalog.records import EVIDENCE
+from designer.quote.settings import QuoteError, parse_date
+
+from . import pdf_style as st
+from .base import ExportError
+from .elevation_drawing import elevation_drawing, short_name
+from .plan_drawing import plan_drawing
+
+if TYPE_CHECKING:
+    from designer.analysis import Analysis
+
+PAGE_W, PAGE_H = A4
+MARGIN_X = 40.0
+TOP = 62.0
+BOTTOM = 54.0
+CONTENT_W = PAGE_W - 2 * MARGIN_X
+#: At most this many rack builds get an elevation (the most common first), halls a plan, findings a row.
+MAX_ELEVATIONS = 12
+MAX_HALLS = 12
+MAX_FINDINGS = 200
+#: Above this many rows of racks the power table lists the most loaded ones only.
+MAX_POWER_ROWS = 120
+MAX_CDU_LOOPS = 60
+#: Height of one rack elevation: two side by side fill a page with their captions.
+ELEVATION_H = 560.0
+DAGGER, DOUBLE_DAGGER = "†", "‡"
+INDICATIVE = "indicative: press, third-party or planning estimate"
+PROJECT_PLACES = {"bom": "bill of materials", "training": "training estimate", "fabric": "compute fabric",
+                  "power": "power", "cooling": "cooling", "cost": "cost of ownership"}
+FIELD_WORDS = {"price.amount": "price", "part_number": "part number", "power_typical_w": "typical power",
+               "power_max_w": "maximum power", "weight_kg": "weight", "u_height": "height in U",
+               "airflow_cfm": "airflow", "width_mm": "width", "depth_mm": "depth", "height_mm": "height",
+               "liquid_fraction": "liquid-cooled share", "cooling_capacity_kw": "cooling capacity",
+               "flow_lpm": "coolant flow", "max_load_kg": "rated load", "reach_m": "reach"}
+
+
+def field_words(key: str) -> str:
+    """A catalog figure's key in words: ``power_typical_w`` -> "typical power", ``ports[1].count`` -> "ports"."""
+    if key in FIELD_WORDS:
+        return FIELD_WORDS[key]
+    if key.startswith("ports["):
+        return "ports"
+    if key.startswith("psu."):
+        return "power supplies"
+    if key.startswith("gpu_spec"):
+        return "GPU figures"
+    words = re.sub(r"_(w|kw|mm|kg|gbps|cfm|lpm|m|v|a)$", "", key.split(".")[-1])
+    return words.replace("_", " ")
+
+
+# -- formatting -------------------------------------------------------------------------------------------
+def money(amount: float | None, currency: str = "") -> str:
+    """``1,234.50`` or ``USD 1,234.50``; a negative amount with a minus sign in front of the currency."""
+    if amount is None:
+        return "no price"
+    text = f"{abs(amount):,.2f}"
+    text = f"{currency} {text}" if currency else text
+    return f"−{text}" if amount < 0 else text
+
+
+def number(x: float | None, digits: int = 0) -> str:
+    if x is None:
+        return "–"
+    return f"{x:,.{digits}f}"
+
+
+def kw_pair(a: float, b: float) -> str:
+    return f"{a:,.1f} kW / {b:,.1f} kW"
+
+
+def long_date(d: date) -> str:
+    return f"{d.day} {d:%B %Y}"
+
+
+_UNIT_AFTER_NUMBER = re.compile(r"(\d) (m|mm|kW|W|U|GB|TB|A|V|kVA)\b")
+
+
+def keep_units(text: str) -> str:
+    """A number and its unit joined by a no-break space, so "20 m" never wraps into "20" and "m"."""
+    return _UNIT_AFTER_NUMBER.sub("\\1\u00a0\\2", text)
+
+
+def plural(n: int, word: str, many: str | None = None) -> str:
+    return f"{n:,} {word if n == 1 else (many or word + 's')}"
+
+
+def percent(x: float, digits: int = 0) -> str:
+    return f"{x:.{digits}f} %"
+
+
+def derived_quote_number(name: str, on: date) -> str:
+    """A quote number from the project name and date when none is set: ``Q-20261203-DGXB200S1SU``."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()  # "Zürich" -> "Zurich"
+    parts = re.findall(r"[A-Za-z0-9]+", ascii_name)
+    slug = "".join(p.upper() if (p.isupper() or any(c.isdigit() for c in p) or len(parts) == 1) else p[0].upper()
+                   for p in parts)
+    return f"Q-{on:%Y%m%d}-{slug[:16] or 'DESIGN'}"
+
+
+# -- document machinery -----------------------------------------------------------------------------------
+class _Heading(Paragraph):
+    """A heading the table of contents and the PDF outline list."""
+
+    def __init__(self, text: str, style, level: int, key: str):
+        super().__init__(text, style)
+        self.toc_level, self.toc_key = level, key
+
+
+class _PageCount(IndexingFlowable):
+    """Counts the pages of a pass, so the next pass can print "page N of M"; satisfied once M holds."""
+
+    def __init__(self):
+        super().__init__()
+        self.total: int | None = None
+        self._counted: int | None = None
+        self._steady = False
+
+    def beforeBuild(self):
+        self._counted = None
+
+    def notify(self, kind, stuff):
+        if kind == "PageCount":
+            self._counted = stuff
+
+    def afterBuild(self):
+        self._steady = self._counted == self.total
+        self.total = self._counted
+
+    def isSatisfied(self):
+        return self._steady
+
+    def wrap(self, availWidth, availHeight):
+        return 0, 0
+
+    def draw(self):
+        pass
+
+
+class _QuoteDoc(BaseDocTemplate):
+    def __init__(self, buf, pages: _PageCount, *, project: str, quote_number: str, currency: str, valid_until: str,
+                 title: str, author: str):
+        super().__init__(buf, pagesize=A4, leftMargin=MARGIN_X, rightMargin=MARGIN_X, topMargin=TOP,
+                         bottomMargin=BOTTOM, title=title, author=author, subject=f"Quotation {quote_number}",
+                         creator="PodPlanner", initialFontName=st.FONT, initialFontSize=9)
+        self.project, self.quote_number = st.printable(project), st.printable(quote_number)
+        self.currency, self.valid_until = currency, valid_until
+        self.pages = pages
+        body = Frame(MARGIN_X, BOTTOM, CONTENT_W, PAGE_H - TOP - BOTTOM, id="body", leftPadding=0, rightPadding=0,
+                     topPadding=0, bottomPadding=0)
+        cover = Frame(MARGIN_X, BOTTOM, CONTENT_W, PAGE_H - 190 - BOTTOM, id="cover", leftPadding=0,
+                      rightPadding=0, topPadding=0, bottomPadding=0)
+        self.addPageTemplates([PageTemplate("cover", [cover], onPage=self._cover_page),
+                               PageTemplate("body", [body], onPage=self._body_page)])
+
+    def afterFlowable(self, flowable):
+        if isinstance(flowable, _Heading):
+            text = flowable.getPlainText()
+            self.canv.bookmarkPage(flowable.toc_key)
+            self.canv.addOutlineEntry(text, flowable.toc_key, level=flowable.toc_level, closed=True)
+            self.notify("TOCEntry", (flowable.toc_level, st.para_text(text), self.page, flowable.toc_key))
+
+    def afterPage(self):
+        self.notify("PageCount", self.page)
+
+    # -- page furniture ---------------------------------------------------------------------------
+    def _footer(self, c) -> None:
+        y = BOTTOM - 26
+        c.saveState()
+        c.setStrokeColor(st.RULE)
+        c.setLineWidth(0.5)
+        c.line(MARGIN_X, y + 12, PAGE_W - MARGIN_X, y + 12)
+        c.setFont(st.FONT, 7)
+        c.setFillColor(st.MUTED)
+        c.drawString(MARGIN_X, y, f"Prices in {self.currency}, excluding tax and shipping")
+        c.drawCentredString(PAGE_W / 2, y, f"Valid until {self.valid_until}")
+        total = self.pages.total
+        c.drawRightString(PAGE_W - MARGIN_X, y, f"Page {self.page} of {total}" if total else f"Page {self.page}")
+        c.restoreState()
+
+    def _body_page(self, c, doc) -> None:
+        c.saveState()
+        y = PAGE_H - TOP + 22
+        c.setFont(st.BOLD, 7.6)
+        c.setFillColor(st.ACCENT)
+        right = f"Quote {self.quote_number}"
+        room = CONTENT_W - c.stringWidth(right, st.FONT, 7.6) - 24
+        c.drawString(MARGIN_X, y, _clip(self.project, st.BOLD, 7.6, room))
+        c.setFont(st.FONT, 7.6)
+        c.setFillColor(st.MUTED)
+        c.drawRightString(PAGE_W - MARGIN_X, y, right)
+        c.setStrokeColor(st.ACCENT)
+        c.setLineWidth(0.8)
+        c.line(MARGIN_X, y - 6, PAGE_W - MARGIN_X, y - 6)
+        c.restoreState()
+        self._footer(c)
+
+    def _cover_page(self, c, doc) -> None:
+        c.saveState()
+        c.setFillColor(st.ACCENT)
+        c.rect(0, PAGE_H - 150, PAGE_W, 150, stroke=0, fill=1)
+        c.setFillColor(st.WHITE)
+        c.setFont(st.BOLD, 30)
+        c.drawString(MARGIN_X, PAGE_H - 88, "Quotation")
+        c.setFont(st.FONT, 11)
+        c.drawString(MARGIN_X, PAGE_H - 112, f"No. {self.quote_number}")
+        c.setFont(st.FONT, 8)
+        c.drawRightString(PAGE_W - MARGIN_X, PAGE_H - 112, "AI datacenter design and bill of materials")
+        c.restoreState()
+        self._footer(c)
+
+
+def _style(commands: list) -> TableStyle:
+    """A table style that sets the embedded font first: a table's own default is Helvetica, which it sets on
+    the canvas even where every cell is a paragraph, and which would then sit unembedded in the PDF."""
+    return TableStyle([("FONT", (0, 0), (-1, -1), st.FONT, 7.5)] + list(commands))
+
+
+def _clip(text: str, font: str, size: float, room: float) -> str:
+    if stringWidth(text, font, size) <= room:
+        return text
+    while text and stringWidth(text + "…", font, size) > room:
+        text = text[:-1]
+    return text + "…"
+
+
+class _Deferred(Flowable):
+    """A drawing that is laid out in every pass but drawn only once the page count is known: the first pass
+    only collects headings and pages, and a 12,500-rack plan costs a quarter of a second to draw."""
+
+    def __init__(self, drawing, pages: _PageCount):
+        super().__init__()
+        self.drawing, self.pages = drawing, pages
+
+    def wrap(self, availWidth, availHeight):
+        self.width, self.height = self.drawing.width, self.drawing.height
+        return self.width, self.height
+
+    def draw(self):
+        if self.pages.total is not None:
+            self.drawing.drawOn(self.canv, 0, 0)
+
+
+class _PlanFlowable(Flowable):
+    """A hall plan drawn for the room left on the page (at a standard scale), or moved to the next page
+    when less than ``min_height`` is left; like :class:`_Deferred`, not drawn in the first pass."""
+
+    def __init__(self, analysis: Analysis, hall_id: str, colour_by: str, pages: _PageCount,
+                 min_height: float = 320.0, max_height: float = 760.0):
+        super().__init__()
+        self.analysis, self.hall_id, self.colour_by, self.pages = analysis, hall_id, colour_by, pages
+        self.min_height, self.max_height = min_height, max_height
+        self._cache: dict[tuple[float, float], object] = {}
+        self.drawing = None
+
+    def wrap(self, availWidth, availHeight):
+        if availHeight < self.min_height:
+            return availWidth, self.min_height
+        # rounded down: a drawing a hundredth of a point taller than the room left goes to the next page
+        key = (math.floor(availWidth * 10) / 10, math.floor(min(availHeight, self.max_height) * 10) / 10)
+        if key not in self._cache:
+            self._cache[key] = plan_drawing(self.analysis, self.hall_id, width=key[0], height=key[1] - 2,
+                                            colour_by=self.colour_by)
+        self.drawing = self._cache[key]
+        self.width, self.height = self.drawing.width, self.drawing.height + 2
+        return self.width, self.height
+
+    def draw(self):
+        if self.pages.total is not None:
+            self.drawing.drawOn(self.canv, 0, 0)
+
+
+# -- the quote ----------------------------------------------------------------------------------------------
+class _Quote:
+    def __init__(self, analysis: Analysis):
+        if analysis.project is None or analysis.catalog is None:
+            raise ExportError("the analysis holds no design to quote (it was made without its project and catalog)")
+        for key in ("bom", "cost"):
+            if key not in analysis.sections:
+                raise ExportError(f"the analysis has no {PROJECT_PLACES.get(key, key)} to quote")
+        self.a, self.project, self.catalog = analysis, analysis.project, analysis.catalog
+        self.bom, self.cost = analysis["bom"], analysis["cost"]
+        self.s = st.styles()
+        self.cur = self.bom["currency"]
+        q = self.project.quote
+        try:
+            self.on = parse_date(q.quote_date, "quote date") if q.quote_date else parse_date(self.bom["as_of"], "as of")
+        except QuoteError as exc:
+            raise ExportError(str(exc)) from None
+        self.valid_until = self.on + timedelta(days=q.validity_days)
+        self.number = q.quote_number.strip() or derived_quote_number(self.project.name, self.on)
+        self.number_derived = not q.quote_number.strip()
+        self._keys = 0
+        self.pages = _PageCount()
+        self.story: list = []
+
+    # -- small builders -----------------------------------------------------------------------------
+    def p(self, text: str, style: str = "Body") -> Paragraph:
+        """A paragraph of markup this module wrote (data inside it already passed through ``t``)."""
+        return Paragraph(text, self.s[style])
+
+    @staticmethod
+    def t(text: object) -> str:
+        """Data as paragraph text: printable, markup escaped."""
+        return st.para_text(text)
+
+    def heading(self, text: str, level: int = 0) -> _Heading:
+        self._keys += 1
+        return _Heading(self.t(text), self.s["H1" if level == 0 else "H2"], level, f"h{self._keys}")
+
+    def minor(self, text: str, room: float = 90.0) -> list:
+        """A small heading over a table, on a new page unless ``room`` points are left."""
+        return [CondPageBreak(room), self.p(self.t(text), "H3")]
+
+    def subheading(self, text: str, room: float = 120.0) -> list:
+        """A level-2 heading that starts a new page unless ``room`` points are left for what follows it
+        (not kept with it: a long table after it must be free to split)."""
+        return [CondPageBreak(room), self.heading(text, 1)]
+
+    def chapter(self, title: str) -> None:
+        self.story += [PageBreak(), self.heading(title, 0)]
+
+    def table(self, rows: list[list], widths: list[float], *, head: int = 1, numeric: Iterable[int] = (),
+              extra: list | None = None, zebra: bool = True) -> Table:
+        """A table of paragraphs: header rows repeated on every page, rules between rows, numbers right."""
+        numeric = set(numeric)
+        cells = []
+        for r, row in enumerate(rows):
+            out = []
+            for c, cell in enumerate(row):
+                if isinstance(cell, (str, int, float)) or cell is None:
+                    text = "" if cell is None else str(cell)
+                    if r < head:
+                        style = "CellHeadRight" if c in numeric else "CellHead"
+                        out.append(Paragraph(self.t(text), self.s[style]))
+                    elif c in numeric:
+                        # a figure never wraps, and the table draws a plain string far faster than a paragraph
+                        out.append(st.printable(text))
+                    else:
+                        out.append(Paragraph(self.t(text), self.s["Cell"]))
+                else:
+                    out.append(cell)
+            cells.append(out)
+        t = Table(cells, colWidths=widths, repeatRows=head)
+        style = [("TEXTCOLOR", (0, 0), (-1, -1), st.TEXT), ("LEADING", (0, 0), (-1, -1), 9.2)]
+        style += [("ALIGN", (c, 0), (c, -1), "RIGHT") for c in sorted(numeric)]
+        style += [("VALIGN", (0, 0), (-1, -1), "TOP"),
+                  ("LEFTPADDING", (0, 0), (-1, -1), 3.5), ("RIGHTPADDING", (0, 0), (-1, -1), 3.5),
+                  ("TOPPADDING", (0, 0), (-1, -1), 2.6), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+                  ("LINEBELOW", (0, 0), (-1, -1), 0.35, st.RULE)]
+        if head:
+            style += [("BACKGROUND", (0, 0), (-1, head - 1), st.ACCENT_LIGHT),
+                      ("LINEBELOW", (0, head - 1), (-1, head - 1), 0.8, st.ACCENT),
+                      ("VALIGN", (0, 0), (-1, head - 1), "BOTTOM")]
+        if zebra and len(cells) > head + 2:
+            style.append(("ROWBACKGROUNDS", (0, head), (-1, -1), [st.WHITE, st.ZEBRA]))
+        t.setStyle(_style(style + (extra or [])))
+        return t
+
+    def pairs(self, rows: list[tuple[str, str]], widths=(190.0, CONTENT_W - 190.0)) -> Table:
+        """A two-column table of label and value (no header)."""
+        cells = [[Paragraph(self.t(k), self.s["Cell"]), Paragraph(self.t(v), self.s["CellBold"])] for k, v in rows]
+        t = Table(cells, colWidths=list(widths))
+        t.setStyle(_style([("VALIGN", (0, 0), (-1, -1), "TOP"),
+                           ("LEFTPADDING", (0, 0), (-1, -1), 3.5), ("RIGHTPADDING", (0, 0), (-1, -1), 3.5),
+                           ("TOPPADDING", (0, 0), (-1, -1), 2.6), ("BOTTOMPADDING", (0, 0), (-1, -1), 3),
+                           ("LINEBELOW", (0, 0), (-1, -1), 0.35, st.RULE)]))
+        return t
+
+    def name_of(self, type_id: str) -> str:
+        dev = self.catalog.find(type_id)
+        return dev.name if dev is not None else type_id
+
+    def where(self, where: str) -> str:
+        kind, _, ident = where.partition(":")
+        p = self.project
+        if kind == "rack" and p.has_rack(ident):
+            r = p.rack(ident)
+            return f"rack {r.name or r.id}"
+        if kind == "hall" and p.has_hall(ident):
+            return f"hall {p.hall(ident).name or ident}"
+        if kind == "floor" and p.has_floor_device(ident):
+            f = p.floor_device(ident)
+            return f"floor unit {f.name or f.id}"
+        if kind == "project":
+            return PROJECT_PLACES.get(ident, ident.replace("_", " ") or "project")
+        return where
+
+    # -- the document ------------------------------------------------------------------------------------
+    def build(self) -> tuple[bytes, int]:
+        buf = io.BytesIO()
+        q = self.project.quote
+        doc = _QuoteDoc(buf, self.pages, project=self.project.name, quote_number=self.number, currency=self.cur,
+                        valid_until=long_date(self.valid_until), title=f"Quotation {self.number}: {self.project.name}",
+                        author=q.prepared_by or "PodPlanner")
+        self.story = [self.pages]
+        self.cover()
+        self.contents()
+        self.summary()
+        self.floor_plan()
+        self.elevations()
+        self.bill()
+        self.cost_of_ownership()
+        self.engineering()
+        self.findings()
+        self.sources()
+        doc.multiBuild(self.story, maxPasses=6)
+        return buf.getvalue(), doc.pages.total or doc.page
+
+    # -- cover ---------------------------------------------------------------------------------------------
+    def cover(self) -> None:
+        q, s, summ = self.project.quote, self.story, self.a.summary
+        s.append(self.p(self.t(self.project.name), "CoverTitle"))
+        desc = self.project.description.strip()
+        line = f"{summ['gpus']:,} GPUs in {plural(summ['racks'], 'rack')}"
+        if summ.get("halls", 1) != 1:
+            line += f" across {plural(summ['halls'], 'hall')}"
+        s.append(self.p(self.t(desc) + "<br/>" + self.t(line) if desc else self.t(line), "CoverSub"))
+        rows = [("Customer", q.customer.strip() or "To be confirmed", ""),
+                ("Prepared by", q.prepared_by.strip() or "PodPlanner", ""),
+                ("Quote number", self.number, "derived from the project name and date" if self.number_derived else ""),
+                ("Quote date", long_date(self.on), "" if q.quote_date else "prices as of this date"),
+                ("Valid until", long_date(self.valid_until), f"{q.validity_days} days from the quote date"),
+                ("Currency", self.cur, "all prices exclude tax and shipping")]
+        cells = []
+        for label, value, note in rows:
+            v = self.t(value) + (f'<br/><font name="{st.FONT}" size="7" color="#5C6673">{self.t(note)}</font>'
+                                 if note else "")
+            cells.append([self.p(self.t(label), "CoverLabel"), self.p(v, "CoverValue")])
+        t = Table(cells, colWidths=[110, CONTENT_W - 110])
+        t.setStyle(_style([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LINEBELOW", (0, 0), (-1, -1), 0.4, st.RULE),
+                               ("TOPPADDING", (0, 0), (-1, -1), 6), ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+                               ("LEFTPADDING", (0, 0), (-1, -1), 0)]))
+        s += [t, Spacer(1, 26)]
+        s.append(self.total_box())
+        s += [Spacer(1, 16), self.p(
+            "This quotation is generated from the design by PodPlanner. Quantities are counted from the placed "
+            "equipment and the computed fabric; prices marked " + DAGGER + " are indicative (press, third-party "
+            "or planning estimates) and are to be confirmed by the vendor before ordering.", "Note")]
+        s += [NextPageTemplate("body")]
+
+    def total_box(self) -> Table:
+        b = self.bom
+        lines = [self.p("Total price (net)", "CoverLabel"),
+                 self.p(self.t(money(b["price_total"], self.cur)), "Figure")]
+        if b["discount_total"]:
+            lines.append(self.p(self.t(f"{money(b['list_total'], self.cur)} at list price, less "
+                                       f"{money(b['discount_total'], self.cur)} discount"), "Small"))
+        notes = []
+        if b["unpriced"]:
+            notes.append(f"excludes {plural(len(self.unpriced_lines()), 'unpriced line')}: "
+                         + "; ".join(b["unpriced"]))
+        if b["estimated"]:
+            notes.append(f"{b['indicative_share'] * 100:.0f} % of it rests on indicative prices {DAGGER}")
+        for cur, amount in b["other_currencies"].items():
+            notes.append(f"plus {money(amount, cur)} in lines priced in {cur}, not converted and not in the total")
+        if b["yearly_total"]:
+            notes.append(f"includes {b['term_years']} years of subscriptions and support "
+                         f"({money(b['yearly_total'], self.cur)} per year)")
+        for n in notes:
+            lines.append(self.p(self.t(n), "Small"))
+        t = Table([[lines]], colWidths=[CONTENT_W])
+        t.setStyle(_style([("BACKGROUND", (0, 0), (-1, -1), st.ACCENT_LIGHT),
+                               ("LINEBEFORE", (0, 0), (0, -1), 3, st.ACCENT),
+                               ("LEFTPADDING", (0, 0), (-1, -1), 12), ("TOPPADDING", (0, 0), (-1, -1), 9),
+                               ("BOTTOMPADDING", (0, 0), (-1, -1), 9)]))
+        return t
+
+    def unpriced_lines(self) -> list[dict]:
+        return [ln for sec in self.bom["sections"] for ln in sec["lines"] if ln["unit_price"] is None]
+
+    # -- contents ---------------------------------------------------------------------------------------------
+    def contents(self) -> None:
+        toc = TableOfContents(levelStyles=[self.s["TOC1"], self.s["TOC2"]], dotsMinLevel=0,
+                              tableStyle=_style([("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                                 ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                                                 ("LEFTPADDING", (0, 0), (-1, -1), 0)]))
+        self.story += [PageBreak(), self.p("Contents", "H1"), toc]
+
+    # -- executive summary -------------------------------------------------------------------------------------
+    def summary(self) -> None:
+        a, summ, s = self.a, self.a.summary, self.story
+        training = a.sections.get("training") or {}
+        trained = training.get("status") == "ok"
+        self.chapter("Executive summary")
+        systems = Counter()
+        for r in self.project.racks:
+            for d in r.devices:
+                dev = self.catalog.find(d.type)
+                if dev is not None and (dev.gpu_count or dev.kind == "rack_system"):
+                    systems[dev.name] += 1
+        made_of = ", ".join(f"{n:,} × {name}" for name, n in systems.most_common(3)) or "no GPU systems"
+        s.append(self.p(
+            f"{self.t(self.project.name)} is a design of <b>{summ['gpus']:,} GPUs</b> ({self.t(made_of)}) in "
+            f"{plural(summ['racks'], 'rack')} across {plural(summ['halls'], 'hall')}. This quote prices its "
+            f"{plural(self.bom['lines'], 'bill line')} at <b>{self.t(money(self.bom['price_total'], self.cur))}</b> "
+            f"net{self._total_caveat()}."))
+        cost = self.cost
+        cards = [
+            (number(summ["gpus"]), "GPUs"),
+            (number(summ["bf16_pflops"], 0), "peak PFLOPS, dense BF16"),
+            (f"{number(summ['it_power_max_kw'], 0)} kW", f"IT power, maximum ({number(summ['it_power_typical_kw'], 0)}"
+                                                          " kW typical)"),
+            (f"{number(summ['facility_power_kw'], 0)} kW", "facility power at maximum draw"),
+            (f"{number(summ['tokens_per_s'], 0)}" if trained else "–", "tokens per second, training"),
+            (f"{training['time_to_train_days']:,.0f} days" if trained and training.get("time_to_train_days") else "–",
+             "to train the workload"),
+            (money(cost["cost_per_gpu_hour"], self.cur) if cost.get("cost_per_gpu_hour") is not None else "–",
+             "per GPU-hour, cost of ownership"),
+            (money(cost["cost_per_million_tokens"], self.cur) if cost.get("cost_per_million_tokens") is not None
+             else "–", "per million training tokens"),
+        ]
+        s += [self.cards(cards), Spacer(1, 4)]
+        s += self.subheading("Key figures")
+        sw = summ["switches"]
+        fabric = a.sections.get("fabric") or {}
+        tiers = fabric.get("tiers")
+        pue = (a.sections.get("power") or {}).get("settings", {}).get("pue", 0)
+        cable_km = (fabric.get("cable_length_total_m") or 0) / 1000
+        rows = [
+            ("GPUs", f"{summ['gpus']:,}"),
+            ("Peak compute, dense BF16", f"{summ['bf16_pflops']:,.1f} PFLOPS"),
+            ("IT power, typical / maximum", kw_pair(summ["it_power_typical_kw"], summ["it_power_max_kw"])),
+            ("Facility power at maximum draw", f"{summ['facility_power_kw']:,.1f} kW (PUE {pue:g})"),
+            ("Heat to liquid / to air", kw_pair(summ["liquid_heat_kw"], summ["air_heat_kw"])),
+            ("Coolant flow", f"{summ['coolant_flow_lpm']:,.1f} l/min" if summ["coolant_flow_lpm"] else
+             "none (air-cooled)"),
+            ("Compute fabric", (f"{tiers}-tier fat tree of {self.name_of(fabric.get('switch', ''))}"
+                                if tiers else "not built")),
+            ("Switches: leaf / spine / core", f"{sw['leaf']:,} / {sw['spine']:,} / {sw['core']:,}"),
+            ("Fabric cables", f"{summ['cables']:,}" + (f" ({cable_km:,.1f} km)" if cable_km else "")),
+        ]
+        floor = a.sections.get("floor") or {}
+        if floor.get("total_weight_kg") is not None:
+            rows.append(("Total weight; highest floor load", f"{floor['total_weight_kg']:,.0f} kg; "
+                                                             f"{floor.get('max_load_kg_m2', 0):,.0f} kg/m²"))
+        if trained:
+            rows += [("Training workload", f"{training.get('model', '')}, {training.get('params_b', 0):,.1f} B "
+                                           f"parameters, {training.get('tokens', 0) / 1e12:,.1f} T tokens"),
+                     ("Expected throughput", f"{training['tokens_per_s']:,.0f} tokens/s "
+                                             f"(MFU {training.get('mfu', 0) * 100:.1f} %)"),
+                     ("Days to train", f"{training.get('time_to_train_days', 0):,.1f} days of compute; "
+                                       f"{training.get('wall_time_days', 0):,.1f} days with failures and checkpoints")]
+        else:
+            rows.append(("Training estimate", training.get("error") or training.get("status") or "not available"))
+        rows += [("Total price (net)", money(self.bom["price_total"], self.cur)
+                  + (f", {money(self.bom['list_total'], self.cur)} at list" if self.bom["discount_total"] else ""))]
+        if cost.get("cost_per_gpu_hour") is not None:
+            rows.append(("Cost per GPU-hour", money(cost["cost_per_gpu_hour"], self.cur)))
+        if cost.get("cost_per_million_tokens") is not None:
+            rows.append(("Cost per million tokens", money(cost["cost_per_million_tokens"], self.cur)))
+        s.append(self.pairs(rows))
+        s += self.subheading("Price by section")
+        s.append(self.totals_table())
+
+    def _total_caveat(self) -> str:
+        parts = []
+        n = len(self.unpriced_lines())
+        if n:
+            parts.append(f"excluding {plural(n, 'unpriced line')}")
+        if self.bom["discount_total"]:
+            parts.append(f"after {self.t(money(self.bom['discount_total'], self.cur))} discount")
+        return (" (" + "; ".join(parts) + ")") if parts else ""
+
+    def cards(self, cards: list[tuple[str, str]]) -> Table:
+        """Headline figures as tiles, four to a row, with a gutter column between them."""
+        per_row = 4
+        cells, row = [], []
+        for value, label in cards:
+            row.append([self.p(self.t(value), "Figure"), self.p(self.t(label), "FigureLabel")])
+            if len(row) == per_row:
+                cells.append(row)
+                row = []
+        if row:
+            cells.append(row + [""] * (per_row - len(row)))
+        gap = 6
+        w = (CONTENT_W - gap * (per_row - 1)) / per_row
+        widths = []
+        for i in range(per_row):
+            widths += [w] + ([gap] if i < per_row - 1 else [])
+        spaced = [[c for i, cell in enumerate(r) for c in ([cell, ""] if i < per_row - 1 else [cell])] for r in cells]
+        t = Table(spaced, colWidths=widths)
+        style = [("VALIGN", (0, 0), (-1, -1), "TOP"), ("TOPPADDING", (0, 0), (-1, -1), 7),
+                 ("BOTTOMPADDING", (0, 0), (-1, -1), 8), ("LEFTPADDING", (0, 0), (-1, -1), 8)]
+        for r in range(len(spaced)):
+            for i in range(per_row):
+                style += [("BACKGROUND", (2 * i, r), (2 * i, r), st.ACCENT_LIGHT),
+                          ("LINEABOVE", (2 * i, r), (2 * i, r), 2, st.ACCENT)]
+        t.setStyle(_style(style))
+        return t
+
+    def totals_table(self) -> Table:
+        b, cur = self.bom, self.cur
+        head = ["Section", f"At list price ({cur})", "Discount", f"Discount ({cur})", f"Net ({cur})"]
+        rows = [head]
+        for sec in b["sections"]:
+            note = ""
+            if sec["unpriced"]:
+                note = f"excludes {plural(sec['unpriced'], 'unpriced line')}"
+            for c, v in sec["other_currencies"].items():
+                note += ("; " if note else "") + f"plus {money(v, c)} not converted"
+            title = Paragraph(self.t(sec["title"]) + (f'<br/><font size="6.4" color="#5C6673">{self.t(note)}</font>'
+                                                      if note else ""), self.s["Cell"])
+            rows.append([title, money(sec["list_subtotal"]), percent(sec["discount_percent"], 1 if
+                         sec["discount_percent"] % 1 else 0), money(-sec["discount"]) if sec["discount"] else "0.00",
+                         money(sec["subtotal"])])
+        n = len(rows)
+        unpriced = len(self.unpriced_lines())
+        caveat = f", excluding {plural(unpriced, 'unpriced line')}" if unpriced else ""
+        rows.append([Paragraph("<b>Total at list price</b>", self.s["Cell"]), "", "", "",
+                     Paragraph(self.t(money(b["list_total"], cur)), self.s["CellRightBold"])])
+        rows.append([Paragraph("<b>Total discount</b>", self.s["Cell"]), "", "", "",
+                     Paragraph(self.t(money(-b["discount_total"], cur) if b["discount_total"] else money(0, cur)),
+                               self.s["CellRightBold"])])
+        rows.append([Paragraph(f"<b>Total (net){self.t(caveat)}</b>", self.s["Cell"]), "", "", "",
+                     Paragraph(self.t(money(b["price_total"], cur)), self.s["CellRightBold"])])
+        extra = [("SPAN", (0, r), (3, r)) for r in range(n, n + 3)]
+        extra += [("BACKGROUND", (0, n), (-1, n + 2), st.WHITE), ("BACKGROUND", (0, n + 2), (-1, n + 2), st.TOTAL_FILL),
+                  ("LINEABOVE", (0, n), (-1, n), 0.8, st.ACCENT)]
+        w = [CONTENT_W - 4 * 88, 88, 60, 88, 116]
+        w[0] = CONTENT_W - sum(w[1:])
+        return self.table(rows, w, numeric=(1, 2, 3, 4), extra=extra)
+
+    # -- floor plan -------------------------------------------------------------------------------------------
+    def floor_plan(self) -> None:
+        self.chapter("Floor plan")
+        halls = self.project.halls
+        if not halls:
+            self.story.append(self.p("The design has no hall to draw."))
+            return
+        self.story.append(self.p(
+            "Each hall to scale, racks coloured by what they hold; the dark edge of a rack is its front "
+            "(cold aisle side). Rack names are printed where the rack is large enough on paper to carry one.", "Note"))
+        for i, hall in enumerate(halls[:MAX_HALLS]):
+            if len(halls) > 1:
+                if i:
+                    self.story.append(PageBreak())
+                self.story += self.subheading(hall.name or hall.id)
+            self.story.append(_PlanFlowable(self.a, hall.id, "role", self.pages))
+        if len(halls) > MAX_HALLS:
+            self.story.append(self.p(f"{len(halls) - MAX_HALLS:,} more halls are not drawn: "
+                                     + self.t(", ".join(h.name or h.id for h in halls[MAX_HALLS:])), "Note"))
+
+    # -- rack elevations -------------------------------------------------------------------------------------
+    def builds(self) -> list[list]:
+        """Racks grouped by build (rack type, and every device's type, U and face), most common first."""
+        groups: dict[tuple, list] = {}
+        for r in self.project.racks:
+            key = (r.type, tuple(sorted((d.type, -1.0 if d.u is None else float(d.u), d.face) for d in r.devices)))
+            groups.setdefault(key, []).append(r)
+        return sorted(groups.values(), key=lambda rs: -len(rs))
+
+    def elevations(self) -> None:
+        self.chapter("Rack elevations")
+        builds = self.builds()
+        if not builds:
+            self.story.append(self.p("The design has no racks."))
+            return
+        shown = builds[:MAX_ELEVATIONS]
+        racks = len(self.project.racks)
+        covered = sum(len(b) for b in shown)
+        intro = (f"{plural(racks, 'rack')} in {plural(len(builds), 'distinct build')}: racks with the same rack "
+                 "type and the same devices at the same U positions share one elevation. Labels name the catalog "
+                 "part; a device mounted on one face also takes its U on the other, shown there as an outline.")
+        if len(builds) > len(shown):
+            intro += (f" The {len(shown)} most common builds are drawn ({covered:,} of {racks:,} racks); "
+                      f"the other {len(builds) - len(shown):,} builds ({racks - covered:,} racks) are summarised "
+                      "in the bill of materials only.")
+        self.story.append(self.p(self.t(intro), "Note"))
+        cells = [self.elevation_cell(i + 1, b) for i, b in enumerate(shown)]
+        col = CONTENT_W / 2
+        for i in range(0, len(cells), 2):
+            pair = cells[i:i + 2] + ([""] if len(cells[i:i + 2]) == 1 else [])
+            t = Table([pair], colWidths=[col, col])
+            t.setStyle(_style([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LEFTPADDING", (0, 0), (-1, -1), 2),
+                                   ("RIGHTPADDING", (0, 0), (-1, -1), 10), ("TOPPADDING", (0, 0), (-1, -1), 4)]))
+            self.story += [CondPageBreak(ELEVATION_H + 60), t, Spacer(1, 8)]
+
+    def elevation_cell(self, n: int, racks: list) -> list:
+        rack = racks[0]
+        names = [r.name or r.id for r in racks]
+        e_g = ", ".join(names[:3]) + (" …" if len(names) > 3 else "")
+        title = f"Build {n}  × {plural(len(racks), 'rack')}"
+        drawing = _Deferred(elevation_drawing(rack, self.catalog, width=CONTENT_W / 2 - 14, height=ELEVATION_H,
+                                              title=title, subtitle=f"e.g. {e_g}"), self.pages)
+        parts = Counter()
+        for d in rack.devices:
+            dev = self.catalog.find(d.type)
+            if dev is None:
+                continue
+            where = f"{d.face}, 0U" if d.u is None or not dev.u_height else d.face
+            parts[(short_name(dev), where)] += 1
+        contents = "; ".join(f"{n} × {name} ({where})" for (name, where), n in sorted(parts.items())) or "empty"
+        rtype = self.catalog.find(rack.type)
+        caption = f"<b>{self.t(rtype.name if rtype else rack.type)}</b>: {self.t(contents)}"
+        return [drawing, Spacer(1, 4), self.p(caption, "Caption")]
+
+    # -- bill of materials ---------------------------------------------------------------------------------------
+    def bill(self) -> None:
+        b, cur = self.bom, self.cur
+        self.chapter("Bill of materials")
+        q = self.project.quote
+        legend = [f"Prices in {cur}, excluding tax and shipping, as of {long_date(parse_date(b['as_of'], 'as of'))}. "
+                  "Unit price is the list price; the net unit price is the list price less the section's discount, "
+                  "rounded to the cent, and the extended price is net unit price × quantity × years of the term "
+                  f"({plural(b['term_years'], 'year')} for subscriptions and support, one for everything else).",
+                  f"{DAGGER} {INDICATIVE}. {DOUBLE_DAGGER} price older than {q.price_max_age_days} days "
+                  "(its date is given under the line). * part number not confirmed in a vendor document. "
+                  "A line marked \"no price\" has no known price and is left out of every total."]
+        if b["spares_percent"]:
+            legend.append(f"Spare optics and cables: {b['spares_percent']:g} % of each part's quantity, rounded up, "
+                          "on their own lines.")
+        if b["price_list"]["name"] or b["price_list"]["entries"]:
+            pl = b["price_list"]
+            legend.append(f"Price list “{pl['name'] or 'unnamed'}”: {pl['used']} of {pl['entries']} entries "
+                          "used; its prices override the catalog's.")
+        for text in legend:
+            self.story.append(self.p(self.t(text), "Note"))
+        if not b["sections"]:
+            self.story.append(self.p("The bill is empty: the design holds nothing to order."))
+        for sec in b["sections"]:
+            self.story += self.subheading(sec["title"])
+            self.story.append(self.section_table(sec))
+        self.story += self.subheading("Totals", 200)
+        self.story += [self.totals_table(), Spacer(1, 6)]
+        notes = []
+        if b["yearly_total"]:
+            notes.append(f"Of the net total, {money(b['one_off_total'], cur)} is one-off (hardware and services) and "
+                         f"{money(b['yearly_total'], cur)} per year is subscriptions and support, for "
+                         f"{plural(b['term_years'], 'year')}.")
+        if b["unpriced"]:
+            notes.append("Not in any total, for want of a price: " + "; ".join(b["unpriced"]) + ".")
+        for c, v in b["other_currencies"].items():
+            notes.append(f"Lines priced in {c} come to {money(v, c)}; they are not converted and not in the "
+                         f"{cur} totals.")
+        for n in notes:
+            self.story.append(self.p(self.t(n), "Note"))
+
+    @cached_property
+    def bom_widths(self) -> list[float]:
+        """Column widths of every section's table, alike in all, from the widest entry of the whole bill: a part
+        number or a price never breaks, and the description takes what is left."""
+        lines = [ln for sec in self.bom["sections"] for ln in sec["lines"]]
+        pad = 7.5
+
+        def widest(texts, font=st.FONT, size=7.5, least=0.0):
+            return max([least] + [stringWidth(st.printable(x), font, size) for x in texts]) + pad
+
+        marks = DAGGER + DOUBLE_DAGGER
+
+        def foreign(ln) -> str:  # a line in another currency prints its currency with the amount
+            return ln["currency"] if ln["currency"] not in (None, self.cur) else ""
+
+        w = [widest([str(ln["line"]) for ln in lines], least=8),
+             widest([ln["part_number"] + "*" for ln in lines], least=50),
+             0.0,
+             widest([f"{ln['quantity']:,}" for ln in lines], least=stringWidth("Qty", st.BOLD, 7.5)),
+             widest([ln["unit"] for ln in lines], least=stringWidth("Unit", st.BOLD, 7.5)),
+             widest([money(ln["unit_price"], foreign(ln)) + marks for ln in lines if ln["unit_price"] is not None]
+                    + ["no price"], least=46),
+             widest(["100 %"] if any(ln["discount_percent"] % 1 == 0 for ln in lines) else ["12.5 %"],
+                    least=stringWidth("Disc.", st.BOLD, 7.5)),
+             widest([money(ln["extended_price"], foreign(ln)) for ln in lines if ln["extended_price"] is not None]
+                    + ["no price"], least=56)]
+        alt = [stringWidth(ln["alt_part_number"], st.FONT, 6.3) + pad for ln in lines if ln["alt_part_number"]]
+        w[1] = min(max([w[1]] + alt), 128.0)
+        w[2] = CONTENT_W - sum(w)
+        return w
+
+    def section_table(self, sec: dict) -> Table:
+        cur, s = self.cur, self.s
+        widths = self.bom_widths
+        head = ["#", "Part number", "Description", "Qty", "Unit", f"Unit price ({cur})", "Disc.",
+                f"Extended ({cur})"]
+        rows: list[list] = [head]
+        for ln in sec["lines"]:
+            rows.append(self.bom_row(ln))
+        n = len(rows)
+        extra = []
+        label_style = s["CellBold"]
+        notes = [] if (sec["discount"] or sec["discount_percent"]) else ["list price, no discount"]
+        if sec["unpriced"]:
+            notes.append(f"excludes {plural(sec['unpriced'], 'unpriced line')}")
+        caveat = f" ({'; '.join(notes)})" if notes else ""
+        title = self.t(sec["title"])
+        if sec["discount"] or sec["discount_percent"]:
+            pct = percent(sec["discount_percent"], 1 if sec["discount_percent"] % 1 else 0)
+            rows.append([Paragraph(f"{title} at list price", s["Cell"]), "", "", "", "",
+                         Paragraph(self.t(money(sec["list_subtotal"], cur)), s["CellRight"])])
+            rows.append([Paragraph(f"Discount {pct} on {title}", s["Cell"]), "", "", "", "",
+                         Paragraph(self.t(money(-sec["discount"], cur)), s["CellRight"])])
+        rows.append([Paragraph(f"{title} subtotal{self.t(caveat)}", label_style), "", "", "", "",
+                     Paragraph(self.t(money(sec["subtotal"], cur)), s["CellRightBold"])])
+        for c, v in sec["other_currencies"].items():
+            rows.append([Paragraph(self.t(f"Priced in {c}, not converted and not in the subtotal"), s["Cell"]),
+                         "", "", "", "", Paragraph(self.t(money(v, c)), s["CellRight"])])
+        for r in range(n, len(rows)):
+            extra += [("SPAN", (0, r), (4, r)), ("SPAN", (5, r), (7, r)), ("BACKGROUND", (0, r), (-1, r), st.WHITE)]
+        extra += [("LINEABOVE", (0, n), (-1, n), 0.8, st.ACCENT)]
+        sub = n + (2 if (sec["discount"] or sec["discount_percent"]) else 0)
+        extra += [("BACKGROUND", (0, sub), (-1, sub), st.TOTAL_FILL)]
+        return self.table(rows, widths, numeric=(0, 3, 5, 6, 7), extra=extra)
+
+    def bom_row(self, ln: dict) -> list:
+        s, cur = self.s, self.cur
+        pn = ln["part_number"]
+        pn_text = (self.t(pn) + ("*" if ln["part_number_unconfirmed"] else "")) if pn else \
+            '<font color="#5C6673">–</font>'
+        if ln["alt_part_number"]:
+            pn_text += f'<br/><font size="6.3" color="#5C6673">order {self.t(ln["alt_part_number"])}</font>'
+        notes = []
+        if ln["basis"]:
+            notes.append(ln["basis"])
+        if ln["per_year"]:
+            notes.append(f"per {ln['unit']} for {plural(ln['term_years'], 'year')}")
+        if "stale" in ln["flags"]:
+            notes.append(f"{DOUBLE_DAGGER} price dated {ln['price_date']}")
+        if ln["unit_price"] is None:
+            notes.append("no price known: not in the totals")
+        desc = self.t(keep_units(ln["description"]))
+        if notes:
+            desc += f'<br/><font size="6.3" color="#5C6673">{self.t("; ".join(notes))}</font>'
+        foreign = ln["currency"] not in (None, cur)
+        if ln["unit_price"] is None:
+            unit = Paragraph('<i>no price</i>', s["CellRight"])
+            ext = Paragraph('<i>no price</i>', s["CellRight"])
+        else:
+            mark = (DAGGER if "unconfirmed" in ln["flags"] else "") + (DOUBLE_DAGGER if "stale" in ln["flags"] else "")
+            up = money(ln["unit_price"], ln["currency"] if foreign else "") + mark
+            ext = money(ln["extended_price"], ln["currency"] if foreign else "")
+            # plain strings where nothing goes under the figure (the table draws those fastest)
+            unit = st.printable(up)
+            if ln["discount_percent"] or foreign:
+                unit = Paragraph(self.t(up) + (f'<br/><font size="6.3" color="#5C6673">net '
+                                               f'{self.t(money(ln["net_unit_price"]))}</font>'
+                                               if ln["discount_percent"] else ""), s["CellRight"])
+            if foreign:
+                ext = Paragraph(self.t(ext) + f'<br/><font size="6.3" color="#5C6673">not in the {cur} total</font>',
+                                s["CellRight"])
+        disc = ln["discount_percent"]
+        return [str(ln["line"]), Paragraph(pn_text, s["Cell"]), Paragraph(desc, s["Cell"]), f"{ln['quantity']:,}",
+                Paragraph(self.t(ln["unit"]), s["Cell"]), unit, percent(disc, 1 if disc % 1 else 0), ext]
+
+    # -- cost of ownership --------------------------------------------------------------------------------------
+    def cost_of_ownership(self) -> None:
+        c, cur = self.cost, self.cost["currency"]
+        self.chapter("Cost of ownership")
+        self.story.append(self.p(
+            "Straight-line cost of ownership, the convention of public compute-cost models: the yearly cost is the "
+            "capital divided by the depreciation years, plus the energy of a year, plus a year of subscriptions and "
+            "support. Energy is the typical IT draw under sustained training times the PUE, for the utilised hours "
+            "of the year, at the energy price. The cost per GPU-hour is the yearly cost over the utilised GPU-hours; "
+            "the cost per million tokens is the yearly cost over the tokens trained in the utilised hours."))
+        hours = c["utilisation"] * 8760
+        rows = [
+            ("Capital: the bill's one-off net total", money(c["capital"], cur)),
+            ("Depreciation period", plural(c["depreciation_years"] if c["depreciation_years"] % 1 else
+                                           int(c["depreciation_years"]), "year")),
+            ("Depreciation per year", money(c["depreciation_per_year"], cur)),
+            ("Typical IT draw × PUE", f"{c['facility_kw'] / c['pue'] if c['pue'] else 0:,.1f} kW × {c['pue']:g} = "
+                                      f"{c['facility_kw']:,.1f} kW"),
+            ("Utilisation", f"{c['utilisation'] * 100:.0f} % of the year ({hours:,.0f} hours)"),
+            ("Energy per year", f"{c['energy_kwh_per_year']:,.0f} kWh × {money(c['energy_price_per_kwh'], cur)}/kWh = "
+                                f"{money(c['energy_per_year'], cur)}"),
+            ("Subscriptions and support per year", money(c["support_per_year"], cur)),
+            ("Yearly cost", money(c["yearly_cost"], cur)),
+            (f"Total over {c['depreciation_years']:g} years (capital + energy and support for the period)",
+             money(c["total_over_period"], cur)),
+            ("GPUs; utilised GPU-hours per year", f"{c['gpus']:,}; {c['gpu_hours_per_year']:,.0f}"),
+            ("Cost per GPU-hour", money(c["cost_per_gpu_hour"], cur) if c["cost_per_gpu_hour"] is not None
+             else "not given (no GPUs)"),
+            ("Training throughput", f"{c['tokens_per_s']:,.0f} tokens/s" if c.get("tokens_per_s") else
+             "no training estimate"),
+            ("Cost per million tokens", money(c["cost_per_million_tokens"], cur)
+             if c["cost_per_million_tokens"] is not None else "not given"),
+        ]
+        if c.get("dominant"):
+            rows.append(("Largest share of the yearly cost", c["dominant"]))
+        self.story.append(self.pairs(rows, widths=(250.0, CONTENT_W - 250.0)))
+        self.story += self.subheading("Assumptions")
+        for text in c.get("assumptions", []):
+            self.story.append(Paragraph(self.t(text[:1].upper() + text[1:]) + ".", self.s["Bullet"], bulletText="•"))
+        if c.get("excludes_unpriced"):
+            self.story.append(Paragraph(self.t("Lines without a price are out of every figure: "
+                                               + "; ".join(c["excludes_unpriced"]) + "."), self.s["Bullet"],
+                                        bulletText="•"))
+
+    # -- power, cooling, fabric -----------------------------------------------------------------------------------
+    def engineering(self) -> None:
+        self.chapter("Power, cooling and fabric")
+        self.power()
+        self.cooling()
+        self.fabric()
+
+    def power(self) -> None:
+        pw = self.a.sections.get("power")
+        if not pw:
+            return
+        s = self.story
+        s += self.subheading("Power")
+        sett = pw.get("settings", {})
+        s.append(self.pairs([
+            ("IT power, typical / maximum", kw_pair(pw["it_typical_kw"], pw["it_max_kw"])),
+            ("Facility power, typical / maximum", kw_pair(pw["facility_typical_kw"], pw["facility_max_kw"])),
+            ("Cooling equipment (CDUs)", f"{pw.get('cooling_equipment_kw', 0):,.1f} kW"),
+            ("PUE; power factor; PDU derating", f"{sett.get('pue', 0):g}; {sett.get('power_factor', 0):g}; "
+                                                f"{sett.get('derating', 0) * 100:.0f} % of rating"),
+        ]))
+        halls = pw.get("halls") or []
+        if halls:
+            s += self.minor("By hall")
+            rows = [["Hall", "IT typical (kW)", "IT maximum (kW)", "Capacity (kW)", "Headroom (kW)", "Facility (kW)"]]
+            for h in halls:
+                rows.append([h["name"] or h["id"], number(h["it_typical_kw"], 1), number(h["it_max_kw"], 1),
+                             number(h.get("capacity_kw"), 1), number(h.get("headroom_kw"), 1),
+                             number(h.get("facility_kw"), 1)])
+            s.append(self.table(rows, [CONTENT_W - 5 * 72] + [72] * 5, numeric=(1, 2, 3, 4, 5)))
+        prow = pw.get("rows") or []
+        if prow:
+            hall_names = {h.id: h.name or h.id for h in self.project.halls}
+            shown = prow
+            note = ""
+            if len(prow) > MAX_POWER_ROWS:
+                shown = sorted(prow, key=lambda r: -r["max_kw"])[:100]
+                note = (f"The 100 rows with the highest maximum draw of {len(prow):,}; all rows together draw "
+                        f"{sum(r['max_kw'] for r in prow):,.1f} kW at maximum.")
+            s += self.minor("By row of racks")
+            if note:
+                s.append(self.p(self.t(note), "Note"))
+            rows = [["Hall", "Row of racks", "Racks in row", "Typical (kW)", "Maximum (kW)"]]
+            for r in shown:
+                rows.append([hall_names.get(r["hall"], r["hall"]), r["row"] or "(no row)", f"{r['racks']:,}",
+                             number(r["typical_kw"], 1), number(r["max_kw"], 1)])
+            s.append(self.table(rows, [CONTENT_W - 4 * 90, 90, 90, 90, 90], numeric=(2, 3, 4)))
+        sup = pw.get("supplies") or []
+        if sup:
+            s += self.minor("Power supplies per device type")
+            rows = [["Device", "Devices", "Supplies", "Scheme", "Usable (kW)", "Max draw (kW)", "Headroom (kW)",
+                     "On one feed (kW)"]]
+            for r in sup:
+                rows.append([self.name_of(r["type"]) + (" *" if r.get("unconfirmed") else ""), f"{r['devices']:,}",
+                             f"{r['supplies']} × {r['rating_w']:,.0f} W", r["scheme"], number(r["usable_kw"], 1),
+                             number(r["max_kw"], 2), number(r["headroom_kw"], 2), number(r["one_feed_kw"], 1)])
+            s.append(self.table(rows, [CONTENT_W - 7 * 54, 44, 66, 56, 50, 54, 54, 54], numeric=(1, 4, 5, 6, 7)))
+            if any(r.get("unconfirmed") for r in sup):
+                s.append(self.p("* supply figures not confirmed in a vendor document.", "Small"))
+        racks = pw.get("racks") or []
+        if racks and self.project.halls:
+            s.append(PageBreak())
+            s += self.subheading("Rack power load")
+            s.append(self.p("Each rack's maximum draw as a share of its power limit (the rack's own, else its "
+                            "hall's default).", "Note"))
+            for i, hall in enumerate(self.project.halls[:MAX_HALLS]):
+                if i:
+                    s.append(PageBreak())
+                s.append(_PlanFlowable(self.a, hall.id, "power", self.pages, max_height=600))
+
+    def cooling(self) -> None:
+        co = self.a.sections.get("cooling")
+        if not co:
+            return
+        s = self.story
+        s += self.subheading("Cooling", 200)
+        sett = co.get("settings", {})
+        coolant = sett.get("coolant_name", sett.get("coolant", ""))
+        rows = [
+            ("Heat at " + str(co.get("basis", "maximum draw")), f"{co['heat']['kw']:,.1f} kW "
+                                                               f"({co['heat']['btu_h']:,.0f} BTU/h, "
+                                                               f"{co['heat']['tons']:,.1f} tons)"),
+            ("To liquid", f"{co['liquid_heat']['kw']:,.1f} kW ({co['liquid_heat']['tons']:,.1f} tons)"),
+            ("To air", f"{co['air_heat']['kw']:,.1f} kW ({co['air_heat']['tons']:,.1f} tons)"),
+            ("Coolant flow", f"{co['coolant_flow_lpm']:,.1f} l/min ({co['coolant_flow_m3_h']:,.2f} m³/h) of {coolant} "
+                             f"at {sett.get('coolant_delta_t_k', 0):g} K rise" if co["coolant_flow_lpm"] else
+             "none: no heat goes to liquid"),
+            ("Airflow", f"{co['air_cfm']:,.0f} CFM ({co['air_m3_h']:,.0f} m³/h) at "
+                        f"{sett.get('air_delta_t_k', 0):g} K rise"),
+        ]
+        s.append(self.pairs(rows))
+        halls = co.get("halls") or []
+        if halls:
+            s += self.minor("By hall")
+            rows = [["Hall", "Air (kW)", "Air capacity (kW)", "Air headroom (kW)", "Liquid (kW)",
+                     "Liquid capacity (kW)", "Liquid headroom (kW)"]]
+            for h in halls:
+                rows.append([h["name"] or h["id"], number(h["air_kw"], 1), number(h.get("air_capacity_kw"), 1),
+                             number(h.get("air_headroom_kw"), 1), number(h["liquid_kw"], 1),
+                             number(h.get("liquid_capacity_kw"), 1), number(h.get("liquid_headroom_kw"), 1)])
+            s.append(self.table(rows, [CONTENT_W - 6 * 64] + [64] * 6, numeric=(1, 2, 3, 4, 5, 6)))
+        loops = co.get("cdu_loops") or []
+        if loops:
+            s += self.minor("CDU loops")
+            shown = loops
+            if len(loops) > MAX_CDU_LOOPS:
+                shown = sorted(loops, key=lambda lp: -(lp.get("utilisation") or 0))[:MAX_CDU_LOOPS]
+                s.append(self.p(self.t(f"The {MAX_CDU_LOOPS} most loaded of {len(loops):,} loops."), "Note"))
+            rows = [["CDUs", "Racks", "Load (kW)", "Capacity (kW)", "With one CDU out (kW)", "Load share",
+                     "Redundancy", "Flow / capacity (l/min)"]]
+            for lp in shown:
+                units = ", ".join(self.where(u).replace("floor unit ", "").replace("rack ", "") for u in lp["units"])
+                rows.append([units, f"{len(lp['racks']):,}", number(lp["load_kw"], 1), number(lp["capacity_kw"], 0),
+                             number(lp.get("capacity_n_minus_1_kw"), 0),
+                             percent((lp.get("utilisation") or 0) * 100), lp.get("redundancy", ""),
+                             f"{lp.get('coolant_flow_lpm', 0):,.0f} / {lp.get('flow_capacity_lpm', 0):,.0f}"])
+            s.append(self.table(rows, [CONTENT_W - 7 * 56, 40, 56, 56, 64, 50, 60, 66],
+                                numeric=(1, 2, 3, 4, 5, 7)))
+
+    def fabric(self) -> None:
+        fa = self.a.sections.get("fabric")
+        if not fa:
+            return
+        s = self.story
+        s += self.subheading("Compute fabric", 220)
+        if fa.get("error") or not fa.get("tiers"):
+            s.append(self.p(self.t(f"The compute fabric is not built: {fa.get('error') or 'no GPU nodes'}.")))
+            return
+        rows = [
+            ("Switch", f"{self.name_of(fa['switch'])} ({fa['radix']} ports at {fa['port_gbps']:g} Gb/s)"),
+            ("Topology", f"{fa['tiers']}-tier fat tree, {fa['rails']} rails, oversubscription "
+                         f"{fa['oversubscription']:g}:1"),
+            ("Endpoints", f"{fa['endpoints']:,} ports of {plural(fa['nodes'], 'node')} "
+                          f"(reach of {fa['tiers']} tiers: {fa.get('max_endpoints', 0):,})"),
+            ("Scalable units", f"{fa.get('scalable_units', 0):,} ({fa.get('su_nodes', 0)} nodes each)"),
+            ("Switches: leaf / spine / core", f"{fa['leaf']:,} / {fa['spine']:,} / {fa['core']:,} "
+                                              f"({fa['switches']:,} in all)"),
+            ("Cables", f"{fa['cables_total']:,}, {fa.get('cable_length_total_m', 0) / 1000:,.1f} km in all"),
+        ]
+        if fa.get("too_long_links"):
+            rows.append(("Links longer than any orderable cable", f"{fa['too_long_links']:,}"))
+        s.append(self.pairs(rows))
+        links, ports = fa.get("links", {}), fa.get("ports", {})
+        s += self.minor("Switch tiers")
+        trows = [["Tier", "Switches", "Ports", "Links from below", "Ports used down", "Ports used up", "Ports free"]]
+        for tier, below in (("leaf", "node_leaf"), ("spine", "leaf_spine"), ("core", "spine_core")):
+            p = ports.get(tier) or {}
+            if fa.get(tier) or p.get("total"):
+                trows.append([tier.capitalize(), f"{fa.get(tier, 0):,}", f"{p.get('total', 0):,}",
+                              f"{links.get(below, 0):,}", f"{p.get('down_used', 0):,}", f"{p.get('up_used', 0):,}",
+                              f"{p.get('free', 0):,}"])
+        s.append(self.table(trows, [CONTENT_W - 6 * 70] + [70] * 6, numeric=(1, 2, 3, 4, 5, 6)))
+        by_len = fa.get("cables_by_length") or {}
+        if by_len:
+            s += self.minor("Cables by length")
+            lengths = sorted({float(m) for v in by_len.values() for m in v})
+            head = ["Cable"] + [f"{m:g} m" for m in lengths] + ["Total"]
+            rows = [head]
+            for cid, counts in by_len.items():
+                got = {float(m): n for m, n in counts.items()}
+                rows.append([self.name_of(cid)] + [f"{got[m]:,}" if m in got else "" for m in lengths]
+                            + [f"{sum(got.values()):,}"])
+            n = len(lengths) + 1
+            cw = min(46.0, (CONTENT_W - 150) / n)
+            s.append(self.table(rows, [CONTENT_W - n * cw] + [cw] * n, numeric=tuple(range(1, n + 1))))
+        trx = fa.get("transceivers") or {}
+        if trx:
+            s += self.minor("Transceivers")
+            rows = [["Transceiver", "Quantity"]] + [[self.name_of(t), f"{n:,}"] for t, n in trx.items()]
+            s.append(self.table(rows, [CONTENT_W - 80, 80], numeric=(1,)))
+        for note in fa.get("notes") or []:
+            s.append(self.p(self.t(note), "Note"))
+
+    # -- findings -------------------------------------------------------------------------------------------------
+    def findings(self) -> None:
+        self.chapter("Findings")
+        fs = list(self.a.findings)
+        if not fs:
+            self.story.append(self.p("The design checks found nothing to report."))
+            return
+        order = {"error": 0, "warning": 1, "info": 2}
+        fs.sort(key=lambda f: order.get(f.severity, 3))
+        counts = Counter(f.severity for f in fs)
+        words = {"error": "error", "warning": "warning", "info": "note"}
+        said = ", ".join(plural(counts[k], words[k]) for k in words if counts.get(k))
+        first = " Errors come first, then warnings, then notes." if counts.get("error") or counts.get("warning") else ""
+        self.story.append(self.p(self.t(f"The design checks report {said}.{first}")))
+        shown = fs[:MAX_FINDINGS]
+        rows = [["Severity", "Where", "Finding"]]
+        for f in shown:
+            colour = st.SEVERITY_COLOURS.get(f.severity, st.TEXT).hexval()[2:]
+            rows.append([Paragraph(f'<font color="#{colour}"><b>{self.t(f.severity)}</b></font>', self.s["Cell"]),
+                         self.where(f.where), f.message])
+        self.story.append(self.table(rows, [50, 110, CONTENT_W - 160]))
+        if len(fs) > MAX_FINDINGS:
+            rest = Counter(f.severity for f in fs[MAX_FINDINGS:])
+            self.story.append(self.p(self.t(
+                f"{len(fs) - MAX_FINDINGS:,} more findings are not listed ("
+                + ", ".join(plural(rest[k], words[k]) for k in words if rest.get(k)) + ")."), "Note"))
+
+    # -- assumptions and sources ----------------------------------------------------------------------------
+    def sources(self) -> None:
+        self.chapter("Assumptions and sources")
+        b, q, a = self.bom, self.project.quote, self.a
+        s = self.story
+        s += self.subheading("Quote assumptions")
+        items = [f"Prices as of {long_date(parse_date(b['as_of'], 'as of'))}, in {self.cur}, excluding tax and "
+                 "shipping; no currency is converted.",
+                 f"Subscriptions and support are quoted for {plural(b['term_years'], 'year')}.",
+                 f"Spare optics and cables: {b['spares_percent']:g} % of each part, rounded up.",
+                 f"A price older than {q.price_max_age_days} days is marked {DOUBLE_DAGGER}; a price from a press, "
+                 f"third-party or planning source is marked {DAGGER}."]
+        disc = {k: v for k, v in q.discounts if v}
+        if disc:
+            titles = {sec["section"]: sec["title"] for sec in b["sections"]}
+            items.append("Discounts off list: " + ", ".join(f"{titles.get(k, k)} {v:g} %" for k, v in disc.items())
+                         + ".")
+        else:
+            items.append("No discount is applied: every price is the list price.")
+        if q.excluded:
+            items.append("Left off at the customer's request: " + ", ".join(self.name_of(i) for i in q.excluded) + ".")
+        pw = (a.sections.get("power") or {}).get("settings", {})
+        co = (a.sections.get("cooling") or {}).get("settings", {})
+        if pw:
+            items.append(f"Power: PUE {pw.get('pue', 0):g}, power factor {pw.get('power_factor', 0):g}, PDUs loaded "
+                         f"to at most {pw.get('derating', 0) * 100:.0f} % of their rating.")
+        if co:
+            items.append(f"Cooling: {co.get('coolant_name', co.get('coolant', ''))} at "
+                         f"{co.get('coolant_delta_t_k', 0):g} K rise, air at {co.get('air_delta_t_k', 0):g} K rise.")
+        training = a.sections.get("training") or {}
+        if training.get("workload_source"):
+            items.append(f"Training estimate: workload {training['workload_source']}.")
+        items += list(b.get("notes", ()))
+        for text in items:
+            s.append(Paragraph(self.t(text), self.s["Bullet"], bulletText="•"))
+        if b.get("exclusions"):
+            s += self.subheading("Not included")
+            for text in b["exclusions"]:
+                s.append(Paragraph(self.t(text), self.s["Bullet"], bulletText="•"))
+
+        s += self.subheading("Where prices and part numbers come from")
+        s.append(self.p(self.t(
+            "For every part on the bill: the source of its price and of its part number, with how sure it is. "
+            "Unconfirmed figures (not found in a vendor document) are marked; numbers in brackets refer to the "
+            "references below."), "Note"))
+        refs: dict[str, int] = {}
+        ref_rows: list[tuple[str, str]] = []
+
+        def ref(key: str, title: str, url: str = "") -> str:
+            if key not in refs:
+                refs[key] = len(refs) + 1
+                ref_rows.append((title, url))
+            return f"[{refs[key]}]"
+
+        rows = [["Part", "Price source", "Part number source"]]
+        seen = set()
+        for sec in b["sections"]:
+            for ln in sec["lines"]:
+                if ln["id"] in seen:
+                    continue
+                seen.add(ln["id"])
+                dev = self.catalog.find(ln["id"])
+                price_cell = self.figure_text(dev, "price.amount", ref) if dev is not None else ""
+                if ln["price_from_list"]:
+                    price_cell = f"{ref('list:' + ln['price_source'], ln['price_source'])} the price list loaded"
+                elif ln["unit_price"] is None:
+                    price_cell = "no price known"
+                pn_cell = self.figure_text(dev, "part_number", ref) if dev is not None and ln["part_number"] else \
+                    "no part number known"
+                part = self.t(dev.name if dev is not None else ln["description"].removeprefix("Spare: "))
+                unconf = list(dict.fromkeys(field_words(k) for k in (dev.unconfirmed_fields if dev else ())
+                                            if k not in ("price.amount", "part_number")))
+                if unconf:
+                    part += f'<br/><font size="6.3" color="#5C6673">unconfirmed: {self.t(", ".join(unconf))}</font>'
+                rows.append([Paragraph(part, self.s["Cell"]), Paragraph(price_cell, self.s["Cell"]),
+                             Paragraph(pn_cell, self.s["Cell"])])
+        s.append(self.table(rows, [150, (CONTENT_W - 150) / 2, (CONTENT_W - 150) / 2]))
+        if ref_rows:
+            s += self.subheading("References")
+            rrows = [["#", "Source"]]
+            for i, (title, url) in enumerate(ref_rows, 1):
+                text = self.t(title) + (f'<br/><font size="6.3" color="#5C6673">{self.t(url)}</font>' if url else "")
+                rrows.append([str(i), Paragraph(text, self.s["Cell"])])
+            s.append(self.table(rrows, [24, CONTENT_W - 24], numeric=(0,)))
+
+    def figure_text(self, dev, field: str, ref) -> str:
+        fig = dev.figure(field)
+        if fig is None:
+            return '<font color="#5C6673">no source recorded</font>'
+        src = self.catalog.sources.get(fig.source)
+        label = ref(fig.source, src.title if src else fig.source, src.url if src else "")
+        how = EVIDENCE.get(fig.evidence, fig.evidence)
+        text = f"{label} {self.t(how)}"
+        if fig.unconfirmed:
+            text = f"{label} <b>unconfirmed</b>: {self.t(how.split(': ', 1)[-1])}"
+        elif fig.evidence not in ("P", "P*"):
+            text += f" {DAGGER}" if field == "price.amount" else ""
+        if fig.note:
+            text += f'<br/><font size="6.3" color="#5C6673">{self.t(fig.note)}</font>'
+        return text
+
+
+def write_quote_pdf(analysis: Analysis, path) -> str:
+    """Write the quote for ``analysis`` to ``path`` (PDF); returns what it wrote in words."""
+    st.register_fonts()
+    quote = _Quote(analysis)
+    data, pages = quote.build()
+    write_atomic(path, data)
+    return f"{plural(quote.bom['lines'], 'line')}, {plural(pages, 'page')}"
+
+
+__all__ = ["derived_quote_number", "money", "write_quote_pdf"]

@@ -1,0 +1,130 @@
+"""The floor-plan and rack-elevation drawings: scale, what they hold, and that they render to PDF and SVG."""
+from __future__ import annotations
+
+import io
+import re
+
+import pytest
+from pypdf import PdfReader
+from reportlab.graphics import renderPDF, renderSVG
+from reportlab.graphics.shapes import Path, String
+
+from designer.analysis import analyze
+from designer.fileformat import load
+from designer.rack_roles import rack_role
+from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+from exporters import pdf_style
+from exporters.elevation_drawing import elevation_drawing
+from exporters.plan_drawing import PT_PER_MM, choose_scale, plan_drawing
+
+
+def strings(node) -> list[str]:
+    """Every text drawn in a drawing, depth first."""
+    out = []
+    for child in getattr(node, "contents", ()):
+        if isinstance(child, String):
+            out.append(child.text)
+        else:
+            out += strings(child)
+    return out
+
+
+def pdf_text(drawing) -> str:
+    buf = io.BytesIO()
+    renderPDF.drawToFile(drawing, buf)
+    return PdfReader(io.BytesIO(buf.getvalue())).pages[0].extract_text()
+
+
+@pytest.fixture(scope="module")
+def dgx(catalog):
+    return analyze(load(DGX_B200_SU, catalog), catalog)
+
+
+@pytest.fixture(scope="module")
+def nvl72(catalog):
+    return analyze(load(GB200_NVL72_SU, catalog), catalog)
+
+
+def test_scale_is_the_largest_standard_one_that_fits():
+    assert choose_scale(7800, 10800, 507, 620) == 50  # 7.8 m x 10.8 m at 1:50 is 442 x 612 pt
+    assert choose_scale(7800, 10800, 507, 600) == 75
+    assert choose_scale(120_600, 130_800, 507, 600) == 750
+    # past the last standard scale: the next 1-2-5 step that fits
+    huge = choose_scale(60_000_000, 1000, 500, 500)
+    assert re.fullmatch(r"[125]0*", str(huge)) and 60_000_000 * PT_PER_MM / huge <= 500
+
+
+def test_plan_draws_every_rack_to_scale_with_names_and_legend(dgx):
+    d = plan_drawing(dgx, width=515, height=700)
+    assert d.scale == 50 and d.racks_drawn == 22 and d.labels_drawn == 22
+    roles = [rack_role(r, dgx.catalog) for r in dgx.project.racks]
+    assert d.legend == [f"Compute ({roles.count('compute')})", f"Network ({roles.count('network')})",
+                        f"Management ({roles.count('management')})", "front of rack"]
+    texts = strings(d)
+    assert {r.name for r in dgx.project.racks} <= set(texts)
+    assert "Scale 1:50 at print size" in texts and "Data hall 1" in texts
+    # a rack is drawn at its real size: 600 mm at 1:50 is 12 mm on paper
+    rack_paths = [p for p in d.contents if isinstance(p, Path) and p.fillColor == pdf_style.ROLES["compute"][0]]
+    (compute,) = rack_paths
+    xs = compute.points[0:8:2]
+    assert max(xs) - min(xs) == pytest.approx(600 * PT_PER_MM / 50)
+    assert len(compute.operators) == 5 * roles.count("compute")  # one closed outline per rack, one path for all
+    text = pdf_text(d)
+    assert "SU01-01" in text and "Compute (16)" in text
+
+
+def test_plan_by_power_load_bins_every_rack(dgx):
+    d = plan_drawing(dgx, colour_by="power")
+    counts = [int(m.group(1)) for label in d.legend if (m := re.search(r"\((\d+)\)$", label))]
+    assert sum(counts) == 22
+    share = {r["id"]: r["utilisation"] for r in dgx["power"]["racks"]}
+    under = sum(1 for v in share.values() if v < 0.6)
+    assert f"under 60 % of limit ({under})" in d.legend
+    with pytest.raises(ValueError, match="colour_by"):
+        plan_drawing(dgx, colour_by="weight")
+
+
+def test_plan_shows_cdus_and_renders_to_svg(nvl72):
+    d = plan_drawing(nvl72)
+    assert "CDU (2)" in d.legend and "Rack-scale system (8)" in d.legend
+    assert "SU01 CDU-1" in strings(d)
+    svg = renderSVG.drawToString(d)
+    assert svg.lstrip().startswith("<?xml") and "SU01 CDU-1" in svg and "SU01-01" in svg
+
+
+def test_small_plan_leaves_out_labels_that_would_not_print(dgx):
+    d = plan_drawing(dgx, width=140, height=220)
+    assert d.scale > 100 and d.labels_drawn == 0
+    assert not set(r.name for r in dgx.project.racks) & set(strings(d))
+
+
+def test_elevation_shows_both_faces_with_parts_and_units(dgx, catalog):
+    rack = dgx.project.rack("su01-01")
+    d = elevation_drawing(rack, catalog, title="Build 1", subtitle="e.g. SU01-01")
+    texts = strings(d)
+    assert {"Front", "Rear", "U", "Build 1", "e.g. SU01-01"} <= set(texts)
+    assert texts.count("DGX B200") == 2 and "U2–11" in texts and "U12–21" in texts
+    assert texts.count("DGX B200 (front-mounted)") == 2  # their U taken on the rear face too
+    assert {str(u) for u in range(1, 49)} <= set(texts)
+    assert any(t.startswith("Rack PDU") for t in texts)  # the 0U PDUs as strips
+    assert "DGX B200" in pdf_text(d)
+
+
+def test_elevation_of_a_rack_scale_system_lays_out_its_trays(nvl72, catalog):
+    rack = nvl72.project.rack("su01-01")
+    texts = strings(elevation_drawing(rack, catalog))
+    system = catalog.get("gb200-nvl72")
+    trays = sum(c.count for c in system.components if catalog.get(c.id).u_height > 0)
+    assert sum(1 for t in texts if "tray" in t or "shelf" in t) == trays
+    assert "Tray order is illustrative: the vendor publishes no U map." in texts
+
+
+def test_large_hall_is_a_handful_of_shapes(catalog):
+    from bench.designs import dgx_b200_project
+
+    a = analyze(dgx_b200_project(), catalog)
+    d = plan_drawing(a)
+    assert d.racks_drawn == len(a.project.racks) > 8000 and d.labels_drawn == 0
+    # one path per colour, not one shape per rack: that is what keeps the PDF small and quick
+    assert len(d.contents) < 40
+    assert "front of rack" not in d.legend  # racks are too small on paper to show their front edge
