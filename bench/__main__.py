@@ -109,9 +109,15 @@ def bench_fabric() -> dict:
     return bench()
 
 
+def bench_quote() -> dict:
+    from .quote_bench import bench
+
+    return bench()
+
+
 BENCHMARKS = {"load_save": bench_load_save, "analyze": bench_analyze, "fabric": bench_fabric,
               "training": bench_training, "checks": bench_checks, "power_cooling": bench_power_cooling,
-              "generate": bench_generate, "gui": bench_gui}
+              "generate": bench_generate, "quote": bench_quote, "gui": bench_gui}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -53,3 +53,16 @@ def test_a_failing_analyze_run_is_an_error(tmp_path):
     bad.write_text("{not json")
     with pytest.raises(AnalyzeRunError, match="exited"):
         check_run(bad, child_env(tmp_path / "pycache"))
+
+
+def test_quote_is_a_named_benchmark_with_the_figures_of_the_budget(monkeypatch):
+    import bench.designs as designs
+    import bench.quote_bench as qb
+
+    assert "quote" in BENCHMARKS
+    # A small design through the same code path: the figure names are the contract, not the size.
+    monkeypatch.setattr(designs, "dgx_b200_project", lambda gpus=100_000: designs.generated("dgx-b200", 256))
+    figures = qb.bench()
+    assert {"pdf_sample_s", "pdf_100k_s", "xlsx_100k_s", "bom_csv_100k_s"} <= set(figures)
+    assert figures["quote_100k_gpus"] == 248 and figures["quote_100k_bill_lines"] > 10
+    assert figures["pdf_100k_pages_account"].endswith("pages")
