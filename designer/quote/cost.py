@@ -44,6 +44,10 @@ def analyze_cost(ctx: Context) -> CostResult:
     per_gpu_hour = yearly / gpu_hours if gpu_hours else None
     tps = training.get("tokens_per_s") if training else None
     per_m_tokens = (yearly / (tps * 3600.0 * HOURS_PER_YEAR * util) * 1e6) if tps else None
+    other = dict(bom.section.get("other_currencies") or {})
+    if other:
+        # capital in one currency with the rest left out would understate every rate many times over
+        per_gpu_hour = per_m_tokens = None
     terms = {"depreciation": depreciation, "energy": energy, "subscriptions and support": support}
     dominant = max(terms, key=terms.get) if yearly else None
     section = {
@@ -67,10 +71,13 @@ def analyze_cost(ctx: Context) -> CostResult:
         "cost_per_million_tokens": round(per_m_tokens, 4) if per_m_tokens is not None else None,
         "dominant": dominant,
         "excludes_unpriced": list(bom.unpriced),
+        "excludes_currencies": other,
         "assumptions": [
             "straight-line depreciation, no residual value and no financing",
             "energy at typical IT draw × PUE for the utilised hours only; idle draw is not counted",
             "colocation, staff and insurance are not included",
-        ] + (["no training workload: cost per million tokens is not given"] if not tps else []),
+        ] + (["no training workload: cost per million tokens is not given"] if not tps else [])
+          + ([f"prices in {', '.join(other)} are not converted to {bom.currency}: capital leaves them out, so no "
+              "cost per GPU-hour or per million tokens is given"] if other else []),
     }
     return CostResult(section=section, cost_per_gpu_hour=section["cost_per_gpu_hour"], yearly_cost=section["yearly_cost"])

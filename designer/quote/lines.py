@@ -18,13 +18,14 @@ from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Mapping
 
-from catalog import Catalog, DeviceType
+from catalog import Catalog, DeviceType, Figure
 from catalog.records import QUOTE_KINDS
 
 from ..findings import Finding
 from .settings import SECTIONS, PriceEntry, QuoteSettings, parse_date, part_key, QuoteError
 
 CENT = Decimal("0.01")
+_SURE = Figure(None, "", "P")
 #: catalog kind -> bill section
 SECTION_OF_KIND = {
     "server": "compute", "rack_system": "compute", "tray": "compute",
@@ -49,6 +50,8 @@ EXCLUSIONS = (
     "links are derived from the layout.",
     "Facility plant above the rack: UPS, switchgear, busway, chillers and the facility water loop.",
     "Hardware support beyond the term bundled in the system SKUs.",
+    "Power cords of switches, appliances, management nodes and systems whose inlets the catalog does not name "
+    "(only C19/C20 cords of DGX systems are counted).",
 )
 #: Caveats shown when their line is on the bill: (catalog id, note).
 NOTES = (
@@ -186,6 +189,7 @@ class _Bill:
         line = {"section": section, "id": dev.id, "manufacturer": dev.manufacturer,
                 "part_number": part_number, "alt_part_number": alt,
                 "part_number_unconfirmed": bool(part_number and pn_fig and pn_fig.unconfirmed),
+                "alt_part_number_unconfirmed": bool(alt and (dev.figure("length_part_numbers") or _SURE).unconfirmed),
                 "description": description, "quantity": int(qty),
                 "unit": {"gpu": "GPU-year", "node": "node-year"}.get(dev.basis.partition(":")[0], "year")
                 if dev.per_year else "each",
@@ -264,6 +268,7 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
     other: dict[str, Decimal] = {}
     unpriced: list[str] = []
     unconfirmed_net = Decimal(0)
+    indicative_elsewhere = False
     stale: list[str] = []
     for key, title in SECTIONS:
         lines = bill.lines[key]
@@ -290,6 +295,7 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
             else:
                 sec_other[ln["currency"]] = sec_other.get(ln["currency"], Decimal(0)) + ln["extended_price"]
                 other[ln["currency"]] = other.get(ln["currency"], Decimal(0)) + ln["extended_price"]
+                indicative_elsewhere |= not ln["price_confirmed"]
             if "stale" in ln["flags"]:
                 stale.append(ln["description"])
             for k in ("unit_price", "net_unit_price", "list_extended", "extended_price"):
@@ -336,6 +342,15 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
                                 "or planning estimates, not a vendor quote); load a price list to replace them", WHERE))
     unused = sorted(p.part_number for p in bill.quote.prices if p.key not in bill.used_list_keys)
     ids = {ln["id"] for lines in bill.lines.values() for ln in lines}
+    if bill.quote.prices and len(unused) == len(bill.quote.prices):
+        findings.append(Finding("warning", "bom-price-list-unused",
+                                f"none of the {len(unused):,} prices of {bill.quote.price_list_name or 'the price list'} "
+                                "matches a part number or catalog id on the bill", WHERE))
+    elif unused:
+        findings.append(Finding("info", "bom-price-list-unused",
+                                f"{len(unused):,} of {len(bill.quote.prices):,} prices of "
+                                f"{bill.quote.price_list_name or 'the price list'} match nothing on the bill: "
+                                + ", ".join(unused[:5]) + (" …" if len(unused) > 5 else ""), WHERE))
     bom = {
         "currency": currency,
         "as_of": bill.as_of.isoformat(),
@@ -348,7 +363,7 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
         "other_currencies": {c: float(money(v)) for c, v in sorted(other.items())},
         "totals_by_currency": {currency: float(money(net_total)),
                                **{c: float(money(v)) for c, v in sorted(other.items())}},
-        "estimated": bool(unconfirmed_net),
+        "estimated": bool(unconfirmed_net) or indicative_elsewhere,
         "unpriced": sorted(set(unpriced)),
         "indicative_share": float(unconfirmed_net / net_total) if net_total else 0.0,
         "lines": number,

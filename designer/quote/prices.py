@@ -22,7 +22,7 @@ from .settings import PriceEntry, QuoteError, check_price_entry, part_key
 PRICE_LIST_LIMIT = 32 * 1024 * 1024
 MAX_ROWS = 100_000
 COLUMNS = {
-    "part_number": ("part number", "part no", "part", "pn", "sku", "ordering part number", "opn", "item", "id"),
+    "part_number": ("part number", "part no", "pn", "sku", "ordering part number", "opn", "part", "catalog id"),
     "amount": ("price", "unit price", "list price", "unit list price", "amount", "cost"),
     "currency": ("currency", "cur", "ccy"),
     "date": ("date", "price date", "as of", "valid from"),
@@ -38,25 +38,62 @@ def _columns(header: list, where: str) -> dict[str, int]:
     names = [_norm(h) for h in header]
     found: dict[str, int] = {}
     for field, aliases in COLUMNS.items():
-        for i, name in enumerate(names):
-            if name in aliases or name.replace(" ", "_") == field:
-                found.setdefault(field, i)
+        # the first alias any column carries wins: "Part number" before a "Part" column beside it
+        for alias in (field.replace("_", " "), *aliases):
+            if alias in names:
+                found[field] = names.index(alias)
+                break
     for need in ("part_number", "amount"):
         if need not in found:
-            raise QuoteError(f"{where}: row 1 names no {need.replace('_', ' ')} column (columns: "
+            raise QuoteError(f"{where} names no {need.replace('_', ' ')} column (columns: "
                              f"{', '.join(str(h) for h in header if h not in (None, '')) or 'none'})")
     return found
 
 
-def _amount(raw: object, where: str) -> float:
+#: currency symbols a price cell may carry, and the codes each may stand for
+SYMBOLS = {"$": None, "€": {"EUR"}, "£": {"GBP"}, "¥": {"JPY", "CNY"}}
+_THOUSANDS = re.compile(r"^\d{1,3}(,\d{3})+(\.\d+)?$")  # 480,000.00
+_EURO_THOUSANDS = re.compile(r"^\d{1,3}(\.\d{3})+(,\d+)?$")  # 480.000,00
+_DECIMAL_COMMA = re.compile(r"^\d+,\d{1,2}$")  # 1234,50
+
+
+def _plain_number(text: str, where: str, raw: object) -> str:
+    """A price written with thousands separators or a decimal comma, as Python reads numbers.
+
+    Only unambiguous forms are taken: 480,000.00 and 480.000,00 and 1234,50; anything else with
+    a comma (1,2345) is refused rather than guessed, since a wrong guess is off by 100 or 1,000.
+    """
+    if "," not in text:
+        return text
+    if _THOUSANDS.match(text):
+        return text.replace(",", "")
+    if _EURO_THOUSANDS.match(text):
+        return text.replace(".", "").replace(",", ".")
+    if _DECIMAL_COMMA.match(text):
+        return text.replace(",", ".")
+    raise QuoteError(f"{where}: price {str(raw)[:40]!r} is ambiguous: write it as 1234.50 or 1,234.50")
+
+
+def _amount(raw: object, where: str, currency: str) -> float:
+    if raw is None or (isinstance(raw, str) and not raw.strip()):
+        raise QuoteError(f"{where}: no price")
     if isinstance(raw, bool):
         raise QuoteError(f"{where}: price {raw!r} is not a number")
     if isinstance(raw, (int, float)):
-        value = float(raw)
+        try:
+            value = float(raw)
+        except OverflowError:
+            raise QuoteError(f"{where}: price of {len(str(abs(raw)))} digits is not a price") from None
     else:
-        text = str(raw).strip().replace(",", "").replace("$", "").replace("€", "").replace("£", "")
+        text = str(raw).strip().replace(" ", "").replace("\u00a0", "")
         if len(text) > 40:
             raise QuoteError(f"{where}: price {text[:20]!r}… is not a number")
+        for symbol, codes in SYMBOLS.items():
+            if symbol in text:
+                if codes is not None and currency not in codes or codes is None and not currency.endswith("D"):
+                    raise QuoteError(f"{where}: price {text!r} is marked {symbol} but its currency is {currency}")
+                text = text.replace(symbol, "")
+        text = _plain_number(text, where, raw)
         try:
             value = float(text)
         except ValueError:
@@ -74,7 +111,7 @@ def _date(raw: object) -> str:
     return str(raw or "").strip()
 
 
-def _rows_csv(raw: bytes, where: str) -> list[list]:
+def _rows_csv(raw: bytes, where: str) -> list[tuple[int, list]]:
     try:
         text = raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
@@ -84,14 +121,28 @@ def _rows_csv(raw: bytes, where: str) -> list[list]:
     except csv.Error:
         dialect = csv.excel
     try:
-        return [row for row in csv.reader(io.StringIO(text), dialect)]
+        return [(reader.line_num, row) for reader in [csv.reader(io.StringIO(text), dialect)] for row in reader]
     except csv.Error as exc:
         raise QuoteError(f"{where}: is not a readable CSV file ({exc})") from None
 
 
-def _rows_xlsx(raw: bytes, where: str) -> list[list]:
+#: Most an XLSX price list may unpack to: its size limit guards the zip, not what it inflates to.
+XLSX_UNPACKED_LIMIT = 256 * 1024 * 1024
+
+
+def _rows_xlsx(raw: bytes, where: str) -> tuple[list[tuple[int, list]], str]:
+    """The first sheet's rows, and the sheet's name (errors name it: a workbook may hold several)."""
+    import zipfile
+
     from openpyxl import load_workbook  # only an XLSX list needs it
 
+    try:
+        unpacked = sum(info.file_size for info in zipfile.ZipFile(io.BytesIO(raw)).infolist())
+    except (zipfile.BadZipFile, OSError, ValueError):
+        raise QuoteError(f"{where}: is not a readable XLSX workbook (not a zip archive)") from None
+    if unpacked > XLSX_UNPACKED_LIMIT:
+        raise QuoteError(f"{where}: unpacks to {unpacked / 2**20:,.0f} MB, more than a price list "
+                         f"needs (at most {XLSX_UNPACKED_LIMIT // 2**20} MB)")
     try:
         wb = load_workbook(io.BytesIO(raw), read_only=True, data_only=True)
     except Exception as exc:  # openpyxl raises zipfile, KeyError, XML and its own errors on a broken file
@@ -99,24 +150,26 @@ def _rows_xlsx(raw: bytes, where: str) -> list[list]:
     try:
         sheet = wb.worksheets[0]
         rows = []
-        for row in sheet.iter_rows(values_only=True):
-            rows.append(list(row))
+        for n, row in enumerate(sheet.iter_rows(values_only=True), start=1):
+            rows.append((n, list(row)))
             if len(rows) > MAX_ROWS + 1:
                 break
-        return rows
+        return rows, sheet.title
     finally:
         wb.close()
 
 
-def parse_price_rows(rows: list[list], where: str, default_currency: str = "") -> tuple[PriceEntry, ...]:
-    rows = [r for r in rows if any(c not in (None, "") and str(c).strip() for c in r)]
+def parse_price_rows(rows: list[tuple[int, list]], where: str, default_currency: str = "") -> tuple[PriceEntry, ...]:
+    """``rows``: (row number in the file, cells); blank rows are skipped, errors name the file's row."""
+    rows = [(n, r) for n, r in rows if any(c not in (None, "") and str(c).strip() for c in r)]
     if not rows:
         raise QuoteError(f"{where}: holds no rows")
     if len(rows) > MAX_ROWS + 1:
         raise QuoteError(f"{where}: has more than {MAX_ROWS:,} rows")
-    cols = _columns(rows[0], where)
+    first, header = rows[0]
+    cols = _columns(header, f"{where}: row {first}")
     entries: dict[str, PriceEntry] = {}
-    for n, row in enumerate(rows[1:], start=2):
+    for n, row in rows[1:]:
         at = f"{where}: row {n}"
 
         def cell(field: str) -> object:
@@ -128,8 +181,8 @@ def parse_price_rows(rows: list[list], where: str, default_currency: str = "") -
             raise QuoteError(f"{at}: no part number")
         currency = str(cell("currency") or default_currency or "").strip().upper()
         if not currency:
-            raise QuoteError(f"{at}: no currency (add a currency column or give the list's currency)")
-        entry = PriceEntry(part_number=pn, amount=_amount(cell("amount"), at), currency=currency,
+            raise QuoteError(f"{at}: no currency (add a currency column)")
+        entry = PriceEntry(part_number=pn, amount=_amount(cell("amount"), at, currency), currency=currency,
                            date=_date(cell("date")), source=str(cell("source") or "").strip()[:200])
         try:
             check_price_entry(entry, at)
@@ -147,7 +200,8 @@ def read_price_list(path: str | Path, default_currency: str = "") -> tuple[tuple
     raw = read_bytes(path, PRICE_LIST_LIMIT)
     where = path.name
     if raw[:2] == b"PK" or path.suffix.lower() in (".xlsx", ".xlsm"):
-        rows = _rows_xlsx(raw, where)
+        rows, sheet = _rows_xlsx(raw, where)
+        where = f"{where}, sheet {sheet}"
     else:
         rows = _rows_csv(raw, where)
     return parse_price_rows(rows, where, default_currency), path.name

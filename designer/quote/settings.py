@@ -115,8 +115,12 @@ class QuoteSettings:
         return self.discount_map.get(section, 0.0)
 
     def updated(self, **changes) -> QuoteSettings:
+        """A copy with some settings changed; lists are taken as tuples, anything else of a wrong type refused."""
         if "discounts" in changes and isinstance(changes["discounts"], dict):
             changes["discounts"] = tuple(sorted((k, v) for k, v in changes["discounts"].items() if v != 0))
+        for key in ("excluded", "prices"):
+            if isinstance(changes.get(key), list):
+                changes[key] = tuple(changes[key])
         return replace(self, **changes)
 
     def with_discount(self, section: str, percent: float) -> QuoteSettings:
@@ -143,8 +147,9 @@ def _text(value: object, where: str) -> None:
         raise QuoteError(f"{where}: must be text, got {value!r}")
     if len(value) > MAX_TEXT:
         raise QuoteError(f"{where}: is {len(value)} characters long (at most {MAX_TEXT})")
-    if any(ord(c) < 32 and c not in "\t" for c in value) or any(0xD800 <= ord(c) <= 0xDFFF for c in value):
-        raise QuoteError(f"{where}: holds a control character or a lone surrogate")
+    # what XML (so XLSX) and PDF text cannot carry
+    if any(ord(c) < 32 and c != "\t" or 0xD800 <= ord(c) <= 0xDFFF or c in "\ufffe\uffff" for c in value):
+        raise QuoteError(f"{where}: holds a control character, a lone surrogate or a non-character")
 
 
 def _number(value: object, where: str, lo: float, hi: float, *, whole: bool = False) -> None:
@@ -171,22 +176,37 @@ def check_price_entry(p: PriceEntry, where: str) -> None:
 
 
 def check_quote(q: QuoteSettings) -> None:
-    for name in ("customer", "prepared_by", "quote_number", "price_list_name"):
+    for name in ("customer", "prepared_by", "quote_number", "price_list_name", "quote_date"):
         _text(getattr(q, name), f"quote.{name}")
     if q.quote_date:
         parse_date(q.quote_date, "quote.quote_date")
     _number(q.validity_days, "quote.validity_days", 1, 3650, whole=True)
+    if not isinstance(q.discounts, tuple):
+        raise QuoteError("quote.discounts: must map sections to percentages")
     for key, pct in q.discounts:
         if key not in SECTION_TITLES:
             raise QuoteError(f"quote.discounts.{key}: is not a section ({', '.join(SECTION_KEYS)})")
         _number(pct, f"quote.discounts.{key}", 0, 100)
+        # net prices are rounded to the cent from list × (100 - discount); three decimals keep that exact
+        if round(pct, 3) != pct:
+            raise QuoteError(f"quote.discounts.{key}: give at most three decimals, got {pct!r}")
     _number(q.spares_percent, "quote.spares_percent", 0, 100)
     _number(q.term_years, "quote.term_years", 1, 10, whole=True)
+    if not isinstance(q.excluded, tuple):
+        raise QuoteError(f"quote.excluded: must be a list of catalog ids, got {q.excluded!r:.40}")
     for i, ident in enumerate(q.excluded):
         _text(ident, f"quote.excluded[{i}]")
     _number(q.price_max_age_days, "quote.price_max_age_days", 1, 36500, whole=True)
+    if not isinstance(q.prices, tuple):
+        raise QuoteError("quote.prices: must be a list of prices")
+    seen: set[str] = set()
     for i, p in enumerate(q.prices):
+        if not isinstance(p, PriceEntry):
+            raise QuoteError(f"quote.prices[{i}]: must be a price entry, got {p!r:.40}")
         check_price_entry(p, f"quote.prices[{i}]")
+        if p.key in seen:
+            raise QuoteError(f"quote.prices[{i}]: part number {p.part_number!r} is listed twice")
+        seen.add(p.key)
     _number(q.depreciation_years, "quote.depreciation_years", 0.5, 30)
     _number(q.utilisation, "quote.utilisation", 0.01, 1)
     _number(q.energy_price_per_kwh, "quote.energy_price_per_kwh", 0, 100)

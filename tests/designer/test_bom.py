@@ -140,6 +140,11 @@ def test_price_list_overrides_by_part_number(dgx, catalog):
     fibre10 = [ln for ln in lines_of(bom) if ln["part_number"] == "MFP7E10-N010"]
     assert fibre10 and all(ln["unit_price"] == 95 and ln["price_source"] == "price list prices.csv" for ln in fibre10)
     assert bom["price_list"]["used"] == 2 and bom["price_list"]["unused"] == ["NOT-ON-THE-BILL", "q3400"]
+    findings = [f for f in analyze(project, catalog).findings if f.code == "bom-price-list-unused"]
+    assert [f.severity for f in findings] == ["info"] and "NOT-ON-THE-BILL, q3400" in findings[0].message
+    nothing = dgx.with_quote(replace(dgx.quote, prices=(PriceEntry("1", 5, "USD"),), price_list_name="p.csv"))
+    (finding,) = [f for f in analyze(nothing, catalog).findings if f.code == "bom-price-list-unused"]
+    assert finding.severity == "warning" and "none of the 1 prices of p.csv" in finding.message
 
 
 def test_old_list_price_is_flagged(dgx, catalog):

@@ -48,3 +48,19 @@ def test_no_workload_gives_no_token_cost(catalog):
 
     c = analyze(Project(), catalog)["cost"]
     assert c["cost_per_gpu_hour"] is None and c["cost_per_million_tokens"] is None and c["gpus"] == 0
+
+
+def test_no_rate_from_a_bill_split_across_currencies(catalog):
+    from designer.quote.settings import PriceEntry
+
+    project = load(DGX_B200_SU, catalog)
+    project = project.with_quote(project.quote.updated(prices=(PriceEntry("AR3307", 2400, "EUR", "2026-11-01"),)))
+    from dataclasses import replace
+
+    a = analyze(replace(project, currency="EUR"), catalog)
+    # one EUR line makes EUR the bill's currency; the USD hardware is summed apart, never converted
+    assert a["bom"]["currency"] == "EUR" and a["bom"]["other_currencies"]["USD"] > 2e7
+    assert a["bom"]["estimated"] is True
+    c = a["cost"]
+    assert c["cost_per_gpu_hour"] is None and c["cost_per_million_tokens"] is None
+    assert "USD" in c["excludes_currencies"] and any("not converted" in s for s in c["assumptions"])

@@ -67,3 +67,55 @@ def test_broken_xlsx_and_unreadable_files(tmp_path):
     os.mkfifo(fifo)
     with pytest.raises(FileReadError):  # never blocks waiting for a writer
         read_price_list(fifo)
+
+
+@pytest.mark.parametrize("cell, currency, amount", [
+    ("480,000.00", "USD", 480000.0), ("480.000,00", "EUR", 480000.0), ("1234,50", "EUR", 1234.5),
+    ("$1,500", "USD", 1500.0), ("€ 95,50", "EUR", 95.5), ("25000", "GBP", 25000.0),
+])
+def test_prices_in_the_forms_price_lists_use(tmp_path, cell, currency, amount):
+    path = write(tmp_path, "p.csv", f'Part number;Price;Currency\nX;"{cell}";{currency}\n')
+    assert read_price_list(path)[0][0].amount == amount
+
+
+@pytest.mark.parametrize("cell, currency, message", [
+    ("1,2345", "EUR", "price '1,2345' is ambiguous"),
+    ("€100", "USD", "price '€100' is marked € but its currency is USD"),
+    ("$100", "EUR", "price '$100' is marked $ but its currency is EUR"),
+])
+def test_a_price_that_could_be_misread_is_refused(tmp_path, cell, currency, message):
+    path = write(tmp_path, "p.csv", f'Part number;Price;Currency\nX;"{cell}";{currency}\n')
+    with pytest.raises(QuoteError, match=message.replace("$", r"\$")):
+        read_price_list(path)
+
+
+def test_part_number_column_wins_over_a_line_number_column(tmp_path):
+    path = write(tmp_path, "p.csv", "Item,Part,Part number,Description,Unit price,Currency\n"
+                                    "1,DGX,920-9B210-00FN-0M0,QM9700,25000,USD\n")
+    assert read_price_list(path)[0][0].part_number == "920-9B210-00FN-0M0"
+
+
+def test_errors_name_the_file_row_and_sheet(tmp_path):
+    path = write(tmp_path, "p.csv", "pn,price,currency\n\nX,abc,USD\n")
+    with pytest.raises(QuoteError, match="p.csv: row 3: price 'abc'"):
+        read_price_list(path)
+    wb = Workbook()
+    wb.active.title = "Notes"
+    wb.active.append(["Prices valid in December"])
+    wb.save(tmp_path / "two.xlsx")
+    with pytest.raises(QuoteError, match="two.xlsx, sheet Notes: row 1 names no part number column"):
+        read_price_list(tmp_path / "two.xlsx")
+
+
+def test_a_huge_number_or_a_zip_bomb_is_refused(tmp_path, monkeypatch):
+    from designer.quote import prices
+
+    with pytest.raises(QuoteError, match="price of 401 digits"):
+        prices.parse_price_rows([(1, ["pn", "price", "currency"]), (2, ["X", 10 ** 400, "USD"])], "p.xlsx")
+    wb = Workbook()
+    wb.active.append(["pn", "price", "currency"])
+    wb.active.append(["X", 1, "USD"])
+    wb.save(tmp_path / "list.xlsx")
+    monkeypatch.setattr(prices, "XLSX_UNPACKED_LIMIT", 1000)  # the real limit is 256 MB
+    with pytest.raises(QuoteError, match="list.xlsx: unpacks to"):
+        read_price_list(tmp_path / "list.xlsx")

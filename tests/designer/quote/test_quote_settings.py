@@ -87,3 +87,24 @@ def test_zero_discount_removes_the_entry():
     assert q.discounts == ()
     with pytest.raises(QuoteError):
         quote_from_json({"discounts": ["compute"]})
+
+
+@pytest.mark.parametrize("changes, message", [
+    ({"excluded": "nvaie"}, "quote.excluded: must be a list"),
+    ({"prices": [{"part_number": "A", "amount": 1, "currency": "USD"}]}, r"quote.prices\[0\]: must be a price entry"),
+    ({"quote_date": 0}, "quote.quote_date: must be text"),
+    ({"discounts": {"compute": 12.3456}}, "give at most three decimals"),
+    ({"customer": "Acme\ufffe"}, "non-character"),
+    ({"prices": (PriceEntry("A", 1, "USD"), PriceEntry("a", 2, "USD"))}, "listed twice"),
+])
+def test_quote_edits_of_the_wrong_type_are_refused(catalog, changes, message):
+    doc = Document(loads(DGX_B200_SU.read_text(), catalog), catalog)
+    with pytest.raises(CommandError, match=message):
+        doc.push(UpdateQuoteCommand(changes))
+
+
+def test_lists_are_kept_as_tuples_so_the_project_stays_comparable(catalog):
+    doc = Document(loads(DGX_B200_SU.read_text(), catalog), catalog)
+    doc.push(UpdateQuoteCommand({"excluded": ["nvaie"], "prices": [PriceEntry("A", 1, "USD")]}))
+    assert doc.project.quote.excluded == ("nvaie",) and isinstance(doc.project.quote.prices, tuple)
+    assert loads(dumps(doc.project), catalog).quote == doc.project.quote
