@@ -46,14 +46,20 @@ def _money(x: float | None) -> str:
     return "" if x is None else f"{x:.2f}"
 
 
+def _text(value: str) -> str:
+    """Text a spreadsheet opening the CSV must not run: a leading = + - @ is escaped by a quote mark (OWASP)."""
+    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
+
+
 def bom_rows(analysis: Analysis):
     """The rows of the table (without the header), in the bill's order."""
     for section in bill_of(analysis)["sections"]:
         for ln in section["lines"]:
-            yield [section["title"], ln["line"], ln["manufacturer"], ln["part_number"], ln["alt_part_number"],
-                   ln["description"], ln["basis"], ln["quantity"], ln["unit"], ln["term_years"],
+            yield [section["title"], ln["line"], _text(ln["manufacturer"]), _text(ln["part_number"]),
+                   _text(ln["alt_part_number"]), _text(ln["description"]), _text(ln["basis"]), ln["quantity"],
+                   ln["unit"], ln["term_years"],
                    _money(ln["unit_price"]), f"{ln['discount_percent']:g}", _money(ln["net_unit_price"]),
-                   _money(ln["extended_price"]), ln["currency"] or "", ln["price_source"], ln["price_date"],
+                   _money(ln["extended_price"]), ln["currency"] or "", _text(ln["price_source"]), ln["price_date"],
                    "; ".join(flag_words(ln))]
 
 

@@ -15,6 +15,8 @@ from designer.fileformat import load
 from .registry import FORMATS, ExportError
 
 NAME = "export"
+#: the formats that carry prices and the customer's name
+QUOTE_FORMATS = ("pdf", "xlsx", "csv")
 
 
 def add_parser(subparsers) -> None:
@@ -34,6 +36,13 @@ def run(args, catalog: Catalog) -> int:
     if not wanted:
         flags = [f"{f.flag} OUT{f.suffix}" for f in FORMATS.values()]
         raise UsageError(f"podplanner export: say what to write: {', '.join(flags[:-1])} or {flags[-1]}")
+    priced = [fmt for fmt, _ in wanted if fmt.name in QUOTE_FORMATS]
+    for flag in ("prices", "customer"):
+        if getattr(args, flag) is not None and not priced:
+            raise UsageError(f"podplanner export: --{flag} applies to the quote: give it with "
+                             + ", ".join(FORMATS[n].flag for n in QUOTE_FORMATS if n in FORMATS))
+    if args.customer is not None and not args.customer.strip():
+        raise UsageError("podplanner export: --customer: give the customer's name")
     for fmt, out in wanted:  # refuse a bad target before spending time on the analysis
         if not out.parent.is_dir():
             raise UsageError(f"podplanner export: {fmt.flag}: {out.parent}: no such folder")

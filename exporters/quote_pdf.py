@@ -66,7 +66,7 @@ MAX_POWER_ROWS = 120
 MAX_CDU_LOOPS = 60
 #: Height of one rack elevation: two side by side fill a page with their captions.
 ELEVATION_H = 560.0
-DAGGER, DOUBLE_DAGGER = "†", "‡"
+DAGGER, DOUBLE_DAGGER, SECTION_MARK = "†", "‡", "§"
 INDICATIVE = "indicative: press, third-party or planning estimate"
 PROJECT_PLACES = {"bom": "bill of materials", "training": "training estimate", "fabric": "compute fabric",
                   "power": "power", "cooling": "cooling", "cost": "cost of ownership"}
@@ -225,7 +225,8 @@ class _QuoteDoc(BaseDocTemplate):
         y = PAGE_H - TOP + 22
         c.setFont(st.BOLD, 7.6)
         c.setFillColor(st.ACCENT)
-        right = f"Quote {self.quote_number}"
+        # a long quote number gets at most half the line: the project name keeps the other half
+        right = _clip(f"Quote {self.quote_number}", st.FONT, 7.6, CONTENT_W / 2 - 12)
         room = CONTENT_W - c.stringWidth(right, st.FONT, 7.6) - 24
         c.drawString(MARGIN_X, y, _clip(self.project, st.BOLD, 7.6, room))
         c.setFont(st.FONT, 7.6)
@@ -244,10 +245,12 @@ class _QuoteDoc(BaseDocTemplate):
         c.setFillColor(st.WHITE)
         c.setFont(st.BOLD, 30)
         c.drawString(MARGIN_X, PAGE_H - 88, "Quotation")
-        c.setFont(st.FONT, 11)
-        c.drawString(MARGIN_X, PAGE_H - 112, f"No. {self.quote_number}")
         c.setFont(st.FONT, 8)
-        c.drawRightString(PAGE_W - MARGIN_X, PAGE_H - 112, "AI datacenter design and bill of materials")
+        tagline = "AI datacenter design and bill of materials"
+        c.drawRightString(PAGE_W - MARGIN_X, PAGE_H - 112, tagline)
+        c.setFont(st.FONT, 11)
+        room = CONTENT_W - c.stringWidth(tagline, st.FONT, 8) - 24
+        c.drawString(MARGIN_X, PAGE_H - 112, _clip(f"No. {self.quote_number}", st.FONT, 11, room))
         c.restoreState()
         self._footer(c)
 
@@ -526,11 +529,10 @@ class _Quote:
         trained = training.get("status") == "ok"
         self.chapter("Executive summary")
         systems = Counter()
-        for r in self.project.racks:
-            for d in r.devices:
-                dev = self.catalog.find(d.type)
-                if dev is not None and (dev.gpu_count or dev.kind == "rack_system"):
-                    systems[dev.name] += 1
+        for type_id, n in (a.sections.get("devices") or {}).get("by_type", {}).items():
+            dev = self.catalog.find(type_id)
+            if dev is not None and (dev.gpu_count or dev.kind == "rack_system"):
+                systems[dev.name] += n
         made_of = ", ".join(f"{n:,} × {name}" for name, n in systems.most_common(3)) or "no GPU systems"
         s.append(self.p(
             f"{self.t(self.project.name)} is a design of <b>{summ['gpus']:,} GPUs</b> ({self.t(made_of)}) in "
@@ -545,7 +547,8 @@ class _Quote:
                                                           " kW typical)"),
             (f"{number(summ['facility_power_kw'], 0)} kW", "facility power at maximum draw"),
             (f"{number(summ['tokens_per_s'], 0)}" if trained else "–", "tokens per second, training"),
-            (f"{training['time_to_train_days']:,.0f} days" if trained and training.get("time_to_train_days") else "–",
+            (plural(round(training["time_to_train_days"]), "day") if trained and training.get("time_to_train_days")
+             else "–",
              "to train the workload"),
             (money(cost["cost_per_gpu_hour"], self.cur) if cost.get("cost_per_gpu_hour") is not None else "–",
              "per GPU-hour, cost of ownership"),
@@ -747,7 +750,8 @@ class _Quote:
                   "rounded to the cent, and the extended price is net unit price × quantity × years of the term "
                   f"({plural(b['term_years'], 'year')} for subscriptions and support, one for everything else).",
                   f"{DAGGER} {INDICATIVE}. {DOUBLE_DAGGER} price older than {q.price_max_age_days} days "
-                  "(its date is given under the line). * part number not confirmed in a vendor document. "
+                  f"(its date is given under the line). {SECTION_MARK} price from a price list without a date. "
+                  "* part number not confirmed in a vendor document. "
                   "A line marked \"no price\" has no known price and is left out of every total."]
         if b["spares_percent"]:
             legend.append(f"Spare optics and cables: {b['spares_percent']:g} % of each part's quantity, rounded up, "
@@ -788,7 +792,7 @@ class _Quote:
         def widest(texts, font=st.FONT, size=7.5, least=0.0):
             return max([least] + [stringWidth(st.printable(x), font, size) for x in texts]) + pad
 
-        marks = DAGGER + DOUBLE_DAGGER
+        marks = DAGGER + DOUBLE_DAGGER + SECTION_MARK
 
         def foreign(ln) -> str:  # a line in another currency prints its currency with the amount
             return ln["currency"] if ln["currency"] not in (None, self.cur) else ""
@@ -849,7 +853,8 @@ class _Quote:
         pn_text = (self.t(pn) + ("*" if ln["part_number_unconfirmed"] else "")) if pn else \
             '<font color="#5C6673">–</font>'
         if ln["alt_part_number"]:
-            pn_text += f'<br/><font size="6.3" color="#5C6673">order {self.t(ln["alt_part_number"])}</font>'
+            alt_mark = "*" if ln.get("alt_part_number_unconfirmed") else ""
+            pn_text += f'<br/><font size="6.3" color="#5C6673">order {self.t(ln["alt_part_number"])}{alt_mark}</font>'
         notes = []
         if ln["basis"]:
             notes.append(ln["basis"])
@@ -857,6 +862,8 @@ class _Quote:
             notes.append(f"per {ln['unit']} for {plural(ln['term_years'], 'year')}")
         if "stale" in ln["flags"]:
             notes.append(f"{DOUBLE_DAGGER} price dated {ln['price_date']}")
+        if "undated" in ln["flags"]:
+            notes.append(f"{SECTION_MARK} undated price from {ln['price_source']}")
         if ln["unit_price"] is None:
             notes.append("no price known: not in the totals")
         desc = self.t(keep_units(ln["description"]))
@@ -867,7 +874,8 @@ class _Quote:
             unit = Paragraph('<i>no price</i>', s["CellRight"])
             ext = Paragraph('<i>no price</i>', s["CellRight"])
         else:
-            mark = (DAGGER if "unconfirmed" in ln["flags"] else "") + (DOUBLE_DAGGER if "stale" in ln["flags"] else "")
+            mark = "".join(m for flag, m in (("unconfirmed", DAGGER), ("stale", DOUBLE_DAGGER),
+                                             ("undated", SECTION_MARK)) if flag in ln["flags"])
             up = money(ln["unit_price"], ln["currency"] if foreign else "") + mark
             ext = money(ln["extended_price"], ln["currency"] if foreign else "")
             # plain strings where nothing goes under the figure (the table draws those fastest)
@@ -1232,6 +1240,8 @@ class _Quote:
 def write_quote_pdf(analysis: Analysis, path) -> str:
     """Write the quote for ``analysis`` to ``path`` (PDF); returns what it wrote in words."""
     st.register_fonts()
+    if not (analysis.sections.get("bom") or {}).get("lines"):
+        raise ExportError("the design's bill of materials has no lines: place racks and devices first")
     quote = _Quote(analysis)
     data, pages = quote.build()
     write_atomic(path, data)

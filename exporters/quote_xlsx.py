@@ -15,6 +15,7 @@ gets its own subtotal row.
 from __future__ import annotations
 
 import io
+import re
 from datetime import date
 from typing import Mapping
 
@@ -39,6 +40,8 @@ LINE_COLUMNS = ("Line", "Manufacturer", "Part number", "Ordering part number", "
                 "Qty", "Unit", "Years", "Unit list price", "Discount %", "Net unit price", "Extended price",
                 "Currency", "Price source", "Price date", "Flags")
 _COL = {name: get_column_letter(i) for i, name in enumerate(LINE_COLUMNS, start=1)}
+#: the line columns whose cells are this workbook's own formulas; every other cell of a line is data
+FORMULA_COLUMNS = frozenset({"Discount %", "Net unit price", "Extended price"})
 #: where the line table starts; the rows above it (title, discount, legend) stay in view with the header
 HEADER_ROW = 4
 #: the section's one discount cell, above the lines' discount column
@@ -69,6 +72,21 @@ def sheet_name(title: str, taken: set[str]) -> str:
         name, n = base[:31 - len(suffix)] + suffix, n + 1
     taken.add(name.lower())
     return name
+
+
+#: Characters XML 1.0 cannot carry: an XLSX holding one does not open.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def put_text(cell, value) -> None:
+    """Write text from the design or a price list as text: a name starting with = stays a name, never a formula."""
+    if isinstance(value, str):
+        value = _NOT_XML.sub("\ufffd", value)
+        cell.value = value
+        if value.startswith("="):
+            cell.data_type = "s"
+    else:
+        cell.value = value
 
 
 def ref(sheet: str, cell: str) -> str:
@@ -120,7 +138,7 @@ def _section_sheet(ws: Worksheet, section: Mapping, bom: Mapping, project_name: 
     first, last = HEADER_ROW + 1, HEADER_ROW + len(lines)
     widths = _Widths()
 
-    ws["A1"] = f"{section['title']}: {project_name}"
+    put_text(ws["A1"], f"{section['title']}: {project_name}")
     ws["A1"].font = TITLE
     label = ws.cell(2, LINE_COLUMNS.index("Discount %"), "Section discount % (change it here)")
     label.font, label.alignment = BOLD, RIGHT
@@ -157,11 +175,16 @@ def _section_sheet(ws: Worksheet, section: Mapping, bom: Mapping, project_name: 
         priced = ln["unit_price"] is not None
         if priced:
             values["Unit list price"] = ln["unit_price"]
-            values["Net unit price"] = f"=ROUND({c['Unit list price']}*(1-{c['Discount %']}/100),2)"
+            # in cents, rounded twice: ROUND(1500*(1-12.345/100),2) meets the float 1314.82499… and gives the
+            # wrong cent, while 1500*(100-12.345) is 131482.5 once its float noise is rounded off at 6 places
+            values["Net unit price"] = (f"=ROUND(ROUND({c['Unit list price']}*(100-{c['Discount %']}),6),0)/100")
             values["Extended price"] = f"={c['Net unit price']}*{c['Qty']}*{c['Years']}"
         for name, value in values.items():
             cell = ws[c[name]]
-            cell.value = value
+            if name in FORMULA_COLUMNS:
+                cell.value = value
+            else:
+                put_text(cell, value)
             if name == "Discount %":
                 cell.number_format = "0.00"
             elif name == "Qty":
@@ -252,7 +275,7 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: li
     quote = _quote(analysis)
     summary = analysis.summary
     name = summary["name"]
-    ws["A1"] = f"Quotation: {name}"
+    put_text(ws["A1"], f"Quotation: {name}")
     ws["A1"].font = TITLE
     ws["A2"] = (f"Bill of materials from PodPlanner, priced as of {bom['as_of']}. Change a section's discount on "
                 "its sheet; every price, subtotal and the cost of ownership recompute.")
@@ -261,10 +284,14 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: li
     row = 4
     out: dict[str, str] = {}
 
-    def pair(label: str, value, fmt: str | None = None, key: str | None = None) -> None:
+    def pair(label: str, value, fmt: str | None = None, key: str | None = None, *, formula: bool = False) -> None:
         nonlocal row
         ws.cell(row, 1, label).font = BOLD
-        cell = ws.cell(row, 2, value)
+        cell = ws.cell(row, 2)
+        if formula:
+            cell.value = value
+        else:
+            put_text(cell, value)
         cell.alignment = Alignment(horizontal="left")
         if fmt:
             cell.number_format = fmt
@@ -279,7 +306,7 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: li
     # the bill prices as of the quote's own date, or the day it was analysed when the quote has none
     pair("Quote date", date.fromisoformat(bom["as_of"]), "yyyy-mm-dd", "date")
     pair("Valid for (days)", quote.validity_days, "0", "validity")
-    pair("Valid until", f"={out['date']}+{out['validity']}", "yyyy-mm-dd")
+    pair("Valid until", f"={out['date']}+{out['validity']}", "yyyy-mm-dd", formula=True)
     pair("Currency", cur)
     price_list = bom.get("price_list") or {}
     pair("Price list", f"{price_list['name'] or 'user price list'} ({price_list['used']} of "
@@ -375,7 +402,8 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: li
         ws.cell(row, 1, "Notes").font = BOLD
         row += 1
         for text in notes:
-            c = ws.cell(row, 1, text)
+            c = ws.cell(row, 1)
+            put_text(c, text)
             c.font = NOTE
             if text.startswith("The totals exclude"):
                 out["unpriced_note"] = f"A{row}"
@@ -397,7 +425,7 @@ def _cost_sheet(ws: Worksheet, analysis: Analysis, totals: Mapping[str, str]) ->
     cost = analysis.sections.get("cost") or {}
     summary = analysis.summary
     cur = cost.get("currency") or summary["currency"]
-    ws["A1"] = f"Cost of ownership: {summary['name']}"
+    put_text(ws["A1"], f"Cost of ownership: {summary['name']}")
     ws["A1"].font = TITLE
     ws["A2"] = ("Straight-line over the depreciation period. The inputs on yellow can be changed; "
                 "every result below them is a formula.")
@@ -473,7 +501,8 @@ def _cost_sheet(ws: Worksheet, analysis: Analysis, totals: Mapping[str, str]) ->
     if cost.get("excludes_unpriced"):
         left_out.append("lines without a price: " + "; ".join(cost["excludes_unpriced"]))
     for text in left_out:
-        ws.cell(row, 1, text).font = NOTE
+        put_text(ws.cell(row, 1), text)
+        ws.cell(row, 1).font = NOTE
         row += 1
     largest = max((abs(v) for v in cost.values() if isinstance(v, (int, float))), default=0)
     _fit_columns(ws, {"A": 50, "B": max(18, len(f"{largest:,.2f}") + 2), "C": 50})
@@ -495,8 +524,8 @@ def build_workbook(analysis: Analysis) -> tuple[Workbook, int]:
         sections.append((section, _section_sheet(ws, section, bom, name, max_age)))
     totals = _summary_sheet(summary_ws, analysis, bom, sections)
     _cost_sheet(wb.create_sheet(COST), analysis, totals)
-    wb.properties.title = f"Quotation: {name}"
-    wb.properties.creator = quote.prepared_by or "PodPlanner"
+    wb.properties.title = _NOT_XML.sub("\ufffd", f"Quotation: {name}")
+    wb.properties.creator = _NOT_XML.sub("\ufffd", quote.prepared_by) or "PodPlanner"
     return wb, len(sections)
 
 

@@ -106,3 +106,21 @@ def test_a_design_with_nothing_to_quote_is_refused(catalog, tmp_path):
     with pytest.raises(ExportError, match="no lines"):
         write_bom_csv(analyze(Project(name="Empty"), catalog), tmp_path / "empty.csv")
     assert os.listdir(tmp_path) == []
+
+
+def test_text_that_looks_like_a_formula_stays_text(catalog, tmp_path):
+    import csv as _csv
+
+    from designer.analysis import analyze
+    from designer.fileformat import load
+    from designer.quote.settings import PriceEntry
+    from designer.samples import DGX_B200_SU
+    from exporters.bom_csv import write_bom_csv
+
+    project = load(DGX_B200_SU, catalog)
+    project = project.with_quote(project.quote.updated(
+        prices=(PriceEntry("AR3307", 2400, "USD", "2026-11-01", '=HYPERLINK("http://x","click")'),)))
+    write_bom_csv(analyze(project, catalog), tmp_path / "b.csv")
+    rows = list(_csv.DictReader((tmp_path / "b.csv").open(encoding="utf-8")))
+    (rack,) = [r for r in rows if r["part_number"] == "AR3307"]
+    assert rack["price_source"] == "'=HYPERLINK(\"http://x\",\"click\")"

@@ -61,3 +61,11 @@ def test_export_refuses_a_bad_price_list_before_writing(capsys, tmp_path):
     assert code == 2 and "none.csv: no such file" in err and err.count("\n") == 1
     code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(out), "--customer", "x" * 300)
     assert code == 2 and "quote.customer" in err and not out.exists()
+
+
+def test_quote_flags_need_a_quote_format(capsys, tmp_path):
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--cabling", str(tmp_path / "c.csv"),
+                       "--prices", str(tmp_path / "p.csv"))
+    assert code == 2 and "--prices applies to the quote" in err and not (tmp_path / "c.csv").exists()
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(tmp_path / "b.csv"), "--customer", "  ")
+    assert code == 2 and "give the customer's name" in err

@@ -324,3 +324,24 @@ def test_a_table_that_spans_pages_repeats_its_header(large):
     first, second = pages[with_rows[0]], pages[with_rows[1]]
     assert "By row of racks" in first and "By row of racks" not in second  # the header, not the heading
     assert "Typical (kW)" in second and "Maximum (kW)" in second
+
+
+def test_undated_list_price_and_long_quote_number(catalog, tmp_path):
+    from designer.quote.settings import PriceEntry
+
+    a = quoted(catalog, quote_number="Q" * 120, prices=(PriceEntry("AR3307", 2400, "USD"),), price_list_name="p.csv")
+    path = tmp_path / "undated.pdf"
+    write_quote_pdf(a, path)
+    text = re.sub(r"\s+", " ", "\n".join(pages_text(path)))
+    assert "2,400.00§" in text and "§ undated price from price list p.csv" in text
+    assert "§ price from a price list without a date" in text
+    # the number is clipped on the cover, never drawn over the tagline
+    assert "No. " + "Q" * 120 not in text and "…" in text
+
+
+def test_an_empty_design_is_refused_like_the_workbook(catalog, tmp_path):
+    from designer.model import Project
+
+    with pytest.raises(ExportError, match="no lines"):
+        write_quote_pdf(analyze(Project(), catalog), tmp_path / "empty.pdf")
+    assert not (tmp_path / "empty.pdf").exists()

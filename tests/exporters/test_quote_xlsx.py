@@ -131,8 +131,9 @@ def written(analysis, tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def discounted(project, catalog):
-    """The same design with three section discounts, one of which rounds net unit prices to the cent."""
-    for section, percent in (("compute", 10), ("power", 7.3), ("software", 12.5)):
+    """The same design with section discounts that round net unit prices to the cent, one on a half cent
+    (1,500.00 less 12.345 % is 1,314.825: the bill rounds it up to 1,314.83)."""
+    for section, percent in (("compute", 10), ("power", 7.3), ("software", 12.5), ("optics", 12.345)):
         project = SetDiscountCommand(section, percent).apply(project, catalog)[0]
     return analyze(project, catalog)
 
@@ -162,7 +163,7 @@ def test_prices_are_live_formulas_over_one_discount_cell_per_section(analysis, w
     row = HEADER_ROW + 1
     assert ws[DISCOUNT_CELL].value == 0
     assert ws[f"K{row}"].value == "=$K$2"
-    assert ws[f"L{row}"].value == f"=ROUND(J{row}*(1-K{row}/100),2)"
+    assert ws[f"L{row}"].value == f"=ROUND(ROUND(J{row}*(100-K{row}),6),0)/100"
     assert ws[f"M{row}"].value == f"=L{row}*G{row}*I{row}"
     assert ws[f"J{row}"].value == analysis["bom"]["sections"][0]["lines"][0]["unit_price"] == \
         catalog.get("dgx-b200").price.amount
@@ -222,7 +223,7 @@ def test_discounted_totals_equal_the_discounted_bill(discounted, tmp_path):
 
 def test_a_buyer_changing_the_discount_cells_gets_the_discounted_bill(discounted, written, tmp_path):
     wb = openpyxl.load_workbook(written[0])
-    for title, percent in (("Compute", 10), ("Power", 7.3), ("Software and support", 12.5)):
+    for title, percent in (("Compute", 10), ("Power", 7.3), ("Software and support", 12.5), ("Optics and cables", 12.345)):
         wb[title][DISCOUNT_CELL] = percent
     edited = tmp_path / "edited.xlsx"
     wb.save(edited)
@@ -329,3 +330,23 @@ def test_a_design_with_nothing_to_quote_is_refused(catalog, tmp_path):
     with pytest.raises(ExportError, match="no lines"):
         write_quote_xlsx(analyze(Project(name="Empty"), catalog), tmp_path / "empty.xlsx")
     assert os.listdir(tmp_path) == []
+
+
+def test_names_that_look_like_formulas_stay_text(project, catalog, tmp_path):
+    from dataclasses import replace
+
+    from designer.quote.settings import PriceEntry
+
+    quote = project.quote.updated(customer="=SUM(1,2)", prices=(
+        PriceEntry("AR3307", 2400, "USD", "2026-11-01", '=HYPERLINK("http://x","click")'),))
+    path = tmp_path / "inject.xlsx"
+    write_quote_xlsx(analyze(replace(project, name="=1+1").with_quote(quote), catalog), path)
+    wb = openpyxl.load_workbook(path)
+    ws = wb[SUMMARY]
+    cells = {ws[f"A{r}"].value: ws[f"B{r}"] for r in range(4, 20)}
+    assert cells["Project"].value == "=1+1" and cells["Project"].data_type == "s"
+    assert cells["Customer"].value == "=SUM(1,2)" and cells["Customer"].data_type == "s"
+    racks = wb["Racks and facility"]
+    source = next(racks.cell(r, 15) for r in range(HEADER_ROW + 1, racks.max_row + 1)
+                  if racks.cell(r, 3).value == "AR3307")
+    assert source.data_type == "s" and source.value.startswith("=HYPERLINK")
