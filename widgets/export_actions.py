@@ -3,13 +3,23 @@
 An export reads the window's analysis of the design as it is now. While the engines
 are still computing an edit, the export waits for that analysis instead of writing
 figures of an older design; a write error is shown, never lost.
+
+The write itself (a PDF of a 100,000-GPU design takes seconds) runs on one worker
+thread, like the engines: exports asked for in a row are written one after the other,
+in order, while a progress bar in the status bar says one is under way. The worker only
+calls the format's ``write`` on the immutable analysis and hands the outcome back through
+a queued signal; closing the window waits for the exports already asked for, so a file
+the user asked for is finished (the writer replaces a file whole or not at all).
 """
 from __future__ import annotations
 
+import traceback
+from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import suppress
 from pathlib import Path
 
-from PySide6.QtCore import QObject, Signal
-from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox
+from PySide6.QtCore import QObject, Qt, Signal
+from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressBar
 
 from exporters.registry import FORMATS, ExportError, ExportFormat
 
@@ -19,6 +29,10 @@ class ExportController(QObject):
 
     #: A file was written: (path, what it holds in words).
     exported = Signal(str, str)
+    #: True while an export is being written (or waits for its turn on the worker).
+    busy_changed = Signal(bool)
+    # Internal: worker -> GUI thread hop (queued connection): format, path, account or None, error or None.
+    _delivered = Signal(object, object, object, object)
 
     def __init__(self, window):
         super().__init__(window)
@@ -26,8 +40,23 @@ class ExportController(QObject):
         self._pending: tuple[ExportFormat, Path] | None = None
         #: the runner revision the window's analysis belongs to (None: no analysis of any edit yet)
         self._analysis_revision: int | None = None
+        self._executor: ThreadPoolExecutor | None = None
+        self._in_flight = 0
+        self._busy = False
+        self._closed = False
+        self.progress = QProgressBar()
+        self.progress.setRange(0, 0)  # indeterminate: a format reports no progress
+        self.progress.setMaximumWidth(90)
+        self.progress.setMaximumHeight(12)
+        self.progress.setVisible(False)
+        window.statusBar().addPermanentWidget(self.progress)
+        self._delivered.connect(self._on_written, Qt.ConnectionType.QueuedConnection)
         window.runner.finished.connect(self._on_analysis)
         window.runner.failed.connect(self._on_failure)
+
+    @property
+    def busy(self) -> bool:
+        return self._busy
 
     def build_menu(self, parent_menu) -> QMenu:
         menu = parent_menu.addMenu("&Export")
@@ -89,13 +118,58 @@ class ExportController(QObject):
             self.report_error(f"{fmt.title} was not written: the analysis failed ({message})")
 
     def _write(self, fmt: ExportFormat, path: Path) -> None:
-        try:
-            account = fmt.write(self.window.analysis, path)
-        except ExportError as exc:
+        """Hand the write to the worker; :meth:`_on_written` reports it on the GUI thread."""
+        if self._closed:
+            return
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="podplanner-export")
+        self._in_flight += 1
+        self._show_progress(f"Writing {path.name}…")
+        future = self._executor.submit(fmt.write, self.window.analysis, path)
+        future.add_done_callback(lambda f, fm=fmt, p=path: self._done(fm, p, f))
+
+    def _done(self, fmt: ExportFormat, path: Path, future: Future) -> None:
+        # Runs on the worker thread (or the caller's, if cancelled): only emit, never touch widgets.
+        if future.cancelled():
+            return
+        exc = future.exception()
+        with suppress(RuntimeError):  # the controller was deleted while the file was written
+            self._delivered.emit(fmt, path, None if exc else future.result(), exc)
+
+    def _on_written(self, fmt: ExportFormat, path: Path, account: str | None, exc: BaseException | None) -> None:
+        self._in_flight = max(0, self._in_flight - 1)
+        self._show_progress(None)
+        if self._closed:
+            return
+        self.window.statusBar().clearMessage()  # "Writing …" is over either way
+        if isinstance(exc, ExportError):
             self.report_error(f"{fmt.title}: {exc}")
-            return
-        except OSError as exc:
+        elif isinstance(exc, OSError):
             self.report_error(f"{fmt.title}: {path} cannot be written ({exc.strerror or exc})")
-            return
-        self.window.statusBar().showMessage(f"Wrote {path.name}: {account}", 8000)
-        self.exported.emit(str(path), account)
+        elif exc is not None:  # a bug in a format: said in one line, not a traceback into the event loop
+            where = traceback.extract_tb(exc.__traceback__)[-1] if exc.__traceback__ else None
+            at = f" (in {where.name}, {Path(where.filename).name}:{where.lineno})" if where else ""
+            self.report_error(f"{fmt.title} was not written: {type(exc).__name__}: {exc}{at}")
+        else:
+            self.window.statusBar().showMessage(f"Wrote {path.name}: {account}", 8000)
+            self.exported.emit(str(path), account)
+
+    def _show_progress(self, message: str | None) -> None:
+        busy = self._in_flight > 0
+        if busy != self._busy:
+            self._busy = busy
+            self.progress.setVisible(busy)
+            self.busy_changed.emit(busy)
+        if message:
+            self.progress.setToolTip(message)
+            self.window.statusBar().showMessage(message)
+        elif not busy:
+            self.progress.setToolTip("")
+
+    def shutdown(self) -> None:
+        """The window is closing: finish the exports asked for, then report nothing more."""
+        self._closed = True
+        self._pending = None
+        if self._executor is not None:
+            self._executor.shutdown(wait=True)
+            self._executor = None

@@ -15,7 +15,7 @@ from pathlib import Path
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtGui import QAction, QKeySequence
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar,
-                               QStyle, QToolBar)
+                               QStyle, QTabWidget, QToolBar)
 
 from catalog import Catalog
 from designer import samples
@@ -24,6 +24,7 @@ from designer.fileformat import ProjectFileError, load
 from designer.model import Project
 from designer.totals import TotalsCounter
 
+from .bom_panel import BomPanel
 from .dashboards import DashboardPanel, totals_parts
 from .engine_runner import EngineRunner
 from .export_actions import ExportController
@@ -34,6 +35,7 @@ from .floor_view import FloorPlanView
 from .inspector import InspectorPanel
 from .new_superpod import start as start_new_superpod
 from .palette import CatalogPalette
+from .quote_form import QuoteActions
 from .rack_elevation import RackElevationPanel
 
 FILE_FILTER = "PodPlanner projects (*.podplan.json *.json)"
@@ -64,7 +66,11 @@ class MainWindow(QMainWindow):
         self.settings = settings or QSettings()
         self.scene = FloorPlanScene(catalog, self)
         self.view = FloorPlanView(self.scene, self)
-        self.setCentralWidget(self.view)
+        # The plan and the bill share the centre as tabs: each needs the window's largest area to be read.
+        self.central_tabs = QTabWidget(self)
+        self.central_tabs.setDocumentMode(True)
+        self.central_tabs.addTab(self.view, "Floor plan")
+        self.setCentralWidget(self.central_tabs)
         self.palette = CatalogPalette(catalog, self)
         self.palette.setMinimumWidth(300)
         self.palette_dock = self._dock("Catalog", "catalog_dock", self.palette, Qt.DockWidgetArea.LeftDockWidgetArea)
@@ -81,6 +87,8 @@ class MainWindow(QMainWindow):
         self.findings_dock = self._dock("Findings", "findings_dock", self.findings,
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
         self.splitDockWidget(self.dashboards_dock, self.findings_dock, Qt.Orientation.Horizontal)
+        self.bom = BomPanel(self)
+        self.central_tabs.addTab(self.bom, "Bill of materials")
         self.totals_label = QLabel()
         self.engine_label = QLabel()
         self.busy_bar = QProgressBar()
@@ -101,7 +109,8 @@ class MainWindow(QMainWindow):
         self.files = FileController(self, self.settings, recovery_dir)
         # After the window's own slot on runner.finished, so an export waiting for the analysis reads it.
         self.exports = ExportController(self)
-        for source in (self.scene, self.inspector, self.elevation):
+        self.quote_actions = QuoteActions(self)
+        for source in (self.scene, self.inspector, self.elevation, self.bom):
             source.refused.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.scene.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.scene.selection_changed.connect(self._on_selection)
@@ -113,6 +122,8 @@ class MainWindow(QMainWindow):
         self.resize(1400, 900)
         # Default proportions: the plan gets most of the window, the docks what they need to be read.
         self.resizeDocks([self.dashboards_dock], [300], Qt.Orientation.Vertical)
+        # Half the width to the findings: their messages need it.
+        self.resizeDocks([self.dashboards_dock, self.findings_dock], [680, 720], Qt.Orientation.Horizontal)
         self.resizeDocks([self.inspector_dock, self.elevation_dock], [400, 400], Qt.Orientation.Horizontal)
         self.resizeDocks([self.inspector_dock, self.elevation_dock], [260, 420], Qt.Orientation.Vertical)
         self._restore_layout()
@@ -171,6 +182,9 @@ class MainWindow(QMainWindow):
         for dock in (self.palette_dock, self.inspector_dock, self.elevation_dock, self.dashboards_dock,
                      self.findings_dock):
             view_menu.addAction(dock.toggleViewAction())
+        self.quote_menu = self.quote_actions.build_menu(self.menuBar())
+        self.quote_menu.addSeparator()
+        self.bom_action = self._action(self.quote_menu, "&Bill of materials", self.show_bom, QKeySequence("Ctrl+B"))
 
     def _build_edit_menu(self) -> None:
         """Undo/redo bound to the document; every other entry is one of the floor plan's tools."""
@@ -281,6 +295,7 @@ class MainWindow(QMainWindow):
             return
         self.save_layout()
         self.runner.shutdown(wait=True)  # a worker must not deliver to a window that is gone
+        self.exports.shutdown()  # finishes the files already asked for
         self.files.timer.stop()
         self.files.discard_recovery()
         self.dashboards.dispose()
@@ -297,6 +312,8 @@ class MainWindow(QMainWindow):
         self.dashboards.set_analysis(None)
         self.inspector.set_analysis(None)
         self.findings.set_findings(())
+        self.bom.set_document(document)
+        self.bom.set_analysis(None)
         self.engine_label.setText("")
         self.scene.set_document(document)
         self.scene.set_analysis(None)
@@ -338,6 +355,7 @@ class MainWindow(QMainWindow):
         self.dashboards.set_analysis(analysis)
         self.inspector.set_analysis(analysis)
         self.findings.set_findings(analysis.findings)
+        self.bom.set_analysis(analysis)
         self.scene.set_analysis(analysis)
         summary = analysis.summary
         self.totals_label.setText(counts_text(summary.get("racks", 0), summary.get("gpus", 0)))
@@ -369,10 +387,21 @@ class MainWindow(QMainWindow):
         self.inspector_dock.raise_()
         self.inspector.show_selection("project", [])
 
+    def show_bom(self) -> None:
+        """Quote ▸ Bill of materials: the bill's tab in the centre."""
+        self.central_tabs.setCurrentWidget(self.bom)
+
+    def show_plan(self) -> None:
+        self.central_tabs.setCurrentWidget(self.view)
+
     def go_to(self, where: str) -> None:
-        """Select the object a finding names and centre it on the plan."""
+        """Select the object a finding names and centre it on the plan; a finding about the bill opens the bill."""
         kind, _, ident = where.partition(":")
-        if kind in ("rack", "floor"):
+        if kind in ("rack", "floor", "hall"):
+            self.show_plan()
+        if where == "project:bom":
+            self.show_bom()
+        elif kind in ("rack", "floor"):
             if self.scene.select(where):
                 self.view.center_on_object(where)
         elif kind == "hall":

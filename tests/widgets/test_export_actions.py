@@ -53,10 +53,11 @@ def test_an_export_during_an_edit_waits_for_that_edits_analysis(window, qtbot, t
     assert len(rows) == len(window.analysis.result("fabric").links()) == 508 - 16
 
 
-def test_a_write_error_is_shown(window, tmp_path, monkeypatch):
+def test_a_write_error_is_shown(window, qtbot, tmp_path, monkeypatch):
     shown = []
     monkeypatch.setattr(type(window.exports), "report_error", lambda self, text: shown.append(text))
     window.exports.export(FORMATS["cabling"], tmp_path / "missing-folder" / "x.csv")
+    qtbot.waitUntil(lambda: bool(shown), timeout=20000)  # written, and failed, on the export worker
     assert len(shown) == 1 and "cannot be written" in shown[0] and "Cabling plan" in shown[0]
 
 

@@ -1,0 +1,235 @@
+"""The bill of materials dock, the quote settings and price lists, on the bundled DGX B200 sample."""
+from __future__ import annotations
+
+import re
+
+import pytest
+from PySide6.QtCore import Qt
+
+from designer import samples
+from widgets.bom_panel import EXTENDED, INDICATIVE, NO_PRICE, STALE, UNIT, WARNING_TEXT, amount
+from widgets.main_window import MainWindow
+
+
+@pytest.fixture
+def window(qtbot, catalog):
+    w = MainWindow(catalog, debounce_ms=0)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    assert w.open_path(samples.DGX_B200_SU), w.last_error
+    qtbot.waitUntil(lambda: w.analysis is not None and not w.runner.busy, timeout=20000)
+    w.show_bom()
+    return w
+
+
+def _bom(window):
+    return window.analysis["bom"]
+
+
+def _section(window, key):
+    return next(s for s in _bom(window)["sections"] if s["section"] == key)
+
+
+def _shown_net(panel) -> float:
+    """The net total as the panel prints it, read back as a number."""
+    match = re.search(r"Net ([A-Z]{3}) ([\d,]+\.\d\d)", panel.totals.text())
+    assert match, panel.totals.text()
+    return match.group(1), float(match.group(2).replace(",", ""))
+
+
+def test_the_dock_shows_every_section_and_the_net_total(window):
+    panel, bom = window.bom, _bom(window)
+    assert window.central_tabs.currentWidget() is panel  # Quote ▸ Bill of materials brings its tab forward
+    assert panel.section_keys() == [s["section"] for s in bom["sections"]]
+    assert "compute" in panel.section_keys() and "network" in panel.section_keys()
+    for sec in bom["sections"]:
+        assert panel.section_text(sec["section"], 0) == sec["title"]
+        assert panel.section_text(sec["section"], EXTENDED) == f"{sec['subtotal']:,.2f}"
+    currency, net = _shown_net(panel)
+    assert (currency, net) == (bom["currency"], bom["price_total"])
+    # The sections' subtotals as shown add up to the net total as shown.
+    shown = sum(float(panel.section_text(s, EXTENDED).replace(",", "")) for s in panel.section_keys())
+    assert shown == pytest.approx(net, abs=0.005)
+    assert ("(est.)" in panel.totals.text()) == bom["estimated"]
+    assert panel.counts.text() == f"{bom['lines']} lines"
+    assert len(panel.line_rows()) == bom["lines"]
+
+
+def test_every_line_shows_the_bills_figures_and_marks_indicative_and_old_prices(window):
+    panel = window.bom
+    priced = [ln for s in _bom(window)["sections"] for ln in s["lines"] if ln["unit_price"] is not None]
+    assert priced
+    for ln in priced:
+        unit = panel.line_text(ln["line"], UNIT)
+        assert unit.startswith(f"{ln['net_unit_price']:,.2f}")
+        assert (INDICATIVE in unit) == ("unconfirmed" in ln["flags"])
+        assert (STALE in unit) == ("stale" in ln["flags"])
+        assert panel.line_text(ln["line"], EXTENDED) == f"{ln['extended_price']:,.2f}"
+    dgx = next(ln for ln in priced if ln["id"] == "dgx-b200")
+    assert {"unconfirmed", "stale"} <= set(dgx["flags"])
+    item = _line_item(panel, dgx["line"], UNIT)
+    assert dgx["price_source"] in item.toolTip() and dgx["price_date"] in item.toolTip()
+    assert "Indicative price" in item.toolTip()
+    assert INDICATIVE in panel.notes.text() and STALE in panel.notes.text()
+
+
+def _line_item(panel, line, column):
+    for r in range(panel.model.rowCount()):
+        parent = panel.model.item(r, 0)
+        for c in range(parent.rowCount()):
+            if parent.child(c, 0).data(Qt.ItemDataRole.UserRole + 3)["line"] == line:
+                return parent.child(c, column)
+    raise KeyError(line)
+
+
+def test_an_unpriced_line_shows_no_price_in_the_warning_colour_and_the_total_says_so(window):
+    panel = window.bom
+    unpriced = [ln for s in _bom(window)["sections"] for ln in s["lines"] if ln["unit_price"] is None]
+    assert unpriced, "the sample's bill has a part without a price (the UFM licence)"
+    for ln in unpriced:
+        for col in (UNIT, EXTENDED):
+            assert panel.line_text(ln["line"], col) == NO_PRICE
+            assert _line_item(panel, ln["line"], col).foreground().color() == WARNING_TEXT
+    n = len(unpriced)
+    assert f"excludes {n} unpriced line{'s' if n != 1 else ''}" in panel.totals.text()
+    assert "0.00" not in panel.line_text(unpriced[0]["line"], EXTENDED)
+
+
+def test_a_discount_typed_in_the_panel_is_one_undoable_edit(window, qtbot):
+    panel = window.bom
+    before = _section(window, "compute")
+    total_before = _bom(window)["price_total"]
+    editor = panel.discount_editor("compute")
+    assert editor.value() == 0.0
+    editor.setFocus()
+    editor.lineEdit().selectAll()
+    qtbot.keyClicks(editor.lineEdit(), "10")
+    qtbot.keyClick(editor.lineEdit(), Qt.Key.Key_Return)
+    assert window.document.project.quote.discount("compute") == 10.0
+    assert window.undo_action.text() == "Undo Set discount"
+    qtbot.waitUntil(lambda: not window.runner.busy and _section(window, "compute")["discount_percent"] == 10.0,
+                    timeout=20000)
+    after = _section(window, "compute")
+    assert after["subtotal"] == pytest.approx(before["list_subtotal"] * 0.9, abs=0.005)
+    assert panel.section_text("compute", EXTENDED) == f"{after['subtotal']:,.2f}"
+    assert _shown_net(panel)[1] == _bom(window)["price_total"] == pytest.approx(
+        total_before - before["list_subtotal"] * 0.1, abs=0.01)
+    assert f"discount −{amount(_bom(window)['discount_total'])}" in panel.totals.text()
+    assert panel.discount_editor("compute").value() == 10.0
+    # The status bar's total (the engines' figure, shown once there) follows the discount.
+    assert f"{_bom(window)['price_total'] / 1e6:,.2f} M" in window.engine_label.text()
+
+    window.undo_action.trigger()
+    assert window.document.project.quote.discount("compute") == 0.0
+    qtbot.waitUntil(lambda: not window.runner.busy and _section(window, "compute")["discount_percent"] == 0.0,
+                    timeout=20000)
+    assert panel.discount_editor("compute").value() == 0.0
+    assert panel.section_text("compute", EXTENDED) == f"{before['subtotal']:,.2f}"
+    assert _shown_net(panel)[1] == total_before
+
+
+def test_a_refused_discount_is_shown_not_raised(window):
+    shown = []
+    window.bom.refused.connect(shown.append)
+    assert not window.bom.set_discount("compute", 150.0)
+    assert shown and "between 0 and 100" in shown[0] and "discounts.compute" in shown[0]
+    assert window.bom.status.text() == shown[0] and not window.bom.status.isHidden()
+    assert window.document.project.quote.discount("compute") == 0.0
+    assert window.bom.discount_editor("compute").value() == 0.0
+
+
+def test_the_filter_hides_lines_and_sections_that_do_not_match(window):
+    panel = window.bom
+    every = panel.line_rows()
+    panel.filter.setText("mfp7e10")
+    shown = panel.line_rows()
+    expected = [ln for ln in every if "mfp7e10" in (ln["part_number"] + ln["description"]).lower()]
+    assert shown == expected and 0 < len(shown) < len(every)
+    assert panel.section_keys() == ["optics"]
+    assert panel.counts.text() == f"{len(shown)} of {len(every)} lines"
+    panel.filter.setText("management switch")
+    assert [ln["description"] for ln in panel.line_rows()] == \
+        [ln["description"] for ln in every if "management switch" in ln["description"].lower()]
+    panel.filter.setText("no such part")
+    assert panel.line_rows() == [] and panel.section_keys() == []
+    panel.filter.clear()
+    assert panel.line_rows() == every
+    assert panel.section_keys() == [s["section"] for s in _bom(window)["sections"]]
+
+
+def test_a_new_analysis_with_the_same_lines_keeps_the_rows(window, qtbot):
+    """A discount changes figures, not lines: the rows are updated in place, the open editors stay."""
+    panel = window.bom
+    editor = panel.discount_editor("network")
+    window.bom.set_discount("network", 5.0)
+    qtbot.waitUntil(lambda: not window.runner.busy and _section(window, "network")["discount_percent"] == 5.0,
+                    timeout=20000)
+    assert panel.discount_editor("network") is editor and editor.value() == 5.0
+
+
+# ---- Quote ▸ Quote settings… and price lists -------------------------------------------------
+def test_quote_settings_push_undoable_edits_and_show_refusals(window, qtbot):
+    form = window.quote_actions.show_settings()
+    qtbot.keyClicks(form.texts["customer"], "Acme AI")
+    assert window.document.project.quote.customer == "Acme AI"
+    assert window.undo_action.text() == "Undo Edit quote"
+    form.numbers["term_years"].setValue(5)
+    assert window.document.project.quote.term_years == 5
+    form.numbers["utilisation"].setValue(65)
+    assert window.document.project.quote.utilisation == 0.65
+    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window)["term_years"] == 5, timeout=20000)
+    nvaie = next(ln for s in _bom(window)["sections"] for ln in s["lines"] if ln["per_year"] and ln["unit_price"])
+    assert window.bom.line_text(nvaie["line"], 2) == f"{nvaie['quantity']:,} × 5 yr"
+    form.quote_date.setText("2026-13-45")
+    form.quote_date.editingFinished.emit()
+    assert "quote.quote_date" in form.status.text() and window.document.project.quote.quote_date == ""
+    window.undo_action.trigger()  # the utilisation
+    assert window.document.project.quote.utilisation == 0.8 and form.numbers["utilisation"].value() == 80
+    window.undo_action.trigger()
+    window.undo_action.trigger()  # typing the customer's name was one step
+    assert window.document.project.quote.customer == "" and form.texts["customer"].text() == ""
+
+
+def test_a_price_list_replaces_catalog_prices_and_can_be_cleared(window, qtbot, tmp_path):
+    dgx = next(ln for ln in _section(window, "compute")["lines"] if ln["id"] == "dgx-b200")
+    prices = tmp_path / "acme-prices.csv"
+    prices.write_text(f"Part number,Unit price,Currency,Date\n{dgx['part_number']},480000,USD,2026-11-01\n",
+                      encoding="utf-8")
+    assert window.quote_actions.load_price_list(prices)
+    quote = window.document.project.quote
+    assert quote.price_list_name == "acme-prices.csv" and [p.amount for p in quote.prices] == [480000.0]
+    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window)["price_list"]["name"] == "acme-prices.csv",
+                    timeout=20000)
+    line = next(ln for ln in _section(window, "compute")["lines"] if ln["id"] == "dgx-b200")
+    assert line["unit_price"] == 480000.0 and line["price_from_list"]
+    assert window.bom.line_text(line["line"], UNIT) == "480,000.00"  # a vendor's list: no mark
+    assert "price list acme-prices.csv (1 of 1 used)" in window.bom.notes.text()
+    window.quote_actions.clear_price_list()
+    assert window.document.project.quote.prices == () and window.undo_action.text() == "Undo Clear price list"
+    window.undo_action.trigger()
+    assert window.document.project.quote.price_list_name == "acme-prices.csv"
+
+
+def test_a_bad_price_list_is_reported_with_its_row(window, tmp_path, monkeypatch):
+    shown = []
+    monkeypatch.setattr(type(window.quote_actions), "report_error", lambda self, text: shown.append(text))
+    bad = tmp_path / "bad.csv"
+    bad.write_text("Part number,Price,Currency\nABC-1,twelve,USD\n", encoding="utf-8")
+    assert not window.quote_actions.load_price_list(bad)
+    assert len(shown) == 1 and "bad.csv: row 2" in shown[0] and "twelve" in shown[0]
+    assert not window.quote_actions.load_price_list(tmp_path / "missing.csv")
+    assert len(shown) == 2 and "missing.csv" in shown[1]
+    assert window.document.project.quote.prices == ()
+    monkeypatch.setattr(type(window.quote_actions), "ask_price_list_path", lambda self: None)
+    assert not window.quote_actions.load_price_list()  # the user cancelled the file dialog
+    assert len(shown) == 2
+
+
+def test_a_finding_about_the_bill_opens_it_and_a_rack_finding_the_plan(window):
+    window.show_plan()
+    window.go_to("project:bom")
+    assert window.central_tabs.currentWidget() is window.bom
+    rack = window.project.racks[0].id
+    window.go_to(f"rack:{rack}")
+    assert window.central_tabs.currentWidget() is window.view

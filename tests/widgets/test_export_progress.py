@@ -1,0 +1,133 @@
+"""File ▸ Export writes on a worker thread, with a progress bar, reporting success and failure on the GUI thread."""
+from __future__ import annotations
+
+import threading
+
+import pytest
+
+import drawn as samples
+from catalog.files import write_atomic
+from exporters.registry import FORMATS, ExportError, ExportFormat
+from widgets.main_window import MainWindow
+
+
+class _Recorder:
+    """A fake export format's write function: notes its thread, can be held until released, writes a line."""
+
+    def __init__(self, hold: bool = False, error: Exception | None = None):
+        self.threads: list[int] = []
+        self.started = threading.Event()
+        self.release = threading.Event()
+        if not hold:
+            self.release.set()
+        self.error = error
+
+    def __call__(self, analysis, path) -> str:
+        self.threads.append(threading.get_ident())
+        self.started.set()
+        assert self.release.wait(20), "the test never released the write"
+        if self.error is not None:
+            raise self.error
+        gpus = analysis.summary["gpus"]
+        write_atomic(path, f"{gpus} GPUs\n")
+        return f"{gpus:,} GPUs"
+
+    def format(self) -> ExportFormat:
+        return ExportFormat("gpu-count", "GPU count", ".txt", "the design's GPU count, one line", self)
+
+
+@pytest.fixture
+def recorder(monkeypatch):
+    """A fake format registered in the formats the Export menu lists."""
+    rec = _Recorder()
+    monkeypatch.setitem(FORMATS, "gpu-count", rec.format())
+    return rec
+
+
+@pytest.fixture
+def window(qtbot, catalog, recorder):
+    w = MainWindow(catalog, debounce_ms=0)
+    qtbot.addWidget(w)
+    assert w.open_path(samples.DGX_B200_SU), w.last_error
+    qtbot.waitUntil(lambda: w.analysis is not None and not w.runner.busy, timeout=20000)
+    return w
+
+
+def test_the_menu_lists_every_registered_format(window):
+    assert [a.text() for a in window.export_menu.actions()] == [f"{f.title}…" for f in FORMATS.values()]
+    assert "GPU count…" in [a.text() for a in window.export_menu.actions()]
+
+
+def test_an_export_runs_off_the_gui_thread_with_a_progress_bar(window, qtbot, tmp_path, monkeypatch):
+    rec = _Recorder(hold=True)
+    monkeypatch.setitem(FORMATS, "gpu-count", rec.format())
+    out = tmp_path / "count.txt"
+    window.exports.export(FORMATS["gpu-count"], out)
+    qtbot.waitUntil(rec.started.is_set, timeout=20000)
+    # The GUI thread is free while the write is held: the bar shows, the status line says what is written.
+    assert window.exports.busy and not window.exports.progress.isHidden()
+    assert window.statusBar().currentMessage() == "Writing count.txt…"
+    with qtbot.waitSignal(window.exports.exported, timeout=20000) as sig:
+        rec.release.set()
+    assert rec.threads and rec.threads[0] != threading.get_ident()
+    assert sig.args == [str(out), "248 GPUs"]
+    assert out.read_text(encoding="utf-8") == f"{window.analysis.summary['gpus']} GPUs\n" == "248 GPUs\n"
+    assert not window.exports.busy and window.exports.progress.isHidden()
+    assert window.statusBar().currentMessage() == "Wrote count.txt: 248 GPUs"
+
+
+def test_the_menu_entry_writes_through_the_worker(window, qtbot, tmp_path, monkeypatch, recorder):
+    monkeypatch.setattr(type(window.exports), "ask_path", lambda self, fmt: str(tmp_path / "from-menu"))
+    with qtbot.waitSignal(window.exports.exported, timeout=20000):
+        window.exports.actions["gpu-count"].trigger()
+    assert (tmp_path / "from-menu.txt").read_text(encoding="utf-8") == "248 GPUs\n"
+    assert recorder.threads[0] != threading.get_ident()
+
+
+def test_two_exports_in_a_row_both_complete_in_order(window, qtbot, tmp_path):
+    written = []
+    window.exports.exported.connect(lambda path, account: written.append(path))
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    window.exports.export(FORMATS["gpu-count"], first)
+    window.exports.export(FORMATS["gpu-count"], second)
+    qtbot.waitUntil(lambda: len(written) == 2, timeout=20000)
+    assert written == [str(first), str(second)]
+    assert first.read_text(encoding="utf-8") == second.read_text(encoding="utf-8") == "248 GPUs\n"
+    assert not window.exports.busy
+
+
+@pytest.mark.parametrize("error, shown", [
+    (ExportError("the design has no racks to list"), "GPU count: the design has no racks to list"),
+    (PermissionError(13, "Permission denied"), "cannot be written (Permission denied)"),
+    (KeyError("gpus"), "GPU count was not written: KeyError: 'gpus' (in __call__, test_export_progress.py:"),
+])
+def test_a_failing_write_shows_the_error(window, qtbot, tmp_path, monkeypatch, error, shown):
+    reported = []
+    monkeypatch.setattr(type(window.exports), "report_error", lambda self, text: reported.append(text))
+    monkeypatch.setitem(FORMATS, "gpu-count", _Recorder(error=error).format())
+    out = tmp_path / "never.txt"
+    window.exports.export(FORMATS["gpu-count"], out)
+    qtbot.waitUntil(lambda: bool(reported), timeout=20000)
+    assert len(reported) == 1 and shown in reported[0]
+    assert not out.exists() and not window.exports.busy and window.exports.progress.isHidden()
+
+
+def test_closing_the_window_while_an_export_runs_finishes_the_file(window, qtbot, tmp_path, monkeypatch):
+    rec = _Recorder(hold=True)
+    monkeypatch.setitem(FORMATS, "gpu-count", rec.format())
+    reported = []
+    monkeypatch.setattr(type(window.exports), "report_error", lambda self, text: reported.append(text))
+    out = tmp_path / "late.txt"
+    window.exports.export(FORMATS["gpu-count"], out)
+    qtbot.waitUntil(rec.started.is_set, timeout=20000)
+    # Released from another thread while close() waits for the worker on the GUI thread.
+    timer = threading.Timer(0.05, rec.release.set)
+    timer.start()
+    window.close()
+    timer.join()
+    assert not window.isVisible()
+    assert out.read_text(encoding="utf-8") == "248 GPUs\n"
+    qtbot.wait(50)  # the worker's queued report arrives at a closed controller and is dropped
+    assert reported == [] and "Wrote" not in window.statusBar().currentMessage()
+    window.exports.export(FORMATS["gpu-count"], tmp_path / "after-close.txt")
+    assert not (tmp_path / "after-close.txt").exists()
