@@ -33,6 +33,9 @@ LINE_ROLE = Qt.ItemDataRole.UserRole + 3      # on a line row's first item: the 
 WARNING_TEXT = QColor("#B26A00")  # the palette's colour for unconfirmed figures: a price to look at
 INDICATIVE = "†"
 STALE = "‡"
+UNDATED = "§"
+#: bill flag -> its mark, in the order marks are printed (as in the PDF quote)
+MARKS = (("unconfirmed", INDICATIVE), ("stale", STALE), ("undated", UNDATED))
 NO_PRICE = "no price"
 
 
@@ -354,7 +357,7 @@ class BomPanel(QWidget):
                 cells[col].setToolTip("No price is known for this part: it is left out of the totals. "
                                       "Load a price list that names it to price it.")
             return
-        marks = (INDICATIVE if "unconfirmed" in ln["flags"] else "") + (STALE if "stale" in ln["flags"] else "")
+        marks = "".join(mark for flag, mark in MARKS if flag in ln["flags"])
         marks = f" {marks}" if marks else ""
         prefix = "" if ln["currency"] == currency else f"{ln['currency']} "
         cells[UNIT].setText(f"{prefix}{amount(ln['net_unit_price'])}{marks}")
@@ -407,10 +410,12 @@ class BomPanel(QWidget):
             notes.append(f"{INDICATIVE} indicative")
         if "stale" in flags:
             notes.append(f"{STALE} old")
+        if "undated" in flags:
+            notes.append(f"{UNDATED} undated")
         self.notes.setText(" · ".join(notes))
         self.notes.setToolTip(f"Prices are judged as of {bom['as_of']}. {INDICATIVE} a press, third-party or "
                               f"planning price, not a vendor quote. {STALE} a price older than the quote's limit "
-                              "(Quote ▸ Quote settings). Subscriptions and support are priced per year for the "
+                              f"(Quote ▸ Quote settings). {UNDATED} a price-list price without a date. Subscriptions and support are priced per year for the "
                               "quote's term.")
         self._count()
 

@@ -211,6 +211,17 @@ def test_a_price_list_replaces_catalog_prices_and_can_be_cleared(window, qtbot, 
     assert window.document.project.quote.price_list_name == "acme-prices.csv"
 
 
+def test_a_list_without_dates_or_currency_is_in_the_projects_currency_and_marked_undated(window, qtbot, tmp_path):
+    prices = tmp_path / "undated.csv"
+    prices.write_text("SKU,Price\nAR3307,2400\n", encoding="utf-8")
+    assert window.quote_actions.load_price_list(prices)
+    assert [p.currency for p in window.document.project.quote.prices] == [window.project.currency]
+    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window)["price_list"]["name"] == "undated.csv",
+                    timeout=20000)
+    rack = next(ln for ln in _section(window, "racks")["lines"] if ln["part_number"] == "AR3307")
+    assert window.bom.line_text(rack["line"], UNIT) == "2,400.00 §" and "§ undated" in window.bom.notes.text()
+
+
 def test_a_bad_price_list_is_reported_with_its_row(window, tmp_path, monkeypatch):
     shown = []
     monkeypatch.setattr(type(window.quote_actions), "report_error", lambda self, text: shown.append(text))
