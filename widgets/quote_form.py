@@ -13,9 +13,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from PySide6.QtCore import QObject, Qt
-from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout,
+from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QDoubleSpinBox, QFileDialog, QFormLayout, QHBoxLayout,
                                QLabel, QLineEdit, QMenu, QMessageBox, QPushButton, QSpinBox, QVBoxLayout, QWidget)
 
+from catalog.records import QUOTE_KINDS
 from designer.commands import Document, UpdateQuoteCommand
 from designer.model import Project
 from designer.quote.settings import MAX_TEXT, QuoteError, QuoteSettings
@@ -86,6 +87,7 @@ class QuoteForm(QDialog):
         self.numbers: dict[str, QSpinBox | QDoubleSpinBox] = {}
         for key, label, suffix, lo, hi, decimals, scale in NUMBER_FIELDS:
             if key == "depreciation_years":
+                self._add_optional_lines(form, actions.window.catalog)
                 form.addRow(_heading("Cost of ownership"))
             box = QSpinBox() if decimals is None else QDoubleSpinBox()
             if decimals is not None:
@@ -122,6 +124,23 @@ class QuoteForm(QDialog):
         box.addWidget(buttons)
         self.setMinimumWidth(480)
 
+    def _add_optional_lines(self, form: QFormLayout, catalog) -> None:
+        """One box per quote-only line of the catalog (subscriptions, services, cords): ticked = on the bill."""
+        form.addRow(_heading("Lines on the bill"))
+        self.optional: dict[str, QCheckBox] = {}
+        for dev in sorted(catalog.of_kind(*QUOTE_KINDS), key=lambda d: (d.kind, d.name)):
+            box = QCheckBox(dev.name)
+            price = dev.price
+            box.setToolTip(dev.description + (f" ({price.currency} {price.amount:,.0f}"
+                                               f"{' per year' if dev.per_year else ''})" if price else
+                                               " (no price known)"))
+            box.toggled.connect(self._push_excluded)
+            self.optional[dev.id] = box
+            form.addRow("", box)
+
+    def _push_excluded(self) -> None:
+        self._push({"excluded": tuple(sorted(k for k, box in self.optional.items() if not box.isChecked()))})
+
     # ---- document ---------------------------------------------------------------------------
     def set_document(self, document: Document | None) -> None:
         self._document = document
@@ -148,6 +167,8 @@ class QuoteForm(QDialog):
                 if abs(box.value() - value) > 1e-9:
                     box.setValue(value)
             self.numbers["energy_price_per_kwh"].setPrefix(f"{project.currency} ")
+            for key, box in self.optional.items():
+                box.setChecked(key not in q.excluded)
             if q.price_list_name or q.prices:
                 self.price_list.setText(f"{q.price_list_name or 'unnamed list'}: {len(q.prices):,} "
                                         f"price{'s' if len(q.prices) != 1 else ''}")

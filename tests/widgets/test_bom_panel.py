@@ -244,3 +244,15 @@ def test_a_finding_about_the_bill_opens_it_and_a_rack_finding_the_plan(window):
     rack = window.project.racks[0].id
     window.go_to(f"rack:{rack}")
     assert window.central_tabs.currentWidget() is window.view
+
+
+def test_optional_lines_come_off_the_bill_and_back_with_undo(window, qtbot):
+    form = window.quote_actions.show_settings()
+    box = form.optional["nvaie"]
+    assert box.isChecked() and box.text() == "NVIDIA AI Enterprise subscription"
+    box.setChecked(False)
+    assert window.document.project.quote.excluded == ("nvaie",)
+    qtbot.waitUntil(lambda: not window.runner.busy and not any(
+        ln["id"] == "nvaie" for s in _bom(window)["sections"] for ln in s["lines"]), timeout=20000)
+    window.undo_action.trigger()
+    assert window.document.project.quote.excluded == () and form.optional["nvaie"].isChecked()
