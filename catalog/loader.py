@@ -319,7 +319,8 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
     for name in STRINGS:
         if name in data:
             raw = data[name]
-            if isinstance(raw, dict):
+            # a part number is a figure a buyer orders by: it keeps the file's source even when written bare
+            if isinstance(raw, dict) or (name == "part_number" and ctx.source):
                 raw = _figure(ctx, name, raw)
             fields[name] = _text(ctx, name, raw)
     if fields.get("airflow", "") not in AIRFLOWS:  # a str by now: _text checked it
