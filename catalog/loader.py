@@ -307,7 +307,8 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
         raise ctx.fail("evidence", f"{ctx.evidence!r} is not one of {', '.join(EVIDENCE)}")
     unknown = set(data) - set(NUMBERS) - STRINGS - STRUCTURES - META
     if unknown:
-        raise ctx.fail(sorted(unknown)[0], f"is not a catalog field (known: see catalog/README.md)")
+        known = sorted(set(NUMBERS) | STRINGS | STRUCTURES | META)
+        raise ctx.fail(sorted(unknown)[0], f"is not a catalog field (known: {', '.join(known)})")
     missing = [k for k in REQUIRED[kind] if k not in data]
     if missing:
         raise ctx.fail(missing[0], f"is required for a {kind}")

@@ -10,7 +10,7 @@ Roles, in the order a legend lists them:
 """
 from __future__ import annotations
 
-from catalog import Catalog
+from catalog import Catalog, DeviceType
 
 from .model import Rack
 
@@ -43,3 +43,36 @@ def rack_role(rack: Rack, catalog: Catalog) -> str:
     if "switch" in kinds:
         return "network"
     return "empty"
+
+
+def device_role(dev: DeviceType) -> str:
+    """Colour role of one catalog entry in a rack elevation (the window's and the quote's alike):
+    power, pdu, cdu, network, rack_scale, management or compute."""
+    text = f"{dev.id} {dev.name}".lower()
+    if dev.kind == "power_shelf":
+        return "power"
+    if dev.kind == "pdu":
+        return "pdu"
+    if dev.kind == "cdu":
+        return "cdu"
+    if dev.kind == "switch" or (dev.kind == "tray" and "switch" in text):
+        return "network"
+    if dev.kind in ("rack_system", "tray"):
+        return "rack_scale"
+    if dev.kind == "appliance":
+        return "management"
+    return "compute"
+
+
+def system_components(dev: DeviceType, catalog: Catalog) -> list[tuple[str, DeviceType]]:
+    """A rack-scale system's trays bottom-up, as (catalog id, entry): power, compute, switches, compute,
+    power. The order is illustrative: NVIDIA publishes no U map of the NVL72. Unknown or 0U parts are left out."""
+    power, compute, switch, other = [], [], [], []
+    for comp in dev.components:
+        part = catalog.find(comp.id)
+        if part is None or part.u_height <= 0:
+            continue
+        bucket = {"power": power, "network": switch, "rack_scale": compute}.get(device_role(part), other)
+        bucket.extend([(comp.id, part)] * comp.count)
+    half_p, half_c = len(power) // 2, len(compute) // 2
+    return power[:half_p] + compute[:half_c] + other + switch + compute[half_c:] + power[half_p:]

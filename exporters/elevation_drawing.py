@@ -18,6 +18,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from catalog import Catalog, DeviceType
 from designer.model import Rack
+from designer.rack_roles import device_role, system_components
 from designer.rules import occupied_span
 
 from . import pdf_style as st
@@ -38,24 +39,6 @@ GHOST_FILL = st.WHITE
 GHOST_LINE = st.RULE
 
 
-def device_role(dev: DeviceType) -> str:
-    """Colour role of a catalog entry in an elevation (the window's rule, widgets/rack_layout.py)."""
-    text = f"{dev.id} {dev.name}".lower()
-    if dev.kind == "power_shelf":
-        return "power"
-    if dev.kind == "pdu":
-        return "pdu"
-    if dev.kind == "cdu":
-        return "cdu"
-    if dev.kind == "switch" or (dev.kind == "tray" and "switch" in text):
-        return "network"
-    if dev.kind in ("rack_system", "tray"):
-        return "rack_scale"
-    if dev.kind == "appliance":
-        return "management"
-    return "compute"
-
-
 def short_name(dev: DeviceType) -> str:
     """The catalog name without its maker in front ("NVIDIA DGX B200" -> "DGX B200"): the box is narrow."""
     name = dev.name or dev.id
@@ -65,17 +48,7 @@ def short_name(dev: DeviceType) -> str:
     return name
 
 
-def system_components(dev: DeviceType, catalog: Catalog) -> list[DeviceType]:
-    """A rack-scale system's trays bottom-up: power, compute, switches, compute, power (illustrative)."""
-    power, compute, switch, other = [], [], [], []
-    for comp in dev.components:
-        part = catalog.find(comp.id)
-        if part is None or part.u_height <= 0:
-            continue
-        bucket = {"power": power, "network": switch, "rack_scale": compute}.get(device_role(part), other)
-        bucket.extend([part] * comp.count)
-    half_p, half_c = len(power) // 2, len(compute) // 2
-    return power[:half_p] + compute[:half_c] + other + switch + compute[half_c:] + power[half_p:]
+
 
 
 def fit(text: str, font: str, size: float, room: float, *, whole_words: bool = False) -> str:
@@ -131,7 +104,7 @@ def elevation_drawing(rack: Rack, catalog: Catalog, *, width: float = 250.0, hei
             continue
         bottom, top = span
         if dev.fills_rack and dev.components:
-            parts = system_components(dev, catalog)
+            parts = [part for _, part in system_components(dev, catalog)]
             used = sum(p.u_height for p in parts)
             u = bottom + max(0.0, ((top - bottom) - used) // 2)
             for part in parts:
@@ -257,4 +230,4 @@ def _wrap(text: str, font: str, size: float, room: float, max_lines: int) -> lis
     return lines + [line] if line else lines
 
 
-__all__ = ["device_role", "elevation_drawing", "short_name", "system_components"]
+__all__ = ["elevation_drawing", "short_name"]

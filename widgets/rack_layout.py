@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from catalog import Catalog, DeviceType
 from designer.model import MountedDevice, Rack
+from designer.rack_roles import device_role, system_components
 from designer.rules import occupied_span
 
 
@@ -46,40 +47,8 @@ class Strip:
     slot: int
 
 
-def device_role(dev: DeviceType) -> str:
-    """Colour role of a catalog entry in an elevation."""
-    text = f"{dev.id} {dev.name}".lower()
-    if dev.kind == "power_shelf":
-        return "power"
-    if dev.kind == "pdu":
-        return "pdu"
-    if dev.kind == "cdu":
-        return "cdu"
-    if dev.kind == "switch" or (dev.kind == "tray" and "switch" in text):
-        return "network"
-    if dev.kind in ("rack_system", "tray"):
-        return "rack_scale"
-    if dev.kind == "appliance":
-        return "management"
-    return "compute"
-
-
 def device_label(device: MountedDevice, dev: DeviceType) -> str:
     return device.name or dev.name or dev.id
-
-
-def system_components(dev: DeviceType, catalog: Catalog) -> list[tuple[str, DeviceType]]:
-    """A rack-scale system's trays bottom-up: power, compute, switches, compute, power (illustrative)."""
-    power, compute, switch, other = [], [], [], []
-    for comp in dev.components:
-        part = catalog.get(comp.id)
-        if part.u_height <= 0:
-            continue
-        role = device_role(part)
-        bucket = power if role == "power" else switch if role == "network" else compute if role == "rack_scale" else other
-        bucket.extend([(comp.id, part)] * comp.count)
-    half_p, half_c = len(power) // 2, len(compute) // 2
-    return power[:half_p] + compute[:half_c] + other + switch + compute[half_c:] + power[half_p:]
 
 
 def layout(rack: Rack, catalog: Catalog, face: str) -> tuple[list[Block], list[Strip]]:
