@@ -33,7 +33,8 @@ SETTINGS = [
 DEFAULT_MODEL = DEFAULT_WORKLOAD["model"]
 
 
-def _heading(text: str) -> QLabel:
+def form_heading(text: str) -> QLabel:
+    """A bold, muted heading between the rows of a settings form (the project's and the quote's)."""
     label = QLabel(text)
     font = label.font()
     font.setBold(True)
@@ -54,7 +55,7 @@ class ProjectForm(QWidget):
         form.addRow("Name", self.name)
         self.name.textEdited.connect(lambda t: self._push(RenameProjectCommand(t)))
 
-        form.addRow(_heading("Design assumptions"))
+        form.addRow(form_heading("Design assumptions"))
         self.settings: dict[str, QDoubleSpinBox] = {}
         for key, label, suffix, lo, hi, decimals in SETTINGS:
             box = QDoubleSpinBox()
@@ -78,7 +79,7 @@ class ProjectForm(QWidget):
             lambda i: self._push(UpdateSettingsCommand({"fabric_tiers": self.tiers.itemData(i)})))
         form.addRow("Fabric tiers", self.tiers)
 
-        form.addRow(_heading("Training workload"))
+        form.addRow(form_heading("Training workload"))
         self.model = QComboBox()
         self.model.addItem(f"not set (assume {DEFAULT_MODEL})", None)
         for name in sorted(PRESETS):

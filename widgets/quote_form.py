@@ -21,8 +21,8 @@ from designer.commands import Document, UpdateQuoteCommand
 from designer.model import Project
 from designer.quote.settings import MAX_TEXT, QuoteError, QuoteSettings
 
-from . import style
 from .doc_binding import bind, push
+from .project_form import form_heading
 
 
 
@@ -50,15 +50,6 @@ NUMBER_FIELDS = [
 ]
 
 
-def _heading(text: str) -> QLabel:
-    label = QLabel(text)
-    font = label.font()
-    font.setBold(True)
-    label.setFont(font)
-    label.setStyleSheet(f"color: {style.MUTED_TEXT.name()}; padding-top: 6px;")
-    return label
-
-
 class QuoteForm(QDialog):
     """A non-modal dialog with the quote's settings; it follows the window's document."""
 
@@ -70,7 +61,7 @@ class QuoteForm(QDialog):
         self._document: Document | None = None
         self._loading = False
         form = QFormLayout()
-        form.addRow(_heading("The quote"))
+        form.addRow(form_heading("The quote"))
         self.texts: dict[str, QLineEdit] = {}
         for key, label in TEXT_FIELDS:
             edit = QLineEdit()
@@ -88,7 +79,7 @@ class QuoteForm(QDialog):
         for key, label, suffix, lo, hi, decimals, scale in NUMBER_FIELDS:
             if key == "depreciation_years":
                 self._add_optional_lines(form, actions.window.catalog)
-                form.addRow(_heading("Cost of ownership"))
+                form.addRow(form_heading("Cost of ownership"))
             box = QSpinBox() if decimals is None else QDoubleSpinBox()
             if decimals is not None:
                 box.setDecimals(decimals)
@@ -100,7 +91,7 @@ class QuoteForm(QDialog):
                 {k: int(v) if d is None else round(v / s, 6)}))
             self.numbers[key] = box
             form.addRow(label, box)
-        form.addRow(_heading("Prices"))
+        form.addRow(form_heading("Prices"))
         self.price_list = QLabel()
         self.price_list.setWordWrap(True)
         self.load_button = QPushButton("Load…")
@@ -126,7 +117,7 @@ class QuoteForm(QDialog):
 
     def _add_optional_lines(self, form: QFormLayout, catalog) -> None:
         """One box per quote-only line of the catalog (subscriptions, services, cords): ticked = on the bill."""
-        form.addRow(_heading("Lines on the bill"))
+        form.addRow(form_heading("Lines on the bill"))
         self.optional: dict[str, QCheckBox] = {}
         for dev in sorted(catalog.of_kind(*QUOTE_KINDS), key=lambda d: (d.kind, d.name)):
             box = QCheckBox(dev.name)
