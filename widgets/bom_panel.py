@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from PySide6.QtCore import QModelIndex, QSize, Qt, Signal
+from PySide6.QtCore import QEvent, QModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QStyledItemDelegate, QTreeView, QVBoxLayout, QWidget)
@@ -79,6 +79,29 @@ class _DiscountDelegate(QStyledItemDelegate):
             editor.setValue(value)
             editor.blockSignals(False)
         editor.lineEdit().deselect()
+
+    def eventFilter(self, editor, event) -> bool:
+        # Qt's delegate turns Tab into "edit the next cell", which in a tree of persistent editors cycles
+        # between the view and the last box forever; commit the value and leave the bill instead.
+        if event.type() == QEvent.Type.KeyPress and event.key() in (Qt.Key.Key_Tab, Qt.Key.Key_Backtab):
+            editor.interpretText()
+            self.commitData.emit(editor)
+            forward = event.key() == Qt.Key.Key_Tab and not event.modifiers() & Qt.KeyboardModifier.ShiftModifier
+            target = self.panel.filter if not forward else self._after_view()
+            target.setFocus(Qt.FocusReason.TabFocusReason)
+            return True
+        return super().eventFilter(editor, event)
+
+    def _after_view(self) -> QWidget:
+        """The first widget after the bill's tree in the window's tab order that takes focus by Tab."""
+        view = self.panel.view
+        widget = view.nextInFocusChain()
+        while widget is not None and widget is not view:
+            if (not view.isAncestorOf(widget) and widget.isVisible() and widget.isEnabled()
+                    and widget.focusPolicy() & Qt.FocusPolicy.TabFocus):
+                return widget
+            widget = widget.nextInFocusChain()
+        return self.panel.filter
 
     def setModelData(self, editor, model, index) -> None:
         value = round(editor.value(), 2)
@@ -435,7 +458,15 @@ class BomPanel(QWidget):
             self.view.setRowHidden(r, root, bool(needle) and not shown)
             if needle and shown:
                 self.view.setExpanded(parent.index(), True)
+            elif not needle:  # back to what the user had collapsed before filtering
+                self.view.setExpanded(parent.index(), parent.data(SECTION_ROLE) not in self._collapsed)
         self._count()
+
+    def set_busy(self, busy: bool) -> None:
+        """Grey the totals while the engines work on a newer revision than the one shown."""
+        self.totals.setEnabled(not busy)
+        self.notes.setEnabled(not busy)
+        self.totals.setToolTip("updating: these are the figures before the last edit" if busy else "")
 
     def _count(self) -> None:
         total = sum(len(s["lines"]) for s in self.bom["sections"]) if self.bom else 0

@@ -37,7 +37,8 @@ class ExportController(QObject):
     def __init__(self, window):
         super().__init__(window)
         self.window = window
-        self._pending: tuple[ExportFormat, Path] | None = None
+        #: exports asked for while the engines compute the newest edit, in the order asked, with their document
+        self._pending: list[tuple[ExportFormat, Path, object]] = []
         #: the runner revision the window's analysis belongs to (None: no analysis of any edit yet)
         self._analysis_revision: int | None = None
         self._executor: ThreadPoolExecutor | None = None
@@ -53,6 +54,7 @@ class ExportController(QObject):
         self._delivered.connect(self._on_written, Qt.ConnectionType.QueuedConnection)
         window.runner.finished.connect(self._on_analysis)
         window.runner.failed.connect(self._on_failure)
+        window.document_replaced.connect(self._on_document_replaced)
 
     @property
     def busy(self) -> bool:
@@ -95,7 +97,7 @@ class ExportController(QObject):
             self.report_error(f"{fmt.title}: the analysis of the current design failed; "
                               "correct the design, then export again")
             return
-        self._pending = (fmt, path)
+        self._pending.append((fmt, path, self.window.document))
         self.window.statusBar().showMessage(f"{fmt.title} will be written when the analysis is done…")
 
     def _current(self) -> bool:
@@ -106,16 +108,24 @@ class ExportController(QObject):
     def _on_analysis(self, revision: int, analysis) -> None:
         self._analysis_revision = revision
         # The runner delivers only the newest request's result; a newer edit may still be pending.
-        if self._pending is not None and revision == self.window.runner.latest_revision:
-            fmt, path = self._pending
-            self._pending = None
-            self._write(fmt, path)
+        if self._pending and revision == self.window.runner.latest_revision:
+            pending, self._pending = self._pending, []
+            for fmt, path, _document in pending:
+                self._write(fmt, path)
 
     def _on_failure(self, revision: int, message: str) -> None:
-        if self._pending is not None and revision == self.window.runner.latest_revision:
-            fmt, _ = self._pending
-            self._pending = None
-            self.report_error(f"{fmt.title} was not written: the analysis failed ({message})")
+        if self._pending and revision == self.window.runner.latest_revision:
+            pending, self._pending = self._pending, []
+            for fmt, _path, _document in pending:
+                self.report_error(f"{fmt.title} was not written: the analysis failed ({message})")
+
+    def _on_document_replaced(self, document) -> None:
+        """Another design was opened: an export asked for the old one must not be written from the new one."""
+        dropped = [(fmt, path) for fmt, path, doc in self._pending if doc is not document]
+        self._pending = [p for p in self._pending if p[2] is document]
+        for fmt, path in dropped:
+            self.report_error(f"{fmt.title} was not written to {path.name}: another design was opened "
+                              "before its analysis was done")
 
     def _write(self, fmt: ExportFormat, path: Path) -> None:
         """Hand the write to the worker; :meth:`_on_written` reports it on the GUI thread."""
@@ -169,7 +179,11 @@ class ExportController(QObject):
     def shutdown(self) -> None:
         """The window is closing: finish the exports asked for, then report nothing more."""
         self._closed = True
-        self._pending = None
+        dropped, self._pending = self._pending, []
+        for fmt, path, _document in dropped:
+            # the engines are stopped with the window: no analysis of the newest edit will come
+            self.report_error(f"{fmt.title} was not written to {path.name}: the window was closed before "
+                              "the analysis of the last edit was done")
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None

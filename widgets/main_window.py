@@ -370,6 +370,7 @@ class MainWindow(QMainWindow):
     def _on_busy(self, busy: bool) -> None:
         self.busy_bar.setVisible(busy)
         self.dashboards.set_busy(busy)
+        self.bom.set_busy(busy)
 
     def _on_selection(self, kind: str, ids) -> None:
         self._update_edit_actions()

@@ -97,6 +97,10 @@ class QuoteForm(QDialog):
         self.load_button = QPushButton("Load…")
         self.load_button.clicked.connect(lambda: actions.load_price_list())
         self.clear_button = QPushButton("Clear")
+        # In a dialog every push button defaults to Enter: Enter in a field commits it, never opens a file dialog.
+        for button in (self.load_button, self.clear_button):
+            button.setAutoDefault(False)
+            button.setDefault(False)
         self.clear_button.clicked.connect(actions.clear_price_list)
         row = QHBoxLayout()
         row.addWidget(self.price_list, 1)
@@ -130,7 +134,10 @@ class QuoteForm(QDialog):
             form.addRow("", box)
 
     def _push_excluded(self) -> None:
-        self._push({"excluded": tuple(sorted(k for k, box in self.optional.items() if not box.isChecked()))})
+        # lines this catalog does not list (a colleague's own entries) stay excluded as the file says
+        kept = {k for k in self._document.project.quote.excluded if k not in self.optional} if self._document else set()
+        unticked = {k for k, box in self.optional.items() if not box.isChecked()}
+        self._push({"excluded": tuple(sorted(kept | unticked))})
 
     # ---- document ---------------------------------------------------------------------------
     def set_document(self, document: Document | None) -> None:

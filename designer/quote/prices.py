@@ -148,6 +148,7 @@ def _rows_xlsx(raw: bytes, where: str) -> tuple[list[tuple[int, list]], str]:
     except Exception as exc:  # openpyxl raises zipfile, KeyError, XML and its own errors on a broken file
         raise QuoteError(f"{where}: is not a readable XLSX workbook ({type(exc).__name__})") from None
     try:
+        # read-only workbooks parse the sheet lazily: a damaged sheet fails here, not in load_workbook
         sheet = wb.worksheets[0]
         rows = []
         for n, row in enumerate(sheet.iter_rows(values_only=True), start=1):
@@ -155,6 +156,8 @@ def _rows_xlsx(raw: bytes, where: str) -> tuple[list[tuple[int, list]], str]:
             if len(rows) > MAX_ROWS + 1:
                 break
         return rows, sheet.title
+    except Exception as exc:
+        raise QuoteError(f"{where}: is not a readable XLSX workbook ({type(exc).__name__})") from None
     finally:
         wb.close()
 

@@ -78,6 +78,11 @@ def part_key(part_number: str) -> str:
     return part_number.strip().upper()
 
 
+class CheckedPrices(tuple):
+    """Price entries already checked: a quote edit that keeps them (typing a customer's name with a
+    100,000-line list loaded) does not check them again."""
+
+
 @dataclass(frozen=True, slots=True)
 class QuoteSettings:
     customer: str = ""
@@ -106,6 +111,8 @@ class QuoteSettings:
 
     def __post_init__(self) -> None:
         check_quote(self)
+        if not isinstance(self.prices, CheckedPrices):
+            object.__setattr__(self, "prices", CheckedPrices(self.prices))
 
     @property
     def discount_map(self) -> dict[str, float]:
@@ -199,17 +206,22 @@ def check_quote(q: QuoteSettings) -> None:
     _number(q.price_max_age_days, "quote.price_max_age_days", 1, 36500, whole=True)
     if not isinstance(q.prices, tuple):
         raise QuoteError("quote.prices: must be a list of prices")
+    if not isinstance(q.prices, CheckedPrices):
+        _check_prices(q.prices)
+    _number(q.depreciation_years, "quote.depreciation_years", 0.5, 30)
+    _number(q.utilisation, "quote.utilisation", 0.01, 1)
+    _number(q.energy_price_per_kwh, "quote.energy_price_per_kwh", 0, 100)
+
+
+def _check_prices(prices: tuple) -> None:
     seen: set[str] = set()
-    for i, p in enumerate(q.prices):
+    for i, p in enumerate(prices):
         if not isinstance(p, PriceEntry):
             raise QuoteError(f"quote.prices[{i}]: must be a price entry, got {p!r:.40}")
         check_price_entry(p, f"quote.prices[{i}]")
         if p.key in seen:
             raise QuoteError(f"quote.prices[{i}]: part number {p.part_number!r} is listed twice")
         seen.add(p.key)
-    _number(q.depreciation_years, "quote.depreciation_years", 0.5, 30)
-    _number(q.utilisation, "quote.utilisation", 0.01, 1)
-    _number(q.energy_price_per_kwh, "quote.energy_price_per_kwh", 0, 100)
 
 
 def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:

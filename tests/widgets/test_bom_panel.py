@@ -7,6 +7,7 @@ import pytest
 from PySide6.QtCore import Qt
 
 from designer import samples
+from designer.commands import UpdateQuoteCommand
 from widgets.bom_panel import EXTENDED, INDICATIVE, NO_PRICE, STALE, UNIT, WARNING_TEXT, amount
 from widgets.main_window import MainWindow
 
@@ -256,3 +257,65 @@ def test_optional_lines_come_off_the_bill_and_back_with_undo(window, qtbot):
         ln["id"] == "nvaie" for s in _bom(window)["sections"] for ln in s["lines"]), timeout=20000)
     window.undo_action.trigger()
     assert window.document.project.quote.excluded == () and form.optional["nvaie"].isChecked()
+
+
+def test_clearing_the_filter_restores_the_sections_the_user_collapsed(window):
+    panel = window.bom
+    compute = panel.model.indexFromItem(panel._rows["compute"])
+    panel.view.collapse(compute)
+    panel.filter.setText("dgx")
+    assert panel.view.isExpanded(compute)  # shown to display the match
+    panel.filter.setText("")
+    assert not panel.view.isExpanded(compute)
+
+
+def test_tab_leaves_the_bill_instead_of_cycling_through_its_discount_boxes(window, qtbot):
+    from PySide6.QtWidgets import QApplication
+
+    panel = window.bom
+    box = panel.discount_editor("services")
+    box.setFocus()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Tab)  # where a user's key goes
+    focused = QApplication.focusWidget()
+    assert focused is not None and not panel.view.isAncestorOf(focused) and focused is not panel.view
+    box.setFocus()
+    qtbot.keyClick(QApplication.focusWidget(), Qt.Key.Key_Backtab)
+    assert QApplication.focusWidget() is panel.filter
+
+
+def test_totals_are_greyed_while_a_newer_analysis_is_computed(window, qtbot):
+    window.document.push(UpdateQuoteCommand({"customer": "Acme"}))
+    assert not window.bom.totals.isEnabled() and "updating" in window.bom.totals.toolTip()
+    qtbot.waitUntil(lambda: not window.runner.busy, timeout=20000)
+    assert window.bom.totals.isEnabled()
+
+
+def test_enter_in_a_quote_field_never_opens_the_file_dialog(window, qtbot, monkeypatch):
+    asked = []
+    monkeypatch.setattr(type(window.quote_actions), "ask_price_list_path", lambda self: asked.append(1))
+    form = window.quote_actions.show_settings()
+    for widget in (form.texts["customer"], form.quote_date, form.numbers["term_years"]):
+        widget.setFocus()
+        qtbot.keyClick(widget, Qt.Key.Key_Return)
+    assert asked == [] and not form.load_button.isDefault()
+
+
+def test_a_damaged_xlsx_price_list_is_reported_not_raised(window, tmp_path, monkeypatch):
+    import zipfile
+
+    from openpyxl import Workbook
+
+    wb = Workbook()
+    wb.active.append(["pn", "price", "currency"])
+    wb.active.append(["X", 1, "USD"])
+    good = tmp_path / "good.xlsx"
+    wb.save(good)
+    bad = tmp_path / "bad.xlsx"
+    with zipfile.ZipFile(good) as src, zipfile.ZipFile(bad, "w") as dst:
+        for item in src.infolist():
+            data = src.read(item)
+            dst.writestr(item, data[: len(data) // 2] if item.filename.endswith("sheet1.xml") else data)
+    shown = []
+    monkeypatch.setattr(type(window.quote_actions), "report_error", lambda self, text: shown.append(text))
+    assert not window.quote_actions.load_price_list(bad)
+    assert shown and "bad.xlsx, sheet" not in shown[0] and "is not a readable XLSX workbook" in shown[0]

@@ -131,3 +131,45 @@ def test_closing_the_window_while_an_export_runs_finishes_the_file(window, qtbot
     assert reported == [] and "Wrote" not in window.statusBar().currentMessage()
     window.exports.export(FORMATS["gpu-count"], tmp_path / "after-close.txt")
     assert not (tmp_path / "after-close.txt").exists()
+
+
+def test_exports_asked_for_during_an_analysis_are_all_written_after_it(window, qtbot, tmp_path):
+    from designer.commands import UpdateQuoteCommand
+
+    written = []
+    window.exports.exported.connect(lambda path, account: written.append(path))
+    window.document.push(UpdateQuoteCommand({"customer": "Acme"}))  # the engines start on this edit
+    assert window.runner.busy
+    first, second = tmp_path / "first.txt", tmp_path / "second.txt"
+    window.exports.export(FORMATS["gpu-count"], first)
+    window.exports.export(FORMATS["gpu-count"], second)
+    qtbot.waitUntil(lambda: len(written) == 2, timeout=20000)
+    assert written == [str(first), str(second)]
+
+
+def test_opening_another_design_drops_an_export_waiting_for_the_old_one(window, qtbot, tmp_path, monkeypatch):
+    from designer.commands import UpdateQuoteCommand
+
+    reported = []
+    monkeypatch.setattr(type(window.exports), "report_error", lambda self, text: reported.append(text))
+    window.document.push(UpdateQuoteCommand({"customer": "Acme"}))
+    out = tmp_path / "dgx.txt"
+    window.exports.export(FORMATS["gpu-count"], out)
+    assert window.open_path(samples.GB200_NVL72_SU), window.last_error
+    qtbot.waitUntil(lambda: window.analysis is not None and not window.runner.busy, timeout=20000)
+    qtbot.wait(50)
+    assert not out.exists()  # never the NVL72 design's figures under the DGX design's file name
+    assert reported == ["GPU count was not written to dgx.txt: another design was opened before its analysis "
+                        "was done"]
+
+
+def test_closing_before_the_analysis_says_the_waiting_export_was_not_written(window, tmp_path, monkeypatch):
+    from designer.commands import UpdateQuoteCommand
+
+    reported = []
+    monkeypatch.setattr(type(window.exports), "report_error", lambda self, text: reported.append(text))
+    window.document.push(UpdateQuoteCommand({"customer": "Acme"}))
+    window.exports.export(FORMATS["gpu-count"], tmp_path / "late.txt")
+    monkeypatch.setattr(type(window.files), "ask_save_changes", lambda self: "discard")
+    window.close()
+    assert len(reported) == 1 and "late.txt: the window was closed" in reported[0]
