@@ -8,8 +8,9 @@ The write itself (a PDF of a 100,000-GPU design takes seconds) runs on one worke
 thread, like the engines: exports asked for in a row are written one after the other,
 in order, while a progress bar in the status bar says one is under way. The worker only
 calls the format's ``write`` on the immutable analysis and hands the outcome back through
-a queued signal; closing the window waits for the exports already asked for, so a file
-the user asked for is finished (the writer replaces a file whole or not at all).
+a queued signal. Closing the window waits for the files being written, so they are finished
+(the writer replaces a file whole or not at all); an export still waiting for the analysis
+of an edit, when the window closes or another design is opened, is reported as not written.
 """
 from __future__ import annotations
 
