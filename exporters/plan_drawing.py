@@ -1,7 +1,7 @@
 """A hall's floor plan as a reportlab ``Drawing``: outline, tile grid, racks by role or by power load, CDUs.
 
 The drawing is plain vector shapes, so the quote PDF places it as it is and the same
-object renders to SVG or PNG (``renderSVG``, ``renderPM``). It is drawn at a standard
+object is the SVG and PNG export (``exporters.plan_image``). It is drawn at a standard
 architectural scale (1:50, 1:100 ...) chosen so the hall fits, so a printed page can be
 measured, and the scale bar holds whatever size it is shown at.
 
@@ -54,7 +54,8 @@ MAX_LABEL_PT = 6.5
 MIN_TILE_PT = 5.0
 #: Heat-map buckets: load shares are rounded to this step so racks of nearly the same load share one path.
 _HEAT_STEP = 0.02
-_HEAT_LEGEND = ((0.3, "under 60 % of limit"), (0.72, "60–85 %"), (0.92, "85–100 %"), (1.5, "over the limit"),
+_HEAT_LEGEND = (((0.0, 0.6), "under 60 % of limit"), ((0.6, 0.85), "60–85 %"), ((0.85, 1.0), "85–100 %"),
+                (1.5, "over the limit"),
                 (None, "no limit known"))
 HEADER_PT = 30.0
 LEGEND_ROW_PT = 13.0
@@ -65,7 +66,14 @@ class PlanDrawing(Drawing):
 
     _attrMap = AttrMap(BASE=Drawing, hall_name=AttrMapValue(isAnything), scale=AttrMapValue(isAnything),
                        racks_drawn=AttrMapValue(isAnything), labels_drawn=AttrMapValue(isAnything),
-                       legend=AttrMapValue(isAnything), colour_by=AttrMapValue(isAnything))
+                       legend=AttrMapValue(isAnything), colour_by=AttrMapValue(isAnything),
+                       page_map=AttrMapValue(isAnything))
+
+    def page_point(self, x_mm: float, y_mm: float) -> tuple[float, float]:
+        """Where the hall's point (mm, y growing down the plan) lies on the drawing, in points from its
+        bottom left corner (y growing up)."""
+        k, ax, ay = self.page_map
+        return ax + x_mm * k, ay - y_mm * k
 
 
 def choose_scale(width_mm: float, height_mm: float, avail_w_pt: float, avail_h_pt: float) -> int:
@@ -124,6 +132,11 @@ class _Legend:
             y = top - row * LEGEND_ROW_PT - 9
             if kind == "swatch":
                 g.add(Rect(x, y - 1, 10, 8, fillColor=colour, strokeColor=st.WHITE, strokeWidth=0.4))
+            elif kind == "ramp":  # a bin of the continuous heat scale: its colours from low to high end
+                lo, hi = colour
+                for i in range(5):
+                    g.add(Rect(x + 2 * i, y - 1, 2.05, 8, fillColor=st.heat_colour(lo + (hi - lo) * (i + 0.5) / 5),
+                               strokeColor=None))
             elif kind == "front":
                 g.add(Rect(x, y - 1, 10, 8, fillColor=st.ROLES["empty"][0], strokeColor=None))
                 g.add(Line(x, y - 1, x + 10, y - 1, strokeColor=st.HALL_BORDER, strokeWidth=1.4))
@@ -131,12 +144,14 @@ class _Legend:
 
 
 def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float = 515.0, height: float = 640.0,
-                 colour_by: str = "role", shrink: bool = True) -> PlanDrawing:
+                 colour_by: str = "role", shrink: bool = True, shrink_width: bool = False) -> PlanDrawing:
     """One hall (the first when ``hall_id`` is None) as a drawing of ``width × height`` points.
 
     ``colour_by``: "role" (compute, network ... as on screen) or "power" (each rack's maximum draw as
     a share of its power limit, from the power engine). ``shrink``: the drawing is made shorter than
-    ``height`` when the plan at its scale needs less.
+    ``height`` when the plan at its scale needs less; ``shrink_width``: narrower than ``width`` when the plan,
+    its header and legend need less at the scale chosen for ``width`` (an image is the plan's own size, while a
+    page in the quote keeps its column width).
     """
     st.register_fonts()  # the drawing measures and names its text in the embedded font
     if colour_by not in COLOUR_BY:
@@ -183,10 +198,14 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
                 legend.add("swatch", st.ROLES[role][0], f"{st.ROLES[role][1]} ({counts[role]:,})")
     else:
         bins = Counter(_heat_bin(k) for k in keys)
-        for probe, label in _HEAT_LEGEND:
+        for span, label in _HEAT_LEGEND:
             n = bins.get(label, 0)
             if n:
-                legend.add("swatch", st.heat_colour(probe), f"{label} ({n:,})")
+                # the racks are shaded along the scale, so the key shows each bin's stretch of it
+                if isinstance(span, tuple):
+                    legend.add("ramp", span, f"{label} ({n:,})")
+                else:
+                    legend.add("swatch", st.heat_colour(span), f"{label} ({n:,})")
     n_cdu = sum(1 for f in floors if f.id in cdu_ids)
     if n_cdu:
         legend.add("swatch", st.CDU[0], f"{st.CDU[1]} ({n_cdu:,})")
@@ -196,6 +215,14 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
         legend.add("front", None, "front of rack")
     # measured with the front-edge entry; it is dropped below when racks are too small to show an edge
     legend_h = legend.rows * LEGEND_ROW_PT + 6
+
+    # -- header texts (measured before placement: a narrowed drawing keeps room for them) -------------
+    area = f"{hall.area_m2:,.1f} m²"
+    bx0, by0, bx1, by1 = hall.bounds
+    title = st.printable(hall.name or hall.id)
+    what = "racks by role" if colour_by == "role" else "racks by maximum draw as a share of their power limit"
+    sub = st.printable(f"{_fmt_m((bx1 - bx0) / 1000)} m × {_fmt_m((by1 - by0) / 1000)} m, {area}, {len(racks):,} "
+                       f"racks{f', {len(floors):,} floor units' if floors else ''}; {what}")
 
     # -- scale and placement -----------------------------------------------------------------------
     xs = [p[0] for p in hall.outline]
@@ -212,13 +239,31 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
     avail_w, avail_h = width - 8, height - HEADER_PT - legend_h - 8
     scale = choose_scale(span_x, span_y, avail_w, avail_h)
     k = PT_PER_MM / scale
+    scale_label = f"Scale 1:{scale:,} at print size"
+    if shrink_width:
+        widest_item = max((14 + stringWidth(label, st.FONT, 7) + 12 for _, _, label in legend.items), default=0.0)
+        need = math.ceil(max(span_x * k + 8,
+                             stringWidth(title, st.BOLD, 10) + 16 + stringWidth(scale_label, st.FONT, 7.5) + 4,
+                             stringWidth(sub, st.FONT, 7) + 4, bar_space + widest_item + 4))
+        if need < width:
+            # a narrower legend may wrap into more rows; narrow only if the plan still fits at its scale
+            legend.width = need - 4
+            narrow_legend_h = legend.rows * LEGEND_ROW_PT + 6
+            if span_y * k <= height - HEADER_PT - narrow_legend_h - 8:
+                width, legend_h = need, narrow_legend_h
+                d.width = width
+                avail_w, avail_h = width - 8, height - HEADER_PT - legend_h - 8
+            else:
+                legend.width = width - 4
     if shrink:  # no band of empty paper above and below a hall that is wider than the space is tall
-        height = min(height, HEADER_PT + legend_h + span_y * k + 14)
+        # whole points: an SVG's viewBox and a PNG's pixel size come out exact
+        height = min(height, math.ceil(HEADER_PT + legend_h + span_y * k + 14))
         d.height = height
         avail_h = height - HEADER_PT - legend_h - 8
     ox = (width - span_x * k) / 2
     oy = legend_h + 4 + (avail_h - span_y * k) / 2
     d.scale = scale
+    d.page_map = (k, ox - minx * k, oy + maxy * k)
 
     def tx(x):
         return ox + (x - minx) * k
@@ -283,16 +328,10 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
             d.add(Circle(tx(f.x), ty(f.y), 2.2, fillColor=colour, strokeColor=st.WHITE, strokeWidth=0.3))
 
     # -- header, scale bar, legend ---------------------------------------------------------------------
-    area = f"{hall.area_m2:,.1f} m²"
-    bx0, by0, bx1, by1 = hall.bounds
-    title = st.printable(hall.name or hall.id)
     d.add(String(2, height - 12, title, fontName=st.BOLD, fontSize=10, fillColor=st.ACCENT))
-    what = "racks by role" if colour_by == "role" else "racks by maximum draw as a share of their power limit"
-    sub = (f"{_fmt_m((bx1 - bx0) / 1000)} m × {_fmt_m((by1 - by0) / 1000)} m, {area}, {len(racks):,} racks"
-           f"{f', {len(floors):,} floor units' if floors else ''}; {what}")
-    d.add(String(2, height - 23, st.printable(sub), fontName=st.FONT, fontSize=7, fillColor=st.MUTED))
-    d.add(String(width - 2, height - 12, f"Scale 1:{scale:,} at print size", fontName=st.FONT, fontSize=7.5,
-                 fillColor=st.MUTED, textAnchor="end"))
+    d.add(String(2, height - 23, sub, fontName=st.FONT, fontSize=7, fillColor=st.MUTED))
+    d.add(String(width - 2, height - 12, scale_label, fontName=st.FONT, fontSize=7.5, fillColor=st.MUTED,
+                 textAnchor="end"))
     _scale_bar(d, k, 2, legend_h - 11, bar_space - 24)
     legend.draw(d, legend_h)
     d.legend = [label for _, _, label in legend.items]
@@ -378,4 +417,4 @@ def _scale_bar(d: Drawing, k: float, x: float, y: float, max_pt: float) -> None:
                  textAnchor="middle"))
 
 
-__all__ = ["COLOUR_BY", "PlanDrawing", "SCALES", "choose_scale", "plan_drawing"]
+__all__ = ["COLOUR_BY", "SCALES", "PlanDrawing", "choose_scale", "plan_drawing"]

@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import io
+import math
 import re
 
 import pytest
 from pypdf import PdfReader
 from reportlab.graphics import renderPDF, renderSVG
 from reportlab.graphics.shapes import Path, String
+from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from designer.analysis import analyze
 from designer.fileformat import load
@@ -95,7 +97,7 @@ def test_plan_shows_cdus_and_renders_to_svg(nvl72):
 def test_small_plan_leaves_out_labels_that_would_not_print(dgx):
     d = plan_drawing(dgx, width=140, height=220)
     assert d.scale > 100 and d.labels_drawn == 0
-    assert not set(r.name for r in dgx.project.racks) & set(strings(d))
+    assert not {r.name for r in dgx.project.racks} & set(strings(d))
 
 
 def test_elevation_shows_both_faces_with_parts_and_units(dgx, catalog):
@@ -128,3 +130,31 @@ def test_large_hall_is_a_handful_of_shapes(catalog):
     # one path per colour, not one shape per rack: that is what keeps the PDF small and quick
     assert len(d.contents) < 40
     assert "front of rack" not in d.legend  # racks are too small on paper to show their front edge
+
+
+def test_narrowed_plan_keeps_its_scale_and_maps_the_hall_onto_the_page(dgx):
+    wide = plan_drawing(dgx, width=1190, height=841)
+    narrow = plan_drawing(dgx, width=1190, height=841, shrink_width=True)
+    assert wide.width == 1190 and narrow.scale == wide.scale == 50
+    hall = dgx.project.halls[0]
+    x0, _, x1, _ = hall.bounds
+    # as wide as the hall at 1:50 with the 4 pt side margins, rounded up to a whole point
+    assert narrow.width == math.ceil((x1 - x0) * PT_PER_MM / 50 + 8)
+    assert narrow.height == int(narrow.height)  # whole points, so an image of it has an exact size
+    k = PT_PER_MM / 50
+    for d in (wide, narrow):
+        # the hall's corners a hall's width apart, centred, and y growing up the page as it grows down the plan
+        (ax, ay), (bx, by) = d.page_point(x0, 0), d.page_point(x1, 1000)
+        assert bx - ax == pytest.approx((x1 - x0) * k) and ay - by == pytest.approx(1000 * k)
+        assert (ax + bx) / 2 == pytest.approx(d.width / 2)
+        compute = next(p for p in d.contents if isinstance(p, Path) and p.fillColor == pdf_style.ROLES["compute"][0])
+        rack = dgx.project.rack("su01-01")
+        cx, cy = d.page_point(rack.x, rack.y)
+        xs, ys = compute.points[0:8:2], compute.points[1:8:2]  # the first compute rack's outline
+        assert (min(xs) + max(xs)) / 2 == pytest.approx(cx) and (min(ys) + max(ys)) / 2 == pytest.approx(cy)
+
+
+def test_narrowed_plan_keeps_room_for_its_header(nvl72):
+    d = plan_drawing(nvl72, width=1190, height=841, colour_by="power", shrink_width=True)
+    sub = next(t for t in strings(d) if t.endswith("share of their power limit"))
+    assert d.width < 1190 and d.width >= stringWidth(sub, pdf_style.FONT, 7) + 4
