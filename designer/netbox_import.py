@@ -1,0 +1,348 @@
+"""Read a folder of NetBox bulk-import files (as ``exporters.netbox_export`` writes them) back into a Project.
+
+What comes back: the site's name as the project's, each location as a hall, each rack
+with its type, plan position, rotation and row, each device with its rack, lowest U
+(``position``) and face, and each unracked device with a plan position as a floor unit
+(a CDU) with the racks it serves. Cables are not read: the wiring plan is the fabric
+engine's, made again from the racks and devices.
+
+Where each thing is read from: the ``cf_podplanner_*`` custom-field columns the export
+writes (ids, catalog types, plan positions, hall outlines); a type without
+``cf_podplanner_type`` is found by its NetBox model in ``05-rack-types.csv`` or in the
+device-type YAML of ``07-device-types`` (slug = catalog id). A plan position has no
+NetBox field, so a rack without one cannot be placed and is an error, not a guess.
+
+Every problem is a :class:`NetBoxImportError` (a ``ValueError``) naming the file, the
+row (as a spreadsheet numbers it: the header is row 1) and the column. Files are read
+through :func:`catalog.files.read_text`, which refuses pipes, devices and oversized files.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import math
+import os
+import re
+from pathlib import Path
+
+import yaml
+
+from catalog.files import DEFAULT_READ_LIMIT, FileReadError, read_text
+from catalog.records import FLOOR_KINDS, MOUNTABLE_KINDS
+
+from .fileformat import ProjectFileError, from_dict, to_dict
+from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
+from .rules import span_problem
+
+SITES, LOCATIONS, RACK_TYPES, RACKS = "01-sites.csv", "02-locations.csv", "05-rack-types.csv", "06-racks.csv"
+DEVICES, TYPES_FOLDER = "08-devices.csv", "07-device-types"
+#: A device-type YAML is a few kilobytes; the limit refuses a wrong file before it fills memory.
+YAML_LIMIT = 4 * 1024 * 1024
+DEFAULT_TILE_MM = 600.0
+#: Hall field -> its custom field on a location (``cf_podplanner_...``); empty = not known.
+HALL_FIGURES = (("power_capacity_kw", "power_capacity_kw"), ("cooling_capacity_kw", "cooling_capacity_kw"),
+                ("liquid_cooling_capacity_kw", "liquid_cooling_capacity_kw"),
+                ("floor_rating_kg_m2", "floor_rating_kg_m2"), ("rack_power_limit_kw", "power_limit_kw"))
+
+
+class NetBoxImportError(ValueError):
+    """A folder that cannot be read as a design: ``file, row N, column C: what is wrong``."""
+
+    def __init__(self, file: str, reason: str, row: int | None = None, column: str = ""):
+        self.file, self.row, self.column, self.reason = file, row, column, reason
+        where = [file] + ([f"row {row}"] if row is not None else []) + ([f"column {column}"] if column else [])
+        super().__init__(f"{', '.join(where)}: {reason}")
+
+
+class _Table:
+    """One CSV file's rows as dicts, with the file name and each row's number for messages."""
+
+    def __init__(self, folder: Path, name: str, required: tuple[str, ...], limit: int):
+        self.name = name
+        path = folder / name
+        try:
+            text = read_text(path, limit)
+        except FileReadError as exc:
+            raise NetBoxImportError(name, exc.reason) from None
+        try:
+            rows = list(csv.reader(io.StringIO(text, newline="")))
+        except csv.Error as exc:
+            raise NetBoxImportError(name, f"is not CSV ({exc})") from None
+        if not rows or not any(rows[0]):
+            raise NetBoxImportError(name, "has no header row")
+        self.header = [h.strip() for h in rows[0]]
+        for column in required:
+            if column not in self.header:
+                raise NetBoxImportError(name, "is missing; NetBox's import needs it", 1, column)
+        self.rows = rows[1:]
+
+    def has(self, column: str) -> bool:
+        return column in self.header
+
+    def __iter__(self):
+        width, header = len(self.header), self.header
+        for i, values in enumerate(self.rows, 2):
+            if not any(v.strip() for v in values):
+                continue  # a blank line, as spreadsheets leave at the end
+            if len(values) != width:
+                raise NetBoxImportError(self.name, f"has {len(values)} fields; the header has {width}", i)
+            yield _Row(self.name, i, dict(zip(header, values)))
+
+
+class _Row:
+    __slots__ = ("file", "line", "values")
+
+    def __init__(self, file: str, line: int, values: dict):
+        self.file, self.line, self.values = file, line, values
+
+    def error(self, column: str, reason: str) -> NetBoxImportError:
+        return NetBoxImportError(self.file, reason, self.line, column)
+
+    def text(self, column: str, *, required: bool = False, default: str = "") -> str:
+        value = self.values.get(column)
+        value = default if value is None else value.strip()
+        if required and not value:
+            raise self.error(column, "is empty")
+        return value
+
+    def number(self, column: str, *, required: bool = False, default: float | None = None,
+               lo: float = -math.inf, hi: float = math.inf) -> float | None:
+        text = self.text(column)
+        if not text:
+            if required:
+                raise self.error(column, "is empty; a number is needed")
+            return default
+        try:
+            value = float(text)
+        except ValueError:
+            raise self.error(column, f"{text!r} is not a number") from None
+        if not math.isfinite(value):
+            raise self.error(column, f"{text!r} is not a finite number")
+        if not lo <= value <= hi:
+            raise self.error(column, f"{text} is outside {lo:g}..{hi:g}")
+        return value
+
+
+def _outline(row: _Row, column: str) -> tuple[tuple[float, float], ...]:
+    text = row.text(column, required=True)
+    points = []
+    for part in text.split(";"):
+        xy = part.split(",")
+        try:
+            x, y = (float(v) for v in xy)
+        except ValueError:
+            raise row.error(column, f"{part.strip()!r} is not an x,y point in mm") from None
+        if not (math.isfinite(x) and math.isfinite(y)):
+            raise row.error(column, f"{part.strip()!r} is not a finite point")
+        points.append((x, y))
+    if len(points) < 3:
+        raise row.error(column, f"has {len(points)} points; an outline needs at least 3")
+    return tuple(points)
+
+
+def _ident(text: str) -> str:
+    """An id made from a name, for rows without a PodPlanner id."""
+    return re.sub(r"[^a-z0-9_]+", "-", text.lower()).strip("-") or "x"
+
+
+class _TypeModels:
+    """(manufacturer, model) -> catalog id, from the rack types file and the device-type YAML."""
+
+    def __init__(self, folder: Path, limit: int):
+        self.folder, self.limit = folder, limit
+        self._devices: dict[tuple[str, str], str] | None = None
+        self.racks: dict[tuple[str, str], str] = {}
+        self.rack_models: dict[str, list[str]] = {}
+        if (folder / RACK_TYPES).exists():
+            for row in _Table(folder, RACK_TYPES, ("manufacturer", "model", "slug"), limit):
+                key = (row.text("manufacturer", required=True), row.text("model", required=True))
+                self.racks[key] = row.text("slug", required=True)
+                self.rack_models.setdefault(key[1], []).append(self.racks[key])
+
+    def rack(self, row: _Row, column: str) -> str:
+        model = row.text(column, required=True)
+        found = self.rack_models.get(model, [])
+        if len(found) != 1:
+            raise row.error(column, f"rack type {model!r} is not in {RACK_TYPES}" if not found else
+                            f"rack type {model!r} is made by several manufacturers in {RACK_TYPES}")
+        return found[0]
+
+    def device(self, row: _Row) -> str:
+        if self._devices is None:
+            self._devices = self._read_yaml()
+        key = (row.text("manufacturer", required=True), row.text("device_type", required=True))
+        if key not in self._devices:
+            raise row.error("device_type", f"{key[0]} {key[1]} has no file in {TYPES_FOLDER} and the row no "
+                                           "cf_podplanner_type")
+        return self._devices[key]
+
+    def _read_yaml(self) -> dict[tuple[str, str], str]:
+        out: dict[tuple[str, str], str] = {}
+        folder = self.folder / TYPES_FOLDER
+        names = sorted(os.listdir(folder)) if folder.is_dir() else []
+        for name in names:
+            if not name.endswith((".yaml", ".yml")):
+                continue
+            where = f"{TYPES_FOLDER}/{name}"
+            try:
+                doc = yaml.safe_load(read_text(folder / name, min(self.limit, YAML_LIMIT)))
+            except FileReadError as exc:
+                raise NetBoxImportError(where, exc.reason) from None
+            except yaml.YAMLError as exc:
+                mark = getattr(exc, "problem_mark", None)
+                raise NetBoxImportError(where, "is not valid YAML" + (f" at line {mark.line + 1}" if mark else "")
+                                        ) from None
+            if not isinstance(doc, dict):
+                raise NetBoxImportError(where, "is not a NetBox device type (expected a mapping)")
+            for key in ("manufacturer", "model", "slug"):
+                if not isinstance(doc.get(key), str) or not doc[key].strip():
+                    raise NetBoxImportError(where, f"{key} is missing or not text")
+            out[(doc["manufacturer"].strip(), doc["model"].strip())] = doc["slug"].strip()
+        return out
+
+
+def read_netbox(folder: str | os.PathLike, catalog=None, *, limit: int = DEFAULT_READ_LIMIT) -> Project:
+    """The design held by an export folder; with ``catalog``, every type is checked against it."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise NetBoxImportError(str(folder), "is not a folder" if folder.exists() else "no such folder")
+
+    sites = [row for row in _Table(folder, SITES, ("name",), limit)]
+    if len(sites) != 1:
+        raise NetBoxImportError(SITES, f"holds {len(sites)} sites; a design is one site")
+    site = sites[0]
+    name, description = site.text("name", required=True), site.text("comments") or site.text("description")
+
+    # -- halls ---------------------------------------------------------------------------------
+    halls, hall_of_location = [], {}
+    ids: dict[str, str] = {}  # ids are unique across halls, racks and floor units (designer.model)
+
+    def claim(row: _Row, column: str, ident: str) -> str:
+        if ident in ids:
+            raise row.error(column, f"id {ident!r} is also used by {ids[ident]}")
+        ids[ident] = f"{row.file} row {row.line}"
+        return ident
+
+    locations = _Table(folder, LOCATIONS, ("site", "name", "cf_podplanner_outline_mm"), limit)
+    for row in locations:
+        if row.text("site", required=True) != name:
+            raise row.error("site", f"{row.text('site')!r} is not the site of {SITES} ({name!r})")
+        loc = row.text("name", required=True)
+        if loc in hall_of_location:
+            raise row.error("name", f"location {loc!r} is listed twice")
+        hall_id = claim(row, "cf_podplanner_id", row.text("cf_podplanner_id") or _ident(loc))
+        halls.append(Hall(hall_id, loc, _outline(row, "cf_podplanner_outline_mm"),
+                          tile_mm=row.number("cf_podplanner_tile_mm", default=DEFAULT_TILE_MM, lo=1, hi=1e5),
+                          **{field: row.number(f"cf_podplanner_{column}", lo=0) for field, column in HALL_FIGURES}))
+        hall_of_location[loc] = hall_id
+    if not halls:
+        raise NetBoxImportError(LOCATIONS, "holds no location; racks need a hall")
+
+    def hall(row: _Row) -> str:
+        loc = row.text("location", required=True)
+        if loc not in hall_of_location:
+            raise row.error("location", f"location {loc!r} is not in {LOCATIONS}")
+        return hall_of_location[loc]
+
+    def known(row: _Row, column: str, type_id: str, kinds: tuple[str, ...]) -> str:
+        if catalog is not None:
+            dev = catalog.find(type_id)
+            if dev is None:
+                raise row.error(column, f"{type_id!r} is not in the catalog")
+            if dev.kind not in kinds:
+                raise row.error(column, f"{type_id} is a {dev.kind}; expected a {' or '.join(kinds)}")
+        return type_id
+
+    # -- racks ---------------------------------------------------------------------------------
+    models = _TypeModels(folder, limit)
+    racks_table = _Table(folder, RACKS, ("location", "name", "cf_podplanner_x_mm", "cf_podplanner_y_mm"), limit)
+    if not racks_table.has("cf_podplanner_type") and not racks_table.has("rack_type"):
+        raise NetBoxImportError(RACKS, "is missing; a rack's type is read from it", 1, "rack_type")
+    racks: list[dict] = []
+    rack_by_name: dict[tuple[str, str], int] = {}
+    for row in racks_table:
+        hall_id = hall(row)
+        rack_name = row.text("name", required=True)
+        key = (hall_id, rack_name.lower())
+        if key in rack_by_name:
+            raise row.error("name", f"rack {rack_name!r} is listed twice in its location")
+        type_id = row.text("cf_podplanner_type") or models.rack(row, "rack_type")
+        rack_id = claim(row, "cf_podplanner_id", row.text("cf_podplanner_id") or _ident(rack_name))
+        rack_by_name[key] = len(racks)
+        racks.append({"id": rack_id, "name": rack_name, "hall": hall_id,
+                      "type": known(row, "cf_podplanner_type", type_id, ("rack",)),
+                      "x": row.number("cf_podplanner_x_mm", required=True),
+                      "y": row.number("cf_podplanner_y_mm", required=True),
+                      "rotation": row.number("cf_podplanner_rotation_deg", default=0.0, lo=-360, hi=360),
+                      "row": row.text("cf_podplanner_row"), "devices": [],
+                      "power_limit_kw": row.number("cf_podplanner_power_limit_kw", lo=0)})
+
+    # -- devices ---------------------------------------------------------------------------------
+    devices = _Table(folder, DEVICES, ("name", "location", "rack", "position", "face"), limit)
+    if not devices.has("cf_podplanner_type") and not (devices.has("device_type") and devices.has("manufacturer")):
+        raise NetBoxImportError(DEVICES, "is missing; a device's type is read from it", 1, "device_type")
+    own_names = devices.has("cf_podplanner_name")
+    floor: list[FloorDevice] = []
+    device_ids: dict[str, str] = {}
+    for row in devices:
+        nb_name = row.text("name", required=True)
+        hall_id = hall(row)
+        type_id = row.text("cf_podplanner_type") or models.device(row)
+        dev_id = row.text("cf_podplanner_id") or _ident(nb_name)
+        if dev_id in device_ids:
+            raise row.error("cf_podplanner_id", f"device id {dev_id!r} is also used by {device_ids[dev_id]}")
+        device_ids[dev_id] = f"{row.file} row {row.line}"
+        dev_name = row.text("cf_podplanner_name") if own_names else nb_name
+        rack_name = row.text("rack")
+        if not rack_name:  # a floor unit: a position on the plan instead of a rack
+            if row.text("position"):
+                raise row.error("position", "a device without a rack has no rack position")
+            floor.append({"id": claim(row, "cf_podplanner_id", dev_id), "hall": hall_id, "name": dev_name,
+                          "type": known(row, "cf_podplanner_type", type_id, tuple(FLOOR_KINDS)),
+                          "x": row.number("cf_podplanner_x_mm", required=True),
+                          "y": row.number("cf_podplanner_y_mm", required=True),
+                          "rotation": row.number("cf_podplanner_rotation_deg", default=0.0, lo=-360, hi=360),
+                          "serves": row.text("cf_podplanner_serves"), "row": row})
+            continue
+        rack_index = rack_by_name.get((hall_id, rack_name.lower()))
+        if rack_index is None:
+            raise row.error("rack", f"rack {rack_name!r} is not in {RACKS} (location {row.text('location')!r})")
+        face = row.text("face") or "front"
+        if face not in FACES:
+            raise row.error("face", f"{face!r} is not front or rear")
+        u = row.number("position", lo=0.5, hi=1000)
+        if u is not None and u * 2 != int(u * 2):
+            raise row.error("position", f"{u:g} is not a multiple of 0.5 U")
+        device = MountedDevice(dev_id, known(row, "cf_podplanner_type", type_id, tuple(MOUNTABLE_KINDS)), u, face,
+                               dev_name)
+        if catalog is not None:
+            rack_type = catalog.get(racks[rack_index]["type"])
+            problem = span_problem(catalog.get(device.type), device, rack_type.rack_units)
+            if problem:
+                raise row.error("position", problem)
+        racks[rack_index]["devices"].append(device)
+
+    floor_units = []
+    for f in floor:
+        row = f.pop("row")
+        serves = []
+        for part in (p.strip() for p in f.pop("serves").split(";")):
+            if not part:
+                continue
+            index = rack_by_name.get((f["hall"], part.lower()))
+            if index is None:
+                raise row.error("cf_podplanner_serves", f"rack {part!r} is not in {RACKS} in this unit's location")
+            serves.append(racks[index]["id"])
+        floor_units.append(FloorDevice(serves=tuple(serves), **f))
+
+    project = Project(name=name, description=description, halls=tuple(halls),
+                      racks=tuple(Rack(devices=tuple(r.pop("devices")), **r) for r in racks),
+                      floor_devices=tuple(floor_units))
+    if catalog is not None:
+        # whatever else a project file must keep is the file format's rule: its reader holds them all.
+        # Devices that overlap are not refused, as in a project file: the design checks report them.
+        try:
+            project = from_dict(to_dict(project), catalog)
+        except ProjectFileError as exc:
+            raise NetBoxImportError(str(folder), f"the design it holds is not valid: {exc}") from None
+    return project

@@ -1,0 +1,555 @@
+"""The design as a folder of NetBox bulk-import files: sites, halls, racks, devices, interfaces and cables.
+
+NetBox (4.1 or later) imports each file in its own *Import* page, in the order of the
+file names; README.txt in the folder says which page takes which file.
+
+Where the column names come from: NetBox's import forms, ``netbox/dcim/forms/bulk_import.py``
+(SiteImportForm, LocationImportForm, ManufacturerImportForm, DeviceRoleImportForm,
+RackTypeImportForm, RackImportForm, DeviceImportForm, InterfaceImportForm, CableImportForm)
+and ``netbox/extras/forms/bulk_import.py`` (CustomFieldImportForm), read at v4.6.8 and
+compared with v4.0.0, v4.1.0 and v4.3.0; choice values from ``netbox/dcim/choices.py``;
+the ``cf_<name>`` column of a custom field from ``netbox/netbox/forms/mixins.py``. Only
+columns every release from 4.1 on accepts are written, because an import form refuses
+a column it does not know: rack types (``rack_type``) arrived in 4.1, and the cable
+form's ``side_a_site`` only in 4.4, so cables name their devices alone, which is why
+device names are unique in the whole export, not only per site as NetBox requires.
+
+Where a rack stands: NetBox has no floor coordinates for a rack. The plan position
+goes in custom fields (``cf_podplanner_x_mm``, ``cf_podplanner_y_mm``,
+``cf_podplanner_rotation_deg``), not in ``comments``: a custom field is a typed,
+filterable number NetBox validates on import, and one that our own import reads back
+without parsing prose. Custom fields must exist before a file names them, so the folder
+starts with ``00-custom-fields.csv``. The design's own ids, names and catalog types
+travel the same way, so a folder imported back (:mod:`designer.netbox_import`) gives
+the same racks and devices.
+
+Device types: NetBox imports them only as YAML in the community devicetype-library's
+format (the format :mod:`catalog.netbox` reads), one file per type in
+``07-device-types``, slug = catalog id so that file read by :mod:`catalog.netbox`
+gives the same catalog entry back. A type the library already holds is referenced by
+the library's manufacturer and model instead (:data:`COMMUNITY_TYPES`) and gets no YAML,
+but only while the design cables none of its ports: a cable needs an interface of the
+name the wiring plan uses, and the library names its interfaces its own way. The
+types carry no interface templates: ``09-interfaces.csv`` creates the interfaces the
+cables end on, named as the cabling plan names them (a rack-scale system is one
+NetBox device, so its trays' ports are ``tray01/1`` ...).
+"""
+from __future__ import annotations
+
+import csv
+import math
+import os
+import re
+from collections import Counter
+from pathlib import Path
+
+import numpy as np
+import yaml
+
+from catalog.files import write_atomic
+from designer.analysis import Analysis
+from designer.fabric import media
+from designer.fabric.topology import TIER_NAMES
+from designer.quote.lines import cable_part_number
+from designer.rack_roles import device_role
+
+from . import pdf_style as st
+from .base import ExportError
+
+#: Catalog types the community devicetype-library holds (read at netbox-community/devicetype-library),
+#: as (manufacturer, model, file). The library's QM9700 is left out on purpose: its file skips
+#: interfaces P22.1 and P23.0, and fabric cables land on every port of a leaf.
+COMMUNITY_TYPES = {
+    "sn2201": ("Nvidia", "SN2201", "device-types/Nvidia/SN2201.yaml"),
+    "sn5600": ("Nvidia", "SN5600", "device-types/Nvidia/SN5600.yaml"),
+}
+#: The library's spelling of a manufacturer: NetBox slugs "NVIDIA" and "Nvidia" alike, and slugs are unique.
+MANUFACTURER_SPELLING = {"NVIDIA": "Nvidia"}
+
+FILES = ("00-custom-fields.csv", "01-sites.csv", "02-locations.csv", "03-manufacturers.csv",
+         "04-device-roles.csv", "05-rack-types.csv", "06-racks.csv", "08-devices.csv", "09-interfaces.csv",
+         "10-cables.csv")
+TYPES_FOLDER = "07-device-types"
+
+#: (name, label, type, object types, description): the custom fields the other files fill.
+CUSTOM_FIELDS = (
+    ("podplanner_id", "PodPlanner id", "text", "dcim.location,dcim.rack,dcim.device",
+     "The object's id in the PodPlanner design"),
+    ("podplanner_type", "PodPlanner type", "text", "dcim.rack,dcim.device", "Catalog id of the rack or device type"),
+    ("podplanner_name", "PodPlanner name", "text", "dcim.device",
+     "The device's name in the design (NetBox's is made unique per site)"),
+    ("podplanner_x_mm", "Plan x (mm)", "decimal", "dcim.rack,dcim.device",
+     "Centre of the footprint on the hall plan, mm"),
+    ("podplanner_y_mm", "Plan y (mm)", "decimal", "dcim.rack,dcim.device",
+     "Centre of the footprint on the hall plan, mm"),
+    ("podplanner_rotation_deg", "Plan rotation (deg)", "decimal", "dcim.rack,dcim.device",
+     "Degrees clockwise; at 0 the front faces -y"),
+    ("podplanner_row", "Row", "text", "dcim.rack", "The rack's row on the plan"),
+    ("podplanner_serves", "Serves racks", "text", "dcim.device",
+     "Racks a floor unit (CDU) serves, by NetBox rack name, separated by ;"),
+    ("podplanner_outline_mm", "Hall outline (mm)", "text", "dcim.location",
+     "The hall's outline as x,y points in mm separated by ;"),
+    ("podplanner_tile_mm", "Floor tile (mm)", "decimal", "dcim.location", "Raised-floor tile size"),
+    ("podplanner_power_capacity_kw", "Power capacity (kW)", "decimal", "dcim.location",
+     "IT power the hall can supply"),
+    ("podplanner_cooling_capacity_kw", "Air cooling capacity (kW)", "decimal", "dcim.location",
+     "Heat the hall's air system can remove"),
+    ("podplanner_liquid_cooling_capacity_kw", "Liquid cooling capacity (kW)", "decimal", "dcim.location",
+     "Heat the facility water loop can take from CDUs"),
+    ("podplanner_floor_rating_kg_m2", "Floor rating (kg/m²)", "decimal", "dcim.location",
+     "Distributed load the floor is rated for"),
+    ("podplanner_power_limit_kw", "Rack power limit (kW)", "decimal", "dcim.location,dcim.rack",
+     "Per-rack power limit: a rack's own, or on a hall the limit of racks that set none"),
+)
+
+ROLE_NAMES = {"compute": "Compute", "rack_scale": "Rack-scale system", "network": "Network",
+              "management": "Management", "power": "Power shelf", "pdu": "PDU", "cdu": "CDU"}
+#: wiring plan medium -> NetBox cable type
+CABLE_TYPES = {"mmf": "mmf", "smf": "smf", "dac": "dac-passive", "acc": "dac-active", "aoc": "aoc"}
+#: InfiniBand speed per port (Gb/s) -> NetBox interface type
+IB_TYPES = {10: "infiniband-sdr", 20: "infiniband-ddr", 40: "infiniband-qdr", 56: "infiniband-fdr",
+            100: "infiniband-edr", 200: "infiniband-hdr", 400: "infiniband-ndr", 800: "infiniband-xdr"}
+#: catalog airflow -> NetBox airflow, where one names the other exactly
+AIRFLOW = {"front-to-rear": "front-to-rear", "rear-to-front": "rear-to-front", "passive": "passive"}
+#: A device less deep than this (or of unknown depth) is imported half-depth, so NetBox refuses
+#: no front/rear pairing the design allows.
+FULL_DEPTH_MM = 500.0
+#: NetBox's limits on names (dcim models' max_length)
+DEVICE_NAME_MAX = 64
+NAME_MAX = 100
+#: Racks are 19-inch (EIA-310) cabinets; the catalog gives their outer size, not the rail width.
+RACK_WIDTH_IN = 19
+
+COLUMNS = {
+    "00-custom-fields.csv": ("name", "label", "group_name", "type", "object_types", "description"),
+    "01-sites.csv": ("name", "slug", "status", "description", "comments"),
+    "02-locations.csv": ("site", "name", "slug", "status", "cf_podplanner_id",
+                         "cf_podplanner_outline_mm", "cf_podplanner_tile_mm", "cf_podplanner_power_capacity_kw",
+                         "cf_podplanner_cooling_capacity_kw", "cf_podplanner_liquid_cooling_capacity_kw",
+                         "cf_podplanner_floor_rating_kg_m2", "cf_podplanner_power_limit_kw"),
+    "03-manufacturers.csv": ("name", "slug"),
+    "04-device-roles.csv": ("name", "slug", "color", "description"),
+    "05-rack-types.csv": ("manufacturer", "model", "slug", "form_factor", "width", "u_height", "outer_width",
+                          "outer_depth", "outer_unit", "weight", "max_weight", "weight_unit", "description"),
+    "06-racks.csv": ("site", "location", "name", "status", "rack_type", "cf_podplanner_id",
+                     "cf_podplanner_type", "cf_podplanner_x_mm", "cf_podplanner_y_mm", "cf_podplanner_rotation_deg",
+                     "cf_podplanner_row", "cf_podplanner_power_limit_kw"),
+    "08-devices.csv": ("name", "role", "manufacturer", "device_type", "status", "site", "location", "rack",
+                       "position", "face", "cf_podplanner_id", "cf_podplanner_name", "cf_podplanner_type",
+                       "cf_podplanner_x_mm", "cf_podplanner_y_mm", "cf_podplanner_rotation_deg",
+                       "cf_podplanner_serves"),
+    "09-interfaces.csv": ("device", "name", "type"),
+    "10-cables.csv": ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
+                      "type", "status", "length", "length_unit", "label", "description"),
+}
+
+
+def slug(text: str) -> str:
+    """NetBox's slug alphabet (``^[-a-zA-Z0-9_]+$``), lower case."""
+    s = re.sub(r"[^a-z0-9_]+", "-", text.lower()).strip("-")
+    return s[:NAME_MAX] or "x"
+
+
+def num(value: float | None) -> str:
+    """A number as NetBox's decimal fields take it: at most 4 decimals, no exponent."""
+    if value is None:
+        return ""
+    text = f"{value:.4f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def manufacturer_name(name: str) -> str:
+    return MANUFACTURER_SPELLING.get(name, name) or "Generic"
+
+
+def model_name(dev) -> str:
+    """A type's model in NetBox: its catalog name without the manufacturer's name in front."""
+    name = dev.name
+    for prefix in (dev.manufacturer, manufacturer_name(dev.manufacturer)):
+        if prefix and name.lower().startswith(prefix.lower() + " "):
+            name = name[len(prefix) + 1:]
+            break
+    return name[:NAME_MAX]
+
+
+def _device_names(project) -> dict[str, str]:
+    """A NetBox name per device id (racked and floor), unique case-insensitively in the whole export.
+
+    The design's own name when no other device shares it; else prefixed by its rack's (or hall's)
+    name; a clash left after that gets the device id.
+    """
+    halls = {h.id: h.name or h.id for h in project.halls}
+    entries = [(d.id, d.name or d.id, r.name or r.id) for r in project.racks for d in r.devices]
+    entries += [(f.id, f.name or f.id, halls.get(f.hall, f.hall)) for f in project.floor_devices]
+    first = Counter(base.lower() for _, base, _ in entries)
+    names = {i: base if first[base.lower()] == 1 else f"{where} {base}" for i, base, where in entries}
+    second = Counter(n.lower() for n in names.values())
+    for i, base, where in entries:
+        if second[names[i].lower()] > 1:
+            names[i] = f"{names[i]} ({i})"
+    third = Counter(n.lower() for n in names.values())
+    for i, name in names.items():
+        if third[name.lower()] > 1:
+            raise ExportError(f"two devices would both be named {name!r} in NetBox; rename one")
+        if len(name) > DEVICE_NAME_MAX:
+            raise ExportError(f"device name {name!r} is longer than the {DEVICE_NAME_MAX} characters NetBox allows")
+    return names
+
+
+def _rack_names(project) -> dict[str, str]:
+    """A NetBox name per rack id: unique per location (hall), as NetBox requires."""
+    names, seen = {}, Counter((r.hall, (r.name or r.id).lower()) for r in project.racks)
+    for r in project.racks:
+        base = r.name or r.id
+        name = base if seen[(r.hall, base.lower())] == 1 else f"{base} ({r.id})"
+        if len(name) > NAME_MAX:
+            raise ExportError(f"rack name {name!r} is longer than the {NAME_MAX} characters NetBox allows")
+        names[r.id] = name
+    if len({(project.rack(i).hall, n.lower()) for i, n in names.items()}) != len(names):
+        raise ExportError("two racks of one hall would share a name in NetBox; rename one")
+    return names
+
+
+def _location_names(project) -> dict[str, str]:
+    names, seen = {}, set()
+    for h in project.halls:
+        name = (h.name or h.id)[:NAME_MAX]
+        if name.lower() in seen:
+            name = f"{name} ({h.id})"[:NAME_MAX]
+        if name.lower() in seen:
+            raise ExportError(f"two halls would share the NetBox location name {name!r}; rename one")
+        seen.add(name.lower())
+        names[h.id] = name
+    return names
+
+
+def _interface_type(dev, catalog) -> str:
+    """The NetBox type of a type's fabric ports: InfiniBand by speed (the wiring plan cables only those)."""
+    groups = list(dev.ports)
+    for comp in dev.components:
+        part = catalog.find(comp.id)
+        if part is not None:
+            groups.extend(part.ports)
+    for g in groups:
+        if g.protocol == "infiniband" and g.role in ("compute", "fabric"):
+            return IB_TYPES.get(int(g.speed_gbps), "other")
+    return "other"
+
+
+def _device_type_yaml(dev) -> dict:
+    """One type in the devicetype-library's format (keys in the library's order)."""
+    doc: dict = {"manufacturer": manufacturer_name(dev.manufacturer), "model": model_name(dev), "slug": slug(dev.id)}
+    if dev.part_number:
+        doc["part_number"] = dev.part_number
+    doc["u_height"] = int(dev.u_height) if float(dev.u_height).is_integer() else float(dev.u_height)
+    doc["is_full_depth"] = bool(dev.u_height > 0 and dev.depth_mm is not None and dev.depth_mm >= FULL_DEPTH_MM)
+    if dev.airflow in AIRFLOW:
+        doc["airflow"] = AIRFLOW[dev.airflow]
+    if dev.weight_kg is not None:
+        doc["weight"] = round(float(dev.weight_kg), 2)
+        doc["weight_unit"] = "kg"
+    doc["comments"] = f"{dev.name}. Exported by PodPlanner from catalog entry {dev.id}."
+    return doc
+
+
+def write_netbox(analysis: Analysis, folder) -> str:
+    project, catalog = analysis.project, analysis.catalog
+    if not project.racks:
+        raise ExportError("the design has no racks: place racks and devices first")
+    folder = Path(folder)
+    if folder.exists() and not folder.is_dir():
+        raise ExportError(f"{folder} is a file; NetBox files are written into a folder")
+    try:
+        os.makedirs(folder / TYPES_FOLDER, exist_ok=True)
+    except OSError as exc:
+        raise ExportError(f"cannot create the folder {folder}: {exc.strerror or exc}") from None
+
+    site = (project.name or "PodPlanner design")[:NAME_MAX]
+    site_slug = slug(site)
+    locations = _location_names(project)
+    rack_names = _rack_names(project)
+    dev_names = _device_names(project)
+    rows: dict[str, list] = {name: [] for name in FILES}
+
+    rows["00-custom-fields.csv"] = [(n, label, "PodPlanner", kind, types, desc)
+                                    for n, label, kind, types, desc in CUSTOM_FIELDS]
+    # NetBox's description holds 200 characters; the whole text goes in comments
+    rows["01-sites.csv"].append((site, site_slug, "planned", project.description[:200], project.description))
+    for h in project.halls:
+        outline = ";".join(f"{num(x)},{num(y)}" for x, y in h.outline)
+        rows["02-locations.csv"].append((site, locations[h.id], slug(f"{site_slug}-{h.id}"),
+                                         "planned", h.id, outline, num(h.tile_mm), num(h.power_capacity_kw),
+                                         num(h.cooling_capacity_kw), num(h.liquid_cooling_capacity_kw),
+                                         num(h.floor_rating_kg_m2), num(h.rack_power_limit_kw)))
+
+    # -- types: one pass over the design ------------------------------------------------------
+    device_type = {d.id: d.type for r in project.racks for d in r.devices}
+    used_types = Counter(device_type.values()) + Counter(f.type for f in project.floor_devices)
+    wiring = _Wiring(analysis, project)
+    cabled_types = {device_type[d] for d in wiring.cabled_devices}
+
+    def type_ref(type_id: str) -> tuple[str, str]:
+        """(manufacturer, model) a device row names its type by."""
+        if type_id in COMMUNITY_TYPES and type_id not in cabled_types:
+            return COMMUNITY_TYPES[type_id][:2]
+        dev = catalog.get(type_id)
+        return manufacturer_name(dev.manufacturer), model_name(dev)
+
+    refs = {t: type_ref(t) for t in used_types}
+    rack_types = sorted({r.type for r in project.racks})
+    manufacturers = sorted({m for m, _ in refs.values()} | {manufacturer_name(catalog.get(t).manufacturer)
+                                                             for t in rack_types})
+    rows["03-manufacturers.csv"] = [(m, slug(m)) for m in manufacturers]
+    models_seen: dict[tuple[str, str], str] = {}
+    for t, (m, model) in refs.items():
+        other = models_seen.setdefault((m, model.lower()), t)
+        if other != t:
+            raise ExportError(f"catalog types {other} and {t} would both be {m} {model} in NetBox")
+
+    roles = sorted({device_role(catalog.get(t)) for t in used_types}, key=list(ROLE_NAMES).index)
+    rows["04-device-roles.csv"] = [(ROLE_NAMES[r], slug(ROLE_NAMES[r]),
+                                    st.DEVICE_COLOURS[r].hexval()[2:].lower(), "") for r in roles]
+    rack_models = {}
+    for t in rack_types:
+        dev = catalog.get(t)
+        rack_models[t] = model_name(dev)
+        units = int(dev.rack_units or dev.u_height or 42)
+        rows["05-rack-types.csv"].append((
+            manufacturer_name(dev.manufacturer), rack_models[t], slug(t), "4-post-cabinet",
+            RACK_WIDTH_IN, units, num(round(dev.width_mm)) if dev.width_mm else "",
+            num(round(dev.depth_mm)) if dev.depth_mm else "", "mm" if dev.width_mm or dev.depth_mm else "",
+            num(dev.weight_kg), int(dev.max_load_kg) if dev.max_load_kg else "",
+            "kg" if dev.weight_kg is not None or dev.max_load_kg else "",
+            f"Part number {dev.part_number}" if dev.part_number else ""))
+
+    for r in project.racks:
+        rows["06-racks.csv"].append((
+            site, locations[r.hall], rack_names[r.id], "planned", rack_models[r.type],
+            r.id, r.type, num(r.x), num(r.y), num(r.rotation), r.row,
+            num(r.power_limit_kw)))
+
+    role_of = {t: ROLE_NAMES[device_role(catalog.get(t))] for t in used_types}
+    device_rows = rows["08-devices.csv"]
+    for r in project.racks:
+        loc, rack = locations[r.hall], rack_names[r.id]
+        for d in r.devices:
+            m, model = refs[d.type]
+            # A 0U device (vertical PDU) has no position; NetBox refuses one. Its face is kept.
+            device_rows.append((dev_names[d.id], role_of[d.type], m, model, "planned",
+                                site, loc, rack, "" if d.u is None else num(d.u), d.face, d.id,
+                                d.name, d.type, "", "", "", ""))
+    for f in project.floor_devices:
+        m, model = refs[f.type]
+        served = [rack_names[i] for i in f.serves if i in rack_names]
+        if any(";" in name for name in served):
+            raise ExportError(f"{f.name or f.id} serves a rack whose name holds ';', which separates the names")
+        serves = ";".join(served)
+        device_rows.append((dev_names[f.id], role_of[f.type], m, model, "planned", site,
+                            locations[f.hall], "", "", "", f.id, f.name, f.type, num(f.x),
+                            num(f.y), num(f.rotation), serves))
+
+    # -- interfaces and cables ------------------------------------------------------------------
+    itype = {t: _interface_type(catalog.get(t), catalog) for t in cabled_types}
+    # written as ready-made lines: csv.writer quoting the 900,000 rows of a 100,000-GPU design took over a second
+    rows["09-interfaces.csv"] = wiring.interface_lines(dev_names, {d: itype[device_type[d]]
+                                                                   for d in wiring.cabled_devices})
+    rows["10-cables.csv"] = wiring.cable_lines(dev_names, catalog)
+    interface_rows, cable_rows = rows["09-interfaces.csv"], rows["10-cables.csv"]
+
+    # -- write ------------------------------------------------------------------------------------
+    for name in FILES:
+        _write_csv(folder / name, COLUMNS[name], rows[name])
+    yaml_files = []
+    for t in sorted(used_types):
+        if refs[t] == COMMUNITY_TYPES.get(t, (None, None))[:2]:
+            continue
+        file_name = f"{slug(t)}.yaml"
+        text = "---\n" + yaml.safe_dump(_device_type_yaml(catalog.get(t)), sort_keys=False, allow_unicode=True)
+        write_atomic(folder / TYPES_FOLDER / file_name, text)
+        yaml_files.append(file_name)
+    write_atomic(folder / "README.txt", _readme(site, refs, yaml_files, rows))
+    return (f"{len(project.racks):,} racks, {len(device_rows):,} devices, {len(interface_rows):,} interfaces, "
+            f"{len(cable_rows):,} cables, {len(yaml_files)} device types")
+
+
+class _Wiring:
+    """The analysis' wiring plan as NetBox interfaces and cables, read from the plan's columns.
+
+    Why columns and not ``FabricResult.links()``: a 100,000-GPU design has 300,000 links, and
+    making a ``Link`` object for each takes longer than writing every file of the export. The
+    columns are read the way ``WiringPlan.links`` reads them (ports "cage/lane" on multi-port
+    cages, "n" otherwise; a rack-scale system's trays "name/trayNN"); the tests hold the two
+    to the same cables.
+    """
+
+    def __init__(self, analysis: Analysis, project):
+        fabric = analysis.result("fabric")
+        plan = fabric.plan if fabric.error is None else None
+        self.plan = plan if plan is not None and len(plan) else None
+        self.cabled_devices: list[str] = []
+        if self.plan is None:
+            return  # no fabric: racks and devices still go to NetBox, without cables
+        inv = self.plan.inv
+        by_label = {(r.id, d.name or d.id): d.id for r in project.racks for d in r.devices}
+        used = np.unique(np.concatenate([self.plan.a_dev, self.plan.b_dev]))
+        self.device = {}  # fabric device index -> (design device id, interface-name prefix)
+        for i in used.tolist():
+            rack_id, label, prefix = inv.rack_ids[inv.devices.rack[i]], inv.devices.labels[i], ""
+            dev_id = by_label.get((rack_id, label))
+            if dev_id is None and "/tray" in label:  # a tray of a rack-scale system: one NetBox device
+                base, tray = label.rsplit("/", 1)
+                dev_id, prefix = by_label.get((rack_id, base)), tray + "/"
+            if dev_id is None:
+                raise ExportError(f"the wiring plan names device {label!r} in rack {rack_id!r}, "
+                                  "which the design lacks")
+            self.device[i] = (dev_id, prefix)
+        self.cabled_devices = sorted({d for d, _ in self.device.values()})
+        # An appliance is one fabric device per port, each numbering its port from 0 (the wiring plan
+        # gives every UFM port the name "1"); NetBox needs one interface per port, so its ports are
+        # numbered in the plan's order of those devices.
+        appliance_port: dict[int, int] = {}
+        seen: Counter = Counter()
+        for i in inv.reserved:
+            if i in self.device:
+                appliance_port[i] = seen[self.device[i][0]]
+                seen[self.device[i][0]] += 1
+        # every end of every link, a then b: (device, port) keys and their interface names
+        ppc = np.asarray(inv.devices.cage_ports, dtype=np.int64)
+        devs = np.empty(2 * len(self.plan), dtype=np.int64)
+        ports = np.empty_like(devs)
+        devs[0::2], devs[1::2] = self.plan.a_dev, self.plan.b_dev
+        ports[0::2], ports[1::2] = self.plan.a_port, self.plan.b_port
+        span = int(ports.max()) + 1
+        keys, first, self.end_of = np.unique(devs * span + ports, return_index=True, return_inverse=True)
+        self.first_use = np.argsort(first, kind="stable")
+        k_dev, k_port = (keys // span).tolist(), (keys % span).tolist()
+        k_ppc = ppc[keys // span].tolist()
+        # digits, "/" and "trayNN": never a character CSV must quote
+        self.names = [self.device[d][1] + (f"{p // n + 1}/{p % n + 1}" if n > 1 else
+                                           str(appliance_port.get(d, p) + 1))
+                      for d, p, n in zip(k_dev, k_port, k_ppc)]
+        self.owners = [self.device[d][0] for d in k_dev]
+
+    def interface_lines(self, dev_names: dict, itype: dict) -> list[str]:
+        """The rows of 09-interfaces.csv as CSV lines, in the order cables first use them."""
+        if self.plan is None:
+            return []
+        names, owners = self.names, self.owners
+        head = {d: f"{csv_field(dev_names[d])}," for d in self.cabled_devices}
+        tail = {d: f",{itype[d]}\r\n" for d in self.cabled_devices}
+        return [head[owners[k]] + names[k] + tail[owners[k]] for k in self.first_use.tolist()]
+
+    def cable_lines(self, dev_names: dict, catalog) -> list[str]:
+        """The rows of 10-cables.csv as CSV lines, one per link of the plan."""
+        if self.plan is None:
+            return []
+        plan, ch = self.plan, self.plan.choice
+        ids = ch["module_ids"]
+        ends = self.end_of.reshape(-1, 2).tolist()
+        names, owners = self.names, self.owners
+        # each end written once as "device,dcim.interface,port"
+        device_text = {d: csv_field(dev_names[d]) + ",dcim.interface," for d in self.cabled_devices}
+        end_text = [device_text[o] + n for o, n in zip(owners, names)]
+        described: dict[tuple, tuple] = {}
+
+        def describe(t, rail, med, length, ma, mb) -> tuple:
+            """The row's text after the ends and after the label: few distinct ones, so each is made once."""
+            ok = not math.isnan(length) and length > 0
+            cable = catalog.find(media.CABLES[med]) if media.CABLES[med] else None
+            part = ""
+            if cable is not None and ok:
+                legacy, ordering = cable_part_number(cable, length)
+                part = ordering or legacy
+            what = (TIER_NAMES[t], f"rail {rail}" if rail >= 0 else "", part or media.CABLES[med],
+                    " / ".join(ids[m] for m in (ma, mb) if m >= 0))
+            before_label = f",{CABLE_TYPES.get(media.MEDIA[med], '')},planned,{num(length) if ok else ''},"
+            before_label += "m," if ok else ","
+            return before_label, "," + csv_field(", ".join(w for w in what if w)) + "\r\n"
+
+        rows = []
+        cols = zip(ends, plan.tier.tolist(), plan.rail.tolist(), ch["medium"].tolist(), ch["length_m"].tolist(),
+                   ch["module_a"].tolist(), ch["module_b"].tolist())
+        for n, ((a, b), *key) in enumerate(cols, 1):
+            d = described.get(tuple(key))
+            if d is None:
+                d = described[tuple(key)] = describe(*key)
+            rows.append(f"{end_text[a]},{end_text[b]}{d[0]}W{n:06d}{d[1]}")
+        return rows
+
+
+_NEEDS_QUOTES = re.compile(r'[,"\r\n]').search
+
+
+def csv_field(text: str) -> str:
+    """One field as csv.writer writes it (minimal quoting), for rows written as lines."""
+    if _NEEDS_QUOTES(text):
+        return '"' + text.replace('"', '""') + '"'
+    return text
+
+
+def _write_csv(path: Path, header, rows) -> None:
+    def write(fh) -> None:
+        w = csv.writer(fh)
+        w.writerow(header)
+        if rows and isinstance(rows[0], str):
+            fh.writelines(rows)
+        else:
+            w.writerows(rows)
+
+    write_atomic(path, write, newline="")
+
+
+def _readme(site: str, refs: dict, yaml_files: list[str], rows: dict) -> str:
+    community = sorted({COMMUNITY_TYPES[t] for t, ref in refs.items()
+                        if t in COMMUNITY_TYPES and ref == COMMUNITY_TYPES[t][:2]})
+    count = {name: len(rows[name]) for name in FILES}
+
+    def rows_of(name: str) -> str:
+        return f"{count[name]:,} row" + ("" if count[name] == 1 else "s")
+
+    lines = [
+        f"NetBox import of the PodPlanner design {site!r}",
+        "",
+        "For NetBox 4.1 or later. Import the files in this order, each in the page named, with",
+        "Import > Format CSV (or YAML for device types); every object is created with status 'planned'.",
+        "",
+        f"  00-custom-fields.csv  Customization > Custom Fields > Import   ({rows_of('00-custom-fields.csv')})",
+        f"  01-sites.csv          Organization > Sites > Import           ({rows_of('01-sites.csv')})",
+        f"  02-locations.csv      Organization > Locations > Import       ({rows_of('02-locations.csv')})",
+        f"  03-manufacturers.csv  Devices > Manufacturers > Import        ({rows_of('03-manufacturers.csv')})",
+        f"  04-device-roles.csv   Devices > Device Roles > Import         ({rows_of('04-device-roles.csv')})",
+        f"  05-rack-types.csv     Racks > Rack Types > Import             ({rows_of('05-rack-types.csv')})",
+        f"  06-racks.csv          Racks > Racks > Import                  ({rows_of('06-racks.csv')})",
+        f"  07-device-types/      Devices > Device Types > Import, YAML, a file at a time ({len(yaml_files)} files)",
+        f"  08-devices.csv        Devices > Devices > Import              ({rows_of('08-devices.csv')})",
+        f"  09-interfaces.csv     Devices > Interfaces > Import           ({rows_of('09-interfaces.csv')})",
+        f"  10-cables.csv         Connections > Cables > Import           ({rows_of('10-cables.csv')})",
+        "",
+        "NetBox refuses a row for an object that already exists (a manufacturer, a role, a custom",
+        "field from an earlier import): delete that row from the file, or the file's rows that",
+        "exist, before importing it.",
+        "",
+        "Device types in 07-device-types:",
+        *(f"  {f}" for f in yaml_files),
+    ]
+    if community:
+        lines += ["", "Device types taken from the community devicetype-library",
+                  "(https://github.com/netbox-community/devicetype-library); import these files first:"]
+        lines += [f"  {path}  ({m} {model})" for m, model, path in community]
+    lines += [
+        "",
+        "Where things are: NetBox has no floor plan, so each rack's position on the hall plan is in",
+        "the custom fields 'Plan x (mm)', 'Plan y (mm)' and 'Plan rotation (deg)' (rotation clockwise;",
+        "at 0 the rack's front faces -y). Devices are placed in their racks by position (lowest U)",
+        "and face; 0U PDUs have a face and no position. CDUs stand on the floor: they are devices",
+        "in the hall's location, without a rack, with the same position fields.",
+        "",
+        "Cables are labelled W000001 ... in the order of the cabling plan; their description holds",
+        "the fabric tier, rail, part number with its length code and the transceivers.",
+        "",
+        "Cables name their devices by name alone (NetBox before 4.4 has no site column there), so",
+        "every device name in these files is unique; import into a NetBox where no other site holds",
+        "devices of the same names.",
+        "",
+    ]
+    return "\n".join(lines)

@@ -1,0 +1,248 @@
+"""The NetBox import folder: every file read back and held to the analysis and to NetBox's import forms."""
+from __future__ import annotations
+
+import csv
+import os
+from collections import Counter
+from dataclasses import replace
+
+import pytest
+
+from catalog.netbox import import_devicetype
+from designer.analysis import analyze
+from designer.fileformat import load
+from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+from exporters.base import ExportError
+from exporters.netbox_export import (
+    COLUMNS,
+    COMMUNITY_TYPES,
+    FILES,
+    TYPES_FOLDER,
+    write_netbox,
+)
+
+#: The columns NetBox's import forms accept (netbox/dcim/forms/bulk_import.py and
+#: netbox/extras/forms/bulk_import.py, Meta.fields) in every release from 4.1.0 on: fields added
+#: later (owner, outer_height, side_a_site ...) are left out, so a column here is one 4.1 takes.
+NETBOX_41_FIELDS = {
+    "00-custom-fields.csv": {"name", "label", "group_name", "type", "object_types", "related_object_type",
+                             "required", "description", "search_weight", "filter_logic", "default", "choice_set",
+                             "weight", "validation_minimum", "validation_maximum", "validation_regex", "ui_visible",
+                             "ui_editable", "is_cloneable", "comments"},
+    "01-sites.csv": {"name", "slug", "status", "region", "group", "tenant", "facility", "time_zone", "description",
+                     "physical_address", "shipping_address", "latitude", "longitude", "comments", "tags"},
+    "02-locations.csv": {"site", "parent", "name", "slug", "status", "tenant", "facility", "description", "tags"},
+    "03-manufacturers.csv": {"name", "slug", "description", "tags"},
+    "04-device-roles.csv": {"name", "slug", "color", "vm_role", "config_template", "description", "tags"},
+    "05-rack-types.csv": {"manufacturer", "model", "slug", "form_factor", "width", "u_height", "starting_unit",
+                          "desc_units", "outer_width", "outer_depth", "outer_unit", "mounting_depth", "weight",
+                          "max_weight", "weight_unit", "description", "comments", "tags"},
+    "06-racks.csv": {"site", "location", "name", "facility_id", "tenant", "status", "role", "rack_type",
+                     "form_factor", "serial", "asset_tag", "width", "u_height", "desc_units", "outer_width",
+                     "outer_depth", "outer_unit", "mounting_depth", "airflow", "weight", "max_weight", "weight_unit",
+                     "description", "comments", "tags"},
+    "08-devices.csv": {"name", "role", "tenant", "manufacturer", "device_type", "platform", "serial", "asset_tag",
+                       "status", "site", "location", "rack", "position", "face", "latitude", "longitude", "parent",
+                       "device_bay", "airflow", "virtual_chassis", "vc_position", "vc_priority", "cluster",
+                       "description", "config_template", "comments", "tags"},
+    "09-interfaces.csv": {"device", "name", "label", "parent", "bridge", "lag", "type", "speed", "duplex", "enabled",
+                          "mark_connected", "wwn", "vdcs", "mtu", "mgmt_only", "description", "mode", "tags"},
+    "10-cables.csv": {"side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
+                      "type", "status", "tenant", "label", "color", "length", "length_unit", "description",
+                      "comments", "tags"},
+}
+#: The model each file's custom fields must be assigned to
+OBJECT_TYPE = {"02-locations.csv": "dcim.location", "06-racks.csv": "dcim.rack", "08-devices.csv": "dcim.device"}
+#: Choice values from netbox/dcim/choices.py
+STATUS = {"01-sites.csv": {"planned", "staging", "active", "decommissioning", "retired"},
+          "02-locations.csv": {"planned", "staging", "active", "decommissioning", "retired"},
+          "06-racks.csv": {"reserved", "available", "planned", "active", "deprecated"},
+          "08-devices.csv": {"offline", "active", "planned", "staged", "failed", "inventory", "decommissioning"},
+          "10-cables.csv": {"connected", "planned", "decommissioning"}}
+CABLE_TYPES = {"dac-active", "dac-passive", "mmf", "mmf-om3", "mmf-om4", "smf", "smf-os2", "aoc"}
+IB_TYPES = {"infiniband-ndr", "infiniband-xdr", "infiniband-hdr"}
+
+
+def read(folder, name):
+    with open(folder / name, encoding="utf-8", newline="") as fh:
+        return list(csv.DictReader(fh))
+
+
+@pytest.fixture(scope="module", params=[DGX_B200_SU, GB200_NVL72_SU], ids=["dgx-b200", "gb200-nvl72"])
+def exported(request, catalog, tmp_path_factory):
+    analysis = analyze(load(request.param, catalog), catalog)
+    folder = tmp_path_factory.mktemp("netbox") / "out"  # not there yet: the export makes it
+    account = write_netbox(analysis, folder)
+    return analysis, folder, account
+
+
+def test_folder_holds_every_file_with_the_columns_netbox_41_accepts(exported):
+    analysis, folder, account = exported
+    assert sorted(os.listdir(folder)) == sorted([*FILES, TYPES_FOLDER, "README.txt"])
+    custom = {r["name"]: set(r["object_types"].split(",")) for r in read(folder, "00-custom-fields.csv")}
+    for name in FILES:
+        with open(folder / name, encoding="utf-8", newline="") as fh:
+            header = next(csv.reader(fh))
+        assert tuple(header) == COLUMNS[name]
+        plain = [c for c in header if not c.startswith("cf_")]
+        assert set(plain) <= NETBOX_41_FIELDS[name], name
+        for column in (c for c in header if c.startswith("cf_")):
+            assert OBJECT_TYPE[name] in custom[column[3:]], (name, column)
+        for row in read(folder, name):
+            if name in STATUS:
+                assert row["status"] in STATUS[name]
+    assert {r["type"] for r in read(folder, "00-custom-fields.csv")} <= {"text", "decimal"}
+    p = analysis.project
+    assert account.startswith(f"{len(p.racks):,} racks, ")
+
+
+def test_racks_keep_their_plan_position_type_and_row(exported, catalog):
+    analysis, folder, _ = exported
+    rows = read(folder, "06-racks.csv")
+    racks = analysis.project.racks
+    assert len(rows) == len(racks)
+    models = {r["model"]: r for r in read(folder, "05-rack-types.csv")}
+    for row, rack in zip(rows, racks):
+        assert (row["cf_podplanner_id"], row["name"], row["cf_podplanner_type"]) == (rack.id, rack.name, rack.type)
+        assert (float(row["cf_podplanner_x_mm"]), float(row["cf_podplanner_y_mm"])) == (rack.x, rack.y)
+        assert float(row["cf_podplanner_rotation_deg"]) == rack.rotation
+        assert row["cf_podplanner_row"] == rack.row and row["location"] == "Data hall 1"
+        rack_type = models[row["rack_type"]]
+        dev = catalog.get(rack.type)
+        assert rack_type["slug"] == rack.type
+        assert (int(rack_type["u_height"]), float(rack_type["outer_width"]), float(rack_type["outer_depth"])) == (
+            dev.rack_units, dev.width_mm, dev.depth_mm)
+        assert (rack_type["width"], rack_type["outer_unit"], rack_type["form_factor"]) == ("19", "mm",
+                                                                                          "4-post-cabinet")
+
+
+def test_devices_sit_in_their_racks_at_their_u_and_face(exported, catalog):
+    analysis, folder, _ = exported
+    p = analysis.project
+    rows = read(folder, "08-devices.csv")
+    racked = [(r, d) for r in p.racks for d in r.devices]
+    assert len(rows) == len(racked) + len(p.floor_devices)
+    names = [r["name"] for r in rows]
+    assert len({n.lower() for n in names}) == len(names)  # NetBox: unique per site, case-insensitively
+    assert max(map(len, names)) <= 64
+    roles = {r["name"] for r in read(folder, "04-device-roles.csv")}
+    makers = {r["name"] for r in read(folder, "03-manufacturers.csv")}
+    zero_u = 0
+    for row, (rack, dev) in zip(rows, racked):
+        assert (row["cf_podplanner_id"], row["cf_podplanner_name"], row["cf_podplanner_type"]) == (
+            dev.id, dev.name, dev.type)
+        assert row["rack"] == rack.name and row["face"] == dev.face
+        if dev.u is None:  # a 0U PDU: NetBox refuses a position for a 0U type
+            zero_u += 1
+            assert row["position"] == "" and catalog.get(dev.type).u_height == 0
+        else:
+            assert float(row["position"]) == dev.u
+        assert row["role"] in roles and row["manufacturer"] in makers
+    assert zero_u == sum(1 for _, d in racked if d.u is None) > 0
+    for row, unit in zip(rows[len(racked):], p.floor_devices):
+        assert (row["rack"], row["position"], row["face"]) == ("", "", "")
+        assert (float(row["cf_podplanner_x_mm"]), float(row["cf_podplanner_y_mm"])) == (unit.x, unit.y)
+        assert row["cf_podplanner_serves"].split(";") == [p.rack(i).name for i in unit.serves]
+
+
+def test_device_types_are_library_yaml_except_the_communitys_own(exported, catalog):
+    analysis, folder, _ = exported
+    used = {d.type for r in analysis.project.racks for d in r.devices} | {
+        f.type for f in analysis.project.floor_devices}
+    files = sorted(os.listdir(folder / TYPES_FOLDER))
+    community = used & set(COMMUNITY_TYPES)
+    assert community  # both samples hold the SN2201 management switches
+    assert files == sorted(f"{t}.yaml" for t in used - community)
+    devices = read(folder, "08-devices.csv")
+    for t in community:
+        maker, model, path = COMMUNITY_TYPES[t]
+        rows = [r for r in devices if r["cf_podplanner_type"] == t]
+        assert rows and all((r["manufacturer"], r["device_type"]) == (maker, model) for r in rows)
+        assert path in (folder / "README.txt").read_text(encoding="utf-8")
+    for name in files:
+        # our own catalog reader takes the file back as the same type
+        back = import_devicetype(folder / TYPES_FOLDER / name)
+        dev = catalog.get(name.removesuffix(".yaml"))
+        assert back.id == dev.id and back.u_height == dev.u_height
+        assert back.weight_kg == pytest.approx(dev.weight_kg, abs=0.01)
+        assert back.part_number == dev.part_number
+        rows = [r for r in devices if r["cf_podplanner_type"] == dev.id]
+        assert {r["manufacturer"] for r in rows} == {back.manufacturer}
+
+
+def test_cables_follow_the_wiring_plan_end_to_end(exported):
+    analysis, folder, _ = exported
+    links = analysis.result("fabric").links()
+    cables = read(folder, "10-cables.csv")
+    interfaces = read(folder, "09-interfaces.csv")
+    assert len(cables) == len(links) > 500
+    devices = {r["name"]: r for r in read(folder, "08-devices.csv")}
+    ports = Counter((r["device"], r["name"]) for r in interfaces)
+    assert max(ports.values()) == 1  # NetBox: one interface of a name per device
+    assert {r["type"] for r in interfaces} <= IB_TYPES
+    ends = Counter()
+    appliance_ends = 0
+    for cable, link in zip(cables, links):
+        assert cable["status"] == "planned" and cable["type"] in CABLE_TYPES
+        assert float(cable["length"]) == link.length_m and cable["length_unit"] == "m"
+        assert cable["description"].startswith(f"{link.tier}, rail {link.rail}, ")
+        for side, label, port, rack in (("a", link.a_device, link.a_port, link.a_rack),
+                                        ("b", link.b_device, link.b_port, link.b_rack)):
+            assert cable[f"side_{side}_type"] == "dcim.interface"
+            device, name = cable[f"side_{side}_device"], cable[f"side_{side}_name"]
+            ends[(device, name)] += 1
+            row = devices[device]
+            design_name, tray = label.split("/") if "/tray" in label else (label, "")
+            assert (row["cf_podplanner_name"], row["rack"]) == (design_name, analysis.project.rack(rack).name)
+            if tray:
+                assert name == f"{tray}/{port}"
+            elif "ufm" in label:
+                appliance_ends += 1  # numbered per port: see the next test
+            else:
+                assert name == port
+    assert set(ends) == set(ports) and max(ends.values()) == 1  # every interface carries one cable
+    assert appliance_ends == 4
+
+
+def test_appliance_ports_get_one_interface_each(exported):
+    _, folder, _ = exported
+    ufm = sorted((r["device"], r["name"]) for r in read(folder, "09-interfaces.csv") if "ufm" in r["device"])
+    devices = sorted({d for d, _ in ufm})
+    assert ufm == [(d, n) for d in devices for n in ("1", "2")]
+
+
+def test_rack_scale_system_is_one_device_with_its_trays_ports(catalog, tmp_path):
+    analysis = analyze(load(GB200_NVL72_SU, catalog), catalog)
+    write_netbox(analysis, tmp_path)
+    nvl = [r for r in read(tmp_path, "08-devices.csv") if r["cf_podplanner_type"] == "gb200-nvl72"]
+    assert len(nvl) == 8 and all((r["position"], r["face"]) == ("1", "front") for r in nvl)
+    ports = [r["name"] for r in read(tmp_path, "09-interfaces.csv") if r["device"] == nvl[0]["name"]]
+    assert len(ports) == 18 * 4 and ports[0] == "tray01/1" and "tray18/4" in ports
+    cdus = [r for r in read(tmp_path, "08-devices.csv") if r["cf_podplanner_type"] == "cdu-inrow-2mw"]
+    assert [r["role"] for r in cdus] == ["CDU", "CDU"]
+
+
+def test_names_shared_by_devices_are_made_unique_and_deterministic(catalog, tmp_path):
+    analysis = analyze(load(DGX_B200_SU, catalog), catalog)
+    write_netbox(analysis, tmp_path / "one")
+    write_netbox(analysis, tmp_path / "two")
+    for name in (*FILES, "README.txt"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+    rows = read(tmp_path / "one", "08-devices.csv")
+    pdus = [r for r in rows if r["cf_podplanner_name"] == "PDU A1"]
+    assert len(pdus) == 22 and [r["name"] for r in pdus[:2]] == ["SU01-01 PDU A1", "SU01-02 PDU A1"]
+    assert any(r["name"] == r["cf_podplanner_name"] == "dgx-0001" for r in rows)
+
+
+def test_a_design_netbox_cannot_take_is_refused(catalog, tmp_path):
+    analysis = analyze(load(DGX_B200_SU, catalog), catalog)
+    empty = analyze(replace(analysis.project, racks=(), floor_devices=()), catalog)
+    with pytest.raises(ExportError, match="no racks"):
+        write_netbox(empty, tmp_path / "empty")
+    (tmp_path / "file").write_text("x")
+    with pytest.raises(ExportError, match="is a file"):
+        write_netbox(analysis, tmp_path / "file")
+    rack = analysis.project.racks[0]
+    long_name = replace(rack, devices=(replace(rack.devices[0], name="n" * 65),) + rack.devices[1:])
+    with pytest.raises(ExportError, match="64 characters"):
+        write_netbox(analyze(analysis.project.with_racks([long_name]), catalog), tmp_path / "long")
