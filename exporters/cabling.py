@@ -2,41 +2,305 @@
 
 Installers pull cables from it, so lengths are the orderable ones the fabric engine
 chose and a copper pair shows as two links that share one cable part.
+
+The first columns are the wiring plan's own (:data:`designer.fabric.LINK_COLUMNS`, in that
+order: scripts read them by position). After them come what a person on the floor reads:
+rack names, the U each end sits at, the devices' names, part numbers with the length code
+and the text of each end's label.
+
+A 100,000-GPU design has some 300,000 links, so the plan is built column by column from
+the wiring plan's numpy columns: every per-device text (rack name, U, label prefix) is
+made once per device and then picked per link by index, never looked up link by link.
 """
 from __future__ import annotations
 
 import csv
-import math
+from dataclasses import dataclass
+from itertools import islice
 
+import numpy as np
+
+from catalog import Catalog, DeviceType
 from catalog.files import write_atomic
 from designer.analysis import Analysis
-from designer.fabric import LINK_COLUMNS
+from designer.fabric import LINK_COLUMNS, media
+from designer.fabric.topology import TIER_NAMES
+from designer.model import MountedDevice, Project
+from designer.quote.lines import cable_part_number
+from designer.rack_roles import system_components
+from designer.rules import occupied_span
 
 from .base import ExportError
 
-COLUMNS = LINK_COLUMNS
-_LENGTH = COLUMNS.index("length_m")
+#: Appended after the wiring plan's columns, for the people who pull and label the cables.
+EXTRA_COLUMNS = ("a_rack_name", "a_u", "b_rack_name", "b_u", "a_device_name", "b_device_name",
+                 "cable_part_number", "cable_ordering_part_number",
+                 "a_transceiver_part_number", "b_transceiver_part_number", "a_label", "b_label")
+COLUMNS = LINK_COLUMNS + EXTRA_COLUMNS
+#: Between the near end and the far end on a label: plain ASCII, because label printers' fonts and
+#: a CSV opened in a spreadsheet without an encoding prompt both get an arrow wrong.
+LABEL_SEPARATOR = " > "
+#: A cage's key: device index times this plus the cage (as the wiring plan counts modules per cage).
+_CAGE_KEY = 4096
+
+
+@dataclass(frozen=True)
+class CablingPlan:
+    """The plan as columns of text (as the CSV holds them), plus what the pull list counts from."""
+
+    #: column name -> one text per link, for every name in :data:`COLUMNS`
+    text: dict[str, list]
+    #: the numbers behind some text columns (None where the text is empty): length_m, rail, a_u, b_u
+    numbers: dict[str, list]
+    #: per link: True on the link that counts the physical cable (every fibre, the first of a copper pair)
+    owner: np.ndarray
+    #: per link: orderable length in m (NaN when no cable reaches)
+    length_m: np.ndarray
+    #: per link: the cage each end plugs into (one transceiver per cage, whatever its ports carry)
+    a_cage: np.ndarray
+    b_cage: np.ndarray
+    catalog: Catalog
+    #: whether some text (a name with a comma, a quote or a line break) needs CSV quoting
+    needs_quoting: bool = False
+
+    def __len__(self) -> int:
+        return len(self.owner)
+
+    def rows(self):
+        """The rows without the header, in :data:`COLUMNS` order."""
+        return zip(*(self.text[c] for c in COLUMNS))
+
+    def cables(self) -> list[dict]:
+        """The pull list of cables: one entry per catalog cable and orderable length, shortest first.
+
+        A copper pair (two links on one twin-port cable) counts once; links no cable reaches count none.
+        """
+        cable, length = self.text["cable"], self.length_m
+        own = np.nonzero(self.owner & ~np.isnan(length))[0]
+        counts: dict[tuple[str, float], int] = {}
+        if len(own):
+            ids = np.asarray(cable, dtype=object)[own]
+            for cid in sorted(set(ids.tolist())):
+                lens, n = np.unique(length[own[ids == cid]], return_counts=True)
+                for m, c in zip(lens.tolist(), n.tolist()):
+                    counts[(cid, m)] = c
+        out = []
+        for (cid, m), n in counts.items():
+            dev = self.catalog.get(cid)
+            pn, ordering = cable_part_number(dev, m)
+            out.append({"cable": cid, "name": dev.name, "part_number": pn, "ordering_part_number": ordering,
+                        "length_m": m, "count": n, "total_length_m": round(m * n, 1)})
+        return out
+
+    def transceivers(self) -> list[dict]:
+        """The pull list of transceivers: one module per cage an optical link plugs into."""
+        keys = np.concatenate([self.a_cage, self.b_cage])
+        mods = np.concatenate([np.asarray(self.text["a_transceiver"], dtype=object),
+                               np.asarray(self.text["b_transceiver"], dtype=object)])
+        counts: dict[str, int] = {}
+        for mid in sorted(set(mods.tolist()) - {""}):
+            counts[mid] = len(np.unique(keys[mods == mid]))
+        out = []
+        for mid, n in counts.items():
+            dev = self.catalog.get(mid)
+            out.append({"transceiver": mid, "name": dev.name, "part_number": dev.part_number, "count": n})
+        return out
+
+    def unreachable(self) -> int:
+        """Links no catalog cable is long enough for: wired, but nothing to pull."""
+        return int(np.isnan(self.length_m).sum())
+
+
+def _tray_units(dtype: DeviceType, device: MountedDevice, units: int, catalog: Catalog) -> list[float]:
+    """The lowest U of each compute tray of a rack-scale system, bottom up, as its elevation draws them
+    (the window's and the quote's): the same illustrative order, so the plan and the drawing agree."""
+    span = occupied_span(dtype, device, units)
+    if span is None or not dtype.components:
+        return []
+    compute = next((c.id for c in dtype.components if catalog.get(c.id).ports_of("compute")), None)
+    parts = system_components(dtype, catalog)
+    bottom, top = span
+    u = bottom + max(0.0, ((top - bottom) - sum(p.u_height for _, p in parts)) // 2)
+    out = []
+    for comp_id, part in parts:
+        if comp_id == compute:
+            out.append(u)
+        u += part.u_height
+    return out
+
+
+def _devices(project: Project, catalog: Catalog, inv) -> tuple[list, list]:
+    """Per fabric device of the wiring plan (its index): the lowest U (None for a 0U device) and its name.
+
+    The fabric inventory adds devices walking the racks in order, so one walk beside it pairs each of
+    its entries with the mounted device it came from (a rack-scale system gives one entry per tray,
+    an appliance one per fabric port).
+    """
+    dev = inv.devices
+    n = len(dev.labels)
+    u: list = [None] * n
+    names = list(dev.labels)
+    pos = 0
+    for ri, rack in enumerate(project.racks):
+        units = None
+        for d in rack.devices:
+            if pos >= n or dev.rack[pos] != ri:
+                break
+            label = d.name or d.id
+            tray_prefix = label + "/tray"
+            dtype = catalog.find(d.type)
+            trays = None
+            while pos < n and dev.rack[pos] == ri and (dev.labels[pos] == label
+                                                         or dev.labels[pos].startswith(tray_prefix)):
+                name = d.name or (dtype.name if dtype else d.id)
+                own = dev.labels[pos]
+                suffix = own[len(tray_prefix):]
+                if own != label and dtype is not None and suffix.isdigit():
+                    t = int(suffix)
+                    if trays is None:
+                        if units is None:
+                            units = catalog.get(rack.type).rack_units
+                        trays = _tray_units(dtype, d, units, catalog)
+                    u[pos] = trays[t - 1] if t <= len(trays) else d.u
+                    names[pos] = f"{name} compute tray {t}"
+                else:
+                    u[pos] = d.u
+                    names[pos] = name
+                pos += 1
+    return u, names
+
+
+def _needs_quoting(values) -> bool:
+    return any(("," in v or '"' in v or "\n" in v or "\r" in v) for v in values)
+
+
+def _pick(values: list, index: np.ndarray) -> np.ndarray:
+    """``values[index]`` for every link, as an object array (fast concatenation of per-link text)."""
+    return np.asarray(values, dtype=object)[index]
+
+
+def _u_text(u) -> str:
+    return "" if u is None else f"{u:g}"
+
+
+def cabling_plan(analysis: Analysis) -> CablingPlan:
+    """The cabling plan of the analysis' wiring plan; raises :class:`ExportError` when no fabric can be built."""
+    fabric = analysis.result("fabric")
+    if fabric.error is not None:
+        raise ExportError(f"the design's compute fabric cannot be built: {fabric.error}")
+    catalog = analysis.catalog
+    plan = fabric.plan
+    if plan is None or not len(plan):
+        empty = np.zeros(0, dtype=np.int64)
+        return CablingPlan({c: [] for c in COLUMNS}, {c: [] for c in ("length_m", "rail", "a_u", "b_u")},
+                           np.zeros(0, dtype=bool), np.zeros(0), empty, empty, catalog)
+    inv, ch = plan.inv, plan.choice
+    dev = inv.devices
+    a, b = plan.a_dev, plan.b_dev
+
+    # Per rack and per device, once.
+    rack_name_of = {r.id: r.name or r.id for r in analysis.project.racks}
+    dev_rack_id = [inv.rack_ids[r] for r in dev.rack]
+    dev_rack_name = [rack_name_of.get(r, r) for r in dev_rack_id]
+    dev_u, dev_name = _devices(analysis.project, catalog, inv)
+    dev_u_text = [_u_text(x) for x in dev_u]
+    # A label names the rack and the U; a device without a U (0U) is named instead.
+    dev_end = [f"{rn} U{ut}" if ut else f"{rn} {nm}" for rn, ut, nm in zip(dev_rack_name, dev_u_text, dev_name)]
+    ppc = np.asarray(dev.cage_ports, dtype=np.int64)
+
+    def ports(d: np.ndarray, p: np.ndarray) -> np.ndarray:
+        """Port names as the switch's front panel reads them: cage/port on twin-port cages, else the port."""
+        per = ppc[d]
+        out = np.empty(len(p), dtype=object)
+        top = int(p.max()) + 1 if len(p) else 0
+        for n in np.unique(per).tolist():
+            table = np.asarray([f"{q // n + 1}/{q % n + 1}" if n > 1 else str(q + 1) for q in range(top)],
+                               dtype=object)
+            sel = per == n
+            out[sel] = table[p[sel]]
+        return out
+
+    a_port, b_port = ports(a, plan.a_port), ports(b, plan.b_port)
+    medium = ch["medium"]
+    length = ch["length_m"]
+    # Lengths are a handful of orderable values: format each once.
+    no_cable = np.isnan(length)
+    lens, len_idx = np.unique(np.where(no_cable, -1.0, length), return_inverse=True)
+    len_text = np.asarray(["" if m < 0 else f"{m:g}" for m in lens.tolist()], dtype=object)[len_idx]
+    # Part numbers per (medium, length), once each; the last entry is "no cable".
+    combo = medium.astype(np.int64) * len(lens) + len_idx
+    uniq, combo_idx = np.unique(combo, return_inverse=True)
+    pn, ordering = [], []
+    for key in uniq.tolist():
+        code, li = divmod(key, len(lens))
+        if code == media.NONE or lens[li] < 0:
+            pn.append(""), ordering.append("")
+        else:
+            p, o = cable_part_number(catalog.get(media.CABLES[code]), float(lens[li]))
+            pn.append(p), ordering.append(o)
+    module_ids = list(ch["module_ids"])
+    # Index -1 (no module) picks the trailing "".
+    mod_text = module_ids + [""]
+    mod_pn = [catalog.get(m).part_number for m in module_ids] + [""]
+    rail = plan.rail
+    rail_text = np.asarray([str(i) for i in range(int(rail.max()) + 1 if len(rail) else 0)] + [""],
+                           dtype=object)[rail]
+    a_end = _pick(dev_end, a) + " P" + a_port
+    b_end = _pick(dev_end, b) + " P" + b_port
+
+    text = {
+        "a_device": _pick(dev.labels, a), "a_port": a_port, "b_device": _pick(dev.labels, b), "b_port": b_port,
+        "tier": _pick(TIER_NAMES, plan.tier), "medium": _pick(media.MEDIA, medium),
+        "cable": _pick(media.CABLES, medium), "length_m": len_text,
+        "a_transceiver": _pick(mod_text, ch["module_a"]), "b_transceiver": _pick(mod_text, ch["module_b"]),
+        "rail": rail_text, "a_rack": _pick(dev_rack_id, a), "b_rack": _pick(dev_rack_id, b),
+        "a_rack_name": _pick(dev_rack_name, a), "a_u": _pick(dev_u_text, a),
+        "b_rack_name": _pick(dev_rack_name, b), "b_u": _pick(dev_u_text, b),
+        "a_device_name": _pick(dev_name, a), "b_device_name": _pick(dev_name, b),
+        "cable_part_number": _pick(pn, combo_idx), "cable_ordering_part_number": _pick(ordering, combo_idx),
+        "a_transceiver_part_number": _pick(mod_pn, ch["module_a"]),
+        "b_transceiver_part_number": _pick(mod_pn, ch["module_b"]),
+        # Each end's label reads from where it hangs: near end first, then the far end.
+        "a_label": a_end + LABEL_SEPARATOR + b_end, "b_label": b_end + LABEL_SEPARATOR + a_end,
+    }
+    text = {c: text[c].tolist() for c in COLUMNS}
+    # Every text of a link comes from one of these tables, so checking them checks every field.
+    quoting = any(_needs_quoting(t) for t in (dev.labels, dev_rack_id, dev_rack_name, dev_name, dev_end, pn,
+                                              ordering, mod_text, mod_pn))
+    numbers = {
+        "length_m": _pick([None if m < 0 else float(m) for m in lens.tolist()], len_idx).tolist(),
+        "rail": _pick(list(range(int(rail.max()) + 1 if len(rail) else 0)) + [None], rail).tolist(),
+        "a_u": _pick(dev_u, a).tolist(), "b_u": _pick(dev_u, b).tolist(),
+    }
+    a_cage = a * _CAGE_KEY + plan.a_port // ppc[a]
+    b_cage = b * _CAGE_KEY + plan.b_port // ppc[b]
+    return CablingPlan(text, numbers, np.asarray(ch["owner"], dtype=bool) & (medium != media.NONE),
+                       np.asarray(length, dtype=float), a_cage, b_cage, catalog, quoting)
 
 
 def cabling_rows(analysis: Analysis):
     """The rows of the plan (without the header), as the CSV holds them."""
-    fabric = analysis.result("fabric")
-    if fabric.error is not None:
-        raise ExportError(f"the design's compute fabric cannot be built: {fabric.error}")
-    for link in fabric.links():
-        row = [getattr(link, c) for c in COLUMNS]
-        length = row[_LENGTH]
-        row[_LENGTH] = "" if length is None or (isinstance(length, float) and math.isnan(length)) else f"{length:g}"
-        yield row
+    return cabling_plan(analysis).rows()
 
 
 def write_cabling_csv(analysis: Analysis, path) -> str:
-    rows = list(cabling_rows(analysis))
+    plan = cabling_plan(analysis)
 
     def write(fh) -> None:
-        w = csv.writer(fh)
-        w.writerow(COLUMNS)
-        w.writerows(rows)
+        if plan.needs_quoting:
+            w = csv.writer(fh)
+            w.writerow(COLUMNS)
+            w.writerows(plan.rows())
+            return
+        # No field needs quoting, so joining is what the csv module would write, four times faster
+        # (300,000 links: 0.6 s instead of 2.5 s).
+        fh.write(",".join(COLUMNS) + "\r\n")
+        rows = plan.rows()
+        while True:
+            chunk = [",".join(r) for r in islice(rows, 50_000)]
+            if not chunk:
+                break
+            fh.write("\r\n".join(chunk) + "\r\n")
 
     write_atomic(path, write, newline="")
-    return f"{len(rows):,} links"
+    return f"{len(plan):,} links"

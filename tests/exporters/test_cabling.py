@@ -2,20 +2,37 @@
 from __future__ import annotations
 
 import csv
+import io
 import os
+from collections import Counter
+from dataclasses import replace
 
 import pytest
+from drawn import DGX_B200_SU, GB200_NVL72_SU
 
 from designer.analysis import analyze
+from designer.fabric import LINK_COLUMNS
 from designer.fileformat import load
-from drawn import DGX_B200_SU
-from exporters.cabling import COLUMNS, write_cabling_csv
+from designer.quote.lines import cable_part_number
+from designer.samples import DGX_B200_SU as SAMPLE_DGX
+from designer.samples import GB200_NVL72_SU as SAMPLE_GB200
+from exporters.cabling import COLUMNS, LABEL_SEPARATOR, cabling_plan, write_cabling_csv
 from exporters.registry import FORMATS
+from widgets.rack_layout import layout
 
 
 @pytest.fixture(scope="module")
 def analysis(catalog):
     return analyze(load(DGX_B200_SU, catalog), catalog)
+
+
+@pytest.fixture(scope="module")
+def nvl72(catalog):
+    return analyze(load(GB200_NVL72_SU, catalog), catalog)
+
+
+def read(path) -> list[dict]:
+    return list(csv.DictReader(open(path, encoding="utf-8", newline="")))
 
 
 def test_csv_holds_every_link_of_the_analysis(analysis, tmp_path):
@@ -32,6 +49,148 @@ def test_csv_holds_every_link_of_the_analysis(analysis, tmp_path):
     assert {r["rail"] for r in rows if r["tier"] == "node-leaf" and r["a_device"].startswith("dgx")} == {
         str(r) for r in range(8)}
     assert os.listdir(tmp_path) == ["cabling.csv"]
+
+
+@pytest.mark.parametrize("design", [DGX_B200_SU, GB200_NVL72_SU, SAMPLE_DGX, SAMPLE_GB200],
+                         ids=lambda p: p.name.split(".")[0])
+def test_the_wiring_plans_columns_come_first_and_unchanged(catalog, design, tmp_path):
+    """Scripts read the first columns by position: they are the links' own fields, as before."""
+    analysis = analyze(load(design, catalog), catalog)
+    out = tmp_path / "cabling.csv"
+    write_cabling_csv(analysis, out)
+    with out.open(encoding="utf-8", newline="") as fh:
+        rows = list(csv.reader(fh))
+    assert tuple(rows[0][:len(LINK_COLUMNS)]) == LINK_COLUMNS == COLUMNS[:len(LINK_COLUMNS)]
+    links = analysis.result("fabric").links()
+    assert len(rows) - 1 == len(links) > 0
+
+    def text(value) -> str:
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+    assert [r[:len(LINK_COLUMNS)] for r in rows[1:]] == [
+        [text(getattr(link, c)) for c in LINK_COLUMNS] for link in links]
+    # What the csv module itself would write, byte for byte (the fast path only joins).
+    buf = io.StringIO(newline="")
+    w = csv.writer(buf)
+    w.writerow(COLUMNS)
+    w.writerows(cabling_plan(analysis).rows())
+    assert out.read_bytes() == buf.getvalue().encode("utf-8")
+
+
+def test_each_end_names_its_rack_u_and_device_as_people_read_them(analysis, tmp_path):
+    out = tmp_path / "cabling.csv"
+    write_cabling_csv(analysis, out)
+    rows = read(out)
+    project = analysis.project
+    mounted = {(rack.id, d.name or d.id): (rack, d) for rack in project.racks for d in rack.devices}
+    for r in rows:
+        for end in "ab":
+            rack, d = mounted[(r[f"{end}_rack"], r[f"{end}_device"])]
+            assert r[f"{end}_rack_name"] == rack.name
+            assert r[f"{end}_u"] == f"{d.u:g}"
+            assert r[f"{end}_device_name"] == (d.name or analysis.catalog.get(d.type).name)
+    first = rows[0]
+    assert (first["a_rack_name"], first["a_u"], first["b_rack_name"], first["b_u"]) == ("A01", "5", "A09 network", "20")
+    # The rack names people read differ from the ids the id columns keep.
+    assert {r["a_rack"] for r in rows}.isdisjoint({r["a_rack_name"] for r in rows})
+
+
+def test_labels_of_both_ends_name_both_ends(analysis, tmp_path):
+    out = tmp_path / "cabling.csv"
+    write_cabling_csv(analysis, out)
+    rows = read(out)
+    for r in rows:
+        a_end = f"{r['a_rack_name']} U{r['a_u']} P{r['a_port']}"
+        b_end = f"{r['b_rack_name']} U{r['b_u']} P{r['b_port']}"
+        assert r["a_label"] == a_end + LABEL_SEPARATOR + b_end  # near end first, where the label hangs
+        assert r["b_label"] == b_end + LABEL_SEPARATOR + a_end
+    assert rows[0]["a_label"] == "A01 U5 P1/1 > A09 network U20 P1/1"
+    # Every label is unique to its cable end: two ends never carry the same text.
+    labels = [r["a_label"] for r in rows] + [r["b_label"] for r in rows]
+    assert len(set(labels)) == len(labels)
+
+
+def test_labels_stay_short_on_the_generated_sample(catalog, tmp_path):
+    analysis = analyze(load(SAMPLE_DGX, catalog), catalog)
+    plan = cabling_plan(analysis)
+    longest = max(plan.text["a_label"] + plan.text["b_label"], key=len)
+    assert len(longest) <= 40, longest
+
+
+def test_part_numbers_carry_the_length_code(analysis, tmp_path):
+    out = tmp_path / "cabling.csv"
+    write_cabling_csv(analysis, out)
+    rows = read(out)
+    catalog = analysis.catalog
+    for r in rows:
+        pn, ordering = cable_part_number(catalog.get(r["cable"]), float(r["length_m"]))
+        assert (r["cable_part_number"], r["cable_ordering_part_number"]) == (pn, ordering)
+        for end in "ab":
+            module = r[f"{end}_transceiver"]
+            assert r[f"{end}_transceiver_part_number"] == (catalog.get(module).part_number if module else "")
+    assert {r["cable_part_number"] for r in rows if r["cable"] == "fiber-mpo12-mmf" and r["length_m"] == "10"} == {
+        "MFP7E10-N010"}
+    assert {r["cable_part_number"] for r in rows if r["medium"] == "dac"} == {"MCP4Y10-N001", "MCP4Y10-N01A"}
+
+
+def test_counts_per_tier_and_medium_equal_the_fabric_section(analysis, tmp_path):
+    out = tmp_path / "cabling.csv"
+    write_cabling_csv(analysis, out)
+    rows = read(out)
+    section = analysis["fabric"]
+    tiers = Counter(r["tier"].replace("-", "_") for r in rows)
+    assert tiers == {k: v for k, v in section["links"].items() if v}
+    fibre = Counter((r["cable"], r["length_m"]) for r in rows if r["medium"] in ("mmf", "smf"))
+    copper = Counter((r["cable"], r["length_m"]) for r in rows if r["medium"] == "dac")
+    assert copper  # the drawn design pairs its leaf-spine links in one rack on twin-port copper
+    for (cid, length), n in fibre.items():
+        assert section["cables_by_length"][cid][length] == n  # one fibre per link
+    for (cid, length), n in copper.items():
+        assert section["cables_by_length"][cid][length] * 2 == n  # a copper pair: two links, one cable
+
+
+def test_trays_of_a_rack_scale_system_sit_where_the_elevation_draws_them(nvl72, tmp_path):
+    out = tmp_path / "cabling.csv"
+    write_cabling_csv(nvl72, out)
+    rows = read(out)
+    project, catalog = nvl72.project, nvl72.catalog
+    seen = 0
+    for rack in project.racks:
+        blocks = [b for b in layout(rack, catalog, "front")[0] if b.component == "gb200-compute-tray"]
+        if not blocks:
+            continue
+        system = next(d for d in rack.devices if catalog.get(d.type).fills_rack)
+        name = system.name or system.id
+        trays = {r["a_device"]: r for r in rows if r["a_rack"] == rack.id and r["a_device"].startswith(name + "/")}
+        assert len(trays) == len(blocks) == 18
+        for t, block in enumerate(blocks, start=1):
+            r = trays[f"{name}/tray{t:02d}"]
+            assert float(r["a_u"]) == block.u
+            assert r["a_device_name"] == f"{system.name or catalog.get(system.type).name} compute tray {t}"
+            assert r["a_label"].startswith(f"{rack.name} U{block.u:g} P")
+            seen += 1
+    assert seen == nvl72["fabric"]["nodes"]
+
+
+def test_names_with_commas_and_quotes_are_quoted(analysis, tmp_path):
+    project = analysis.project
+    odd = project.with_racks([replace(project.racks[0], name='A01, "north"')])
+    renamed = analyze(odd, analysis.catalog)
+    out = tmp_path / "cabling.csv"
+    write_cabling_csv(renamed, out)
+    rows = read(out)
+    mine = [r for r in rows if r["a_rack"] == project.racks[0].id]
+    assert mine and all(r["a_rack_name"] == 'A01, "north"' for r in mine)
+    assert mine[0]["a_label"].startswith('A01, "north" U')
+    assert len(rows) == len(analysis.result("fabric").links())
+
+
+def test_a_design_without_a_fabric_writes_the_header_only(catalog, tmp_path):
+    from designer.model import Project
+
+    out = tmp_path / "cabling.csv"
+    assert write_cabling_csv(analyze(Project(), catalog), out) == "0 links"
+    assert out.read_text(encoding="utf-8").splitlines() == [",".join(COLUMNS)]
 
 
 def test_registry_names_the_format_for_the_command_line_and_the_window():

@@ -1,0 +1,186 @@
+"""The cabling plan as an XLSX workbook: every link, the pull list, and a summary.
+
+- "Links": the CSV's columns (:data:`exporters.cabling.COLUMNS`), one row per link, with a
+  frozen header and filters; lengths, rails and U positions are numbers, so they sort and sum.
+- "Pull list": what the installer takes from stores: cables by part number and orderable
+  length (count and total length) and transceivers by part number, each with a total. A
+  copper pair (two links on one twin-port cable) is one cable; a transceiver is one per cage.
+- "Summary": the project, and links and cables per tier and medium.
+
+The workbook is streamed (openpyxl's write-only mode): a 100,000-GPU design has some
+300,000 links, which a workbook held in memory would take minutes and gigabytes to write.
+"""
+from __future__ import annotations
+
+import re
+
+from openpyxl import Workbook
+from openpyxl.cell import WriteOnlyCell
+from openpyxl.styles import Border, Font, PatternFill, Side
+from openpyxl.utils import get_column_letter
+
+from catalog.files import write_atomic
+from designer.analysis import Analysis
+from designer.fabric.topology import TIER_NAMES
+
+from .cabling import COLUMNS, CablingPlan, cabling_plan
+
+LINKS = "Links"
+PULL_LIST = "Pull list"
+SUMMARY = "Summary"
+#: the columns the Links sheet holds as numbers (empty where the CSV's text is empty)
+NUMBER_COLUMNS = ("length_m", "rail", "a_u", "b_u")
+#: the pull list's tables, each headed by its title in column A
+CABLE_HEADER = ("Cable", "Part number", "Ordering part number", "Length (m)", "Count", "Total length (m)",
+                "Catalog id")
+TRANSCEIVER_HEADER = ("Transceiver", "Part number", "Count", "Catalog id")
+SUMMARY_HEADER = ("Tier", "Medium", "Cable", "Links", "Cables")
+#: how the summary names a link no catalog cable reaches (the plan's medium is empty there)
+NO_CABLE = "none (too long)"
+MAX_WIDTH = 48
+
+BOLD = Font(bold=True)
+TITLE = Font(bold=True, size=14)
+NOTE = Font(italic=True, color="595959")
+HEADER_FILL = PatternFill("solid", fgColor="D9E1F2")
+TOTAL_BORDER = Border(top=Side(style="thin"))
+LENGTH_FORMAT = "#,##0.0"
+COUNT_FORMAT = "#,##0"
+
+#: Characters XML 1.0 cannot carry (the workbook would not open), and text Excel would read as a formula.
+_ODD = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]|^=", re.MULTILINE)
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
+
+
+def _cell(ws, value, font=None, fill=None, number_format=None, border=None):
+    c = WriteOnlyCell(ws, value)
+    if isinstance(value, str) and value.startswith("="):
+        c.data_type = "s"  # a name from the design, never a formula
+    if font is not None:
+        c.font = font
+    if fill is not None:
+        c.fill = fill
+    if number_format is not None:
+        c.number_format = number_format
+    if border is not None:
+        c.border = border
+    return c
+
+
+def _safe_text(ws, values: list) -> list:
+    """A text column as cells take it: empty text as no cell; odd text (a control character, a leading =)
+    mended value by value, which only a design with such names pays for."""
+    if not values:
+        return values
+    if _ODD.search("\n".join(values)) is None:
+        return [v or None for v in values]
+    return [_cell(ws, _NOT_XML.sub("\ufffd", v)) if v else None for v in values]
+
+
+def _widths(ws, columns: dict[str, list], header) -> None:
+    for i, name in enumerate(header, start=1):
+        values = columns.get(name, [])
+        widest = max((len(v) for v in values if isinstance(v, str)), default=0)
+        if name in NUMBER_COLUMNS:
+            widest = max(widest, 6)
+        ws.column_dimensions[get_column_letter(i)].width = min(MAX_WIDTH, max(len(name), widest) + 2)
+
+
+def _links_sheet(wb: Workbook, plan: CablingPlan) -> None:
+    ws = wb.create_sheet(LINKS)
+    _widths(ws, plan.text, COLUMNS)
+    ws.freeze_panes = "A2"
+    ws.auto_filter.ref = f"A1:{get_column_letter(len(COLUMNS))}{len(plan) + 1}"
+    ws.append([_cell(ws, name, font=BOLD, fill=HEADER_FILL) for name in COLUMNS])
+    cols = [plan.numbers[c] if c in NUMBER_COLUMNS else _safe_text(ws, plan.text[c]) for c in COLUMNS]
+    append = ws.append
+    for row in zip(*cols):
+        append(row)
+
+
+def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tuple[int, float, int]:
+    ws = wb.create_sheet(PULL_LIST)
+    for letter, width in zip("ABCDEFG", (62, 18, 22, 12, 10, 16, 26)):
+        ws.column_dimensions[letter].width = width
+    ws.append([_cell(ws, _NOT_XML.sub("\ufffd", f"Pull list: {project_name}"), font=TITLE)])
+    ws.append([_cell(ws, "A copper pair (two links on one twin-port cable) is one cable; a transceiver is one "
+                         "per cage, whichever of its ports carry links.", font=NOTE)])
+    ws.append([])
+    ws.append([_cell(ws, "Cables", font=BOLD)])
+    ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in CABLE_HEADER])
+    cables = plan.cables()
+    for c in cables:
+        ws.append([c["name"], c["part_number"], c["ordering_part_number"] or None, c["length_m"],
+                   _cell(ws, c["count"], number_format=COUNT_FORMAT),
+                   _cell(ws, c["total_length_m"], number_format=LENGTH_FORMAT), c["cable"]])
+    n_cables = sum(c["count"] for c in cables)
+    metres = round(sum(c["total_length_m"] for c in cables), 1)
+    ws.append([_cell(ws, "Total", font=BOLD, border=TOTAL_BORDER)]
+              + [_cell(ws, None, border=TOTAL_BORDER) for _ in range(3)]
+              + [_cell(ws, n_cables, font=BOLD, number_format=COUNT_FORMAT, border=TOTAL_BORDER),
+                 _cell(ws, metres, font=BOLD, number_format=LENGTH_FORMAT, border=TOTAL_BORDER),
+                 _cell(ws, None, border=TOTAL_BORDER)])
+    missing = plan.unreachable()
+    if missing:
+        ws.append([_cell(ws, f"{missing:,} links are longer than any cable in the catalog reaches: they have no "
+                             "cable to pull and are not counted here.", font=NOTE)])
+    ws.append([])
+    ws.append([_cell(ws, "Transceivers", font=BOLD)])
+    ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in TRANSCEIVER_HEADER])
+    modules = plan.transceivers()
+    for m in modules:
+        ws.append([m["name"], m["part_number"], _cell(ws, m["count"], number_format=COUNT_FORMAT),
+                   m["transceiver"]])
+    n_modules = sum(m["count"] for m in modules)
+    ws.append([_cell(ws, "Total", font=BOLD, border=TOTAL_BORDER), _cell(ws, None, border=TOTAL_BORDER),
+               _cell(ws, n_modules, font=BOLD, number_format=COUNT_FORMAT, border=TOTAL_BORDER),
+               _cell(ws, None, border=TOTAL_BORDER)])
+    return n_cables, metres, n_modules
+
+
+def tier_medium_counts(plan: CablingPlan) -> list[tuple[str, str, str, int, int]]:
+    """(tier, medium, cable, links, physical cables) for each mix the plan has, tiers in fabric order."""
+    counts: dict[tuple[str, str, str], list[int]] = {}
+    for tier, medium, cable, own in zip(plan.text["tier"], plan.text["medium"], plan.text["cable"],
+                                        plan.owner.tolist()):
+        slot = counts.setdefault((tier, medium, cable), [0, 0])
+        slot[0] += 1
+        slot[1] += own
+    rank = {t: i for i, t in enumerate(TIER_NAMES)}
+    return [(t, m, c, n, k) for (t, m, c), (n, k) in
+            sorted(counts.items(), key=lambda kv: (rank.get(kv[0][0], len(rank)), kv[0][1] == "", kv[0]))]
+
+
+def _summary_sheet(wb: Workbook, plan: CablingPlan, project_name: str, n_cables: int, metres: float,
+                   n_modules: int) -> None:
+    ws = wb.create_sheet(SUMMARY)
+    for letter, width in zip("ABCDE", (34, 18, 26, 12, 12)):
+        ws.column_dimensions[letter].width = width
+    ws.append([_cell(ws, "Cabling plan", font=TITLE)])
+    ws.append(["Project", _cell(ws, _NOT_XML.sub("\ufffd", project_name))])
+    for label, value, fmt in (("Links", len(plan), COUNT_FORMAT), ("Cables to pull", n_cables, COUNT_FORMAT),
+                              ("Cable length (m)", metres, LENGTH_FORMAT), ("Transceivers", n_modules, COUNT_FORMAT),
+                              ("Links no catalog cable reaches", plan.unreachable(), COUNT_FORMAT)):
+        ws.append([label, _cell(ws, value, number_format=fmt)])
+    ws.append([])
+    ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in SUMMARY_HEADER])
+    for tier, medium, cable, links, cables in tier_medium_counts(plan):
+        ws.append([tier, medium or NO_CABLE, cable or None, _cell(ws, links, number_format=COUNT_FORMAT),
+                   _cell(ws, cables, number_format=COUNT_FORMAT)])
+    ws.append([_cell(ws, "Total", font=BOLD, border=TOTAL_BORDER), _cell(ws, None, border=TOTAL_BORDER),
+               _cell(ws, None, border=TOTAL_BORDER),
+               _cell(ws, len(plan), font=BOLD, number_format=COUNT_FORMAT, border=TOTAL_BORDER),
+               _cell(ws, n_cables, font=BOLD, number_format=COUNT_FORMAT, border=TOTAL_BORDER)])
+
+
+def write_cabling_xlsx(analysis: Analysis, path) -> str:
+    plan = cabling_plan(analysis)
+    name = analysis.project.name
+    wb = Workbook(write_only=True)
+    wb.properties.title = _NOT_XML.sub("\ufffd", f"Cabling plan: {name}")
+    wb.properties.creator = "PodPlanner"
+    _links_sheet(wb, plan)
+    n_cables, metres, n_modules = _pull_list_sheet(wb, plan, name)
+    _summary_sheet(wb, plan, name, n_cables, metres, n_modules)
+    write_atomic(path, wb.save, text=False)
+    return f"{len(plan):,} links, {n_cables:,} cables, {n_modules:,} transceivers"
