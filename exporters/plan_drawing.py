@@ -11,6 +11,7 @@ large enough on paper to carry one.
 """
 from __future__ import annotations
 
+import itertools
 import math
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING, NamedTuple
@@ -346,8 +347,11 @@ def _heat_bin(key) -> str:
     return "under 60 % of limit" if key < 0.6 else "60–85 %" if key < 0.85 else "85–100 %"
 
 
-def _grid(outline, tile: float, tx, ty) -> Path:
-    """Tile lines on multiples of the tile from the hall's origin (as the window draws them), clipped to the outline."""
+def grid_segments(outline, tile: float):
+    """Tile lines on multiples of the tile from the hall's origin (as the window draws them), clipped to
+    the outline, as ((x0, y0), (x1, y1)) in the plan's coordinates: the PDF, SVG, PNG and DXF grids alike."""
+    if tile <= 0 or len(outline) < 3:
+        return
     poly = shapely.Polygon(outline)
     if not poly.is_valid:
         poly = poly.buffer(0)
@@ -356,14 +360,18 @@ def _grid(outline, tile: float, tx, ty) -> Path:
              for x in np.arange(math.ceil(x0 / tile) * tile, x1 + 1e-6, tile)]
     lines += [shapely.LineString([(x0 - 1, y), (x1 + 1, y)])
               for y in np.arange(math.ceil(y0 / tile) * tile, y1 + 1e-6, tile)]
-    path = Path(fillColor=None, strokeColor=st.GRID, strokeWidth=0.35)
+    if not lines:
+        return
     for part in shapely.intersection(np.array(lines, dtype=object), poly):
         for seg in getattr(part, "geoms", [part]):
-            coords = list(getattr(seg, "coords", ()))
-            if len(coords) >= 2:
-                path.moveTo(tx(coords[0][0]), ty(coords[0][1]))
-                for x, y in coords[1:]:
-                    path.lineTo(tx(x), ty(y))
+            yield from itertools.pairwise(list(getattr(seg, "coords", ())))
+
+
+def _grid(outline, tile: float, tx, ty) -> Path:
+    path = Path(fillColor=None, strokeColor=st.GRID, strokeWidth=0.35)
+    for (xa, ya), (xb, yb) in grid_segments(outline, tile):
+        path.moveTo(tx(xa), ty(ya))
+        path.lineTo(tx(xb), ty(yb))
     return path
 
 

@@ -1,0 +1,499 @@
+"""The floor plan as DXF for CAD (AutoCAD, BricsCAD, LibreCAD): 1 drawing unit = 1 mm, named layers, rack blocks.
+
+What a CAD user gets:
+
+- one layer per kind of thing, so each can be switched off, recoloured or frozen: the hall outline, the
+  floor tiles, racks by role (the roles and colours of the window and the quote), rack fronts, the front
+  and rear clearance bands, CDUs and other floor units, rack and floor-unit names, and the title block;
+- one BLOCK per rack type (its footprint, front edge and clearance bands) and one INSERT per rack at its
+  centre and rotation, carrying the rack's name, the catalog name of its type, its maximum draw in kW and
+  its GPUs as attributes (invisible: the name is also printed as a label, and CAD's attribute extraction
+  reads all four). A 100,000-GPU hall is 8,115 INSERTs, not 8,115 copies of the geometry;
+- floor units the same way (a block per type, an INSERT each).
+
+Orientation: the project's y grows down the screen, DXF's Y grows up, so a point (x, y) of the plan is
+drawn at (x, −y): the plan reads as it does in the window, north up, not mirrored. A rotation clockwise
+on screen is then a negative (clockwise) DXF angle. Halls each have their own coordinates, so hall k is
+shifted right of hall k−1 by a gap; the title block says by how much, hall by hall.
+
+Cable routes are not drawn: the wiring plan computes each cable's length from the racks' centres
+(overhead tray, Manhattan distance, drops and slack: :mod:`designer.fabric.geometry`), not a path, and a
+drawn route would be an invention.
+"""
+from __future__ import annotations
+
+import datetime as _dt
+import io
+import math
+import re
+from collections import Counter, defaultdict
+from typing import TYPE_CHECKING
+
+import ezdxf
+import numpy as np
+from ezdxf import units
+from ezdxf.enums import TextEntityAlignment
+
+from catalog.files import write_atomic
+from designer.placement.arrange import FRONT_CLEARANCE_MM, REAR_CLEARANCE_MM, clearance_bands
+from designer.placement.footprints import floor_footprint, rack_size
+from designer.placement.geometry import corner_arrays
+from designer.rack_roles import ROLES, rack_role
+
+from . import pdf_style as st
+from .base import ExportError
+from .plan_drawing import grid_segments
+
+if TYPE_CHECKING:
+    from designer.analysis import Analysis
+
+DXF_VERSION = "R2013"
+
+#: Layer of each rack role (designer.rack_roles.ROLES).
+ROLE_LAYERS = {"compute": "RACKS-COMPUTE", "rack_scale": "RACKS-RACK-SCALE", "network": "RACKS-NETWORK",
+               "management": "RACKS-MANAGEMENT", "empty": "RACKS-EMPTY"}
+HALL = "HALL-OUTLINE"
+GRID = "FLOOR-GRID"
+FRONTS = "RACK-FRONTS"
+CLEAR_FRONT = "CLEARANCE-FRONT"
+CLEAR_REAR = "CLEARANCE-REAR"
+CDUS = "CDUS"
+FLOOR_UNITS = "FLOOR-UNITS"
+RACK_LABELS = "LABELS-RACKS"
+FLOOR_LABELS = "LABELS-FLOOR-UNITS"
+TITLE = "TITLE"
+
+DASHED = "PODPLAN-DASHED"
+STYLE = "PODPLAN"
+#: The attributes of a rack block, in the order CAD's attribute editor lists them.
+RACK_TAGS = ("NAME", "TYPE", "KW", "GPUS")
+FLOOR_TAGS = ("NAME", "TYPE")
+#: Widest a capital or digit of a sans-serif font is, as a share of the text height: labels are sized so
+#: the longest name fits its rack in whichever font the CAD program substitutes for Arial.
+CHAR_WIDTH = 0.9
+MAX_LABEL_MM = 200.0
+#: How far a label stays inside its footprint's edges, as a share of the side it runs along.
+LABEL_MARGIN = 0.08
+#: Fills let the tiles and the labels read through; clearance bands are lightest, as the window draws them.
+RACK_FILL_TRANSPARENCY = 0.55
+FILL_TRANSPARENCY = {CLEAR_FRONT: 0.82, CLEAR_REAR: 0.82, CDUS: 0.4, FLOOR_UNITS: 0.4}
+#: A floor unit without a footprint (wall-mounted, in-rack) is marked by a circle of this radius.
+MARKER_MM = 150.0
+
+
+def _hex(colour) -> tuple[int, int, int]:
+    return round(colour.red * 255), round(colour.green * 255), round(colour.blue * 255)
+
+
+#: name -> (AutoCAD colour index for programs that ignore true colour, true colour, linetype, lineweight in
+#: 1/100 mm, description). Colours are the quote's (exporters.pdf_style), so the PDF and the DXF agree.
+LAYERS: dict[str, tuple[int, tuple[int, int, int] | None, str, int, str]] = {
+    HALL: (250, _hex(st.HALL_BORDER), "Continuous", 50, "Hall outline (walls)"),
+    GRID: (254, (200, 206, 214), "Continuous", 9, "Raised-floor tiles"),
+    ROLE_LAYERS["compute"]: (5, _hex(st.ROLES["compute"][0]), "Continuous", 25, "Racks: compute"),
+    ROLE_LAYERS["rack_scale"]: (6, _hex(st.ROLES["rack_scale"][0]), "Continuous", 25,
+                                "Racks: rack-scale systems"),
+    ROLE_LAYERS["network"]: (30, _hex(st.ROLES["network"][0]), "Continuous", 25, "Racks: network"),
+    ROLE_LAYERS["management"]: (8, _hex(st.ROLES["management"][0]), "Continuous", 25, "Racks: management"),
+    ROLE_LAYERS["empty"]: (9, _hex(st.ROLES["empty"][0]), "Continuous", 25, "Racks: empty"),
+    FRONTS: (250, _hex(st.HALL_BORDER), "Continuous", 50, "Front (cold-aisle) edge of each rack"),
+    CLEAR_FRONT: (150, (46, 132, 214), DASHED, 13, "Clearance kept free in front of racks"),
+    CLEAR_REAR: (32, (224, 112, 52), DASHED, 13, "Clearance kept free behind racks"),
+    CDUS: (4, _hex(st.CDU[0]), "Continuous", 25, "Coolant distribution units"),
+    FLOOR_UNITS: (8, _hex(st.FLOOR_OTHER[0]), "Continuous", 25, "Other floor units"),
+    # colour 7 without a true colour: black on a white sheet, white on CAD's dark model space
+    RACK_LABELS: (7, None, "Continuous", 18, "Rack names"),
+    FLOOR_LABELS: (7, None, "Continuous", 18, "Floor unit names"),
+    TITLE: (7, None, "Continuous", 25, "Title block, hall names and notes"),
+}
+
+
+def _block_name(prefix: str, type_id: str) -> str:
+    """A block name CAD accepts: the characters it forbids become dashes."""
+    return prefix + re.sub(r'[<>/\\":;?*|=`,\s]', "-", type_id).upper()
+
+
+def _flip(pts) -> list[tuple[float, float]]:
+    """Plan points (y down) as DXF points (Y up)."""
+    return [(float(x), -float(y)) for x, y in pts]
+
+
+def _readable(angle: float) -> float:
+    """A text angle turned by 180° when it would read upside down, in (−90°, 90°]."""
+    a = (angle + 90.0) % 180.0 - 90.0
+    return 90.0 if a == -90.0 else a
+
+
+def _fmt(n: float) -> str:
+    return f"{n:,.0f}"
+
+
+def _setup(doc) -> None:
+    doc.units = units.MM
+    doc.header["$INSUNITS"] = units.MM
+    doc.header["$MEASUREMENT"] = 1  # metric: hatch patterns and linetypes from the metric files
+    doc.header["$LUNITS"] = 2  # decimal
+    doc.linetypes.add(DASHED, pattern=[300.0, 200.0, -100.0], description="Dashed, 200 mm dashes __ __ __")
+    doc.styles.add(STYLE, font="arial.ttf")
+    for name, (aci, rgb, linetype, weight, description) in LAYERS.items():
+        layer = doc.layers.add(name, color=aci, linetype=linetype, lineweight=weight)
+        if rgb is not None:
+            layer.rgb = rgb
+        layer.description = description
+
+
+def _rack_block(doc, name: str, width: float, depth: float) -> None:
+    """Footprint, front edge and clearance bands of a rack type, centred on the block's origin.
+
+    The footprint is on layer 0 so each INSERT draws it in its own role layer's colour; the
+    front and the bands keep their layers so they switch on and off on their own.
+    """
+    blk = doc.blocks.new(name=name, base_point=(0, 0))
+    hw, hd = width / 2, depth / 2
+    # at rotation 0 the front faces the plan's −y, which is DXF's +Y
+    outline = [(-hw, hd), (hw, hd), (hw, -hd), (-hw, -hd)]
+    hatch = blk.add_hatch(color=ezdxf.const.BYLAYER, dxfattribs={"layer": "0"})
+    hatch.paths.add_polyline_path(outline, is_closed=True)
+    hatch.transparency = RACK_FILL_TRANSPARENCY
+    blk.add_lwpolyline(outline, close=True, dxfattribs={"layer": "0"})
+    for band, layer in zip(clearance_bands(0.0, 0.0, width, depth, 0.0), (CLEAR_FRONT, CLEAR_REAR)):
+        pts = _flip(band)  # the window's rule and sizes
+        # a light fill, and a dashed line only on the band's far edge: the near edge is the rack's own, and
+        # the sides of neighbouring racks' bands would rule the aisle into cells
+        fill = blk.add_hatch(color=ezdxf.const.BYLAYER, dxfattribs={"layer": layer})
+        fill.paths.add_polyline_path(pts, is_closed=True)
+        fill.transparency = FILL_TRANSPARENCY[layer]
+        far = sorted(pts, key=lambda p: -abs(p[1]))[:2]
+        blk.add_line(far[0], far[1], dxfattribs={"layer": layer})
+    # last, so no band edge covers it
+    blk.add_line((-hw, hd), (hw, hd), dxfattribs={"layer": FRONTS})
+    _attdefs(blk, RACK_TAGS, min(width, depth) * 0.15)
+
+
+def _floor_block(doc, name: str, width: float, depth: float) -> None:
+    blk = doc.blocks.new(name=name, base_point=(0, 0))
+    if width > 0 and depth > 0:
+        hw, hd = width / 2, depth / 2
+        outline = [(-hw, hd), (hw, hd), (hw, -hd), (-hw, -hd)]
+        hatch = blk.add_hatch(color=ezdxf.const.BYLAYER, dxfattribs={"layer": "0"})
+        hatch.paths.add_polyline_path(outline, is_closed=True)
+        hatch.transparency = FILL_TRANSPARENCY[CDUS]
+        blk.add_lwpolyline(outline, close=True, dxfattribs={"layer": "0"})
+        blk.add_line((-hw, hd), (hw, hd), dxfattribs={"layer": FRONTS})
+        size = min(width, depth) * 0.15
+    else:
+        blk.add_circle((0, 0), MARKER_MM, dxfattribs={"layer": "0"})
+        size = MARKER_MM / 2
+    _attdefs(blk, FLOOR_TAGS, size)
+
+
+def _attdefs(blk, tags, height: float) -> None:
+    # invisible and stacked on the origin: they are data for attribute extraction, the label shows the name
+    for i, tag in enumerate(tags):
+        blk.add_attdef(tag, insert=(0, -i * height * 1.4), height=height,
+                       dxfattribs={"layer": "0", "flags": ezdxf.const.ATTRIB_INVISIBLE, "style": STYLE,
+                                   "prompt": tag.title()})
+
+
+def _label(name: str, width: float, depth: float, rotation: float) -> tuple[float, float]:
+    """(height, DXF angle) of a rack's name: along whichever side of the footprint lets it be larger."""
+    n = max(len(name), 1) * CHAR_WIDTH
+    across = min(MAX_LABEL_MM, depth * 0.4, width * (1 - 2 * LABEL_MARGIN) / n)
+    along = min(MAX_LABEL_MM, width * 0.4, depth * (1 - 2 * LABEL_MARGIN) / n)
+    if across >= along:
+        return across, _readable(-rotation)
+    return along, _readable(90.0 - rotation)
+
+
+def write_dxf(analysis: Analysis, path) -> str:
+    """The floor plan of every hall of ``analysis`` as a DXF file at ``path``; returns what it wrote."""
+    project, catalog = analysis.project, analysis.catalog
+    if project is None or catalog is None or not project.halls:
+        raise ExportError("the design has no hall to draw: add a hall first")
+    halls = {h.id: h for h in project.halls}
+    racks_of: dict[str, list] = defaultdict(list)
+    for r in project.racks:
+        if r.hall not in halls:
+            raise ExportError(f"rack {r.name or r.id} stands in hall {r.hall!r}, which the design does not have")
+        racks_of[r.hall].append(r)
+    floors_of: dict[str, list] = defaultdict(list)
+    for f in project.floor_devices:
+        if f.hall not in halls:
+            raise ExportError(f"floor unit {f.name or f.id} stands in hall {f.hall!r}, which the design does "
+                              "not have")
+        floors_of[f.hall].append(f)
+
+    doc = ezdxf.new(DXF_VERSION)
+    _setup(doc)
+    msp = doc.modelspace()
+
+    # -- one block per rack type and per floor-unit type --------------------------------------------
+    rack_types: dict[str, tuple[str, float, float, str]] = {}  # type -> block, width, depth, catalog name
+    gpus_of: dict[str, int] = {}
+    for r in project.racks:
+        if r.type not in rack_types:
+            w, d = rack_size(catalog, r.type)
+            block = _block_name("RACK-", r.type)
+            _rack_block(doc, block, w, d)
+            dev = catalog.find(r.type)
+            rack_types[r.type] = (block, w, d, dev.name if dev is not None else r.type)
+    floor_types: dict[str, str] = {}
+    floor_prints = {f.id: floor_footprint(f, catalog) for f in project.floor_devices}
+    for f in project.floor_devices:
+        if f.type not in floor_types:
+            fp = floor_prints[f.id]
+            floor_types[f.type] = _block_name("FLOOR-", f.type)
+            _floor_block(doc, floor_types[f.type], fp.width, fp.depth)
+
+    def gpus_in(rack) -> int:
+        total = 0
+        for dv in rack.devices:
+            g = gpus_of.get(dv.type)
+            if g is None:
+                dt = catalog.find(dv.type)
+                g = gpus_of[dv.type] = int(dt.gpu_count or 0) if dt is not None else 0
+            total += g
+        return total
+
+    # -- halls side by side, each from its own origin ------------------------------------------------
+    gap = 0.0
+    bounds = {}
+    for h in project.halls:
+        xs = [p[0] for p in h.outline]
+        ys = [p[1] for p in h.outline]
+        rows = np.array([(r.x, r.y, *rack_types[r.type][1:3], r.rotation) for r in racks_of[h.id]],
+                        dtype=float).reshape(-1, 5)
+        if len(rows):
+            c = corner_arrays(rows)
+            pad = max(FRONT_CLEARANCE_MM, REAR_CLEARANCE_MM)  # the bands are part of the drawing
+            xs += [float(c[..., 0].min()) - pad, float(c[..., 0].max()) + pad]
+            ys += [float(c[..., 1].min()) - pad, float(c[..., 1].max()) + pad]
+        for f in floors_of[h.id]:
+            fp = floor_prints[f.id]
+            reach = max(fp.width, fp.depth, 2 * MARKER_MM) / 2
+            xs += [fp.x - reach, fp.x + reach]
+            ys += [fp.y - reach, fp.y + reach]
+        bounds[h.id] = (min(xs), min(ys), max(xs), max(ys))
+        gap = max(gap, 0.15 * (max(xs) - min(xs)), 5000.0)
+    offsets: dict[str, float] = {}
+    cursor = bounds[project.halls[0].id][0]
+    for h in project.halls:
+        bx0, _, bx1, _ = bounds[h.id]
+        offsets[h.id] = cursor - bx0
+        cursor += (bx1 - bx0) + gap
+
+    # an INSERT, its ATTRIBs, its SEQEND and its label
+    raw = _RawEntities(doc, (len(RACK_TAGS) + 3) * len(project.racks)
+                       + (len(FLOOR_TAGS) + 3) * len(project.floor_devices))
+    role_count: Counter = Counter()
+    cdu_count = other_count = 0
+    for h in project.halls:
+        dx = offsets[h.id]
+        outline = [(x + dx, -y) for x, y in h.outline]
+        msp.add_lwpolyline(outline, close=True, dxfattribs={"layer": HALL})
+        for (ax, ay), (bx, by) in grid_segments(h.outline, h.tile_mm):
+            msp.add_line((ax + dx, -ay), (bx + dx, -by), dxfattribs={"layer": GRID})
+
+        # -- racks: an INSERT each, with its attributes, and its name as a label -------------------
+        for r in racks_of[h.id]:
+            block, w, d, type_name = rack_types[r.type]
+            role = rack_role(r, catalog)
+            role_count[role] += 1
+            layer = ROLE_LAYERS[role]
+            x, y = r.x + dx, -r.y
+            angle = -r.rotation % 360.0
+            kw = (analysis.rack(r.id) or {}).get("max_kw")
+            name = r.name or r.id
+            raw.insert(block, layer, x, y, angle, RACK_TAGS,
+                       (name, type_name, "" if kw is None else f"{kw:.1f}", str(gpus_in(r))), min(w, d) * 0.15)
+            height, text_angle = _label(name, w, d, r.rotation)
+            raw.text(name, RACK_LABELS, x, y, height, text_angle, 1)
+
+        for f in floors_of[h.id]:
+            fp = floor_prints[f.id]
+            dev = catalog.find(f.type)
+            is_cdu = dev is not None and dev.kind == "cdu"
+            cdu_count += is_cdu
+            other_count += not is_cdu
+            x, y = f.x + dx, -f.y
+            name = f.name or f.id
+            size = min(fp.width, fp.depth) * 0.15 if fp.solid else MARKER_MM / 2
+            raw.insert(floor_types[f.type], CDUS if is_cdu else FLOOR_UNITS, x, y, -f.rotation % 360.0,
+                       FLOOR_TAGS, (name, dev.name if dev is not None else f.type), size)
+            if fp.solid:
+                height, text_angle = _label(name, fp.width, fp.depth, f.rotation)
+                raw.text(name, FLOOR_LABELS, x, y, height, text_angle, 1)
+            else:  # beside its marker, which is too small to hold it
+                raw.text(name, FLOOR_LABELS, x + MARKER_MM * 1.3, y, MARKER_MM * 0.6, 0.0, 0)
+
+    # -- extents, title block, initial view ----------------------------------------------------------
+    minx = min(bounds[h.id][0] + offsets[h.id] for h in project.halls)
+    maxx = max(bounds[h.id][2] + offsets[h.id] for h in project.halls)
+    miny = min(-bounds[h.id][3] for h in project.halls)
+    maxy = max(-bounds[h.id][1] for h in project.halls)
+    for h in project.halls:
+        bx0, by0, bx1, _ = bounds[h.id]
+        size = max(120.0, min(1500.0, (bx1 - bx0) / 30))
+        name = msp.add_text(_text_value(h.name or h.id), height=size, dxfattribs={"layer": TITLE, "style": STYLE})
+        name.set_placement((bx0 + offsets[h.id], -by0 + size * 0.8), align=TextEntityAlignment.BOTTOM_LEFT)
+        maxy = max(maxy, -by0 + size * 2)
+    title_bottom, title_right = _title_block(msp, analysis, offsets, role_count, cdu_count, other_count,
+                                             minx, maxx, miny)
+    miny, maxx = min(miny, title_bottom), max(maxx, title_right)
+    doc.header["$EXTMIN"] = (minx, miny, 0.0)
+    doc.header["$EXTMAX"] = (maxx, maxy, 0.0)
+    doc.set_modelspace_vport(height=(maxy - miny) * 1.05, center=((minx + maxx) / 2, (miny + maxy) / 2))
+
+    head, tail = raw.split(doc)
+    write_atomic(path, lambda fh: (fh.write(head), fh.writelines(raw.chunks), fh.write(tail)))
+    n_entities = len(msp) + raw.count
+    floor_words = f", {_count(len(project.floor_devices), 'floor unit')}" if project.floor_devices else ""
+    return (f"{_count(len(project.halls), 'hall')}, {_count(len(project.racks), 'rack')}{floor_words}, "
+            f"{n_entities:,} entities")
+
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
+
+
+def _text_value(text: str) -> str:
+    """A DXF string: one line, so a control character in a name cannot break the file."""
+    return _CONTROL.sub(" ", text)
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n:,} {noun}{'' if n == 1 else 's'}"
+
+
+def _num(v: float) -> str:
+    return repr(float(v))
+
+
+class _RawEntities:
+    """Rack and floor-unit INSERTs (with ATTRIBs and SEQEND) and labels as DXF text, for the ENTITIES section.
+
+    ezdxf writes an entity by walking every attribute its class could have (over 1 ms for an INSERT
+    with four ATTRIBs), which took 12 s for a 100,000-GPU hall; these few entity kinds, written in the
+    group codes ezdxf uses for them, take about 0.3 s. Handles come from a block reserved in ezdxf's handle
+    generator before any other entity is made, so $HANDSEED stays above every handle in the file.
+    """
+
+    def __init__(self, doc, handles_needed: int):
+        self.owner = doc.modelspace().block_record_handle
+        gen = doc.entitydb.handles
+        self._next = int(str(gen), 16)
+        self._end = self._next + handles_needed
+        gen.reset(f"{self._end:X}")
+        self.chunks: list[str] = []
+        self.count = 0
+
+    def _handle(self, counted: bool = True) -> str:
+        """The next reserved handle; ``counted`` is False for a SEQEND, which marks an end and draws nothing."""
+        if self._next >= self._end:
+            raise RuntimeError("more DXF entities written than handles reserved")
+        h = f"{self._next:X}"
+        self._next += 1
+        self.count += counted
+        return h
+
+    def insert(self, block: str, layer: str, x: float, y: float, angle: float, tags, values,
+               height: float) -> None:
+        """An INSERT of ``block`` and its invisible ATTRIBs where the block's ATTDEFs land once turned."""
+        h = self._handle()
+        xs, ys, rot = _num(x), _num(y), _num(angle)
+        out = [f"  0\nINSERT\n  5\n{h}\n330\n{self.owner}\n100\nAcDbEntity\n  8\n{layer}\n"
+               f"100\nAcDbBlockReference\n 66\n1\n  2\n{block}\n 10\n{xs}\n 20\n{ys}\n 30\n0.0\n 50\n{rot}\n"]
+        a = math.radians(angle)
+        c, s = math.cos(a), math.sin(a)
+        hs = _num(height)
+        for i, (tag, value) in enumerate(zip(tags, values)):
+            oy = -i * height * 1.4  # as _attdefs stacks them
+            out.append(f"  0\nATTRIB\n  5\n{self._handle()}\n330\n{h}\n100\nAcDbEntity\n  8\n{layer}\n"
+                       f"100\nAcDbText\n 10\n{_num(x - oy * s)}\n 20\n{_num(y + oy * c)}\n 30\n0.0\n"
+                       f" 40\n{hs}\n  1\n{_text_value(value)}\n 50\n{rot}\n  7\n{STYLE}\n"
+                       f"100\nAcDbAttribute\n  2\n{tag}\n 70\n{ezdxf.const.ATTRIB_INVISIBLE}\n")
+        out.append(f"  0\nSEQEND\n  5\n{self._handle(False)}\n330\n{h}\n100\nAcDbEntity\n  8\n{layer}\n")
+        self.chunks.append("".join(out))
+
+    def text(self, text: str, layer: str, x: float, y: float, height: float, angle: float, halign: int) -> None:
+        """A one-line TEXT aligned on (x, y): centred (``halign`` 1) or starting there (0), middle of its height."""
+        xs, ys = _num(x), _num(y)
+        self.chunks.append(
+            f"  0\nTEXT\n  5\n{self._handle()}\n330\n{self.owner}\n100\nAcDbEntity\n  8\n{layer}\n"
+            f"100\nAcDbText\n 10\n{xs}\n 20\n{ys}\n 30\n0.0\n 40\n{_num(height)}\n  1\n{_text_value(text)}\n"
+            f" 50\n{_num(angle)}\n  7\n{STYLE}\n 72\n{halign}\n 11\n{xs}\n 21\n{ys}\n 31\n0.0\n"
+            f"100\nAcDbText\n 73\n2\n")
+
+    def split(self, doc) -> tuple[str, str]:
+        """ezdxf's file, cut where these entities go: at the end of the ENTITIES section."""
+        buf = io.StringIO()
+        doc.write(buf)
+        text = buf.getvalue()
+        start = text.index("\n  2\nENTITIES\n")
+        cut = text.index("\n  0\nENDSEC\n", start) + 1
+        return text[:cut], text[cut:]
+
+
+def _title_block(msp, analysis, offsets, role_count, cdu_count, other_count,
+                 minx: float, maxx: float, miny: float) -> tuple[float, float]:
+    """Project, scale, date, what is drawn and where each hall was put, and a legend, framed under the plan;
+    returns the frame's bottom and right edges."""
+    project = analysis.project
+    span = maxx - minx
+    h1 = max(150.0, min(3000.0, span / 35))
+    h2 = h1 * 0.55
+    units = "".join(f", {_count(n, noun)}" for n, noun in ((cdu_count, "CDU"), (other_count, "other floor unit")) if n)
+    lines: list[tuple[str, float]] = [
+        (_text_value(project.name), h1),
+        ("Floor plan. Scale 1:1, 1 drawing unit = 1 mm. Up is the top of the plan in PodPlanner.", h2),
+        (f"Written by PodPlanner on {_dt.date.today().isoformat()}. {_count(len(project.halls), 'hall')}, "
+         f"{_count(len(project.racks), 'rack')}{units}, "
+         f"{_count(analysis.summary.get('gpus', 0), 'GPU')}.", h2),
+    ]
+    for hl in project.halls:
+        dx = offsets[hl.id]
+        where = ("at its own coordinates: a plan point (x, y) is drawn at (x, -y)" if abs(dx) < 1e-9 else
+                 f"shifted {_fmt(dx)} mm along X: a plan point (x, y) is drawn at (x + {_fmt(dx)}, -y)")
+        lines.append((f"{_text_value(hl.name or hl.id)}: {where}.", h2))
+    lines.append(("Layers: racks by role (RACKS-*), RACK-FRONTS (cold-aisle edge), CLEARANCE-FRONT and "
+                  "CLEARANCE-REAR (space kept free), CDUS, LABELS-*.", h2))
+    lines.append(("Rack blocks carry the attributes NAME, TYPE, KW (maximum draw) and GPUS.", h2))
+    lines.append(("Cable routes are not drawn: the wiring plan gives lengths (overhead trays, Manhattan "
+                  "distance between racks), not paths.", h2))
+    top = miny - h1 * 2
+    y = top
+    right = maxx
+    for text, size in lines:
+        y -= size * 1.6
+        right = max(right, minx + len(text) * size * CHAR_WIDTH * 0.75)  # mixed case runs narrower than caps
+        msp.add_text(text, height=size, dxfattribs={"layer": TITLE, "style": STYLE}).set_placement(
+            (minx, y), align=TextEntityAlignment.LEFT)
+    # the legend: a swatch in each role's colour and its count
+    y -= h2 * 2.4
+    x = minx
+    entries = [(ROLE_LAYERS[role], st.ROLES[role][1], role_count[role]) for role in ROLES if role_count[role]]
+    if cdu_count:
+        entries.append((CDUS, st.CDU[1], cdu_count))
+    if other_count:
+        entries.append((FLOOR_UNITS, st.FLOOR_OTHER[1], other_count))
+    if role_count:
+        entries += [(CLEAR_FRONT, f"Front clearance {FRONT_CLEARANCE_MM / 1000:g} m", None),
+                    (CLEAR_REAR, f"Rear clearance {REAR_CLEARANCE_MM / 1000:g} m", None)]
+    for layer, label, n in entries:
+        aci, rgb = LAYERS[layer][0], LAYERS[layer][1]
+        square = [(x, y), (x + h2 * 1.6, y), (x + h2 * 1.6, y + h2 * 1.2), (x, y + h2 * 1.2)]
+        hatch = msp.add_hatch(color=aci, dxfattribs={"layer": TITLE})
+        hatch.rgb = rgb
+        hatch.transparency = FILL_TRANSPARENCY.get(layer, RACK_FILL_TRANSPARENCY)  # as the plan shows it
+        hatch.paths.add_polyline_path(square, is_closed=True)
+        text = label if n is None else f"{label} ({n:,})"
+        msp.add_text(text, height=h2, dxfattribs={"layer": TITLE, "style": STYLE}).set_placement(
+            (x + h2 * 2.0, y), align=TextEntityAlignment.LEFT)
+        x += h2 * (2.0 + len(text) * CHAR_WIDTH * 0.8 + 1.5)  # mixed case runs narrower than caps
+    bottom = y - h2
+    right = max(right, x) + h2
+    msp.add_lwpolyline([(minx - h2, top), (right, top), (right, bottom - h2), (minx - h2, bottom - h2)],
+                       close=True, dxfattribs={"layer": TITLE})
+    return bottom - h2, right
+
+
+__all__ = ["LAYERS", "RACK_TAGS", "ROLE_LAYERS", "write_dxf"]
