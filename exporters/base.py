@@ -19,8 +19,12 @@ class ExportFormat:
     title: str
     suffix: str
     description: str
-    #: ``write(analysis, path) -> str``: writes through the atomic writer, returns what it wrote in words
-    write: Callable[["Analysis", str], str]
+    #: ``write(analysis, path, **options) -> str``: writes through the atomic writer, returns what it wrote in words
+    write: Callable[..., str]
+    #: the format writes a folder of files (NetBox import files) rather than one file
+    folder: bool = False
+    #: the options ``write`` takes beside the path (``dpi`` for images), given on the command line
+    options: tuple[str, ...] = ()
 
     @property
     def flag(self) -> str:
@@ -30,3 +34,7 @@ class ExportFormat:
     def file_filter(self) -> str:
         """A file-dialog filter, e.g. ``Cabling plan (*.csv)``."""
         return f"{self.title} (*{self.suffix})"
+
+    @property
+    def metavar(self) -> str:
+        return "DIR" if self.folder else f"OUT{self.suffix}"

@@ -15,6 +15,7 @@ from designer.fileformat import load
 from .registry import FORMATS, ExportError
 
 NAME = "export"
+MIN_DPI, MAX_DPI = 36, 600
 #: the formats that carry prices and the customer's name
 QUOTE_FORMATS = ("pdf", "xlsx", "csv")
 
@@ -24,7 +25,8 @@ def add_parser(subparsers) -> None:
         f.title.lower() for f in FORMATS.values()))
     e.add_argument("file")
     for fmt in FORMATS.values():
-        e.add_argument(fmt.flag, dest=f"out_{fmt.name}", metavar=f"OUT{fmt.suffix}", help=fmt.description)
+        e.add_argument(fmt.flag, dest=f"out_{fmt.name}", metavar=fmt.metavar, help=fmt.description)
+    e.add_argument("--dpi", type=_dpi, metavar="N", help=f"resolution of the PNG images, {MIN_DPI}-{MAX_DPI} (150)")
     e.add_argument("--prices", metavar="FILE", help="a price list (CSV or XLSX: part number, price, currency, date) "
                                                    "whose prices override the catalog's for this export")
     e.add_argument("--customer", metavar="NAME", help="the customer the quote is for (overrides the project's)")
@@ -34,7 +36,7 @@ def run(args, catalog: Catalog) -> int:
     wanted = [(fmt, Path(getattr(args, f"out_{fmt.name}"))) for fmt in FORMATS.values()
               if getattr(args, f"out_{fmt.name}", None)]
     if not wanted:
-        flags = [f"{f.flag} OUT{f.suffix}" for f in FORMATS.values()]
+        flags = [f"{f.flag} {f.metavar}" for f in FORMATS.values()]
         raise UsageError(f"podplanner export: say what to write: {', '.join(flags[:-1])} or {flags[-1]}")
     priced = [fmt for fmt, _ in wanted if fmt.name in QUOTE_FORMATS]
     for flag in ("prices", "customer"):
@@ -43,10 +45,15 @@ def run(args, catalog: Catalog) -> int:
                              + ", ".join(FORMATS[n].flag for n in QUOTE_FORMATS if n in FORMATS))
     if args.customer is not None and not args.customer.strip():
         raise UsageError("podplanner export: --customer: give the customer's name")
+    if args.dpi is not None and not any("dpi" in fmt.options for fmt, _ in wanted):
+        raise UsageError("podplanner export: --dpi applies to the images: give it with "
+                         + ", ".join(f.flag for f in FORMATS.values() if "dpi" in f.options))
     for fmt, out in wanted:  # refuse a bad target before spending time on the analysis
         if not out.parent.is_dir():
             raise UsageError(f"podplanner export: {fmt.flag}: {out.parent}: no such folder")
-        if out.is_dir():
+        if fmt.folder and out.exists() and not out.is_dir():
+            raise UsageError(f"podplanner export: {fmt.flag}: {out}: is a file, not a folder")
+        if not fmt.folder and out.is_dir():
             raise UsageError(f"podplanner export: {fmt.flag}: {out}: is a folder")
     from designer.analysis import analyze
 
@@ -54,8 +61,9 @@ def run(args, catalog: Catalog) -> int:
     project = _with_quote_flags(project, args)
     analysis = analyze(project, catalog)
     for fmt, out in wanted:
+        options = {"dpi": args.dpi} if "dpi" in fmt.options and args.dpi is not None else {}
         try:
-            account = fmt.write(analysis, out)
+            account = fmt.write(analysis, out, **options)
         except ExportError as exc:
             raise UsageError(f"podplanner export: {fmt.flag}: {exc}") from None
         except OSError as exc:
@@ -89,3 +97,12 @@ def _with_quote_flags(project, args):
         return UpdateQuoteCommand(changes).apply(project, None)[0]
     except CommandError as exc:
         raise UsageError(f"podplanner export: {exc}") from None
+
+
+def _dpi(text: str) -> int:
+    """A resolution the image can be drawn at without running out of memory on a large hall."""
+    import argparse
+
+    if not text.strip().isdigit() or len(text.strip()) > 4 or not MIN_DPI <= int(text) <= MAX_DPI:
+        raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a resolution from {MIN_DPI} to {MAX_DPI}")
+    return int(text)

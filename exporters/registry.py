@@ -36,6 +36,42 @@ def _write_csv(analysis, path) -> str:
     return write_bom_csv(analysis, path)
 
 
+def _write_dxf(analysis, path) -> str:
+    from .dxf import write_dxf
+
+    return write_dxf(analysis, path)
+
+
+def _write_svg(analysis, path) -> str:
+    from .plan_image import write_svg
+
+    return write_svg(analysis, path)
+
+
+def _write_png(analysis, path, dpi: int = 150) -> str:
+    from .plan_image import write_png
+
+    return write_png(analysis, path, dpi=dpi)
+
+
+def _write_heatmap(analysis, path, dpi: int = 150) -> str:
+    from .plan_image import write_heatmap_png
+
+    return write_heatmap_png(analysis, path, dpi=dpi)
+
+
+def _write_netbox(analysis, folder) -> str:
+    from .netbox_export import write_netbox
+
+    return write_netbox(analysis, folder)
+
+
+def _write_cabling_xlsx(analysis, path) -> str:
+    from .cabling_xlsx import write_cabling_xlsx
+
+    return write_cabling_xlsx(analysis, path)
+
+
 FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
     ExportFormat("pdf", "Quote (PDF)", ".pdf",
                  "the priced quote: cover, summary, floor plan, rack elevations, bill of materials, cost of "
@@ -45,9 +81,25 @@ FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
                  "cost of ownership", _write_xlsx),
     ExportFormat("csv", "Bill of materials (CSV)", ".csv",
                  "one row per bill line: part numbers, quantities, prices and their sources", _write_csv),
+    ExportFormat("dxf", "Floor plan (DXF)", ".dxf",
+                 "the floor plan for CAD at 1 unit = 1 mm: layers by purpose, a block per rack type with its "
+                 "name, type, kW and GPUs", _write_dxf),
+    ExportFormat("svg", "Floor plan (SVG)", ".svg",
+                 "the floor plan to scale as a vector drawing, with legend and scale bar", _write_svg),
+    ExportFormat("png", "Floor plan (PNG)", ".png",
+                 "the floor plan to scale as an image at --dpi (150), with legend and scale bar", _write_png,
+                 options=("dpi",)),
+    ExportFormat("heat-map", "Heat map (PNG)", ".png",
+                 "the floor plan coloured by each rack's power against its limit, as an image at --dpi (150)",
+                 _write_heatmap, options=("dpi",)),
+    ExportFormat("netbox", "NetBox import files", "",
+                 "a folder of CSV files for NetBox's bulk import (sites, locations, racks, devices, interfaces, "
+                 "cables) and device-type YAML, with the order to import them", _write_netbox, folder=True),
     ExportFormat("cabling", "Cabling plan", ".csv",
                  "the fabric's port-to-port cabling plan: both ends, tier, medium, cable part, "
                  "orderable length, transceivers, rail and racks", _write_cabling),
+    ExportFormat("cabling-xlsx", "Cabling plan (XLSX)", ".xlsx",
+                 "the cabling plan as a workbook, with a pull list by part and length", _write_cabling_xlsx),
 )}
 
 __all__ = ["FORMATS", "ExportError", "ExportFormat"]

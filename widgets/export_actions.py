@@ -73,6 +73,11 @@ class ExportController(QObject):
 
     # -- questions (tests replace these to avoid modal dialogs) -----------------
     def ask_path(self, fmt: ExportFormat) -> str | None:
+        if fmt.folder:
+            start = self.window.path.parent if self.window.path else Path.home()
+            path = QFileDialog.getExistingDirectory(self.window, f"Export {fmt.title.lower()} into a folder",
+                                                    str(start))
+            return path or None
         start = self.window.path.with_suffix("").with_suffix(fmt.suffix) if self.window.path else \
             Path.home() / f"{self.window.project.name}{fmt.suffix}"
         path, _ = QFileDialog.getSaveFileName(self.window, f"Export {fmt.title.lower()}", str(start),
@@ -88,7 +93,7 @@ class ExportController(QObject):
         if not path:
             return
         path = Path(path)
-        if not path.suffix:
+        if not path.suffix and not fmt.folder:
             path = path.with_suffix(fmt.suffix)
         if self._current():
             self._write(fmt, path)
@@ -162,7 +167,8 @@ class ExportController(QObject):
             at = f" (in {where.name}, {Path(where.filename).name}:{where.lineno})" if where else ""
             self.report_error(f"{fmt.title} was not written: {type(exc).__name__}: {exc}{at}")
         else:
-            self.window.statusBar().showMessage(f"Wrote {path.name}: {account}", 8000)
+            # the folder too: a file dialog's last folder is easy to lose track of
+            self.window.statusBar().showMessage(f"Wrote {path.name}: {account} (in {path.parent})", 12000)
             self.exported.emit(str(path), account)
 
     def _show_progress(self, message: str | None) -> None:

@@ -50,6 +50,10 @@ def add_parser(subparsers) -> None:
     s.add_argument("--name", help="design name (default: from the system and size)")
     s.add_argument("-o", "--output", required=True, metavar="FILE", help="project file to write")
     s.add_argument("--json", action="store_true", help="print the key numbers as one JSON document")
+    nb = sub.add_parser("from-netbox", help="a design from a folder written by podplanner export --netbox "
+                                            "(halls, racks, devices and their places), checked as a project file is")
+    nb.add_argument("folder", metavar="DIR")
+    nb.add_argument("-o", "--output", required=True, metavar="FILE", help="project file to write")
 
 
 def _int(text: str | None, flag: str) -> int | None:
@@ -119,6 +123,8 @@ def _prefixed(exc: GenerateError) -> GenerateError:
 
 
 def run(args, catalog: Catalog) -> int:
+    if args.new_command == "from-netbox":
+        return _from_netbox(args, catalog)
     try:
         spec = spec_from_args(args)
     except GenerateError as exc:
@@ -165,4 +171,28 @@ def run(args, catalog: Catalog) -> int:
         print(f"{PROG}: the design has {errors} error finding{'s' if errors != 1 else ''} (above); "
               "it was written, but does not pass its checks", file=sys.stderr)
         return 1
+    return 0
+
+
+def _from_netbox(args, catalog: Catalog) -> int:
+    """``podplanner new from-netbox DIR -o FILE``: the round trip's way back, as a project file."""
+    from ..netbox_import import NetBoxImportError, read_netbox
+
+    prog = "podplanner new from-netbox"
+    out = Path(args.output)
+    try:
+        _writable_target(out, "-o")
+    except GenerateError as exc:
+        raise GenerateError(str(exc).replace(PROG, prog, 1)) from None
+    try:
+        project = read_netbox(args.folder, catalog)
+    except NetBoxImportError as exc:
+        raise GenerateError(f"{prog}: {exc}") from None
+    try:
+        save(project, out)
+    except OSError as exc:
+        raise GenerateError(f"{prog}: {out}: cannot be written ({exc.strerror or exc})") from None
+    devices = sum(len(r.devices) for r in project.racks)
+    print(f"wrote {out}: {len(project.halls)} hall{'s' if len(project.halls) != 1 else ''}, "
+          f"{len(project.racks):,} racks, {devices:,} devices, {len(project.floor_devices):,} floor units")
     return 0

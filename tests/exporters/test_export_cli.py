@@ -69,3 +69,33 @@ def test_quote_flags_need_a_quote_format(capsys, tmp_path):
     assert code == 2 and "--prices applies to the quote" in err and not (tmp_path / "c.csv").exists()
     code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(tmp_path / "b.csv"), "--customer", "  ")
     assert code == 2 and "give the customer's name" in err
+
+
+def test_netbox_folder_round_trip_through_the_command_line(capsys, tmp_path, catalog):
+    from designer.fileformat import load
+
+    folder = tmp_path / "netbox"
+    code, text, _ = run(capsys, "export", str(DGX_B200_SU), "--netbox", str(folder))
+    assert code == 0 and "22 racks" in text and (folder / "README.txt").is_file()
+    back = tmp_path / "back.podplan.json"
+    code, text, _ = run(capsys, "new", "from-netbox", str(folder), "-o", str(back))
+    assert code == 0 and "22 racks, 111 devices" in text
+    original, again = load(DGX_B200_SU, catalog), load(back, catalog)
+    assert [(r.id, r.type, r.x, r.y, r.rotation) for r in again.racks] == \
+        [(r.id, r.type, r.x, r.y, r.rotation) for r in original.racks]
+    assert [[(d.type, d.u, d.face) for d in r.devices] for r in again.racks] == \
+        [[(d.type, d.u, d.face) for d in r.devices] for r in original.racks]
+    (folder / "06-racks.csv").write_text("name\nx\n")
+    code, _, err = run(capsys, "new", "from-netbox", str(folder), "-o", str(tmp_path / "bad.json"))
+    assert code == 2 and err.startswith("podplanner new from-netbox: 06-racks.csv") and err.count("\n") == 1
+
+
+def test_a_folder_format_refuses_a_file_and_dpi_needs_an_image(capsys, tmp_path):
+    target = tmp_path / "file.txt"
+    target.write_text("x")
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--netbox", str(target))
+    assert code == 2 and "is a file, not a folder" in err
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--cabling", str(tmp_path / "c.csv"), "--dpi", "300")
+    assert code == 2 and "--dpi applies to the images" in err
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--png", str(tmp_path / "p.png"), "--dpi", "5000")
+    assert code == 2 and "is not a resolution from 36 to 600" in err

@@ -73,7 +73,7 @@ def test_an_export_runs_off_the_gui_thread_with_a_progress_bar(window, qtbot, tm
     assert sig.args == [str(out), "248 GPUs"]
     assert out.read_text(encoding="utf-8") == f"{window.analysis.summary['gpus']} GPUs\n" == "248 GPUs\n"
     assert not window.exports.busy and window.exports.progress.isHidden()
-    assert window.statusBar().currentMessage() == "Wrote count.txt: 248 GPUs"
+    assert window.statusBar().currentMessage() == f"Wrote count.txt: 248 GPUs (in {tmp_path})"
 
 
 def test_the_menu_entry_writes_through_the_worker(window, qtbot, tmp_path, monkeypatch, recorder):
