@@ -173,3 +173,18 @@ def test_closing_before_the_analysis_says_the_waiting_export_was_not_written(win
     monkeypatch.setattr(type(window.files), "ask_save_changes", lambda self: "discard")
     window.close()
     assert len(reported) == 1 and "late.txt: the window was closed" in reported[0]
+
+
+def test_a_folder_format_asks_for_a_folder_and_writes_into_it(window, qtbot, tmp_path, monkeypatch):
+    from PySide6.QtWidgets import QFileDialog
+
+    asked = []
+    monkeypatch.setattr(QFileDialog, "getExistingDirectory",
+                        staticmethod(lambda *a, **k: asked.append(a) or str(tmp_path / "netbox")))
+    written = []
+    window.exports.exported.connect(lambda path, account: written.append((path, account)))
+    window.exports.actions["netbox"].trigger()
+    qtbot.waitUntil(lambda: bool(written), timeout=30000)
+    racks = len(window.project.racks)
+    assert asked and written[0][0] == str(tmp_path / "netbox") and f"{racks} racks" in written[0][1]
+    assert (tmp_path / "netbox" / "06-racks.csv").is_file()
