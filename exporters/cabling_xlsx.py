@@ -89,24 +89,45 @@ def _links_sheet(wb: Workbook, plan: CablingPlan) -> None:
     ws.append([_cell(ws, name, font=BOLD, fill=HEADER_FILL) for name in COLUMNS])
 
 
-def _text_cell(value: str) -> str:
-    if not value:
-        return "<c/>"  # an empty cell keeps the cells after it in their columns
-    value = _NOT_XML.sub("\ufffd", value)
-    space = ' xml:space="preserve"' if value != value.strip() else ""
-    # an inline string is text whatever it starts with: a name "=1+1" is never a formula
-    return f'<c t="inlineStr"><is><t{space}>{escape(value)}</t></is></c>'
+class _SharedStrings:
+    """The workbook's shared-string table: each distinct text once, cells refer to it by number
+    (a name repeated on thousands of links is stored once, and the sheet is a third the size)."""
+
+    def __init__(self):
+        self.index: dict[str, int] = {}
+
+    def cell(self, value: str) -> str:
+        if not value:
+            return "<c/>"  # an empty cell keeps the cells after it in their columns
+        n = self.index.setdefault(value, len(self.index))
+        # a shared string is text whatever it starts with: a name "=1+1" is never a formula
+        return f'<c t="s"><v>{n}</v></c>'
+
+    def xml(self) -> bytes:
+        items = []
+        for value in self.index:
+            value = _NOT_XML.sub("\ufffd", value)
+            space = ' xml:space="preserve"' if value != value.strip() else ""
+            items.append(f"<si><t{space}>{escape(value)}</t></si>")
+        head = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="{_MAIN_NS}" '
+                f'count="{len(items)}" uniqueCount="{len(items)}">')
+        return (head + "".join(items) + "</sst>").encode("utf-8")
+
+
+_MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
+_SST_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
+_SST_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"
 
 
 def _number_cell(value) -> str:
     return "<c/>" if value is None else f"<c><v>{value!r}</v></c>" if isinstance(value, float) else f"<c><v>{value}</v></c>"
 
 
-def _link_rows_xml(plan: CablingPlan) -> str:
+def _link_rows_xml(plan: CablingPlan, strings: _SharedStrings) -> str:
     """Rows 2… of the Links sheet as SpreadsheetML, one column at a time: each distinct value's cell is made once."""
     columns = [[f'<row r="{r}">' for r in range(2, len(plan) + 2)]]
     for name in COLUMNS:
-        make = _number_cell if name in NUMBER_COLUMNS else _text_cell
+        make = _number_cell if name in NUMBER_COLUMNS else strings.cell
         values = plan.numbers[name] if name in NUMBER_COLUMNS else plan.text[name]
         cells: dict = {}
         columns.append([cells[v] if v in cells else cells.setdefault(v, make(v)) for v in values])
@@ -114,8 +135,9 @@ def _link_rows_xml(plan: CablingPlan) -> str:
     return "".join(map("".join, zip(*columns)))
 
 
-def _with_link_rows(workbook: bytes, rows_xml: str) -> bytes:
-    """The saved workbook with the rows put into the Links sheet (the first sheet written)."""
+def _with_link_rows(workbook: bytes, rows_xml: str, strings: _SharedStrings) -> bytes:
+    """The saved workbook with the rows put into the Links sheet (the first sheet written) and the
+    shared-string table they refer to added to the package (its part, content type and relationship)."""
     out = io.BytesIO()
     with zipfile.ZipFile(io.BytesIO(workbook)) as src, \
             zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED, compresslevel=1) as dst:
@@ -124,7 +146,14 @@ def _with_link_rows(workbook: bytes, rows_xml: str) -> bytes:
             if item.filename == "xl/worksheets/sheet1.xml":
                 head, tail = data.decode("utf-8").split("</sheetData>", 1)
                 data = (head + rows_xml + "</sheetData>" + tail).encode("utf-8")
+            elif item.filename == "[Content_Types].xml":
+                data = data.replace(b"</Types>", f'<Override PartName="/xl/sharedStrings.xml" '
+                                                 f'ContentType="{_SST_TYPE}"/></Types>'.encode())
+            elif item.filename == "xl/_rels/workbook.xml.rels":
+                data = data.replace(b"</Relationships>", f'<Relationship Id="rIdSharedStrings" Type="{_SST_REL}" '
+                                                         f'Target="sharedStrings.xml"/></Relationships>'.encode())
             dst.writestr(item.filename, data)
+        dst.writestr("xl/sharedStrings.xml", strings.xml())
     return out.getvalue()
 
 
@@ -214,5 +243,7 @@ def write_cabling_xlsx(analysis: Analysis, path) -> str:
     _summary_sheet(wb, plan, name, n_cables, metres, n_modules)
     saved = io.BytesIO()
     wb.save(saved)
-    write_atomic(path, _with_link_rows(saved.getvalue(), _link_rows_xml(plan)))
+    strings = _SharedStrings()
+    rows = _link_rows_xml(plan, strings)
+    write_atomic(path, _with_link_rows(saved.getvalue(), rows, strings))
     return f"{len(plan):,} links, {n_cables:,} cables, {n_modules:,} transceivers"
