@@ -404,15 +404,6 @@ class _Wiring:
                                   "which the design lacks")
             self.device[i] = (dev_id, prefix)
         self.cabled_devices = sorted({d for d, _ in self.device.values()})
-        # An appliance is one fabric device per port, each numbering its port from 0 (the wiring plan
-        # gives every UFM port the name "1"); NetBox needs one interface per port, so its ports are
-        # numbered in the plan's order of those devices.
-        appliance_port: dict[int, int] = {}
-        seen: Counter = Counter()
-        for i in inv.reserved:
-            if i in self.device:
-                appliance_port[i] = seen[self.device[i][0]]
-                seen[self.device[i][0]] += 1
         # every end of every link, a then b: (device, port) keys and their interface names
         ppc = np.asarray(inv.devices.cage_ports, dtype=np.int64)
         devs = np.empty(2 * len(self.plan), dtype=np.int64)
@@ -425,8 +416,7 @@ class _Wiring:
         k_dev, k_port = (keys // span).tolist(), (keys % span).tolist()
         k_ppc = ppc[keys // span].tolist()
         # digits, "/" and "trayNN": never a character CSV must quote
-        self.names = [self.device[d][1] + (f"{p // n + 1}/{p % n + 1}" if n > 1 else
-                                           str(appliance_port.get(d, p) + 1))
+        self.names = [self.device[d][1] + (f"{p // n + 1}/{p % n + 1}" if n > 1 else str(p + 1))
                       for d, p, n in zip(k_dev, k_port, k_ppc)]
         self.owners = [self.device[d][0] for d in k_dev]
 

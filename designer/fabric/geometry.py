@@ -156,8 +156,9 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
                     key = (dtype.id, g.count, g.ports_per_cage, 8 * n, dtype.gpu_count / n)
                 rails_seen[key] = rails_seen.get(key, 0) + (n or 1)
             elif what == "appliance":
-                for _ in range(role[2].count):
-                    reserved.append(dev.add(name, ri, z, 1, False, dtype.id))
+                # one device, listed once per fabric port: the wiring numbers its ports 1, 2 … in that order
+                idx = dev.add(name, ri, z, 1, False, dtype.id)
+                reserved.extend([idx] * role[2].count)
             else:
                 idx = dev.add(name, ri, z, role[2].ports_per_cage, True, dtype.id)
                 switches[_role_of(name)].append(idx)

@@ -165,3 +165,14 @@ def test_a_fabric_no_tree_can_hold_is_one_error_everywhere(catalog, tmp_path):
     with pytest.raises(ExportError, match="cannot be built"):
         write_cabling_csv(analysis, tmp_path / "x.csv")
     assert not (tmp_path / "x.csv").exists()
+
+
+def test_an_appliance_numbers_its_fabric_ports(catalog):
+    from designer.analysis import analyze
+    from designer.fileformat import load
+    from designer.samples import DGX_B200_SU
+
+    links = analyze(load(DGX_B200_SU, catalog), catalog).result("fabric").links()
+    ufm = sorted((ln.a_device, ln.a_port) for ln in links if ln.a_device.startswith("ufm-"))
+    # two UFM appliances with two compute-fabric ports each: four cables to four distinct ports
+    assert ufm == [("ufm-compute-1", "1"), ("ufm-compute-1", "2"), ("ufm-compute-2", "1"), ("ufm-compute-2", "2")]
