@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
@@ -35,6 +36,34 @@ class ExportFormat:
         """A file-dialog filter, e.g. ``Cabling plan (*.csv)``."""
         return f"{self.title} (*{self.suffix})"
 
+    #: for a folder format: the names of the files and folders it writes (so an old export may be replaced)
+    owned: tuple[str, ...] = ()
+
+    def owns(self, name: str) -> bool:
+        return name in self.owned
+
     @property
     def metavar(self) -> str:
         return "DIR" if self.folder else f"OUT{self.suffix}"
+
+
+def check_target(fmt: ExportFormat, path: str | Path) -> None:
+    """Refuse, before any work, a target this format must not write: a missing folder, a folder for a file,
+    a device or pipe (the atomic writer would replace it with a regular file), or for a folder format a
+    folder holding files that are not this format's (an export never overwrites a stranger's README)."""
+    path = Path(path)
+    if not path.parent.is_dir():
+        raise ExportError(f"{path.parent}: no such folder")
+    if fmt.folder:
+        if path.exists() and not path.is_dir():
+            raise ExportError(f"{path}: is a file, not a folder")
+        if path.is_dir():
+            strangers = sorted(p.name for p in path.iterdir() if not fmt.owns(p.name))
+            if strangers:
+                raise ExportError(f"{path}: holds files this export does not write ({', '.join(strangers[:3])}"
+                                  f"{' …' if len(strangers) > 3 else ''}); choose a new or empty folder")
+        return
+    if path.is_dir():
+        raise ExportError(f"{path}: is a folder")
+    if path.exists() and not path.is_file():
+        raise ExportError(f"{path}: is not a regular file (a device or a pipe)")

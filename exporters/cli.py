@@ -12,7 +12,7 @@ from catalog import Catalog
 from designer.cli import UsageError
 from designer.fileformat import load
 
-from .registry import FORMATS, ExportError
+from .registry import FORMATS, ExportError, check_target
 
 NAME = "export"
 MIN_DPI, MAX_DPI = 36, 600
@@ -49,12 +49,10 @@ def run(args, catalog: Catalog) -> int:
         raise UsageError("podplanner export: --dpi applies to the images: give it with "
                          + ", ".join(f.flag for f in FORMATS.values() if "dpi" in f.options))
     for fmt, out in wanted:  # refuse a bad target before spending time on the analysis
-        if not out.parent.is_dir():
-            raise UsageError(f"podplanner export: {fmt.flag}: {out.parent}: no such folder")
-        if fmt.folder and out.exists() and not out.is_dir():
-            raise UsageError(f"podplanner export: {fmt.flag}: {out}: is a file, not a folder")
-        if not fmt.folder and out.is_dir():
-            raise UsageError(f"podplanner export: {fmt.flag}: {out}: is a folder")
+        try:
+            check_target(fmt, out)
+        except ExportError as exc:
+            raise UsageError(f"podplanner export: {fmt.flag}: {exc}") from None
     from designer.analysis import analyze
 
     project = load(args.file, catalog)

@@ -70,6 +70,8 @@ FILES = ("00-custom-fields.csv", "01-sites.csv", "02-locations.csv", "03-manufac
          "04-device-roles.csv", "05-rack-types.csv", "06-racks.csv", "08-devices.csv", "09-interfaces.csv",
          "10-cables.csv")
 TYPES_FOLDER = "07-device-types"
+#: everything an export writes into its folder: only these may already be there (an older export)
+OWNED = (*FILES, TYPES_FOLDER, "README.txt")
 
 #: (name, label, type, object types, description): the custom fields the other files fill.
 CUSTOM_FIELDS = (
@@ -359,6 +361,10 @@ def write_netbox(analysis: Analysis, folder) -> str:
     # -- write ------------------------------------------------------------------------------------
     for name in FILES:
         _write_csv(folder / name, COLUMNS[name], rows[name])
+    # an older export's device types would be imported beside this one's: only this export's stay
+    for old in (folder / TYPES_FOLDER).glob("*.yaml"):
+        if old.is_file() and not old.is_symlink():
+            old.unlink()
     yaml_files = []
     for t in sorted(used_types):
         if refs[t] == COMMUNITY_TYPES.get(t, (None, None))[:2]:

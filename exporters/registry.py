@@ -7,7 +7,7 @@ wrote ("1,488 links"). A new format is a module with such a function and one ent
 """
 from __future__ import annotations
 
-from .base import ExportError, ExportFormat
+from .base import ExportError, ExportFormat, check_target
 
 
 def _write_cabling(analysis, path) -> str:
@@ -72,6 +72,12 @@ def _write_cabling_xlsx(analysis, path) -> str:
     return write_cabling_xlsx(analysis, path)
 
 
+#: what the NetBox export writes into its folder (exporters/netbox_export.py OWNED), listed here so that
+#: checking a target does not load the exporter
+_NETBOX_FILES = ("00-custom-fields.csv", "01-sites.csv", "02-locations.csv", "03-manufacturers.csv",
+                 "04-device-roles.csv", "05-rack-types.csv", "06-racks.csv", "07-device-types", "08-devices.csv",
+                 "09-interfaces.csv", "10-cables.csv", "README.txt")
+
 FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
     ExportFormat("pdf", "Quote (PDF)", ".pdf",
                  "the priced quote: cover, summary, floor plan, rack elevations, bill of materials, cost of "
@@ -94,7 +100,8 @@ FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
                  _write_heatmap, options=("dpi",)),
     ExportFormat("netbox", "NetBox import files", "",
                  "a folder of CSV files for NetBox's bulk import (sites, locations, racks, devices, interfaces, "
-                 "cables) and device-type YAML, with the order to import them", _write_netbox, folder=True),
+                 "cables) and device-type YAML, with the order to import them", _write_netbox, folder=True,
+                 owned=_NETBOX_FILES),
     ExportFormat("cabling", "Cabling plan", ".csv",
                  "the fabric's port-to-port cabling plan: both ends, tier, medium, cable part, "
                  "orderable length, transceivers, rail and racks", _write_cabling),
@@ -102,4 +109,4 @@ FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
                  "the cabling plan as a workbook, with a pull list by part and length", _write_cabling_xlsx),
 )}
 
-__all__ = ["FORMATS", "ExportError", "ExportFormat"]
+__all__ = ["FORMATS", "ExportError", "ExportFormat", "check_target"]

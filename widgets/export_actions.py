@@ -22,7 +22,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressBar
 
-from exporters.registry import FORMATS, ExportError, ExportFormat
+from exporters.registry import FORMATS, ExportError, ExportFormat, check_target
 
 
 class ExportController(QObject):
@@ -95,6 +95,11 @@ class ExportController(QObject):
         path = Path(path)
         if not path.suffix and not fmt.folder:
             path = path.with_suffix(fmt.suffix)
+        try:
+            check_target(fmt, path)
+        except ExportError as exc:
+            self.report_error(f"{fmt.title} was not written: {exc}")
+            return
         if self._current():
             self._write(fmt, path)
             return

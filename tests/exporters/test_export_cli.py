@@ -4,7 +4,7 @@ from __future__ import annotations
 import csv
 
 from designer.cli import main
-from designer.samples import DGX_B200_SU
+from designer.samples import DGX_B200_SU, GB200_NVL72_SU
 from exporters import cli as export_command
 
 
@@ -99,3 +99,29 @@ def test_a_folder_format_refuses_a_file_and_dpi_needs_an_image(capsys, tmp_path)
     assert code == 2 and "--dpi applies to the images" in err
     code, _, err = run(capsys, "export", str(DGX_B200_SU), "--png", str(tmp_path / "p.png"), "--dpi", "5000")
     assert code == 2 and "is not a resolution from 36 to 600" in err
+
+
+def test_targets_that_are_not_plain_files_or_our_folders_are_refused(capsys, tmp_path):
+    import os
+
+    from exporters.netbox_export import OWNED
+    from exporters.registry import FORMATS
+
+    assert FORMATS["netbox"].owned and set(FORMATS["netbox"].owned) == set(OWNED)
+    fifo = tmp_path / "pipe.png"
+    os.mkfifo(fifo)
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--png", str(fifo))
+    assert code == 2 and "is not a regular file" in err and fifo.is_fifo()
+    mine = tmp_path / "project"
+    mine.mkdir()
+    (mine / "README.txt").write_text("my notes")
+    (mine / "design.podplan.json").write_text("{}")
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--netbox", str(mine))
+    assert code == 2 and "holds files this export does not write (design.podplan.json)" in err
+    assert (mine / "README.txt").read_text() == "my notes"
+    # an older export may be replaced, and its device types do not linger
+    old = tmp_path / "nb"
+    assert run(capsys, "export", str(GB200_NVL72_SU), "--netbox", str(old))[0] == 0
+    assert (old / "07-device-types" / "gb200-nvl72.yaml").is_file()
+    assert run(capsys, "export", str(DGX_B200_SU), "--netbox", str(old))[0] == 0
+    assert not (old / "07-device-types" / "gb200-nvl72.yaml").exists()
