@@ -38,6 +38,8 @@ SITES, LOCATIONS, RACK_TYPES, RACKS = "01-sites.csv", "02-locations.csv", "05-ra
 DEVICES, TYPES_FOLDER = "08-devices.csv", "07-device-types"
 #: A device-type YAML is a few kilobytes; the limit refuses a wrong file before it fills memory.
 YAML_LIMIT = 4 * 1024 * 1024
+#: Most rows a file may hold: a 100,000-GPU design has about 600,000 interfaces.
+MAX_ROWS = 2_000_000
 DEFAULT_TILE_MM = 600.0
 #: Hall field -> its custom field on a location (``cf_podplanner_...``); empty = not known.
 HALL_FIGURES = (("power_capacity_kw", "power_capacity_kw"), ("cooling_capacity_kw", "cooling_capacity_kw"),
@@ -65,12 +67,18 @@ class _Table:
         except FileReadError as exc:
             raise NetBoxImportError(name, exc.reason) from None
         try:
-            rows = list(csv.reader(io.StringIO(text, newline="")))
+            rows = []  # (row number, fields): blank lines are skipped, so a file of them fills no memory
+            for n, row in enumerate(csv.reader(io.StringIO(text, newline="")), 1):
+                if not any(v.strip() for v in row) and n > 1:
+                    continue
+                rows.append((n, row))
+                if len(rows) > MAX_ROWS:
+                    raise NetBoxImportError(name, f"has more than {MAX_ROWS:,} rows, more than any design holds")
         except csv.Error as exc:
             raise NetBoxImportError(name, f"is not CSV ({exc})") from None
-        if not rows or not any(rows[0]):
+        if not rows or not any(rows[0][1]):
             raise NetBoxImportError(name, "has no header row")
-        self.header = [h.strip() for h in rows[0]]
+        self.header = [h.strip() for h in rows[0][1]]
         for column in required:
             if column not in self.header:
                 raise NetBoxImportError(name, "is missing; NetBox's import needs it", 1, column)
@@ -81,9 +89,7 @@ class _Table:
 
     def __iter__(self):
         width, header = len(self.header), self.header
-        for i, values in enumerate(self.rows, 2):
-            if not any(v.strip() for v in values):
-                continue  # a blank line, as spreadsheets leave at the end
+        for i, values in self.rows:
             if len(values) != width:
                 raise NetBoxImportError(self.name, f"has {len(values)} fields; the header has {width}", i)
             yield _Row(self.name, i, dict(zip(header, values)))
@@ -178,6 +184,7 @@ class _TypeModels:
 
     def _read_yaml(self) -> dict[tuple[str, str], str]:
         out: dict[tuple[str, str], str] = {}
+        first_file: dict[tuple[str, str], str] = {}
         folder = self.folder / TYPES_FOLDER
         names = sorted(os.listdir(folder)) if folder.is_dir() else []
         for name in names:
@@ -192,12 +199,19 @@ class _TypeModels:
                 mark = getattr(exc, "problem_mark", None)
                 raise NetBoxImportError(where, "is not valid YAML" + (f" at line {mark.line + 1}" if mark else "")
                                         ) from None
+            except RecursionError:
+                raise NetBoxImportError(where, "nests deeper than a device type does") from None
             if not isinstance(doc, dict):
                 raise NetBoxImportError(where, "is not a NetBox device type (expected a mapping)")
             for key in ("manufacturer", "model", "slug"):
                 if not isinstance(doc.get(key), str) or not doc[key].strip():
                     raise NetBoxImportError(where, f"{key} is missing or not text")
-            out[(doc["manufacturer"].strip(), doc["model"].strip())] = doc["slug"].strip()
+            key = (doc["manufacturer"].strip(), doc["model"].strip())
+            if key in out:
+                raise NetBoxImportError(where, f"describes {key[0]} {key[1]} again, as {first_file[key]} does; "
+                                               "keep one file per device type")
+            out[key] = doc["slug"].strip()
+            first_file[key] = where
         return out
 
 
@@ -260,6 +274,7 @@ def read_netbox(folder: str | os.PathLike, catalog=None, *, limit: int = DEFAULT
         raise NetBoxImportError(RACKS, "is missing; a rack's type is read from it", 1, "rack_type")
     racks: list[dict] = []
     rack_by_name: dict[tuple[str, str], int] = {}
+    rack_by_id: dict[str, int] = {}
     for row in racks_table:
         hall_id = hall(row)
         rack_name = row.text("name", required=True)
@@ -269,6 +284,7 @@ def read_netbox(folder: str | os.PathLike, catalog=None, *, limit: int = DEFAULT
         type_id = row.text("cf_podplanner_type") or models.rack(row, "rack_type")
         rack_id = claim(row, "cf_podplanner_id", row.text("cf_podplanner_id") or _ident(rack_name))
         rack_by_name[key] = len(racks)
+        rack_by_id[rack_id] = len(racks)
         racks.append({"id": rack_id, "name": rack_name, "hall": hall_id,
                       "type": known(row, "cf_podplanner_type", type_id, ("rack",)),
                       "x": row.number("cf_podplanner_x_mm", required=True),
@@ -329,7 +345,10 @@ def read_netbox(folder: str | os.PathLike, catalog=None, *, limit: int = DEFAULT
         for part in (p.strip() for p in f.pop("serves").split(";")):
             if not part:
                 continue
-            index = rack_by_name.get((f["hall"], part.lower()))
+            # racks are named by their design id (unique in the design); older folders named them by rack name
+            index = rack_by_id.get(part)
+            if index is None:
+                index = rack_by_name.get((f["hall"], part.lower()))
             if index is None:
                 raise row.error("cf_podplanner_serves", f"rack {part!r} is not in {RACKS} in this unit's location")
             serves.append(racks[index]["id"])

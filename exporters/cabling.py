@@ -283,8 +283,21 @@ def cabling_rows(analysis: Analysis):
     return cabling_plan(analysis).rows()
 
 
+#: the added columns that carry names people typed: a spreadsheet opening the CSV must not run one as a formula
+NAME_COLUMNS = ("a_rack_name", "b_rack_name", "a_device_name", "b_device_name", "a_label", "b_label")
+
+
+def _as_text(values: list) -> list:
+    """A leading = + - @ escaped by a quote mark (OWASP's CSV advice), each distinct name looked at once."""
+    seen: dict = {}
+    return [seen[v] if v in seen else seen.setdefault(v, "'" + v if v[:1] in ("=", "+", "-", "@") else v)
+            for v in values]
+
+
 def write_cabling_csv(analysis: Analysis, path) -> str:
     plan = cabling_plan(analysis)
+    for name in NAME_COLUMNS:
+        plan.text[name] = _as_text(plan.text[name])
 
     def write(fh) -> None:
         if plan.needs_quoting:

@@ -28,6 +28,7 @@ from catalog.files import write_atomic
 from designer.analysis import Analysis
 from designer.fabric.topology import TIER_NAMES
 
+from .base import ExportError
 from .cabling import COLUMNS, CablingPlan, cabling_plan
 
 LINKS = "Links"
@@ -169,7 +170,8 @@ def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tupl
     ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in CABLE_HEADER])
     cables = plan.cables()
     for c in cables:
-        ws.append([c["name"], c["part_number"], c["ordering_part_number"] or None, c["length_m"],
+        ws.append([_cell(ws, _NOT_XML.sub("\ufffd", c["name"])), c["part_number"], c["ordering_part_number"] or None,
+                   c["length_m"],
                    _cell(ws, c["count"], number_format=COUNT_FORMAT),
                    _cell(ws, c["total_length_m"], number_format=LENGTH_FORMAT), c["cable"]])
     n_cables = sum(c["count"] for c in cables)
@@ -188,7 +190,8 @@ def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tupl
     ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in TRANSCEIVER_HEADER])
     modules = plan.transceivers()
     for m in modules:
-        ws.append([m["name"], m["part_number"], _cell(ws, m["count"], number_format=COUNT_FORMAT),
+        ws.append([_cell(ws, _NOT_XML.sub("\ufffd", m["name"])), m["part_number"],
+                   _cell(ws, m["count"], number_format=COUNT_FORMAT),
                    m["transceiver"]])
     n_modules = sum(m["count"] for m in modules)
     ws.append([_cell(ws, "Total", font=BOLD, border=TOTAL_BORDER), _cell(ws, None, border=TOTAL_BORDER),
@@ -232,8 +235,15 @@ def _summary_sheet(wb: Workbook, plan: CablingPlan, project_name: str, n_cables:
                _cell(ws, n_cables, font=BOLD, number_format=COUNT_FORMAT, border=TOTAL_BORDER)])
 
 
+#: rows a worksheet holds (Excel's limit), less the header
+MAX_LINKS = 1_048_575
+
+
 def write_cabling_xlsx(analysis: Analysis, path) -> str:
     plan = cabling_plan(analysis)
+    if len(plan) > MAX_LINKS:
+        raise ExportError(f"{len(plan):,} links are more rows than a worksheet holds ({MAX_LINKS:,}); "
+                          "write the cabling plan as CSV (--cabling) instead")
     name = analysis.project.name
     wb = Workbook(write_only=True)
     wb.properties.title = _NOT_XML.sub("\ufffd", f"Cabling plan: {name}")

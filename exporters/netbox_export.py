@@ -277,9 +277,14 @@ def write_netbox(analysis: Analysis, folder) -> str:
                                     for n, label, kind, types, desc in CUSTOM_FIELDS]
     # NetBox's description holds 200 characters; the whole text goes in comments
     rows["01-sites.csv"].append((site, site_slug, "planned", project.description[:200], project.description))
+    # a location's slug need only be unique within its site: the hall's id, never cut off by a long site name
+    hall_slugs: dict[str, str] = {}
+    for h in project.halls:
+        base = slug(h.id)
+        hall_slugs[h.id] = base if base not in hall_slugs.values() else slug(f"{base}-{len(hall_slugs) + 1}")
     for h in project.halls:
         outline = ";".join(f"{num(x)},{num(y)}" for x, y in h.outline)
-        rows["02-locations.csv"].append((site, locations[h.id], slug(f"{site_slug}-{h.id}"),
+        rows["02-locations.csv"].append((site, locations[h.id], hall_slugs[h.id],
                                          "planned", h.id, outline, num(h.tile_mm), num(h.power_capacity_kw),
                                          num(h.cooling_capacity_kw), num(h.liquid_cooling_capacity_kw),
                                          num(h.floor_rating_kg_m2), num(h.rack_power_limit_kw)))
@@ -342,10 +347,8 @@ def write_netbox(analysis: Analysis, folder) -> str:
                                 d.name, d.type, "", "", "", ""))
     for f in project.floor_devices:
         m, model = refs[f.type]
-        served = [rack_names[i] for i in f.serves if i in rack_names]
-        if any(";" in name for name in served):
-            raise ExportError(f"{f.name or f.id} serves a rack whose name holds ';', which separates the names")
-        serves = ";".join(served)
+        # by the racks' design ids: names repeat across halls, ids never (and ids hold no ';')
+        serves = ";".join(i for i in f.serves if i in rack_names)
         device_rows.append((dev_names[f.id], role_of[f.type], m, model, "planned", site,
                             locations[f.hall], "", "", "", f.id, f.name, f.type, num(f.x),
                             num(f.y), num(f.rotation), serves))

@@ -51,6 +51,8 @@ COLOUR_BY = ("role", "power")
 #: Below this many points a label would be unreadable in print, so none is drawn.
 MIN_LABEL_PT = 3.4
 MAX_LABEL_PT = 6.5
+#: Most tile lines a grid is drawn with (a 6 km hall at 600 mm tiles); a larger hall gets none.
+MAX_GRID_LINES = 20_000
 #: Below this many points per tile the grid is noise.
 MIN_TILE_PT = 5.0
 #: Heat-map buckets: load shares are rounded to this step so racks of nearly the same load share one path.
@@ -356,6 +358,8 @@ def grid_segments(outline, tile: float):
     if not poly.is_valid:
         poly = poly.buffer(0)
     x0, y0, x1, y1 = poly.bounds
+    if not all(map(math.isfinite, (x0, y0, x1, y1))) or (x1 - x0 + y1 - y0) / tile > MAX_GRID_LINES:
+        return  # a hall kilometres across: its tiles are no longer lines anyone reads, only a grey field
     lines = [shapely.LineString([(x, y0 - 1), (x, y1 + 1)])
              for x in np.arange(math.ceil(x0 / tile) * tile, x1 + 1e-6, tile)]
     lines += [shapely.LineString([(x0 - 1, y), (x1 + 1, y)])

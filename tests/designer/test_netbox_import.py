@@ -162,3 +162,58 @@ def test_a_device_above_its_racks_top_is_refused_on_its_row(dgx_copy, catalog):
         read_netbox(dgx_copy, catalog)
     assert (err.value.file, err.value.row, err.value.column) == ("08-devices.csv", 3, "position")
     assert err.value.reason == "dgx-b200 at U45 reaches U54, above the rack's 48 U"
+
+
+def test_a_type_described_twice_or_nested_too_deep_is_refused(dgx_copy):
+    def types_from_yaml(header, rows):  # a folder NetBox exported itself: no catalog ids, only models
+        i = header.index("cf_podplanner_type")
+        for r in rows:
+            r[i] = ""
+
+    edit(dgx_copy, "08-devices.csv", types_from_yaml)
+    types = dgx_copy / "07-device-types"
+    first = sorted(types.glob("*.yaml"))[0]
+    shutil.copy(first, types / "zz-copy.yaml")
+    with pytest.raises(NetBoxImportError, match="zz-copy.yaml: describes .* again"):
+        read_netbox(dgx_copy)
+    (types / "zz-copy.yaml").write_text("[" * 100_000)
+    with pytest.raises(NetBoxImportError, match="zz-copy.yaml: (nests deeper|is not valid YAML)"):
+        read_netbox(dgx_copy)
+
+
+def test_blank_lines_cost_nothing_and_rows_keep_their_numbers(dgx_copy, monkeypatch):
+    import designer.netbox_import as nb
+
+    with open(dgx_copy / "06-racks.csv", "a", encoding="utf-8") as fh:
+        fh.write("\n" * 200_000 + "x\n")
+    with pytest.raises(NetBoxImportError) as exc:
+        read_netbox(dgx_copy)
+    rows = sum(1 for _ in open(dgx_copy / "06-racks.csv", encoding="utf-8"))
+    assert f"row {rows}" in str(exc.value)  # the stray line's own number, blank lines counted
+    monkeypatch.setattr(nb, "MAX_ROWS", 10)
+    with pytest.raises(NetBoxImportError, match="has more than 10 rows"):
+        read_netbox(dgx_copy)
+
+
+def test_round_trip_of_two_halls_with_the_same_rack_names_and_a_long_name(catalog, tmp_path):
+    from dataclasses import replace
+
+    from designer.model import Hall
+
+    project = load(GB200_NVL72_SU, catalog)
+    hall = project.halls[0]
+    other = replace(hall, id="hall-2", name="Data hall 2")
+    twins = tuple(replace(r, id=f"{r.id}-h2", hall="hall-2",
+                          devices=tuple(replace(d, id=f"{d.id}-h2") for d in r.devices)) for r in project.racks)
+    units = tuple(replace(f, id=f"{f.id}-h2", hall="hall-2", serves=tuple(f"{i}-h2" for i in f.serves))
+                  for f in project.floor_devices)
+    big = replace(project, name="Northwind Frankfurt FRA3 GB200 NVL72 SuperPOD phase 1 " + "x" * 60,
+                  halls=(hall, other), racks=project.racks + twins, floor_devices=project.floor_devices + units)
+    assert isinstance(other, Hall)
+    write_netbox(analyze(big, catalog), tmp_path / "nb")
+    with open(tmp_path / "nb" / "02-locations.csv", encoding="utf-8") as fh:
+        slugs = [row["slug"] for row in csv.DictReader(fh)]
+    assert len(set(slugs)) == 2
+    back = read_netbox(tmp_path / "nb", catalog)
+    assert [(f.id, f.hall, f.serves) for f in back.floor_devices] == [(f.id, f.hall, f.serves) for f in big.floor_devices]
+    assert placed(back) == placed(big)

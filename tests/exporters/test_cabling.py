@@ -197,3 +197,21 @@ def test_registry_names_the_format_for_the_command_line_and_the_window():
     fmt = FORMATS["cabling"]
     assert (fmt.flag, fmt.suffix, fmt.file_filter) == ("--cabling", ".csv", "Cabling plan (*.csv)")
     assert fmt.write.__name__ == "_write_cabling"
+
+
+def test_a_name_that_looks_like_a_formula_is_escaped_in_the_added_columns(catalog, tmp_path):
+    import csv as _csv
+    from dataclasses import replace
+
+    from designer.analysis import analyze
+    from designer.fileformat import load
+    from designer.samples import DGX_B200_SU
+    from exporters.cabling import write_cabling_csv
+
+    project = load(DGX_B200_SU, catalog)
+    first = project.racks[0]
+    project = project.with_racks([replace(first, name="=cmd|calc")])
+    write_cabling_csv(analyze(project, catalog), tmp_path / "c.csv")
+    rows = [r for r in _csv.DictReader((tmp_path / "c.csv").open(encoding="utf-8", newline=""))
+            if r["a_rack"] == first.id]
+    assert rows and all(r["a_rack_name"] == "'=cmd|calc" and r["a_label"].startswith("'=cmd|calc") for r in rows)

@@ -142,7 +142,7 @@ def test_devices_sit_in_their_racks_at_their_u_and_face(exported, catalog):
     for row, unit in zip(rows[len(racked):], p.floor_devices):
         assert (row["rack"], row["position"], row["face"]) == ("", "", "")
         assert (float(row["cf_podplanner_x_mm"]), float(row["cf_podplanner_y_mm"])) == (unit.x, unit.y)
-        assert row["cf_podplanner_serves"].split(";") == [p.rack(i).name for i in unit.serves]
+        assert row["cf_podplanner_serves"].split(";") == list(unit.serves)  # design ids: names repeat across halls
 
 
 def test_device_types_are_library_yaml_except_the_communitys_own(exported, catalog):
