@@ -285,7 +285,9 @@ def read_netbox(folder: str | os.PathLike, catalog=None, *, limit: int = DEFAULT
         rack_id = claim(row, "cf_podplanner_id", row.text("cf_podplanner_id") or _ident(rack_name))
         rack_by_name[key] = len(racks)
         rack_by_id[rack_id] = len(racks)
-        racks.append({"id": rack_id, "name": rack_name, "hall": hall_id,
+        # the design's own name where the export kept it (NetBox's is made unique, "SU01-05 (su01-05-h2)")
+        design_name = row.text("cf_podplanner_name") if racks_table.has("cf_podplanner_name") else ""
+        racks.append({"id": rack_id, "name": design_name or rack_name, "hall": hall_id,
                       "type": known(row, "cf_podplanner_type", type_id, ("rack",)),
                       "x": row.number("cf_podplanner_x_mm", required=True),
                       "y": row.number("cf_podplanner_y_mm", required=True),

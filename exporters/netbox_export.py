@@ -79,8 +79,8 @@ CUSTOM_FIELDS = (
     ("podplanner_id", "PodPlanner id", "text", "dcim.location,dcim.rack,dcim.device",
      "The object's id in the PodPlanner design"),
     ("podplanner_type", "PodPlanner type", "text", "dcim.rack,dcim.device", "Catalog id of the rack or device type"),
-    ("podplanner_name", "PodPlanner name", "text", "dcim.device",
-     "The device's name in the design (NetBox's is made unique per site)"),
+    ("podplanner_name", "PodPlanner name", "text", "dcim.rack,dcim.device",
+     "The rack's or device's name in the design (NetBox's is made unique)"),
     ("podplanner_x_mm", "Plan x (mm)", "decimal", "dcim.rack,dcim.device",
      "Centre of the footprint on the hall plan, mm"),
     ("podplanner_y_mm", "Plan y (mm)", "decimal", "dcim.rack,dcim.device",
@@ -89,7 +89,7 @@ CUSTOM_FIELDS = (
      "Degrees clockwise; at 0 the front faces -y"),
     ("podplanner_row", "Row", "text", "dcim.rack", "The rack's row on the plan"),
     ("podplanner_serves", "Serves racks", "text", "dcim.device",
-     "Racks a floor unit (CDU) serves, by NetBox rack name, separated by ;"),
+     "Racks a floor unit (CDU) serves, by their PodPlanner ids, separated by ;"),
     ("podplanner_outline_mm", "Hall outline (mm)", "text", "dcim.location",
      "The hall's outline as x,y points in mm separated by ;"),
     ("podplanner_tile_mm", "Floor tile (mm)", "decimal", "dcim.location", "Raised-floor tile size"),
@@ -136,7 +136,7 @@ COLUMNS = {
                           "outer_depth", "outer_unit", "weight", "max_weight", "weight_unit", "description"),
     "06-racks.csv": ("site", "location", "name", "status", "rack_type", "cf_podplanner_id",
                      "cf_podplanner_type", "cf_podplanner_x_mm", "cf_podplanner_y_mm", "cf_podplanner_rotation_deg",
-                     "cf_podplanner_row", "cf_podplanner_power_limit_kw"),
+                     "cf_podplanner_row", "cf_podplanner_power_limit_kw", "cf_podplanner_name"),
     "08-devices.csv": ("name", "role", "manufacturer", "device_type", "status", "site", "location", "rack",
                        "position", "face", "cf_podplanner_id", "cf_podplanner_name", "cf_podplanner_type",
                        "cf_podplanner_x_mm", "cf_podplanner_y_mm", "cf_podplanner_rotation_deg",
@@ -334,7 +334,7 @@ def write_netbox(analysis: Analysis, folder) -> str:
         rows["06-racks.csv"].append((
             site, locations[r.hall], rack_names[r.id], "planned", rack_models[r.type],
             r.id, r.type, num(r.x), num(r.y), num(r.rotation), r.row,
-            num(r.power_limit_kw)))
+            num(r.power_limit_kw), r.name))
 
     role_of = {t: ROLE_NAMES[device_role(catalog.get(t))] for t in used_types}
     device_rows = rows["08-devices.csv"]

@@ -217,3 +217,17 @@ def test_round_trip_of_two_halls_with_the_same_rack_names_and_a_long_name(catalo
     back = read_netbox(tmp_path / "nb", catalog)
     assert [(f.id, f.hall, f.serves) for f in back.floor_devices] == [(f.id, f.hall, f.serves) for f in big.floor_devices]
     assert placed(back) == placed(big)
+
+
+def test_rack_names_netbox_had_to_change_come_back_as_designed(catalog, tmp_path):
+    from dataclasses import replace
+
+    project = load(DGX_B200_SU, catalog)
+    a, b = project.racks[0], project.racks[1]
+    project = project.with_racks([replace(a, name="=cmd|calc"), replace(b, name="=CMD|calc")])
+    write_netbox(analyze(project, catalog), tmp_path / "nb")
+    with open(tmp_path / "nb" / "06-racks.csv", encoding="utf-8") as fh:
+        names = {row["cf_podplanner_id"]: row["name"] for row in csv.DictReader(fh)}
+    assert names[a.id].lower() != names[b.id].lower()  # NetBox's names are unique whatever the case
+    back = read_netbox(tmp_path / "nb", catalog)
+    assert [r.name for r in back.racks] == [r.name for r in project.racks]
