@@ -190,12 +190,16 @@ def _device_names(project) -> dict[str, str]:
     for i, base, where in entries:
         if second[names[i].lower()] > 1:
             names[i] = f"{names[i]} ({i})"
+    for i, name in names.items():
+        if len(name) > DEVICE_NAME_MAX:
+            # NetBox holds 64 characters: keep the start, and the id that makes it unique (the design's
+            # own name travels whole in podplanner_name)
+            tail = f" ({i})"
+            names[i] = name[:max(1, DEVICE_NAME_MAX - len(tail) - 1)].rstrip() + "…" + tail
     third = Counter(n.lower() for n in names.values())
     for i, name in names.items():
-        if third[name.lower()] > 1:
+        if third[name.lower()] > 1 or len(name) > DEVICE_NAME_MAX:
             raise ExportError(f"two devices would both be named {name!r} in NetBox; rename one")
-        if len(name) > DEVICE_NAME_MAX:
-            raise ExportError(f"device name {name!r} is longer than the {DEVICE_NAME_MAX} characters NetBox allows")
     return names
 
 

@@ -242,7 +242,26 @@ def test_a_design_netbox_cannot_take_is_refused(catalog, tmp_path):
     (tmp_path / "file").write_text("x")
     with pytest.raises(ExportError, match="is a file"):
         write_netbox(analysis, tmp_path / "file")
-    rack = analysis.project.racks[0]
-    long_name = replace(rack, devices=(replace(rack.devices[0], name="n" * 65),) + rack.devices[1:])
-    with pytest.raises(ExportError, match="64 characters"):
-        write_netbox(analyze(analysis.project.with_racks([long_name]), catalog), tmp_path / "long")
+
+
+def test_a_long_device_name_is_shortened_for_netbox_and_kept_whole_for_the_round_trip(catalog, tmp_path):
+    import csv as _csv
+    from dataclasses import replace
+
+    from designer.analysis import analyze
+    from designer.fileformat import load
+    from designer.netbox_import import read_netbox
+    from designer.samples import DGX_B200_SU
+    from exporters.netbox_export import DEVICE_NAME_MAX, write_netbox
+
+    project = load(DGX_B200_SU, catalog)
+    rack = project.racks[0]
+    long_name = "Primary compute node with an unusually descriptive name, " * 2 + "first"
+    dev = replace(rack.devices[0], name=long_name)
+    project = project.with_racks([replace(rack, devices=(dev, *rack.devices[1:]))])
+    write_netbox(analyze(project, catalog), tmp_path / "nb")
+    with open(tmp_path / "nb" / "08-devices.csv", encoding="utf-8") as fh:
+        row = next(r for r in _csv.DictReader(fh) if r["cf_podplanner_id"] == dev.id)
+    assert len(row["name"]) <= DEVICE_NAME_MAX and row["name"].endswith(f"({dev.id})")
+    back = read_netbox(tmp_path / "nb", catalog)
+    assert back.racks[0].devices[0].name == long_name
