@@ -12,25 +12,13 @@ import pytest
 from ezdxf import units
 
 from designer.analysis import analyze
-from designer.fileformat import load
 from designer.model import Hall
 from designer.placement.arrange import clearance_bands
 from designer.placement.footprints import floor_footprint, rack_size
 from designer.placement.geometry import corners
 from designer.rack_roles import rack_role
-from designer.samples import DGX_B200_SU, GB200_NVL72_SU
 from exporters.base import ExportError
 from exporters.dxf import LAYERS, RACK_TAGS, ROLE_LAYERS, write_dxf
-
-
-@pytest.fixture(scope="module")
-def dgx(catalog):
-    return analyze(load(DGX_B200_SU, catalog), catalog)
-
-
-@pytest.fixture(scope="module")
-def nvl72(catalog):
-    return analyze(load(GB200_NVL72_SU, catalog), catalog)
 
 
 def written(analysis, tmp_path, name="plan.dxf"):

@@ -12,9 +12,7 @@ from reportlab.graphics.shapes import Path, String
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from designer.analysis import analyze
-from designer.fileformat import load
 from designer.rack_roles import rack_role
-from designer.samples import DGX_B200_SU, GB200_NVL72_SU
 from exporters import pdf_style
 from exporters.elevation_drawing import elevation_drawing
 from exporters.plan_drawing import PT_PER_MM, choose_scale, plan_drawing
@@ -35,16 +33,6 @@ def pdf_text(drawing) -> str:
     buf = io.BytesIO()
     renderPDF.drawToFile(drawing, buf)
     return PdfReader(io.BytesIO(buf.getvalue())).pages[0].extract_text()
-
-
-@pytest.fixture(scope="module")
-def dgx(catalog):
-    return analyze(load(DGX_B200_SU, catalog), catalog)
-
-
-@pytest.fixture(scope="module")
-def nvl72(catalog):
-    return analyze(load(GB200_NVL72_SU, catalog), catalog)
 
 
 def test_scale_is_the_largest_standard_one_that_fits():

@@ -18,7 +18,7 @@ from designer.fileformat import load
 from designer.model import Hall, Project
 from designer.placement.footprints import rack_size
 from designer.rack_roles import rack_role
-from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+from designer.samples import DGX_B200_SU
 from exporters import pdf_style as st
 from exporters.base import ExportError
 from exporters.plan_image import (
@@ -33,16 +33,6 @@ from exporters.plan_image import (
 )
 
 SVG = "{http://www.w3.org/2000/svg}"
-
-
-@pytest.fixture(scope="module")
-def dgx(catalog):
-    return analyze(load(DGX_B200_SU, catalog), catalog)
-
-
-@pytest.fixture(scope="module")
-def nvl72(catalog):
-    return analyze(load(GB200_NVL72_SU, catalog), catalog)
 
 
 @pytest.fixture(scope="module")
