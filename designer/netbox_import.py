@@ -226,6 +226,8 @@ def read_netbox(folder: str | os.PathLike, catalog=None, *, limit: int = DEFAULT
         raise NetBoxImportError(SITES, f"holds {len(sites)} sites; a design is one site")
     site = sites[0]
     name, description = site.text("name", required=True), site.text("comments") or site.text("description")
+    # NetBox keeps 100 characters of a site's name; the export keeps the design's whole name beside it
+    project_name = site.text("cf_podplanner_name") if site.values.get("cf_podplanner_name") else name
 
     # -- halls ---------------------------------------------------------------------------------
     halls, hall_of_location = [], {}
@@ -356,7 +358,7 @@ def read_netbox(folder: str | os.PathLike, catalog=None, *, limit: int = DEFAULT
             serves.append(racks[index]["id"])
         floor_units.append(FloorDevice(serves=tuple(serves), **f))
 
-    project = Project(name=name, description=description, halls=tuple(halls),
+    project = Project(name=project_name, description=description, halls=tuple(halls),
                       racks=tuple(Rack(devices=tuple(r.pop("devices")), **r) for r in racks),
                       floor_devices=tuple(floor_units))
     if catalog is not None:

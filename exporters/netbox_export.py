@@ -79,8 +79,8 @@ CUSTOM_FIELDS = (
     ("podplanner_id", "PodPlanner id", "text", "dcim.location,dcim.rack,dcim.device",
      "The object's id in the PodPlanner design"),
     ("podplanner_type", "PodPlanner type", "text", "dcim.rack,dcim.device", "Catalog id of the rack or device type"),
-    ("podplanner_name", "PodPlanner name", "text", "dcim.rack,dcim.device",
-     "The rack's or device's name in the design (NetBox's is made unique)"),
+    ("podplanner_name", "PodPlanner name", "text", "dcim.site,dcim.rack,dcim.device",
+     "The design's, rack's or device's own name (NetBox's may be cut or made unique)"),
     ("podplanner_x_mm", "Plan x (mm)", "decimal", "dcim.rack,dcim.device",
      "Centre of the footprint on the hall plan, mm"),
     ("podplanner_y_mm", "Plan y (mm)", "decimal", "dcim.rack,dcim.device",
@@ -125,7 +125,7 @@ RACK_WIDTH_IN = 19
 
 COLUMNS = {
     "00-custom-fields.csv": ("name", "label", "group_name", "type", "object_types", "description"),
-    "01-sites.csv": ("name", "slug", "status", "description", "comments"),
+    "01-sites.csv": ("name", "slug", "status", "description", "comments", "cf_podplanner_name"),
     "02-locations.csv": ("site", "name", "slug", "status", "cf_podplanner_id",
                          "cf_podplanner_outline_mm", "cf_podplanner_tile_mm", "cf_podplanner_power_capacity_kw",
                          "cf_podplanner_cooling_capacity_kw", "cf_podplanner_liquid_cooling_capacity_kw",
@@ -281,7 +281,8 @@ def write_netbox(analysis: Analysis, folder) -> str:
     rows["00-custom-fields.csv"] = [(n, label, "PodPlanner", kind, types, desc)
                                     for n, label, kind, types, desc in CUSTOM_FIELDS]
     # NetBox's description holds 200 characters; the whole text goes in comments
-    rows["01-sites.csv"].append((site, site_slug, "planned", project.description[:200], project.description))
+    rows["01-sites.csv"].append((site, site_slug, "planned", project.description[:200], project.description,
+                                 project.name))
     # a location's slug need only be unique within its site: the hall's id, never cut off by a long site name
     hall_slugs: dict[str, str] = {}
     for h in project.halls:
