@@ -176,7 +176,7 @@ class _PageCount(IndexingFlowable):
         return 0, 0
 
     def draw(self):
-        pass
+        """Nothing to draw: this zero-size flowable only listens for the page count."""
 
 
 class _QuoteDoc(BaseDocTemplate):

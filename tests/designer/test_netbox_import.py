@@ -117,7 +117,6 @@ def test_a_device_in_an_unknown_rack_is_refused(dgx_copy):
         read_netbox(dgx_copy)
 
 
-@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="the platform has no named pipes")
 def test_a_fifo_instead_of_a_file_is_refused_without_blocking(dgx_copy):
     os.remove(dgx_copy / "08-devices.csv")
     os.mkfifo(dgx_copy / "08-devices.csv")
