@@ -11,6 +11,7 @@ leave either the old file or the new one, never half of one.
 """
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import secrets
@@ -114,6 +115,9 @@ def write_atomic(path: str | os.PathLike, content: bytes | str | Callable[[IO], 
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise FileNotFoundError(2, "no such folder", str(folder))
+    if path.exists() and not path.is_file():
+        # renaming over a device, a pipe or a folder would replace it with a regular file (as root, /dev/null)
+        raise OSError(errno.EINVAL, "is not a regular file", str(path))
     binary = isinstance(content, bytes) or text is False
     mode = _existing_mode(path)
     fd, tmp = _create_temporary(folder, path.name)

@@ -90,3 +90,14 @@ def test_a_new_file_follows_the_umask_and_a_link_stays_a_link(tmp_path):
     assert (tmp_path / "link.csv").is_symlink()
     assert (tmp_path / "new.csv").read_text() == "through the link"
     assert sorted(os.listdir(tmp_path)) == ["link.csv", "new.csv"]
+
+
+def test_write_never_replaces_a_pipe_or_a_folder(tmp_path):
+    fifo = tmp_path / "pipe.csv"
+    os.mkfifo(fifo)
+    with pytest.raises(OSError, match="is not a regular file"):
+        write_atomic(fifo, "x")
+    assert fifo.is_fifo() and [p.name for p in tmp_path.iterdir()] == ["pipe.csv"]  # no temporary left
+    (tmp_path / "folder").mkdir()
+    with pytest.raises(OSError, match="is not a regular file"):
+        write_atomic(tmp_path / "folder", "x")
