@@ -25,12 +25,20 @@ def bench() -> dict:
     t70 = Training(global_batch=512)
     t_70, out70 = best_of(lambda: search_plans(m70, t70, c4k))
     rows = compare()
+    # one estimate() of a full plan at a time, over distinct plans, as the GUI and CLI call it
+    from designer.training import Plan, estimate
+
+    plans = [Plan(tp=8, pp=16, dp=128, virtual_stages=v, recompute=rc) for v in (1, 2, 4, 8) for rc in ("none", "full")]
+    est_s, _ = best_of(lambda: [estimate(model, training, p, cluster) for p in plans])
+    errs = [abs(r["error_pct"]) for r in rows]
     return {
         "plan_search_plans_per_s": round((out["evaluated"] + out70["evaluated"]) / (full_s + t_70)),
         "plan_search_405b_16k_s": round(full_s, 4),
         "plan_search_405b_16k_plans": out["evaluated"],
         "plan_search_405b_16k_valid": out["valid"],
-        "training_validation_max_abs_err_pct": max(abs(r["error_pct"]) for r in rows),
+        "estimate_per_s": round(len(plans) / est_s),
+        "training_validation_mean_abs_err_pct": round(sum(errs) / len(errs), 2),
+        "training_validation_max_abs_err_pct": max(errs),
         "training_validation": [{k: r[k] for k in ("row", "model", "gpus", "plan", "measured", "predicted",
                                                    "error_pct")} for r in rows],
     }

@@ -5,14 +5,17 @@
 """
 from __future__ import annotations
 
+import argparse
+import math
 
 from ..json_output import print_json
 from .errors import TrainingError
-from .estimate import estimate
 from .hardware import cluster_from_gpu, cluster_from_system
 from .models import PRESETS, model_from_params, override, preset
-from .plan import RECOMPUTE, Plan, Training
-from .planner import best_plan
+from .plan import RECOMPUTE, Training
+from .planner import best_plan, given_plan
+from .batch import default_global_batch
+from .software import ATTENTION, DEFAULT_PROFILE, DP_IMPL, FP8_RECIPE, KNOBS, PROFILES, profile
 
 
 def _ints(p, *names, help_=""):
@@ -41,6 +44,23 @@ def add_parser(subparsers):
     t.add_argument("--recompute", choices=RECOMPUTE, type=str.lower)
     t.add_argument("--precision", choices=("bf16", "fp8"), type=str.lower, default="bf16")
     t.add_argument("--zero", type=int, choices=(0, 1, 2, 3), help="ZeRO/FSDP stage of the data-parallel group")
+    t.add_argument("--hybrid-shard", action=argparse.BooleanOptionalAction, default=None,
+                   help="shard ZeRO/FSDP state inside an NVLink domain and replicate across (HSDP)")
+    sw = t.add_argument_group("software (a profile, and single knobs that override it)")
+    sw.add_argument("--software", metavar="PROFILE", type=str.lower,
+                    help=f"software profile: {', '.join(PROFILES)} (default {DEFAULT_PROFILE})")
+    sw.add_argument("--attention", choices=ATTENTION, type=str.lower, help="attention kernel")
+    sw.add_argument("--tp-overlap", action=argparse.BooleanOptionalAction, default=None,
+                    help="overlap tensor-parallel communication with GEMMs")
+    sw.add_argument("--dp-overlap", action=argparse.BooleanOptionalAction, default=None,
+                    help="overlap data-parallel reductions and ZeRO-3 gathers with compute")
+    sw.add_argument("--pp-overlap", action=argparse.BooleanOptionalAction, default=None,
+                    help="overlap pipeline send/receive with compute")
+    sw.add_argument("--dp-impl", choices=DP_IMPL, type=str.lower,
+                    help="data-parallel implementation: Megatron distributed optimizer, DeepSpeed ZeRO, PyTorch FSDP")
+    sw.add_argument("--grad-comm-bytes", type=int, choices=(2, 4), help="bytes per gradient element reduced")
+    sw.add_argument("--fp8-recipe", dest="fp8", choices=FP8_RECIPE, type=str.lower,
+                    help="FP8 recipe of the framework (none: no FP8)")
     t.add_argument("--search", action="store_true", help="find the best plan (given plan flags are kept fixed)")
     t.add_argument("--json", action="store_true", help="print one JSON document")
     return t
@@ -85,34 +105,39 @@ def build(args, catalog):
     """(model, training, cluster, fixed plan fields) from parsed flags."""
     model = _model(args)
     cluster = _cluster(args, catalog)
-    gbs = args.global_batch if args.global_batch is not None else max(1, 4 * 2**20 // model.seq)
     tokens = args.tokens if args.tokens is not None else 15e12
-    training = Training(global_batch=gbs, tokens=tokens, precision=args.precision).validate()
+    if not math.isfinite(tokens) or tokens <= 0:
+        raise TrainingError(f"token budget must be positive, got {tokens!r}")
+    if args.global_batch is not None:
+        gbs, why = args.global_batch, "given"
+    else:
+        gbs, why = default_global_batch(model, cluster.gpus, cluster.nvlink_domain, tokens)
+    software = profile(args.software, **{k: getattr(args, k, None) for k in KNOBS})
+    training = Training(global_batch=gbs, tokens=tokens, precision=args.precision, software=software).validate()
     for flag in ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages"):
         value = getattr(args, flag, None)
         if value is not None and value < 1:
             raise TrainingError(f"--{flag.replace('_', '-')} must be at least 1, got {value}")
     fixed = {"tp": args.tp, "pp": args.pp, "dp": args.dp, "cp": args.cp, "ep": args.ep, "b": args.micro_batch,
              "v": args.virtual_stages, "rc": RECOMPUTE.index(args.recompute) if args.recompute else None,
-             "zero": args.zero}
-    return model, training, cluster, {k: v for k, v in fixed.items() if v is not None}
+             "zero": args.zero, "hs": None if args.hybrid_shard is None else int(args.hybrid_shard)}
+    return model, training, cluster, {k: v for k, v in fixed.items() if v is not None}, why
 
 
 def run(args, catalog) -> int:
-    model, training, cluster, fixed = build(args, catalog)
+    model, training, cluster, fixed, batch_why = build(args, catalog)
     summary = None
+    chosen = {"global_batch": batch_why} if batch_why != "given" else {}
     if args.search:
         est, summary = best_plan(model, training, cluster, **fixed)
     else:
-        t, p, c = fixed.get("tp", 1), fixed.get("pp", 1), fixed.get("cp", 1)
-        if cluster.gpus % (t * p * c):
-            raise TrainingError(f"TP{t}×PP{p}×CP{c} = {t * p * c} does not divide {cluster.gpus} GPUs")
-        dp = fixed.get("dp", cluster.gpus // (t * p * c))
-        plan = Plan(tp=t, pp=p, dp=dp, cp=c, ep=fixed.get("ep", 1), micro_batch=fixed.get("b", 1),
-                    virtual_stages=fixed.get("v", 1), recompute=args.recompute or "selective",
-                    zero=fixed.get("zero", 1))
-        est = estimate(model, training, plan, cluster)
+        names = {"b": "micro_batch", "v": "virtual_stages", "hs": "hybrid_shard"}
+        fields = {names.get(k, k): v for k, v in fixed.items() if k != "rc"}
+        fields["recompute"] = args.recompute
+        est, picked = given_plan(model, training, cluster, fields)
+        chosen.update(picked)
     doc = est.to_json()
+    doc["chosen"] = chosen
     if summary:
         doc["search"] = summary
     if args.json:
@@ -126,7 +151,14 @@ def _print_text(d: dict) -> None:
     print(f"{d['model']} ({d['params_b']:.1f} B params) on {d['gpus']}× {d['gpu']}, {d['precision']}, "
           f"global batch {d['global_batch']} × {d['seq']}")
     print(f"  plan: TP{d['tp']} PP{d['pp']} DP{d['dp']} CP{d['cp']} EP{d['ep']} v{d['virtual_stages']} "
-          f"micro-batch {d['micro_batch']} recompute {d['recompute']} ZeRO-{d['zero']}")
+          f"micro-batch {d['micro_batch']} recompute {d['recompute']} ZeRO-{d['zero']}"
+          + (" hybrid-sharded" if d.get("hybrid_shard") else ""))
+    sw = d["software"]
+    print(f"  software {sw['name']}: attention {sw['attention']}, TP overlap {'on' if sw['tp_overlap'] else 'off'}, "
+          f"DP overlap {'on' if sw['dp_overlap'] else 'off'}, PP overlap {'on' if sw['pp_overlap'] else 'off'}, "
+          f"data parallel {sw['dp_impl']}, FP8 {sw['fp8']}")
+    for field, why in d.get("chosen", {}).items():
+        print(f"  {field.replace('_', ' ')}: {why}")
     print(f"  step {d['step_time_s']:.3f} s, {d['tokens_per_s']:,.0f} tokens/s, {d['tflops_per_gpu']:.0f} TFLOP/s/GPU, "
           f"MFU {d['mfu'] * 100:.1f} %, HFU {d['hfu'] * 100:.1f} %")
     fit = "fits" if d["fits"] else "DOES NOT FIT"

@@ -1,15 +1,19 @@
 """Communication time of each parallelism, and how much of it stays exposed after overlap.
 
-Collective costs follow nccl-tests' bus-bandwidth model (reference §2.5):
-all-reduce S·2(n−1)/n / B, reduce-scatter and all-gather S·(n−1)/n / B,
-all-to-all S·(n−1)/n / B, plus a start-up latency per step. A group placed inside
-an NVLink domain uses NVLink bus bandwidth; one that spans domains is bounded by
-each GPU's own NIC (rail-optimised fabric, one NIC per GPU), divided by the
-fabric's oversubscription. Data-parallel collectives are hierarchical: the
-members inside a domain reduce over NVLink first, so only S/k crosses the fabric.
+Every collective is a ring, timed the way NCCL's own cost model times it
+(``src/graph/tuning.cc``, NCCL 2.7): a latency of a base plus one hop latency per
+ring step — an NVLink hop for steps inside an NVLink domain, a network hop for
+steps between domains — plus the bytes over the bus bandwidth; NCCL picks the
+protocol (LL128: low latency, 92 % of the bandwidth; Simple: full bandwidth,
+higher latency) that is faster for the message, and so do we. Small messages are
+latency-bound and large ones bandwidth-bound, so the achieved bandwidth depends on
+the message size without a separate curve.
 
-Megatron rank order is TP fastest, then CP, EP (inside DP), DP, PP: a TP group of
-t ≤ domain is inside a node; DP peers sit t·c ranks apart; PP neighbours t·c·d.
+Bus bandwidth of a ring over n members, k of them in each NVLink domain: inside one
+domain the NVLink bus bandwidth; across domains, NCCL runs one ring per NIC, so each
+domain moves k NICs' worth (bounded by NVLink) — nccl-tests' multi-node DGX figures
+(≈8 × the NIC rate) — and a group whose members sit in different domains (k = 1)
+gets one NIC. Rank order is Megatron's: TP fastest, then CP, EP (inside DP), DP, PP.
 """
 from __future__ import annotations
 
@@ -17,36 +21,46 @@ import numpy as np
 
 from .efficiency import Generation
 
+#: NCCL 2.7 tuning.cc, ring algorithm, microseconds: base latency per collective and
+#: per-step hardware latency on NVLink and on the network, for LL128 and Simple.
+RING_BASE_US = {"ll128": 10.0, "simple": 8.4}
+RING_HOP_NVLINK_US = {"ll128": 1.9, "simple": 3.4}
+RING_HOP_NET_US = {"ll128": 4.0, "simple": 9.6}
+#: LL128 carries 120 of every 128 bytes as payload (tuning.cc applies 0.92).
+LL128_BW = 0.92
+
 
 def bandwidths(cluster, gen: Generation):
-    """(NVLink bus GB/s, fabric bus GB/s) per GPU, in bytes/s."""
+    """(NVLink bus B/s, one NIC's fabric B/s) per GPU."""
     nvl = cluster.nvlink_gbs_uni * gen.nvlink_busbw_eff * 1e9
     ib = cluster.ib_gbs_per_gpu * gen.ib_busbw_eff * 1e9 / cluster.oversubscription
     return nvl, ib
 
 
-def group_bw(span, cluster, nvl, ib):
-    """Bus bandwidth of a group whose members span ``span`` consecutive ranks."""
-    return np.where(span <= cluster.nvlink_domain, nvl, ib)
-
-
-def ring(size_bytes, n, bw, factor, gen: Generation):
-    """Ring collective: ``factor`` 2 all-reduce, 1 reduce-scatter / all-gather / all-to-all."""
+def per_domain(n, stride, cluster):
+    """Members of an ``n``-member group, ``stride`` ranks apart, that share one NVLink domain."""
     n = np.asarray(n, dtype=float)
-    frac = np.where(n > 1, (n - 1) / np.maximum(n, 1), 0.0)
-    return np.where(n > 1, factor * (size_bytes * frac / bw + gen.latency_s * (n - 1)), 0.0)
+    k = np.maximum(np.floor(cluster.nvlink_domain / np.maximum(stride, 1)), 1.0)
+    return np.minimum(k, np.maximum(n, 1.0))
 
 
-def hierarchical(size_bytes, d, stride, cluster, nvl, ib, factor, gen: Generation):
-    """A DP collective over ``d`` members ``stride`` ranks apart: NVLink inside the domain,
-    the fabric across domains carrying 1/k of the data (k members per domain)."""
-    d = np.asarray(d, dtype=float)
-    k = np.clip(cluster.nvlink_domain // np.maximum(stride, 1), 1, None).astype(float)
-    k = np.minimum(k, d)
-    outer = d / k
-    inner_t = ring(size_bytes, k, nvl, factor, gen)
-    outer_t = ring(size_bytes / k, outer, ib, factor, gen)
-    return inner_t + outer_t
+def ring(size_bytes, n, stride, cluster, nvl, ib, kind: str = "ag"):
+    """Seconds of a ring collective of ``size_bytes`` (the full buffer: all-gather output,
+    reduce-scatter input, all-reduce buffer) over ``n`` members ``stride`` ranks apart.
+    ``kind``: "ag"/"rs" (n−1 steps, (n−1)/n of the bytes), "ar" (twice both)."""
+    n = np.maximum(np.asarray(n, dtype=float), 1.0)
+    k = per_domain(n, stride, cluster)
+    domains = np.ceil(n / k)
+    twice = 2.0 if kind == "ar" else 1.0
+    steps = twice * (n - 1)
+    inter = twice * (domains - 1)
+    busbw = np.where(domains > 1, np.minimum(nvl, k * ib), nvl)
+    moved = (twice * size_bytes) * (steps / (twice * n)) / busbw
+    ll128 = 1e-6 * (RING_BASE_US["ll128"] + steps * RING_HOP_NVLINK_US["ll128"]
+                    + inter * (RING_HOP_NET_US["ll128"] - RING_HOP_NVLINK_US["ll128"])) + moved / LL128_BW
+    simple = 1e-6 * (RING_BASE_US["simple"] + steps * RING_HOP_NVLINK_US["simple"]
+                     + inter * (RING_HOP_NET_US["simple"] - RING_HOP_NVLINK_US["simple"])) + moved
+    return np.where(n > 1, np.minimum(ll128, simple), 0.0)
 
 
 def overlapped(comm, window, usage):
@@ -58,21 +72,22 @@ def overlapped(comm, window, usage):
 def tp_comm(m, c, T, cluster, gen, nvl, ib):
     """Per layer per micro-batch: 2 collectives forward, 2 backward, of T·h·2 bytes
     (all-reduce; with sequence parallelism reduce-scatter + all-gather of the same volume;
-    Narayanan 2021 §3.2). Returns (fwd seconds, bwd seconds, bandwidth used)."""
+    Narayanan 2021 §3.2). Returns (fwd seconds, bwd seconds)."""
     t = c["tp"]
-    bw = group_bw(t, cluster, nvl, ib)
-    one = ring(T * m.hidden * 2.0, t, bw, 2, gen)
+    one = ring(T * m.hidden * 2.0, t, 1, cluster, nvl, ib, "ar")
     return 2 * one, 2 * one
 
 
 def cp_comm(m, c, T, cluster, gen, nvl, ib):
     """Ring attention: each of c−1 steps passes the local K and V forward; backward passes
-    K, V and their gradients (2×)."""
+    K, V and their gradients (2×). Each step is one point-to-point hop."""
     cpn = c["cp"]
-    bw = group_bw(c["tp"] * cpn, cluster, nvl, ib)
+    span = c["tp"] * cpn
+    inside = span <= cluster.nvlink_domain
+    bw = np.where(inside, nvl, ib)
+    hop = np.where(inside, RING_HOP_NVLINK_US["simple"], RING_HOP_NET_US["simple"]) * 1e-6
     kv = T * 2 * np.maximum(m.kv_heads / c["tp"], 1) * m.head_dim * 2.0
-    step = kv / bw + gen.latency_s
-    fwd = np.where(cpn > 1, (cpn - 1) * step, 0.0)
+    fwd = np.where(cpn > 1, (cpn - 1) * (kv / bw + hop), 0.0)
     return fwd, 2 * fwd
 
 
@@ -83,9 +98,16 @@ def ep_comm(m, c, T, cluster, gen, nvl, ib):
     if not m.moe:
         z = np.zeros(len(e))
         return z, z
-    span = c["tp"] * c["cp"] * e
-    bw = group_bw(span, cluster, nvl, ib)
-    one = ring(T * m.top_k * m.hidden * 2.0, e, bw, 1, gen)
+    stride = c["tp"] * c["cp"]
+    k = per_domain(e, stride, cluster)
+    size = T * m.top_k * m.hidden * 2.0
+    # all-to-all: each member keeps 1/e; the (e−k)/e that leave the domain go out of its own NIC
+    e_f = e.astype(float)
+    inside = size * (k - 1) / np.maximum(e_f, 1) / nvl
+    outside = size * (e_f - k) / np.maximum(e_f, 1) / ib
+    lat = (RING_BASE_US["simple"] + (k - 1) * RING_HOP_NVLINK_US["simple"]
+           + (e_f - k) * RING_HOP_NET_US["simple"] / np.maximum(k, 1)) * 1e-6
+    one = np.where(e > 1, np.maximum(inside, outside) + lat, 0.0)
     return 2 * one, 2 * one
 
 
@@ -93,22 +115,58 @@ def pp_p2p(m, c, T, cluster, gen, nvl, ib):
     """One activation (or its gradient) sent between stages: T·h·2 bytes, split across
     the TP ranks (scatter/gather optimisation; with SP they hold 1/t each)."""
     span = c["tp"] * c["cp"] * c["dp"] * 2
-    bw = group_bw(span, cluster, nvl, ib)
-    return np.where(c["pp"] > 1, T * m.hidden * 2.0 / c["tp"] / bw + gen.latency_s, 0.0)
+    inside = span <= cluster.nvlink_domain
+    bw = np.where(inside, nvl, ib)
+    hop = np.where(inside, RING_HOP_NVLINK_US["simple"], RING_HOP_NET_US["simple"]) * 1e-6
+    return np.where(c["pp"] > 1, T * m.hidden * 2.0 / c["tp"] / bw + RING_BASE_US["simple"] * 1e-6 + hop, 0.0)
 
 
-def dp_comm(params_local, c, cluster, gen, nvl, ib, grad_bytes: float = 2.0):
-    """Per step: gradient reduction + parameter all-gather of the data-parallel group
-    (ZeRO/distributed optimizer: reduce-scatter + all-gather = one all-reduce's volume).
-    Returns (per-step seconds, per-micro-batch seconds for ZeRO-3's re-gathers). The
-    optimizer is sharded over DP×CP, as Megatron does."""
-    dp = c["dp"] * c["cp"]
+def dp_groups(c, cluster):
+    """(sharding group size, its member stride, replicas) of the data-parallel state.
+
+    The group is DP×CP (Megatron shards the optimizer over both), members t ranks apart.
+    Hybrid sharding (``hs`` = 1) shards inside an NVLink domain only and replicates across."""
+    n = (c["dp"] * c["cp"]).astype(float)
     stride = c["tp"]
-    s = params_local * grad_bytes
-    step = hierarchical(s, dp, stride, cluster, nvl, ib, 2, gen)
-    z3 = c["zero"] == 3
-    # ZeRO-3/FSDP: all-gather weights before forward and before backward, reduce-scatter grads,
-    # every micro-batch (3 half-collectives), nothing extra per step.
-    per_mb = np.where(z3, 3 * hierarchical(params_local * 2.0, dp, stride, cluster, nvl, ib, 1, gen), 0.0)
-    step = np.where(z3, 0.0, step)
-    return step, per_mb
+    inner = per_domain(n, stride, cluster)
+    hybrid = (c["hs"] > 0) & (c["zero"] >= 1)
+    shard = np.where(hybrid, inner, n)
+    return shard, stride, n / shard
+
+
+def dp_comm(layer_params, stage_params, c, cluster, gen, nvl, ib, sw):
+    """Data-parallel communication of one pipeline stage, as the framework issues it.
+
+    Returns a dict of seconds:
+      ``step_rs`` / ``step_ag`` — once per step: gradient reduce-scatter (or all-reduce at
+        ZeRO-0, ``step_rs`` holds it) and parameter all-gather (ZeRO-1, and ZeRO-2's
+        weights after the optimizer step);
+      ``mb_rs`` — per micro-batch: ZeRO-2's gradient reduce-scatter;
+      ``layer_ag`` / ``layer_rs`` — per layer per micro-batch: ZeRO-3/FSDP's weight
+        all-gather (issued twice, before forward and before backward) and its gradient
+        reduce-scatter;
+      ``replica_ar`` — hybrid sharding: the all-reduce of the shard's gradients across
+        replicas, once per step, over the fabric."""
+    shard, stride, replicas = dp_groups(c, cluster)
+    z = c["zero"]
+    gb = float(sw.grad_comm_bytes)
+    g_stage = stage_params * gb
+    zeros = np.zeros(len(z))
+
+    def when(mask, make):  # a collective only the plans that issue it pay for (and compute)
+        return np.where(mask, make(), 0.0) if mask.any() else zeros
+
+    z0, z1, z2, z3 = (z == 0), (z == 1), (z == 2), (z == 3)
+    rs_stage = when(z1 | z2, lambda: ring(g_stage, shard, stride, cluster, nvl, ib, "rs"))
+    # across replicas each shard member all-reduces its 1/shard of the gradients with its peers,
+    # one per domain: a group of `replicas` members a whole domain apart (one NIC each)
+    return {
+        "step_rs": when(z0, lambda: ring(g_stage, (c["dp"] * c["cp"]).astype(float), stride, cluster, nvl, ib,
+                                         "ar")) + np.where(z1, rs_stage, 0.0),
+        "step_ag": when(z1 | z2, lambda: ring(stage_params * 2.0, shard, stride, cluster, nvl, ib, "ag")),
+        "mb_rs": np.where(z2, rs_stage, 0.0),
+        "layer_ag": when(z3, lambda: ring(layer_params * 2.0, shard, stride, cluster, nvl, ib, "ag")),
+        "layer_rs": when(z3, lambda: ring(layer_params * gb, shard, stride, cluster, nvl, ib, "rs")),
+        "replica_ar": when((z >= 1) & (replicas > 1), lambda: ring(g_stage / shard, replicas, cluster.nvlink_domain,
+                                                                   cluster, nvl, ib, "ar")),
+    }

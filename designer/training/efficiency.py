@@ -14,23 +14,25 @@ and last wave). Calculon (Isaev et al., SC'23) ships the same idea as a step
 table keyed on op size (A100: ≥128 GFLOP 0.95, ≥16 0.9, ≥1 0.6, else 0.1 of its
 "matrix" peak — reference §1.1); the smooth form avoids steps in the search.
 
-``ceiling`` is the fraction of the *dense* datasheet peak that large GEMMs reach
-inside a training step. It is the product of
-  • the kernel's efficiency at the power-capped sustained clock: maximum
-    achievable matmul FLOP/s (cuBLAS, large square) ≈ 0.87 of peak on A100 and
-    ≈ 0.80 on H100 (S. Bekman, *ml-engineering*, "MAMF" table) [S]; NVIDIA itself
-    rates A100 HPL Rpeak at the 1305 MHz clock it sustains at its power limit vs
-    1410 MHz boost (G. Lockwood, "peak FLOPS") [V] — the gap widens with TDP;
-  • the layouts of training GEMMs (dgrad/wgrad with transposed operands, fused
-    fp32 main-grad accumulation) and the host launch gaps of a real step, ≈0.8–0.85
-    (Calculon's A100 table at ≥16 GFLOP × its 0.95 peak factor, reference §1.1).
-The products below (ampere 0.73, hopper 0.62 bf16) are therefore the published
-kernel ceilings times that training factor; they were not fitted to any one row —
-validation.py shows every published row they must explain together.
+``ceiling`` is the fraction of the *dense* datasheet peak that large GEMMs sustain
+inside a training step, where every GPU of the node runs at its power limit. It is
+the *maximum sustainable matmul FLOP/s* (MSMF: the best shape, thermally soaked,
+all eight GPUs busy) over the peak, from S. Bekman's *ml-engineering* benchmarks [S]:
+H200 698.6 of 989 TFLOP/s (0.706; H100 has the same die, clock and 700 W limit) and
+B200 1,426.4 of 2,250 (0.634) — well below the boost-clock bursts (MAMF: 0.83 and
+0.78) that marketing-style peaks and single-GEMM benchmarks see. For the A100 no
+MSMF is published: its MAMF (267.9 of 312, 0.859) scaled by the 1,305 MHz clock
+NVIDIA rates it to sustain at its power limit against 1,410 MHz boost (HPL Rpeak;
+G. Lockwood, "peak FLOPS") [V] gives 0.795. Nothing is fitted to the published runs:
+validation.py shows every row these figures must explain together. Training GEMMs
+are not the best shape: tile_utilisation() and the K-loop overhead charge for that.
 
-FP8: Transformer Engine FP8 GEMMs reach ≈1.3–1.5× BF16 in practice, not 2×
-(scaling/casting, amax bookkeeping; NeMo GPT-3 175B FP8 on H100 runs at 45 % of
-FP8 peak [V, reference row 22]): ceiling_fp8 ≈ 0.55 of the FP8 peak.
+FP8: at boost clocks FP8 GEMMs reach 1.83× BF16 on H200 and 1.97× on B200 (MAMF
+tables) [S], but they draw more power under the same cap and training runs gain
+1.3–1.5× end to end (torchtitan: 1.28× on Llama 3.1 8B, 1.44× on 70B; reference
+row 22's 45 % of FP8 peak) [V]. GEMMs are taken at 1.5× BF16 (FP8_OF_BF16), the
+top of that range, since only they gain; casts and scaling are charged as HBM
+traffic in compute.py [U: the sustained FP8 ratio is not published].
 
 Attention: FlashAttention-2 reaches ≈50–70 % of peak forward+backward on A100 and
 ≈35–50 % on H100 (Dao 2023, FA2 paper figs. 5–6) [S]; cuDNN/FA3 reach ≈60–75 %
@@ -54,51 +56,125 @@ import numpy as np
 @dataclass(frozen=True)
 class Generation:
     ceiling_bf16: float
+    #: fraction of the *FP8* dense peak that large FP8 GEMMs reach in training (see FP8 above)
     ceiling_fp8: float
-    attn_flash: float  # fraction of BF16 peak, causal FlashAttention fwd+bwd
+    attn_flash: float  # fraction of BF16 peak, causal fused (cuDNN / FA3-class) attention fwd+bwd
+    attn_flash2: float  # the same for FlashAttention-2
+    sms: int  # streaming multiprocessors: the tiles one wave of a GEMM runs
     hbm_eff: float = 0.80
     ramp_s: float = 5e-6
     nvlink_busbw_eff: float = 0.78
     ib_busbw_eff: float = 0.85
     nvlink_sm_usage: float = 0.15
     ib_sm_usage: float = 0.02
-    latency_s: float = 10e-6  # per collective step start-up
+    #: GPU-to-GPU spread of sustained matmul speed (one standard deviation), see straggler_factor
+    speed_sigma: float = 0.0105
+
+
+#: SM counts: A100 108 (NVIDIA A100 whitepaper), H100 SXM5 132 (H100 whitepaper), B200 148
+#: (CUDA device query as published in NVIDIA's Blackwell tuning guide) [S]. Ampere has no FP8.
+#: Sustained matmul FLOP/s over the dense peak (see ``ceiling`` above).
+SUSTAINED = {"ampere": 267.9 / 312 * 1305 / 1410, "hopper": 698.6 / 989, "blackwell": 1426.4 / 2250}
+#: FP8 GEMMs: 0.75 of the BF16 ceiling on the doubled peak, i.e. 1.5× BF16 (see FP8 above).
+FP8_OF_BF16 = 0.75
+
+
+#: Spread of sustained matmul speed between GPUs of one model, from 40 measurements (8 GPUs ×
+#: 5 rounds, all busy; Bekman, MSMF tables) [S]: a range of 4.5 % on H200 and 10.4 % on B200,
+#: about 4.3 standard deviations for 40 samples ⇒ σ ≈ 1.05 % and 2.4 %. A100: taken as H200 [U].
+SPEED_SIGMA = {"ampere": 0.045 / 4.3, "hopper": 0.045 / 4.3, "blackwell": 0.104 / 4.3}
+
+
+def _gen(name: str, attn_flash: float, attn_flash2: float, sms: int, fp8: bool) -> Generation:
+    bf16 = SUSTAINED[name]
+    return Generation(ceiling_bf16=bf16, ceiling_fp8=bf16 * FP8_OF_BF16 if fp8 else bf16,
+                      attn_flash=attn_flash, attn_flash2=attn_flash2, sms=sms, speed_sigma=SPEED_SIGMA[name])
 
 
 GENERATIONS = {
-    "ampere": Generation(ceiling_bf16=0.73, ceiling_fp8=0.73, attn_flash=0.55),
-    "hopper": Generation(ceiling_bf16=0.62, ceiling_fp8=0.55, attn_flash=0.50),
-    "blackwell": Generation(ceiling_bf16=0.62, ceiling_fp8=0.55, attn_flash=0.50),
+    "ampere": _gen("ampere", 0.55, 0.55, 108, fp8=False),
+    "hopper": _gen("hopper", 0.50, 0.35, 132, fp8=True),
+    "blackwell": _gen("blackwell", 0.50, 0.35, 148, fp8=True),
 }
+
+#: Output tile shapes (rows × columns) cuBLAS/CUTLASS choose among for large BF16/FP8 GEMMs;
+#: the library picks the one that leaves the fewest idle SMs in the last wave.
+TILES = ((128, 128), (128, 256), (256, 128))
+#: Per output tile the main loop runs K/64 steps, and the pipeline prologue (filling the
+#: 3–4 shared-memory stages) and the epilogue (writing the tile) cost about two more
+#: (CUTLASS multistage main loop structure) [U: order of magnitude].
+K_STEP = 64
+K_OVERHEAD_STEPS = 2.0
 
 
 def generation(name: str) -> Generation:
     return GENERATIONS.get(str(name).lower(), GENERATIONS["hopper"])
 
 
-def gemm_time(flops, m, n, k, peak_flops: float, hbm_bytes_s: float, gen: Generation, ceiling: float,
-              elem_bytes: float = 2.0):
-    """Seconds for a GEMM of shape (m×k)·(k×n) with ``flops`` FLOPs (arrays broadcast).
+_TM = np.array([t[0] for t in TILES], dtype=float)
+_TN = np.array([t[1] for t in TILES], dtype=float)
 
-    ``flops`` may exceed 2mnk when the same shape repeats (experts, heads)."""
+
+def tile_utilisation(m, n, groups, sms: int):
+    """Fraction of the SM-tile slots a (grouped) GEMM keeps busy: partial tiles at the
+    matrix edges and the idle SMs of the last wave, for the best of the tile shapes."""
+    m = np.maximum(np.asarray(m, dtype=float), 1.0)[..., None]
+    n = np.maximum(np.asarray(n, dtype=float), 1.0)[..., None]
+    g = np.asarray(groups, dtype=float)[..., None]
+    tiles = g * np.ceil(m / _TM) * np.ceil(n / _TN)
+    util = g * m * n / (np.ceil(tiles / sms) * (sms * _TM * _TN))
+    return util.max(axis=-1)
+
+
+def gemm_time(flops, m, n, k, peak_flops: float, hbm_bytes_s: float, gen: Generation, ceiling: float,
+              elem_bytes: float = 2.0, groups=1.0):
+    """Seconds for a GEMM of shape (m×k)·(k×n), or ``groups`` of them in one grouped kernel
+    (MoE experts), with ``flops`` FLOPs in all (arrays broadcast)."""
     flops = np.asarray(flops, dtype=float)
+    groups = np.asarray(groups, dtype=float)
     half = peak_flops * gen.ramp_s
-    single = 2.0 * m * n * k
-    eff = ceiling * single / (single + half)
+    single = 2.0 * m * n * k * groups
+    k_steps = np.maximum(np.asarray(k, dtype=float) / K_STEP, 1.0)
+    shape = tile_utilisation(m, n, groups, gen.sms) * k_steps / (k_steps + K_OVERHEAD_STEPS)
+    eff = ceiling * shape * single / (single + half)
     t_compute = flops / (peak_flops * eff)
     reps = np.where(single > 0, flops / np.maximum(single, 1.0), 0.0)
-    t_memory = reps * elem_bytes * (m * k + k * n + m * n) / (hbm_bytes_s * gen.hbm_eff)
+    t_memory = reps * groups * elem_bytes * (m * k + k * n + m * n) / (hbm_bytes_s * gen.hbm_eff)
     return np.maximum(t_compute, t_memory)
 
 
-def attention_efficiency(gen: Generation, head_dim: int, seq_local, flash: bool):
+def attention_efficiency(gen: Generation, head_dim: int, seq_local, kernel: str):
     """Fraction of BF16 peak of the attention core, normalised at 2k local tokens.
 
     Short local sequences (small s, or CP splitting it) fill fewer tiles; FA2's
     measured curves rise steeply to ≈2k tokens and flatten after (capped at +15 %)."""
     s = np.asarray(seq_local, dtype=float)
     ramp = np.minimum((s / (s + 512.0)) / (2048 / 2560), 1.15)
-    if flash:
-        return gen.attn_flash * ramp * min(1.0, head_dim / 128) ** 0.5
+    if kernel != "unfused":
+        base = gen.attn_flash2 if kernel == "flash2" else gen.attn_flash
+        return base * ramp * min(1.0, head_dim / 128) ** 0.5
     # unfused batched GEMMs of depth head_dim: a GEMM of k=head_dim runs ≈70 % of a large one
     return gen.ceiling_bf16 * 0.7 * ramp
+
+
+def moe_load_factor(routed_tokens, experts: int):
+    """Busiest expert's tokens over the mean, for ``routed_tokens`` token copies routed to
+    ``experts`` experts by a balanced router (the all-to-all waits for the busiest rank, and
+    a dropless grouped GEMM runs as long as its largest group).
+
+    Even a perfectly balanced router sends each token independently, so expert loads are
+    multinomial: the largest of E counts of mean μ is about μ + sqrt(2·μ·ln E) (the
+    Gaussian extreme-value bound)."""
+    mu = np.maximum(np.asarray(routed_tokens, dtype=float) / max(experts, 1), 1.0)
+    return 1.0 + np.sqrt(2.0 * np.log(max(experts, 2)) / mu)
+
+
+def straggler_factor(gen: Generation, gpus):
+    """How much longer a synchronous step's compute takes than one average GPU's: every
+    collective waits for the slowest of ``gpus`` GPUs, whose speed is about σ·z(n) below the
+    mean, z(n) the expected largest of n standard normal draws (≈ sqrt(2 ln n) less the
+    usual correction). MSMF is already the mean of busy GPUs, so one GPU costs nothing."""
+    n = np.maximum(np.asarray(gpus, dtype=float), 2.0)
+    r = np.sqrt(2.0 * np.log(n))
+    z = r - (np.log(np.log(n)) + np.log(4 * np.pi)) / (2 * r)
+    return 1.0 + gen.speed_sigma * np.maximum(z, 0.0) * (np.asarray(gpus) > 1)

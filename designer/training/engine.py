@@ -11,26 +11,40 @@ from __future__ import annotations
 
 import numpy as np
 
-from .comm import bandwidths, cp_comm, dp_comm, ep_comm, overlapped, pp_p2p, tp_comm
+from .comm import bandwidths, cp_comm, dp_comm, dp_groups, ep_comm, overlapped, per_domain, pp_p2p, tp_comm
 from .compute import layer_times
-from .efficiency import generation
+from .efficiency import generation, straggler_factor
 from .memory import GB, memory, stage_layers
+from .plan import RECOMPUTE
 
+#: FSDP2's copy-out of all-gathered weights (2 × (2 + 2) B) and copy-in of gradients to the
+#: reduce-scatter (4 + 4 B), per parameter of a layer per micro-batch (PyTorch FSDP2 design:
+#: "all-gather copy-in / copy-out", reduce-scatter copy-in).
+FSDP_COPY_BYTES = 16.0
 #: Adam step: read fp32 master, m, v and the grad (16 B), write master, m, v, BF16 copy (14 B).
 OPTIMIZER_BYTES_PER_PARAM = 30.0
 
 REASONS = {
-    "gpus": "TP·PP·DP·CP does not equal the GPU count",
+    "gpus": "TP·PP·DP·CP exceeds the GPU count",
     "batch": "global batch not divisible by DP × micro-batch",
     "layers": "layers cannot be split over the pipeline stages",
     "interleave": "interleaving needs PP > 1, micro-batches a multiple of PP and stage layers a multiple of v",
     "heads": "attention heads (or KV heads) not divisible by TP",
-    "seq": "sequence not divisible by 2·CP (or, with sequence parallelism, by TP)",
+    "seq": "sequence not divisible by 2·CP (or, with sequence parallelism, by TP), or CP without a framework "
+           "that offers it",
     "experts": "experts not divisible by EP, or EP does not divide DP·CP",
-    "zero": "ZeRO stage must be 0–3",
+    "zero": "ZeRO stage must be 0–3 (hybrid sharding needs ZeRO ≥ 1)",
+    "recompute": "the software profile does not offer that recompute mode",
     "memory": "does not fit in GPU memory",
     "tp-ib": "TP group spans InfiniBand (TP > NVLink domain)",
 }
+
+
+def _not_offered(rc, modes) -> np.ndarray:
+    offered = np.zeros(len(rc), dtype=bool)
+    for mode in modes:
+        offered |= rc == RECOMPUTE.index(mode)
+    return ~offered
 
 
 def validity(model, training, c, gpus):
@@ -41,70 +55,132 @@ def validity(model, training, c, gpus):
     mb = np.where(d * b > 0, training.global_batch // np.maximum(d * b, 1), 0)
     g = model.kv_heads
     return {
-        "gpus": t * p * d * cp != gpus,
+        "gpus": t * p * d * cp > gpus,
         "batch": (training.global_batch % np.maximum(d * b, 1) != 0) | (mb < 1),
         "layers": (p > L) | (last < 1),
         "interleave": (v > 1) & ((p == 1) | (mb % p != 0) | (per % v != 0)),
         "heads": (model.heads % t != 0) | ((g % t != 0) & (t % g != 0)),
-        "seq": ((cp > 1) & (model.seq % (2 * cp) != 0)) | ((c["sp"] > 0) & (t > 1) & (model.seq % t != 0)),
+        "seq": ((cp > 1) & ((model.seq % (2 * cp) != 0) | (not training.software.context_parallel))) | ((c["sp"] > 0) & (t > 1) & (model.seq % t != 0)),
         "experts": (model.experts % e != 0) | ((d * cp) % e != 0),
-        "zero": (c["zero"] < 0) | (c["zero"] > 3),
+        "zero": (c["zero"] < 0) | (c["zero"] > 3) | ((c["hs"] > 0) & (c["zero"] < 1)),
+        "recompute": _not_offered(c["rc"], training.software.recompute_modes),
     }
 
 
-def evaluate(model, training, c: dict, cluster) -> dict:
-    """Every figure for every plan column (arrays of the same length)."""
+def screen(model, training, c: dict, cluster):
+    """The cheap half of evaluate: (broken rules, memory, ZeRO sharding group, micro-batches)."""
+    t, p, d, cp = (c[k] for k in ("tp", "pp", "dp", "cp"))
+    bad = validity(model, training, c, cluster.gpus)
+    m = np.maximum(training.global_batch // np.maximum(d * c["b"], 1), 1).astype(float)
+    shard, _, _ = dp_groups(c, cluster)
+    mem = memory(model, c, m, training.software.flash, training.grad_bytes, training.precision == "fp8", shard)
+    bad["memory"] = mem["total_gb"] > cluster.hbm_gb
+    bad["tp-ib"] = t > cluster.nvlink_domain
+    return bad, mem, shard, m
+
+
+def evaluate(model, training, c: dict, cluster, *, prune: bool = False, keep=None) -> dict:
+    """Every figure for every plan column (arrays of the same length).
+
+    With ``prune`` the step time is worked out only for plans that break no rule and fit
+    in memory (and those ``keep`` marks); the others get NaN figures — the search's way of
+    spending its time on plans that can win."""
+    bad, mem, shard, m = screen(model, training, c, cluster)
+    if not prune:
+        return _timing(model, training, c, cluster, bad, mem, shard, m)
+    ok = ~np.logical_or.reduce(list(bad.values())) if bad else np.ones(len(m), dtype=bool)
+    if keep is not None:
+        ok = ok | keep
+    idx = np.nonzero(ok)[0]
+    sub = {k: v[idx] for k, v in c.items()}
+    sub_mem = {k: (v[idx] if isinstance(v, np.ndarray) and v.shape == m.shape else v) for k, v in mem.items()}
+    part = _timing(model, training, sub, cluster, {k: v[idx] for k, v in bad.items()}, sub_mem, shard[idx], m[idx])
+    out = {"bad": bad, "memory": mem, "micro_batches": m}
+    for key, val in part.items():
+        if key in out:
+            continue
+        full = np.full(len(m), np.nan)
+        full[idx] = val
+        out[key] = full
+    return out
+
+
+def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     gen = generation(cluster.generation)
+    sw = training.software
     peak = cluster.peak_tflops(training.precision) * 1e12
     hbm = cluster.hbm_tbps * 1e12
-    flash = training.flash_attention
-    n = cluster.gpus
+    flash = sw.flash
     t, p, d, cp, v = (c[k] for k in ("tp", "pp", "dp", "cp", "v"))
-    bad = validity(model, training, c, n)
-    safe_db = np.maximum(d * c["b"], 1)
-    m = np.maximum(training.global_batch // safe_db, 1).astype(float)
+    n = t * p * d * cp  # the GPUs the plan runs on (the rest of the cluster, if any, idle)
     T = c["b"] * model.seq / cp
 
-    lt = layer_times(model, c, peak, hbm, gen, training.precision, flash)
+    lt = layer_times(model, c, peak, hbm, gen, training.precision, sw)
     nvl, ib = bandwidths(cluster, gen)
+    rc_full = c["rc"] == 2
     tp_f, tp_b = tp_comm(model, c, T, cluster, gen, nvl, ib)
     usage_tp = np.where(t <= cluster.nvlink_domain, gen.nvlink_sm_usage, gen.ib_sm_usage)
-    rc_full = c["rc"] == 2
-    if training.overlap_tp:
-        tp_exp = overlapped(tp_f, lt["gemm_fwd"], usage_tp) + overlapped(tp_b, 2 * lt["gemm_fwd"], usage_tp)
-        tp_exp = tp_exp + np.where(rc_full, overlapped(tp_f, lt["gemm_fwd"], usage_tp), 0.0)
+    if sw.tp_overlap:
+        tp_fwd = overlapped(tp_f, lt["gemm_fwd"], usage_tp)
+        tp_bwd = overlapped(tp_b, 2 * lt["gemm_fwd"], usage_tp) + np.where(rc_full, tp_fwd, 0.0)
     else:
-        tp_exp = tp_f + tp_b + np.where(rc_full, tp_f, 0.0)
+        tp_fwd, tp_bwd = tp_f, tp_b + np.where(rc_full, tp_f, 0.0)
     cp_f, cp_b = cp_comm(model, c, T, cluster, gen, nvl, ib)
-    cp_exp = overlapped(cp_f + cp_b, lt["attn_total"], gen.nvlink_sm_usage)
+    # ring attention overlaps each K/V hop with the attention block of the previous one
+    cp_fwd = overlapped(cp_f, lt["attn_fwd"], gen.nvlink_sm_usage)
+    cp_bwd = overlapped(cp_b, lt["attn_total"] - lt["attn_fwd"], gen.nvlink_sm_usage)
     ep_f, ep_b = ep_comm(model, c, T, cluster, gen, nvl, ib)
-    ep_exp = ep_f + ep_b + np.where(rc_full, ep_f, 0.0)
+    ep_fwd, ep_bwd = ep_f, ep_b + np.where(rc_full, ep_f, 0.0)
 
-    compute_layer = lt["fwd"] + lt["bwd"] + lt["recompute"]
-    t_layer = compute_layer + tp_exp + cp_exp + ep_exp
+    slow = straggler_factor(gen, n)
+    f_layer = lt["fwd"] * slow
+    b_layer = (lt["bwd"] + lt["recompute"]) * slow
+    fwd_l = f_layer + tp_fwd + cp_fwd + ep_fwd
+    bwd_l = b_layer + tp_bwd + cp_bwd + ep_bwd
+    t_layer = fwd_l + bwd_l
     per, last = stage_layers(model.layers, p)
-    stage = np.maximum(per * t_layer, last * t_layer + lt["logits"])
+    heavy = np.maximum(per, last)
+    stage_compute = np.maximum(per * t_layer, last * t_layer + lt["logits"] * slow)
 
-    mem = memory(model, c, m, flash, training.grad_bytes, training.precision == "fp8")
     psi = mem["params_on_gpu"]
-    dp_step, dp_mb = dp_comm(psi, c, cluster, gen, nvl, ib, 2.0)
-    zero3_exp = overlapped(dp_mb, stage, gen.ib_sm_usage)
-    stage = stage + zero3_exp
+    dpc = dp_comm(mem["layer_params"], psi, c, cluster, gen, nvl, ib, sw)
+    # NCCL kernels that also drive NVLink hops hold SMs the whole time (Calculon's NVLink tier)
+    u = np.where(per_domain(shard, t, cluster) > 1, gen.nvlink_sm_usage, gen.ib_sm_usage)
+    ag, rs = dpc["layer_ag"], dpc["layer_rs"]
+    copies = np.zeros_like(fwd_l)
+    if sw.dp_impl == "fsdp":
+        # FSDP2 copies each gathered layer out into its parameters (read and write 2 B, twice a
+        # micro-batch) and the gradients into the reduce-scatter buffer (fp32, read and write 4 B):
+        # 16 B of HBM traffic per parameter of the layer, on the compute stream
+        copies = np.where(c["zero"] == 3, FSDP_COPY_BYTES * mem["layer_params"] / (hbm * gen.hbm_eff), 0.0)
+    if sw.dp_overlap:
+        # ZeRO-3/FSDP: each layer's gather is prefetched during the previous layer's compute;
+        # the first gather of a pass and the last reduce-scatter have nothing to hide behind
+        z3 = (ag + (heavy - 1) * overlapped(ag, fwd_l, u)
+              + ag + (heavy - 1) * overlapped(ag + rs, bwd_l, u) + rs)
+        z2 = overlapped(dpc["mb_rs"], heavy * bwd_l, u) + dpc["mb_rs"] / heavy
+    else:
+        z3 = heavy * (2 * ag + rs)
+        z2 = dpc["mb_rs"]
+    z3 = z3 + heavy * copies
+    stage = stage_compute + z3 + z2
 
     bubble = (p - 1) / v * stage
     pipeline = m * stage + bubble
     p2p = pp_p2p(model, c, T, cluster, gen, nvl, ib)
-    if training.overlap_pp:
+    if sw.pp_overlap:
         pp_exp = 2 * (p - 1) * p2p + 2 * m * v * p2p * gen.ib_sm_usage
     else:
         pp_exp = 2 * (p - 1) * p2p + 2 * m * v * p2p
-    window = per * (lt["bwd"] + lt["recompute"])
-    if training.overlap_dp:
-        dp_exp = overlapped(dp_step, window, gen.ib_sm_usage) + dp_step / per
+    once = dpc["step_rs"] + dpc["replica_ar"]
+    if sw.dp_overlap:
+        # bucketed: reductions run beside the last micro-batch's backward, the parameter
+        # gather beside the next step's first forward; the last bucket of each is exposed
+        dp_exp = (overlapped(once, heavy * bwd_l, u) + once / heavy
+                  + overlapped(dpc["step_ag"], heavy * fwd_l, u) + dpc["step_ag"] / heavy)
     else:
-        dp_exp = dp_step
-    shard = np.where(c["zero"] >= 1, (d * cp).astype(float), 1.0)
-    optimizer = psi * OPTIMIZER_BYTES_PER_PARAM / shard / (hbm * gen.hbm_eff)
+        dp_exp = once + dpc["step_ag"]
+    optimizer = psi * OPTIMIZER_BYTES_PER_PARAM / np.where(c["zero"] >= 1, shard, 1.0) / (hbm * gen.hbm_eff)
     step = pipeline + pp_exp + dp_exp + optimizer
 
     tokens = training.global_batch * model.seq
@@ -113,18 +189,23 @@ def evaluate(model, training, c: dict, cluster) -> dict:
     hf = model.hardware_flops_per_token("full", flash) * tokens
     hf = np.where(rc_full, hf, model.hardware_flops_per_token("selective", flash) * tokens)
     hf = np.where(c["rc"] == 0, mf, hf)
-    bad["memory"] = mem["total_gb"] > cluster.hbm_gb
-    bad["tp-ib"] = t > cluster.nvlink_domain
+    compute_layer = f_layer + b_layer
     return {
         "step_time_s": step, "tokens_per_s": tok_s, "tokens_per_s_per_gpu": tok_s / n,
         "tflops_per_gpu": mf / step / n / 1e12, "hw_tflops_per_gpu": hf / step / n / 1e12,
-        "mfu": mf / step / (n * peak), "hfu": hf / step / (n * peak),
+        "mfu": mf / step / (n * peak_bf16(cluster)), "hfu": hf / step / (n * peak_bf16(cluster)),
         "micro_batches": m, "stage_time_s": stage, "bubble_s": bubble, "bubble_fraction": bubble / step,
         "compute_s": m * per * compute_layer,
-        "exposed_tp_s": m * per * tp_exp, "exposed_cp_s": m * per * cp_exp, "exposed_ep_s": m * per * ep_exp,
-        "exposed_pp_s": pp_exp, "exposed_dp_s": dp_exp + m * zero3_exp, "optimizer_s": optimizer,
-        "memory": mem, "bad": bad,
+        "exposed_tp_s": m * per * (tp_fwd + tp_bwd), "exposed_cp_s": m * per * (cp_fwd + cp_bwd),
+        "exposed_ep_s": m * per * (ep_fwd + ep_bwd),
+        "exposed_pp_s": pp_exp, "exposed_dp_s": dp_exp + m * (z3 + z2), "optimizer_s": optimizer,
+        "memory": mem, "bad": bad, "idle_gpus": cluster.gpus - n,
     }
+
+
+def peak_bf16(cluster) -> float:
+    """MFU is reported against the dense BF16 peak whatever the precision, as NVIDIA and Meta do."""
+    return cluster.peak_tflops("bf16") * 1e12
 
 
 __all__ = ["evaluate", "validity", "REASONS", "GB"]

@@ -30,26 +30,55 @@ class Estimate:
                "model": self.model.name, "params_b": round(self.model.params / 1e9, 3),
                "tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep, "micro_batch": p.micro_batch,
                "virtual_stages": p.virtual_stages, "recompute": p.recompute,
-               "sequence_parallel": p.sequence_parallel, "zero": p.zero,
+               "sequence_parallel": p.sequence_parallel, "zero": p.zero, "hybrid_shard": p.hybrid_shard,
                "global_batch": self.training.global_batch, "seq": self.model.seq,
-               "precision": self.training.precision, "tokens": self.training.tokens}
+               "precision": self.training.precision, "tokens": self.training.tokens,
+               "software": self.training.software.to_json()}
         out.update(self.figures)
         out["problems"] = list(self.problems)
         return out
+
+
+#: A pipeline bubble above this share of the step is worth a problem (Narayanan 2021 keep it
+#: under about a fifth with interleaving and enough micro-batches).
+BUBBLE_LIMIT = 0.20
+
+
+def _bubble_problem(model, training, plan: Plan, cluster, fraction: float) -> tuple[str, ...]:
+    """A problem when the bubble exceeds BUBBLE_LIMIT, naming the virtual stages that fix it."""
+    if plan.pp < 2 or fraction <= BUBBLE_LIMIT:
+        return ()
+    from dataclasses import replace
+
+    candidates = [v for v in (2, 3, 4, 6, 8, 12, 16) if v != plan.virtual_stages]
+    res = evaluate(model, training, columns([replace(plan, virtual_stages=v) for v in candidates]), cluster)
+    ok = [(float(res["bubble_fraction"][i]), v) for i, v in enumerate(candidates)
+          if not any(res["bad"][k][i] for k in ("interleave", "memory"))]
+    text = f"pipeline bubble is {fraction * 100:.0f} % of the step (PP {plan.pp}, {int(res['micro_batches'][0])} " \
+           f"micro-batches, {plan.virtual_stages} virtual stage{'s' if plan.virtual_stages > 1 else ''})"
+    good = [(f, v) for f, v in ok if f <= BUBBLE_LIMIT]
+    if good:
+        f, v = min(good, key=lambda fv: fv[1])
+        return (f"{text}; --virtual-stages {v} would bring it to {f * 100:.0f} %",)
+    if ok:
+        f, v = min(ok)
+        return (f"{text}; the best interleaving (--virtual-stages {v}) still leaves {f * 100:.0f} %: "
+                f"use more micro-batches (a larger global batch or smaller micro-batch) or fewer stages",)
+    return (f"{text}; no interleaving fits: use more micro-batches or fewer stages",)
 
 
 def _r(x, nd=4):
     return round(float(x), nd)
 
 
-def estimate(model, training: Training, plan: Plan, cluster) -> Estimate:
+def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool = False) -> Estimate:
     """Every figure for one plan. Raises TrainingError for plans that cannot run at all
     (do not divide the GPUs, the batch or the layers); a plan that merely does not fit in
     memory or puts TP across InfiniBand is estimated, with ``fits`` False / a problem listed."""
     model = model.validate()
     training = training.validate()
     cluster = cluster.validate()
-    if plan.gpus != cluster.gpus:
+    if plan.gpus > cluster.gpus or (plan.gpus != cluster.gpus and not allow_idle):
         raise TrainingError(f"plan TP{plan.tp}×PP{plan.pp}×DP{plan.dp}×CP{plan.cp} = {plan.gpus} GPUs "
                             f"does not equal the cluster's {cluster.gpus}")
     for f in ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages"):
@@ -57,10 +86,15 @@ def estimate(model, training: Training, plan: Plan, cluster) -> Estimate:
             raise TrainingError(f"plan: {f.replace('_', '-')} must be at least 1, got {getattr(plan, f)}")
     cols = columns([plan])
     res = evaluate(model, training, cols, cluster)
-    fatal = [k for k in ("gpus", "batch", "layers", "interleave", "heads", "seq", "experts", "zero") if res["bad"][k][0]]
+    fatal = [k for k in ("gpus", "batch", "layers", "interleave", "heads", "seq", "experts", "zero", "recompute")
+             if res["bad"][k][0]]
     if fatal:
         raise TrainingError(f"plan {plan.tp}/{plan.pp}/{plan.dp}/{plan.cp} (TP/PP/DP/CP): {REASONS[fatal[0]]}")
-    problems = tuple(REASONS[k] for k in ("memory", "tp-ib") if res["bad"][k][0])
+    idle = cluster.gpus - plan.gpus
+    spare = (f"{idle:,} of the {cluster.gpus:,} GPUs stay idle (spares): the plan's {plan.gpus:,} are the most that "
+             f"TP{plan.tp}×PP{plan.pp}×CP{plan.cp} and the global batch divide",) if idle else ()
+    problems = spare + tuple(REASONS[k] for k in ("memory", "tp-ib") if res["bad"][k][0]) + _bubble_problem(
+        model, training, plan, cluster, float(res["bubble_fraction"][0]))
     mem = res["memory"]
     tok_s = float(res["tokens_per_s"][0])
     train_s = training.tokens / tok_s
@@ -75,7 +109,7 @@ def estimate(model, training: Training, plan: Plan, cluster) -> Estimate:
         "tflops_per_gpu": _r(res["tflops_per_gpu"][0], 1), "hw_tflops_per_gpu": _r(res["hw_tflops_per_gpu"][0], 1),
         "mfu": _r(res["mfu"][0]), "hfu": _r(res["hfu"][0]),
         "model_flops_per_step": float(model.model_flops_per_token() * training.global_batch * model.seq),
-        "micro_batches": int(res["micro_batches"][0]),
+        "micro_batches": int(res["micro_batches"][0]), "idle_gpus": int(idle),
         "memory_gb_per_gpu": _r(mem["total_gb"][0], 2), "hbm_gb": cluster.hbm_gb,
         "fits": bool(not res["bad"]["memory"][0]),
         "memory_breakdown_gb": {k[:-3]: _r(mem[k][0], 2) for k in

@@ -46,9 +46,11 @@ def params_on_gpu(m, c):
     return np.maximum(per * layer + np.where(single, both, emb), last * layer + emb), layer
 
 
-def model_states(m, c, grad_bytes: float):
+def model_states(m, c, grad_bytes: float, shard=None):
+    """(weights, gradients, optimizer, params) bytes; ``shard`` is the ZeRO sharding group
+    (DP×CP, or the NVLink-domain part of it under hybrid sharding)."""
     psi, layer = params_on_gpu(m, c)
-    n = (c["dp"] * c["cp"]).astype(float)
+    n = (c["dp"] * c["cp"]).astype(float) if shard is None else np.asarray(shard, dtype=float)
     # Expert weights have only dp*cp/ep copies (Megatron's expert-data-parallel group), so ZeRO
     # shards them over that many GPUs, not over all dp*cp.
     per, last = stage_layers(m.layers, c["pp"])
@@ -90,10 +92,11 @@ def activations(m, c, micro_batches, flash: bool, fp8: bool = False):
     return acts
 
 
-def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = False):
-    weights, grads, optim, psi = model_states(m, c, grad_bytes)
+def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = False, shard=None):
+    weights, grads, optim, psi = model_states(m, c, grad_bytes, shard)
     acts = activations(m, c, micro_batches, flash, fp8)
     total = weights + grads + optim + acts
     return {"weights_gb": weights / GB, "gradients_gb": grads / GB, "optimizer_gb": optim / GB,
             "activations_gb": acts / GB, "overhead_gb": np.full(len(total), OVERHEAD_GB),
-            "total_gb": total / GB + OVERHEAD_GB, "params_on_gpu": psi}
+            "total_gb": total / GB + OVERHEAD_GB, "params_on_gpu": psi,
+            "layer_params": params_on_gpu(m, c)[1]}

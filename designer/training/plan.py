@@ -11,6 +11,7 @@ from dataclasses import dataclass, fields
 import numpy as np
 
 from .errors import TrainingError
+from .software import DEFAULT_PROFILE, PROFILES, Software
 
 RECOMPUTE = ("none", "selective", "full")
 
@@ -20,13 +21,8 @@ class Training:
     global_batch: int  # sequences per step
     tokens: float = 15e12  # token budget to train
     precision: str = "bf16"  # bf16 | fp8
-    #: Software the throughput assumes. Defaults are today's Megatron-Core/NeMo:
-    #: FlashAttention, TP/DP/PP communication overlapped with compute. Set them False
-    #: to model 2021-22 Megatron-LM (unfused attention, blocking collectives).
-    flash_attention: bool = True
-    overlap_tp: bool = True
-    overlap_dp: bool = True
-    overlap_pp: bool = True
+    #: Software the throughput assumes (software.py): today's NeMo/Megatron-Core unless given.
+    software: Software = PROFILES[DEFAULT_PROFILE]
     #: Bytes per gradient element held (4 = Megatron's fp32 main-grad accumulation).
     grad_bytes: int = 4
     #: Checkpoint write bandwidth per GPU, GB/s. BLOOM wrote 2.3 TB in ≈40 s from 384
@@ -49,6 +45,10 @@ class Training:
             raise TrainingError(f"token budget must be positive, got {self.tokens!r}")
         if self.precision not in ("bf16", "fp8"):
             raise TrainingError(f"precision must be bf16 or fp8, got {self.precision!r}")
+        if self.precision == "fp8" and self.software.fp8 == "none":
+            raise TrainingError(f"software {self.software.name} has no FP8 training; use --precision bf16 "
+                                f"or a newer --software profile")
+        self.software.validate()
         return self
 
 
@@ -64,6 +64,8 @@ class Plan:
     recompute: str = "selective"
     sequence_parallel: bool = True  # used when tp > 1
     zero: int = 1  # 0 plain DP, 1 distributed optimizer, 2 + grads, 3 FSDP (+ weights)
+    #: hybrid sharding (HSDP): shard the ZeRO state inside an NVLink domain, replicate across
+    hybrid_shard: bool = False
 
     @property
     def gpus(self) -> int:
@@ -73,7 +75,7 @@ class Plan:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-PLAN_COLUMNS = ("tp", "pp", "dp", "cp", "ep", "b", "v", "rc", "sp", "zero")
+PLAN_COLUMNS = ("tp", "pp", "dp", "cp", "ep", "b", "v", "rc", "sp", "zero", "hs")
 
 
 def columns(plans: list[Plan]) -> dict[str, np.ndarray]:
@@ -82,11 +84,12 @@ def columns(plans: list[Plan]) -> dict[str, np.ndarray]:
         if pl.recompute not in RECOMPUTE:
             raise TrainingError(f"recompute must be one of {', '.join(RECOMPUTE)}, got {pl.recompute!r}")
     rows = [(p.tp, p.pp, p.dp, p.cp, p.ep, p.micro_batch, p.virtual_stages, RECOMPUTE.index(p.recompute),
-             int(p.sequence_parallel), p.zero) for p in plans]
+             int(p.sequence_parallel), p.zero, int(p.hybrid_shard)) for p in plans]
     arr = np.asarray(rows, dtype=np.int64).reshape(-1, len(PLAN_COLUMNS))
     return {k: arr[:, i] for i, k in enumerate(PLAN_COLUMNS)}
 
 
 def plan_at(cols: dict[str, np.ndarray], i: int) -> Plan:
     c = {k: int(v[i]) for k, v in cols.items()}
-    return Plan(c["tp"], c["pp"], c["dp"], c["cp"], c["ep"], c["b"], c["v"], RECOMPUTE[c["rc"]], bool(c["sp"]), c["zero"])
+    return Plan(c["tp"], c["pp"], c["dp"], c["cp"], c["ep"], c["b"], c["v"], RECOMPUTE[c["rc"]], bool(c["sp"]), c["zero"],
+                bool(c["hs"]))

@@ -16,13 +16,12 @@ def _row(cols, res, i) -> dict:
 
 
 def naive_plan_index(cols, res, cluster):
-    """The plan a newcomer writes first: pure data parallelism (TP1 PP1 CP1, ZeRO-1, micro-batch 1,
-    no recompute) — or, if that does not exist, the first enumerated plan."""
+    """The index of the plan a newcomer writes first (search.naive_mask), or None."""
     import numpy as np
 
-    want = (cols["tp"] == 1) & (cols["pp"] == 1) & (cols["cp"] == 1) & (cols["b"] == 1) & (cols["rc"] == 0) \
-        & (cols["zero"] == 1) & (cols["v"] == 1) & (cols["ep"] == 1)
-    idx = np.nonzero(want)[0]
+    from .search import naive_mask
+
+    idx = np.nonzero(naive_mask(cols))[0]
     return int(idx[0]) if len(idx) else None
 
 
@@ -40,7 +39,7 @@ def best_plan(model, training, cluster, *, top: int = 5, **fixed):
                             f"({cluster.hbm_gb:g} GB each) with global batch {training.global_batch}; "
                             f"add GPUs or shrink the batch or sequence")
     best = out["best"]
-    est = estimate(model, training, plan_at(cols, best), cluster)
+    est = estimate(model, training, plan_at(cols, best), cluster, allow_idle=True)
     ranked = []
     for rank, i in enumerate(out["ranked"], 1):
         row = _row(cols, res, i)
@@ -56,3 +55,38 @@ def best_plan(model, training, cluster, *, top: int = 5, **fixed):
         row["fits"] = "does not fit in GPU memory" not in reasons
         summary["naive"] = row
     return est, summary
+
+
+def given_plan(model, training, cluster, fields: dict):
+    """The estimate of a plan the user stated (any of tp, pp, dp, cp, ep, micro_batch,
+    virtual_stages, recompute, zero, hybrid_shard, sequence_parallel). Unstated fields take
+    the usual values — TP/PP/CP/EP 1, DP the rest, micro-batch 1, no interleaving, the
+    software's ZeRO stage — and an unstated recompute is the least one the software offers
+    that fits in memory, as practitioners choose it. Returns (Estimate, {field: why})."""
+    from .plan import Plan
+
+    t, p, c = (int(fields.get(k) or 1) for k in ("tp", "pp", "cp"))
+    if cluster.gpus % (t * p * c):
+        raise TrainingError(f"TP{t}×PP{p}×CP{c} = {t * p * c} does not divide {cluster.gpus} GPUs")
+    sw = training.software
+    base = {"tp": t, "pp": p, "cp": c, "dp": int(fields.get("dp") or cluster.gpus // (t * p * c)),
+            "ep": int(fields.get("ep") or 1), "micro_batch": int(fields.get("micro_batch") or 1),
+            "virtual_stages": int(fields.get("virtual_stages") or 1),
+            "zero": int(fields["zero"]) if fields.get("zero") is not None else sw.default_zero,
+            "hybrid_shard": bool(fields.get("hybrid_shard") or False)}
+    if fields.get("sequence_parallel") is not None:
+        base["sequence_parallel"] = bool(fields["sequence_parallel"])
+    chosen = {}
+    if fields.get("zero") is None:
+        chosen["zero"] = f"ZeRO-{sw.default_zero}: what {sw.name} uses"
+    if fields.get("recompute"):
+        return estimate(model, training, Plan(recompute=str(fields["recompute"]).lower(), **base), cluster), chosen
+    modes = [r for r in ("none", "selective", "full") if r in sw.recompute_modes]
+    est = None
+    for mode in modes:
+        est = estimate(model, training, Plan(recompute=mode, **base), cluster)
+        if est.fits:
+            chosen["recompute"] = f"{mode}: the least recompute {sw.name} offers that fits in memory"
+            return est, chosen
+    chosen["recompute"] = f"{modes[-1]}: nothing fits, even with the most recompute {sw.name} offers"
+    return est, chosen

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 
 from .engine import REASONS, evaluate
-from .plan import PLAN_COLUMNS, plan_at
+from .plan import PLAN_COLUMNS, RECOMPUTE, plan_at
 
 
 def _divisors(n: int, cap: int | None = None) -> list[int]:
@@ -28,20 +28,29 @@ def _pow2(limit: int) -> list[int]:
     return out
 
 
-def candidate_space(model, cluster, flash: bool = True, **fixed) -> dict[str, list[int]]:
+#: Pipeline depths practitioners use whether or not they divide the GPU count (the GPUs left
+#: over idle as spares).
+#: At most 1/IDLE_LIMIT of the GPUs may stay idle in a searched plan (more never wins in practice).
+IDLE_LIMIT = 2
+USUAL_PP = (1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 12, 14, 16, 18, 20, 24, 28, 32)
+
+
+def candidate_space(model, cluster, software, **fixed) -> dict[str, list[int]]:
     """The values each plan field may take; a field given in ``fixed`` takes only that."""
     n = cluster.gpus
     space = {
-        "tp": [k for k in _pow2(min(cluster.nvlink_domain, model.heads)) if n % k == 0],
-        "pp": [k for k in _divisors(n, min(model.layers, n))],
-        "cp": [k for k in _pow2(16) if n % k == 0 and model.seq % (2 * k) == 0],
-        "ep": [k for k in _divisors(model.experts) if n % k == 0],
+        "tp": [k for k in _pow2(min(cluster.nvlink_domain, model.heads)) if k <= n],
+        "pp": sorted({k for k in _divisors(n, min(model.layers, n))} | {k for k in USUAL_PP if k <= min(model.layers, n)}),
+        "cp": [k for k in _pow2(16 if software.context_parallel else 1) if k <= n and model.seq % (2 * k) == 0],
+        "ep": [k for k in _divisors(model.experts) if k <= n],
         "b": [1, 2, 4, 8],
         "v": [1, 2, 3, 4, 6, 8],
-        # with FlashAttention, selective recompute is what the kernel already does: one plan, not two
-        "rc": [0, 2] if flash else [0, 1, 2],
+        # with FlashAttention, selective recompute is what the kernel already does: one plan, not two;
+        # a framework that lacks a mode cannot pick it
+        "rc": [RECOMPUTE.index(r) for r in software.recompute_modes if not (software.flash and r == "selective")],
         "sp": [1],
         "zero": [0, 1, 2, 3],
+        "hs": [0, 1],
     }
     for k, val in fixed.items():
         if val is not None:
@@ -51,20 +60,57 @@ def candidate_space(model, cluster, flash: bool = True, **fixed) -> dict[str, li
 
 def enumerate_plans(model, training, cluster, **fixed) -> dict[str, np.ndarray]:
     """All combinations of the candidate space whose TP·PP·CP divides the GPUs (DP = the rest)."""
-    space = candidate_space(model, cluster, training.flash_attention, **fixed)
+    space = candidate_space(model, cluster, training.software, **fixed)
     keys = [k for k in PLAN_COLUMNS if k != "dp"]
     grids = np.meshgrid(*[np.asarray(space[k], dtype=np.int64) for k in keys], indexing="ij")
     cols = {k: g.ravel() for k, g in zip(keys, grids)}
     prod = cols["tp"] * cols["pp"] * cols["cp"]
-    keep = cluster.gpus % prod == 0
+    keep = prod <= cluster.gpus
     cols = {k: v[keep] for k, v in cols.items()}
-    cols["dp"] = cluster.gpus // (cols["tp"] * cols["pp"] * cols["cp"])
+    prod = prod[keep]
     if "dp" in fixed and fixed["dp"] is not None:
-        keep = cols["dp"] == fixed["dp"]
+        cols["dp"] = np.full(len(prod), int(fixed["dp"]), dtype=np.int64)
+        keep = prod * cols["dp"] <= cluster.gpus
         cols = {k: v[keep] for k, v in cols.items()}
-    # ZeRO stages are one plan when DP·CP = 1; v > 1 only with PP > 1
-    keep = ((cols["zero"] == 1) | (cols["dp"] * cols["cp"] > 1)) & ((cols["v"] == 1) | (cols["pp"] > 1))
+    else:
+        cols["dp"] = batch_dp(cluster.gpus // prod, cols["b"], training.global_batch)
+        # the newcomer's pure data-parallel plan uses every GPU, whether the batch divides or not
+        naive = naive_mask(cols)
+        cols["dp"] = np.where(naive, cluster.gpus // prod, cols["dp"])
+        # spares, not waste: a plan that leaves half the GPUs idle is not one
+        keep = (prod * cols["dp"] * IDLE_LIMIT >= cluster.gpus * (IDLE_LIMIT - 1)) | naive
+        cols = {k: v[keep] for k, v in cols.items()}
+    # ZeRO stages are one plan when DP·CP = 1; v > 1 only with PP > 1; hybrid sharding only
+    # when ZeRO shards something and the data-parallel group spans more than one NVLink domain
+    dpc = cols["dp"] * cols["cp"]
+    spans = dpc * cols["tp"] > cluster.nvlink_domain
+    keep = (((cols["zero"] == space["zero"][0]) | (dpc > 1)) & ((cols["v"] == 1) | (cols["pp"] > 1))
+            & ((cols["hs"] == 0) | ((cols["zero"] >= 1) & spans)))
     return {k: cols[k][keep] for k in PLAN_COLUMNS}
+
+
+def batch_dp(dp_max, micro_batch, global_batch: int):
+    """The data-parallel degree a plan runs at: the largest d ≤ ``dp_max`` (all the GPUs the
+    model-parallel group leaves) for which d × micro-batch divides the global batch — the rest
+    of the GPUs stay idle as spares, as practitioners do with a GPU count that factors badly.
+    Where no such d exists, ``dp_max`` (and the plan is refused for its batch)."""
+    dp_max = np.asarray(dp_max, dtype=np.int64)
+    out = dp_max.copy()
+    for b in np.unique(micro_batch):
+        rows = micro_batch == b
+        if global_batch % int(b):
+            continue
+        divisors = np.asarray(_divisors(global_batch // int(b)), dtype=np.int64)
+        at = np.searchsorted(divisors, dp_max[rows], side="right") - 1
+        out[rows] = np.where(at >= 0, divisors[np.maximum(at, 0)], dp_max[rows])
+    return out
+
+
+def naive_mask(cols) -> np.ndarray:
+    """The plan a newcomer writes first: pure data parallelism (TP1 PP1 CP1 EP1, ZeRO-1,
+    micro-batch 1, no recompute, no interleaving, no hybrid sharding)."""
+    return ((cols["tp"] == 1) & (cols["pp"] == 1) & (cols["cp"] == 1) & (cols["b"] == 1) & (cols["rc"] == 0)
+            & (cols["zero"] == 1) & (cols["v"] == 1) & (cols["ep"] == 1) & (cols["hs"] == 0))
 
 
 def failing(result: dict) -> np.ndarray:
@@ -84,7 +130,7 @@ def search_plans(model, training, cluster, *, top: int = 5, **fixed) -> dict:
 
     Returns ``{"best": index, "ranked": [indices], "cols", "result", "evaluated", "valid"}``."""
     cols = enumerate_plans(model, training, cluster, **fixed)
-    res = evaluate(model, training, cols, cluster)
+    res = evaluate(model, training, cols, cluster, prune=True, keep=naive_mask(cols))
     ok = ~failing(res)
     idx = np.nonzero(ok)[0]
     # fastest first; at equal speed (within 0.05 %) the plan needing less memory

@@ -2,21 +2,24 @@
 workload (or a stated default), the estimate and its findings."""
 from __future__ import annotations
 
+import math
+
 from dataclasses import replace
 
 from designer.engines import EngineResult
 from designer.findings import Finding
 
 from .errors import TrainingError
-from .estimate import estimate
 from .hardware import cluster_from_counts
 from .models import model_from_params, override, preset
-from .plan import Plan, Training
-from .planner import best_plan
+from .plan import Training
+from .batch import default_global_batch
+from .planner import best_plan, given_plan
+from .software import KNOBS, profile
 
 DEFAULT_WORKLOAD = {"model": "llama3-70b", "tokens": 15e12, "global_batch": None, "precision": "bf16"}
 PLAN_KEYS = ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages", "recompute", "zero",
-             "sequence_parallel")
+             "sequence_parallel", "hybrid_shard")
 MODEL_KEYS = ("layers", "hidden", "ffn_hidden", "heads", "kv_heads", "vocab", "seq", "activation", "experts", "top_k")
 
 
@@ -30,13 +33,17 @@ def _model(workload: dict):
     return override(base, **{k: workload.get(k) for k in MODEL_KEYS})
 
 
-def _default_batch(model, gpus: int, domain: int = 8) -> int:
-    """About 4M tokens per step (Llama 3 started at 4M, reference row 19), as a multiple of the
-    number of NVLink domains so that data parallelism across them divides the batch (a 31-node
-    scalable unit trains on 31 x 16 = 496 sequences, not 512)."""
-    want = max(4 * 2**20 // model.seq, 1)
-    groups = max(gpus // max(domain, 1), 1)
-    return max(groups, round(want / groups) * groups)
+def _number(value, key: str):
+    """A workload number, or a TrainingError naming the key (a file may hold text or 1e999)."""
+    if value is None:
+        return None
+    try:
+        out = float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise TrainingError(f"workload {key} must be a number, got {value!r}") from None
+    if not math.isfinite(out) or out <= 0 or out > 1e30:
+        raise TrainingError(f"workload {key} must be a positive number, got {value!r}")
+    return out
 
 
 def analyze_training(ctx) -> EngineResult:
@@ -64,24 +71,34 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
     where = "project:training"
     try:
         model = _model(wl)
-        gbs = int(wl.get("global_batch") or _default_batch(model, cluster.gpus, cluster.nvlink_domain))
-        training = Training(global_batch=gbs, tokens=float(wl.get("tokens") or 15e12),
-                            precision=str(wl.get("precision") or "bf16").lower(), pue=settings.pue)
+        tokens = _number(wl.get("tokens"), "tokens") or 15e12
+        chosen = {}
+        if wl.get("global_batch"):
+            gbs = int(_number(wl["global_batch"], "global_batch"))
+        else:
+            gbs, chosen["global_batch"] = default_global_batch(model, cluster.gpus, cluster.nvlink_domain, tokens)
+        software = profile(wl.get("software"), **{k: wl.get(k) for k in KNOBS})
+        training = Training(global_batch=gbs, tokens=tokens, precision=str(wl.get("precision") or "bf16").lower(),
+                            pue=settings.pue, software=software).validate()
         plan_fields = {k: wl[k] for k in PLAN_KEYS if wl.get(k) is not None}
         findings: list[Finding] = []
         if plan_fields and not wl.get("search"):
             full = {"tp": 1, "pp": 1, "cp": 1, **plan_fields}
-            full.setdefault("dp", cluster.gpus // max(full["tp"] * full["pp"] * full["cp"], 1))
-            plan = Plan(**full)
-            if plan.gpus != cluster.gpus:
-                msg = (f"training plan TP{plan.tp}×PP{plan.pp}×DP{plan.dp}×CP{plan.cp} = {plan.gpus} GPUs does not "
-                       f"divide the design's {cluster.gpus} {cluster.gpu} GPUs")
+            full.setdefault("dp", cluster.gpus // max(int(full["tp"]) * int(full["pp"]) * int(full["cp"]), 1))
+            used = int(full["tp"]) * int(full["pp"]) * int(full["cp"]) * int(full["dp"])
+            if used != cluster.gpus:
+                msg = (f"training plan TP{full['tp']}×PP{full['pp']}×DP{full['dp']}×CP{full['cp']} = {used} GPUs does "
+                       f"not divide the design's {cluster.gpus} {cluster.gpu} GPUs")
                 return ({"status": "error", "error": msg, "gpus": cluster.gpus},
                         [Finding("error", "training-plan-gpus", msg, where)])
-            est = estimate(model, training, plan, cluster)
+            est, picked = given_plan(model, training, cluster, plan_fields | {"dp": full["dp"]})
+            chosen.update(picked)
             search = None
         else:
             est, search = best_plan(model, training, cluster)
+        for problem in est.problems:
+            if problem.startswith("pipeline bubble"):
+                findings.append(Finding("warning", "training-bubble", f"training plan: {problem}", where))
         if not est.fits:
             findings.append(Finding("error", "training-memory",
                                     f"training plan needs {est.memory_gb_per_gpu:.1f} GB per GPU, "
@@ -95,7 +112,7 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
             Finding("error", "training-workload", f"training workload: {exc}", where)]
     section = {"status": "ok", "workload_source": "project" if stated else
                "default (no workload in the project): llama3-70b on 15T tokens, searched plan",
-               **est.to_json()}
+               **est.to_json(), "chosen": chosen}
     if search:
         section["search"] = search
     section["scaling"] = _scaling(model, training, cluster, full=est if search else None)

@@ -10,17 +10,24 @@ Megatron-Core/NeMo 2024+ overlap TP/DP/PP communication (their READMEs).
 """
 from __future__ import annotations
 
+from contextlib import contextmanager
+from dataclasses import replace
+
+import numpy as np
+
 
 from catalog import default_catalog
 
 from .hardware import cluster_from_system
 from .models import ModelSpec, gpt, preset
 from .plan import Training
+from .heldout import HELDOUT
 from .search import search_plans
+from .software import profile
 
-MEGATRON_2022 = dict(flash_attention=False, overlap_tp=False, overlap_dp=False, overlap_pp=False)
-MEGATRON_2021 = MEGATRON_2022
-MCORE_2024 = dict(flash_attention=True, overlap_tp=True, overlap_dp=True, overlap_pp=True)
+MEGATRON_2022 = "megatron-2022"
+MEGATRON_2021 = "megatron-2021"
+MCORE_2024 = "nemo-2024"
 
 
 def _hw_tok(model: ModelSpec, tflops: float) -> float:
@@ -100,9 +107,14 @@ def predict(row: dict):
     """(tokens/s per GPU, the plan used) for one row."""
     catalog = default_catalog()
     cluster = cluster_from_system(catalog, row["system"], row["gpus"])
-    training = Training(global_batch=row["gbs"], precision=row.get("precision", "bf16"), **row["sw"])
+    if row.get("ib_gbs_per_gpu"):
+        cluster = replace(cluster, ib_gbs_per_gpu=row["ib_gbs_per_gpu"])
+    name, knobs = row["sw"] if isinstance(row["sw"], tuple) else (row["sw"], {})
+    sw = profile(name, **knobs)
+    training = Training(global_batch=row["gbs"], precision=row.get("precision", "bf16"), software=sw)
     fixed = dict(row["plan"])
-    fixed.setdefault("zero", 1)
+    fixed.setdefault("zero", sw.default_zero)
+    fixed.setdefault("hs", 0)
     fixed.setdefault("v", 1)
     out = search_plans(row["model"], training, cluster, top=1, **fixed)
     if out["best"] is None:
@@ -112,12 +124,19 @@ def predict(row: dict):
     return float(out["result"]["tokens_per_s_per_gpu"][i]), plan_at(out["cols"], i), out["result"], i
 
 
-def compare() -> list[dict]:
+def sw_name(row: dict) -> str:
+    name, knobs = row["sw"] if isinstance(row["sw"], tuple) else (row["sw"], {})
+    return name + "".join(f" {k}={v}" for k, v in knobs.items())
+
+
+def compare(rows_in: list[dict] | None = None) -> list[dict]:
     """Every published row: measured vs predicted tokens/s per GPU and the error in %."""
     rows = []
-    for r in ROWS:
+    for r in (ROWS + HELDOUT if rows_in is None else rows_in):
         pred, plan, res, i = predict(r)
-        rows.append({"row": r["row"], "model": r["model"].name, "gpus": r["gpus"], "system": r["system"],
+        rows.append({"row": r["row"], "set": "held-out" if r in HELDOUT else "reference",
+                     "model": r["model"].name, "gpus": r["gpus"], "system": r["system"],
+                     "precision": r.get("precision", "bf16"), "software": sw_name(r),
                      "plan": f"TP{plan.tp} PP{plan.pp} DP{plan.dp} CP{plan.cp} v{plan.virtual_stages} "
                              f"mbs{plan.micro_batch} {plan.recompute}",
                      "measured": round(r["measured"], 2), "predicted": round(pred, 2),
@@ -126,11 +145,78 @@ def compare() -> list[dict]:
     return rows
 
 
+#: Scales of every GPU's GEMM ceiling tried by the leave-one-source-out calibration.
+SCALES = (0.8, 0.85, 0.9, 0.95, 1.0, 1.05, 1.1, 1.15, 1.2)
+
+
+@contextmanager
+def ceilings_scaled(k: float):
+    """Every generation's GEMM ceilings times ``k`` while the block runs."""
+    from . import efficiency
+
+    saved = dict(efficiency.GENERATIONS)
+    try:
+        for name, gen in saved.items():
+            efficiency.GENERATIONS[name] = replace(gen, ceiling_bf16=min(gen.ceiling_bf16 * k, 1.0),
+                                                   ceiling_fp8=min(gen.ceiling_fp8 * k, 1.0))
+        yield
+    finally:
+        efficiency.GENERATIONS.clear()
+        efficiency.GENERATIONS.update(saved)
+
+
+def leave_one_source_out(rows_in: list[dict] | None = None) -> list[dict]:
+    """What calibrating would buy, measured honestly: for each source, the one free scale of the
+    GEMM ceilings that best fits every *other* source's rows (least squares in log error), then
+    this source's rows predicted with it. Returns each row with its error as derived (scale 1,
+    constants from the literature alone) and its error held out under that calibration."""
+    rows_in = ROWS + HELDOUT if rows_in is None else rows_in
+    measured = np.array([r["measured"] for r in rows_in])
+    preds = {}
+    for k in SCALES:
+        with ceilings_scaled(k):
+            preds[k] = np.array([predict(r)[0] for r in rows_in])
+    sources = sorted({r["source"] for r in rows_in})
+    out = []
+    for src in sources:
+        mine = np.array([r["source"] == src for r in rows_in])
+        cost = {k: float(np.mean(np.log(preds[k][~mine] / measured[~mine]) ** 2)) for k in SCALES}
+        k_best = min(cost, key=cost.get)
+        for i in np.nonzero(mine)[0]:
+            r = rows_in[i]
+            out.append({"row": r["row"], "source": src, "scale": k_best,
+                        "error_as_derived_pct": round((preds[1.0][i] / measured[i] - 1) * 100, 2),
+                        "error_held_out_pct": round((preds[k_best][i] / measured[i] - 1) * 100, 2)})
+    order = {r["row"]: i for i, r in enumerate(rows_in)}
+    return sorted(out, key=lambda r: order[r["row"]])
+
+
 def max_abs_error_pct(rows: list[dict] | None = None) -> float:
     return max(abs(r["error_pct"]) for r in (rows or compare()))
 
 
+def _main(argv: list[str]) -> None:
+    if "--loso" in argv:
+        rows = leave_one_source_out()
+        for r in rows:
+            print(f"{r['row']:26} as derived {r['error_as_derived_pct']:+6.1f}%   held out (scale {r['scale']:.2f} "
+                  f"fitted to the other sources) {r['error_held_out_pct']:+6.1f}%")
+        for key in ("error_as_derived_pct", "error_held_out_pct"):
+            errs = [abs(r[key]) for r in rows]
+            print(f"{key:22} mean |error| {sum(errs) / len(errs):5.1f} %  max {max(errs):5.1f} %")
+        return
+    out = compare()
+    for r in out:
+        print(f"{r['row']:26} {r['model']:16} {r['system']:11} {r['precision']:4} {r['plan']:40} "
+              f"measured {r['measured']:9.1f} predicted {r['predicted']:9.1f}  {r['error_pct']:+6.1f}%  "
+              f"MFU {r['predicted_mfu']:.3f}")
+    for which in ("reference", "held-out", None):
+        errs = [abs(r["error_pct"]) for r in out if which is None or r["set"] == which]
+        print(f"{which or 'all':10} rows {len(errs):3}  mean |error| {sum(errs) / len(errs):5.1f} %  "
+              f"max {max(errs):5.1f} %")
+
+
 if __name__ == "__main__":
-    for r in compare():
-        print(f"{r['row']:9} {r['model']:10} {r['plan']:38} measured {r['measured']:9.1f} "
-              f"predicted {r['predicted']:9.1f}  {r['error_pct']:+6.1f}%  MFU {r['predicted_mfu']:.3f}")
+    import sys
+
+    _main(sys.argv[1:])

@@ -1,0 +1,154 @@
+"""Software profiles: what the training framework of an era actually does.
+
+The same plan on the same GPUs ran 15–35 % slower in 2021 than it does now: the
+kernels, the overlap of communication with compute and the way data parallelism
+shards and moves the model all changed. A profile is a named bundle of those
+knobs; each knob is also a flag of its own, and a flag given beside a profile
+overrides it.
+
+Profiles and their sources:
+- ``megatron-2021`` — Megatron-LM as in Narayanan et al. 2021 (SC'21): unfused
+  attention (QKᵀ and AV as batched GEMMs, softmax and dropout as separate kernels),
+  blocking tensor-parallel all-reduces, a blocking data-parallel all-reduce of fp32
+  gradients after backward, no optimizer sharding, only full-layer recompute.
+- ``megatron-2022`` — Megatron-LM as in Korthikanti et al. 2022: the same kernels and
+  blocking collectives, plus sequence parallelism and *selective* recompute, which
+  reruns the attention core in backward.
+- ``deepspeed-2021`` — Megatron-DeepSpeed as BLOOM (tr11 README) and MT-NLG (Smith et
+  al. 2022) ran it: unfused attention, blocking TP, ZeRO (stage 1 by default) through
+  flat NCCL rings; with stage 2 gradients are reduce-scattered every micro-batch, with
+  stage 3 each module's weights are all-gathered before its forward and backward and
+  its gradients reduce-scattered (Rajbhandari et al. 2020, §5–7); ``overlap_comm``
+  hides the reductions behind backward; gradients reduced in 16-bit.
+- ``nemo-2024`` (default) — NeMo 24.x / Megatron-Core 0.8+: cuDNN fused (Flash) attention,
+  TP communication overlapped with GEMMs (userbuffers), gradient reduce-scatter and
+  parameter all-gather of the distributed optimizer overlapped with backward and the
+  next forward, PP send/receive overlapped, Transformer Engine FP8 with delayed
+  scaling (NeMo performance-tuning guide; Megatron-Core README).
+- ``fsdp-2024`` — PyTorch FSDP2 as torchtitan runs it (Liang et al. 2024): Flash/cuDNN
+  SDPA, per-layer all-gather of weights before forward and again before backward
+  (reshard after forward), per-layer reduce-scatter of fp32 gradients, each
+  prefetched one layer ahead; eager element-wise kernels (``fused_kernels`` on for
+  torch.compile); torchao Float8 with dynamic scaling.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, replace
+
+from .errors import TrainingError
+
+ATTENTION = ("unfused", "flash2", "cudnn")
+DP_IMPL = ("megatron", "deepspeed", "fsdp")
+FP8_RECIPE = ("none", "delayed", "dynamic")
+
+
+@dataclass(frozen=True)
+class Software:
+    name: str
+    #: attention kernel: unfused (2021–22 Megatron), FlashAttention-2, cuDNN/FA3-class fused kernel
+    attention: str = "cudnn"
+    #: TP all-reduce / reduce-scatter / all-gather overlapped with the neighbouring GEMMs
+    tp_overlap: bool = True
+    #: data-parallel reductions (and ZeRO-3 gathers) overlapped with compute
+    dp_overlap: bool = True
+    #: pipeline send/receive overlapped with compute
+    pp_overlap: bool = True
+    #: who moves the data-parallel state: Megatron's distributed optimizer (bucketed,
+    #: once per step), DeepSpeed ZeRO or PyTorch FSDP (per module/layer at stage 3)
+    dp_impl: str = "megatron"
+    #: ZeRO stage used when the plan does not give one
+    default_zero: int = 1
+    #: bytes per gradient element on the wire (fp32 reduction 4, 16-bit 2)
+    grad_comm_bytes: int = 2
+    #: recompute modes the framework offers
+    recompute_modes: tuple[str, ...] = ("none", "selective", "full")
+    #: FP8 recipe: none (no FP8 support), delayed scaling (Transformer Engine), dynamic (torchao)
+    fp8: str = "delayed"
+    #: fused element-wise kernels (norms, activations, bias/residual adds): Megatron's and
+    #: Transformer Engine's, or torch.compile's; eager PyTorch runs each as separate kernels
+    fused_kernels: bool = True
+    #: context parallelism (ring attention) available
+    context_parallel: bool = True
+
+    @property
+    def flash(self) -> bool:
+        return self.attention != "unfused"
+
+    def validate(self) -> "Software":
+        checks = (("attention", ATTENTION), ("dp_impl", DP_IMPL), ("fp8", FP8_RECIPE))
+        for field, allowed in checks:
+            if getattr(self, field) not in allowed:
+                raise TrainingError(f"software {field.replace('_', '-')} must be one of {', '.join(allowed)}, "
+                                    f"got {getattr(self, field)!r}")
+        if self.grad_comm_bytes not in (2, 4):
+            raise TrainingError(f"gradient bytes on the wire must be 2 or 4, got {self.grad_comm_bytes!r}")
+        if self.default_zero not in (0, 1, 2, 3):
+            raise TrainingError(f"default ZeRO stage must be 0–3, got {self.default_zero!r}")
+        return self
+
+    def to_json(self) -> dict:
+        out = asdict(self)
+        out["recompute_modes"] = list(self.recompute_modes)
+        return out
+
+
+PROFILES: dict[str, Software] = {
+    "megatron-2021": Software("megatron-2021", attention="unfused", tp_overlap=False, dp_overlap=False,
+                              pp_overlap=False, dp_impl="megatron", default_zero=0, grad_comm_bytes=4,
+                              recompute_modes=("none", "full"), fp8="none", context_parallel=False),
+    "megatron-2022": Software("megatron-2022", attention="unfused", tp_overlap=False, dp_overlap=False,
+                              pp_overlap=False, dp_impl="megatron", default_zero=0, grad_comm_bytes=4,
+                              recompute_modes=("none", "selective", "full"), fp8="none", context_parallel=False),
+    "deepspeed-2021": Software("deepspeed-2021", attention="unfused", tp_overlap=False, dp_overlap=True,
+                               pp_overlap=False, dp_impl="deepspeed", default_zero=1, grad_comm_bytes=2,
+                               recompute_modes=("none", "full"), fp8="none", context_parallel=False),
+    "nemo-2024": Software("nemo-2024"),
+    "fsdp-2024": Software("fsdp-2024", attention="cudnn", tp_overlap=False, dp_overlap=True, pp_overlap=False,
+                          dp_impl="fsdp", default_zero=3, grad_comm_bytes=4,
+                          recompute_modes=("none", "selective", "full"), fp8="dynamic", fused_kernels=False),
+}
+DEFAULT_PROFILE = "nemo-2024"
+
+#: The single knobs, as flags and workload keys (value parsers).
+KNOBS = {
+    "attention": str, "tp_overlap": bool, "dp_overlap": bool, "pp_overlap": bool, "dp_impl": str,
+    "grad_comm_bytes": int, "fp8": str, "fused_kernels": bool, "context_parallel": bool,
+}
+
+
+def _bool(key: str, value) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise TrainingError(f"software {key.replace('_', '-')} must be true or false, got {value!r}")
+
+
+def profile(name: str | None = None, **overrides) -> Software:
+    """The named profile (default ``nemo-2024``) with single knobs overridden (None = keep)."""
+    key = str(name or DEFAULT_PROFILE).strip().lower()
+    if key not in PROFILES:
+        raise TrainingError(f"unknown software profile {name!r}; known: {', '.join(PROFILES)}")
+    given = {}
+    for k, v in overrides.items():
+        if v is None:
+            continue
+        if k not in KNOBS:
+            raise TrainingError(f"unknown software knob {k!r}; known: {', '.join(KNOBS)}")
+        if KNOBS[k] is bool:
+            given[k] = _bool(k, v)
+        elif KNOBS[k] is int:
+            try:
+                given[k] = int(v)
+            except (TypeError, ValueError, OverflowError):
+                raise TrainingError(f"software {k.replace('_', '-')} must be a whole number, got {v!r}") from None
+        else:
+            given[k] = str(v).strip().lower()
+    sw = PROFILES[key]
+    return replace(sw, **given).validate() if given else sw
+
+
+__all__ = ["Software", "PROFILES", "DEFAULT_PROFILE", "KNOBS", "ATTENTION", "DP_IMPL", "FP8_RECIPE", "profile"]

@@ -1,0 +1,193 @@
+"""The training engine on runs it was never shown, and the sanity every estimate must keep."""
+from __future__ import annotations
+
+import pytest
+
+from designer.training import Plan, Training, best_plan, cluster_from_system, estimate, preset
+from designer.training.batch import MIN_TOKENS, critical_batch_tokens, default_global_batch
+from designer.training.heldout import HELDOUT
+from designer.training.planner import given_plan
+from designer.training.software import profile
+from designer.training.validation import ROWS, compare, leave_one_source_out
+
+
+@pytest.fixture(scope="module")
+def rows():
+    return compare()
+
+
+# -- the held-out validation ----------------------------------------------------------
+def test_heldout_rows_span_what_users_buy(rows):
+    held = [r for r in rows if r["set"] == "held-out"]
+    assert len(held) >= 20
+    assert {r["system"] for r in held} >= {"dgx-a100", "dgx-h100", "dgx-h200", "dgx-b200", "gb200-nvl72"}
+    assert {r["precision"] for r in held} == {"bf16", "fp8"}
+    plans = [h["plan"] for h in HELDOUT]
+    assert any(p.get("zero") == 3 for p in plans) and any(p.get("hs") for p in plans)
+    assert any((p.get("cp") or 1) > 1 for p in plans) and any((p.get("ep") or 1) > 1 for p in plans)
+    assert any(h["model"].moe for h in HELDOUT) and any(not h["model"].moe for h in HELDOUT)
+    assert {r["software"].split()[0] for r in held} >= {"megatron-2022", "deepspeed-2021", "fsdp-2024", "nemo-2024"}
+
+
+def test_error_over_every_row(rows):
+    errs = [abs(r["error_pct"]) for r in rows]
+    assert len(rows) == len(ROWS) + len(HELDOUT) >= 40
+    assert sum(errs) / len(errs) <= 10.0
+    # two rows stay above 25 %, both over-predicted: MT-NLG on DeepSpeed's 2021 pipeline engine and
+    # torchtitan's FP8 Llama 3.1 8B on H200 (see the closing note); none above 30 %
+    assert max(errs) <= 30.0
+    assert sum(e > 25 for e in errs) <= 2
+
+
+def test_leave_one_source_out_is_reported_beside_the_derived_errors():
+    out = leave_one_source_out()
+    assert len(out) == len(ROWS) + len(HELDOUT)
+    derived = [abs(r["error_as_derived_pct"]) for r in out]
+    held = [abs(r["error_held_out_pct"]) for r in out]
+    assert sum(held) / len(held) <= 10.0 and max(held) <= 25.0
+    assert sum(derived) / len(derived) <= 10.0
+    assert len({r["source"] for r in out}) >= 10
+
+
+# -- sanity ---------------------------------------------------------------------------
+def _best(catalog, system, model, gpus, **kw):
+    m = preset(model)
+    cluster = cluster_from_system(catalog, system, gpus)
+    gbs, _ = default_global_batch(m, gpus, cluster.nvlink_domain, 15e12)
+    return best_plan(m, Training(global_batch=gbs, **kw), cluster, top=1)[0]
+
+
+@pytest.mark.parametrize("system", ["dgx-h100", "dgx-b200", "gb200-nvl72"])
+@pytest.mark.parametrize("model", ["llama3-70b", "llama3-405b", "gpt3-175b"])
+def test_bf16_dense_mfu_stays_below_the_sustained_matmul_rate(catalog, system, model):
+    """BF16 MFU of the best plan for a large dense model stays at or below 62 % on Hopper and
+    Blackwell: under their sustained matmul rates (71 % and 63 % of peak), and near the highest
+    hardware utilisation published runs reach without recompute (MPT-70B on H100: 57 % HFU)."""
+    small = _best(catalog, system, model, 128 if model != "llama3-70b" else 64)
+    large = _best(catalog, system, model, 1024)
+    assert small.mfu <= 0.62 and large.mfu <= 0.62
+    if system != "dgx-h100":
+        assert large.mfu <= 0.57
+
+
+def test_fp8_is_reported_against_the_bf16_peak_and_never_above_1_6x(catalog):
+    m = preset("llama3-70b")
+    for system in ("dgx-h100", "dgx-b200", "gb200-nvl72"):
+        cluster = cluster_from_system(catalog, system, 64)
+        plan = Plan(tp=4, pp=4, cp=2, dp=2, virtual_stages=5, recompute="none")
+        bf = estimate(m, Training(global_batch=128), plan, cluster)
+        f8 = estimate(m, Training(global_batch=128, precision="fp8"), plan, cluster)
+        ratio = f8.tokens_per_s / bf.tokens_per_s
+        assert 1.15 < ratio <= 1.6, (system, ratio)
+        # MFU against the BF16 peak: the same model FLOPs over the same peak, so it scales as throughput
+        assert f8.mfu / bf.mfu == pytest.approx(ratio, rel=1e-3)
+        best_bf, best_f8 = _best(catalog, system, "llama3-70b", 64), _best(catalog, system, "llama3-70b", 64,
+                                                                            precision="fp8")
+        assert best_f8.tokens_per_s / best_bf.tokens_per_s <= 1.6
+
+
+@pytest.mark.parametrize("model", ["llama3-70b", "llama3-405b", "mixtral-8x22b"])
+def test_gb200_never_slower_than_dgx_b200_at_equal_gpus(catalog, model):
+    for gpus in (576, 2304):
+        b200 = _best(catalog, "dgx-b200", model, gpus)
+        gb200 = _best(catalog, "gb200-nvl72", model, gpus)
+        assert gb200.tokens_per_s >= b200.tokens_per_s, (gpus, gb200.tokens_per_s, b200.tokens_per_s)
+
+
+def test_moe_with_expert_parallelism_gains_on_nvl72(catalog):
+    """Expert all-to-alls stay inside the 72-GPU NVLink domain: the MoE model gains more from
+    GB200 NVL72 than the dense model of about its active size does."""
+    moe_b, moe_g = (_best(catalog, s, "mixtral-8x22b", 576) for s in ("dgx-b200", "gb200-nvl72"))
+    dense_b, dense_g = (_best(catalog, s, "llama3-70b", 576) for s in ("dgx-b200", "gb200-nvl72"))
+    assert moe_g.plan.ep > 1
+    assert moe_g.tokens_per_s / moe_b.tokens_per_s >= dense_g.tokens_per_s / dense_b.tokens_per_s
+
+
+@pytest.mark.parametrize("row", [h for h in HELDOUT if {"tp", "pp"} <= set(h["plan"])], ids=lambda h: h["row"])
+def test_published_runs_fit_with_their_published_plan(catalog, row):
+    """Every run that ran fits in memory with the plan its authors state (unstated recompute: the
+    least the software offers that fits, as they would choose)."""
+    from dataclasses import replace
+
+    name, knobs = row["sw"] if isinstance(row["sw"], tuple) else (row["sw"], {})
+    cluster = cluster_from_system(catalog, row["system"], row["gpus"])
+    if row.get("ib_gbs_per_gpu"):
+        cluster = replace(cluster, ib_gbs_per_gpu=row["ib_gbs_per_gpu"])
+    training = Training(global_batch=row["gbs"], precision=row.get("precision", "bf16"), software=profile(name, **knobs))
+    p = row["plan"]
+    fields = {"tp": p["tp"], "pp": p["pp"], "cp": p.get("cp", 1), "ep": p.get("ep"), "micro_batch": p.get("b"),
+              "zero": p.get("zero"), "hybrid_shard": p.get("hs"), "dp": p.get("dp"),
+              "recompute": {0: "none", 1: "selective", 2: "full"}.get(p.get("rc"))}
+    if isinstance(p.get("v"), int):
+        fields["virtual_stages"] = p["v"]
+    est, _ = given_plan(row["model"], training, cluster, fields)
+    assert est.fits, (row["row"], est.memory_gb_per_gpu)
+
+
+def test_llama3_405b_on_16k_h100_fits_as_published(catalog):
+    cluster = cluster_from_system(catalog, "dgx-h100", 16384)
+    est, chosen = given_plan(preset("llama3-405b"), Training(global_batch=2048), cluster, {"tp": 8, "pp": 16})
+    assert est.fits and est.plan.dp == 128 and "recompute" in chosen
+
+
+def test_throughput_per_gpu_never_rises_with_data_parallelism_at_a_fixed_batch(catalog):
+    m = preset("llama3-70b")
+    for zero in (1, 3):
+        per_gpu = []
+        for dp in (8, 16, 32, 64, 128):
+            cluster = cluster_from_system(catalog, "dgx-h100", 8 * dp)
+            est = estimate(m, Training(global_batch=512), Plan(tp=8, dp=dp, recompute="full", zero=zero), cluster)
+            per_gpu.append(est.tokens_per_s_per_gpu)
+        assert all(b <= a * 1.0001 for a, b in zip(per_gpu, per_gpu[1:])), (zero, per_gpu)
+
+
+def test_fsdp_at_large_scale_with_a_small_batch_is_communication_bound(catalog):
+    """ZeRO-3 re-gathers every layer each micro-batch over a flat ring: at 4,096 GPUs with one
+    2,048-token sequence per GPU the exposed data-parallel time is a large share of the step,
+    and it shrinks when each GPU holds more tokens."""
+    m = preset("llama3-70b")
+    cluster = cluster_from_system(catalog, "dgx-h100", 4096)
+    fsdp = profile("fsdp-2024")
+    small = estimate(replace_seq(m, 2048), Training(global_batch=4096, software=fsdp),
+                     Plan(dp=4096, zero=3, recompute="full"), cluster)
+    assert small.exposed_comm_s["dp"] > 0.25 * small.step_time_s
+    big = estimate(replace_seq(m, 8192), Training(global_batch=4096, software=fsdp),
+                   Plan(dp=4096, zero=3, recompute="full"), cluster)
+    assert big.exposed_comm_s["dp"] / big.step_time_s < small.exposed_comm_s["dp"] / small.step_time_s
+
+
+def replace_seq(model, seq):
+    from dataclasses import replace
+
+    return replace(model, seq=seq)
+
+
+def test_a_long_bubble_is_a_problem_that_names_the_fix(catalog):
+    cluster = cluster_from_system(catalog, "dgx-h100", 1024)
+    est = estimate(preset("llama3-405b"), Training(global_batch=256), Plan(tp=8, pp=16, dp=8, recompute="full"),
+                   cluster)
+    assert est.bubble_fraction > 0.2
+    text = " ".join(est.problems)
+    assert "pipeline bubble" in text and "--virtual-stages" in text
+
+
+def test_default_batch_grows_with_scale_within_published_bounds():
+    m = preset("llama3-405b")
+    sizes = [default_global_batch(m, n, 8, 15e12)[0] * m.seq for n in (64, 1024, 8192, 16384, 100000)]
+    assert sizes == sorted(sizes) and sizes[0] >= MIN_TOKENS * 0.99
+    assert sizes[-1] <= critical_batch_tokens(m, 15e12) * 1.01
+    gbs, why = default_global_batch(m, 8192, 8, 15e12)
+    assert gbs % (8192 // 8) == 0 and "tokens per step" in why
+
+
+def test_100k_gb200_plan_is_one_a_practitioner_recognises(catalog):
+    m = preset("llama3-70b")
+    cluster = cluster_from_system(catalog, "gb200-nvl72", 100008)
+    gbs, _ = default_global_batch(m, cluster.gpus, cluster.nvlink_domain, 15e12)
+    est, _ = best_plan(m, Training(global_batch=gbs), cluster, top=1)
+    assert est.plan.tp <= 8 and est.plan.pp <= 16
+    assert est.bubble_fraction <= 0.2 and 0.3 <= est.mfu <= 0.62
+    # the compute-optimal batch of a 70B run (40M tokens) cannot keep 100,000 GPUs busy: the
+    # plan says how many stay idle rather than pretending otherwise
+    assert est.idle_gpus <= cluster.gpus // 4
+    assert not est.idle_gpus or any("idle" in p for p in est.problems)
