@@ -15,6 +15,8 @@ from designer.model import Project
 from designer.settings import COOLANTS
 from designer.training.models import PRESETS
 from designer.training.section import DEFAULT_WORKLOAD
+from designer.training.software import DEFAULT_PROFILE
+from designer.training.software import LABELS as SOFTWARE_LABELS
 
 from . import style
 
@@ -94,16 +96,24 @@ class ProjectForm(QWidget):
         self.batch = QSpinBox()
         self.batch.setRange(0, 1 << 20)
         self.batch.setSuffix(" sequences")
-        self.batch.setSpecialValueText("about 4M tokens per step")
+        self.batch.setSpecialValueText("chosen for the GPU count (4M tokens or more)")
         self.batch.valueChanged.connect(lambda v: self._set_workload(global_batch=v or None))
         self.precision = QComboBox()
         for p in ("bf16", "fp8"):
             self.precision.addItem(p.upper(), p)
         self.precision.activated.connect(lambda i: self._set_workload(precision=self.precision.itemData(i)))
+        self.software = QComboBox()
+        for key, label in SOFTWARE_LABELS.items():
+            self.software.addItem(label + (" (default)" if key == DEFAULT_PROFILE else ""), key)
+        self.software.setToolTip("The training framework the estimate assumes: its attention kernel, the overlap "
+                                 "of communication with compute, how data parallelism shards the model, FP8 support")
+        self.software.activated.connect(lambda i: self._set_workload(
+            software=None if self.software.itemData(i) == DEFAULT_PROFILE else self.software.itemData(i)))
         form.addRow("Model", self.model)
         form.addRow("Token budget", self.tokens)
         form.addRow("Global batch", self.batch)
         form.addRow("Precision", self.precision)
+        form.addRow("Software", self.software)
         note = QLabel("The best parallelism plan is searched for the design's GPUs; a fixed plan can be set "
                       "in the project file's workload (tp, pp, dp ...).")
         note.setWordWrap(True)
@@ -139,3 +149,4 @@ class ProjectForm(QWidget):
         if self.batch.value() != batch:
             self.batch.setValue(batch)
         self.precision.setCurrentIndex(max(0, self.precision.findData(str(w.get("precision") or "bf16"))))
+        self.software.setCurrentIndex(max(0, self.software.findData(str(w.get("software") or DEFAULT_PROFILE).lower())))

@@ -108,6 +108,14 @@ PROFILES: dict[str, Software] = {
                           recompute_modes=("none", "selective", "full"), fp8="dynamic", fused_kernels=False),
 }
 DEFAULT_PROFILE = "nemo-2024"
+#: What people call each profile (the GUI's list).
+LABELS = {
+    "nemo-2024": "NeMo / Megatron-Core 2024+",
+    "fsdp-2024": "PyTorch FSDP2 (torchtitan) 2024+",
+    "megatron-2022": "Megatron-LM 2022 (selective recompute)",
+    "megatron-2021": "Megatron-LM 2021",
+    "deepspeed-2021": "Megatron-DeepSpeed 2021 (ZeRO)",
+}
 
 #: The single knobs, as flags and workload keys (value parsers).
 KNOBS = {
@@ -151,4 +159,4 @@ def profile(name: str | None = None, **overrides) -> Software:
     return replace(sw, **given).validate() if given else sw
 
 
-__all__ = ["Software", "PROFILES", "DEFAULT_PROFILE", "KNOBS", "ATTENTION", "DP_IMPL", "FP8_RECIPE", "profile"]
+__all__ = ["Software", "PROFILES", "DEFAULT_PROFILE", "LABELS", "KNOBS", "ATTENTION", "DP_IMPL", "FP8_RECIPE", "profile"]

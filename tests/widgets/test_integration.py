@@ -228,6 +228,12 @@ def test_design_settings_and_workload_are_edited_in_the_inspector(win, qtbot):
     assert win.project.workload_dict == {"model": "llama3-8b", "tokens": 2e12}
     qtbot.waitUntil(lambda: win.analysis["training"].get("model") == "llama3-8b", timeout=15000)
     assert win.analysis["training"]["workload_source"] == "project"
+    form.software.setCurrentIndex(form.software.findData("megatron-2022"))
+    form.software.activated.emit(form.software.currentIndex())
+    assert win.project.workload_dict["software"] == "megatron-2022"
+    assert "Megatron-LM 2022" in form.software.currentText()
+    qtbot.waitUntil(lambda: win.analysis["training"].get("software", {}).get("name") == "megatron-2022",
+                    timeout=15000)
     win.document.undo()  # the workload edits merge into one step
     assert win.project.workload_dict is None
     win.document.undo()
