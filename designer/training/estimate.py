@@ -44,16 +44,17 @@ class Estimate:
 BUBBLE_LIMIT = 0.20
 
 
-def _bubble_problem(model, training, plan: Plan, cluster, fraction: float) -> tuple[str, ...]:
-    """A problem when the bubble exceeds BUBBLE_LIMIT, naming the virtual stages that fix it."""
+#: Interleavings a bubble problem may propose (evaluated beside the plan itself, in one pass).
+V_CANDIDATES = (2, 3, 4, 6, 8, 12, 16)
+
+
+def _bubble_problem(plan: Plan, res, fraction: float, candidates) -> tuple[str, ...]:
+    """A problem when the bubble exceeds BUBBLE_LIMIT, naming the virtual stages that fix it
+    (``res`` rows 1… are the plan at each of ``candidates`` virtual stages)."""
     if plan.pp < 2 or fraction <= BUBBLE_LIMIT:
         return ()
-    from dataclasses import replace
-
-    candidates = [v for v in (2, 3, 4, 6, 8, 12, 16) if v != plan.virtual_stages]
-    res = evaluate(model, training, columns([replace(plan, virtual_stages=v) for v in candidates]), cluster)
-    ok = [(float(res["bubble_fraction"][i]), v) for i, v in enumerate(candidates)
-          if not any(res["bad"][k][i] for k in ("interleave", "memory"))]
+    ok = [(float(res["bubble_fraction"][i + 1]), v) for i, v in enumerate(candidates)
+          if not any(res["bad"][k][i + 1] for k in ("interleave", "memory"))]
     text = f"pipeline bubble is {fraction * 100:.0f} % of the step (PP {plan.pp}, {int(res['micro_batches'][0])} " \
            f"micro-batches, {plan.virtual_stages} virtual stage{'s' if plan.virtual_stages > 1 else ''})"
     good = [(f, v) for f, v in ok if f <= BUBBLE_LIMIT]
@@ -84,7 +85,10 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
     for f in ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages"):
         if getattr(plan, f) < 1:
             raise TrainingError(f"plan: {f.replace('_', '-')} must be at least 1, got {getattr(plan, f)}")
-    cols = columns([plan])
+    from dataclasses import replace
+
+    candidates = [v for v in V_CANDIDATES if v != plan.virtual_stages] if plan.pp > 1 else []
+    cols = columns([plan] + [replace(plan, virtual_stages=v) for v in candidates])
     res = evaluate(model, training, cols, cluster)
     fatal = [k for k in ("gpus", "batch", "layers", "interleave", "heads", "seq", "experts", "zero", "recompute")
              if res["bad"][k][0]]
@@ -94,7 +98,7 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
     spare = (f"{idle:,} of the {cluster.gpus:,} GPUs stay idle (spares): the plan's {plan.gpus:,} are the most that "
              f"TP{plan.tp}×PP{plan.pp}×CP{plan.cp} and the global batch divide",) if idle else ()
     problems = spare + tuple(REASONS[k] for k in ("memory", "tp-ib") if res["bad"][k][0]) + _bubble_problem(
-        model, training, plan, cluster, float(res["bubble_fraction"][0]))
+        plan, res, float(res["bubble_fraction"][0]), candidates)
     mem = res["memory"]
     tok_s = float(res["tokens_per_s"][0])
     train_s = training.tokens / tok_s
