@@ -35,6 +35,7 @@ def bench() -> dict:
         "plan_search_plans_per_s": round((out["evaluated"] + out70["evaluated"]) / (full_s + t_70)),
         "plan_search_405b_16k_s": round(full_s, 4),
         "plan_search_405b_16k_plans": out["evaluated"],
+        "plan_search_405b_16k_runnable": out["runnable"],
         "plan_search_405b_16k_valid": out["valid"],
         "estimate_per_s": round(len(plans) / est_s),
         "training_validation_mean_abs_err_pct": round(sum(errs) / len(errs), 2),

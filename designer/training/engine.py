@@ -105,6 +105,25 @@ def evaluate(model, training, c: dict, cluster, *, prune: bool = False, keep=Non
     return out
 
 
+#: The plan columns a layer's compute time depends on (not PP, DP, v, ZeRO ...).
+LAYER_KEYS = ("tp", "cp", "ep", "b", "sp", "rc")
+
+
+def _layer_times_once(model, c, peak, hbm, gen, precision, sw) -> dict:
+    """layer_times for each distinct (TP, CP, EP, micro-batch, SP, recompute) of the columns,
+    spread back over the plans: a search of 10⁵ plans has a few hundred distinct layers."""
+    n = len(c["tp"])
+    if n < 64:
+        return layer_times(model, c, peak, hbm, gen, precision, sw)
+    key = np.zeros(n, dtype=np.int64)
+    for k in LAYER_KEYS:
+        key = key * 4096 + c[k]
+    _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
+    sub = {k: c[k][first] for k in LAYER_KEYS}
+    lt = layer_times(model, sub, peak, hbm, gen, precision, sw)
+    return {k: v[inverse] for k, v in lt.items()}
+
+
 def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     gen = generation(cluster.generation)
     sw = training.software
@@ -115,7 +134,7 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     n = t * p * d * cp  # the GPUs the plan runs on (the rest of the cluster, if any, idle)
     T = c["b"] * model.seq / cp
 
-    lt = layer_times(model, c, peak, hbm, gen, training.precision, sw)
+    lt = _layer_times_once(model, c, peak, hbm, gen, training.precision, sw)
     nvl, ib = bandwidths(cluster, gen)
     rc_full = c["rc"] == 2
     tp_f, tp_b = tp_comm(model, c, T, cluster, gen, nvl, ib)

@@ -32,7 +32,7 @@ def best_plan(model, training, cluster, *, top: int = 5, **fixed):
     out = search_plans(model, training, cluster, top=top, **fixed)
     cols, res = out["cols"], out["result"]
     if out["best"] is None:
-        if out["evaluated"] == 0:
+        if out["runnable"] == 0:
             raise TrainingError(f"no parallelism plan divides {cluster.gpus} GPUs for {model.name} "
                                 f"with the given constraints")
         raise TrainingError(f"no plan for {model.name} fits {cluster.gpus}× {cluster.gpu} "
@@ -46,7 +46,7 @@ def best_plan(model, training, cluster, *, top: int = 5, **fixed):
         row["rank"] = rank
         row["why"] = "best: highest tokens/s among plans that fit" if i == best else loses_because(res, best, i)
         ranked.append(row)
-    summary = {"evaluated": out["evaluated"], "valid": out["valid"], "ranked": ranked}
+    summary = {"evaluated": out["evaluated"], "runnable": out["runnable"], "valid": out["valid"], "ranked": ranked}
     naive = naive_plan_index(cols, res, cluster)
     if naive is not None:
         row = _row(cols, res, naive)

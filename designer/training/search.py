@@ -58,34 +58,63 @@ def candidate_space(model, cluster, software, **fixed) -> dict[str, list[int]]:
     return space
 
 
-def enumerate_plans(model, training, cluster, **fixed) -> dict[str, np.ndarray]:
-    """All combinations of the candidate space whose TP·PP·CP divides the GPUs (DP = the rest)."""
+def considered(model, training, cluster, **fixed) -> int:
+    """Plans the search considers: every combination of the candidate space (most are
+    discarded by the rules while the grid is built, before any timing)."""
     space = candidate_space(model, cluster, training.software, **fixed)
-    keys = [k for k in PLAN_COLUMNS if k != "dp"]
+    return int(np.prod([len(space[k]) for k in PLAN_COLUMNS if k != "dp"], dtype=float))
+
+
+def _grid(space: dict, keys) -> dict[str, np.ndarray]:
     grids = np.meshgrid(*[np.asarray(space[k], dtype=np.int64) for k in keys], indexing="ij")
-    cols = {k: g.ravel() for k, g in zip(keys, grids)}
+    return {k: g.ravel() for k, g in zip(keys, grids)}
+
+
+def _cross(cols: dict, extra: dict) -> dict:
+    """Every row of ``cols`` with every combination of ``extra`` (a small grid)."""
+    n, m = len(next(iter(cols.values()))), len(next(iter(extra.values())))
+    out = {k: np.repeat(v, m) for k, v in cols.items()}
+    out.update({k: np.tile(v, n) for k, v in extra.items()})
+    return out
+
+
+def _keep(cols: dict, mask) -> dict:
+    return {k: v[mask] for k, v in cols.items()}
+
+
+def enumerate_plans(model, training, cluster, **fixed) -> dict[str, np.ndarray]:
+    """Every plan of the candidate space that can run: TP·PP·CP·DP within the GPUs, DP the most
+    the batch allows, and the rules that need no timing (interleaving, heads, sequence split,
+    experts) applied as the grid is built, so the engine times only plans that can run."""
+    space = candidate_space(model, cluster, training.software, **fixed)
+    n = cluster.gpus
+    cols = _grid(space, ("tp", "pp", "cp", "b"))
     prod = cols["tp"] * cols["pp"] * cols["cp"]
-    keep = prod <= cluster.gpus
-    cols = {k: v[keep] for k, v in cols.items()}
-    prod = prod[keep]
+    ok = (prod <= n) & (cols["pp"] <= model.layers)
+    ok &= (model.heads % cols["tp"] == 0) & ((model.kv_heads % cols["tp"] == 0) | (cols["tp"] % model.kv_heads == 0))
+    cols, prod = _keep(cols, ok), prod[ok]
     if "dp" in fixed and fixed["dp"] is not None:
         cols["dp"] = np.full(len(prod), int(fixed["dp"]), dtype=np.int64)
-        keep = prod * cols["dp"] <= cluster.gpus
-        cols = {k: v[keep] for k, v in cols.items()}
+        cols = _keep(cols, prod * cols["dp"] <= n)
     else:
-        cols["dp"] = batch_dp(cluster.gpus // prod, cols["b"], training.global_batch)
-        # the newcomer's pure data-parallel plan uses every GPU, whether the batch divides or not
-        naive = naive_mask(cols)
-        cols["dp"] = np.where(naive, cluster.gpus // prod, cols["dp"])
-        # spares, not waste: a plan that leaves half the GPUs idle is not one
-        keep = (prod * cols["dp"] * IDLE_LIMIT >= cluster.gpus * (IDLE_LIMIT - 1)) | naive
-        cols = {k: v[keep] for k, v in cols.items()}
-    # ZeRO stages are one plan when DP·CP = 1; v > 1 only with PP > 1; hybrid sharding only
-    # when ZeRO shards something and the data-parallel group spans more than one NVLink domain
+        dp = batch_dp(n // prod, cols["b"], training.global_batch)
+        # spares, not waste: a plan that leaves half the GPUs idle is not one (the newcomer's
+        # pure data-parallel plan is kept, on every GPU, whether the batch divides or not)
+        naive = (cols["tp"] == 1) & (cols["pp"] == 1) & (cols["cp"] == 1) & (cols["b"] == 1)
+        cols["dp"] = np.where(naive, n // prod, dp)
+        cols = _keep(cols, (prod * cols["dp"] * IDLE_LIMIT >= n * (IDLE_LIMIT - 1)) | naive)
+    # interleaving: v > 1 only with PP > 1, micro-batches a multiple of PP, stage layers of v
+    cols = _cross(cols, {"v": np.asarray(space["v"], dtype=np.int64)})
+    per = -(-model.layers // cols["pp"])
+    mb = training.global_batch // np.maximum(cols["dp"] * cols["b"], 1)
+    cols = _keep(cols, (cols["v"] == 1) | ((cols["pp"] > 1) & (mb % cols["pp"] == 0) & (per % cols["v"] == 0)))
+    cols = _cross(cols, _grid(space, ("ep", "rc", "sp", "zero", "hs")))
     dpc = cols["dp"] * cols["cp"]
     spans = dpc * cols["tp"] > cluster.nvlink_domain
-    keep = (((cols["zero"] == space["zero"][0]) | (dpc > 1)) & ((cols["v"] == 1) | (cols["pp"] > 1))
-            & ((cols["hs"] == 0) | ((cols["zero"] >= 1) & spans)))
+    # ZeRO stages are one plan when DP·CP = 1; hybrid sharding only when ZeRO shards something
+    # and the data-parallel group spans more than one NVLink domain; EP inside DP·CP
+    keep = (((cols["zero"] == space["zero"][0]) | (dpc > 1)) & ((cols["hs"] == 0) | ((cols["zero"] >= 1) & spans))
+            & (dpc % cols["ep"] == 0))
     return {k: cols[k][keep] for k in PLAN_COLUMNS}
 
 
@@ -128,7 +157,9 @@ def why_not(result: dict, i: int) -> list[str]:
 def search_plans(model, training, cluster, *, top: int = 5, **fixed) -> dict:
     """Best plan and a ranked short list; each runner-up says why it loses.
 
-    Returns ``{"best": index, "ranked": [indices], "cols", "result", "evaluated", "valid"}``."""
+    Returns ``{"best": index, "ranked": [indices], "cols", "result", "evaluated", "runnable", "valid"}``:
+    plans considered (every combination of the candidate space), those that can run at all
+    (timed by the engine), and those that also fit."""
     cols = enumerate_plans(model, training, cluster, **fixed)
     res = evaluate(model, training, cols, cluster, prune=True, keep=naive_mask(cols))
     ok = ~failing(res)
@@ -136,7 +167,8 @@ def search_plans(model, training, cluster, *, top: int = 5, **fixed) -> dict:
     # fastest first; at equal speed (within 0.05 %) the plan needing less memory
     speed = np.round(res["tokens_per_s"][idx] / res["tokens_per_s"][idx].max() * 2000) if len(idx) else idx
     order = idx[np.lexsort((res["memory"]["total_gb"][idx], -speed))] if len(idx) else idx
-    return {"cols": cols, "result": res, "ranked": order[:top].tolist(), "evaluated": len(cols["tp"]),
+    return {"cols": cols, "result": res, "ranked": order[:top].tolist(), "runnable": len(cols["tp"]),
+            "evaluated": considered(model, training, cluster, **fixed),
             "valid": int(ok.sum()), "best": int(order[0]) if len(order) else None}
 
 
