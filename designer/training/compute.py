@@ -98,6 +98,8 @@ def layer_times(m: ModelSpec, c: dict, peak: float, hbm: float, gen: Generation,
     bwd = 2.0 * gemm_fwd + attn_bwd + 2.0 * softmax_fwd + 2.0 * ew_fwd
     rc = c["rc"]
     recompute = np.where(rc == 2, fwd, np.where((rc == 1) & (not flash), attn_fwd + softmax_fwd, 0.0))
+    # per-op selective: every other matmul and the element-wise kernels run again
+    recompute = np.where(rc == 3, 0.5 * gemm_fwd + ew_fwd, recompute)
     logits = 3.0 * logits_gemm + T * V / t * 4 * 3 / (hbm * gen.hbm_eff)  # fp32 softmax-CE traffic
     return {"fwd": fwd, "bwd": bwd, "recompute": recompute, "gemm_fwd": gemm_fwd, "attn_fwd": attn_fwd,
             "attn_total": attn_fwd + attn_bwd, "logits": logits}

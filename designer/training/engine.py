@@ -207,6 +207,7 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     mf = model.model_flops_per_token() * tokens
     hf = model.hardware_flops_per_token("full", flash) * tokens
     hf = np.where(rc_full, hf, model.hardware_flops_per_token("selective", flash) * tokens)
+    hf = np.where(c["rc"] == 3, model.hardware_flops_per_token("op", flash) * tokens, hf)
     hf = np.where(c["rc"] == 0, mf, hf)
     compute_layer = f_layer + b_layer
     return {

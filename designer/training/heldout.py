@@ -81,9 +81,11 @@ HELDOUT = [
          note="Jean Zay: 4 × 100 Gb/s Omni-Path per 8 GPUs (6.25 GB/s per GPU)"),
     dict(row="h-mtnlg-2240", model=MTNLG, system="dgx-a100", gpus=2240, gbs=1920,
          plan=dict(tp=8, pp=35, sp=0, zero=1, v=1), sw="deepspeed-2021", measured=1920 * 2048 / 60.1 / 2240,
-         source=MTNLG_SRC, note="280 DGX A100 on Selene"),
+         source=MTNLG_SRC, note="280 DGX A100 on Selene; 126 HW TF/GPU where Megatron-LM ran a 530B model at "
+                                "163 on 2,520 A100 (Narayanan 2021, Table 1 [U: recalled, not in the reference]): "
+                                "DeepSpeed's 2021 pipeline engine costs what no knob here models"),
     dict(row="h-tt-8b-a100", model=L8, system="dgx-a100", gpus=64, gbs=64,
-         plan=dict(tp=1, pp=1, b=1, zero=3), sw=FSDP_FA2, measured=2973.0, source=TT_2404,
+         plan=dict(tp=1, pp=1, b=1, zero=3, rc=3), sw=FSDP_FA2, measured=2973.0, source=TT_2404,
          note="FSDP2 over 64, local batch 1, selective op checkpointing; MFU 58.2 %"),
     dict(row="h-tt-70b-a100", model=L70, system="dgx-a100", gpus=64, gbs=64,
          plan=dict(tp=1, pp=1, b=1, zero=3, rc=2), sw=FSDP_FA2, measured=331.0, source=TT_2404,
@@ -124,9 +126,10 @@ HELDOUT = [
          source=NEMO_2407, note="12,273 tokens/s/GPU with CP 2"),
     # -- H200 -----------------------------------------------------------------------
     dict(row="h-tt-8b-h200-fp8", model=L8, system="dgx-h200", gpus=32, gbs=64,
-         plan=dict(tp=1, pp=1, b=2, zero=3), sw=("fsdp-2024", {"fused_kernels": True}), precision="fp8",
+         plan=dict(tp=1, pp=1, b=2, zero=3, rc=3), sw=("fsdp-2024", {"fused_kernels": True}), precision="fp8",
          measured=10938.0, source=TT_H200,
-         note="FSDP over 32 H200, local batch 2, Float8 linears and Float8 all-gather"),
+         note="FSDP over 32 H200, local batch 2, Float8 linears and Float8 all-gather; the config's default "
+              "checkpointing (torchtitan's per-op selective)"),
     # -- B200 -----------------------------------------------------------------------
     dict(row="h-nemo-70b-b200-fp8", model=L70, system="dgx-b200", gpus=64, gbs=128,
          plan=dict(tp=2, pp=4, cp=2, v=5, b=1), sw="nemo-2024", precision="fp8", measured=3062.0,

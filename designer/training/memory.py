@@ -82,6 +82,9 @@ def activations(m, c, micro_batches, flash: bool, fp8: bool = False):
     scores = np.where((rc == 0) & (not flash), 5 * a * (s / cp) / h / t, 0.0)
     per_layer = sbh * (base + scores)
     full = rc == 2
+    # per-op selective keeps about half of what no recompute keeps: every other matmul's
+    # output, the attention output and the layer input [U: the exact set depends on the policy]
+    per_layer = np.where(rc == 3, 0.5 * per_layer + sbh * 2 / np.where(sp, t, 1.0), per_layer)
     per_layer = np.where(full, sbh * 2 / np.where(sp, t, 1.0), per_layer)
     working = np.where(full, sbh * (base + 5 * a * (s / cp) / h / t * (not flash)), 0.0)
     per, _ = stage_layers(m.layers, p)

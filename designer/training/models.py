@@ -115,6 +115,8 @@ class ModelSpec:
             extra = self.layers * self.forward_layer_flops_per_token()
         elif recompute == "selective" and not flash:
             extra = self.layers * self.attention_core_flops_per_token()
+        elif recompute == "op":  # every other matmul of the forward again
+            extra = 0.5 * self.layers * (self.forward_layer_flops_per_token() - self.attention_core_flops_per_token())
         return self.model_flops_per_token() + extra
 
 

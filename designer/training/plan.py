@@ -13,7 +13,10 @@ import numpy as np
 from .errors import TrainingError
 from .software import DEFAULT_PROFILE, PROFILES, Software
 
-RECOMPUTE = ("none", "selective", "full")
+#: none; selective (Megatron: rerun the attention core); full (rerun each layer's forward);
+#: op (PyTorch per-op selective checkpointing as torchtitan ships it: keep every other
+#: matmul's output and the attention output, rerun the rest of the forward).
+RECOMPUTE = ("none", "selective", "full", "op")
 
 
 @dataclass(frozen=True)

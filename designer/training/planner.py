@@ -81,7 +81,7 @@ def given_plan(model, training, cluster, fields: dict):
         chosen["zero"] = f"ZeRO-{sw.default_zero}: what {sw.name} uses"
     if fields.get("recompute"):
         return estimate(model, training, Plan(recompute=str(fields["recompute"]).lower(), **base), cluster), chosen
-    modes = [r for r in ("none", "selective", "full") if r in sw.recompute_modes]
+    modes = [r for r in ("none", "selective", "op", "full") if r in sw.recompute_modes]
     est = None
     for mode in modes:
         est = estimate(model, training, Plan(recompute=mode, **base), cluster)

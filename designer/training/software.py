@@ -105,7 +105,7 @@ PROFILES: dict[str, Software] = {
     "nemo-2024": Software("nemo-2024"),
     "fsdp-2024": Software("fsdp-2024", attention="cudnn", tp_overlap=False, dp_overlap=True, pp_overlap=False,
                           dp_impl="fsdp", default_zero=3, grad_comm_bytes=4,
-                          recompute_modes=("none", "selective", "full"), fp8="dynamic", fused_kernels=False),
+                          recompute_modes=("none", "op", "full"), fp8="dynamic", fused_kernels=False),
 }
 DEFAULT_PROFILE = "nemo-2024"
 #: What people call each profile (the GUI's list).
