@@ -37,14 +37,15 @@ def default_global_batch(model, gpus: int, domain: int, tokens: float) -> tuple[
     want = min(max(MIN_TOKENS, TOKENS_PER_GPU * gpus), max(cap, MIN_TOKENS))
     seqs = max(want / model.seq, 1)
     limit = max(cap, MIN_TOKENS) * 1.05 / model.seq
-    # round to a multiple every data-parallel degree is likely to divide: one sequence per
-    # 8 GPUs, else per NVLink domain, else a power of two — the largest that stays in bounds
-    granules = [g for g in (gpus // 8, gpus // max(domain, 1), 256, 64, 8, 1) if g >= 1]
+    # round to a multiple every data-parallel degree is likely to divide: one sequence per GPU
+    # (pure data parallelism divides it), else per 8 GPUs, else per NVLink domain, else a
+    # power of two — the largest that stays in bounds and within twice the target
+    granules = [g for g in (gpus, gpus // 8, gpus // max(domain, 1), 256, 64, 8, 1) if g >= 1]
     for groups in granules:
         gbs = math.ceil(seqs / groups) * groups
-        if gbs <= limit or groups == 1:
+        if (gbs <= limit and gbs <= 2.0 * seqs) or groups == 1:
             break
-    if TOKENS_PER_GPU * gpus <= MIN_TOKENS:
+    if TOKENS_PER_GPU * gpus <= MIN_TOKENS or cap <= MIN_TOKENS:
         rule = "the 4M-token floor of published runs (Llama 2, Llama 3's start)"
     elif TOKENS_PER_GPU * gpus <= cap:
         rule = f"{TOKENS_PER_GPU:,} tokens per GPU, as Llama 3 405B on 8,192 H100"

@@ -21,9 +21,11 @@ NORM_RESIDUAL_BYTES_PER_H = 20.0
 #: write probabilities, mask, dropout output ⇒ ≈11 bytes per score (Korthikanti's 5as
 #: stored bytes plus the reads).
 UNFUSED_SOFTMAX_BYTES = 11.0
-#: FP8 casts of every GEMM input (Transformer Engine / torchao): an amax pass (read 2 B)
-#: for the scale, then a fused cast-transpose (read 2 B, write the FP8 copy and the
-#: transposed FP8 copy that Hopper/Blackwell FP8 GEMMs need for backward, 1 B each) ⇒ 6 B.
+#: FP8 casts of every GEMM input (Transformer Engine / torchao): a fused cast-transpose
+#: (read 2 B, write the FP8 copy and the transposed FP8 copy that Hopper/Blackwell FP8
+#: GEMMs need for backward, 1 B each) ⇒ 4 B; scaling from the current tensor (dynamic or
+#: "current" scaling) first reads it once more for its amax (2 B) ⇒ 6 B, while delayed
+#: scaling takes the scale from past steps' amax history.
 #: Backward casts the output gradients the same way (the ×2 of backward element-wise).
 #: Weights are cast once per step (Transformer Engine caches them over micro-batches) or
 #: on the shard before an FP8 all-gather (torchao): negligible beside the activations.
@@ -91,7 +93,8 @@ def layer_times(m: ModelSpec, c: dict, peak: float, hbm: float, gen: Generation,
     if m.moe:
         ew_bytes = ew_bytes + T * m.top_k * h * 2 * 4  # permute / unpermute of routed tokens
     if precision == "fp8":
-        ew_bytes = ew_bytes + T * FP8_CAST_BYTES * (2 * h + h / t + f * m.top_k / t)
+        cast = FP8_CAST_BYTES if sw.fp8 == "dynamic" else FP8_CAST_BYTES - 2.0
+        ew_bytes = ew_bytes + T * cast * (2 * h + h / t + f * m.top_k / t)
     ew_fwd = ew_bytes / (hbm * gen.hbm_eff)
 
     fwd = gemm_fwd + attn_fwd + softmax_fwd + ew_fwd

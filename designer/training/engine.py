@@ -116,8 +116,8 @@ def _layer_times_once(model, c, peak, hbm, gen, precision, sw) -> dict:
     if n < 64:
         return layer_times(model, c, peak, hbm, gen, precision, sw)
     key = np.zeros(n, dtype=np.int64)
-    for k in LAYER_KEYS:
-        key = key * 4096 + c[k]
+    for k in LAYER_KEYS:  # mixed radix: each column's own range, so no two layers share a key
+        key = key * (int(c[k].max()) + 1) + c[k]
     _, first, inverse = np.unique(key, return_index=True, return_inverse=True)
     sub = {k: c[k][first] for k in LAYER_KEYS}
     lt = layer_times(model, sub, peak, hbm, gen, precision, sw)
@@ -147,7 +147,7 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     cp_f, cp_b = cp_comm(model, c, T, cluster, gen, nvl, ib)
     # ring attention overlaps each K/V hop with the attention block of the previous one
     cp_fwd = overlapped(cp_f, lt["attn_fwd"], gen.nvlink_sm_usage)
-    cp_bwd = overlapped(cp_b, lt["attn_total"] - lt["attn_fwd"], gen.nvlink_sm_usage)
+    cp_bwd = overlapped(cp_b, lt["attn_total"] - lt["attn_fwd"], gen.nvlink_sm_usage) + np.where(rc_full, cp_fwd, 0.0)
     ep_f, ep_b = ep_comm(model, c, T, cluster, gen, nvl, ib)
     ep_fwd, ep_bwd = ep_f, ep_b + np.where(rc_full, ep_f, 0.0)
 
@@ -195,8 +195,10 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     if sw.dp_overlap:
         # bucketed: reductions run beside the last micro-batch's backward, the parameter
         # gather beside the next step's first forward; the last bucket of each is exposed
-        dp_exp = (overlapped(once, heavy * bwd_l, u) + once / heavy
-                  + overlapped(dpc["step_ag"], heavy * fwd_l, u) + dpc["step_ag"] / heavy)
+        # (DeepSpeed's ZeRO-1/2 gathers the updated weights after the optimizer step, blocking)
+        gather = dpc["step_ag"] if sw.dp_impl == "deepspeed" else (
+            overlapped(dpc["step_ag"], heavy * fwd_l, u) + dpc["step_ag"] / heavy)
+        dp_exp = overlapped(once, heavy * bwd_l, u) + once / heavy + gather
     else:
         dp_exp = once + dpc["step_ag"]
     optimizer = psi * OPTIMIZER_BYTES_PER_PARAM / np.where(c["zero"] >= 1, shard, 1.0) / (hbm * gen.hbm_eff)

@@ -1,10 +1,12 @@
 """Search + estimate: the best plan as a full Estimate, and a short list saying why the others lose."""
 from __future__ import annotations
 
+import numpy as np
+
 from .errors import TrainingError
 from .estimate import estimate
 from .plan import plan_at
-from .search import loses_because, search_plans
+from .search import batch_dp, loses_because, search_plans
 
 
 def _row(cols, res, i) -> dict:
@@ -25,6 +27,26 @@ def naive_plan_index(cols, res, cluster):
     return int(idx[0]) if len(idx) else None
 
 
+def why_nothing_runs(model, training, cluster, fixed: dict) -> str:
+    """The rule the fixed fields break when the search finds no plan that can run."""
+    cp, tp, hs, zero = fixed.get("cp"), fixed.get("tp"), fixed.get("hs"), fixed.get("zero")
+    if cp and cp > 1 and not training.software.context_parallel:
+        return f"{training.software.name} has no context parallelism (CP {cp})"
+    if cp and cp > 1 and model.seq % (2 * cp):
+        return f"the sequence of {model.seq} is not divisible by 2·CP = {2 * cp}"
+    if tp and (model.heads % tp or (model.kv_heads % tp and tp % model.kv_heads)):
+        return f"TP {tp} does not divide the {model.heads} attention heads ({model.kv_heads} KV heads)"
+    if hs and zero == 0:
+        return "hybrid sharding needs ZeRO 1 or more"
+    if hs:
+        return (f"hybrid sharding needs a data-parallel group wider than one NVLink domain "
+                f"({cluster.nvlink_domain} GPUs)")
+    if fixed.get("pp") and fixed["pp"] > model.layers:
+        return f"PP {fixed['pp']} is more than the model's {model.layers} layers"
+    return (f"no TP·PP·CP·DP within the GPUs divides the global batch of {training.global_batch} "
+            f"with the given constraints")
+
+
 def best_plan(model, training, cluster, *, top: int = 5, **fixed):
     """(Estimate of the best plan, search summary dict). Raises TrainingError if no plan fits."""
     from .search import why_not
@@ -33,8 +55,8 @@ def best_plan(model, training, cluster, *, top: int = 5, **fixed):
     cols, res = out["cols"], out["result"]
     if out["best"] is None:
         if out["runnable"] == 0:
-            raise TrainingError(f"no parallelism plan divides {cluster.gpus} GPUs for {model.name} "
-                                f"with the given constraints")
+            raise TrainingError(f"no plan for {model.name} can run on {cluster.gpus} GPUs: "
+                                + why_nothing_runs(model, training, cluster, fixed))
         raise TrainingError(f"no plan for {model.name} fits {cluster.gpus}× {cluster.gpu} "
                             f"({cluster.hbm_gb:g} GB each) with global batch {training.global_batch}; "
                             f"add GPUs or shrink the batch or sequence")
@@ -65,26 +87,38 @@ def given_plan(model, training, cluster, fields: dict):
     that fits in memory, as practitioners choose it. Returns (Estimate, {field: why})."""
     from .plan import Plan
 
-    t, p, c = (int(fields.get(k) or 1) for k in ("tp", "pp", "cp"))
+    t, p, c = (int(fields.get(k) or 1) for k in ("tp", "pp", "cp"))  # typed by the callers
+    if t * p * c > cluster.gpus:
+        raise TrainingError(f"TP{t}×PP{p}×CP{c} = {t * p * c} is more than the {cluster.gpus} GPUs")
     if cluster.gpus % (t * p * c):
         raise TrainingError(f"TP{t}×PP{p}×CP{c} = {t * p * c} does not divide {cluster.gpus} GPUs")
     sw = training.software
-    base = {"tp": t, "pp": p, "cp": c, "dp": int(fields.get("dp") or cluster.gpus // (t * p * c)),
-            "ep": int(fields.get("ep") or 1), "micro_batch": int(fields.get("micro_batch") or 1),
+    b = int(fields.get("micro_batch") or 1)
+    chosen = {}
+    if fields.get("dp"):
+        dp = int(fields["dp"])
+    else:
+        rest = cluster.gpus // (t * p * c)
+        dp = int(batch_dp(np.array([rest]), np.array([b]), training.global_batch)[0])
+        if dp != rest:
+            chosen["dp"] = (f"DP {dp}: the most of the {rest} the global batch of {training.global_batch} divides "
+                            f"({cluster.gpus - dp * t * p * c} GPUs idle)")
+    base = {"tp": t, "pp": p, "cp": c, "dp": dp,
+            "ep": int(fields.get("ep") or 1), "micro_batch": b,
             "virtual_stages": int(fields.get("virtual_stages") or 1),
             "zero": int(fields["zero"]) if fields.get("zero") is not None else sw.default_zero,
             "hybrid_shard": bool(fields.get("hybrid_shard") or False)}
     if fields.get("sequence_parallel") is not None:
         base["sequence_parallel"] = bool(fields["sequence_parallel"])
-    chosen = {}
     if fields.get("zero") is None:
         chosen["zero"] = f"ZeRO-{sw.default_zero}: what {sw.name} uses"
     if fields.get("recompute"):
-        return estimate(model, training, Plan(recompute=str(fields["recompute"]).lower(), **base), cluster), chosen
+        return estimate(model, training, Plan(recompute=str(fields["recompute"]).lower(), **base), cluster,
+                        allow_idle=not fields.get("dp")), chosen
     modes = [r for r in ("none", "selective", "op", "full") if r in sw.recompute_modes]
     est = None
     for mode in modes:
-        est = estimate(model, training, Plan(recompute=mode, **base), cluster)
+        est = estimate(model, training, Plan(recompute=mode, **base), cluster, allow_idle=not fields.get("dp"))
         if est.fits:
             chosen["recompute"] = f"{mode}: the least recompute {sw.name} offers that fits in memory"
             return est, chosen

@@ -41,7 +41,8 @@ def candidate_space(model, cluster, software, **fixed) -> dict[str, list[int]]:
     space = {
         "tp": [k for k in _pow2(min(cluster.nvlink_domain, model.heads)) if k <= n],
         "pp": sorted({k for k in _divisors(n, min(model.layers, n))} | {k for k in USUAL_PP if k <= min(model.layers, n)}),
-        "cp": [k for k in _pow2(16 if software.context_parallel else 1) if k <= n and model.seq % (2 * k) == 0],
+        "cp": [k for k in _pow2(16 if software.context_parallel else 1)
+               if k <= n and (k == 1 or model.seq % (2 * k) == 0)],
         "ep": [k for k in _divisors(model.experts) if k <= n],
         "b": [1, 2, 4, 8],
         "v": [1, 2, 3, 4, 6, 8],
@@ -92,6 +93,7 @@ def enumerate_plans(model, training, cluster, **fixed) -> dict[str, np.ndarray]:
     prod = cols["tp"] * cols["pp"] * cols["cp"]
     ok = (prod <= n) & (cols["pp"] <= model.layers)
     ok &= (model.heads % cols["tp"] == 0) & ((model.kv_heads % cols["tp"] == 0) | (cols["tp"] % model.kv_heads == 0))
+    ok &= (cols["cp"] == 1) | ((model.seq % (2 * cols["cp"]) == 0) & training.software.context_parallel)
     cols, prod = _keep(cols, ok), prod[ok]
     if "dp" in fixed and fixed["dp"] is not None:
         cols["dp"] = np.full(len(prod), int(fixed["dp"]), dtype=np.int64)

@@ -12,7 +12,7 @@ from designer.findings import Finding
 from .errors import TrainingError
 from .hardware import cluster_from_counts
 from .models import model_from_params, override, preset
-from .plan import Training
+from .plan import RECOMPUTE, Training
 from .batch import default_global_batch
 from .planner import best_plan, given_plan
 from .software import KNOBS, profile
@@ -46,6 +46,53 @@ def _number(value, key: str):
     return out
 
 
+def _whole(value, key: str, least: int) -> int:
+    """A workload field that must be a whole number ≥ ``least`` (text such as "8" allowed)."""
+    if isinstance(value, bool):
+        raise TrainingError(f"workload {key} must be a whole number, got {value!r}")
+    try:
+        number = float(str(value).strip()) if isinstance(value, str) else float(value)
+    except (TypeError, ValueError, OverflowError):
+        raise TrainingError(f"workload {key} must be a whole number, got {value!r}") from None
+    if not math.isfinite(number) or number != int(number) or number < least or number > 2**40:
+        raise TrainingError(f"workload {key} must be a whole number of at least {least}, got {value!r}")
+    return int(number)
+
+
+def _flag(value, key: str) -> bool:
+    if value is None:
+        return False
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off", ""):
+        return False
+    raise TrainingError(f"workload {key} must be true or false, got {value!r}")
+
+
+def plan_fields_of(wl: dict) -> dict:
+    """The plan a workload states, each field checked and typed (None: not stated)."""
+    out = {}
+    for key in ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages"):
+        if wl.get(key) is not None:
+            out[key] = _whole(wl[key], key, 1)
+    if wl.get("zero") is not None:
+        out["zero"] = _whole(wl["zero"], "zero", 0)
+        if out["zero"] > 3:
+            raise TrainingError(f"workload zero must be 0–3, got {wl['zero']!r}")
+    if wl.get("recompute") is not None:
+        mode = str(wl["recompute"]).strip().lower()
+        if mode not in RECOMPUTE:
+            raise TrainingError(f"workload recompute must be one of {', '.join(RECOMPUTE)}, got {wl['recompute']!r}")
+        out["recompute"] = mode
+    for key in ("sequence_parallel", "hybrid_shard"):
+        if wl.get(key) is not None:
+            out[key] = _flag(wl[key], key)
+    return out
+
+
 def analyze_training(ctx) -> EngineResult:
     """The training engine: the project's workload on the design's GPUs and on the fabric the
     fabric engine sized (its oversubscription and per-GPU scale-out), never a fabric of its own."""
@@ -73,19 +120,19 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
         model = _model(wl)
         tokens = _number(wl.get("tokens"), "tokens") or 15e12
         chosen = {}
-        if wl.get("global_batch"):
-            gbs = int(_number(wl["global_batch"], "global_batch"))
+        if wl.get("global_batch") is not None:
+            gbs = _whole(wl["global_batch"], "global_batch", 1)
         else:
             gbs, chosen["global_batch"] = default_global_batch(model, cluster.gpus, cluster.nvlink_domain, tokens)
         software = profile(wl.get("software"), **{k: wl.get(k) for k in KNOBS})
         training = Training(global_batch=gbs, tokens=tokens, precision=str(wl.get("precision") or "bf16").lower(),
                             pue=settings.pue, software=software).validate()
-        plan_fields = {k: wl[k] for k in PLAN_KEYS if wl.get(k) is not None}
+        plan_fields = plan_fields_of(wl)
         findings: list[Finding] = []
-        if plan_fields and not wl.get("search"):
+        if plan_fields and not _flag(wl.get("search"), "search"):
             full = {"tp": 1, "pp": 1, "cp": 1, **plan_fields}
-            full.setdefault("dp", cluster.gpus // max(int(full["tp"]) * int(full["pp"]) * int(full["cp"]), 1))
-            used = int(full["tp"]) * int(full["pp"]) * int(full["cp"]) * int(full["dp"])
+            full.setdefault("dp", cluster.gpus // max(full["tp"] * full["pp"] * full["cp"], 1))
+            used = full["tp"] * full["pp"] * full["cp"] * full["dp"]
             if used != cluster.gpus:
                 msg = (f"training plan TP{full['tp']}×PP{full['pp']}×DP{full['dp']}×CP{full['cp']} = {used} GPUs does "
                        f"not divide the design's {cluster.gpus} {cluster.gpu} GPUs")

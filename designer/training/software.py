@@ -53,8 +53,10 @@ class Software:
     dp_overlap: bool = True
     #: pipeline send/receive overlapped with compute
     pp_overlap: bool = True
-    #: who moves the data-parallel state: Megatron's distributed optimizer (bucketed,
-    #: once per step), DeepSpeed ZeRO or PyTorch FSDP (per module/layer at stage 3)
+    #: who moves the data-parallel state. All three issue the same collectives at each ZeRO
+    #: stage; they differ where the engine says so: Megatron's distributed optimizer gathers
+    #: the updated weights beside the next forward, DeepSpeed's ZeRO-1/2 after the optimizer
+    #: step (blocking), and PyTorch FSDP2 copies each gathered layer in and out (copy traffic)
     dp_impl: str = "megatron"
     #: ZeRO stage used when the plan does not give one
     default_zero: int = 1

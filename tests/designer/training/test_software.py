@@ -126,3 +126,102 @@ def test_zero_stages_move_what_they_should(catalog):
     assert hsdp.memory_breakdown_gb["optimizer"] > estimate(m, t, Plan(dp=256, zero=3, recompute="full"),
                                                             cl).memory_breakdown_gb["optimizer"]
     assert np.isfinite(hsdp.step_time_s)
+
+
+# -- what a cold review found ------------------------------------------------------------
+def test_search_and_estimate_agree_on_every_tp_of_an_nvl72(catalog):
+    """Layer times are shared between plans with the same layer shape, never across TPs."""
+    from designer.training.plan import plan_at
+    from designer.training.search import search_plans
+
+    cl = cluster_from_system(catalog, "gb200-nvl72", 576)
+    m, t = preset("llama3-405b"), Training(global_batch=576)
+    out = search_plans(m, t, cl, dp=9, pp=1, cp=1, top=20)
+    for i in out["ranked"]:
+        est = estimate(m, t, plan_at(out["cols"], i), cl, allow_idle=True)
+        assert est.tokens_per_s == pytest.approx(out["result"]["tokens_per_s"][i], rel=1e-4)
+
+
+def test_odd_sequences_search_without_context_parallelism(capsys):
+    assert main(["train", "--system", "dgx-h100", "--gpus", "64", "--model", "llama3-8b", "--seq", "4097",
+                 "--search", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["cp"] == 1
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--cp", "3", "--search"], "not divisible by 2·CP = 6"),
+    (["--gpus", "8", "--hybrid-shard", "--search"], "wider than one NVLink domain"),
+    (["--hybrid-shard", "--zero", "0", "--search"], "needs ZeRO 1 or more"),
+])
+def test_a_search_that_finds_nothing_names_the_rule(capsys, flags, message):
+    argv = ["train", "--system", "dgx-h100", "--gpus", "64", "--model", "llama3-8b", *flags]
+    if "--gpus" in flags:
+        argv = ["train", "--system", "dgx-h100", "--model", "llama3-8b", *flags]
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("gpus", [24, 40, 72, 1000])
+def test_the_default_batch_divides_the_default_plan(capsys, gpus):
+    assert main(["train", "--system", "dgx-h100", "--gpus", str(gpus), "--model", "llama3-8b", "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc["global_batch"] % doc["dp"] == 0 and doc["dp"] * doc["tp"] == gpus
+
+
+@pytest.mark.parametrize(("workload", "message"), [
+    ({"tp": "8.5"}, "workload tp must be a whole number"),
+    ({"tp": "abc"}, "workload tp must be a whole number"),
+    ({"dp": "x"}, "workload dp must be a whole number"),
+    ({"zero": 7}, "workload zero must be 0–3"),
+    ({"micro_batch": 0}, "at least 1"),
+    ({"tp": float("nan")}, "whole number"),
+    ({"tp": [8]}, "whole number"),
+    ({"global_batch": True}, "whole number"),
+    ({"hybrid_shard": "perhaps", "tp": 1}, "must be true or false"),
+    ({"recompute": "sometimes", "tp": 1}, "workload recompute must be one of"),
+])
+def test_a_bad_workload_is_a_finding_never_a_traceback(catalog, workload, message):
+    cluster = cluster_from_system(catalog, "dgx-h100", 64)
+    settings = type("S", (), {"pue": 1.25})()
+    section, findings = training_section(cluster, settings, {"model": "llama3-8b", **workload})
+    assert section["status"] == "error" and message in section["error"]
+    assert findings and findings[0].code == "training-workload"
+
+
+def test_workload_flags_read_as_people_write_them(catalog):
+    cluster = cluster_from_system(catalog, "dgx-h100", 64)
+    settings = type("S", (), {"pue": 1.25})()
+    base = {"model": "llama3-8b", "global_batch": 64, "tp": "8", "zero": "1"}
+    section, _ = training_section(cluster, settings, {**base, "hybrid_shard": "no", "sequence_parallel": "false"})
+    assert section["tp"] == 8 and section["hybrid_shard"] is False and section["sequence_parallel"] is False
+    section, _ = training_section(cluster, settings, {**base, "search": "no"})
+    assert section["tp"] == 8 and "search" not in section
+
+
+def test_full_recompute_repeats_ring_attention_too(catalog):
+    cl = cluster_from_system(catalog, "dgx-h100", 64)
+    m, t = preset("llama3-70b"), Training(global_batch=64)
+    none = estimate(m, t, Plan(tp=8, cp=2, pp=4, recompute="none", virtual_stages=1), cl)
+    full = estimate(m, t, Plan(tp=8, cp=2, pp=4, recompute="full", virtual_stages=1), cl)
+    assert full.exposed_comm_s["cp"] > 1.3 * none.exposed_comm_s["cp"] > 0
+
+
+def test_fp8_current_scaling_costs_an_amax_pass_and_deepspeed_gathers_after_the_step(catalog):
+    cl = cluster_from_system(catalog, "dgx-h100", 64)
+    m = preset("llama3-8b")
+    plan = Plan(dp=64, recompute="none")
+    delayed = estimate(m, Training(global_batch=128, precision="fp8", software=profile("nemo-2024")), plan, cl)
+    current = estimate(m, Training(global_batch=128, precision="fp8", software=profile("nemo-2024", fp8="dynamic")),
+                       plan, cl)
+    assert current.step_time_s > delayed.step_time_s
+    z2 = Plan(dp=64, recompute="none", zero=2)
+    mega = estimate(m, Training(global_batch=128, software=profile("nemo-2024")), z2, cl)
+    ds = estimate(m, Training(global_batch=128, software=profile("nemo-2024", dp_impl="deepspeed")), z2, cl)
+    assert ds.exposed_comm_s["dp"] > mega.exposed_comm_s["dp"]
+
+
+def test_a_short_run_takes_the_floor_and_says_so():
+    from designer.training.batch import default_global_batch
+
+    gbs, why = default_global_batch(preset("llama3-8b"), 4096, 8, 1e9)
+    assert gbs * 8192 >= 4 * 2**20 and "4M-token floor" in why
