@@ -96,7 +96,9 @@ class ProjectForm(QWidget):
         self.batch = QSpinBox()
         self.batch.setRange(0, 1 << 20)
         self.batch.setSuffix(" sequences")
-        self.batch.setSpecialValueText("chosen for the GPU count (4M tokens or more)")
+        self.batch.setSpecialValueText("chosen for the GPU count")
+        self.batch.setToolTip("Sequences per step. Unset: at least 4M tokens, 2,048 tokens per GPU, at most the "
+                              "compute-optimal batch of the run; the analysis says what it chose and why")
         self.batch.valueChanged.connect(lambda v: self._set_workload(global_batch=v or None))
         self.precision = QComboBox()
         for p in ("bf16", "fp8"):
