@@ -9,6 +9,8 @@ layer), including the TP, CP and EP communication left exposed after overlap.
 """
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 
 from .comm import bandwidths, cp_comm, dp_comm, dp_groups, ep_comm, overlapped, per_domain, pp_p2p, tp_comm
@@ -109,12 +111,22 @@ def evaluate(model, training, c: dict, cluster, *, prune: bool = False, keep=Non
 LAYER_KEYS = ("tp", "cp", "ep", "b", "sp", "rc")
 
 
+@lru_cache(maxsize=512)
+def _layer_times_memo(model, key: tuple, peak, hbm, gen, precision, sw) -> dict:
+    cols = {k: np.asarray(v, dtype=np.int64) for k, v in zip(LAYER_KEYS, key)}
+    out = layer_times(model, cols, peak, hbm, gen, precision, sw)
+    for v in out.values():
+        v.flags.writeable = False  # shared between calls
+    return out
+
+
 def _layer_times_once(model, c, peak, hbm, gen, precision, sw) -> dict:
     """layer_times for each distinct (TP, CP, EP, micro-batch, SP, recompute) of the columns,
     spread back over the plans: a search of 10⁵ plans has a few hundred distinct layers."""
     n = len(c["tp"])
-    if n < 64:
-        return layer_times(model, c, peak, hbm, gen, precision, sw)
+    if n < 64:  # one estimate: the same layer shapes recur from call to call (plans, recompute modes)
+        return _layer_times_memo(model, tuple(tuple(c[k].tolist()) for k in LAYER_KEYS), peak, hbm, gen,
+                                 precision, sw)
     key = np.zeros(n, dtype=np.int64)
     for k in LAYER_KEYS:  # mixed radix: each column's own range, so no two layers share a key
         key = key * (int(c[k].max()) + 1) + c[k]
