@@ -46,10 +46,11 @@ def params_on_gpu(m, c):
     return np.maximum(per * layer + np.where(single, both, emb), last * layer + emb), layer
 
 
-def model_states(m, c, grad_bytes: float, shard=None):
+def model_states(m, c, grad_bytes: float, shard=None, held=None):
     """(weights, gradients, optimizer, params) bytes; ``shard`` is the ZeRO sharding group
-    (DP×CP, or the NVLink-domain part of it under hybrid sharding)."""
-    psi, layer = params_on_gpu(m, c)
+    (DP×CP, or the NVLink-domain part of it under hybrid sharding); ``held`` is
+    params_on_gpu's answer when the caller has it."""
+    psi, layer = held if held is not None else params_on_gpu(m, c)
     n = (c["dp"] * c["cp"]).astype(float) if shard is None else np.asarray(shard, dtype=float)
     # Expert weights have only dp*cp/ep copies (Megatron's expert-data-parallel group), so ZeRO
     # shards them over that many GPUs, not over all dp*cp.
@@ -96,10 +97,11 @@ def activations(m, c, micro_batches, flash: bool, fp8: bool = False):
 
 
 def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = False, shard=None):
-    weights, grads, optim, psi = model_states(m, c, grad_bytes, shard)
+    held = params_on_gpu(m, c)
+    weights, grads, optim, psi = model_states(m, c, grad_bytes, shard, held)
     acts = activations(m, c, micro_batches, flash, fp8)
     total = weights + grads + optim + acts
     return {"weights_gb": weights / GB, "gradients_gb": grads / GB, "optimizer_gb": optim / GB,
             "activations_gb": acts / GB, "overhead_gb": np.full(len(total), OVERHEAD_GB),
             "total_gb": total / GB + OVERHEAD_GB, "params_on_gpu": psi,
-            "layer_params": params_on_gpu(m, c)[1]}
+            "layer_params": held[1]}
