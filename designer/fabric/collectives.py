@@ -19,15 +19,25 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 BUS_FACTOR = {
     "all_reduce": lambda n: 2 * (n - 1) / n,
     "all_gather": lambda n: (n - 1) / n,
     "reduce_scatter": lambda n: (n - 1) / n,
     "all_to_all": lambda n: (n - 1) / n,
 }
-#: Default per-step latencies: a few microseconds per NCCL step (estimate, not a vendor figure).
-ALPHA_NVLINK_S = 2e-6
-ALPHA_NETWORK_S = 5e-6
+#: NCCL's own cost model for ring collectives (``src/graph/tuning.cc``, NCCL 2.7),
+#: microseconds: a base latency per collective and a hardware latency per ring step on
+#: NVLink and on the network, for the LL128 and Simple protocols. NCCL takes whichever is
+#: faster for the message; LL128 carries 120 of every 128 bytes (its 0.92).
+RING_BASE_US = {"ll128": 10.0, "simple": 8.4}
+RING_HOP_NVLINK_US = {"ll128": 1.9, "simple": 3.4}
+RING_HOP_NET_US = {"ll128": 4.0, "simple": 9.6}
+LL128_BW = 0.92
+#: Per-step latencies of the alpha-beta estimates: NCCL's LL128 ring hop on each medium.
+ALPHA_NVLINK_S = RING_HOP_NVLINK_US["ll128"] * 1e-6
+ALPHA_NETWORK_S = RING_HOP_NET_US["ll128"] * 1e-6
 
 
 def _check(size: float, n: int) -> None:
@@ -95,11 +105,12 @@ def hierarchical_all_reduce(size: float, n: int, domain: int, bw_nvlink: float, 
     return 2 * inside + across
 
 
-def group_bus_bw(n: int, domain: int, bw_nvlink: float, bw_network: float) -> float:
-    """Bus bandwidth a flat ring/tree over ``n`` GPUs sees (see the module docstring)."""
-    if n <= domain:
-        return bw_nvlink
-    return min(bw_nvlink, domain * bw_network)
+def group_bus_bw(n, domain, bw_nvlink, bw_network):
+    """Bus bandwidth a flat ring/tree over ``n`` GPUs, ``domain`` of them in each NVLink
+    domain, sees (see the module docstring). Scalars give a float; arrays (the training
+    engine's plan columns) an array."""
+    out = np.where(np.asarray(n) <= domain, bw_nvlink, np.minimum(bw_nvlink, np.multiply(domain, bw_network)))
+    return float(out) if out.ndim == 0 else out
 
 
 def estimates(size: float, n: int, domain: int, bw_nvlink: float, bw_network: float, *,

@@ -1,7 +1,8 @@
 """Communication time of each parallelism, and how much of it stays exposed after overlap.
 
 Every collective is a ring, timed the way NCCL's own cost model times it
-(``src/graph/tuning.cc``, NCCL 2.7): a latency of a base plus one hop latency per
+(``src/graph/tuning.cc``, NCCL 2.7; the figures live in designer/fabric/collectives.py
+with the bandwidth engine's estimates): a latency of a base plus one hop latency per
 ring step — an NVLink hop for steps inside an NVLink domain, a network hop for
 steps between domains — plus the bytes over the bus bandwidth; NCCL picks the
 protocol (LL128: low latency, 92 % of the bandwidth; Simple: full bandwidth,
@@ -9,26 +10,19 @@ higher latency) that is faster for the message, and so do we. Small messages are
 latency-bound and large ones bandwidth-bound, so the achieved bandwidth depends on
 the message size without a separate curve.
 
-Bus bandwidth of a ring over n members, k of them in each NVLink domain: inside one
-domain the NVLink bus bandwidth; across domains, NCCL runs one ring per NIC, so each
-domain moves k NICs' worth (bounded by NVLink) — nccl-tests' multi-node DGX figures
-(≈8 × the NIC rate) — and a group whose members sit in different domains (k = 1)
-gets one NIC. Rank order is Megatron's: TP fastest, then CP, EP (inside DP), DP, PP.
+Bus bandwidth of a ring over n members, k of them in each NVLink domain, is the
+fabric's rule (collectives.group_bus_bw): NVLink inside one domain; across domains one
+ring per NIC, so k NICs' worth bounded by NVLink, and one NIC when members sit in
+different domains (k = 1). Rank order is Megatron's: TP fastest, then CP, EP (inside DP), DP, PP.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from designer.fabric.collectives import (LL128_BW, RING_BASE_US, RING_HOP_NET_US, RING_HOP_NVLINK_US,
+                                         group_bus_bw)
+
 from .efficiency import Generation
-
-#: NCCL 2.7 tuning.cc, ring algorithm, microseconds: base latency per collective and
-#: per-step hardware latency on NVLink and on the network, for LL128 and Simple.
-RING_BASE_US = {"ll128": 10.0, "simple": 8.4}
-RING_HOP_NVLINK_US = {"ll128": 1.9, "simple": 3.4}
-RING_HOP_NET_US = {"ll128": 4.0, "simple": 9.6}
-#: LL128 carries 120 of every 128 bytes as payload (tuning.cc applies 0.92).
-LL128_BW = 0.92
-
 
 def bandwidths(cluster, gen: Generation):
     """(NVLink bus B/s, one NIC's fabric B/s) per GPU."""
@@ -54,7 +48,7 @@ def ring(size_bytes, n, stride, cluster, nvl, ib, kind: str = "ag"):
     twice = 2.0 if kind == "ar" else 1.0
     steps = twice * (n - 1)
     inter = twice * (domains - 1)
-    busbw = np.where(domains > 1, np.minimum(nvl, k * ib), nvl)
+    busbw = group_bus_bw(n, k, nvl, ib)
     moved = (twice * size_bytes) * (steps / (twice * n)) / busbw
     ll128 = 1e-6 * (RING_BASE_US["ll128"] + steps * RING_HOP_NVLINK_US["ll128"]
                     + inter * (RING_HOP_NET_US["ll128"] - RING_HOP_NVLINK_US["ll128"])) + moved / LL128_BW

@@ -62,7 +62,8 @@ def validity(model, training, c, gpus):
         "layers": (p > L) | (last < 1),
         "interleave": (v > 1) & ((p == 1) | (mb % p != 0) | (per % v != 0)),
         "heads": (model.heads % t != 0) | ((g % t != 0) & (t % g != 0)),
-        "seq": ((cp > 1) & ((model.seq % (2 * cp) != 0) | (not training.software.context_parallel))) | ((c["sp"] > 0) & (t > 1) & (model.seq % t != 0)),
+        "seq": (((cp > 1) & ((model.seq % (2 * cp) != 0) | (not training.software.context_parallel)))
+                | ((c["sp"] > 0) & (t > 1) & (model.seq % t != 0))),
         "experts": (model.experts % e != 0) | ((d * cp) % e != 0),
         "zero": (c["zero"] < 0) | (c["zero"] > 3) | ((c["hs"] > 0) & (c["zero"] < 1)),
         "recompute": _not_offered(c["rc"], training.software.recompute_modes),

@@ -94,5 +94,6 @@ def columns(plans: list[Plan]) -> dict[str, np.ndarray]:
 
 def plan_at(cols: dict[str, np.ndarray], i: int) -> Plan:
     c = {k: int(v[i]) for k, v in cols.items()}
-    return Plan(c["tp"], c["pp"], c["dp"], c["cp"], c["ep"], c["b"], c["v"], RECOMPUTE[c["rc"]], bool(c["sp"]), c["zero"],
+    return Plan(c["tp"], c["pp"], c["dp"], c["cp"], c["ep"], c["b"], c["v"], RECOMPUTE[c["rc"]], bool(c["sp"]),
+                c["zero"],
                 bool(c["hs"]))

@@ -40,7 +40,7 @@ def candidate_space(model, cluster, software, **fixed) -> dict[str, list[int]]:
     n = cluster.gpus
     space = {
         "tp": [k for k in _pow2(min(cluster.nvlink_domain, model.heads)) if k <= n],
-        "pp": sorted({k for k in _divisors(n, min(model.layers, n))} | {k for k in USUAL_PP if k <= min(model.layers, n)}),
+        "pp": sorted(set(_divisors(n, min(model.layers, n))) | {k for k in USUAL_PP if k <= min(model.layers, n)}),
         "cp": [k for k in _pow2(16 if software.context_parallel else 1)
                if k <= n and (k == 1 or model.seq % (2 * k) == 0)],
         "ep": [k for k in _divisors(model.experts) if k <= n],

@@ -15,7 +15,7 @@ from .models import model_from_params, override, preset
 from .plan import RECOMPUTE, Training
 from .batch import default_global_batch
 from .planner import best_plan, given_plan
-from .software import KNOBS, profile
+from .software import KNOBS, parse_flag, profile
 
 DEFAULT_WORKLOAD = {"model": "llama3-70b", "tokens": 15e12, "global_batch": None, "precision": "bf16"}
 PLAN_KEYS = ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages", "recompute", "zero",
@@ -59,19 +59,6 @@ def _whole(value, key: str, least: int) -> int:
     return int(number)
 
 
-def _flag(value, key: str) -> bool:
-    if value is None:
-        return False
-    if isinstance(value, bool):
-        return value
-    text = str(value).strip().lower()
-    if text in ("1", "true", "yes", "on"):
-        return True
-    if text in ("0", "false", "no", "off", ""):
-        return False
-    raise TrainingError(f"workload {key} must be true or false, got {value!r}")
-
-
 def plan_fields_of(wl: dict) -> dict:
     """The plan a workload states, each field checked and typed (None: not stated)."""
     out = {}
@@ -89,7 +76,7 @@ def plan_fields_of(wl: dict) -> dict:
         out["recompute"] = mode
     for key in ("sequence_parallel", "hybrid_shard"):
         if wl.get(key) is not None:
-            out[key] = _flag(wl[key], key)
+            out[key] = parse_flag(wl[key], f"workload {key}")
     return out
 
 
@@ -129,7 +116,7 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
                             pue=settings.pue, software=software).validate()
         plan_fields = plan_fields_of(wl)
         findings: list[Finding] = []
-        if plan_fields and not _flag(wl.get("search"), "search"):
+        if plan_fields and not parse_flag(wl.get("search"), "workload search"):
             full = {"tp": 1, "pp": 1, "cp": 1, **plan_fields}
             full.setdefault("dp", cluster.gpus // max(full["tp"] * full["pp"] * full["cp"], 1))
             used = full["tp"] * full["pp"] * full["cp"] * full["dp"]

@@ -126,15 +126,19 @@ KNOBS = {
 }
 
 
-def _bool(key: str, value) -> bool:
+def parse_flag(value, what: str) -> bool:
+    """true/false as people write it in a flag or a project file (True, "yes", "on", 1 ...);
+    anything else is a TrainingError naming ``what``."""
+    if value is None:
+        return False
     if isinstance(value, bool):
         return value
     text = str(value).strip().lower()
     if text in ("1", "true", "yes", "on"):
         return True
-    if text in ("0", "false", "no", "off"):
+    if text in ("0", "false", "no", "off", ""):
         return False
-    raise TrainingError(f"software {key.replace('_', '-')} must be true or false, got {value!r}")
+    raise TrainingError(f"{what} must be true or false, got {value!r}")
 
 
 def profile(name: str | None = None, **overrides) -> Software:
@@ -149,7 +153,7 @@ def profile(name: str | None = None, **overrides) -> Software:
         if k not in KNOBS:
             raise TrainingError(f"unknown software knob {k!r}; known: {', '.join(KNOBS)}")
         if KNOBS[k] is bool:
-            given[k] = _bool(k, v)
+            given[k] = parse_flag(v, f"software {k.replace('_', '-')}")
         elif KNOBS[k] is int:
             try:
                 given[k] = int(v)
@@ -161,4 +165,5 @@ def profile(name: str | None = None, **overrides) -> Software:
     return replace(sw, **given).validate() if given else sw
 
 
-__all__ = ["Software", "PROFILES", "DEFAULT_PROFILE", "LABELS", "KNOBS", "ATTENTION", "DP_IMPL", "FP8_RECIPE", "profile"]
+__all__ = ["Software", "PROFILES", "DEFAULT_PROFILE", "LABELS", "parse_flag", "KNOBS", "ATTENTION", "DP_IMPL",
+           "FP8_RECIPE", "profile"]

@@ -103,15 +103,27 @@ ROWS = [
 ]
 
 
-def predict(row: dict):
-    """(tokens/s per GPU, the plan used) for one row."""
-    catalog = default_catalog()
-    cluster = cluster_from_system(catalog, row["system"], row["gpus"])
+def row_software(row: dict) -> tuple[str, dict]:
+    """(profile name, knob overrides) of a row: ``sw`` is a profile name or (name, {knob: value})."""
+    return row["sw"] if isinstance(row["sw"], tuple) else (row["sw"], {})
+
+
+def row_run(row: dict):
+    """(cluster, training) a row ran on: its system and GPUs (and fabric, where the source
+    states another), its batch, precision and software."""
+    cluster = cluster_from_system(default_catalog(), row["system"], row["gpus"])
     if row.get("ib_gbs_per_gpu"):
         cluster = replace(cluster, ib_gbs_per_gpu=row["ib_gbs_per_gpu"])
-    name, knobs = row["sw"] if isinstance(row["sw"], tuple) else (row["sw"], {})
-    sw = profile(name, **knobs)
-    training = Training(global_batch=row["gbs"], precision=row.get("precision", "bf16"), software=sw)
+    name, knobs = row_software(row)
+    training = Training(global_batch=row["gbs"], precision=row.get("precision", "bf16"),
+                        software=profile(name, **knobs))
+    return cluster, training
+
+
+def predict(row: dict):
+    """(tokens/s per GPU, the plan used) for one row."""
+    cluster, training = row_run(row)
+    sw = training.software
     fixed = dict(row["plan"])
     fixed.setdefault("zero", sw.default_zero)
     fixed.setdefault("hs", 0)
@@ -125,7 +137,7 @@ def predict(row: dict):
 
 
 def sw_name(row: dict) -> str:
-    name, knobs = row["sw"] if isinstance(row["sw"], tuple) else (row["sw"], {})
+    name, knobs = row_software(row)
     return name + "".join(f" {k}={v}" for k, v in knobs.items())
 
 

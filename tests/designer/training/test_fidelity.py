@@ -8,7 +8,7 @@ from designer.training.batch import MIN_TOKENS, critical_batch_tokens, default_g
 from designer.training.heldout import HELDOUT
 from designer.training.planner import given_plan
 from designer.training.software import profile
-from designer.training.validation import ROWS, compare, leave_one_source_out
+from designer.training.validation import ROWS, compare, leave_one_source_out, row_run
 
 
 @pytest.fixture(scope="module")
@@ -107,13 +107,7 @@ def test_moe_with_expert_parallelism_gains_on_nvl72(catalog):
 def test_published_runs_fit_with_their_published_plan(catalog, row):
     """Every run that ran fits in memory with the plan its authors state (unstated recompute: the
     least the software offers that fits, as they would choose)."""
-    from dataclasses import replace
-
-    name, knobs = row["sw"] if isinstance(row["sw"], tuple) else (row["sw"], {})
-    cluster = cluster_from_system(catalog, row["system"], row["gpus"])
-    if row.get("ib_gbs_per_gpu"):
-        cluster = replace(cluster, ib_gbs_per_gpu=row["ib_gbs_per_gpu"])
-    training = Training(global_batch=row["gbs"], precision=row.get("precision", "bf16"), software=profile(name, **knobs))
+    cluster, training = row_run(row)
     p = row["plan"]
     fields = {"tp": p["tp"], "pp": p["pp"], "cp": p.get("cp", 1), "ep": p.get("ep"), "micro_batch": p.get("b"),
               "zero": p.get("zero"), "hybrid_shard": p.get("hs"), "dp": p.get("dp"),
