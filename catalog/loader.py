@@ -68,6 +68,12 @@ NUMBERS: dict[str, tuple[type, float, float]] = {
     "current_a": (float, 0.1, 10000),
     "phases": (int, 1, 3),
     "outlets": (int, 0, 1000),
+    "outlets_c13": (int, 0, 1000),
+    "outlets_c19": (int, 0, 1000),
+    "peak_factor": (float, 1, 5),
+    "inlet_max_c": (float, 0, 80),
+    "coolant_inlet_max_c": (float, 0, 90),
+    "approach_k": (float, 0, 30),
     "cooling_capacity_kw": (float, 0, 1e5),
     "flow_lpm": (float, 0, 1e6),
     "links": (int, 0, 64),
@@ -89,6 +95,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "appliance": ("u_height", "power_max_w"),
     "pdu": ("voltage_v", "current_a", "phases"),
     "cdu": ("cooling_capacity_kw",),
+    "crah": ("cooling_capacity_kw",),
     "rack": ("rack_units", "width_mm", "depth_mm", "height_mm"),
     "transceiver": ("form_factor", "links", "reach_m", "media"),
     "cable": ("media", "lengths_m", "links"),
@@ -170,13 +177,16 @@ def _dict(ctx: _Ctx, name: str, raw: Any, allowed: set[str], required: set[str])
 
 
 def _psu(ctx: _Ctx, raw: Any) -> Psu:
-    d = _dict(ctx, "psu", raw, {"count", "rating_w", "redundant", "input"}, {"count", "rating_w", "redundant"})
+    d = _dict(ctx, "psu", raw, {"count", "rating_w", "redundant", "input", "inlet"}, {"count", "rating_w", "redundant"})
     count = _number(ctx, "psu.count", d["count"], int, 1, 1000)
     rating = _number(ctx, "psu.rating_w", d["rating_w"], float, 1, 1e6)
     redundant = _number(ctx, "psu.redundant", d["redundant"], int, 0, 1000)
     if redundant >= count:
         raise ctx.fail("psu.redundant", f"{redundant} redundant of {count} supplies leaves none to carry the load")
-    return Psu(count, rating, redundant, _text(ctx, "psu.input", d.get("input", "")))
+    inlet = _text(ctx, "psu.inlet", d.get("inlet", ""))
+    if inlet not in ("", "C14", "C20"):
+        raise ctx.fail("psu.inlet", f"{inlet!r} is not C14 or C20")
+    return Psu(count, rating, redundant, _text(ctx, "psu.input", d.get("input", "")), inlet)
 
 
 def _ports(ctx: _Ctx, raw: Any) -> tuple[PortGroup, ...]:

@@ -31,6 +31,7 @@ KINDS = (
     "appliance",
     "pdu",
     "cdu",
+    "crah",
     "rack",
     "transceiver",
     "cable",
@@ -46,7 +47,7 @@ QUOTE_KINDS = frozenset({"software", "service", "accessory"})
 #: Kinds that sit in a rack's U space (or at 0 U on its side).
 MOUNTABLE_KINDS = frozenset({"server", "rack_system", "tray", "power_shelf", "switch", "appliance", "pdu", "cdu"})
 #: Kinds that stand on the floor on their own footprint.
-FLOOR_KINDS = frozenset({"cdu", "pdu"})
+FLOOR_KINDS = frozenset({"cdu", "pdu", "crah"})
 
 EMPTY: Mapping = MappingProxyType({})
 
@@ -80,6 +81,16 @@ class Psu:
     #: How many supplies may fail with the device still at full power (5+1 -> 1).
     redundant: int
     input: str = ""
+    #: the supply's inlet coupler (C14, C20) where the catalog states it
+    inlet: str = ""
+
+    @property
+    def coupler(self) -> str:
+        """The inlet: as stated, else derived from the rating: above 10 A at 200 V a supply needs a
+        C20 (16 A) inlet, else a C14 (10 A) does (IEC 60320 ratings)."""
+        if self.inlet:
+            return self.inlet
+        return "C20" if self.rating_w / 200.0 > 10.0 + 1e-9 else "C14"
 
     @property
     def scheme(self) -> str:
@@ -164,6 +175,12 @@ class DeviceType:
     psu: Psu | None = None
     liquid_fraction: float = 0.0
     airflow_cfm: float | None = None
+    #: peak over typical draw during synchronised training steps (milliseconds); None: the maximum bounds it
+    peak_factor: float | None = None
+    #: warmest inlet air the device is rated for, °C
+    inlet_max_c: float | None = None
+    #: warmest coolant the device's cold plates accept, °C
+    coolant_inlet_max_c: float | None = None
     airflow: str = ""
     # compute
     gpu: str | None = None
@@ -183,9 +200,13 @@ class DeviceType:
     current_a: float | None = None
     phases: int = 0
     outlets: int = 0
+    outlets_c13: int = 0
+    outlets_c19: int = 0
     # cooling
     cooling_capacity_kw: float | None = None
     flow_lpm: float | None = None
+    #: a CDU's approach: its secondary supply sits this far above the facility water, K
+    approach_k: float | None = None
     # optics and cables
     form_factor: str = ""
     links: int = 0  # 400G links carried (twin-port = 2)

@@ -7,6 +7,7 @@ into. 100,000 GPUs (about 31,000 mounted devices) flatten in a few milliseconds.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 import numpy as np
 
@@ -32,7 +33,7 @@ class TypeTable:
 
 
 #: Kinds whose draw is facility load (pumps and fans of cooling units), not IT load.
-FACILITY_KINDS = frozenset({"cdu"})
+FACILITY_KINDS = frozenset({"cdu", "crah"})
 
 
 def _type_table(type_ids: list[str], catalog: Catalog) -> TypeTable:
@@ -77,6 +78,16 @@ class DesignArrays:
     @property
     def n_racks(self) -> int:
         return len(self.rack_ids)
+
+    @cached_property
+    def rows(self) -> tuple[list[tuple[int, str]], np.ndarray]:
+        """The rows, as sorted (hall index, row name) pairs, and each rack's index into them."""
+        index: dict[tuple[int, str], int] = {}
+        first = [index.setdefault(k, len(index)) for k in zip(self.rack_hall.tolist(), self.rack_row)]
+        order = sorted(index)
+        rank = np.empty(len(order), dtype=np.int64)
+        rank[[index[k] for k in order]] = np.arange(len(order))
+        return order, rank[np.asarray(first, dtype=np.int64)] if first else np.zeros(0, dtype=np.int64)
 
     def per_rack(self, values: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
         """Sum a per-device quantity over each rack."""

@@ -20,6 +20,7 @@ from typing import Callable, Iterable
 
 from catalog import Catalog, UnknownDeviceError
 
+from .facility import Facility, FacilityError, check_facility
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack, new_device_id
 from .placement import Problem, carry_index, check_move, check_new, floor_footprint, footprints_of, rack_footprint
 from .rules import rack_space_problem, u_span_problem
@@ -27,6 +28,8 @@ from .quote.settings import SECTION_TITLES, QuoteError
 from .settings import SettingsError
 
 
+#: Kinds that stand on the floor on their own footprint, in the order messages name them.
+FLOOR_KIND_LIST = ["cdu", "crah", "pdu"]
 MOUNT_KINDS = ("server", "rack_system", "tray", "power_shelf", "switch", "appliance", "pdu", "cdu")
 
 
@@ -200,7 +203,7 @@ def _new_rack(project: Project, catalog: Catalog, r: Rack, taken: set[str], kind
 
 def _new_floor_device(project: Project, catalog: Catalog, d: FloorDevice, taken: set[str],
                       new_racks: set[str]) -> FloorDevice:
-    dtype = _catalog_entry(catalog, d.type, ["cdu", "pdu"])
+    dtype = _catalog_entry(catalog, d.type, FLOOR_KIND_LIST)
     if not project.has_hall(d.hall):
         raise CommandError(f"floor unit {d.name or d.id!r}: no hall with id {d.hall!r}")
     _fresh_id(project, d.id, taken, "floor unit")
@@ -353,7 +356,7 @@ class UpdateRackCommand(_FieldEdit):
 
 
 HALL_FIELDS = {"name", "outline", "tile_mm", "power_capacity_kw", "cooling_capacity_kw",
-               "liquid_cooling_capacity_kw", "floor_rating_kg_m2", "rack_power_limit_kw"}
+               "liquid_cooling_capacity_kw", "floor_rating_kg_m2", "rack_power_limit_kw", "facility"}
 
 
 @dataclass
@@ -374,6 +377,14 @@ class UpdateHallCommand(_FieldEdit):
         changes = dict(self.changes)
         for key, value in changes.items():
             if key in {"name", "outline"}:
+                continue
+            if key == "facility":  # the command, not the form, holds the facility to its ranges
+                if not isinstance(value, Facility):
+                    raise CommandError("hall facility must be a Facility")
+                try:
+                    check_facility(value, "facility")
+                except FacilityError as exc:
+                    raise CommandError(str(exc)) from None
                 continue
             if key == "tile_mm":  # the same range the file format accepts
                 _positive_number(value, "hall tile_mm", optional=False)
@@ -513,7 +524,7 @@ class UpdateFloorDeviceCommand(_FieldEdit):
             raise CommandError(f"floor unit has no editable property {sorted(unknown)[0]!r}")
         changes = dict(self.changes)
         if "type" in changes:
-            changes["type"] = _catalog_entry(catalog, changes["type"], ["cdu", "pdu"]).id
+            changes["type"] = _catalog_entry(catalog, changes["type"], FLOOR_KIND_LIST).id
         if "serves" in changes:
             serves = tuple(changes["serves"])
             missing = [r for r in serves if not project.has_rack(r)]

@@ -12,15 +12,26 @@ catalog's ``liquid_fraction`` splits it between cold plates and air.
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from catalog import Catalog
 
+from .air import air_density_findings, air_limits, air_remedy, room_air
 from .arrays import DesignArrays
-from .engines import Context, EngineResult
+from .engines import Context, EngineResult, frozen_array
 from .findings import Finding
+from .liquid import loop_temperatures
 from .model import Project
 from .settings import COOLANTS
+
+
+@dataclass(frozen=True, kw_only=True)
+class CoolingResult(EngineResult):
+    """The ``cooling`` section, and per rack its air heat over the air a rack of its row may reject."""
+
+    rack_air_density: np.ndarray
 
 W_TO_BTU_H = 3.412142
 KW_PER_TON = 3.516853  # 12,000 BTU/h
@@ -48,7 +59,7 @@ def heat_units(kw: float) -> dict:
     return {"kw": _r(kw), "btu_h": _r(kw * 1000 * W_TO_BTU_H, 1), "tons": _r(kw / KW_PER_TON)}
 
 
-def analyze_cooling(ctx: Context) -> EngineResult:
+def analyze_cooling(ctx: Context) -> CoolingResult:
     project, catalog, arrays = ctx.project, ctx.catalog, ctx.arrays
     s = ctx.settings
     t = arrays.types
@@ -71,6 +82,19 @@ def analyze_cooling(ctx: Context) -> EngineResult:
         rack = project.racks[i]
         findings.append(Finding("error", "no-cdu", f"rack {rack.name} sends {rack_liquid[i]:.1f} kW to liquid "
                                                    "but no CDU serves it", f"rack:{rack.id}"))
+
+    air_limit, containment = air_limits(project, arrays, s)
+    density = np.divide(rack_air, air_limit, out=np.zeros(np.shape(rack_air)), where=air_limit > 0)
+    findings += air_density_findings(project, rack_air, air_limit, containment, s.air_rack_limit_kw)
+    room, room_findings = room_air(project, catalog, arrays, rack_air, rack_cfm)
+    findings += room_findings
+    findings += loop_temperatures(project, catalog, arrays, loops)
+    rack_gpus = arrays.per_rack(arrays.dev(t.gpus))
+    pos = {rid: i for i, rid in enumerate(arrays.rack_ids)}
+    for loop in loops:  # what stops when the loop's supply is lost (a header, a valve, every unit)
+        idx = [pos[r] for r in loop["racks"]]
+        loop["fault_domain"] = {"racks": len(loop["racks"]), "gpus": int(rack_gpus[idx].sum()) if len(idx) else 0,
+                                "liquid_kw": loop["load_kw"]}
 
     halls = []
     for h_i, hall in enumerate(project.halls):
@@ -95,7 +119,7 @@ def analyze_cooling(ctx: Context) -> EngineResult:
                       "liquid_kw": _r(liquid), "liquid_capacity_kw": hall.liquid_cooling_capacity_kw,
                       "liquid_headroom_kw": None if hall.liquid_cooling_capacity_kw is None
                       else _r(hall.liquid_cooling_capacity_kw - liquid),
-                      "air_cfm": _r(rack_cfm[mask].sum(), 0)})
+                      "air_cfm": _r(rack_cfm[mask].sum(), 0), **room[h_i]})
 
     liquid, air = float(rack_liquid.sum()), float(rack_air.sum())
     total_cfm = float(rack_cfm.sum())
@@ -109,14 +133,17 @@ def analyze_cooling(ctx: Context) -> EngineResult:
         "coolant_flow_lpm": _r(liquid * lpm_per_kw, 1), "coolant_flow_m3_h": _r(liquid * lpm_per_kw * 0.06, 2),
         "air_cfm": _r(total_cfm, 0), "air_m3_h": _r(total_cfm * CFM_TO_M3H, 0),
         "halls": halls, "cdu_loops": loops,
+        "air_limits": {"contained_kw": s.air_rack_limit_kw, "open_kw": s.air_rack_limit_open_kw},
         "racks": [{"id": rid, "name": r.name, "liquid_kw": lq, "air_kw": ar, "coolant_flow_lpm": fl,
-                   "air_cfm": cfm, "cdu_loop": loop}
-                  for rid, r, lq, ar, fl, cfm, loop in zip(
+                   "air_cfm": cfm, "cdu_loop": loop, "containment": cont, "air_limit_kw": lim, "air_density": dens,
+                   "air_remedy": air_remedy(ar, lim, s.air_rack_limit_kw if cont == "none" else None)}
+                  for rid, r, lq, ar, fl, cfm, loop, cont, lim, dens in zip(
                       arrays.rack_ids, project.racks, np.round(rack_liquid, 3).tolist(),
                       np.round(rack_air, 3).tolist(), np.round(rack_lpm, 1).tolist(),
-                      np.round(rack_cfm, 0).tolist(), served_by)],
+                      np.round(rack_cfm, 0).tolist(), served_by, containment, air_limit.tolist(),
+                      np.round(density, 4).tolist())],
     }
-    return EngineResult(section=section, findings=tuple(findings))
+    return CoolingResult(section=section, findings=tuple(findings), rack_air_density=frozen_array(density))
 
 
 def _cdu_loops(project: Project, catalog: Catalog, arrays: DesignArrays, rack_liquid: np.ndarray,

@@ -38,13 +38,14 @@ import orjson
 from catalog import Catalog, UnknownDeviceError
 from catalog.files import FileReadError, read_text, write_atomic
 
+from .facility import NO_FACILITY, FacilityError, facility_from_json
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
 from .quote.settings import QuoteError, QuoteSettings, quote_from_json
 from .settings import Settings, SettingsError, settings_from_json
 from .rules import span_problem
 
 FORMAT = "podplanner-project"
-FORMAT_VERSION = 3
+FORMAT_VERSION = 4
 SUFFIX = ".podplan.json"
 
 #: ``MIGRATIONS[n]`` turns a version-n document into version n+1.
@@ -89,6 +90,17 @@ def _quote_optional(doc: dict) -> dict:
     return doc
 
 
+@migration(3)
+def _facility_optional(doc: dict) -> dict:
+    """Version 4 halls may keep a ``facility`` (row distribution, UPS, generators, air and water classes,
+    floor tiles) and the settings gain the failover, phase and air-density limits.
+
+    A version-3 file states none of these: its halls check what they checked before and the new
+    settings take their defaults, so the document is unchanged.
+    """
+    return doc
+
+
 def migrate(doc: dict, migrations: dict[int, Callable[[dict], dict]] | None = None,
             target: int = FORMAT_VERSION) -> dict:
     steps = MIGRATIONS if migrations is None else migrations
@@ -127,6 +139,8 @@ def to_dict(project: Project) -> dict:
         for key in ("power_capacity_kw", "cooling_capacity_kw", "liquid_cooling_capacity_kw",
                     "floor_rating_kg_m2", "rack_power_limit_kw"):
             opt(d, key, getattr(h, key))
+        if h.facility != NO_FACILITY:
+            d["facility"] = h.facility.to_json()
         halls.append(d)
     racks = []
     for r in project.racks:
@@ -262,7 +276,7 @@ class _Reader:
     def hall(self, d: Any, where: str, seen: dict[str, str]) -> Hall:
         self.obj(d, where, ("id", "name", "outline"),
                  ("tile_mm", "power_capacity_kw", "cooling_capacity_kw", "liquid_cooling_capacity_kw",
-                  "floor_rating_kg_m2", "rack_power_limit_kw"))
+                  "floor_rating_kg_m2", "rack_power_limit_kw", "facility"))
         outline = d["outline"]
         if not isinstance(outline, list) or len(outline) < 3:
             raise ProjectFileError(f"{where}.outline", "needs at least 3 corners [x, y] in mm")
@@ -274,9 +288,17 @@ class _Reader:
         opt = {k: self.number(d.get(k), f"{where}.{k}", positive=True, optional=True)
                for k in ("power_capacity_kw", "cooling_capacity_kw", "liquid_cooling_capacity_kw",
                          "floor_rating_kg_m2", "rack_power_limit_kw")}
+        facility = NO_FACILITY
+        if "facility" in d:
+            try:
+                facility = facility_from_json(d["facility"], f"{where}.facility")
+            except FacilityError as exc:
+                path, _, reason = str(exc).partition(": ")
+                raise ProjectFileError(path, reason) from None
         return Hall(id=self.ident(d["id"], f"{where}.id", seen), name=self.text(d["name"], f"{where}.name"),
                     outline=tuple(pts),
-                    tile_mm=self.number(d.get("tile_mm", 600), f"{where}.tile_mm", 100, 5000), **opt)
+                    tile_mm=self.number(d.get("tile_mm", 600), f"{where}.tile_mm", 100, 5000), facility=facility,
+                    **opt)
 
     def mounted(self, d: Any, where: str, rack_id: str, units: int, seen: set[str],
                 explicit: set[str] = frozenset()) -> MountedDevice:
@@ -442,7 +464,7 @@ class _Reader:
 
     def floor_device(self, d: Any, where: str, seen: dict[str, str], halls: set[str]) -> FloorDevice:
         self.obj(d, where, ("id", "type", "hall", "x", "y"), ("name", "rotation", "serves"))
-        dtype = self.device_type(d["type"], f"{where}.type", ("cdu", "pdu"))
+        dtype = self.device_type(d["type"], f"{where}.type", ("cdu", "crah", "pdu"))
         hall = self.text(d["hall"], f"{where}.hall")
         if hall not in halls:
             raise ProjectFileError(f"{where}.hall", f"no hall with id {hall!r}")

@@ -1,8 +1,10 @@
 """Floor engine: weight per rack, static load on its footprint, and the rack's own load rating.
 
 A rack-scale system (GB200 NVL72) ships as an integrated rack, so its weight already includes the
-frame: the rack type's empty weight is not added again. Each of the four casters carries a
-quarter of the weight, the figure to hold against a raised-floor tile's concentrated-load rating.
+frame: the rack type's empty weight is not added again. Each of the four casters (or levelling feet)
+carries a quarter of the weight: standing, against a raised-floor tile's concentrated (point)
+rating; rolled in, against its rolling rating (handoff-facilities C.5). A row spreads its weight over
+its length and its pitch: its racks' depth plus one aisle (half the aisle on each side).
 """
 from __future__ import annotations
 
@@ -38,6 +40,15 @@ def analyze_floor(ctx: Context) -> EngineResult:
         findings.append(Finding("error", "rack-over-load",
                                 f"rack {names[i]} holds {contents[i]:.0f} kg of equipment, over the "
                                 f"{max_load[i]:g} kg its frame is rated for", f"rack:{arrays.rack_ids[i]}"))
+    findings += _tile_findings(project, arrays, weight / 4.0)
+    rows = _rows(project, arrays, t, weight)
+    for row in rows:
+        rating = project.hall(row["hall"]).floor_rating_kg_m2
+        if rating is not None and row["load_kg_m2"] > rating:
+            findings.append(Finding("error", "row-floor-load",
+                                    f"row {row['row'] or '(no row)'} spreads {row['weight_kg']:,.0f} kg over "
+                                    f"{row['area_m2']:.1f} m² ({row['load_kg_m2']:.0f} kg/m² over its pitch), over "
+                                    f"the hall's {rating:g} kg/m² rating", f"hall:{row['hall']}"))
     rated = [None if integrated[i] or not np.isfinite(max_load[i]) else float(max_load[i])
              for i in range(arrays.n_racks)]
     hall_rating = [project.halls[h].floor_rating_kg_m2 for h in arrays.rack_hall]
@@ -47,6 +58,42 @@ def analyze_floor(ctx: Context) -> EngineResult:
                  arrays.rack_ids, names, np.round(weight, 1).tolist(), np.round(area, 3).tolist(),
                  np.round(load, 1).tolist(), hall_rating, np.round(weight / 4, 1).tolist(),
                  np.round(contents, 1).tolist(), rated)]
+    tiles = [{"hall": h.id, "tile_point_kg": h.facility.tile_point_kg,
+              "tile_rolling_kg": h.facility.tile_rolling_kg, "aisle_mm": h.facility.aisle_mm} for h in project.halls]
     section = {"total_weight_kg": _r(weight.sum()), "max_load_kg_m2": _r(load.max() if len(load) else 0.0),
-               "racks": racks}
+               "racks": racks, "rows": rows, "halls": tiles}
     return EngineResult(section=section, findings=tuple(findings))
+
+
+def _tile_findings(project, arrays, caster: np.ndarray) -> list[Finding]:
+    out = []
+    point = np.array([h.facility.tile_point_kg or np.inf for h in project.halls], dtype=float)[arrays.rack_hall]
+    rolling = np.array([h.facility.tile_rolling_kg or np.inf for h in project.halls], dtype=float)[arrays.rack_hall]
+    for i in np.nonzero(caster > point)[0]:
+        r = project.racks[i]
+        out.append(Finding("error", "tile-point-load",
+                           f"rack {r.name} puts {caster[i]:.0f} kg on each caster, over the {point[i]:g} kg "
+                           "concentrated rating of the hall's floor tiles", f"rack:{r.id}"))
+    for i in np.nonzero((caster <= point) & (caster > rolling))[0]:
+        r = project.racks[i]
+        out.append(Finding("warning", "tile-rolling-load",
+                           f"rack {r.name} rolls {caster[i]:.0f} kg on each caster, over the tiles' {rolling[i]:g} kg "
+                           "rolling rating: lay load-spreading plates along its route in", f"rack:{r.id}"))
+    return out
+
+
+def _rows(project, arrays, t, weight: np.ndarray) -> list[dict]:
+    """Each row's weight over its length (racks' widths side by side) times its pitch (depth + one aisle)."""
+    if not arrays.n_racks:
+        return []
+    width = np.array([(rt.width_mm or 600) for rt in t.types])[arrays.rack_type] / 1000.0
+    depth = np.array([(rt.depth_mm or 1200) for rt in t.types])[arrays.rack_type] / 1000.0
+    order, row_of = arrays.rows
+    aisle = np.array([h.facility.aisle_mm for h in project.halls], dtype=float)[arrays.rack_hall] / 1000.0
+    kg = np.bincount(row_of, weights=weight, minlength=len(order))
+    area = np.bincount(row_of, weights=width * (depth + aisle), minlength=len(order))
+    length = np.bincount(row_of, weights=width, minlength=len(order))
+    racks = np.bincount(row_of, minlength=len(order))
+    return [{"hall": project.halls[h].id, "row": row, "racks": int(n), "weight_kg": _r(w), "length_m": _r(ln, 2),
+             "area_m2": _r(a, 2), "load_kg_m2": _r(w / a if a > 0 else 0.0)}
+            for (h, row), n, w, ln, a in zip(order, racks.tolist(), kg.tolist(), length.tolist(), area.tolist())]

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterable
 
+from .facility import NO_FACILITY, Facility
 from .quote.settings import QuoteSettings
 from .settings import Settings
 
@@ -35,6 +36,8 @@ class Hall:
     floor_rating_kg_m2: float | None = None
     #: Default per-rack power limit for racks that set none.
     rack_power_limit_kw: float | None = None
+    #: The power chain above the racks, the air and water classes, the floor tiles (:mod:`designer.facility`).
+    facility: Facility = NO_FACILITY
 
     @property
     def area_m2(self) -> float:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import math
 import os
 import re
@@ -30,6 +31,7 @@ import yaml
 from catalog.files import DEFAULT_READ_LIMIT, FileReadError, read_text
 from catalog.records import FLOOR_KINDS, MOUNTABLE_KINDS
 
+from .facility import NO_FACILITY, Facility, facility_from_json
 from .fileformat import ProjectFileError, from_dict, to_dict
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
 from .rules import span_problem
@@ -127,6 +129,17 @@ class _Row:
         if not lo <= value <= hi:
             raise self.error(column, f"{text} is outside {lo:g}..{hi:g}")
         return value
+
+
+def _facility(row, column: str) -> Facility:
+    """A location's facility, written as the JSON of a project file's ``halls[i].facility``."""
+    text = row.text(column)
+    if not text:
+        return NO_FACILITY
+    try:
+        return facility_from_json(json.loads(text), "facility")
+    except ValueError as exc:  # json.JSONDecodeError and FacilityError are both ValueErrors
+        raise row.error(column, str(exc)) from None
 
 
 def _outline(row: _Row, column: str) -> tuple[tuple[float, float], ...]:
@@ -249,6 +262,7 @@ def read_netbox(folder: str | os.PathLike, catalog=None, *, limit: int = DEFAULT
         hall_id = claim(row, "cf_podplanner_id", row.text("cf_podplanner_id") or _ident(loc))
         halls.append(Hall(hall_id, loc, _outline(row, "cf_podplanner_outline_mm"),
                           tile_mm=row.number("cf_podplanner_tile_mm", default=DEFAULT_TILE_MM, lo=1, hi=1e5),
+                          facility=_facility(row, "cf_podplanner_facility"),
                           **{field: row.number(f"cf_podplanner_{column}", lo=0) for field, column in HALL_FIGURES}))
         hall_of_location[loc] = hall_id
     if not halls:

@@ -11,7 +11,6 @@ Conventions (see the DCIM reference):
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 import numpy as np
@@ -22,8 +21,9 @@ from .arrays import DesignArrays
 from .engines import Context, EngineResult, frozen_array
 from .findings import Finding
 from .model import Project
+from .power_chain import power_chain
+from .power_feeds import SQRT3, RackFeeds, imbalance, rack_feeds
 
-SQRT3 = math.sqrt(3.0)
 #: Share of a hall's capacity above which a warning says headroom is thin.
 HEADROOM_WARNING = 0.9
 
@@ -54,27 +54,6 @@ def rack_limits_kw(project: Project, arrays: DesignArrays) -> tuple[np.ndarray, 
     return out, source
 
 
-def _feeds(project: Project, catalog: Catalog, arrays: DesignArrays):
-    """Per rack: PDU count and usable kW on feed A and on feed B."""
-    s = project.settings
-    t = arrays.types
-    usable = np.array([pdu_capacity_kw(d.voltage_v, d.current_a, d.phases, s.power_factor) * s.derating
-                       if d.kind == "pdu" else 0.0 for d in t.types])
-    pdu_dev = np.nonzero(arrays.dev(t.is_pdu))[0]
-    racks = arrays.dev_rack[pdu_dev]
-    # Ordinal of each PDU within its rack: devices are stored rack by rack, so a running count works.
-    first = np.searchsorted(racks, racks, side="left")
-    ordinal = np.arange(len(pdu_dev)) - first
-    on_a = ordinal % 2 == 0
-    cap = usable[arrays.dev_type[pdu_dev]]
-    n = arrays.n_racks
-    count_a = np.bincount(racks[on_a], minlength=n)
-    count_b = np.bincount(racks[~on_a], minlength=n)
-    cap_a = np.bincount(racks[on_a], weights=cap[on_a], minlength=n)
-    cap_b = np.bincount(racks[~on_a], weights=cap[~on_a], minlength=n)
-    return count_a, count_b, cap_a, cap_b
-
-
 @dataclass(frozen=True, kw_only=True)
 class PowerResult(EngineResult):
     """The ``power`` section, and per rack (in the project's rack order) the figures views colour by."""
@@ -86,6 +65,9 @@ class PowerResult(EngineResult):
     rack_limit_kw: np.ndarray
     #: maximum draw over limit
     rack_utilisation: np.ndarray
+    #: the most loaded element of the chain that feeds the rack (its inlets normal or failover, its row's
+    #: distribution, its UPS), as a share of what that element may carry
+    rack_chain_utilisation: np.ndarray
     it_typical_kw: float
     it_max_kw: float
     facility_max_kw: float
@@ -99,58 +81,47 @@ def analyze_power(ctx: Context) -> PowerResult:
     rack_typ = arrays.per_rack(arrays.dev(t.power_typical_w), it_mask) / 1000.0
     rack_max = arrays.per_rack(arrays.dev(t.power_max_w), it_mask) / 1000.0
     limits, limit_sources = rack_limits_kw(project, arrays)
-    count_a, count_b, cap_a, cap_b = _feeds(project, catalog, arrays)
-    has_system = arrays.per_rack(arrays.dev(t.fills_rack).astype(float)) > 0
+    feeds = rack_feeds(arrays, catalog, s.power_factor, s.derating)
+    count_a, count_b = feeds.inlets_a, feeds.inlets_b
+    cap_a, cap_b = feeds.continuous_a, feeds.continuous_b
     two_feeds = (count_a > 0) & (count_b > 0)
-    normal_a = np.where(two_feeds, rack_max / 2, rack_max)
-    normal_b = np.where(two_feeds, rack_max / 2, 0.0)
-    failover = np.where(two_feeds, rack_max, 0.0)
+    normal_a, normal_b = feeds.normal_a, feeds.normal_b
+    failover = np.where(two_feeds, feeds.failover, 0.0)
 
-    findings: list[Finding] = []
     names = [r.name for r in project.racks]
     ids = arrays.rack_ids
-    for i in np.nonzero(rack_max > limits)[0]:
-        findings.append(Finding("error", "rack-over-limit", f"rack {names[i]} draws up to {rack_max[i]:.1f} kW, "
-                                                            f"over its {limits[i]:g} kW limit", f"rack:{ids[i]}"))
-    pdus = count_a + count_b
-    for i in np.nonzero((rack_max > 0) & (pdus == 0) & ~has_system)[0]:
-        findings.append(Finding("warning", "no-pdu", f"rack {names[i]} draws {rack_max[i]:.1f} kW but has no rack "
-                                                     "PDU: its circuits are not checked", f"rack:{ids[i]}"))
-    for feed, load, cap in (("A", normal_a, cap_a), ("B", normal_b, cap_b)):
-        for i in np.nonzero((pdus > 0) & (load > cap + 1e-9))[0]:
-            findings.append(Finding("error", "circuit-over-cap",
-                                    f"rack {names[i]}: feed {feed} carries {load[i]:.1f} kW, over the "
-                                    f"{cap[i]:.1f} kW its PDUs may carry ({s.derating:.0%} of rating)", f"rack:{ids[i]}"))
-    for i in np.nonzero((pdus > 0) & ~two_feeds & (rack_max > 0))[0]:
-        findings.append(Finding("warning", "single-feed", f"rack {names[i]} is on one feed only: no A/B redundancy",
-                                f"rack:{ids[i]}"))
-    weak_cap = np.minimum(cap_a, cap_b)
-    for i in np.nonzero(two_feeds & (rack_max > weak_cap + 1e-9) & (rack_max <= cap_a + cap_b))[0]:
-        weak = "B" if cap_b[i] < cap_a[i] else "A"
-        findings.append(Finding("warning", "feed-redundancy-lost",
-                                f"rack {names[i]}: if the other feed fails, feed {weak} must carry "
-                                f"{rack_max[i]:.1f} kW, over its {weak_cap[i]:.1f} kW: redundancy lost", f"rack:{ids[i]}"))
-
+    findings = _rack_findings(names, ids, rack_max, limits, feeds, s)
     def col(a: np.ndarray, nd: int = 3) -> list:
         return np.round(a, nd).tolist()
 
     util = np.divide(rack_max, limits, out=np.zeros_like(rack_max), where=limits > 0)
+    hall_it = [float(rack_max[arrays.rack_hall == h].sum()) for h in range(len(project.halls))]
+    chain, chain_findings, above = power_chain(project, arrays, feeds, s, hall_it)
+    findings += chain_findings
+    inlet_util = np.maximum.reduce([_ratio(normal_a, cap_a), _ratio(normal_b, cap_b),
+                                    _ratio(feeds.fail_a, feeds.rating_a * s.failover_derating),
+                                    _ratio(feeds.fail_b, feeds.rating_b * s.failover_derating)])
+    chain_util = np.maximum(inlet_util, above)
+    pdus = (count_a + count_b).astype(int)
+    side_a, side_b = _feed_rows(feeds, "a", count_a), _feed_rows(feeds, "b", count_b)
     racks = [
         {"id": rid, "name": name, "hall": r.hall, "row": r.row, "typical_kw": typ, "max_kw": mx, "limit_kw": lim,
-         "limit_source": src, "headroom_kw": head, "utilisation": u, "pdus": n,
-         "feeds": {"A": {"pdus": na, "capacity_kw": ca, "normal_kw": la},
-                   "B": {"pdus": nb, "capacity_kw": cb, "normal_kw": lb}, "failover_kw": fo}}
-        for rid, name, r, typ, mx, lim, src, head, u, n, na, nb, ca, cb, la, lb, fo in zip(
+         "limit_source": src, "headroom_kw": head, "utilisation": u, "pdus": n, "inlet": kind,
+         "chain_utilisation": cu, "peak_kw": pk,
+         "feeds": {"A": fa, "B": fb, "failover_kw": fo, "throttled_kw": th, "inlet_lost_kw": il}}
+        for rid, name, r, typ, mx, lim, src, head, u, n, kind, cu, pk, fa, fb, fo, th, il in zip(
             ids, names, project.racks, col(rack_typ), col(rack_max), col(limits), limit_sources, col(limits - rack_max),
-            col(util, 4), pdus.tolist(), count_a.tolist(), count_b.tolist(), col(cap_a), col(cap_b),
-            col(normal_a), col(normal_b), col(failover))
+            col(util, 4), pdus.tolist(), feeds.inlet_kind, col(chain_util, 4), col(feeds.peak_a + feeds.peak_b),
+            side_a, side_b, col(failover), col(feeds.throttled_kw), col(feeds.inlet_lost_kw))
     ]
 
-    rows: dict[tuple[str, str], list[int]] = {}
-    for i, rack in enumerate(project.racks):
-        rows.setdefault((rack.hall, rack.row), []).append(i)
-    row_list = [{"hall": h, "row": r, "racks": len(ix), "typical_kw": _r(rack_typ[ix].sum()),
-                 "max_kw": _r(rack_max[ix].sum())} for (h, r), ix in sorted(rows.items())]
+    _, row_of = arrays.rows
+    n_rows = len(chain["rows"])
+    row_typ = np.round(np.bincount(row_of, weights=rack_typ, minlength=n_rows), 3).tolist()
+    row_max = np.round(np.bincount(row_of, weights=rack_max, minlength=n_rows), 3).tolist()
+    row_list = sorted(({"hall": c["hall"], "row": c["row"], "racks": c["racks"], "typical_kw": typ, "max_kw": mx,
+                        **{k: v for k, v in c.items() if k not in ("hall", "row", "racks")}}
+                       for c, typ, mx in zip(chain["rows"], row_typ, row_max)), key=lambda r: (r["hall"], r["row"]))
 
     halls = []
     for h_i, hall in enumerate(project.halls):
@@ -173,7 +144,8 @@ def analyze_power(ctx: Context) -> PowerResult:
     supplies, psu_findings = _supplies(project, catalog, arrays)
     findings += psu_findings
     it_typ, it_max = float(rack_typ.sum()), float(rack_max.sum())
-    cdu_kw = float(np.sum(t.power_max_w[arrays.floor_type] * t.is_cdu[arrays.floor_type])) / 1000.0 + float(
+    cooling_unit = np.array([d.kind in ("cdu", "crah") for d in t.types], dtype=bool)
+    cdu_kw = float(np.sum(t.power_max_w[arrays.floor_type] * cooling_unit[arrays.floor_type])) / 1000.0 + float(
         arrays.per_rack(arrays.dev(t.power_max_w), arrays.dev(t.is_cdu)).sum()) / 1000.0
     section = {
         "settings": {"pue": s.pue, "power_factor": s.power_factor, "derating": s.derating},
@@ -181,10 +153,13 @@ def analyze_power(ctx: Context) -> PowerResult:
         "facility_typical_kw": _r(it_typ * s.pue), "facility_max_kw": _r(it_max * s.pue),
         "cooling_equipment_kw": _r(cdu_kw),
         "halls": halls, "rows": row_list, "racks": racks, "supplies": supplies,
+        "ups": chain["ups"], "generators": chain["generators"],
+        "peak_kw": _r(feeds.peak_a.sum() + feeds.peak_b.sum()),
     }
     return PowerResult(section=section, findings=tuple(findings), rack_ids=tuple(ids),
                        rack_typical_kw=frozen_array(rack_typ), rack_max_kw=frozen_array(rack_max),
                        rack_limit_kw=frozen_array(limits), rack_utilisation=frozen_array(util),
+                       rack_chain_utilisation=frozen_array(chain_util),
                        it_typical_kw=_r(it_typ), it_max_kw=_r(it_max), facility_max_kw=_r(it_max * s.pue))
 
 
@@ -216,3 +191,98 @@ def _supplies(project: Project, catalog: Catalog, arrays: DesignArrays) -> tuple
                     "unconfirmed": any(dev.figure(f"psu.{k2}") is not None and dev.figure(f"psu.{k2}").unconfirmed
                                        for k2 in ("count", "rating_w", "redundant"))})
     return out, findings
+
+
+def _ratio(load: np.ndarray, cap: np.ndarray) -> np.ndarray:
+    return np.divide(load, cap, out=np.zeros(np.shape(load)), where=cap > 0)
+
+
+def _feed_rows(f: RackFeeds, side: str, inlets: np.ndarray) -> list[dict]:
+    """One feed of every rack as its JSON row, built column by column (a 100,000-GPU hall has 12,500 racks)."""
+    def col(name: str, nd: int = 3) -> list:
+        return np.round(getattr(f, f"{name}_{side}"), nd).tolist()
+
+    def count(name: str) -> list:
+        return getattr(f, f"{name}_{side}").astype(int).tolist()
+
+    phases = getattr(f, f"phases_{side}")
+    return [{"pdus": n, "capacity_kw": cap, "normal_kw": normal, "rating_kw": rating, "failover_kw": fo,
+             "peak_kw": peak, "phases_kw": ph, "imbalance": imb,
+             "c19_needed": n19, "c19_outlets": h19, "c13_needed": n13, "c13_outlets": h13}
+            for n, cap, normal, rating, fo, peak, ph, imb, n19, h19, n13, h13 in zip(
+                inlets.astype(int).tolist(), col("continuous"), col("normal"), col("rating"), col("fail"), col("peak"),
+                np.round(phases, 3).tolist(), np.round(imbalance(phases), 4).tolist(), count("c19_need"),
+                count("c19_have"), count("c13_need"), count("c13_have"))]
+
+
+def _rack_findings(names, ids, rack_max, limits, f: RackFeeds, s) -> list[Finding]:
+    """Each rack against its limit, and its inlets in normal operation, with a feed or an inlet lost, at
+    the peak, per phase and per outlet."""
+    out: list[Finding] = []
+    inlets = f.inlets_a + f.inlets_b
+    two = (f.inlets_a > 0) & (f.inlets_b > 0)
+    what = ["power shelves" if k == "power_shelf" else "PDUs" for k in f.inlet_kind]
+    for i in np.nonzero(rack_max > limits)[0]:
+        out.append(Finding("error", "rack-over-limit", f"rack {names[i]} draws up to {rack_max[i]:.1f} kW, "
+                                                       f"over its {limits[i]:g} kW limit", f"rack:{ids[i]}"))
+    for i in np.nonzero((rack_max > 0) & (inlets == 0))[0]:
+        out.append(Finding("warning", "no-pdu", f"rack {names[i]} draws {rack_max[i]:.1f} kW but has no rack PDU or "
+                                                "power shelf: its circuits are not checked", f"rack:{ids[i]}"))
+    for feed, side in (("A", "a"), ("B", "b")):
+        load, cap = getattr(f, f"normal_{side}"), getattr(f, f"continuous_{side}")
+        for i in np.nonzero((inlets > 0) & (load > cap + 1e-9))[0]:
+            out.append(Finding("error", "circuit-over-cap",
+                               f"rack {names[i]}: feed {feed} carries {load[i]:.1f} kW, over the {cap[i]:.1f} kW its "
+                               f"{what[i]} may carry ({s.derating:.0%} of rating)", f"rack:{ids[i]}"))
+    for i in np.nonzero((inlets > 0) & ~two & (rack_max > 0))[0]:
+        out.append(Finding("warning", "single-feed", f"rack {names[i]} is on one feed only: no A/B redundancy",
+                           f"rack:{ids[i]}"))
+    for lost, feed, side in (("B", "A", "a"), ("A", "B", "b")):
+        load = getattr(f, f"fail_{side}")
+        cap = getattr(f, f"rating_{side}") * s.failover_derating
+        normal_ok = getattr(f, f"normal_{side}") <= getattr(f, f"continuous_{side}") + 1e-9
+        for i in np.nonzero(two & normal_ok & (load > cap + 1e-9))[0]:
+            out.append(Finding("warning", "feed-redundancy-lost",
+                               f"rack {names[i]}: if feed {lost} fails, feed {feed} must carry {load[i]:.1f} kW "
+                               f"(devices throttled to their surviving supplies), over the {cap[i]:.1f} kW its "
+                               f"{what[i]} are rated for: redundancy lost", f"rack:{ids[i]}"))
+    per_inlet = np.divide(f.rating_a + f.rating_b, inlets, out=np.zeros_like(inlets), where=inlets > 0)
+    lone = (f.inlets_a > 1) | (f.inlets_b > 1)
+    for i in np.nonzero(lone & (f.inlet_lost_kw > per_inlet * s.failover_derating + 1e-9))[0]:
+        out.append(Finding("warning", "inlet-loss-over-rating",
+                           f"rack {names[i]}: with one of its {what[i]} lost, another must carry "
+                           f"{f.inlet_lost_kw[i]:.1f} kW, over its {per_inlet[i] * s.failover_derating:.1f} kW",
+                           f"rack:{ids[i]}"))
+    for feed, side in (("A", "a"), ("B", "b")):
+        peak, rating = getattr(f, f"peak_{side}"), getattr(f, f"rating_{side}")
+        for i in np.nonzero((inlets > 0) & (peak > rating + 1e-9))[0]:
+            out.append(Finding("warning", "transient-over-rating",
+                               f"rack {names[i]}: feed {feed} peaks at {peak[i]:.1f} kW in synchronised steps, over "
+                               f"its {what[i]}' {rating[i]:.1f} kW rating", f"rack:{ids[i]}"))
+        phases = getattr(f, f"phases_{side}")
+        cont = getattr(f, f"continuous_{side}")
+        imb = imbalance(phases)
+        per_phase = cont / 3.0
+        for i in np.nonzero((inlets > 0) & (phases.max(axis=1) > per_phase + 1e-9)
+                            & (getattr(f, f"normal_{side}") <= cont + 1e-9))[0]:
+            out.append(Finding("error", "phase-over-cap",
+                               f"rack {names[i]}: feed {feed}'s heaviest phase carries {phases[i].max():.1f} kW, over "
+                               f"the {per_phase[i]:.1f} kW one phase may carry", f"rack:{ids[i]}"))
+        # at a rack PDU imbalance matters where it takes a phase near its limit before the circuit is full
+        near = phases.max(axis=1) > 0.8 * per_phase
+        for i in np.nonzero((inlets > 0) & near & (imb > s.phase_imbalance_limit))[0]:
+            out.append(Finding("warning", "phase-imbalance",
+                               f"rack {names[i]}: feed {feed}'s phases carry "
+                               f"{', '.join(f'{x:.1f}' for x in phases[i])} kW, {imb[i]:.0%} out of balance "
+                               f"(limit {s.phase_imbalance_limit:.0%}), its heaviest at "
+                               f"{phases[i].max() / per_phase[i]:.0%} of what one phase may carry: move supplies "
+                               "between phases", f"rack:{ids[i]}"))
+        n19, n13 = getattr(f, f"c19_need_{side}"), getattr(f, f"c13_need_{side}")
+        h19, h13 = getattr(f, f"c19_have_{side}"), getattr(f, f"c13_have_{side}")
+        short = (n19 > h19) | (n13 > h13 + np.maximum(h19 - n19, 0))
+        for i in np.nonzero((inlets > 0) & short)[0]:
+            out.append(Finding("error", "outlet-shortfall",
+                               f"rack {names[i]}: feed {feed} has {int(n19[i])} C20 and {int(n13[i])} C14 supplies "
+                               f"to plug in but its PDUs offer {int(h19[i])} C19 and {int(h13[i])} C13 outlets "
+                               "(a C14 supply may take a spare C19)", f"rack:{ids[i]}"))
+    return out

@@ -42,6 +42,18 @@ class Settings:
     fabric_tiers: str = "auto"
     #: Down:up ratio at the leaf switches; 1 is non-blocking.
     fabric_oversubscription: float = 1.0
+    #: Share of a circuit's rating its surviving side may carry while the other feed is lost. A
+    #: failover lasts until the repair, not for good, so the default holds it to the breaker's rating
+    #: (1.0): NVIDIA's own DGX B200 guidance (2 x 32 A for a 28.6 kW rack, 2 x 60 A for 57.2 kW) only
+    #: holds at that. Set 0.8 to hold failover to the continuous limit too.
+    failover_derating: float = 1.0
+    #: Largest phase imbalance accepted on a loaded circuit: max deviation from the mean over the mean
+    #: (the DCIM reference: aim for 10-20 %; 10 % here).
+    phase_imbalance_limit: float = 0.1
+    #: Air-cooled heat a rack may reject to the room: 25-30 kW with hot/cold aisle containment (DCIM
+    #: reference §3.3, [S]); about 15 kW without (APC WP156, where cost flattens, [S] as a limit [U]).
+    air_rack_limit_kw: float = 30.0
+    air_rack_limit_open_kw: float = 15.0
 
     def __post_init__(self) -> None:
         check_settings(self)
@@ -80,6 +92,10 @@ def check_settings(s: Settings) -> None:
         raise SettingsError(f"fabric_tiers must be auto, 2 or 3, got {s.fabric_tiers!r}")
     _positive("fabric_oversubscription", s.fabric_oversubscription, 1.0, 64.0, inclusive_lo=True)
     _positive("rack_system_limit_kw", s.rack_system_limit_kw, 0.0, 10000.0)
+    _positive("failover_derating", s.failover_derating, 0.0, 1.0)
+    _positive("phase_imbalance_limit", s.phase_imbalance_limit, 0.0, 3.0)
+    _positive("air_rack_limit_kw", s.air_rack_limit_kw, 0.0, 10000.0)
+    _positive("air_rack_limit_open_kw", s.air_rack_limit_open_kw, 0.0, 10000.0)
 
 
 def settings_from_json(doc: object, where: str = "settings") -> Settings:

@@ -37,6 +37,7 @@ NetBox device, so its trays' ports are ``tray01/1`` ...).
 from __future__ import annotations
 
 import csv
+import json
 import math
 import os
 import re
@@ -51,6 +52,7 @@ from designer.analysis import Analysis
 from designer.fabric import media
 from designer.fabric.topology import TIER_NAMES
 from designer.fabric.wiring import port_name
+from designer.facility import NO_FACILITY
 from designer.quote.lines import cable_part_number
 from designer.rack_roles import device_role
 
@@ -103,6 +105,8 @@ CUSTOM_FIELDS = (
      "Distributed load the floor is rated for"),
     ("podplanner_power_limit_kw", "Rack power limit (kW)", "decimal", "dcim.location,dcim.rack",
      "Per-rack power limit: a rack's own, or on a hall the limit of racks that set none"),
+    ("podplanner_facility", "Facility (PodPlanner)", "json", "dcim.location",
+     "The hall's busway, UPS, generators, air and water classes and floor tiles, as PodPlanner keeps them"),
 )
 
 ROLE_NAMES = {"compute": "Compute", "rack_scale": "Rack-scale system", "network": "Network",
@@ -129,7 +133,8 @@ COLUMNS = {
     "02-locations.csv": ("site", "name", "slug", "status", "cf_podplanner_id",
                          "cf_podplanner_outline_mm", "cf_podplanner_tile_mm", "cf_podplanner_power_capacity_kw",
                          "cf_podplanner_cooling_capacity_kw", "cf_podplanner_liquid_cooling_capacity_kw",
-                         "cf_podplanner_floor_rating_kg_m2", "cf_podplanner_power_limit_kw"),
+                         "cf_podplanner_floor_rating_kg_m2", "cf_podplanner_power_limit_kw",
+                         "cf_podplanner_facility"),
     "03-manufacturers.csv": ("name", "slug"),
     "04-device-roles.csv": ("name", "slug", "color", "description"),
     "05-rack-types.csv": ("manufacturer", "model", "slug", "form_factor", "width", "u_height", "outer_width",
@@ -293,7 +298,9 @@ def write_netbox(analysis: Analysis, folder) -> str:
         rows["02-locations.csv"].append((site, locations[h.id], hall_slugs[h.id],
                                          "planned", h.id, outline, num(h.tile_mm), num(h.power_capacity_kw),
                                          num(h.cooling_capacity_kw), num(h.liquid_cooling_capacity_kw),
-                                         num(h.floor_rating_kg_m2), num(h.rack_power_limit_kw)))
+                                         num(h.floor_rating_kg_m2), num(h.rack_power_limit_kw),
+                                         json.dumps(h.facility.to_json(), sort_keys=True)
+                                         if h.facility != NO_FACILITY else ""))
 
     # -- types: one pass over the design ------------------------------------------------------
     device_type = {d.id: d.type for r in project.racks for d in r.devices}

@@ -317,7 +317,7 @@ class CanvasTools:
         dev = self.catalog.find(device_id)
         if dev is None:
             return self.refuse(f"Drop refused: unknown catalog id {device_id!r}")
-        floor_unit = dev.kind in ("cdu", "pdu") and dev.width_mm and dev.depth_mm
+        floor_unit = dev.kind in ("cdu", "crah", "pdu") and dev.width_mm and dev.depth_mm
         if dev.kind not in ("rack", "rack_system") and not dev.fills_rack and not floor_unit:
             target = self.scene.footprint_at(scene_pos)
             if isinstance(target, RackItem):
@@ -347,7 +347,7 @@ class CanvasTools:
         y = pl.snap_centre(hy, ey, tile, phase_y)
         project = self.project
         if floor_unit:
-            prefix = "CDU-" if dev.kind == "cdu" else "PDU-"
+            prefix = {"cdu": "CDU-", "crah": "CRAH-"}.get(dev.kind, "PDU-")
             name = pl.next_names(prefix, (f.name for f in project.floor_devices), 1, 1)[0]
             return self._add([], [FloorDevice(pl.new_ids(project, "f")[0], dev.id, hall_id, x, y, rotation, name)],
                              "Drop", label="Add floor unit")

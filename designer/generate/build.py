@@ -14,14 +14,23 @@ from dataclasses import dataclass, field, replace
 from catalog import Catalog
 
 from ..commands import AddHallCommand, AddObjectsCommand, CommandError
+from ..cooling import analyze_cooling
 from ..engines import Context
 from ..model import FloorDevice, Hall, MountedDevice, Project, Rack
 from ..power import analyze_power, pdu_capacity_kw
-from ..cooling import analyze_cooling
 from ..settings import Settings
+from .facility_sizing import facility_for
 from .layout import TILE, Grid, plan_grid, row_places
 from .networks import NetworkPlan, compute_fabric, plan_networks
-from .spec import DEFAULT_RACK_KW, MAX_PHASES, GenerateError, SuperpodSpec, SystemProfile, check_spec, system_profile
+from .spec import (
+    DEFAULT_RACK_KW,
+    MAX_PHASES,
+    GenerateError,
+    SuperpodSpec,
+    SystemProfile,
+    check_spec,
+    system_profile,
+)
 
 RACK_TYPE = "rack-48u-600x1200"
 CDU_TYPE = "cdu-inrow-2mw"
@@ -62,16 +71,17 @@ def _pdu_usable_kw(catalog: Catalog, type_id: str, settings: Settings) -> float:
     return pdu_capacity_kw(d.voltage_v, d.current_a, d.phases, settings.power_factor) * settings.derating
 
 
-def _pdus(catalog: Catalog, rack_id: str, max_kw: float, supplies: int, settings: Settings,
+def _pdus(catalog: Catalog, rack_id: str, max_kw: float, failover_kw: float, supplies: int, settings: Settings,
           memo: dict | None = None) -> list[MountedDevice]:
-    """PDUs for a rack drawing ``max_kw``: on each of feeds A and B enough to carry the whole rack alone
-    (the failover case the power engine checks), and enough outlets for half the rack's supplies each."""
+    """PDUs for a rack drawing ``max_kw``: on each of feeds A and B enough for half the rack in normal
+    operation and for ``failover_kw`` (what the rack draws on one feed) when the other is lost, and enough
+    outlets for half the rack's supplies each."""
     if max_kw <= 0:
         return []
-    key = (max_kw, supplies)
+    key = (max_kw, failover_kw, supplies)
     best = None if memo is None else memo.get(key)
     if best is None:
-        best = _pdu_choice(catalog, max_kw, supplies, settings)
+        best = _pdu_choice(catalog, max_kw / 2, failover_kw, supplies, settings)
         if memo is not None:
             memo[key] = best
     per_feed, type_id = best
@@ -80,12 +90,21 @@ def _pdus(catalog: Catalog, rack_id: str, max_kw: float, supplies: int, settings
             for i in range(2 * per_feed)]
 
 
-def _pdu_choice(catalog: Catalog, max_kw: float, supplies: int, settings: Settings) -> tuple[int, str]:
-    """(PDUs per feed, PDU type): the type that needs the fewest."""
+def _pdu_choice(catalog: Catalog, normal_kw: float, failover_kw: float, supplies: int,
+                settings: Settings) -> tuple[int, str]:
+    """(PDUs per feed, PDU type): the type that needs the fewest, the smaller rating on a tie.
+
+    Each feed carries its half of the rack within the continuous limit, and the rack's failover load
+    (devices throttled to their surviving supplies) within the rating: the rule that gives NVIDIA's
+    2 x 32 A for a 2-DGX B200 rack and 2 x 60 A for a 4-DGX rack."""
     best = None
-    for type_id in PDU_TYPES:
-        per_feed = max(math.ceil(max_kw / _pdu_usable_kw(catalog, type_id, settings) - 1e-9),
-                       math.ceil(math.ceil(supplies / 2) / max(1, catalog.get(type_id).outlets or 1)))
+    for type_id in sorted(PDU_TYPES, key=lambda k: _pdu_usable_kw(catalog, k, settings)):
+        usable = _pdu_usable_kw(catalog, type_id, settings)
+        full = usable / settings.derating * settings.failover_derating
+        dev = catalog.get(type_id)
+        outlets = (dev.outlets_c19 + dev.outlets_c13) or dev.outlets or 1
+        per_feed = max(math.ceil(normal_kw / usable - 1e-9), math.ceil(failover_kw / full - 1e-9),
+                       math.ceil(math.ceil(supplies / 2) / outlets))
         if best is None or per_feed < best[0]:
             best = (per_feed, type_id)
     return best
@@ -102,6 +121,15 @@ class _Builder:
         self._types: dict = {}
         self._pdu_memo: dict = {}
 
+    def _one_feed_kw(self, devices: list[MountedDevice]) -> float:
+        """What the rack draws on one feed: each device capped by the half (rounded up) of its supplies."""
+        total = 0.0
+        for d in devices:
+            t = self.dtype(d.type)
+            mx = (t.power_max_w or 0) / 1000
+            total += min(mx, math.ceil(t.psu.count / 2) * t.psu.rating_w / 1000) if t.psu else mx
+        return total
+
     def dtype(self, type_id: str):
         t = self._types.get(type_id)
         if t is None:
@@ -112,7 +140,8 @@ class _Builder:
         if pdus:
             kw = sum((self.dtype(d.type).power_max_w or 0) for d in devices) / 1000
             supplies = sum((self.dtype(d.type).psu.count if self.dtype(d.type).psu else 1) for d in devices)
-            devices = devices + _pdus(self.catalog, rid, kw, supplies, self.settings, self._pdu_memo)
+            devices = devices + _pdus(self.catalog, rid, kw, self._one_feed_kw(devices), supplies, self.settings,
+                                      self._pdu_memo)
         rack = Rack(rid, name, "hall-1", RACK_TYPE, place.x, place.y, place.rotation, place.row, tuple(devices))
         self.racks.append(rack)
         return rack
@@ -329,6 +358,7 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     cooling = analyze_cooling(ctx).section
     it_max, liquid, air = power.it_max_kw, float(cooling["liquid_kw"]), float(cooling["air_kw"])
     project = _with_capacities(project, spec, it_max, liquid, air)
+    project = project.with_hall(replace(project.halls[0], facility=facility_for(power.section, liquid, settings)))
     gpus = units * profile.gpus_per_node
     out = Generated(project, spec, profile, net, sus, units, gpus, grid, notes, it_max, liquid, air)
     if with_phases and spec.phase_sus is not None:

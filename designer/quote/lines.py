@@ -33,6 +33,7 @@ SECTION_OF_KIND = {
     "transceiver": "optics", "cable": "optics",
     "pdu": "power", "power_shelf": "power", "accessory": "power",
     "cdu": "cooling",
+    "crah": "cooling",
     "rack": "racks",
     "software": "software",
     "service": "services",

@@ -1,0 +1,53 @@
+"""The facility a generated hall gets: busway per row and feed, a 2N UPS, N+1 generators, contained aisles,
+a facility water class. Each is the smallest standard size that carries the design with a feed lost.
+
+- Busway: Starline T5 track busway sizes, 250, 400 and 800 A (handoff-facilities C.2, [P*]), at
+  415 V three-phase: the smallest whose continuous limit carries every row's feed and whose rating
+  carries it with the other feed lost; a row too heavy for one 800 A run gets two (or more) a side.
+- UPS: 2N, one system per feed, each of 1,200 kW modules (Vertiv Liebert EXL, 625-1,200 kVA at
+  unity power factor, [P*]), enough modules that either system carries the hall's failover load.
+- Generators: 1,600 kW units, the continuous rating of a Caterpillar 3516B-HD (2,000 kVA at 0.8
+  PF, [P*]), since Tier III counts generators at a rating with no runtime limit; N+1 on IT x PUE.
+- Aisles: hot-aisle containment, the case the 25-30 kW per-rack air limit assumes.
+- Facility water: W32 where the hall has liquid load; with the in-row CDU's 5 K approach the racks get
+  37 °C, under the NVL72's 45 °C.
+"""
+from __future__ import annotations
+
+import math
+
+from ..facility import Facility
+from ..power_feeds import SQRT3
+
+BUSWAY_AMPS = (250.0, 400.0, 800.0)
+BUSWAY_V = 415.0
+UPS_MODULE_KW = 1200.0
+GENERATOR_KW = 1600.0
+
+
+def facility_for(power_section: dict, liquid_kw: float, settings) -> Facility:
+    """The facility that carries a design whose power section (``analyze_power(...).section``) is given."""
+    worst_normal = worst_fail = 0.0
+    for row in power_section["rows"]:
+        for side in row["feeds"].values():
+            worst_normal = max(worst_normal, side["normal_kw"])
+            worst_fail = max(worst_fail, side["failover_kw"])
+    runs, amps = 1, BUSWAY_AMPS[-1]
+    for runs in range(1, 17):  # fewest runs, then the smallest size
+        fits = [a for a in BUSWAY_AMPS
+                if worst_normal <= SQRT3 * BUSWAY_V * a * settings.power_factor / 1000.0 * runs * settings.derating
+                and worst_fail <= SQRT3 * BUSWAY_V * a * settings.power_factor / 1000.0 * runs
+                * settings.failover_derating]
+        if fits:
+            amps = fits[0]
+            break
+    per_side = max((sum(r["feeds"][k]["failover_kw"] for r in power_section["rows"]) for k in ("A", "B")),
+                   default=0.0)
+    modules = max(1, math.ceil(per_side / UPS_MODULE_KW - 1e-9))
+    facility_kw = power_section["it_max_kw"] * settings.pue
+    generators = max(1, math.ceil(facility_kw / GENERATOR_KW - 1e-9)) + 1
+    return Facility(distribution="busway", distribution_amps=amps, distribution_voltage_v=BUSWAY_V,
+                    distribution_runs=runs,
+                    ups_scheme="2N", ups_module_kw=UPS_MODULE_KW, ups_modules=min(modules, 1000),
+                    generator_kw=GENERATOR_KW, generators=min(generators, 1000), generator_redundant=1,
+                    containment="hot", water_class="W32" if liquid_kw > 0 else None)

@@ -1,0 +1,222 @@
+"""The power chain above the racks: each row's busway (or remote power panel) per feed, each hall's UPS
+and generators, in normal operation, with a partner lost and at the transient peak.
+
+- A row has one distribution element per feed (or ``distribution_runs`` in parallel, its racks spread
+  evenly over them), rated ``distribution_amps`` at ``distribution_voltage_v`` three-phase: it carries P = √3·V·I·PF at its full rating, and
+  continuously the ``derating`` share of that. It carries the row's racks' feed in normal
+  operation; when its partner (the row's other element, or the UPS behind it) is lost it carries
+  every rack's failover load, devices throttled to their surviving supplies.
+- UPS: ``2N`` — system A carries every A feed, B every B feed, each must carry the failover load
+  alone. ``N``/``N+1`` — one system carries both feeds (an N+1 system keeps one spare module).
+  ``DR`` (distributed redundant) — ``blocks`` systems; row i's feed A comes from block i mod n and
+  its feed B from block i+1 mod n, so when one block fails its load moves to the blocks paired with
+  it. A system's capacity is (modules - spare modules) x module kW.
+- Generators carry the facility load (IT x PUE): N + ``generator_redundant`` units.
+- Transient peaks (milliseconds) are held to full ratings, never the continuous limit: a breaker
+  does not trip on them, but neither may they exceed what the circuit or UPS is rated for.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+from .facility import DISTRIBUTION_NAMES, Facility
+from .findings import Finding
+from .power_feeds import SQRT3, RackFeeds, imbalance
+
+
+def _r(x: float, nd: int = 3) -> float:
+    return round(float(x), nd)
+
+
+def _share(load: float, cap: float) -> float | None:
+    return round(load / cap, 4) if cap > 0 else None
+
+
+def _ups_capacity(f: Facility) -> tuple[float, int]:
+    spare = max(1, f.ups_redundant_modules) if f.ups_scheme == "N+1" else f.ups_redundant_modules
+    spare = min(spare, f.ups_modules - 1)
+    return (f.ups_modules - spare) * (f.ups_module_kw or 0.0), spare
+
+
+def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: list[float]):
+    """Rows, UPS and generators of every hall, their findings, and per rack the worst utilisation of the
+    chain that feeds it (rack inlets, its row's distribution, its UPS) for the heat map."""
+    s = settings
+    n = arrays.n_racks
+    order, row_of = arrays.rows
+    nr = len(order)
+
+    def rsum(values: np.ndarray) -> np.ndarray:
+        return np.bincount(row_of, weights=values, minlength=nr)
+
+    # each rack's PDU phases rotated by its place in the row (tap-offs alternate L1-L2-L3)
+    by_row = np.argsort(row_of, kind="stable")
+    place = np.empty(n, dtype=np.int64)
+    place[by_row] = np.arange(n) - np.searchsorted(row_of[by_row], row_of[by_row], side="left")
+    cols = (np.arange(3)[None, :] + place[:, None]) % 3
+    sides = {}
+    for side in ("a", "b"):
+        rack_ph = getattr(feeds, f"phases_{side}")
+        rotated = np.zeros_like(rack_ph)
+        rotated[np.arange(n)[:, None], cols] = rack_ph
+        sides[side] = {
+            "normal": rsum(getattr(feeds, f"normal_{side}")), "failover": rsum(getattr(feeds, f"fail_{side}")),
+            "peak": rsum(getattr(feeds, f"peak_{side}")),
+            "phases": np.stack([rsum(rotated[:, k]) for k in range(3)], axis=1)}
+    racks_in_row = np.bincount(row_of, minlength=nr)
+
+    findings: list[Finding] = []
+    halls = project.halls
+    amps = [halls[h].facility.distribution_amps_of(row) for h, row in order]
+    full = np.array([SQRT3 * halls[h].facility.distribution_voltage_v * a * s.power_factor / 1000.0
+                     * halls[h].facility.distribution_runs if a else 0.0 for (h, _), a in zip(order, amps)])
+    cont, fail_cap = full * s.derating, full * s.failover_derating
+    rated = full > 0
+    row_util = np.zeros(nr)
+    cols = {}
+    for side in ("a", "b"):
+        d = sides[side]
+        d["imbalance"] = imbalance(d["phases"])
+        util, fo_util = _ratio(d["normal"], cont), _ratio(d["failover"], fail_cap)
+        row_util = np.maximum.reduce([row_util, util, fo_util])
+        cols[side] = [{"normal_kw": a, "failover_kw": b, "peak_kw": c, "utilisation": u if r else None,
+                       "failover_utilisation": fu if r else None, "phases_kw": ph, "imbalance": im}
+                      for a, b, c, u, fu, r, ph, im in zip(
+                          np.round(d["normal"], 3).tolist(), np.round(d["failover"], 3).tolist(),
+                          np.round(d["peak"], 3).tolist(), np.round(util, 4).tolist(), np.round(fo_util, 4).tolist(),
+                          rated.tolist(), np.round(d["phases"], 3).tolist(), np.round(d["imbalance"], 4).tolist())]
+        _row_findings(findings, order, halls, amps, side, d, full, cont, fail_cap, s)
+    rows_out = [{"hall": halls[h].id, "row": row, "racks": n_in, "distribution": halls[h].facility.distribution,
+                 "rating_a": a, "runs": halls[h].facility.distribution_runs,
+                 "voltage_v": halls[h].facility.distribution_voltage_v if a else None,
+                 "capacity_kw": c if a else None, "failover_capacity_kw": fc if a else None,
+                 "rating_kw": fl if a else None, "feeds": {"A": fa, "B": fb}}
+                for (h, row), n_in, a, c, fc, fl, fa, fb in zip(
+                    order, racks_in_row.tolist(), amps, np.round(cont, 3).tolist(), np.round(fail_cap, 3).tolist(),
+                    np.round(full, 3).tolist(), cols["a"], cols["b"])]
+
+    ups_out, gen_out = [], []
+    hall_util = np.zeros(len(project.halls))
+    for h, hall in enumerate(project.halls):
+        f = hall.facility
+        hall_rows = [i for i, (hh, _) in enumerate(order) if hh == h]
+        where = f"hall:{hall.id}"
+        if f.ups_scheme is not None:
+            systems = _ups_systems(f, hall_rows, sides)
+            capacity, spare = _ups_capacity(f)
+            listed = []
+            for name, normal, fo, pk in systems:
+                hall_util[h] = max(hall_util[h], normal / capacity, fo / capacity)
+                listed.append({"name": name, "capacity_kw": _r(capacity), "normal_kw": _r(normal),
+                               "failover_kw": _r(fo), "peak_kw": _r(pk), "utilisation": _share(normal, capacity),
+                               "failover_utilisation": _share(fo, capacity)})
+                label = f"{name} in {hall.name}"
+                if normal > capacity + 1e-9:
+                    findings.append(Finding("error", "ups-over-capacity",
+                                            f"{label} carries {normal:.1f} kW, over its {capacity:.1f} kW "
+                                            f"({f.ups_modules - spare} of {f.ups_modules} modules x "
+                                            f"{f.ups_module_kw:g} kW)", where))
+                elif fo > capacity + 1e-9:
+                    findings.append(Finding("warning", "ups-redundancy-lost",
+                                            f"{label} must carry {fo:.1f} kW when its partner is lost, over its "
+                                            f"{capacity:.1f} kW: the {f.ups_scheme} scheme is not redundant", where))
+                if pk > capacity + 1e-9:
+                    findings.append(Finding("warning", "transient-over-rating",
+                                            f"{label}: transient peaks reach {pk:.1f} kW, over its {capacity:.1f} kW: "
+                                            "it must ride through them on its overload rating", where))
+            ups_out.append({"hall": hall.id, "scheme": f.ups_scheme, "modules": f.ups_modules,
+                            "spare_modules": spare, "module_kw": f.ups_module_kw,
+                            "blocks": f.ups_blocks if f.ups_scheme == "DR" else None, "systems": listed})
+        if f.generators:
+            load = it_max_by_hall[h] * s.pue
+            cap_all = f.generators * f.generator_kw
+            cap_n = (f.generators - f.generator_redundant) * f.generator_kw
+            gen_out.append({"hall": hall.id, "units": f.generators, "unit_kw": f.generator_kw,
+                            "redundant": f.generator_redundant, "load_kw": _r(load), "capacity_kw": _r(cap_n),
+                            "installed_kw": _r(cap_all), "utilisation": _share(load, cap_n)})
+            label = f"the generators of {hall.name}"
+            if load > cap_all + 1e-9:
+                findings.append(Finding("error", "generator-over-capacity",
+                                        f"{label} ({f.generators} x {f.generator_kw:g} kW) cannot carry the "
+                                        f"{load:.1f} kW facility load", where))
+            elif load > cap_n + 1e-9:
+                findings.append(Finding("warning", "generator-redundancy-lost",
+                                        f"{label}: with {f.generator_redundant} unit(s) out, {cap_n:.0f} kW is left "
+                                        f"for {load:.1f} kW: not N+{f.generator_redundant}", where))
+        if f.distribution_amps is None and not any(f.row(order[i][1]).distribution_amps for i in hall_rows) \
+                and f.ups_scheme is None and not f.generators and hall_rows:
+            findings.append(Finding("info", "power-chain-unchecked",
+                                    f"hall {hall.name} gives no busway, UPS or generator ratings: only the racks' "
+                                    "own feeds are checked", where))
+
+    rack_chain = np.maximum(row_util[row_of], hall_util[arrays.rack_hall]) if n else np.zeros(0)
+    return {"rows": rows_out, "ups": ups_out, "generators": gen_out}, findings, rack_chain
+
+
+def _ratio(load: np.ndarray, cap: np.ndarray) -> np.ndarray:
+    return np.divide(load, cap, out=np.zeros(np.shape(load)), where=cap > 0)
+
+
+def _row_findings(out: list, order, halls, amps, side: str, d: dict, full, cont, fail_cap, s) -> None:
+    """Each rated row element over its continuous limit, over its rating on failover or at the peak, or out of
+    phase balance."""
+    normal, fo, pk, imb, ph = d["normal"], d["failover"], d["peak"], d["imbalance"], d["phases"]
+    rated = full > 0
+    over = rated & (normal > cont + 1e-9)
+    lost = rated & ~over & (fo > fail_cap + 1e-9)
+    peak = rated & (pk > full + 1e-9)
+    unbalanced = rated & (imb > s.phase_imbalance_limit) & (normal > 0.5 * cont)
+    for i in np.nonzero(over | lost | peak | unbalanced)[0]:
+        h, row = order[i]
+        f = halls[h].facility
+        where = f"hall:{halls[h].id}"
+        name = f"row {row or '(no row)'} in {halls[h].name}, {DISTRIBUTION_NAMES[f.distribution]} {side.upper()}"
+        if over[i]:
+            out.append(Finding("error", "distribution-over-cap",
+                               f"{name} carries {normal[i]:.1f} kW, over its {cont[i]:.1f} kW continuous limit "
+                               f"({s.derating:.0%} of {_runs(f.distribution_runs)}{amps[i]:g} A at "
+                               f"{f.distribution_voltage_v:g} V)", where))
+        if lost[i]:
+            out.append(Finding("warning", "distribution-redundancy-lost",
+                               f"{name} must carry {fo[i]:.1f} kW when feed {'B' if side == 'a' else 'A'} is lost, "
+                               f"over its {fail_cap[i]:.1f} kW: redundancy lost", where))
+        if peak[i]:
+            out.append(Finding("warning", "transient-over-rating",
+                               f"{name}: transient peaks reach {pk[i]:.1f} kW, over its {full[i]:.1f} kW rating", where))
+        if unbalanced[i]:
+            out.append(Finding("warning", "phase-imbalance",
+                               f"{name}: phases carry {', '.join(f'{x:.1f}' for x in ph[i])} kW, {imb[i]:.0%} out of "
+                               f"balance (limit {s.phase_imbalance_limit:.0%})", where))
+
+
+def _runs(runs: int) -> str:
+    return f"{runs} x " if runs > 1 else ""
+
+
+def _ups_systems(f: Facility, hall_rows: list[int], sides: dict) -> list[tuple[str, float, float, float]]:
+    """(name, normal kW, kW with its partner lost, peak kW) per UPS system of a hall."""
+    a, b = sides["a"], sides["b"]
+
+    def total(d: dict, key: str) -> float:
+        return float(sum(d[key][i] for i in hall_rows))
+
+    if f.ups_scheme == "2N":
+        return [("UPS A", total(a, "normal"), total(a, "failover"), total(a, "peak")),
+                ("UPS B", total(b, "normal"), total(b, "failover"), total(b, "peak"))]
+    if f.ups_scheme in ("N", "N+1"):
+        normal = total(a, "normal") + total(b, "normal")
+        return [("UPS", normal, normal, total(a, "peak") + total(b, "peak"))]
+    blocks = f.ups_blocks
+    normal = np.zeros(blocks)
+    peak = np.zeros(blocks)
+    extra = np.zeros((blocks, blocks))  # extra[k, j]: what block j takes on when block k fails
+    for pos, i in enumerate(hall_rows):
+        ka, kb = pos % blocks, (pos + 1) % blocks
+        normal[ka] += a["normal"][i]
+        normal[kb] += b["normal"][i]
+        peak[ka] += a["peak"][i]
+        peak[kb] += b["peak"][i]
+        extra[ka, kb] += b["failover"][i] - b["normal"][i]
+        extra[kb, ka] += a["failover"][i] - a["normal"][i]
+    worst = normal + extra.max(axis=0)
+    return [(f"UPS block {k + 1}", float(normal[k]), float(worst[k]), float(peak[k])) for k in range(blocks)]

@@ -1,0 +1,241 @@
+"""A rack's two feeds: what each inlet carries in normal operation, with a feed lost, with one inlet lost,
+at the transient peak, per phase, and how many outlets of each kind it needs.
+
+How supplies meet feeds (the convention the generator builds to and NVIDIA's guidance assumes):
+- A rack's inlets are its rack PDUs, or, for a rack-scale system and for mounted power shelves, the
+  shelves' AC inputs. Inlets alternate between feeds A and B in the order they are listed.
+- A device's supplies are split between the feeds, the odd one on A: a DGX B200's six go three and
+  three, an NVL72's 48 shelf supplies 24 and 24. In normal operation the supplies share the load
+  equally, so each feed carries its share of the supplies.
+- When a feed is lost, the device draws what its surviving supplies can deliver, at most its
+  maximum: a DGX B200 on three of six 3.3 kW supplies throttles to 9.9 kW (the PSU behaviour
+  NVIDIA documents as GPU power caps of 800 W with 3-4 supplies alive), an NVL72 on 24 of 48 keeps
+  its full 132 kW.
+- A device without supply data is taken as dual-corded with each cord able to carry it (1+1), the
+  common case for switches and servers; devices without supplies in a rack with power shelves (compute
+  and NVLink-switch trays) are fed from the busbar by those shelves.
+- Single-phase supplies are plugged heaviest first, each on the lightest phase so far, as a careful
+  installer balances them; a power shelf's three-phase input is balanced by construction. Up the chain, rack
+  PDUs are connected with their phases rotated rack by rack along the row (rack 2's L1 on the busway's
+  L2 ...), the usual tap-off practice.
+- Peak: a system with a published (or estimated) peak factor draws typical x factor for
+  milliseconds during synchronised steps, at most what its supplies can deliver; others peak at
+  their maximum.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from catalog import Catalog
+
+from .arrays import DesignArrays
+
+SQRT3 = 3.0 ** 0.5
+
+
+@dataclass(frozen=True)
+class RackFeeds:
+    """Per rack, per feed (``_a``/``_b``), in kW unless named otherwise."""
+
+    inlet_kind: list[str | None]  # "pdu", "power_shelf" or None per rack
+    inlets_a: np.ndarray
+    inlets_b: np.ndarray
+    continuous_a: np.ndarray  # derated capacity (normal operation)
+    continuous_b: np.ndarray
+    rating_a: np.ndarray  # full rating x power factor (failover and peaks)
+    rating_b: np.ndarray
+    normal_a: np.ndarray
+    normal_b: np.ndarray
+    fail_a: np.ndarray  # on A when B is lost
+    fail_b: np.ndarray
+    throttled_kw: np.ndarray  # load shed by throttling in the worse feed loss
+    inlet_lost_kw: np.ndarray  # the most one inlet carries after another inlet of the rack is lost
+    peak_a: np.ndarray
+    peak_b: np.ndarray
+    phases_a: np.ndarray  # (racks, 3)
+    phases_b: np.ndarray
+    c19_need_a: np.ndarray
+    c19_need_b: np.ndarray
+    c13_need_a: np.ndarray
+    c13_need_b: np.ndarray
+    c19_have_a: np.ndarray
+    c19_have_b: np.ndarray
+    c13_have_a: np.ndarray
+    c13_have_b: np.ndarray
+
+    @property
+    def failover(self) -> np.ndarray:
+        return np.maximum(self.fail_a, self.fail_b)
+
+
+def imbalance(phases: np.ndarray) -> np.ndarray:
+    """Largest deviation from the mean phase load over the mean (0 for an unloaded circuit)."""
+    mean = phases.mean(axis=-1)
+    dev = np.abs(phases - mean[..., None]).max(axis=-1)
+    return np.divide(dev, mean, out=np.zeros_like(mean), where=mean > 1e-12)
+
+
+
+
+def circuit_kw(dev, power_factor: float) -> float:
+    """Real power a PDU's or power shelf's input carries at its full rating (before derating)."""
+    if not (dev.voltage_v and dev.current_a):
+        return 0.0
+    return (SQRT3 if dev.phases == 3 else 1.0) * dev.voltage_v * dev.current_a * power_factor / 1000.0
+
+
+def rack_feeds(arrays: DesignArrays, catalog: Catalog, power_factor: float, derating: float) -> RackFeeds:
+    t = arrays.types
+    types = t.types
+    n_racks = arrays.n_racks
+    nt = len(types)
+
+    # -- per type --------------------------------------------------------------------------------
+    kind = [d.kind for d in types]
+    is_pdu = np.array([k == "pdu" for k in kind], dtype=bool)
+    is_shelf = np.array([k == "power_shelf" for k in kind], dtype=bool)
+    inlet_kw = np.array([circuit_kw(d, power_factor) if d.kind in ("pdu", "power_shelf") else 0.0 for d in types],
+                        dtype=float)
+    # shelves a rack-scale system brings with it, and the rating of one
+    comp_shelves = np.zeros(nt)
+    comp_shelf_kw = np.zeros(nt)
+    for k, d in enumerate(types):
+        for comp in d.components:
+            part = catalog.find(comp.id)
+            if part is not None and part.kind == "power_shelf":
+                comp_shelves[k] += comp.count
+                comp_shelf_kw[k] = circuit_kw(part, power_factor)
+    has_psu = np.array([d.psu is not None for d in types], dtype=bool)
+    count = np.array([d.psu.count if d.psu else 2 for d in types], dtype=float)
+    rating = np.array([d.psu.rating_w / 1000.0 if d.psu else 0.0 for d in types], dtype=float)
+    c20 = np.array([bool(d.psu) and d.psu.coupler == "C20" for d in types], dtype=bool)
+    maxkw = t.power_max_w / 1000.0 * t.is_it
+    typical = t.power_typical_w / 1000.0 * t.is_it
+    rating = np.where(has_psu, rating, maxkw)  # 1+1 where no supply data: each cord carries it all
+    factor = np.array([d.peak_factor or 0.0 for d in types], dtype=float)
+    peak = np.where(factor > 0, np.minimum(typical * factor, count * rating), maxkw)
+
+    # -- inlets per rack ----------------------------------------------------------------------------
+    dev_t = arrays.dev_type
+    dev_r = arrays.dev_rack
+    inlet_dev = np.nonzero(is_pdu[dev_t] | is_shelf[dev_t])[0]
+    racks_of = dev_r[inlet_dev]
+    first = np.searchsorted(racks_of, racks_of, side="left")
+    on_a = (np.arange(len(inlet_dev)) - first) % 2 == 0
+    kw_full = inlet_kw[dev_t[inlet_dev]]
+    inlets_a = np.bincount(racks_of[on_a], minlength=n_racks).astype(float)
+    inlets_b = np.bincount(racks_of[~on_a], minlength=n_racks).astype(float)
+    rating_a = np.bincount(racks_of[on_a], weights=kw_full[on_a], minlength=n_racks).astype(float)
+    rating_b = np.bincount(racks_of[~on_a], weights=kw_full[~on_a], minlength=n_racks).astype(float)
+    # a rack-scale system's own shelves: the first half (rounded up) on A
+    sys_shelves = arrays.per_rack(comp_shelves[dev_t])
+    sys_kw = arrays.per_rack(comp_shelves[dev_t] * comp_shelf_kw[dev_t])
+    per_shelf = np.divide(sys_kw, sys_shelves, out=np.zeros(n_racks), where=sys_shelves > 0)
+    sa, sb = np.ceil(sys_shelves / 2), np.floor(sys_shelves / 2)
+    inlets_a += sa
+    inlets_b += sb
+    rating_a += sa * per_shelf
+    rating_b += sb * per_shelf
+    pdus_in_rack = np.bincount(racks_of[is_pdu[dev_t[inlet_dev]]], minlength=n_racks)
+    shelves_in_rack = np.bincount(racks_of[is_shelf[dev_t[inlet_dev]]], minlength=n_racks) + sys_shelves
+    inlet_kind = ["pdu" if p and not s else "power_shelf" if s else None
+                  for p, s in zip(pdus_in_rack.tolist(), shelves_in_rack.tolist())]
+
+    # -- supplies per device and feed ---------------------------------------------------------------
+    it = t.is_it[dev_t] & ~is_shelf[dev_t]
+    mounted_shelves = np.bincount(racks_of[is_shelf[dev_t[inlet_dev]]], minlength=n_racks) > 0
+    busbar = it & ~has_psu[dev_t] & mounted_shelves[dev_r]  # trays fed by the rack's mounted shelves
+    c = count[dev_t]
+    r = rating[dev_t]
+    p = maxkw[dev_t] * it
+    pk = peak[dev_t] * it
+    if busbar.any():
+        # the trays of a rack share its shelves' supplies: one supply set per rack, counted once
+        shelf_dev = inlet_dev[is_shelf[dev_t[inlet_dev]]]
+        sup = np.bincount(dev_r[shelf_dev], weights=count[dev_t[shelf_dev]], minlength=n_racks)
+        sup_kw = np.bincount(dev_r[shelf_dev], weights=count[dev_t[shelf_dev]] * rating[dev_t[shelf_dev]],
+                             minlength=n_racks)
+        rack_busbar_kw = arrays.per_rack(p, busbar)
+        share = np.divide(p, rack_busbar_kw[dev_r], out=np.zeros_like(p), where=rack_busbar_kw[dev_r] > 0)
+        # each tray stands for its share of the shelves' supplies
+        c = np.where(busbar, sup[dev_r] * share, c)
+        r = np.where(busbar, np.divide(sup_kw[dev_r], sup[dev_r], out=np.zeros_like(p), where=sup[dev_r] > 0), r)
+    both = (inlets_a > 0) & (inlets_b > 0)
+    only_b = (inlets_a == 0) & (inlets_b > 0)
+    only_a = (inlets_a > 0) & (inlets_b == 0)
+    half_up = np.ceil(c / 2)
+    n_a = np.where(both[dev_r], half_up, np.where(only_b[dev_r], 0.0, np.where(only_a[dev_r], c, half_up)))
+    n_b = c - n_a
+    safe_c = np.where(c > 0, c, 1.0)
+    normal_a = arrays.per_rack(p * n_a / safe_c)
+    normal_b = arrays.per_rack(p * n_b / safe_c)
+    peak_a = arrays.per_rack(pk * n_a / safe_c)
+    peak_b = arrays.per_rack(pk * n_b / safe_c)
+    fa = np.minimum(p, n_a * r)
+    fb = np.minimum(p, n_b * r)
+    fail_a = arrays.per_rack(fa)
+    fail_b = arrays.per_rack(fb)
+    total = arrays.per_rack(p)
+    throttled = np.where(both, np.maximum(total - fail_a, total - fail_b), 0.0)
+
+    # one inlet lost: its share of the feed's supplies goes, the rest carry what they can
+    def one_lost(k_lost: np.ndarray, n_lost: np.ndarray, k_other: np.ndarray, n_other: np.ndarray) -> np.ndarray:
+        kl = k_lost[dev_r]
+        gone = np.divide(n_lost, kl, out=np.zeros_like(n_lost), where=kl > 0)
+        left = c - gone
+        p2 = np.minimum(p, left * r)
+        per_supply = np.divide(p2, left, out=np.zeros_like(p2), where=left > 0)
+        ko = k_other[dev_r]
+        same = arrays.per_rack(per_supply * np.divide(n_lost, kl, out=np.zeros_like(n_lost), where=kl > 1))
+        other = arrays.per_rack(per_supply * np.divide(n_other, ko, out=np.zeros_like(n_other), where=ko > 0))
+        return np.where(k_lost > 0, np.maximum(same, other), 0.0)
+
+    inlet_lost = np.maximum(one_lost(inlets_a, n_a, inlets_b, n_b), one_lost(inlets_b, n_b, inlets_a, n_a))
+
+    # -- phases: the supplies spread over L1-L3 heaviest first; shelves balanced -------------------
+    pdu_rack = np.array([k == "pdu" for k in inlet_kind], dtype=bool)
+    per_supply_kw = p / safe_c
+
+    def phases(n: np.ndarray, side_total: np.ndarray) -> np.ndarray:
+        idx = np.nonzero(it & pdu_rack[dev_r] & (n > 0))[0]
+        sup_dev = np.repeat(idx, np.rint(n[idx]).astype(np.int64))
+        kw, rk = per_supply_kw[sup_dev], dev_r[sup_dev]
+        order = np.lexsort((-kw, rk))
+        rk, kw = rk[order], kw[order]
+        rank = np.arange(len(rk)) - np.searchsorted(rk, rk, side="left")
+        # each rack's k-th heaviest supply goes on its lightest phase so far: every rack at once, rank by rank
+        out = np.zeros((n_racks, 3))
+        by_rank = np.argsort(rank, kind="stable")
+        bounds = np.searchsorted(rank[by_rank], np.arange(int(rank.max()) + 2 if len(rank) else 1))
+        for k in range(len(bounds) - 1):
+            sel = by_rank[bounds[k]:bounds[k + 1]]
+            racks_k = rk[sel]
+            out[racks_k, np.argmin(out[racks_k], axis=1)] += kw[sel]
+        balanced = np.repeat((side_total / 3.0)[:, None], 3, axis=1)
+        return np.where(pdu_rack[:, None], out, balanced)
+
+    phases_a = phases(n_a, normal_a)
+    phases_b = phases(n_b, normal_b)
+
+    # -- outlets: C20 inlets need C19 outlets; C14 inlets take C13 or a spare C19 -----------------
+    cord = it & has_psu[dev_t] & (t.fills_rack[dev_t] == 0)
+    c19_need_a = arrays.per_rack(np.where(cord & c20[dev_t], n_a, 0.0))
+    c19_need_b = arrays.per_rack(np.where(cord & c20[dev_t], n_b, 0.0))
+    c13_need_a = arrays.per_rack(np.where(cord & ~c20[dev_t], n_a, 0.0))
+    c13_need_b = arrays.per_rack(np.where(cord & ~c20[dev_t], n_b, 0.0))
+    o19 = np.array([d.outlets_c19 for d in types], dtype=float)[dev_t[inlet_dev]]
+    o13 = np.array([d.outlets_c13 for d in types], dtype=float)[dev_t[inlet_dev]]
+    have = [np.bincount(racks_of[side], weights=o[side], minlength=n_racks).astype(float)
+            for o in (o19, o13) for side in (on_a, ~on_a)]
+
+    return RackFeeds(
+        inlet_kind=inlet_kind, inlets_a=inlets_a, inlets_b=inlets_b,
+        continuous_a=rating_a * derating, continuous_b=rating_b * derating, rating_a=rating_a, rating_b=rating_b,
+        normal_a=normal_a, normal_b=normal_b, fail_a=np.where(inlets_b > 0, fail_a, normal_a),
+        fail_b=np.where(inlets_a > 0, fail_b, normal_b), throttled_kw=throttled, inlet_lost_kw=inlet_lost,
+        peak_a=peak_a, peak_b=peak_b, phases_a=phases_a, phases_b=phases_b,
+        c19_need_a=c19_need_a, c19_need_b=c19_need_b, c13_need_a=c13_need_a, c13_need_b=c13_need_b,
+        c19_have_a=have[0], c19_have_b=have[1], c13_have_a=have[2], c13_have_b=have[3])
+
