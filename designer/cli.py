@@ -224,6 +224,8 @@ def cmd_analyze(args, catalog: Catalog) -> int:
     print(f"  coolant       {c['coolant_flow_lpm']:10.1f} L/min {c['settings']['coolant']} at "
           f"{c['settings']['coolant_delta_t_k']:g} K   air {c['air_cfm']:,.0f} CFM")
     print(f"  heaviest rack {result['floor']['max_load_kg_m2']:10.1f} kg/m²")
+    for line in _chain_lines(result):
+        print(f"  {line}")
     b, cost = result["bom"], result["cost"]
     net = f"{b['currency']} {b['price_total']:,.2f}"
     discount = f" after {b['currency']} {b['discount_total']:,.2f} discount" if b["discount_total"] else ""
@@ -241,6 +243,27 @@ def cmd_analyze(args, catalog: Catalog) -> int:
     for f in result.findings:
         print(f"  {f.severity}: {f.where}: {f.message}")
     return 0
+
+
+def _chain_lines(result) -> list[str]:
+    """The power chain above the racks in a line per level: the busiest row, each hall's UPS and generators."""
+    p = result["power"]
+    out = []
+    rated = [r for r in p["rows"] if r["rating_kw"]]
+    if rated:
+        top = max(rated, key=lambda r: max(f["failover_utilisation"] or 0 for f in r["feeds"].values()))
+        fa = max(top["feeds"].values(), key=lambda f: f["failover_utilisation"] or 0)
+        runs = f"{top['runs']} x " if top["runs"] > 1 else ""
+        out.append(f"busiest row   {top['row']}: {runs}{top['rating_a']:g} A {top['distribution']} "
+                   f"{fa['utilisation']:.0%} normal, {fa['failover_utilisation']:.0%} with a feed lost")
+    for ups in p["ups"]:
+        worst = max(ups["systems"], key=lambda u: u["failover_utilisation"] or 0)
+        out.append(f"UPS           {ups['scheme']}, {len(ups['systems'])} x {worst['capacity_kw']:,.0f} kW: "
+                   f"{worst['utilisation']:.0%} normal, {worst['failover_utilisation']:.0%} with its partner lost")
+    for g in p["generators"]:
+        out.append(f"generators    {g['units']} x {g['unit_kw']:,.0f} kW ({g['redundant']} spare): "
+                   f"{g['utilisation']:.0%} of {g['capacity_kw']:,.0f} kW")
+    return out
 
 
 def cmd_fabric(args, catalog: Catalog) -> int:

@@ -942,6 +942,32 @@ class _Quote:
         self.cooling()
         self.fabric()
 
+    def power_chain(self, pw) -> None:
+        """Each level above the racks: what it may carry, what it carries, and what it carries with its partner
+        lost (the figure a facilities team signs off)."""
+        hall_names = {h.id: h.name or h.id for h in self.project.halls}
+        rows = [["Level", "Capacity (kW)", "Normal (kW)", "Partner lost (kW)", "Peak (kW)"]]
+        for ups in pw.get("ups") or []:
+            for u in ups["systems"]:
+                rows.append([f"{hall_names.get(ups['hall'], ups['hall'])}: {u['name']} ({ups['scheme']})",
+                             number(u["capacity_kw"], 1), number(u["normal_kw"], 1), number(u["failover_kw"], 1),
+                             number(u["peak_kw"], 1)])
+        rated = [r for r in pw.get("rows") or [] if r.get("rating_kw")]
+        if rated:
+            top = max(rated, key=lambda r: max(f["failover_utilisation"] or 0 for f in r["feeds"].values()))
+            side, f = max(top["feeds"].items(), key=lambda kv: kv[1]["failover_utilisation"] or 0)
+            runs = f"{top['runs']} x " if top["runs"] > 1 else ""
+            rows.append([f"Busiest row {top['row']}: {runs}{top['rating_a']:g} A {top['distribution']} {side}",
+                         number(top["failover_capacity_kw"], 1), number(f["normal_kw"], 1),
+                         number(f["failover_kw"], 1), number(f["peak_kw"], 1)])
+        for g in pw.get("generators") or []:
+            rows.append([f"{hall_names.get(g['hall'], g['hall'])}: generators {g['units']} x {g['unit_kw']:,.0f} kW, "
+                         f"{g['redundant']} spare", number(g["capacity_kw"], 1), number(g["load_kw"], 1), "", ""])
+        if len(rows) == 1:
+            return
+        self.story += self.minor("Power chain above the racks")
+        self.story.append(self.table(rows, [CONTENT_W - 4 * 72] + [72] * 4, numeric=(1, 2, 3, 4)))
+
     def power(self) -> None:
         pw = self.a.sections.get("power")
         if not pw:
@@ -952,7 +978,7 @@ class _Quote:
         s.append(self.pairs([
             ("IT power, typical / maximum", kw_pair(pw["it_typical_kw"], pw["it_max_kw"])),
             ("Facility power, typical / maximum", kw_pair(pw["facility_typical_kw"], pw["facility_max_kw"])),
-            ("Cooling equipment (CDUs)", f"{pw.get('cooling_equipment_kw', 0):,.1f} kW"),
+            ("Cooling equipment (CDUs, air handlers)", f"{pw.get('cooling_equipment_kw', 0):,.1f} kW"),
             ("PUE; power factor; PDU derating", f"{sett.get('pue', 0):g}; {sett.get('power_factor', 0):g}; "
                                                 f"{sett.get('derating', 0) * 100:.0f} % of rating"),
         ]))
@@ -965,6 +991,7 @@ class _Quote:
                              number(h.get("capacity_kw"), 1), number(h.get("headroom_kw"), 1),
                              number(h.get("facility_kw"), 1)])
             s.append(self.table(rows, [CONTENT_W - 5 * 72] + [72] * 5, numeric=(1, 2, 3, 4, 5)))
+        self.power_chain(pw)
         prow = pw.get("rows") or []
         if prow:
             hall_names = {h.id: h.name or h.id for h in self.project.halls}
