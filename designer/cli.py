@@ -79,6 +79,10 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
     w.add_argument("--air-delta-t", dest="air_delta_t_k", type=float, metavar="K", help="air temperature rise in K")
     w.add_argument("--power-factor", type=float, help="real/apparent power of the load, 0-1")
     w.add_argument("--derating", type=float, help="continuous-load share of a circuit's rating, 0-1")
+    w.add_argument("--failover-derating", type=float,
+                   help="share of a circuit's rating its surviving feed may carry with the other lost, 0-1 (1)")
+    w.add_argument("--air-rack-limit", dest="air_rack_limit_kw", type=float, metavar="KW",
+                   help="air heat one rack may reject to the room, kW (30)")
 
     v = sub.add_parser("validate", help="check a project file; exit 0 valid, 1 findings of severity error, 2 unreadable")
     v.add_argument("file")
@@ -194,7 +198,8 @@ def cmd_validate(args, catalog: Catalog) -> int:
 def _with_overrides(project, args):
     """Apply what-if settings given on the command line (--pue, --coolant, --delta-t ...)."""
     changes = {key: getattr(args, key) for key in ("pue", "coolant", "coolant_delta_t_k", "air_delta_t_k",
-                                                    "power_factor", "derating")
+                                                    "power_factor", "derating", "failover_derating",
+                                                    "air_rack_limit_kw")
                if getattr(args, key, None) is not None}
     if not changes:
         return project
@@ -202,7 +207,7 @@ def _with_overrides(project, args):
         return project.with_settings(project.settings.updated(**changes))
     except SettingsError as exc:
         flag = "--" + str(exc).split(" ")[0].replace("coolant_delta_t_k", "delta-t").replace(
-            "air_delta_t_k", "air-delta-t").replace("_", "-")
+            "air_delta_t_k", "air-delta-t").replace("air_rack_limit_kw", "air-rack-limit").replace("_", "-")
         raise UsageError(f"podplanner analyze: {flag}: {exc}") from None
 
 

@@ -231,6 +231,8 @@ def _cdu_loops(project: Project, catalog: Catalog, arrays: DesignArrays, rack_li
                       "capacity_n_minus_1_kw": _r(n_plus_1 if len(members) > 1 else 0.0),
                       "utilisation": round(load / capacity, 4) if capacity > 0 else None,
                       "redundancy": "N+1" if len(members) > 1 and load <= n_plus_1 else "N",
+                      # what the loop loses with its largest unit down: the heat left without a unit to take it
+                      "unit_lost_short_kw": _r(max(0.0, load - (n_plus_1 if len(members) > 1 else 0.0))),
                       "coolant_flow_lpm": _r(flow_needed, 1),
                       "flow_capacity_lpm": None if flow_cap is None else _r(flow_cap, 1)})
     return loops, served_by, findings

@@ -104,6 +104,7 @@ def test_a_cdu_loop_losing_a_unit_and_its_fault_domain(catalog):
     loop = r["cooling"]["cdu_loops"][0]
     assert loop["load_kw"] == pytest.approx(2244) and loop["capacity_n_minus_1_kw"] == 2000
     assert loop["redundancy"] == "N" and findings(r, "cdu-redundancy-lost") == ["floor:c0"]
+    assert loop["unit_lost_short_kw"] == pytest.approx(244)  # 2,244 - 2,000 kW with one unit down
     assert loop["fault_domain"] == {"racks": 20, "gpus": 1440, "liquid_kw": pytest.approx(2244)}
 
 

@@ -7,6 +7,7 @@ and 6 C13; power factor 0.95, continuous limit 80 %. So one 32 A PDU carries 400
 """
 from __future__ import annotations
 
+import json
 import math
 from dataclasses import replace
 
@@ -241,3 +242,22 @@ def test_the_command_sets_the_facility_and_refuses_bad_ones(catalog):
     bad = replace(Facility(), ups_scheme="2N")  # no module rating
     with pytest.raises(CommandError, match="ups_module_kw"):
         UpdateHallCommand("h", {"facility": bad}).apply(p, catalog)
+
+
+def test_failover_and_air_limits_are_what_if_flags(capsys):
+    from designer.cli import main
+
+    sample = str(samples.DGX_B200_SU)
+    assert main(["analyze", sample, "--json"]) == 0
+    base = json.loads(capsys.readouterr().out)
+    assert not [f for f in base["findings"] if f["code"] in ("feed-redundancy-lost", "air-density")]
+    # held to 80 % on failover, each 2-DGX rack's 19.8 kW is over its 32 A PDUs' 16.85 kW, on both feeds
+    assert main(["analyze", sample, "--json", "--failover-derating", "0.8"]) == 0
+    strict = json.loads(capsys.readouterr().out)
+    compute = [r for r in strict["power"]["racks"] if r["feeds"]["failover_kw"] == 19.8]
+    lost = [f["where"] for f in strict["findings"] if f["code"] == "feed-redundancy-lost"]
+    assert len(compute) == 15 and sorted(lost) == sorted(f"rack:{r['id']}" for r in compute for _ in "AB")
+    assert main(["analyze", sample, "--air-rack-limit", "20"]) == 0
+    assert capsys.readouterr().out.count("rejects 28.6 kW to air, over the 20 kW") == 15
+    assert main(["analyze", sample, "--failover-derating", "2"]) == 2
+    assert "--failover-derating: failover_derating must be > 0 and <= 1, got 2" in capsys.readouterr().err
