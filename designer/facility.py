@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, fields, replace
+from functools import lru_cache
 
 DISTRIBUTIONS = ("busway", "rpp")
 DISTRIBUTION_NAMES = {"busway": "busway", "rpp": "remote power panel"}
@@ -84,11 +85,11 @@ class Facility:
     aisle_mm: float = 1200.0
     rows: tuple[tuple[str, RowFacility], ...] = ()
 
+    def __post_init__(self) -> None:
+        check_facility(self, "facility")
+
     def row(self, name: str) -> RowFacility:
-        for key, value in self.rows:
-            if key == name:
-                return value
-        return RowFacility()
+        return _row_map(self.rows).get(name, NO_ROW)
 
     def containment_of(self, row: str) -> str | None:
         return self.row(row).containment or self.containment
@@ -123,7 +124,6 @@ class Facility:
         return out
 
 
-NO_FACILITY = Facility()
 
 
 def _number(value: object, where: str, lo: float, hi: float, *, integer: bool = False,
@@ -138,7 +138,8 @@ def _number(value: object, where: str, lo: float, hi: float, *, integer: bool = 
     except OverflowError:  # an integer beyond any float
         ok = False
     if not ok:
-        shown = f"{value:g}" if isinstance(value, float) or abs(value) < 10 ** 15 else f"a {len(str(abs(value)))}-digit number"
+        shown = (f"{value:g}" if isinstance(value, float) or abs(value) < 10 ** 15
+                 else f"a number of about {int(abs(value).bit_length() * 0.30103) + 1} digits")
         raise FacilityError(f"{where}: must be from {lo:g} to {hi:g}, got {shown}")
     return int(value) if integer else float(value)
 
@@ -180,6 +181,9 @@ def check_facility(f: Facility, where: str = "facility") -> None:
     _number(f.tile_point_kg, f"{where}.tile_point_kg", 1, 100000)
     _number(f.tile_rolling_kg, f"{where}.tile_rolling_kg", 1, 100000)
     _number(f.aisle_mm, f"{where}.aisle_mm", 0, 20000, optional=False)
+    if not isinstance(f.rows, tuple) or not all(isinstance(e, tuple) and len(e) == 2 and isinstance(e[0], str)
+                                                and isinstance(e[1], RowFacility) for e in f.rows):
+        raise FacilityError(f"{where}.rows: must be pairs of a row name and its row settings")
     for name, row in f.rows:
         _choice(row.containment, f"{where}.rows.{name}.containment", CONTAINMENTS, optional=True)
         _number(row.distribution_amps, f"{where}.rows.{name}.distribution_amps", 1, 10000)
@@ -216,8 +220,18 @@ def facility_from_json(doc: object, where: str = "facility") -> Facility:
         else:
             values[key] = value
     try:
-        out = Facility(**values)
-    except TypeError as exc:  # pragma: no cover - keys were checked above
-        raise FacilityError(f"{where}: {exc}") from None
-    check_facility(out, where)
-    return out
+        return Facility(**values)
+    except FacilityError as exc:  # checked on construction, named from the hall it belongs to
+        raise FacilityError(where + str(exc).removeprefix("facility")) from None
+
+
+NO_ROW = RowFacility()
+
+
+@lru_cache(maxsize=64)
+def _row_map(rows: tuple) -> dict:
+    """A facility's rows by name, built once per rows tuple (a hall may state hundreds)."""
+    return dict(rows)
+
+
+NO_FACILITY = Facility()

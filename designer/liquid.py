@@ -23,16 +23,17 @@ def loop_temperatures(project: Project, catalog: Catalog, arrays: DesignArrays, 
     findings = []
     pos = {rid: i for i, rid in enumerate(arrays.rack_ids)}
     types = arrays.types.types
-    rated = np.array([d.coolant_inlet_max_c if d.coolant_inlet_max_c is not None else np.inf for d in types], dtype=float)
+    rated = np.array([d.coolant_inlet_max_c if d.coolant_inlet_max_c is not None else np.inf for d in types],
+                     dtype=float)
     rack_limit: dict[int, tuple[float, str]] = {}
     limited = np.nonzero(np.isfinite(rated[arrays.dev_type]))[0]
     for k in limited[np.argsort(-rated[arrays.dev_type[limited]], kind="stable")]:  # coolest written last
         rack_limit[int(arrays.dev_rack[k])] = (float(rated[arrays.dev_type[k]]), types[arrays.dev_type[k]].name)
     for loop in loops:
         racks = [pos[r] for r in loop["racks"]]
-        halls = {project.racks[i].hall for i in racks} or {None}
-        hall = project.hall(next(iter(halls))) if None not in halls else None
-        water = hall.facility.water_class if hall is not None else None
+        # facility water reaches the CDUs, so the class is that of the units' halls (the warmest, if several)
+        classes = {_unit_hall(project, u).facility.water_class for u in loop["units"]} - {None}
+        water = max(classes, key=WATER_CLASSES.get) if classes else None
         approaches = [catalog.get(t).approach_k for t in loop["types"]]
         approach = max(approaches) if approaches and all(a is not None for a in approaches) else None
         supply = WATER_CLASSES[water] if water else None
@@ -42,9 +43,21 @@ def loop_temperatures(project: Project, catalog: Catalog, arrays: DesignArrays, 
         loop.update({"water_class": water, "facility_supply_c": supply, "approach_k": approach,
                      "secondary_supply_c": secondary, "device_coolant_max_c": coolest[0] if coolest else None})
         if secondary is not None and coolest is not None and secondary > coolest[0] + 1e-9:
-            names = ", ".join(u.split(":", 1)[1] for u in loop["units"])
+            names = ", ".join(_unit_name(project, u) for u in loop["units"])
             findings.append(Finding("error", "coolant-too-warm",
                                     f"CDU loop {names}: {water} facility water (up to {supply:g} °C) plus a "
                                     f"{approach:g} K approach supplies {secondary:g} °C, but {coolest[1]} accepts at "
                                     f"most {coolest[0]:g} °C: use a cooler water class", loop["units"][0]))
     return findings
+
+
+def _unit_hall(project: Project, unit: str):
+    kind, _, ident = unit.partition(":")
+    return project.hall(project.floor_device(ident).hall if kind == "floor" else project.rack(ident).hall)
+
+
+def _unit_name(project: Project, unit: str) -> str:
+    kind, _, ident = unit.partition(":")
+    if kind == "floor":
+        return project.floor_device(ident).name or ident
+    return f"in rack {project.rack(ident).name}"

@@ -4,8 +4,9 @@ Conventions (see the DCIM reference):
 - A 3-phase PDU's apparent power is sqrt(3) x V(line-line) x I; real power is that x power factor;
   a circuit may carry at most ``derating`` (80 %) of it continuously.
 - A rack's PDUs alternate between feeds A and B in the order they are listed. Device supplies
-  are split evenly between the feeds, so each feed carries half the rack in normal operation
-  and, when the other feed fails, all of it (2N).
+  are split evenly between the feeds, so each feed carries half the rack in normal operation;
+  when the other feed fails each device draws what its surviving supplies deliver, at most its
+  maximum (:mod:`designer.power_feeds`).
 - A supply set of ``count`` supplies with ``redundant`` spares delivers (count - redundant) x rating.
   On the loss of one feed half of the supplies remain.
 """
@@ -68,6 +69,8 @@ class PowerResult(EngineResult):
     #: the most loaded element of the chain that feeds the rack (its inlets normal or failover, its row's
     #: distribution, its UPS), as a share of what that element may carry
     rack_chain_utilisation: np.ndarray
+    #: each rack's two feeds (:mod:`designer.power_feeds`)
+    feeds: RackFeeds
     it_typical_kw: float
     it_max_kw: float
     facility_max_kw: float
@@ -159,7 +162,7 @@ def analyze_power(ctx: Context) -> PowerResult:
     return PowerResult(section=section, findings=tuple(findings), rack_ids=tuple(ids),
                        rack_typical_kw=frozen_array(rack_typ), rack_max_kw=frozen_array(rack_max),
                        rack_limit_kw=frozen_array(limits), rack_utilisation=frozen_array(util),
-                       rack_chain_utilisation=frozen_array(chain_util),
+                       rack_chain_utilisation=frozen_array(chain_util), feeds=feeds,
                        it_typical_kw=_r(it_typ), it_max_kw=_r(it_max), facility_max_kw=_r(it_max * s.pue))
 
 
@@ -211,7 +214,8 @@ def _feed_rows(f: RackFeeds, side: str, inlets: np.ndarray) -> list[dict]:
              "c19_needed": n19, "c19_outlets": h19, "c13_needed": n13, "c13_outlets": h13}
             for n, cap, normal, rating, fo, peak, ph, imb, n19, h19, n13, h13 in zip(
                 inlets.astype(int).tolist(), col("continuous"), col("normal"), col("rating"), col("fail"), col("peak"),
-                np.round(phases, 3).tolist(), np.round(imbalance(phases), 4).tolist(), count("c19_need"),
+                np.round(phases, 3).tolist(),
+                np.where(f.single_phase, None, np.round(imbalance(phases), 4)).tolist(), count("c19_need"),
                 count("c19_have"), count("c13_need"), count("c13_have"))]
 
 
@@ -221,68 +225,75 @@ def _rack_findings(names, ids, rack_max, limits, f: RackFeeds, s) -> list[Findin
     out: list[Finding] = []
     inlets = f.inlets_a + f.inlets_b
     two = (f.inlets_a > 0) & (f.inlets_b > 0)
+    rated = (inlets > 0) & ~f.unrated
     what = ["power shelves" if k == "power_shelf" else "PDUs" for k in f.inlet_kind]
-    for i in np.nonzero(rack_max > limits)[0]:
-        out.append(Finding("error", "rack-over-limit", f"rack {names[i]} draws up to {rack_max[i]:.1f} kW, "
-                                                       f"over its {limits[i]:g} kW limit", f"rack:{ids[i]}"))
-    for i in np.nonzero((rack_max > 0) & (inlets == 0))[0]:
-        out.append(Finding("warning", "no-pdu", f"rack {names[i]} draws {rack_max[i]:.1f} kW but has no rack PDU or "
-                                                "power shelf: its circuits are not checked", f"rack:{ids[i]}"))
-    for feed, side in (("A", "a"), ("B", "b")):
-        load, cap = getattr(f, f"normal_{side}"), getattr(f, f"continuous_{side}")
-        for i in np.nonzero((inlets > 0) & (load > cap + 1e-9))[0]:
-            out.append(Finding("error", "circuit-over-cap",
-                               f"rack {names[i]}: feed {feed} carries {load[i]:.1f} kW, over the {cap[i]:.1f} kW its "
-                               f"{what[i]} may carry ({s.derating:.0%} of rating)", f"rack:{ids[i]}"))
-    for i in np.nonzero((inlets > 0) & ~two & (rack_max > 0))[0]:
-        out.append(Finding("warning", "single-feed", f"rack {names[i]} is on one feed only: no A/B redundancy",
-                           f"rack:{ids[i]}"))
-    for lost, feed, side in (("B", "A", "a"), ("A", "B", "b")):
-        load = getattr(f, f"fail_{side}")
-        cap = getattr(f, f"rating_{side}") * s.failover_derating
-        normal_ok = getattr(f, f"normal_{side}") <= getattr(f, f"continuous_{side}") + 1e-9
-        for i in np.nonzero(two & normal_ok & (load > cap + 1e-9))[0]:
-            out.append(Finding("warning", "feed-redundancy-lost",
-                               f"rack {names[i]}: if feed {lost} fails, feed {feed} must carry {load[i]:.1f} kW "
-                               f"(devices throttled to their surviving supplies), over the {cap[i]:.1f} kW its "
-                               f"{what[i]} are rated for: redundancy lost", f"rack:{ids[i]}"))
-    per_inlet = np.divide(f.rating_a + f.rating_b, inlets, out=np.zeros_like(inlets), where=inlets > 0)
-    lone = (f.inlets_a > 1) | (f.inlets_b > 1)
-    for i in np.nonzero(lone & (f.inlet_lost_kw > per_inlet * s.failover_derating + 1e-9))[0]:
-        out.append(Finding("warning", "inlet-loss-over-rating",
-                           f"rack {names[i]}: with one of its {what[i]} lost, another must carry "
-                           f"{f.inlet_lost_kw[i]:.1f} kW, over its {per_inlet[i] * s.failover_derating:.1f} kW",
-                           f"rack:{ids[i]}"))
-    for feed, side in (("A", "a"), ("B", "b")):
-        peak, rating = getattr(f, f"peak_{side}"), getattr(f, f"rating_{side}")
-        for i in np.nonzero((inlets > 0) & (peak > rating + 1e-9))[0]:
-            out.append(Finding("warning", "transient-over-rating",
-                               f"rack {names[i]}: feed {feed} peaks at {peak[i]:.1f} kW in synchronised steps, over "
-                               f"its {what[i]}' {rating[i]:.1f} kW rating", f"rack:{ids[i]}"))
-        phases = getattr(f, f"phases_{side}")
-        cont = getattr(f, f"continuous_{side}")
-        imb = imbalance(phases)
-        per_phase = cont / 3.0
-        for i in np.nonzero((inlets > 0) & (phases.max(axis=1) > per_phase + 1e-9)
-                            & (getattr(f, f"normal_{side}") <= cont + 1e-9))[0]:
-            out.append(Finding("error", "phase-over-cap",
-                               f"rack {names[i]}: feed {feed}'s heaviest phase carries {phases[i].max():.1f} kW, over "
-                               f"the {per_phase[i]:.1f} kW one phase may carry", f"rack:{ids[i]}"))
-        # at a rack PDU imbalance matters where it takes a phase near its limit before the circuit is full
-        near = phases.max(axis=1) > 0.8 * per_phase
-        for i in np.nonzero((inlets > 0) & near & (imb > s.phase_imbalance_limit))[0]:
-            out.append(Finding("warning", "phase-imbalance",
-                               f"rack {names[i]}: feed {feed}'s phases carry "
-                               f"{', '.join(f'{x:.1f}' for x in phases[i])} kW, {imb[i]:.0%} out of balance "
-                               f"(limit {s.phase_imbalance_limit:.0%}), its heaviest at "
-                               f"{phases[i].max() / per_phase[i]:.0%} of what one phase may carry: move supplies "
-                               "between phases", f"rack:{ids[i]}"))
-        n19, n13 = getattr(f, f"c19_need_{side}"), getattr(f, f"c13_need_{side}")
-        h19, h13 = getattr(f, f"c19_have_{side}"), getattr(f, f"c13_have_{side}")
-        short = (n19 > h19) | (n13 > h13 + np.maximum(h19 - n19, 0))
-        for i in np.nonzero((inlets > 0) & short)[0]:
-            out.append(Finding("error", "outlet-shortfall",
-                               f"rack {names[i]}: feed {feed} has {int(n19[i])} C20 and {int(n13[i])} C14 supplies "
-                               f"to plug in but its PDUs offer {int(h19[i])} C19 and {int(h13[i])} C13 outlets "
-                               "(a C14 supply may take a spare C19)", f"rack:{ids[i]}"))
+    add = _adder(out, ids)
+    add("error", "rack-over-limit", rack_max > limits,
+        lambda i: f"rack {names[i]} draws up to {rack_max[i]:.1f} kW, over its {limits[i]:g} kW limit")
+    add("warning", "no-pdu", (rack_max > 0) & (inlets == 0),
+        lambda i: f"rack {names[i]} draws {rack_max[i]:.1f} kW but has no rack PDU or power shelf: its circuits are "
+                  "not checked (the chain above counts it as dual-corded)")
+    add("info", "inlet-unrated", (rack_max > 0) & (inlets > 0) & f.unrated,
+        lambda i: f"rack {names[i]}: one of its {what[i]} has no input rating in the catalog: its circuits are not "
+                  "checked")
+    add("warning", "single-feed", (inlets > 0) & ~two & (rack_max > 0),
+        lambda i: f"rack {names[i]} is on one feed only: no A/B redundancy")
+    add("warning", "single-corded", f.single_corded > 0,
+        lambda i: f"rack {names[i]}: {int(f.single_corded[i])} device(s) on a single supply go down with their feed "
+                  "(Tier III asks for dual-corded IT or a transfer switch)")
+    for feed, lost, side in (("A", "B", "a"), ("B", "A", "b")):
+        _feed_findings(add, names, what, feed, lost, side, f, rated, two, s)
+    weakest = f.weakest_inlet_kw * s.failover_derating
+    add("warning", "inlet-loss-over-rating", rated & ((f.inlets_a > 1) | (f.inlets_b > 1))
+        & (f.inlet_lost_kw > weakest + 1e-9),
+        lambda i: f"rack {names[i]}: with one of its {what[i]} lost, another must carry {f.inlet_lost_kw[i]:.1f} kW, "
+                  f"over the {weakest[i]:.1f} kW the weakest is rated for")
     return out
+
+
+def _adder(out: list, ids):
+    def add(severity: str, code: str, mask: np.ndarray, text) -> None:
+        out.extend(Finding(severity, code, text(i), f"rack:{ids[i]}") for i in np.nonzero(mask)[0])
+
+    return add
+
+
+def _feed_findings(add, names, what, feed: str, lost: str, side: str, f: RackFeeds, rated, two, s) -> None:
+    """One feed of every rack: normal, failover and peak load, phases and outlets."""
+    load, cap = getattr(f, f"normal_{side}"), getattr(f, f"continuous_{side}")
+    rating = getattr(f, f"rating_{side}")
+    fo, peak = getattr(f, f"fail_{side}"), getattr(f, f"peak_{side}")
+    over = rated & (load > cap + 1e-9)
+    add("error", "circuit-over-cap", over,
+        lambda i: f"rack {names[i]}: feed {feed} carries {load[i]:.1f} kW, over the {cap[i]:.1f} kW its {what[i]} "
+                  f"may carry ({s.derating:.0%} of rating, the weakest inlet's share)")
+    add("warning", "feed-redundancy-lost", rated & two & ~over & (fo > rating * s.failover_derating + 1e-9),
+        lambda i: f"rack {names[i]}: if feed {lost} fails, feed {feed} must carry {fo[i]:.1f} kW (devices throttled "
+                  f"to their surviving supplies), over the {rating[i] * s.failover_derating:.1f} kW its {what[i]} "
+                  "are rated for: redundancy lost")
+    # a transient is a peak above the load the checks above already hold to the rating
+    add("warning", "transient-over-rating", rated & ~over & (peak > load + 1e-9) & (peak > rating + 1e-9),
+        lambda i: f"rack {names[i]}: feed {feed} peaks at {peak[i]:.1f} kW in synchronised steps, over the "
+                  f"{rating[i]:.1f} kW its {what[i]} are rated for")
+    phases = getattr(f, f"phases_{side}")
+    heaviest = phases.max(axis=1)
+    imb = imbalance(phases)
+    per_phase = cap / 3.0
+    three = rated & ~f.single_phase & ~over
+    add("error", "phase-over-cap", three & (heaviest > per_phase + 1e-9),
+        lambda i: f"rack {names[i]}: feed {feed}'s heaviest phase carries {heaviest[i]:.1f} kW, over the "
+                  f"{per_phase[i]:.1f} kW one phase may carry")
+    # at a rack PDU imbalance matters where it takes a phase near its limit before the circuit is full
+    add("warning", "phase-imbalance", three & (heaviest > 0.8 * per_phase) & (heaviest <= per_phase + 1e-9)
+        & (imb > s.phase_imbalance_limit),
+        lambda i: f"rack {names[i]}: feed {feed}'s phases carry {', '.join(f'{x:.1f}' for x in phases[i])} kW, "
+                  f"{imb[i]:.0%} out of balance (limit {s.phase_imbalance_limit:.0%}), its heaviest at "
+                  f"{heaviest[i] / per_phase[i]:.0%} of what one phase may carry: move supplies between phases")
+    n19, n13 = getattr(f, f"c19_need_{side}"), getattr(f, f"c13_need_{side}")
+    h19, h13, total = getattr(f, f"c19_have_{side}"), getattr(f, f"c13_have_{side}"), getattr(f, f"outlets_{side}")
+    split_short = f.outlets_split & ((n19 > h19) | (n13 > h13 + np.maximum(h19 - n19, 0)))
+    total_short = ~f.outlets_split & (total > 0) & (n19 + n13 > total)
+    add("error", "outlet-shortfall", (f.inlets_a + f.inlets_b > 0) & (split_short | total_short),
+        lambda i: f"rack {names[i]}: feed {feed} has {int(n19[i])} C20 and {int(n13[i])} C14 supplies to plug in "
+                  + (f"but its PDUs offer {int(h19[i])} C19 and {int(h13[i])} C13 outlets (a C14 supply may take "
+                     "a spare C19)" if f.outlets_split[i] else f"but its PDUs offer {int(total[i])} outlets"))

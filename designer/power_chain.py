@@ -50,9 +50,7 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
         return np.bincount(row_of, weights=values, minlength=nr)
 
     # each rack's PDU phases rotated by its place in the row (tap-offs alternate L1-L2-L3)
-    by_row = np.argsort(row_of, kind="stable")
-    place = np.empty(n, dtype=np.int64)
-    place[by_row] = np.arange(n) - np.searchsorted(row_of[by_row], row_of[by_row], side="left")
+    place = places_in_rows(arrays)
     cols = (np.arange(3)[None, :] + place[:, None]) % 3
     sides = {}
     for side in ("a", "b"):
@@ -67,17 +65,27 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
 
     findings: list[Finding] = []
     halls = project.halls
-    amps = [halls[h].facility.distribution_amps_of(row) for h, row in order]
-    full = np.array([SQRT3 * halls[h].facility.distribution_voltage_v * a * s.power_factor / 1000.0
-                     * halls[h].facility.distribution_runs if a else 0.0 for (h, _), a in zip(order, amps)])
-    cont, fail_cap = full * s.derating, full * s.failover_derating
-    rated = full > 0
+    # racks without a row stand on their own: no busway of theirs is known
+    amps = [halls[h].facility.distribution_amps_of(row) if row else None for h, row in order]
+    # a row's racks hang off its runs in turn along the row, so a run carries its stretch, not an even share
+    runs = np.array([min(halls[h].facility.distribution_runs, max(int(k), 1)) for (h, _), k in
+                     zip(order, racks_in_row.tolist())], dtype=np.int64)
+
+    def busiest_run(values: np.ndarray) -> np.ndarray:
+        return busiest_runs(arrays, place, runs, values)
+
+    per_run = np.array([SQRT3 * halls[h].facility.distribution_voltage_v * a * s.power_factor / 1000.0 if a else 0.0
+                        for (h, _), a in zip(order, amps)])
+    cont, fail_cap = per_run * s.derating, per_run * s.failover_derating
+    rated = per_run > 0
     row_util = np.zeros(nr)
     cols = {}
     for side in ("a", "b"):
         d = sides[side]
         d["imbalance"] = imbalance(d["phases"])
-        util, fo_util = _ratio(d["normal"], cont), _ratio(d["failover"], fail_cap)
+        for key, attr in (("run_normal", "normal"), ("run_failover", "fail"), ("run_peak", "peak")):
+            d[key] = busiest_run(getattr(feeds, f"{attr}_{side}"))
+        util, fo_util = _ratio(d["run_normal"], cont), _ratio(d["run_failover"], fail_cap)
         row_util = np.maximum.reduce([row_util, util, fo_util])
         cols[side] = [{"normal_kw": a, "failover_kw": b, "peak_kw": c, "utilisation": u if r else None,
                        "failover_utilisation": fu if r else None, "phases_kw": ph, "imbalance": im}
@@ -85,15 +93,19 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
                           np.round(d["normal"], 3).tolist(), np.round(d["failover"], 3).tolist(),
                           np.round(d["peak"], 3).tolist(), np.round(util, 4).tolist(), np.round(fo_util, 4).tolist(),
                           rated.tolist(), np.round(d["phases"], 3).tolist(), np.round(d["imbalance"], 4).tolist())]
-        _row_findings(findings, order, halls, amps, side, d, full, cont, fail_cap, s)
+        _row_findings(findings, order, halls, amps, runs, side, d, per_run, cont, fail_cap, s)
+    loose = racks_in_row[[i for i, (_, row) in enumerate(order) if not row]].sum() if nr else 0
+    if loose and any(h.facility.distribution_amps is not None for h in halls):
+        findings.append(Finding("info", "rack-without-row",
+                                f"{int(loose)} rack(s) stand in no row: no busway or panel of theirs is checked",
+                                f"hall:{halls[order[[r for _, r in order].index('')][0]].id}"))
     rows_out = [{"hall": halls[h].id, "row": row, "racks": n_in, "distribution": halls[h].facility.distribution,
-                 "rating_a": a, "runs": halls[h].facility.distribution_runs,
-                 "voltage_v": halls[h].facility.distribution_voltage_v if a else None,
-                 "capacity_kw": c if a else None, "failover_capacity_kw": fc if a else None,
-                 "rating_kw": fl if a else None, "feeds": {"A": fa, "B": fb}}
-                for (h, row), n_in, a, c, fc, fl, fa, fb in zip(
-                    order, racks_in_row.tolist(), amps, np.round(cont, 3).tolist(), np.round(fail_cap, 3).tolist(),
-                    np.round(full, 3).tolist(), cols["a"], cols["b"])]
+                 "rating_a": a, "runs": int(k), "voltage_v": halls[h].facility.distribution_voltage_v if a else None,
+                 "capacity_kw": _r(c * k) if a else None, "failover_capacity_kw": _r(fc * k) if a else None,
+                 "rating_kw": _r(fl * k) if a else None, "feeds": {"A": fa, "B": fb}}
+                for (h, row), n_in, a, k, c, fc, fl, fa, fb in zip(
+                    order, racks_in_row.tolist(), amps, runs.tolist(), cont.tolist(), fail_cap.tolist(),
+                    per_run.tolist(), cols["a"], cols["b"])]
 
     ups_out, gen_out = [], []
     hall_util = np.zeros(len(project.halls))
@@ -104,26 +116,33 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
         if f.ups_scheme is not None:
             systems = _ups_systems(f, hall_rows, sides)
             capacity, spare = _ups_capacity(f)
+            installed = f.ups_modules * f.ups_module_kw
             listed = []
             for name, normal, fo, pk in systems:
                 hall_util[h] = max(hall_util[h], normal / capacity, fo / capacity)
-                listed.append({"name": name, "capacity_kw": _r(capacity), "normal_kw": _r(normal),
-                               "failover_kw": _r(fo), "peak_kw": _r(pk), "utilisation": _share(normal, capacity),
-                               "failover_utilisation": _share(fo, capacity)})
+                listed.append({"name": name, "capacity_kw": _r(capacity), "installed_kw": _r(installed),
+                               "normal_kw": _r(normal), "failover_kw": _r(fo), "peak_kw": _r(pk),
+                               "utilisation": _share(normal, capacity), "failover_utilisation": _share(fo, capacity)})
                 label = f"{name} in {hall.name}"
-                if normal > capacity + 1e-9:
+                if normal > installed + 1e-9:
                     findings.append(Finding("error", "ups-over-capacity",
-                                            f"{label} carries {normal:.1f} kW, over its {capacity:.1f} kW "
-                                            f"({f.ups_modules - spare} of {f.ups_modules} modules x "
-                                            f"{f.ups_module_kw:g} kW)", where))
+                                            f"{label} carries {normal:.1f} kW, over its {installed:.1f} kW "
+                                            f"({f.ups_modules} modules x {f.ups_module_kw:g} kW)", where))
+                elif normal > capacity + 1e-9:
+                    findings.append(Finding("warning", "ups-redundancy-lost",
+                                            f"{label} carries {normal:.1f} kW: with {spare} of its {f.ups_modules} "
+                                            f"modules out it has {capacity:.1f} kW, so its spare is spent", where))
                 elif fo > capacity + 1e-9:
                     findings.append(Finding("warning", "ups-redundancy-lost",
                                             f"{label} must carry {fo:.1f} kW when its partner is lost, over its "
                                             f"{capacity:.1f} kW: the {f.ups_scheme} scheme is not redundant", where))
-                if pk > capacity + 1e-9:
+                if normal <= capacity + 1e-9 and pk > normal + 1e-9 and pk > capacity + 1e-9:
                     findings.append(Finding("warning", "transient-over-rating",
                                             f"{label}: transient peaks reach {pk:.1f} kW, over its {capacity:.1f} kW: "
                                             "it must ride through them on its overload rating", where))
+            if f.ups_scheme == "N+1" and f.ups_modules < 2:
+                findings.append(Finding("warning", "ups-redundancy-lost",
+                                        f"the N+1 UPS in {hall.name} has one module: it has no spare", where))
             ups_out.append({"hall": hall.id, "scheme": f.ups_scheme, "modules": f.ups_modules,
                             "spare_modules": spare, "module_kw": f.ups_module_kw,
                             "blocks": f.ups_blocks if f.ups_scheme == "DR" else None, "systems": listed})
@@ -153,29 +172,51 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
     return {"rows": rows_out, "ups": ups_out, "generators": gen_out}, findings, rack_chain
 
 
+def places_in_rows(arrays) -> np.ndarray:
+    """Each rack's place along its row (0, 1, 2 ... in the project's order)."""
+    _, row_of = arrays.rows
+    by_row = np.argsort(row_of, kind="stable")
+    place = np.empty(len(row_of), dtype=np.int64)
+    place[by_row] = np.arange(len(row_of)) - np.searchsorted(row_of[by_row], row_of[by_row], side="left")
+    return place
+
+
+def busiest_runs(arrays, place: np.ndarray, runs: np.ndarray, values: np.ndarray) -> np.ndarray:
+    """Per row, the most any one of its ``runs`` carries of a per-rack quantity, the racks taken in turn along
+    the row: the first stretch on run 1, the next on run 2 ..."""
+    order, row_of = arrays.rows
+    nr = len(order)
+    if not len(row_of):
+        return np.zeros(nr)
+    in_row = np.bincount(row_of, minlength=nr)
+    run_of = place * runs[row_of] // np.maximum(in_row[row_of], 1)
+    most = int(runs.max())
+    return np.bincount(row_of * most + run_of, weights=values, minlength=nr * most).reshape(nr, most).max(axis=1)
+
+
 def _ratio(load: np.ndarray, cap: np.ndarray) -> np.ndarray:
     return np.divide(load, cap, out=np.zeros(np.shape(load)), where=cap > 0)
 
 
-def _row_findings(out: list, order, halls, amps, side: str, d: dict, full, cont, fail_cap, s) -> None:
-    """Each rated row element over its continuous limit, over its rating on failover or at the peak, or out of
-    phase balance."""
-    normal, fo, pk, imb, ph = d["normal"], d["failover"], d["peak"], d["imbalance"], d["phases"]
+def _row_findings(out: list, order, halls, amps, runs, side: str, d: dict, full, cont, fail_cap, s) -> None:
+    """Each rated row element (its busiest run) over its continuous limit, over its rating on failover or at the
+    peak, or out of phase balance."""
+    normal, fo, pk, imb, ph = d["run_normal"], d["run_failover"], d["run_peak"], d["imbalance"], d["phases"]
     rated = full > 0
     over = rated & (normal > cont + 1e-9)
     lost = rated & ~over & (fo > fail_cap + 1e-9)
-    peak = rated & (pk > full + 1e-9)
-    unbalanced = rated & (imb > s.phase_imbalance_limit) & (normal > 0.5 * cont)
+    peak = rated & ~over & (pk > normal + 1e-9) & (pk > full + 1e-9)
+    unbalanced = rated & (imb > s.phase_imbalance_limit) & (d["normal"] > 0.5 * cont * runs)
     for i in np.nonzero(over | lost | peak | unbalanced)[0]:
         h, row = order[i]
         f = halls[h].facility
         where = f"hall:{halls[h].id}"
-        name = f"row {row or '(no row)'} in {halls[h].name}, {DISTRIBUTION_NAMES[f.distribution]} {side.upper()}"
+        name = (f"row {row} in {halls[h].name}, {DISTRIBUTION_NAMES[f.distribution]} {side.upper()}"
+                + (f" (busiest of {runs[i]} runs)" if runs[i] > 1 else ""))
         if over[i]:
             out.append(Finding("error", "distribution-over-cap",
                                f"{name} carries {normal[i]:.1f} kW, over its {cont[i]:.1f} kW continuous limit "
-                               f"({s.derating:.0%} of {_runs(f.distribution_runs)}{amps[i]:g} A at "
-                               f"{f.distribution_voltage_v:g} V)", where))
+                               f"({s.derating:.0%} of {amps[i]:g} A at {f.distribution_voltage_v:g} V)", where))
         if lost[i]:
             out.append(Finding("warning", "distribution-redundancy-lost",
                                f"{name} must carry {fo[i]:.1f} kW when feed {'B' if side == 'a' else 'A'} is lost, "
@@ -187,10 +228,6 @@ def _row_findings(out: list, order, halls, amps, side: str, d: dict, full, cont,
             out.append(Finding("warning", "phase-imbalance",
                                f"{name}: phases carry {', '.join(f'{x:.1f}' for x in ph[i])} kW, {imb[i]:.0%} out of "
                                f"balance (limit {s.phase_imbalance_limit:.0%})", where))
-
-
-def _runs(runs: int) -> str:
-    return f"{runs} x " if runs > 1 else ""
 
 
 def _ups_systems(f: Facility, hall_rows: list[int], sides: dict) -> list[tuple[str, float, float, float]]:

@@ -44,7 +44,7 @@ class RackFeeds:
     inlets_b: np.ndarray
     continuous_a: np.ndarray  # derated capacity (normal operation)
     continuous_b: np.ndarray
-    rating_a: np.ndarray  # full rating x power factor (failover and peaks)
+    rating_a: np.ndarray  # full rating x power factor (failover and peaks): inlets x the feed's weakest inlet
     rating_b: np.ndarray
     normal_a: np.ndarray
     normal_b: np.ndarray
@@ -64,6 +64,13 @@ class RackFeeds:
     c19_have_b: np.ndarray
     c13_have_a: np.ndarray
     c13_have_b: np.ndarray
+    outlets_a: np.ndarray  # every outlet, whatever its coupler
+    outlets_b: np.ndarray
+    outlets_split: np.ndarray  # every PDU of the rack says how many of its outlets are C13 and C19
+    weakest_inlet_kw: np.ndarray  # the smallest inlet rating of the rack (inf without inlets)
+    unrated: np.ndarray  # an inlet without a rating: the rack's circuits are not checked
+    single_phase: np.ndarray  # every PDU of the rack is single-phase
+    single_corded: np.ndarray  # devices on one supply in a rack with two feeds
 
     @property
     def failover(self) -> np.ndarray:
@@ -96,6 +103,7 @@ def rack_feeds(arrays: DesignArrays, catalog: Catalog, power_factor: float, dera
     kind = [d.kind for d in types]
     is_pdu = np.array([k == "pdu" for k in kind], dtype=bool)
     is_shelf = np.array([k == "power_shelf" for k in kind], dtype=bool)
+    phases_of = np.array([d.phases or 3 for d in types], dtype=np.int64)
     inlet_kw = np.array([circuit_kw(d, power_factor) if d.kind in ("pdu", "power_shelf") else 0.0 for d in types],
                         dtype=float)
     # shelves a rack-scale system brings with it, and the rating of one
@@ -125,48 +133,69 @@ def rack_feeds(arrays: DesignArrays, catalog: Catalog, power_factor: float, dera
     first = np.searchsorted(racks_of, racks_of, side="left")
     on_a = (np.arange(len(inlet_dev)) - first) % 2 == 0
     kw_full = inlet_kw[dev_t[inlet_dev]]
-    inlets_a = np.bincount(racks_of[on_a], minlength=n_racks).astype(float)
-    inlets_b = np.bincount(racks_of[~on_a], minlength=n_racks).astype(float)
-    rating_a = np.bincount(racks_of[on_a], weights=kw_full[on_a], minlength=n_racks).astype(float)
-    rating_b = np.bincount(racks_of[~on_a], weights=kw_full[~on_a], minlength=n_racks).astype(float)
     # a rack-scale system's own shelves: the first half (rounded up) on A
     sys_shelves = arrays.per_rack(comp_shelves[dev_t])
     sys_kw = arrays.per_rack(comp_shelves[dev_t] * comp_shelf_kw[dev_t])
     per_shelf = np.divide(sys_kw, sys_shelves, out=np.zeros(n_racks), where=sys_shelves > 0)
     sa, sb = np.ceil(sys_shelves / 2), np.floor(sys_shelves / 2)
-    inlets_a += sa
-    inlets_b += sb
-    rating_a += sa * per_shelf
-    rating_b += sb * per_shelf
+    inlets_a = np.bincount(racks_of[on_a], minlength=n_racks).astype(float) + sa
+    inlets_b = np.bincount(racks_of[~on_a], minlength=n_racks).astype(float) + sb
+    # Supplies spread evenly over a feed's inlets, so the feed is as strong as its weakest inlet times their
+    # number (a 60 A and a 32 A PDU on one feed carry two 32 A shares, not 60 + 32).
+    weakest = []
+    for side, extra in ((on_a, sa), (~on_a, sb)):
+        w = np.full(n_racks, np.inf)
+        np.minimum.at(w, racks_of[side], kw_full[side])
+        w = np.where(extra > 0, np.minimum(w, per_shelf), w)
+        weakest.append(np.where(np.isfinite(w), w, 0.0))
+    rating_a, rating_b = inlets_a * weakest[0], inlets_b * weakest[1]
+    # an inlet the catalog gives no rating for (a user's shelf without its AC input) leaves the rack unrated
+    unrated_dev = np.bincount(racks_of, weights=(kw_full <= 0).astype(float), minlength=n_racks) > 0
+    unrated = unrated_dev | ((sys_shelves > 0) & (per_shelf <= 0))
     pdus_in_rack = np.bincount(racks_of[is_pdu[dev_t[inlet_dev]]], minlength=n_racks)
     shelves_in_rack = np.bincount(racks_of[is_shelf[dev_t[inlet_dev]]], minlength=n_racks) + sys_shelves
     inlet_kind = ["pdu" if p and not s else "power_shelf" if s else None
                   for p, s in zip(pdus_in_rack.tolist(), shelves_in_rack.tolist())]
+    # a rack whose PDUs are all single-phase has one phase to load, nothing to balance
+    three = np.bincount(racks_of, weights=(phases_of[dev_t[inlet_dev]] == 3).astype(float), minlength=n_racks)
+    single_phase = (pdus_in_rack > 0) & (three == 0)
 
     # -- supplies per device and feed ---------------------------------------------------------------
     it = t.is_it[dev_t] & ~is_shelf[dev_t]
-    mounted_shelves = np.bincount(racks_of[is_shelf[dev_t[inlet_dev]]], minlength=n_racks) > 0
+    shelf_in = is_shelf[dev_t[inlet_dev]]
+    mounted_shelves = np.bincount(racks_of[shelf_in], minlength=n_racks) > 0
     busbar = it & ~has_psu[dev_t] & mounted_shelves[dev_r]  # trays fed by the rack's mounted shelves
     c = count[dev_t]
     r = rating[dev_t]
     p = maxkw[dev_t] * it
     pk = peak[dev_t] * it
+    both = (inlets_a > 0) & (inlets_b > 0)
+    only_b = (inlets_a == 0) & (inlets_b > 0)
+    only_a = (inlets_a > 0) & (inlets_b == 0)
+    # A device's odd supply goes to A and B in turn, device by device, as an installer alternates cords.
+    odd = (c % 2 == 1) & it
+    odd_rank = np.cumsum(odd) - 1
+    rack_first_odd = np.zeros(n_racks)
+    if len(odd):
+        starts = np.searchsorted(dev_r, np.arange(n_racks), side="left")
+        valid = starts < len(odd)
+        rack_first_odd[valid] = (np.cumsum(odd) - odd)[starts[valid]]
+    odd_on_a = (odd_rank - rack_first_odd[dev_r]) % 2 == 0
+    split_a = np.floor(c / 2) + np.where(odd & odd_on_a, 1.0, 0.0)
+    n_a = np.where(only_b[dev_r], 0.0, np.where(only_a[dev_r], c, split_a))
     if busbar.any():
-        # the trays of a rack share its shelves' supplies: one supply set per rack, counted once
-        shelf_dev = inlet_dev[is_shelf[dev_t[inlet_dev]]]
+        # the trays of a rack share its shelves' supplies in proportion to their draw, feed by feed
+        shelf_dev = inlet_dev[shelf_in]
+        shelf_a = on_a[shelf_in]
+        sup_a = np.bincount(dev_r[shelf_dev[shelf_a]], weights=count[dev_t[shelf_dev[shelf_a]]], minlength=n_racks)
         sup = np.bincount(dev_r[shelf_dev], weights=count[dev_t[shelf_dev]], minlength=n_racks)
         sup_kw = np.bincount(dev_r[shelf_dev], weights=count[dev_t[shelf_dev]] * rating[dev_t[shelf_dev]],
                              minlength=n_racks)
         rack_busbar_kw = arrays.per_rack(p, busbar)
         share = np.divide(p, rack_busbar_kw[dev_r], out=np.zeros_like(p), where=rack_busbar_kw[dev_r] > 0)
-        # each tray stands for its share of the shelves' supplies
         c = np.where(busbar, sup[dev_r] * share, c)
+        n_a = np.where(busbar, sup_a[dev_r] * share, n_a)
         r = np.where(busbar, np.divide(sup_kw[dev_r], sup[dev_r], out=np.zeros_like(p), where=sup[dev_r] > 0), r)
-    both = (inlets_a > 0) & (inlets_b > 0)
-    only_b = (inlets_a == 0) & (inlets_b > 0)
-    only_a = (inlets_a > 0) & (inlets_b == 0)
-    half_up = np.ceil(c / 2)
-    n_a = np.where(both[dev_r], half_up, np.where(only_b[dev_r], 0.0, np.where(only_a[dev_r], c, half_up)))
     n_b = c - n_a
     safe_c = np.where(c > 0, c, 1.0)
     normal_a = arrays.per_rack(p * n_a / safe_c)
@@ -178,7 +207,10 @@ def rack_feeds(arrays: DesignArrays, catalog: Catalog, power_factor: float, dera
     fail_a = arrays.per_rack(fa)
     fail_b = arrays.per_rack(fb)
     total = arrays.per_rack(p)
-    throttled = np.where(both, np.maximum(total - fail_a, total - fail_b), 0.0)
+    # a rack without inlets is taken as dual-corded, so the chain above sees its failover load all the same
+    fed_both = both | ((inlets_a == 0) & (inlets_b == 0))
+    throttled = np.where(fed_both, np.maximum(total - fail_a, total - fail_b), 0.0)
+    single_corded = arrays.per_rack(((c == 1) & it & ~busbar).astype(float)) * both
 
     # one inlet lost: its share of the feed's supplies goes, the rest carry what they can
     def one_lost(k_lost: np.ndarray, n_lost: np.ndarray, k_other: np.ndarray, n_other: np.ndarray) -> np.ndarray:
@@ -214,7 +246,9 @@ def rack_feeds(arrays: DesignArrays, catalog: Catalog, power_factor: float, dera
             racks_k = rk[sel]
             out[racks_k, np.argmin(out[racks_k], axis=1)] += kw[sel]
         balanced = np.repeat((side_total / 3.0)[:, None], 3, axis=1)
-        return np.where(pdu_rack[:, None], out, balanced)
+        one = np.zeros((n_racks, 3))
+        one[:, 0] = side_total
+        return np.where(single_phase[:, None], one, np.where(pdu_rack[:, None], out, balanced))
 
     phases_a = phases(n_a, normal_a)
     phases_b = phases(n_b, normal_b)
@@ -227,15 +261,22 @@ def rack_feeds(arrays: DesignArrays, catalog: Catalog, power_factor: float, dera
     c13_need_b = arrays.per_rack(np.where(cord & ~c20[dev_t], n_b, 0.0))
     o19 = np.array([d.outlets_c19 for d in types], dtype=float)[dev_t[inlet_dev]]
     o13 = np.array([d.outlets_c13 for d in types], dtype=float)[dev_t[inlet_dev]]
+    # a PDU that gives only its total outlets (no C13/C19 split) is checked on the total
+    o_all = np.array([max(d.outlets, d.outlets_c19 + d.outlets_c13) for d in types], dtype=float)[dev_t[inlet_dev]]
     have = [np.bincount(racks_of[side], weights=o[side], minlength=n_racks).astype(float)
-            for o in (o19, o13) for side in (on_a, ~on_a)]
+            for o in (o19, o13, o_all) for side in (on_a, ~on_a)]
+    pdu_in = is_pdu[dev_t[inlet_dev]]
+    no_split = np.bincount(racks_of[pdu_in], weights=((o19 + o13)[pdu_in] == 0).astype(float), minlength=n_racks)
 
     return RackFeeds(
         inlet_kind=inlet_kind, inlets_a=inlets_a, inlets_b=inlets_b,
         continuous_a=rating_a * derating, continuous_b=rating_b * derating, rating_a=rating_a, rating_b=rating_b,
-        normal_a=normal_a, normal_b=normal_b, fail_a=np.where(inlets_b > 0, fail_a, normal_a),
-        fail_b=np.where(inlets_a > 0, fail_b, normal_b), throttled_kw=throttled, inlet_lost_kw=inlet_lost,
+        normal_a=normal_a, normal_b=normal_b, fail_a=np.where((inlets_b > 0) | fed_both, fail_a, normal_a),
+        fail_b=np.where((inlets_a > 0) | fed_both, fail_b, normal_b), throttled_kw=throttled, inlet_lost_kw=inlet_lost,
         peak_a=peak_a, peak_b=peak_b, phases_a=phases_a, phases_b=phases_b,
         c19_need_a=c19_need_a, c19_need_b=c19_need_b, c13_need_a=c13_need_a, c13_need_b=c13_need_b,
-        c19_have_a=have[0], c19_have_b=have[1], c13_have_a=have[2], c13_have_b=have[3])
+        c19_have_a=have[0], c19_have_b=have[1], c13_have_a=have[2], c13_have_b=have[3],
+        outlets_a=have[4], outlets_b=have[5], outlets_split=no_split == 0, weakest_inlet_kw=np.minimum(
+            np.where(inlets_a > 0, weakest[0], np.inf), np.where(inlets_b > 0, weakest[1], np.inf)),
+        unrated=unrated, single_phase=single_phase, single_corded=single_corded)
 

@@ -47,13 +47,13 @@ def rack_role(rack: Rack, catalog: Catalog) -> str:
 
 def device_role(dev: DeviceType) -> str:
     """Colour role of one catalog entry in a rack elevation (the window's and the quote's alike):
-    power, pdu, cdu, network, rack_scale, management or compute."""
+    power, pdu, cdu (every cooling unit), network, rack_scale, management or compute."""
     text = f"{dev.id} {dev.name}".lower()
     if dev.kind == "power_shelf":
         return "power"
     if dev.kind == "pdu":
         return "pdu"
-    if dev.kind == "cdu":
+    if dev.kind in ("cdu", "crah"):  # cooling units share one colour
         return "cdu"
     if dev.kind == "switch" or (dev.kind == "tray" and "switch" in text):
         return "network"

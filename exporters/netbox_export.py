@@ -110,7 +110,8 @@ CUSTOM_FIELDS = (
 )
 
 ROLE_NAMES = {"compute": "Compute", "rack_scale": "Rack-scale system", "network": "Network",
-              "management": "Management", "power": "Power shelf", "pdu": "PDU", "cdu": "CDU"}
+              "management": "Management", "power": "Power shelf", "pdu": "PDU", "cdu": "CDU",
+              "crah": "Air handler"}
 #: wiring plan medium -> NetBox cable type
 CABLE_TYPES = {"mmf": "mmf", "smf": "smf", "dac": "dac-passive", "acc": "dac-active", "aoc": "aoc"}
 #: InfiniBand speed per port (Gb/s) -> NetBox interface type
@@ -150,6 +151,11 @@ COLUMNS = {
     "10-cables.csv": ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
                       "type", "status", "length", "length_unit", "label", "description"),
 }
+
+
+def _role(dev) -> str:
+    """A device's NetBox role: its colour role, except that a room air handler is not a CDU."""
+    return "crah" if dev.kind == "crah" else device_role(dev)
 
 
 def slug(text: str) -> str:
@@ -326,7 +332,7 @@ def write_netbox(analysis: Analysis, folder) -> str:
         if other != t:
             raise ExportError(f"catalog types {other} and {t} would both be {m} {model} in NetBox")
 
-    roles = sorted({device_role(catalog.get(t)) for t in used_types}, key=list(ROLE_NAMES).index)
+    roles = sorted({_role(catalog.get(t)) for t in used_types}, key=list(ROLE_NAMES).index)
     rows["04-device-roles.csv"] = [(ROLE_NAMES[r], slug(ROLE_NAMES[r]),
                                     st.DEVICE_COLOURS[r].hexval()[2:].lower(), "") for r in roles]
     rack_models = {}
@@ -348,7 +354,7 @@ def write_netbox(analysis: Analysis, folder) -> str:
             r.id, r.type, num(r.x), num(r.y), num(r.rotation), r.row,
             num(r.power_limit_kw), r.name))
 
-    role_of = {t: ROLE_NAMES[device_role(catalog.get(t))] for t in used_types}
+    role_of = {t: ROLE_NAMES[_role(catalog.get(t))] for t in used_types}
     device_rows = rows["08-devices.csv"]
     for r in project.racks:
         loc, rack = locations[r.hall], rack_names[r.id]

@@ -59,6 +59,7 @@ DEVICE_COLOURS = {
     "network": ROLES["network"][0],
     "management": ROLES["management"][0],
     "cdu": CDU[0],
+    "crah": CDU[0],
     "power": colors.HexColor("#A7853A"),
     "pdu": colors.HexColor("#4F5B69"),
 }

@@ -240,6 +240,10 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
         rack_kw = spec.rack_kw if spec.rack_kw is not None else DEFAULT_RACK_KW
         fit_u = (catalog.get(RACK_TYPE).rack_units - FIRST_U + 1) // profile.u_height
         by_power = int(rack_kw // profile.node_max_kw + 1e-9)
+        air_kw = profile.node_max_kw * (1.0 - catalog.get(profile.id).liquid_fraction)
+        if spec.rack_kw is None and air_kw > 0:
+            # unasked, a rack holds no more air-cooled systems than a contained row can cool by air
+            by_power = min(by_power, max(1, int(settings.air_rack_limit_kw // air_kw + 1e-9)))
         per_rack = spec.nodes_per_rack or min(by_power, fit_u)
         if per_rack < 1:
             raise GenerateError(f"one {profile.id} draws up to {profile.node_max_kw:g} kW, over the {rack_kw:g} kW "
@@ -358,7 +362,7 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     cooling = analyze_cooling(ctx).section
     it_max, liquid, air = power.it_max_kw, float(cooling["liquid_kw"]), float(cooling["air_kw"])
     project = _with_capacities(project, spec, it_max, liquid, air)
-    project = project.with_hall(replace(project.halls[0], facility=facility_for(power.section, liquid, settings)))
+    project = project.with_hall(replace(project.halls[0], facility=facility_for(power, ctx.arrays, liquid, settings)))
     gpus = units * profile.gpus_per_node
     out = Generated(project, spec, profile, net, sus, units, gpus, grid, notes, it_max, liquid, air)
     if with_phases and spec.phase_sus is not None:

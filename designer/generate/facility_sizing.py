@@ -16,7 +16,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from ..facility import Facility
+from ..power_chain import busiest_runs, places_in_rows
 from ..power_feeds import SQRT3
 
 BUSWAY_AMPS = (250.0, 400.0, 800.0)
@@ -25,19 +28,22 @@ UPS_MODULE_KW = 1200.0
 GENERATOR_KW = 1600.0
 
 
-def facility_for(power_section: dict, liquid_kw: float, settings) -> Facility:
-    """The facility that carries a design whose power section (``analyze_power(...).section``) is given."""
-    worst_normal = worst_fail = 0.0
-    for row in power_section["rows"]:
-        for side in row["feeds"].values():
-            worst_normal = max(worst_normal, side["normal_kw"])
-            worst_fail = max(worst_fail, side["failover_kw"])
+def facility_for(power, arrays, liquid_kw: float, settings) -> Facility:
+    """The facility that carries a design, given its power result (``analyze_power``) and arrays."""
+    power_section, feeds = power.section, power.feeds
+    order, row_of = arrays.rows
+    in_row = np.bincount(row_of, minlength=len(order))
+    place = places_in_rows(arrays)
     runs, amps = 1, BUSWAY_AMPS[-1]
-    for runs in range(1, 17):  # fewest runs, then the smallest size
+    for runs in range(1, 17):  # fewest runs, then the smallest size; a run carries its stretch of the row
+        per_row = np.minimum(runs, np.maximum(in_row, 1))
+        worst_normal = max(float(busiest_runs(arrays, place, per_row, getattr(feeds, f"normal_{s}")).max(initial=0))
+                           for s in "ab")
+        worst_fail = max(float(busiest_runs(arrays, place, per_row, getattr(feeds, f"fail_{s}")).max(initial=0))
+                         for s in "ab")
         fits = [a for a in BUSWAY_AMPS
-                if worst_normal <= SQRT3 * BUSWAY_V * a * settings.power_factor / 1000.0 * runs * settings.derating
-                and worst_fail <= SQRT3 * BUSWAY_V * a * settings.power_factor / 1000.0 * runs
-                * settings.failover_derating]
+                if worst_normal <= SQRT3 * BUSWAY_V * a * settings.power_factor / 1000.0 * settings.derating
+                and worst_fail <= SQRT3 * BUSWAY_V * a * settings.power_factor / 1000.0 * settings.failover_derating]
         if fits:
             amps = fits[0]
             break

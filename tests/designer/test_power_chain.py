@@ -13,13 +13,13 @@ from dataclasses import replace
 
 import pytest
 
-from catalog import default_catalog
+from catalog import Catalog, default_catalog
 from designer import samples
 from designer.analysis import analyze
 from designer.commands import CommandError, UpdateHallCommand
 from designer.facility import Facility, FacilityError, RowFacility, facility_from_json
 from designer.fileformat import ProjectFileError, dumps, from_dict, load, loads, to_dict
-from designer.model import MountedDevice, Project, Rack
+from designer.model import FloorDevice, MountedDevice, Project, Rack
 from designer.settings import Settings
 from tests.designer.test_power_cooling import HALL, dgx, findings
 
@@ -152,10 +152,14 @@ def test_2n_ups_losing_one_side(catalog):
     assert findings(r, "ups-redundancy-lost") == ["hall:h", "hall:h"] and findings(r, "ups-over-capacity") == []
     ok = analyze(design(row_of_racks(4), hall(ups_scheme="2N", ups_module_kw=40, ups_modules=2)), catalog)
     assert ok["power"]["ups"][0]["systems"][0]["capacity_kw"] == 80 and findings(ok, "ups-redundancy-lost") == []
-    # N+1 inside one system: 3 modules of 40 kW with one spare carry 80 kW of the 114.4 kW both feeds draw
+    # N+1 inside one system: 3 modules of 40 kW carry the 114.4 kW both feeds draw, but not with the spare out
     n1 = analyze(design(row_of_racks(4), hall(ups_scheme="N+1", ups_module_kw=40, ups_modules=3)), catalog)
-    assert n1["power"]["ups"][0]["systems"][0]["normal_kw"] == pytest.approx(114.4)
-    assert findings(n1, "ups-over-capacity") == ["hall:h"]
+    system = n1["power"]["ups"][0]["systems"][0]
+    assert (system["normal_kw"], system["capacity_kw"], system["installed_kw"]) == (pytest.approx(114.4), 80, 120)
+    assert findings(n1, "ups-redundancy-lost") == ["hall:h"] and findings(n1, "ups-over-capacity") == []
+    two = analyze(design(row_of_racks(4), hall(ups_scheme="N+1", ups_module_kw=40, ups_modules=2)), catalog)
+    assert findings(two, "ups-over-capacity") == ["hall:h"]  # 114.4 kW over the 80 kW installed
+    assert findings(two, "transient-over-rating") == []  # no peak above the load: nothing transient to add
 
 
 def test_distributed_redundant_block_takes_its_partners_failover(catalog):
@@ -239,9 +243,10 @@ def test_the_command_sets_the_facility_and_refuses_bad_ones(catalog):
     p = design(row_of_racks(1))
     new, _ = UpdateHallCommand("h", {"facility": Facility(ups_scheme="2N", ups_module_kw=100)}).apply(p, catalog)
     assert new.halls[0].facility.ups_scheme == "2N"
-    bad = replace(Facility(), ups_scheme="2N")  # no module rating
-    with pytest.raises(CommandError, match="ups_module_kw"):
-        UpdateHallCommand("h", {"facility": bad}).apply(p, catalog)
+    with pytest.raises(FacilityError, match="ups_module_kw"):  # a facility is checked when it is made
+        replace(Facility(), ups_scheme="2N")
+    with pytest.raises(CommandError, match="must be a Facility"):
+        UpdateHallCommand("h", {"facility": {"ups_scheme": "2N"}}).apply(p, catalog)
 
 
 def test_failover_and_air_limits_are_what_if_flags(capsys):
@@ -261,3 +266,131 @@ def test_failover_and_air_limits_are_what_if_flags(capsys):
     assert capsys.readouterr().out.count("rejects 28.6 kW to air, over the 20 kW") == 15
     assert main(["analyze", sample, "--failover-derating", "2"]) == 2
     assert "--failover-derating: failover_derating must be > 0 and <= 1, got 2" in capsys.readouterr().err
+
+
+# -- conventions that must hold at the edges ---------------------------------------------------------------
+
+def test_trays_on_mounted_shelves_split_by_the_shelves_on_each_feed(catalog):
+    # An NVL72 built tray by tray: 8 shelves (4 per feed) feed 18 compute and 9 switch trays over the busbar.
+    devs = [MountedDevice(f"s{i}", "gb200-power-shelf", 1 + i) for i in range(8)]
+    devs += [MountedDevice(f"t{i}", "gb200-compute-tray", 9 + i) for i in range(18)]
+    devs += [MountedDevice(f"w{i}", "nvlink-switch-tray", 27 + i) for i in range(9)]
+    r = analyze(design([Rack("r", "R", "h", "rack-48u-600x1200", 1000, 2000, 0, "A", tuple(devs))]), catalog)
+    row = r["power"]["racks"][0]
+    half = row["max_kw"] / 2
+    assert row["feeds"]["A"]["normal_kw"] == pytest.approx(half) and row["feeds"]["B"]["normal_kw"] == pytest.approx(half)
+    assert row["feeds"]["A"]["failover_kw"] == row["feeds"]["B"]["failover_kw"] == row["max_kw"]  # 24 x 5.5 kW carry it
+    assert row["feeds"]["throttled_kw"] == 0
+
+
+def test_a_feed_is_as_strong_as_its_weakest_inlet(catalog):
+    # A 60 A and a 32 A PDU per feed: the supplies spread evenly, so the feed carries two 32 A shares.
+    devs = [MountedDevice(f"n{i}", "dgx-b200", 1 + 10 * i) for i in range(5)] + [
+        MountedDevice(f"p{i}", t, None, "rear") for i, t in
+        enumerate(["pdu-415v-60a-3ph", "pdu-415v-60a-3ph", "pdu-415v-32a-3ph", "pdu-415v-32a-3ph"])]
+    r = analyze(design([Rack("r", "R", "h", "rack-52u-600x1200", 1000, 2000, 0, "A", tuple(devs))]), catalog)
+    a = r["power"]["racks"][0]["feeds"]["A"]
+    assert a["rating_kw"] == pytest.approx(2 * PDU32_FULL, abs=1e-3) and a["normal_kw"] == pytest.approx(35.75)
+    assert findings(r, "circuit-over-cap") == ["rack:r", "rack:r"]
+    assert findings(r, "inlet-loss-over-rating") == ["rack:r"]  # 23.8 kW left on one 32 A PDU (21.06 kW)
+
+
+def test_a_run_carries_its_stretch_of_the_row(catalog):
+    # Three NVL72 on two runs a side: the first run takes two racks, 264 kW with the other feed lost, over one
+    # run's 310 A x 415 V x sqrt 3 x 0.95 = 211.7 kW; split evenly the row would look fine.
+    racks = [Rack(f"n{i}", f"N{i}", "h", "rack-48u-600x1200", 1000 + 600 * i, 2000, 0, "A",
+                  (MountedDevice("s", "gb200-nvl72", 1),)) for i in range(3)]
+    r = analyze(design(racks, hall(distribution_amps=310, distribution_runs=2)), catalog)
+    row = r["power"]["rows"][0]
+    assert row["runs"] == 2 and row["feeds"]["A"]["failover_kw"] == 396
+    assert row["feeds"]["A"]["failover_utilisation"] == pytest.approx(264 / (310 * 415 * SQ3 * 0.95 / 1000), abs=1e-4)
+    assert findings(r, "distribution-redundancy-lost") == ["hall:h", "hall:h"]
+    one = analyze(design(racks[:1], hall(distribution_amps=150, distribution_runs=16)), catalog)
+    assert one["power"]["rows"][0]["runs"] == 1  # one rack hangs off one run, whatever the hall says
+
+
+def test_racks_without_inlets_still_load_the_chain_with_their_failover(catalog):
+    bare = [Rack(f"r{i}", f"R{i}", "h", "rack-48u-600x1200", 1000 + 600 * i, 2000, 0, "A", tuple(dgx(f"r{i}", 2, 0)))
+            for i in range(2)]
+    r = analyze(design(bare, hall(ups_scheme="2N", ups_module_kw=35)), catalog)
+    ups = r["power"]["ups"][0]["systems"][0]
+    assert (ups["normal_kw"], ups["failover_kw"]) == (pytest.approx(28.6), pytest.approx(39.6))
+    assert findings(r, "ups-redundancy-lost") == ["hall:h", "hall:h"] and len(findings(r, "no-pdu")) == 2
+
+
+def test_odd_supplies_alternate_and_single_corded_devices_are_named(catalog):
+    # Two UFM appliances made single-corded: one supply each, on A then on B.
+    ufm = replace(catalog.get("ufm-appliance"), id="ufm-one-psu", psu=replace(catalog.get("ufm-appliance").psu,
+                                                                            count=1, redundant=0))
+    cat = Catalog(list(catalog) + [ufm], catalog.sources)
+    devs = (MountedDevice("u1", "ufm-one-psu", 1), MountedDevice("u2", "ufm-one-psu", 3),
+            MountedDevice("p1", "pdu-415v-32a-3ph", None, "rear"), MountedDevice("p2", "pdu-415v-32a-3ph", None, "rear"))
+    r = analyze(design([Rack("r", "R", "h", "rack-48u-600x1200", 1000, 2000, 0, "A", devs)]), cat)
+    feeds = r["power"]["racks"][0]["feeds"]
+    assert feeds["A"]["normal_kw"] == feeds["B"]["normal_kw"] == pytest.approx(ufm.power_max_w / 1000)
+    assert findings(r, "single-corded") == ["rack:r"]
+
+
+def test_catalog_entries_without_the_new_figures_are_not_misread(catalog):
+    # A user's PDU that gives only its total outlets, a shelf without its AC input: checked on what is known.
+    old_pdu = replace(catalog.get("pdu-415v-60a-3ph"), id="old-pdu", outlets=24, outlets_c13=0, outlets_c19=0)
+    old_shelf = replace(catalog.get("gb200-power-shelf"), id="old-shelf", voltage_v=None, current_a=None, phases=0)
+    cat = Catalog(list(catalog) + [old_pdu, old_shelf], catalog.sources)
+    pdu_rack = Rack("r", "R", "h", "rack-48u-600x1200", 1000, 2000, 0, "A",
+                    tuple(dgx("r", 2, 0)) + (MountedDevice("p1", "old-pdu", None, "rear"),
+                                             MountedDevice("p2", "old-pdu", None, "rear")))
+    shelves = [MountedDevice(f"s{i}", "old-shelf", 1 + i) for i in range(4)]
+    trays = [MountedDevice(f"t{i}", "gb200-compute-tray", 5 + i) for i in range(8)]
+    shelf_rack = Rack("s", "S", "h", "rack-48u-600x1200", 1600, 2000, 0, "A", tuple(shelves + trays))
+    r = analyze(design([pdu_rack, shelf_rack]), cat)
+    assert findings(r, "outlet-shortfall") == [] and findings(r, "circuit-over-cap") == []
+    assert findings(r, "inlet-unrated") == ["rack:s"]
+    six = Catalog(list(catalog) + [replace(old_pdu, outlets=4)], catalog.sources)
+    assert findings(analyze(design([pdu_rack]), six), "outlet-shortfall") == ["rack:r", "rack:r"]  # 6 cords, 4 outlets
+
+
+def test_a_single_phase_pdu_has_no_phases_to_balance(catalog):
+    single = replace(catalog.get("pdu-415v-32a-3ph"), id="pdu-1ph", voltage_v=230, phases=1)
+    cat = Catalog(list(catalog) + [single], catalog.sources)
+    devs = tuple(MountedDevice(f"q{i}", "qm9700", 1 + i) for i in range(4)) + (
+        MountedDevice("p1", "pdu-1ph", None, "rear"), MountedDevice("p2", "pdu-1ph", None, "rear"))
+    r = analyze(design([Rack("r", "R", "h", "rack-48u-600x1200", 1000, 2000, 0, "A", devs)]), cat)
+    a = r["power"]["racks"][0]["feeds"]["A"]
+    assert a["phases_kw"] == [3.44, 0.0, 0.0] and a["imbalance"] is None
+    assert findings(r, "phase-imbalance") == findings(r, "phase-over-cap") == []
+
+
+def test_a_cdu_loop_takes_the_water_of_its_own_hall(catalog):
+    # The CDU stands in a W45 hall and serves an NVL72 there and one in a W32 hall: 45 + 5 K is too warm.
+    h1 = replace(HALL, facility=Facility(water_class="W45"))
+    h2 = replace(HALL, id="h2", name="Annex", outline=((30000, 0), (40000, 0), (40000, 10000), (30000, 10000)),
+                 facility=Facility(water_class="W32"))
+    racks = [Rack("n1", "N1", "h", "rack-48u-600x1200", 1000, 2000, 0, "A", (MountedDevice("s", "gb200-nvl72", 1),)),
+             Rack("n2", "N2", "h2", "rack-48u-600x1200", 31000, 2000, 0, "A", (MountedDevice("s", "gb200-nvl72", 1),))]
+    cdu = FloorDevice("c1", "cdu-inrow-2mw", "h", 5000, 5000, name="CDU-North-01", serves=("n1", "n2"))
+    p = Project(name="t", halls=(h1, h2), racks=tuple(racks), floor_devices=(cdu,))
+    r = analyze(p, catalog)
+    loop = r["cooling"]["cdu_loops"][0]
+    assert loop["water_class"] == "W45" and loop["secondary_supply_c"] == 50
+    [f] = [f for f in r.findings if f.code == "coolant-too-warm"]
+    assert f.message.startswith("CDU loop CDU-North-01:")
+
+
+def test_air_handlers_are_air_handlers_in_netbox(catalog, tmp_path):
+    from exporters.netbox_export import write_netbox
+
+    crah = FloorDevice("c1", "crah-cw-200kw", "h", 8000, 8000, name="CRAH-01")
+    a = analyze(Project(name="t", halls=(HALL,), racks=tuple(row_of_racks(1)), floor_devices=(crah,)), catalog)
+    write_netbox(a, tmp_path / "nb")
+    text = (tmp_path / "nb" / "08-devices.csv").read_text()
+    assert "CRAH-01,Air handler," in text
+
+
+def test_generated_air_cooled_halls_keep_racks_within_the_air_limit(catalog):
+    from designer.generate import SuperpodSpec, generate
+
+    for system in ("dgx-h100", "dgx-b200"):
+        g = generate(SuperpodSpec(system=system, sus=1), catalog)
+        a = analyze(g.project, catalog)
+        assert findings(a, "air-density") == [], system
+        assert max(r["air_kw"] for r in a["cooling"]["racks"]) <= 30
