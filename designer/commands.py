@@ -405,6 +405,31 @@ class UpdateHallCommand(_FieldEdit):
 
 
 @dataclass
+class UpdateFacilityCommand(_FieldEdit):
+    """Some settings of one hall's facility (``{"ups_scheme": "2N"}``), applied to the hall's facility as it
+    stands; typing into one setting merges into one undo step, another setting is a step of its own."""
+
+    hall_id: str
+    changes: dict
+    label: str = "Edit facility"
+
+    def _target(self) -> tuple:
+        return (self.hall_id,)
+
+    def apply(self, project, catalog):
+        if not project.has_hall(self.hall_id):
+            raise CommandError(f"no hall with id {self.hall_id!r}")
+        hall = project.hall(self.hall_id)
+        try:
+            facility = hall.facility.updated(**self.changes)
+        except TypeError:
+            raise CommandError(f"the facility has no setting {sorted(self.changes)[0]!r}") from None
+        except FacilityError as exc:
+            raise CommandError(str(exc)) from None
+        return project.with_hall(replace(hall, facility=facility)), Change(halls=frozenset([self.hall_id]))
+
+
+@dataclass
 class AddHallCommand(Command):
     hall: Hall
     label: str = "Add hall"

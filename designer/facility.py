@@ -166,7 +166,7 @@ def check_facility(f: Facility, where: str = "facility") -> None:
                             f"{f.ups_modules} modules leaves none to carry the load")
     _number(f.ups_blocks, f"{where}.ups_blocks", 3, 16, integer=True, optional=False)
     if f.ups_scheme is not None and f.ups_module_kw is None:
-        raise FacilityError(f"{where}.ups_module_kw: a {f.ups_scheme} UPS needs its module rating in kW")
+        raise FacilityError(f"{where}.ups_module_kw: the {f.ups_scheme} UPS needs its module rating in kW")
     _number(f.generator_kw, f"{where}.generator_kw", 1, 100000)
     _number(f.generators, f"{where}.generators", 0, 1000, integer=True, optional=False)
     _number(f.generator_redundant, f"{where}.generator_redundant", 0, 999, integer=True, optional=False)

@@ -1,17 +1,37 @@
-"""The floor plan's heat map: each rack by its utilisation, each CDU by the load on its loop.
+"""The floor plan's heat map: each rack by the layer chosen, each CDU by the load on its loop.
 
-Utilisation is the power engine's figure (``analysis["power"]["racks"][i]["utilisation"]``),
-read as it is: a rack the analysis has no figure for (new since the last run,
-or without a limit) is grey until the engines say otherwise.
+A layer is one figure the engines give per rack as a share of what it is held to,
+read as it is: ``power.racks[i].utilisation`` (the rack's draw over its limit),
+``chain_utilisation`` (the most loaded element of the chain feeding it: inlets, row
+busway, UPS) or ``cooling.racks[i].air_density`` (its air heat over what its row
+may reject to the room). A rack the analysis has no figure for (new since the last
+run, or without a limit) is grey until the engines say otherwise. Every layer uses
+the one colour scale, :func:`widgets.style.heat_color`.
 """
 from __future__ import annotations
 
 from . import style
 
+#: layer -> (name in the View menu, the analysis section and the per-rack key it reads, what the legend says).
+LAYERS: dict[str, tuple[str, str, str, str]] = {
+    "rack_power": ("Rack power", "power", "utilisation", "Racks: rack power"),
+    "power_chain": ("Power chain", "power", "chain_utilisation", "Racks: power chain"),
+    "air_density": ("Air density", "cooling", "air_density", "Racks: air density"),
+}
+DEFAULT_LAYER = "rack_power"
 
-def rack_shares(analysis) -> dict[str, float | None]:
-    """rack id -> utilisation (max draw over the rack's limit) as the power engine reports it."""
-    return {r["id"]: r.get("utilisation") for r in analysis["power"].get("racks", [])}
+
+def _racks(analysis, section: str) -> list:
+    try:
+        return (analysis[section] or {}).get("racks") or []
+    except (KeyError, TypeError):  # a partial result (a test's, an engine that failed) lacks the section
+        return []
+
+
+def rack_shares(analysis, layer: str = DEFAULT_LAYER) -> dict[str, float | None]:
+    """rack id -> the layer's share (utilisation, chain utilisation or air density) as the engine reports it."""
+    _, section, key, _ = LAYERS[layer]
+    return {r["id"]: r.get(key) for r in _racks(analysis, section)}
 
 
 def cdu_shares(analysis) -> dict[str, float | None]:
@@ -30,21 +50,37 @@ class HeatMapMixin:
     """Heat-map colouring of :class:`~widgets.floor_plan.FloorPlanScene` (its ``rack_items`` and ``floor_items``)."""
 
     heat_map = False
+    heat_layer = DEFAULT_LAYER
     _rack_share: dict = {}
     _floor_share: dict = {}
 
     def set_analysis(self, analysis) -> None:
         """Engine results (a :class:`designer.analysis.Analysis`) to colour the heat map with; None forgets them."""
         self._analysis = analysis
-        self._rack_share = rack_shares(analysis) if analysis is not None else {}
+        self._rack_share = rack_shares(analysis, self.heat_layer) if analysis is not None else {}
         self._floor_share = cdu_shares(analysis) if analysis is not None else {}
         if self.heat_map:
             self._recolour()
 
     def set_heat_map(self, on: bool) -> None:
-        """Colour racks by kW against their limit and CDUs by loop load against capacity."""
+        """Colour racks by the chosen layer and CDUs by loop load against capacity."""
         self.heat_map = bool(on)
         self._recolour()
+
+    def set_heat_layer(self, layer: str) -> None:
+        """Which figure colours the racks (a key of :data:`LAYERS`); CDUs keep their loop load."""
+        if layer not in LAYERS:
+            raise ValueError(f"no heat map layer {layer!r} ({', '.join(LAYERS)})")
+        self.heat_layer = layer
+        self._rack_share = rack_shares(self._analysis, layer) if self._analysis is not None else {}
+        if self.heat_map:
+            self._recolour()
+        else:
+            self.update()
+
+    def heat_layer_title(self) -> str:
+        """What the racks' colours say, for the legend."""
+        return LAYERS[self.heat_layer][3]
 
     def rack_heat(self, rack_id: str):
         return style.heat_color(self._rack_share.get(rack_id))

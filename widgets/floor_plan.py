@@ -277,8 +277,10 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
 
     def legend(self) -> list[tuple]:
         """(colour, label) for each kind of item the plan shows, in legend order."""
-        if self.heat_map:
-            out = list(style.HEAT_LEGEND)
+        if self.heat_map:  # headings first: which figure the racks show (the layer), and what CDUs show
+            out = [(style.LEGEND_HEADING, self.heat_layer_title())]
+            out += [(style.LEGEND_HEADING, style.HEAT_CDU_HEADING)] if self._floor_kinds.get("cdu", 0) > 0 else []
+            out += style.HEAT_LEGEND
         else:
             out = [style.ROLES[r] for r in style.ROLES if self._roles.get(r, 0) > 0]
             out += [style.CDU] if self._floor_kinds.get("cdu", 0) > 0 else []

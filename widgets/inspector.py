@@ -7,10 +7,13 @@ run of keystrokes in one field into one undo step. When the project changes
 the ``_loading`` guard, so a refresh never pushes a command back.
 
 Figures the engines compute (the power limit a rack is held to, its draw and
-utilisation) are read from the latest :class:`~designer.analysis.Analysis`, given
-with :meth:`InspectorPanel.set_analysis`, never worked out here. An analysis
-describes the project it was made from; once the project has changed, or for a
-rack it does not know, the panel says the figure is being computed.
+utilisation, its feeds and cooling, a CDU loop's load, a hall's UPS and rows) are
+read from the latest :class:`~designer.analysis.Analysis`, given with
+:meth:`InspectorPanel.set_analysis`, never worked out here (the facility figures
+are worded by :mod:`.facility_view`). An analysis describes the project it was
+made from; once the project has changed, or for a rack it does not know, the panel
+says the figure is being computed. Pages scroll, and their figure groups fold, so
+a short dock still reaches every field.
 """
 from __future__ import annotations
 
@@ -26,7 +29,10 @@ from designer.model import Project, Rack
 
 from . import style
 from .doc_binding import bind, push
-from .project_form import ProjectForm
+from .facility_form import FacilityForm
+from .facility_sections import FiguresSection, HallFacilityView
+from .facility_view import hall_air_lines, loop_lines, loop_of, rack_lines
+from .project_form import ProjectForm, form_heading
 
 UNCONFIRMED = "(unconfirmed)"
 PENDING = "computing…"
@@ -100,21 +106,33 @@ class InspectorPanel(QWidget):
         box.addWidget(self.heading)
         box.addWidget(self.pages, 1)
         box.addWidget(self.status)
+        # The pages scroll, so nothing forces a size any more: keep the width a feed's or a busway's line needs
+        # to read on two lines, and the height to show a page's first fields with its first figures.
+        self.setMinimumSize(440, 320)
         self.show_selection("")
 
     # ---- pages ----------------------------------------------------------------------
-    def _form(self) -> QFormLayout:
+    def _form(self) -> tuple[QScrollArea, QFormLayout]:
+        """A page that scrolls vertically (its figure groups make it taller than a short dock) and wraps its
+        text to the dock's width instead of scrolling sideways."""
         page = QWidget()
         form = QFormLayout(page)
-        form.setContentsMargins(0, 4, 0, 0)
-        self.pages.addWidget(page)
-        return form
+        form.setContentsMargins(0, 4, 4, 0)
+        scroll = QScrollArea()
+        scroll.setWidgetResizable(True)
+        scroll.setFrameShape(QScrollArea.Shape.NoFrame)
+        scroll.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        scroll.setWidget(page)
+        self.pages.addWidget(scroll)
+        return scroll, form
 
     def _build_rack_page(self) -> None:
-        form = self._form()
-        self.rack_page = form.parentWidget()
+        self.rack_page, form = self._form()
         self.rack_name, self.rack_row = QLineEdit(), QLineEdit()
         self.rack_type = QComboBox()
+        # Long catalog names must not widen the page past the dock (it would be cut off, not wrapped).
+        self.rack_type.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+        self.rack_type.setMinimumContentsLength(16)
         for rtype in self.catalog.of_kind("rack"):
             self.rack_type.addItem(rtype.name, rtype.id)
         self.rack_limit = _spin(10000.0, " kW", f"default ({PENDING})")
@@ -142,11 +160,16 @@ class InspectorPanel(QWidget):
         form.addRow("Type", self.rack_type)
         form.addRow("Power limit", self.rack_limit)
         form.addRow("Load", self.rack_load)
+        self.rack_facility = FiguresSection("Power and cooling")
+        self.rack_cdu = FiguresSection("CDU in this rack")
+        form.addRow(self.rack_facility)
+        form.addRow(self.rack_cdu)
+        form.addRow(form_heading("Placement"))
         form.addRow("x", self.rack_place["x"])
         form.addRow("y", self.rack_place["y"])
         form.addRow("Rotation", self.rack_place["rotation"])
         form.addRow("", self.rack_position)
-        form.addRow(QLabel("Devices"))
+        form.addRow(form_heading("Devices"))
         form.addRow(self.rack_devices)
         self.rack_name.textEdited.connect(lambda t: self._edit_rack({"name": t}))
         self.rack_row.textEdited.connect(lambda t: self._edit_rack({"row": t}))
@@ -161,8 +184,7 @@ class InspectorPanel(QWidget):
                    ("tile_mm", "Floor tile", " mm", 5000.0, None)]
 
     def _build_hall_page(self) -> None:
-        form = self._form()
-        self.hall_page = form.parentWidget()
+        self.hall_page, form = self._form()
         self.hall_name = QLineEdit()
         form.addRow("Name", self.hall_name)
         self.hall_name.textEdited.connect(lambda t: self._edit_hall({"name": t}))
@@ -180,6 +202,10 @@ class InspectorPanel(QWidget):
         self.project_button = QPushButton("Project settings and workload…")
         self.project_button.clicked.connect(lambda: self.show_selection("project"))
         form.addRow(self.project_button)
+        self.hall_figures = HallFacilityView()
+        form.addRow(self.hall_figures)
+        self.facility_form = FacilityForm(self._push, self._refuse)
+        form.addRow(self.facility_form)
 
     def _build_project_page(self) -> None:
         self.project_form = ProjectForm(self._push)
@@ -191,11 +217,14 @@ class InspectorPanel(QWidget):
         self.pages.addWidget(self.project_page)
 
     def _build_floor_page(self) -> None:
-        form = self._form()
-        self.floor_page = form.parentWidget()
+        self.floor_page, form = self._form()
         self.floor_info = QLabel()
         self.floor_info.setWordWrap(True)
         form.addRow(self.floor_info)
+        self.floor_cdu = FiguresSection("CDU loop")
+        self.floor_air = FiguresSection("Hall air")
+        form.addRow(self.floor_cdu)
+        form.addRow(self.floor_air)
 
     # ---- public API ------------------------------------------------------------------
     def set_document(self, document: Document | None) -> None:
@@ -205,22 +234,34 @@ class InspectorPanel(QWidget):
         self.show_selection(self.kind, self.ids)
 
     def set_analysis(self, analysis) -> None:
-        """The latest analysis of the document's current project (None: none yet); the rack page reads it."""
+        """The latest analysis of the document's current project (None: none yet); the pages' figures read it.
+
+        Only the figures are refreshed: a field being typed into keeps its text and cursor."""
         self._analysis = analysis
         self._analysis_of = self._document.project if analysis is not None and self._document else None
         project = self._document.project if self._document else None
-        if self.kind == "rack" and self.ids and project is not None and project.has_rack(self.ids[0]):
-            self._loading = True
-            try:
-                self._fill_rack_figures(project, project.rack(self.ids[0]))
-            finally:
-                self._loading = False
+        first = self.ids[0] if self.ids else None
+        if project is None or not first:
+            return
+        self._loading = True
+        try:
+            if self.kind == "rack" and project.has_rack(first):
+                self._fill_rack_figures(project, project.rack(first))
+            elif self.kind == "hall" and project.has_hall(first):
+                self.hall_figures.show_hall(self.analysis_of(project), first)
+            elif self.kind == "floor" and project.has_floor_device(first):
+                self._fill_floor_figures(project, project.floor_device(first))
+        finally:
+            self._loading = False
+
+    def analysis_of(self, project: Project):
+        """The analysis shown if it describes ``project``, else None (its figures would be of another design)."""
+        return self._analysis if self._analysis is not None and self._analysis_of is project else None
 
     def rack_figures(self, project: Project, rack_id: str) -> dict | None:
         """The engines' figures for ``rack_id`` if the analysis shown describes ``project``, else None."""
-        if self._analysis is None or self._analysis_of is not project:
-            return None
-        return self._analysis.rack(rack_id)
+        analysis = self.analysis_of(project)
+        return analysis.rack(rack_id) if analysis is not None else None
 
     def show_selection(self, kind: str, ids=()) -> None:
         """Show ``kind`` ("rack", "floor", "hall", "project" or "") with ids from the plan's selection."""
@@ -339,7 +380,15 @@ class InspectorPanel(QWidget):
             self.rack_devices.addItem(item)
 
     def _fill_rack_figures(self, project: Project, rack: Rack) -> None:
-        """The limit the power engine applied (shown when the rack has none of its own) and the load on it."""
+        """The limit the power engine applied (shown when the rack has none of its own), the load on it, its
+        feeds and cooling, and the loop of a CDU mounted in it."""
+        analysis = self.analysis_of(project)
+        known = analysis is not None and analysis.rack(rack.id) is not None
+        self.rack_facility.show_lines(rack_lines(analysis, project, rack.id) if known else None)
+        loop = loop_of(analysis, f"rack:{rack.id}") if known else None
+        self.rack_cdu.setVisible(loop is not None)
+        if loop is not None:
+            self.rack_cdu.show_lines(loop_lines(loop, project))
         row = self.rack_figures(project, rack.id)
         if row is None or row.get("limit_kw") is None:
             self.rack_limit.setSpecialValueText(f"default ({PENDING})")
@@ -376,14 +425,30 @@ class InspectorPanel(QWidget):
         racks = len(project.racks_in(hall_id))
         self.hall_info.setText(f"{(x1 - x0) / 1000:g} × {(y1 - y0) / 1000:g} m · {hall.area_m2:,.0f} m² · "
                                f"{racks} rack{'s' if racks != 1 else ''}")
+        self.hall_figures.show_hall(self.analysis_of(project), hall_id)
+        self.facility_form.load(hall)
 
     def _fill_floor(self, project: Project, device_id: str) -> None:
         unit = project.floor_device(device_id)
         dev = self.catalog.find(unit.type)
         self.heading.setText(f"Floor unit {unit.name or unit.id}")
-        serves = ", ".join(unit.serves) if unit.serves else "unassigned"
+        served = [project.rack(r).name or r if project.has_rack(r) else r for r in unit.serves]  # names, not ids
+        serves = ", ".join(served) if served else "unassigned"
         self.floor_info.setText(f"{dev.name if dev else unit.type}\n{power_text(dev) if dev else ''}\n"
                                 f"x {unit.x:,.0f} mm · y {unit.y:,.0f} mm · {unit.rotation:g}°\nserves: {serves}")
+        self._fill_floor_figures(project, unit)
+
+    def _fill_floor_figures(self, project: Project, unit) -> None:
+        """A CDU's loop, or for an air handler the hall's air, from the analysis; neither for other units."""
+        kind = getattr(self.catalog.find(unit.type), "kind", "")
+        analysis = self.analysis_of(project)
+        self.floor_cdu.setVisible(kind == "cdu")
+        self.floor_air.setVisible(kind == "crah")
+        if kind == "cdu":
+            loop = loop_of(analysis, f"floor:{unit.id}") if analysis is not None else None
+            self.floor_cdu.show_lines(loop_lines(loop, project) if loop is not None else None)
+        elif kind == "crah":
+            self.floor_air.show_lines(hall_air_lines(analysis, unit.hall) if analysis is not None else None)
 
 
 def _set_text(edit: QLineEdit, text: str) -> None:

@@ -13,7 +13,7 @@ import json
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QKeySequence
+from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar,
                                QStyle, QTabWidget, QToolBar)
 
@@ -30,6 +30,7 @@ from .engine_runner import EngineRunner
 from .export_actions import ExportController
 from .file_actions import FileController
 from .findings_panel import FindingsPanel
+from .floor_heatmap import LAYERS as HEAT_LAYERS
 from .floor_plan import FloorPlanScene
 from .floor_view import FloorPlanView
 from .inspector import InspectorPanel
@@ -178,6 +179,17 @@ class MainWindow(QMainWindow):
         self.clearance_action.setCheckable(True)
         self.heat_map_action = self._action(view_menu, "&Heat map", self.scene.set_heat_map, QKeySequence("Ctrl+H"))
         self.heat_map_action.setCheckable(True)
+        # Which figure colours the racks; one at a time, and choosing one shows the heat map.
+        self.heat_layer_menu = view_menu.addMenu("Heat map &layer")
+        layers = QActionGroup(self)
+        layers.setExclusive(True)
+        self.heat_layer_actions: dict[str, QAction] = {}
+        for layer, (text, *_) in HEAT_LAYERS.items():
+            act = self._action(self.heat_layer_menu, text, lambda _=False, k=layer: self._show_heat_layer(k))
+            act.setCheckable(True)
+            act.setChecked(layer == self.scene.heat_layer)
+            layers.addAction(act)
+            self.heat_layer_actions[layer] = act
         view_menu.addSeparator()
         for dock in (self.palette_dock, self.inspector_dock, self.elevation_dock, self.dashboards_dock,
                      self.findings_dock):
@@ -185,6 +197,11 @@ class MainWindow(QMainWindow):
         self.quote_menu = self.quote_actions.build_menu(self.menuBar())
         self.quote_menu.addSeparator()
         self.bom_action = self._action(self.quote_menu, "&Bill of materials", self.show_bom, QKeySequence("Ctrl+B"))
+
+    def _show_heat_layer(self, layer: str) -> None:
+        self.scene.set_heat_layer(layer)
+        if not self.heat_map_action.isChecked():
+            self.heat_map_action.trigger()  # checks it and turns the map on, as Ctrl+H would
 
     def _build_edit_menu(self) -> None:
         """Undo/redo bound to the document; every other entry is one of the floor plan's tools."""

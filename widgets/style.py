@@ -59,6 +59,10 @@ HEAT_LEGEND: list[tuple[QColor, str]] = [
     (HEAT_OVER, "Load over the limit"),
     (HEAT_NO_DATA, "No result yet"),
 ]
+#: A legend row without a swatch (fully transparent): a heading that says what the colours below it show.
+LEGEND_HEADING = QColor(0, 0, 0, 0)
+#: What a CDU's colour shows on the heat map, whichever layer colours the racks.
+HEAT_CDU_HEADING = "CDUs: loop load"
 CLEARANCE_LEGEND: list[tuple[QColor, str]] = [
     (QColor(CLEARANCE_FRONT.red(), CLEARANCE_FRONT.green(), CLEARANCE_FRONT.blue(), 110), "Front clearance 1.2 m"),
     (QColor(CLEARANCE_REAR.red(), CLEARANCE_REAR.green(), CLEARANCE_REAR.blue(), 110), "Rear clearance 1.0 m"),

@@ -394,3 +394,21 @@ def test_generated_air_cooled_halls_keep_racks_within_the_air_limit(catalog):
         a = analyze(g.project, catalog)
         assert findings(a, "air-density") == [], system
         assert max(r["air_kw"] for r in a["cooling"]["racks"]) <= 30
+
+
+def test_the_facility_command_edits_one_setting_and_merges_only_typing(catalog):
+    from designer.commands import Document, UpdateFacilityCommand
+
+    doc = Document(design(row_of_racks(1)), catalog)
+    doc.push(UpdateFacilityCommand("h", {"distribution_amps": 25}))
+    doc.push(UpdateFacilityCommand("h", {"distribution_amps": 250}))  # typing "250": one step
+    with pytest.raises(CommandError, match="ups_module_kw: the 2N UPS needs its module rating"):
+        doc.push(UpdateFacilityCommand("h", {"ups_scheme": "2N"}))  # refused: the facility is unchanged
+    doc.push(UpdateFacilityCommand("h", {"ups_module_kw": 500}))
+    assert doc.project.halls[0].facility.distribution_amps == 250
+    doc.undo()
+    assert doc.project.halls[0].facility.ups_module_kw is None and doc.project.halls[0].facility.distribution_amps == 250
+    doc.undo()
+    assert doc.project.halls[0].facility == Facility()
+    with pytest.raises(CommandError, match="no setting 'x'"):
+        doc.push(UpdateFacilityCommand("h", {"x": 1}))

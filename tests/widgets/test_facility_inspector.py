@@ -1,0 +1,251 @@
+"""The window's facility figures: a rack's feeds and cooling, a CDU loop, a hall's power chain, the facility form,
+and the heat map's layers, on the bundled GB200 NVL72 sample.
+
+Figures are compared with the analysis the window holds (and one test feeds an analysis whose
+figures no engine would give), so a widget that worked a figure out itself would fail.
+"""
+from __future__ import annotations
+
+from dataclasses import replace
+from types import MappingProxyType
+
+import pytest
+from PySide6.QtCore import Qt
+from PySide6.QtGui import QPalette
+from PySide6.QtTest import QTest
+
+from designer import samples
+from designer.analysis import analyze
+from designer.commands import AddDeviceCommand, Document, UpdateRackCommand
+from designer.fileformat import load
+from designer.model import MountedDevice
+from widgets import style
+from widgets.facility_view import NBSP, OVER_TEXT
+from widgets.inspector import InspectorPanel
+
+RACK = "su01-01"  # an NVL72 rack in row R01A, on CDU loop su01-cdu1 + su01-cdu2
+CDU = "su01-cdu1"
+
+
+@pytest.fixture
+def window(qtbot, catalog):
+    """The window on the GB200 sample, its engines run inside each request (every edit has its analysis)."""
+    from widgets.main_window import MainWindow
+
+    w = MainWindow(catalog, debounce_ms=0)
+    w.runner.sync = True
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(samples.GB200_NVL72_SU), w.last_error
+    return w
+
+
+def _plain(text: str) -> str:
+    return text.replace(NBSP, " ")
+
+
+def _shown_values(section) -> list[str]:
+    """The value labels a user sees in a figures section (not the section's own record of them)."""
+    return [_plain(value.text()) for name, value in section._rows if value.isVisibleTo(section)]
+
+
+def test_a_rack_shows_its_feeds_and_cooling_from_the_analysis(window):
+    assert window.scene.select(f"rack:{RACK}")
+    assert window.inspector.kind == "rack"
+    power = next(r for r in window.analysis["power"]["racks"] if r["id"] == RACK)
+    cooling = next(r for r in window.analysis["cooling"]["racks"] if r["id"] == RACK)
+    floor = next(r for r in window.analysis["floor"]["racks"] if r["id"] == RACK)
+    a = power["feeds"]["A"]
+    assert (a["normal_kw"], a["failover_kw"]) == (66.0, 132.0)
+    section = window.inspector.rack_facility
+    assert section.isVisibleTo(window.inspector) and section.expanded
+    text = section.text()
+    assert f"Feed A: 66.0 kW of {a['capacity_kw']:,.1f} kW · 132.0 kW if B fails (rating {a['rating_kw']:,.1f} kW)" \
+        in text
+    assert "Feed B: 66.0 kW of" in text and "132.0 kW if A fails" in text
+    assert "Inlets: 4 power shelves per feed" in text
+    assert f"Power chain: {power['chain_utilisation']:.0%} at its most loaded element" in text
+    assert "Throttled" not in text  # an NVL72 keeps its full draw on 24 of 48 supplies
+    row = next(r for r in window.analysis["power"]["rows"] if r["row"] == "R01A")
+    a_row = row["feeds"]["A"]
+    # two runs a side: the figure is the busiest run's, held to one run's capacity
+    per_run = f"{row['capacity_kw'] / 2:,.1f}".removesuffix(".0")
+    assert (f"Row busway: R01A, 2 × 800 A: busiest run {a_row['utilisation']:.0%} of {per_run} kW · "
+            f"{a_row['failover_utilisation']:.0%} if the other feed fails") in text
+    assert f"Liquid: {cooling['liquid_kw']:,.1f} kW · {cooling['coolant_flow_lpm']:,.1f} L/min" in text
+    assert f"Air: {cooling['air_kw']:,.1f} kW · {cooling['air_cfm']:,.0f} CFM" in text
+    assert f"Air density: {cooling['air_density']:.0%} of the 30 kW a hot-aisle contained row takes" in text
+    assert "CDU loop: SU01 CDU-1, SU01 CDU-2" in text  # names, never the ids su01-cdu1 ...
+    assert f"Casters: {floor['caster_load_kg']:,.0f} kg per caster" in text
+    shown = _shown_values(section)
+    assert any(v.startswith("66.0 kW of") and "132.0 kW if B fails" in v for v in shown)
+    assert not window.inspector.rack_cdu.isVisibleTo(window.inspector)  # the rack's CDUs stand on the floor
+
+
+def test_rack_figures_are_the_analysis_figures_and_pending_while_it_is_stale(qtbot, catalog):
+    doc = Document(load(samples.GB200_NVL72_SU, catalog), catalog)
+    panel = InspectorPanel(catalog)
+    qtbot.addWidget(panel)
+    panel.set_document(doc)
+    panel.resize(440, 700)
+    panel.show()
+    panel.show_selection("rack", [RACK])
+    assert panel.rack_facility.text() == "computing…"  # no analysis yet: no guess either
+    real = analyze(doc.project, catalog)
+    # Figures no engine would give: a panel working them out would show 66.0 and 132.0.
+    power = dict(real["power"])
+    power["racks"] = [dict(r, feeds={**r["feeds"], "A": {**r["feeds"]["A"], "normal_kw": 12.3, "failover_kw": 45.6},
+                                     "throttled_kw": 7.5}) if r["id"] == RACK else r for r in power["racks"]]
+    fake = replace(real, sections=MappingProxyType({**real.sections, "power": power}))
+    panel.set_analysis(fake)
+    text = panel.rack_facility.text()
+    assert "Feed A: 12.3 kW of" in text and "45.6 kW if B fails" in text
+    assert "Throttled: 7.5 kW shed when a feed fails" in text
+    # An edit makes the analysis old: the figures say so until the next one arrives.
+    doc.push(UpdateRackCommand(RACK, {"name": "Renamed"}))
+    assert panel.rack_facility.text() == "computing…"
+    panel.set_analysis(analyze(doc.project, catalog))
+    assert "Feed A: 66.0 kW of" in panel.rack_facility.text()
+
+
+def test_a_cdu_shows_its_loop_and_fault_domain(window):
+    assert window.scene.select(f"floor:{CDU}")
+    assert window.inspector.kind == "floor"
+    loop = next(lp for lp in window.analysis["cooling"]["cdu_loops"] if f"floor:{CDU}" in lp["units"])
+    assert loop["fault_domain"] == {"racks": 8, "gpus": 576, "liquid_kw": loop["load_kw"]}
+    section = window.inspector.floor_cdu
+    assert section.isVisibleTo(window.inspector)
+    text = section.text()
+    assert "Loop: SU01 CDU-1, SU01 CDU-2 · 8 racks" in text
+    assert f"Load: {loop['load_kw']:,.1f} kW of 4,000 kW ({loop['utilisation']:.0%})" in text
+    assert "Redundancy: N+1: 2,000 kW with the largest unit down" in text
+    assert f"Flow: {loop['coolant_flow_lpm']:,.1f} L/min of 4,800 L/min" in text
+    assert "Coolant: 37 °C to the racks (W32 water up to 32 °C + 5 K approach) · racks accept up to 45 °C" in text
+    assert f"Fault domain: losing this loop stops 8 racks, 576 GPUs, {loop['load_kw']:,.1f} kW" in text
+    assert any("576 GPUs" in v for v in _shown_values(section))
+
+
+def test_a_rack_with_its_own_cdu_shows_that_loop(window):
+    window.document.push(AddDeviceCommand("spine-02", MountedDevice("own-cdu", "cdu-inrack", 30.0)))
+    loop = next(lp for lp in window.analysis["cooling"]["cdu_loops"] if "rack:spine-02" in lp["units"])
+    assert window.scene.select("rack:spine-02")
+    section = window.inspector.rack_cdu
+    assert section.isVisibleTo(window.inspector)
+    assert "CDU in rack SPINE-02" in section.text()
+    assert f"Load: {loop['load_kw']:,.1f} kW of" in section.text()
+
+
+def test_the_hall_shows_its_ups_generators_and_rows(window):
+    window.scene.select_many([])
+    assert window.inspector.kind == "hall"
+    ups = window.analysis["power"]["ups"][0]
+    a, b = ups["systems"]
+    text = window.inspector.hall_figures.power.text()
+    assert "UPS: 2N · 1 module of 1,200 kW" in text
+    assert (f"UPS A: {a['normal_kw']:,.1f} kW of 1,200 kW ({a['utilisation']:.0%}) · {a['failover_kw']:,.1f} kW "
+            f"({a['failover_utilisation']:.0%}) if UPS B fails") in text
+    assert f"UPS B: {b['normal_kw']:,.1f} kW of 1,200 kW" in text
+    gen = window.analysis["power"]["generators"][0]
+    assert (f"Generators: 2 × 1,600 kW, 1 spare: {gen['load_kw']:,.1f} kW of 1,600 kW "
+            f"({gen['utilisation']:.0%})") in text
+    table = window.inspector.hall_figures.rows
+    rows = window.analysis["power"]["rows"]
+    assert table.rowCount() == len(rows)
+    r = next(i for i in range(table.rowCount()) if table.cell_text(i, 0) == "R01A")
+    feeds = next(x for x in rows if x["row"] == "R01A")["feeds"]
+    assert [table.cell_text(r, c) for c in range(1, 5)] == [
+        f"{feeds['A']['utilisation']:.0%}", f"{feeds['A']['failover_utilisation']:.0%}",
+        f"{feeds['B']['utilisation']:.0%}", f"{feeds['B']['failover_utilisation']:.0%}"]
+    air = window.inspector.hall_figures.air.text()
+    assert "Inlet air: A1: 15–32 °C allowed" in air
+    assert "Air handlers: none on the floor" in air
+
+
+def test_editing_the_ups_scheme_is_one_undoable_command(window):
+    window.scene.select_many([])
+    form = window.inspector.facility_form
+    hall = window.project.halls[0]
+    before = hall.facility
+    assert form.combos["ups_scheme"].currentData() == "2N"
+    revision = window.document.revision
+    combo = form.combos["ups_scheme"]
+    combo.activated.emit(combo.findData("N+1"))  # as a user's choice would
+    assert window.project.halls[0].facility == before.updated(ups_scheme="N+1")
+    assert window.document.revision == revision + 1
+    assert window.undo_action.text() == "Undo Edit UPS scheme"
+    # The analysis of the edit is what the hall shows now: one system for both feeds.
+    assert "UPS: N+1" in window.inspector.hall_figures.power.text()
+    window.view.setFocus()
+    QTest.keyClick(window.view, Qt.Key.Key_Z, Qt.KeyboardModifier.ControlModifier)
+    assert window.project.halls[0].facility == before
+    assert combo.currentData() == "2N" and not window.document.can_undo()
+
+
+def test_typed_busway_amps_merge_and_a_refused_value_shows_why(qtbot, window):
+    window.scene.select_many([])
+    form = window.inspector.facility_form
+    amps = form.numbers["distribution_amps"]
+    amps.setFocus()
+    amps.selectAll()
+    QTest.keyClicks(amps, "630")
+    assert window.project.halls[0].facility.distribution_amps == 630.0
+    assert window.undo_action.text() == "Undo Edit rating per feed"
+    window.document.undo()
+    assert window.project.halls[0].facility.distribution_amps == 800.0 and not window.document.can_undo()
+    # One module with one spare carries nothing: refused, with the reason under the fields.
+    before = window.project
+    with qtbot.waitSignal(window.inspector.refused) as blocker:
+        form.numbers["ups_redundant_modules"].setValue(1)
+    assert window.project is before
+    assert blocker.args[0].startswith("Spare modules: 1 spare of 1 modules leaves none")
+    assert window.inspector.status.text() == blocker.args[0]
+    form.numbers["ups_redundant_modules"].editingFinished.emit()  # leaving the field shows the model again
+    assert form.numbers["ups_redundant_modules"].value() == 0
+
+
+def test_heat_map_layers_colour_racks_by_the_chosen_figure(window):
+    scene = window.scene
+    assert not window.heat_map_action.isChecked()
+    actions = window.heat_layer_actions
+    assert actions["rack_power"].isChecked() and window.heat_layer_menu.title() == "Heat map &layer"
+    actions["air_density"].trigger()
+    assert window.heat_map_action.isChecked() and scene.heat_map  # choosing a layer shows the map
+    assert [k for k, a in actions.items() if a.isChecked()] == ["air_density"]
+    density = {r["id"]: r["air_density"] for r in window.analysis["cooling"]["racks"]}
+    for rid, item in scene.rack_items.items():
+        assert item.fill_color == style.heat_color(density[rid])
+    assert scene.rack_items[RACK].fill_color == style.heat_color(0.66)
+    loop = next(lp for lp in window.analysis["cooling"]["cdu_loops"] if f"floor:{CDU}" in lp["units"])
+    assert scene.floor_items[CDU].fill_color == style.heat_color(loop["utilisation"])  # CDUs keep loop load
+    labels = [text for _, text in scene.legend()]
+    assert labels[:2] == ["Racks: air density", "CDUs: loop load"] and "Load over the limit" in labels
+    actions["power_chain"].trigger()
+    chain = {r["id"]: r["chain_utilisation"] for r in window.analysis["power"]["racks"]}
+    assert scene.rack_items[RACK].fill_color == style.heat_color(chain[RACK])
+    assert scene.legend()[0][1] == "Racks: power chain"
+    # The layer stays chosen while the map is off and back on.
+    window.heat_map_action.trigger()
+    assert scene.rack_items[RACK].fill_color == style.ROLES["rack_scale"][0]
+    window.heat_map_action.trigger()
+    assert scene.rack_items[RACK].fill_color == style.heat_color(chain[RACK])
+
+
+def test_open_rows_put_a_rack_over_its_air_limit_and_name_the_remedy(window):
+    window.scene.select_many([])
+    combo = window.inspector.facility_form.combos["containment"]
+    combo.activated.emit(combo.findData("none"))
+    assert window.project.halls[0].facility.containment == "none"
+    assert window.scene.select(f"rack:{RACK}")
+    cooling = next(r for r in window.analysis["cooling"]["racks"] if r["id"] == RACK)
+    assert cooling["air_density"] > 1 and cooling["air_remedy"]
+    text = window.inspector.rack_facility.text()
+    assert (f"Air density: {cooling['air_density']:.0%} of the {cooling['air_limit_kw']:g} kW a row without "
+            "containment takes") in text
+    assert f"Remedy: add {cooling['air_remedy']}" in text
+    over = [line for line in window.inspector.rack_facility.lines if line.over]
+    assert [line.label for line in over] == ["Air density", "Remedy"]
+    shown = {name.text(): value for name, value in window.inspector.rack_facility._rows if value.isVisibleTo(window)}
+    assert shown["Remedy"].palette().color(QPalette.ColorRole.WindowText).name().upper() == OVER_TEXT.upper()
+    assert shown["Air"].palette().color(QPalette.ColorRole.WindowText).name().upper() != OVER_TEXT.upper()
