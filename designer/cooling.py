@@ -20,6 +20,7 @@ from catalog import Catalog
 
 from .air import air_density_findings, air_limits, air_remedy, room_air
 from .arrays import DesignArrays
+from .collector import paused
 from .engines import Context, EngineResult, frozen_array
 from .findings import Finding
 from .liquid import loop_temperatures
@@ -59,6 +60,7 @@ def heat_units(kw: float) -> dict:
     return {"kw": _r(kw), "btu_h": _r(kw * 1000 * W_TO_BTU_H, 1), "tons": _r(kw / KW_PER_TON)}
 
 
+@paused()  # a row per rack of figures: many small containers, no cycles
 def analyze_cooling(ctx: Context) -> CoolingResult:
     project, catalog, arrays = ctx.project, ctx.catalog, ctx.arrays
     s = ctx.settings

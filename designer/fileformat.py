@@ -23,7 +23,6 @@ alone reads halls, floor units and everything else (there are few of them).
 """
 from __future__ import annotations
 
-import gc
 import json
 import math
 import os
@@ -38,6 +37,7 @@ import orjson
 from catalog import Catalog, UnknownDeviceError
 from catalog.files import FileReadError, read_text, write_atomic
 
+from .collector import paused
 from .facility import NO_FACILITY, FacilityError, facility_from_json
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
 from .quote.settings import QuoteError, QuoteSettings, quote_from_json
@@ -583,18 +583,11 @@ def _read(text: str, catalog: Catalog) -> Project:
     return _Reader(catalog).read(doc)
 
 
+@paused()
 def loads(text: str, catalog: Catalog) -> Project:
     # Reading makes a container per JSON object and per model value (about 90,000 for a 100,000-GPU
-    # design) and no reference cycles; with the collector on, it walks them, and everything else alive
-    # in the process, again and again: a tenth of the time, more when another large design is open.
-    # (A load in another thread may switch it back on early; that only costs time.)
-    collecting = gc.isenabled()
-    gc.disable()
-    try:
-        return _read(text, catalog)
-    finally:
-        if collecting:
-            gc.enable()
+    # design) and no reference cycles: the collector is paused (see designer.collector).
+    return _read(text, catalog)
 
 
 def load(path: str | os.PathLike, catalog: Catalog) -> Project:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .collector import paused
 from .engines import Context, EngineResult
 from .findings import Finding
 
@@ -18,6 +19,7 @@ def _r(x: float, nd: int = 1) -> float:
     return round(float(x), nd)
 
 
+@paused()  # a row per rack of figures: many small containers, no cycles
 def analyze_floor(ctx: Context) -> EngineResult:
     project, arrays = ctx.project, ctx.arrays
     t = arrays.types

@@ -231,7 +231,17 @@ def rack_feeds(arrays: DesignArrays, catalog: Catalog, power_factor: float, dera
     per_supply_kw = p / safe_c
 
     def phases(n: np.ndarray, side_total: np.ndarray) -> np.ndarray:
-        idx = np.nonzero(it & pdu_rack[dev_r] & (n > 0))[0]
+        plugged = it & pdu_rack[dev_r] & (n > 0)
+        # racks whose supplies are all alike (most racks of a large hall) split q or q + 1 to a phase
+        big = np.full(n_racks, -np.inf)
+        small = np.full(n_racks, np.inf)
+        np.maximum.at(big, dev_r[plugged], per_supply_kw[plugged])
+        np.minimum.at(small, dev_r[plugged], per_supply_kw[plugged])
+        alike = np.isfinite(big) & (big - small < 1e-12)
+        count = np.rint(arrays.per_rack(np.where(plugged, n, 0.0))).astype(np.int64)
+        q, extra = np.divmod(count, 3)
+        even = (q[:, None] + (np.arange(3)[None, :] < extra[:, None])) * np.where(alike, big, 0.0)[:, None]
+        idx = np.nonzero(plugged & ~alike[dev_r])[0]
         sup_dev = np.repeat(idx, np.rint(n[idx]).astype(np.int64))
         kw, rk = per_supply_kw[sup_dev], dev_r[sup_dev]
         order = np.lexsort((-kw, rk))
@@ -245,6 +255,7 @@ def rack_feeds(arrays: DesignArrays, catalog: Catalog, power_factor: float, dera
             sel = by_rank[bounds[k]:bounds[k + 1]]
             racks_k = rk[sel]
             out[racks_k, np.argmin(out[racks_k], axis=1)] += kw[sel]
+        out = np.where(alike[:, None], even, out)
         balanced = np.repeat((side_total / 3.0)[:, None], 3, axis=1)
         one = np.zeros((n_racks, 3))
         one[:, 0] = side_total
