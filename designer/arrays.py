@@ -70,6 +70,9 @@ class DesignArrays:
     rack_type: np.ndarray  # index into ``types``
     rack_hall: np.ndarray  # index into ``hall_ids``
     rack_row: list[str]
+    #: each rack's centre on the plan, mm
+    rack_x: np.ndarray
+    rack_y: np.ndarray
     hall_ids: list[str]
     #: per floor device
     floor_type: np.ndarray
@@ -78,6 +81,26 @@ class DesignArrays:
     @property
     def n_racks(self) -> int:
         return len(self.rack_ids)
+
+    @cached_property
+    def places_in_rows(self) -> np.ndarray:
+        """Each rack's place along its row, 0, 1, 2 ... as they stand: by x in a row that runs along x
+        (its racks spread wider in x than in y), else by y."""
+        _, row_of = self.rows
+        n, nr = len(row_of), len(self.rows[0])
+        if not n:
+            return np.zeros(0, dtype=np.int64)
+        spans = []
+        for coord in (self.rack_x, self.rack_y):
+            lo, hi = np.full(nr, np.inf), np.full(nr, -np.inf)
+            np.minimum.at(lo, row_of, coord)
+            np.maximum.at(hi, row_of, coord)
+            spans.append(hi - lo)
+        along = np.where((spans[0] >= spans[1])[row_of], self.rack_x, self.rack_y)
+        by_row = np.lexsort((np.arange(n), along, row_of))
+        place = np.empty(n, dtype=np.int64)
+        place[by_row] = np.arange(n) - np.searchsorted(row_of[by_row], row_of[by_row], side="left")
+        return place
 
     @cached_property
     def rows(self) -> tuple[list[tuple[int, str]], np.ndarray]:
@@ -104,8 +127,12 @@ def flatten(project: Project, catalog: Catalog) -> DesignArrays:
     dev_rack: list[int] = []
     dev_type: list[int] = []
     rack_type: list[int] = []
+    xs: list[float] = []
+    ys: list[float] = []
     for i, rack in enumerate(project.racks):
         rack_type.append(index.setdefault(rack.type, len(index)))
+        xs.append(rack.x)
+        ys.append(rack.y)
         for d in rack.devices:
             dev_rack.append(i)
             dev_type.append(index.setdefault(d.type, len(index)))
@@ -120,6 +147,7 @@ def flatten(project: Project, catalog: Catalog) -> DesignArrays:
         rack_type=np.asarray(rack_type, dtype=np.int64),
         rack_hall=np.asarray([hall_pos[r.hall] for r in project.racks], dtype=np.int64),
         rack_row=[r.row for r in project.racks],
+        rack_x=np.asarray(xs, dtype=float), rack_y=np.asarray(ys, dtype=float),
         hall_ids=hall_ids,
         floor_type=np.asarray(floor_type, dtype=np.int64),
         floor_hall=np.asarray([hall_pos[f.hall] for f in project.floor_devices], dtype=np.int64),

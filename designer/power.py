@@ -106,7 +106,8 @@ def analyze_power(ctx: Context) -> PowerResult:
     inlet_util = np.maximum.reduce([_ratio(normal_a, cap_a), _ratio(normal_b, cap_b),
                                     _ratio(feeds.fail_a, feeds.rating_a * s.failover_derating),
                                     _ratio(feeds.fail_b, feeds.rating_b * s.failover_derating)])
-    chain_util = np.maximum(inlet_util, above)
+    # a rack without inlets has no chain the design states: unknown, not idle
+    chain_util = np.where(count_a + count_b > 0, np.maximum(inlet_util, above), np.nan)
     pdus = (count_a + count_b).astype(int)
     rack_feed_rows = _rack_feed_rows(feeds, count_a, count_b, failover)
     racks = [
@@ -115,7 +116,7 @@ def analyze_power(ctx: Context) -> PowerResult:
          "chain_utilisation": cu, "peak_kw": pk, "feeds": fd}
         for rid, name, r, typ, mx, lim, src, head, u, n, kind, cu, pk, fd in zip(
             ids, names, project.racks, col(rack_typ), col(rack_max), col(limits), limit_sources, col(limits - rack_max),
-            col(util, 4), pdus.tolist(), feeds.inlet_kind, col(chain_util, 4), col(feeds.peak_a + feeds.peak_b),
+            col(util, 4), pdus.tolist(), feeds.inlet_kind, _or_none(chain_util, 4), col(feeds.peak_a + feeds.peak_b),
             rack_feed_rows)
     ]
 
@@ -152,7 +153,8 @@ def analyze_power(ctx: Context) -> PowerResult:
     cdu_kw = float(np.sum(t.power_max_w[arrays.floor_type] * cooling_unit[arrays.floor_type])) / 1000.0 + float(
         arrays.per_rack(arrays.dev(t.power_max_w), arrays.dev(t.is_cdu)).sum()) / 1000.0
     section = {
-        "settings": {"pue": s.pue, "power_factor": s.power_factor, "derating": s.derating},
+        "settings": {"pue": s.pue, "power_factor": s.power_factor, "derating": s.derating,
+                     "failover_derating": s.failover_derating},
         "it_typical_kw": _r(it_typ), "it_max_kw": _r(it_max),
         "facility_typical_kw": _r(it_typ * s.pue), "facility_max_kw": _r(it_max * s.pue),
         "cooling_equipment_kw": _r(cdu_kw),
@@ -195,6 +197,11 @@ def _supplies(project: Project, catalog: Catalog, arrays: DesignArrays) -> tuple
                     "unconfirmed": any(dev.figure(f"psu.{k2}") is not None and dev.figure(f"psu.{k2}").unconfirmed
                                        for k2 in ("count", "rating_w", "redundant"))})
     return out, findings
+
+
+def _or_none(values: np.ndarray, nd: int) -> list:
+    """Rounded values with None where a figure is unknown (NaN), which JSON cannot hold."""
+    return [None if x != x else x for x in np.round(values, nd).tolist()]
 
 
 def _ratio(load: np.ndarray, cap: np.ndarray) -> np.ndarray:

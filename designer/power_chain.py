@@ -50,7 +50,7 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
         return np.bincount(row_of, weights=values, minlength=nr)
 
     # each rack's PDU phases rotated by its place in the row (tap-offs alternate L1-L2-L3)
-    place = places_in_rows(arrays)
+    place = arrays.places_in_rows
     cols = (np.arange(3)[None, :] + place[:, None]) % 3
     sides = {}
     for side in ("a", "b"):
@@ -88,17 +88,19 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
         util, fo_util = _ratio(d["run_normal"], cont), _ratio(d["run_failover"], fail_cap)
         row_util = np.maximum.reduce([row_util, util, fo_util])
         cols[side] = [{"normal_kw": a, "failover_kw": b, "peak_kw": c, "utilisation": u if r else None,
-                       "failover_utilisation": fu if r else None, "phases_kw": ph, "imbalance": im}
-                      for a, b, c, u, fu, r, ph, im in zip(
+                       "failover_utilisation": fu if r else None, "phases_kw": ph, "imbalance": im,
+                       "run_normal_kw": rn, "run_failover_kw": rf}
+                      for a, b, c, u, fu, r, ph, im, rn, rf in zip(
                           np.round(d["normal"], 3).tolist(), np.round(d["failover"], 3).tolist(),
                           np.round(d["peak"], 3).tolist(), np.round(util, 4).tolist(), np.round(fo_util, 4).tolist(),
-                          rated.tolist(), np.round(d["phases"], 3).tolist(), np.round(d["imbalance"], 4).tolist())]
+                          rated.tolist(), np.round(d["phases"], 3).tolist(), np.round(d["imbalance"], 4).tolist(),
+                          np.round(d["run_normal"], 3).tolist(), np.round(d["run_failover"], 3).tolist())]
         _row_findings(findings, order, halls, amps, runs, side, d, per_run, cont, fail_cap, s)
-    loose = racks_in_row[[i for i, (_, row) in enumerate(order) if not row]].sum() if nr else 0
-    if loose and any(h.facility.distribution_amps is not None for h in halls):
-        findings.append(Finding("info", "rack-without-row",
-                                f"{int(loose)} rack(s) stand in no row: no busway or panel of theirs is checked",
-                                f"hall:{halls[order[[r for _, r in order].index('')][0]].id}"))
+    for i, (h, row) in enumerate(order):
+        if not row and halls[h].facility.distribution_amps is not None:
+            findings.append(Finding("info", "rack-without-row",
+                                    f"{int(racks_in_row[i])} rack(s) in {halls[h].name} stand in no row: no busway or "
+                                    "panel of theirs is checked", f"hall:{halls[h].id}"))
     rows_out = [{"hall": halls[h].id, "row": row, "racks": n_in, "distribution": halls[h].facility.distribution,
                  "rating_a": a, "runs": int(k), "voltage_v": halls[h].facility.distribution_voltage_v if a else None,
                  "capacity_kw": _r(c * k) if a else None, "failover_capacity_kw": _r(fc * k) if a else None,
@@ -170,15 +172,6 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
 
     rack_chain = np.maximum(row_util[row_of], hall_util[arrays.rack_hall]) if n else np.zeros(0)
     return {"rows": rows_out, "ups": ups_out, "generators": gen_out}, findings, rack_chain
-
-
-def places_in_rows(arrays) -> np.ndarray:
-    """Each rack's place along its row (0, 1, 2 ... in the project's order)."""
-    _, row_of = arrays.rows
-    by_row = np.argsort(row_of, kind="stable")
-    place = np.empty(len(row_of), dtype=np.int64)
-    place[by_row] = np.arange(len(row_of)) - np.searchsorted(row_of[by_row], row_of[by_row], side="left")
-    return place
 
 
 def busiest_runs(arrays, place: np.ndarray, runs: np.ndarray, values: np.ndarray) -> np.ndarray:

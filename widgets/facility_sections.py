@@ -142,10 +142,13 @@ class RowLoadTable(QTableWidget):
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if is_over(share):
                     item.setForeground(over_brush)
-                load = feed.get("failover_kw" if "failover" in key else "normal_kw")
+                # the share is the busiest run's, so the tooltip gives that run's load and one run's limit
+                runs = row.get("runs") or 1
+                load = feed.get("run_failover_kw" if "failover" in key else "run_normal_kw")
                 limit = row.get("failover_capacity_kw" if "failover" in key else "capacity_kw")
-                item.setToolTip(f"{kw(load)} of {cap_kw(limit)}" if checked and load is not None and limit
-                                else "no rating set for this row: not checked")
+                where = f"busiest of {runs} runs: " if runs > 1 else ""
+                item.setToolTip(f"{where}{kw(load)} of {cap_kw(limit / runs)}" if checked and load is not None
+                                and limit else "no rating set for this row: not checked")
                 self.setItem(r, c, item)
         visible = min(len(rows), self.MAX_VISIBLE)
         height = self.horizontalHeader().sizeHint().height() + visible * self.verticalHeader().defaultSectionSize()

@@ -97,7 +97,9 @@ def _hall_entry(analysis, section: str, key: str, hall_id: str, id_key: str = "h
 
 
 # ---- a rack -------------------------------------------------------------------------------------
-def _feed_line(side: str, other: str, feed: dict | None) -> Line:
+def _feed_line(side: str, other: str, feed: dict | None, failover_share: float = 1.0) -> Line:
+    """One feed: normal load against its continuous capacity, and with the other feed lost against the share of
+    its rating a failover may take (the power settings' ``failover_derating``)."""
     if not feed or feed.get("normal_kw") is None:
         return Line(f"Feed {side}", PENDING, muted=True)
     if not feed.get("pdus"):
@@ -105,12 +107,14 @@ def _feed_line(side: str, other: str, feed: dict | None) -> Line:
     normal, cap = feed["normal_kw"], feed.get("capacity_kw")
     fail, rating = feed.get("failover_kw"), feed.get("rating_kw")
     text = f"{kw(normal)} of {cap_kw(cap)}" if cap else kw(normal)
+    limit = rating * failover_share if rating else None
     if fail is not None:
         text += f" · {kw(fail)} if {other} fails"
-        if rating:
-            text += f" (rating{NBSP}{cap_kw(rating)})"
-    over = (cap is not None and normal > cap + 1e-9) or (fail is not None and rating is not None
-                                                         and fail > rating + 1e-9)
+        if limit:
+            text += (f" (rating{NBSP}{cap_kw(rating)})" if failover_share >= 1.0
+                     else f" (limit{NBSP}{cap_kw(limit)}, {failover_share:.0%} of rating)")
+    over = (cap is not None and normal > cap + 1e-9) or (fail is not None and limit is not None
+                                                         and fail > limit + 1e-9)
     return Line(f"Feed {side}", text, over)
 
 
@@ -132,6 +136,8 @@ def _row_busway_line(analysis, hall_id: str, row_name: str) -> Line | None:
     what = DISTRIBUTION_NAMES.get(row.get("distribution"), "busway")
     label = "Row busway" if row.get("distribution") == "busway" else "Row RPP"
     name = row_name or "(no row)"
+    if not row_name:
+        return Line(label, "the rack stands in no row: no busway or panel of its is checked", muted=True)
     if row.get("rating_a") is None:
         return Line(label, f"{name}: {what} rating not set, not checked", muted=True)
     a, b = (row.get("feeds") or {}).get("A") or {}, (row.get("feeds") or {}).get("B") or {}
@@ -163,7 +169,8 @@ def rack_lines(analysis, project: Project, rack_id: str) -> list[Line]:
     else:
         a, b = feeds.get("A") or {}, feeds.get("B") or {}
         out.append(Line("Inlets", _inlet_text(fig.get("inlet"), int(a.get("pdus") or 0), int(b.get("pdus") or 0))))
-        out += [_feed_line("A", "B", a), _feed_line("B", "A", b)]
+        share = ((_section(analysis, "power").get("settings") or {}).get("failover_derating")) or 1.0
+        out += [_feed_line("A", "B", a, share), _feed_line("B", "A", b, share)]
         throttled = feeds.get("throttled_kw") or 0.0
         if throttled > 0:
             out.append(Line("Throttled", f"{kw(throttled)} shed when a feed fails: devices throttle to the "

@@ -29,6 +29,7 @@ from designer.model import Project, Rack
 
 from . import style
 from .doc_binding import bind, push
+from .wheel_guard import guard_wheel
 from .facility_form import FacilityForm
 from .facility_sections import FiguresSection, HallFacilityView
 from .facility_view import hall_air_lines, loop_lines, loop_of, rack_lines
@@ -109,6 +110,7 @@ class InspectorPanel(QWidget):
         # The pages scroll, so nothing forces a size any more: keep the width a feed's or a busway's line needs
         # to read on two lines, and the height to show a page's first fields with its first figures.
         self.setMinimumSize(440, 320)
+        guard_wheel(self.pages)
         self.show_selection("")
 
     # ---- pages ----------------------------------------------------------------------

@@ -19,7 +19,7 @@ import math
 import numpy as np
 
 from ..facility import Facility
-from ..power_chain import busiest_runs, places_in_rows
+from ..power_chain import busiest_runs
 from ..power_feeds import SQRT3
 
 BUSWAY_AMPS = (250.0, 400.0, 800.0)
@@ -33,7 +33,7 @@ def facility_for(power, arrays, liquid_kw: float, settings) -> Facility:
     power_section, feeds = power.section, power.feeds
     order, row_of = arrays.rows
     in_row = np.bincount(row_of, minlength=len(order))
-    place = places_in_rows(arrays)
+    place = arrays.places_in_rows
     runs, amps = 1, BUSWAY_AMPS[-1]
     for runs in range(1, 17):  # fewest runs, then the smallest size; a run carries its stretch of the row
         per_row = np.minimum(runs, np.maximum(in_row, 1))

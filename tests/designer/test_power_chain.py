@@ -412,3 +412,19 @@ def test_the_facility_command_edits_one_setting_and_merges_only_typing(catalog):
     assert doc.project.halls[0].facility == Facility()
     with pytest.raises(CommandError, match="no setting 'x'"):
         doc.push(UpdateFacilityCommand("h", {"x": 1}))
+
+
+def test_runs_follow_where_racks_stand_not_the_order_they_were_added(catalog):
+    # Listed heavy, light, heavy, light but standing heavy, heavy, light, light: the first of two runs carries
+    # both heavy (4-DGX) racks, 2 x 28.6 kW on each feed.
+    heavy = [Rack(f"h{i}", f"H{i}", "h", "rack-48u-600x1200", 1000 + 600 * i, 2000, 0, "A",
+                  tuple(MountedDevice(f"h{i}n{k}", "dgx-b200", 1 + 10 * k) for k in range(4))
+                  + (MountedDevice("p1", "pdu-415v-60a-3ph", None, "rear"),
+                     MountedDevice("p2", "pdu-415v-60a-3ph", None, "rear"))) for i in range(2)]
+    light = [Rack(f"l{i}", f"L{i}", "h", "rack-48u-600x1200", 2200 + 600 * i, 2000, 0, "A",
+                  (MountedDevice("sw", "qm9700", 20), MountedDevice("p1", "pdu-415v-32a-3ph", None, "rear"),
+                   MountedDevice("p2", "pdu-415v-32a-3ph", None, "rear"))) for i in range(2)]
+    listed = [heavy[0], light[0], heavy[1], light[1]]
+    r = analyze(design(listed, hall(distribution_amps=100, distribution_runs=2)), catalog)
+    per_run = 100 * 415 * SQ3 * 0.95 / 1000 * 0.8
+    assert r["power"]["rows"][0]["feeds"]["A"]["utilisation"] == pytest.approx(2 * 28.6 / per_run, abs=1e-4)

@@ -249,3 +249,24 @@ def test_open_rows_put_a_rack_over_its_air_limit_and_name_the_remedy(window):
     shown = {name.text(): value for name, value in window.inspector.rack_facility._rows if value.isVisibleTo(window)}
     assert shown["Remedy"].palette().color(QPalette.ColorRole.WindowText).name().upper() == OVER_TEXT.upper()
     assert shown["Air"].palette().color(QPalette.ColorRole.WindowText).name().upper() != OVER_TEXT.upper()
+
+
+def test_a_wheel_over_the_facility_form_scrolls_it_and_edits_nothing(window, qtbot):
+    from PySide6.QtCore import QPoint, QPointF
+    from PySide6.QtGui import QWheelEvent
+    from PySide6.QtWidgets import QApplication
+
+    window.scene.select_many([])
+    form = window.inspector.facility_form
+    combo = form.combos["ups_scheme"]
+    before = window.project.halls[0].facility
+    centre = QPointF(combo.rect().center())
+    event = QWheelEvent(centre, QPointF(combo.mapToGlobal(combo.rect().center())), QPoint(0, 0), QPoint(0, -120),
+                        Qt.MouseButton.NoButton, Qt.KeyboardModifier.NoModifier, Qt.ScrollPhase.NoScrollPhase, False)
+    assert not combo.hasFocus()
+    QApplication.sendEvent(combo, event)
+    assert window.project.halls[0].facility == before
+    combo.setFocus()
+    qtbot.waitUntil(combo.hasFocus)
+    QApplication.sendEvent(combo, event)  # with focus the wheel turns it, as in any form
+    assert window.project.halls[0].facility != before
