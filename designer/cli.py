@@ -18,6 +18,7 @@ design (``validate``) exits 1.
 from __future__ import annotations
 
 import argparse
+import difflib
 import dataclasses
 import json
 import os
@@ -56,7 +57,24 @@ class UsageError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse would print usage and exit; we want one clean line
-        raise UsageError(f"{self.prog}: {message}")
+        raise UsageError(f"{self.prog}: {message}{self._did_you_mean(message)}")
+
+    def _did_you_mean(self, message: str) -> str:
+        """'did you mean --pue?' for a mistyped flag (argparse names what it did not recognise)."""
+        if "unrecognized arguments:" not in message:
+            return ""
+        # the top parser reports a subcommand's strays too: its flags and every subcommand's are candidates
+        flags = [f for f in self._option_string_actions if f.startswith("--")]
+        for action in self._subparsers._group_actions if self._subparsers else ():
+            for parser in getattr(action, "choices", {}).values():
+                flags += [f for f in parser._option_string_actions if f.startswith("--") and f not in flags]
+        hints = []
+        for word in message.split("unrecognized arguments:", 1)[1].split():
+            if word.startswith("-"):
+                close = difflib.get_close_matches(word.split("=", 1)[0], flags, n=1, cutoff=0.6)
+                if close:
+                    hints.append(f"{word}: did you mean {close[0]}?")
+        return f" ({'; '.join(hints)})" if hints else ""
 
 
 def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
@@ -107,6 +125,10 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
     ci.add_argument("yaml")
     ci.add_argument("-o", "--output", metavar="DIR", help="catalog folder to write the JSON entry into "
                                                           "(default: print it)")
+    cmp = sub.add_parser("compare", help="two designs' key figures side by side with the change from A to B")
+    cmp.add_argument("a", metavar="A", help="the first project file")
+    cmp.add_argument("b", metavar="B", help="the second project file")
+    cmp.add_argument("--json", action="store_true", help="print the comparison as one JSON document")
     for command in commands:
         command.add_parser(sub)
     return p
@@ -271,6 +293,19 @@ def _chain_lines(result) -> list[str]:
     return out
 
 
+def cmd_compare(args, catalog: Catalog) -> int:
+    from .analysis import analyze
+    from .compare import compare, compare_text
+
+    a, b = (analyze(load(path, catalog), catalog) for path in (args.a, args.b))
+    doc = compare(a, b, args.a, args.b)
+    if args.json:
+        _print_json(doc)
+    else:
+        print(compare_text(doc))
+    return 0
+
+
 def cmd_fabric(args, catalog: Catalog) -> int:
     from .fabric.cli import run
 
@@ -290,7 +325,7 @@ def cmd_train(args, catalog: Catalog) -> int:
 
 
 _DOMAIN_RUN = {"analyze": cmd_analyze, "validate": cmd_validate, "fabric": cmd_fabric, "train": cmd_train,
-               "new": cmd_new, "catalog": cmd_catalog}
+               "new": cmd_new, "catalog": cmd_catalog, "compare": cmd_compare}
 
 #: The domain's own commands.
 DOMAIN_COMMANDS = tuple(_DOMAIN_RUN)
@@ -334,12 +369,23 @@ def _with_command(argv: list[str], names: Sequence[str], default: str | None,
         raise UsageError(elsewhere[word])
     if word is not None and not _looks_like_a_file(word):
         hint = "; or give a project file to open" if default and default not in elsewhere else ""
-        raise UsageError(f"podplanner: unknown command {word!r} (commands: {', '.join(names)}{hint})")
+        close = difflib.get_close_matches(word, [*names, *elsewhere], n=1, cutoff=0.6)
+        mean = f"did you mean {close[0]!r}? " if close else ""
+        raise UsageError(f"podplanner: unknown command {word!r} ({mean}commands: {', '.join(names)}{hint})")
     if default is None:
         raise UsageError(f"podplanner: say which command: {', '.join(names)}")
     if default in elsewhere:
         raise UsageError(elsewhere[default])
     return argv[:i] + [default] + argv[i:]
+
+
+def _without_prog(message: str) -> str:
+    """'podplanner analyze: --pue: ...' -> 'analyze: --pue: ...': every error line starts 'podplanner: error:'."""
+    if message.startswith("podplanner: "):
+        return message[len("podplanner: "):]
+    if message.startswith("podplanner "):
+        return message[len("podplanner "):]
+    return message
 
 
 def main(argv: list[str] | None = None, commands: Sequence[CommandModule] = (), *,
@@ -365,7 +411,7 @@ def main(argv: list[str] | None = None, commands: Sequence[CommandModule] = (), 
         catalog = load_catalog(args.catalog)
         return run[args.command](args, catalog)
     except errors as exc:
-        print(f"{exc}" if str(exc).startswith("podplanner") else f"podplanner: error: {exc}", file=sys.stderr)
+        print(f"podplanner: error: {_without_prog(str(exc))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0

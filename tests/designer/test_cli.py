@@ -179,7 +179,7 @@ def test_registered_commands_run_beside_the_domain_commands(capsys):
     with pytest.raises(SystemExit) as done:
         main(["--help"], commands=[Hello])
     out = capsys.readouterr().out
-    assert done.value.code == 0 and "{analyze,validate,fabric,train,new,catalog,hello}" in out
+    assert done.value.code == 0 and "{analyze,validate,fabric,train,new,catalog,compare,hello}" in out
     code, _, err = run(capsys, "hello", "refused.json", commands=[Hello])
     assert code == 2 and err == "podplanner: error: hello: refused.json: no thanks\n"
 
@@ -190,10 +190,12 @@ def test_the_default_command_opens_a_file_or_runs_alone(capsys):
         code, out, _ = run(capsys, *argv, commands=[Hello], default="hello")
         assert code == 0 and out.startswith(f"hello {file} ("), argv
     code, _, err = run(capsys, "helo", commands=[Hello], default="hello")
-    assert code == 2 and "unknown command 'helo' (commands: analyze, validate, fabric, train, new, catalog, hello; " \
-                         "or give a project file to open)" in err
+    assert code == 2 and err == ("podplanner: error: unknown command 'helo' (did you mean 'hello'? commands: "
+                                 "analyze, validate, fabric, train, new, catalog, compare, hello; or give a project "
+                                 "file to open)\n")
     code, _, err = run(capsys)
-    assert code == 2 and err == "podplanner: say which command: analyze, validate, fabric, train, new, catalog\n"
+    assert code == 2 and err == ("podplanner: error: say which command: analyze, validate, fabric, train, new, catalog, "
+                                 "compare\n")
 
 
 def test_a_command_registered_twice_is_a_bug_not_a_traceback(capsys):

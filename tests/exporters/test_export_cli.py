@@ -55,7 +55,8 @@ def test_export_refuses_a_bad_price_list_before_writing(capsys, tmp_path):
     prices.write_text("Part number,Unit price\nDGXB-G1440+P1CMI36,lots\n")
     out = tmp_path / "bill.csv"
     code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(out), "--prices", str(prices))
-    assert code == 2 and err.strip() == "podplanner export: --prices: prices.csv: row 2: price 'lots' is not a number"
+    assert code == 2 and err.strip() == ("podplanner: error: export: --prices: prices.csv: row 2: price 'lots' is not "
+                                         "a number")
     assert not out.exists()
     code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(out), "--prices", str(tmp_path / "none.csv"))
     assert code == 2 and "none.csv: no such file" in err and err.count("\n") == 1
@@ -87,7 +88,7 @@ def test_netbox_folder_round_trip_through_the_command_line(capsys, tmp_path, cat
         [[(d.type, d.u, d.face) for d in r.devices] for r in original.racks]
     (folder / "06-racks.csv").write_text("name\nx\n")
     code, _, err = run(capsys, "new", "from-netbox", str(folder), "-o", str(tmp_path / "bad.json"))
-    assert code == 2 and err.startswith("podplanner new from-netbox: 06-racks.csv") and err.count("\n") == 1
+    assert code == 2 and err.startswith("podplanner: error: new from-netbox: 06-racks.csv") and err.count("\n") == 1
 
 
 def test_a_folder_format_refuses_a_file_and_dpi_needs_an_image(capsys, tmp_path):

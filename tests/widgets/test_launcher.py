@@ -40,7 +40,7 @@ def test_console_script_runs_the_launcher(tmp_path):
                        timeout=60)
     assert p.returncode == 0 and json.loads(p.stdout)["summary"]["gpus"] == 248
     p = subprocess.run([str(PODPLANNER), "--help"], capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0 and "{analyze,validate,fabric,train,new,catalog,gui,export}" in p.stdout
+    assert p.returncode == 0 and "{analyze,validate,fabric,train,new,catalog,compare,gui,export}" in p.stdout
 
 
 def test_analyze_never_loads_qt():
@@ -77,11 +77,12 @@ def test_gui_with_a_missing_file_fails_before_any_window(capsys, opened, monkeyp
 def test_no_display_is_one_line_before_any_window(capsys, opened, monkeypatch):
     monkeypatch.setattr(qt_env, "display_problem", lambda: "no display found (DISPLAY is not set)")
     code, _, err = run(capsys)
-    assert code == 2 and err == "podplanner: no display found (DISPLAY is not set)\n"
+    assert code == 2 and err == "podplanner: error: no display found (DISPLAY is not set)\n"
     assert opened == []
 
 
 def test_unknown_command_is_named(capsys):
     code, _, err = run(capsys, "fabrik", "--endpoints", "3")
     assert code == 2 and err.count("\n") == 1
-    assert "unknown command 'fabrik' (commands: analyze, validate, fabric, train, new, catalog, gui, export; " in err
+    assert err.startswith("podplanner: error: unknown command 'fabrik' (did you mean 'fabric'? commands: analyze, "
+                          "validate, fabric, train, new, catalog, compare, gui, export; ")

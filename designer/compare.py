@@ -1,0 +1,102 @@
+"""Two designs' key figures side by side, with the change from the first to the second.
+
+Both sides are read from their own :class:`~designer.analysis.Analysis`; nothing is
+recomputed here. A delta is B - A, and its share is of A (none when A is 0). Money is
+compared only in one currency: prices are never converted, so two designs priced in
+different currencies show both totals and no delta.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable
+
+from .analysis import Analysis
+
+
+def _summary(key: str) -> Callable[[Analysis], Any]:
+    return lambda a: a.summary.get(key)
+
+
+def _switches(a: Analysis) -> int:
+    return sum((a.summary.get("switches") or {}).values())
+
+
+def _training(key: str) -> Callable[[Analysis], Any]:
+    return lambda a: (a.sections.get("training") or {}).get(key)
+
+
+def _worst_ups(a: Analysis) -> float | None:
+    shares = [s.get("failover_utilisation") for u in (a.sections.get("power") or {}).get("ups") or ()
+              for s in u.get("systems") or ()]
+    shares = [s for s in shares if s is not None]
+    return max(shares) if shares else None
+
+
+#: (key, label, unit, how to read it, money): the figures in the order people read them.
+FIGURES: tuple[tuple[str, str, str, Callable[[Analysis], Any], bool], ...] = (
+    ("gpus", "GPUs", "", _summary("gpus"), False),
+    ("racks", "Racks", "", _summary("racks"), False),
+    ("it_power_max_kw", "IT power (maximum)", "kW", _summary("it_power_max_kw"), False),
+    ("facility_power_kw", "Facility power", "kW", _summary("facility_power_kw"), False),
+    ("liquid_heat_kw", "Heat to liquid", "kW", _summary("liquid_heat_kw"), False),
+    ("air_heat_kw", "Heat to air", "kW", _summary("air_heat_kw"), False),
+    ("ups_failover_utilisation", "UPS loading with its partner lost", "share", _worst_ups, False),
+    ("switches", "Compute-fabric switches", "", _switches, False),
+    ("cables", "Fabric cables", "", _summary("cables"), False),
+    ("price_total", "Price", "currency", _summary("price_total"), True),
+    ("tokens_per_s", "Training throughput", "tokens/s", _summary("tokens_per_s"), False),
+    ("time_to_train_days", "Days to train", "", _training("time_to_train_days"), False),
+    ("cost_per_gpu_hour", "Cost per GPU-hour", "currency", _summary("cost_per_gpu_hour"), True),
+)
+
+
+def _number(x: Any) -> float | None:
+    return float(x) if isinstance(x, (int, float)) and not isinstance(x, bool) else None
+
+
+def compare(a: Analysis, b: Analysis, name_a: str = "", name_b: str = "") -> dict:
+    """The ``compare --json`` document: both designs named, then one row per key figure."""
+    cur_a, cur_b = a.summary.get("currency"), b.summary.get("currency")
+    rows = []
+    for key, label, unit, read, money in FIGURES:
+        va, vb = read(a), read(b)
+        na, nb = _number(va), _number(vb)
+        comparable = na is not None and nb is not None and (not money or cur_a == cur_b)
+        delta = round(nb - na, 6) if comparable else None
+        share = round(delta / na, 4) if comparable and na else None
+        rows.append({"key": key, "label": label, "unit": cur_a if unit == "currency" and cur_a == cur_b else unit,
+                     "a": va, "b": vb, "delta": delta, "delta_percent": None if share is None else round(share * 100, 2)})
+    return {"a": {"name": a.summary.get("name"), "file": name_a, "currency": cur_a},
+            "b": {"name": b.summary.get("name"), "file": name_b, "currency": cur_b},
+            "figures": rows}
+
+
+def _shown(x: Any, unit: str) -> str:
+    if x is None:
+        return "—"
+    if unit == "share":
+        return f"{x:.0%}"
+    if isinstance(x, float) and not x.is_integer():
+        return f"{x:,.2f}" if abs(x) < 100 else f"{x:,.1f}" if abs(x) < 10_000 else f"{x:,.0f}"
+    return f"{x:,.0f}"
+
+
+def compare_text(doc: dict) -> str:
+    """The comparison as a table a person reads: figure, A, B, change."""
+    head = [("", doc["a"]["name"] or "A", doc["b"]["name"] or "B", "change")]
+    body = []
+    for row in doc["figures"]:
+        unit = row["unit"]
+        label = f"{row['label']} ({unit})" if unit and unit != "share" else row["label"]
+        if row["delta"] is None:
+            change = "—" if row["a"] is None or row["b"] is None else "not comparable"
+        else:
+            sign = "+" if row["delta"] > 0 else ""
+            change = (f"{sign}{row['delta'] * 100:.0f} points" if unit == "share"
+                      else f"{sign}{_shown(row['delta'], unit)}")
+            if row["delta_percent"] is not None and unit != "share":
+                change += f" ({sign}{row['delta_percent']:.1f} %)"
+        body.append((label, _shown(row["a"], unit), _shown(row["b"], unit), change))
+    widths = [max(len(r[i]) for r in head + body) for i in range(4)]
+    lines = ["  ".join((r[0].ljust(widths[0]), r[1].rjust(widths[1]), r[2].rjust(widths[2]), r[3]))
+             for r in head + body]
+    return "\n".join(line.rstrip() for line in lines)

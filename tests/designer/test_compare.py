@@ -1,0 +1,67 @@
+"""``podplanner compare A B``: two designs' key figures side by side, with the change from A to B."""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from designer import samples
+from designer.analysis import Analysis, analyze
+from designer.cli import main
+from designer.compare import compare
+from designer.fileformat import load
+
+
+def test_the_two_samples_side_by_side_with_their_deltas(catalog, capsys):
+    a = analyze(load(samples.DGX_B200_SU, catalog), catalog)
+    b = analyze(load(samples.GB200_NVL72_SU, catalog), catalog)
+    assert main(["compare", str(samples.DGX_B200_SU), str(samples.GB200_NVL72_SU), "--json"]) == 0
+    doc = json.loads(capsys.readouterr().out)
+    assert doc == json.loads(json.dumps(compare(a, b, str(samples.DGX_B200_SU), str(samples.GB200_NVL72_SU))))
+    rows = {r["key"]: r for r in doc["figures"]}
+    assert (rows["gpus"]["a"], rows["gpus"]["b"], rows["gpus"]["delta"]) == (248, 576, 328)
+    assert rows["gpus"]["delta_percent"] == pytest.approx(328 / 248 * 100, abs=0.01)
+    it = rows["it_power_max_kw"]
+    assert it["delta"] == pytest.approx(a.summary["it_power_max_kw"] * -1 + b.summary["it_power_max_kw"])
+    assert rows["price_total"]["unit"] == "USD"
+    assert rows["price_total"]["delta"] == pytest.approx(b.summary["price_total"] - a.summary["price_total"])
+    assert rows["switches"]["a"] == sum(a.summary["switches"].values())
+    assert rows["time_to_train_days"]["a"] == a["training"]["time_to_train_days"]
+    assert rows["ups_failover_utilisation"]["b"] == max(s["failover_utilisation"] for s in b["power"]["ups"][0]["systems"])
+    assert [r["key"] for r in doc["figures"]][:4] == ["gpus", "racks", "it_power_max_kw", "facility_power_kw"]
+    assert doc["a"]["name"] == a.summary["name"] and doc["b"]["file"] == str(samples.GB200_NVL72_SU)
+
+
+def test_the_table_reads_as_text_and_a_zero_base_has_no_percentage(capsys):
+    assert main(["compare", str(samples.DGX_B200_SU), str(samples.GB200_NVL72_SU)]) == 0
+    out = capsys.readouterr().out.splitlines()
+    gpus = next(line for line in out if line.startswith("GPUs"))
+    assert gpus.split()[1:] == ["248", "576", "+328", "(+132.3", "%)"]
+    liquid = next(line for line in out if line.startswith("Heat to liquid"))
+    assert liquid.endswith("+897.6")  # from 0 kW: a change, and no share of nothing
+
+
+def test_prices_in_two_currencies_are_not_subtracted():
+    # prices are never converted: a bill in USD and one in EUR show both totals and no change
+    def priced(currency, total):
+        return Analysis(summary={"name": currency, "gpus": 8, "currency": currency, "price_total": total,
+                                 "cost_per_gpu_hour": 2.0}, sections={})
+
+    doc = compare(priced("USD", 100.0), priced("EUR", 90.0))
+    rows = {r["key"]: r for r in doc["figures"]}
+    assert (rows["price_total"]["a"], rows["price_total"]["b"], rows["price_total"]["delta"]) == (100.0, 90.0, None)
+    assert rows["cost_per_gpu_hour"]["delta"] is None and rows["gpus"]["delta"] == 0
+    assert rows["racks"]["delta"] is None  # a figure neither analysis holds
+
+
+def test_a_missing_file_is_one_line_and_exit_2(capsys, tmp_path):
+    assert main(["compare", str(samples.DGX_B200_SU), str(tmp_path / "none.podplan.json")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("podplanner: error: ") and "none.podplan.json" in err and err.count("\n") == 1
+
+
+def test_a_mistyped_flag_or_command_gets_a_suggestion(capsys):
+    assert main(["compare", "a", "b", "--jsn"]) == 2
+    assert "(--jsn: did you mean --json?)" in capsys.readouterr().err
+    assert main(["comparre", "a", "b"]) == 2
+    assert "did you mean 'compare'?" in capsys.readouterr().err
