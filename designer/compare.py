@@ -80,10 +80,9 @@ def _shown(x: Any, unit: str) -> str:
     return f"{x:,.0f}"
 
 
-def compare_text(doc: dict) -> str:
-    """The comparison as a table a person reads: figure, A, B, change."""
-    head = [("", doc["a"]["name"] or "A", doc["b"]["name"] or "B", "change")]
-    body = []
+def row_texts(doc: dict) -> list[tuple[str, str, str, str]]:
+    """Each figure as a person reads it: (label with unit, A, B, change)."""
+    out = []
     for row in doc["figures"]:
         unit = row["unit"]
         label = f"{row['label']} ({unit})" if unit and unit != "share" else row["label"]
@@ -95,7 +94,14 @@ def compare_text(doc: dict) -> str:
                       else f"{sign}{_shown(row['delta'], unit)}")
             if row["delta_percent"] is not None and unit != "share":
                 change += f" ({sign}{row['delta_percent']:.1f} %)"
-        body.append((label, _shown(row["a"], unit), _shown(row["b"], unit), change))
+        out.append((label, _shown(row["a"], unit), _shown(row["b"], unit), change))
+    return out
+
+
+def compare_text(doc: dict) -> str:
+    """The comparison as a table a person reads: figure, A, B, change."""
+    head = [("", doc["a"]["name"] or "A", doc["b"]["name"] or "B", "change")]
+    body = row_texts(doc)
     widths = [max(len(r[i]) for r in head + body) for i in range(4)]
     lines = ["  ".join((r[0].ljust(widths[0]), r[1].rjust(widths[1]), r[2].rjust(widths[2]), r[3]))
              for r in head + body]

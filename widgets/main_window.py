@@ -159,6 +159,7 @@ class MainWindow(QMainWindow):
         self.save_action = self._action(file_menu, "&Save", self.files.save, QKeySequence.StandardKey.Save)
         self.save_as_action = self._action(file_menu, "Save &as…", lambda: self.files.save_as(),
                                            QKeySequence("Ctrl+Shift+S"))
+        self.compare_action = self._action(file_menu, "Co&mpare with…", self.choose_comparison)
         file_menu.addSeparator()
         self.export_menu = self.exports.build_menu(file_menu)
         file_menu.addSeparator()
@@ -449,6 +450,21 @@ class MainWindow(QMainWindow):
         path, _ = QFileDialog.getOpenFileName(self, "Open project", start, FILE_FILTER)
         if path:
             self.open_path(path)
+
+    def choose_comparison(self) -> None:
+        start = str(self.path.parent) if self.path else ""
+        path, _ = QFileDialog.getOpenFileName(self, "Compare with", start, FILE_FILTER)
+        if path:
+            self.compare_with(path)
+
+    def compare_with(self, path: str | Path):
+        """This design beside the one in ``path``, in a dialog of their key figures and the change."""
+        from .compare_dialog import CompareDialog
+
+        dialog = CompareDialog(self.project, path, self.catalog, self)
+        dialog.setAttribute(Qt.WidgetAttribute.WA_DeleteOnClose)
+        dialog.show()
+        return dialog
 
     def open_interactively(self, path: str | Path) -> bool:
         """Open from a menu: offer to save unsaved changes first."""

@@ -1,0 +1,40 @@
+"""File ▸ Compare with…: this design beside another in a dialog of key figures and their change."""
+from __future__ import annotations
+
+import pytest
+
+from designer import samples
+
+
+@pytest.fixture
+def window(qtbot, catalog):
+    from widgets.main_window import MainWindow
+
+    w = MainWindow(catalog, debounce_ms=0)
+    w.runner.sync = True
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(samples.GB200_NVL72_SU), w.last_error
+    return w
+
+
+def test_compare_with_shows_the_two_samples_side_by_side_with_deltas(window, qtbot):
+    dialog = window.compare_with(samples.DGX_B200_SU)  # this design is the GB200 sample
+    qtbot.waitUntil(lambda: dialog.doc is not None or dialog.error != "", timeout=30000)
+    assert dialog.error == ""
+    assert (dialog.cell("gpus", 1), dialog.cell("gpus", 2), dialog.cell("gpus", 3)) == ("576", "248", "-328 (-56.9 %)")
+    price = next(f for f in dialog.doc["figures"] if f["key"] == "price_total")
+    assert price["a"] == window.analysis.summary["price_total"] and price["delta"] < 0
+    assert "GB200 NVL72" in dialog.status.text() and "DGX B200" in dialog.status.text()
+    assert window.compare_action.text() == "Co&mpare with…"
+    dialog.close()
+
+
+def test_compare_with_a_broken_file_says_why(window, qtbot, tmp_path):
+    bad = tmp_path / "broken.podplan.json"
+    bad.write_text("{ not json")
+    dialog = window.compare_with(bad)
+    qtbot.waitUntil(lambda: dialog.error != "", timeout=10000)
+    assert "broken.podplan.json" in dialog.status.text() and dialog.doc is None
+    dialog.close()
