@@ -398,8 +398,8 @@ class MainWindow(QMainWindow):
             self.inspector.show_selection("hall", [self.document.project.halls[0].id])
         else:
             self.inspector.show_selection("project", [])
-        if kind == "rack" and ids:
-            self.elevation.show_rack(ids[0])
+        # the elevation follows the selection: a rack's, or none (a CDU, the hall, an undone rack)
+        self.elevation.show_rack(ids[0] if kind == "rack" and ids else None)
 
     def show_project_settings(self) -> None:
         self.inspector_dock.show()

@@ -1,0 +1,43 @@
+"""The rack elevation follows the selection and the undo stack: it never shows a rack that is not selected."""
+from __future__ import annotations
+
+import pytest
+
+from designer import samples
+from designer.commands import AddRacksCommand
+from designer.model import Rack
+
+
+@pytest.fixture
+def window(qtbot, catalog):
+    from widgets.main_window import MainWindow
+
+    w = MainWindow(catalog, debounce_ms=0)
+    w.runner.sync = True
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(samples.GB200_NVL72_SU), w.last_error
+    return w
+
+
+def test_selecting_a_cdu_or_the_hall_clears_the_elevation(window):
+    assert window.scene.select("rack:su01-01")
+    assert window.elevation.rack is not None and window.elevation.title.text() == "SU01-01"
+    assert window.scene.select("floor:su01-cdu1")
+    assert window.elevation.rack is None and window.elevation.title.text() == "No rack selected"
+    assert window.scene.select("rack:su01-02")
+    window.scene.select_many([])
+    assert window.elevation.rack is None
+
+
+def test_after_undo_the_elevation_is_empty(window):
+    hall = window.project.halls[0]
+    rack = Rack("new-rack", "NEW-01", hall.id, "rack-48u-600x1200", 600.0, 9900.0, 0.0, "X")
+    window.document.push(AddRacksCommand((rack,)))
+    assert window.scene.select("rack:new-rack")
+    assert window.elevation.title.text() == "NEW-01"
+    window.document.undo()
+    assert not window.project.has_rack("new-rack")
+    assert window.elevation.rack is None and window.elevation.title.text() == "No rack selected"
+    assert window.inspector.kind in ("hall", "")
