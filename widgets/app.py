@@ -35,9 +35,12 @@ def run_app(path: str | None, catalog: Catalog) -> int:
         project = load(target, catalog)
     except ProjectFileError as exc:
         error = str(exc)
-        print(f"podplanner: {error}", file=sys.stderr)
+        print(f"podplanner: error: {error}", file=sys.stderr)
     window = MainWindow(catalog, project, path if project is not None else None)
-    window.show()
+    if window.first_start:
+        window.showMaximized()
+    else:
+        window.show()
     window.view.fit_hall()
     if error:
         window.last_error = error

@@ -296,6 +296,8 @@ class MainWindow(QMainWindow):
     # -- layout -------------------------------------------------------------------
     def _restore_layout(self) -> None:
         geometry = self.settings.value("window/geometry")
+        #: nothing saved yet: the window opens maximised, on whatever screen it is
+        self.first_start = geometry is None
         state = self.settings.value("window/state")
         if geometry is not None:
             self.restoreGeometry(geometry)

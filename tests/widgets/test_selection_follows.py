@@ -41,3 +41,26 @@ def test_after_undo_the_elevation_is_empty(window):
     assert not window.project.has_rack("new-rack")
     assert window.elevation.rack is None and window.elevation.title.text() == "No rack selected"
     assert window.inspector.kind in ("hall", "")
+
+
+def test_the_first_start_opens_maximised_and_later_starts_keep_their_layout(qtbot, catalog, tmp_path, monkeypatch):
+    from PySide6.QtCore import QSettings
+
+    from widgets import app as app_module
+    from widgets.main_window import MainWindow
+
+    settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
+    shown = []
+    monkeypatch.setattr(MainWindow, "showMaximized", lambda self: shown.append("maximised"))
+    monkeypatch.setattr(MainWindow, "show", lambda self: shown.append("as saved"))
+    monkeypatch.setattr(app_module, "MainWindow",
+                        lambda *a, **k: MainWindow(*a, settings=settings, recovery_dir=tmp_path / "r", **k))
+    monkeypatch.setattr(app_module.QApplication, "exec", lambda *a: 0, raising=False)
+    app_module.run_app(str(samples.DGX_B200_SU), catalog)
+    assert shown == ["maximised"]
+    first = MainWindow(catalog, settings=settings, recovery_dir=tmp_path / "r")
+    qtbot.addWidget(first)
+    first.save_layout()
+    shown.clear()
+    app_module.run_app(str(samples.DGX_B200_SU), catalog)
+    assert shown == ["as saved"]
