@@ -19,9 +19,16 @@ class Finding:
     code: str
     message: str
     where: str
+    #: every object the finding is about, when it is about more than one (``where`` is the first)
+    also: tuple[str, ...] = ()
+
+    @property
+    def places(self) -> tuple[str, ...]:
+        return (self.where, *(p for p in self.also if p != self.where))
 
     def to_json(self) -> dict:
-        return {"severity": self.severity, "code": self.code, "message": self.message, "where": self.where}
+        return {"severity": self.severity, "code": self.code, "message": self.message, "where": self.where,
+                "places": list(self.places)}
 
 
 def sort_findings(findings) -> list[Finding]:

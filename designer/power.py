@@ -181,16 +181,19 @@ def _supplies(project: Project, catalog: Catalog, arrays: DesignArrays) -> tuple
         installed, usable = psu.installed_w / 1000, psu.usable_w / 1000
         feed_loss = (psu.count // 2) * psu.rating_w / 1000
         mx = dev.power_max_w / 1000
-        first_rack = project.racks[int(arrays.dev_rack[np.argmax(arrays.dev_type == k)])]
-        where = f"rack:{first_rack.id}"
+        holding = np.unique(arrays.dev_rack[arrays.dev_type == k])
+        places = tuple(f"rack:{project.racks[int(i)].id}" for i in holding)
+        where = places[0]
+        many = f"{dev.name} ({int(counts[k])} in {len(places)} rack{'s' if len(places) != 1 else ''})"
         if mx > usable + 1e-9:
             findings.append(Finding("error", "psu-redundancy-lost",
-                                    f"{dev.id} ({int(counts[k])} in the design): {mx:.1f} kW max needs more than "
-                                    f"its {usable:.1f} kW usable under {psu.scheme}: redundancy lost", where))
+                                    f"{many}: {mx:.1f} kW max needs more than its {usable:.1f} kW usable under "
+                                    f"{psu.scheme}: redundancy lost", where, places))
         if psu.count > 1 and mx > feed_loss + 1e-9:
             findings.append(Finding("info", "feed-loss-throttle",
-                                    f"{dev.id}: losing one feed leaves {psu.count // 2} of {psu.count} supplies "
-                                    f"({feed_loss:.1f} kW) for a {mx:.1f} kW maximum; it must throttle", where))
+                                    f"{many}: losing one feed leaves {psu.count // 2} of {psu.count} supplies "
+                                    f"({feed_loss:.1f} kW) for a {mx:.1f} kW maximum; it must throttle", where,
+                                    places))
         out.append({"type": dev.id, "devices": int(counts[k]), "supplies": psu.count, "rating_w": psu.rating_w,
                     "scheme": psu.scheme, "installed_kw": _r(installed), "usable_kw": _r(usable),
                     "max_kw": _r(mx), "headroom_kw": _r(usable - mx), "one_feed_kw": _r(feed_loss),

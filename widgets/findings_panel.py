@@ -21,6 +21,8 @@ from . import style
 SEVERITY_COLOURS = {"error": QColor("#D64545"), "warning": QColor("#E0A526"), "info": QColor("#3D6FA8")}
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 WHERE_ROLE = Qt.ItemDataRole.UserRole + 1
+#: every object a finding is about (a tuple), when more than one
+PLACES_ROLE = WHERE_ROLE + 100
 SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
 COLUMNS = ["Severity", "Code", "Message", "Where"]
 
@@ -77,6 +79,8 @@ class FindingsPanel(QWidget):
 
     #: The user clicked, double-clicked or pressed Enter on a finding; its ``where`` ("rack:a01").
     finding_activated = Signal(str)
+    #: A finding about several objects was picked: all of them (``rack:<id>`` ...), its own first.
+    places_activated = Signal(object)
 
     FILTERS = [("All severities", {"error", "warning", "info"}), ("Errors and warnings", {"error", "warning"}),
                ("Errors only", {"error"}), ("Warnings only", {"warning"}), ("Info only", {"info"})]
@@ -152,6 +156,7 @@ class FindingsPanel(QWidget):
                  QStandardItem(f.message), QStandardItem(f.where)]
         for item in items:
             item.setData(f.where, WHERE_ROLE)
+            item.setData(f.places, PLACES_ROLE)
             item.setData(f.severity, SEVERITY_ROLE)
             item.setToolTip(f.message)
         return items
@@ -161,5 +166,8 @@ class FindingsPanel(QWidget):
 
     def _emit(self, index: QModelIndex) -> None:
         where = index.data(WHERE_ROLE)
-        if where:
+        places = index.data(PLACES_ROLE) or ()
+        if len(places) > 1:
+            self.places_activated.emit(tuple(places))
+        elif where:
             self.finding_activated.emit(where)

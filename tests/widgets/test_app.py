@@ -15,6 +15,8 @@ def started(qtbot, monkeypatch):
     monkeypatch.setattr(app_module.QApplication, "exec", lambda self=None: 0)
     shown: list[str] = []
     monkeypatch.setattr(MainWindow, "show_error", lambda self, text: shown.append(text))
+    # a first start opens maximised; its layout must not become the one every later test's window restores
+    monkeypatch.setattr(MainWindow, "save_layout", lambda self: None)
     before = set(QApplication.topLevelWidgets())
     result = {"shown": shown}
     yield result
@@ -51,5 +53,6 @@ def test_broken_file_prints_one_line_and_starts_empty(started, catalog, tmp_path
     assert err.count("\n") == 1 and str(broken) in err and "Traceback" not in err
     win = _new_window(before)
     assert win.project.racks == () and win.project.halls == ()
-    assert win.last_error == err.strip().removeprefix("podplanner: ")
+    assert err.startswith("podplanner: error: ")
+    assert win.last_error == err.strip().removeprefix("podplanner: error: ")
     qtbot.waitUntil(lambda: started["shown"] == [win.last_error])

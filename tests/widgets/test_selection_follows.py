@@ -64,3 +64,29 @@ def test_the_first_start_opens_maximised_and_later_starts_keep_their_layout(qtbo
     shown.clear()
     app_module.run_app(str(samples.DGX_B200_SU), catalog)
     assert shown == ["as saved"]
+
+
+def test_a_finding_about_many_racks_selects_them_all(qtbot, catalog):
+    from PySide6.QtCore import Qt
+    from PySide6.QtTest import QTest
+
+    from widgets.main_window import MainWindow
+
+    w = MainWindow(catalog, debounce_ms=0)
+    w.runner.sync = True
+    qtbot.addWidget(w)
+    w.show()
+    qtbot.waitExposed(w)
+    assert w.open_path(samples.DGX_B200_SU), w.last_error
+    [finding] = [f for f in w.analysis.findings if f.code == "feed-loss-throttle"]
+    holding = sorted(f"rack:{r.id}" for r in w.project.racks if any(d.type == "dgx-b200" for d in r.devices))
+    assert len(holding) == 16 and sorted(finding.places) == holding
+    assert finding.message.startswith("NVIDIA DGX B200 (31 in 16 racks)")  # names, not catalog ids
+    panel = w.findings
+    row = next(i for i in range(panel.row_count()) if panel.where_at(i) == finding.where
+               and panel.proxy.index(i, 1).data() == "feed-loss-throttle")
+    rect = panel.view.visualRect(panel.proxy.index(row, 2))
+    with qtbot.waitSignal(panel.places_activated):
+        QTest.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
+    assert sorted(w.scene.selected_ids()) == holding
+    assert w.elevation.rack is not None  # the first of them, as for any rack selection
