@@ -22,14 +22,13 @@ from catalog import Catalog
 from . import style
 
 OK_BAR = style.ROLES["compute"][0]
-NEAR_BAR = QColor("#E0A526")
-OVER_BAR = QColor("#D64545")
+#: the plan's heat-map colours, so a rack's bar and its square on the plan never disagree
+OVER_BAR = QColor(style.HEAT_OVER)
 LIMIT_PEN = pg.mkPen(QColor("#B3261E"), width=2, style=Qt.PenStyle.DashLine)
 LIQUID = style.CDU[0]
 AIR = QColor("#7C9CC4")
 USED = style.ROLES["network"][0]
 FREE = QColor("#D5DBE3")
-NEAR_LIMIT = 0.9
 NO_TRAINING = "No training result yet: the training engine's estimate appears here once it has run."
 
 
@@ -244,7 +243,7 @@ class DashboardPanel(QWidget):
         # The power engine's share of each rack's limit (NaN where it gives none): it colours the bars.
         self.rack_utilisation = util = np.array(
             [np.nan if r.get("utilisation") is None else r["utilisation"] for r in racks], dtype=float)
-        brushes = [OVER_BAR if u > 1.0 + 1e-9 else NEAR_BAR if u >= NEAR_LIMIT else OK_BAR for u in util]
+        brushes = [style.heat_color(None if u != u else float(u)) for u in util]
         self.kw_bars.setOpts(x=x, height=kw, brushes=brushes)
         lx = np.repeat(x, 2) + np.tile([-0.45, 0.45], len(racks))
         self.limit_curve.setData(lx, np.repeat(limit, 2))

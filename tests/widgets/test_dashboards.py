@@ -3,14 +3,16 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import drawn as samples
 import numpy as np
 import pytest
+from PySide6.QtGui import QColor
 
-import drawn as samples
 from designer.analysis import analyze
 from designer.commands import AddDeviceCommand, Document, UpdateRackCommand
 from designer.fileformat import load
 from designer.model import MountedDevice
+from widgets import style
 from widgets.dashboards import OVER_BAR, DashboardPanel, fabric_tiers, totals_text
 
 
@@ -50,6 +52,9 @@ def test_over_limit_bar_turns_red(panel, b200, catalog):
     panel.set_analysis(analyze(doc.project, catalog))
     brushes = panel.kw_bars.opts["brushes"]
     assert brushes[0] == OVER_BAR and brushes[1] != OVER_BAR
+    # each bar is the colour the plan's heat map gives the same rack: one scale for both
+    util = [r["utilisation"] for r in panel_racks(panel)]
+    assert [QColor(b).name() for b in brushes] == [style.heat_color(u).name() for u in util]
     assert "1 over limit" in panel.kw_card.title.text()
     _, ly = panel.limit_curve.getData()
     assert list(ly[:4]) == [20.0, 20.0, 40.0, 40.0]
@@ -129,3 +134,8 @@ def test_clearing(panel):
     assert not panel.kw_card.showing_plot and panel.totals.text() == ""
     panel.set_busy(True)
     assert panel.busy_label.text() == "updating…"
+
+
+def panel_racks(panel) -> list[dict]:
+    """The racks the power chart shows, from the analysis it was given."""
+    return list(panel.analysis["power"]["racks"])

@@ -5,16 +5,17 @@ compares the widget with the engine's own figure, so a widget that works a figur
 """
 from __future__ import annotations
 
+import drawn as samples
 import numpy as np
 import pytest
 
-import drawn as samples
 from designer.analysis import Analysis, analyze
 from designer.commands import AddRacksCommand, Document, UpdateHallCommand
 from designer.fileformat import load
 from designer.model import MountedDevice, Rack
 from designer.totals import quick_totals
-from widgets.dashboards import NEAR_BAR, OK_BAR, OVER_BAR, DashboardPanel
+from widgets import style
+from widgets.dashboards import OVER_BAR, DashboardPanel
 from widgets.inspector import InspectorPanel
 from widgets.main_window import MainWindow, counts_text
 
@@ -136,7 +137,9 @@ def test_dashboards_colour_bars_by_the_analysis_utilisation(qtbot, catalog):
             {"id": "d", "name": "D", "max_kw": 10.0, "limit_kw": 40.0, "utilisation": None}]
     panel.set_analysis(_fake_analysis(rows))
     assert np.allclose(panel.rack_utilisation[:3], [1.2, 0.5, 0.95]) and np.isnan(panel.rack_utilisation[3])
-    assert panel.kw_bars.opts["brushes"] == [OVER_BAR, OK_BAR, NEAR_BAR, OK_BAR]
+    # the heat map's colours, from the analysis' utilisation (grey where it gives none)
+    assert panel.kw_bars.opts["brushes"] == [OVER_BAR, style.heat_color(0.5), style.heat_color(0.95),
+                                             style.heat_color(None)]
     assert np.allclose(panel.kw_bars.opts["height"], [30.0, 50.0, 10.0, 10.0])
     assert "1 over limit" in panel.kw_card.title.text()
 
