@@ -59,22 +59,39 @@ class _Parser(argparse.ArgumentParser):
     def error(self, message: str):  # argparse would print usage and exit; we want one clean line
         raise UsageError(f"{self.prog}: {message}{self._did_you_mean(message)}")
 
+    #: the command line being parsed, so that a hint can name the flags of the command actually run
+    argv: list[str] = []
+
     def _did_you_mean(self, message: str) -> str:
-        """'did you mean --pue?' for a mistyped flag (argparse names what it did not recognise)."""
+        """'did you mean --pue?' for a mistyped flag of the command given (argparse names what it did not
+        recognise; the top parser reports a subcommand's strays too)."""
         if "unrecognized arguments:" not in message:
             return ""
-        # the top parser reports a subcommand's strays too: its flags and every subcommand's are candidates
-        flags = [f for f in self._option_string_actions if f.startswith("--")]
-        for action in self._subparsers._group_actions if self._subparsers else ():
-            for parser in getattr(action, "choices", {}).values():
-                flags += [f for f in parser._option_string_actions if f.startswith("--") and f not in flags]
+        parser, top_flags = self._chosen(), set(self._option_string_actions)
+        flags = {f.lstrip("-"): f for f in parser._option_string_actions if f.startswith("--")}
         hints = []
         for word in message.split("unrecognized arguments:", 1)[1].split():
-            if word.startswith("-"):
-                close = difflib.get_close_matches(word.split("=", 1)[0], flags, n=1, cutoff=0.6)
-                if close:
-                    hints.append(f"{word}: did you mean {close[0]}?")
+            name = word.split("=", 1)[0]
+            if not name.startswith("--") or name == "--" or name in parser._option_string_actions:
+                continue  # a flag of this command left after '--' is not a typo
+            if name in top_flags and parser is not self:
+                hints.append(f"{name} goes before the command")
+                continue
+            close = difflib.get_close_matches(name.lstrip("-"), list(flags), n=1, cutoff=0.75)
+            if close:
+                hints.append(f"{word}: did you mean {flags[close[0]]}?")
         return f" ({'; '.join(hints)})" if hints else ""
+
+    def _chosen(self) -> argparse.ArgumentParser:
+        """The (sub)parser of the command words in :attr:`argv`: ``new superpod`` -> its own parser."""
+        parser: argparse.ArgumentParser = self
+        for word in self.argv:
+            subs = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+            if word.startswith("-") or not subs:
+                continue
+            if word in subs[0].choices:
+                parser = subs[0].choices[word]
+        return parser
 
 
 def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
@@ -379,11 +396,13 @@ def _with_command(argv: list[str], names: Sequence[str], default: str | None,
     return argv[:i] + [default] + argv[i:]
 
 
-def _without_prog(message: str) -> str:
-    """'podplanner analyze: --pue: ...' -> 'analyze: --pue: ...': every error line starts 'podplanner: error:'."""
+def _without_prog(message: str, commands) -> str:
+    """'podplanner analyze: --pue: ...' -> 'analyze: --pue: ...': every error line starts 'podplanner: error:'.
+    Only the CLI's own prefix goes: a message about a file named 'podplanner x.json' keeps its name."""
     if message.startswith("podplanner: "):
         return message[len("podplanner: "):]
-    if message.startswith("podplanner "):
+    word = message[len("podplanner "):].split(" ", 1)[0].rstrip(":")
+    if message.startswith("podplanner ") and word in commands:
         return message[len("podplanner "):]
     return message
 
@@ -407,16 +426,18 @@ def main(argv: list[str] | None = None, commands: Sequence[CommandModule] = (), 
                 raise ValueError(f"command {command.NAME!r} is registered twice")
             run[command.NAME] = command.run
         argv = _with_command(argv, list(run), default, elsewhere)
-        args = _parser(commands).parse_args(argv)
+        parser = _parser(commands)
+        parser.argv = argv
+        args = parser.parse_args(argv)
         catalog = load_catalog(args.catalog)
         return run[args.command](args, catalog)
     except errors as exc:
-        print(f"podplanner: error: {_without_prog(str(exc))}", file=sys.stderr)
+        print(f"podplanner: error: {_without_prog(str(exc), (*run, *elsewhere))}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
     except Exception as exc:  # a bug: still one line, never a traceback
-        print(f"podplanner: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"podplanner: error: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
         return 3
     except KeyboardInterrupt:
         return 130

@@ -61,23 +61,28 @@ def compare(a: Analysis, b: Analysis, name_a: str = "", name_b: str = "") -> dic
         va, vb = read(a), read(b)
         na, nb = _number(va), _number(vb)
         comparable = na is not None and nb is not None and (not money or cur_a == cur_b)
-        delta = round(nb - na, 6) if comparable else None
-        share = round(delta / na, 4) if comparable and na else None
-        rows.append({"key": key, "label": label, "unit": cur_a if unit == "currency" and cur_a == cur_b else unit,
-                     "a": va, "b": vb, "delta": delta, "delta_percent": None if share is None else round(share * 100, 2)})
+        whole = isinstance(va, int) and isinstance(vb, int)
+        delta = (vb - va if whole else round(nb - na, 6)) if comparable else None
+        share = (nb - na) / abs(na) if comparable and na else None
+        if unit == "currency":  # never converted: one code when both agree, both when they differ
+            unit = cur_a if cur_a == cur_b else f"{cur_a} / {cur_b}"
+        rows.append({"key": key, "label": label, "unit": unit, "money": money, "a": va, "b": vb, "delta": delta,
+                     "delta_percent": None if share is None else round(share * 100, 2)})
     return {"a": {"name": a.summary.get("name"), "file": name_a, "currency": cur_a},
             "b": {"name": b.summary.get("name"), "file": name_b, "currency": cur_b},
             "figures": rows}
 
 
-def _shown(x: Any, unit: str) -> str:
+def _shown(x: Any, unit: str, money: bool = False, sign: str = "") -> str:
     if x is None:
         return "—"
     if unit == "share":
-        return f"{x:.0%}"
+        return f"{x:{sign}.0%}"
+    if money and abs(x) < 100:  # a price per GPU-hour is read to the cent
+        return f"{x:{sign},.2f}"
     if isinstance(x, float) and not x.is_integer():
-        return f"{x:,.2f}" if abs(x) < 100 else f"{x:,.1f}" if abs(x) < 10_000 else f"{x:,.0f}"
-    return f"{x:,.0f}"
+        return f"{x:{sign},.2f}" if abs(x) < 100 else f"{x:{sign},.1f}" if abs(x) < 10_000 else f"{x:{sign},.0f}"
+    return f"{x:{sign},.0f}"
 
 
 def row_texts(doc: dict) -> list[tuple[str, str, str, str]]:
@@ -86,15 +91,17 @@ def row_texts(doc: dict) -> list[tuple[str, str, str, str]]:
     for row in doc["figures"]:
         unit = row["unit"]
         label = f"{row['label']} ({unit})" if unit and unit != "share" else row["label"]
+        money = row.get("money", False)
         if row["delta"] is None:
             change = "—" if row["a"] is None or row["b"] is None else "not comparable"
+        elif unit == "share":  # points between the percentages shown, so the three columns agree
+            points = round(row["b"] * 100) - round(row["a"] * 100)
+            change = f"{points:+d} points" if points else "no change"
         else:
-            sign = "+" if row["delta"] > 0 else ""
-            change = (f"{sign}{row['delta'] * 100:.0f} points" if unit == "share"
-                      else f"{sign}{_shown(row['delta'], unit)}")
-            if row["delta_percent"] is not None and unit != "share":
-                change += f" ({sign}{row['delta_percent']:.1f} %)"
-        out.append((label, _shown(row["a"], unit), _shown(row["b"], unit), change))
+            change = _shown(row["delta"], unit, money, "+") if row["delta"] else "no change"
+            if row["delta_percent"] is not None and row["delta"]:
+                change += f" ({row['delta_percent']:+.1f} %)"
+        out.append((label, _shown(row["a"], unit, money), _shown(row["b"], unit, money), change))
     return out
 
 

@@ -184,7 +184,7 @@ def _supplies(project: Project, catalog: Catalog, arrays: DesignArrays) -> tuple
         holding = np.unique(arrays.dev_rack[arrays.dev_type == k])
         places = tuple(f"rack:{project.racks[int(i)].id}" for i in holding)
         where = places[0]
-        many = f"{dev.name} ({int(counts[k])} in {len(places)} rack{'s' if len(places) != 1 else ''})"
+        many = f"{dev.name} ({int(counts[k]):,} in {len(places):,} rack{'s' if len(places) != 1 else ''})"
         if mx > usable + 1e-9:
             findings.append(Finding("error", "psu-redundancy-lost",
                                     f"{many}: {mx:.1f} kW max needs more than its {usable:.1f} kW usable under "

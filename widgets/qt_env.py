@@ -93,7 +93,7 @@ def display_problem(environ=os.environ, ldconfig: str | None = None) -> str | No
 def main() -> int:
     problem = display_problem()
     if problem:
-        print(problem, file=sys.stderr)
+        print(f"podplanner: error: {problem}", file=sys.stderr)
         return 1
     return 0
 

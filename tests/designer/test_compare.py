@@ -51,6 +51,7 @@ def test_prices_in_two_currencies_are_not_subtracted():
     rows = {r["key"]: r for r in doc["figures"]}
     assert (rows["price_total"]["a"], rows["price_total"]["b"], rows["price_total"]["delta"]) == (100.0, 90.0, None)
     assert rows["cost_per_gpu_hour"]["delta"] is None and rows["gpus"]["delta"] == 0
+    assert rows["price_total"]["unit"] == "USD / EUR"  # both codes, so neither total is read as the other
     assert rows["racks"]["delta"] is None  # a figure neither analysis holds
 
 

@@ -38,3 +38,14 @@ def test_compare_with_a_broken_file_says_why(window, qtbot, tmp_path):
     qtbot.waitUntil(lambda: dialog.error != "", timeout=10000)
     assert "broken.podplan.json" in dialog.status.text() and dialog.doc is None
     dialog.close()
+
+
+def test_a_dialog_closed_before_its_result_leaves_the_next_one_working(window, qtbot):
+    first = window.compare_with(samples.DGX_B200_SU)
+    first.close()  # the worker finishes later and its result goes nowhere
+    second = window.compare_with(samples.DGX_B200_SU)
+    qtbot.waitUntil(lambda: second.doc is not None, timeout=30000)
+    assert second.cell("gpus", 3) == "-328 (-56.9 %)"
+    qtbot.wait(200)
+    assert first.doc is None
+    second.close()

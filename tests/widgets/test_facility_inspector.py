@@ -270,4 +270,3 @@ def test_a_wheel_over_the_facility_form_scrolls_it_and_edits_nothing(window, qtb
     qtbot.waitUntil(combo.hasFocus)
     QApplication.sendEvent(combo, event)  # with focus the wheel turns it, as in any form
     assert window.project.halls[0].facility != before
-
