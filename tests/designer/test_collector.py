@@ -38,7 +38,7 @@ def test_a_pause_restores_a_collector_that_was_off():
     gc.disable()
     try:
         with paused():
-            pass
-        assert not gc.isenabled()
+            assert not gc.isenabled()
+        assert not gc.isenabled()  # off before, off after
     finally:
         gc.enable()

@@ -42,3 +42,23 @@ def window(qtbot, catalog):
     w.show()
     qtbot.waitExposed(w)
     return w
+
+
+@pytest.fixture
+def synced_window(qtbot, catalog):
+    """``synced_window(sample=None)``: a window shown at 1400 x 900 whose engines run inside each request (every
+    edit has its analysis at once), on ``sample`` when one is given."""
+    from widgets.main_window import MainWindow
+
+    def make(sample=None):
+        w = MainWindow(catalog, debounce_ms=0)
+        w.runner.sync = True
+        qtbot.addWidget(w)
+        w.resize(1400, 900)
+        w.show()
+        qtbot.waitExposed(w)
+        if sample is not None:
+            assert w.open_path(sample), w.last_error
+        return w
+
+    return make

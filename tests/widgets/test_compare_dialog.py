@@ -7,16 +7,8 @@ from designer import samples
 
 
 @pytest.fixture
-def window(qtbot, catalog):
-    from widgets.main_window import MainWindow
-
-    w = MainWindow(catalog, debounce_ms=0)
-    w.runner.sync = True
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    assert w.open_path(samples.GB200_NVL72_SU), w.last_error
-    return w
+def window(synced_window):
+    return synced_window(samples.GB200_NVL72_SU)
 
 
 def test_compare_with_shows_the_two_samples_side_by_side_with_deltas(window, qtbot):

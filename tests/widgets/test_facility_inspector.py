@@ -28,18 +28,9 @@ CDU = "su01-cdu1"
 
 
 @pytest.fixture
-def window(qtbot, catalog):
+def window(synced_window):
     """The window on the GB200 sample, its engines run inside each request (every edit has its analysis)."""
-    from widgets.main_window import MainWindow
-
-    w = MainWindow(catalog, debounce_ms=0)
-    w.runner.sync = True
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    qtbot.waitExposed(w)
-    assert w.open_path(samples.GB200_NVL72_SU), w.last_error
-    return w
+    return synced_window(samples.GB200_NVL72_SU)
 
 
 def _plain(text: str) -> str:

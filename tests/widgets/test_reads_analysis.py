@@ -21,15 +21,9 @@ from widgets.main_window import MainWindow, counts_text
 
 
 @pytest.fixture
-def window(qtbot, catalog):
+def window(synced_window):
     """A window whose engines run inside each request, so every edit has its analysis at once."""
-    w = MainWindow(catalog, debounce_ms=0)
-    w.runner.sync = True
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    qtbot.waitExposed(w)
-    return w
+    return synced_window()
 
 
 def _limit_text(window, rack_id: str) -> str:

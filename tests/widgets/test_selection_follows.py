@@ -9,16 +9,8 @@ from designer.model import Rack
 
 
 @pytest.fixture
-def window(qtbot, catalog):
-    from widgets.main_window import MainWindow
-
-    w = MainWindow(catalog, debounce_ms=0)
-    w.runner.sync = True
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    assert w.open_path(samples.GB200_NVL72_SU), w.last_error
-    return w
+def window(synced_window):
+    return synced_window(samples.GB200_NVL72_SU)
 
 
 def test_selecting_a_cdu_or_the_hall_clears_the_elevation(window):
@@ -66,18 +58,11 @@ def test_the_first_start_opens_maximised_and_later_starts_keep_their_layout(qtbo
     assert shown == ["as saved"]
 
 
-def test_a_finding_about_many_racks_selects_them_all(qtbot, catalog):
+def test_a_finding_about_many_racks_selects_them_all(qtbot, synced_window):
     from PySide6.QtCore import Qt
     from PySide6.QtTest import QTest
 
-    from widgets.main_window import MainWindow
-
-    w = MainWindow(catalog, debounce_ms=0)
-    w.runner.sync = True
-    qtbot.addWidget(w)
-    w.show()
-    qtbot.waitExposed(w)
-    assert w.open_path(samples.DGX_B200_SU), w.last_error
+    w = synced_window(samples.DGX_B200_SU)
     [finding] = [f for f in w.analysis.findings if f.code == "feed-loss-throttle"]
     holding = sorted(f"rack:{r.id}" for r in w.project.racks if any(d.type == "dgx-b200" for d in r.devices))
     assert len(holding) == 16 and sorted(finding.places) == holding
