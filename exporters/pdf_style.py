@@ -3,17 +3,14 @@
 Only reportlab's bundled Bitstream Vera TrueType fonts are used, registered and
 embedded (subsets) in every PDF: a base-14 font such as Helvetica is not embedded,
 so a customer's viewer may substitute it and re-flow the figures. The colours
-repeat the window's palette (``widgets/style.py``) as plain hex values, because an
-exporter never imports Qt; a plan printed from the quote looks like the one on screen.
+come from the one colour scheme (:mod:`designer.colours`) the window also reads,
+so a plan printed from the quote looks like the one on screen.
 """
 from __future__ import annotations
 
-import colorsys
-import math
 import os
 import unicodedata
 from functools import lru_cache
-from itertools import pairwise
 from xml.sax.saxutils import escape
 
 import reportlab
@@ -23,15 +20,17 @@ from reportlab.lib.styles import ParagraphStyle
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 
+from designer import colours as scheme
+
 FONT = "Vera"
 BOLD = "Vera-Bold"
 ITALIC = "Vera-Italic"
 BOLD_ITALIC = "Vera-BoldItalic"
 _FONT_FILES = {FONT: "Vera.ttf", BOLD: "VeraBd.ttf", ITALIC: "VeraIt.ttf", BOLD_ITALIC: "VeraBI.ttf"}
 
-# The window's palette (widgets/style.py), so the printed plan matches the screen.
-TEXT = colors.HexColor("#27303B")
-MUTED = colors.HexColor("#5C6673")
+# Table ink of the quote, and the one colour scheme (designer.colours) for what the window also draws.
+TEXT = colors.HexColor(scheme.TEXT)
+MUTED = colors.HexColor(scheme.MUTED_TEXT)
 ACCENT = colors.HexColor("#1F3A5F")
 ACCENT_LIGHT = colors.HexColor("#E6ECF3")
 RULE = colors.HexColor("#C9D1DB")
@@ -39,19 +38,14 @@ ZEBRA = colors.HexColor("#F6F8FA")
 TOTAL_FILL = colors.HexColor("#DCE5EF")
 WHITE = colors.white
 
-HALL_FILL = colors.HexColor("#FBFBFA")
-HALL_BORDER = colors.HexColor("#38414D")
-GRID = colors.HexColor("#E1E5EA")
+HALL_FILL = colors.HexColor(scheme.HALL_FILL)
+HALL_BORDER = colors.HexColor(scheme.HALL_BORDER)
+GRID = colors.HexColor(scheme.GRID)
 #: rack role (designer.rack_roles.ROLES) -> (fill, legend label), in legend order
-ROLES: dict[str, tuple[colors.Color, str]] = {
-    "compute": (colors.HexColor("#3D6FA8"), "Compute"),
-    "rack_scale": (colors.HexColor("#6D56A6"), "Rack-scale system"),
-    "network": (colors.HexColor("#D9822B"), "Network"),
-    "management": (colors.HexColor("#8A939F"), "Management"),
-    "empty": (colors.HexColor("#C3C9D1"), "Empty rack"),
-}
-CDU = (colors.HexColor("#2E9C95"), "CDU")
-FLOOR_OTHER = (colors.HexColor("#9AA5B1"), "Floor unit")
+ROLES: dict[str, tuple[colors.Color, str]] = {role: (colors.HexColor(fill), label)
+                                              for role, (fill, label) in scheme.ROLES.items()}
+CDU = (colors.HexColor(scheme.CDU[0]), scheme.CDU[1])
+FLOOR_OTHER = (colors.HexColor(scheme.FLOOR_OTHER[0]), scheme.FLOOR_OTHER[1])
 #: device colour roles of an elevation (the window's rack face): what a block is for
 DEVICE_COLOURS = {
     "compute": ROLES["compute"][0],
@@ -60,19 +54,19 @@ DEVICE_COLOURS = {
     "management": ROLES["management"][0],
     "cdu": CDU[0],
     "crah": CDU[0],
-    "power": colors.HexColor("#A7853A"),
-    "pdu": colors.HexColor("#4F5B69"),
+    "power": colors.HexColor(scheme.POWER_DEVICE),
+    "pdu": colors.HexColor(scheme.PDU),
 }
 SLOT = colors.HexColor("#F2F4F7")
 SLOT_LINE = colors.HexColor("#DDE2E8")
 
-#: Power heat map: share of the rack's limit -> colour, blended between the stops (widgets/style.py).
-HEAT_STOPS = ((0.0, "#3FA35B"), (0.6, "#9CC23A"), (0.85, "#E9A23B"), (1.0, "#D9503A"))
-HEAT_OVER = colors.HexColor("#B0182F")
-HEAT_NO_DATA = colors.HexColor("#D5DAE0")
+#: Load bands (band key -> (fill, label)), as the window's heat map paints them.
+HEAT_BANDS: dict[str, tuple[colors.Color, str]] = {key: (colors.HexColor(fill), label)
+                                                   for key, (fill, label) in scheme.BAND_COLOURS.items()}
+HEAT_OVER = HEAT_BANDS["over"][0]
+HEAT_NO_DATA = HEAT_BANDS["no_data"][0]
 
-SEVERITY_COLOURS = {"error": colors.HexColor("#B3261E"), "warning": colors.HexColor("#9A6200"),
-                    "info": colors.HexColor("#3D6FA8")}
+SEVERITY_COLOURS = {key: colors.HexColor(value) for key, value in scheme.SEVERITY.items()}
 
 
 def register_fonts() -> None:
@@ -121,25 +115,8 @@ def para_text(text: object) -> str:
 
 
 def heat_colour(share: float | None) -> colors.Color:
-    """Green -> amber -> red for a load as a share of its limit (blended in HLS, as the window does);
-    deep red above the limit, grey where no limit is known."""
-    if share is None or math.isnan(share):
-        return HEAT_NO_DATA
-    if share > 1.0 + 1e-9:
-        return HEAT_OVER
-    share = max(0.0, share)
-    for (s0, c0), (s1, c1) in pairwise(HEAT_STOPS):
-        if share <= s1:
-            t = (share - s0) / (s1 - s0)
-            return _mix(colors.HexColor(c0), colors.HexColor(c1), t)
-    return colors.HexColor(HEAT_STOPS[-1][1])
-
-
-def _mix(a: colors.Color, b: colors.Color, t: float) -> colors.Color:
-    h0, l0, s0 = colorsys.rgb_to_hls(a.red, a.green, a.blue)
-    h1, l1, s1 = colorsys.rgb_to_hls(b.red, b.green, b.blue)
-    r, g, bl = colorsys.hls_to_rgb(h0 + (h1 - h0) * t, l0 + (l1 - l0) * t, s0 + (s1 - s0) * t)
-    return colors.Color(r, g, bl)
+    """The colour of the load band ``share`` (of a limit) falls in, as on screen; grey where none is known."""
+    return HEAT_BANDS[scheme.load_band(share)][0]
 
 
 def text_on(fill: colors.Color) -> colors.Color:

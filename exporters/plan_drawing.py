@@ -33,6 +33,7 @@ from reportlab.lib.attrmap import AttrMap, AttrMapValue
 from reportlab.lib.validators import isAnything
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
+from designer.colours import load_band
 from designer.placement.footprints import floor_footprint, rack_size
 from designer.placement.geometry import corner_arrays
 from designer.rack_roles import ROLES as ROLE_ORDER
@@ -55,11 +56,6 @@ MAX_LABEL_PT = 6.5
 MAX_GRID_LINES = 20_000
 #: Below this many points per tile the grid is noise.
 MIN_TILE_PT = 5.0
-#: Heat-map buckets: load shares are rounded to this step so racks of nearly the same load share one path.
-_HEAT_STEP = 0.02
-_HEAT_LEGEND = (((0.0, 0.6), "under 60 % of limit"), ((0.6, 0.85), "60–85 %"), ((0.85, 1.0), "85–100 %"),
-                (1.5, "over the limit"),
-                (None, "no limit known"))
 HEADER_PT = 30.0
 LEGEND_ROW_PT = 13.0
 
@@ -135,11 +131,6 @@ class _Legend:
             y = top - row * LEGEND_ROW_PT - 9
             if kind == "swatch":
                 g.add(Rect(x, y - 1, 10, 8, fillColor=colour, strokeColor=st.WHITE, strokeWidth=0.4))
-            elif kind == "ramp":  # a bin of the continuous heat scale: its colours from low to high end
-                lo, hi = colour
-                for i in range(5):
-                    g.add(Rect(x + 2 * i, y - 1, 2.05, 8, fillColor=st.heat_colour(lo + (hi - lo) * (i + 0.5) / 5),
-                               strokeColor=None))
             elif kind == "front":
                 g.add(Rect(x, y - 1, 10, 8, fillColor=st.ROLES["empty"][0], strokeColor=None))
                 g.add(Line(x, y - 1, x + 10, y - 1, strokeColor=st.HALL_BORDER, strokeWidth=1.4))
@@ -181,12 +172,11 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
         keys = [rack_role(r, catalog) for r in racks]
         fill_of = {role: st.ROLES[role][0] for role in ROLE_ORDER}
     else:
+        # The window's load bands: one colour per band, so racks of one band share one path and the key
+        # lists exactly the colours drawn.
         share = {row["id"]: row.get("utilisation") for row in (analysis.sections.get("power") or {}).get("racks") or ()}
-        keys = []
-        for r in racks:
-            s = share.get(r.id)
-            keys.append(None if s is None else (2.0 if s > 1.0 + 1e-9 else round(s / _HEAT_STEP) * _HEAT_STEP))
-        fill_of = {k: st.heat_colour(k) for k in set(keys)}
+        keys = [load_band(share.get(r.id)) for r in racks]
+        fill_of = {band: st.HEAT_BANDS[band][0] for band in st.HEAT_BANDS}
     counts = Counter(keys)
 
     floor_prints = [floor_footprint(f, catalog) for f in floors]
@@ -200,15 +190,9 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
             if counts.get(role):
                 legend.add("swatch", st.ROLES[role][0], f"{st.ROLES[role][1]} ({counts[role]:,})")
     else:
-        bins = Counter(_heat_bin(k) for k in keys)
-        for span, label in _HEAT_LEGEND:
-            n = bins.get(label, 0)
-            if n:
-                # the racks are shaded along the scale, so the key shows each bin's stretch of it
-                if isinstance(span, tuple):
-                    legend.add("ramp", span, f"{label} ({n:,})")
-                else:
-                    legend.add("swatch", st.heat_colour(span), f"{label} ({n:,})")
+        for band, (colour, label) in st.HEAT_BANDS.items():
+            if counts.get(band):
+                legend.add("swatch", colour, f"{label} ({counts[band]:,})")
     n_cdu = sum(1 for f in floors if f.id in cdu_ids)
     if n_cdu:
         legend.add("swatch", st.CDU[0], f"{st.CDU[1]} ({n_cdu:,})")
@@ -339,14 +323,6 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
     legend.draw(d, legend_h)
     d.legend = [label for _, _, label in legend.items]
     return d
-
-
-def _heat_bin(key) -> str:
-    if key is None:
-        return "no limit known"
-    if key > 1.0:
-        return "over the limit"
-    return "under 60 % of limit" if key < 0.6 else "60–85 %" if key < 0.85 else "85–100 %"
 
 
 def grid_segments(outline, tile: float):

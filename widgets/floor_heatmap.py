@@ -6,7 +6,8 @@ read as it is: ``power.racks[i].utilisation`` (the rack's draw over its limit),
 busway, UPS) or ``cooling.racks[i].air_density`` (its air heat over what its row
 may reject to the room). A rack the analysis has no figure for (new since the last
 run, or without a limit) is grey until the engines say otherwise. Every layer uses
-the one colour scale, :func:`widgets.style.heat_color`.
+the one colour scale, :func:`widgets.style.heat_color`, in bands, so the legend lists
+exactly the colours the plan shows (:meth:`HeatMapMixin.heat_bands_in_use`).
 """
 from __future__ import annotations
 
@@ -81,6 +82,20 @@ class HeatMapMixin:
     def heat_layer_title(self) -> str:
         """What the racks' colours say, for the legend."""
         return LAYERS[self.heat_layer][3]
+
+    def heat_bands_in_use(self) -> list[str]:
+        """The load bands the heat map paints now, in legend order: racks by the layer, CDUs by loop load."""
+        # The legend asks on every repaint; the answer changes only with the figures or the set of items.
+        key = (id(self._rack_share), id(self._floor_share), len(self.rack_items), len(self.floor_items))
+        cached = getattr(self, "_bands_cache", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        shares = [self._rack_share.get(rid) for rid in self.rack_items]
+        shares += [self._floor_share.get(fid) for fid, item in self.floor_items.items() if item.kind == "cdu"]
+        used = {style.heat_band(s) for s in shares}
+        bands = [band for band in style.HEAT_BANDS if band in used]
+        self._bands_cache = (key, bands)
+        return bands
 
     def rack_heat(self, rack_id: str):
         return style.heat_color(self._rack_share.get(rack_id))

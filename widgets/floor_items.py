@@ -27,9 +27,11 @@ _SELECTED_PEN = QPen(style.ACCENT, 3.0)
 _SELECTED_PEN.setCosmetic(True)
 _SELECTED_PEN.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
 _SELECTED_FILL = QBrush(style.ACCENT)
-_INVALID_PEN = QPen(style.INVALID, 2.0)
+# Refused: a dashed black outline over a hatch on a pale ground, so it never reads as a load colour.
+_INVALID_PEN = QPen(style.INVALID, 2.0, Qt.PenStyle.DashLine)
 _INVALID_PEN.setCosmetic(True)
-_INVALID_FILL = QBrush(QColor(style.INVALID.red(), style.INVALID.green(), style.INVALID.blue(), 150))
+_INVALID_GROUND = QBrush(QColor(255, 255, 255, 200))
+_INVALID_HATCH = QBrush(style.INVALID, Qt.BrushStyle.BDiagPattern)
 
 
 def _lod(painter) -> float:
@@ -98,7 +100,7 @@ class FootprintItem(QGraphicsItem):
         self._bounds = self._rect.adjusted(-2, -2, 2, 2)
         band = min(90.0, self._d * 0.08)
         self._front = QRectF(self._rect.left(), self._rect.top(), self._w, band)
-        self._name, self._label = "", None
+        self._name, self._label, self._label_along = "", None, False
         self._fill = self._edge = self._band = self._text = QColor()
         self._base = self._heat = None
         self._invalid = False
@@ -117,7 +119,7 @@ class FootprintItem(QGraphicsItem):
 
     @property
     def invalid(self) -> bool:
-        """True while a preview puts this item where it may not stand (drawn red)."""
+        """True while a preview puts this item where it may not stand (drawn hatched)."""
         return self._invalid
 
     def set_invalid(self, invalid: bool) -> None:
@@ -172,7 +174,12 @@ class FootprintItem(QGraphicsItem):
         a = math.radians(self.rotation())
         upright_w, upright_h = (self._w, self._d) if abs(math.cos(a)) >= abs(math.sin(a)) else (self._d, self._w)
         inset = self._front.height() * 2 + 40
-        self._label = _Label(self._name, upright_w - 80, upright_h - inset, max_px=150)
+        across = _Label(self._name, upright_w - 80, upright_h - inset, max_px=150)
+        # A narrow footprint (a rack seen from above) reads its name along its length: larger type, so
+        # the name shows at the zoom that fits a whole hall on screen.
+        along = _Label(self._name, upright_h - inset, upright_w - 80, max_px=220)
+        self._label_along = along.px > across.px * 1.15
+        self._label = along if self._label_along else across
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -196,19 +203,20 @@ class FootprintItem(QGraphicsItem):
         lod = _lod(painter)
         selected = self.isSelected()
         if lod * min(self._w, self._d) < 3:  # a few pixels: just a dot of colour
-            painter.fillRect(self._rect, _INVALID_FILL if self._invalid else _SELECTED_FILL if selected
+            painter.fillRect(self._rect, _INVALID_HATCH if self._invalid else _SELECTED_FILL if selected
                              else self._fill)
             return
         painter.setPen(_INVALID_PEN if self._invalid else self._edge)
-        painter.setBrush(_INVALID_FILL if self._invalid else self._fill)
-        if self.RADIUS:
-            painter.drawRoundedRect(self._rect, self.RADIUS, self.RADIUS)
-        else:
-            painter.drawRect(self._rect)
+        for brush in ((_INVALID_GROUND, _INVALID_HATCH) if self._invalid else (self._fill,)):
+            painter.setBrush(brush)
+            if self.RADIUS:
+                painter.drawRoundedRect(self._rect, self.RADIUS, self.RADIUS)
+            else:
+                painter.drawRect(self._rect)
         painter.fillRect(self._front, self._band)
         if self._label is not None and self._label.px * lod >= MIN_LABEL_PX:
             painter.save()
-            painter.rotate(-self.rotation())
+            painter.rotate(-self.rotation() - (90 if self._label_along else 0))
             painter.setPen(style.TEXT if self._invalid else self._text)
             self._label.draw(painter, QPointF(0, 0), lod)
             painter.restore()

@@ -280,13 +280,16 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
         if self.heat_map:  # headings first: which figure the racks show (the layer), and what CDUs show
             out = [(style.LEGEND_HEADING, self.heat_layer_title())]
             out += [(style.LEGEND_HEADING, style.HEAT_CDU_HEADING)] if self._floor_kinds.get("cdu", 0) > 0 else []
-            out += style.HEAT_LEGEND
+            out += [style.HEAT_BANDS[band] for band in self.heat_bands_in_use()]
         else:
             out = [style.ROLES[r] for r in style.ROLES if self._roles.get(r, 0) > 0]
             out += [style.CDU] if self._floor_kinds.get("cdu", 0) > 0 else []
             out += [style.FLOOR_OTHER] if any(n > 0 for k, n in self._floor_kinds.items() if k != "cdu") else []
         if self.all_clearances:
             out += style.CLEARANCE_LEGEND
+        drag = getattr(self, "_drag", None)
+        if drag is not None and drag.marked:
+            out.append(style.REFUSED_LEGEND)
         return out
 
     def item_for(self, where: str):

@@ -32,16 +32,17 @@ ROLE_COLOURS = {
     "network": style.ROLES["network"][0],
     "management": style.ROLES["management"][0],
     "cdu": style.CDU[0],
-    "power": QColor("#A7853A"),
-    "pdu": QColor("#4F5B69"),
+    "power": style.KIND_COLORS["power_shelf"],
+    "pdu": style.KIND_COLORS["pdu"],
 }
 SLOT = QColor("#F2F4F7")
 SLOT_LINE = QColor("#DDE2E8")
 RAIL = style.HALL_BORDER
-SELECTED = QColor("#2F80ED")
-OK_PREVIEW = QColor(46, 156, 149, 90)
-BAD_PREVIEW = QColor(214, 69, 69, 110)
-ERROR_TEXT = QColor("#B3261E")
+SELECTED = style.ACCENT
+OK_PREVIEW = QColor(style.CDU[0].red(), style.CDU[0].green(), style.CDU[0].blue(), 90)
+#: A drop that would be refused: the plan's "refused" colour, never a load colour.
+BAD_PREVIEW = QColor(style.INVALID.red(), style.INVALID.green(), style.INVALID.blue(), 110)
+ERROR_TEXT = style.SEVERITY["error"]
 
 
 def _font(px: float, bold: bool = False) -> QFont:
@@ -151,7 +152,7 @@ class RackFaceView(QWidget):
         if self._preview is not None:
             u, h, ok = self._preview
             p.setPen(QPen(OK_PREVIEW.darker(150) if ok else BAD_PREVIEW.darker(150), 2, Qt.PenStyle.DashLine))
-            p.setBrush(OK_PREVIEW if ok else BAD_PREVIEW)
+            p.setBrush(OK_PREVIEW if ok else QBrush(BAD_PREVIEW, Qt.BrushStyle.BDiagPattern))
             p.drawRect(self.u_rect(u, h))
 
     def _paint_block(self, p: QPainter, b: Block, px: float) -> None:

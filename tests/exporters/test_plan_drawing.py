@@ -69,7 +69,7 @@ def test_plan_by_power_load_bins_every_rack(dgx):
     assert sum(counts) == 22
     share = {r["id"]: r["utilisation"] for r in dgx["power"]["racks"]}
     under = sum(1 for v in share.values() if v < 0.6)
-    assert f"under 60 % of limit ({under})" in d.legend
+    assert f"Under 60 % of limit ({under})" in d.legend
     with pytest.raises(ValueError, match="colour_by"):
         plan_drawing(dgx, colour_by="weight")
 

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import dataclasses
-import math
 import re
 import xml.etree.ElementTree as ET
 from collections import Counter
@@ -14,6 +13,7 @@ from reportlab.graphics.shapes import String
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from designer.analysis import analyze
+from designer.colours import load_band
 from designer.fileformat import load
 from designer.model import Hall, Project
 from designer.placement.footprints import rack_size
@@ -245,25 +245,16 @@ def test_heat_map_png_has_the_legend_colours_and_each_rack_by_its_load(dgx, tmp_
         img = np.asarray(im).astype(float)
     share = {r["id"]: r["utilisation"] for r in dgx["power"]["racks"]}
     assert len(share) == 22 and None not in share.values()
-    # (legend label, the load its swatch shows, the top of its bin), in the legend's order
-    bins = (("under 60 % of limit", 0.3, 0.6), ("60–85 %", 0.72, 0.85), ("85–100 %", 0.92, 1.0 + 1e-9),
-            ("over the limit", 1.5, math.inf))
-    expected = Counter(next(label for label, _, top in bins if share[r.id] < top) for r in dgx.project.racks)
+    # The window's load bands, in the legend's order: each rack by its band, each key one swatch of it.
+    expected = Counter(load_band(share[r.id]) for r in dgx.project.racks)
     assert len(expected) >= 2  # the sample shows more than one colour
     assert [label for label in plan.legend if label != "front of rack"] == [
-        f"{label} ({expected[label]})" for label, _, _ in bins if expected[label]]
-    # each legend key: a 10 x 8 pt ramp of its bin's stretch of the scale, five 2 pt steps from its low end
+        f"{label} ({expected[band]})" for band, (_, label) in st.HEAT_BANDS.items() if expected[band]]
     zoom = dpi / 72
-    spans = {"under 60 % of limit": (0.0, 0.6), "60–85 %": (0.6, 0.85), "85–100 %": (0.85, 1.0)}
-    for label, probe, _ in bins:
-        if not expected[label]:
-            continue
-        lo, hi = spans.get(label, (probe, probe))
-        for step in range(5):
-            colour = _rgb(st.heat_colour(lo + (hi - lo) * (step + 0.5) / 5))
-            matches = int((np.abs(img - colour).max(axis=2) <= 3).sum())
-            assert matches >= 0.5 * 2 * 8 * zoom * zoom, (label, step)  # the step less its edges and blur
-    # each rack in the colour of its own load (bucketed to 2 % steps by the drawing)
+    for band in expected:
+        colour = _rgb(st.HEAT_BANDS[band][0])
+        matches = int((np.abs(img - colour).max(axis=2) <= 3).sum())
+        assert matches >= 0.5 * 10 * 8 * zoom * zoom, band  # at least the key's swatch, less its edges and blur
     for rack in dgx.project.racks:
         cx, cy, half = _pixel_box(sheet, 0, rack, dgx.catalog, dpi)
         assert _share_of(img.astype(np.uint8), cx, cy, half, _rgb(st.heat_colour(share[rack.id])), tol=12) > 0.6

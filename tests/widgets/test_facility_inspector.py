@@ -211,7 +211,8 @@ def test_heat_map_layers_colour_racks_by_the_chosen_figure(window):
     loop = next(lp for lp in window.analysis["cooling"]["cdu_loops"] if f"floor:{CDU}" in lp["units"])
     assert scene.floor_items[CDU].fill_color == style.heat_color(loop["utilisation"])  # CDUs keep loop load
     labels = [text for _, text in scene.legend()]
-    assert labels[:2] == ["Racks: air density", "CDUs: loop load"] and "Load over the limit" in labels
+    assert labels[:2] == ["Racks: air density", "CDUs: loop load"]
+    assert "60–85 % of limit" in labels and "Over the limit" not in labels  # only the bands shown
     actions["power_chain"].trigger()
     chain = {r["id"]: r["chain_utilisation"] for r in window.analysis["power"]["racks"]}
     assert scene.rack_items[RACK].fill_color == style.heat_color(chain[RACK])

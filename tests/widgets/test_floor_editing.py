@@ -176,16 +176,18 @@ def test_dragging_out_of_the_hall_is_refused(win, refusals):
     assert _item_pos(win, "s1") == (8100.0, 7200.0)
 
 
-def test_items_turn_red_during_a_drag_that_would_overlap(win):
+def test_items_are_marked_refused_during_a_drag_that_would_overlap(win):
     vp = win.view.viewport()
     a, b = _vp(win, 1800, 3000), _vp(win, 2400, 3000)
     QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
     for k in range(1, 6):
         QTest.mouseMove(vp, a + (b - a) * (k / 5))
     assert win.scene.rack_items["a01"].invalid and win.scene.rack_items["a02"].invalid
+    assert style.REFUSED_LEGEND in win.scene.legend()  # the legend names the hatch while it is shown
     assert win.project.rack("a01").x == 1800.0  # the model is untouched while dragging
     QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, b)
     assert not win.scene.rack_items["a01"].invalid
+    assert style.REFUSED_LEGEND not in win.scene.legend()
 
 
 def test_rubber_band_selects_the_racks_it_touches(win, qtbot):
@@ -416,9 +418,38 @@ def test_heat_map_colours_an_overloaded_rack_red(win):
     assert win.scene.rack_items["a03"].fill_color == style.HEAT_NO_DATA  # a rack the analysis does not know
     cdu = win.scene.floor_items["cdu-1"].fill_color
     assert cdu == style.heat_color(0.95) and cdu.red() > cdu.blue()
-    assert "Load over the limit" in [t for _, t in win.scene.legend()]
+    assert "Over the limit" in [t for _, t in win.scene.legend()]
     win.heat_map_action.trigger()
     assert item.fill_color == style.ROLES["compute"][0]
+
+
+def _swatches(scene) -> set[str]:
+    return {c.name() for c, _ in scene.legend() if c.alpha() > 0}
+
+
+def test_the_legend_lists_exactly_the_colours_in_use(win):
+    """Role colours with the heat map off, load bands with it on: never a colour the plan lacks, or the reverse."""
+    win.scene.set_analysis(analyze(win.project, win.catalog))
+    in_use = {i.fill_color.name() for i in [*win.scene.rack_items.values(), *win.scene.floor_items.values()]}
+    assert _swatches(win.scene) == in_use
+    analysis = analyze(win.project, win.catalog)
+    racks = [dict(r) for r in analysis["power"]["racks"]]
+    racks[0]["utilisation"], racks[1]["utilisation"] = 1.0, 0.71  # at its limit, and the report's 71 %
+    win.scene.set_analysis({"power": {"racks": racks}, "cooling": analysis["cooling"]})
+    win.heat_map_action.trigger()
+    in_use = {i.fill_color.name() for i in win.scene.rack_items.values()}
+    in_use |= {i.fill_color.name() for i in win.scene.floor_items.values() if i.kind == "cdu"}
+    assert _swatches(win.scene) == in_use and len(in_use) >= 3
+    # The 71 % rack of the report is in a band of its own colour, and the legend names that band.
+    assert style.heat_color(0.71) == style.HEAT_BANDS["moderate"][0]
+    assert style.heat_color(1.0) == style.HEAT_AT_LIMIT != style.HEAT_OVER
+
+
+def test_refused_is_not_a_colour_of_load_or_role():
+    from widgets.floor_items import _INVALID_HATCH
+    assert _INVALID_HATCH.style() == Qt.BrushStyle.BDiagPattern
+    assert style.INVALID.name() not in {c.name() for c, _ in style.HEAT_LEGEND}
+    assert style.INVALID.name() not in {c.name() for c, _ in style.ROLES.values()}
 
 
 def test_heat_map_without_results_is_neutral(win):
