@@ -38,6 +38,7 @@ from .new_superpod import start as start_new_superpod
 from .palette import CatalogPalette
 from .quote_form import QuoteActions
 from .rack_elevation import RackElevationPanel
+from .workspaces import WorkspaceController
 
 FILE_FILTER = "PodPlanner projects (*.podplan.json *.json)"
 APP_NAME = "PodPlanner"
@@ -87,7 +88,6 @@ class MainWindow(QMainWindow):
         self.findings = FindingsPanel(self)
         self.findings_dock = self._dock("Findings", "findings_dock", self.findings,
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.splitDockWidget(self.dashboards_dock, self.findings_dock, Qt.Orientation.Horizontal)
         self.bom = BomPanel(self)
         self.central_tabs.addTab(self.bom, "Bill of materials")
         self.totals_label = QLabel()
@@ -119,15 +119,10 @@ class MainWindow(QMainWindow):
         self.findings.finding_activated.connect(self.go_to)
         self.findings.places_activated.connect(self.go_to_all)
         self.files.recent_changed.connect(self._fill_recent_menu)
+        self.workspaces = WorkspaceController(self, self.settings)
         self._build_menus()
         self._build_toolbar()
         self.resize(1400, 900)
-        # Default proportions: the plan gets most of the window, the docks what they need to be read.
-        self.resizeDocks([self.dashboards_dock], [300], Qt.Orientation.Vertical)
-        # Half the width to the findings: their messages need it.
-        self.resizeDocks([self.dashboards_dock, self.findings_dock], [680, 720], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.inspector_dock, self.elevation_dock], [400, 400], Qt.Orientation.Horizontal)
-        self.resizeDocks([self.inspector_dock, self.elevation_dock], [260, 420], Qt.Orientation.Vertical)
         self._restore_layout()
         self._set_document(Document(project if project is not None else Project(), catalog))
 
@@ -193,6 +188,7 @@ class MainWindow(QMainWindow):
             layers.addAction(act)
             self.heat_layer_actions[layer] = act
         view_menu.addSeparator()
+        self.workspace_menu = self.workspaces.build_menu(view_menu)
         for dock in (self.palette_dock, self.inspector_dock, self.elevation_dock, self.dashboards_dock,
                      self.findings_dock):
             view_menu.addAction(dock.toggleViewAction())
@@ -302,10 +298,11 @@ class MainWindow(QMainWindow):
         state = self.settings.value("window/state")
         if geometry is not None:
             self.restoreGeometry(geometry)
-        if state is not None:
-            self.restoreState(state)
+        # The last arrangement is the current workspace's; without one, that workspace's default.
+        self.workspaces.restore(state)
 
     def save_layout(self) -> None:
+        self.workspaces.remember()
         self.settings.setValue("window/geometry", self.saveGeometry())
         self.settings.setValue("window/state", self.saveState())
         self.settings.sync()

@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import json
 
-from PySide6.QtCore import QMimeData, QTimer, Signal
-from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QVBoxLayout, QWidget
+from PySide6.QtCore import QEvent, QMimeData, Qt, QTimer, Signal
+from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QToolButton, QVBoxLayout, QWidget
 
 from catalog import Catalog
 from designer.commands import AddDeviceCommand, Document, MoveDeviceCommand, RemoveDeviceCommand
@@ -64,13 +64,70 @@ class RackElevationPanel(QWidget):
         self.scroll.setWidgetResizable(True)
         self.scroll.setFrameShape(QScrollArea.Shape.NoFrame)
         self.scroll.setWidget(holder)
+        #: pixels per U chosen by zooming in; None fits the whole rack to the panel's height
+        self.zoom_px: float | None = None
+        self.zoom_out_button = self._tool_button("−", "Zoom out (Ctrl+wheel)", lambda: self.zoom_by(1 / 1.25))
+        self.fit_button = self._tool_button("Fit", "Show the whole rack", self.zoom_fit)
+        self.zoom_in_button = self._tool_button("+", "Zoom in (Ctrl+wheel)", lambda: self.zoom_by(1.25))
+        head = QHBoxLayout()
+        head.setContentsMargins(0, 0, 0, 0)
+        head.addWidget(self.title, 1)
+        for button in (self.zoom_out_button, self.fit_button, self.zoom_in_button):
+            head.addWidget(button)
+        self.scroll.viewport().installEventFilter(self)
         box = QVBoxLayout(self)
         box.setContentsMargins(8, 6, 8, 6)
-        box.addWidget(self.title)
+        box.addLayout(head)
         box.addWidget(self.subtitle)
         box.addWidget(self.scroll, 1)
         box.addWidget(self.status)
         self._refresh()
+
+    def _tool_button(self, text: str, tip: str, slot) -> QToolButton:
+        button = QToolButton(self)
+        button.setText(text)
+        button.setToolTip(tip)
+        button.setAutoRaise(True)
+        button.clicked.connect(slot)
+        return button
+
+    # ---- zoom -----------------------------------------------------------------------------
+    MIN_U_PX, MAX_U_PX = 11.0, 64.0
+
+    def fit_u_px(self) -> float:
+        """Pixels per U that show the whole rack in the panel's height (never below the legible minimum)."""
+        free = self.scroll.viewport().height() - self.front.TOP - self.front.BOTTOM
+        return max(self.MIN_U_PX, free / max(1, self.units))
+
+    def u_px(self) -> float:
+        """Pixels per U drawn now."""
+        return self.front._u_px()
+
+    def zoom_by(self, factor: float) -> None:
+        """Larger or smaller U; back to fitting the whole rack once zoomed out that far."""
+        target = min(self.MAX_U_PX, max(self.MIN_U_PX, self.u_px() * factor))
+        self.zoom_px = None if target <= self.fit_u_px() + 0.5 else target
+        self._apply_zoom()
+
+    def zoom_fit(self) -> None:
+        self.zoom_px = None
+        self._apply_zoom()
+
+    def _apply_zoom(self) -> None:
+        units = self.units
+        for view in (self.front, self.rear):
+            view.setMinimumHeight(int(units * (self.zoom_px or self.MIN_U_PX) + view.TOP + view.BOTTOM))
+        self.fit_button.setEnabled(self.zoom_px is not None)
+        self.zoom_out_button.setEnabled(self.zoom_px is not None)
+        self.zoom_in_button.setEnabled(self.zoom_px is None or self.zoom_px < self.MAX_U_PX)
+
+    def eventFilter(self, obj, event) -> bool:
+        # Ctrl+wheel zooms the rack, as on the floor plan; a plain wheel scrolls.
+        if (obj is self.scroll.viewport() and event.type() == QEvent.Type.Wheel
+                and event.modifiers() & Qt.KeyboardModifier.ControlModifier):
+            self.zoom_by(1.25 if event.angleDelta().y() > 0 else 1 / 1.25)
+            return True
+        return super().eventFilter(obj, event)
 
     # ---- public API ---------------------------------------------------------------------
     def set_document(self, document: Document | None) -> None:
@@ -235,9 +292,9 @@ class RackElevationPanel(QWidget):
                 text += " · tray layout illustrative (NVIDIA publishes no U map)"
             self.subtitle.setText(text)
             for view in (self.front, self.rear):  # ~11 px per U and ~100 px of slot width keep labels legible
-                view.setMinimumHeight(int(rtype.rack_units * 11 + view.TOP + view.BOTTOM))
                 view.setMinimumWidth(int(view.GUTTER + 2 * view._side() + 100))
             if self.selected and not any(d.id == self.selected for d in rack.devices):
                 self.selected = None
+        self._apply_zoom()
         self.front.update()
         self.rear.update()

@@ -9,9 +9,10 @@ import pytest  # noqa: E402
 from PySide6.QtCore import QSettings, QStandardPaths  # noqa: E402
 
 
-@pytest.fixture(autouse=True, scope="session")
+@pytest.fixture(autouse=True)
 def _isolated_settings(tmp_path_factory):
-    """Keep tests away from the user's settings, recent files and recovery folder."""
+    """Keep tests away from the user's settings, recent files and recovery folder, and from each other's: a
+    workspace, a dock size or the heat map left on by one test must not become the next one's start."""
     QStandardPaths.setTestModeEnabled(True)
     QSettings.setDefaultFormat(QSettings.Format.IniFormat)
     QSettings.setPath(QSettings.Format.IniFormat, QSettings.Scope.UserScope,

@@ -70,6 +70,7 @@ def test_a_finding_about_many_racks_selects_them_all(qtbot, synced_window):
     panel = w.findings
     row = next(i for i in range(panel.row_count()) if panel.where_at(i) == finding.where
                and panel.proxy.index(i, 1).data() == "feed-loss-throttle")
+    panel.view.scrollTo(panel.proxy.index(row, 2))  # the layout workspace's findings strip is short
     rect = panel.view.visualRect(panel.proxy.index(row, 2))
     with qtbot.waitSignal(panel.places_activated):
         QTest.mouseClick(panel.view.viewport(), Qt.MouseButton.LeftButton, pos=rect.center())
