@@ -1,19 +1,26 @@
-"""Dashboards: bars and limit line from the B200 sample, empty states for sections an analysis lacks, totals."""
+"""Dashboards: bars and limit line from the B200 sample, empty states for sections an analysis lacks, totals;
+chart sizes, whole axis titles, thinned rack labels and hover tooltips."""
 from __future__ import annotations
 
 from dataclasses import replace
+from itertools import pairwise
 
 import drawn as samples
 import numpy as np
 import pytest
-from PySide6.QtGui import QColor
+from PySide6.QtCore import QPointF, QRectF
+from PySide6.QtGui import QColor, QImage, QPainter
+from PySide6.QtWidgets import QToolTip
 
-from designer.analysis import analyze
+from designer import samples as bundled
+from designer.analysis import Analysis, analyze
 from designer.commands import AddDeviceCommand, Document, UpdateRackCommand
 from designer.fileformat import load
 from designer.model import MountedDevice
 from widgets import style
-from widgets.dashboards import OVER_BAR, DashboardPanel, fabric_tiers, totals_text
+from widgets.dashboards import (CHART_MIN_HEIGHT, DashboardPanel, bar_index, fabric_tiers, fabric_tooltip,
+                                heat_tooltip, label_step, power_tooltip, totals_text, training_points,
+                                training_tooltip)
 
 
 @pytest.fixture
@@ -46,12 +53,13 @@ def test_kw_bars_and_limit_line_from_b200_sample(panel, b200, catalog):
     assert panel.kw_bars is bars and panel.limit_curve is line  # updated in place, not re-created
 
 
-def test_over_limit_bar_turns_red(panel, b200, catalog):
+def test_over_limit_bar_takes_the_over_colour(panel, b200, catalog):
     doc = Document(b200, catalog)
     doc.push(UpdateRackCommand("a01", {"power_limit_kw": 20.0}))
     panel.set_analysis(analyze(doc.project, catalog))
     brushes = panel.kw_bars.opts["brushes"]
-    assert brushes[0] == OVER_BAR and brushes[1] != OVER_BAR
+    over = style.heat_color(28.6 / 20.0)
+    assert QColor(brushes[0]).name() == over.name() and QColor(brushes[1]).name() != over.name()
     # each bar is the colour the plan's heat map gives the same rack: one scale for both
     util = [r["utilisation"] for r in panel_racks(panel)]
     assert [QColor(b).name() for b in brushes] == [style.heat_color(u).name() for u in util]
@@ -139,3 +147,217 @@ def test_clearing(panel):
 def panel_racks(panel) -> list[dict]:
     """The racks the power chart shows, from the analysis it was given."""
     return list(panel.analysis["power"]["racks"])
+
+
+# ---- readable at any dock size: heights, columns, axis titles, rack labels, tooltips ------------------
+@pytest.fixture(scope="module")
+def gb200(catalog):
+    """The bundled GB200 NVL72 SU: 15 racks with generated names, a fabric and a training estimate."""
+    return analyze(load(bundled.GB200_NVL72_SU, catalog), catalog)
+
+
+@pytest.fixture
+def no_tooltip_left(qtbot):
+    """A tooltip outlives its widget for a moment; hide it so the next test starts without one."""
+    yield
+    QToolTip.hideText()
+    qtbot.waitUntil(lambda: not QToolTip.isVisible())
+
+
+def _shown(qtbot, catalog, width: int, height: int, analysis=None) -> DashboardPanel:
+    p = DashboardPanel(catalog)
+    qtbot.addWidget(p)
+    p.resize(width, height)
+    p.show()
+    qtbot.waitExposed(p)
+    if analysis is not None:
+        p.set_analysis(analysis)
+    _settle(qtbot, p, width, height)
+    return p
+
+
+def _settle(qtbot, p, width: int, height: int) -> None:
+    p.resize(width, height)
+    qtbot.waitUntil(lambda: p.width() == width and all(c.plot.height() >= CHART_MIN_HEIGHT for c in p.cards))
+    qtbot.wait(20)  # the scroll area lays its cards out on the next event loop pass
+
+
+def _tick_labels(plot, side: str = "bottom") -> list[tuple[str, QRectF]]:
+    """The tick labels the axis draws, as (text, rectangle in the plot widget's pixels)."""
+    axis = plot.getAxis(side)
+    image = QImage(8, 8, QImage.Format.Format_ARGB32)
+    painter = QPainter(image)
+    try:
+        _, _, texts = axis.generateDrawSpecs(painter)
+    finally:
+        painter.end()
+    return [(text, plot.mapFromScene(axis.mapRectToScene(rect)).boundingRect().toRectF()) for rect, _, text in texts]
+
+
+def test_charts_keep_their_height_and_a_short_dock_scrolls(qtbot, catalog, gb200):
+    p = _shown(qtbot, catalog, 1400, 300, gb200)
+    assert [c.plot.height() >= CHART_MIN_HEIGHT for c in p.cards] == [True] * 4
+    assert p.scroll.verticalScrollBar().maximum() > 0  # two rows of cards do not fit in 300 px: it scrolls
+    # the panel itself can still be dragged shorter than one chart: the dock stays resizable
+    assert p.minimumSizeHint().height() < CHART_MIN_HEIGHT
+    assert p.columns == 2
+    assert p.kw_card.y() == p.heat_card.y() and p.heat_card.x() > p.kw_card.x()
+    assert p.fabric_card.y() > p.kw_card.y() and p.fabric_card.x() == p.kw_card.x()
+
+    _settle(qtbot, p, 560, 300)
+    assert p.columns == 1
+    assert len({c.x() for c in p.cards}) == 1
+    ys = [c.y() for c in p.cards]
+    assert ys == sorted(ys) and len(set(ys)) == 4
+    assert min(c.plot.height() for c in p.cards) >= CHART_MIN_HEIGHT
+
+    _settle(qtbot, p, 1400, 300)
+    assert p.columns == 2 and p.kw_card.y() == p.heat_card.y()
+
+
+@pytest.mark.parametrize("width", [1400, 560, 300])
+def test_axis_titles_are_short_and_whole(qtbot, catalog, gb200, width):
+    p = _shown(qtbot, catalog, width, 300, gb200)
+    expected = {(p.kw_plot, "left"): "kW", (p.heat_plot, "left"): "kW", (p.fabric_plot, "left"): "ports",
+                (p.train_plot, "left"): "Mtok/s", (p.train_plot, "right"): "days", (p.train_plot, "bottom"): "GPUs"}
+    for (plot, side), title in expected.items():
+        axis = plot.getAxis(side)
+        assert axis.label.isVisible() and axis.label.toPlainText().strip() == title
+        length = axis.geometry().width() if side == "bottom" else axis.geometry().height()
+        assert axis.label.boundingRect().width() <= length, (title, length)
+    # no tick label of a vertical axis is cut at the widget's edge or drawn over the axis title
+    for plot, side in [(p.kw_plot, "left"), (p.heat_plot, "left"), (p.fabric_plot, "left"), (p.train_plot, "left"),
+                       (p.train_plot, "right")]:
+        axis = plot.getAxis(side)
+        title = plot.mapFromScene(axis.label.mapRectToScene(axis.label.boundingRect())).boundingRect().toRectF()
+        labels = _tick_labels(plot, side)
+        assert labels, side
+        for text, rect in labels:
+            assert 0 <= rect.left() and rect.right() <= plot.width(), (side, text)
+            if side == "left":
+                assert rect.left() >= title.right() - 4, (text, rect, title)  # 4: the title's text margin
+            else:
+                assert rect.right() <= title.left() + 4, (text, rect, title)
+
+
+def _assert_apart(labels: list[tuple[str, QRectF]], plot) -> None:
+    for (_, a), (_, b) in pairwise(labels):
+        assert a.right() < b.left()
+    assert labels[0][1].left() >= 0 and labels[-1][1].right() <= plot.width()
+
+
+def test_rack_labels_are_names_thinned_never_overlapping_and_start_at_the_first_rack(qtbot, catalog, gb200):
+    racks = gb200["power"]["racks"]
+    names = [r["name"] for r in racks]
+    assert names[0] == "SU01-01" and racks[0]["id"] == "su01-01"  # names, not ids, are shown
+    p = _shown(qtbot, catalog, 1400, 300, gb200)
+    wide = _tick_labels(p.kw_plot)
+    texts = [t for t, _ in wide]
+    assert texts[0] == "SU01-01"
+    step = names.index(texts[1])
+    assert step > 1 and texts == names[::step][:len(texts)]  # every step-th rack, none skipped at random
+    _assert_apart(wide, p.kw_plot)
+
+    _settle(qtbot, p, 500, 300)  # narrower: recounted on resize
+    narrow = _tick_labels(p.kw_plot)
+    assert narrow[0][0] == "SU01-01" and len(narrow) < len(wide)
+    _assert_apart(narrow, p.kw_plot)
+
+
+def test_a_hundred_thousand_gpu_floor_thins_its_1450_rack_labels(qtbot, catalog, no_tooltip_left):
+    rows = [{"id": f"r{i:04d}", "name": f"SU{i // 72 + 1:02d}-{i % 72 + 1:02d}", "max_kw": 120.0 + i % 12,
+             "limit_kw": 132.0, "utilisation": (120.0 + i % 12) / 132.0} for i in range(1450)]
+    analysis = Analysis({"racks": 1450, "gpus": 104_400}, {"power": {"racks": rows}, "cooling": {}}, ())
+    p = _shown(qtbot, catalog, 900, 400, analysis)
+    labels = _tick_labels(p.kw_plot)
+    assert labels[0][0] == "SU01-01"
+    _assert_apart(labels, p.kw_plot)
+    assert 3 < len(labels) < 40
+    names = [r["name"] for r in rows]
+    shown = [names.index(t) for t, _ in labels]
+    assert len({b - a for a, b in pairwise(shown)}) == 1  # one even stride
+    p.kw_plot.scene().sigMouseMoved.emit(p.kw_plot.getViewBox().mapViewToScene(QPointF(1000.1, 60.0)))
+    assert QToolTip.text() == "SU14-65 · 124.0 kW of 132.0 kW limit (94 %)"
+
+
+def test_a_long_rack_name_keeps_both_ends_on_the_axis_and_whole_in_the_tooltip(qtbot, catalog):
+    rows = [{"id": "m01", "name": "M01 management and storage", "max_kw": 8.0, "limit_kw": 40.0,
+             "utilisation": 0.2}, {"id": "a01", "name": " ", "max_kw": 30.0, "limit_kw": 40.0, "utilisation": 0.75}]
+    p = _shown(qtbot, catalog, 900, 400, Analysis({"racks": 2}, {"power": {"racks": rows}, "cooling": {}}, ()))
+    (first, _), (second, _) = _tick_labels(p.kw_plot)
+    head, tail = first.split("…")
+    assert head.startswith("M01") and "M01 management and storage".endswith(tail) and tail
+    assert second == "a01"  # a blank name falls back to the id
+    assert power_tooltip(rows, 0) == "M01 management and storage · 8.0 kW of 40.0 kW limit (20 %)"
+
+
+def test_tooltip_texts():
+    assert power_tooltip([{"id": "su01-06", "name": "SU01-06", "max_kw": 132.0, "limit_kw": 132.0,
+                           "utilisation": 1.0}], 0) == "SU01-06 · 132.0 kW of 132.0 kW limit (100 %)"
+    assert power_tooltip([{"id": "x1", "name": "", "max_kw": 12.25, "limit_kw": None, "utilisation": None}],
+                         0) == "x1 · 12.2 kW (no limit set)"
+    cooling = {"liquid_kw": 897.6, "air_kw": 0.0, "halls": [{"liquid_capacity_kw": 1200.0, "air_capacity_kw": None}]}
+    assert heat_tooltip(cooling, 0) == "Liquid 897.6 kW of 1,200 kW hall capacity"
+    assert heat_tooltip(cooling, 1) == "Air 0.0 kW (no hall capacity set)"
+    assert fabric_tooltip([("leaf", 1024.0, 0.0), ("spine", 640.0, 384.0)], 0) == "leaf: 1,024 used · 0 free ports"
+    points = training_points({"scaling": [{"gpus": 576, "tokens_per_s": 1.52e6, "time_to_train_days": 212.0},
+                                          {"gpus": 72, "tokens_per_s": 215_724.2, "time_to_train_days": 804.78},
+                                          {"gpus": 8192, "tokens_per_s": 2.2e7, "time_to_train_days": 4.5},
+                                          {"gpus": 16, "tokens_per_s": 950.0}]})
+    assert [training_tooltip(points, i) for i in range(4)] == [
+        "16 GPUs · 950 tokens/s", "72 GPUs · 215.7 k tokens/s · 805 days", "576 GPUs · 1.52 M tokens/s · 212 days",
+        "8,192 GPUs · 22.00 M tokens/s · 4.5 days"]
+
+
+def test_tooltip_texts_of_the_gb200_samples(gb200, catalog):
+    racks = gb200["power"]["racks"]
+    assert power_tooltip(racks, 5) == "SU01-06 · 132.0 kW of 132.0 kW limit (100 %)"
+    drawn_gb200 = analyze(load(samples.GB200_NVL72_SU, catalog), catalog)
+    air = drawn_gb200["cooling"]["air_kw"]
+    assert heat_tooltip(drawn_gb200["cooling"], 0) == "Liquid 897.6 kW of 1,200 kW hall capacity"
+    assert heat_tooltip(drawn_gb200["cooling"], 1) == f"Air {air:,.1f} kW of 250 kW hall capacity"
+    assert fabric_tooltip(fabric_tiers(gb200["fabric"]), 0) == "leaf: 1,220 used · 60 free ports"
+    assert training_tooltip(training_points(gb200["training"]), 3) == "576 GPUs · 1.69 M tokens/s · 103 days"
+
+
+def test_hovering_a_bar_or_point_shows_its_exact_figure(qtbot, catalog, gb200, no_tooltip_left):
+    p = _shown(qtbot, catalog, 1400, 300, gb200)
+
+    def hover(plot, x: float, y: float) -> None:
+        plot.scene().sigMouseMoved.emit(plot.getViewBox().mapViewToScene(QPointF(x, y)))
+
+    hover(p.kw_plot, 5.3, 60.0)
+    assert QToolTip.isVisible() and QToolTip.text() == "SU01-06 · 132.0 kW of 132.0 kW limit (100 %)"
+    hover(p.kw_plot, 7.6, 10.0)  # nearer the ninth bar than the eighth
+    assert QToolTip.text() == power_tooltip(gb200["power"]["racks"], 8)
+    hover(p.heat_plot, 0.1, 300.0)
+    assert QToolTip.text() == "Liquid 897.6 kW of 1,100 kW hall capacity"
+    hover(p.fabric_plot, 1.0, 100.0)
+    assert QToolTip.text() == "spine: 640 used · 384 free ports"
+    hover(p.train_plot, 576.0, 1.69e6)
+    assert QToolTip.text() == "576 GPUs · 1.69 M tokens/s · 103 days"
+    hover(p.kw_plot, len(gb200["power"]["racks"]) - 0.45, 60.0)  # right of the last bar: nothing to tell
+    qtbot.waitUntil(lambda: not QToolTip.isVisible())
+
+
+def test_pure_thinning_and_hit_testing():
+    assert label_step(15, 40.0, 70.0) == 2  # 70 px labels plus an 8 px gap need two 40 px slots
+    assert label_step(15, 80.0, 70.0) == 1
+    assert label_step(1450, 0.5, 47.0) == 110
+    assert label_step(0, 10.0, 50.0) == 1 and label_step(5, 0.0, 50.0) == 5
+    assert [bar_index(x, 15) for x in (-0.6, -0.5, 4.49, 4.51, 14.49, 14.6)] == [None, 0, 4, 5, 14, None]
+    assert bar_index(float("nan"), 15) is None and bar_index(0.0, 0) is None
+
+
+def test_colours_come_from_the_colour_scheme(panel, catalog, gb200):
+    panel.set_analysis(gb200)
+    assert panel.limit_curve.opts["pen"].color() == style.series("limit")
+    assert panel.capacity_curve.opts["pen"].color() == style.series("limit")
+    assert [QColor(b).name() for b in panel.heat_bars.opts["brushes"]] == [style.series("liquid").name(),
+                                                                          style.series("air").name()]
+    assert QColor(panel.ports_used.opts["brush"]).name() == style.series("used").name()
+    assert QColor(panel.ports_free.opts["brush"]).name() == style.series("free").name()
+    assert panel.tokens_curve.opts["pen"].color() == style.series("tokens")
+    assert panel.days_curve.opts["pen"].color() == style.series("days")
+    util = [r["utilisation"] for r in gb200["power"]["racks"]]
+    assert [QColor(b).name() for b in panel.kw_bars.opts["brushes"]] == [style.heat_color(u).name() for u in util]

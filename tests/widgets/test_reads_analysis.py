@@ -15,7 +15,7 @@ from designer.fileformat import load
 from designer.model import MountedDevice, Rack
 from designer.totals import quick_totals
 from widgets import style
-from widgets.dashboards import OVER_BAR, DashboardPanel
+from widgets.dashboards import DashboardPanel
 from widgets.inspector import InspectorPanel
 from widgets.main_window import MainWindow, counts_text
 
@@ -132,7 +132,7 @@ def test_dashboards_colour_bars_by_the_analysis_utilisation(qtbot, catalog):
     panel.set_analysis(_fake_analysis(rows))
     assert np.allclose(panel.rack_utilisation[:3], [1.2, 0.5, 0.95]) and np.isnan(panel.rack_utilisation[3])
     # the heat map's colours, from the analysis' utilisation (grey where it gives none)
-    assert panel.kw_bars.opts["brushes"] == [OVER_BAR, style.heat_color(0.5), style.heat_color(0.95),
+    assert panel.kw_bars.opts["brushes"] == [style.heat_color(1.2), style.heat_color(0.5), style.heat_color(0.95),
                                              style.heat_color(None)]
     assert np.allclose(panel.kw_bars.opts["height"], [30.0, 50.0, 10.0, 10.0])
     assert "1 over limit" in panel.kw_card.title.text()
