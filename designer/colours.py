@@ -69,6 +69,20 @@ SERIES: dict[str, str] = {
     "days": "#D55E00",
 }
 
+#: Cable routes on the plan, by medium (designer.cabling_view.MEDIUM_KEYS). Routes cross rack fills
+#: (compute blue, network orange, rack-scale purple), so the common media take hues apart from those:
+#: fibre green and black; copper, which stays among switches, sky blue, reddish purple and blue. A run
+#: no cable reaches, or a medium not listed, is vermillion: it needs a look.
+CABLE_MEDIA: dict[str, str] = {
+    "dac": "#56B4E9",
+    "acc": "#CC79A7",
+    "splitter": "#0072B2",
+    "mmf": "#009E73",
+    "smf": "#000000",
+    "none": "#D55E00",
+}
+CABLE_OTHER = "#D55E00"
+
 #: Finding severities, in the findings panel and the quote PDF alike.
 SEVERITY: dict[str, str] = {"error": "#B3261E", "warning": "#B07800", "info": ROLES["compute"][0]}
 

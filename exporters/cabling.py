@@ -24,6 +24,7 @@ from catalog import Catalog, DeviceType
 from catalog.files import write_atomic
 from designer.analysis import Analysis
 from designer.fabric import LINK_COLUMNS, media
+from designer.fabric.geometry import mounted_sources
 from designer.fabric.topology import TIER_NAMES
 from designer.model import MountedDevice, Project
 from designer.quote.lines import cable_part_number
@@ -127,43 +128,24 @@ def _tray_units(dtype: DeviceType, device: MountedDevice, units: int, catalog: C
 
 
 def _devices(project: Project, catalog: Catalog, inv) -> tuple[list, list]:
-    """Per fabric device of the wiring plan (its index): the lowest U (None for a 0U device) and its name.
-
-    The fabric inventory adds devices walking the racks in order, so one walk beside it pairs each of
-    its entries with the mounted device it came from (a rack-scale system gives one entry per tray,
-    an appliance one per fabric port).
-    """
-    dev = inv.devices
-    n = len(dev.labels)
-    u: list = [None] * n
-    names = list(dev.labels)
-    pos = 0
-    for ri, rack in enumerate(project.racks):
-        units = None
-        for d in rack.devices:
-            if pos >= n or dev.rack[pos] != ri:
-                break
-            label = d.name or d.id
-            tray_prefix = label + "/tray"
-            dtype = catalog.find(d.type)
-            trays = None
-            while pos < n and dev.rack[pos] == ri and (dev.labels[pos] == label
-                                                         or dev.labels[pos].startswith(tray_prefix)):
-                name = d.name or (dtype.name if dtype else d.id)
-                own = dev.labels[pos]
-                suffix = own[len(tray_prefix):]
-                if own != label and dtype is not None and suffix.isdigit():
-                    t = int(suffix)
-                    if trays is None:
-                        if units is None:
-                            units = catalog.get(rack.type).rack_units
-                        trays = _tray_units(dtype, d, units, catalog)
-                    u[pos] = trays[t - 1] if t <= len(trays) else d.u
-                    names[pos] = f"{name} compute tray {t}"
-                else:
-                    u[pos] = d.u
-                    names[pos] = name
-                pos += 1
+    """Per fabric device of the wiring plan (its index): the lowest U (None for a 0U device) and its name."""
+    u: list = [None] * len(inv.devices.labels)
+    names = list(inv.devices.labels)
+    trays_of: dict[str, list] = {}
+    for pos, source in enumerate(mounted_sources(project, catalog, inv)):
+        if source is None:
+            continue
+        rack, d, dtype, t = source
+        name = d.name or (dtype.name if dtype else d.id)
+        if t is not None and dtype is not None:
+            trays = trays_of.get(d.id)
+            if trays is None:
+                trays = trays_of[d.id] = _tray_units(dtype, d, catalog.get(rack.type).rack_units, catalog)
+            u[pos] = trays[t - 1] if t <= len(trays) else d.u
+            names[pos] = f"{name} compute tray {t}"
+        else:
+            u[pos] = d.u
+            names[pos] = name
     return u, names
 
 

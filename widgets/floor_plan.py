@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
 from PySide6.QtWidgets import QGraphicsScene
 
@@ -71,6 +72,8 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
         self.hall_items: dict[str, HallItem] = {}
         self.hall_offsets: dict[str, QPointF] = {}
         self._roles: Counter = Counter()
+        #: Items another view draws on the plan that have colours of their own (``legend()`` -> entries).
+        self.legend_overlays: list = []
         self._floor_kinds: Counter = Counter()
         self._halls_rect = QRectF()
         self._overview_items: list[OverviewItem] = []
@@ -287,6 +290,9 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
             out += [style.FLOOR_OTHER] if any(n > 0 for k, n in self._floor_kinds.items() if k != "cdu") else []
         if self.all_clearances:
             out += style.CLEARANCE_LEGEND
+        for item in self.legend_overlays:  # drawn over the plan by a view (cable routes): their colours too
+            if shiboken6.isValid(item) and item.isVisible() and item.scene() is self:
+                out += item.legend()
         drag = getattr(self, "_drag", None)
         if drag is not None and drag.marked:
             out.append(style.REFUSED_LEGEND)

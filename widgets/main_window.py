@@ -25,6 +25,7 @@ from designer.model import Project
 from designer.totals import TotalsCounter
 
 from .bom_panel import BomPanel
+from .cabling_panel import CablingPanel
 from .dashboards import DashboardPanel, totals_parts
 from .engine_runner import EngineRunner
 from .export_actions import ExportController
@@ -88,6 +89,14 @@ class MainWindow(QMainWindow):
         self.findings = FindingsPanel(self)
         self.findings_dock = self._dock("Findings", "findings_dock", self.findings,
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.cabling = CablingPanel(catalog, self.scene, self)
+        self.cabling_dock = self._dock("Cabling", "cabling_dock", self.cabling, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.cabling_dock.hide()
+        # The cabling view works only while it is seen: a click on a rack costs nothing more when it is hidden.
+        self._selection: tuple[str, list] = ("", [])
+        self._cabling_stale = True
+        self.cabling_dock.visibilityChanged.connect(self._on_cabling_visible)
+        self.cabling.rack_activated.connect(lambda rack_id: self.go_to(f"rack:{rack_id}"))
         self.bom = BomPanel(self)
         self.central_tabs.addTab(self.bom, "Bill of materials")
         self.totals_label = QLabel()
@@ -190,7 +199,7 @@ class MainWindow(QMainWindow):
         view_menu.addSeparator()
         self.workspace_menu = self.workspaces.build_menu(view_menu)
         for dock in (self.palette_dock, self.inspector_dock, self.elevation_dock, self.dashboards_dock,
-                     self.findings_dock):
+                     self.findings_dock, self.cabling_dock):
             view_menu.addAction(dock.toggleViewAction())
         self.quote_menu = self.quote_actions.build_menu(self.menuBar())
         self.quote_menu.addSeparator()
@@ -317,6 +326,7 @@ class MainWindow(QMainWindow):
         self.files.timer.stop()
         self.files.discard_recovery()
         self.dashboards.dispose()
+        self.cabling.dispose()
         event.accept()
 
     # -- documents ------------------------------------------------------------
@@ -332,6 +342,9 @@ class MainWindow(QMainWindow):
         self.findings.set_findings(())
         self.bom.set_document(document)
         self.bom.set_analysis(None)
+        self.cabling.set_document(document)
+        self._selection, self._cabling_stale = ("", []), True
+        self._sync_cabling()
         self.engine_label.setText("")
         self.scene.set_document(document)
         self.scene.set_analysis(None)
@@ -375,6 +388,8 @@ class MainWindow(QMainWindow):
         self.findings.set_findings(analysis.findings)
         self.bom.set_analysis(analysis)
         self.scene.set_analysis(analysis)
+        self._cabling_stale = True
+        self._sync_cabling()
         summary = analysis.summary
         self.totals_label.setText(counts_text(summary.get("racks", 0), summary.get("gpus", 0)))
         self.engine_label.setText("· " + " · ".join(totals_parts(analysis)[1:]))
@@ -400,6 +415,22 @@ class MainWindow(QMainWindow):
             self.inspector.show_selection("project", [])
         # the elevation follows the selection: a rack's, or none (a CDU, the hall, an undone rack)
         self.elevation.show_rack(ids[0] if kind == "rack" and ids else None)
+        self._selection = (kind, list(ids))
+        self._cabling_stale = True
+        self._sync_cabling()
+
+    def _sync_cabling(self) -> None:
+        if self._cabling_stale and self.cabling_dock.isVisible():
+            self._cabling_stale = False
+            self.cabling.set_analysis(self.analysis)
+            self.cabling.show_selection(*self._selection)
+
+    def _on_cabling_visible(self, visible: bool) -> None:
+        if visible:
+            self._sync_cabling()
+        else:  # no routes left on the plan once the view that explains them is gone
+            self.cabling.show_selection("", [])
+            self._cabling_stale = True
 
     def show_project_settings(self) -> None:
         self.inspector_dock.show()

@@ -178,6 +178,35 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
                      nodes, rails, node_type, cage_ports, su_nodes, gpn, reserved, switches, switch_type, notes)
 
 
+def mounted_sources(project: Project, catalog: Catalog, inv: Inventory) -> list[tuple | None]:
+    """Per fabric device of ``inv`` (by index): (rack, mounted device, its catalog type or None, compute tray
+    number or None), or None where no mounted device matches.
+
+    :func:`inventory` adds devices walking the racks in order, so one walk beside it pairs each entry
+    with the mounted device it came from: a rack-scale system gives one entry per compute tray
+    (labelled ``<name>/tray<k>``), an appliance one per fabric port (its own label, repeated).
+    Every view that names a link's ends (the cabling export, the cabling view) pairs them here.
+    """
+    dev = inv.devices
+    n = len(dev.labels)
+    out: list[tuple | None] = [None] * n
+    pos = 0
+    for ri, rack in enumerate(project.racks):
+        for d in rack.devices:
+            if pos >= n or dev.rack[pos] != ri:
+                break
+            label = d.name or d.id
+            tray_prefix = label + "/tray"
+            dtype = catalog.find(d.type)
+            while pos < n and dev.rack[pos] == ri and (dev.labels[pos] == label
+                                                         or dev.labels[pos].startswith(tray_prefix)):
+                suffix = dev.labels[pos][len(tray_prefix):]
+                tray = int(suffix) if dev.labels[pos] != label and suffix.isdigit() else None
+                out[pos] = (rack, d, dtype, tray)
+                pos += 1
+    return out
+
+
 def cable_lengths_m(inv: Inventory, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cable length in metres between devices ``a`` and ``b`` (before rounding to orderable lengths)."""
     rack = np.asarray(inv.devices.rack, dtype=np.int64)

@@ -136,3 +136,35 @@ def test_the_workspace_and_its_dock_sizes_survive_a_restart(make_window):
     assert again.workspaces.current == "power" and again.workspaces.actions["power"].isChecked()
     assert again.dashboards_dock.isVisible() and abs(again.dashboards_dock.height() - height) <= 2
     assert again.heat_map_action.isChecked()
+
+
+def test_the_network_workspace_shows_a_racks_cables_on_the_plan(make_window):
+    w = make_window()
+    rack = _select_first_rack(w)
+    assert not w.cabling_dock.isVisible() and w.cabling.routes_item.route_count == 0  # hidden: no work, no routes
+    w.workspaces.switch("network")
+    _settle()
+    assert w.cabling_dock.isVisible() and w.cabling_dock.width() >= 480
+    assert w.cabling.selected_rack == rack.id
+    assert w.cabling.model.rowCount() == 72  # an NVL72 rack's fabric links, as the wiring plan lists them
+    assert w.cabling.routes_item.route_count > 0
+    other = next(r for r in w.project.racks if r.id != rack.id and r.name and r.name.startswith("SU01-0"))
+    w.scene.select(f"rack:{other.id}")
+    _settle()
+    assert w.cabling.selected_rack == other.id
+    w.workspaces.switch("layout")
+    _settle()
+    assert not w.cabling_dock.isVisible() and w.cabling.routes_item.route_count == 0
+
+
+def test_the_plan_legend_names_the_cable_media_it_draws(make_window):
+    w = make_window()
+    _select_first_rack(w)
+    w.workspaces.switch("network")
+    _settle()
+    drawn = {pen_colour.name() for pen_colour, _ in w.cabling.routes_item.legend()}
+    assert drawn and drawn <= {c.name() for c, _ in w.scene.legend()}
+    assert "Multimode fibre route" in [text for _, text in w.scene.legend()]
+    w.workspaces.switch("layout")
+    _settle()
+    assert not any(text.endswith(" route") for _, text in w.scene.legend())
