@@ -12,7 +12,7 @@ from __future__ import annotations
 import math
 
 from PySide6.QtCore import QPointF, QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainterPath, QPen, QPolygonF
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainterPath, QPen, QPolygonF, QStaticText
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from . import style
@@ -59,10 +59,19 @@ class _Label:
     REF = 100.0
     SECONDARY = 0.72
 
+    _metrics: tuple[QFontMetricsF, QFontMetricsF] | None = None
+
+    @classmethod
+    def metrics(cls) -> tuple[QFontMetricsF, QFontMetricsF]:
+        """Bold and regular metrics at the reference size, made once: a big plan lays out thousands of labels."""
+        if cls._metrics is None:
+            cls._metrics = (QFontMetricsF(_font(cls.REF, True)), QFontMetricsF(_font(cls.REF)))
+        return cls._metrics
+
     def __init__(self, text: str, box_w: float, box_h: float, max_px: float):
         words = text.split(maxsplit=1) or [""]
         self.lines = words
-        bold, regular = QFontMetricsF(_font(self.REF, True)), QFontMetricsF(_font(self.REF))
+        bold, regular = self.metrics()
         box_w, box_h = max(box_w, 1.0), max(box_h, 1.0)
         k1 = min(box_w / max(bold.horizontalAdvance(words[0]), 1.0), box_h / bold.height(), max_px / self.REF)
         sizes = [self.REF * k1]
@@ -74,17 +83,39 @@ class _Label:
                 sizes = [px * box_h / total for px in sizes]
         self.px = sizes[0]
         self.sizes = sizes
-        self.fonts = [_font(px, i == 0) for i, px in enumerate(sizes)]
-        self.heights = [QFontMetricsF(f).height() for f in self.fonts]
+        # Line heights scale with the pixel size; fonts are made when first drawn (most labels of a big
+        # plan never are).
+        self.heights = [(bold if i == 0 else regular).height() * px / self.REF for i, px in enumerate(sizes)]
+        self._fonts: list[QFont] | None = None
+        self._static: list[QStaticText] | None = None
+
+    @property
+    def fonts(self) -> list[QFont]:
+        if self._fonts is None:
+            self._fonts = [_font(px, i == 0) for i, px in enumerate(self.sizes)]
+        return self._fonts
+
+    def _static_texts(self) -> list[QStaticText]:
+        # Laid out once and kept: a frame of a big plan draws a hundred labels, and laying each line out
+        # again per frame costs more than the rest of the frame.
+        if self._static is None:
+            self._static = []
+            for line in self.lines:
+                text = QStaticText(line)
+                text.setTextFormat(Qt.TextFormat.PlainText)
+                text.setPerformanceHint(QStaticText.PerformanceHint.AggressiveCaching)
+                self._static.append(text)
+        return self._static
 
     def draw(self, painter, center: QPointF, lod: float) -> None:
         """Draw the lines big enough to read at this level of detail, centred together."""
         shown = [i for i, px in enumerate(self.sizes) if px * lod >= MIN_LABEL_PX]
         y = center.y() - sum(self.heights[i] for i in shown) / 2
+        statics, fonts = self._static_texts(), self.fonts
         for i in shown:
-            painter.setFont(self.fonts[i])
-            painter.drawText(QRectF(center.x() - 5000, y, 10000, self.heights[i]),
-                             Qt.AlignmentFlag.AlignCenter, self.lines[i])
+            painter.setFont(fonts[i])
+            text = statics[i]
+            painter.drawStaticText(QPointF(center.x() - text.size().width() / 2, y), text)
             y += self.heights[i]
 
 
