@@ -27,6 +27,9 @@ _SELECTED_PEN = QPen(style.ACCENT, 3.0)
 _SELECTED_PEN.setCosmetic(True)
 _SELECTED_PEN.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
 _SELECTED_FILL = QBrush(style.ACCENT)
+_SELECTED_HALO = QPen(QColor("#FFFFFF"), 1.5)
+_SELECTED_HALO.setCosmetic(True)
+_SELECTED_HALO.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
 # Refused: a dashed black outline over a hatch on a pale ground, so it never reads as a load colour.
 _INVALID_PEN = QPen(style.INVALID, 2.0, Qt.PenStyle.DashLine)
 _INVALID_PEN.setCosmetic(True)
@@ -68,10 +71,13 @@ class _Label:
             cls._metrics = (QFontMetricsF(_font(cls.REF, True)), QFontMetricsF(_font(cls.REF)))
         return cls._metrics
 
-    def __init__(self, text: str, box_w: float, box_h: float, max_px: float):
+    def __init__(self, text: str, box_w: float, box_h: float, max_px: float, bold_first: bool = True):
         words = text.split(maxsplit=1) or [""]
         self.lines = words
+        self.bold_first = bold_first
         bold, regular = self.metrics()
+        if not bold_first:
+            bold = regular
         box_w, box_h = max(box_w, 1.0), max(box_h, 1.0)
         k1 = min(box_w / max(bold.horizontalAdvance(words[0]), 1.0), box_h / bold.height(), max_px / self.REF)
         sizes = [self.REF * k1]
@@ -92,7 +98,7 @@ class _Label:
     @property
     def fonts(self) -> list[QFont]:
         if self._fonts is None:
-            self._fonts = [_font(px, i == 0) for i, px in enumerate(self.sizes)]
+            self._fonts = [_font(px, i == 0 and self.bold_first) for i, px in enumerate(self.sizes)]
         return self._fonts
 
     def _static_texts(self) -> list[QStaticText]:
@@ -208,7 +214,10 @@ class FootprintItem(QGraphicsItem):
         across = _Label(self._name, upright_w - 80, upright_h - inset, max_px=150)
         # A narrow footprint (a rack seen from above) reads its name along its length: larger type, so
         # the name shows at the zoom that fits a whole hall on screen.
-        along = _Label(self._name, upright_h - inset, upright_w - 80, max_px=220)
+        # Along the depth the name runs past the middle only, centred in what the front band leaves.
+        # Regular weight: a long name ("STORAGE-01") then still fits a 1200 mm rack at a whole-hall zoom.
+        along = _Label(self._name, upright_h - self._front.height() - 40, upright_w - 80, max_px=220,
+                       bold_first=False)
         self._label_along = along.px > across.px * 1.15
         self._label = along if self._label_along else across
 
@@ -247,6 +256,8 @@ class FootprintItem(QGraphicsItem):
         painter.fillRect(self._front, self._band)
         if self._label is not None and self._label.px * lod >= MIN_LABEL_PX:
             painter.save()
+            if self._label_along:
+                painter.translate(0, self._front.height() / 2)
             painter.rotate(-self.rotation() - (90 if self._label_along else 0))
             painter.setPen(style.TEXT if self._invalid else self._text)
             self._label.draw(painter, QPointF(0, 0), lod)
@@ -257,6 +268,10 @@ class FootprintItem(QGraphicsItem):
             painter.setPen(_SELECTED_PEN)
             painter.setBrush(Qt.BrushStyle.NoBrush)
             painter.drawRect(self._rect.adjusted(inset, inset, -inset, -inset))
+            # A white line inside the outline: the selection reads on a blue load band or role fill too.
+            halo = min(inset + 2.5 / max(lod, 1e-6), min(self._w, self._d) / 3)
+            painter.setPen(_SELECTED_HALO)
+            painter.drawRect(self._rect.adjusted(halo, halo, -halo, -halo))
 
 
 class RackItem(FootprintItem):

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from PySide6.QtCore import QObject, Qt, QTimer
+from PySide6.QtCore import QObject, Qt
 from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 
 Area = Qt.DockWidgetArea
@@ -50,12 +50,11 @@ WORKSPACES: dict[str, Workspace] = {
     "layout": Workspace("Layout", left=("palette_dock", "inspector_dock"), right=("elevation_dock",),
                         bottom=("findings_dock",), left_px=330, right_px=380, bottom_px=190, left_split=(45, 55),
                         corners=FULL_HEIGHT_SIDES),
-    # Charts under the heat-mapped plan, each tall enough to read; what was clicked and what is wrong beside them.
-    "power": Workspace("Power & cooling", right=("inspector_dock", "findings_dock"), bottom=("dashboards_dock",),
-                       right_px=430, bottom_px=430, right_split=(55, 45),
-                       corners={Corner.BottomRightCorner: Area.RightDockWidgetArea,
-                                Corner.BottomLeftCorner: Area.BottomDockWidgetArea},
-                       heat_map=True),
+    # The heat-mapped plan the window's full height between what was clicked and the charts stacked
+    # one above another, each tall enough to read; what is wrong under the plan.
+    "power": Workspace("Power & cooling", left=("inspector_dock",), right=("dashboards_dock",),
+                       bottom=("findings_dock",), left_px=360, right_px=470, bottom_px=190,
+                       corners=FULL_HEIGHT_SIDES, heat_map=True),
     "network": Workspace("Network", left=("inspector_dock",), right=("cabling_dock",), bottom=("findings_dock",),
                          left_px=320, right_px=520, bottom_px=190, corners=FULL_HEIGHT_SIDES),
     # The bill takes the window's width: part numbers, descriptions and prices side by side.
@@ -130,8 +129,8 @@ class WorkspaceController(QObject):
         self.restore()
         if key in self.actions:
             self.actions[key].setChecked(True)
-        if whole:  # a plan that showed every hall still does in the plan's new size (once the docks settle)
-            QTimer.singleShot(0, view, view.fit_hall)
+        if whole:  # a plan that showed every hall still does at its new size: fitting also refits on resize
+            view.fit_hall()
 
     def remember(self) -> None:
         """Keep the current workspace's arrangement (dock places and sizes, centre tab, heat map)."""

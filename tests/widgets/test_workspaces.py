@@ -90,8 +90,11 @@ def test_each_workspace_arranges_the_docks_for_its_work(make_window):
     assert w.dashboards_dock.isVisible() and w.findings_dock.isVisible() and w.inspector_dock.isVisible()
     assert not w.elevation_dock.isVisible() and not w.palette_dock.isVisible()
     assert w.heat_map_action.isChecked()  # power and cooling are read on the heat map
-    charts = w.dashboards
-    assert w.dashboards_dock.height() >= 380 and charts.height() >= 340  # two rows of readable charts
+    import pyqtgraph as pg
+    plots = [p for p in w.dashboards.findChildren(pg.PlotWidget) if p.isVisible()]
+    assert len(plots) == 4 and all(p.height() >= 160 for p in plots)  # every chart readable, none scrolled away
+    top = w.dashboards.mapFromGlobal(plots[-1].mapToGlobal(plots[-1].rect().bottomLeft())).y()
+    assert top <= w.dashboards.height()
     w.workspaces.actions["quote"].trigger()
     _settle()
     assert w.central_tabs.currentWidget() is w.bom and not w.heat_map_action.isChecked()
@@ -168,3 +171,19 @@ def test_the_plan_legend_names_the_cable_media_it_draws(make_window):
     w.workspaces.switch("layout")
     _settle()
     assert not any(text.endswith(" route") for _, text in w.scene.legend())
+
+
+def test_every_rack_is_named_on_the_plan_with_the_whole_hall_in_view(make_window):
+    from widgets.floor_items import MIN_LABEL_PX
+
+    w = make_window()
+    w.view.fit_hall()
+    _settle()
+    lod = w.view.scale_factor()
+    assert w.view.mapToScene(w.view.viewport().rect()).boundingRect().contains(w.scene.halls_rect())
+    for rack in w.project.racks:
+        item = w.scene.rack_items[rack.id]
+        assert item.name == (rack.name or rack.id)
+        assert item._label.px * lod >= MIN_LABEL_PX, rack.name  # drawn: big enough to read at this zoom
+    nvl72 = w.scene.rack_items[next(r.id for r in w.project.racks if r.name == "SU01-01")]
+    assert nvl72._label_along  # a 600 mm wide rack reads its name along its length
