@@ -63,8 +63,8 @@ def air_density_findings(project: Project, rack_air: np.ndarray, limit: np.ndarr
         row = {"none": "a row without aisle containment", None: "a row"}.get(containment[i], "a contained row")
         remedy = air_remedy(float(rack_air[i]), float(limit[i]), contained_kw if open_row else None)
         out.append(Finding("warning", "air-density",
-                           f"rack {rack.name} rejects {rack_air[i]:.1f} kW to air, over the {limit[i]:g} kW {row} "
-                           f"can take: add {remedy}", f"rack:{rack.id}"))
+                           f"rack {rack.name or rack.id} rejects {rack_air[i]:.1f} kW to air, over the {limit[i]:g} kW "
+                           f"{row} can take: add {remedy}", f"rack:{rack.id}"))
     return out
 
 

@@ -61,10 +61,10 @@ def check_rack_units(project: Project, catalog: Catalog) -> list[Finding]:
                 spans.append((span[0], span[1], d, dtype))
             if dtype.depth_mm and rtype.depth_mm and dtype.depth_mm > rtype.depth_mm:
                 out.append(Finding("error", "too-deep",
-                                   f"rack {rack.name}: {dtype.id} is {dtype.depth_mm:g} mm deep, "
+                                   f"rack {rack.name or rack.id}: {dtype.name} is {dtype.depth_mm:g} mm deep, "
                                    f"the rack {rtype.depth_mm:g} mm", f"rack:{rack.id}"))
-        for (b1, _, d1, _), (b0, _, d0, _) in collisions(spans) if len(spans) > 1 else ():
+        for (b1, _, d1, t1), (b0, _, d0, t0) in collisions(spans) if len(spans) > 1 else ():
             out.append(Finding("error", "u-collision",
-                               f"rack {rack.name}: {d1.name or d1.type} at U{b1:g} collides with "
-                               f"{d0.name or d0.type} at U{b0:g}", f"rack:{rack.id}"))
+                               f"rack {rack.name or rack.id}: {d1.name or t1.name} at U{b1:g} collides with "
+                               f"{d0.name or t0.name} at U{b0:g}", f"rack:{rack.id}"))
     return out

@@ -25,6 +25,7 @@ from .engines import Context, EngineResult, frozen_array
 from .findings import Finding
 from .liquid import loop_temperatures
 from .model import Project
+from .names import cdu_names
 from .settings import COOLANTS
 
 
@@ -82,8 +83,8 @@ def analyze_cooling(ctx: Context) -> CoolingResult:
     unserved = np.array([b is None for b in served_by], dtype=bool)
     for i in np.nonzero((rack_liquid > 0) & unserved)[0]:
         rack = project.racks[i]
-        findings.append(Finding("error", "no-cdu", f"rack {rack.name} sends {rack_liquid[i]:.1f} kW to liquid "
-                                                   "but no CDU serves it", f"rack:{rack.id}"))
+        findings.append(Finding("error", "no-cdu", f"rack {rack.name or rack.id} sends {rack_liquid[i]:.1f} kW to "
+                                                   "liquid but no CDU serves it", f"rack:{rack.id}"))
 
     air_limit, containment = air_limits(project, arrays, s)
     density = np.divide(rack_air, air_limit, out=np.zeros(np.shape(rack_air)), where=air_limit > 0)
@@ -212,7 +213,7 @@ def _cdu_loops(project: Project, catalog: Catalog, arrays: DesignArrays, rack_li
         capacity = float(sum(caps))
         n_plus_1 = capacity - max(caps)
         where = units[members[0]][0]
-        names = ", ".join(units[u][0].split(":", 1)[1] for u in members)
+        names = cdu_names(project, [units[u][0] for u in members])
         if load > capacity:
             findings.append(Finding("error", "cdu-over-capacity",
                                     f"CDU loop {names} carries {load:.1f} kW, over its {capacity:g} kW", where))

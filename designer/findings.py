@@ -3,7 +3,9 @@
 Every engine returns its findings in this one shape, so the CLI, the findings
 panel and the exporters treat them alike. ``where`` is ``"rack:<id>"``,
 ``"hall:<id>"``, ``"floor:<id>"`` or ``"project:<section>"``, so the GUI can
-select and centre the object.
+select and centre the object and the JSON output can name it for scripts. It is
+never shown to people as it is: :class:`designer.names.Namer` names the place
+("Rack A01", "Bill of materials"), and a message names objects by their names.
 """
 from __future__ import annotations
 

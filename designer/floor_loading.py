@@ -32,15 +32,16 @@ def analyze_floor(ctx: Context) -> EngineResult:
     load = weight / area if len(area) else np.zeros(0)
     findings: list[Finding] = []
     names = [r.name for r in project.racks]
+    labels = [r.name or r.id for r in project.racks]  # the plan labels a rack without a name by its id
     ratings = np.array([project.halls[h].floor_rating_kg_m2 or np.inf for h in arrays.rack_hall])
     for i in np.nonzero(load > ratings)[0]:
         findings.append(Finding("error", "floor-over-rating",
-                                f"rack {names[i]} loads the floor with {load[i]:.0f} kg/m², over the hall's "
+                                f"rack {labels[i]} loads the floor with {load[i]:.0f} kg/m², over the hall's "
                                 f"{ratings[i]:g} kg/m² rating", f"rack:{arrays.rack_ids[i]}"))
     max_load = np.array([rt.max_load_kg if rt.max_load_kg is not None else np.inf for rt in t.types])[arrays.rack_type]
     for i in np.nonzero(~integrated & (contents > max_load))[0]:
         findings.append(Finding("error", "rack-over-load",
-                                f"rack {names[i]} holds {contents[i]:.0f} kg of equipment, over the "
+                                f"rack {labels[i]} holds {contents[i]:.0f} kg of equipment, over the "
                                 f"{max_load[i]:g} kg its frame is rated for", f"rack:{arrays.rack_ids[i]}"))
     findings += _tile_findings(project, arrays, weight / 4.0)
     # A row's load over its pitch is what a slab's distributed rating is written for; it is never above its
@@ -70,13 +71,14 @@ def _tile_findings(project, arrays, caster: np.ndarray) -> list[Finding]:
     for i in np.nonzero(caster > point)[0]:
         r = project.racks[i]
         out.append(Finding("error", "tile-point-load",
-                           f"rack {r.name} puts {caster[i]:.0f} kg on each caster, over the {point[i]:g} kg "
+                           f"rack {r.name or r.id} puts {caster[i]:.0f} kg on each caster, over the {point[i]:g} kg "
                            "concentrated rating of the hall's floor tiles", f"rack:{r.id}"))
     for i in np.nonzero((caster <= point) & (caster > rolling))[0]:
         r = project.racks[i]
         out.append(Finding("warning", "tile-rolling-load",
-                           f"rack {r.name} rolls {caster[i]:.0f} kg on each caster, over the tiles' {rolling[i]:g} kg "
-                           "rolling rating: lay load-spreading plates along its route in", f"rack:{r.id}"))
+                           f"rack {r.name or r.id} rolls {caster[i]:.0f} kg on each caster, over the tiles' "
+                           f"{rolling[i]:g} kg rolling rating: lay load-spreading plates along its route in",
+                           f"rack:{r.id}"))
     return out
 
 

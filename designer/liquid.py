@@ -15,6 +15,7 @@ from .arrays import DesignArrays
 from .facility import WATER_CLASSES
 from .findings import Finding
 from .model import Project
+from .names import cdu_names
 
 
 def loop_temperatures(project: Project, catalog: Catalog, arrays: DesignArrays, loops: list[dict]) -> list[Finding]:
@@ -43,7 +44,7 @@ def loop_temperatures(project: Project, catalog: Catalog, arrays: DesignArrays, 
         loop.update({"water_class": water, "facility_supply_c": supply, "approach_k": approach,
                      "secondary_supply_c": secondary, "device_coolant_max_c": coolest[0] if coolest else None})
         if secondary is not None and coolest is not None and secondary > coolest[0] + 1e-9:
-            names = ", ".join(_unit_name(project, u) for u in loop["units"])
+            names = cdu_names(project, loop["units"])
             findings.append(Finding("error", "coolant-too-warm",
                                     f"CDU loop {names}: {water} facility water (up to {supply:g} °C) plus a "
                                     f"{approach:g} K approach supplies {secondary:g} °C, but {coolest[1]} accepts at "
@@ -54,10 +55,3 @@ def loop_temperatures(project: Project, catalog: Catalog, arrays: DesignArrays, 
 def _unit_hall(project: Project, unit: str):
     kind, _, ident = unit.partition(":")
     return project.hall(project.floor_device(ident).hall if kind == "floor" else project.rack(ident).hall)
-
-
-def _unit_name(project: Project, unit: str) -> str:
-    kind, _, ident = unit.partition(":")
-    if kind == "floor":
-        return project.floor_device(ident).name or ident
-    return f"in rack {project.rack(ident).name}"

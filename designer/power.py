@@ -95,7 +95,8 @@ def analyze_power(ctx: Context) -> PowerResult:
 
     names = [r.name for r in project.racks]
     ids = arrays.rack_ids
-    findings = _rack_findings(names, ids, rack_max, limits, feeds, s)
+    # a rack without a name is labelled by its id on the plan, so its messages say the same
+    findings = _rack_findings([n or i for n, i in zip(names, ids)], ids, rack_max, limits, feeds, s)
     def col(a: np.ndarray, nd: int = 3) -> list:
         return np.round(a, nd).tolist()
 

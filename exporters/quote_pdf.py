@@ -42,6 +42,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from catalog.files import write_atomic
 from catalog.records import EVIDENCE
+from designer.names import PROJECT_PLACES, Namer, cdu_unit_name
 from designer.quote.settings import QuoteError, parse_date
 
 from . import pdf_style as st
@@ -68,8 +69,6 @@ MAX_CDU_LOOPS = 60
 ELEVATION_H = 560.0
 DAGGER, DOUBLE_DAGGER, SECTION_MARK = "†", "‡", "§"
 INDICATIVE = "indicative: press, third-party or planning estimate"
-PROJECT_PLACES = {"bom": "bill of materials", "training": "training estimate", "fabric": "compute fabric",
-                  "power": "power", "cooling": "cooling", "cost": "cost of ownership"}
 FIELD_WORDS = {"price.amount": "price", "part_number": "part number", "power_typical_w": "typical power",
                "power_max_w": "maximum power", "weight_kg": "weight", "u_height": "height in U",
                "airflow_cfm": "airflow", "width_mm": "width", "depth_mm": "depth", "height_mm": "height",
@@ -322,8 +321,10 @@ class _Quote:
             raise ExportError("the analysis holds no design to quote (it was made without its project and catalog)")
         for key in ("bom", "cost"):
             if key not in analysis.sections:
-                raise ExportError(f"the analysis has no {PROJECT_PLACES.get(key, key)} to quote")
+                raise ExportError(f"the analysis has no {PROJECT_PLACES.get(key, key).lower()} to quote")
         self.a, self.project, self.catalog = analysis, analysis.project, analysis.catalog
+        # the findings' places, named as the window's findings panel names them
+        self.namer = Namer(self.project, self.catalog)
         self.bom, self.cost = analysis["bom"], analysis["cost"]
         self.s = st.styles()
         self.cur = self.bom["currency"]
@@ -415,21 +416,6 @@ class _Quote:
     def name_of(self, type_id: str) -> str:
         dev = self.catalog.find(type_id)
         return dev.name if dev is not None else type_id
-
-    def where(self, where: str) -> str:
-        kind, _, ident = where.partition(":")
-        p = self.project
-        if kind == "rack" and p.has_rack(ident):
-            r = p.rack(ident)
-            return f"rack {r.name or r.id}"
-        if kind == "hall" and p.has_hall(ident):
-            return f"hall {p.hall(ident).name or ident}"
-        if kind == "floor" and p.has_floor_device(ident):
-            f = p.floor_device(ident)
-            return f"floor unit {f.name or f.id}"
-        if kind == "project":
-            return PROJECT_PLACES.get(ident, ident.replace("_", " ") or "project")
-        return where
 
     # -- the document ------------------------------------------------------------------------------------
     def build(self) -> tuple[bytes, int]:
@@ -1073,7 +1059,7 @@ class _Quote:
             rows = [["CDUs", "Racks", "Load (kW)", "Capacity (kW)", "With one CDU out (kW)", "Load share",
                      "Redundancy", "Flow / capacity (l/min)"]]
             for lp in shown:
-                units = ", ".join(self.where(u).replace("floor unit ", "").replace("rack ", "") for u in lp["units"])
+                units = ", ".join(cdu_unit_name(self.project, u) for u in lp["units"])
                 rows.append([units, f"{len(lp['racks']):,}", number(lp["load_kw"], 1), number(lp["capacity_kw"], 0),
                              number(lp.get("capacity_n_minus_1_kw"), 0),
                              percent((lp.get("utilisation") or 0) * 100), lp.get("redundancy", ""),
@@ -1154,7 +1140,7 @@ class _Quote:
         for f in shown:
             colour = st.SEVERITY_COLOURS.get(f.severity, st.TEXT).hexval()[2:]
             rows.append([Paragraph(f'<font color="#{colour}"><b>{self.t(f.severity)}</b></font>', self.s["Cell"]),
-                         self.where(f.where), f.message])
+                         self.namer.summary(f.places), f.message])
         self.story.append(self.table(rows, [50, 110, CONTENT_W - 160]))
         if len(fs) > MAX_FINDINGS:
             rest = Counter(f.severity for f in fs[MAX_FINDINGS:])

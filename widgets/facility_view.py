@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 from designer.facility import DISTRIBUTION_NAMES
 from designer.model import Project
+from designer.names import cdu_unit_name
 
 PENDING = "computing…"
 #: A line over what it is held to: the inspector's refusal colour.
@@ -69,16 +70,6 @@ def _section(analysis, name: str) -> dict:
 
 def _plural(n: int, one: str, many: str | None = None) -> str:
     return f"{n:,} {one if n == 1 else (many or one + 's')}"
-
-
-def unit_name(project: Project, unit: str) -> str:
-    """'floor:cdu-1' -> the floor unit's name; 'rack:r07' -> 'CDU in rack R07'."""
-    kind, _, ident = unit.partition(":")
-    if kind == "floor" and project.has_floor_device(ident):
-        return project.floor_device(ident).name or ident
-    if kind == "rack" and project.has_rack(ident):
-        return f"CDU in rack {project.rack(ident).name or ident}"
-    return ident
 
 
 def loop_of(analysis, unit: str) -> dict | None:
@@ -193,7 +184,7 @@ def rack_lines(analysis, project: Project, rack_id: str) -> list[Line]:
             if loop is None or loop >= len(loops):
                 out.append(Line("CDU loop", "no CDU serves this rack", True))
             else:
-                names = ", ".join(unit_name(project, u) for u in loops[loop].get("units") or ())
+                names = ", ".join(cdu_unit_name(project, u) for u in loops[loop].get("units") or ())
                 out.append(Line("CDU loop", f"{names} ({pct(loops[loop].get('utilisation'))} loaded)",
                                 is_over(loops[loop].get("utilisation"))))
         out.append(Line("Air", f"{kw(air)} · {fig.get('air_cfm') or 0:,.0f} CFM"))
@@ -217,7 +208,7 @@ def loop_lines(loop: dict, project: Project) -> list[Line]:
     """A CDU loop's units, load, redundancy, flow, coolant temperature and fault domain."""
     units = loop.get("units") or []
     racks = loop.get("racks") or []
-    out = [Line("Loop", f"{', '.join(unit_name(project, u) for u in units)} · {_plural(len(racks), 'rack')}")]
+    out = [Line("Loop", f"{', '.join(cdu_unit_name(project, u) for u in units)} · {_plural(len(racks), 'rack')}")]
     load, cap = loop.get("load_kw") or 0.0, loop.get("capacity_kw") or 0.0
     out.append(Line("Load", f"{kw(load)} of {cap_kw(cap)} ({pct(loop.get('utilisation'))})",
                     is_over(loop.get("utilisation"))))

@@ -3,28 +3,41 @@
 The panel only *reports* what the user picked (:attr:`FindingsPanel.finding_activated`
 with the finding's ``where``, e.g. ``"rack:a01"``); selecting and centring the
 object is the main window's job, so the panel works the same in a report view.
-Severity icons are painted once with QPainter (no image files to ship).
+The Where column names each place as the plan and the inspector do ("Rack A01",
+"Bill of materials"), read from the project the findings were made from
+(:class:`designer.names.Namer`); the where-string itself stays in the rows' data,
+for navigation only. Severity icons are painted once with QPainter (no image files to ship).
 """
 from __future__ import annotations
 
+import re
+from html import escape
 from typing import Iterable
 
-from PySide6.QtCore import QModelIndex, QPointF, QRectF, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap, QStandardItem, \
+from PySide6.QtCore import QModelIndex, QPointF, QRectF, QRegularExpression, QSortFilterProxyModel, Qt, Signal
+from PySide6.QtGui import QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap, QStandardItem, \
     QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QTreeView, QVBoxLayout, QWidget
 
 from designer.findings import Finding
+from designer.model import Project
+from designer.names import Namer
 
 from . import style
 
-SEVERITY_COLOURS = {"error": QColor("#D64545"), "warning": QColor("#E0A526"), "info": QColor("#3D6FA8")}
+#: The one scheme's severity colours, as the quote PDF prints them.
+SEVERITY_COLOURS = style.SEVERITY
 SEVERITY_RANK = {"error": 0, "warning": 1, "info": 2}
 WHERE_ROLE = Qt.ItemDataRole.UserRole + 1
 #: every object a finding is about (a tuple), when more than one
 PLACES_ROLE = WHERE_ROLE + 100
 SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
+#: What a column sorts by: a severity's rank in column 0, the text shown elsewhere.
+SORT_ROLE = Qt.ItemDataRole.UserRole + 3
 COLUMNS = ["Severity", "Code", "Message", "Where"]
+MESSAGE, WHERE = 2, 3
+#: The Where column grows to its longest name up to this width; the message keeps the rest of the panel.
+WHERE_MAX_PX = 200
 
 
 def severity_icon(severity: str, size: int = 16) -> QIcon:
@@ -50,7 +63,7 @@ def severity_icon(severity: str, size: int = 16) -> QIcon:
     font.setPixelSize(int(s * 0.7))
     font.setBold(True)
     p.setFont(font)
-    p.setPen(QPen(QColor("#FFFFFF") if severity != "warning" else style.TEXT))
+    p.setPen(QPen(style.text_on(colour)))
     glyph = {"error": "×", "warning": "!", "info": "i"}.get(severity, "?")
     rect = QRectF(0, 2 if severity == "warning" else 0, s, s - (1 if severity == "warning" else 0))
     p.drawText(rect, Qt.AlignmentFlag.AlignCenter, glyph)
@@ -59,19 +72,28 @@ def severity_icon(severity: str, size: int = 16) -> QIcon:
 
 
 class _SeverityFilter(QSortFilterProxyModel):
-    """Shows findings at or above a chosen severity; sorts severity by rank, not alphabetically."""
+    """Shows findings of the chosen severities; sorts severity by rank, not alphabetically.
+
+    Both are Qt's own: the filter matches column 0's severity and the sort reads :data:`SORT_ROLE` (a
+    severity's rank, the other columns' text), so no Python runs per row while a big hall's thousands of
+    findings are filtered and sorted."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
-        self.allowed: set[str] = set(SEVERITY_RANK)
+        self.setSortRole(SORT_ROLE)
+        self.setFilterRole(SEVERITY_ROLE)
+        self.setFilterKeyColumn(0)
+        self.allowed = set(SEVERITY_RANK)
 
-    def filterAcceptsRow(self, row: int, parent: QModelIndex) -> bool:
-        return self.sourceModel().index(row, 0, parent).data(SEVERITY_ROLE) in self.allowed
+    @property
+    def allowed(self) -> set[str]:
+        return self._allowed
 
-    def lessThan(self, left: QModelIndex, right: QModelIndex) -> bool:
-        if left.column() == 0:
-            return SEVERITY_RANK.get(left.data(SEVERITY_ROLE), 9) < SEVERITY_RANK.get(right.data(SEVERITY_ROLE), 9)
-        return str(left.data() or "") < str(right.data() or "")
+    @allowed.setter
+    def allowed(self, severities: set[str]) -> None:
+        self._allowed = set(severities)
+        words = "|".join(sorted(re.escape(s) for s in self._allowed))
+        self.setFilterRegularExpression(QRegularExpression(f"^({words})$" if words else "(?!)"))
 
 
 class FindingsPanel(QWidget):
@@ -102,7 +124,10 @@ class FindingsPanel(QWidget):
         self.view.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
         self.view.setEditTriggers(QAbstractItemView.EditTrigger.NoEditTriggers)
         self.view.header().setStretchLastSection(False)
-        self.view.header().setSectionResizeMode(2, self.view.header().ResizeMode.Stretch)
+        self.view.header().setSectionResizeMode(MESSAGE, self.view.header().ResizeMode.Stretch)
+        # Rows stay one line high (a big hall has thousands of findings, and uniform rows keep them fast): a
+        # message too long for its column is cut at its end, where it matters least, and its tooltip holds all.
+        self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
         self.view.clicked.connect(self._emit)
         self.view.activated.connect(self._emit)  # double-click and Enter
         self.filter = QComboBox()
@@ -125,48 +150,74 @@ class FindingsPanel(QWidget):
         self.set_findings(())
 
     # ---- public API ---------------------------------------------------------------------
-    def set_findings(self, findings: Iterable[Finding]) -> None:
-        """Replace the list (one analysis' findings); keeps the filter and sort order."""
+    def set_findings(self, findings: Iterable[Finding], project: Project | None = None, catalog=None) -> None:
+        """Replace the list (one analysis' findings); keeps the filter and sort order.
+
+        ``project`` is the snapshot the findings were made from (``analysis.project``) and ``catalog`` the
+        one it was read with: the Where column names places from them. Without a project a place is
+        named by its id, the only thing the finding itself holds."""
         findings = list(findings)
+        self._namer = Namer(project, catalog)
+        # The proxy sorts once when the rows are in, not on every row appended (seconds for a big hall's
+        # ten thousand findings); its sort column and filter stay as the user left them.
+        self.proxy.setDynamicSortFilter(False)
         self.model.removeRows(0, self.model.rowCount())
         for f in findings:
             self.model.appendRow(self._row(f))
+        self.proxy.setDynamicSortFilter(True)
         n = {sev: sum(1 for f in findings if f.severity == sev) for sev in SEVERITY_RANK}
         self.counts.setText(f"{n['error']} error{'s' if n['error'] != 1 else ''} · "
                             f"{n['warning']} warning{'s' if n['warning'] != 1 else ''} · {n['info']} info")
         self.view.setVisible(bool(findings))
         self.empty.setVisible(not findings)
-        for col in (0, 1, 3):
+        for col in (0, 1, WHERE):
             self.view.resizeColumnToContents(col)
+        if self.view.columnWidth(WHERE) > WHERE_MAX_PX:
+            self.view.setColumnWidth(WHERE, WHERE_MAX_PX)
 
     def where_at(self, row: int) -> str:
         """The ``where`` of the visible row ``row`` (after filter and sort)."""
         return self.proxy.index(row, 0).data(WHERE_ROLE)
+
+    def place_at(self, row: int) -> str:
+        """What the Where column of the visible row ``row`` shows ("Rack A01", "Racks A01, A02 +14 more")."""
+        return self.proxy.index(row, WHERE).data()
 
     def row_count(self) -> int:
         return self.proxy.rowCount()
 
     def set_severity_filter(self, severities: Iterable[str]) -> None:
         self.proxy.allowed = set(severities)
-        self.proxy.invalidate()
 
     # ---- internals ----------------------------------------------------------------------
     def _row(self, f: Finding) -> list[QStandardItem]:
-        items = [QStandardItem(self._icons.get(f.severity, QIcon()), f.severity), QStandardItem(f.code),
-                 QStandardItem(f.message), QStandardItem(f.where)]
-        for item in items:
-            item.setData(f.where, WHERE_ROLE)
-            item.setData(f.places, PLACES_ROLE)
-            item.setData(f.severity, SEVERITY_ROLE)
-            item.setToolTip(f.message)
+        places = f.places
+        namer = self._namer
+        texts = (f.severity, f.code, f.message, namer.summary(places))
+        items = [QStandardItem(text) for text in texts]
+        items[0].setIcon(self._icons.get(f.severity, QIcon()))
+        # what a row is about lives in its first cell; a click on any cell reads it there
+        first = items[0]
+        first.setData(f.where, WHERE_ROLE)
+        first.setData(places, PLACES_ROLE)
+        first.setData(f.severity, SEVERITY_ROLE)
+        first.setData(SEVERITY_RANK.get(f.severity, len(SEVERITY_RANK)), SORT_ROLE)
+        for item, text in zip(items[1:], texts[1:]):
+            item.setData(text, SORT_ROLE)
+        # Rich text, so Qt wraps a long message to the screen instead of one line wider than it.
+        message_tip = f"<p>{escape(f.message)}</p>"
+        for item in items[:WHERE]:
+            item.setToolTip(message_tip)
+        items[WHERE].setToolTip(f"<p>{escape(namer.listing(places))}</p>")  # every place; the column shows two
         return items
 
     def _filter_changed(self, index: int) -> None:
         self.set_severity_filter(self.FILTERS[index][1])
 
     def _emit(self, index: QModelIndex) -> None:
-        where = index.data(WHERE_ROLE)
-        places = index.data(PLACES_ROLE) or ()
+        first = index.siblingAtColumn(0)
+        where = first.data(WHERE_ROLE)
+        places = first.data(PLACES_ROLE) or ()
         if len(places) > 1:
             self.places_activated.emit(tuple(places))
         elif where:

@@ -17,6 +17,7 @@ a short dock still reaches every field.
 """
 from __future__ import annotations
 
+from html import escape
 
 from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QListWidget,
@@ -26,6 +27,7 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QLabel, Q
 from catalog import Catalog, DeviceType
 from designer.commands import Document, PlaceRackCommand, UpdateHallCommand, UpdateRackCommand
 from designer.model import Project, Rack
+from designer.names import Namer
 
 from . import style
 from .doc_binding import bind, push
@@ -41,6 +43,8 @@ PENDING = "computing…"
 OVER_LIMIT_TEXT = "#B3261E"
 #: Why the power engine chose a rack's limit (its ``limit_source``, when it says), as the inspector words it.
 LIMIT_SOURCES = {"project": "project setting", "rack_system": "rack-scale system", "rack_scale": "rack-scale system"}
+#: Racks a floor unit's "serves" line names before the count of the rest (its tooltip names them all).
+SERVES_SHOWN = 16
 
 
 def power_text(dev: DeviceType) -> str:
@@ -434,10 +438,16 @@ class InspectorPanel(QWidget):
         unit = project.floor_device(device_id)
         dev = self.catalog.find(unit.type)
         self.heading.setText(f"Floor unit {unit.name or unit.id}")
-        served = [project.rack(r).name or r if project.has_rack(r) else r for r in unit.serves]  # names, not ids
-        serves = ", ".join(served) if served else "unassigned"
+        namer = Namer(project, self.catalog)
+        served = [namer.rack(r) for r in unit.serves]
+        shown = served if len(served) <= SERVES_SHOWN + 1 else served[:SERVES_SHOWN]
+        serves = ", ".join(shown) if served else "unassigned"
+        if len(served) > len(shown):
+            serves += f" +{len(served) - len(shown):,} more"
         self.floor_info.setText(f"{dev.name if dev else unit.type}\n{power_text(dev) if dev else ''}\n"
                                 f"x {unit.x:,.0f} mm · y {unit.y:,.0f} mm · {unit.rotation:g}°\nserves: {serves}")
+        self.floor_info.setToolTip(f"<p>{escape(namer.listing([f'rack:{r}' for r in unit.serves]))}</p>"
+                                   if len(served) > len(shown) else "")
         self._fill_floor_figures(project, unit)
 
     def _fill_floor_figures(self, project: Project, unit) -> None:

@@ -385,7 +385,7 @@ class MainWindow(QMainWindow):
         self.analysis = analysis
         self.dashboards.set_analysis(analysis)
         self.inspector.set_analysis(analysis)
-        self.findings.set_findings(analysis.findings)
+        self.findings.set_findings(analysis.findings, analysis.project, analysis.catalog)
         self.bom.set_analysis(analysis)
         self.scene.set_analysis(analysis)
         self._cabling_stale = True

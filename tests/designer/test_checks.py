@@ -53,7 +53,8 @@ def test_u_collision_in_a_file_is_a_finding(catalog):
     p = p.with_racks([replace(r1, devices=r1.devices + (MountedDevice("sw", "qm9700", 10, "rear"),))])
     found = check_space(p, catalog)
     assert codes(found) == [("u-collision", "rack:r1")]
-    assert "qm9700 at U10 collides with node-1 at U5" in found[0].message
+    # an unnamed device is named by its type as the catalog names it, not by the catalog id
+    assert "NVIDIA Quantum-2 QM9700 NDR InfiniBand switch at U10 collides with node-1 at U5" in found[0].message
 
 
 def test_collision_behind_a_tall_device_is_found(catalog):

@@ -20,6 +20,7 @@ from catalog.registry import DATA_DIR
 from designer.analysis import analyze
 from designer.fileformat import load
 from designer.findings import Finding
+from designer.model import MountedDevice
 from designer.samples import DGX_B200_SU, GB200_NVL72_SU
 from exporters.base import ExportError
 from exporters.quote_pdf import derived_quote_number, write_quote_pdf
@@ -287,7 +288,9 @@ def test_findings_are_capped_with_a_count_of_the_rest(analysis, tmp_path):
     assert "synthetic finding 198" in text and "synthetic finding 199" not in text
     assert "31 more findings are not listed (31 warnings)" in text
     assert text.index("the worst") < text.index("synthetic finding 0")
-    assert "hall Data hall 1" in text
+    # the hall as the findings panel names it: its name says "hall" already
+    findings = text[text.index("The design checks report"):]
+    assert "Data hall 1" in findings and "hall:hall-1" not in text
 
 
 def test_an_analysis_without_its_project_cannot_be_quoted(analysis, tmp_path):
@@ -345,3 +348,26 @@ def test_an_empty_design_is_refused_like_the_workbook(catalog, tmp_path):
     with pytest.raises(ExportError, match="no lines"):
         write_quote_pdf(analyze(Project(), catalog), tmp_path / "empty.pdf")
     assert not (tmp_path / "empty.pdf").exists()
+
+
+def test_findings_and_cdu_loops_name_racks_and_units_as_people_read_them(catalog, tmp_path):
+    """Where a finding is, and a CDU loop's units, by name ("Rack R1", "CDU in rack SPINE-02"), never by id."""
+    project = load(GB200_NVL72_SU, catalog)
+    first, spine = project.rack("su01-01"), project.rack("spine-02")
+    own_cdu = MountedDevice("spine-02-cdu", "cdu-inrack", 30.0, "front")
+    project = project.with_racks([dataclasses.replace(first, name="R1", power_limit_kw=5.0),
+                                  spine.with_device(own_cdu)])
+    analysis = analyze(project, catalog)
+    path = tmp_path / "q.pdf"
+    write_quote_pdf(analysis, path)
+    pages = pages_text(path)
+    text = "\n".join(pages)
+    findings = text[text.index("The design checks report"):]
+    over = next(f for f in analysis.findings if f.code == "rack-over-limit")
+    assert over.where == "rack:su01-01"
+    assert "Rack R1" in findings and over.message in findings.replace("\n", " ")
+    assert "Bill of materials" in findings  # the bill's findings, not "project:bom"
+    assert not re.search(r"\b(rack|floor|hall|project):[\w-]", text)  # no where-string anywhere
+    assert "su01-01" not in text and "spine-02" not in text  # the ids, in lower case; names are upper
+    loops = next(p for p in pages if "CDU loops" in p)
+    assert "CDU in rack SPINE-02" in loops and "SU01 CDU-1, SU01 CDU-2" in loops

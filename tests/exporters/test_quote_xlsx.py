@@ -350,3 +350,17 @@ def test_names_that_look_like_formulas_stay_text(project, catalog, tmp_path):
     source = next(racks.cell(r, 15) for r in range(HEADER_ROW + 1, racks.max_row + 1)
                   if racks.cell(r, 3).value == "AR3307")
     assert source.data_type == "s" and source.value.startswith("=HYPERLINK")
+
+
+def test_no_cell_names_a_design_object_by_its_id(catalog, tmp_path):
+    """The workbook is read by people: a rack, CDU, hall or device is never named by its id in it (the ids
+    here are lower case, the names upper case, so a case-sensitive search tells them apart)."""
+    project = load(GB200_NVL72_SU, catalog)
+    ids = {r.id for r in project.racks} | {f.id for f in project.floor_devices} | {h.id for h in project.halls} \
+        | {d.id for r in project.racks for d in r.devices}
+    pattern = re.compile(r"(?<![\w-])(" + "|".join(map(re.escape, sorted(ids, key=len, reverse=True))) + r")(?![\w-])")
+    path = tmp_path / "ids.xlsx"
+    write_quote_xlsx(analyze(project, catalog), path)
+    texts = [v for ws in openpyxl.load_workbook(path) for row in ws.iter_rows(values_only=True) for v in row
+             if isinstance(v, str)]
+    assert texts and not [t for t in texts if pattern.search(t) or re.search(r"\b(rack|floor|hall|project):\w", t)]

@@ -1,6 +1,8 @@
 """Inspector: edits are commands, typing merges into one undo step, undo refreshes without echo."""
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 from PySide6.QtCore import Qt
 from PySide6.QtTest import QTest
@@ -155,3 +157,30 @@ def test_a_typed_free_position_is_one_undo_step(inspector, doc):
     assert doc.project.rack("m01").x == 7800.0 and inspector.status.text() == ""
     doc.undo()
     assert doc.project.rack("m01").x == 7200.0 and not doc.can_undo()
+
+
+def test_a_cdu_serves_its_racks_by_their_names(inspector, catalog):
+    project = load(samples.GB200_NVL72_SU, catalog)
+    project = project.with_racks([replace(project.rack("r01"), name="R1")])
+    inspector.set_document(Document(project, catalog))
+    inspector.show_selection("floor", ["cdu-1"])
+    assert inspector.heading.text() == "Floor unit CDU-1"
+    serves = inspector.floor_info.text().splitlines()[-1]
+    assert serves == "serves: R1, NVL72-02, NVL72-03, NVL72-04, NVL72-05, NVL72-06, NVL72-07, NVL72-08"
+    assert "r01" not in inspector.floor_info.text()
+
+
+def test_a_cdu_serving_many_racks_counts_the_rest_and_names_them_all_in_its_tooltip(inspector, catalog):
+    project = load(samples.GB200_NVL72_SU, catalog)
+    base = project.rack("r01")
+    extra = [replace(base, id=f"x{i:02d}", name=f"EXTRA-{i:02d}", x=base.x + 700.0 * i, y=base.y + 30000.0,
+                     devices=()) for i in range(30)]
+    project = project.adding_racks(extra)
+    unit = project.floor_device("cdu-1")
+    project = project.with_floor_devices([replace(unit, serves=unit.serves + tuple(r.id for r in extra))])
+    inspector.set_document(Document(project, catalog))
+    inspector.show_selection("floor", ["cdu-1"])
+    serves = inspector.floor_info.text().splitlines()[-1]
+    assert serves.startswith("serves: NVL72-01, NVL72-02") and serves.endswith(" +22 more")
+    tip = inspector.floor_info.toolTip()
+    assert "38 racks: " in tip and "EXTRA-29" in tip and "x29" not in tip
