@@ -15,7 +15,7 @@ from html import escape
 from typing import Iterable
 
 from PySide6.QtCore import QModelIndex, QPointF, QRectF, QRegularExpression, QSortFilterProxyModel, Qt, Signal
-from PySide6.QtGui import QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap, QStandardItem, \
+from PySide6.QtGui import QAction, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap, QStandardItem, \
     QStandardItemModel
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QTreeView, QVBoxLayout, QWidget
 
@@ -128,6 +128,14 @@ class FindingsPanel(QWidget):
         # Rows stay one line high (a big hall has thousands of findings, and uniform rows keep them fast): a
         # message too long for its column is cut at its end, where it matters least, and its tooltip holds all.
         self.view.setTextElideMode(Qt.TextElideMode.ElideRight)
+        # The code is for scripts and for searching the documentation; people read the message, which then
+        # has the room. A right click on the header brings the column back.
+        self.view.setColumnHidden(1, True)
+        self.show_codes_action = QAction("Show finding codes", self.view.header())
+        self.show_codes_action.setCheckable(True)
+        self.show_codes_action.toggled.connect(lambda on: self.view.setColumnHidden(1, not on))
+        self.view.header().addAction(self.show_codes_action)
+        self.view.header().setContextMenuPolicy(Qt.ContextMenuPolicy.ActionsContextMenu)
         self.view.clicked.connect(self._emit)
         self.view.activated.connect(self._emit)  # double-click and Enter
         self.filter = QComboBox()
@@ -205,7 +213,7 @@ class FindingsPanel(QWidget):
         for item, text in zip(items[1:], texts[1:]):
             item.setData(text, SORT_ROLE)
         # Rich text, so Qt wraps a long message to the screen instead of one line wider than it.
-        message_tip = f"<p>{escape(f.message)}</p>"
+        message_tip = f"<p>{escape(f.message)}</p><p><i>{escape(f.code)}</i></p>"
         for item in items[:WHERE]:
             item.setToolTip(message_tip)
         items[WHERE].setToolTip(f"<p>{escape(namer.listing(places))}</p>")  # every place; the column shows two

@@ -127,6 +127,10 @@ def test_a_long_message_is_cut_in_its_column_and_whole_in_its_tooltip(panel, cat
     tip = index.data(Qt.ItemDataRole.ToolTipRole)
     assert message in tip and tip.startswith("<p>")  # rich text: Qt wraps it instead of one screen-wide line
     assert panel.view.columnWidth(WHERE) <= WHERE_MAX_PX
+    # The code is an id for scripts: hidden, named in the tooltip, back with the header's action.
+    assert panel.view.isColumnHidden(1) and "inlet-loss-over-rating" in tip
+    panel.show_codes_action.trigger()
+    assert not panel.view.isColumnHidden(1)
 
 
 def test_without_a_project_a_place_is_named_by_what_the_finding_holds(panel):
