@@ -69,16 +69,16 @@ SERIES: dict[str, str] = {
     "days": "#D55E00",
 }
 
-#: Cable routes on the plan, by medium (designer.cabling_view.MEDIUM_KEYS). Routes cross rack fills
-#: (compute blue, network orange, rack-scale purple), so the common media take hues apart from those:
-#: fibre green and black; copper, which stays among switches, sky blue, reddish purple and blue. A run
-#: no cable reaches, or a medium not listed, is vermillion: it needs a look.
+#: Cable routes on the plan, by medium (designer.cabling_view.MEDIUM_KEYS): lines drawn over rack and CDU
+#: fills, so none takes a fill's colour: the common multimode fibre is black, the others Paul Tol's
+#: colour-blind safe indigo, wine, olive and the Okabe-Ito reddish purple. A run no cable reaches (and a
+#: medium not listed) is vermillion, dashed: it needs a look.
 CABLE_MEDIA: dict[str, str] = {
-    "dac": "#56B4E9",
+    "mmf": "#000000",
+    "smf": "#332288",
+    "dac": "#882255",
     "acc": "#CC79A7",
-    "splitter": "#0072B2",
-    "mmf": "#009E73",
-    "smf": "#000000",
+    "splitter": "#999933",
     "none": "#D55E00",
 }
 CABLE_OTHER = "#D55E00"

@@ -75,8 +75,9 @@ class CableRoutesItem(QGraphicsItem):
         return self._highlight
 
     def legend(self) -> list[tuple[QColor, str]]:
-        """(colour, label) for each medium drawn now, for the plan's legend."""
-        return [(QColor(pen.color()), f"{medium_name(m)} route") for m, (_, pen, _) in zip(self._media, self._paths)]
+        """(colour, label, "line") for each medium drawn now, for the plan's legend (drawn as a line)."""
+        return [(QColor(pen.color()), f"{medium_name(m)} route", "line")
+                for m, (_, pen, _) in zip(self._media, self._paths)]
 
     def set_routes(self, routes) -> None:
         """Draw ``routes``, a list of (medium key, QPolygonF in scene coordinates); an empty list clears."""

@@ -5,8 +5,8 @@ can be reused when the plan is rendered to an image for a report.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QLineF, QRectF, Qt
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QPen
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 
 from . import style
 
@@ -64,17 +64,28 @@ def draw_legend(painter: QPainter, vp, entries: list[tuple]) -> None:
     fm = QFontMetricsF(font)
     rows = [*entries, (None, "Front of rack")]
     row_h, sw = 20.0, 14.0
-    width = 12 + sw + 8 + max(fm.horizontalAdvance(text) for _, text in rows) + 14
+    width = 12 + sw + 8 + max(fm.horizontalAdvance(row[1]) for row in rows) + 14
     box = QRectF(vp.width() - width - 14, vp.height() - len(rows) * row_h - 14 - 14, width, len(rows) * row_h + 14)
     _panel(painter, box)
     painter.setFont(font)
     y = box.top() + 7
-    for color, text in rows:
+    for color, text, *marker in rows:
         swatch = QRectF(box.left() + 12, y + (row_h - sw) / 2, sw, sw)
         fill = color if color is not None else style.ROLES["empty"][0]
-        painter.setPen(QPen(fill.darker(150), 1))
-        painter.setBrush(fill)
-        painter.drawRect(swatch)
+        if marker == ["line"]:  # a cable route: a line as on the plan, on its white casing
+            mid = swatch.center().y()
+            painter.setPen(QPen(QColor(255, 255, 255), 5))
+            painter.drawLine(QPointF(swatch.left(), mid), QPointF(swatch.right(), mid))
+            painter.setPen(QPen(fill, 2.5))
+            painter.drawLine(QPointF(swatch.left(), mid), QPointF(swatch.right(), mid))
+        elif marker == ["hatch"]:  # a refused placement: the plan's dashed outline over its hatch
+            painter.setPen(QPen(fill, 1.5, Qt.PenStyle.DashLine))
+            painter.setBrush(QBrush(fill, Qt.BrushStyle.BDiagPattern))
+            painter.drawRect(swatch)
+        else:
+            painter.setPen(QPen(fill.darker(150), 1))
+            painter.setBrush(fill)
+            painter.drawRect(swatch)
         if color is None:
             painter.fillRect(QRectF(swatch.left(), swatch.top(), sw, 4), fill.darker(185))
         painter.setPen(style.TEXT)

@@ -36,7 +36,7 @@ def text_on(fill: QColor) -> QColor:
 #: Selection outline, a refused placement (hatched, never a load colour), clearance bands.
 ACCENT = QColor(scheme.SELECTED)
 INVALID = QColor(scheme.REFUSED)
-REFUSED_LEGEND = (INVALID, scheme.REFUSED_LABEL)
+REFUSED_LEGEND = (INVALID, scheme.REFUSED_LABEL, "hatch")
 CLEARANCE_FRONT = QColor(scheme.CLEARANCE_FRONT[0])
 CLEARANCE_FRONT.setAlpha(46)
 CLEARANCE_REAR = QColor(scheme.CLEARANCE_REAR[0])

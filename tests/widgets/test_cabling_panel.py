@@ -213,9 +213,11 @@ def test_the_overlay_builds_its_paths_once_and_clears_with_nothing():
     item.set_routes([])
     assert item.route_count == 0 and item.boundingRect().isEmpty()
     assert set(MEDIUM_COLORS) >= {"dac", "acc", "splitter", "mmf", "smf", "none"}
-    okabe_ito = {"#0072b2", "#e69f00", "#009e73", "#cc79a7", "#56b4e9", "#d55e00", "#000000"}
-    assert {c.name() for c in MEDIUM_COLORS.values()} <= okabe_ito
     assert np.unique([c.name() for c in MEDIUM_COLORS.values()]).size == len(MEDIUM_COLORS)
+    # Routes are drawn over fills: no medium takes the colour of a rack role, a CDU or a floor unit.
+    from widgets import style
+    fills = {c.name() for c, _ in style.ROLES.values()} | {style.CDU[0].name(), style.FLOOR_OTHER[0].name()}
+    assert not {c.name() for c in MEDIUM_COLORS.values()} & fills
 
 
 def test_hovering_a_bar_shows_its_counts(make_panel, qtbot):

@@ -424,7 +424,7 @@ def test_heat_map_colours_an_overloaded_rack_red(win):
 
 
 def _swatches(scene) -> set[str]:
-    return {c.name() for c, _ in scene.legend() if c.alpha() > 0}
+    return {entry[0].name() for entry in scene.legend() if entry[0].alpha() > 0}
 
 
 def test_the_legend_lists_exactly_the_colours_in_use(win):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
-from PySide6.QtGui import QWheelEvent
+from PySide6.QtGui import QColor, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from designer import samples
@@ -165,12 +165,16 @@ def test_the_plan_legend_names_the_cable_media_it_draws(make_window):
     _select_first_rack(w)
     w.workspaces.switch("network")
     _settle()
-    drawn = {pen_colour.name() for pen_colour, _ in w.cabling.routes_item.legend()}
-    assert drawn and drawn <= {c.name() for c, _ in w.scene.legend()}
-    assert "Multimode fibre route" in [text for _, text in w.scene.legend()]
+    drawn = {entry[0].name() for entry in w.cabling.routes_item.legend()}
+    legend = w.scene.legend()
+    assert drawn and drawn <= {entry[0].name() for entry in legend}
+    assert (QColor("#000000"), "Multimode fibre route", "line") in legend  # drawn as a line, as on the plan
+    # a route never shares a colour with a fill the legend lists
+    fills = {entry[0].name() for entry in legend if len(entry) == 2 and entry[0].alpha() > 0}
+    assert not drawn & fills
     w.workspaces.switch("layout")
     _settle()
-    assert not any(text.endswith(" route") for _, text in w.scene.legend())
+    assert not any(entry[1].endswith(" route") for entry in w.scene.legend())
 
 
 def test_every_rack_is_named_on_the_plan_with_the_whole_hall_in_view(make_window):
