@@ -35,6 +35,7 @@ from .floor_heatmap import LAYERS as HEAT_LAYERS
 from .floor_plan import FloorPlanScene
 from .floor_view import FloorPlanView
 from .inspector import InspectorPanel
+from .lazy_panel import LazyPanel
 from .new_superpod import start as start_new_superpod
 from .palette import CatalogPalette
 from .quote_form import QuoteActions
@@ -83,20 +84,19 @@ class MainWindow(QMainWindow):
         self.elevation = RackElevationPanel(catalog, self)
         self.elevation_dock = self._dock("Rack elevation", "elevation_dock", self.elevation,
                                          Qt.DockWidgetArea.RightDockWidgetArea)
-        self.dashboards = DashboardPanel(catalog, self)
-        self.dashboards_dock = self._dock("Dashboards", "dashboards_dock", self.dashboards,
-                                          Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.dashboards_dock = self._dock("Dashboards", "dashboards_dock", None, Qt.DockWidgetArea.BottomDockWidgetArea)
+        self._dashboards = LazyPanel(self.dashboards_dock, lambda: DashboardPanel(catalog, self),
+                                     self._feed_dashboards)
         self.findings = FindingsPanel(self)
         self.findings_dock = self._dock("Findings", "findings_dock", self.findings,
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
-        self.cabling = CablingPanel(catalog, self.scene, self)
-        self.cabling_dock = self._dock("Cabling", "cabling_dock", self.cabling, Qt.DockWidgetArea.RightDockWidgetArea)
+        self.cabling_dock = self._dock("Cabling", "cabling_dock", None, Qt.DockWidgetArea.RightDockWidgetArea)
         self.cabling_dock.hide()
-        # The cabling view works only while it is seen: a click on a rack costs nothing more when it is hidden.
+        # The cabling view works only while it is seen: a click on a rack costs nothing more when it is hidden,
+        # and no routes stay on the plan once the view that explains them is gone.
         self._selection: tuple[str, list] = ("", [])
-        self._cabling_stale = True
-        self.cabling_dock.visibilityChanged.connect(self._on_cabling_visible)
-        self.cabling.rack_activated.connect(lambda rack_id: self.go_to(f"rack:{rack_id}"))
+        self._cabling = LazyPanel(self.cabling_dock, self._make_cabling, self._feed_cabling,
+                                  on_hide=lambda panel: panel.show_selection("", []))
         self.bom = BomPanel(self)
         self.central_tabs.addTab(self.bom, "Bill of materials")
         self.totals_label = QLabel()
@@ -138,7 +138,8 @@ class MainWindow(QMainWindow):
     def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
         dock.setObjectName(name)
-        dock.setWidget(widget)
+        if widget is not None:
+            dock.setWidget(widget)
         self.addDockWidget(area, dock)
         return dock
 
@@ -325,8 +326,9 @@ class MainWindow(QMainWindow):
         self.exports.shutdown()  # finishes the files already asked for
         self.files.timer.stop()
         self.files.discard_recovery()
-        self.dashboards.dispose()
-        self.cabling.dispose()
+        for lazy in (self._dashboards, self._cabling):
+            if lazy.built:
+                lazy.panel.dispose()
         event.accept()
 
     # -- documents ------------------------------------------------------------
@@ -337,14 +339,15 @@ class MainWindow(QMainWindow):
         self.document = document
         self.analysis = None
         self.files.discard_recovery()  # whatever was autosaved belonged to the document now closed
-        self.dashboards.set_analysis(None)
+        self._dashboards.changed()
         self.inspector.set_analysis(None)
         self.findings.set_findings(())
         self.bom.set_document(document)
         self.bom.set_analysis(None)
-        self.cabling.set_document(document)
-        self._selection, self._cabling_stale = ("", []), True
-        self._sync_cabling()
+        if self._cabling.built:
+            self._cabling.panel.set_document(document)
+        self._selection = ("", [])
+        self._cabling.changed()
         self.engine_label.setText("")
         self.scene.set_document(document)
         self.scene.set_analysis(None)
@@ -383,13 +386,12 @@ class MainWindow(QMainWindow):
 
     def _on_analysis(self, revision: int, analysis) -> None:
         self.analysis = analysis
-        self.dashboards.set_analysis(analysis)
+        self._dashboards.changed()
         self.inspector.set_analysis(analysis)
         self.findings.set_findings(analysis.findings, analysis.project, analysis.catalog)
         self.bom.set_analysis(analysis)
         self.scene.set_analysis(analysis)
-        self._cabling_stale = True
-        self._sync_cabling()
+        self._cabling.changed()
         summary = analysis.summary
         self.totals_label.setText(counts_text(summary.get("racks", 0), summary.get("gpus", 0)))
         self.engine_label.setText("· " + " · ".join(totals_parts(analysis)[1:]))
@@ -402,7 +404,8 @@ class MainWindow(QMainWindow):
 
     def _on_busy(self, busy: bool) -> None:
         self.busy_bar.setVisible(busy)
-        self.dashboards.set_busy(busy)
+        if self._dashboards.built:
+            self._dashboards.panel.set_busy(busy)
         self.bom.set_busy(busy)
 
     def _on_selection(self, kind: str, ids) -> None:
@@ -416,21 +419,35 @@ class MainWindow(QMainWindow):
         # the elevation follows the selection: a rack's, or none (a CDU, the hall, an undone rack)
         self.elevation.show_rack(ids[0] if kind == "rack" and ids else None)
         self._selection = (kind, list(ids))
-        self._cabling_stale = True
-        self._sync_cabling()
+        self._cabling.changed()
 
-    def _sync_cabling(self) -> None:
-        if self._cabling_stale and self.cabling_dock.isVisible():
-            self._cabling_stale = False
-            self.cabling.set_analysis(self.analysis)
-            self.cabling.show_selection(*self._selection)
+    # -- panels built when first seen -------------------------------------------------
+    @property
+    def dashboards(self) -> DashboardPanel:
+        """The charts, built on first use and showing the latest analysis."""
+        return self._dashboards.get()
 
-    def _on_cabling_visible(self, visible: bool) -> None:
-        if visible:
-            self._sync_cabling()
-        else:  # no routes left on the plan once the view that explains them is gone
-            self.cabling.show_selection("", [])
-            self._cabling_stale = True
+    @property
+    def cabling(self) -> CablingPanel:
+        """The cabling view, built on first use and showing the latest analysis and selection."""
+        return self._cabling.get()
+
+    def _feed_dashboards(self, panel: DashboardPanel) -> None:
+        panel.set_analysis(self.analysis)
+        panel.set_busy(self.runner.busy)
+
+    def _make_cabling(self) -> CablingPanel:
+        panel = CablingPanel(self.catalog, self.scene, self)
+        panel.set_document(self.document)
+        panel.rack_activated.connect(lambda rack_id: self.go_to(f"rack:{rack_id}"))
+        return panel
+
+    def _feed_cabling(self, panel: CablingPanel) -> None:
+        panel.set_analysis(self.analysis)
+        # a hidden view draws no routes on the plan: the selection's links wait for the dock to show
+        panel.show_selection(*(self._selection if self.cabling_dock.isVisible() else ("", [])))
+        if not self.cabling_dock.isVisible():
+            self._cabling.stale = True
 
     def show_project_settings(self) -> None:
         self.inspector_dock.show()
