@@ -54,6 +54,9 @@ class HeatMapMixin:
     heat_layer = DEFAULT_LAYER
     _rack_share: dict = {}
     _floor_share: dict = {}
+    #: bumped by the scene whenever a rack or floor unit item comes or goes
+    _item_version = 0
+    _bands_cache = None
 
     def set_analysis(self, analysis) -> None:
         """Engine results (a :class:`designer.analysis.Analysis`) to colour the heat map with; None forgets them."""
@@ -85,10 +88,11 @@ class HeatMapMixin:
 
     def heat_bands_in_use(self) -> list[str]:
         """The load bands the heat map paints now, in legend order: racks by the layer, CDUs by loop load."""
-        # The legend asks on every repaint; the answer changes only with the figures or the set of items.
-        key = (id(self._rack_share), id(self._floor_share), len(self.rack_items), len(self.floor_items))
-        cached = getattr(self, "_bands_cache", None)
-        if cached is not None and cached[0] == key:
+        # The legend asks on every repaint; the answer changes only with the figures (new dicts, held here so
+        # they are compared by identity, never by a reused address) or with the set of items.
+        key = (self._rack_share, self._floor_share, self._item_version)
+        cached = self._bands_cache
+        if cached is not None and all(a is b for a, b in zip(cached[0][:2], key[:2])) and cached[0][2] == key[2]:
             return cached[1]
         shares = [self._rack_share.get(rid) for rid in self.rack_items]
         shares += [self._floor_share.get(fid) for fid, item in self.floor_items.items() if item.kind == "cdu"]

@@ -118,6 +118,7 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
             self._overview_items = []  # cleared with everything else
             self.project = project
             self.rack_items.clear(), self.floor_items.clear(), self.hall_items.clear(), self.hall_offsets.clear()
+            self._item_version += 1
             self._roles.clear(), self._floor_kinds.clear()
             self._make_clearance_items()
             self._halls_rect = QRectF()
@@ -219,10 +220,12 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
             item.set_heat(self.rack_heat(rack.id), update=False)
         self._add(item, rack.hall, rack.x, rack.y, rack.rotation)
         self.rack_items[rack.id] = item
+        self._item_version += 1
         return item
 
     def _remove_rack(self, rack_id: str) -> None:
         item = self.rack_items.pop(rack_id)
+        self._item_version += 1
         self._roles[item.role] -= 1
         self.removeItem(item)
         self.overview_dirty()
@@ -238,10 +241,12 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
             item.set_heat(self.floor_heat(dev.id), update=False)
         self._add(item, dev.hall, dev.x, dev.y, dev.rotation)
         self.floor_items[dev.id] = item
+        self._item_version += 1
         return item
 
     def _remove_floor(self, device_id: str) -> None:
         item = self.floor_items.pop(device_id)
+        self._item_version += 1
         self._floor_kinds[item.kind] -= 1
         self.removeItem(item)
         self.overview_dirty()

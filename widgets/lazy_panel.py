@@ -23,6 +23,8 @@ class LazyPanel:
         self._factory, self._feed, self._on_hide = factory, feed, on_hide
         self.panel: QWidget | None = None
         self.stale = True
+        #: whether the dock is on screen: a dock tabbed behind another stays isVisible() but is not seen
+        self.shown = False
         dock.setWidget(QWidget())  # holds the dock's place and size until the panel exists
         dock.visibilityChanged.connect(self._visible)
 
@@ -43,10 +45,11 @@ class LazyPanel:
     def changed(self) -> None:
         """What the panel shows has changed: update it now if it is seen, else when it next is."""
         self.stale = True
-        if self.dock.isVisible():
+        if self.shown:
             self.get()
 
     def _visible(self, visible: bool) -> None:
+        self.shown = visible
         if visible:
             if self.stale or self.panel is None:
                 self.get()

@@ -445,8 +445,8 @@ class MainWindow(QMainWindow):
     def _feed_cabling(self, panel: CablingPanel) -> None:
         panel.set_analysis(self.analysis)
         # a hidden view draws no routes on the plan: the selection's links wait for the dock to show
-        panel.show_selection(*(self._selection if self.cabling_dock.isVisible() else ("", [])))
-        if not self.cabling_dock.isVisible():
+        panel.show_selection(*(self._selection if self._cabling.shown else ("", [])))
+        if not self._cabling.shown:
             self._cabling.stale = True
 
     def show_project_settings(self) -> None:

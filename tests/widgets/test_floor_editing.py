@@ -445,6 +445,26 @@ def test_the_legend_lists_exactly_the_colours_in_use(win):
     assert style.heat_color(1.0) == style.HEAT_AT_LIMIT != style.HEAT_OVER
 
 
+def test_the_heat_legend_follows_every_change_of_layer(win):
+    """The legend's bands are cached between repaints; no sequence of layer changes may show stale ones."""
+    analysis = analyze(win.project, win.catalog)
+    racks = [dict(r) for r in analysis["power"]["racks"]]
+    racks[0]["utilisation"], racks[1]["utilisation"] = 1.2, 0.9
+    racks[2]["air_density"] = 0.7
+    win.scene.set_analysis({"power": {"racks": racks}, "cooling": {**analysis["cooling"], "racks": racks}})
+    win.heat_map_action.trigger()
+    layers = ["rack_power", "air_density", "power_chain"]
+    for step in range(40):
+        # two changes while the map is off (no legend asked between them), then the map back on
+        win.heat_map_action.trigger()
+        win.scene.set_heat_layer(layers[step % 3])
+        win.scene.set_heat_layer(layers[(step * 2 + 1) % 3])
+        win.heat_map_action.trigger()
+        in_use = {i.fill_color.name() for i in win.scene.rack_items.values()}
+        in_use |= {i.fill_color.name() for i in win.scene.floor_items.values() if i.kind == "cdu"}
+        assert _swatches(win.scene) == in_use, step
+
+
 def test_refused_is_not_a_colour_of_load_or_role():
     from widgets.floor_items import _INVALID_HATCH
     assert _INVALID_HATCH.style() == Qt.BrushStyle.BDiagPattern

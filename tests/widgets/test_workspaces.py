@@ -130,15 +130,19 @@ def test_a_workspace_keeps_what_the_user_made_of_it(make_window, qtbot):
 def test_the_workspace_and_its_dock_sizes_survive_a_restart(make_window):
     w = make_window("restart.ini")
     w.workspaces.switch("power")
-    w.resizeDocks([w.dashboards_dock], [480], Qt.Orientation.Vertical)
     _settle()
-    height = w.dashboards_dock.height()
+    before = w.dashboards_dock.width()
+    w.resizeDocks([w.dashboards_dock], [before + 140], Qt.Orientation.Horizontal)
+    w.heat_map_action.trigger()  # off, against the workspace's default
+    _settle()
+    width = w.dashboards_dock.width()
+    assert width >= before + 100 and not w.heat_map_action.isChecked()
     w.close()
     again = make_window("restart.ini")
     _settle()
     assert again.workspaces.current == "power" and again.workspaces.actions["power"].isChecked()
-    assert again.dashboards_dock.isVisible() and abs(again.dashboards_dock.height() - height) <= 2
-    assert again.heat_map_action.isChecked()
+    assert again.dashboards_dock.isVisible() and abs(again.dashboards_dock.width() - width) <= 2
+    assert not again.heat_map_action.isChecked()
 
 
 def test_the_network_workspace_shows_a_racks_cables_on_the_plan(make_window):
@@ -191,3 +195,21 @@ def test_every_rack_is_named_on_the_plan_with_the_whole_hall_in_view(make_window
         assert item._label.px * lod >= MIN_LABEL_PX, rack.name  # drawn: big enough to read at this zoom
     nvl72 = w.scene.rack_items[next(r.id for r in w.project.racks if r.name == "SU01-01")]
     assert nvl72._label_along  # a 600 mm wide rack reads its name along its length
+
+
+def test_a_cabling_dock_tabbed_away_draws_no_routes(make_window):
+    w = make_window()
+    w.workspaces.switch("network")
+    _select_first_rack(w)
+    assert w.cabling.routes_item.route_count > 0
+    w.tabifyDockWidget(w.cabling_dock, w.inspector_dock)
+    w.inspector_dock.raise_()
+    _settle()
+    assert w.cabling_dock.isVisible()  # still "visible" to Qt, yet behind the inspector's tab
+    other = next(r for r in w.project.racks if r.name == "SU01-05")
+    w.scene.select(f"rack:{other.id}")
+    _settle()
+    assert w._cabling.panel.routes_item.route_count == 0 and not w._cabling.shown
+    w.cabling_dock.raise_()
+    _settle()
+    assert w.cabling.selected_rack == other.id and w.cabling.routes_item.route_count > 0
