@@ -95,7 +95,7 @@ def room_air(project: Project, catalog: Catalog, arrays: DesignArrays, rack_air:
             k = int(np.argmin(np.where(dev_hall == h, rated[arrays.dev_type], np.inf)))
             name = arrays.types.types[arrays.dev_type[k]].name
             findings.append(Finding("warning", "inlet-class",
-                                    f"hall {hall.name} is class {f.inlet_class}, which allows inlet air up to "
+                                    f"hall {hall.label} is class {f.inlet_class}, which allows inlet air up to "
                                     f"{hi:g} °C, but {name} is rated to {coolest:g} °C: run the hall to a cooler "
                                     "class", where))
         crahs = units.get(h, [])
@@ -109,7 +109,7 @@ def room_air(project: Project, catalog: Catalog, arrays: DesignArrays, rack_air:
                                      "utilisation": round(air / cap, 4) if cap > 0 else None,
                                      "redundancy": "N+1" if len(crahs) > 1 and air <= n1 else "N",
                                      "airflow_cfm": None if flow is None else round(flow), "demand_cfm": round(cfm)}
-            label = f"the air handlers of {hall.name}"
+            label = f"the air handlers of {hall.label}"
             if air > cap + 1e-9:
                 findings.append(Finding("error", "crah-over-capacity",
                                         f"{label} remove {cap:g} kW, less than the {air:.1f} kW of air heat", where))

@@ -210,8 +210,11 @@ def _ranks(names: np.ndarray) -> np.ndarray:
 
 
 def links_of(analysis: Analysis, project: Project | None, catalog: Catalog, selection: str, *,
-             offset: int = 0, limit: int | None = None) -> LinkRows:
+             offset: int = 0, limit: int | None = None, rack: str | None = None) -> LinkRows:
     """The links of rack or mounted device ``selection``, from where it stands (see :class:`LinkRows`).
+
+    A device id is unique only within its rack (a device moved to another rack keeps its id), so
+    ``rack`` names the rack of a device ``selection``; without it, the first rack holding that id.
 
     ``project`` is the design as edited now (rack names are read from it); the links, lengths
     and device names are the analysis'. A selection the analysis does not know, or a rack
@@ -222,12 +225,15 @@ def links_of(analysis: Analysis, project: Project | None, catalog: Catalog, sele
     if idx is None:
         return _empty(selection)
     plan = idx.plan
-    if selection in idx.rack_pos:
+    if rack is None and selection in idx.rack_pos:
         near_rack = idx.rack_pos[selection]
         a_in, b_in = idx.a_rack == near_rack, idx.b_rack == near_rack
     elif selection in idx.by_device:
         devices = idx.by_device[selection]
-        near_rack = int(idx.device_rack[devices[0]])
+        near_rack = idx.rack_pos.get(rack, -1) if rack is not None else int(idx.device_rack[devices[0]])
+        devices = devices[idx.device_rack[devices] == near_rack]
+        if not len(devices):
+            return _empty(selection)
         mine = np.zeros(len(idx.device_ids), dtype=bool)
         mine[devices] = True
         a_in, b_in = mine[plan.a_dev], mine[plan.b_dev]

@@ -32,12 +32,12 @@ def check_space(project: Project, catalog: Catalog, placed=None) -> list[Finding
             shape = hall_shape(hall)
             if shape is None:
                 findings.append(Finding("error", "hall-outline-invalid",
-                                        f"hall {hall.name}: its outline crosses itself", f"hall:{hall.id}"))
+                                        f"hall {hall.label}: its outline crosses itself", f"hall:{hall.id}"))
                 continue
             idx = np.nonzero(placed.halls == hall.id)[0]
             for i in idx[~shapely.covers(shape, placed.polys[idx])]:
                 findings.append(Finding("error", "outside-hall",
-                                        f"{placed.labels[i]} is not inside hall {hall.name}", placed.wheres[i]))
+                                        f"{placed.labels[i]} is not inside hall {hall.label}", placed.wheres[i]))
         left, right, areas = overlapping_pairs(placed.polys, placed.halls)
         for a, b, area in zip(left, right, areas):
             findings.append(Finding("error", "overlap",

@@ -48,7 +48,7 @@ LOAD_BANDS: tuple[tuple[str, float, str, str], ...] = (
     ("at_limit", 1.0 + 1e-9, "#B2182B", "At the limit"),
     ("over", math.inf, "#4D0019", "Over the limit"),
 )
-NO_DATA = ("#D5DAE0", "No result yet")
+NO_DATA = ("#D5DAE0", "No figure: not analysed yet, or no limit")
 
 #: States drawn over a role or load colour. A refused placement is hatched black, never red, so it
 #: cannot be read as a load at its limit; the selection is a blue outline.

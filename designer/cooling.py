@@ -110,11 +110,11 @@ def analyze_cooling(ctx: Context) -> CoolingResult:
                 continue
             if load > cap:
                 findings.append(Finding("error", f"hall-over-{kind}-cooling",
-                                        f"hall {hall.name} must remove {load:.1f} kW by {kind}, over its "
+                                        f"hall {hall.label} must remove {load:.1f} kW by {kind}, over its "
                                         f"{cap:g} kW {kind} cooling capacity", where))
             elif load > HEADROOM_WARNING * cap:
                 findings.append(Finding("warning", f"hall-{kind}-cooling-headroom",
-                                        f"hall {hall.name} uses {load / cap:.0%} of its {cap:g} kW {kind} cooling",
+                                        f"hall {hall.label} uses {load / cap:.0%} of its {cap:g} kW {kind} cooling",
                                         where))
         halls.append({"id": hall.id, "name": hall.name, "air_kw": _r(air), "air_capacity_kw": hall.cooling_capacity_kw,
                       "air_headroom_kw": None if hall.cooling_capacity_kw is None

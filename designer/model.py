@@ -40,6 +40,11 @@ class Hall:
     facility: Facility = NO_FACILITY
 
     @property
+    def label(self) -> str:
+        """What a person reads for the hall: its name, or its id when it has none (as the plan titles it)."""
+        return self.name or self.id
+
+    @property
     def area_m2(self) -> float:
         pts = self.outline
         s = sum(x1 * y2 - x2 * y1 for (x1, y1), (x2, y2) in zip(pts, pts[1:] + pts[:1]))

@@ -138,11 +138,11 @@ def analyze_power(ctx: Context) -> PowerResult:
         if cap is not None:
             if mx > cap:
                 findings.append(Finding("error", "hall-over-power",
-                                        f"hall {hall.name} needs up to {mx:.1f} kW of IT power, over its "
+                                        f"hall {hall.label} needs up to {mx:.1f} kW of IT power, over its "
                                         f"{cap:g} kW capacity", where))
             elif mx > HEADROOM_WARNING * cap:
                 findings.append(Finding("warning", "hall-power-headroom",
-                                        f"hall {hall.name} uses {mx / cap:.0%} of its {cap:g} kW IT capacity", where))
+                                        f"hall {hall.label} uses {mx / cap:.0%} of its {cap:g} kW IT capacity", where))
         halls.append({"id": hall.id, "name": hall.name, "it_typical_kw": _r(typ), "it_max_kw": _r(mx),
                       "capacity_kw": cap, "headroom_kw": None if cap is None else _r(cap - mx),
                       "facility_kw": _r(mx * s.pue)})

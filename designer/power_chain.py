@@ -99,7 +99,7 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
     for i, (h, row) in enumerate(order):
         if not row and halls[h].facility.distribution_amps is not None:
             findings.append(Finding("info", "rack-without-row",
-                                    f"{int(racks_in_row[i])} rack(s) in {halls[h].name} stand in no row: no busway or "
+                                    f"{int(racks_in_row[i])} rack(s) in {halls[h].label} stand in no row: no busway or "
                                     "panel of theirs is checked", f"hall:{halls[h].id}"))
     rows_out = [{"hall": halls[h].id, "row": row, "racks": n_in, "distribution": halls[h].facility.distribution,
                  "rating_a": a, "runs": int(k), "voltage_v": halls[h].facility.distribution_voltage_v if a else None,
@@ -125,7 +125,7 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
                 listed.append({"name": name, "capacity_kw": _r(capacity), "installed_kw": _r(installed),
                                "normal_kw": _r(normal), "failover_kw": _r(fo), "peak_kw": _r(pk),
                                "utilisation": _share(normal, capacity), "failover_utilisation": _share(fo, capacity)})
-                label = f"{name} in {hall.name}"
+                label = f"{name} in {hall.label}"
                 if normal > installed + 1e-9:
                     findings.append(Finding("error", "ups-over-capacity",
                                             f"{label} carries {normal:.1f} kW, over its {installed:.1f} kW "
@@ -144,7 +144,7 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
                                             "it must ride through them on its overload rating", where))
             if f.ups_scheme == "N+1" and f.ups_modules < 2:
                 findings.append(Finding("warning", "ups-redundancy-lost",
-                                        f"the N+1 UPS in {hall.name} has one module: it has no spare", where))
+                                        f"the N+1 UPS in {hall.label} has one module: it has no spare", where))
             ups_out.append({"hall": hall.id, "scheme": f.ups_scheme, "modules": f.ups_modules,
                             "spare_modules": spare, "module_kw": f.ups_module_kw,
                             "blocks": f.ups_blocks if f.ups_scheme == "DR" else None, "systems": listed})
@@ -155,7 +155,7 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
             gen_out.append({"hall": hall.id, "units": f.generators, "unit_kw": f.generator_kw,
                             "redundant": f.generator_redundant, "load_kw": _r(load), "capacity_kw": _r(cap_n),
                             "installed_kw": _r(cap_all), "utilisation": _share(load, cap_n)})
-            label = f"the generators of {hall.name}"
+            label = f"the generators of {hall.label}"
             if load > cap_all + 1e-9:
                 findings.append(Finding("error", "generator-over-capacity",
                                         f"{label} ({f.generators} x {f.generator_kw:g} kW) cannot carry the "
@@ -167,7 +167,7 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
         if f.distribution_amps is None and not any(f.row(order[i][1]).distribution_amps for i in hall_rows) \
                 and f.ups_scheme is None and not f.generators and hall_rows:
             findings.append(Finding("info", "power-chain-unchecked",
-                                    f"hall {hall.name} gives no busway, UPS or generator ratings: only the racks' "
+                                    f"hall {hall.label} gives no busway, UPS or generator ratings: only the racks' "
                                     "own feeds are checked", where))
 
     rack_chain = np.maximum(row_util[row_of], hall_util[arrays.rack_hall]) if n else np.zeros(0)
@@ -204,7 +204,7 @@ def _row_findings(out: list, order, halls, amps, runs, side: str, d: dict, full,
         h, row = order[i]
         f = halls[h].facility
         where = f"hall:{halls[h].id}"
-        name = (f"row {row} in {halls[h].name}, {DISTRIBUTION_NAMES[f.distribution]} {side.upper()}"
+        name = (f"row {row} in {halls[h].label}, {DISTRIBUTION_NAMES[f.distribution]} {side.upper()}"
                 + (f" (busiest of {runs[i]} runs)" if runs[i] > 1 else ""))
         if over[i]:
             out.append(Finding("error", "distribution-over-cap",

@@ -138,9 +138,10 @@ def _devices(project: Project, catalog: Catalog, inv) -> tuple[list, list]:
         rack, d, dtype, t = source
         name = d.name or (dtype.name if dtype else d.id)
         if t is not None and dtype is not None:
-            trays = trays_of.get(d.id)
+            # keyed by rack too: a device id is unique only within its rack
+            trays = trays_of.get((rack.id, d.id))
             if trays is None:
-                trays = trays_of[d.id] = _tray_units(dtype, d, catalog.get(rack.type).rack_units, catalog)
+                trays = trays_of[(rack.id, d.id)] = _tray_units(dtype, d, catalog.get(rack.type).rack_units, catalog)
             u[pos] = trays[t - 1] if t <= len(trays) else d.u
             names[pos] = f"{name} compute tray {t}"
         else:

@@ -194,7 +194,20 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
             if counts.get(band):
                 legend.add("swatch", colour, f"{label} ({counts[band]:,})")
     n_cdu = sum(1 for f in floors if f.id in cdu_ids)
-    if n_cdu:
+    # On the power map a CDU shows the load of its loop against the loop's capacity, as the window's heat map does.
+    cdu_band: dict[str, str] = {}
+    if colour_by == "power":
+        for loop in (analysis.sections.get("cooling") or {}).get("cdu_loops") or ():
+            for unit in loop.get("units") or ():
+                kind, _, uid = unit.partition(":")
+                if kind == "floor":
+                    cdu_band[uid] = load_band(loop.get("utilisation"))
+    if n_cdu and colour_by == "power":
+        by_band = Counter(cdu_band.get(f.id, "no_data") for f in floors if f.id in cdu_ids)
+        for band, (colour, label) in st.HEAT_BANDS.items():
+            if by_band.get(band):
+                legend.add("swatch", colour, f"CDU loop {label[0].lower()}{label[1:]} ({by_band[band]:,})")
+    elif n_cdu:
         legend.add("swatch", st.CDU[0], f"{st.CDU[1]} ({n_cdu:,})")
     if len(floors) > n_cdu:
         legend.add("swatch", st.FLOOR_OTHER[0], f"{st.FLOOR_OTHER[1]} ({len(floors) - n_cdu:,})")
@@ -207,7 +220,9 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
     area = f"{hall.area_m2:,.1f} m²"
     bx0, by0, bx1, by1 = hall.bounds
     title = st.printable(hall.name or hall.id)
-    what = "racks by role" if colour_by == "role" else "racks by maximum draw as a share of their power limit"
+    what = ("racks by role" if colour_by == "role" else
+            "racks by maximum draw as a share of their power limit"
+            + ("; CDUs by their loop's load" if n_cdu else ""))
     sub = st.printable(f"{_fmt_m((bx1 - bx0) / 1000)} m × {_fmt_m((by1 - by0) / 1000)} m, {area}, {len(racks):,} "
                        f"racks{f', {len(floors):,} floor units' if floors else ''}; {what}")
 
@@ -304,7 +319,12 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
 
     # -- floor units ---------------------------------------------------------------------------------
     for f, fp in zip(floors, floor_prints):
-        colour = st.CDU[0] if f.id in cdu_ids else st.FLOOR_OTHER[0]
+        if f.id not in cdu_ids:
+            colour = st.FLOOR_OTHER[0]
+        elif colour_by == "power":
+            colour = st.HEAT_BANDS[cdu_band.get(f.id, "no_data")][0]
+        else:
+            colour = st.CDU[0]
         if fp.solid:
             c = corner_arrays(np.array([[fp.x, fp.y, fp.width, fp.depth, fp.rotation]]))[0]
             pc = np.column_stack([ox + (c[:, 0] - minx) * k, oy + (maxy - c[:, 1]) * k])

@@ -240,3 +240,27 @@ def test_nothing_to_cable_says_why(catalog):
     no_switches = analyze(bare, catalog)
     assert wiring_message(no_switches).startswith("No wiring plan yet: the design places no compute-fabric switches")
     assert wiring_message(analyze(project, catalog)) is None
+
+
+def _shared_device_id(catalog, sample):
+    """The sample with a second rack whose first device carries the first rack's device id (ids are unique
+    only within a rack: a device moved to another rack keeps its own)."""
+    project = load(sample, catalog)
+    a, b = [r for r in project.racks if r.devices and catalog.get(r.devices[0].type).gpus][:2]
+    b2 = replace(b, devices=(replace(b.devices[0], id=a.devices[0].id),) + b.devices[1:])
+    project = project.with_racks([b2])
+    return project, a, b2
+
+
+def test_a_device_id_shared_by_two_racks_shows_the_links_of_the_one_in_the_rack(catalog):
+    project, a, b = _shared_device_id(catalog, samples.DGX_B200_SU)
+    analysis = analyze(project, catalog)
+    shared = a.devices[0].id
+    in_a = links_of(analysis, project, catalog, shared, rack=a.id)
+    in_b = links_of(analysis, project, catalog, shared, rack=b.id)
+    assert in_a.rack_id == a.id and in_b.rack_id == b.id and in_a.total == in_b.total == 8
+    plan = analysis.result("fabric").plan
+    rack_of = [plan.inv.rack_ids[r] for r in plan.inv.devices.rack]
+    ends = {(rack_of[plan.a_dev[i]], rack_of[plan.b_dev[i]]) for i in in_b.link.tolist()}
+    assert all(b.id in pair and a.id not in pair for pair in ends)  # none of rack A's links
+    assert links_of(analysis, project, catalog, shared, rack="no-such-rack").total == 0

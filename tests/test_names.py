@@ -110,3 +110,11 @@ def test_naming_thousands_of_findings_is_quick(catalog):
     summary = namer.summary(wheres)
     assert time.perf_counter() - start < 1.0
     assert names[0] == "Rack X-00000" and summary == "Racks X-00000, X-00001 +12,498 more"
+
+
+def test_a_hall_without_a_name_is_named_by_its_id_in_messages(catalog):
+    project = load(samples.DGX_B200_SU, catalog)
+    hall = project.halls[0]
+    project = replace(project, halls=(replace(hall, name="", power_capacity_kw=10.0),) + tuple(project.halls[1:]))
+    [finding] = [f for f in analyze(project, catalog).findings if f.code == "hall-over-power"]
+    assert finding.message.startswith(f"hall {hall.id} needs up to ")

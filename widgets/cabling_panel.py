@@ -520,7 +520,8 @@ class CablingPanel(QWidget):
             self._show_summary()
             return
         device = self.device_filter.currentData()
-        rows = links_of(self._analysis, project, self.catalog, device or rack, limit=MAX_ROWS)
+        rows = (links_of(self._analysis, project, self.catalog, device, rack=rack, limit=MAX_ROWS) if device
+                else links_of(self._analysis, project, self.catalog, rack, limit=MAX_ROWS))
         name = (project.rack(rack).name or rack) if project.has_rack(rack) else rows.rack_name
         if not rows.rack_id or not rows.total:
             # Nothing to list: a line saying why, not an empty table.

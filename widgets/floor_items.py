@@ -92,6 +92,9 @@ class _Label:
         # Line heights scale with the pixel size; fonts are made when first drawn (most labels of a big
         # plan never are).
         self.heights = [(bold if i == 0 else regular).height() * px / self.REF for i, px in enumerate(sizes)]
+        # widths from the same metrics: a static text knows its size only once drawn, too late to centre it
+        self.widths = [(bold if i == 0 else regular).horizontalAdvance(words[i]) * px / self.REF
+                       for i, px in enumerate(sizes)]
         self._fonts: list[QFont] | None = None
         self._static: list[QStaticText] | None = None
 
@@ -121,7 +124,7 @@ class _Label:
         for i in shown:
             painter.setFont(fonts[i])
             text = statics[i]
-            painter.drawStaticText(QPointF(center.x() - text.size().width() / 2, y), text)
+            painter.drawStaticText(QPointF(center.x() - self.widths[i] / 2, y), text)
             y += self.heights[i]
 
 

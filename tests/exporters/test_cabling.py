@@ -215,3 +215,23 @@ def test_a_name_that_looks_like_a_formula_is_escaped_in_the_added_columns(catalo
     rows = [r for r in _csv.DictReader((tmp_path / "c.csv").open(encoding="utf-8", newline=""))
             if r["a_rack"] == first.id]
     assert rows and all(r["a_rack_name"] == "'=cmd|calc" and r["a_label"].startswith("'=cmd|calc") for r in rows)
+
+
+def test_a_system_id_shared_by_two_racks_takes_each_racks_own_tray_units(catalog, tmp_path):
+    """Device ids are unique only within a rack: the second system's trays sit where its own (taller) rack has
+    them, not where the first rack's do."""
+    project = load(SAMPLE_GB200, catalog)
+    a, b = [r for r in project.racks if any(catalog.get(d.type).fills_rack for d in r.devices)][:2]
+    b2 = replace(b, type="rack-52u-600x1200", devices=(replace(b.devices[0], id=a.devices[0].id),) + b.devices[1:])
+    project = project.with_racks([b2])
+    out = tmp_path / "cabling.csv"
+    write_cabling_csv(analyze(project, catalog), out)
+    rows = read(out)
+    for rack in (a, b2):
+        blocks = [bl for bl in layout(rack, catalog, "front")[0] if bl.component == "gb200-compute-tray"]
+        system = rack.devices[0]
+        name = system.name or system.id
+        trays = {r["a_device"]: r for r in rows if r["a_rack"] == rack.id and r["a_device"].startswith(name + "/")}
+        assert len(trays) == len(blocks) == 18
+        assert [float(trays[f"{name}/tray{t:02d}"]["a_u"]) for t in range(1, 19)] == [bl.u for bl in blocks]
+    assert layout(a, catalog, "front")[0][0].u != layout(b2, catalog, "front")[0][0].u  # the racks differ

@@ -12,6 +12,7 @@ from reportlab.graphics.shapes import Path, String
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from designer.analysis import analyze
+from designer.colours import load_band
 from designer.rack_roles import rack_role
 from exporters import pdf_style
 from exporters.elevation_drawing import elevation_drawing
@@ -144,5 +145,19 @@ def test_narrowed_plan_keeps_its_scale_and_maps_the_hall_onto_the_page(dgx):
 
 def test_narrowed_plan_keeps_room_for_its_header(nvl72):
     d = plan_drawing(nvl72, width=1190, height=841, colour_by="power", shrink_width=True)
-    sub = next(t for t in strings(d) if t.endswith("share of their power limit"))
+    sub = next(t for t in strings(d) if t.endswith("CDUs by their loop's load"))
     assert d.width < 1190 and d.width >= stringWidth(sub, pdf_style.FONT, 7) + 4
+
+
+def test_the_power_plan_colours_cdus_by_their_loops_load_as_the_window_does(nvl72):
+    from reportlab.graphics.shapes import Polygon
+
+    d = plan_drawing(nvl72, colour_by="power")
+    loops = nvl72["cooling"]["cdu_loops"]
+    bands = {load_band(loop["utilisation"]) for loop in loops if any(u.startswith("floor:") for u in loop["units"])}
+    assert bands
+    labels = [label for label in d.legend if label.startswith("CDU loop ")]
+    assert labels == [f"CDU loop {pdf_style.HEAT_BANDS[b][1][0].lower()}{pdf_style.HEAT_BANDS[b][1][1:]} (2)"
+                      for b in pdf_style.HEAT_BANDS if b in bands]
+    fills = {p.fillColor for p in d.contents if isinstance(p, Polygon)}
+    assert pdf_style.CDU[0] not in fills and {pdf_style.HEAT_BANDS[b][0] for b in bands} <= fills

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QPoint, QPointF, QSettings, Qt
-from PySide6.QtGui import QColor, QWheelEvent
+from PySide6.QtGui import QColor, QFontMetricsF, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from designer import samples
@@ -193,6 +193,9 @@ def test_every_rack_is_named_on_the_plan_with_the_whole_hall_in_view(make_window
         item = w.scene.rack_items[rack.id]
         assert item.name == (rack.name or rack.id)
         assert item._label.px * lod >= MIN_LABEL_PX, rack.name  # drawn: big enough to read at this zoom
+        label = item._label  # centred by the width its own font gives, from the first frame on
+        assert label.widths[0] == pytest.approx(QFontMetricsF(label.fonts[0]).horizontalAdvance(label.lines[0]),
+                                                rel=0.03)
     nvl72 = w.scene.rack_items[next(r.id for r in w.project.racks if r.name == "SU01-01")]
     assert nvl72._label_along  # a 600 mm wide rack reads its name along its length
 
