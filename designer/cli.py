@@ -36,6 +36,7 @@ from .settings import SettingsError
 from .training.errors import TrainingError
 from .fabric.sizing import FabricError
 from .generate.spec import GenerateError
+from .names import Namer
 
 #: Errors that are the user's to fix: one line on stderr, exit 2.
 USER_ERRORS = (CatalogError, ProjectFileError, UnknownDeviceError, TrainingError, FabricError, GenerateError)
@@ -284,8 +285,9 @@ def cmd_analyze(args, catalog: Catalog) -> int:
               f"{cost['utilisation']:.0%} use over {cost['depreciation_years']:g} years{per_tokens}")
     for type_id, n in result["devices"]["by_type"].items():
         print(f"  {n:6d} x {type_id}")
+    namer = Namer(result.project, catalog)  # a summary for people: places by name (validate keeps ids for grep)
     for f in result.findings:
-        print(f"  {f.severity}: {f.where}: {f.message}")
+        print(f"  {f.severity}: {namer.summary(f.places)}: {f.message}")
     return 0
 
 

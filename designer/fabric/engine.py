@@ -123,7 +123,8 @@ def analyze_fabric(ctx: Context) -> FabricResult:
     for column in (plan.tier, plan.a_dev, plan.a_port, plan.b_dev, plan.b_port, plan.rail, plan.raw_m,
                    *(v for v in plan.choice.values() if hasattr(v, "flags"))):
         column.flags.writeable = False  # the exports and every view share this plan
-    switch = required.switch
+    switch_type = catalog.find(required.switch)
+    switch = switch_type.name if switch_type is not None else required.switch  # the name people read
     needs = (("leaf", required.leaf), ("spine", required.spine), ("core", required.core))
     if not any(plan.placed[r] for r, _ in needs):
         parts = " + ".join(f"{n} {r}" for r, n in needs if n)

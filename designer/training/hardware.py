@@ -36,6 +36,11 @@ class Cluster:
     price_per_gpu: float = 0.0
     currency: str = "USD"
 
+    @property
+    def gpu_name(self) -> str:
+        """The GPU as people call it ("NVIDIA B200"): the ids are NVIDIA's model names in lower case."""
+        return f"NVIDIA {self.gpu.upper()}"
+
     def validate(self) -> "Cluster":
         if not isinstance(self.gpus, int) or self.gpus <= 0:
             raise TrainingError(f"cluster: GPU count must be a positive integer, got {self.gpus!r}")

@@ -122,7 +122,7 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
             used = full["tp"] * full["pp"] * full["cp"] * full["dp"]
             if used != cluster.gpus:
                 msg = (f"training plan TP{full['tp']}×PP{full['pp']}×DP{full['dp']}×CP{full['cp']} = {used} GPUs does "
-                       f"not divide the design's {cluster.gpus} {cluster.gpu} GPUs")
+                       f"not divide the design's {cluster.gpus} {cluster.gpu_name} GPUs")
                 return ({"status": "error", "error": msg, "gpus": cluster.gpus},
                         [Finding("error", "training-plan-gpus", msg, where)])
             est, picked = given_plan(model, training, cluster, plan_fields | {"dp": full["dp"]})
@@ -136,7 +136,7 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
         if not est.fits:
             findings.append(Finding("error", "training-memory",
                                     f"training plan needs {est.memory_gb_per_gpu:.1f} GB per GPU, "
-                                    f"{cluster.gpu} has {cluster.hbm_gb:g} GB", where))
+                                    f"{cluster.gpu_name} has {cluster.hbm_gb:g} GB", where))
         if est.plan.tp > cluster.nvlink_domain:
             findings.append(Finding("warning", "training-tp-infiniband",
                                     f"TP {est.plan.tp} exceeds the NVLink domain of {cluster.nvlink_domain}: "

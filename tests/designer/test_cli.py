@@ -71,6 +71,9 @@ def test_analyze_json_on_the_samples(capsys, sample, gpus):
 def test_analyze_text(capsys):
     code, out, _ = run(capsys, "analyze", str(DGX_B200_SU))
     assert code == 0 and "248 GPUs" in out and "31 x dgx-b200" in out
+    # findings name their places as people read them; validate keeps the ids, one greppable line each
+    assert "  info: Bill of materials: " in out and "  info: Racks SU01-01, SU01-02 +14 more: " in out
+    assert "project:bom" not in out and "rack:su01" not in out
 
 
 def test_validate(capsys, tmp_path):

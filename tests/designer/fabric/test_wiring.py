@@ -134,7 +134,10 @@ def test_nvl72_and_forbidden_tier(catalog):
     assert (section["nodes"], section["rails"], section["links"]["node_leaf"]) == (144, 4, 580)
     assert (section["leaf"], section["spine"]) == (20, 16) and findings == ()
     bare = nvl.removing_racks(["n01", "n02"])
-    assert [f.code for f in fabric_of(bare, catalog).findings] == ["fabric-no-switches"]
+    [missing] = fabric_of(bare, catalog).findings
+    assert missing.code == "fabric-no-switches"
+    switch = catalog.get(section["switch"])
+    assert f" {switch.name} switches" in missing.message and f" {switch.id} " not in missing.message
     assert analysis["bandwidth"]["nvlink_domain_gpus"] == 72
     big = dgx_b200_project(2 * 8 * 1040)  # 2,080 DGX = 16,640 endpoints: beyond 2 tiers of QM9700
     result = fabric_of(big.with_settings(big.settings.updated(fabric_tiers="2")), catalog)

@@ -251,9 +251,11 @@ def test_training_section_default_and_workload(catalog):
 
 def test_training_section_findings(catalog):
     _, findings = _section(_project(8), catalog, {"model": "llama3-405b", "global_batch": 64, "tp": 8, "pp": 1})
-    assert "training-memory" in {f.code for f in findings}
+    [memory] = [f for f in findings if f.code == "training-memory"]
+    assert "GB per GPU, NVIDIA " in memory.message  # the GPU by name, not its id
     _, findings = _section(_project(8), catalog, {"model": "llama3-8b", "global_batch": 64, "tp": 8, "pp": 3})
-    assert "training-plan-gpus" in {f.code for f in findings}
+    [plan] = [f for f in findings if f.code == "training-plan-gpus"]
+    assert " NVIDIA " in plan.message and plan.message.endswith(" GPUs")
 
 
 def test_bench_figures():
