@@ -13,7 +13,12 @@ NOQT_STAMP := $(NOQT_VENV)/.installed
 QT_PACKAGES := PySide6-Essentials pyqtgraph pytest-qt
 NOQT_TESTS := tests/designer tests/catalog tests/exporters tests/test_layers.py
 
-.PHONY: run test test-noqt bench check-qt clean
+# The packaged app (packaging/podplanner.spec): `make package` builds dist/podplanner, `make package-check`
+# runs it headless on the samples. PyInstaller keeps its cache in ~/.cache/pyinstaller between builds.
+PACKAGE_STAMP := $(VENV)/.packaging
+APP := dist/podplanner/podplanner
+
+.PHONY: run test test-noqt bench check-qt clean package package-check
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +55,17 @@ test-noqt: $(NOQT_STAMP)
 
 bench: $(STAMP)
 	$(PY) -m bench
+
+$(PACKAGE_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet --disable-pip-version-check -e ".[test,package]"
+	touch $(PACKAGE_STAMP)
+
+package: $(PACKAGE_STAMP)
+	$(VENV)/bin/pyinstaller packaging/podplanner.spec --noconfirm --log-level WARN \
+	  --distpath dist --workpath build/pyinstaller
+
+package-check: package
+	$(PY) packaging/check_package.py
 
 clean:
 	rm -rf $(VENV) $(NOQT_VENV) build dist *.egg-info

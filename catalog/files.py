@@ -143,3 +143,12 @@ def write_atomic(path: str | os.PathLike, content: bytes | str | Callable[[IO], 
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+def package_folder(package: str, *parts: str) -> Path:
+    """A folder of data shipped inside ``package`` (``package_folder("catalog", "data")``), found through
+    ``importlib.resources`` rather than ``__file__``, so it is found the same way in the installed
+    package and in the packaged app, where the data sits beside the frozen modules."""
+    from importlib.resources import files
+
+    return Path(str(files(package).joinpath(*parts)))

@@ -7,10 +7,11 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from .files import package_folder
 from .loader import CatalogError, load_sources, parse_entry, read_json
 from .records import DeviceType, Source
 
-DATA_DIR = Path(__file__).resolve().parent / "data"
+DATA_DIR = package_folder("catalog", "data")
 #: Environment variable naming extra catalog folders (``os.pathsep``-separated).
 USER_ENV = "PODPLANNER_CATALOG"
 

@@ -8,6 +8,8 @@ library is one line on stderr and exit 2, not a crash.
 """
 from __future__ import annotations
 
+import argparse
+
 from catalog import Catalog
 from designer.cli import UsageError
 
@@ -17,6 +19,8 @@ NAME = "gui"
 def add_parser(subparsers) -> None:
     g = subparsers.add_parser(NAME, help="open the designer window (the default when no command is given)")
     g.add_argument("file", nargs="?", help="project file to open (default: the bundled sample)")
+    # For smoke tests of a built app: open, run this long, quit (exit 1 if an error was logged meanwhile).
+    g.add_argument("--quit-after", type=_seconds, metavar="SECONDS", help=argparse.SUPPRESS)
 
 
 def run(args, catalog: Catalog) -> int:
@@ -31,4 +35,16 @@ def run(args, catalog: Catalog) -> int:
         raise UsageError(f"podplanner: {problem}")
     from .app import run_app
 
+    if args.quit_after is not None:
+        return run_app(args.file, catalog, quit_after_s=args.quit_after)
     return run_app(args.file, catalog)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
+    if not 0 < value <= 3600:
+        raise argparse.ArgumentTypeError(f"{text!r}: give 0 to 3600 seconds")
+    return value

@@ -1,0 +1,150 @@
+"""Run the built app as a user would, headless, and fail on any error: ``make package-check``.
+
+Each step runs the frozen ``podplanner`` from ``dist/podplanner`` (never this Python's own
+modules) with a time limit, and fails on a non-zero exit, on "Traceback" in its output or on
+what the step must produce being absent:
+
+- ``--version`` names the version in pyproject.toml;
+- ``analyze --json`` on both samples is a JSON document with their GPUs;
+- ``export`` writes every format the exporters' registry lists, each a non-empty file (the
+  NetBox export a folder of CSV files);
+- ``new superpod`` generates a design that ``validate`` then reads;
+- the window opens offscreen on the sample and quits itself after a few seconds with exit 0
+  (exit 1 if anything was logged as an error meanwhile).
+
+The folder's size and its largest parts are printed at the end; the folder must stay under
+400 MB.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+APP_DIR = ROOT / "dist" / "podplanner"
+APP = APP_DIR / ("podplanner.exe" if sys.platform == "win32" else "podplanner")
+SAMPLES = {"dgx": ROOT / "designer" / "samples" / "dgx-b200-su.podplan.json",
+           "gb200": ROOT / "designer" / "samples" / "gb200-nvl72-su.podplan.json"}
+MAX_MB = 400
+STEP_TIMEOUT_S = 180
+
+
+class CheckFailed(Exception):
+    pass
+
+
+def run(*args: str, timeout: float = STEP_TIMEOUT_S, env: dict | None = None, cwd: Path | None = None) -> str:
+    """The app's stdout for ``args``; any failure, traceback or hang is a :class:`CheckFailed`."""
+    started = time.perf_counter()
+    try:
+        done = subprocess.run([str(APP), *args], capture_output=True, text=True, timeout=timeout,
+                              env={**os.environ, **(env or {})}, cwd=cwd)
+    except subprocess.TimeoutExpired:
+        raise CheckFailed(f"podplanner {' '.join(args)}: no answer within {timeout:g} s") from None
+    took = time.perf_counter() - started
+    if done.returncode != 0 or "Traceback" in done.stderr or "Traceback" in done.stdout:
+        raise CheckFailed(f"podplanner {' '.join(args)}: exit {done.returncode}\n{done.stderr.strip()[-3000:]}")
+    print(f"  ok  podplanner {' '.join(args)}  ({took:.1f} s)")
+    return done.stdout
+
+
+def check_version() -> None:
+    want = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["version"]
+    out = run("--version").strip()
+    if out != f"podplanner {want}":
+        raise CheckFailed(f"--version says {out!r}; pyproject.toml says {want}")
+
+
+def check_analyze() -> None:
+    for name, sample in SAMPLES.items():
+        doc = json.loads(run("analyze", str(sample), "--json"))
+        if not doc.get("summary", {}).get("gpus"):
+            raise CheckFailed(f"analyze --json on the {name} sample reports no GPUs")
+
+
+def export_formats() -> list[tuple[str, str]]:
+    """(flag, suffix) of every export format, read from the built app's own help (the registry's list)."""
+    out = run("export", "--help")
+    flags = []
+    for line in out.splitlines():
+        parts = line.split()
+        if parts and parts[0].startswith("--") and len(parts) > 1 and (parts[1].startswith("OUT") or parts[1] == "DIR"):
+            flags.append((parts[0], "" if parts[1] == "DIR" else Path(parts[1]).suffix))
+    if len(flags) < 5:
+        raise CheckFailed(f"export --help lists {len(flags)} formats; expected the registry's list")
+    return flags
+
+
+def check_exports(work: Path) -> None:
+    for name, sample in SAMPLES.items():
+        args, outputs = [], []
+        for flag, suffix in export_formats():
+            target = work / f"{name}-{flag.lstrip('-')}{suffix}"
+            args += [flag, str(target)]
+            outputs.append(target)
+        run("export", str(sample), *args)
+        for target in outputs:
+            if target.is_dir():
+                if not any(target.glob("*.csv")):
+                    raise CheckFailed(f"export wrote no CSV file into {target}")
+            elif not target.is_file() or target.stat().st_size == 0:
+                raise CheckFailed(f"export did not write {target.name}")
+
+
+def check_generate(work: Path) -> None:
+    out = work / "generated.podplan.json"
+    run("new", "superpod", "--system", "dgx-b200", "--gpus", "1024", "-o", str(out))
+    run("validate", str(out))
+
+
+def check_window(work: Path) -> None:
+    env = {"QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(work / "config"),
+           "XDG_DATA_HOME": str(work / "data")}
+    run("gui", str(SAMPLES["gb200"]), "--quit-after", "4", env=env, timeout=120)
+
+
+def _files(folder: Path) -> list[Path]:
+    """Files stored in ``folder``: a symbolic link (the bundle links some libraries) takes no room of its own."""
+    return [p for p in folder.rglob("*") if p.is_file() and not p.is_symlink()]
+
+
+def report_size() -> None:
+    sizes = []
+    for entry in (APP_DIR / "_internal").iterdir() if (APP_DIR / "_internal").is_dir() else APP_DIR.iterdir():
+        files = ([entry] if not entry.is_symlink() else []) if entry.is_file() else _files(entry)
+        sizes.append((sum(p.stat().st_size for p in files), entry.name))
+    total = sum(p.stat().st_size for p in _files(APP_DIR))
+    print(f"  {APP_DIR.relative_to(ROOT)}: {total / 1e6:,.0f} MB; largest: "
+          + ", ".join(f"{name} {size / 1e6:,.0f} MB" for size, name in sorted(sizes, reverse=True)[:6]))
+    if total > MAX_MB * 1e6:
+        raise CheckFailed(f"the app folder is {total / 1e6:,.0f} MB, over {MAX_MB} MB")
+
+
+def main() -> int:
+    if not APP.is_file():
+        print(f"package-check: no built app at {APP}: run make package first", file=sys.stderr)
+        return 2
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            work = Path(tmp)
+            check_version()
+            check_analyze()
+            check_exports(work)
+            check_generate(work)
+            check_window(work)
+        report_size()
+    except CheckFailed as exc:
+        print(f"package-check: FAILED: {exc}", file=sys.stderr)
+        return 1
+    print("package-check: the built app passed every step")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
