@@ -2,7 +2,8 @@
 
 A file that cannot be opened never ends in a traceback: the error is one line
 on stderr (for the command line) and in a message box, and the window starts
-with an empty project.
+with an empty project. Any other uncaught error goes to the log file and a
+message box (:mod:`.error_log`), and makes the exit code 1.
 """
 from __future__ import annotations
 
@@ -15,6 +16,7 @@ from catalog import Catalog
 from designer import samples
 from designer.fileformat import ProjectFileError, load
 
+from . import error_log, welcome
 from .main_window import APP_NAME, MainWindow
 
 
@@ -27,8 +29,36 @@ def application() -> QApplication:
     return app
 
 
-def run_app(path: str | None, catalog: Catalog) -> int:
+def run_app(path: str | None, catalog: Catalog, quit_after_s: float | None = None) -> int:
+    """Open the window and run until it closes; 0, or 1 when an uncaught error was logged meanwhile.
+
+    ``quit_after_s``: quit by itself after that many seconds, as a smoke test of a built app needs.
+    """
     app = application()
+    error_log.install(app)
+    errors_before = error_log.error_count()
+    try:
+        window = _open_window(path, catalog)
+    except Exception as exc:  # noqa: BLE001 - a window that cannot be built must say why, not vanish
+        error_log.report_exception(exc)
+        error_log.uninstall()
+        return 1
+    # A timer object, not a single shot: one still pending once the window was closed by hand would
+    # stop the next event loop that runs in this process.
+    quit_timer = QTimer(window)
+    quit_timer.setSingleShot(True)
+    quit_timer.timeout.connect(lambda: _quit(app, window))
+    if quit_after_s is not None:
+        quit_timer.start(max(0, round(quit_after_s * 1000)))
+    try:
+        code = app.exec()
+    finally:
+        quit_timer.stop()
+        error_log.uninstall()
+    return 1 if error_log.error_count() > errors_before else code
+
+
+def _open_window(path: str | None, catalog: Catalog) -> MainWindow:
     target = path or str(samples.DEFAULT)
     project, error = None, None
     try:
@@ -42,9 +72,24 @@ def run_app(path: str | None, catalog: Catalog) -> int:
     else:
         window.show()
     window.view.fit_hall()
+    welcome.show_on_first_start(window)
     if error:
         window.last_error = error
         QTimer.singleShot(0, window, lambda: window.show_error(error))
     else:
         QTimer.singleShot(0, window, window.files.offer_recovery)
-    return app.exec()
+    return window
+
+
+def _quit(app: QApplication, window: MainWindow) -> None:
+    # Exit first: every event loop then returns at once, so a question the close may raise (unsaved
+    # changes, a recovery offer still open) cannot wait for a click that never comes.
+    app.exit(0)
+    # Closing the last window would post a quit that outlives this loop and closes the windows of
+    # whoever runs the next one in this process.
+    quit_on_close = app.quitOnLastWindowClosed()
+    app.setQuitOnLastWindowClosed(False)
+    try:
+        window.close()
+    finally:
+        app.setQuitOnLastWindowClosed(quit_on_close)

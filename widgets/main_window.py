@@ -205,6 +205,21 @@ class MainWindow(QMainWindow):
         self.quote_menu = self.quote_actions.build_menu(self.menuBar())
         self.quote_menu.addSeparator()
         self.bom_action = self._action(self.quote_menu, "&Bill of materials", self.show_bom, QKeySequence("Ctrl+B"))
+        help_menu = self.menuBar().addMenu("&Help")
+        self.welcome_action = self._action(help_menu, "Show what you can &do", self.show_welcome)
+        help_menu.addSeparator()
+        self.about_action = self._action(help_menu, "&About PodPlanner…", self.show_about)
+        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
+
+    def show_welcome(self) -> None:
+        from .welcome import show_welcome
+
+        show_welcome(self)
+
+    def show_about(self):
+        from .about import show_about  # reads every package's metadata: only when asked
+
+        return show_about(self)
 
     def _show_heat_layer(self, layer: str) -> None:
         self.scene.set_heat_layer(layer)
