@@ -10,7 +10,8 @@ what the step must produce being absent:
   NetBox export a folder of CSV files);
 - ``new superpod`` generates a design that ``validate`` then reads;
 - the window opens offscreen on the sample and quits itself after a few seconds with exit 0
-  (exit 1 if anything was logged as an error meanwhile).
+  (exit 1 if anything was logged as an error meanwhile), having written its log; a broken file
+  given to the window is exit 2 with its error in that log too.
 
 The folder's size and its largest parts are printed at the end; the folder must stay under
 400 MB.
@@ -39,8 +40,10 @@ class CheckFailed(Exception):
     pass
 
 
-def run(*args: str, timeout: float = STEP_TIMEOUT_S, env: dict | None = None, cwd: Path | None = None) -> str:
-    """The app's stdout for ``args``; any failure, traceback or hang is a :class:`CheckFailed`."""
+def run(*args: str, timeout: float = STEP_TIMEOUT_S, env: dict | None = None, cwd: Path | None = None,
+        exit_code: int = 0) -> str:
+    """The app's stdout (its stderr when ``exit_code`` is not 0) for ``args``; another exit code, a traceback or
+    a hang is a :class:`CheckFailed`."""
     started = time.perf_counter()
     try:
         done = subprocess.run([str(APP), *args], capture_output=True, text=True, timeout=timeout,
@@ -48,10 +51,11 @@ def run(*args: str, timeout: float = STEP_TIMEOUT_S, env: dict | None = None, cw
     except subprocess.TimeoutExpired:
         raise CheckFailed(f"podplanner {' '.join(args)}: no answer within {timeout:g} s") from None
     took = time.perf_counter() - started
-    if done.returncode != 0 or "Traceback" in done.stderr or "Traceback" in done.stdout:
-        raise CheckFailed(f"podplanner {' '.join(args)}: exit {done.returncode}\n{done.stderr.strip()[-3000:]}")
+    if done.returncode != exit_code or "Traceback" in done.stderr or "Traceback" in done.stdout:
+        raise CheckFailed(f"podplanner {' '.join(args)}: exit {done.returncode} (expected {exit_code})\n"
+                          f"{done.stderr.strip()[-3000:]}")
     print(f"  ok  podplanner {' '.join(args)}  ({took:.1f} s)")
-    return done.stdout
+    return done.stdout if exit_code == 0 else done.stderr
 
 
 def check_version() -> None:
@@ -107,6 +111,16 @@ def check_window(work: Path) -> None:
     env = {"QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(work / "config"),
            "XDG_DATA_HOME": str(work / "data")}
     run("gui", str(SAMPLES["gb200"]), "--quit-after", "4", env=env, timeout=120)
+    log = work / "data" / "PodPlanner" / "PodPlanner" / "logs" / "podplanner.log"
+    if not log.is_file() or "START PodPlanner" not in log.read_text(encoding="utf-8"):
+        raise CheckFailed(f"the window started without writing its log at {log}")
+    # A file that cannot be opened, given to the window: one line and exit 2, and the same error in the log
+    # (started from a desktop there is no terminal to read the line in).
+    broken = work / "broken.podplan.json"
+    broken.write_text("{ not json", encoding="utf-8")
+    err = run(str(broken), env=env, timeout=60, exit_code=2)
+    if "podplanner: error:" not in err or "broken.podplan.json" not in log.read_text(encoding="utf-8"):
+        raise CheckFailed(f"a broken file opened with the app was not reported in the log {log}:\n{err}")
 
 
 def _files(folder: Path) -> list[Path]:
