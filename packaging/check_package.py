@@ -40,6 +40,16 @@ class CheckFailed(Exception):
     pass
 
 
+#: Every step runs with settings, data and catalog folders of its own (set by main): the machine's user
+#: catalog or settings must not decide what the check sees.
+ISOLATED: dict[str, str] = {}
+
+
+def _base_env() -> dict:
+    env = {k: v for k, v in os.environ.items() if k != "PODPLANNER_CATALOG"}
+    return {**env, **ISOLATED}
+
+
 def run(*args: str, timeout: float = STEP_TIMEOUT_S, env: dict | None = None, cwd: Path | None = None,
         exit_code: int = 0) -> str:
     """The app's stdout (its stderr when ``exit_code`` is not 0) for ``args``; another exit code, a traceback or
@@ -47,7 +57,7 @@ def run(*args: str, timeout: float = STEP_TIMEOUT_S, env: dict | None = None, cw
     started = time.perf_counter()
     try:
         done = subprocess.run([str(APP), *args], capture_output=True, text=True, timeout=timeout,
-                              env={**os.environ, **(env or {})}, cwd=cwd)
+                              env={**_base_env(), **(env or {})}, cwd=cwd)
     except subprocess.TimeoutExpired:
         raise CheckFailed(f"podplanner {' '.join(args)}: no answer within {timeout:g} s") from None
     took = time.perf_counter() - started
@@ -108,9 +118,9 @@ def check_generate(work: Path) -> None:
 
 
 def check_window(work: Path) -> None:
-    env = {"QT_QPA_PLATFORM": "offscreen", "XDG_CONFIG_HOME": str(work / "config"),
-           "XDG_DATA_HOME": str(work / "data")}
+    env = {"QT_QPA_PLATFORM": "offscreen"}
     run("gui", str(SAMPLES["gb200"]), "--quit-after", "4", env=env, timeout=120)
+    # where Qt puts the app's data on Linux under XDG_DATA_HOME (the check runs on Linux CI)
     log = work / "data" / "PodPlanner" / "PodPlanner" / "logs" / "podplanner.log"
     if not log.is_file() or "START PodPlanner" not in log.read_text(encoding="utf-8"):
         raise CheckFailed(f"the window started without writing its log at {log}")
@@ -147,6 +157,7 @@ def main() -> int:
     try:
         with tempfile.TemporaryDirectory() as tmp:
             work = Path(tmp)
+            ISOLATED.update({"XDG_CONFIG_HOME": str(work / "config"), "XDG_DATA_HOME": str(work / "data")})
             check_version()
             check_analyze()
             check_exports(work)

@@ -27,14 +27,44 @@ class _Tee:
         if self.stream is not None:
             self.stream.flush()
 
+    def isatty(self):
+        return self.stream is not None and self.stream.isatty()
+
+    def __getattr__(self, name):  # encoding, fileno … as the real stream has them
+        return getattr(self.stream, name)
+
+
+#: The command line's commands: any other first word (a file, even a missing one) opens the window.
+COMMANDS = {"gui", "analyze", "validate", "fabric", "train", "new", "catalog", "compare", "export"}
+
 
 def _opens_window(argv: list[str]) -> bool:
-    """No command, ``gui``, or a file to open: the window (the command line's default)."""
-    return not argv or argv[0] == "gui" or (not argv[0].startswith("-") and os.path.isfile(argv[0]))
+    """Whether this command line opens the window (the command line's default): no command, ``gui``, or a
+    file to open, after any ``--catalog DIR`` options."""
+    words = list(argv)
+    while words and words[0] == "--catalog":
+        words = words[2:]
+    while words and words[0].startswith("--catalog="):
+        words = words[1:]
+    if not words:
+        return True
+    first = words[0]
+    return first == "gui" or (not first.startswith("-") and first not in COMMANDS)
+
+
+def _can_show_a_window() -> bool:
+    if os.environ.get("QT_QPA_PLATFORM") == "offscreen":  # a headless check: nobody to click a box
+        return False
+    try:
+        from widgets.qt_env import display_problem
+
+        return display_problem() is None
+    except Exception:  # noqa: BLE001
+        return False
 
 
 def _tell(text: str) -> None:
-    """The error in the log and, where a screen can show it, in a message box naming the log."""
+    """Why the app could not start, in the log and, with a screen and no terminal, in a box naming the log."""
     try:
         from PySide6.QtCore import QCoreApplication
 
@@ -42,15 +72,19 @@ def _tell(text: str) -> None:
 
         QCoreApplication.setOrganizationName("PodPlanner")
         QCoreApplication.setApplicationName("PodPlanner")
-        app = None
-        if os.environ.get("QT_QPA_PLATFORM") != "offscreen":  # a headless check has nobody to click a box
-            from widgets.app import application
+        path = error_log.log_start_failure(text)
+        print(f"(written to {path})" if path else "(no log could be written)", file=sys.stderr)
+        if sys.stderr is not None and sys.stderr.isatty():  # started from a terminal: the line is enough
+            return
+        if not _can_show_a_window():
+            return
+        from PySide6.QtWidgets import QMessageBox
 
-            app = application()
-        error_log.install(app)
-        error_log.report_exception(RuntimeError(text))
-        error_log.uninstall()
-        print(f"(written to {error_log.log_path()})", file=sys.stderr)
+        from widgets.app import application
+
+        application()
+        where = f"\n\nThe details are in\n{path}" if path else ""
+        QMessageBox.critical(None, "PodPlanner", f"PodPlanner could not start:\n\n{text}{where}")
     except Exception:  # noqa: BLE001 - with no Qt or no display the line on stderr is all there is
         pass
 
@@ -58,12 +92,13 @@ def _tell(text: str) -> None:
 def run(argv: list[str]) -> int:
     if not getattr(sys, "frozen", False) or not _opens_window(argv):
         return main(argv)
-    tee = _Tee(sys.stderr)
+    real = sys.stderr
+    tee = _Tee(real)
     sys.stderr = tee
     try:
         code = main(argv)
     finally:
-        sys.stderr = tee.stream
+        sys.stderr = real
     if code != 0:
         text = "".join(tee.kept).strip()
         from widgets import error_log

@@ -54,3 +54,44 @@ def test_the_package_check_exercises_every_export_format(monkeypatch):
 def test_the_desktop_entry_starts_the_app():
     entry = (PACKAGING / "podplanner.desktop").read_text(encoding="utf-8")
     assert re.search(r"^Exec=podplanner %f$", entry, re.M) and re.search(r"^Icon=podplanner$", entry, re.M)
+
+
+def _entry_module():
+    spec = importlib.util.spec_from_file_location("podplanner_main", PACKAGING / "podplanner_main.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_entry_point_knows_which_command_lines_open_the_window(capsys):
+    entry = _entry_module()
+    opens = entry._opens_window
+    assert opens([]) and opens(["gui"]) and opens(["/no/such/design.podplan.json"])  # a missing file too
+    assert opens(["--catalog", "/tmp/cat", "design.json"]) and opens(["--catalog=/tmp/cat"])
+    assert not opens(["analyze", "x.json"]) and not opens(["--version"]) and not opens(["-h"])
+    assert not opens(["--catalog", "/tmp/cat", "export", "x.json"])
+    # its list of commands is the command line's own
+    from widgets.launcher import main
+
+    try:
+        main(["--help"])
+    except SystemExit:
+        pass
+    listed = re.search(r"\{([a-z,-]+)\}", capsys.readouterr().out).group(1).split(",")
+    assert set(listed) | {"gui"} == entry.COMMANDS
+
+
+def test_an_error_before_the_window_is_logged_as_a_failed_start(tmp_path, monkeypatch):
+    from PySide6.QtCore import QCoreApplication
+
+    from widgets import error_log
+
+    entry = _entry_module()
+    monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")  # no box: nobody to click it
+    monkeypatch.setattr(error_log, "default_log_dir", lambda: tmp_path / "logs")
+    monkeypatch.setattr(error_log._log, "path", None)
+    entry._tell("podplanner: error: broken.podplan.json: not a JSON document")
+    text = (tmp_path / "logs" / "podplanner.log").read_text(encoding="utf-8")
+    assert "START-FAILED PodPlanner" in text and "broken.podplan.json: not a JSON document" in text
+    assert "unexpected error" not in text
+    assert QCoreApplication.applicationName() == "PodPlanner"

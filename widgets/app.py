@@ -38,7 +38,7 @@ def run_app(path: str | None, catalog: Catalog, quit_after_s: float | None = Non
     error_log.install(app)
     errors_before = error_log.error_count()
     try:
-        window = _open_window(path, catalog)
+        window = _open_window(path, catalog, offer_recovery=quit_after_s is None)
     except Exception as exc:  # noqa: BLE001 - a window that cannot be built must say why, not vanish
         error_log.report_exception(exc)
         error_log.uninstall()
@@ -58,7 +58,7 @@ def run_app(path: str | None, catalog: Catalog, quit_after_s: float | None = Non
     return 1 if error_log.error_count() > errors_before else code
 
 
-def _open_window(path: str | None, catalog: Catalog) -> MainWindow:
+def _open_window(path: str | None, catalog: Catalog, offer_recovery: bool = True) -> MainWindow:
     target = path or str(samples.DEFAULT)
     project, error = None, None
     try:
@@ -76,7 +76,7 @@ def _open_window(path: str | None, catalog: Catalog) -> MainWindow:
     if error:
         window.last_error = error
         QTimer.singleShot(0, window, lambda: window.show_error(error))
-    else:
+    elif offer_recovery:  # not in a timed smoke run: its timer would answer the question "No" and lose the work
         QTimer.singleShot(0, window, window.files.offer_recovery)
     return window
 

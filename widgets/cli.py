@@ -46,5 +46,5 @@ def _seconds(text: str) -> float:
     except ValueError:
         raise argparse.ArgumentTypeError(f"{text!r} is not a number of seconds") from None
     if not 0 < value <= 3600:
-        raise argparse.ArgumentTypeError(f"{text!r}: give 0 to 3600 seconds")
+        raise argparse.ArgumentTypeError(f"{text!r}: give more than 0 and at most 3600 seconds")
     return value

@@ -15,6 +15,7 @@ there to prevent.
 """
 from __future__ import annotations
 
+import getpass
 import os
 import platform
 import sys
@@ -43,7 +44,12 @@ def default_log_dir() -> Path:
 
 
 def fallback_log_dir() -> Path:
-    return Path(tempfile.gettempdir()) / FALLBACK_APP_NAME / "logs"
+    # One folder per user: a shared name in the temporary folder could be another user's, or a planted link.
+    try:
+        user = getpass.getuser()
+    except Exception:  # noqa: BLE001 - no user name known: the process id keeps it apart
+        user = str(os.getpid())
+    return Path(tempfile.gettempdir()) / f"{FALLBACK_APP_NAME}-{user}" / "logs"
 
 
 class _Reporter(QObject):
@@ -300,6 +306,17 @@ def log_path() -> Path:
 def fallback_note() -> str:
     """Why the log is not in its usual folder ("" when it is)."""
     return _log.fallback_note
+
+
+def log_start_failure(text: str) -> Path | None:
+    """Write why the app could not start (no window was ever shown) to the log; the log file, or None."""
+    try:
+        if _log.path is None:
+            _log.choose(default_log_dir())
+        _log.write(f"{_stamp()} START-FAILED {startup_line()}\n{text.rstrip()}")
+    except Exception:  # noqa: BLE001 - never fail while reporting a failure
+        return None
+    return _log.path
 
 
 def error_count() -> int:
