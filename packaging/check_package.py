@@ -37,7 +37,7 @@ STEP_TIMEOUT_S = 180
 
 
 class CheckFailed(Exception):
-    pass
+    """A step of the check went wrong; its text says which and how."""
 
 
 #: Every step runs with settings, data and catalog folders of its own (set by main): the machine's user

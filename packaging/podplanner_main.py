@@ -9,6 +9,7 @@ are the one line on stderr and the exit code scripts rely on.
 import multiprocessing
 import os
 import sys
+from contextlib import suppress
 
 from widgets.launcher import main
 
@@ -65,7 +66,8 @@ def _can_show_a_window() -> bool:
 
 def _tell(text: str) -> None:
     """Why the app could not start, in the log and, with a screen and no terminal, in a box naming the log."""
-    try:
+    # with no Qt or no display the line on stderr is all there is
+    with suppress(Exception):
         from PySide6.QtCore import QCoreApplication
 
         from widgets import error_log
@@ -85,8 +87,6 @@ def _tell(text: str) -> None:
         application()
         where = f"\n\nThe details are in\n{path}" if path else ""
         QMessageBox.critical(None, "PodPlanner", f"PodPlanner could not start:\n\n{text}{where}")
-    except Exception:  # noqa: BLE001 - with no Qt or no display the line on stderr is all there is
-        pass
 
 
 def run(argv: list[str]) -> int:

@@ -23,6 +23,7 @@ import tempfile
 import threading
 import time
 import traceback
+from contextlib import suppress
 from pathlib import Path
 
 from PySide6.QtCore import QCoreApplication, QObject, QStandardPaths, Qt, QUrl, Signal, qVersion
@@ -144,8 +145,7 @@ def _writable_log(folder: Path) -> Path | None:
     path = folder / LOG_NAME
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        with open(path, "a", encoding="utf-8"):
-            pass
+        path.touch(exist_ok=True)  # can the file be created or appended to, not only the folder
     except OSError as exc:
         _last_write_error[str(folder)] = exc.strerror or str(exc)
         return None
@@ -170,11 +170,9 @@ def _echo(text: str) -> None:
     stream = sys.stderr
     if stream is None:
         return
-    try:
+    with suppress(OSError, ValueError):  # a closed or broken stream: the log still has it
         stream.write(text if text.endswith("\n") else text + "\n")
         stream.flush()
-    except (OSError, ValueError):
-        pass
 
 
 def startup_line() -> str:
@@ -220,25 +218,21 @@ def show_error_box(text: str, details: str) -> None:
 
 # -- hooks ------------------------------------------------------------------------
 def _excepthook(exc_type, exc, tb) -> None:
-    try:
+    with suppress(BaseException):  # an excepthook that raises is itself reported nowhere
         if issubclass(exc_type, KeyboardInterrupt) and _log.previous_hook is not None:
             _log.previous_hook(exc_type, exc, tb)
             return
         summary, details, key = _log.record(exc_type, exc, tb)
         _request_box(summary, details, key)
-    except BaseException:  # noqa: BLE001 - an excepthook that raises is itself reported nowhere
-        pass
 
 
 def _thread_hook(args) -> None:
-    try:
+    with suppress(BaseException):  # as in _excepthook
         if args.exc_type is SystemExit:  # as the default hook: a thread ending itself is not an error
             return
         name = args.thread.name if args.thread is not None else ""
         summary, details, key = _log.record(args.exc_type, args.exc_value, args.exc_traceback, name)
         _request_box(summary, details, key)
-    except BaseException:  # noqa: BLE001
-        pass
 
 
 def _request_box(summary: str, details: str, key: str) -> None:
@@ -291,11 +285,9 @@ def uninstall() -> None:
 
 def report_exception(exc: BaseException) -> None:
     """Log ``exc`` and show the box now (for an error caught before the event loop runs, e.g. at start-up)."""
-    try:
+    with suppress(BaseException):  # reporting a failure must not become one
         summary, details, key = _log.record(type(exc), exc, exc.__traceback__)
         _log.announce(summary, details, key)
-    except BaseException:  # noqa: BLE001
-        pass
 
 
 def log_path() -> Path:
