@@ -68,6 +68,11 @@ def _open_window(path: str | None, catalog: Catalog, offer_recovery: bool = True
         print(f"podplanner: error: {error}", file=sys.stderr)
     window = MainWindow(catalog, project, path if project is not None else None)
     if window.first_start:
+        # The screen's whole work area first: without a window manager (a kiosk, a remote X session) the
+        # maximise request alone leaves the window at its default size.
+        screen = window.screen() or QApplication.primaryScreen()
+        if screen is not None:
+            window.setGeometry(screen.availableGeometry())
         window.showMaximized()
     else:
         window.show()

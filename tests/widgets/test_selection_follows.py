@@ -37,6 +37,7 @@ def test_after_undo_the_elevation_is_empty(window):
 
 def test_the_first_start_opens_maximised_and_later_starts_keep_their_layout(qtbot, catalog, tmp_path, monkeypatch):
     from PySide6.QtCore import QSettings
+    from PySide6.QtWidgets import QApplication
 
     from widgets import app as app_module
     from widgets.main_window import MainWindow
@@ -45,11 +46,14 @@ def test_the_first_start_opens_maximised_and_later_starts_keep_their_layout(qtbo
     shown = []
     monkeypatch.setattr(MainWindow, "showMaximized", lambda self: shown.append("maximised"))
     monkeypatch.setattr(MainWindow, "show", lambda self: shown.append("as saved"))
-    monkeypatch.setattr(app_module, "MainWindow",
-                        lambda *a, **k: MainWindow(*a, settings=settings, recovery_dir=tmp_path / "r", **k))
+    made = []
+    monkeypatch.setattr(app_module, "MainWindow", lambda *a, **k: made.append(
+        MainWindow(*a, settings=settings, recovery_dir=tmp_path / "r", **k)) or made[-1])
     monkeypatch.setattr(app_module.QApplication, "exec", lambda *a: 0, raising=False)
     app_module.run_app(str(samples.DGX_B200_SU), catalog)
     assert shown == ["maximised"]
+    # the screen's work area even where no window manager acts on the maximise request
+    assert made[0].geometry() == (made[0].screen() or QApplication.primaryScreen()).availableGeometry()
     first = MainWindow(catalog, settings=settings, recovery_dir=tmp_path / "r")
     qtbot.addWidget(first)
     first.save_layout()
