@@ -13,14 +13,29 @@ from __future__ import annotations
 
 import errno
 import os
-import stat
+import re
 import secrets
+import stat
+import threading
+import time
 from contextlib import suppress
 from pathlib import Path
 from typing import Callable, IO
 
 #: Large enough for a 100,000-GPU project file (about 10 MB), small enough to refuse a disk image.
-DEFAULT_READ_LIMIT = 256 * 1024 * 1024
+DEFAULT_READ_LIMIT = 200 * 1024 * 1024
+#: The setting that changes it, in MB (the desktop app sets it from its preferences at start).
+READ_LIMIT_ENV = "PODPLANNER_MAX_FILE_MB"
+_MAX_READ_LIMIT_MB = 64 * 1024
+
+
+def read_limit() -> int:
+    """The size limit in bytes: ``PODPLANNER_MAX_FILE_MB`` when it is a whole number of MB from 1 to
+    65,536, else 200 MB (an unusable value is ignored rather than making every file unreadable)."""
+    raw = os.environ.get(READ_LIMIT_ENV, "").strip()
+    if raw.isdigit() and len(raw) <= 6 and 1 <= int(raw) <= _MAX_READ_LIMIT_MB:
+        return int(raw) * 1024 * 1024
+    return DEFAULT_READ_LIMIT
 
 
 class FileReadError(OSError):
@@ -35,9 +50,11 @@ class FileReadError(OSError):
         return self.reason
 
 
-def read_bytes(path: str | os.PathLike, limit: int = DEFAULT_READ_LIMIT) -> bytes:
-    """The whole content of a regular file; :class:`FileReadError` for anything else."""
+def read_bytes(path: str | os.PathLike, limit: int | None = None) -> bytes:
+    """The whole content of a regular file; :class:`FileReadError` for anything else.
+    ``limit`` in bytes, by default :func:`read_limit`."""
     path = Path(path)
+    limit = read_limit() if limit is None else limit
     try:
         # O_NONBLOCK: opening a FIFO for reading would otherwise wait for a writer forever.
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
@@ -72,7 +89,7 @@ def read_bytes(path: str | os.PathLike, limit: int = DEFAULT_READ_LIMIT) -> byte
         os.close(fd)
 
 
-def read_text(path: str | os.PathLike, limit: int = DEFAULT_READ_LIMIT) -> str:
+def read_text(path: str | os.PathLike, limit: int | None = None) -> str:
     """A regular file decoded as UTF-8 (a leading byte-order mark is dropped)."""
     raw = read_bytes(path, limit)
     try:
@@ -81,23 +98,97 @@ def read_text(path: str | os.PathLike, limit: int = DEFAULT_READ_LIMIT) -> str:
         raise FileReadError(path, f"is not UTF-8 text (byte {exc.start})") from None
 
 
-def _existing_mode(path: Path) -> int | None:
-    """The file's own mode when it exists (a shared file stays readable by the team)."""
+#: Temporary files are named ``.<target>.<pid>-<random>.podplanner-tmp``: the random part makes the name
+#: unguessable, the pid lets a later start tell a temporary of a killed writer from one being written.
+TEMP_SUFFIX = ".podplanner-tmp"
+_TEMP_RE = re.compile(r"^\..+\.(?P<pid>\d+)-[0-9a-f]{16}" + re.escape(TEMP_SUFFIX) + "$")
+#: What earlier versions named their temporaries (no pid: only their age tells they are stale).
+_OLD_TEMP_RE = re.compile(r"^\..+\.[0-9a-f]{12}\.tmp$")
+#: A temporary this old belongs to no write still running, whoever made it.
+STALE_AFTER_S = 24 * 3600
+
+_swept: set[str] = set()
+_swept_lock = threading.Lock()
+
+
+def _pid_alive(pid: int) -> bool:
+    if pid <= 0:
+        return False
     try:
-        return stat.S_IMODE(os.stat(path).st_mode)
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OSError):
+        return True  # someone else's process, or a platform that cannot tell: assume it runs
+    return True
+
+
+def sweep_temporaries(folder: str | os.PathLike, *, now: float | None = None) -> list[Path]:
+    """Remove the temporaries a killed writer left in ``folder``: those of this naming whose process is
+    gone, and any older than a day. Returns what was removed; a folder that cannot be read is left alone."""
+    now = time.time() if now is None else now
+    removed = []
+    try:
+        entries = list(os.scandir(folder))
     except OSError:
-        return None
+        return removed
+    for entry in entries:
+        ours = _TEMP_RE.match(entry.name)
+        if not ours and not _OLD_TEMP_RE.match(entry.name):
+            continue
+        try:
+            info = entry.stat(follow_symlinks=False)
+        except OSError:
+            continue
+        if not stat.S_ISREG(info.st_mode):
+            continue
+        old = now - info.st_mtime > STALE_AFTER_S
+        orphan = ours is not None and int(ours["pid"]) != os.getpid() and not _pid_alive(int(ours["pid"]))
+        if old or orphan:
+            with suppress(OSError):
+                os.unlink(entry.path)
+                removed.append(Path(entry.path))
+    return removed
+
+
+def _sweep_once(folder: Path) -> None:
+    key = os.path.abspath(folder)
+    with _swept_lock:
+        if key in _swept:
+            return
+        _swept.add(key)
+    sweep_temporaries(folder)
 
 
 def _create_temporary(folder: Path, name: str) -> tuple[int, Path]:
     """A new, empty file beside the target. Created with mode 0o666 so the kernel applies the umask:
-    reading the umask means setting it, which would race with other threads."""
+    reading the umask means setting it, which would race with other threads. ``O_EXCL`` and
+    ``O_NOFOLLOW``: a name planted in advance (a symlink to elsewhere) is never written through."""
+    flags = (os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0))
     while True:
-        tmp = folder / f".{name}.{secrets.token_hex(6)}.tmp"
+        tmp = folder / f".{name}.{os.getpid()}-{secrets.token_hex(8)}{TEMP_SUFFIX}"
         try:
-            return os.open(tmp, os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0), 0o666), tmp
+            return os.open(tmp, flags, 0o666), tmp
         except FileExistsError:
             continue
+
+
+def _check_target(path: Path) -> os.stat_result | None:
+    """The existing target's status, after refusing what must not be replaced; None when it is new."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        return None
+    if stat.S_ISDIR(info.st_mode):
+        raise IsADirectoryError(errno.EISDIR, "is a folder, not a file", str(path))
+    if not stat.S_ISREG(info.st_mode):
+        # renaming over a device, a pipe or a socket would replace it with a regular file (as root, /dev/null)
+        raise OSError(errno.EINVAL, "is not a regular file (a pipe, socket or device)", str(path))
+    # Judged by the mode bits, not only by access(): root may write anything, but a file its owner made
+    # read-only is a file somebody meant to keep.
+    if not info.st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH) or not os.access(path, os.W_OK):
+        raise PermissionError(errno.EACCES, "is read-only; make it writable or save elsewhere", str(path))
+    return info
 
 
 def write_atomic(path: str | os.PathLike, content: bytes | str | Callable[[IO], None], *,
@@ -106,24 +197,26 @@ def write_atomic(path: str | os.PathLike, content: bytes | str | Callable[[IO], 
 
     ``content`` is bytes, text (UTF-8), or a function that writes into the open file
     (text mode unless ``text=False``). A temporary file in the target folder is
-    written, flushed and fsynced, given the old file's mode, and renamed over the
-    target; on any error, the temporary file is removed and the target is untouched.
+    written, flushed and fsynced, given the old file's mode, owner and group, and
+    renamed over the target; on any error, the temporary file is removed and the
+    target is untouched. A symlink is written through (the link stays); a folder,
+    device, FIFO or socket, and a read-only file, are refused with an ``OSError``
+    whose ``strerror`` says why.
     """
     path = Path(path)
     if path.is_symlink():  # write where the link points, and keep the link
         path = Path(os.path.realpath(path))
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
-        raise FileNotFoundError(2, "no such folder", str(folder))
-    if path.exists() and not path.is_file():
-        # renaming over a device, a pipe or a folder would replace it with a regular file (as root, /dev/null)
-        raise OSError(errno.EINVAL, "is not a regular file", str(path))
+        raise FileNotFoundError(errno.ENOENT, "no such folder", str(folder))
+    info = _check_target(path)
+    _sweep_once(folder)
     binary = isinstance(content, bytes) or text is False
-    mode = _existing_mode(path)
     fd, tmp = _create_temporary(folder, path.name)
     try:
-        if mode is not None:
-            os.chmod(tmp, mode)
+        if info is not None:
+            os.chmod(tmp, stat.S_IMODE(info.st_mode))
+            _keep_owner(tmp, info)
         with (os.fdopen(fd, "wb") if binary else
               os.fdopen(fd, "w", encoding="utf-8", newline=newline)) as fh:
             if callable(content):
@@ -143,6 +236,19 @@ def write_atomic(path: str | os.PathLike, content: bytes | str | Callable[[IO], 
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+def _keep_owner(tmp: Path, info: os.stat_result) -> None:
+    """Give the new file the old one's owner and group where this process may (root may; a user may keep
+    a group they belong to); where it may not, the file is the writer's, as any new file would be."""
+    mine = os.stat(tmp)
+    if (mine.st_uid, mine.st_gid) == (info.st_uid, info.st_gid) or not hasattr(os, "chown"):
+        return
+    try:
+        os.chown(tmp, info.st_uid, info.st_gid)
+    except OSError:
+        with suppress(OSError):
+            os.chown(tmp, -1, info.st_gid)
 
 
 def package_folder(package: str, *parts: str) -> Path:

@@ -28,7 +28,7 @@ from pathlib import Path
 
 import yaml
 
-from catalog.files import DEFAULT_READ_LIMIT, FileReadError, read_text
+from catalog.files import FileReadError, read_limit, read_text
 from catalog.records import FLOOR_KINDS, MOUNTABLE_KINDS
 
 from .facility import NO_FACILITY, Facility, facility_from_json
@@ -228,9 +228,10 @@ class _TypeModels:
         return out
 
 
-def read_netbox(folder: str | os.PathLike, catalog=None, *, limit: int = DEFAULT_READ_LIMIT) -> Project:
+def read_netbox(folder: str | os.PathLike, catalog=None, *, limit: int | None = None) -> Project:
     """The design held by an export folder; with ``catalog``, every type is checked against it."""
     folder = Path(folder)
+    limit = read_limit() if limit is None else limit
     if not folder.is_dir():
         raise NetBoxImportError(str(folder), "is not a folder" if folder.exists() else "no such folder")
 
