@@ -2,17 +2,19 @@
 
 A file that cannot be opened never ends in a traceback: the error is one line
 on stderr (for the command line) and in a message box, and the window starts
-with an empty project. Any other uncaught error goes to the log file and a
+with an empty project (and still offers what a crash left in the recovery folder). Any other uncaught error goes to the log file and a
 message box (:mod:`.error_log`), and makes the exit code 1.
 """
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from PySide6.QtCore import QTimer
 from PySide6.QtWidgets import QApplication
 
 from catalog import Catalog
+from catalog.files import sweep_temporaries
 from designer import samples
 from designer.fileformat import ProjectFileError, load
 
@@ -81,9 +83,18 @@ def _open_window(path: str | None, catalog: Catalog, offer_recovery: bool = True
     if error:
         window.last_error = error
         QTimer.singleShot(0, window, lambda: window.show_error(error))
-    elif offer_recovery:  # not in a timed smoke run: its timer would answer the question "No" and lose the work
+    if offer_recovery:  # not in a timed smoke run; and also when the file failed: the work may be in an autosave
         QTimer.singleShot(0, window, window.files.offer_recovery)
+    _sweep_temporaries(window, target)
     return window
+
+
+def _sweep_temporaries(window: MainWindow, target: str) -> None:
+    """Remove what saves killed half-way left beside the files this user works on (each write also sweeps
+    its own folder, but a folder only read from would keep them)."""
+    folders = {Path(target).parent} | {Path(p).parent for p in window.files.recent_files()}
+    for folder in folders:
+        sweep_temporaries(folder)
 
 
 def _quit(app: QApplication, window: MainWindow) -> None:

@@ -1,16 +1,17 @@
 """Files for the main window: new, save, save as, recent files, unsaved-changes prompt, autosave and recovery.
 
-Autosave writes the document to a recovery file every minute while it has unsaved
-changes; a clean close removes it. A recovery file still present at start-up whose
-writer process is gone means a crash: the user is offered to restore it. Saving
-goes through :func:`designer.fileformat.save`, which is atomic.
+Autosave writes the document to this window's recovery session a moment after each change
+(debounced, on a thread of its own, so a 100,000-GPU design does not stall the plan) and keeps
+its last few versions (:mod:`.recovery_store`). Saving clears the session; closing a document
+without saving moves it to a trash kept a week. A session whose window is gone without either
+is a crash: at start the user is offered to restore it, and File ▸ Recover offers every version
+of every session at any time. Autosave never raises: what it cannot write is reported in the
+status bar with the reason. Saving goes through :func:`designer.fileformat.save`, which is atomic.
 """
 from __future__ import annotations
 
-import json
-import os
-import time
-from dataclasses import dataclass
+import threading
+from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 
 from PySide6.QtCore import QObject, QSettings, QStandardPaths, QTimer, Signal
@@ -18,9 +19,14 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from designer.fileformat import SUFFIX, ProjectFileError, load, save
 
+from .recovery_store import TRASH_KEEP_S, RecoveryStore, Session, Version
+
 RECENT_KEY = "recent_files"
 MAX_RECENT = 8
-AUTOSAVE_MS = 60_000
+#: Quiet time after the last change before the autosave is written.
+AUTOSAVE_QUIET_MS = 2_000
+#: A failed autosave is tried again this often while the document stays unsaved.
+AUTOSAVE_RETRY_MS = 60_000
 
 
 def default_recovery_dir() -> Path:
@@ -28,29 +34,12 @@ def default_recovery_dir() -> Path:
     return Path(base or Path.home() / ".local" / "share" / "PodPlanner") / "recovery"
 
 
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
-
-
-@dataclass(frozen=True)
-class Recovery:
-    """A recovery file left by a session that did not close cleanly."""
-
-    path: Path
-    original: str | None
-    saved_at: float
-
-    def describe(self) -> str:
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(self.saved_at))
-        return f"{self.original or 'an unsaved project'} (autosaved {when})"
+def _reason(exc: BaseException) -> str:
+    """Why a write failed, in words: the OS's own for a file error, else the message."""
+    if isinstance(exc, OSError):
+        where = f"{exc.filename}: " if exc.filename else ""
+        return f"{where}{exc.strerror or exc}"
+    return str(exc) or type(exc).__name__
 
 
 class FileController(QObject):
@@ -58,18 +47,34 @@ class FileController(QObject):
 
     #: The recent-files list changed.
     recent_changed = Signal()
+    #: From the autosave thread: (file written, "") or ("", why it failed).
+    autosave_done = Signal(str, str)
 
     def __init__(self, window, settings: QSettings | None = None, recovery_dir: Path | None = None,
-                 autosave_ms: int = AUTOSAVE_MS):
+                 quiet_ms: int = AUTOSAVE_QUIET_MS):
         super().__init__(window)
         self.window = window
         self.settings = settings or QSettings()
         self.recovery_dir = Path(recovery_dir) if recovery_dir else default_recovery_dir()
-        self.recovery_path = self.recovery_dir / f"autosave-{os.getpid()}{SUFFIX}"
-        self.timer = QTimer(self)
-        self.timer.setInterval(autosave_ms)
-        self.timer.timeout.connect(self.autosave)
+        self.store = RecoveryStore(self.recovery_dir)
+        #: Why the last autosave failed; "" after one that worked.
+        self.autosave_error = ""
+        # One thread, so writes, clears and discards happen in the order they were asked for.
+        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
+        self._pending: tuple | None = None
+        self._queued = False
+        self._mutex = threading.Lock()
+        self._dirty_since_write = False
+        self.quiet = QTimer(self)  # restarted by each change: the autosave waits for a pause
+        self.quiet.setSingleShot(True)
+        self.quiet.setInterval(quiet_ms)
+        self.quiet.timeout.connect(self.autosave_soon)
+        self.timer = QTimer(self)  # a failed autosave is tried again even when nothing changes
+        self.timer.setInterval(AUTOSAVE_RETRY_MS)
+        self.timer.timeout.connect(self._retry)
         self.timer.start()
+        self.autosave_done.connect(self._on_autosave_done)
+        self._submit(self._quietly, self.store.purge)
 
     # -- questions (tests replace these to avoid modal dialogs) ---------------
     def ask_save_changes(self) -> str:
@@ -90,9 +95,26 @@ class FileController(QObject):
             path += SUFFIX
         return path or None
 
-    def ask_restore(self, recovery: Recovery) -> bool:
-        answer = QMessageBox.question(self.window, "Recover unsaved work",
-                                      f"PodPlanner did not close cleanly. Restore {recovery.describe()}?")
+    def ask_restore(self, session: Session) -> str:
+        """'restore', 'later' (keep it, ask again next time) or 'discard'."""
+        box = QMessageBox(QMessageBox.Icon.Question, "Recover unsaved work",
+                          f"PodPlanner did not close cleanly. Restore {session.describe()}?", parent=self.window)
+        box.setInformativeText("Keep for later leaves it in File ▸ Recover; Discard keeps a copy for "
+                               f"{TRASH_KEEP_S // 86400} days.")
+        restore = box.addButton("Restore", QMessageBox.ButtonRole.AcceptRole)
+        later = box.addButton("Keep for later", QMessageBox.ButtonRole.RejectRole)
+        discard = box.addButton("Discard", QMessageBox.ButtonRole.DestructiveRole)
+        box.setDefaultButton(restore)
+        box.setEscapeButton(later)
+        box.exec()
+        clicked = box.clickedButton()
+        return "restore" if clicked is restore else "discard" if clicked is discard else "later"
+
+    def ask_discard(self, session: Session) -> bool:
+        answer = QMessageBox.question(
+            self.window, "Discard unsaved work",
+            f"Discard {session.describe()}? A copy stays in the trash of the recovery folder for "
+            f"{TRASH_KEEP_S // 86400} days.")
         return answer == QMessageBox.StandardButton.Yes
 
     # -- saving -------------------------------------------------------------
@@ -116,7 +138,8 @@ class FileController(QObject):
         self.window.path = path
         self.window.document.mark_clean()
         self.add_recent(path)
-        self.discard_recovery()
+        self._forget_pending()
+        self._submit(self._quietly, self.store.clear)  # after any autosave still being written
         self.window.update_title()
         self.window.statusBar().showMessage(f"Saved {path}", 5000)
         return True
@@ -147,61 +170,182 @@ class FileController(QObject):
         self.settings.setValue(RECENT_KEY, [])
         self.recent_changed.emit()
 
-    # -- autosave and recovery ---------------------------------------------
-    def autosave(self) -> bool:
-        """Write the recovery file if there is unsaved work; True when it wrote."""
-        if not self.window.document.dirty:
-            self.discard_recovery()  # back to the saved state (undo, or changes discarded)
-            return False
+    # -- autosave ---------------------------------------------------------------
+    def document_changed(self) -> None:
+        """Every change of the document: autosave after a pause, or drop the autosave once back to the saved state."""
+        if self.window.document.dirty:
+            self._dirty_since_write = True
+            self.quiet.start()
+        else:
+            self.quiet.stop()
+            self._forget_pending()
+            self._dirty_since_write = False
+            self._submit(self._quietly, self.store.clear)  # undone back to what is on disk
+
+    def autosave_soon(self) -> None:
+        """Hand the document as it is now to the autosave thread (the project is immutable: no copy)."""
         try:
-            self.recovery_dir.mkdir(parents=True, exist_ok=True)
-            save(self.window.document.project, self.recovery_path, pretty=False)
-            meta = {"pid": os.getpid(), "original": str(self.window.path) if self.window.path else None,
-                    "saved_at": time.time()}
-            self.recovery_path.with_suffix(".meta").write_text(json.dumps(meta), encoding="utf-8")
-        except OSError as exc:
-            self.window.statusBar().showMessage(f"Autosave failed: {exc.strerror or exc}", 10000)
+            document = self.window.document
+            if not document.dirty:
+                return
+            item = (document.project, str(self.window.path) if self.window.path else None,
+                    document.project.name or "Untitled project")
+        except Exception as exc:  # noqa: BLE001 - autosave must never take the window down
+            self._on_autosave_done("", _reason(exc))
+            return
+        self._dirty_since_write = False
+        with self._mutex:
+            self._pending = item
+            if self._queued:
+                return  # the job already queued writes this newer state
+            self._queued = True
+        self._submit(self._write_pending)
+
+    def autosave(self) -> bool:
+        """Write the autosave now and wait for it; True when it wrote (tests, and before a risky step)."""
+        self.quiet.stop()
+        if not self.window.document.dirty:
             return False
-        return True
+        self.autosave_soon()
+        self.flush()
+        self._on_autosave_done("", self.autosave_error)  # now, not when the thread's signal arrives
+        return not self.autosave_error
+
+    def flush(self) -> None:
+        """Wait until every autosave, clear and discard asked for so far is done."""
+        self._submit(lambda: None).result()
+
+    def _submit(self, fn, *args) -> Future:
+        """Run ``fn`` on the autosave thread after what is queued; once the window closed, here and now."""
+        try:
+            return self._pool.submit(fn, *args)
+        except RuntimeError:  # shut down: a second close, or a late signal
+            done: Future = Future()
+            try:
+                done.set_result(fn(*args))
+            except Exception as exc:  # noqa: BLE001 - handed to whoever waits on it, as the pool would
+                done.set_exception(exc)
+            return done
+
+    def _write_pending(self) -> None:
+        with self._mutex:
+            item, self._pending, self._queued = self._pending, None, False
+        if item is None:
+            return
+        try:
+            path = self.store.write(*item)
+        except Exception as exc:  # noqa: BLE001 - reported in the status bar, never raised
+            self.autosave_error = _reason(exc)
+            self.autosave_done.emit("", self.autosave_error)
+        else:
+            self.autosave_error = ""
+            self.autosave_done.emit(str(path), "")
+
+    def _forget_pending(self) -> None:
+        self.quiet.stop()
+        with self._mutex:
+            self._pending = None
+
+    def _retry(self) -> None:
+        if self.window.document.dirty and (self.autosave_error or self._dirty_since_write):
+            self.autosave_soon()
+
+    def _on_autosave_done(self, path: str, error: str) -> None:
+        show = getattr(self.window, "show_autosave_state", None)
+        if show is not None:
+            show(error)
+        if error:
+            self.window.statusBar().showMessage(f"Autosave failed: {error}", 15000)
+
+    def _quietly(self, fn, *args) -> None:
+        """Run a recovery-folder step on the autosave thread; a failure is reported, never raised."""
+        try:
+            fn(*args)
+        except Exception as exc:  # noqa: BLE001 - the recovery folder is a convenience: never fatal
+            self.autosave_error = _reason(exc)
+            self.autosave_done.emit("", self.autosave_error)
+
+    @property
+    def recovery_path(self) -> Path | None:
+        """This window's newest autosave, if there is one."""
+        self.flush()
+        return self.store.latest_path()
 
     def discard_recovery(self) -> None:
-        for p in (self.recovery_path, self.recovery_path.with_suffix(".meta")):
-            p.unlink(missing_ok=True)
+        """The document is closed without being saved: its autosaves go to the trash for a week."""
+        self._forget_pending()
+        self._dirty_since_write = False
+        self._submit(self._quietly, self.store.discard)
 
-    def orphaned_recoveries(self) -> list[Recovery]:
-        """Recovery files whose writing process is gone (a crash), newest first."""
-        if not self.recovery_dir.is_dir():
-            return []
-        found = []
-        for path in self.recovery_dir.glob(f"autosave-*{SUFFIX}"):
-            meta_path = path.with_suffix(".meta")
-            try:
-                meta = json.loads(meta_path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                meta = {}
-            pid = meta.get("pid") if isinstance(meta.get("pid"), int) else -1
-            if path == self.recovery_path or _pid_alive(pid):
-                continue
-            found.append(Recovery(path, meta.get("original"), float(meta.get("saved_at") or path.stat().st_mtime)))
-        return sorted(found, key=lambda r: r.saved_at, reverse=True)
+    def shutdown(self) -> None:
+        """The window closes (its document saved or discarded already): finish what was asked, then stop."""
+        self.quiet.stop()
+        self.timer.stop()
+        self._submit(self._quietly, self.store.close)
+        self._pool.shutdown(wait=True)
+
+    # -- recovery ---------------------------------------------------------------
+    def orphaned_recoveries(self) -> list[Session]:
+        """Sessions whose window is gone without saving or discarding (a crash), newest first."""
+        self.flush()
+        return self.store.orphans()
+
+    def own_versions(self) -> list[Version]:
+        """This window's autosaved versions, newest first."""
+        self.flush()
+        own = self.store.own()
+        return list(own.versions) if own else []
+
+    def trashed(self) -> list[Session]:
+        self.flush()
+        return self.store.trashed()
 
     def offer_recovery(self) -> bool:
-        """At start-up: offer each crash's recovery file; open the first the user accepts."""
-        for rec in self.orphaned_recoveries():
-            if self.ask_restore(rec):
-                try:
-                    project = load(rec.path, self.window.catalog)
-                except ProjectFileError as exc:
-                    self.window.show_error(f"recovery file is damaged: {exc}")
-                    self._remove(rec.path)
-                    continue
-                self.window.adopt_project(project, Path(rec.original) if rec.original else None, dirty=True)
-                self._remove(rec.path)
-                return True
-            self._remove(rec.path)
+        """At start-up: offer each crash's work; restore the first the user accepts. Sessions the user
+        keeps for later are offered again next time (and in File ▸ Recover)."""
+        for session in self.orphaned_recoveries():
+            answer = self.ask_restore(session)
+            if answer is True or answer == "restore":
+                if self.restore(session):
+                    return True
+            elif answer == "discard" and self.ask_discard(session):
+                self._submit(self._quietly, self.store.discard_session, session).result()
         return False
 
-    @staticmethod
-    def _remove(path: Path) -> None:
-        for p in (path, path.with_suffix(".meta")):
-            p.unlink(missing_ok=True)
+    def restore(self, session: Session, version: Version | None = None) -> bool:
+        """Open ``version`` (by default the newest) of another window's session, or of one in the trash, as
+        this window's unsaved document; the session becomes this window's, so nothing of it is lost."""
+        version = version or session.latest
+        try:
+            project = load(version.path, self.window.catalog)
+        except ProjectFileError as exc:
+            self.window.show_error(f"This autosave cannot be opened and is kept as it is: {exc}")
+            return False
+        self.window.adopt_project(project, Path(session.original) if session.original else None, dirty=True)
+        try:
+            self._submit(self.store.adopt, session).result()
+        except OSError as exc:
+            # the work is open; the next autosave writes it into this window's own session
+            self.window.statusBar().showMessage(f"The autosave stays where it was: {_reason(exc)}", 15000)
+            self.autosave_soon()
+        return True
+
+    def go_back_to(self, version: Version) -> bool:
+        """Open an earlier autosave of this window's own document; the versions after it are kept."""
+        try:
+            project = load(version.path, self.window.catalog)
+        except ProjectFileError as exc:
+            self.window.show_error(f"This autosave cannot be opened: {exc}")
+            return False
+        self.autosave()  # the edits since the last autosave become the newest version, not lost
+        self.window.adopt_project(project, self.window.path, dirty=True, keep_autosaves=True)
+        self.store.start_new_version()
+        self.autosave_soon()
+        return True
+
+    def discard_session(self, session: Session) -> bool:
+        """File ▸ Recover ▸ Discard: after asking, to the trash for a week."""
+        if not self.ask_discard(session):
+            return False
+        self._submit(self._quietly, self.store.discard_session, session).result()
+        return True

@@ -24,6 +24,7 @@ from designer.fileformat import ProjectFileError, load
 from designer.model import Project
 from designer.totals import TotalsCounter
 
+from . import style
 from .bom_panel import BomPanel
 from .cabling_panel import CablingPanel
 from .dashboards import DashboardPanel, totals_parts
@@ -39,6 +40,7 @@ from .lazy_panel import LazyPanel
 from .new_superpod import start as start_new_superpod
 from .palette import CatalogPalette
 from .quote_form import QuoteActions
+from .recover_menu import RecoverMenu
 from .rack_elevation import RackElevationPanel
 from .workspaces import WorkspaceController
 
@@ -107,7 +109,9 @@ class MainWindow(QMainWindow):
         self.busy_bar.setMaximumHeight(12)
         self.busy_bar.setVisible(False)
         self.busy_bar.setToolTip("Engines are computing")
-        for widget in (self.busy_bar, self.totals_label, self.engine_label):
+        self.autosave_label = QLabel()  # shown only while autosave cannot write: the user must know
+        self.autosave_label.setVisible(False)
+        for widget in (self.autosave_label, self.busy_bar, self.totals_label, self.engine_label):
             self.statusBar().addPermanentWidget(widget)
         self.runner = EngineRunner(catalog, debounce_ms=debounce_ms, parent=self)
         #: Request numbers rise across documents, so a result for a closed document is always stale.
@@ -158,6 +162,7 @@ class MainWindow(QMainWindow):
         self.new_superpod_action = self._action(file_menu, "New Super&POD…", self.new_superpod)
         self.open_action = self._action(file_menu, "&Open…", self.choose_file, QKeySequence.StandardKey.Open)
         self.recent_menu = file_menu.addMenu("Open &recent")
+        self.recover_menu = RecoverMenu(self, file_menu)
         self.samples_menu = file_menu.addMenu("Open &sample")
         for path in samples.all_samples():
             self._action(self.samples_menu, _sample_title(path), lambda _=False, p=path: self.open_interactively(p))
@@ -339,21 +344,22 @@ class MainWindow(QMainWindow):
         self.save_layout()
         self.runner.shutdown(wait=True)  # a worker must not deliver to a window that is gone
         self.exports.shutdown()  # finishes the files already asked for
-        self.files.timer.stop()
-        self.files.discard_recovery()
+        self.files.discard_recovery()  # saved already, or the user chose to discard: then it goes to the trash
+        self.files.shutdown()
         for lazy in (self._dashboards, self._cabling):
             if lazy.built:
                 lazy.panel.dispose()
         event.accept()
 
     # -- documents ------------------------------------------------------------
-    def _set_document(self, document: Document) -> None:
+    def _set_document(self, document: Document, *, keep_autosaves: bool = False) -> None:
         old = self.document
         if old is not None:
             old.unsubscribe(self._on_project_changed)
         self.document = document
         self.analysis = None
-        self.files.discard_recovery()  # whatever was autosaved belonged to the document now closed
+        if not keep_autosaves:
+            self.files.discard_recovery()  # it belonged to the document now closed: to the trash, for a week
         self._dashboards.changed()
         self.inspector.set_analysis(None)
         self.findings.set_findings(())
@@ -374,15 +380,18 @@ class MainWindow(QMainWindow):
         self.view.fit_hall()
         self.document_replaced.emit(document)
 
-    def adopt_project(self, project: Project, path: Path | None, *, dirty: bool = False) -> None:
-        """Make ``project`` the open document (a restored autosave is ``dirty``)."""
+    def adopt_project(self, project: Project, path: Path | None, *, dirty: bool = False,
+                      keep_autosaves: bool = False) -> None:
+        """Make ``project`` the open document (a restored autosave is ``dirty``; going back to an earlier
+        autosave of the same document ``keep_autosaves``)."""
         self.path = path
         document = Document(project, self.catalog)
         if dirty:
             document.mark_unsaved()
-        self._set_document(document)
+        self._set_document(document, keep_autosaves=keep_autosaves)
 
     def _on_project_changed(self, project: Project, change: Change) -> None:
+        self.files.document_changed()
         self._update_edit_actions()
         self.update_title()
         self._update_counts(project)
@@ -556,6 +565,14 @@ class MainWindow(QMainWindow):
             self.adopt_project(project, Path(path))
             self.files.add_recent(path)
         return True
+
+    def show_autosave_state(self, error: str) -> None:
+        """A lasting mark in the status bar while autosave fails (the reason in its tooltip); gone once it works."""
+        self.autosave_label.setVisible(bool(error))
+        if error:
+            self.autosave_label.setText("⚠ Not autosaved")
+            self.autosave_label.setStyleSheet(f"color: {style.SEVERITY['error'].name()}; font-weight: 600;")
+            self.autosave_label.setToolTip(f"Autosave failed: {error}\nSave the project to keep your changes.")
 
     def show_error(self, text: str) -> None:
         """Tell the user something failed (one line); tests monkeypatch this to avoid the modal box."""

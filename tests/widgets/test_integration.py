@@ -97,35 +97,14 @@ def test_unsaved_changes_prompt_can_cancel_closing(win, monkeypatch):
     assert win.close()
 
 
-def test_autosave_and_recovery_after_a_crash(win, catalog, settings, tmp_path, qtbot):
-    assert not win.files.autosave()  # nothing unsaved yet
+def test_a_clean_close_after_saving_leaves_no_autosave(win, tmp_path):
     win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
     assert win.files.autosave()
-    assert win.files.recovery_path.exists()
-    # Pretend that session crashed: its recovery file now belongs to a process that is gone.
-    meta = win.files.recovery_path.with_suffix(".meta")
-    doc = json.loads(meta.read_text())
-    doc["pid"] = 999999999
-    meta.write_text(json.dumps(doc))
-    crashed = win.files.recovery_path.rename(tmp_path / "recovery" / "autosave-999999999.podplan.json")
-    meta.rename(crashed.with_suffix(".meta"))
-    fresh = MainWindow(catalog, settings=settings, recovery_dir=tmp_path / "recovery", debounce_ms=10)
-    qtbot.addWidget(fresh)
-    offered = []
-    fresh.files.ask_restore = lambda rec: offered.append(rec) or True
-    assert fresh.files.offer_recovery()
-    assert offered and offered[0].original == str(samples.DGX_B200_SU)
-    assert fresh.project.rack("m01").y == 7200.0 and fresh.document.dirty
-    assert not crashed.exists()
-
-
-def test_a_clean_close_removes_the_autosave(win):
-    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
-    win.files.autosave()
     path = win.files.recovery_path
     assert path.exists()
+    assert win.files.save_as(tmp_path / "kept.podplan.json")
     win.close()
-    assert not path.exists()
+    assert not path.exists() and not (tmp_path / "recovery" / "trash").exists()
 
 
 def test_window_layout_is_remembered(qtbot, catalog, settings, tmp_path):
@@ -196,11 +175,14 @@ def test_a_design_without_halls_opens(win, tmp_path):
     assert win.windowTitle().startswith("empty")
 
 
-def test_opening_another_design_drops_the_old_autosave(win):
+def test_opening_another_design_moves_the_old_autosave_to_the_trash(win, tmp_path):
     win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
     assert win.files.autosave()
     assert win.open_path(samples.GB200_NVL72_SU)
-    assert not win.files.recovery_path.exists()
+    assert win.files.recovery_path is None
+    trashed = win.files.trashed()
+    assert len(trashed) == 1 and trashed[0].original == str(samples.DGX_B200_SU)
+    assert load(trashed[0].latest.path, win.catalog).rack("m01").y == 7200.0
 
 
 def test_clicking_empty_floor_shows_its_hall_in_the_inspector(win):
