@@ -149,6 +149,14 @@ def test_a_start_up_file_that_fails_still_offers_recovery(make, catalog, tmp_pat
     crash(first)
     broken = tmp_path / "broken.podplan.json"
     broken.write_text("{ not json")
+    import subprocess
+    import sys
+
+    from catalog.files import TEMP_SUFFIX
+    dead_pid = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                                  capture_output=True, text=True, check=True).stdout)
+    left = tmp_path / f".broken.podplan.json.{dead_pid}-{'4' * 16}{TEMP_SUFFIX}"
+    left.write_text("half a save")  # what a save killed half-way leaves
     offered = []
     monkeypatch.setattr(FileController, "ask_restore", lambda self, session: offered.append(session) or "later")
     import widgets.file_actions as fa
@@ -158,6 +166,7 @@ def test_a_start_up_file_that_fails_still_offers_recovery(make, catalog, tmp_pat
     qtbot.waitUntil(lambda: bool(offered), timeout=5000)
     assert window.last_error and "broken.podplan.json" in window.last_error
     assert offered[0].original == str(samples.DGX_B200_SU)
+    assert not left.exists()  # the start swept the folder of the file it was given
 
 
 def test_versions_are_kept_and_offered_in_file_recover(make, qtbot, monkeypatch):
