@@ -99,7 +99,7 @@ class FileController(QObject):
         """'restore', 'later' (keep it, ask again next time) or 'discard'."""
         box = QMessageBox(QMessageBox.Icon.Question, "Recover unsaved work",
                           f"PodPlanner did not close cleanly. Restore {session.describe()}?", parent=self.window)
-        box.setInformativeText("Keep for later leaves it in File ▸ Recover; Discard keeps a copy for "
+        box.setInformativeText("Keep for later leaves it in File ▸ Recover unsaved work; Discard keeps a copy for "
                                f"{TRASH_KEEP_S // 86400} days.")
         restore = box.addButton("Restore", QMessageBox.ButtonRole.AcceptRole)
         later = box.addButton("Keep for later", QMessageBox.ButtonRole.RejectRole)
