@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
+import unicodedata
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -33,20 +34,57 @@ from .records import (
 #: A catalog entry is a few kB; anything far larger is not one.
 CATALOG_FILE_LIMIT = 4 * 1024 * 1024
 
-ID_RE = re.compile(r"^[a-z0-9][a-z0-9._-]*$")
+# Patterns are matched with fullmatch: ``$`` alone would also match before a trailing newline.
+ID_RE = re.compile(r"[a-z0-9][a-z0-9._-]*")
+#: An id names a file when an entry is written (``<id>.json``); NetBox caps slugs at 100 characters too.
+MAX_ID_CHARS = 100
 AIRFLOWS = {"", "front-to-rear", "rear-to-front", "side-to-side", "passive", "liquid", "mixed"}
 ROLES = {"compute", "storage", "inband", "oob", "bmc", "nvlink", "uplink", "fabric", "management"}
 PROTOCOLS = {"infiniband", "ethernet", "nvlink"}
-CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
+CURRENCY_RE = re.compile(r"[A-Z]{3}")
+
+
+def one_line(text: str) -> str:
+    """``text`` with control characters and lone surrogates escaped (``\\n``, ``\\udcff``): a file name
+    or a value quoted in a message can then neither split it over lines nor fail to print."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class CatalogError(ValueError):
-    """A catalog file is wrong: ``file: field: reason``."""
+    """A catalog file is wrong: ``file: field: reason``, always on one line."""
 
     def __init__(self, file: str, field: str, reason: str):
         self.file, self.field, self.reason = file, field, reason
         where = f"{file}: {field}" if field else file
-        super().__init__(f"{where}: {reason}")
+        super().__init__(one_line(f"{where}: {reason}"))
+
+
+def clean_text(text: str, *, lines: bool = False) -> str:
+    """``text`` in Unicode NFC, so that one name is one string however it was typed; ValueError with the
+    reason when it cannot be written as UTF-8 (a lone surrogate, from a ``\\udcff`` escape) or holds a
+    control character (tabs and line breaks are allowed where ``lines`` says the field is prose)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise ValueError(f"is not valid Unicode text (a lone surrogate {text[exc.start]!r} at character "
+                         f"{exc.start})") from None
+    allowed = "\t\n\r" if lines else ""
+    bad = next((c for c in text if unicodedata.category(c) == "Cc" and c not in allowed), None)
+    if bad is not None:
+        raise ValueError(f"holds a control character {bad!r}")
+    return unicodedata.normalize("NFC", text)
+
+
+def finite(value: object) -> bool:
+    """Whether ``value`` is an int or float a float can hold and not NaN or infinity (never raises)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return False
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer of hundreds of digits
+        return False
 
 
 # name -> (python type, minimum, maximum); ints are whole numbers of things.
@@ -106,7 +144,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
 #: How a quote-only line is counted (``device:`` takes catalog ids, ``psu:`` a coupler named in PSU inputs).
 BASES = ("gpu", "node")
 BASIS_PREFIXES = ("device:", "psu:", "node:")
-_DATE_RE = re.compile(r"^\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?$")
+_DATE_RE = re.compile(r"\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?", re.ASCII)
 
 
 @dataclass
@@ -130,9 +168,7 @@ def _figure(ctx: _Ctx, name: str, raw: Any) -> Any:
         value = raw["value"]
         source = raw.get("source", ctx.source)
         evidence = raw.get("evidence", ctx.evidence)
-        note = raw.get("note", "")
-        if not isinstance(note, str):
-            raise ctx.fail(name, "note must be text")
+        note = _text(ctx, f"{name}.note", raw.get("note", ""), lines=True)
     else:
         value, source, evidence, note = raw, ctx.source, ctx.evidence, ""
     if not source:
@@ -145,12 +181,13 @@ def _figure(ctx: _Ctx, name: str, raw: Any) -> Any:
     return value
 
 
-def _number(ctx: _Ctx, name: str, raw: Any, kind: type = float, lo: float = 0, hi: float = math.inf) -> float | int:
+def _number(ctx: _Ctx, name: str, raw: Any, kind: type, lo: float, hi: float) -> float | int:
+    """A finite number within [lo, hi]: every call states both bounds, none is left open to infinity."""
     value = _figure(ctx, name, raw)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ctx.fail(name, f"must be a number, got {value!r}")
-    if not math.isfinite(value):
-        raise ctx.fail(name, f"must be finite, got {value!r}")
+        raise ctx.fail(name, f"must be a number, got {quoted(value)}")
+    if not finite(value):
+        raise ctx.fail(name, f"must be finite and within {lo:g}..{hi:g}, got {quoted(value)}")
     if kind is int and value != int(value):
         raise ctx.fail(name, f"must be a whole number, got {value!r}")
     if not lo <= value <= hi:
@@ -158,10 +195,22 @@ def _number(ctx: _Ctx, name: str, raw: Any, kind: type = float, lo: float = 0, h
     return int(value) if kind is int else float(value)
 
 
-def _text(ctx: _Ctx, name: str, raw: Any) -> str:
+def quoted(value: Any) -> str:
+    """``value`` as quoted in a message: a long one is cut, so the message stays one short line."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**30:
+        # counted, not printed: str() of an int beyond 4,300 digits raises
+        return f"a number of {len(str(abs(value))) if value.bit_length() < 14000 else 'thousands of'} digits"
+    text = repr(value)
+    return text if len(text) <= 60 else f"{text[:50]}... ({len(text):,} characters)"
+
+
+def _text(ctx: _Ctx, name: str, raw: Any, *, lines: bool = False) -> str:
     if not isinstance(raw, str):
-        raise ctx.fail(name, f"must be text, got {raw!r}")
-    return raw
+        raise ctx.fail(name, f"must be text, got {quoted(raw)}")
+    try:
+        return clean_text(raw, lines=lines)
+    except ValueError as exc:
+        raise ctx.fail(name, str(exc)) from None
 
 
 def _dict(ctx: _Ctx, name: str, raw: Any, allowed: set[str], required: set[str]) -> dict:
@@ -228,10 +277,10 @@ def _components(ctx: _Ctx, raw: Any) -> tuple[Component, ...]:
 def _price(ctx: _Ctx, raw: Any) -> Price:
     d = _dict(ctx, "price", raw, {"amount", "currency", "date"}, {"amount", "currency"})
     currency = _text(ctx, "price.currency", d["currency"])
-    if not CURRENCY_RE.match(currency):
+    if not CURRENCY_RE.fullmatch(currency):
         raise ctx.fail("price.currency", f"{currency!r} is not an ISO 4217 code such as USD")
     date = _text(ctx, "price.date", d.get("date", ""))
-    if date and not _DATE_RE.match(date):
+    if date and not _DATE_RE.fullmatch(date):
         raise ctx.fail("price.date", f"{date!r} is not a date such as 2025-03-16 or 2025-03")
     return Price(_number(ctx, "price.amount", d["amount"], float, 0, 1e10), currency, date)
 
@@ -252,9 +301,10 @@ def _length_part_numbers(ctx: _Ctx, raw: Any) -> Mapping[str, str]:
             metres = float(length)
         except ValueError:
             metres = math.nan
-        if not math.isfinite(metres) or metres <= 0 or not isinstance(pn, str) or not pn.strip():
-            raise ctx.fail(f"length_part_numbers.{length}", "must map a length in metres to a part number")
-        out[f"{metres:g}"] = pn.strip()
+        if not math.isfinite(metres) or not 0 < metres <= 1000 or not isinstance(pn, str) or not pn.strip():
+            raise ctx.fail(f"length_part_numbers.{length[:20]}", "must map a length in metres (up to 1000) to a "
+                                                                 "part number")
+        out[f"{metres:g}"] = _text(ctx, f"length_part_numbers.{length[:20]}", pn.strip())
     return MappingProxyType(out)
 
 
@@ -299,19 +349,18 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
         if key not in data:
             raise CatalogError(file, key, "is required")
     dev_id = data["id"]
-    if not isinstance(dev_id, str) or not ID_RE.match(dev_id):
-        raise CatalogError(file, "id", f"{dev_id!r} must be lowercase letters, digits, '.', '_' or '-'")
+    if not isinstance(dev_id, str) or not ID_RE.fullmatch(dev_id) or len(dev_id) > MAX_ID_CHARS:
+        raise CatalogError(file, "id", f"{quoted(dev_id)} must be lowercase letters, digits, '.', '_' or '-' "
+                                       f"(at most {MAX_ID_CHARS})")
     kind = data["kind"]
     if not isinstance(kind, str) or kind not in KINDS:
-        raise CatalogError(file, "kind", f"{kind!r} is not one of {', '.join(KINDS)}")
+        raise CatalogError(file, "kind", f"{quoted(kind)} is not one of {', '.join(KINDS)}")
     local = dict(sources)
     if "sources" in data:
         if not isinstance(data["sources"], dict):
             raise CatalogError(file, "sources", "must map source ids to {title, url}")
         for sid, s in data["sources"].items():
-            if not isinstance(s, dict) or not isinstance(s.get("title"), str):
-                raise CatalogError(file, f"sources.{sid}", "needs at least a title")
-            local[sid] = Source(sid, s["title"], str(s.get("url", "")), str(s.get("how", "")))
+            local[sid] = _source(file, sid, s, "sources.")
     ctx = _Ctx(file, data.get("source", ""), data.get("evidence", "P"), local, {})
     if not isinstance(ctx.evidence, str) or ctx.evidence not in EVIDENCE:
         raise ctx.fail("evidence", f"{ctx.evidence!r} is not one of {', '.join(EVIDENCE)}")
@@ -333,7 +382,7 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
             # a part number is a figure a buyer orders by: it keeps the file's source even when written bare
             if isinstance(raw, dict) or (name == "part_number" and ctx.source):
                 raw = _figure(ctx, name, raw)
-            fields[name] = _text(ctx, name, raw)
+            fields[name] = _text(ctx, name, raw, lines=name == "description")
     if fields.get("airflow", "") not in AIRFLOWS:  # a str by now: _text checked it
         raise ctx.fail("airflow", f"{fields['airflow']!r} is not one of {', '.join(sorted(AIRFLOWS - {''}))}")
     if "gpu" in fields:
@@ -381,13 +430,24 @@ def read_json(path: Path) -> Any:
         raise CatalogError(str(path), "", f"is not valid JSON: {str(exc).split(';')[0]}") from None
 
 
+def _source(file: str, sid: str, raw: Any, prefix: str = "") -> Source:
+    """One source: ``{title, url, how}``, every part text that can be shown and written."""
+    if not isinstance(raw, dict) or not isinstance(raw.get("title"), str):
+        raise CatalogError(file, f"{prefix}{sid}", "needs at least a title")
+    parts = {}
+    for key in ("id", "title", "url", "how"):
+        value = sid if key == "id" else raw.get(key, "")
+        if not isinstance(value, str):
+            raise CatalogError(file, f"{prefix}{sid}.{key}", f"must be text, got {quoted(value)}")
+        try:
+            parts[key] = clean_text(value)
+        except ValueError as exc:
+            raise CatalogError(file, f"{prefix}{sid}" + ("" if key == "id" else f".{key}"), str(exc)) from None
+    return Source(**parts)
+
+
 def load_sources(path: Path) -> dict[str, Source]:
     data = read_json(path)
     if not isinstance(data, dict):
         raise CatalogError(str(path), "", "must map source ids to {title, url, how}")
-    out = {}
-    for sid, s in data.items():
-        if not isinstance(s, dict) or not isinstance(s.get("title"), str):
-            raise CatalogError(str(path), sid, "needs at least a title")
-        out[sid] = Source(sid, s["title"], str(s.get("url", "")), str(s.get("how", "")))
-    return out
+    return {sid: _source(str(path), sid, s) for sid, s in data.items()}

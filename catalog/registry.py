@@ -1,4 +1,11 @@
-"""The catalog: every device type by id, built-in data plus the user's own folders."""
+"""The catalog: every device type by id, built-in data plus the user's own folders.
+
+Folders the user names (``load_catalog([...])``, ``--catalog DIR``) must load whole: a
+problem in one is an error. Folders found implicitly (``$XDG_CONFIG_HOME/podplanner/catalog``
+and ``PODPLANNER_CATALOG``) are the user's environment, not the command at hand: a broken
+one must not stop every command, so each broken folder or entry becomes one line of
+:attr:`Catalog.warnings` and is left out, and the rest loads.
+"""
 from __future__ import annotations
 
 import difflib
@@ -8,7 +15,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from .files import package_folder
-from .loader import CatalogError, load_sources, parse_entry, read_json
+from .loader import CatalogError, load_sources, one_line, parse_entry, read_json
 from .records import DeviceType, Source
 
 DATA_DIR = package_folder("catalog", "data")
@@ -16,10 +23,17 @@ DATA_DIR = package_folder("catalog", "data")
 USER_ENV = "PODPLANNER_CATALOG"
 
 
+#: Names a catalog folder's walk may visit: a catalog is hundreds of files; a folder of more (a home
+#: folder named by mistake) is refused rather than walked for minutes.
+MAX_FOLDER_NAMES = 100_000
+
+
 def default_user_dirs() -> list[Path]:
+    """The implicit folders: the config folder (when anything is there: a file or an unreadable folder
+    there is reported, not skipped) and each folder of ``PODPLANNER_CATALOG``."""
     dirs = [Path(p) for p in os.environ.get(USER_ENV, "").split(os.pathsep) if p]
-    config = Path(os.environ.get("XDG_CONFIG_HOME", Path.home() / ".config")) / "podplanner" / "catalog"
-    if config.is_dir():
+    config = Path(os.environ.get("XDG_CONFIG_HOME") or Path.home() / ".config") / "podplanner" / "catalog"
+    if os.path.lexists(config):
         dirs.insert(0, config)
     return dirs
 
@@ -38,9 +52,12 @@ class UnknownDeviceError(KeyError):
 class Catalog:
     """Read-only map of device types by id (ids are matched in any case)."""
 
-    def __init__(self, devices: Iterable[DeviceType], sources: dict[str, Source]):
+    def __init__(self, devices: Iterable[DeviceType], sources: dict[str, Source], warnings: Iterable[str] = ()):
         self._devices = {d.id: d for d in devices}
         self.sources = dict(sources)
+        #: one line per implicit user folder or entry that could not be loaded and was left out
+        #: (``/path/catalog: cannot be read (Permission denied); its entries are not loaded``)
+        self.warnings: tuple[str, ...] = tuple(warnings)
 
     def __contains__(self, device_id: object) -> bool:
         return isinstance(device_id, str) and device_id.lower() in self._devices
@@ -71,10 +88,32 @@ class Catalog:
         return self.get(device.gpu).gpu_spec
 
 
-def _entries(folder: Path) -> Iterator[Path]:
-    for path in sorted(folder.rglob("*")):
-        if path.is_file() and path.suffix.lower() in {".json", ".yaml", ".yml"} and path.name != "sources.json":
-            yield path
+def _entries(folder: Path) -> tuple[list[Path], list[CatalogError]]:
+    """The entry files under ``folder`` (sorted), and the subfolders that could not be read.
+    CatalogError when ``folder`` itself is missing, not a folder, unreadable or far too large.
+    Anything named like an entry that is not a folder is listed: a pipe or a dangling link
+    named ``x.json`` is then reported by the reader, not skipped in silence."""
+    if not folder.is_dir():
+        reason = "is not a folder" if os.path.lexists(folder) else "user catalog folder does not exist"
+        raise CatalogError(str(folder), "", reason)
+    found: list[Path] = []
+    unreadable: list[CatalogError] = []
+    visited = 0
+
+    def failed(exc: OSError) -> None:
+        error = CatalogError(str(exc.filename or folder), "", f"cannot be read ({exc.strerror or exc})")
+        if os.path.abspath(exc.filename or folder) == os.path.abspath(folder):
+            raise error
+        unreadable.append(error)
+
+    for root, dirs, files in os.walk(folder, onerror=failed):
+        visited += len(dirs) + len(files)
+        if visited > MAX_FOLDER_NAMES:
+            raise CatalogError(str(folder), "", f"holds more than {MAX_FOLDER_NAMES:,} files and folders; "
+                                                "is it a catalog folder?")
+        found += [Path(root, name) for name in files
+                  if Path(name).suffix.lower() in {".json", ".yaml", ".yml"} and name != "sources.json"]
+    return sorted(found), unreadable
 
 
 def _read_entry(path: Path, sources: dict[str, Source]) -> DeviceType:
@@ -85,42 +124,113 @@ def _read_entry(path: Path, sources: dict[str, Source]) -> DeviceType:
     return parse_entry(read_json(path), str(path), sources)
 
 
+def _references(d: DeviceType) -> Iterator[tuple[str, str, bool]]:
+    """(field, id, must be a GPU) of every id ``d`` refers to."""
+    if d.gpu:
+        yield "gpu", d.gpu, True
+    for i, c in enumerate(d.components):
+        yield f"components[{i}].id", c.id, False
+    if d.basis.startswith(("device:", "node:")):
+        for ref in d.basis.partition(":")[2].split(","):
+            yield "basis", ref.strip().lower(), False
+
+
+def _broken_reference(d: DeviceType, devices: dict[str, DeviceType]) -> CatalogError | None:
+    for field, ref, gpu in _references(d):
+        target = devices.get(ref)
+        if target is None or (gpu and target.kind != "gpu"):
+            return CatalogError(d.origin, field, f"{ref!r} is not {'a GPU ' if gpu else ''}in the catalog")
+    return None
+
+
 def _check_references(devices: dict[str, DeviceType]) -> None:
     for d in devices.values():
-        if d.gpu:
-            g = devices.get(d.gpu)
-            if g is None or g.kind != "gpu":
-                raise CatalogError(d.origin, "gpu", f"{d.gpu!r} is not a GPU in the catalog")
-        for i, c in enumerate(d.components):
-            if c.id not in devices:
-                raise CatalogError(d.origin, f"components[{i}].id", f"{c.id!r} is not in the catalog")
-        if d.basis.startswith(("device:", "node:")):
-            for ref in d.basis.partition(":")[2].split(","):
-                if ref.strip().lower() not in devices:
-                    raise CatalogError(d.origin, "basis", f"{ref.strip()!r} is not in the catalog")
+        error = _broken_reference(d, devices)
+        if error:
+            raise error
+
+
+def _drop_broken_references(devices: dict[str, DeviceType], builtin: dict[str, DeviceType],
+                            warnings: list[str]) -> None:
+    """Leave out, with a warning each, the user entries whose references do not resolve: an entry that
+    names a missing id, or a user entry that replaced one a built-in entry needs (the built-in one comes
+    back). A built-in entry broken by nothing of the user's is a bug in our data: raised."""
+    while True:
+        for d in devices.values():
+            error = _broken_reference(d, devices)
+            if error:
+                break
+        else:
+            return
+        culprits = [d] if d is not builtin.get(d.id) else [
+            devices[ref] for _, ref, _ in _references(d) if ref in devices and devices[ref] is not builtin.get(ref)]
+        if not culprits:
+            raise error
+        for bad in culprits:
+            why = str(error) if bad is d else f"{bad.origin}: replaces {bad.id!r}, which {d.id} needs ({error.reason})"
+            warnings.append(f"{why}; this entry is not loaded")
+            if bad.id in builtin:
+                devices[bad.id] = builtin[bad.id]
+            else:
+                del devices[bad.id]
+
+
+def _load_folder(folder: Path, sources: dict[str, Source], devices: dict[str, DeviceType],
+                 warnings: list[str] | None) -> None:
+    """Add ``folder``'s entries to ``devices`` (its sources to ``sources``). With ``warnings`` (an implicit
+    folder) a broken folder or entry is a line there and is left out; without, it is raised."""
+    def problem(error: CatalogError, what: str) -> None:
+        if warnings is None:
+            raise error
+        warnings.append(f"{error}; {what}")
+
+    try:
+        paths, unreadable = _entries(folder)
+        if os.path.lexists(folder / "sources.json"):
+            sources.update(load_sources(folder / "sources.json"))
+    except CatalogError as exc:
+        # the folder's entries cite its sources: without them, none of them can load
+        problem(exc, "its entries are not loaded" if exc.file == str(folder) else
+                f"the entries of {folder} are not loaded")
+        return
+    for error in unreadable:
+        problem(error, "its entries are not loaded")
+    for path in paths:
+        try:
+            dev = _read_entry(path, sources)
+        except CatalogError as exc:
+            problem(exc, "this entry is not loaded")
+            continue
+        devices[dev.id] = dev
 
 
 def load_catalog(user_dirs: Iterable[Path | str] | None = None, *, builtin: Path = DATA_DIR) -> Catalog:
-    """Load the built-in catalog, then each user folder in turn (later ids override earlier)."""
+    """Load the built-in catalog, then each user folder in turn (later ids override earlier).
+
+    ``user_dirs`` None: the implicit folders (:func:`default_user_dirs`), whose problems become
+    :attr:`Catalog.warnings`; given: those folders, whose problems raise :class:`CatalogError`."""
     sources = load_sources(builtin / "sources.json")
     devices: dict[str, DeviceType] = {}
     seen: dict[str, str] = {}
-    for path in _entries(builtin):
+    paths, unreadable = _entries(builtin)
+    if unreadable:
+        raise unreadable[0]
+    for path in paths:
         dev = _read_entry(path, sources)
         if dev.id in seen:
             raise CatalogError(str(path), "id", f"{dev.id!r} is already defined in {seen[dev.id]}")
         seen[dev.id] = str(path)
         devices[dev.id] = dev
-    for folder in [Path(p) for p in (default_user_dirs() if user_dirs is None else user_dirs)]:
-        if not folder.is_dir():
-            raise CatalogError(str(folder), "", "user catalog folder does not exist")
-        if (folder / "sources.json").is_file():
-            sources.update(load_sources(folder / "sources.json"))
-        for path in _entries(folder):
-            dev = _read_entry(path, sources)
-            devices[dev.id] = dev
     _check_references(devices)
-    return Catalog(devices.values(), sources)
+    builtin_devices = dict(devices)
+    warnings: list[str] | None = [] if user_dirs is None else None
+    for folder in [Path(p) for p in (default_user_dirs() if user_dirs is None else user_dirs)]:
+        _load_folder(folder, sources, devices, warnings)
+    if warnings is None:
+        _check_references(devices)
+    else:
+        _drop_broken_references(devices, builtin_devices, warnings)
+    return Catalog(devices.values(), sources, [one_line(w) for w in warnings or ()])
 
 
 @lru_cache(maxsize=1)

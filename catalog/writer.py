@@ -1,9 +1,17 @@
-"""Write a record back as a catalog data file (used to keep NetBox imports as JSON)."""
+"""Write a record back as a catalog data file (used to keep NetBox imports as JSON).
+
+What is written must load again: a NaN or an infinity is not JSON (Python would write
+``NaN`` and no other reader takes it), nor is a lone surrogate UTF-8, so both are refused
+with the field that holds them rather than written.
+"""
 from __future__ import annotations
 
+import json
+import math
 from collections import Counter
+from typing import Any, Iterator
 
-from .loader import NUMBERS
+from .loader import NUMBERS, CatalogError
 from .records import DeviceType, Figure
 
 
@@ -14,6 +22,40 @@ def _figure(value, fig: Figure | None):
     if fig.note:
         out["note"] = fig.note
     return out
+
+
+def _bad_values(value: Any, path: str) -> Iterator[tuple[str, str]]:
+    """(field path, reason) of every value in ``value`` that cannot be written as JSON and read back."""
+    if isinstance(value, float) and not math.isfinite(value):
+        yield path, f"{value!r} is not a finite number"
+    elif isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            yield path, "is not valid Unicode text (a lone surrogate)"
+    elif isinstance(value, dict):
+        for key, item in value.items():
+            yield from _bad_values(key, path)
+            yield from _bad_values(item, f"{path}.{key}" if path else str(key))
+    elif isinstance(value, (list, tuple)):
+        for i, item in enumerate(value):
+            yield from _bad_values(item, f"{path}[{i}]")
+
+
+def check_writable(doc: dict, where: str) -> dict:
+    """``doc`` when every value in it can be written as JSON; else CatalogError naming the first that cannot."""
+    for path, reason in _bad_values(doc, ""):
+        raise CatalogError(where, path, f"{reason}; not written")
+    return doc
+
+
+def entry_to_text(dev: DeviceType) -> str:
+    """The catalog file of ``dev``: JSON text, UTF-8-safe, with finite numbers only."""
+    doc = entry_to_json(dev)
+    try:
+        return json.dumps(doc, indent=2, ensure_ascii=False, allow_nan=False) + "\n"
+    except ValueError as exc:  # check_writable let nothing through; this is the backstop
+        raise CatalogError(dev.origin or dev.id, "", f"cannot be written as JSON ({exc})") from None
 
 
 def entry_to_json(dev: DeviceType) -> dict:
@@ -65,4 +107,4 @@ def entry_to_json(dev: DeviceType) -> dict:
                            for k in ("bf16_tflops", "fp8_tflops", "fp4_tflops", "hbm_gb", "hbm_tbps",
                                      "nvlink_gbps", "tdp_w")}
         doc["gpu_spec"]["generation"] = g.generation
-    return doc
+    return check_writable(doc, dev.origin or dev.id)

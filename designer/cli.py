@@ -20,7 +20,6 @@ from __future__ import annotations
 import argparse
 import difflib
 import dataclasses
-import json
 import os
 import sys
 from collections.abc import Mapping, Sequence
@@ -28,11 +27,13 @@ from pathlib import Path
 from typing import Protocol
 
 from catalog import Catalog, CatalogError, UnknownDeviceError, load_catalog
-from catalog.files import write_atomic
+from catalog.files import FileReadError, write_atomic
+from catalog.loader import one_line
 
 from . import __version__
+from .cli_types import checked, real, whole
 from .fileformat import ProjectFileError, load
-from .settings import SettingsError
+from .settings import Settings, SettingsError
 from .training.errors import TrainingError
 from .fabric.sizing import FabricError
 from .generate.spec import GenerateError
@@ -54,6 +55,27 @@ class CommandModule(Protocol):
 
 class UsageError(Exception):
     """Bad flags or arguments: reported as one line, exit 2."""
+
+
+def _setting(name: str):
+    """The type of a what-if flag: a finite number the design's settings accept (their ranges, one place:
+    designer/settings.py), refused while parsing, before any file is read."""
+    return checked(real(None, None), lambda value: Settings(**{name: value}))
+
+
+#: Bounds of ``fabric``'s numeric flags (its parser lives in designer/fabric/cli.py; they are set here, where
+#: every command's flags are bounded). Endpoints stop at a billion, a thousand times the largest fabric built,
+#: so that the sizer, not the parser, names the real reach of the switch; a node has at most 64 fabric ports;
+#: a scalable unit at most 4,096 nodes; down:up at the leaf 1 to 64, as the design's settings take it.
+FABRIC_FLAGS = {"endpoints": whole(1, 10**9), "rails": whole(1, 64), "su_nodes": whole(1, 4_096),
+                "oversubscription": real(1, 64), "reserved_ports": whole(0, 1_000_000)}
+
+
+def _bound(parser: argparse.ArgumentParser, types: Mapping[str, object]) -> None:
+    """Give ``parser``'s flags (by dest) these argparse types."""
+    for action in parser._actions:
+        if action.dest in types:
+            action.type = types[action.dest]
 
 
 class _Parser(argparse.ArgumentParser):
@@ -108,16 +130,17 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
     a.add_argument("file")
     a.add_argument("--json", action="store_true", help="print the analysis as one JSON document")
     w = a.add_argument_group("what-if settings (override the project's)")
-    w.add_argument("--pue", type=float, help="power usage effectiveness, >= 1")
+    w.add_argument("--pue", type=_setting("pue"), help="power usage effectiveness, >= 1")
     w.add_argument("--coolant", help="water or pg25")
-    w.add_argument("--delta-t", dest="coolant_delta_t_k", type=float, metavar="K",
+    w.add_argument("--delta-t", dest="coolant_delta_t_k", type=_setting("coolant_delta_t_k"), metavar="K",
                    help="coolant supply/return difference in K")
-    w.add_argument("--air-delta-t", dest="air_delta_t_k", type=float, metavar="K", help="air temperature rise in K")
-    w.add_argument("--power-factor", type=float, help="real/apparent power of the load, 0-1")
-    w.add_argument("--derating", type=float, help="continuous-load share of a circuit's rating, 0-1")
-    w.add_argument("--failover-derating", type=float,
+    w.add_argument("--air-delta-t", dest="air_delta_t_k", type=_setting("air_delta_t_k"), metavar="K",
+                   help="air temperature rise in K")
+    w.add_argument("--power-factor", type=_setting("power_factor"), help="real/apparent power of the load, 0-1")
+    w.add_argument("--derating", type=_setting("derating"), help="continuous-load share of a circuit's rating, 0-1")
+    w.add_argument("--failover-derating", type=_setting("failover_derating"),
                    help="share of a circuit's rating its surviving feed may carry with the other lost, 0-1 (1)")
-    w.add_argument("--air-rack-limit", dest="air_rack_limit_kw", type=float, metavar="KW",
+    w.add_argument("--air-rack-limit", dest="air_rack_limit_kw", type=_setting("air_rack_limit_kw"), metavar="KW",
                    help="air heat one rack may reject to the room, kW (30)")
 
     v = sub.add_parser("validate", help="check a project file; exit 0 valid, 1 findings of severity error, 2 unreadable")
@@ -127,7 +150,7 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
     from .generate.cli import add_parser as add_new_parser
     from .training.cli import add_parser as add_train_parser
 
-    add_fabric_parser(sub)
+    _bound(add_fabric_parser(sub), FABRIC_FLAGS)
     add_train_parser(sub)
     add_new_parser(sub)
 
@@ -143,6 +166,7 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
     ci.add_argument("yaml")
     ci.add_argument("-o", "--output", metavar="DIR", help="catalog folder to write the JSON entry into "
                                                           "(default: print it)")
+    ci.add_argument("--force", action="store_true", help="with -o: replace an entry of the same id already there")
     cmp = sub.add_parser("compare", help="two designs' key figures side by side with the change from A to B")
     cmp.add_argument("a", metavar="A", help="the first project file")
     cmp.add_argument("b", metavar="B", help="the second project file")
@@ -204,22 +228,27 @@ def cmd_catalog(args, catalog: Catalog) -> int:
                 print(f"  {s}: {src.title}" + (f" <{src.url}>" if src.url else ""))
         return 0
     from catalog.netbox import import_devicetype
+    from catalog.writer import entry_to_text
 
+    prog = "podplanner catalog import-netbox"
+    if args.force and not args.output:
+        raise UsageError(f"{prog}: --force applies to -o DIR (it replaces an entry there)")
     dev = import_devicetype(args.yaml)
-    doc = entry_to_json(dev)
     if args.output:
         out = Path(args.output)
         if not out.is_dir():
-            raise UsageError(f"podplanner catalog import-netbox: {out}: no such folder")
+            raise UsageError(f"{prog}: {out}: no such folder")
         target = out / f"{dev.id}.json"
+        if os.path.lexists(target) and not args.force:
+            raise UsageError(f"{prog}: {target}: already exists; give --force to replace it")
         try:
-            write_atomic(target, json.dumps(doc, indent=2, ensure_ascii=False) + "\n")
+            write_atomic(target, entry_to_text(dev))
         except OSError as exc:
             raise UsageError(f"podplanner catalog import-netbox: {target}: cannot be written "
                              f"({exc.strerror or exc})") from None
         print(f"wrote {target} ({dev.kind} {dev.id}; every figure marked unconfirmed)")
     else:
-        _print_json(doc)
+        _print_json(entry_to_json(dev))
     return 0
 
 
@@ -432,14 +461,19 @@ def main(argv: list[str] | None = None, commands: Sequence[CommandModule] = (), 
         parser.argv = argv
         args = parser.parse_args(argv)
         catalog = load_catalog(args.catalog)
+        for warning in catalog.warnings:  # implicit user folders only: --catalog DIR broken is an error
+            print(f"podplanner: warning: {warning}", file=sys.stderr)
         return run[args.command](args, catalog)
     except errors as exc:
-        print(f"podplanner: error: {_without_prog(str(exc), (*run, *elsewhere))}", file=sys.stderr)
+        print(f"podplanner: error: {one_line(_without_prog(str(exc), (*run, *elsewhere)))}", file=sys.stderr)
+        return 2
+    except FileReadError as exc:  # carries its path apart from its reason
+        print(f"podplanner: error: {one_line(f'{exc.path}: {exc.reason}')}", file=sys.stderr)
         return 2
     except BrokenPipeError:
         return 0
     except Exception as exc:  # a bug: still one line, never a traceback
-        print(f"podplanner: error: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        print(f"podplanner: error: internal error: {type(exc).__name__}: {one_line(str(exc))[:500]}", file=sys.stderr)
         return 3
     except KeyboardInterrupt:
         return 130

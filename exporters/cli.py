@@ -101,6 +101,8 @@ def _dpi(text: str) -> int:
     """A resolution the image can be drawn at without running out of memory on a large hall."""
     import argparse
 
-    if not text.strip().isdigit() or len(text.strip()) > 4 or not MIN_DPI <= int(text) <= MAX_DPI:
+    t = text.strip()
+    # ASCII digits only: str.isdigit() also takes "²", which int() then refuses
+    if not (t.isascii() and t.isdigit()) or len(t) > 4 or not MIN_DPI <= int(t) <= MAX_DPI:
         raise argparse.ArgumentTypeError(f"{text[:20]!r} is not a resolution from {MIN_DPI} to {MAX_DPI}")
     return int(text)

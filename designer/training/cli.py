@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import math
 
+from ..cli_types import real, whole
 from ..json_output import print_json
 from .errors import TrainingError
 from .hardware import cluster_from_gpu, cluster_from_system
@@ -18,9 +19,20 @@ from .batch import default_global_batch
 from .software import ATTENTION, DEFAULT_PROFILE, DP_IMPL, FP8_RECIPE, KNOBS, PROFILES, profile
 
 
-def _ints(p, *names, help_=""):
-    for n in names:
-        p.add_argument(f"--{n}", type=int, metavar="N", help=help_ or None)
+#: Bounds of the numeric flags, so that nothing non-finite or absurd reaches the engine (exit 2 at parse).
+#: Parallel degrees and GPU counts stop at a million GPUs, five times the largest cluster built (~200k);
+#: model shapes at several times the largest published (Llama 3 405B: 126 layers, hidden 16,384, 128 heads,
+#: vocabulary 128k; PaLM: FFN 73,728; contexts of millions of tokens). None: the engine checks that side
+#: itself with its own message (--tp must be at least 1; a model's sizes are positive; the global batch,
+#: 1 to 2^40 sequences).
+MAX_GPUS = 1_000_000
+_SHAPE = {"layers": whole(None, 1_000), "hidden": whole(None, 131_072), "ffn-hidden": whole(None, 524_288),
+          "heads": whole(None, 1_024), "kv-heads": whole(None, 1_024), "vocab": whole(None, 4_194_304),
+          "seq": whole(None, 16_777_216), "experts": whole(None, 4_096), "top-k": whole(None, 256)}
+_PLAN = {"tp": whole(None, MAX_GPUS), "pp": whole(None, MAX_GPUS), "dp": whole(None, MAX_GPUS),
+         "cp": whole(None, MAX_GPUS), "ep": whole(None, MAX_GPUS),
+         "micro-batch": whole(None, 65_536),  # sequences one GPU holds at once
+         "virtual-stages": whole(None, 1_000)}  # a virtual stage holds at least one layer
 
 
 def add_parser(subparsers):
@@ -29,21 +41,25 @@ def add_parser(subparsers):
     where = t.add_mutually_exclusive_group()
     where.add_argument("--gpu", metavar="ID", help="GPU type (a100, h100, h200, b200, gb200)")
     where.add_argument("--system", metavar="ID", help="system (dgx-a100, dgx-h100, dgx-h200, dgx-b200, gb200-nvl72)")
-    t.add_argument("--gpus", type=int, metavar="N", help="GPU count (default: one system)")
-    t.add_argument("--oversubscription", type=float, default=1.0, metavar="X", help="fabric down:up ratio")
+    t.add_argument("--gpus", type=whole(1, MAX_GPUS), metavar="N", help="GPU count (default: one system)")
+    # down:up at the leaf, as the design's settings bound it: 1 (non-blocking) to 64
+    t.add_argument("--oversubscription", type=real(1, 64), default=1.0, metavar="X", help="fabric down:up ratio")
     what = t.add_mutually_exclusive_group()
     what.add_argument("--model", metavar="PRESET", help=f"model preset: {', '.join(PRESETS)}")
-    what.add_argument("--params", type=float, metavar="N", help="parameter count (e.g. 7e10) for a Llama-style shape")
-    for n in ("layers", "hidden", "ffn-hidden", "heads", "kv-heads", "vocab", "seq", "experts", "top-k"):
-        t.add_argument(f"--{n}", type=int, metavar="N")
+    # a million parameters is a toy; 1e14 is hundreds of times the largest model trained (~2e12)
+    what.add_argument("--params", type=real(1e6, 1e14), metavar="N",
+                      help="parameter count (e.g. 7e10) for a Llama-style shape")
+    for n, kind in _SHAPE.items():
+        t.add_argument(f"--{n}", type=kind, metavar="N")
     t.add_argument("--activation", choices=("gelu", "swiglu"), type=str.lower)
-    t.add_argument("--global-batch", type=int, metavar="SEQ", help="sequences per step")
-    t.add_argument("--tokens", type=float, metavar="N", help="token budget (default 15e12)")
-    for n in ("tp", "pp", "dp", "cp", "ep", "micro-batch", "virtual-stages"):
-        t.add_argument(f"--{n}", type=int, metavar="N")
+    t.add_argument("--global-batch", type=whole(None, None), metavar="SEQ", help="sequences per step")
+    # 1e16 is hundreds of times the largest corpora trained on (15-36e12 tokens); 0 and below: the engine says
+    t.add_argument("--tokens", type=real(None, 1e16), metavar="N", help="token budget (default 15e12)")
+    for n, kind in _PLAN.items():
+        t.add_argument(f"--{n}", type=kind, metavar="N")
     t.add_argument("--recompute", choices=RECOMPUTE, type=str.lower)
     t.add_argument("--precision", choices=("bf16", "fp8"), type=str.lower, default="bf16")
-    t.add_argument("--zero", type=int, choices=(0, 1, 2, 3), help="ZeRO/FSDP stage of the data-parallel group")
+    t.add_argument("--zero", type=whole(0, 3), choices=(0, 1, 2, 3), help="ZeRO/FSDP stage of the data-parallel group")
     t.add_argument("--hybrid-shard", action=argparse.BooleanOptionalAction, default=None,
                    help="shard ZeRO/FSDP state inside an NVLink domain and replicate across (HSDP)")
     sw = t.add_argument_group("software (a profile, and single knobs that override it)")
@@ -58,7 +74,7 @@ def add_parser(subparsers):
                     help="overlap pipeline send/receive with compute")
     sw.add_argument("--dp-impl", choices=DP_IMPL, type=str.lower,
                     help="data-parallel implementation: Megatron distributed optimizer, DeepSpeed ZeRO, PyTorch FSDP")
-    sw.add_argument("--grad-comm-bytes", type=int, choices=(2, 4), help="bytes per gradient element reduced")
+    sw.add_argument("--grad-comm-bytes", type=whole(2, 4), choices=(2, 4), help="bytes per gradient element reduced")
     sw.add_argument("--fp8-recipe", dest="fp8", choices=FP8_RECIPE, type=str.lower,
                     help="FP8 recipe of the framework (none: no FP8)")
     t.add_argument("--search", action="store_true", help="find the best plan (given plan flags are kept fixed)")
