@@ -26,9 +26,10 @@ import os
 import re
 from pathlib import Path
 
-import yaml
 
 from catalog.files import FileReadError, read_limit, read_text
+from catalog.loader import CatalogError
+from catalog.netbox import load_yaml
 from catalog.records import FLOOR_KINDS, MOUNTABLE_KINDS
 
 from .facility import NO_FACILITY, Facility, facility_from_json
@@ -205,15 +206,11 @@ class _TypeModels:
                 continue
             where = f"{TYPES_FOLDER}/{name}"
             try:
-                doc = yaml.safe_load(read_text(folder / name, min(self.limit, YAML_LIMIT)))
+                doc = load_yaml(read_text(folder / name, min(self.limit, YAML_LIMIT)), where)
             except FileReadError as exc:
                 raise NetBoxImportError(where, exc.reason) from None
-            except yaml.YAMLError as exc:
-                mark = getattr(exc, "problem_mark", None)
-                raise NetBoxImportError(where, "is not valid YAML" + (f" at line {mark.line + 1}" if mark else "")
-                                        ) from None
-            except RecursionError:
-                raise NetBoxImportError(where, "nests deeper than a device type does") from None
+            except CatalogError as exc:  # aliases ("billion laughs"), too large or deep, or not YAML at all
+                raise NetBoxImportError(where, exc.reason) from None
             if not isinstance(doc, dict):
                 raise NetBoxImportError(where, "is not a NetBox device type (expected a mapping)")
             for key in ("manufacturer", "model", "slug"):

@@ -83,10 +83,21 @@ def _open_window(path: str | None, catalog: Catalog, offer_recovery: bool = True
     if error:
         window.last_error = error
         QTimer.singleShot(0, window, lambda: window.show_error(error))
+    if catalog.warnings:
+        QTimer.singleShot(0, window, lambda: show_catalog_warnings(window, catalog.warnings))
     if offer_recovery:  # not in a timed smoke run; and also when the file failed: the work may be in an autosave
         QTimer.singleShot(0, window, window.files.offer_recovery)
     _sweep_temporaries(window, target)
     return window
+
+
+def show_catalog_warnings(window: MainWindow, warnings: tuple[str, ...]) -> None:
+    """A broken user catalog folder or entry: the rest of the catalog works, so the window opens; the user
+    is told what was left out, in the status bar and, whole, in the log."""
+    for line in warnings:
+        error_log.log_warning(f"catalog: {line}")
+    more = f" (and {len(warnings) - 1} more; see the log)" if len(warnings) > 1 else ""
+    window.statusBar().showMessage(f"Catalog: {warnings[0]}{more}", 30000)
 
 
 def _sweep_temporaries(window: MainWindow, target: str) -> None:

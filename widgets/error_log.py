@@ -311,6 +311,11 @@ def log_start_failure(text: str) -> Path | None:
     return _log.path
 
 
+def log_warning(text: str) -> None:
+    """One line in the log marked WARNING (not counted as an error): a problem the user is told of in the window."""
+    _log.write(f"{_stamp()} WARNING {text}")
+
+
 def error_count() -> int:
     """Uncaught errors logged in this process so far."""
     return _log.errors

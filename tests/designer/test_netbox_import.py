@@ -231,3 +231,12 @@ def test_rack_names_netbox_had_to_change_come_back_as_designed(catalog, tmp_path
     assert names[a.id].lower() != names[b.id].lower()  # NetBox's names are unique whatever the case
     back = read_netbox(tmp_path / "nb", catalog)
     assert [r.name for r in back.racks] == [r.name for r in project.racks]
+
+
+def test_a_billion_laughs_device_type_is_refused_before_it_is_built(dgx_copy):
+    edit(dgx_copy, "08-devices.csv", drop_column("cf_podplanner_type"))
+    bomb = "".join(f"{c}: &{c} [{', '.join([f'*{p}'] * 9) if p else ', '.join(['lol'] * 9)}]\n"
+                   for p, c in zip([None, *"abcdefgh"], "abcdefghi"))
+    (dgx_copy / "07-device-types" / "dgx-b200.yaml").write_text(bomb + "manufacturer: X\nmodel: Y\nslug: y\n")
+    with pytest.raises(NetBoxImportError, match=r"^07-device-types/dgx-b200.yaml: line 2: YAML aliases \(\*a\)"):
+        read_netbox(dgx_copy)

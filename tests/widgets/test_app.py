@@ -56,3 +56,21 @@ def test_broken_file_prints_one_line_and_starts_empty(started, catalog, tmp_path
     assert err.startswith("podplanner: error: ")
     assert win.last_error == err.strip().removeprefix("podplanner: error: ")
     qtbot.waitUntil(lambda: started["shown"] == [win.last_error])
+
+
+def test_a_broken_user_catalog_folder_is_told_in_the_window_and_the_log(catalog, qtbot, tmp_path, monkeypatch):
+    import drawn as samples
+    from catalog.registry import Catalog
+    from widgets import app, error_log
+
+    warned = Catalog(list(catalog), catalog.sources,
+                     warnings=[f"{tmp_path}/catalog: cannot be read (Permission denied); its entries are not loaded",
+                               f"{tmp_path}/catalog/x.json: power_max_w: -5 is outside 0 to 1e7"])
+    lines = []
+    monkeypatch.setattr(error_log, "log_warning", lines.append)
+    window = app._open_window(str(samples.DGX_B200_SU), warned, offer_recovery=False)
+    qtbot.addWidget(window)
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Catalog:"), timeout=5000)
+    assert "cannot be read (Permission denied)" in window.statusBar().currentMessage()
+    assert "and 1 more" in window.statusBar().currentMessage()
+    assert len(lines) == 2 and "x.json" in lines[1]

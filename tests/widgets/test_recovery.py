@@ -207,3 +207,4 @@ def test_the_recover_menu_restores_a_crashed_window_and_says_when_empty(make):
     assert any("closed without saving" in t for t in texts) and "Discard…" in texts
     next(a for a in other.recover_menu.menu.actions() if a.text().startswith("Autosaved")).trigger()
     assert moved_y(other) == 7200.0 and other.document.dirty and other.files.orphaned_recoveries() == []
+
