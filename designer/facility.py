@@ -20,6 +20,7 @@ optional: a level left unset is not checked, and the analysis says so. Figures a
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
 
@@ -205,16 +206,24 @@ def facility_from_json(doc: object, where: str = "facility") -> Facility:
         if key == "rows":
             if not isinstance(value, dict):
                 raise FacilityError(f"{where}.rows: must be an object of row name to row settings")
-            rows = []
+            rows = {}
             for name, row in value.items():
                 at = f"{where}.rows.{name}"
+                try:
+                    name.encode("utf-8")
+                except UnicodeEncodeError:
+                    raise FacilityError(f"{at}: contains a character that cannot be stored (a lone surrogate)") from None
+                # the same name as a rack's row field, which the file reader stores in NFC
+                name = unicodedata.normalize("NFC", name)
+                if name in rows:
+                    raise FacilityError(f"{at}: row {name!r} is given twice")
                 if not isinstance(row, dict):
                     raise FacilityError(f"{at}: must be an object")
                 for k in row:
                     if k not in ("containment", "distribution_amps"):
                         raise FacilityError(f"{at}.{k}: is not a row setting (containment, distribution_amps)")
-                rows.append((name, RowFacility(row.get("containment"), row.get("distribution_amps"))))
-            values["rows"] = tuple(sorted(rows))
+                rows[name] = RowFacility(row.get("containment"), row.get("distribution_amps"))
+            values["rows"] = tuple(sorted(rows.items()))
         elif key in _INTS and isinstance(value, float) and value.is_integer():
             values[key] = int(value)
         else:

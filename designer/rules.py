@@ -26,8 +26,11 @@ def span_problem(device_type: DeviceType, device: MountedDevice, units: int) -> 
             return f"{device_type.id} needs a {device_type.u_height:g} U rack, the rack has {units} U"
         return None
     if device_type.u_height == 0:
-        return None
-    if device.u is None:
+        # A 0U device (a PDU on the side of the rack) takes no unit; a U it states is where along the
+        # rails it hangs, which must still be inside the rack.
+        if device.u is None or 1 <= device.u <= units:
+            return None
+    elif device.u is None:
         return f"{device_type.id} is {device_type.u_height:g} U high and needs a U position"
     if device.u < 1:
         return f"{device.u:g} is below the rack's first U"

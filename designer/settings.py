@@ -18,6 +18,10 @@ COOLANTS = {
 }
 
 
+#: The smallest rack power limit, kW (1 W): a limit of 5e-324 kW would make every load over it infinite.
+RACK_KW_MIN = 0.001
+
+
 class SettingsError(ValueError):
     """A design assumption out of its physical range."""
 
@@ -81,21 +85,24 @@ def _positive(name: str, value: object, lo: float = 0.0, hi: float = math.inf, *
 
 def check_settings(s: Settings) -> None:
     _positive("pue", s.pue, 1.0, 5.0, inclusive_lo=True)
-    _positive("power_factor", s.power_factor, 0.0, 1.0)
-    _positive("derating", s.derating, 0.0, 1.0)
+    # Lower bounds are physical, as the settings form's (widgets.project_form): no server PSU has a power
+    # factor below 0.5, no circuit is held to less than half its rating, no loop runs on under 1 K; and a
+    # value a few floats above zero would make every load divided by it infinite.
+    _positive("power_factor", s.power_factor, 0.5, 1.0, inclusive_lo=True)
+    _positive("derating", s.derating, 0.5, 1.0, inclusive_lo=True)
     if not isinstance(s.coolant, str) or s.coolant not in COOLANTS:
         raise SettingsError(f"coolant {s.coolant!r} is unknown; choose one of {', '.join(COOLANTS)}")
-    _positive("coolant_delta_t_k", s.coolant_delta_t_k, 0.0, 50.0)
-    _positive("air_delta_t_k", s.air_delta_t_k, 0.0, 50.0)
-    _positive("rack_limit_kw", s.rack_limit_kw, 0.0, 10000.0)
+    _positive("coolant_delta_t_k", s.coolant_delta_t_k, 1.0, 50.0, inclusive_lo=True)
+    _positive("air_delta_t_k", s.air_delta_t_k, 1.0, 50.0, inclusive_lo=True)
+    _positive("rack_limit_kw", s.rack_limit_kw, RACK_KW_MIN, 10000.0, inclusive_lo=True)
     if s.fabric_tiers not in ("auto", "2", "3"):
         raise SettingsError(f"fabric_tiers must be auto, 2 or 3, got {s.fabric_tiers!r}")
     _positive("fabric_oversubscription", s.fabric_oversubscription, 1.0, 64.0, inclusive_lo=True)
-    _positive("rack_system_limit_kw", s.rack_system_limit_kw, 0.0, 10000.0)
-    _positive("failover_derating", s.failover_derating, 0.0, 1.0)
+    _positive("rack_system_limit_kw", s.rack_system_limit_kw, RACK_KW_MIN, 10000.0, inclusive_lo=True)
+    _positive("failover_derating", s.failover_derating, 0.5, 1.0, inclusive_lo=True)
     _positive("phase_imbalance_limit", s.phase_imbalance_limit, 0.0, 3.0)
-    _positive("air_rack_limit_kw", s.air_rack_limit_kw, 0.0, 10000.0)
-    _positive("air_rack_limit_open_kw", s.air_rack_limit_open_kw, 0.0, 10000.0)
+    _positive("air_rack_limit_kw", s.air_rack_limit_kw, RACK_KW_MIN, 10000.0, inclusive_lo=True)
+    _positive("air_rack_limit_open_kw", s.air_rack_limit_open_kw, RACK_KW_MIN, 10000.0, inclusive_lo=True)
 
 
 def settings_from_json(doc: object, where: str = "settings") -> Settings:

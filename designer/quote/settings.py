@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import re
+import unicodedata
 from dataclasses import dataclass, fields, replace
 from datetime import date
 
@@ -177,6 +178,7 @@ def check_price_entry(p: PriceEntry, where: str) -> None:
     _number(p.amount, f"{where}.amount", 0, 1e12)
     if not isinstance(p.currency, str) or not _CURRENCY_RE.match(p.currency):
         raise QuoteError(f"{where}.currency: {p.currency!r} is not an ISO 4217 code such as USD")
+    _text(p.date, f"{where}.date")  # "" when not given; 0 or false is no date either
     if p.date:
         parse_date(p.date, f"{where}.date")
     _text(p.source, f"{where}.source")
@@ -224,6 +226,10 @@ def _check_prices(prices: tuple) -> None:
         seen.add(p.key)
 
 
+def _nfc(value: object) -> object:
+    return unicodedata.normalize("NFC", value) if isinstance(value, str) and not value.isascii() else value
+
+
 def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:
     """Quote settings from a project file's ``quote`` object; errors name the exact key."""
     if not isinstance(doc, dict):
@@ -232,7 +238,9 @@ def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:
     for key in doc:
         if key not in known:
             raise QuoteError(f"{where}.{key}: is not a quote setting ({', '.join(sorted(known))})")
-    d = dict(doc)
+    # text is kept in NFC, as every text a project file holds (designer.fileformat); _text refuses what
+    # cannot be stored
+    d = {key: _nfc(value) for key, value in doc.items()}
     if "discounts" in d:
         if not isinstance(d["discounts"], dict):
             raise QuoteError(f"{where}.discounts: must map sections to percentages")
@@ -240,7 +248,7 @@ def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:
     if "excluded" in d:
         if not isinstance(d["excluded"], list):
             raise QuoteError(f"{where}.excluded: must be a list of catalog ids")
-        d["excluded"] = tuple(d["excluded"])
+        d["excluded"] = tuple(_nfc(e) for e in d["excluded"])
     if "prices" in d:
         if not isinstance(d["prices"], list):
             raise QuoteError(f"{where}.prices: must be a list")
@@ -252,6 +260,9 @@ def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:
                                  "and optionally date and source")
             entry = PriceEntry(**p)
             check_price_entry(entry, f"{where}.prices[{i}]")
+            if not (entry.part_number + entry.source + entry.date).isascii():  # a list may hold 100,000 lines
+                entry = replace(entry, part_number=_nfc(entry.part_number), source=_nfc(entry.source),
+                                date=_nfc(entry.date))
             entries.append(entry)
         d["prices"] = tuple(entries)
     return QuoteSettings(**d)

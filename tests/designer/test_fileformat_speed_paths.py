@@ -154,6 +154,10 @@ BAD_VALUES = [
     (_set("id", "\t "), f"{R}.id: must not be empty"),
     (_dev(1, "id", f"r{BAD:03d}-n1"), f"{D}.id: id 'r{BAD:03d}-n1' is used twice in this rack"),
     (_dev(1, "id", " "), f"{D}.id: must not be empty"),
+    (_dev(1, "id", f"r{BAD - 1:03d}-n1"), f'{D}.id: "r{BAD - 1:03d}-n1" is already used at racks[{BAD - 1}].devices[0]'),
+    (_set_all(_dev(0, "id", "\u00e9"), _dev(1, "id", "e\u0301")), f"{D}.id: id '\u00e9' is used twice"),  # NFC, NFD
+    (_set("name", "\ud800"), f"{R}.name: contains a character that cannot be stored (a lone surrogate)"),
+    (_dev(1, "name", "a\udcffb"), f"{D}.name: contains a character that cannot be stored (a lone surrogate)"),
     # NaN, infinities
     (_set("x", float("nan")), f"{R}.x: must be a number, got nan"),
     (_set("y", float("inf")), f"{R}.y: must be a number, got inf"),
@@ -169,6 +173,16 @@ BAD_VALUES = [
     (_set("rotation", 1e300), f"{R}.rotation: 1e+300 is outside -360..360"),
     (_set("rotation", 361), f"{R}.rotation: 361 is outside -360..360"),
     (_set("x", 10 ** 400), f"{R}.x: a whole number of 401 digits is too large"),
+    (_set("x", 2 ** 64 + 1), f"{R}.x: 18446744073709551617 is outside -1e+07..1e+07 mm"),  # orjson: a float
+    (_set("y", -(2 ** 63) - 1), f"{R}.y: -9223372036854775809 is outside -1e+07..1e+07 mm"),
+    (_set("x", 1e300), f"{R}.x: 1e+300 is outside -1e+07..1e+07 mm"),
+    (_set("y", 10000000.5), f"{R}.y: 10000000.5 is outside -1e+07..1e+07 mm"),
+    (_set("power_limit_kw", 1e-300), f"{R}.power_limit_kw: 1e-300 is outside 0.001..10000"),
+    (_set("power_limit_kw", 10 ** 19), f"{R}.power_limit_kw: 10000000000000000000 is outside 0.001..10000"),
+    (_dev(3, "u", -0.0), f"racks[{BAD}].devices[3].u: -0 is below the rack's first U"),  # a 0U PDU too
+    (_dev(3, "u", 0.5), f"racks[{BAD}].devices[3].u: 0.5 is below the rack's first U"),
+    (_dev(3, "u", 48.5), f"racks[{BAD}].devices[3].u: 48.5 is above the rack's 48 U"),
+    (_dev(3, "u", -1e9), f"racks[{BAD}].devices[3].u: -1e+09 is below the rack's first U"),
     (_dev(1, "u", -(10 ** 400)), f"{D}.u: a whole number of 401 digits is too large"),
     (_set("name", 10 ** 20), f"{R}.name: must be text, got 100000000000000000000"),  # as json reads it
     (_set("name", -(2 ** 63) - 1), f"{R}.name: must be text, got -9223372036854775809"),
@@ -242,9 +256,9 @@ VALID_VARIANTS = [
     lambda r: None,
     _dev(1, "u", 5.0),
     _dev(1, "u", 5.5),
-    _dev(3, "u", -0.0),
-    _dev(3, "u", 0),
-    _dev(3, "u", 0.5),
+    _dev(3, "u", 1),  # a 0U PDU may say where along the rails it hangs
+    _dev(3, "u", 48.0),
+    _dev(3, "u", 24.5),
     _dev(2, "u", 7),
     _drop("face", 1),
     _drop("u", 2),
@@ -258,11 +272,10 @@ VALID_VARIANTS = [
     _set("rotation", 360),
     _set("rotation", -0.0),
     _set("x", -0.0),
-    _set("x", 2 ** 64 + 1),  # orjson reads it as a float
-    _set("y", -(2 ** 63) - 1),
-    _set("x", 1e300),
-    _set("power_limit_kw", 1e-300),
-    _set("power_limit_kw", 10 ** 19),
+    _set("x", 10 ** 7),
+    _set("y", -1e7),
+    _set("power_limit_kw", 0.001),
+    _set("power_limit_kw", 10 ** 4),
     _set("power_limit_kw", None),
     _drop("power_limit_kw"),
     _drop("rotation"),
@@ -271,8 +284,9 @@ VALID_VARIANTS = [
     _drop("devices"),
     _set("devices", []),
     _set("name", ""),
-    _set("name", "\ud800"),  # a lone surrogate: json reads it, orjson does not
+    _set("name", "e\u0301"),  # stored in NFC, by the checking reader
     _set("id", "r150\u00e9"),
+    _dev(1, "name", "\u00e9"),
 ]
 
 
@@ -315,8 +329,8 @@ def test_whole_numbers_beyond_64_bits_keep_their_value(catalog):
     project = loads(json.dumps(doc), catalog)
     assert dict(project.workload) == {"flops": 10 ** 30, "tokens": -(2 ** 63) - 1, "fine": 2 ** 64 - 1}
     assert all(type(v) is int for _, v in project.workload)
-    doc["racks"][BAD]["x"] = 123456789012345678901
-    assert loads(json.dumps(doc), catalog).rack("r150").x == float(123456789012345678901)
+    doc["racks"][BAD]["x"] = 123456789012345678901  # beyond any plan, and named as written
+    assert _message(json.dumps(doc), catalog) == f"{R}.x: 123456789012345678901 is outside -1e+07..1e+07 mm"
 
 
 def test_a_number_orjson_may_have_changed_makes_json_read_the_document(catalog, monkeypatch):
@@ -325,11 +339,17 @@ def test_a_number_orjson_may_have_changed_makes_json_read_the_document(catalog, 
     doc = copy.deepcopy(LARGE_DOC)
     loads(json.dumps(doc), catalog)
     assert reads == []
+    doc["workload"] = {"tokens": 2 ** 64 + 1}  # orjson: 1.8446744073709552e+19
+    text = json.dumps(doc)
+    assert loads(text, catalog) == from_dict(json_loads(text), catalog)
+    assert reads == [1]
     for where in (doc["racks"][BAD], doc["halls"][0], doc["floor_devices"][0]):
-        where["x" if "x" in where else "power_capacity_kw"] = 2 ** 64 + 1  # orjson: 1.8446744073709552e+19
+        where["x" if "x" in where else "power_capacity_kw"] = 2 ** 64 + 1  # beyond their bounds
         text = json.dumps(doc)
         reads.clear()
-        assert loads(text, catalog) == from_dict(json_loads(text), catalog)
+        with pytest.raises(ProjectFileError) as expected:
+            from_dict(json_loads(text), catalog)
+        assert _message(text, catalog) == str(expected.value) and "18446744073709551617 is outside" in str(expected.value)
         assert reads == [1]
 
 

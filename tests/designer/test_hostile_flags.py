@@ -100,12 +100,12 @@ def test_fabric_numeric_flags(capsys, flag, value, words):
     ("--pue", "1e308", "argument --pue: pue must be >= 1 and <= 5, got 1e+308"),
     ("--pue", HUGE, "argument --pue: '9999"),
     ("--derating", "nan", "argument --derating: 'nan' is not a number"),
-    ("--derating", "2", "argument --derating: derating must be > 0 and <= 1, got 2"),
+    ("--derating", "2", "argument --derating: derating must be >= 0.5 and <= 1, got 2"),
     ("--power-factor", "-inf", "argument --power-factor: '-inf' is not a finite number"),
     ("--failover-derating", "1e400", "argument --failover-derating: 1e400 is beyond any number a float can hold"),
-    ("--delta-t", "0", "argument --delta-t: coolant_delta_t_k must be > 0"),
+    ("--delta-t", "0", "argument --delta-t: coolant_delta_t_k must be >= 1 and <= 50, got 0"),
     ("--air-delta-t", "nan", "argument --air-delta-t: 'nan' is not a number"),
-    ("--air-rack-limit", "1e308", "argument --air-rack-limit: air_rack_limit_kw must be > 0 and <= 10000"),
+    ("--air-rack-limit", "1e308", "argument --air-rack-limit: air_rack_limit_kw must be >= 0.001 and <= 10000"),
 ])
 def test_analyze_settings_flags(capsys, tmp_path, flag, value, words):
     # refused while parsing: the project file is not even read

@@ -265,7 +265,7 @@ def test_failover_and_air_limits_are_what_if_flags(capsys):
     assert main(["analyze", sample, "--air-rack-limit", "20"]) == 0
     assert capsys.readouterr().out.count("rejects 28.6 kW to air, over the 20 kW") == 15
     assert main(["analyze", sample, "--failover-derating", "2"]) == 2
-    assert "--failover-derating: failover_derating must be > 0 and <= 1, got 2" in capsys.readouterr().err
+    assert "--failover-derating: failover_derating must be >= 0.5 and <= 1, got 2" in capsys.readouterr().err
 
 
 # -- conventions that must hold at the edges ---------------------------------------------------------------

@@ -252,11 +252,11 @@ def test_rack_over_its_rated_load(tmp_path):
 # -- bad settings ----------------------------------------------------------------------------------
 
 @pytest.mark.parametrize(("changes", "message"), [
-    ({"coolant_delta_t_k": -5}, "coolant_delta_t_k must be > 0"),
+    ({"coolant_delta_t_k": -5}, "coolant_delta_t_k must be >= 1 and <= 50, got -5"),
     ({"pue": 0.9}, "pue must be >= 1"),
     ({"coolant": "mercury"}, "coolant 'mercury' is unknown; choose one of water, pg25"),
-    ({"derating": 1.5}, "derating must be > 0 and <= 1"),
-    ({"power_factor": 0}, "power_factor must be > 0"),
+    ({"derating": 1.5}, "derating must be >= 0.5 and <= 1, got 1.5"),
+    ({"power_factor": 0}, "power_factor must be >= 0.5 and <= 1, got 0"),
     ({"air_delta_t_k": "warm"}, "air_delta_t_k must be a number"),
 ])
 def test_bad_settings_are_refused(changes, message):
@@ -281,7 +281,7 @@ def test_version_1_file_migrates_to_default_settings(catalog):
 
 
 @pytest.mark.parametrize(("flags", "message"), [
-    (["--delta-t", "-3"], "--delta-t: coolant_delta_t_k must be > 0"),
+    (["--delta-t", "-3"], "--delta-t: coolant_delta_t_k must be >= 1 and <= 50, got -3"),
     (["--pue", "0.5"], "--pue: pue must be >= 1"),
     (["--coolant", "oil"], "--coolant: coolant 'oil' is unknown"),
 ])
