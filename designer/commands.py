@@ -20,6 +20,7 @@ from typing import Callable, Iterable
 
 from catalog import Catalog, UnknownDeviceError
 
+from .bounds import COORD_MM, HALL_BOUNDS, RACK_LIMIT_KW, WORKLOAD_MAX, stored_text
 from .facility import Facility, FacilityError, check_facility
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack, new_device_id
 from .placement import Problem, carry_index, check_move, check_new, floor_footprint, footprints_of, rack_footprint
@@ -48,6 +49,23 @@ def _shown(value) -> str:
     return repr(value)
 
 
+def _text(value, what: str) -> str:
+    """``value`` as the design keeps text (NFC), refused where it is not text or cannot be stored."""
+    if not isinstance(value, str):
+        raise CommandError(f"{what} must be text, got {_shown(value)}")
+    try:
+        return stored_text(value)
+    except ValueError as exc:
+        raise CommandError(f"{what} {exc}") from None
+
+
+def _bounded(value, what: str, bounds: tuple[float, float], unit: str = "") -> None:
+    """A number within the bounds the file format holds it to (designer.bounds)."""
+    lo, hi = bounds
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value) or not lo <= value <= hi:
+        raise CommandError(f"{what} must be a number from {lo:g} to {hi:g}{unit}, got {_shown(value)}")
+
+
 def _outline(points) -> tuple[tuple[float, float], ...]:
     """A hall outline as an immutable tuple of (x, y) mm, checked like the file format checks it."""
     try:
@@ -58,6 +76,8 @@ def _outline(points) -> tuple[tuple[float, float], ...]:
         raise CommandError("a hall outline needs at least 3 corners")
     if not all(_finite(v) for p in pts for v in p):
         raise CommandError("hall outline corners must be finite numbers")
+    if not all(abs(v) <= COORD_MM for p in pts for v in p):
+        raise CommandError(f"hall outline corners must be within {COORD_MM:g} mm (10 km) of the plan's origin")
     return pts
 
 
@@ -160,6 +180,9 @@ def _placement(place, what: str) -> dict:
     for key, value in (("x", x), ("y", y), ("rotation", rotation)):
         if isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value):
             raise CommandError(f"{what} {key} must be a number, got {_shown(value)}")
+        if key != "rotation" and abs(value) > COORD_MM:
+            raise CommandError(f"{what} {key} must be within {COORD_MM:g} mm (10 km) of the plan's origin, "
+                               f"got {_shown(value)}")
         out[key] = float(value)
     out["rotation"] %= 360
     return out
@@ -174,27 +197,46 @@ def _refuse(problem: Problem | None) -> None:
 _SPACE_TYPES = object()
 
 
-def _new_rack(project: Project, catalog: Catalog, r: Rack, taken: set[str], kinds: dict | None = None) -> Rack:
+def _new_rack(project: Project, catalog: Catalog, r: Rack, taken: set[str], kinds: dict | None = None,
+              device_ids: set[str] | None = None) -> Rack:
     """``r`` checked as a new rack (its place is checked with the others it arrives with).
 
-    ``kinds`` caches the mountable catalog entries by the id asked for, across the racks of one command.
+    ``kinds`` caches the mountable catalog entries by the id asked for, across the racks of one command;
+    ``device_ids`` gathers the device ids of the racks that arrive with it (unique in the whole design).
     """
     rtype = _catalog_entry(catalog, r.type, ["rack"])
     if not project.has_hall(r.hall):
         raise CommandError(f"rack {r.name!r}: no hall with id {r.hall!r}")
-    _fresh_id(project, r.id, taken, "rack")
-    _positive_number(r.power_limit_kw, "rack power limit (kW)")
+    ident = _text(r.id, "rack id")
+    _fresh_id(project, ident, taken, "rack")
+    name, row = _text(r.name, f"rack {ident!r} name"), _text(r.row, f"rack {ident!r} row")
+    if r.power_limit_kw is not None:
+        _bounded(r.power_limit_kw, "rack power limit", RACK_LIMIT_KW, " kW")
     place = _placement((r.x, r.y, r.rotation), f"rack {r.name or r.id}")
     types = kinds if kinds is not None else {}
     devices = []
+    ids: set[str] = set()
+    others = device_ids if device_ids is not None else set()
     for d in r.devices:
         dtype = types.get(d.type)
         if dtype is None:
             dtype = types[d.type] = _catalog_entry(catalog, d.type, MOUNT_KINDS)
-        devices.append(d if dtype.id == d.type else replace(d, type=dtype.id))
-    if len({d.id for d in devices}) != len(devices):
-        raise CommandError(f"rack {r.name!r}: two devices share an id")
-    r = replace(r, type=rtype.id, devices=tuple(devices), **place)
+        dev_id = _text(d.id, f"rack {name!r}: device id")
+        if not dev_id.strip():
+            raise CommandError(f"rack {name!r}: a device needs an id")
+        if dev_id in ids:
+            raise CommandError(f"rack {name!r}: two devices share an id")
+        in_rack = project.device_rack(dev_id)
+        if in_rack is not None or dev_id in others:  # a finding or a cable end names a device by its id alone
+            where = f"rack {project.rack(in_rack).name!r}" if in_rack is not None else "another new rack"
+            raise CommandError(f"rack {name!r}: device id {dev_id!r} is already used in {where}")
+        ids.add(dev_id)
+        dev_name = _text(d.name, f"rack {name!r}: device name")
+        if dtype.id != d.type or dev_id is not d.id or dev_name is not d.name:
+            d = replace(d, type=dtype.id, id=dev_id, name=dev_name)
+        devices.append(d)
+    others |= ids
+    r = replace(r, id=ident, name=name, row=row, type=rtype.id, devices=tuple(devices), **place)
     problem = rack_space_problem(catalog, r, types.setdefault(_SPACE_TYPES, {}))
     if problem:
         raise CommandError(problem)
@@ -206,12 +248,14 @@ def _new_floor_device(project: Project, catalog: Catalog, d: FloorDevice, taken:
     dtype = _catalog_entry(catalog, d.type, FLOOR_KIND_LIST)
     if not project.has_hall(d.hall):
         raise CommandError(f"floor unit {d.name or d.id!r}: no hall with id {d.hall!r}")
-    _fresh_id(project, d.id, taken, "floor unit")
+    ident = _text(d.id, "floor unit id")
+    _fresh_id(project, ident, taken, "floor unit")
+    name = _text(d.name, f"floor unit {ident!r} name")
     place = _placement((d.x, d.y, d.rotation), f"floor unit {d.name or d.id}")
     missing = [r for r in d.serves if not project.has_rack(r) and r not in new_racks]
     if missing:
         raise CommandError(f"floor unit {d.name or d.id!r}: no rack with id {missing[0]!r}")
-    return replace(d, type=dtype.id, serves=tuple(d.serves), **place)
+    return replace(d, id=ident, name=name, type=dtype.id, serves=tuple(d.serves), **place)
 
 
 @dataclass
@@ -225,7 +269,8 @@ class AddObjectsCommand(Command):
     def apply(self, project, catalog):
         taken: set[str] = set()
         kinds: dict = {}
-        racks = [_new_rack(project, catalog, r, taken, kinds) for r in self.racks]
+        device_ids: set[str] = set()
+        racks = [_new_rack(project, catalog, r, taken, kinds, device_ids) for r in self.racks]
         rack_ids = {r.id for r in racks}
         floors = [_new_floor_device(project, catalog, d, taken, rack_ids) for d in self.floor_devices]
         _refuse(check_new(project, catalog, footprints_of(racks, floors, catalog)))
@@ -334,17 +379,16 @@ class UpdateRackCommand(_FieldEdit):
         if unknown:
             raise CommandError(f"rack has no editable property {sorted(unknown)[0]!r}")
         limit = self.changes.get("power_limit_kw")
-        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, (int, float))
-                                  or not _finite(limit) or limit <= 0):
-            raise CommandError(f"rack power limit must be a positive number of kW, got {_shown(limit)}")
+        if limit is not None:
+            _bounded(limit, "rack power limit", RACK_LIMIT_KW, " kW")
         changes = dict(self.changes)
         if "type" in changes:
             changes["type"] = _catalog_entry(catalog, changes["type"], ["rack"]).id
         if "hall" in changes and not project.has_hall(changes["hall"]):
             raise CommandError(f"no hall with id {changes['hall']!r}")
         for key in ("name", "row"):
-            if key in changes and not isinstance(changes[key], str):
-                raise CommandError(f"rack {key} must be text")
+            if key in changes:
+                changes[key] = _text(changes[key], f"rack {key}")
         new = replace(rack, **changes)
         for d in new.devices:
             problem = u_span_problem(catalog, new, d, ignore=d.id)
@@ -390,12 +434,12 @@ class UpdateHallCommand(_FieldEdit):
                 _positive_number(value, "hall tile_mm", optional=False)
                 if not 100 <= value <= 5000:
                     raise CommandError(f"hall tile_mm must be 100 to 5000 mm, got {_shown(value)}")
-            else:
-                _positive_number(value, f"hall {key}")
+            elif value is not None:
+                _bounded(value, f"hall {key}", HALL_BOUNDS[key])
         if "outline" in changes:
             changes["outline"] = _outline(changes["outline"])
-        if "name" in changes and not isinstance(changes["name"], str):
-            raise CommandError("hall name must be text")
+        if "name" in changes:
+            changes["name"] = _text(changes["name"], "hall name")
         # A new outline is taken even when racks end up outside it: the room is what it is (a survey, a
         # wall that moved), and refusing would make the user move every rack before entering the real
         # outline. The racks left outside are findings ("outside-hall") that point at each of them, and
@@ -435,8 +479,12 @@ class AddHallCommand(Command):
     label: str = "Add hall"
 
     def apply(self, project, catalog):
-        _fresh_id(project, self.hall.id, set(), "hall")
-        hall = replace(self.hall, outline=_outline(self.hall.outline))
+        ident = _text(self.hall.id, "hall id")
+        _fresh_id(project, ident, set(), "hall")
+        hall = replace(self.hall, id=ident, name=_text(self.hall.name, "hall name"), outline=_outline(self.hall.outline))
+        for key, bounds in HALL_BOUNDS.items():
+            if getattr(hall, key) is not None:
+                _bounded(getattr(hall, key), f"hall {key}", bounds)
         return project.adding_hall(hall), Change(halls=frozenset([hall.id]))
 
 
@@ -448,9 +496,14 @@ class AddDeviceCommand(Command):
 
     def apply(self, project, catalog):
         rack = _rack(project, self.rack_id)
-        if any(d.id == self.device.id for d in rack.devices):
-            raise CommandError(f"device id {self.device.id!r} is already used in rack {rack.name!r}")
-        device = replace(self.device, type=_catalog_entry(catalog, self.device.type, MOUNT_KINDS).id)
+        ident = _text(self.device.id, "device id")
+        if not ident.strip():
+            raise CommandError("a device needs an id")
+        in_rack = project.device_rack(ident)
+        if in_rack is not None:  # a finding or a cable end names a device by its id alone
+            raise CommandError(f"device id {ident!r} is already used in rack {project.rack(in_rack).name!r}")
+        device = replace(self.device, id=ident, name=_text(self.device.name, "device name"),
+                         type=_catalog_entry(catalog, self.device.type, MOUNT_KINDS).id)
         if device.face not in FACES:
             raise CommandError(f"face must be front or rear, got {device.face!r}")
         problem = u_span_problem(catalog, rack, device)
@@ -502,7 +555,7 @@ class MoveDeviceCommand(Command):
             return project.with_racks([src.replacing_device(moved)]), Change(racks=frozenset([dst_id]))
         dst = _rack(project, dst_id)
         if any(d.id == dev.id for d in dst.devices):
-            moved = replace(moved, id=new_device_id(dst))
+            moved = replace(moved, id=new_device_id(dst, project))
         problem = u_span_problem(catalog, dst, moved)
         if problem:
             raise CommandError(problem)
@@ -548,6 +601,8 @@ class UpdateFloorDeviceCommand(_FieldEdit):
         if unknown:
             raise CommandError(f"floor unit has no editable property {sorted(unknown)[0]!r}")
         changes = dict(self.changes)
+        if "name" in changes:
+            changes["name"] = _text(changes["name"], "floor unit name")
         if "type" in changes:
             changes["type"] = _catalog_entry(catalog, changes["type"], FLOOR_KIND_LIST).id
         if "serves" in changes:
@@ -580,9 +635,10 @@ class RenameProjectCommand(Command):
     merge_key = "project-name"
 
     def apply(self, project, catalog):
-        if not self.name.strip():
+        name = _text(self.name, "project name")
+        if not name.strip():
             raise CommandError("a project needs a name")
-        return project.renamed(self.name), Change(project=True)
+        return project.renamed(name), Change(project=True)
 
 
 @dataclass
@@ -609,10 +665,17 @@ class SetWorkloadCommand(Command):
     merge_key = "workload"
 
     def apply(self, project, catalog):
+        workload = {}
         for key, value in (self.workload or {}).items():
-            if not isinstance(value, (str, int, float, bool)) and value is not None:
+            key = _text(key, "workload setting")
+            if isinstance(value, str):
+                value = _text(value, f"workload {key}")
+            elif isinstance(value, (int, float)) and not isinstance(value, bool):
+                _bounded(value, f"workload {key}", (-WORKLOAD_MAX, WORKLOAD_MAX))
+            elif not isinstance(value, bool) and value is not None:
                 raise CommandError(f"workload {key} must be text, a number or true/false")
-        return project.with_workload(self.workload), Change(project=True)
+            workload[key] = value
+        return project.with_workload(workload), Change(project=True)
 
 
 @dataclass

@@ -20,9 +20,10 @@ optional: a level left unset is not checked, and the analysis says so. Figures a
 from __future__ import annotations
 
 import math
-import unicodedata
 from dataclasses import dataclass, fields, replace
 from functools import lru_cache
+
+from .bounds import stored_text
 
 DISTRIBUTIONS = ("busway", "rpp")
 DISTRIBUTION_NAMES = {"busway": "busway", "rpp": "remote power panel"}
@@ -209,12 +210,10 @@ def facility_from_json(doc: object, where: str = "facility") -> Facility:
             rows = {}
             for name, row in value.items():
                 at = f"{where}.rows.{name}"
-                try:
-                    name.encode("utf-8")
-                except UnicodeEncodeError:
-                    raise FacilityError(f"{at}: contains a character that cannot be stored (a lone surrogate)") from None
-                # the same name as a rack's row field, which the file reader stores in NFC
-                name = unicodedata.normalize("NFC", name)
+                try:  # the same name as a rack's row field, which the file reader keeps in NFC
+                    name = stored_text(name)
+                except ValueError as exc:
+                    raise FacilityError(f"{at}: {exc}") from None
                 if name in rows:
                     raise FacilityError(f"{at}: row {name!r} is given twice")
                 if not isinstance(row, dict):

@@ -21,14 +21,11 @@ not accept; :meth:`_Reader.rack` then reads that rack again and names the value
 and what is wrong with it. Every message comes from the checking reader, which
 alone reads halls, floor units and everything else (there are few of them).
 
-Why every value is bounded: a file may come from anywhere, and no value in it may
-reach an engine, an exporter or a library that cannot take it (a shapely overflow
-warning at a corner 1e308 mm away, a division by a capacity of 5e-324 kW). The
-bounds are physical, each with its reason, in one block below (the settings',
-quote's and facility's own are in their modules). Text is stored in NFC, and text
-that UTF-8 cannot hold (a lone surrogate, which :mod:`json` reads from ``\\udcff``)
-is refused. Mounted device ids are unique in the whole design, as hall, rack and
-floor unit ids are among themselves. A project that holds a value JSON cannot
+Every value is bounded and every text kept in NFC, by :mod:`designer.bounds` (the
+settings', quote's and facility's own bounds are in their modules), which the commands
+hold edits to as well: what an edit makes, the reader opens again. Mounted device ids
+are unique in the whole design, as hall, rack and floor unit ids are among
+themselves. A project that holds a value JSON cannot
 store (NaN, an infinity, a lone surrogate) is not saved: the error names its path.
 """
 from __future__ import annotations
@@ -48,11 +45,12 @@ import orjson
 from catalog import Catalog, UnknownDeviceError
 from catalog.files import FileReadError, read_text, write_atomic
 
+from .bounds import COORD_MM, HALL_BOUNDS, LONE_SURROGATE, RACK_LIMIT_KW, WORKLOAD_MAX, encodable, stored
 from .collector import paused
 from .facility import NO_FACILITY, FacilityError, facility_from_json
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
 from .quote.settings import QuoteError, QuoteSettings, quote_from_json
-from .settings import RACK_KW_MIN, Settings, SettingsError, settings_from_json
+from .settings import Settings, SettingsError, settings_from_json
 from .rules import span_problem
 
 FORMAT = "podplanner-project"
@@ -200,12 +198,12 @@ def _unstorable(value: Any, where: str = "") -> tuple[str, str] | None:
     if isinstance(value, float):
         return None if math.isfinite(value) else (where, f"{value!r} is not a finite number")
     if isinstance(value, str):
-        return None if _encodable(value) else (where, _LONE_SURROGATE)
+        return None if encodable(value) else (where, LONE_SURROGATE)
     if isinstance(value, dict):
         for key, item in value.items():
             at = f"{where}.{key}" if where else str(key)
-            if isinstance(key, str) and not _encodable(key):
-                return at, _LONE_SURROGATE
+            if isinstance(key, str) and not encodable(key):
+                return at, LONE_SURROGATE
             found = _unstorable(item, at)
             if found:
                 return found
@@ -254,47 +252,11 @@ def save(project: Project, path: str | os.PathLike, *, pretty: bool | None = Non
 
 # --- reading ---------------------------------------------------------------
 
-# Bounds of the values a project file holds, each physical; outside them a value is refused at load.
-#: Plan coordinates (hall corners, rack and floor unit centres), mm: 10 km either way of the origin,
-#: beyond any campus; inside it shapely's buffers and areas stay finite and exact to far below a mm.
-COORD_MM = 1e7
-#: A hall's power and cooling capacities, kW: 1 W to 10 GW, beyond any site built or announced;
-#: a capacity a few floats above zero would make the load over it infinite.
-CAPACITY_KW = (0.001, 1e7)
-#: A rack's or a hall's per-rack power limit, kW: as the settings' own rack limits (designer.settings).
-RACK_LIMIT_KW = (RACK_KW_MIN, 10000.0)
-#: Floor rating, kg/m²: up to 100 t/m², some 30 times a heavy-duty data-centre slab.
-FLOOR_RATING_KG_M2 = (1.0, 1e5)
-#: Workload numbers: the training engine reads none beyond 1e30 (designer.training.section).
-WORKLOAD_MAX = 1e30
-
-_LONE_SURROGATE = "contains a character that cannot be stored (a lone surrogate)"
-
-
-def _encodable(text: str) -> bool:
-    """Whether UTF-8 holds ``text``: it holds every character but a lone surrogate."""
-    if text.isascii():
-        return True
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return False
-    return True
-
-
-def _stored(text: str) -> bool:
-    """Whether the reader keeps ``text`` as it is: in NFC, and encodable."""
-    return text.isascii() or (_encodable(text) and unicodedata.is_normalized("NFC", text))
-
-
 #: Kinds of device a rack may hold, in the order a message lists them.
 _MOUNTED_KINDS = ("server", "rack_system", "tray", "power_shelf", "switch", "appliance", "pdu", "cdu")
 #: orjson reads a whole number beyond 64 bits (below -2**63 or above 2**64 - 1) as a float, so a
 #: float this wide may have been one: such a document is read again with :mod:`json` (see _read).
 _WIDE = 9e18
-_HALL_BOUNDS = {"power_capacity_kw": CAPACITY_KW, "cooling_capacity_kw": CAPACITY_KW,
-                "liquid_cooling_capacity_kw": CAPACITY_KW, "floor_rating_kg_m2": FLOOR_RATING_KG_M2,
-                "rack_power_limit_kw": RACK_LIMIT_KW}
 # For _Reader.plain_rack:
 _RACK_FIELDS = frozenset(("id", "hall", "type", "x", "y", "name", "rotation", "row", "devices", "power_limit_kw"))
 _RACK_REQUIRED = itemgetter("id", "hall", "type", "x", "y")
@@ -340,8 +302,8 @@ class _Reader:
         if not isinstance(value, str):
             raise ProjectFileError(where, f"must be text, got {value!r}")
         if not value.isascii():
-            if not _encodable(value):
-                raise ProjectFileError(where, _LONE_SURROGATE)
+            if not encodable(value):
+                raise ProjectFileError(where, LONE_SURROGATE)
             value = unicodedata.normalize("NFC", value)
         if not allow_empty and not value.strip():
             raise ProjectFileError(where, "must not be empty")
@@ -400,8 +362,8 @@ class _Reader:
                 raise ProjectFileError(f"{where}.outline[{i}]", f"must be [x, y], got {p!r}")
             pts.append((self.coordinate(p[0], f"{where}.outline[{i}][0]"),
                         self.coordinate(p[1], f"{where}.outline[{i}][1]")))
-        opt = {k: self.number(d.get(k), f"{where}.{k}", *_HALL_BOUNDS[k], positive=True, optional=True)
-               for k in _HALL_BOUNDS}
+        opt = {k: self.number(d.get(k), f"{where}.{k}", *HALL_BOUNDS[k], positive=True, optional=True)
+               for k in HALL_BOUNDS}
         facility = NO_FACILITY
         if "facility" in d:
             try:
@@ -515,7 +477,7 @@ class _Reader:
                 or hall not in halls or type(name) is not str or type(row) is not str):
             return None
         plain_text = self.plain_text
-        if not (plain_text or _stored(ident) and _stored(name) and _stored(row)):
+        if not (plain_text or stored(ident) and stored(name) and stored(row)):
             return None  # text the checking reader changes or refuses
         known = self._rack_types.get(type_id)
         if known is None:
@@ -558,7 +520,7 @@ class _Reader:
                     break
                 if type(mid) is not str or not mid or mid.isspace() or mid in taken:
                     break
-                if not (plain_text or _stored(mid) and _stored(mname)):
+                if not (plain_text or stored(mid) and stored(mname)):
                     break
                 # u's class is part of the key: 1, 1.0 and true are equal keys, and true is no number
                 key = (mtype, u.__class__, u, face)

@@ -183,6 +183,14 @@ class Project:
                       for f in self.floor_devices)
         return replace(self, racks=tuple(r for r in self.racks if r.id not in gone), floor_devices=floor)
 
+    @cached_property
+    def _device_rack(self) -> dict[str, str]:
+        return {d.id: r.id for r in self.racks for d in r.devices}
+
+    def device_rack(self, device_id: str) -> str | None:
+        """The id of the rack a mounted device is in (device ids are unique in the whole design), or None."""
+        return self._device_rack.get(device_id)
+
     def uses_id(self, ident: str) -> bool:
         """Whether a hall, rack or floor unit already has this id (ids are unique across all three)."""
         return ident in self._rack_pos or ident in self._hall_pos or ident in self._floor_pos
@@ -231,9 +239,26 @@ class Project:
         return dict(self.workload) if self.workload else None
 
 
-def new_device_id(rack: Rack) -> str:
+def copied_devices(project: Project, rack: Rack, new_rack_id: str, used: set[str]) -> tuple[MountedDevice, ...]:
+    """``rack``'s devices for a copy of it named ``new_rack_id``: an id that began with the old rack's id
+    begins with the new one; an id the design or ``used`` (the other copies') already holds gets a fresh
+    one, as device ids are unique in a design. The ids given are added to ``used``."""
+    out = []
+    n = 0
+    for d in rack.devices:
+        ident = new_rack_id + d.id[len(rack.id):] if d.id.startswith(rack.id) else d.id
+        while ident in used or project.device_rack(ident) is not None:
+            n += 1
+            ident = f"{new_rack_id}-d{n}"
+        used.add(ident)
+        out.append(d if ident == d.id else replace(d, id=ident))
+    return tuple(out)
+
+
+def new_device_id(rack: Rack, project: Project | None = None) -> str:
+    """An id for a new device in ``rack``, free in the rack and, given the project, in the whole design."""
     taken = {d.id for d in rack.devices}
     n = len(taken) + 1
-    while f"{rack.id}-d{n}" in taken:
+    while f"{rack.id}-d{n}" in taken or project is not None and project.device_rack(f"{rack.id}-d{n}") is not None:
         n += 1
     return f"{rack.id}-d{n}"

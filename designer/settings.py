@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, fields, replace
 
+from .bounds import RACK_KW_MIN
+
 #: Coolant properties at typical secondary-loop temperatures (about 25-35 °C).
 #: Water: density 997 kg/m³, specific heat 4,186 J/(kg·K) -> 1.44 L/min per kW at 10 K.
 #: PG25 (25 % propylene glycol): 1,021 kg/m³ and 3,900 J/(kg·K) -> 1.51 L/min per kW at 10 K,
@@ -16,10 +18,6 @@ COOLANTS = {
     "water": {"name": "Water", "density_kg_m3": 997.0, "specific_heat_j_kgk": 4186.0},
     "pg25": {"name": "PG25 (25 % propylene glycol)", "density_kg_m3": 1021.0, "specific_heat_j_kgk": 3900.0},
 }
-
-
-#: The smallest rack power limit, kW (1 W): a limit of 5e-324 kW would make every load over it infinite.
-RACK_KW_MIN = 0.001
 
 
 class SettingsError(ValueError):

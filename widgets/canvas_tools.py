@@ -19,7 +19,7 @@ import numpy as np
 from designer import placement as pl
 from designer.commands import (AddObjectsCommand, CommandError, MacroCommand, MoveObjectsCommand,
                                RemoveFloorDevicesCommand, RemoveRacksCommand)
-from designer.model import FloorDevice, MountedDevice, Rack
+from designer.model import FloorDevice, MountedDevice, Rack, copied_devices, new_device_id
 
 from .floor_items import FootprintItem, RackItem
 
@@ -261,11 +261,11 @@ class CanvasTools:
         if not keep_row and len(rows) == 1 and next(iter(rows)):
             new_row = pl.next_row_letter(r.row for r in project.racks)
         new_racks = []
+        device_ids: set[str] = set()
         for rack, rid in zip(racks, rack_ids):
             name, row = self._copy_name(rack.name, rack.row, new_row, taken)
             taken.add(name)
-            devices = tuple(replace(d, id=d.id.replace(rack.id, rid, 1) if d.id.startswith(rack.id) else d.id)
-                            for d in rack.devices)
+            devices = copied_devices(project, rack, rid, device_ids)
             new_racks.append(replace(rack, id=rid, name=name, row=row, x=rack.x + dx, y=rack.y + dy,
                                      devices=devices))
         taken_f = {f.name for f in project.floor_devices}
@@ -363,5 +363,6 @@ class CanvasTools:
             rack = Rack(rid, name, hall_id, dev.id, x, y, rotation, row)
         else:
             rack = Rack(rid, name, hall_id, RACK_FOR_SYSTEM, x, y, rotation, row,
-                        devices=(MountedDevice(f"{rid}-d1", dev.id, 1.0, "front"),))
+                        devices=(MountedDevice(new_device_id(Rack(rid, name, hall_id, RACK_FOR_SYSTEM, x, y),
+                                                             project), dev.id, 1.0, "front"),))
         return self._add([rack], [], "Drop", label="Add rack")

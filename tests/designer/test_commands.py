@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from designer.commands import (
@@ -19,7 +21,7 @@ from designer.commands import (
     UpdateRackCommand,
 )
 from designer.fileformat import load
-from designer.model import FloorDevice, MountedDevice, Rack
+from designer.model import FloorDevice, MountedDevice, Rack, copied_devices, new_device_id
 from tests.designer.test_fileformat import GOLDEN
 
 
@@ -125,16 +127,20 @@ def test_no_merge_across_a_save(doc):
 
 
 def test_bad_limits_are_refused(doc):
-    with pytest.raises(CommandError, match="positive number of kW"):
+    with pytest.raises(CommandError, match="rack power limit must be a number from 0.001 to 10000 kW, got -1"):
         doc.push(UpdateRackCommand("r1", {"power_limit_kw": -1}))
-    with pytest.raises(CommandError, match="must be a number above 0"):
+    with pytest.raises(CommandError, match="hall power_capacity_kw must be a number from 0.001 to 1e.07, got 0"):
         doc.push(UpdateHallCommand("h1", {"power_capacity_kw": 0}))
+    with pytest.raises(CommandError, match="hall power_capacity_kw must be a number from 0.001 to 1e.07, got 5e-324"):
+        doc.push(UpdateHallCommand("h1", {"power_capacity_kw": 5e-324}))
     with pytest.raises(CommandError, match="tile_mm must be 100 to 5000 mm"):
         doc.push(UpdateHallCommand("h1", {"tile_mm": 24}))
-    with pytest.raises(CommandError, match="positive number of kW"):
+    with pytest.raises(CommandError, match="rack power limit must be a number from 0.001 to 10000 kW, got inf"):
         doc.push(UpdateRackCommand("r1", {"power_limit_kw": float("inf")}))
-    with pytest.raises(CommandError, match="positive number of kW"):
+    with pytest.raises(CommandError, match="got True"):
         doc.push(UpdateRackCommand("r1", {"power_limit_kw": True}))
+    with pytest.raises(CommandError, match="got 1e-300"):
+        doc.push(UpdateRackCommand("r1", {"power_limit_kw": 1e-300}))
     with pytest.raises(CommandError, match="no editable property 'x'"):
         doc.push(UpdateRackCommand("r1", {"x": 3}))
 
@@ -305,16 +311,41 @@ def test_deleting_a_rack_drops_it_from_cdu_loops_and_undo_restores_both(doc, cat
         doc.push(AddFloorDevicesCommand((FloorDevice("c9", "cdu-inrow-2mw", "h1", 4200, 600, serves=("gone",)),)))
 
 
-def test_moving_a_device_into_a_rack_with_the_same_id_gets_a_fresh_id_and_is_checked(doc):
-    doc.push(AddRacksCommand((Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400,
-                                   devices=(MountedDevice("n1", "qm9700", 40, "rear"),)),)))
-    doc.push(MoveDeviceCommand("r3", "n1", 30, "front", to_rack_id="r1"))
-    ids = [d.id for d in doc.project.rack("r1").devices]
-    assert len(ids) == len(set(ids)) and "n1" in ids
-    doc.push(AddRacksCommand((Rack("r4", "A04", "h1", "rack-42u-600x1200", 3300, 2400,
-                                   devices=(MountedDevice("n1", "qm9700", 40, "rear"),)),)))
-    with pytest.raises(CommandError, match="collides"):
-        doc.push(MoveDeviceCommand("r4", "n1", 30, "front", to_rack_id="r1"))
+def test_a_device_id_is_unique_in_the_whole_design(doc):
+    # a finding, a cable end or an export row names a device by its id alone, and the file reader
+    # refuses one id in two racks: no edit may make it
+    r3 = Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400, devices=(MountedDevice("n1", "qm9700", 40, "rear"),))
+    with pytest.raises(CommandError, match="rack 'A03': device id 'n1' is already used in rack 'A01'"):
+        doc.push(AddRacksCommand((r3,)))
+    with pytest.raises(CommandError, match="device id 'n1' is already used in rack 'A01'"):
+        doc.push(AddDeviceCommand("r2", MountedDevice("n1", "qm9700", 30, "rear")))
+    r4 = replace(r3, id="r4", name="A04", x=3300, devices=(MountedDevice("x1", "qm9700", 40, "rear"),))
+    with pytest.raises(CommandError, match="rack 'A04': device id 'x1' is already used in another new rack"):
+        doc.push(AddRacksCommand((replace(r3, devices=r4.devices), r4)))
+    assert not doc.project.has_rack("r3")
+    doc.push(AddRacksCommand((replace(r3, devices=r4.devices),)))
+    doc.push(MoveDeviceCommand("r3", "x1", 30, "front", to_rack_id="r1"))  # a move keeps its id
+    assert doc.project.device_rack("x1") == "r1" and not doc.project.rack("r3").devices
+
+
+def test_new_device_ids_are_free_in_the_whole_design(doc):
+    doc.push(AddDeviceCommand("r1", MountedDevice("r2-d2", "qm9700", 40, "rear")))
+    r2 = doc.project.rack("r2")
+    assert len(r2.devices) == 1
+    assert new_device_id(r2) == "r2-d2"  # free in the rack alone
+    assert new_device_id(r2, doc.project) == "r2-d3"
+
+
+def test_copies_of_a_rack_get_device_ids_free_in_the_design(doc):
+    rack = replace(doc.project.rack("r1"), devices=(MountedDevice("r1-n1", "dgx-b200", 5, "front"),
+                                                   MountedDevice("p1", "pdu-415v-32a-3ph", None, "rear"),
+                                                   MountedDevice("r9-d1", "qm9700", 40, "rear")))
+    used: set[str] = set()
+    first = copied_devices(doc.project, rack, "r9", used)
+    # r1-n1 follows the rack's new id; p1 is taken in the design, r9-d1 by the copy just named
+    assert [d.id for d in first] == ["r9-n1", "r9-d1", "r9-d2"]
+    second = copied_devices(doc.project, rack, "r9", used)
+    assert not {d.id for d in second} & {d.id for d in first}
 
 
 def test_hall_outline_is_copied_into_the_snapshot(doc):

@@ -12,7 +12,11 @@ from pathlib import Path
 import pytest
 
 from designer.analysis import analyze
+from designer.commands import (AddDeviceCommand, AddHallCommand, AddRacksCommand, CommandError, Document,
+                               MoveFloorDevicesCommand, MoveRacksCommand, RenameProjectCommand, SetWorkloadCommand,
+                               UpdateFloorDeviceCommand, UpdateHallCommand, UpdateRackCommand)
 from designer.fileformat import ProjectFileError, dumps, load, loads, save
+from designer.model import Hall, MountedDevice, Rack
 from designer.settings import Settings, SettingsError
 from widgets.launcher import main
 
@@ -185,3 +189,51 @@ def test_a_message_stays_one_printable_line(catalog):
     text = message(doc, catalog)
     assert "\n" not in text and "\u2028" not in text and text.isprintable()
     assert "no\\nsuch\\u2028type" in text
+
+
+# --- edits: what a command makes, the reader opens again ---------------------------------------------
+
+@pytest.fixture
+def doc(catalog):
+    return Document(load(GOLDEN, catalog), catalog)
+
+
+@pytest.mark.parametrize("command, words", [
+    (lambda: MoveRacksCommand({"r1": (2e7, 2400, 0)}), "rack A01 x must be within 1e+07 mm (10 km) of the plan's origin"),
+    (lambda: MoveFloorDevicesCommand({"c1": (4200, -1e308, 0)}), "floor unit CDU-1 y must be within 1e+07 mm"),
+    (lambda: UpdateHallCommand("h1", {"outline": [[0, 0], [1e308, 0], [0, 1]]}),
+     "hall outline corners must be within 1e+07 mm"),
+    (lambda: UpdateHallCommand("h1", {"cooling_capacity_kw": 5e-324}),
+     "hall cooling_capacity_kw must be a number from 0.001 to 1e+07, got 5e-324"),
+    (lambda: UpdateHallCommand("h1", {"name": "Hall \udcff"}), "hall name contains a character that cannot be stored"),
+    (lambda: UpdateRackCommand("r1", {"row": "\ud800"}), "rack row contains a character that cannot be stored"),
+    (lambda: UpdateFloorDeviceCommand("c1", {"name": 7}), "floor unit name must be text, got 7"),
+    (lambda: RenameProjectCommand("x\udcff"), "project name contains a character that cannot be stored"),
+    (lambda: SetWorkloadCommand({"tokens": 1e308}), "workload tokens must be a number from -1e+30 to 1e+30"),
+    (lambda: SetWorkloadCommand({"model": "\udcff"}), "workload model contains a character that cannot be stored"),
+    (lambda: AddHallCommand(Hall("h2", "Hall 2", ((0, 0), (1, 0), (0, 1)), power_capacity_kw=1e-9)),
+     "hall power_capacity_kw must be a number from 0.001 to 1e+07, got 1e-09"),
+    (lambda: AddDeviceCommand("r2", MountedDevice("n\udcff", "qm9700", 30, "rear")),
+     "device id contains a character that cannot be stored"),
+    (lambda: AddRacksCommand((Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400, power_limit_kw=1e-300),)),
+     "rack power limit must be a number from 0.001 to 10000 kW, got 1e-300"),
+])
+def test_edits_the_reader_would_refuse_are_refused(doc, command, words):
+    before = doc.project
+    with pytest.raises(CommandError) as caught:
+        doc.push(command())
+    assert words in str(caught.value)
+    assert doc.project is before
+
+
+def test_edited_text_is_kept_in_one_composition_and_the_design_opens_again(doc, catalog, tmp_path):
+    doc.push(UpdateRackCommand("r1", {"name": "Re\u0301seau", "row": "A\u0301"}))
+    doc.push(RenameProjectCommand("Salle e\u0301te\u0301"))
+    doc.push(AddDeviceCommand("r1", MountedDevice("e\u0301", "qm9700", 30, "rear", "Spine e\u0301")))
+    doc.push(MoveRacksCommand({"r2": (2100, 2400, 0)}))
+    project = doc.project
+    assert (project.rack("r1").name, project.rack("r1").row, project.name) == ("R\u00e9seau", "\u00c1",
+                                                                               "Salle \u00e9t\u00e9")
+    assert project.device_rack("\u00e9") == "r1"
+    save(project, tmp_path / "edited.podplan.json")
+    assert load(tmp_path / "edited.podplan.json", catalog) == project
