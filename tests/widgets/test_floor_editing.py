@@ -13,7 +13,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from designer.analysis import analyze
-from designer.commands import MoveRacksCommand
+from designer.commands import AddDeviceCommand, MoveRacksCommand
 from designer.model import FloorDevice, Hall, MountedDevice, Project, Rack
 from widgets import style
 from widgets.main_window import MainWindow
@@ -279,6 +279,22 @@ def test_copy_paste_makes_new_racks_on_the_next_free_tile_row(win):
     assert win.scene.selected_ids() == sorted(f"rack:{r.id}" for r in new)
     win.undo_action.trigger()
     assert {r.id for r in win.project.racks} == ids
+
+
+def test_pasted_devices_get_ids_free_in_the_whole_design(win):
+    # a device id not made from its rack's id ("gpu-node") is copied as it is no more: one id per design
+    rack = win.project.rack("a03")
+    win.document.push(AddDeviceCommand("a03", MountedDevice("gpu-node", "qm9700", 40, "rear")))
+    win.scene.select_many(["rack:a03"])
+    win.copy_action.trigger()
+    win.paste_action.trigger()
+    win.paste_action.trigger()
+    new = [r for r in win.project.racks if r.id not in {"a01", "a02", "a03", "a04", "s1"}]
+    ids = [d.id for r in win.project.racks for d in r.devices]
+    assert len(new) == 2 and len(ids) == len(set(ids)) == 5 + 2 * 2
+    assert win.project.device_rack("gpu-node") == rack.id
+    # "a03-d1" follows the rack's new id; "gpu-node", taken, gets the next free one
+    assert [[d.id for d in r.devices] for r in new] == [[f"{r.id}-d1", f"{r.id}-d2"] for r in new]
 
 
 def test_a_rack_and_a_cdu_paste_as_one_command(win):
