@@ -111,7 +111,8 @@ _swept: set[str] = set()
 _swept_lock = threading.Lock()
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """Whether process ``pid`` runs on this machine (one we may not signal counts as running)."""
     if pid <= 0:
         return False
     try:
@@ -143,7 +144,7 @@ def sweep_temporaries(folder: str | os.PathLike, *, now: float | None = None) ->
         if not stat.S_ISREG(info.st_mode):
             continue
         old = now - info.st_mtime > STALE_AFTER_S
-        orphan = ours is not None and int(ours["pid"]) != os.getpid() and not _pid_alive(int(ours["pid"]))
+        orphan = ours is not None and int(ours["pid"]) != os.getpid() and not pid_alive(int(ours["pid"]))
         if old or orphan:
             with suppress(OSError):
                 os.unlink(entry.path)

@@ -28,7 +28,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
-from catalog.files import FileReadError, read_text, sweep_temporaries, write_atomic
+from catalog.files import FileReadError, pid_alive, read_text, sweep_temporaries, write_atomic
 from designer.fileformat import SUFFIX, save
 from designer.model import Project
 
@@ -89,18 +89,6 @@ class Session:
     def describe(self) -> str:
         where = self.original or "an unsaved project"
         return f"{self.title} ({where}), autosaved {self.latest.when()}"
-
-
-def _pid_alive(pid: int) -> bool:
-    if pid <= 0:
-        return False
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True
-    return True
 
 
 def _read_meta(path: Path) -> dict:
@@ -275,7 +263,7 @@ class RecoveryStore:
         """An autosave of an earlier version (one file and its ``.meta``), wrapped as a session folder."""
         meta = _read_meta(path.with_suffix(".meta"))
         pid = meta.get("pid") if isinstance(meta.get("pid"), int) else -1
-        if _pid_alive(pid) and pid != os.getpid():
+        if pid_alive(pid) and pid != os.getpid():
             return None
         folder = self.root / f"legacy-{secrets.token_hex(4)}"
         folder.mkdir()
@@ -290,7 +278,7 @@ class RecoveryStore:
     def _live(self, folder: Path) -> bool:
         if fcntl is None:
             pid = _read_meta(folder / "session.json").get("pid")
-            return isinstance(pid, int) and _pid_alive(pid)
+            return isinstance(pid, int) and pid_alive(pid)
         try:
             fd = os.open(folder / "lock", os.O_RDWR | getattr(os, "O_CLOEXEC", 0))
         except FileNotFoundError:
