@@ -24,16 +24,16 @@ from typing import Callable, IO
 
 #: Large enough for a 100,000-GPU project file (about 10 MB), small enough to refuse a disk image.
 DEFAULT_READ_LIMIT = 200 * 1024 * 1024
-#: The setting that changes it, in MB (the desktop app sets it from its preferences at start).
+#: The setting that changes it, in MB (the desktop app sets it from its preference, widgets.file_limit).
 READ_LIMIT_ENV = "PODPLANNER_MAX_FILE_MB"
-_MAX_READ_LIMIT_MB = 64 * 1024
+MAX_READ_LIMIT_MB = 64 * 1024
 
 
 def read_limit() -> int:
     """The size limit in bytes: ``PODPLANNER_MAX_FILE_MB`` when it is a whole number of MB from 1 to
     65,536, else 200 MB (an unusable value is ignored rather than making every file unreadable)."""
     raw = os.environ.get(READ_LIMIT_ENV, "").strip()
-    if raw.isdigit() and len(raw) <= 6 and 1 <= int(raw) <= _MAX_READ_LIMIT_MB:
+    if raw.isdigit() and len(raw) <= 6 and 1 <= int(raw) <= MAX_READ_LIMIT_MB:
         return int(raw) * 1024 * 1024
     return DEFAULT_READ_LIMIT
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from PySide6.QtCore import QTimer
+from PySide6.QtCore import QSettings, QTimer
 from PySide6.QtWidgets import QApplication
 
 from catalog import Catalog
@@ -18,7 +18,7 @@ from catalog.files import sweep_temporaries
 from designer import samples
 from designer.fileformat import ProjectFileError, load
 
-from . import error_log, welcome
+from . import error_log, file_limit, welcome
 from .main_window import APP_NAME, MainWindow
 
 
@@ -37,6 +37,7 @@ def run_app(path: str | None, catalog: Catalog, quit_after_s: float | None = Non
     ``quit_after_s``: quit by itself after that many seconds, as a smoke test of a built app needs.
     """
     app = application()
+    file_limit.apply_saved(QSettings())  # before the first file is read
     error_log.install(app)
     errors_before = error_log.error_count()
     try:
@@ -80,7 +81,10 @@ def _open_window(path: str | None, catalog: Catalog, offer_recovery: bool = True
         window.show()
     window.view.fit_hall()
     welcome.show_on_first_start(window)
-    if error:
+    if error and file_limit.too_large(target) is not None:
+        # larger than the limit: the window asks whether to raise it and open the file, else says why not
+        QTimer.singleShot(0, window, lambda: window.open_path(target))
+    elif error:
         window.last_error = error
         QTimer.singleShot(0, window, lambda: window.show_error(error))
     if catalog.warnings:

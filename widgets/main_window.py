@@ -24,7 +24,7 @@ from designer.fileformat import ProjectFileError, load
 from designer.model import Project
 from designer.totals import TotalsCounter
 
-from . import style
+from . import file_limit, style
 from .bom_panel import BomPanel
 from .cabling_panel import CablingPanel
 from .dashboards import DashboardPanel, totals_parts
@@ -174,6 +174,8 @@ class MainWindow(QMainWindow):
         file_menu.addSeparator()
         self.export_menu = self.exports.build_menu(file_menu)
         file_menu.addSeparator()
+        self.file_limit_action = self._action(file_menu, "Largest file to open…",
+                                              lambda: file_limit.ask(self, self.settings))
         self.quit_action = self._action(file_menu, "&Quit", self.close, QKeySequence("Ctrl+Q"))
         self._fill_recent_menu()
         self._build_edit_menu()
@@ -555,6 +557,10 @@ class MainWindow(QMainWindow):
         try:
             project = load(path, self.catalog)
         except ProjectFileError as exc:
+            size_mb = file_limit.too_large(path)
+            if size_mb is not None and self.ask_raise_limit(Path(path), size_mb):
+                file_limit.set_limit(self.settings, size_mb)
+                return self.open_path(path)
             self.last_error = str(exc)
             self.show_error(self.last_error)
             return False
@@ -573,6 +579,19 @@ class MainWindow(QMainWindow):
             self.autosave_label.setText("⚠ Not autosaved")
             self.autosave_label.setStyleSheet(f"color: {style.SEVERITY['error'].name()}; font-weight: 600;")
             self.autosave_label.setToolTip(f"Autosave failed: {error}\nSave the project to keep your changes.")
+
+    def ask_raise_limit(self, path: Path, size_mb: int) -> bool:
+        """Whether to raise the largest-file limit to ``size_mb`` and open ``path`` (tests monkeypatch it)."""
+        box = QMessageBox(QMessageBox.Icon.Question, APP_NAME,
+                          f"{path.name} is {size_mb:,} MB, larger than the {file_limit.limit_mb():,} MB "
+                          "this window opens.", parent=self)
+        box.setInformativeText("The limit keeps a wrong file (a disk image, a log) from filling memory. "
+                               "Raise it if this is the design you meant to open; "
+                               "File ▸ Largest file to open… changes it later.")
+        raise_button = box.addButton(f"Raise to {size_mb:,} MB and open", QMessageBox.ButtonRole.AcceptRole)
+        box.addButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is raise_button
 
     def show_error(self, text: str) -> None:
         """Tell the user something failed (one line); tests monkeypatch this to avoid the modal box."""

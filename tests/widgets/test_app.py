@@ -74,3 +74,27 @@ def test_a_broken_user_catalog_folder_is_told_in_the_window_and_the_log(catalog,
     assert "cannot be read (Permission denied)" in window.statusBar().currentMessage()
     assert "and 1 more" in window.statusBar().currentMessage()
     assert len(lines) == 2 and "x.json" in lines[1]
+
+
+def test_a_start_up_file_over_the_size_limit_is_offered_a_larger_limit(started, catalog, tmp_path, qtbot,
+                                                                       monkeypatch):
+    import json
+
+    from catalog.files import READ_LIMIT_ENV, read_limit
+    from designer.samples import DGX_B200_SU
+    from widgets import file_limit
+
+    monkeypatch.setenv(READ_LIMIT_ENV, "1")  # restored after the test, with whatever the window sets
+    monkeypatch.setattr(file_limit, "_GIVEN_AT_START", "1")
+    doc = json.loads(DGX_B200_SU.read_text())
+    doc["description"] = "hand-over log " * 100_000  # 1.4 MB
+    big = tmp_path / "big.podplan.json"
+    big.write_text(json.dumps(doc))
+    offered = []
+    monkeypatch.setattr(MainWindow, "ask_raise_limit", lambda self, path, mb: offered.append(mb) or True)
+    before = {id(w) for w in QApplication.topLevelWidgets()}
+    assert app_module.run_app(str(big), catalog) == 0
+    win = _new_window(before)
+    qtbot.waitUntil(lambda: win.path == big)
+    assert offered == [2] and read_limit() == 2 * 1024 * 1024
+    assert len(win.scene.rack_items) == 22 and started["shown"] == []
