@@ -63,6 +63,10 @@ class FileController(QObject):
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="autosave")
         self._pending: tuple | None = None
         self._queued = False
+        #: Bumped when the pending autosave is dropped (a save, an undo back to it, a discard): a job queued
+        #: before that must not write a state handed over after it, which the clear queued between them
+        #: would then delete.
+        self._generation = 0
         self._mutex = threading.Lock()
         self._dirty_since_write = False
         self.quiet = QTimer(self)  # restarted by each change: the autosave waits for a pause
@@ -199,7 +203,8 @@ class FileController(QObject):
             if self._queued:
                 return  # the job already queued writes this newer state
             self._queued = True
-        self._submit(self._write_pending)
+            generation = self._generation
+        self._submit(self._write_pending, generation)
 
     def autosave(self) -> bool:
         """Write the autosave now and wait for it; True when it wrote (tests, and before a risky step)."""
@@ -227,8 +232,10 @@ class FileController(QObject):
                 done.set_exception(exc)
             return done
 
-    def _write_pending(self) -> None:
+    def _write_pending(self, generation: int) -> None:
         with self._mutex:
+            if generation != self._generation:
+                return  # dropped since: a newer job writes what came after
             item, self._pending, self._queued = self._pending, None, False
         if item is None:
             return
@@ -244,7 +251,8 @@ class FileController(QObject):
     def _forget_pending(self) -> None:
         self.quiet.stop()
         with self._mutex:
-            self._pending = None
+            self._pending, self._queued = None, False
+            self._generation += 1
 
     def _retry(self) -> None:
         if self.window.document.dirty and (self.autosave_error or self._dirty_since_write):

@@ -150,7 +150,7 @@ class RecoveryStore:
             save(project, path, pretty=False)
             write_atomic(self.folder / "session.json",
                          json.dumps({"pid": os.getpid(), "original": original, "title": title,
-                                     "saved_at": now}, ensure_ascii=False))
+                                     "saved_at": now}))  # ASCII: a path may hold bytes UTF-8 cannot
             for old in _versions(self.folder)[KEEP_VERSIONS:]:
                 with suppress(OSError):
                     old.path.unlink()
@@ -203,7 +203,7 @@ class RecoveryStore:
             self._seq_started = float("-inf")  # the restored version stays as it is; edits start a new one
             meta = _read_meta(self.folder / "session.json")
             meta.update(pid=os.getpid(), original=session.original, title=session.title)
-            write_atomic(self.folder / "session.json", json.dumps(meta, ensure_ascii=False))
+            write_atomic(self.folder / "session.json", json.dumps(meta))
 
     def close(self) -> None:
         """The window is gone (its document saved or discarded first)."""
@@ -242,21 +242,24 @@ class RecoveryStore:
             path = Path(entry.path)
             if path == self.folder or path == self.trash:
                 continue
-            if entry.is_dir(follow_symlinks=False):
-                if self._live(path):
-                    continue
-                session = _session(path)
-                if session is not None:
-                    found.append(session)
-                elif time.time() - entry.stat().st_mtime > 60:
-                    # a session that crashed before its first autosave holds nothing (one a minute old may
-                    # be a window starting up, between making its folder and locking it)
-                    with suppress(OSError):
-                        shutil.rmtree(path)
-            elif _LEGACY_RE.match(entry.name):
-                legacy = self._legacy(path)
-                if legacy is not None:
-                    found.append(legacy)
+            try:
+                if entry.is_dir(follow_symlinks=False):
+                    if self._live(path):
+                        continue
+                    session = _session(path)
+                    if session is not None:
+                        found.append(session)
+                    elif time.time() - entry.stat().st_mtime > 60:
+                        # a session that crashed before its first autosave holds nothing (one a minute old
+                        # may be a window starting up, between making its folder and locking it)
+                        with suppress(OSError):
+                            shutil.rmtree(path)
+                elif _LEGACY_RE.match(entry.name):
+                    legacy = self._legacy(path)
+                    if legacy is not None:
+                        found.append(legacy)
+            except OSError:
+                continue  # another window took it (restored, discarded or tidied it) meanwhile: not ours
         return sorted(found, key=lambda s: s.saved_at, reverse=True)
 
     def _legacy(self, path: Path) -> Session | None:
@@ -313,7 +316,8 @@ class RecoveryStore:
             if entry.is_dir(follow_symlinks=False):
                 session = _session(Path(entry.path))
                 if session is not None:
-                    found.append((entry.stat().st_mtime, session))
+                    with suppress(OSError):  # restored or purged by another window meanwhile
+                        found.append((entry.stat().st_mtime, session))
         return [s for _, s in sorted(found, key=lambda item: item[0], reverse=True)]
 
     def purge(self, now: float | None = None) -> list[Path]:

@@ -118,6 +118,23 @@ def test_autosave_follows_each_change_after_a_pause_off_the_gui_thread(make, qtb
     assert win.files.recovery_path is None
 
 
+def test_an_edit_after_a_save_is_autosaved_though_an_older_autosave_was_still_queued(make, tmp_path):
+    # a large design keeps the autosave thread busy: an autosave queued before a save must not write the
+    # edit made after it, which the clear queued by the save would then delete
+    win = make()
+    gate = threading.Event()
+    win.files._submit(gate.wait)  # the thread busy, as with a long write
+    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    win.files.autosave_soon()  # queued behind it
+    assert win.files.save_as(tmp_path / "saved.podplan.json")  # queues the clear
+    win.document.push(MoveRacksCommand({"m01": (7800.0, 7800.0, 0.0)}))
+    win.files.autosave_soon()
+    gate.set()
+    win.files.flush()
+    assert win.files.recovery_path is not None
+    assert load(win.files.recovery_path, win.catalog).rack("m01").y == 7800.0
+
+
 def test_autosave_never_raises_and_says_why_in_the_status_bar(make, tmp_path):
     win = make()
     broken = win.project.renamed("hall \udcff plan")  # a name no file can hold

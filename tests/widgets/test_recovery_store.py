@@ -67,3 +67,33 @@ def test_a_session_that_crashed_before_its_first_autosave_is_tidied(tmp_path):
     old = time.time() - 120
     os.utime(empty, (old, old))
     assert RecoveryStore(tmp_path).orphans() == [] and not empty.exists()
+
+
+def test_a_path_utf8_cannot_hold_is_kept_for_the_restore(tmp_path, catalog):
+    # a file named with bytes that are not UTF-8 ("caf\xe9") reaches Python with a lone surrogate
+    original = str(tmp_path / "caf\udce9.podplan.json")
+    alive, other = RecoveryStore(tmp_path / "rec"), RecoveryStore(tmp_path / "rec")
+    alive.write(load(samples.DGX_B200_SU, catalog), original, "plan")
+    alive._release()
+    [session] = other.orphans()
+    assert session.original == original and os.fsencode(session.original).endswith(b"caf\xe9.podplan.json")
+
+
+def test_a_session_another_window_takes_meanwhile_is_passed_over(tmp_path, catalog, monkeypatch):
+    from widgets import recovery_store
+
+    gone = tmp_path / "rec" / "4242-deadbeef"
+    gone.mkdir(parents=True)
+    kept = RecoveryStore(tmp_path / "rec")
+    kept.write(load(samples.DGX_B200_SU, catalog), None, "plan")
+    kept._release()
+    real = recovery_store._session
+
+    def taken_meanwhile(folder):
+        if folder == gone:  # another window restores or tidies it between the listing and the look
+            gone.rmdir()
+            return None
+        return real(folder)
+
+    monkeypatch.setattr(recovery_store, "_session", taken_meanwhile)
+    assert [s.title for s in RecoveryStore(tmp_path / "rec").orphans()] == ["plan"]
