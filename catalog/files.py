@@ -161,11 +161,20 @@ def _sweep_once(folder: Path) -> None:
     sweep_temporaries(folder)
 
 
+#: Bytes of the target's name kept in its temporary's: 255 less the dot, pid, random part and suffix.
+_TEMP_NAME_KEEP = 200
+
+
 def _create_temporary(folder: Path, name: str) -> tuple[int, Path]:
     """A new, empty file beside the target. Created with mode 0o666 so the kernel applies the umask:
     reading the umask means setting it, which would race with other threads. ``O_EXCL`` and
     ``O_NOFOLLOW``: a name planted in advance (a symlink to elsewhere) is never written through."""
     flags = (os.O_CREAT | os.O_EXCL | os.O_WRONLY | getattr(os, "O_CLOEXEC", 0) | getattr(os, "O_NOFOLLOW", 0))
+    # The temporary's name adds some 40 bytes to the target's: a long, legal name (most file systems take
+    # 255 bytes) is shortened in it, so that such a file can be saved at all.
+    raw = os.fsencode(name)
+    if len(raw) > _TEMP_NAME_KEEP:
+        name = os.fsdecode(raw[:_TEMP_NAME_KEEP])  # a character cut in two stays bytes, as a file name may
     while True:
         tmp = folder / f".{name}.{os.getpid()}-{secrets.token_hex(8)}{TEMP_SUFFIX}"
         try:

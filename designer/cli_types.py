@@ -18,7 +18,8 @@ from typing import Callable
 #: sensible integer here (a token budget) has 17. Longer text is refused before it is parsed,
 #: so a huge literal never costs time or memory.
 MAX_CHARS = 40
-_WHOLE_RE = re.compile(r"[+-]?\d+(?:[_,]\d+)*", re.ASCII)  # 1000, 1_000 and 1,000 alike
+# 1000, 1_000 and 1,000 alike; a comma only between groups of three ("2,4" is a list, not 24)
+_WHOLE_RE = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+(?:_\d+)*)", re.ASCII)
 
 
 def _shown(text: str) -> str:

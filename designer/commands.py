@@ -66,6 +66,13 @@ def _bounded(value, what: str, bounds: tuple[float, float], unit: str = "") -> N
         raise CommandError(f"{what} must be a number from {lo:g} to {hi:g}{unit}, got {_shown(value)}")
 
 
+def _tile(value) -> None:
+    """A floor tile's side, in the range the file format accepts."""
+    _positive_number(value, "hall tile_mm", optional=False)
+    if not 100 <= value <= 5000:
+        raise CommandError(f"hall tile_mm must be 100 to 5000 mm, got {_shown(value)}")
+
+
 def _outline(points) -> tuple[tuple[float, float], ...]:
     """A hall outline as an immutable tuple of (x, y) mm, checked like the file format checks it."""
     try:
@@ -232,6 +239,8 @@ def _new_rack(project: Project, catalog: Catalog, r: Rack, taken: set[str], kind
             raise CommandError(f"rack {name!r}: device id {dev_id!r} is already used in {where}")
         ids.add(dev_id)
         dev_name = _text(d.name, f"rack {name!r}: device name")
+        if d.face not in FACES:
+            raise CommandError(f"rack {name!r}: face must be front or rear, got {d.face!r}")
         if dtype.id != d.type or dev_id is not d.id or dev_name is not d.name:
             d = replace(d, type=dtype.id, id=dev_id, name=dev_name)
         devices.append(d)
@@ -430,10 +439,8 @@ class UpdateHallCommand(_FieldEdit):
                 except FacilityError as exc:
                     raise CommandError(str(exc)) from None
                 continue
-            if key == "tile_mm":  # the same range the file format accepts
-                _positive_number(value, "hall tile_mm", optional=False)
-                if not 100 <= value <= 5000:
-                    raise CommandError(f"hall tile_mm must be 100 to 5000 mm, got {_shown(value)}")
+            if key == "tile_mm":
+                _tile(value)
             elif value is not None:
                 _bounded(value, f"hall {key}", HALL_BOUNDS[key])
         if "outline" in changes:
@@ -482,6 +489,7 @@ class AddHallCommand(Command):
         ident = _text(self.hall.id, "hall id")
         _fresh_id(project, ident, set(), "hall")
         hall = replace(self.hall, id=ident, name=_text(self.hall.name, "hall name"), outline=_outline(self.hall.outline))
+        _tile(hall.tile_mm)
         for key, bounds in HALL_BOUNDS.items():
             if getattr(hall, key) is not None:
                 _bounded(getattr(hall, key), f"hall {key}", bounds)

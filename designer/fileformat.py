@@ -274,8 +274,9 @@ class _Reader:
         self.device_ids: set[str] = set()
         #: Where the checking reader read a mounted device id; plain_rack keeps no path (see device_path).
         self.device_paths: dict[str, str] = {}
-        #: The document's racks as parsed, for device_path.
+        #: The document's racks as parsed, for device_path and written_device_ids.
         self._racks_doc: list = []
+        self._written_ids: set[str] | None = None
         #: A float at least _WIDE across was read (see _read).
         self.wide_number = False
         #: For plain_rack: a rack's type field -> its catalog entry and the placements for its size.
@@ -382,9 +383,11 @@ class _Reader:
         dtype = self.device_type(d["type"], f"{where}.type", _MOUNTED_KINDS)
         ident = d.get("id")
         taken = self.device_ids
-        if ident is None:  # a generated id must not take one written further down the list, or in another rack
+        if ident is None:  # a generated id must not take one written anywhere in the design
             n = len(seen) + 1
-            while f"{rack_id}-d{n}" in seen or f"{rack_id}-d{n}" in explicit or f"{rack_id}-d{n}" in taken:
+            written = self.written_device_ids()
+            while (f"{rack_id}-d{n}" in seen or f"{rack_id}-d{n}" in explicit or f"{rack_id}-d{n}" in taken
+                   or f"{rack_id}-d{n}" in written):
                 n += 1
             ident = f"{rack_id}-d{n}"
         ident = self.text(ident, f"{where}.id", allow_empty=False)
@@ -407,9 +410,17 @@ class _Reader:
         dev = MountedDevice(id=ident, type=dtype.id, u=u, face=face, name=self.text(d.get("name", ""), f"{where}.name"))
         problem = span_problem(dtype, dev, units)
         if problem:
-            field = "type" if dtype.fills_rack or u is None else "u"
+            field = "type" if u is None or dtype.fills_rack and dtype.u_height > units else "u"
             raise ProjectFileError(f"{where}.{field}", problem)
         return dev
+
+    def written_device_ids(self) -> set[str]:
+        """Every mounted device id written in the document (in NFC), gathered once, when an id is first made."""
+        if self._written_ids is None:
+            self._written_ids = {unicodedata.normalize("NFC", m["id"])
+                                 for r in self._racks_doc if type(r) is dict and type(r.get("devices")) is list
+                                 for m in r["devices"] if type(m) is dict and type(m.get("id")) is str}
+        return self._written_ids
 
     def device_path(self, ident: str) -> str:
         """Where mounted device ``ident`` was first read (for a message: the racks are searched)."""
@@ -555,7 +566,7 @@ class _Reader:
         if u is not None:
             tu = type(u)
             if not ((tu is int or tu is float) and -_WIDE < u < _WIDE):
-                return None  # (span_problem bounds it: a 0U device's to the rack's height too)
+                return None  # (span_problem bounds it to the rack's height)
             u = float(u)
             if not (u * 2).is_integer():
                 return None
@@ -565,7 +576,7 @@ class _Reader:
             return None
         height = dtype.u_height  # span_problem, in its order
         if dtype.fills_rack:
-            if height > units:
+            if height > units or u is not None and not 1 <= u <= units:
                 return None
         elif height == 0:
             if u is not None and not 1 <= u <= units:

@@ -1,9 +1,18 @@
 """Rack-space rules shared by the file loader, the commands and the checks."""
 from __future__ import annotations
 
+import math
+
 from catalog import Catalog, DeviceType
 
 from .model import MountedDevice, Rack
+
+
+def _finite(value: float) -> bool:
+    try:
+        return math.isfinite(value)
+    except OverflowError:  # an integer beyond any float
+        return False
 
 
 def rack_units(catalog: Catalog, rack: Rack) -> int:
@@ -21,14 +30,22 @@ def occupied_span(device_type: DeviceType, device: MountedDevice, units: int) ->
 
 def span_problem(device_type: DeviceType, device: MountedDevice, units: int) -> str | None:
     """Why a device cannot sit where it says in a rack of ``units`` U, or None."""
+    u = device.u
+    if u is not None:
+        if isinstance(u, bool) or not isinstance(u, (int, float)) or not _finite(u):
+            return f"U must be a number, got {u!r}"
+        if isinstance(u, float) and not (u * 2).is_integer():
+            return f"{u:g} is not a whole or half U"
     if device_type.fills_rack:
         if device_type.u_height > units:
             return f"{device_type.id} needs a {device_type.u_height:g} U rack, the rack has {units} U"
-        return None
-    if device_type.u_height == 0:
+        # it takes the whole rack wherever it says it starts; a U it states must still be in the rack
+        if u is None or 1 <= u <= units:
+            return None
+    elif device_type.u_height == 0:
         # A 0U device (a PDU on the side of the rack) takes no unit; a U it states is where along the
         # rails it hangs, which must still be inside the rack.
-        if device.u is None or 1 <= device.u <= units:
+        if u is None or 1 <= u <= units:
             return None
     elif device.u is None:
         return f"{device_type.id} is {device_type.u_height:g} U high and needs a U position"

@@ -61,6 +61,9 @@ class PriceEntry:
     #: where the price came from ("Acme distributor quote 4711"); the list's file name when not given
     source: str = ""
 
+    def __post_init__(self) -> None:
+        _keep_nfc(self, ("part_number", "date", "source"))
+
     @property
     def key(self) -> str:
         return part_key(self.part_number)
@@ -72,6 +75,19 @@ class PriceEntry:
         if self.source:
             d["source"] = self.source
         return d
+
+
+def _nfc(value: object) -> object:
+    return unicodedata.normalize("NFC", value) if isinstance(value, str) and not value.isascii() else value
+
+
+def _keep_nfc(obj, names: tuple[str, ...]) -> None:
+    """Text is kept in NFC, as every text a design holds (designer.bounds): "é" typed as one character or
+    as e and an accent is one part number, and a length is counted as the file will hold it."""
+    for name in names:
+        value = getattr(obj, name)
+        if isinstance(value, str) and not value.isascii():
+            object.__setattr__(obj, name, unicodedata.normalize("NFC", value))
 
 
 def part_key(part_number: str) -> str:
@@ -111,6 +127,9 @@ class QuoteSettings:
     energy_price_per_kwh: float = 0.10
 
     def __post_init__(self) -> None:
+        _keep_nfc(self, _TEXT_FIELDS)
+        if isinstance(self.excluded, tuple) and not all(type(e) is str and e.isascii() for e in self.excluded):
+            object.__setattr__(self, "excluded", tuple(_nfc(e) for e in self.excluded))
         check_quote(self)
         if not isinstance(self.prices, CheckedPrices):
             object.__setattr__(self, "prices", CheckedPrices(self.prices))
@@ -184,8 +203,11 @@ def check_price_entry(p: PriceEntry, where: str) -> None:
     _text(p.source, f"{where}.source")
 
 
+_TEXT_FIELDS = ("customer", "prepared_by", "quote_number", "price_list_name", "quote_date")
+
+
 def check_quote(q: QuoteSettings) -> None:
-    for name in ("customer", "prepared_by", "quote_number", "price_list_name", "quote_date"):
+    for name in _TEXT_FIELDS:
         _text(getattr(q, name), f"quote.{name}")
     if q.quote_date:
         parse_date(q.quote_date, "quote.quote_date")
@@ -226,10 +248,6 @@ def _check_prices(prices: tuple) -> None:
         seen.add(p.key)
 
 
-def _nfc(value: object) -> object:
-    return unicodedata.normalize("NFC", value) if isinstance(value, str) and not value.isascii() else value
-
-
 def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:
     """Quote settings from a project file's ``quote`` object; errors name the exact key."""
     if not isinstance(doc, dict):
@@ -238,9 +256,7 @@ def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:
     for key in doc:
         if key not in known:
             raise QuoteError(f"{where}.{key}: is not a quote setting ({', '.join(sorted(known))})")
-    # text is kept in NFC, as every text a project file holds (designer.fileformat); _text refuses what
-    # cannot be stored
-    d = {key: _nfc(value) for key, value in doc.items()}
+    d = dict(doc)  # (the settings keep their text in NFC themselves)
     if "discounts" in d:
         if not isinstance(d["discounts"], dict):
             raise QuoteError(f"{where}.discounts: must map sections to percentages")
@@ -248,7 +264,7 @@ def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:
     if "excluded" in d:
         if not isinstance(d["excluded"], list):
             raise QuoteError(f"{where}.excluded: must be a list of catalog ids")
-        d["excluded"] = tuple(_nfc(e) for e in d["excluded"])
+        d["excluded"] = tuple(d["excluded"])
     if "prices" in d:
         if not isinstance(d["prices"], list):
             raise QuoteError(f"{where}.prices: must be a list")
@@ -260,9 +276,6 @@ def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:
                                  "and optionally date and source")
             entry = PriceEntry(**p)
             check_price_entry(entry, f"{where}.prices[{i}]")
-            if not (entry.part_number + entry.source + entry.date).isascii():  # a list may hold 100,000 lines
-                entry = replace(entry, part_number=_nfc(entry.part_number), source=_nfc(entry.source),
-                                date=_nfc(entry.date))
             entries.append(entry)
         d["prices"] = tuple(entries)
     return QuoteSettings(**d)

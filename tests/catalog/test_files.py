@@ -228,3 +228,25 @@ def test_the_read_limit_is_a_setting(tmp_path, monkeypatch):
     for unusable in ("0", "-5", "abc", "9" * 5000):
         monkeypatch.setenv(files.READ_LIMIT_ENV, unusable)
         assert files.read_limit() == 200 * 1024 * 1024
+
+
+@pytest.mark.parametrize("name", ["a" * 251 + ".csv", "é" * 125 + ".csv"])  # 255 bytes, as long as a name may be
+def test_a_file_with_the_longest_legal_name_is_written_and_its_temporary_swept(tmp_path, monkeypatch, name):
+    import subprocess
+    import sys
+
+    from catalog import files
+
+    assert len(os.fsencode(name)) <= 255
+    made = []
+    real = files._create_temporary
+    monkeypatch.setattr(files, "_create_temporary", lambda folder, n: made.append(real(folder, n)) or made[-1])
+    write_atomic(tmp_path / name, "content")
+    assert _names(tmp_path) == [name] and (tmp_path / name).read_text() == "content"
+    assert len(os.fsencode(made[0][1].name)) <= 255
+    # a killed writer's shortened temporary is still its own, and swept
+    dead_pid = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"],
+                                  capture_output=True, text=True, check=True).stdout)
+    left = tmp_path / made[0][1].name.replace(f".{os.getpid()}-", f".{dead_pid}-")
+    left.write_text("half")
+    assert files.sweep_temporaries(tmp_path) == [left]

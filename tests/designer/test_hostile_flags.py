@@ -147,6 +147,7 @@ def test_export_dpi_refuses_non_ascii_digits(capsys, tmp_path):
 
 def test_types_parse_what_people_write():
     assert whole(1, 10**6)("1_000") == 1000 and whole(1, 10**6)("1,000") == 1000
+    assert whole(1, 10**9)("100,000,000") == 100_000_000 and whole(1, 10**6)("12,345") == 12345
     assert real(0, 1, lo_open=True)("0.5") == 0.5
     assert fmt(1e6) == "1e6" and fmt(1e14) == "1e14" and fmt(15e12) == "15e12" and fmt(0.5) == "0.5"
     assert fmt(64) == "64" and fmt(16_777_216) == "16,777,216" and fmt(0) == "0" and fmt(1e300) == "1e300"
@@ -157,6 +158,9 @@ def test_types_parse_what_people_write():
     (real(None, None), "1e400", "beyond any number a float can hold"),
     (whole(1, 10), "١٠", "is not a whole number"),  # Arabic-Indic digits: int() would take them
     (whole(1, 10), "", "is not a whole number"),
+    (whole(1, 100), "2,4", "'2,4' is not a whole number"),  # a list, not 24
+    (whole(1, 10**6), "1,00", "'1,00' is not a whole number"),
+    (whole(1, 10**6), "1000,000", "'1000,000' is not a whole number"),
     (checked(real(None, None), lambda v: (_ for _ in ()).throw(ValueError("nope"))), "1", "nope"),
 ])
 def test_types_refuse_with_a_reason(parse, text, words):

@@ -13,6 +13,7 @@ import pytest
 
 from designer.analysis import analyze
 from designer.commands import (AddDeviceCommand, AddHallCommand, AddRacksCommand, CommandError, Document,
+                               MoveDeviceCommand,
                                MoveFloorDevicesCommand, MoveRacksCommand, RenameProjectCommand, SetWorkloadCommand,
                                UpdateFloorDeviceCommand, UpdateHallCommand, UpdateRackCommand)
 from designer.fileformat import ProjectFileError, dumps, load, loads, save
@@ -237,3 +238,60 @@ def test_edited_text_is_kept_in_one_composition_and_the_design_opens_again(doc, 
     assert project.device_rack("\u00e9") == "r1"
     save(project, tmp_path / "edited.podplan.json")
     assert load(tmp_path / "edited.podplan.json", catalog) == project
+
+
+def test_quote_text_is_kept_in_one_composition_by_edits_and_the_reader_alike(doc, catalog, tmp_path):
+    from designer.commands import UpdateQuoteCommand
+    from designer.quote.settings import PriceEntry
+
+    # "café" typed two ways is one part number: the second is the first listed twice
+    twice = (PriceEntry("caf\u00e9-100", 10, "USD"), PriceEntry("cafe\u0301-100", 12, "USD"))
+    with pytest.raises(CommandError, match=r"quote.prices\[1\]: part number 'café-100' is listed twice"):
+        doc.push(UpdateQuoteCommand({"prices": twice}))
+    # a length is counted as the file holds it: U+0958 is two characters in NFC
+    with pytest.raises(CommandError, match="quote.customer: is 400 characters long"):
+        doc.push(UpdateQuoteCommand({"customer": "\u0958" * 200}))
+    doc.push(UpdateQuoteCommand({"customer": "Soci\u00e9te\u0301", "prices": twice[1:]}))
+    assert doc.project.quote.customer == "Soci\u00e9t\u00e9"
+    assert doc.project.quote.prices[0].part_number == "caf\u00e9-100"
+    save(doc.project, tmp_path / "quoted.podplan.json")
+    assert load(tmp_path / "quoted.podplan.json", catalog) == doc.project
+
+
+def test_a_made_device_id_avoids_one_written_in_a_later_rack(catalog):
+    doc = golden()
+    del doc["racks"][0]["devices"][1]["id"]  # would be r1-d2
+    doc["racks"][1]["devices"][0]["id"] = "r1-d2"
+    project = loads(json.dumps(doc), catalog)
+    assert [d.id for d in project.rack("r1").devices] == ["n1", "r1-d3", "p1"]
+    assert project.device_rack("r1-d2") == "r2"
+
+
+def test_a_rack_filling_system_states_a_u_inside_its_rack(catalog):
+    doc = edit(lambda d: d["racks"][1]["devices"][0].update(u=1e300))
+    assert message(doc, catalog) == "racks[1].devices[0].u: 1e+300 is above the rack's 48 U"
+    doc = edit(lambda d: d["racks"][1]["devices"][0].update(u=0))
+    assert message(doc, catalog) == "racks[1].devices[0].u: 0 is below the rack's first U"
+
+
+@pytest.mark.parametrize("command, words", [
+    (lambda: AddDeviceCommand("r1", MountedDevice("q1", "qm9700", 30.25, "rear")), "30.25 is not a whole or half U"),
+    (lambda: MoveDeviceCommand("r1", "n1", math.nan, "front"), "U must be a number, got nan"),
+    (lambda: MoveDeviceCommand("r1", "n1", 1e300, "front"), "1e+300 is above the rack's 48 U"),
+    (lambda: MoveDeviceCommand("r2", "s1", 1e300, "front"), "1e+300 is above the rack's 48 U"),
+    (lambda: MoveDeviceCommand("r1", "p1", 2.3, "rear"), "2.3 is not a whole or half U"),
+    (lambda: AddRacksCommand((Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400,
+                                   devices=(MountedDevice("q1", "qm9700", 40, "side"),)),)),
+     "rack 'A03': face must be front or rear, got 'side'"),
+    (lambda: AddRacksCommand((Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400,
+                                   devices=(MountedDevice("q1", "qm9700", 5.25, "rear"),)),)),
+     "5.25 is not a whole or half U"),
+    (lambda: AddHallCommand(Hall("h2", "Hall 2", ((0, 0), (1, 0), (0, 1)), tile_mm=50)),
+     "hall tile_mm must be 100 to 5000 mm, got 50"),
+])
+def test_device_places_the_reader_would_refuse_are_refused(doc, command, words):
+    before = doc.project
+    with pytest.raises(CommandError) as caught:
+        doc.push(command())
+    assert words in str(caught.value)
+    assert doc.project is before
