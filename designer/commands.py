@@ -76,7 +76,7 @@ def _tile(value) -> None:
 def _outline(points) -> tuple[tuple[float, float], ...]:
     """A hall outline as an immutable tuple of (x, y) mm, checked like the file format checks it."""
     try:
-        pts = tuple((float(x), float(y)) for x, y in points)
+        pts = tuple((round(float(x), 3), round(float(y), 3)) for x, y in points)  # to the µm, as saved
     except (TypeError, ValueError, OverflowError):
         raise CommandError("a hall outline is a list of [x, y] corners in mm") from None
     if len(pts) < 3:
@@ -190,7 +190,7 @@ def _placement(place, what: str) -> dict:
         if key != "rotation" and abs(value) > COORD_MM:
             raise CommandError(f"{what} {key} must be within {COORD_MM:g} mm (10 km) of the plan's origin, "
                                f"got {_shown(value)}")
-        out[key] = float(value)
+        out[key] = round(float(value), 3)  # to the µm, as the file keeps it: what is saved opens equal
     out["rotation"] %= 360
     return out
 
