@@ -174,9 +174,9 @@ def _figure(ctx: _Ctx, name: str, raw: Any) -> Any:
     if not source:
         raise ctx.fail(name, "no source: give the figure a source or the file a default 'source'")
     if not isinstance(source, str) or source not in ctx.sources:
-        raise ctx.fail(name, f"source {source!r} is not a known source id")
+        raise ctx.fail(name, f"source {quoted(source)} is not a known source id")
     if not isinstance(evidence, str) or evidence not in EVIDENCE:
-        raise ctx.fail(name, f"evidence {evidence!r} is not one of {', '.join(EVIDENCE)}")
+        raise ctx.fail(name, f"evidence {quoted(evidence)} is not one of {', '.join(EVIDENCE)}")
     ctx.figures[name] = Figure(value, source, evidence, note)
     return value
 
@@ -189,9 +189,9 @@ def _number(ctx: _Ctx, name: str, raw: Any, kind: type, lo: float, hi: float) ->
     if not finite(value):
         raise ctx.fail(name, f"must be finite and within {lo:g}..{hi:g}, got {quoted(value)}")
     if kind is int and value != int(value):
-        raise ctx.fail(name, f"must be a whole number, got {value!r}")
+        raise ctx.fail(name, f"must be a whole number, got {quoted(value)}")
     if not lo <= value <= hi:
-        raise ctx.fail(name, f"{value!r} is outside {lo:g}..{hi:g}")
+        raise ctx.fail(name, f"{quoted(value)} is outside {lo:g}..{hi:g}")
     return int(value) if kind is int else float(value)
 
 
@@ -234,7 +234,7 @@ def _psu(ctx: _Ctx, raw: Any) -> Psu:
         raise ctx.fail("psu.redundant", f"{redundant} redundant of {count} supplies leaves none to carry the load")
     inlet = _text(ctx, "psu.inlet", d.get("inlet", ""))
     if inlet not in ("", "C14", "C20"):
-        raise ctx.fail("psu.inlet", f"{inlet!r} is not C14 or C20")
+        raise ctx.fail("psu.inlet", f"{quoted(inlet)} is not C14 or C20")
     return Psu(count, rating, redundant, _text(ctx, "psu.input", d.get("input", "")), inlet)
 
 
@@ -248,10 +248,10 @@ def _ports(ctx: _Ctx, raw: Any) -> tuple[PortGroup, ...]:
                   {"role", "protocol", "speed_gbps", "count"})
         role = _text(ctx, f"{at}.role", d["role"])
         if role not in ROLES:
-            raise ctx.fail(f"{at}.role", f"{role!r} is not one of {', '.join(sorted(ROLES))}")
+            raise ctx.fail(f"{at}.role", f"{quoted(role)} is not one of {', '.join(sorted(ROLES))}")
         protocol = _text(ctx, f"{at}.protocol", d["protocol"])
         if protocol not in PROTOCOLS:
-            raise ctx.fail(f"{at}.protocol", f"{protocol!r} is not one of {', '.join(sorted(PROTOCOLS))}")
+            raise ctx.fail(f"{at}.protocol", f"{quoted(protocol)} is not one of {', '.join(sorted(PROTOCOLS))}")
         out.append(PortGroup(
             role=role,
             protocol=protocol,
@@ -278,17 +278,17 @@ def _price(ctx: _Ctx, raw: Any) -> Price:
     d = _dict(ctx, "price", raw, {"amount", "currency", "date"}, {"amount", "currency"})
     currency = _text(ctx, "price.currency", d["currency"])
     if not CURRENCY_RE.fullmatch(currency):
-        raise ctx.fail("price.currency", f"{currency!r} is not an ISO 4217 code such as USD")
+        raise ctx.fail("price.currency", f"{quoted(currency)} is not an ISO 4217 code such as USD")
     date = _text(ctx, "price.date", d.get("date", ""))
     if date and not _DATE_RE.fullmatch(date):
-        raise ctx.fail("price.date", f"{date!r} is not a date such as 2025-03-16 or 2025-03")
+        raise ctx.fail("price.date", f"{quoted(date)} is not a date such as 2025-03-16 or 2025-03")
     return Price(_number(ctx, "price.amount", d["amount"], float, 0, 1e10), currency, date)
 
 
 def _basis(ctx: _Ctx, basis: str) -> str:
     if basis in BASES or (basis.startswith(BASIS_PREFIXES) and basis.partition(":")[2].strip()):
         return basis
-    raise ctx.fail("basis", f"{basis!r} is not one of {', '.join(BASES)}, device:ID[,ID...] psu:COUPLER or node:ID (per node, when the design holds ID)")
+    raise ctx.fail("basis", f"{quoted(basis)} is not one of {', '.join(BASES)}, device:ID[,ID...] psu:COUPLER or node:ID (per node, when the design holds ID)")
 
 
 def _length_part_numbers(ctx: _Ctx, raw: Any) -> Mapping[str, str]:
@@ -323,10 +323,20 @@ def _gpu_spec(ctx: _Ctx, raw: Any) -> GpuSpec:
         fp4_tflops=opt("fp4_tflops"),
         hbm_gb=_number(ctx, "gpu_spec.hbm_gb", d["hbm_gb"], float, 0.001, 1e5),
         hbm_tbps=_number(ctx, "gpu_spec.hbm_tbps", d["hbm_tbps"], float, 0.001, 1e3),
-        nvlink_gbps=_number(ctx, "gpu_spec.nvlink_gbps", d["nvlink_gbps"], float, 0, 1e6),
+        nvlink_gbps=_gpu_to_gpu(ctx, d["nvlink_gbps"]),
         tdp_w=_number(ctx, "gpu_spec.tdp_w", d["tdp_w"], float, 1, 1e5),
         generation=_text(ctx, "gpu_spec.generation", d["generation"]),
     )
+
+
+def _gpu_to_gpu(ctx: _Ctx, raw: Any) -> float:
+    """GB/s a GPU exchanges with its peers, both ways added. A GPU without NVLink still has its PCIe link,
+    and every collective estimate divides by this figure: it is at least 1 GB/s."""
+    value = _figure(ctx, "gpu_spec.nvlink_gbps", raw)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and finite(value) and 0 <= value < 1:
+        raise ctx.fail("gpu_spec.nvlink_gbps", f"{value!r} GB/s: a GPU without NVLink exchanges data over PCIe; "
+                                               "give that bandwidth, both ways added (PCIe Gen5 x16: 128)")
+    return _number(ctx, "gpu_spec.nvlink_gbps", raw, float, 1, 1e6)
 
 
 def _lengths(ctx: _Ctx, raw: Any) -> tuple[float, ...]:
@@ -335,7 +345,7 @@ def _lengths(ctx: _Ctx, raw: Any) -> tuple[float, ...]:
         raise ctx.fail("lengths_m", "must be a non-empty list of lengths in metres")
     for v in value:
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= 1000:
-            raise ctx.fail("lengths_m", f"{v!r} is not a length in metres")
+            raise ctx.fail("lengths_m", f"{quoted(v)} is not a length in metres")
     if sorted(value) != list(value) or len(set(value)) != len(value):
         raise ctx.fail("lengths_m", "lengths must be listed shortest first, each once")
     return tuple(float(v) for v in value)
@@ -363,12 +373,12 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
             local[sid] = _source(file, sid, s, "sources.")
     ctx = _Ctx(file, data.get("source", ""), data.get("evidence", "P"), local, {})
     if not isinstance(ctx.evidence, str) or ctx.evidence not in EVIDENCE:
-        raise ctx.fail("evidence", f"{ctx.evidence!r} is not one of {', '.join(EVIDENCE)}")
+        raise ctx.fail("evidence", f"{quoted(ctx.evidence)} is not one of {', '.join(EVIDENCE)}")
     unknown = set(data) - set(NUMBERS) - STRINGS - STRUCTURES - META
     if unknown:
         known = sorted(set(NUMBERS) | STRINGS | STRUCTURES | META)
         raise ctx.fail(sorted(unknown)[0], f"is not a catalog field (known: {', '.join(known)})")
-    missing = [k for k in REQUIRED[kind] if k not in data]
+    missing = [k for k in REQUIRED[kind] if data.get(k) is None]  # null is no value either
     if missing:
         raise ctx.fail(missing[0], f"is required for a {kind}")
 
@@ -384,9 +394,11 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
                 raw = _figure(ctx, name, raw)
             fields[name] = _text(ctx, name, raw, lines=name == "description")
     if fields.get("airflow", "") not in AIRFLOWS:  # a str by now: _text checked it
-        raise ctx.fail("airflow", f"{fields['airflow']!r} is not one of {', '.join(sorted(AIRFLOWS - {''}))}")
+        raise ctx.fail("airflow", f"{quoted(fields['airflow'])} is not one of {', '.join(sorted(AIRFLOWS - {''}))}")
     if "gpu" in fields:
         fields["gpu"] = fields["gpu"].lower()
+        if not fields["gpu"].strip() and fields.get("gpu_count"):
+            raise ctx.fail("gpu", f"names no GPU for the {fields['gpu_count']} it holds")
     if "psu" in data:
         fields["psu"] = _psu(ctx, data["psu"])
     if "ports" in data:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Iterable, Iterator
 
 from .files import package_folder
-from .loader import CatalogError, load_sources, one_line, parse_entry, read_json
+from .loader import CatalogError, load_sources, one_line, parse_entry, quoted, read_json
 from .records import DeviceType, Source
 
 DATA_DIR = package_folder("catalog", "data")
@@ -42,7 +42,7 @@ class UnknownDeviceError(KeyError):
     def __init__(self, device_id: str, suggestions: list[str]):
         self.device_id = device_id
         hint = f"; did you mean {', '.join(suggestions)}?" if suggestions else ""
-        self.message = f"unknown device id {device_id!r}{hint}"
+        self.message = f"unknown device id {quoted(device_id)}{hint}"
         super().__init__(self.message)
 
     def __str__(self) -> str:
@@ -72,7 +72,9 @@ class Catalog:
         try:
             return self._devices[device_id.lower()]
         except (KeyError, AttributeError):
-            close = difflib.get_close_matches(str(device_id).lower(), list(self._devices), n=3, cutoff=0.5)
+            text = str(device_id)
+            close = difflib.get_close_matches(text.lower(), list(self._devices), n=3, cutoff=0.5) \
+                if len(text) <= 200 else []  # no id is that long
             raise UnknownDeviceError(str(device_id), close) from None
 
     def find(self, device_id: str) -> DeviceType | None:
@@ -139,7 +141,7 @@ def _broken_reference(d: DeviceType, devices: dict[str, DeviceType]) -> CatalogE
     for field, ref, gpu in _references(d):
         target = devices.get(ref)
         if target is None or (gpu and target.kind != "gpu"):
-            return CatalogError(d.origin, field, f"{ref!r} is not {'a GPU ' if gpu else ''}in the catalog")
+            return CatalogError(d.origin, field, f"{quoted(ref)} is not {'a GPU ' if gpu else ''}in the catalog")
     return None
 
 
@@ -195,12 +197,23 @@ def _load_folder(folder: Path, sources: dict[str, Source], devices: dict[str, De
         return
     for error in unreadable:
         problem(error, "its entries are not loaded")
+    # id -> (the file of this folder that defines it, what the id named before this folder)
+    here: dict[str, tuple[str, DeviceType | None]] = {}
     for path in paths:
         try:
             dev = _read_entry(path, sources)
         except CatalogError as exc:
             problem(exc, "this entry is not loaded")
             continue
+        if dev.id in here:  # which of two would win is a matter of file names: neither is taken
+            first, before = here[dev.id]
+            problem(CatalogError(str(path), "id", f"{dev.id!r} is also defined in {first}"), "neither is loaded")
+            if before is None:
+                devices.pop(dev.id, None)
+            else:
+                devices[dev.id] = before
+            continue
+        here[dev.id] = (str(path), devices.get(dev.id))
         devices[dev.id] = dev
 
 

@@ -53,6 +53,13 @@ def bandwidth_figures(*, gpus: int, gpus_per_node: float, rails: int, port_gbps:
     groups = {"all_gpus": gpus}
     if domain and gpus > domain:
         groups["one_nvlink_domain"] = domain
+    if nvlink_one_way <= 0 or net <= 0 and any(n > (domain or 1) for n in groups.values()):
+        # a node with no GPU figure (a catalog entry that names none) or no NIC: every estimate would divide
+        # by a bandwidth of zero
+        out["collectives"] = {}
+        out["collectives_not_estimated"] = ("the node has no GPU-to-GPU bandwidth in the catalog" if nvlink_one_way <= 0
+                                            else "the node has no network port for the compute fabric")
+        return out
     out["collectives"] = {
         name: {"gpus": n, **collectives.estimates(message_bytes, n, domain or 1, nvlink_one_way * 1e9,
                                                   net if n > domain else scale_out_gbs * 1e9)}

@@ -357,3 +357,96 @@ def test_an_imported_entry_loads_back(tmp_path):
     (tmp_path / f"{dev.id}.json").write_text(entry_to_text(dev))
     again = load_catalog([tmp_path]).get(dev.id)
     assert again.ports == dev.ports and entry_to_json(again)["id"] == dev.id
+
+
+# -- entries whose values an engine would divide by, or read as defaults -------------------------------------
+
+def _builtin(name: str) -> dict:
+    from catalog.registry import DATA_DIR
+
+    return json.loads(next(DATA_DIR.rglob(name)).read_text())
+
+
+@pytest.mark.parametrize(("value", "words"), [
+    (0, "0 GB/s: a GPU without NVLink exchanges data over PCIe; give that bandwidth, both ways added"),
+    (5e-324, "5e-324 GB/s: a GPU without NVLink"),
+    (0.5, "0.5 GB/s: a GPU without NVLink"),
+])
+def test_a_gpu_without_gpu_to_gpu_bandwidth_is_refused(capsys, tmp_path, value, words):
+    doc = _builtin("b200.json")
+    doc["id"] = "pcie-gpu"
+    doc["gpu_spec"]["nvlink_gbps"] = value
+    (tmp_path / "g.json").write_text(json.dumps(doc))
+    line = one_error(capsys, "--catalog", str(tmp_path), "catalog", "list")
+    assert f"g.json: gpu_spec.nvlink_gbps: {words}" in line, line
+
+
+def test_a_pcie_gpu_with_its_pcie_bandwidth_analyses(capsys, tmp_path):
+    gpu = _builtin("b200.json")
+    gpu.update(id="pcie-gpu", name="PCIe GPU")
+    gpu["gpu_spec"]["nvlink_gbps"] = 128
+    server = _builtin("dgx-b200.json")
+    server.update(id="pcie-server", name="PCIe server", gpu="pcie-gpu", nvlink_domain=1)
+    server.pop("price", None)
+    server.pop("part_number", None)
+    folder = tmp_path / "catalog"
+    folder.mkdir()
+    (folder / "g.json").write_text(json.dumps(gpu))
+    (folder / "s.json").write_text(json.dumps(server))
+    from designer import samples
+
+    design = tmp_path / "pcie.podplan.json"
+    design.write_text(samples.DGX_B200_SU.read_text().replace('"dgx-b200"', '"pcie-server"'))
+    code, out, err = run(capsys, "--catalog", str(folder), "analyze", "--json", str(design))
+    assert code in (0, 1) and "Traceback" not in err, err
+    collectives = json.loads(out)["bandwidth"]["collectives"]["all_gpus"]
+    assert collectives["all_reduce_ring"]["time_ms"] > 0
+
+
+def test_a_server_that_names_no_gpu_for_its_gpus_is_refused(capsys, tmp_path):
+    doc = _builtin("dgx-b200.json")
+    doc.update(id="no-gpu-named", gpu="")
+    (tmp_path / "s.json").write_text(json.dumps(doc))
+    line = one_error(capsys, "--catalog", str(tmp_path), "catalog", "list")
+    assert "s.json: gpu: names no GPU for the 8 it holds" in line, line
+
+
+@pytest.mark.parametrize("field", ["u_height", "power_max_w", "gpu_count", "weight_kg"])
+def test_a_required_figure_written_null_is_refused_not_defaulted(capsys, tmp_path, field):
+    doc = _builtin("dgx-b200.json")
+    doc.update(id="nulled", **{field: None})
+    (tmp_path / "s.json").write_text(json.dumps(doc))
+    line = one_error(capsys, "--catalog", str(tmp_path), "catalog", "list")
+    assert f"s.json: {field}: is required for a server" in line, line
+
+
+def test_a_huge_bad_value_is_quoted_short(capsys, tmp_path, monkeypatch):
+    folder = _config_catalog(tmp_path, monkeypatch)
+    folder.mkdir()
+    doc = _builtin("dgx-b200.json")
+    doc.update(id="my-dgx", gpu="x" * 200_000)
+    (folder / "a.json").write_text(json.dumps(doc))
+    code, _, err = run(capsys, "catalog", "list", "--kind", "switch")
+    assert code == 0 and len(err.splitlines()) == 1 and len(err) < 400, err[:400]
+    assert "gpu: 'xxxxxxxx" in err and "(200,002 characters) is not a GPU in the catalog" in err
+
+
+def test_one_id_in_two_files_of_a_folder_loads_neither(capsys, tmp_path, monkeypatch):
+    folder = _config_catalog(tmp_path, monkeypatch)
+    folder.mkdir()
+    (folder / "a.json").write_text(json.dumps(_entry(id="twin-box", power_max_w=100)))
+    (folder / "b.json").write_text(json.dumps(_entry(id="twin-box", power_max_w=900)))
+    qm = _builtin("qm9700.json")
+    qm["name"] = "Overridden twice"
+    (folder / "c.json").write_text(json.dumps(qm))
+    (folder / "d.json").write_text(json.dumps(qm))
+    code, out, err = run(capsys, "catalog", "show", "qm9700")
+    assert code == 0 and "Overridden twice" not in out and "QM9700" in out  # the built-in entry stands
+    assert err.splitlines() == [
+        f"podplanner: warning: {folder / 'b.json'}: id: 'twin-box' is also defined in {folder / 'a.json'}; "
+        "neither is loaded",
+        f"podplanner: warning: {folder / 'd.json'}: id: 'qm9700' is also defined in {folder / 'c.json'}; "
+        "neither is loaded",
+    ]
+    code, _, err = run(capsys, "catalog", "show", "twin-box")
+    assert code == 2

@@ -75,3 +75,15 @@ def test_bandwidth_figures_for_a_dgx_su():
                              oversubscription=2, leaf_uplinks=128, leaf_down=32)
     assert half["bisection_tbps"] == pytest.approx(25.6)
     assert half["bisection_tbps_non_blocking"] == pytest.approx(51.2)
+
+
+def test_no_gpu_to_gpu_or_network_bandwidth_is_said_not_divided_by():
+    none = bandwidth_figures(gpus=64, gpus_per_node=8, rails=8, port_gbps=400, nvlink_gbs=0, domain=8)
+    assert none["collectives"] == {}
+    assert none["collectives_not_estimated"] == "the node has no GPU-to-GPU bandwidth in the catalog"
+    no_nic = bandwidth_figures(gpus=64, gpus_per_node=8, rails=0, port_gbps=400, nvlink_gbs=1800, domain=8)
+    assert no_nic["collectives"] == {}
+    assert no_nic["collectives_not_estimated"] == "the node has no network port for the compute fabric"
+    # inside one NVLink domain the network is not needed
+    one = bandwidth_figures(gpus=8, gpus_per_node=8, rails=0, port_gbps=400, nvlink_gbs=1800, domain=8)
+    assert one["collectives"]["all_gpus"]["all_reduce_ring"]["time_ms"] > 0
