@@ -5,7 +5,8 @@ Each sample gets 200 mutants: a value swapped for a hostile one (a 5000-digit nu
 Infinity, a lone surrogate, a wrong type, a negative size ...), a key dropped or invented, a device id
 copied into another rack, or the bytes themselves cut, flipped or given a byte-order mark. Besides the
 mutants: a FIFO, a link to /dev/zero, a folder, an empty file, NetBox YAML built to exhaust memory
-("billion laughs") or with NaN heights, and out-of-range numeric flags.
+("billion laughs") or with NaN heights, out-of-range numeric flags, and 40 mutants each of four
+built-in catalog entries put in a user's catalog folder.
 """
 from __future__ import annotations
 
@@ -24,6 +25,8 @@ from widgets.launcher import main
 
 SEED = 19
 MUTANTS = 200
+#: Mutants of each built-in entry put in a user's catalog folder.
+CATALOG_MUTANTS = 40
 #: Seconds one command may take on a sample-sized design before it counts as a hang.
 TIME_LIMIT_S = 20
 
@@ -254,3 +257,39 @@ def test_hostile_numeric_flags(argv, capsys, tmp_path, monkeypatch):
     code, _, err = run(capsys, *argv)
     assert code == 2 and len(err.splitlines()) == 1, (code, err)
     assert not Path("x.podplan.json").exists()
+
+
+@pytest.mark.parametrize("entry", ["systems/dgx-b200.json", "gpus/b200.json", "racks/rack-48u-600x1200.json",
+                                   "power/pdu-415v-32a-3ph.json"])
+def test_fuzzed_user_catalog_entries(entry, tmp_path, capsys, monkeypatch):
+    """A user's catalog folder holding a mutant of a built-in entry: each broken entry is one warning, the
+    built-in entry stands, and the sample validates and analyses as before (or with the entry's figures)."""
+    from catalog.registry import DATA_DIR, default_catalog
+
+    source = DATA_DIR / entry
+    assert source.is_file(), source
+    folder = tmp_path / "config" / "podplanner" / "catalog"
+    folder.mkdir(parents=True)
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.delenv("PODPLANNER_CATALOG", raising=False)
+    rng = random.Random(f"{SEED}-{entry}")
+    text = source.read_text(encoding="utf-8")
+    refused = 0
+    for i in range(CATALOG_MUTANTS):
+        (folder / source.name).write_bytes(mutant(text, rng))
+        default_catalog.cache_clear()  # each run reads the folder afresh, as a new process would
+        for argv in (["validate", str(samples.DGX_B200_SU)], ["analyze", "--json", str(samples.DGX_B200_SU)]):
+            code, out, err = run(capsys, *argv)
+            assert code in (0, 1, 2), f"mutant {i}: {argv}: exit {code}: {err[:300]}"
+            lines = err.splitlines()
+            warned = [line for line in lines if line.startswith("podplanner: warning: ")]
+            assert len(warned) <= 1, f"mutant {i}: {err[:500]}"
+            # a sound entry of other figures may make the design impossible (a rack of fewer U): one line says so
+            errors = [line for line in lines if line.startswith("podplanner: error: ")]
+            assert len(errors) == (code == 2) and len(lines) == len(warned) + len(errors), f"mutant {i}: {err[:500]}"
+            if argv[0] == "analyze" and code != 2:
+                json.loads(out, parse_constant=lambda c: pytest.fail(f"mutant {i}: {c} in the analysis"))
+        refused += bool(warned)
+    default_catalog.cache_clear()
+    # the fuzzing reached both outcomes: entries refused, entries taken
+    assert CATALOG_MUTANTS // 2 <= refused < CATALOG_MUTANTS, refused
