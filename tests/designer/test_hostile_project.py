@@ -199,6 +199,15 @@ def doc(catalog):
     return Document(load(GOLDEN, catalog), catalog)
 
 
+def refused(doc, command, words: str) -> None:
+    """``command`` is refused in these words, and the document is as it was."""
+    before = doc.project
+    with pytest.raises(CommandError) as caught:
+        doc.push(command)
+    assert words in str(caught.value)
+    assert doc.project is before
+
+
 @pytest.mark.parametrize("command, words", [
     (lambda: MoveRacksCommand({"r1": (2e7, 2400, 0)}), "rack A01 x must be within 1e+07 mm (10 km) of the plan's origin"),
     (lambda: MoveFloorDevicesCommand({"c1": (4200, -1e308, 0)}), "floor unit CDU-1 y must be within 1e+07 mm"),
@@ -220,11 +229,7 @@ def doc(catalog):
      "rack power limit must be a number from 0.001 to 10000 kW, got 1e-300"),
 ])
 def test_edits_the_reader_would_refuse_are_refused(doc, command, words):
-    before = doc.project
-    with pytest.raises(CommandError) as caught:
-        doc.push(command())
-    assert words in str(caught.value)
-    assert doc.project is before
+    refused(doc, command(), words)
 
 
 def test_edited_text_is_kept_in_one_composition_and_the_design_opens_again(doc, catalog, tmp_path):
@@ -290,8 +295,4 @@ def test_a_rack_filling_system_states_a_u_inside_its_rack(catalog):
      "hall tile_mm must be 100 to 5000 mm, got 50"),
 ])
 def test_device_places_the_reader_would_refuse_are_refused(doc, command, words):
-    before = doc.project
-    with pytest.raises(CommandError) as caught:
-        doc.push(command())
-    assert words in str(caught.value)
-    assert doc.project is before
+    refused(doc, command(), words)
