@@ -587,7 +587,7 @@ class MainWindow(QMainWindow):
                           "this window opens.", parent=self)
         box.setInformativeText("The limit keeps a wrong file (a disk image, a log) from filling memory. "
                                "Raise it if this is the design you meant to open; "
-                               "File ▸ Largest file to open… changes it later.")
+                               "File\u00a0▸\u00a0Largest\u00a0file\u00a0to\u00a0open… changes it later.")
         raise_button = box.addButton(f"Raise to {size_mb:,} MB and open", QMessageBox.ButtonRole.AcceptRole)
         box.addButton(QMessageBox.StandardButton.Cancel)
         box.exec()
