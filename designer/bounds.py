@@ -56,7 +56,3 @@ def stored_text(text: str) -> str:
     if not encodable(text):
         raise ValueError(LONE_SURROGATE)
     return unicodedata.normalize("NFC", text)
-
-
-def within(value: float, bounds: tuple[float, float]) -> bool:
-    return bounds[0] <= value <= bounds[1]

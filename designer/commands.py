@@ -22,7 +22,7 @@ from catalog import Catalog, UnknownDeviceError
 
 from .bounds import COORD_MM, HALL_BOUNDS, RACK_LIMIT_KW, WORKLOAD_MAX, stored_text
 from .facility import Facility, FacilityError, check_facility
-from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack, new_device_id
+from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
 from .placement import Problem, carry_index, check_move, check_new, floor_footprint, footprints_of, rack_footprint
 from .rules import rack_space_problem, u_span_problem
 from .quote.settings import SECTION_TITLES, QuoteError
@@ -561,9 +561,7 @@ class MoveDeviceCommand(Command):
             if problem:
                 raise CommandError(problem)
             return project.with_racks([src.replacing_device(moved)]), Change(racks=frozenset([dst_id]))
-        dst = _rack(project, dst_id)
-        if any(d.id == dev.id for d in dst.devices):
-            moved = replace(moved, id=new_device_id(dst, project))
+        dst = _rack(project, dst_id)  # (device ids are unique in the design: the moved one keeps its id)
         problem = u_span_problem(catalog, dst, moved)
         if problem:
             raise CommandError(problem)

@@ -515,6 +515,7 @@ class _Reader:
         # Device ids are unique in the whole design: each goes into device_ids as it is accepted (one set
         # for every rack: a set per rack, joined at the end, costs more), and out again if the rack is not.
         taken = self.device_ids
+        complete = False
         try:
             for m in devs:
                 if type(m) is not dict:
@@ -545,13 +546,14 @@ class _Reader:
                 devices.append(MountedDevice(mid, mtype, u if whole_u is None else whole_u, face, mname))
                 taken.add(mid)
             else:
-                seen[ident] = f"racks[{index}].id"
-                return Rack(ident, name, hall, rtype.id, float(x), float(y), float(rotation) % 360, row,
-                            tuple(devices), power)
-        except (KeyError, TypeError):  # the caller's None as well, once this rack's ids are out again
-            pass
-        taken.difference_update([m.id for m in devices])
-        return None
+                complete = True
+        finally:
+            if not complete:  # given up (or a KeyError for the caller): the checking reader reads the rack again
+                taken.difference_update([m.id for m in devices])
+        if not complete:
+            return None
+        seen[ident] = f"racks[{index}].id"
+        return Rack(ident, name, hall, rtype.id, float(x), float(y), float(rotation) % 360, row, tuple(devices), power)
 
     def plain_placement(self, type_id: Any, u: Any, face: Any, units: int) -> tuple[str, float | None, str] | None:
         """Whether :meth:`mounted` accepts a device of ``type_id`` at ``u`` on ``face`` in a ``units`` U rack.

@@ -255,10 +255,11 @@ def copied_devices(project: Project, rack: Rack, new_rack_id: str, used: set[str
     return tuple(out)
 
 
-def new_device_id(rack: Rack, project: Project | None = None) -> str:
-    """An id for a new device in ``rack``, free in the rack and, given the project, in the whole design."""
-    taken = {d.id for d in rack.devices}
+def new_device_id(project: Project, rack_id: str, in_rack: Iterable[MountedDevice] = ()) -> str:
+    """An id for a new device in rack ``rack_id`` (holding ``in_rack``, for a rack not in the project yet),
+    free in the whole design."""
+    taken = {d.id for d in in_rack}
     n = len(taken) + 1
-    while f"{rack.id}-d{n}" in taken or project is not None and project.device_rack(f"{rack.id}-d{n}") is not None:
+    while f"{rack_id}-d{n}" in taken or project.device_rack(f"{rack_id}-d{n}") is not None:
         n += 1
-    return f"{rack.id}-d{n}"
+    return f"{rack_id}-d{n}"

@@ -1,18 +1,10 @@
 """Rack-space rules shared by the file loader, the commands and the checks."""
 from __future__ import annotations
 
-import math
-
 from catalog import Catalog, DeviceType
+from catalog.loader import finite
 
 from .model import MountedDevice, Rack
-
-
-def _finite(value: float) -> bool:
-    try:
-        return math.isfinite(value)
-    except OverflowError:  # an integer beyond any float
-        return False
 
 
 def rack_units(catalog: Catalog, rack: Rack) -> int:
@@ -32,7 +24,7 @@ def span_problem(device_type: DeviceType, device: MountedDevice, units: int) -> 
     """Why a device cannot sit where it says in a rack of ``units`` U, or None."""
     u = device.u
     if u is not None:
-        if isinstance(u, bool) or not isinstance(u, (int, float)) or not _finite(u):
+        if isinstance(u, bool) or not isinstance(u, (int, float)) or not finite(u):
             return f"U must be a number, got {u!r}"
         if isinstance(u, float) and not (u * 2).is_integer():
             return f"{u:g} is not a whole or half U"

@@ -363,6 +363,5 @@ class CanvasTools:
             rack = Rack(rid, name, hall_id, dev.id, x, y, rotation, row)
         else:
             rack = Rack(rid, name, hall_id, RACK_FOR_SYSTEM, x, y, rotation, row,
-                        devices=(MountedDevice(new_device_id(Rack(rid, name, hall_id, RACK_FOR_SYSTEM, x, y),
-                                                             project), dev.id, 1.0, "front"),))
+                        devices=(MountedDevice(new_device_id(project, rid), dev.id, 1.0, "front"),))
         return self._add([rack], [], "Drop", label="Add rack")

@@ -230,7 +230,7 @@ class RackElevationPanel(QWidget):
         if not dtype.mountable:
             return f"{dtype.name} is a {dtype.kind.replace('_', ' ')}; it does not go into a rack"
         new_u = None if dtype.u_height == 0 and not dtype.fills_rack else 1.0 if dtype.fills_rack else float(u)
-        return MountedDevice(new_device_id(rack, self._document.project), type_id, new_u, face), None
+        return MountedDevice(new_device_id(self._document.project, rack.id, rack.devices), type_id, new_u, face), None
 
     def preview(self, face: str, u: int, mime: QMimeData) -> tuple[float, float, bool] | None:
         """Where a drop at ``u`` would land and whether it fits (shown while dragging)."""

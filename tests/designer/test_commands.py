@@ -332,8 +332,8 @@ def test_new_device_ids_are_free_in_the_whole_design(doc):
     doc.push(AddDeviceCommand("r1", MountedDevice("r2-d2", "qm9700", 40, "rear")))
     r2 = doc.project.rack("r2")
     assert len(r2.devices) == 1
-    assert new_device_id(r2) == "r2-d2"  # free in the rack alone
-    assert new_device_id(r2, doc.project) == "r2-d3"
+    assert new_device_id(doc.project, "r2", r2.devices) == "r2-d3"  # r2-d2 is taken in another rack
+    assert new_device_id(doc.project, "r9") == "r9-d1"  # a rack not in the design yet
 
 
 def test_copies_of_a_rack_get_device_ids_free_in_the_design(doc):

@@ -19,7 +19,9 @@ MB = 1024 * 1024
 
 @pytest.fixture
 def settings(tmp_path, monkeypatch):
-    monkeypatch.delenv(READ_LIMIT_ENV, raising=False)  # and restored after: the limit is the process's
+    # set, then removed: monkeypatch then restores the variable's absence too, whatever the window sets in it
+    monkeypatch.setenv(READ_LIMIT_ENV, "200")
+    monkeypatch.delenv(READ_LIMIT_ENV)
     monkeypatch.setattr(file_limit, "_GIVEN_AT_START", None)
     return QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
 
