@@ -2,6 +2,8 @@
 
 The GUI, the CLI and the exporters all call this one function and read what it
 returns; none recomputes. The engines and their order are in :mod:`designer.registry`.
+They read it through the typed views (``analysis.power.it_max_kw``, ``analysis.rack(id).liquid_kw``,
+:mod:`designer.views`); ``summary_json`` and ``sections`` are the same figures as ``analyze --json`` prints them.
 """
 from __future__ import annotations
 
@@ -16,13 +18,16 @@ from .engines import Context, EngineResult, run_engines
 from .findings import Finding, sort_findings
 from .model import Project
 from .registry import ENGINES
+from .views import (BandwidthView, BomView, CoolingView, CostView, DeviceCounts, FabricView, FloorView, PowerView,
+                    RackIndex, RackView, Summary, TrainingView, ViewError, build)
 
 
 @dataclass(frozen=True)
 class Analysis:
     """The summary, one JSON section per engine, every finding, and the engines' typed results."""
 
-    summary: Mapping[str, Any]
+    #: the ``summary`` of ``analyze --json``; consumers read :attr:`summary`, its typed view
+    summary_json: Mapping[str, Any]
     sections: Mapping[str, Mapping[str, Any]]
     findings: tuple[Finding, ...] = field(default=())
     #: engine name -> its typed result (the wiring plan, the fat tree, per-rack arrays ...)
@@ -38,23 +43,63 @@ class Analysis:
     def result(self, engine: str) -> EngineResult:
         return self.results[engine]
 
-    @cached_property
-    def _rack_rows(self) -> dict[str, dict]:
-        rows: dict[str, dict] = {}
-        for key in ("power", "cooling", "floor"):
-            for row in (self.sections.get(key) or {}).get("racks") or ():
-                merged = rows.setdefault(row["id"], {})
-                for k, v in row.items():
-                    merged.setdefault(k, v)
-        return rows
+    def _view(self, name: str, cls):
+        if name not in self.sections:
+            raise ViewError(f"{name}: this analysis has no {name} section (its engine did not run)")
+        return build(cls, self.sections[name], name)
 
-    def rack(self, rack_id: str) -> dict | None:
-        """Every engine's per-rack figures for one rack (``limit_kw``, ``max_kw``, ``utilisation``,
-        ``liquid_kw``, ``weight_kg`` ...), or None for a rack this analysis does not know."""
-        return self._rack_rows.get(rack_id)
+    # -- the typed read side: each built on first read, then kept (the analysis never changes) ----------------
+    @cached_property
+    def summary(self) -> Summary:
+        return build(Summary, self.summary_json, "summary")
+
+    @cached_property
+    def devices(self) -> DeviceCounts:
+        return self._view("devices", DeviceCounts)
+
+    @cached_property
+    def power(self) -> PowerView:
+        return self._view("power", PowerView)
+
+    @cached_property
+    def cooling(self) -> CoolingView:
+        return self._view("cooling", CoolingView)
+
+    @cached_property
+    def floor(self) -> FloorView:
+        return self._view("floor", FloorView)
+
+    @cached_property
+    def fabric(self) -> FabricView:
+        return self._view("fabric", FabricView)
+
+    @cached_property
+    def bandwidth(self) -> BandwidthView:
+        return self._view("bandwidth", BandwidthView)
+
+    @cached_property
+    def training(self) -> TrainingView:
+        return self._view("training", TrainingView)
+
+    @cached_property
+    def bom(self) -> BomView:
+        return self._view("bom", BomView)
+
+    @cached_property
+    def cost(self) -> CostView:
+        return self._view("cost", CostView)
+
+    @cached_property
+    def _racks(self) -> RackIndex:
+        return RackIndex(self.sections)
+
+    def rack(self, rack_id: str) -> RackView | None:
+        """Every engine's figures for one rack (``limit_kw``, ``max_kw``, ``utilisation``, ``liquid_kw``,
+        ``weight_kg`` ...), or None for a rack this analysis does not know."""
+        return self._racks.get(rack_id)
 
     def to_json(self) -> dict:
-        out: dict[str, Any] = {"summary": dict(self.summary)}
+        out: dict[str, Any] = {"summary": dict(self.summary_json)}
         out.update((name, dict(section)) for name, section in self.sections.items())
         out["findings"] = [f.to_json() for f in self.findings]
         return out

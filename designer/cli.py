@@ -33,6 +33,7 @@ from catalog.loader import one_line
 from . import __version__
 from .cli_types import checked, real, whole
 from .fileformat import ProjectFileError, load
+from .formatting import count, kw, money, percent, quantity
 from .settings import Settings, SettingsError
 from .training.errors import TrainingError
 from .fabric.sizing import FabricError
@@ -288,32 +289,31 @@ def cmd_analyze(args, catalog: Catalog) -> int:
     if args.json:
         _print_json(result.to_json())
         return 0
-    s, p, c = result.summary, result["power"], result["cooling"]
-    print(f"{s['name']}")
-    print(f"  {s['racks']} racks, {s['gpus']} GPUs")
-    print(f"  IT power      {s['it_power_typical_kw']:10.1f} kW typical  {s['it_power_max_kw']:10.1f} kW max")
-    print(f"  facility      {s['facility_power_kw']:10.1f} kW at PUE {p['settings']['pue']:g}")
-    print(f"  heat          {c['liquid_kw']:10.1f} kW liquid     {c['air_kw']:10.1f} kW air  "
-          f"({c['heat']['btu_h']:,.0f} BTU/h, {c['heat']['tons']:.1f} tons)")
-    print(f"  coolant       {c['coolant_flow_lpm']:10.1f} L/min {c['settings']['coolant']} at "
-          f"{c['settings']['coolant_delta_t_k']:g} K   air {c['air_cfm']:,.0f} CFM")
-    print(f"  heaviest rack {result['floor']['max_load_kg_m2']:10.1f} kg/m²")
+    s, p, c = result.summary, result.power, result.cooling
+    print(f"{s.name}")
+    print(f"  {count(s.racks, 'rack')}, {count(s.gpus, 'GPU')}")
+    print(f"  IT power      {kw(s.it_power_typical_kw):>13} typical  {kw(s.it_power_max_kw):>13} max")
+    print(f"  facility      {kw(s.facility_power_kw):>13} at PUE {p.settings.pue:g}")
+    print(f"  heat          {kw(c.liquid_kw):>13} liquid     {kw(c.air_kw):>13} air  "
+          f"({quantity(c.heat.btu_h, 'BTU/h')}, {quantity(c.heat.tons, 'tons')})")
+    print(f"  coolant       {quantity(c.coolant_flow_lpm, 'l/min'):>13} {c.settings.coolant} at "
+          f"{quantity(c.settings.coolant_delta_t_k, 'K')}   air {quantity(c.air_cfm, 'CFM')}")
+    print(f"  heaviest rack {quantity(result.floor.max_load_kg_m2, 'kg/m²'):>13}")
     for line in _chain_lines(result):
         print(f"  {line}")
-    b, cost = result["bom"], result["cost"]
-    net = f"{b['currency']} {b['price_total']:,.2f}"
-    discount = f" after {b['currency']} {b['discount_total']:,.2f} discount" if b["discount_total"] else ""
-    notes = (["indicative prices"] if b["estimated"] else []) + (
-        [f"{len(b['unpriced'])} line{'s' if len(b['unpriced']) != 1 else ''} without a price left out"]
-        if b["unpriced"] else [])
-    print(f"  quote         {net}{discount}, {b['lines']} lines" + (f" ({'; '.join(notes)})" if notes else ""))
-    if cost["cost_per_gpu_hour"] is not None:
-        per_tokens = (f", {cost['currency']} {cost['cost_per_million_tokens']:,.3f} per million tokens"
-                      if cost["cost_per_million_tokens"] is not None else "")
-        print(f"  cost          {cost['currency']} {cost['cost_per_gpu_hour']:,.2f} per GPU-hour at "
-              f"{cost['utilisation']:.0%} use over {cost['depreciation_years']:g} years{per_tokens}")
-    for type_id, n in result["devices"]["by_type"].items():
-        print(f"  {n:6d} x {type_id}")
+    b, cost = result.bom, result.cost
+    net = money(b.price_total, b.currency)
+    discount = f" after {money(b.discount_total, b.currency)} discount" if b.discount_total else ""
+    notes = (["indicative prices"] if b.estimated else []) + (
+        [f"{count(len(b.unpriced), 'line')} without a price left out"] if b.unpriced else [])
+    print(f"  quote         {net}{discount}, {count(b.lines, 'line')}" + (f" ({'; '.join(notes)})" if notes else ""))
+    if cost.cost_per_gpu_hour is not None:
+        per_tokens = (f", {money(cost.cost_per_million_tokens, cost.currency)} per million tokens"
+                      if cost.cost_per_million_tokens is not None else "")
+        print(f"  cost          {money(cost.cost_per_gpu_hour, cost.currency)} per GPU-hour at "
+              f"{percent(cost.utilisation)} use over {cost.depreciation_years:g} years{per_tokens}")
+    for type_id, n in result.devices.by_type.items():
+        print(f"  {n:6,d} x {type_id}")
     namer = Namer(result.project, catalog)  # a summary for people: places by name (validate keeps ids for grep)
     for f in result.findings:
         print(f"  {f.severity}: {namer.summary(f.places)}: {f.message}")
@@ -322,22 +322,25 @@ def cmd_analyze(args, catalog: Catalog) -> int:
 
 def _chain_lines(result) -> list[str]:
     """The power chain above the racks in a line per level: the busiest row, each hall's UPS and generators."""
-    p = result["power"]
+    p = result.power
     out = []
-    rated = [r for r in p["rows"] if r["rating_kw"]]
+    rated = [r for r in p.rows if r.rating_kw]
     if rated:
-        top = max(rated, key=lambda r: max(f["failover_utilisation"] or 0 for f in r["feeds"].values()))
-        fa = max(top["feeds"].values(), key=lambda f: f["failover_utilisation"] or 0)
-        runs = f"{top['runs']} x " if top["runs"] > 1 else ""
-        out.append(f"busiest row   {top['row']}: {runs}{top['rating_a']:g} A {top['distribution']} "
-                   f"{fa['utilisation']:.0%} normal, {fa['failover_utilisation']:.0%} with a feed lost")
-    for ups in p["ups"]:
-        worst = max(ups["systems"], key=lambda u: u["failover_utilisation"] or 0)
-        out.append(f"UPS           {ups['scheme']}, {len(ups['systems'])} x {worst['capacity_kw']:,.0f} kW: "
-                   f"{worst['utilisation']:.0%} normal, {worst['failover_utilisation']:.0%} with its partner lost")
-    for g in p["generators"]:
-        out.append(f"generators    {g['units']} x {g['unit_kw']:,.0f} kW ({g['redundant']} spare): "
-                   f"{g['utilisation']:.0%} of {g['capacity_kw']:,.0f} kW")
+        def worst_feed(r):
+            return max((r.feeds.A, r.feeds.B), key=lambda f: f.failover_utilisation or 0)
+
+        top = max(rated, key=lambda r: worst_feed(r).failover_utilisation or 0)
+        fa = worst_feed(top)
+        runs = f"{top.runs} x " if top.runs > 1 else ""
+        out.append(f"busiest row   {top.row}: {runs}{quantity(top.rating_a, 'A')} {top.distribution} "
+                   f"{percent(fa.utilisation)} normal, {percent(fa.failover_utilisation)} with a feed lost")
+    for ups in p.ups:
+        worst = max(ups.systems, key=lambda u: u.failover_utilisation or 0)
+        out.append(f"UPS           {ups.scheme}, {len(ups.systems)} x {kw(worst.capacity_kw)}: "
+                   f"{percent(worst.utilisation)} normal, {percent(worst.failover_utilisation)} with its partner lost")
+    for g in p.generators:
+        out.append(f"generators    {g.units} x {kw(g.unit_kw)} ({g.redundant} spare): "
+                   f"{percent(g.utilisation)} of {kw(g.capacity_kw)}")
     return out
 
 

@@ -10,42 +10,35 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .analysis import Analysis
-
-
-def _summary(key: str) -> Callable[[Analysis], Any]:
-    return lambda a: a.summary.get(key)
+from .formatting import DECIMALS, number, percent
 
 
 def _switches(a: Analysis) -> int:
-    return sum((a.summary.get("switches") or {}).values())
-
-
-def _training(key: str) -> Callable[[Analysis], Any]:
-    return lambda a: (a.sections.get("training") or {}).get(key)
+    sw = a.summary.switches
+    return sw.leaf + sw.spine + sw.core
 
 
 def _worst_ups(a: Analysis) -> float | None:
-    shares = [s.get("failover_utilisation") for u in (a.sections.get("power") or {}).get("ups") or ()
-              for s in u.get("systems") or ()]
+    shares = [s.failover_utilisation for u in a.power.ups for s in u.systems]
     shares = [s for s in shares if s is not None]
     return max(shares) if shares else None
 
 
 #: (key, label, unit, how to read it, money): the figures in the order people read them.
 FIGURES: tuple[tuple[str, str, str, Callable[[Analysis], Any], bool], ...] = (
-    ("gpus", "GPUs", "", _summary("gpus"), False),
-    ("racks", "Racks", "", _summary("racks"), False),
-    ("it_power_max_kw", "IT power (maximum)", "kW", _summary("it_power_max_kw"), False),
-    ("facility_power_kw", "Facility power", "kW", _summary("facility_power_kw"), False),
-    ("liquid_heat_kw", "Heat to liquid", "kW", _summary("liquid_heat_kw"), False),
-    ("air_heat_kw", "Heat to air", "kW", _summary("air_heat_kw"), False),
+    ("gpus", "GPUs", "", lambda a: a.summary.gpus, False),
+    ("racks", "Racks", "", lambda a: a.summary.racks, False),
+    ("it_power_max_kw", "IT power (maximum)", "kW", lambda a: a.summary.it_power_max_kw, False),
+    ("facility_power_kw", "Facility power", "kW", lambda a: a.summary.facility_power_kw, False),
+    ("liquid_heat_kw", "Heat to liquid", "kW", lambda a: a.summary.liquid_heat_kw, False),
+    ("air_heat_kw", "Heat to air", "kW", lambda a: a.summary.air_heat_kw, False),
     ("ups_failover_utilisation", "UPS loading with its partner lost", "share", _worst_ups, False),
     ("switches", "Compute-fabric switches", "", _switches, False),
-    ("cables", "Fabric cables", "", _summary("cables"), False),
-    ("price_total", "Price", "currency", _summary("price_total"), True),
-    ("tokens_per_s", "Training throughput", "tokens/s", _summary("tokens_per_s"), False),
-    ("time_to_train_days", "Days to train", "", _training("time_to_train_days"), False),
-    ("cost_per_gpu_hour", "Cost per GPU-hour", "currency", _summary("cost_per_gpu_hour"), True),
+    ("cables", "Fabric cables", "", lambda a: a.summary.cables, False),
+    ("price_total", "Price", "currency", lambda a: a.summary.price_total, True),
+    ("tokens_per_s", "Training throughput", "tokens/s", lambda a: a.summary.tokens_per_s, False),
+    ("time_to_train_days", "Days to train", "", lambda a: a.training.time_to_train_days, False),
+    ("cost_per_gpu_hour", "Cost per GPU-hour", "currency", lambda a: a.summary.cost_per_gpu_hour, True),
 )
 
 
@@ -55,7 +48,7 @@ def _number(x: Any) -> float | None:
 
 def compare(a: Analysis, b: Analysis, name_a: str = "", name_b: str = "") -> dict:
     """The ``compare --json`` document: both designs named, then one row per key figure."""
-    cur_a, cur_b = a.summary.get("currency"), b.summary.get("currency")
+    cur_a, cur_b = a.summary.currency, b.summary.currency
     rows = []
     for key, label, unit, read, money in FIGURES:
         va, vb = read(a), read(b)
@@ -68,8 +61,8 @@ def compare(a: Analysis, b: Analysis, name_a: str = "", name_b: str = "") -> dic
             unit = cur_a if cur_a == cur_b else f"{cur_a} / {cur_b}"
         rows.append({"key": key, "label": label, "unit": unit, "money": money, "a": va, "b": vb, "delta": delta,
                      "delta_percent": None if share is None else round(share * 100, 2)})
-    return {"a": {"name": a.summary.get("name"), "file": name_a, "currency": cur_a},
-            "b": {"name": b.summary.get("name"), "file": name_b, "currency": cur_b},
+    return {"a": {"name": a.summary.name, "file": name_a, "currency": cur_a},
+            "b": {"name": b.summary.name, "file": name_b, "currency": cur_b},
             "figures": rows}
 
 
@@ -77,12 +70,17 @@ def _shown(x: Any, unit: str, money: bool = False, sign: str = "") -> str:
     if x is None:
         return "—"
     if unit == "share":
-        return f"{x:{sign}.0%}"
+        text = percent(abs(x))
+        return f"{'+' if sign and x > 0 else '-' if x < 0 else ''}{text}"
     if money and abs(x) < 100:  # a price per GPU-hour is read to the cent
-        return f"{x:{sign},.2f}"
-    if isinstance(x, float) and not x.is_integer():
-        return f"{x:{sign},.2f}" if abs(x) < 100 else f"{x:{sign},.1f}" if abs(x) < 10_000 else f"{x:{sign},.0f}"
-    return f"{x:{sign},.0f}"
+        digits = 2
+    elif unit in DECIMALS:  # the unit's own rule, as everywhere else
+        digits = DECIMALS[unit]
+    elif isinstance(x, float) and not x.is_integer():
+        digits = 2 if abs(x) < 100 else 1 if abs(x) < 10_000 else 0
+    else:
+        digits = 0
+    return ("+" if sign and x > 0 else "") + number(x, digits)
 
 
 def row_texts(doc: dict) -> list[tuple[str, str, str, str]]:

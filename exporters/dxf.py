@@ -302,7 +302,8 @@ def write_dxf(analysis: Analysis, path) -> str:
             layer = ROLE_LAYERS[role]
             x, y = r.x + dx, -r.y
             angle = -r.rotation % 360.0
-            kw = (analysis.rack(r.id) or {}).get("max_kw")
+            figures = analysis.rack(r.id)
+            kw = figures.max_kw if figures is not None else None
             name = r.name or r.id
             raw.insert(block, layer, x, y, angle, RACK_TAGS,
                        (name, type_name, "" if kw is None else f"{kw:.1f}", str(gpus_in(r))), min(w, d) * 0.15)
@@ -447,7 +448,7 @@ def _title_block(msp, analysis, offsets, role_count, cdu_count, other_count,
         ("Floor plan. Scale 1:1, 1 drawing unit = 1 mm. Up is the top of the plan in PodPlanner.", h2),
         (f"Written by PodPlanner on {_dt.date.today().isoformat()}. {_count(len(project.halls), 'hall')}, "
          f"{_count(len(project.racks), 'rack')}{units}, "
-         f"{_count(analysis.summary.get('gpus', 0), 'GPU')}.", h2),
+         f"{_count(analysis.summary.gpus, 'GPU')}.", h2),
     ]
     for hl in project.halls:
         dx = offsets[hl.id]

@@ -38,7 +38,7 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
     roles = Counter(rack_role(r, catalog) for r in project.racks)
     hall = project.halls[0]
     x0, y0, x1, y1 = hall.bounds
-    fabric = analysis.result("fabric").section
+    fabric = analysis.fabric
     by_len = analysis.result("fabric").cable_lengths()
     fibre = [(length, n) for type_id, lens in by_len.items() if type_id.startswith("fiber") for length, n in lens.items()]
     fibre_n = sum(n for _, n in fibre)
@@ -47,8 +47,8 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
         "system_name": generated.profile.name,
         "scalable_units": generated.sus,
         "systems": generated.nodes,
-        "gpus": s["gpus"],
-        "racks": s["racks"],
+        "gpus": s.gpus,
+        "racks": s.racks,
         "racks_by_role": dict(roles),
         "rows": len({r.row for r in project.racks}),
         "cdus": len(project.floor_devices),
@@ -57,15 +57,15 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
         "hall_air_cooling_kw": hall.cooling_capacity_kw,
         "hall_liquid_cooling_kw": hall.liquid_cooling_capacity_kw,
         "switches": _switches_by_network(generated),
-        "fabric_tiers": fabric.get("tiers"),
-        "it_power_max_kw": s["it_power_max_kw"],
-        "it_power_typical_kw": s["it_power_typical_kw"],
-        "facility_power_kw": s["facility_power_kw"],
-        "liquid_heat_kw": s["liquid_heat_kw"],
-        "air_heat_kw": s["air_heat_kw"],
-        "price_total": s["price_total"],
-        "currency": s["currency"],
-        "fabric_cables": fabric.get("cables_total", s.get("cables")),
+        "fabric_tiers": fabric.tiers,
+        "it_power_max_kw": s.it_power_max_kw,
+        "it_power_typical_kw": s.it_power_typical_kw,
+        "facility_power_kw": s.facility_power_kw,
+        "liquid_heat_kw": s.liquid_heat_kw,
+        "air_heat_kw": s.air_heat_kw,
+        "price_total": s.price_total,
+        "currency": s.currency,
+        "fabric_cables": fabric.cables_total if fabric.cables_total is not None else s.cables,
         "mean_fibre_m": round(sum(length * n for length, n in fibre) / fibre_n, 2) if fibre_n else None,
         "errors": sum(f.severity == "error" for f in analysis.findings),
         "error_messages": [f.message for f in analysis.findings if f.severity == "error"][:3],

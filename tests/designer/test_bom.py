@@ -63,8 +63,8 @@ def test_totals_add_up_and_summary_reads_them(dgx_bom):
                         abs_tol=0.01)
     assert bom["list_total"] == bom["price_total"] and bom["discount_total"] == 0
     assert [ln["line"] for ln in lines_of(bom)] == list(range(1, bom["lines"] + 1))
-    assert dgx_bom.summary["price_total"] == bom["price_total"] and dgx_bom.summary["currency"] == "USD"
-    assert dgx_bom.summary["price_estimated"] is True
+    assert dgx_bom.summary_json["price_total"] == bom["price_total"] and dgx_bom.summary_json["currency"] == "USD"
+    assert dgx_bom.summary_json["price_estimated"] is True
 
 
 def test_unpriced_line_is_never_zero(dgx_bom):
@@ -75,7 +75,7 @@ def test_unpriced_line_is_never_zero(dgx_bom):
     assert bom["unpriced"] == ["NVIDIA UFM Enterprise licence and support"]
     assert next(s for s in bom["sections"] if s["section"] == "software")["unpriced"] == 1
     assert "bom-unpriced" in {f.code for f in dgx_bom.findings}
-    assert dgx_bom.summary["unpriced_lines"] == 1
+    assert dgx_bom.summary_json["unpriced_lines"] == 1
 
 
 def test_yearly_lines_count_the_term(dgx_bom):

@@ -66,11 +66,11 @@ def test_collision_behind_a_tall_device_is_found(catalog):
 
 
 def test_samples_analyze_to_their_gpu_counts_and_power(catalog):
-    b200 = analyze(load(DGX_B200_SU, catalog), catalog).summary
+    b200 = analyze(load(DGX_B200_SU, catalog), catalog).summary_json
     # One of the SU's 32 DGX B200 gives its leaf ports to UFM (RA Table 4): 31 x 14.3 kW.
     assert b200["gpus"] == 248 and b200["racks"] == 19
     assert b200["it_power_max_kw"] == round(31 * 14.3 + 12 * 1.72 + 2 * 0.689 + 2 * 2.092 + 4 * 0.2, 3)
-    nvl = analyze(load(GB200_NVL72_SU, catalog), catalog).summary
+    nvl = analyze(load(GB200_NVL72_SU, catalog), catalog).summary_json
     assert nvl["gpus"] == 576 and nvl["racks"] == 10
     # 8 x 132 kW of NVL72 plus the SU's 36 QM9700 and 2 UFM appliances
     assert nvl["it_power_max_kw"] == round(8 * 132 + 36 * 1.72 + 2 * 0.689, 3)
@@ -88,6 +88,6 @@ def test_a_design_beyond_three_tiers_still_analyses(catalog):
     project = replace(project, racks=tuple(replace(r, devices=tuple(d for d in r.devices if d.type != "q3400"))
                                            for r in project.racks))
     r = analyze(project, catalog)
-    assert r.summary["gpus"] == 100_000
+    assert r.summary_json["gpus"] == 100_000
     assert "fabric-impossible" in {f.code for f in r.findings}
     assert r["bandwidth"]["status"] == "error"

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
@@ -22,14 +23,14 @@ def test_the_two_samples_side_by_side_with_their_deltas(catalog, capsys):
     assert (rows["gpus"]["a"], rows["gpus"]["b"], rows["gpus"]["delta"]) == (248, 576, 328)
     assert rows["gpus"]["delta_percent"] == pytest.approx(328 / 248 * 100, abs=0.01)
     it = rows["it_power_max_kw"]
-    assert it["delta"] == pytest.approx(a.summary["it_power_max_kw"] * -1 + b.summary["it_power_max_kw"])
+    assert it["delta"] == pytest.approx(a.summary_json["it_power_max_kw"] * -1 + b.summary_json["it_power_max_kw"])
     assert rows["price_total"]["unit"] == "USD"
-    assert rows["price_total"]["delta"] == pytest.approx(b.summary["price_total"] - a.summary["price_total"])
-    assert rows["switches"]["a"] == sum(a.summary["switches"].values())
+    assert rows["price_total"]["delta"] == pytest.approx(b.summary_json["price_total"] - a.summary_json["price_total"])
+    assert rows["switches"]["a"] == sum(a.summary_json["switches"].values())
     assert rows["time_to_train_days"]["a"] == a["training"]["time_to_train_days"]
     assert rows["ups_failover_utilisation"]["b"] == max(s["failover_utilisation"] for s in b["power"]["ups"][0]["systems"])
     assert [r["key"] for r in doc["figures"]][:4] == ["gpus", "racks", "it_power_max_kw", "facility_power_kw"]
-    assert doc["a"]["name"] == a.summary["name"] and doc["b"]["file"] == str(samples.GB200_NVL72_SU)
+    assert doc["a"]["name"] == a.summary_json["name"] and doc["b"]["file"] == str(samples.GB200_NVL72_SU)
 
 
 def test_the_table_reads_as_text_and_a_zero_base_has_no_percentage(capsys):
@@ -41,18 +42,20 @@ def test_the_table_reads_as_text_and_a_zero_base_has_no_percentage(capsys):
     assert liquid.endswith("+897.6")  # from 0 kW: a change, and no share of nothing
 
 
-def test_prices_in_two_currencies_are_not_subtracted():
+def test_prices_in_two_currencies_are_not_subtracted(catalog):
     # prices are never converted: a bill in USD and one in EUR show both totals and no change
+    real = analyze(load(samples.DGX_B200_SU, catalog), catalog)
+
     def priced(currency, total):
-        return Analysis(summary={"name": currency, "gpus": 8, "currency": currency, "price_total": total,
-                                 "cost_per_gpu_hour": 2.0}, sections={})
+        return replace(real, summary_json={**real.summary_json, "currency": currency, "price_total": total,
+                                           "cost_per_gpu_hour": 2.0})
 
     doc = compare(priced("USD", 100.0), priced("EUR", 90.0))
     rows = {r["key"]: r for r in doc["figures"]}
     assert (rows["price_total"]["a"], rows["price_total"]["b"], rows["price_total"]["delta"]) == (100.0, 90.0, None)
     assert rows["cost_per_gpu_hour"]["delta"] is None and rows["gpus"]["delta"] == 0
     assert rows["price_total"]["unit"] == "USD / EUR"  # both codes, so neither total is read as the other
-    assert rows["racks"]["delta"] is None  # a figure neither analysis holds
+    assert rows["racks"]["delta"] == 0  # not money: compared whatever the currencies
 
 
 def test_a_missing_file_is_one_line_and_exit_2(capsys, tmp_path):

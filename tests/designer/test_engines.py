@@ -69,13 +69,13 @@ def test_results_are_frozen(catalog):
         analysis.sections["power"] = {}
     # The rack-scale limit the power engine applied, read as typed figures and as JSON alike.
     i = power.rack_ids.index("r01")
-    assert power.rack_limit_kw[i] == 132.0 == analysis.rack("r01")["limit_kw"]
+    assert power.rack_limit_kw[i] == 132.0 == analysis.rack("r01").limit_kw
     assert np.allclose(power.rack_utilisation, [r["utilisation"] for r in analysis["power"]["racks"]], atol=1e-4)
 
 
 def test_summary_reads_the_engines(catalog):
     analysis = analyze(load(DGX_B200_SU, catalog), catalog)
-    s, r = analysis.summary, analysis.results
+    s, r = analysis.summary_json, analysis.results
     assert s["gpus"] == r["devices"].gpus == 248
     assert s["it_power_max_kw"] == r["power"].it_max_kw == analysis["power"]["it_max_kw"]
     assert s["price_total"] == r["bom"].price_total == analysis["bom"]["price_total"]
@@ -102,13 +102,13 @@ def test_each_rack_says_whose_limit_holds_it(catalog):
     from dataclasses import replace
 
     nvl = load(GB200_NVL72_SU, catalog)
-    assert analyze(nvl, catalog).rack("r01")["limit_source"] == "hall"  # the sample's hall sets 132 kW
+    assert analyze(nvl, catalog).rack("r01").limit_source == "hall"  # the sample's hall sets 132 kW
     bare = nvl.with_hall(replace(nvl.halls[0], rack_power_limit_kw=None))
     analysis = analyze(bare, catalog)
-    assert (analysis.rack("r01")["limit_kw"], analysis.rack("r01")["limit_source"]) == (132.0, "rack_system")
-    assert analysis.rack("n01")["limit_source"] == "project"
+    assert (analysis.rack("r01").limit_kw, analysis.rack("r01").limit_source) == (132.0, "rack_system")
+    assert analysis.rack("n01").limit_source == "project"
     own = bare.with_racks([replace(bare.rack("r01"), power_limit_kw=150.0)])
-    assert analyze(own, catalog).rack("r01")["limit_source"] == "rack"
+    assert analyze(own, catalog).rack("r01").limit_source == "rack"
 
 
 def test_cdu_loops_carry_their_utilisation(catalog):

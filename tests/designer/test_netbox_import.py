@@ -76,7 +76,7 @@ def test_the_design_read_back_analyses_like_the_original(folders, catalog):
     original, folder = folders[GB200_NVL72_SU.name]
     a, b = analyze(original, catalog), analyze(read_netbox(folder, catalog), catalog)
     assert len(b.result("fabric").links()) == len(a.result("fabric").links()) == 1220
-    assert [b.rack(r.id)["max_kw"] for r in original.racks] == [a.rack(r.id)["max_kw"] for r in original.racks]
+    assert [b.rack(r.id).max_kw for r in original.racks] == [a.rack(r.id).max_kw for r in original.racks]
 
 
 def test_types_are_found_by_netbox_model_without_our_type_column(dgx_copy, folders, catalog):

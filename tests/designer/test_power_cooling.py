@@ -44,8 +44,8 @@ def test_dgx_b200_rack_and_scalable_unit_power(catalog):
     r = analyze(project(rack("r1", dgx("r1", 2))), catalog)
     assert r["power"]["racks"][0]["max_kw"] == 28.6
     su = analyze(project(*[rack(f"r{i}", dgx(f"r{i}", 2), x=300 + 600 * i) for i in range(16)]), catalog)
-    assert su.summary["it_power_max_kw"] == 457.6
-    assert su.summary["gpus"] == 256
+    assert su.summary_json["it_power_max_kw"] == 457.6
+    assert su.summary_json["gpus"] == 256
 
 
 def test_dgx_b200_supplies_give_16_5_kw_under_5_plus_1(catalog):
@@ -89,8 +89,8 @@ def test_nvl72_rack_flow_matches_the_worked_example(catalog):
     c = r["cooling"]
     assert c["liquid_kw"] == pytest.approx(8 * 132 * 0.85)
     assert c["coolant_flow_lpm"] == pytest.approx(c["liquid_kw"] * coolant_lpm_per_kw("water", 10), abs=0.1)
-    assert r.summary["coolant_flow_lpm"] == c["coolant_flow_lpm"]
-    assert c["liquid_kw"] + c["air_kw"] == pytest.approx(r.summary["it_power_max_kw"])
+    assert r.summary_json["coolant_flow_lpm"] == c["coolant_flow_lpm"]
+    assert c["liquid_kw"] + c["air_kw"] == pytest.approx(r.summary_json["it_power_max_kw"])
     assert c["air_kw"] == pytest.approx(8 * 132 * 0.15 + 36 * 1.72 + 2 * 0.689)  # the network racks are air-cooled
 
 
@@ -105,10 +105,10 @@ def test_samples_are_clean_and_carry_the_summary_keys(catalog):
         else:
             assert serious == []
         for key in ("facility_power_kw", "liquid_heat_kw", "air_heat_kw", "coolant_flow_lpm"):
-            assert key in r.summary
+            assert key in r.summary_json
     b = analyze(load(DGX_B200_SU, catalog), catalog)
-    assert b.summary["liquid_heat_kw"] == 0 and b.summary["air_heat_kw"] == b.summary["it_power_max_kw"]
-    assert b.summary["facility_power_kw"] == pytest.approx(b.summary["it_power_max_kw"] * 1.3, abs=0.01)
+    assert b.summary_json["liquid_heat_kw"] == 0 and b.summary_json["air_heat_kw"] == b.summary_json["it_power_max_kw"]
+    assert b.summary_json["facility_power_kw"] == pytest.approx(b.summary_json["it_power_max_kw"] * 1.3, abs=0.01)
 
 
 # -- rules, each on the right object ----------------------------------------------------------------
@@ -181,7 +181,7 @@ def test_rows_sum_their_racks(catalog):
 
 def test_pue_scales_facility_power(catalog):
     r = analyze(project(rack("r1", dgx("r1", 2)), pue=1.5), catalog)
-    assert r.summary["facility_power_kw"] == pytest.approx(42.9)
+    assert r.summary_json["facility_power_kw"] == pytest.approx(42.9)
 
 
 def test_cdu_loops_capacity_and_redundancy(catalog):
@@ -213,9 +213,9 @@ def test_cdu_over_capacity_and_in_rack_cdu(catalog):
 
 def test_delta_t_and_coolant_change_the_flow(catalog):
     p = load(GB200_NVL72_SU, catalog)
-    base = analyze(p, catalog).summary["coolant_flow_lpm"]
-    wide = analyze(p.with_settings(p.settings.updated(coolant_delta_t_k=20)), catalog).summary["coolant_flow_lpm"]
-    glycol = analyze(p.with_settings(p.settings.updated(coolant="pg25")), catalog).summary["coolant_flow_lpm"]
+    base = analyze(p, catalog).summary_json["coolant_flow_lpm"]
+    wide = analyze(p.with_settings(p.settings.updated(coolant_delta_t_k=20)), catalog).summary_json["coolant_flow_lpm"]
+    glycol = analyze(p.with_settings(p.settings.updated(coolant="pg25")), catalog).summary_json["coolant_flow_lpm"]
     assert wide == pytest.approx(base / 2, abs=0.1) and glycol > base * 1.04
 
 

@@ -40,7 +40,7 @@ def test_a_switch_with_only_a_typical_figure_draws_power(tmp_path):
     devices = tuple(MountedDevice(f"s{i}", "edge-sw", 1 + i) for i in range(10))
     r = analyze(Project(halls=(HALL,), racks=(Rack("r", "R", "h", "rack-42u-600x1200", 1000, 2000, 0, "A",
                                                      devices),)), cat)
-    assert r.summary["it_power_max_kw"] == 8.0 and r.summary["air_heat_kw"] == 8.0
+    assert r.summary_json["it_power_max_kw"] == 8.0 and r.summary_json["air_heat_kw"] == 8.0
 
 
 def test_non_utf8_netbox_file_is_a_catalog_error(tmp_path):

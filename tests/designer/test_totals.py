@@ -17,7 +17,7 @@ from designer.totals import Totals, TotalsCounter, quick_totals
 @pytest.mark.parametrize("path, racks, gpus", [(samples.DGX_B200_SU, 19, 248), (samples.GB200_NVL72_SU, 10, 576)])
 def test_quick_totals_equal_the_analysis_summary(catalog, path, racks, gpus):
     project = load(path, catalog)
-    summary = analyze(project, catalog).summary
+    summary = analyze(project, catalog).summary_json
     assert quick_totals(project, catalog) == Totals(racks=summary["racks"], gpus=summary["gpus"])
     assert (summary["racks"], summary["gpus"]) == (racks, gpus)
 

@@ -71,11 +71,11 @@ def check_racks(doc, analysis):
         attrs = {a.dxf.tag: a for a in e.attribs}
         assert tuple(attrs) == RACK_TAGS
         assert attrs["TYPE"].dxf.text == catalog.get(r.type).name
-        assert float(attrs["KW"].dxf.text) == pytest.approx(analysis.rack(r.id)["max_kw"], abs=0.05)
+        assert float(attrs["KW"].dxf.text) == pytest.approx(analysis.rack(r.id).max_kw, abs=0.05)
         assert all(a.is_invisible for a in e.attribs)
         gpus += int(attrs["GPUS"].dxf.text)
         assert labels[r.name] >= 1
-    assert gpus == analysis.summary["gpus"]
+    assert gpus == analysis.summary_json["gpus"]
 
 
 def test_dgx_sample_reads_back_with_every_rack_where_the_design_has_it(dgx, tmp_path):

@@ -311,7 +311,7 @@ def large(catalog, tmp_path_factory):
 
 def test_large_design_stays_a_readable_length(large):
     a, _, pages = large
-    assert a.summary["gpus"] >= 100_000
+    assert a.summary_json["gpus"] >= 100_000
     assert 15 < len(pages) < 60
     text = "\n".join(pages)
     assert usd(a["bom"]["price_total"]) in text

@@ -17,7 +17,7 @@ def test_compare_with_shows_the_two_samples_side_by_side_with_deltas(window, qtb
     assert dialog.error == ""
     assert (dialog.cell("gpus", 1), dialog.cell("gpus", 2), dialog.cell("gpus", 3)) == ("576", "248", "-328 (-56.9 %)")
     price = next(f for f in dialog.doc["figures"] if f["key"] == "price_total")
-    assert price["a"] == window.analysis.summary["price_total"] and price["delta"] < 0
+    assert price["a"] == window.analysis.summary_json["price_total"] and price["delta"] < 0
     assert "GB200 NVL72" in dialog.status.text() and "DGX B200" in dialog.status.text()
     assert window.compare_action.text() == "Co&mpare with…"
     dialog.close()

@@ -117,14 +117,14 @@ def test_totals_text_for_256_b200(b200, catalog):
     text = totals_text(analysis)
     assert "256 GPUs" in text
     assert "576.0 PF" in text  # 256 B200 x 2.25 PF dense BF16
-    assert f"{analysis.summary['it_power_max_kw']:,.1f} kW IT" in text
+    assert f"{analysis.summary_json['it_power_max_kw']:,.1f} kW IT" in text
     assert text.endswith("(est.)")  # several catalog prices are unconfirmed
     assert f"USD {analysis['bom']['price_total'] / 1e6:,.2f} M" in text  # the BOM engine's total
 
 
 def test_totals_pf_follows_the_gpu_count_of_the_sample(b200, catalog):
     analysis = analyze(b200, catalog)
-    gpus = analysis.summary["gpus"]
+    gpus = analysis.summary_json["gpus"]
     assert f"{gpus} GPUs" in totals_text(analysis)
     assert f"{gpus * 2.25:.1f} PF" in totals_text(analysis)
 
@@ -132,7 +132,7 @@ def test_totals_pf_follows_the_gpu_count_of_the_sample(b200, catalog):
 def test_totals_take_every_figure_from_the_engines(b200, catalog):
     full = analyze(b200, catalog)
     # PF is the analysis' own figure: the status bar recounts nothing.
-    assert full.summary["bf16_pflops"] == full.summary["gpus"] * 2.25
+    assert full.summary_json["bf16_pflops"] == full.summary_json["gpus"] * 2.25
     no_bom = replace(full, sections={k: v for k, v in full.sections.items() if k != "bom"})
     assert "USD" not in totals_text(no_bom)
 

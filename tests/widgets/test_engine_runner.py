@@ -111,7 +111,7 @@ def test_sync_mode_runs_inline_with_the_real_engine(qtbot, catalog):
         runner.request(3, project)
     rev, analysis = blocker.args
     assert rev == 3
-    assert analysis.summary == analyze(project, catalog).summary
+    assert analysis.summary_json == analyze(project, catalog).summary_json
 
 
 def test_shutdown_ignores_pending_requests(qtbot, make_runner):
@@ -146,4 +146,4 @@ def test_the_worker_builds_the_per_rack_lookup_before_delivering(qtbot, make_run
     real = make_runner(analyze, debounce_ms=0)
     with qtbot.waitSignal(real.finished, timeout=10000) as blocker:
         real.request(1, load(samples.DGX_B200_SU, catalog))
-    assert blocker.args[1].rack("a01")["limit_kw"] == 40.0
+    assert blocker.args[1].rack("a01").limit_kw == 40.0

@@ -28,7 +28,7 @@ class _Recorder:
         assert self.release.wait(20), "the test never released the write"
         if self.error is not None:
             raise self.error
-        gpus = analysis.summary["gpus"]
+        gpus = analysis.summary_json["gpus"]
         write_atomic(path, f"{gpus} GPUs\n")
         return f"{gpus:,} GPUs"
 
@@ -71,7 +71,7 @@ def test_an_export_runs_off_the_gui_thread_with_a_progress_bar(window, qtbot, tm
         rec.release.set()
     assert rec.threads and rec.threads[0] != threading.get_ident()
     assert sig.args == [str(out), "248 GPUs"]
-    assert out.read_text(encoding="utf-8") == f"{window.analysis.summary['gpus']} GPUs\n" == "248 GPUs\n"
+    assert out.read_text(encoding="utf-8") == f"{window.analysis.summary_json['gpus']} GPUs\n" == "248 GPUs\n"
     assert not window.exports.busy and window.exports.progress.isHidden()
     assert window.statusBar().currentMessage() == f"Wrote count.txt: 248 GPUs (in {tmp_path})"
 

@@ -41,7 +41,7 @@ def test_engines_run_off_the_gui_thread_and_fill_the_docks(win, monkeypatch, qtb
 
     monkeypatch.setattr(win.runner, "analyze_fn", spy)
     win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
-    qtbot.waitUntil(lambda: bool(threads) and win.analysis.summary["racks"] == 19, timeout=10000)
+    qtbot.waitUntil(lambda: bool(threads) and win.analysis.summary_json["racks"] == 19, timeout=10000)
     assert threading.main_thread() not in threads
     assert "248 GPUs" in win.totals_label.text()
     qtbot.waitUntil(lambda: "kW IT" in win.engine_label.text(), timeout=10000)
@@ -144,11 +144,11 @@ def test_delete_in_the_rack_elevation_removes_the_device_not_the_rack(win, qtbot
 def test_opening_another_design_refreshes_every_dock(win, qtbot):
     for _ in range(4):  # the old document's revisions run ahead of the new one's
         win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0 - 600.0 * (_ % 2), 0.0)}))
-    qtbot.waitUntil(lambda: win.analysis.summary["racks"] == 19 and not win.runner.busy, timeout=10000)
+    qtbot.waitUntil(lambda: win.analysis.summary_json["racks"] == 19 and not win.runner.busy, timeout=10000)
     win.scene.select("rack:a03")
     assert win.open_path(samples.GB200_NVL72_SU)
     assert win.scene.selected_ids() == [] and win.inspector.kind == "hall"
-    qtbot.waitUntil(lambda: win.analysis is not None and win.analysis.summary["racks"] == 10, timeout=10000)
+    qtbot.waitUntil(lambda: win.analysis is not None and win.analysis.summary_json["racks"] == 10, timeout=10000)
     assert "576 GPUs" in win.totals_label.text()
 
 
@@ -202,8 +202,8 @@ def test_design_settings_and_workload_are_edited_in_the_inspector(win, qtbot):
     form = win.inspector.project_form
     form.settings["pue"].setValue(1.5)
     assert win.project.settings.pue == 1.5
-    qtbot.waitUntil(lambda: win.analysis.summary["facility_power_kw"]
-                    == pytest.approx(win.analysis.summary["it_power_max_kw"] * 1.5, abs=0.01), timeout=10000)
+    qtbot.waitUntil(lambda: win.analysis.summary_json["facility_power_kw"]
+                    == pytest.approx(win.analysis.summary_json["it_power_max_kw"] * 1.5, abs=0.01), timeout=10000)
     form.model.setCurrentIndex(form.model.findData("llama3-8b"))
     form.model.activated.emit(form.model.currentIndex())
     form.tokens.setValue(2.0)

@@ -34,7 +34,7 @@ def _limit_text(window, rack_id: str) -> str:
 
 def test_inspector_shows_the_limit_the_power_engine_applied_on_the_nvl72_sample(window):
     assert window.open_path(samples.GB200_NVL72_SU), window.last_error
-    limit = window.analysis.rack("r01")["limit_kw"]
+    limit = window.analysis.rack("r01").limit_kw
     assert limit == 132.0
     assert window.project.rack("r01").power_limit_kw is None
     assert _limit_text(window, "r01").startswith("default: 132 kW")
@@ -47,14 +47,14 @@ def test_inspector_shows_the_limit_the_power_engine_applied_on_the_nvl72_sample(
     # limit (132 kW) and a switch rack to the plain rack limit (100 kW).
     hall = window.project.racks[0].hall
     window.document.push(UpdateHallCommand(hall, {"rack_power_limit_kw": None}))
-    assert window.analysis.rack("r01")["limit_kw"] == 132.0 and window.analysis.rack("n01")["limit_kw"] == 100.0
+    assert window.analysis.rack("r01").limit_kw == 132.0 and window.analysis.rack("n01").limit_kw == 100.0
     assert _limit_text(window, "r01").startswith("default: 132 kW")
     assert _limit_text(window, "n01").startswith("default: 100 kW")
 
 
 def test_inspector_follows_the_hall_default_the_user_sets(window):
     assert window.open_path(samples.DGX_B200_SU), window.last_error
-    assert window.analysis.rack("a03")["limit_kw"] == 40.0
+    assert window.analysis.rack("a03").limit_kw == 40.0
     assert _limit_text(window, "a03").startswith("default: 40 kW")
     # The user sets the hall's default rack limit on the hall page...
     window.scene.select_many([])
@@ -62,7 +62,7 @@ def test_inspector_follows_the_hall_default_the_user_sets(window):
     window.inspector.hall_fields["rack_power_limit_kw"].setValue(60.0)
     assert window.project.halls[0].rack_power_limit_kw == 60.0
     # ...and the next analysis is what the rack shows.
-    assert window.analysis.rack("a03")["limit_kw"] == 60.0
+    assert window.analysis.rack("a03").limit_kw == 60.0
     assert _limit_text(window, "a03").startswith("default: 60 kW")
     assert "of 60 kW" in window.inspector.rack_load.text()
 
@@ -141,7 +141,7 @@ def test_dashboards_colour_bars_by_the_analysis_utilisation(qtbot, catalog):
 @pytest.mark.parametrize("path", [samples.DGX_B200_SU, samples.GB200_NVL72_SU])
 def test_status_bar_counts_are_the_analysis_and_agree_with_the_quick_totals(window, catalog, path):
     assert window.open_path(path), window.last_error
-    summary = window.analysis.summary
+    summary = window.analysis.summary_json
     quick = quick_totals(window.project, catalog)
     assert (quick.racks, quick.gpus) == (summary["racks"], summary["gpus"])
     assert window.totals_label.text() == counts_text(summary["racks"], summary["gpus"])
@@ -164,8 +164,8 @@ def test_adding_a_dgx_rack_counts_its_gpus_before_the_analysis(qtbot, catalog):
     rack = Rack("x1", "X1", "hall-1", "rack-48u-600x1200", 9000.0, 7800.0,
                 devices=(MountedDevice("n1", "dgx-b200", 5.0), MountedDevice("n2", "dgx-b200", 17.0)))
     w.document.push(AddRacksCommand((rack,)))
-    assert w.analysis.summary["gpus"] == 248  # the engines have not answered yet...
+    assert w.analysis.summary_json["gpus"] == 248  # the engines have not answered yet...
     assert w.totals_label.text() == "20 racks · 264 GPUs"  # ...and the count is there already: 8 per DGX
-    qtbot.waitUntil(lambda: w.analysis.summary["racks"] == 20, timeout=10000)
-    assert w.analysis.summary["gpus"] == 264
+    qtbot.waitUntil(lambda: w.analysis.summary_json["racks"] == 20, timeout=10000)
+    assert w.analysis.summary_json["gpus"] == 264
     assert w.totals_label.text() == "20 racks · 264 GPUs"

@@ -24,7 +24,7 @@ def test_one_su_dgx_b200_prints_its_key_numbers_and_writes_a_valid_file(capsys, 
     assert out_file.is_file()
     project = load(out_file, catalog)
     a = analyze(project, catalog)
-    s = a.summary
+    s = a.summary_json
     racks = len(project.racks)
     rows = len({r.row for r in project.racks})
     lines = [line.strip() for line in out.splitlines()]
@@ -74,10 +74,10 @@ def test_json_is_one_document_with_the_key_numbers(capsys, tmp_path, catalog):
     assert doc["switches"]["compute"] == {"leaf": 8, "spine": 4}
     assert sum(doc["switches"]["oob"].values()) == 4
     assert doc["switches"]["storage"] == {"leaf": 2, "spine": 1}
-    assert doc["it_power_max_kw"] == pytest.approx(a.summary["it_power_max_kw"])
-    assert doc["facility_power_kw"] == pytest.approx(a.summary["facility_power_kw"])
-    assert doc["liquid_heat_kw"] == 0 and doc["air_heat_kw"] == pytest.approx(a.summary["air_heat_kw"])
-    assert doc["price_total"] == pytest.approx(a.summary["price_total"]) and doc["currency"] == a.summary["currency"]
+    assert doc["it_power_max_kw"] == pytest.approx(a.summary_json["it_power_max_kw"])
+    assert doc["facility_power_kw"] == pytest.approx(a.summary_json["facility_power_kw"])
+    assert doc["liquid_heat_kw"] == 0 and doc["air_heat_kw"] == pytest.approx(a.summary_json["air_heat_kw"])
+    assert doc["price_total"] == pytest.approx(a.summary_json["price_total"]) and doc["currency"] == a.summary_json["currency"]
     assert doc["file"] == str(out_file) and doc["phase_files"] == []
 
 

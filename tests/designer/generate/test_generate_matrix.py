@@ -55,7 +55,7 @@ def test_gpu_count(design, catalog, case):
     expected = (32 * sus - 1) * 8 if system == "dgx-b200" else 8 * sus * 72
     counted = sum(catalog.get(t).gpu_count * n for t, n in count_types(g.project).items()
                   if catalog.get(t).gpu_count)
-    assert a.summary["gpus"] == counted == g.gpus == expected
+    assert a.summary_json["gpus"] == counted == g.gpus == expected
 
 
 @pytest.mark.parametrize("case", MATRIX, ids=_ids)
@@ -63,7 +63,7 @@ def test_it_power_is_the_sum_of_the_devices(design, catalog, case):
     g, a = design(*case)
     expected = it_max_kw(g.project, catalog)
     assert a.result("power").it_max_kw == pytest.approx(expected, rel=1e-6)
-    assert a.summary["it_power_max_kw"] == pytest.approx(expected, rel=1e-6)
+    assert a.summary_json["it_power_max_kw"] == pytest.approx(expected, rel=1e-6)
     assert g.it_max_kw == pytest.approx(expected, rel=1e-6)
 
 
@@ -149,7 +149,7 @@ def test_table_4_rows(design, sus, nodes, gpus, leaf, spine, node_leaf, leaf_spi
     g, a = design("dgx-b200", sus)
     s = a.result("fabric").section
     names = count_prefixes(g.project)
-    assert (g.nodes, a.summary["gpus"]) == (nodes, gpus)
+    assert (g.nodes, a.summary_json["gpus"]) == (nodes, gpus)
     assert (names["leaf"], names["spine"]) == (leaf, spine)
     assert s["placed"] == {"leaf": leaf, "spine": spine, "core": 0}
     assert s["links"] == {"node_leaf": node_leaf, "leaf_spine": leaf_spine, "spine_core": 0}

@@ -39,7 +39,7 @@ def test_three_phases_each_clean(phased):
     for k, a in enumerate(analyses, 1):
         bad = bad_findings(a)
         assert not bad, f"phase {k}:\n{show(bad)}"
-        assert a.summary["gpus"] == (32 * k - 1) * 8
+        assert a.summary_json["gpus"] == (32 * k - 1) * 8
         # every phase stands in the final hall, with the final design's spines from the start
         assert a.result("fabric").section["placed"] == {"leaf": 8 * k, "spine": 16, "core": 0}
         assert count_prefixes(g.phases[k - 1])["spine"] == 16
@@ -102,7 +102,7 @@ def test_cli_phases_writes_one_file_per_phase(capsys, tmp_path, catalog):
     for k, f in enumerate(files, 1):
         project = load(f, catalog)
         assert f"phase {k} of 3" in project.name
-        assert analyze(project, catalog).summary["gpus"] == (32 * k - 1) * 8
+        assert analyze(project, catalog).summary_json["gpus"] == (32 * k - 1) * 8
     code, out, _ = run(capsys, "new", "superpod", "--system", "dgx-b200", "--sus", "3", "--phases", "2",
                        "-o", str(tmp_path / "Y.podplan.json"))
     assert code == 0
@@ -116,7 +116,7 @@ def test_phases_of_a_gpu_target_end_at_the_design(catalog):
     g = generate(SuperpodSpec(system="dgx-b200", gpus=1000, phase_sus=1), catalog)
     assert g.gpus == 1000
     last = analyze(g.phases[-1], catalog)
-    assert last.summary["gpus"] == 1000, f"last phase has {last.summary['gpus']} GPUs, the design {g.gpus}"
+    assert last.summary_json["gpus"] == 1000, f"last phase has {last.summary_json['gpus']} GPUs, the design {g.gpus}"
     assert len(g.phases[-1].racks) == len(g.project.racks)
 
 
@@ -125,4 +125,4 @@ def test_phases_of_a_gpu_target_fit_the_hall_fitted_to_it(catalog):
     g = generate(SuperpodSpec(system="gb200-nvl72", gpus=600), catalog)
     assert (g.gpus, g.sus) == (648, 2)
     phased = generate(SuperpodSpec(system="gb200-nvl72", gpus=600, phase_sus=1), catalog)
-    assert [analyze(p, catalog).summary["gpus"] for p in phased.phases] == [576, 648]
+    assert [analyze(p, catalog).summary_json["gpus"] for p in phased.phases] == [576, 648]

@@ -29,7 +29,7 @@ def test_cost_of_ownership_follows_its_formula(analysis):
     assert math.isclose(c["cost_per_million_tokens"], yearly / (tps * 3600 * 8760 * util) * 1e6, rel_tol=1e-4)
     assert c["dominant"] == "depreciation"
     assert c["excludes_unpriced"] == ["NVIDIA UFM Enterprise licence and support"]
-    assert analysis.summary["cost_per_gpu_hour"] == c["cost_per_gpu_hour"]
+    assert analysis.summary_json["cost_per_gpu_hour"] == c["cost_per_gpu_hour"]
     # a DGX B200 SuperPOD owned outright lands between the H100 rental floor and hyperscaler list prices
     assert 2.0 < c["cost_per_gpu_hour"] < 14.24
 

@@ -1,0 +1,120 @@
+"""Typed views of the ``bom`` and ``cost`` sections: the priced bill, its sections and lines, and the cost of ownership.
+
+Each class mirrors one object of the section, attribute for key; the docstring names its JSON path.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .base import Rows, view
+
+
+@view
+class BomLine:
+    """``bom.sections[].lines[]``"""
+    section: str
+    id: str
+    manufacturer: str
+    part_number: str
+    alt_part_number: str
+    part_number_unconfirmed: bool
+    alt_part_number_unconfirmed: bool
+    description: str
+    quantity: int
+    unit: str
+    per_year: bool
+    term_years: int
+    spare: bool
+    basis: str
+    flags: tuple[str, ...]
+    discount_percent: float
+    price_source: str
+    price_date: str
+    price_confirmed: bool
+    price_from_list: bool
+    line: int
+    unit_price: float | None = None
+    net_unit_price: float | None = None
+    list_extended: float | None = None
+    extended_price: float | None = None
+    currency: str | None = None
+    price_unconfirmed: bool | None = None
+    length_m: float | None = None
+
+
+@view
+class BomSection:
+    """``bom.sections[]``"""
+    section: str
+    title: str
+    lines: Rows[BomLine]
+    currency: str
+    list_subtotal: float
+    discount_percent: float
+    discount: float
+    subtotal: float
+    other_currencies: Mapping[str, float]
+    subtotals: Mapping[str, float]
+    unpriced: int
+
+
+@view
+class PriceListUse:
+    """``bom.price_list``"""
+    name: str
+    entries: int
+    used: int
+    unused: tuple[str, ...]
+
+
+@view
+class BomView:
+    """``bom``"""
+    currency: str
+    as_of: str
+    sections: Rows[BomSection]
+    list_total: float
+    discount_total: float
+    price_total: float
+    one_off_total: float
+    yearly_total: float
+    other_currencies: Mapping[str, float]
+    totals_by_currency: Mapping[str, float]
+    estimated: bool
+    unpriced: tuple[str, ...]
+    indicative_share: float
+    lines: int
+    spares_percent: float
+    term_years: int
+    price_list: PriceListUse
+    exclusions: tuple[str, ...]
+    notes: tuple[str, ...]
+
+
+@view
+class CostView:
+    """``cost``"""
+    currency: str
+    capital: float
+    depreciation_years: float
+    utilisation: float
+    energy_price_per_kwh: float
+    pue: float
+    facility_kw: float
+    energy_kwh_per_year: float
+    energy_per_year: float
+    support_per_year: float
+    depreciation_per_year: float
+    yearly_cost: float
+    total_over_period: float
+    gpus: int
+    gpu_hours_per_year: float
+    dominant: str
+    excludes_unpriced: tuple[str, ...]
+    excludes_currencies: Mapping[str, float]
+    assumptions: tuple[str, ...]
+    cost_per_gpu_hour: float | None = None
+    tokens_per_s: float | None = None
+    cost_per_million_tokens: float | None = None
+

@@ -1,0 +1,166 @@
+"""Typed views of the ``cooling`` and ``floor`` sections: heat to liquid and air, CDU loops, floor loading.
+
+Each class mirrors one object of the section, attribute for key; the docstring names its JSON path.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .base import Rows, view
+
+
+@view
+class CoolingSettings:
+    """``cooling.settings``"""
+    coolant: str
+    coolant_name: str
+    coolant_delta_t_k: float
+    air_delta_t_k: float
+
+
+@view
+class Heat:
+    """``cooling.heat``"""
+    kw: float
+    btu_h: float
+    tons: float
+
+
+@view
+class HallCooling:
+    """``cooling.halls[]``"""
+    id: str
+    name: str
+    air_kw: float
+    air_capacity_kw: float
+    air_headroom_kw: float
+    liquid_kw: float
+    air_cfm: float
+    inlet_class: str
+    inlet_allowable_c: tuple[float, ...]
+    liquid_capacity_kw: float | None = None
+    liquid_headroom_kw: float | None = None
+    device_inlet_max_c: float | None = None
+
+
+@view
+class FaultDomain:
+    """``cooling.cdu_loops[].fault_domain``"""
+    racks: int
+    gpus: int
+    liquid_kw: float
+
+
+@view
+class CduLoop:
+    """``cooling.cdu_loops[]``"""
+    loop: int
+    units: tuple[str, ...]
+    types: tuple[str, ...]
+    racks: tuple[str, ...]
+    load_kw: float
+    capacity_kw: float
+    capacity_n_minus_1_kw: float
+    utilisation: float
+    redundancy: str
+    unit_lost_short_kw: float
+    coolant_flow_lpm: float
+    flow_capacity_lpm: float
+    water_class: str
+    facility_supply_c: float
+    approach_k: float
+    secondary_supply_c: float
+    device_coolant_max_c: float
+    fault_domain: FaultDomain
+
+
+@view
+class AirLimits:
+    """``cooling.air_limits``"""
+    contained_kw: float
+    open_kw: float
+
+
+@view
+class RackCooling:
+    """``cooling.racks[]``"""
+    id: str
+    name: str
+    liquid_kw: float
+    air_kw: float
+    coolant_flow_lpm: float
+    air_cfm: float
+    containment: str
+    air_limit_kw: float
+    air_density: float
+    cdu_loop: int | None = None
+    air_remedy: str | None = None
+
+
+@view
+class CoolingView:
+    """``cooling``"""
+    settings: CoolingSettings
+    basis: str
+    liquid_kw: float
+    air_kw: float
+    heat: Heat
+    liquid_heat: Heat
+    air_heat: Heat
+    lpm_per_kw: float
+    coolant_flow_lpm: float
+    coolant_flow_m3_h: float
+    air_cfm: float
+    air_m3_h: float
+    halls: Rows[HallCooling]
+    cdu_loops: Rows[CduLoop]
+    air_limits: AirLimits
+    racks: Rows[RackCooling]
+
+
+@view
+class RackFloor:
+    """``floor.racks[]``"""
+    id: str
+    name: str
+    weight_kg: float
+    footprint_m2: float
+    load_kg_m2: float
+    rating_kg_m2: float
+    caster_load_kg: float
+    equipment_kg: float
+    rack_rated_load_kg: float | None = None
+
+
+@view
+class RowFloor:
+    """``floor.rows[]``"""
+    hall: str
+    row: str
+    racks: int
+    weight_kg: float
+    length_m: float
+    area_m2: float
+    load_kg_m2: float
+    rating_kg_m2: float
+
+
+@view
+class HallFloor:
+    """``floor.halls[]``"""
+    hall: str
+    aisle_mm: float
+    tile_point_kg: float | None = None
+    tile_rolling_kg: float | None = None
+
+
+@view
+class FloorView:
+    """``floor``"""
+    total_weight_kg: float
+    max_load_kg_m2: float
+    racks: Rows[RackFloor]
+    rows: Rows[RowFloor]
+    halls: Rows[HallFloor]
+

@@ -1,0 +1,166 @@
+"""Typed views of the ``fabric`` and ``bandwidth`` sections: the fat tree, its links, cables and optics, and the collectives on it.
+
+Each class mirrors one object of the section, attribute for key; the docstring names its JSON path.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .base import Rows, require, view
+from .summary import SwitchCounts
+
+
+@view
+class LeafPorts:
+    """``fabric.leaf_ports``"""
+    down: int
+    up: int
+
+
+@view
+class TierLinks:
+    """``fabric.links``"""
+    node_leaf: int
+    leaf_spine: int
+    spine_core: int
+
+
+@view
+class RolePorts:
+    """``fabric.ports.leaf``"""
+    total: int
+    down_used: int
+    up_used: int
+    used: int
+    free: int
+
+
+@view
+class PortUse:
+    """``fabric.ports``"""
+    leaf: RolePorts
+    spine: RolePorts
+    core: RolePorts
+
+
+@view
+class FabricView:
+    """``fabric``: the fat tree sized for the design and wired on its floor plan.
+
+    A design no tree of its switch can hold has only ``endpoints`` and ``error``; one without compute
+    nodes has the counts (all 0) and no switch.
+    """
+    endpoints: int
+    error: str | None = None
+    nodes: int | None = None
+    tiers: int | None = None
+    leaf: int | None = None
+    spine: int | None = None
+    core: int | None = None
+    links: TierLinks | None = None
+    max_endpoints: int | None = None
+    notes: tuple[str, ...] | None = None
+    cables: Mapping[str, int] | None = None
+    cables_by_length: Mapping[str, Mapping[float, int]] | None = None
+    cables_total: int | None = None
+    transceivers: Mapping[str, int] | None = None
+    gpus: int | None = None
+    placed: SwitchCounts | None = None
+    switch: str | None = None
+    radix: int | None = None
+    port_gbps: float | None = None
+    reserved_ports: int | None = None
+    rails: int | None = None
+    su_nodes: int | None = None
+    scalable_units: int | None = None
+    oversubscription: float | None = None
+    switches: int | None = None
+    leaf_ports: LeafPorts | None = None
+    pods: int | None = None
+    ports: PortUse | None = None
+    max_endpoints_by_tiers: Mapping[str, int] | None = None
+    radix_max_endpoints_by_tiers: Mapping[str, int] | None = None
+    cable_length_total_m: float | None = None
+    node_type: str | None = None
+    wired_links: TierLinks | None = None
+    unwired_links: TierLinks | None = None
+    too_long_links: int | None = None
+
+    def __post_init__(self):
+        if self.error is None:  # a tree, or the empty one of a design without nodes: every count is there
+            require(self, "fabric", ("nodes", "tiers", "leaf", "spine", "core", "links", "max_endpoints", "notes",
+                                     "cables", "cables_by_length", "cables_total", "transceivers", "gpus", "placed"))
+
+    @property
+    def built(self) -> bool:
+        """A tree was sized (the design has compute nodes and a switch holds them)."""
+        return self.error is None and bool(self.tiers)
+
+
+@view
+class PerGpuBandwidth:
+    """``bandwidth.per_gpu``"""
+    scale_out_gbps: float
+    scale_out_gbs: float
+    scale_out_gbs_beyond_leaf: float
+    nvlink_gbs_bidirectional: float
+    nvlink_gbs_one_way: float
+
+
+@view
+class CollectiveTime:
+    """``bandwidth.collectives.all_gpus.all_reduce_ring``"""
+    time_ms: float
+    bus_bw_gbs: float
+
+
+@view
+class CollectiveSet:
+    """``bandwidth.collectives.all_gpus``"""
+    gpus: int
+    all_reduce_ring: CollectiveTime
+    all_reduce_tree: CollectiveTime
+    all_reduce_hierarchical: CollectiveTime
+    all_gather: CollectiveTime
+    reduce_scatter: CollectiveTime
+    all_to_all: CollectiveTime
+
+
+@view
+class Collectives:
+    """``bandwidth.collectives``"""
+    all_gpus: CollectiveSet | None = None
+    one_nvlink_domain: CollectiveSet | None = None
+
+
+@view
+class CollectiveAssumptions:
+    """``bandwidth.collective_assumptions``"""
+    alpha_nvlink_us: float
+    alpha_network_us: float
+    efficiency: str
+
+
+@view
+class BandwidthView:
+    """``bandwidth``: per-GPU and bisection bandwidth and collective times; ``status`` and ``error`` alone
+    when the fabric engine found no tree to stand on."""
+    status: str | None = None
+    error: str | None = None
+    gpus: int | None = None
+    nvlink_domain_gpus: int | None = None
+    per_gpu: PerGpuBandwidth | None = None
+    nvlink_domain_tbs_bidirectional: float | None = None
+    bisection_tbps: float | None = None
+    bisection_tbps_non_blocking: float | None = None
+    oversubscription: float | None = None
+    message_bytes: int | None = None
+    collectives: Collectives | None = None
+    collective_assumptions: CollectiveAssumptions | None = None
+
+    def __post_init__(self):
+        if self.status != "error":
+            require(self, "bandwidth", ("gpus", "nvlink_domain_gpus", "per_gpu", "nvlink_domain_tbs_bidirectional",
+                                        "bisection_tbps", "bisection_tbps_non_blocking", "oversubscription",
+                                        "message_bytes", "collectives"))

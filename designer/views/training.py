@@ -1,0 +1,212 @@
+"""Typed views of the ``training`` section: the plan, its step time, memory, goodput and the search that chose it.
+
+Each class mirrors one object of the section, attribute for key; the docstring names its JSON path.
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from .base import Rows, require, view
+
+
+@view
+class SoftwareProfile:
+    """``training.software``"""
+    name: str
+    attention: str
+    tp_overlap: bool
+    dp_overlap: bool
+    pp_overlap: bool
+    dp_impl: str
+    default_zero: int
+    grad_comm_bytes: int
+    recompute_modes: tuple[str, ...]
+    fp8: str
+    fused_kernels: bool
+    context_parallel: bool
+
+
+@view
+class MemoryBreakdown:
+    """``training.memory_breakdown_gb``"""
+    weights: float
+    gradients: float
+    optimizer: float
+    activations: float
+    overhead: float
+
+
+@view
+class TimeBreakdown:
+    """``training.time_breakdown_s``"""
+    compute: float
+    bubble: float
+    optimizer: float
+
+
+@view
+class ExposedComm:
+    """``training.exposed_comm_s``"""
+    tp: float
+    cp: float
+    ep: float
+    pp: float
+    dp: float
+
+
+@view
+class Goodput:
+    """``training.goodput``"""
+    job_mtbf_h: float
+    checkpoint_s: float
+    checkpoint_interval_s: float
+    young_interval_s: float
+    restart_s: float
+    failures_per_day: float
+    ettr: float
+    checkpoint_tb: float
+
+
+@view
+class TrainingEnergy:
+    """``training.energy``"""
+    it_power_kw: float
+    pue: float
+    energy_mwh: float
+    energy_cost: float
+    hardware_price: float
+    hardware_cost_amortized: float
+    currency: str
+
+
+@view
+class RankedPlan:
+    """``training.search.ranked[]``"""
+    tp: int
+    pp: int
+    dp: int
+    cp: int
+    ep: int
+    micro_batch: int
+    virtual_stages: int
+    recompute: str
+    zero: int
+    tokens_per_s: float
+    mfu: float
+    memory_gb_per_gpu: float
+    rank: int
+    why: str
+
+
+@view
+class NaivePlan:
+    """``training.search.naive``"""
+    tp: int
+    pp: int
+    dp: int
+    cp: int
+    ep: int
+    micro_batch: int
+    virtual_stages: int
+    recompute: str
+    zero: int
+    tokens_per_s: float
+    mfu: float
+    memory_gb_per_gpu: float
+    why: str
+    fits: bool
+
+
+@view
+class PlanSearch:
+    """``training.search``"""
+    evaluated: int
+    runnable: int
+    valid: int
+    ranked: Rows[RankedPlan]
+    naive: NaivePlan
+
+
+@view
+class ScalingPoint:
+    """``training.scaling[]``"""
+    gpus: int
+    tokens_per_s: float
+    mfu: float
+    time_to_train_days: float
+
+
+@view
+class TrainingView:
+    """``training``: the estimate when ``status`` is ``"ok"``; otherwise ``status`` says why there is none
+    (no GPUs in the design) or ``error`` what was wrong with the workload."""
+    status: str
+    workload_source: str | None = None
+    gpu: str | None = None
+    system: str | None = None
+    gpus: int | None = None
+    model: str | None = None
+    params_b: float | None = None
+    tp: int | None = None
+    pp: int | None = None
+    dp: int | None = None
+    cp: int | None = None
+    ep: int | None = None
+    micro_batch: int | None = None
+    virtual_stages: int | None = None
+    recompute: str | None = None
+    sequence_parallel: bool | None = None
+    zero: int | None = None
+    hybrid_shard: bool | None = None
+    global_batch: int | None = None
+    seq: int | None = None
+    precision: str | None = None
+    tokens: float | None = None
+    software: SoftwareProfile | None = None
+    step_time_s: float | None = None
+    tokens_per_s: float | None = None
+    tokens_per_s_per_gpu: float | None = None
+    tflops_per_gpu: float | None = None
+    hw_tflops_per_gpu: float | None = None
+    mfu: float | None = None
+    hfu: float | None = None
+    model_flops_per_step: float | None = None
+    micro_batches: int | None = None
+    idle_gpus: int | None = None
+    memory_gb_per_gpu: float | None = None
+    hbm_gb: float | None = None
+    fits: bool | None = None
+    memory_breakdown_gb: MemoryBreakdown | None = None
+    time_breakdown_s: TimeBreakdown | None = None
+    exposed_comm_s: ExposedComm | None = None
+    bubble_fraction: float | None = None
+    time_to_train_days: float | None = None
+    gpu_hours: float | None = None
+    goodput: Goodput | None = None
+    wall_time_days: float | None = None
+    energy: TrainingEnergy | None = None
+    problems: tuple[str, ...] | None = None
+    chosen: Mapping[str, str] | None = None
+    search: PlanSearch | None = None
+    scaling: Rows[ScalingPoint] | None = None
+    error: str | None = None
+
+    def __post_init__(self):
+        if self.status == "ok":
+            require(self, "training", _ESTIMATE)
+
+    @property
+    def ok(self) -> bool:
+        """An estimate was made (the design has GPUs and the workload could be planned)."""
+        return self.status == "ok"
+
+
+#: What an estimate always holds (``search`` only when the plan was searched for).
+_ESTIMATE = ("workload_source", "gpu", "system", "gpus", "model", "params_b", "tp", "pp", "dp", "cp", "ep",
+             "micro_batch", "virtual_stages", "recompute", "sequence_parallel", "zero", "hybrid_shard",
+             "global_batch", "seq", "precision", "tokens", "software", "step_time_s", "tokens_per_s",
+             "tokens_per_s_per_gpu", "tflops_per_gpu", "hw_tflops_per_gpu", "mfu", "hfu", "model_flops_per_step",
+             "micro_batches", "idle_gpus", "memory_gb_per_gpu", "hbm_gb", "fits", "memory_breakdown_gb",
+             "time_breakdown_s", "exposed_comm_s", "bubble_fraction", "time_to_train_days", "gpu_hours", "goodput",
+             "wall_time_days", "energy", "problems", "chosen", "scaling")
