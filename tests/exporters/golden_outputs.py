@@ -206,8 +206,8 @@ def dxf_summary(path: Path) -> dict[str, str]:
     for e in msp.query("INSERT"):
         x, y, _ = e.dxf.insert
         attribs = "; ".join(f"{a.dxf.tag}={a.dxf.text}" for a in e.attribs)
-        inserts.append(f"{e.dxf.layer} {e.dxf.name} at ({_num(x)}, {_num(y)}) rotation {_num(e.dxf.rotation)}: "
-                       f"{attribs}\n")
+        inserts.append(f"{e.dxf.layer} {e.dxf.name} {attribs} at ({_num(x)}, {_num(y)}) "
+                       f"rotation {_num(e.dxf.rotation)}\n")
     out += sorted(inserts)
     out.append("===== model space: texts =====\n")
     texts = [f"{e.dxf.layer} {e.dxftype()}: {e.dxf.text}\n" for e in msp.query("TEXT")]
@@ -300,14 +300,32 @@ def compare(design: str, fmt: str, actual: dict[str, str]) -> str | None:
         head.append("  changed: " + ", ".join(changed))
     diff: list[str] = []
     for name in changed + missing + gone:
-        diff += [line.rstrip("\r\n") for line in difflib.unified_diff(
-            expected.get(name, "").splitlines(keepends=True), actual.get(name, "").splitlines(keepends=True),
-            fromfile=f"{rel}/{name} (golden)", tofile=f"{name} (exported now)", n=2)]
+        diff += unified_diff(expected.get(name, ""), actual.get(name, ""),
+                             f"{rel}/{name} (golden)", f"{name} (exported now)")
     shown = diff[:DIFF_LINES]
     if len(diff) > DIFF_LINES:
         shown.append(f"... {len(diff) - DIFF_LINES} more lines of diff")
     tail = "If the change is intended: make golden, and review the diff of tests/exporters/golden before committing."
     return "\n".join(head + shown + [tail])
+
+
+def unified_diff(a: str, b: str, afile: str, bfile: str, context: int = 2) -> list[str]:
+    """A unified diff of two texts whose replaced lines are shown in pairs (each golden line just above the line
+    that replaced it), so that one figure changed in many lines reads as such within the lines shown."""
+    a_lines, b_lines = a.splitlines(), b.splitlines()
+    out = [f"--- {afile}", f"+++ {bfile}"]
+    for group in difflib.SequenceMatcher(None, a_lines, b_lines, autojunk=False).get_grouped_opcodes(context):
+        (_, i1, _, j1, _), (_, _, i2, _, j2) = group[0], group[-1]
+        out.append(f"@@ -{i1 + 1},{i2 - i1} +{j1 + 1},{j2 - j1} @@")
+        for tag, a1, a2, b1, b2 in group:
+            if tag == "equal":
+                out += [f" {line}" for line in a_lines[a1:a2]]
+            elif tag == "replace" and a2 - a1 == b2 - b1:
+                for old, new in zip(a_lines[a1:a2], b_lines[b1:b2]):
+                    out += [f"-{old}", f"+{new}"]
+            else:
+                out += [f"-{line}" for line in a_lines[a1:a2]] + [f"+{line}" for line in b_lines[b1:b2]]
+    return out
 
 
 def write_golden(design: str, fmt: str, texts: dict[str, str]) -> None:
