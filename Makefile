@@ -18,7 +18,7 @@ NOQT_TESTS := tests/designer tests/catalog tests/exporters tests/test_layers.py
 PACKAGE_STAMP := $(VENV)/.packaging
 APP := dist/podplanner/podplanner
 
-.PHONY: run test test-noqt bench check-qt clean package package-check
+.PHONY: run test test-noqt golden bench check-qt clean package package-check
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -52,6 +52,11 @@ test: $(STAMP)
 # pytest-qt's `qt_api` setting is unknown without pytest-qt: that warning is silenced there.
 test-noqt: $(NOQT_STAMP)
 	$(NOQT_PY) -m pytest -q -p no:cacheprovider -W ignore::pytest.PytestConfigWarning $(NOQT_TESTS)
+
+# The exporters' golden outputs (tests/exporters/golden), written again when a change of output is intended;
+# review the diff of that folder before committing it.
+golden: $(STAMP)
+	$(PY) tests/exporters/golden_outputs.py
 
 bench: $(STAMP)
 	$(PY) -m bench
