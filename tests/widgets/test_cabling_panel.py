@@ -17,9 +17,9 @@ from designer.commands import AddRacksCommand, Document, RemoveRacksCommand, Upd
 from designer.fabric.geometry import natural_key
 from designer.fileformat import load
 from designer.model import Rack
-from widgets.cable_routes import MEDIUM_COLORS, CableRoutesItem
-from widgets.cabling_panel import CablingPanel, LinkTableModel
-from widgets.floor_plan import FloorPlanScene
+from widgets.plan.cable_routes import MEDIUM_COLORS, CableRoutesItem
+from widgets.cabling.cabling_panel import CablingPanel, LinkTableModel
+from widgets.plan.floor_plan import FloorPlanScene
 
 
 @pytest.fixture
@@ -215,7 +215,7 @@ def test_the_overlay_builds_its_paths_once_and_clears_with_nothing():
     assert set(MEDIUM_COLORS) >= {"dac", "acc", "splitter", "mmf", "smf", "none"}
     assert np.unique([c.name() for c in MEDIUM_COLORS.values()]).size == len(MEDIUM_COLORS)
     # Routes are drawn over fills: no medium takes the colour of a rack role, a CDU or a floor unit.
-    from widgets import style
+    from widgets.app import style
     fills = {c.name() for c, _ in style.ROLES.values()} | {style.CDU[0].name(), style.FLOOR_OTHER[0].name()}
     assert not {c.name() for c in MEDIUM_COLORS.values()} & fills
 
