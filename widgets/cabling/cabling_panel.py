@@ -5,21 +5,16 @@ Every figure is the fabric engine's wiring plan, read through :mod:`designer.cab
 (one rack's links are a numpy mask over the plan's columns, so a 300,000-link design
 answers in milliseconds). The table's model formats a cell only when the view asks for
 it. Routes are drawn by one :class:`~widgets.plan.cable_routes.CableRoutesItem` this panel
-keeps in the floor plan's scene; the scene deletes its items when it rebuilds (a new
-document, a hall edit), so the panel puts a fresh one back whenever it draws.
+keeps in the floor plan's scene (:mod:`.route_overlay`); the table's model is in
+:mod:`.link_table`, the histogram in :mod:`.length_chart`.
 
 An analysis describes the project it was made from: until the newer one arrives after
 an edit, the panel keeps showing the last one and says it is updating.
 """
 from __future__ import annotations
 
-import math
-
 import numpy as np
-import pyqtgraph as pg
-import shiboken6
-from PySide6.QtCore import QAbstractTableModel, QModelIndex, QPointF, Qt, QTimer, Signal
-from PySide6.QtGui import QCursor, QFont
+from PySide6.QtCore import Qt, QTimer, Signal
 from PySide6.QtWidgets import (
     QAbstractItemView,
     QCheckBox,
@@ -30,163 +25,36 @@ from PySide6.QtWidgets import (
     QSizePolicy,
     QStackedWidget,
     QTableView,
-    QToolTip,
     QVBoxLayout,
     QWidget,
 )
 
 from catalog import Catalog
 from designer.cabling_view import (
-    MEDIUM_KEYS,
-    MEDIUM_SHORT,
     LinkRows,
     cabling_summary,
     devices_in_rack,
-    length_histogram,
     links_of,
     medium_name,
-    route_points,
     wiring_message,
 )
 from designer.commands import Document
-from designer.fabric.geometry import natural_key
 
 from ..app import style
-from ..plan.cable_routes import CableRoutesItem, medium_color, polygon
 from ..app.doc_binding import bind
+from ..plan.cable_routes import CableRoutesItem, medium_color
+from .length_chart import LengthChart
+from .length_chart import key_text as _key
+from .link_table import LinkTableModel
+from .route_overlay import RouteOverlay
 
 #: Rows the table holds at most: a rack's links are a few hundred, this only bounds a pathological design.
 MAX_ROWS = 20_000
-HISTOGRAM_MIN_PX = 160
 NO_SELECTION = "Select a rack on the plan to see its links and their routes."
 UPDATING = "updating…"
 NO_FABRIC_LINKS = ("Nothing in this rack plugs into the compute fabric, the one network the wiring plan cables "
                    "(storage, in-band and management networks are not planned here).")
 NEWER_THAN_ANALYSIS = "This rack is newer than the last analysis: its links appear when the next one is done."
-
-
-def _key(colour, text: str) -> str:
-    """A coloured square and its meaning, as rich text (the dashboards' chart keys read the same way)."""
-    return f'<span style="color:{colour.name()}">■</span>&nbsp;{text}'
-
-
-class _CountAxis(pg.AxisItem):
-    """Counts with thousands separators: a 100,000-GPU design orders tens of thousands of one length."""
-
-    def tickStrings(self, values, scale, spacing):
-        return [f"{v * scale:,.0f}" for v in values]
-
-
-def _chart() -> pg.PlotWidget:
-    """A still bar chart in the window's text colours: no mouse zoom or pan, no context menu."""
-    w = pg.PlotWidget(background="w", axisItems={"left": _CountAxis("left")})
-    w.setMenuEnabled(False)
-    w.setMouseEnabled(x=False, y=False)
-    w.hideButtons()
-    w.setMinimumHeight(HISTOGRAM_MIN_PX)
-    font = QFont()
-    font.setPixelSize(11)
-    for name, title in (("left", "cables"), ("bottom", "orderable length (m)")):
-        axis = w.getAxis(name)
-        axis.setTextPen(style.TEXT)
-        axis.setPen(style.MUTED_TEXT)
-        axis.setStyle(tickFont=font)
-        axis.enableAutoSIPrefix(False)  # "12,000 cables", never "12 (x1000)"
-        axis.setLabel(title, color=style.MUTED_TEXT.name())
-    w.showGrid(y=True, alpha=0.25)
-    return w
-
-
-def _length_text(length: float, needed: float) -> str:
-    return f"none reaches {needed:.1f}" if math.isnan(length) else f"{length:g}"
-
-
-class LinkTableModel(QAbstractTableModel):
-    """The rows of a :class:`~designer.cabling_view.LinkRows`, formatted cell by cell as the view shows them."""
-
-    HEADERS = ("From", "To", "Medium", "Length m")
-    FROM, TO, MEDIUM, LENGTH = range(4)
-
-    def __init__(self, catalog: Catalog, parent=None):
-        super().__init__(parent)
-        self.catalog = catalog
-        self.rows: LinkRows | None = None
-        self._order = np.zeros(0, dtype=np.int64)
-
-    def set_rows(self, rows: LinkRows | None) -> None:
-        self.beginResetModel()
-        self.rows = rows
-        self._order = np.arange(len(rows) if rows is not None else 0)
-        self.endResetModel()
-
-    def row_of(self, view_row: int) -> int:
-        """The index into :attr:`rows` shown at ``view_row`` (the table may be sorted)."""
-        return int(self._order[view_row])
-
-    def rowCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self._order)
-
-    def columnCount(self, parent=QModelIndex()) -> int:
-        return 0 if parent.isValid() else len(self.HEADERS)
-
-    def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):
-        if orientation == Qt.Orientation.Horizontal and role == Qt.ItemDataRole.DisplayRole:
-            return self.HEADERS[section]
-        return None
-
-    def text(self, view_row: int, column: int) -> str:
-        r, i = self.rows, self.row_of(view_row)
-        if column == self.FROM:
-            return f"{r.near_device[i]} · P{r.near_port[i]}"
-        if column == self.TO:
-            return f"{r.far_rack[i]} · {r.far_device[i]} · P{r.far_port[i]}"
-        if column == self.MEDIUM:
-            return MEDIUM_SHORT[r.medium[i]]
-        return _length_text(float(r.length_m[i]), float(r.needed_m[i]))
-
-    def data(self, index, role=Qt.ItemDataRole.DisplayRole):
-        if not index.isValid() or self.rows is None:
-            return None
-        col = index.column()
-        if role == Qt.ItemDataRole.DisplayRole:
-            return self.text(index.row(), col)
-        if role == Qt.ItemDataRole.DecorationRole and col == self.MEDIUM:
-            return medium_color(self.rows.medium[self.row_of(index.row())])
-        if role == Qt.ItemDataRole.TextAlignmentRole and col == self.LENGTH:
-            return int(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if role == Qt.ItemDataRole.ToolTipRole:
-            return self._tooltip(self.row_of(index.row()))
-        return None
-
-    def _tooltip(self, i: int) -> str:
-        r = self.rows
-        cable = self.catalog.find(r.cable[i]) if r.cable[i] else None
-        part = cable.name if cable is not None else "no catalog cable is long enough"
-        length = r.length_m[i]
-        ordered = "nothing to order" if math.isnan(length) else f"{length:g} m ordered"
-        return (f"{r.near_device[i]} port {r.near_port[i]} to {r.far_rack[i]}, {r.far_device[i]} port "
-                f"{r.far_port[i]}\n{r.tier[i]} link · {r.medium_name(i)} · {part}\n"
-                f"the route needs {r.needed_m[i]:.1f} m · {ordered}")
-
-    def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
-        r = self.rows
-        if r is None or not len(r):
-            return
-        self.layoutAboutToBeChanged.emit()
-        base = np.arange(len(r))  # the rows arrive sorted by near device and port: every other key falls back to it
-        if column == self.TO:
-            keys = sorted(base.tolist(), key=lambda i: (natural_key(str(r.far_rack[i])),
-                                                        natural_key(str(r.far_device[i])),
-                                                        natural_key(str(r.far_port[i])), i))
-            idx = np.asarray(keys, dtype=np.int64)
-        elif column == self.MEDIUM:
-            idx = np.lexsort((base, r.medium_code))
-        elif column == self.LENGTH:
-            idx = np.lexsort((base, np.where(np.isnan(r.length_m), np.inf, r.length_m)))
-        else:
-            idx = base
-        self._order = idx[::-1].copy() if order == Qt.SortOrder.DescendingOrder else idx
-        self.layoutChanged.emit()
 
 
 class CablingPanel(QWidget):
@@ -203,17 +71,28 @@ class CablingPanel(QWidget):
         self._analysis = None
         self.kind, self.ids = "", ()
         self.rows: LinkRows | None = None
-        self._route_of_rack: dict[str, int] = {}
-        self._routes = []
         self._disposed = False
         self._device_names: dict[str, str] = {}
-        self.routes_item = CableRoutesItem()
-        self.scene.addItem(self.routes_item)
-        self.scene.legend_overlays.append(self.routes_item)
+        #: the routes of the links listed, on the plan
+        self.routes = RouteOverlay(scene)
         self._refresh_timer = QTimer(self)
         self._refresh_timer.setSingleShot(True)
         self._refresh_timer.timeout.connect(self._refresh)
+        self._build_titles()
+        self.model = LinkTableModel(catalog, self)
+        self.table = self._build_table()
+        self.links_page = self._build_links_page()
+        self.summary = QLabel()
+        self.summary.setWordWrap(True)
+        self.summary.setTextFormat(Qt.TextFormat.RichText)
+        self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
+        #: the whole design's cable lengths
+        self.histogram = LengthChart()
+        self._build_pages()
+        self.setMinimumSize(380, 420)
+        self._refresh()
 
+    def _build_titles(self) -> None:
         self.title = QLabel()
         font = self.title.font()
         font.setPixelSize(14)
@@ -224,6 +103,36 @@ class CablingPanel(QWidget):
         self.subtitle.setWordWrap(True)
         self.subtitle.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
 
+    def _build_table(self) -> QTableView:
+        table = QTableView()
+        table.setModel(self.model)
+        table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
+        table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
+        table.setSortingEnabled(True)
+        table.sortByColumn(LinkTableModel.FROM, Qt.SortOrder.AscendingOrder)
+        table.setAlternatingRowColors(True)
+        table.setWordWrap(False)
+        table.verticalHeader().hide()
+        # Uniform rows: the view never measures a row, which keeps thousands of links instant.
+        table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
+        table.verticalHeader().setDefaultSectionSize(table.fontMetrics().height() + 8)
+        # The far end takes what the near end leaves (up to half); a name too long loses its middle, keeping the
+        # rack and the port.
+        table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
+        header = table.horizontalHeader()
+        for col, mode in ((LinkTableModel.FROM, QHeaderView.ResizeMode.Interactive),
+                          (LinkTableModel.TO, QHeaderView.ResizeMode.Stretch),
+                          (LinkTableModel.MEDIUM, QHeaderView.ResizeMode.ResizeToContents),
+                          (LinkTableModel.LENGTH, QHeaderView.ResizeMode.ResizeToContents)):
+            header.setSectionResizeMode(col, mode)
+        # Fitting a column to its text formats the rows it measures: a sample keeps a big rack quick.
+        header.setResizeContentsPrecision(100)
+        table.selectionModel().currentRowChanged.connect(self._on_row)
+        table.doubleClicked.connect(self._on_double_click)
+        return table
+
+    def _build_links_page(self) -> QWidget:
+        """The device filter, the routes switch and the table."""
         self.device_filter = QComboBox()
         self.device_filter.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
         self.device_filter.setMinimumContentsLength(14)
@@ -232,34 +141,6 @@ class CablingPanel(QWidget):
         self.show_routes = QCheckBox("Show routes on the plan")
         self.show_routes.setChecked(True)
         self.show_routes.toggled.connect(self._on_show_routes)
-
-        self.model = LinkTableModel(catalog, self)
-        self.table = QTableView()
-        self.table.setModel(self.model)
-        self.table.setSelectionBehavior(QAbstractItemView.SelectionBehavior.SelectRows)
-        self.table.setSelectionMode(QAbstractItemView.SelectionMode.SingleSelection)
-        self.table.setSortingEnabled(True)
-        self.table.sortByColumn(LinkTableModel.FROM, Qt.SortOrder.AscendingOrder)
-        self.table.setAlternatingRowColors(True)
-        self.table.setWordWrap(False)
-        self.table.verticalHeader().hide()
-        # Uniform rows: the view never measures a row, which keeps thousands of links instant.
-        self.table.verticalHeader().setSectionResizeMode(QHeaderView.ResizeMode.Fixed)
-        self.table.verticalHeader().setDefaultSectionSize(self.table.fontMetrics().height() + 8)
-        # The far end takes what the near end leaves (up to half); a name too long loses its middle, keeping the
-        # rack and the port.
-        self.table.setTextElideMode(Qt.TextElideMode.ElideMiddle)
-        header = self.table.horizontalHeader()
-        for col, mode in ((LinkTableModel.FROM, QHeaderView.ResizeMode.Interactive),
-                          (LinkTableModel.TO, QHeaderView.ResizeMode.Stretch),
-                          (LinkTableModel.MEDIUM, QHeaderView.ResizeMode.ResizeToContents),
-                          (LinkTableModel.LENGTH, QHeaderView.ResizeMode.ResizeToContents)):
-            header.setSectionResizeMode(col, mode)
-        # Fitting a column to its text formats the rows it measures: a sample keeps a big rack quick.
-        header.setResizeContentsPrecision(100)
-        self.table.selectionModel().currentRowChanged.connect(self._on_row)
-        self.table.doubleClicked.connect(self._on_double_click)
-
         links_page = QWidget()
         links_box = QVBoxLayout(links_page)
         links_box.setContentsMargins(0, 0, 0, 0)
@@ -269,33 +150,10 @@ class CablingPanel(QWidget):
         controls.addWidget(self.show_routes)
         links_box.addLayout(controls)
         links_box.addWidget(self.table, 1)
-        self.summary = QLabel()
-        self.summary.setWordWrap(True)
-        self.summary.setTextFormat(Qt.TextFormat.RichText)
-        self.summary.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
-        self.links_page = links_page
+        return links_page
 
-        self.hist_title = QLabel(f"<b>Cable lengths, whole design</b> <span style='color:{style.MUTED_TEXT.name()}'>"
-                                 "· hover a bar for its counts</span>")
-        hfont = self.hist_title.font()
-        hfont.setPixelSize(13)
-        self.hist_title.setFont(hfont)
-        self.hist_title.setWordWrap(True)
-        self.hist_key = QLabel()
-        self.hist_key.setTextFormat(Qt.TextFormat.RichText)
-        self.hist_key.setWordWrap(True)
-        self.hist_plot = _chart()
-        self.hist_bars = {}
-        for key in MEDIUM_KEYS:
-            if key == "none":
-                continue  # a link no cable reaches orders nothing: it has no bar
-            bars = pg.BarGraphItem(x=[], height=[], y0=[], width=0.7, brush=medium_color(key), pen=pg.mkPen(None))
-            self.hist_plot.addItem(bars)
-            self.hist_bars[key] = bars
-        self.hist_plot.scene().sigMouseMoved.connect(self._on_hist_hover)
-        self._hist: dict[str, dict[float, int]] = {}
-        self._hist_lengths: list[float] = []
-
+    def _build_pages(self) -> None:
+        """The content (titles, links or summary, histogram) or, without a wiring plan, a message."""
         content = QWidget()
         box = QVBoxLayout(content)
         box.setContentsMargins(0, 0, 0, 0)
@@ -307,9 +165,7 @@ class CablingPanel(QWidget):
         box.addWidget(self.links_page, 3)
         box.addWidget(self.summary)
         box.addSpacing(6)
-        box.addWidget(self.hist_title)
-        box.addWidget(self.hist_key)
-        box.addWidget(self.hist_plot, 2)
+        box.addWidget(self.histogram, 2)
         self.message = QLabel()
         self.message.setWordWrap(True)
         self.message.setAlignment(Qt.AlignmentFlag.AlignTop | Qt.AlignmentFlag.AlignLeft)
@@ -322,8 +178,6 @@ class CablingPanel(QWidget):
         outer = QVBoxLayout(self)
         outer.setContentsMargins(8, 6, 8, 6)
         outer.addWidget(self.pages)
-        self.setMinimumSize(380, 420)
-        self._refresh()
 
     # ---- public API -------------------------------------------------------------------------------------
     def set_document(self, document: Document | None) -> None:
@@ -336,7 +190,7 @@ class CablingPanel(QWidget):
     def set_analysis(self, analysis) -> None:
         """The latest analysis (None: none yet); its wiring plan fills the table, routes and histogram."""
         self._analysis = analysis
-        self._update_histogram()
+        self.histogram.set_analysis(analysis)
         self._refresh()
 
     def show_selection(self, kind: str, ids=()) -> None:
@@ -354,32 +208,22 @@ class CablingPanel(QWidget):
         self._disposed = True
         self._refresh_timer.stop()
         self._document = None  # the document's listener then finds nothing to tell
-        self.hist_plot.getPlotItem().close()
-        self.hist_plot.scene().clear()
-        if self.routes_item in self.scene.legend_overlays:
-            self.scene.legend_overlays.remove(self.routes_item)
-        if shiboken6.isValid(self.routes_item) and self.routes_item.scene() is not None:
-            self.routes_item.scene().removeItem(self.routes_item)
+        self.histogram.dispose()
+        self.routes.dispose()
 
     @property
     def selected_rack(self) -> str | None:
         """The rack whose links are shown, or None."""
         return self.rows.rack_id if self.rows is not None and self.rows.rack_id else None
 
+    @property
+    def routes_item(self) -> CableRoutesItem:
+        """The item that draws the routes on the plan (a new one after the scene rebuilt its items)."""
+        return self.routes.item
+
     def histogram_tooltip(self, index: int) -> str:
         """What hovering bar ``index`` of the histogram says: the length, then the cables of each medium."""
-        if not 0 <= index < len(self._hist_lengths):
-            return ""
-        length = self._hist_lengths[index]
-        parts = [(medium_name(m), counts.get(length, 0)) for m, counts in self._hist.items()]
-        parts = [(name, n) for name, n in parts if n]
-        total = sum(n for _, n in parts)
-        lines = [f"{length:g} m: {total:,} cable{'s' if total != 1 else ''}"]
-        if len(parts) == 1:
-            lines[0] += f" · {parts[0][0]}"
-        else:
-            lines += [f"{name}: {n:,}" for name, n in parts]
-        return "\n".join(lines)
+        return self.histogram.tooltip(index)
 
     # ---- state -------------------------------------------------------------------------------------------
     def _schedule(self) -> None:
@@ -455,37 +299,6 @@ class CablingPanel(QWidget):
         lines.append(f'<span style="color:{style.MUTED_TEXT.name()}">{hint}</span>')
         self.summary.setText("<br>".join(lines))
         self._show_page(links=False)
-
-    def _update_histogram(self) -> None:
-        self._hist = hist = length_histogram(self._analysis)
-        lengths = sorted({m for counts in hist.values() for m in counts})
-        self._hist_lengths = lengths
-        x = np.arange(len(lengths), dtype=float)
-        base = np.zeros(len(lengths))
-        for key, bars in self.hist_bars.items():
-            counts = hist.get(key, {})
-            h = np.asarray([counts.get(m, 0) for m in lengths], dtype=float)
-            bars.setOpts(x=x, height=h, y0=base.copy(), width=0.7)
-            base += h
-        self.hist_plot.getAxis("bottom").setTicks([[(i, f"{m:g}") for i, m in enumerate(lengths)]])
-        if lengths:
-            self.hist_plot.setXRange(-0.6, len(lengths) - 0.4, padding=0)
-            self.hist_plot.setYRange(0, float(base.max() or 1.0) * 1.1, padding=0)
-        self.hist_key.setText(" &nbsp; ".join(_key(medium_color(k), medium_name(k)) for k in hist))
-
-    def _on_hist_hover(self, pos: QPointF) -> None:
-        plot = self.hist_plot.getPlotItem()
-        if not self._hist_lengths or not plot.vb.sceneBoundingRect().contains(pos):
-            QToolTip.hideText()
-            return
-        x = plot.vb.mapSceneToView(pos).x()
-        i = round(x)
-        if abs(x - i) > 0.35:
-            QToolTip.hideText()
-            return
-        text = self.histogram_tooltip(i)
-        if text:
-            QToolTip.showText(QCursor.pos(), text, self.hist_plot)
 
     # ---- one rack -------------------------------------------------------------------------------------
     def _fill_filter(self, rack: str) -> None:
@@ -596,41 +409,20 @@ class CablingPanel(QWidget):
         self._fit_columns()
 
     # ---- routes ---------------------------------------------------------------------------------------
-    def _item(self) -> CableRoutesItem:
-        """The overlay, put back into the scene when the scene's rebuild deleted it."""
-        if not shiboken6.isValid(self.routes_item) or self.routes_item.scene() is not self.scene:
-            if self.routes_item in self.scene.legend_overlays:
-                self.scene.legend_overlays.remove(self.routes_item)
-            self.routes_item = CableRoutesItem()
-            self.scene.addItem(self.routes_item)
-            self.scene.legend_overlays.append(self.routes_item)
-        return self.routes_item
-
     def _draw_routes(self) -> None:
-        item = self._item()
-        rows = self.rows
-        if rows is None or not len(rows) or not self.show_routes.isChecked():
-            self._routes, self._route_of_rack = [], {}
-            item.set_routes([])
-            return
-        self._routes = route_points(self._analysis, rows)
-        offsets = self.scene.hall_offsets
-        zero = QPointF(0, 0)
-        item.set_routes([(r.medium, polygon(r.points, offsets.get(r.hall, zero), offsets.get(r.far_hall, zero)))
-                         for r in self._routes])
-        self._route_of_rack = {r.far_rack: i for i, r in enumerate(self._routes)}
-        self._on_row(self.table.currentIndex())
+        rows = self.rows if self.show_routes.isChecked() else None
+        self.routes.draw(self._analysis, rows)
+        if rows is not None and len(rows):
+            self._on_row(self.table.currentIndex())
 
     def _on_show_routes(self, on: bool) -> None:
         self._draw_routes()
 
     def _on_row(self, current, previous=None) -> None:
-        item = self._item()
         if self.rows is None or not current.isValid() or current.row() >= self.model.rowCount():
-            item.set_highlight(None)
+            self.routes.highlight(None)
             return
-        far = self.rows.far_rack_id[self.model.row_of(current.row())]
-        item.set_highlight(self._route_of_rack.get(far))
+        self.routes.highlight(self.rows.far_rack_id[self.model.row_of(current.row())])
 
     def _on_double_click(self, index) -> None:
         if self.rows is not None and index.isValid():
