@@ -9,13 +9,11 @@ Errors go through ``show_error`` so tests can replace the modal dialog.
 """
 from __future__ import annotations
 
-import json
 from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
-from PySide6.QtGui import QAction, QActionGroup, QKeySequence
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar,
-                               QStyle, QTabWidget, QToolBar)
+                               QTabWidget)
 
 from catalog import Catalog
 from designer import samples
@@ -24,7 +22,7 @@ from designer.fileformat import ProjectFileError, load
 from designer.model import Project
 from designer.totals import TotalsCounter
 
-from . import file_limit, style
+from . import file_limit, menus, style
 from ..quote.bom_panel import BomPanel
 from ..cabling.cabling_panel import CablingPanel
 from ..dashboards.dashboards import DashboardPanel, totals_parts
@@ -32,7 +30,6 @@ from .engine_runner import EngineRunner
 from ..quote.export_actions import ExportController
 from .file_actions import FileController
 from ..dashboards.findings_panel import FindingsPanel
-from ..plan.floor_heatmap import LAYERS as HEAT_LAYERS
 from ..plan.floor_plan import FloorPlanScene
 from ..plan.floor_view import FloorPlanView
 from ..dashboards.inspector import InspectorPanel
@@ -40,21 +37,11 @@ from .lazy_panel import LazyPanel
 from .new_superpod import start as start_new_superpod
 from ..plan.palette import CatalogPalette
 from ..quote.quote_form import QuoteActions
-from .recover_menu import RecoverMenu
 from ..elevation.rack_elevation import RackElevationPanel
 from .workspaces import WorkspaceController
 
 FILE_FILTER = "PodPlanner projects (*.podplan.json *.json)"
 APP_NAME = "PodPlanner"
-
-
-def _sample_title(path: Path) -> str:
-    """A sample's project name for its menu entry, without building the whole project."""
-    try:
-        name = json.loads(path.read_text(encoding="utf-8")).get("name")
-    except (OSError, ValueError, AttributeError):
-        name = None
-    return name if isinstance(name, str) and name else path.name.removesuffix(".podplan.json")
 
 
 class MainWindow(QMainWindow):
@@ -77,6 +64,32 @@ class MainWindow(QMainWindow):
         self.central_tabs.setDocumentMode(True)
         self.central_tabs.addTab(self.view, "Floor plan")
         self.setCentralWidget(self.central_tabs)
+        self._build_docks()
+        self.bom = BomPanel(self)
+        self.central_tabs.addTab(self.bom, "Bill of materials")
+        self._build_status_bar()
+        self.runner = EngineRunner(catalog, debounce_ms=debounce_ms, parent=self)
+        #: Request numbers rise across documents, so a result for a closed document is always stale.
+        self._ticket = 0
+        self._totals = TotalsCounter(catalog)
+        self.runner.finished.connect(self._on_analysis)
+        self.runner.failed.connect(self._on_engine_failed)
+        self.runner.busy_changed.connect(self._on_busy)
+        self.files = FileController(self, self.settings, recovery_dir)
+        # After the window's own slot on runner.finished, so an export waiting for the analysis reads it.
+        self.exports = ExportController(self)
+        self.quote_actions = QuoteActions(self)
+        self._connect_panels()
+        self.files.recent_changed.connect(self._fill_recent_menu)
+        self.workspaces = WorkspaceController(self, self.settings)
+        menus.build_menus(self)
+        menus.build_toolbar(self)
+        self.resize(1400, 900)
+        self._restore_layout()
+        self._set_document(Document(project if project is not None else Project(), catalog))
+
+    def _build_docks(self) -> None:
+        catalog = self.catalog
         self.palette = CatalogPalette(catalog, self)
         self.palette.setMinimumWidth(300)
         self.palette_dock = self._dock("Catalog", "catalog_dock", self.palette, Qt.DockWidgetArea.LeftDockWidgetArea)
@@ -99,8 +112,8 @@ class MainWindow(QMainWindow):
         self._selection: tuple[str, list] = ("", [])
         self._cabling = LazyPanel(self.cabling_dock, self._make_cabling, self._feed_cabling,
                                   on_hide=lambda panel: panel.show_selection("", []))
-        self.bom = BomPanel(self)
-        self.central_tabs.addTab(self.bom, "Bill of materials")
+
+    def _build_status_bar(self) -> None:
         self.totals_label = QLabel()
         self.engine_label = QLabel()
         self.busy_bar = QProgressBar()
@@ -113,17 +126,9 @@ class MainWindow(QMainWindow):
         self.autosave_label.setVisible(False)
         for widget in (self.autosave_label, self.busy_bar, self.totals_label, self.engine_label):
             self.statusBar().addPermanentWidget(widget)
-        self.runner = EngineRunner(catalog, debounce_ms=debounce_ms, parent=self)
-        #: Request numbers rise across documents, so a result for a closed document is always stale.
-        self._ticket = 0
-        self._totals = TotalsCounter(catalog)
-        self.runner.finished.connect(self._on_analysis)
-        self.runner.failed.connect(self._on_engine_failed)
-        self.runner.busy_changed.connect(self._on_busy)
-        self.files = FileController(self, self.settings, recovery_dir)
-        # After the window's own slot on runner.finished, so an export waiting for the analysis reads it.
-        self.exports = ExportController(self)
-        self.quote_actions = QuoteActions(self)
+
+    def _connect_panels(self) -> None:
+        """Refusals and notes to the status bar; the plan's selection and the findings to the panels."""
         for source in (self.scene, self.inspector, self.elevation, self.bom):
             source.refused.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.scene.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
@@ -131,13 +136,6 @@ class MainWindow(QMainWindow):
         self.scene.hall_clicked.connect(lambda hall_id: self.inspector.show_selection("hall", [hall_id]))
         self.findings.finding_activated.connect(self.go_to)
         self.findings.places_activated.connect(self.go_to_all)
-        self.files.recent_changed.connect(self._fill_recent_menu)
-        self.workspaces = WorkspaceController(self, self.settings)
-        self._build_menus()
-        self._build_toolbar()
-        self.resize(1400, 900)
-        self._restore_layout()
-        self._set_document(Document(project if project is not None else Project(), catalog))
 
     def _dock(self, title: str, name: str, widget, area) -> QDockWidget:
         dock = QDockWidget(title, self)
@@ -147,77 +145,7 @@ class MainWindow(QMainWindow):
         self.addDockWidget(area, dock)
         return dock
 
-    # -- menus --------------------------------------------------------------
-    def _action(self, menu, text: str, slot, shortcut=None) -> QAction:
-        act = QAction(text, self)
-        if shortcut is not None:
-            act.setShortcut(QKeySequence(shortcut))
-        act.triggered.connect(slot)
-        menu.addAction(act)
-        return act
-
-    def _build_menus(self) -> None:
-        file_menu = self.menuBar().addMenu("&File")
-        self.new_action = self._action(file_menu, "&New", self.new_project, QKeySequence.StandardKey.New)
-        self.new_superpod_action = self._action(file_menu, "New Super&POD…", self.new_superpod)
-        self.open_action = self._action(file_menu, "&Open…", self.choose_file, QKeySequence.StandardKey.Open)
-        self.recent_menu = file_menu.addMenu("Open &recent")
-        self.recover_menu = RecoverMenu(self, file_menu)
-        self.samples_menu = file_menu.addMenu("Open &sample")
-        for path in samples.all_samples():
-            self._action(self.samples_menu, _sample_title(path), lambda _=False, p=path: self.open_interactively(p))
-        file_menu.addSeparator()
-        self.save_action = self._action(file_menu, "&Save", self.files.save, QKeySequence.StandardKey.Save)
-        self.save_as_action = self._action(file_menu, "Save &as…", lambda: self.files.save_as(),
-                                           QKeySequence("Ctrl+Shift+S"))
-        self.compare_action = self._action(file_menu, "Co&mpare with…", self.choose_comparison)
-        file_menu.addSeparator()
-        self.export_menu = self.exports.build_menu(file_menu)
-        file_menu.addSeparator()
-        self.file_limit_action = self._action(file_menu, "Largest file to open…",
-                                              lambda: file_limit.ask(self, self.settings))
-        self.quit_action = self._action(file_menu, "&Quit", self.close, QKeySequence("Ctrl+Q"))
-        self._fill_recent_menu()
-        self._build_edit_menu()
-        view_menu = self.menuBar().addMenu("&View")
-        self.zoom_in_action = self._action(view_menu, "Zoom &in", lambda: self.view.zoom_by(1.25),
-                                           QKeySequence("Ctrl++"))
-        self.zoom_in_action.setShortcuts([QKeySequence("Ctrl++"), QKeySequence("Ctrl+=")])
-        self.zoom_out_action = self._action(view_menu, "Zoom &out", lambda: self.view.zoom_by(0.8),
-                                            QKeySequence("Ctrl+-"))
-        self.fit_action = self._action(view_menu, "&Fit to hall", self.view.fit_hall, QKeySequence("Ctrl+0"))
-        self.project_action = self._action(view_menu, "&Project settings and workload",
-                                           self.show_project_settings, QKeySequence("Ctrl+,"))
-        view_menu.addSeparator()
-        self.clearance_action = self._action(view_menu, "&Clearance zones (all racks)", self.scene.set_all_clearances)
-        self.clearance_action.setCheckable(True)
-        self.heat_map_action = self._action(view_menu, "&Heat map", self.scene.set_heat_map, QKeySequence("Ctrl+H"))
-        self.heat_map_action.setCheckable(True)
-        # Which figure colours the racks; one at a time, and choosing one shows the heat map.
-        self.heat_layer_menu = view_menu.addMenu("Heat map &layer")
-        layers = QActionGroup(self)
-        layers.setExclusive(True)
-        self.heat_layer_actions: dict[str, QAction] = {}
-        for layer, (text, *_) in HEAT_LAYERS.items():
-            act = self._action(self.heat_layer_menu, text, lambda _=False, k=layer: self._show_heat_layer(k))
-            act.setCheckable(True)
-            act.setChecked(layer == self.scene.heat_layer)
-            layers.addAction(act)
-            self.heat_layer_actions[layer] = act
-        view_menu.addSeparator()
-        self.workspace_menu = self.workspaces.build_menu(view_menu)
-        for dock in (self.palette_dock, self.inspector_dock, self.elevation_dock, self.dashboards_dock,
-                     self.findings_dock, self.cabling_dock):
-            view_menu.addAction(dock.toggleViewAction())
-        self.quote_menu = self.quote_actions.build_menu(self.menuBar())
-        self.quote_menu.addSeparator()
-        self.bom_action = self._action(self.quote_menu, "&Bill of materials", self.show_bom, QKeySequence("Ctrl+B"))
-        help_menu = self.menuBar().addMenu("&Help")
-        self.welcome_action = self._action(help_menu, "Show what you can &do", self.show_welcome)
-        help_menu.addSeparator()
-        self.about_action = self._action(help_menu, "&About PodPlanner…", self.show_about)
-        self.about_action.setMenuRole(QAction.MenuRole.AboutRole)
-
+    # -- menus (built by .menus) ---------------------------------------------------
     def show_welcome(self) -> None:
         from .welcome import show_welcome
 
@@ -228,99 +156,11 @@ class MainWindow(QMainWindow):
 
         return show_about(self)
 
-    def _show_heat_layer(self, layer: str) -> None:
-        self.scene.set_heat_layer(layer)
-        if not self.heat_map_action.isChecked():
-            self.heat_map_action.trigger()  # checks it and turns the map on, as Ctrl+H would
-
-    def _build_edit_menu(self) -> None:
-        """Undo/redo bound to the document; every other entry is one of the floor plan's tools."""
-        tools = self.scene.tools
-        edit = self.menuBar().addMenu("&Edit")
-        self.undo_action = self._action(edit, "Undo", self._undo, QKeySequence.StandardKey.Undo)
-        self.redo_action = self._action(edit, "Redo", self._redo, QKeySequence("Ctrl+Shift+Z"))
-        self.redo_action.setShortcuts([QKeySequence("Ctrl+Shift+Z"), QKeySequence("Ctrl+Y")])
-        edit.addSeparator()
-        self.cut_action = self._action(edit, "Cu&t", lambda: self._clip(tools.cut), QKeySequence.StandardKey.Cut)
-        self.copy_action = self._action(edit, "&Copy", lambda: self._clip(tools.copy), QKeySequence.StandardKey.Copy)
-        self.paste_action = self._action(edit, "&Paste", lambda: tools.paste(), QKeySequence.StandardKey.Paste)
-        self.duplicate_action = self._action(edit, "D&uplicate row", lambda: tools.duplicate_row(), QKeySequence("Ctrl+D"))
-        self.delete_action = self._action(edit, "&Delete", lambda: tools.delete(), QKeySequence.StandardKey.Delete)
-        self.delete_action.setShortcuts([QKeySequence(Qt.Key.Key_Delete), QKeySequence(Qt.Key.Key_Backspace)])
-        edit.addSeparator()
-        self.rotate_action = self._action(edit, "&Rotate 90°", lambda: tools.rotate(), QKeySequence("R"))
-        align = edit.addMenu("&Align")
-        self.align_actions = {}
-        for mode, text in (("left", "&Left edges"), ("right", "&Right edges"), ("top", "&Top edges"),
-                           ("bottom", "&Bottom edges"), ("hcenter", "Centres &horizontally"),
-                           ("vcenter", "Centres &vertically")):
-            self.align_actions[mode] = self._action(align, text, lambda _=False, m=mode: tools.align(m))
-        distribute = edit.addMenu("Di&stribute")
-        self.distribute_actions = {
-            "x": self._action(distribute, "&Horizontally", lambda: tools.distribute("x")),
-            "y": self._action(distribute, "&Vertically", lambda: tools.distribute("y")),
-        }
-        self.align_menu, self.distribute_menu = align, distribute
-        edit.addSeparator()
-        self.select_all_action = self._action(edit, "Select &all", lambda: self.scene.select_all(),
-                                              QKeySequence.StandardKey.SelectAll)
-        # Keys that act on the plan's selection act only while the plan has focus: Delete in the rack
-        # elevation removes a device, Ctrl+C in a text field copies text, R types an R.
-        for action in (self.cut_action, self.copy_action, self.paste_action, self.duplicate_action,
-                       self.delete_action, self.rotate_action, self.select_all_action):
-            action.setShortcutContext(Qt.ShortcutContext.WidgetWithChildrenShortcut)
-            self.view.addAction(action)
-        self._update_edit_actions()
-
-    def _clip(self, fn) -> None:
-        fn()
-        self._update_edit_actions()
-
-    def _undo(self) -> None:
-        self.document.undo()
-
-    def _redo(self) -> None:
-        self.document.redo()
-
     def _update_edit_actions(self) -> None:
-        doc = self.document
-        can_undo, can_redo = doc is not None and doc.can_undo(), doc is not None and doc.can_redo()
-        self.undo_action.setEnabled(can_undo)
-        self.undo_action.setText(f"Undo {doc.undo_label()}" if can_undo else "Undo")
-        self.redo_action.setEnabled(can_redo)
-        self.redo_action.setText(f"Redo {doc.redo_label()}" if can_redo else "Redo")
-        n = len(self.scene.selected_ids())
-        for act in (self.cut_action, self.copy_action, self.duplicate_action, self.delete_action, self.rotate_action):
-            act.setEnabled(n > 0)
-        self.paste_action.setEnabled(self.scene.tools.can_paste())
-        self.align_menu.setEnabled(n >= 2)
-        self.distribute_menu.setEnabled(n >= 3)
-
-    def _build_toolbar(self) -> None:
-        bar = QToolBar("Main", self)
-        bar.setObjectName("main_toolbar")
-        bar.setMovable(False)
-        icon = self.style().standardIcon
-        pix = QStyle.StandardPixmap
-        for action, std in ((self.new_action, pix.SP_FileIcon), (self.open_action, pix.SP_DialogOpenButton),
-                            (self.save_action, pix.SP_DialogSaveButton), (self.undo_action, pix.SP_ArrowBack),
-                            (self.redo_action, pix.SP_ArrowForward)):
-            action.setIcon(icon(std))
-            bar.addAction(action)
-        bar.addSeparator()
-        for action in (self.zoom_in_action, self.zoom_out_action, self.fit_action, self.heat_map_action):
-            bar.addAction(action)
-        self.addToolBar(bar)
+        menus.update_edit_actions(self)
 
     def _fill_recent_menu(self) -> None:
-        self.recent_menu.clear()
-        recent = self.files.recent_files()
-        for path in recent:
-            self._action(self.recent_menu, path, lambda _=False, p=path: self.open_interactively(p))
-        if recent:
-            self.recent_menu.addSeparator()
-            self._action(self.recent_menu, "Clear list", self.files.clear_recent)
-        self.recent_menu.setEnabled(bool(recent))
+        menus.fill_recent_menu(self)
 
     # -- layout -------------------------------------------------------------------
     def _restore_layout(self) -> None:
