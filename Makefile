@@ -43,7 +43,7 @@ $(NOQT_STAMP): pyproject.toml
 	touch $(NOQT_STAMP)
 
 run: $(STAMP)
-	@$(PY) -m widgets.qt_env
+	@$(PY) -m widgets.app.qt_env
 	$(VENV)/bin/podplanner
 
 test: $(STAMP)

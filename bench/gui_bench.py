@@ -12,11 +12,11 @@ from pathlib import Path
 FIRST_WINDOW = """
 import sys, time
 from PySide6.QtCore import QTimer
-from widgets.app import application
+from widgets.app.application import application
 from catalog import default_catalog
 from designer import samples
 from designer.fileformat import load
-from widgets.main_window import MainWindow
+from widgets.app.main_window import MainWindow
 app = application()
 cat = default_catalog()
 w = MainWindow(cat, load(samples.DEFAULT, cat), samples.DEFAULT)
@@ -83,8 +83,8 @@ def bench() -> dict:
 
     from catalog import default_catalog
     from designer.fileformat import save
-    from widgets.app import application
-    from widgets.main_window import MainWindow
+    from widgets.app.application import application
+    from widgets.app.main_window import MainWindow
 
     from .designs import dgx_b200_project
 

@@ -24,7 +24,7 @@ from typing import Callable, IO
 
 #: Large enough for a 100,000-GPU project file (about 10 MB), small enough to refuse a disk image.
 DEFAULT_READ_LIMIT = 200 * 1024 * 1024
-#: The setting that changes it, in MB (the desktop app sets it from its preference, widgets.file_limit).
+#: The setting that changes it, in MB (the desktop app sets it from its preference, widgets.app.file_limit).
 READ_LIMIT_ENV = "PODPLANNER_MAX_FILE_MB"
 MAX_READ_LIMIT_MB = 64 * 1024
 

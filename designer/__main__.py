@@ -1,7 +1,7 @@
 """``python -m designer``: the domain's own commands (analyze, validate, fabric, train, catalog).
 
 Opening the window and writing exports sit above the domain; they come with the
-``podplanner`` console script (:mod:`widgets.launcher`). Asked for here, they are
+``podplanner`` console script (:mod:`widgets.app.launcher`). Asked for here, they are
 named in one line, exit 2.
 """
 import sys

@@ -8,9 +8,9 @@
 - ``run(args, catalog) -> int`` -- runs it and returns the exit code,
 - optionally ``ERRORS``: exception types it raises for a user's mistake.
 
-The window (``gui``, :mod:`widgets.cli`) and the exports (``export``,
+The window (``gui``, :mod:`widgets.app.cli`) and the exports (``export``,
 :mod:`exporters.cli`) are such modules; the ``podplanner`` console script
-(:mod:`widgets.launcher`) registers them, so nothing here imports Qt or an exporter.
+(:mod:`widgets.app.launcher`) registers them, so nothing here imports Qt or an exporter.
 
 Every error is one line on stderr and exit code 2; a finding-level problem in a
 design (``validate``) exits 1.

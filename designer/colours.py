@@ -1,6 +1,6 @@
 """The one colour scheme: rack roles, load levels, chart series and states, as hex strings.
 
-The window (``widgets/style.py``) and the PDF (``exporters/pdf_style.py``) both
+The window (``widgets/app/style.py``) and the PDF (``exporters/pdf_style.py``) both
 read their colours from here, so a rack is the same colour on screen, in the
 legend, in a chart and on paper. Plain hex values keep this free of Qt and of
 reportlab.

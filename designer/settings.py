@@ -83,7 +83,7 @@ def _positive(name: str, value: object, lo: float = 0.0, hi: float = math.inf, *
 
 def check_settings(s: Settings) -> None:
     _positive("pue", s.pue, 1.0, 5.0, inclusive_lo=True)
-    # Lower bounds are physical, as the settings form's (widgets.project_form): no server PSU has a power
+    # Lower bounds are physical, as the settings form's (widgets.facility.project_form): no server PSU has a power
     # factor below 0.5, no circuit is held to less than half its rating, no loop runs on under 1 K; and a
     # value a few floats above zero would make every load divided by it infinite.
     _positive("power_factor", s.power_factor, 0.5, 1.0, inclusive_lo=True)

@@ -11,7 +11,7 @@ import os
 import sys
 from contextlib import suppress
 
-from widgets.launcher import main
+from widgets.app.launcher import main
 
 
 class _Tee:
@@ -57,7 +57,7 @@ def _can_show_a_window() -> bool:
     if os.environ.get("QT_QPA_PLATFORM") == "offscreen":  # a headless check: nobody to click a box
         return False
     try:
-        from widgets.qt_env import display_problem
+        from widgets.app.qt_env import display_problem
 
         return display_problem() is None
     except Exception:  # noqa: BLE001
@@ -70,7 +70,7 @@ def _tell(text: str) -> None:
     with suppress(Exception):
         from PySide6.QtCore import QCoreApplication
 
-        from widgets import error_log
+        from widgets.app import error_log
 
         QCoreApplication.setOrganizationName("PodPlanner")
         QCoreApplication.setApplicationName("PodPlanner")
@@ -82,7 +82,7 @@ def _tell(text: str) -> None:
             return
         from PySide6.QtWidgets import QMessageBox
 
-        from widgets.app import application
+        from widgets.app.application import application
 
         application()
         where = f"\n\nThe details are in\n{path}" if path else ""
@@ -101,7 +101,7 @@ def run(argv: list[str]) -> int:
         sys.stderr = real
     if code != 0:
         text = "".join(tee.kept).strip()
-        from widgets import error_log
+        from widgets.app import error_log
 
         if text and error_log.error_count() == 0:  # an error the window's own log has not shown already
             _tell(text)

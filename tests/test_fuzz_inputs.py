@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from designer import samples
-from widgets.launcher import main
+from widgets.app.launcher import main
 
 SEED = 19
 MUTANTS = 200

@@ -73,7 +73,7 @@ def test_the_entry_point_knows_which_command_lines_open_the_window(capsys):
     assert not opens(["analyze", "x.json"]) and not opens(["--version"]) and not opens(["-h"])
     assert not opens(["--catalog", "/tmp/cat", "export", "x.json"])
     # its list of commands is the command line's own
-    from widgets.launcher import main
+    from widgets.app.launcher import main
 
     with pytest.raises(SystemExit):
         main(["--help"])
@@ -84,7 +84,7 @@ def test_the_entry_point_knows_which_command_lines_open_the_window(capsys):
 def test_an_error_before_the_window_is_logged_as_a_failed_start(tmp_path, monkeypatch):
     from PySide6.QtCore import QCoreApplication
 
-    from widgets import error_log
+    from widgets.app import error_log
 
     entry = _entry_module()
     monkeypatch.setenv("QT_QPA_PLATFORM", "offscreen")  # no box: nobody to click it

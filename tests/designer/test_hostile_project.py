@@ -19,7 +19,7 @@ from designer.commands import (AddDeviceCommand, AddHallCommand, AddRacksCommand
 from designer.fileformat import ProjectFileError, dumps, load, loads, save
 from designer.model import Hall, MountedDevice, Rack
 from designer.settings import Settings, SettingsError
-from widgets.launcher import main
+from widgets.app.launcher import main
 
 GOLDEN = Path(__file__).parent / "fixtures" / "golden_v1.podplan.json"
 

@@ -18,7 +18,7 @@ from designer.samples import DGX_B200_SU as SAMPLE_DGX
 from designer.samples import GB200_NVL72_SU as SAMPLE_GB200
 from exporters.cabling import COLUMNS, LABEL_SEPARATOR, cabling_plan, write_cabling_csv
 from exporters.registry import FORMATS
-from widgets.rack_layout import layout
+from widgets.elevation.rack_layout import layout
 
 
 @pytest.fixture(scope="module")

@@ -23,8 +23,8 @@ def _isolated_settings(tmp_path_factory):
 @pytest.fixture(autouse=True)
 def _no_modal_dialogs(monkeypatch):
     """A modal box would block an offscreen test: closing an edited window discards, errors are recorded."""
-    from widgets.file_actions import FileController
-    from widgets.main_window import MainWindow
+    from widgets.app.file_actions import FileController
+    from widgets.app.main_window import MainWindow
 
     monkeypatch.setattr(FileController, "ask_save_changes", lambda self: "discard")
     monkeypatch.setattr(FileController, "ask_restore", lambda self, recovery: False)
@@ -35,7 +35,7 @@ def _no_modal_dialogs(monkeypatch):
 @pytest.fixture
 def window(qtbot, catalog):
     """A main window on the bundled sample, shown at 1400 x 900 (test files may define their own)."""
-    from widgets.main_window import MainWindow
+    from widgets.app.main_window import MainWindow
 
     w = MainWindow(catalog)
     qtbot.addWidget(w)
@@ -49,7 +49,7 @@ def window(qtbot, catalog):
 def synced_window(qtbot, catalog):
     """``synced_window(sample=None)``: a window shown at 1400 x 900 whose engines run inside each request (every
     edit has its analysis at once), on ``sample`` when one is given."""
-    from widgets.main_window import MainWindow
+    from widgets.app.main_window import MainWindow
 
     def make(sample=None):
         w = MainWindow(catalog, debounce_ms=0)

@@ -14,8 +14,8 @@ from PySide6.QtWidgets import QApplication
 
 from catalog import load_catalog
 from catalog.registry import DATA_DIR
-from widgets import about, error_log
-from widgets.about import AboutDialog
+from widgets.app import about, error_log
+from widgets.app.about import AboutDialog
 
 PYPROJECT = tomllib.loads((Path(__file__).resolve().parents[2] / "pyproject.toml").read_text(encoding="utf-8"))
 

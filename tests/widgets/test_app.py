@@ -5,8 +5,8 @@ import pytest
 import shiboken6
 from PySide6.QtWidgets import QApplication
 
-from widgets import app as app_module
-from widgets.main_window import MainWindow
+from widgets.app import application as app_module
+from widgets.app.main_window import MainWindow
 
 
 @pytest.fixture
@@ -61,7 +61,7 @@ def test_broken_file_prints_one_line_and_starts_empty(started, catalog, tmp_path
 def test_a_broken_user_catalog_folder_is_told_in_the_window_and_the_log(catalog, qtbot, tmp_path, monkeypatch):
     import drawn as samples
     from catalog.registry import Catalog
-    from widgets import app, error_log
+    from widgets.app import application as app, error_log
 
     warned = Catalog(list(catalog), catalog.sources,
                      warnings=[f"{tmp_path}/catalog: cannot be read (Permission denied); its entries are not loaded",
@@ -82,7 +82,7 @@ def test_a_start_up_file_over_the_size_limit_is_offered_a_larger_limit(started, 
 
     from catalog.files import READ_LIMIT_ENV, read_limit
     from designer.samples import DGX_B200_SU
-    from widgets import file_limit
+    from widgets.app import file_limit
 
     monkeypatch.setenv(READ_LIMIT_ENV, "1")  # restored after the test, with whatever the window sets
     monkeypatch.setattr(file_limit, "_GIVEN_AT_START", "1")

@@ -8,8 +8,8 @@ from PySide6.QtCore import Qt
 
 from designer import samples
 from designer.commands import UpdateQuoteCommand
-from widgets.bom_panel import EXTENDED, INDICATIVE, NO_PRICE, STALE, UNIT, WARNING_TEXT, amount
-from widgets.main_window import MainWindow
+from widgets.quote.bom_panel import EXTENDED, INDICATIVE, NO_PRICE, STALE, UNIT, WARNING_TEXT, amount
+from widgets.app.main_window import MainWindow
 
 
 @pytest.fixture

@@ -17,9 +17,9 @@ from designer.commands import AddRacksCommand, Document, RemoveRacksCommand, Upd
 from designer.fabric.geometry import natural_key
 from designer.fileformat import load
 from designer.model import Rack
-from widgets.cable_routes import MEDIUM_COLORS, CableRoutesItem
-from widgets.cabling_panel import CablingPanel, LinkTableModel
-from widgets.floor_plan import FloorPlanScene
+from widgets.plan.cable_routes import MEDIUM_COLORS, CableRoutesItem
+from widgets.cabling.cabling_panel import CablingPanel, LinkTableModel
+from widgets.plan.floor_plan import FloorPlanScene
 
 
 @pytest.fixture
@@ -89,7 +89,7 @@ def test_a_picked_row_highlights_its_route(make_panel):
     panel, _, _ = make_panel()
     panel.show_selection("rack", ["su01-neta"])
     assert panel.model.rowCount() == 256 and panel.routes_item.route_count == 18
-    far = [r.far_rack for r in panel._routes]
+    far = [r.far_rack for r in panel.routes.routes]
     for row in (0, 40):
         panel.table.selectRow(row)
         target = panel.rows.far_rack_id[panel.model.row_of(row)]
@@ -152,16 +152,16 @@ def test_without_an_analysis_or_a_fabric_it_says_so(make_panel, catalog):
 
 def test_the_histogram_stacks_cables_per_length_by_medium(make_panel):
     panel, _, _ = make_panel(DRAWN_DGX)
-    assert panel._hist_lengths == [1.0, 1.5, 5.0, 7.0, 10.0, 15.0]
-    assert list(panel.hist_bars["dac"].opts["height"]) == [40, 24, 0, 0, 0, 0]
-    assert list(panel.hist_bars["mmf"].opts["height"]) == [0, 0, 4, 178, 144, 54]
-    assert list(panel.hist_bars["mmf"].opts["y0"]) == [40, 24, 0, 0, 0, 0]
-    assert panel.hist_bars["dac"].opts["brush"] == MEDIUM_COLORS["dac"]
+    assert panel.histogram.lengths == [1.0, 1.5, 5.0, 7.0, 10.0, 15.0]
+    assert list(panel.histogram.bars["dac"].opts["height"]) == [40, 24, 0, 0, 0, 0]
+    assert list(panel.histogram.bars["mmf"].opts["height"]) == [0, 0, 4, 178, 144, 54]
+    assert list(panel.histogram.bars["mmf"].opts["y0"]) == [40, 24, 0, 0, 0, 0]
+    assert panel.histogram.bars["dac"].opts["brush"] == MEDIUM_COLORS["dac"]
     assert panel.histogram_tooltip(0) == "1 m: 40 cables · Passive copper (DAC)"
     assert panel.histogram_tooltip(3) == "7 m: 178 cables · Multimode fibre"
     assert panel.histogram_tooltip(9) == ""
-    assert "Passive copper (DAC)" in panel.hist_key.text() and "Multimode fibre" in panel.hist_key.text()
-    assert panel.hist_plot.minimumHeight() >= 160
+    assert "Passive copper (DAC)" in panel.histogram.key.text() and "Multimode fibre" in panel.histogram.key.text()
+    assert panel.histogram.plot.minimumHeight() >= 160
 
 
 def test_a_device_of_the_rack_narrows_the_table(make_panel):
@@ -215,19 +215,19 @@ def test_the_overlay_builds_its_paths_once_and_clears_with_nothing():
     assert set(MEDIUM_COLORS) >= {"dac", "acc", "splitter", "mmf", "smf", "none"}
     assert np.unique([c.name() for c in MEDIUM_COLORS.values()]).size == len(MEDIUM_COLORS)
     # Routes are drawn over fills: no medium takes the colour of a rack role, a CDU or a floor unit.
-    from widgets import style
+    from widgets.app import style
     fills = {c.name() for c, _ in style.ROLES.values()} | {style.CDU[0].name(), style.FLOOR_OTHER[0].name()}
     assert not {c.name() for c in MEDIUM_COLORS.values()} & fills
 
 
 def test_hovering_a_bar_shows_its_counts(make_panel, qtbot):
     panel, _, _ = make_panel()
-    vb = panel.hist_plot.getPlotItem().vb
+    vb = panel.histogram.plot.getPlotItem().vb
     qtbot.waitUntil(lambda: vb.sceneBoundingRect().width() > 0)
-    panel.hist_plot.scene().sigMouseMoved.emit(vb.mapViewToScene(QPointF(2, 100)))
+    panel.histogram.plot.scene().sigMouseMoved.emit(vb.mapViewToScene(QPointF(2, 100)))
     qtbot.waitUntil(lambda: QToolTip.isVisible())
     assert QToolTip.text() == "15 m: 352 cables · Multimode fibre"
-    panel.hist_plot.scene().sigMouseMoved.emit(vb.mapViewToScene(QPointF(1.5, 100)))  # between two bars
+    panel.histogram.plot.scene().sigMouseMoved.emit(vb.mapViewToScene(QPointF(1.5, 100)))  # between two bars
     qtbot.waitUntil(lambda: not QToolTip.isVisible())
 
 

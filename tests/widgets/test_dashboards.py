@@ -17,8 +17,8 @@ from designer.analysis import Analysis, analyze
 from designer.commands import AddDeviceCommand, Document, UpdateRackCommand
 from designer.fileformat import load
 from designer.model import MountedDevice
-from widgets import style
-from widgets.dashboards import (CHART_MIN_HEIGHT, DashboardPanel, bar_index, fabric_tiers, fabric_tooltip,
+from widgets.app import style
+from widgets.dashboards.dashboards import (CHART_MIN_HEIGHT, DashboardPanel, bar_index, fabric_tiers, fabric_tooltip,
                                 heat_tooltip, label_step, power_tooltip, totals_text, training_points,
                                 training_tooltip)
 

@@ -9,7 +9,7 @@ from designer.analysis import analyze
 from designer.fileformat import load
 import drawn as samples
 from designer.model import Project
-from widgets.engine_runner import EngineRunner
+from widgets.app.engine_runner import EngineRunner
 
 
 class SlowFake:

@@ -14,9 +14,9 @@ from PySide6.QtWidgets import QApplication
 from designer import __version__
 from designer.fileformat import save
 from designer.model import Project
-from widgets import app as app_module
-from widgets import error_log, welcome
-from widgets.main_window import MainWindow
+from widgets.app import application as app_module
+from widgets.app import error_log, welcome
+from widgets.app.main_window import MainWindow
 
 
 @pytest.fixture

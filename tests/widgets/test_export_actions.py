@@ -8,7 +8,7 @@ import pytest
 import drawn as samples
 from designer.commands import RemoveRacksCommand
 from exporters.registry import FORMATS
-from widgets.main_window import MainWindow
+from widgets.app.main_window import MainWindow
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ import pytest
 import drawn as samples
 from catalog.files import write_atomic
 from exporters.registry import FORMATS, ExportError, ExportFormat
-from widgets.main_window import MainWindow
+from widgets.app.main_window import MainWindow
 
 
 class _Recorder:

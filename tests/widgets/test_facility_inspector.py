@@ -19,9 +19,9 @@ from designer.analysis import analyze
 from designer.commands import AddDeviceCommand, Document, UpdateRackCommand
 from designer.fileformat import load
 from designer.model import MountedDevice
-from widgets import style
-from widgets.facility_view import NBSP, OVER_TEXT
-from widgets.inspector import InspectorPanel
+from widgets.app import style
+from widgets.facility.facility_view import NBSP, OVER_TEXT
+from widgets.dashboards.inspector import InspectorPanel
 
 RACK = "su01-01"  # an NVL72 rack in row R01A, on CDU loop su01-cdu1 + su01-cdu2
 CDU = "su01-cdu1"

@@ -10,8 +10,8 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QInputDialog
 
 from catalog.files import READ_LIMIT_ENV, read_limit
-from widgets import file_limit
-from widgets.main_window import MainWindow
+from widgets.app import file_limit
+from widgets.app.main_window import MainWindow
 
 GOLDEN = Path(__file__).parents[1] / "designer" / "fixtures" / "golden_v1.podplan.json"
 MB = 1024 * 1024

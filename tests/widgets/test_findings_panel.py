@@ -10,7 +10,7 @@ from designer.analysis import analyze
 from designer.fileformat import load
 from designer.findings import Finding
 from designer.model import MountedDevice, Rack
-from widgets.findings_panel import MESSAGE, PLACES_ROLE, WHERE, WHERE_MAX_PX, FindingsPanel, severity_icon
+from widgets.dashboards.findings_panel import MESSAGE, PLACES_ROLE, WHERE, WHERE_MAX_PX, FindingsPanel, severity_icon
 
 FINDINGS = [
     Finding("warning", "rack-near-limit", "rack A02 draws 95 % of its limit", "rack:a02"),

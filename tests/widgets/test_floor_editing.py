@@ -15,8 +15,8 @@ from PySide6.QtWidgets import QApplication
 from designer.analysis import analyze
 from designer.commands import AddDeviceCommand, MoveRacksCommand
 from designer.model import FloorDevice, Hall, MountedDevice, Project, Rack
-from widgets import style
-from widgets.main_window import MainWindow
+from widgets.app import style
+from widgets.app.main_window import MainWindow
 
 RACK = "rack-48u-600x1200"
 
@@ -482,7 +482,7 @@ def test_the_heat_legend_follows_every_change_of_layer(win):
 
 
 def test_refused_is_not_a_colour_of_load_or_role():
-    from widgets.floor_items import _INVALID_HATCH
+    from widgets.plan.floor_items import _INVALID_HATCH
     assert _INVALID_HATCH.style() == Qt.BrushStyle.BDiagPattern
     assert style.INVALID.name() not in {c.name() for c, _ in style.HEAT_LEGEND}
     assert style.INVALID.name() not in {c.name() for c, _ in style.ROLES.values()}
@@ -506,7 +506,7 @@ def test_scene_follows_a_replaced_document(win, catalog):
 
 
 def test_cdu_heat_reads_the_cooling_engines_utilisation():
-    from widgets.floor_heatmap import cdu_shares
+    from widgets.plan.floor_heatmap import cdu_shares
 
     # A figure unlike load / capacity: a map dividing them itself would show 0.5.
     fake = {"cooling": {"cdu_loops": [{"units": ["floor:cdu-1", "floor:cdu-2"], "load_kw": 1000.0,

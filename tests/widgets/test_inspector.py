@@ -12,7 +12,7 @@ from designer.analysis import analyze
 from designer.commands import AddDeviceCommand, Document
 from designer.fileformat import load
 from designer.model import MountedDevice
-from widgets.inspector import InspectorPanel, power_text
+from widgets.dashboards.inspector import InspectorPanel, power_text
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ from PySide6.QtTest import QTest
 import drawn as samples
 from designer.commands import MoveRacksCommand
 from designer.fileformat import load
-from widgets.main_window import MainWindow
+from widgets.app.main_window import MainWindow
 
 
 @pytest.fixture

@@ -1,4 +1,4 @@
-"""The ``podplanner`` console script (widgets.launcher): the domain's commands, the window and the exports."""
+"""The ``podplanner`` console script (widgets.app.launcher): the domain's commands, the window and the exports."""
 from __future__ import annotations
 
 import json
@@ -9,9 +9,9 @@ from pathlib import Path
 import pytest
 
 from designer.samples import DGX_B200_SU
-from widgets import app as app_module
-from widgets import qt_env
-from widgets.launcher import main
+from widgets.app import application as app_module
+from widgets.app import qt_env
+from widgets.app.launcher import main
 
 PODPLANNER = Path(sys.executable).parent / "podplanner"
 QT = ("PySide6", "pyqtgraph", "shiboken6")
@@ -44,11 +44,11 @@ def test_console_script_runs_the_launcher(tmp_path):
 
 
 def test_analyze_never_loads_qt():
-    assert qt_modules_after(f"from widgets.launcher import main; main(['analyze', {str(DGX_B200_SU)!r}, '--json'])") == []
+    assert qt_modules_after(f"from widgets.app.launcher import main; main(['analyze', {str(DGX_B200_SU)!r}, '--json'])") == []
 
 
 def test_the_launcher_and_the_gui_command_import_no_qt():
-    assert qt_modules_after("import widgets, widgets.launcher, widgets.cli, exporters.cli") == []
+    assert qt_modules_after("import widgets, widgets.app.launcher, widgets.app.cli, exporters.cli") == []
 
 
 @pytest.fixture

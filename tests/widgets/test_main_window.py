@@ -7,7 +7,7 @@ from PySide6.QtCore import QPointF, QRectF
 import drawn as samples
 from designer.commands import MoveRacksCommand
 from designer.fileformat import load
-from widgets.floor_items import FloorDeviceItem, HallItem, RackItem
+from widgets.plan.floor_items import FloorDeviceItem, HallItem, RackItem
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from designer.generate import SuperpodSpec
-from widgets.new_superpod import NewSuperpodDialog, compute_preview, readable
+from widgets.app.new_superpod import NewSuperpodDialog, compute_preview, readable
 
 TIMEOUT_MS = 8000
 

@@ -6,8 +6,8 @@ from PySide6.QtCore import QSettings
 
 from bench.designs import dgx_b200_project
 from designer.commands import MoveRacksCommand
-from widgets.floor_overview import OverviewItem
-from widgets.main_window import MainWindow
+from widgets.plan.floor_overview import OverviewItem
+from widgets.app.main_window import MainWindow
 
 
 @pytest.fixture

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import pytest
 
-from widgets.palette import CATEGORIES, MIME_DEVICE, CatalogPalette, device_tooltip, icon_for_kind
+from widgets.plan.palette import CATEGORIES, MIME_DEVICE, CatalogPalette, device_tooltip, icon_for_kind
 
 
 @pytest.fixture
@@ -70,7 +70,7 @@ def test_every_entry_has_a_drawn_icon(palette):
 
 
 def test_palette_is_a_dock_in_the_main_window(qtbot, catalog):
-    from widgets.main_window import MainWindow
+    from widgets.app.main_window import MainWindow
     w = MainWindow(catalog)
     qtbot.addWidget(w)
     assert w.palette_dock.widget() is w.palette

@@ -1,7 +1,7 @@
 """The display check runs before Qt loads, so it is tested without Qt."""
 from __future__ import annotations
 
-from widgets.qt_env import LIBS, display_problem, missing_packages
+from widgets.app.qt_env import LIBS, display_problem, missing_packages
 
 FULL = "\n".join(f"\t{soname} (libc6,x86-64) => /usr/lib/x86_64-linux-gnu/{soname}" for soname in LIBS)
 

@@ -12,7 +12,7 @@ from PySide6.QtTest import QTest
 import drawn as samples
 from designer.commands import Document
 from designer.fileformat import load
-from widgets.rack_elevation import DEVICE_MIME, MOUNTED_MIME, RackElevationPanel
+from widgets.elevation.rack_elevation import DEVICE_MIME, MOUNTED_MIME, RackElevationPanel
 
 
 @pytest.fixture

@@ -14,10 +14,10 @@ from designer.commands import AddRacksCommand, Document, UpdateHallCommand
 from designer.fileformat import load
 from designer.model import MountedDevice, Rack
 from designer.totals import quick_totals
-from widgets import style
-from widgets.dashboards import DashboardPanel
-from widgets.inspector import InspectorPanel
-from widgets.main_window import MainWindow, counts_text
+from widgets.app import style
+from widgets.dashboards.dashboards import DashboardPanel
+from widgets.dashboards.inspector import InspectorPanel
+from widgets.app.main_window import MainWindow, counts_text
 
 
 @pytest.fixture

@@ -9,8 +9,8 @@ from PySide6.QtCore import QSettings
 import drawn as samples
 from designer.commands import MoveRacksCommand
 from designer.fileformat import load
-from widgets.main_window import MainWindow
-from widgets.recovery_store import KEEP_VERSIONS
+from widgets.app.main_window import MainWindow
+from widgets.app.recovery_store import KEEP_VERSIONS
 
 
 @pytest.fixture
@@ -157,8 +157,8 @@ def test_autosave_never_raises_and_says_why_in_the_status_bar(make, tmp_path):
 
 
 def test_a_start_up_file_that_fails_still_offers_recovery(make, catalog, tmp_path, qtbot, monkeypatch):
-    from widgets import app
-    from widgets.file_actions import FileController
+    from widgets.app import application as app
+    from widgets.app.file_actions import FileController
 
     first = make()
     first.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
@@ -176,7 +176,7 @@ def test_a_start_up_file_that_fails_still_offers_recovery(make, catalog, tmp_pat
     left.write_text("half a save")  # what a save killed half-way leaves
     offered = []
     monkeypatch.setattr(FileController, "ask_restore", lambda self, session: offered.append(session) or "later")
-    import widgets.file_actions as fa
+    import widgets.app.file_actions as fa
     monkeypatch.setattr(fa, "default_recovery_dir", lambda: tmp_path / "recovery")
     window = app._open_window(str(broken), catalog)
     qtbot.addWidget(window)
@@ -187,7 +187,7 @@ def test_a_start_up_file_that_fails_still_offers_recovery(make, catalog, tmp_pat
 
 
 def test_versions_are_kept_and_offered_in_file_recover(make, qtbot, monkeypatch):
-    import widgets.recovery_store as rs
+    import widgets.app.recovery_store as rs
 
     win = make()
     monkeypatch.setattr(rs, "VERSION_EVERY_S", 0)  # every autosave a version of its own

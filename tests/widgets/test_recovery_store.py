@@ -7,7 +7,7 @@ import time
 
 import drawn as samples
 from designer.fileformat import SUFFIX, load
-from widgets.recovery_store import KEEP_VERSIONS, TRASH_KEEP_S, VERSION_EVERY_S, RecoveryStore
+from widgets.app.recovery_store import KEEP_VERSIONS, TRASH_KEEP_S, VERSION_EVERY_S, RecoveryStore
 
 
 def test_a_version_is_replaced_until_it_is_old_then_a_new_one_starts(tmp_path, catalog):
@@ -80,7 +80,7 @@ def test_a_path_utf8_cannot_hold_is_kept_for_the_restore(tmp_path, catalog):
 
 
 def test_a_session_another_window_takes_meanwhile_is_passed_over(tmp_path, catalog, monkeypatch):
-    from widgets import recovery_store
+    from widgets.app import recovery_store
 
     gone = tmp_path / "rec" / "4242-deadbeef"
     gone.mkdir(parents=True)

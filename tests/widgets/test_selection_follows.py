@@ -39,8 +39,8 @@ def test_the_first_start_opens_maximised_and_later_starts_keep_their_layout(qtbo
     from PySide6.QtCore import QSettings
     from PySide6.QtWidgets import QApplication
 
-    from widgets import app as app_module
-    from widgets.main_window import MainWindow
+    from widgets.app import application as app_module
+    from widgets.app.main_window import MainWindow
 
     settings = QSettings(str(tmp_path / "settings.ini"), QSettings.Format.IniFormat)
     shown = []

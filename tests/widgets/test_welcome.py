@@ -5,8 +5,8 @@ import pytest
 from PySide6.QtCore import QEvent, QObject, QPoint, QRect, QSettings, Qt
 from PySide6.QtWidgets import QApplication
 
-from widgets import welcome
-from widgets.main_window import MainWindow
+from widgets.app import welcome
+from widgets.app.main_window import MainWindow
 
 
 @pytest.fixture

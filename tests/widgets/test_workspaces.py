@@ -7,14 +7,14 @@ from PySide6.QtGui import QColor, QFontMetricsF, QWheelEvent
 from PySide6.QtWidgets import QApplication
 
 from designer import samples
-from widgets.workspaces import WORKSPACES
+from widgets.app.workspaces import WORKSPACES
 
 
 @pytest.fixture
 def make_window(qtbot, catalog, tmp_path):
     """``make_window()``: a window at 1400 x 900 on the GB200 sample with its own settings file (a workspace
     chosen in one test must not follow the next)."""
-    from widgets.main_window import MainWindow
+    from widgets.app.main_window import MainWindow
 
     def make(settings_name="podplanner.ini"):
         settings = QSettings(str(tmp_path / settings_name), QSettings.Format.IniFormat)
@@ -182,7 +182,7 @@ def test_the_plan_legend_names_the_cable_media_it_draws(make_window):
 
 
 def test_every_rack_is_named_on_the_plan_with_the_whole_hall_in_view(make_window):
-    from widgets.floor_items import MIN_LABEL_PX
+    from widgets.plan.floor_items import MIN_LABEL_PX
 
     w = make_window()
     w.view.fit_hall()

@@ -1,0 +1,1 @@
+"""The read-outs of the analysis: dashboards, findings, the inspector and the compare dialog."""

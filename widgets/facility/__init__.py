@@ -1,0 +1,1 @@
+"""The facility: halls' power and air figures, the facility and project forms."""

@@ -1,0 +1,154 @@
+"""The project page of the inspector: name, design assumptions and the training workload.
+
+Each field pushes one command (:class:`UpdateSettingsCommand`, :class:`SetWorkloadCommand`,
+:class:`RenameProjectCommand`); a run of edits to one field merges into one undo step,
+and a value out of range is refused by the command with its reason.
+"""
+from __future__ import annotations
+
+from typing import Callable
+
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget
+
+from designer.commands import RenameProjectCommand, SetWorkloadCommand, UpdateSettingsCommand
+from designer.model import Project
+from designer.settings import COOLANTS
+from designer.training.models import PRESETS
+from designer.training.section import DEFAULT_WORKLOAD
+from designer.training.software import DEFAULT_PROFILE
+from designer.training.software import LABELS as SOFTWARE_LABELS
+
+from ..app import style
+
+#: (setting, label, suffix, minimum, maximum, decimals)
+SETTINGS = [
+    ("pue", "PUE", "", 1.0, 5.0, 2),
+    ("power_factor", "Power factor", "", 0.5, 1.0, 2),
+    ("derating", "Circuit derating", "", 0.5, 1.0, 2),
+    ("coolant_delta_t_k", "Coolant ΔT", " K", 1.0, 50.0, 1),
+    ("air_delta_t_k", "Air ΔT", " K", 1.0, 50.0, 1),
+    ("rack_limit_kw", "Rack limit", " kW", 1.0, 10000.0, 1),
+    ("rack_system_limit_kw", "Rack-scale limit", " kW", 1.0, 10000.0, 1),
+    ("fabric_oversubscription", "Fabric oversubscription", " : 1", 1.0, 64.0, 1),
+]
+#: What the training engine assumes when the project states no workload (shown, not decided, here).
+DEFAULT_MODEL = DEFAULT_WORKLOAD["model"]
+
+
+def form_heading(text: str) -> QLabel:
+    """A bold, muted heading between the rows of a settings form (the project's and the quote's)."""
+    label = QLabel(text)
+    font = label.font()
+    font.setBold(True)
+    label.setFont(font)
+    label.setStyleSheet(f"color: {style.MUTED_TEXT.name()}; padding-top: 6px;")
+    return label
+
+
+class ProjectForm(QWidget):
+    """Fields for the whole project; ``push(command)`` sends each edit to the document."""
+
+    def __init__(self, push: Callable[[object], None], parent: QWidget | None = None):
+        super().__init__(parent)
+        self._push = push
+        form = QFormLayout(self)
+        form.setContentsMargins(0, 4, 0, 0)
+        self.name = QLineEdit()
+        form.addRow("Name", self.name)
+        self.name.textEdited.connect(lambda t: self._push(RenameProjectCommand(t)))
+
+        form.addRow(form_heading("Design assumptions"))
+        self.settings: dict[str, QDoubleSpinBox] = {}
+        for key, label, suffix, lo, hi, decimals in SETTINGS:
+            box = QDoubleSpinBox()
+            box.setRange(lo, hi)
+            box.setDecimals(decimals)
+            box.setSingleStep(10 ** -decimals if decimals else 1)
+            box.setSuffix(suffix)
+            box.valueChanged.connect(lambda v, k=key: self._push(UpdateSettingsCommand({k: round(v, 6)})))
+            self.settings[key] = box
+            form.addRow(label, box)
+        self.coolant = QComboBox()
+        for key, props in COOLANTS.items():
+            self.coolant.addItem(props["name"], key)
+        self.coolant.activated.connect(
+            lambda i: self._push(UpdateSettingsCommand({"coolant": self.coolant.itemData(i)})))
+        form.addRow("Coolant", self.coolant)
+        self.tiers = QComboBox()
+        for value, text in (("auto", "as many as needed"), ("2", "2 (leaf, spine)"), ("3", "3 (leaf, spine, core)")):
+            self.tiers.addItem(text, value)
+        self.tiers.activated.connect(
+            lambda i: self._push(UpdateSettingsCommand({"fabric_tiers": self.tiers.itemData(i)})))
+        form.addRow("Fabric tiers", self.tiers)
+
+        form.addRow(form_heading("Training workload"))
+        self.model = QComboBox()
+        self.model.addItem(f"not set (assume {DEFAULT_MODEL})", None)
+        for name in sorted(PRESETS):
+            self.model.addItem(name, name)
+        self.model.activated.connect(lambda i: self._set_workload(model=self.model.itemData(i)))
+        self.tokens = QDoubleSpinBox()
+        self.tokens.setRange(0.0, 1000.0)
+        self.tokens.setDecimals(2)
+        self.tokens.setSuffix(" T tokens")
+        self.tokens.setSpecialValueText(f"{DEFAULT_WORKLOAD['tokens'] / 1e12:g} T tokens (default)")
+        self.tokens.valueChanged.connect(lambda v: self._set_workload(tokens=v * 1e12 if v else None))
+        self.batch = QSpinBox()
+        self.batch.setRange(0, 1 << 20)
+        self.batch.setSuffix(" sequences")
+        self.batch.setSpecialValueText("chosen for the GPU count")
+        self.batch.setToolTip("Sequences per step. Unset: at least 4M tokens, 2,048 tokens per GPU, at most the "
+                              "compute-optimal batch of the run; the analysis says what it chose and why")
+        self.batch.valueChanged.connect(lambda v: self._set_workload(global_batch=v or None))
+        self.precision = QComboBox()
+        for p in ("bf16", "fp8"):
+            self.precision.addItem(p.upper(), p)
+        self.precision.activated.connect(lambda i: self._set_workload(precision=self.precision.itemData(i)))
+        self.software = QComboBox()
+        for key, label in SOFTWARE_LABELS.items():
+            self.software.addItem(label + (" (default)" if key == DEFAULT_PROFILE else ""), key)
+        self.software.setToolTip("The training framework the estimate assumes: its attention kernel, the overlap "
+                                 "of communication with compute, how data parallelism shards the model, FP8 support")
+        self.software.activated.connect(lambda i: self._set_workload(
+            software=None if self.software.itemData(i) == DEFAULT_PROFILE else self.software.itemData(i)))
+        form.addRow("Model", self.model)
+        form.addRow("Token budget", self.tokens)
+        form.addRow("Global batch", self.batch)
+        form.addRow("Precision", self.precision)
+        form.addRow("Software", self.software)
+        note = QLabel("The best parallelism plan is searched for the design's GPUs; a fixed plan can be set "
+                      "in the project file's workload (tp, pp, dp ...).")
+        note.setWordWrap(True)
+        note.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
+        form.addRow(note)
+        self._workload: dict = {}
+
+    def _set_workload(self, **changes) -> None:
+        workload = {k: v for k, v in {**self._workload, **changes}.items() if v is not None}
+        if not workload.get("model"):
+            workload = {k: v for k, v in workload.items() if k != "model"}
+            if workload:
+                workload["model"] = DEFAULT_MODEL  # a token budget or batch needs a model to apply to
+        self._push(SetWorkloadCommand(workload or None))
+
+    def load(self, project: Project) -> None:
+        """Show ``project``'s values (the caller guards against pushing them back)."""
+        if self.name.text() != project.name:
+            self.name.setText(project.name)
+        s = project.settings
+        for key, box in self.settings.items():
+            if abs(box.value() - getattr(s, key)) > 1e-9:
+                box.setValue(getattr(s, key))
+        self.coolant.setCurrentIndex(max(0, self.coolant.findData(s.coolant)))
+        self.tiers.setCurrentIndex(max(0, self.tiers.findData(s.fabric_tiers)))
+        self._workload = dict(project.workload)
+        w = self._workload
+        self.model.setCurrentIndex(max(0, self.model.findData(w.get("model"))))
+        tokens = float(w.get("tokens") or 0) / 1e12
+        if abs(self.tokens.value() - tokens) > 1e-9:
+            self.tokens.setValue(tokens)
+        batch = int(w.get("global_batch") or 0)
+        if self.batch.value() != batch:
+            self.batch.setValue(batch)
+        self.precision.setCurrentIndex(max(0, self.precision.findData(str(w.get("precision") or "bf16"))))
+        self.software.setCurrentIndex(max(0, self.software.findData(str(w.get("software") or DEFAULT_PROFILE).lower())))

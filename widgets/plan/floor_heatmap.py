@@ -1,0 +1,116 @@
+"""The floor plan's heat map: each rack by the layer chosen, each CDU by the load on its loop.
+
+A layer is one figure the engines give per rack as a share of what it is held to,
+read as it is: ``power.racks[i].utilisation`` (the rack's draw over its limit),
+``chain_utilisation`` (the most loaded element of the chain feeding it: inlets, row
+busway, UPS) or ``cooling.racks[i].air_density`` (its air heat over what its row
+may reject to the room). A rack the analysis has no figure for (new since the last
+run, or without a limit) is grey until the engines say otherwise. Every layer uses
+the one colour scale, :func:`widgets.app.style.heat_color`, in bands, so the legend lists
+exactly the colours the plan shows (:meth:`HeatMapMixin.heat_bands_in_use`).
+"""
+from __future__ import annotations
+
+from ..app import style
+
+#: layer -> (name in the View menu, the analysis section and the per-rack key it reads, what the legend says).
+LAYERS: dict[str, tuple[str, str, str, str]] = {
+    "rack_power": ("Rack power", "power", "utilisation", "Racks: rack power"),
+    "power_chain": ("Power chain", "power", "chain_utilisation", "Racks: power chain"),
+    "air_density": ("Air density", "cooling", "air_density", "Racks: air density"),
+}
+DEFAULT_LAYER = "rack_power"
+
+
+def _racks(analysis, section: str) -> list:
+    try:
+        return (analysis[section] or {}).get("racks") or []
+    except (KeyError, TypeError):  # a partial result (a test's, an engine that failed) lacks the section
+        return []
+
+
+def rack_shares(analysis, layer: str = DEFAULT_LAYER) -> dict[str, float | None]:
+    """rack id -> the layer's share (utilisation, chain utilisation or air density) as the engine reports it."""
+    _, section, key, _ = LAYERS[layer]
+    return {r["id"]: r.get(key) for r in _racks(analysis, section)}
+
+
+def cdu_shares(analysis) -> dict[str, float | None]:
+    """floor unit id -> the load of its CDU loop over the loop's capacity, as the cooling engine reports it."""
+    out: dict[str, float | None] = {}
+    for loop in analysis["cooling"].get("cdu_loops", []):
+        share = loop.get("utilisation")
+        for unit in loop.get("units", []):
+            kind, _, uid = unit.partition(":")
+            if kind == "floor":
+                out[uid] = share
+    return out
+
+
+class HeatMapMixin:
+    """Heat-map colouring of :class:`~widgets.plan.floor_plan.FloorPlanScene` (its ``rack_items`` and ``floor_items``)."""
+
+    heat_map = False
+    heat_layer = DEFAULT_LAYER
+    _rack_share: dict = {}
+    _floor_share: dict = {}
+    #: bumped by the scene whenever a rack or floor unit item comes or goes
+    _item_version = 0
+    _bands_cache = None
+
+    def set_analysis(self, analysis) -> None:
+        """Engine results (a :class:`designer.analysis.Analysis`) to colour the heat map with; None forgets them."""
+        self._analysis = analysis
+        self._rack_share = rack_shares(analysis, self.heat_layer) if analysis is not None else {}
+        self._floor_share = cdu_shares(analysis) if analysis is not None else {}
+        if self.heat_map:
+            self._recolour()
+
+    def set_heat_map(self, on: bool) -> None:
+        """Colour racks by the chosen layer and CDUs by loop load against capacity."""
+        self.heat_map = bool(on)
+        self._recolour()
+
+    def set_heat_layer(self, layer: str) -> None:
+        """Which figure colours the racks (a key of :data:`LAYERS`); CDUs keep their loop load."""
+        if layer not in LAYERS:
+            raise ValueError(f"no heat map layer {layer!r} ({', '.join(LAYERS)})")
+        self.heat_layer = layer
+        self._rack_share = rack_shares(self._analysis, layer) if self._analysis is not None else {}
+        if self.heat_map:
+            self._recolour()
+        else:
+            self.update()
+
+    def heat_layer_title(self) -> str:
+        """What the racks' colours say, for the legend."""
+        return LAYERS[self.heat_layer][3]
+
+    def heat_bands_in_use(self) -> list[str]:
+        """The load bands the heat map paints now, in legend order: racks by the layer, CDUs by loop load."""
+        # The legend asks on every repaint; the answer changes only with the figures (new dicts, held here so
+        # they are compared by identity, never by a reused address) or with the set of items.
+        key = (self._rack_share, self._floor_share, self._item_version)
+        cached = self._bands_cache
+        if cached is not None and all(a is b for a, b in zip(cached[0][:2], key[:2])) and cached[0][2] == key[2]:
+            return cached[1]
+        shares = [self._rack_share.get(rid) for rid in self.rack_items]
+        shares += [self._floor_share.get(fid) for fid, item in self.floor_items.items() if item.kind == "cdu"]
+        used = {style.heat_band(s) for s in shares}
+        bands = [band for band in style.HEAT_BANDS if band in used]
+        self._bands_cache = (key, bands)
+        return bands
+
+    def rack_heat(self, rack_id: str):
+        return style.heat_color(self._rack_share.get(rack_id))
+
+    def floor_heat(self, device_id: str):
+        return style.heat_color(self._floor_share.get(device_id))
+
+    def _recolour(self) -> None:
+        on = self.heat_map
+        for rid, item in self.rack_items.items():
+            item.set_heat(self.rack_heat(rid) if on else None, update=False)
+        for fid, item in self.floor_items.items():
+            item.set_heat(self.floor_heat(fid) if on and item.kind == "cdu" else None, update=False)
+        self.update()

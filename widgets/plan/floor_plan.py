@@ -1,0 +1,323 @@
+"""The floor plan's scene: items that mirror a document's halls, racks and floor units.
+
+One scene unit is one millimetre; scene y grows downward like the model's y.
+Halls after the first are laid out to the right of the one before (the model
+gives every hall its own coordinate plane), so ``hall_offsets`` maps a hall
+to where its origin sits in the scene.
+
+The scene follows a :class:`designer.commands.Document`: each
+:class:`~designer.commands.Change` updates, adds or removes only the items it
+names (a full rebuild happens only when the document is replaced or a hall
+changes). Gestures never edit the model: they go through
+:class:`widgets.plan.canvas_tools.CanvasTools`, which pushes one command per edit.
+
+A floor plan is mostly static, so the scene keeps Qt's BSP index and an
+explicit scene rect; a drag of many items switches to ``NoIndex`` while it lasts.
+
+This module mirrors the model; the scene's other concerns live beside it:
+selection (:mod:`.floor_selection`), clearance zones (:mod:`.floor_clearance`),
+the heat map (:mod:`.floor_heatmap`), dragging (:mod:`.floor_drag`) and the
+overview of big plans (:mod:`.floor_overview`).
+"""
+from __future__ import annotations
+
+from collections import Counter
+
+import shiboken6
+from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtWidgets import QGraphicsScene
+
+from catalog import Catalog
+from designer.commands import Change, Document
+from designer.model import Project
+from designer.placement import floor_footprint, rack_size
+
+from ..app import style
+from .canvas_tools import CanvasTools
+from .floor_clearance import ClearanceMixin
+from .floor_drag import DragMixin
+from .floor_heatmap import HeatMapMixin
+from .floor_items import FloorDeviceItem, FootprintItem, HallItem, HallTitleItem, RackItem
+from .floor_overview import OverviewItem, OverviewMixin
+from .floor_selection import SelectionMixin
+
+#: Space left between halls laid out side by side.
+HALL_GAP_MM = 3000.0
+#: A floor unit without a footprint in the catalog is still drawn, as a small square, to be found and moved.
+DEFAULT_FLOOR_UNIT_MM = (600.0, 600.0)
+
+
+class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, OverviewMixin, QGraphicsScene):
+    """Items for one document; edits arrive as commands and come back as changes."""
+
+    #: The selection changed: kind ("rack", "floor", or "" for nothing) and the ids of that kind.
+    #: A mixed selection reports its racks.
+    selection_changed = Signal(str, list)
+    #: An edit on the plan was refused (overlap, outside the hall, a command's error): the reason.
+    refused = Signal(str)
+    #: Empty floor of a hall was clicked (its id): the inspector shows that hall.
+    hall_clicked = Signal(str)
+    #: A note for the status bar that is not a refusal (a server dropped on the plan).
+    status_message = Signal(str)
+
+    def __init__(self, catalog: Catalog, parent=None):
+        super().__init__(parent)
+        self.catalog = catalog
+        self.setItemIndexMethod(QGraphicsScene.ItemIndexMethod.BspTreeIndex)
+        self.document: Document | None = None
+        self._listener = None
+        self.project = Project()
+        self.rack_items: dict[str, RackItem] = {}
+        self.floor_items: dict[str, FloorDeviceItem] = {}
+        self.hall_items: dict[str, HallItem] = {}
+        self.hall_offsets: dict[str, QPointF] = {}
+        self._roles: Counter = Counter()
+        #: Items another view draws on the plan that have colours of their own (``legend()`` -> entries).
+        self.legend_overlays: list = []
+        self._floor_kinds: Counter = Counter()
+        self._halls_rect = QRectF()
+        self._overview_items: list[OverviewItem] = []
+        self._analysis = None
+        self._make_clearance_items()
+        self.tools = CanvasTools(self)
+        self.selectionChanged.connect(self._on_qt_selection)
+
+    # -- document ---------------------------------------------------------------
+    def set_document(self, document: Document) -> None:
+        """Mirror ``document`` from now on (call again when the window's document is replaced)."""
+        if self.document is not None and self._listener is not None:
+            self.document.unsubscribe(self._listener)
+        self.document = document
+        self._listener = lambda project, change, doc=document: self._on_document_changed(doc, project, change)
+        document.subscribe(self._listener)
+        # A new document starts with nothing selected: ids of the old one may name other racks here.
+        self._batch += 1
+        try:
+            self.clearSelection()
+        finally:
+            self._batch -= 1
+        self._selection = ("", [])
+        self.set_project(document.project)
+
+    def _on_document_changed(self, document: Document, project: Project, change: Change) -> None:
+        if document is not self.document:
+            return  # a document this scene no longer shows
+        if change.halls or project.halls != self.project.halls:
+            self.set_project(project)
+        else:
+            self.apply_change(project, change)
+
+    # -- building -----------------------------------------------------------------
+    def set_project(self, project: Project) -> None:
+        """Rebuild every item for ``project`` (the selection is kept by id)."""
+        keep = self.selected_ids()
+        self._drag = None
+        self._batch += 1
+        try:
+            self.clear()
+            self._overview_items = []  # cleared with everything else
+            self.project = project
+            self.rack_items.clear(), self.floor_items.clear(), self.hall_items.clear(), self.hall_offsets.clear()
+            self._item_version += 1
+            self._roles.clear(), self._floor_kinds.clear()
+            self._make_clearance_items()
+            self._halls_rect = QRectF()
+            cursor = None
+            for hall in project.halls:
+                x0, y0, x1, y1 = hall.bounds
+                offset = QPointF(0, 0) if cursor is None else QPointF(cursor - x0, 0)
+                cursor = x1 + offset.x() + HALL_GAP_MM
+                self.hall_offsets[hall.id] = offset
+                item = HallItem(hall.id, hall.outline, hall.tile_mm)
+                item.setPos(offset)
+                self.addItem(item)
+                self.hall_items[hall.id] = item
+                title = HallTitleItem(hall.name or hall.id,
+                                      f"{(x1 - x0) / 1000:.1f} × {(y1 - y0) / 1000:.1f} m · {hall.area_m2:.0f} m²")
+                title.setPos(offset + QPointF(x0, y0))
+                self.addItem(title)
+                self._halls_rect = self._halls_rect.united(QRectF(x0, y0, x1 - x0, y1 - y0).translated(offset))
+            for rack in project.racks:
+                self._add_rack(rack)
+            for dev in project.floor_devices:
+                self._add_floor(dev)
+            self._update_scene_rect()
+            self._refresh_all_clearances(None)
+            for where in keep:
+                item = self.item_for(where)
+                if item is not None:
+                    item.setSelected(True)
+        finally:
+            self._batch -= 1
+        self._on_qt_selection()
+
+    def apply_change(self, project: Project, change: Change) -> None:
+        """Update, add or remove just the items ``change`` names."""
+        old, self.project = self.project, project
+        self._batch += 1
+        try:
+            touched: list[FootprintItem] = []
+            for rid in change.racks:
+                item = self.rack_items.get(rid)
+                if not project.has_rack(rid):
+                    if item is not None:
+                        self._remove_rack(rid)
+                    continue
+                rack = project.rack(rid)
+                if item is None:
+                    touched.append(self._add_rack(rack))
+                    continue
+                before = old.rack(rid) if old.has_rack(rid) else None
+                if before is rack:
+                    continue
+                if before is None or before.type != rack.type or before.hall != rack.hall:
+                    selected = item.isSelected()
+                    self._remove_rack(rid)
+                    item = self._add_rack(rack)
+                    item.setSelected(selected)
+                else:
+                    self._restyle_rack(item, rack)
+                    offset = self.hall_offsets.get(rack.hall, QPointF(0, 0))
+                    item.place(rack.x + offset.x(), rack.y + offset.y(), rack.rotation)
+                touched.append(item)
+            for fid in change.floor_devices:
+                item = self.floor_items.get(fid)
+                if not project.has_floor_device(fid):
+                    if item is not None:
+                        self._remove_floor(fid)
+                    continue
+                dev = project.floor_device(fid)
+                before = old.floor_device(fid) if old.has_floor_device(fid) else None
+                if before is dev and item is not None:
+                    continue
+                selected = item is not None and item.isSelected()
+                if item is not None:
+                    self._remove_floor(fid)
+                item = self._add_floor(dev)
+                item.setSelected(selected)
+                touched.append(item)
+            self._grow_scene_rect(touched)
+            self._refresh_all_clearances(change.racks)
+        finally:
+            self._batch -= 1
+        self._on_qt_selection()
+        self._refresh_selection_clearance()
+
+    def _restyle_rack(self, item: RackItem, rack) -> None:
+        role = style.rack_role(rack, self.catalog)
+        if role != item.role:
+            self._roles[item.role] -= 1
+            self._roles[role] += 1
+            item.role = role
+        item.set_style(rack.name or rack.id, style.ROLES[role][0])
+
+    def _add_rack(self, rack) -> RackItem:
+        item = RackItem(rack.id, *rack_size(self.catalog, rack.type))
+        item.role = style.rack_role(rack, self.catalog)
+        self._roles[item.role] += 1
+        item.set_style(rack.name or rack.id, style.ROLES[item.role][0])
+        if self.heat_map:
+            item.set_heat(self.rack_heat(rack.id), update=False)
+        self._add(item, rack.hall, rack.x, rack.y, rack.rotation)
+        self.rack_items[rack.id] = item
+        self._item_version += 1
+        return item
+
+    def _remove_rack(self, rack_id: str) -> None:
+        item = self.rack_items.pop(rack_id)
+        self._item_version += 1
+        self._roles[item.role] -= 1
+        self.removeItem(item)
+        self.overview_dirty()
+
+    def _add_floor(self, dev) -> FloorDeviceItem:
+        kind = getattr(self.catalog.find(dev.type), "kind", "")
+        self._floor_kinds[kind] += 1
+        fp = floor_footprint(dev, self.catalog)
+        item = FloorDeviceItem(dev.id, *((fp.width, fp.depth) if fp.solid else DEFAULT_FLOOR_UNIT_MM))
+        item.kind = kind
+        item.set_style(dev.name or dev.id, (style.CDU if kind == "cdu" else style.FLOOR_OTHER)[0])
+        if self.heat_map and kind == "cdu":
+            item.set_heat(self.floor_heat(dev.id), update=False)
+        self._add(item, dev.hall, dev.x, dev.y, dev.rotation)
+        self.floor_items[dev.id] = item
+        self._item_version += 1
+        return item
+
+    def _remove_floor(self, device_id: str) -> None:
+        item = self.floor_items.pop(device_id)
+        self._item_version += 1
+        self._floor_kinds[item.kind] -= 1
+        self.removeItem(item)
+        self.overview_dirty()
+
+    def _add(self, item, hall_id: str, x: float, y: float, rotation: float) -> None:
+        offset = self.hall_offsets.get(hall_id, QPointF(0, 0))
+        self.addItem(item)
+        item.place(x + offset.x(), y + offset.y(), rotation)
+        if self._overview:
+            self.overview_dirty()
+
+    def _update_scene_rect(self) -> None:
+        """Halls plus anything standing outside them, with room to pan around."""
+        rect = QRectF(self._halls_rect)
+        for item in (*self.rack_items.values(), *self.floor_items.values()):
+            if not rect.contains(item.pos()):
+                rect = rect.united(item.sceneBoundingRect())
+        if rect.isEmpty():
+            rect = QRectF(0, 0, 10000, 10000)
+        margin = max(3000.0, 0.3 * max(rect.width(), rect.height()))
+        self.setSceneRect(rect.adjusted(-margin, -margin, margin, margin))
+
+    def _grow_scene_rect(self, items) -> None:
+        """Widen the scene rect for changed items that stand outside it (it never shrinks on an edit)."""
+        rect = self.sceneRect()
+        for item in items:
+            if not rect.contains(item.sceneBoundingRect()):
+                rect = rect.united(item.sceneBoundingRect().adjusted(-3000, -3000, 3000, 3000))
+        if rect != self.sceneRect():
+            self.setSceneRect(rect)
+
+    # -- queries ------------------------------------------------------------
+    def halls_rect(self) -> QRectF:
+        """The union of every hall's bounds in scene coordinates (empty when there is no hall)."""
+        return QRectF(self._halls_rect)
+
+    def legend(self) -> list[tuple]:
+        """(colour, label) for each kind of item the plan shows, in legend order."""
+        if self.heat_map:  # headings first: which figure the racks show (the layer), and what CDUs show
+            out = [(style.LEGEND_HEADING, self.heat_layer_title())]
+            out += [(style.LEGEND_HEADING, style.HEAT_CDU_HEADING)] if self._floor_kinds.get("cdu", 0) > 0 else []
+            out += [style.HEAT_BANDS[band] for band in self.heat_bands_in_use()]
+        else:
+            out = [style.ROLES[r] for r in style.ROLES if self._roles.get(r, 0) > 0]
+            out += [style.CDU] if self._floor_kinds.get("cdu", 0) > 0 else []
+            out += [style.FLOOR_OTHER] if any(n > 0 for k, n in self._floor_kinds.items() if k != "cdu") else []
+        if self.all_clearances:
+            out += style.CLEARANCE_LEGEND
+        for item in self.legend_overlays:  # drawn over the plan by a view (cable routes): their colours too
+            if shiboken6.isValid(item) and item.isVisible() and item.scene() is self:
+                out += item.legend()
+        drag = getattr(self, "_drag", None)
+        if drag is not None and drag.marked:
+            out.append(style.REFUSED_LEGEND)
+        return out
+
+    def item_for(self, where: str):
+        """The item for ``"rack:<id>"``, ``"floor:<id>"`` or ``"hall:<id>"``, or None."""
+        kind, _, oid = where.partition(":")
+        return {"rack": self.rack_items, "floor": self.floor_items, "hall": self.hall_items}.get(kind, {}).get(oid)
+
+    def hall_at(self, scene_pos: QPointF) -> tuple[str, float, float] | None:
+        """The hall under a scene point and the point in that hall's own plane, or None."""
+        for hall_id, item in self.hall_items.items():
+            local = scene_pos - self.hall_offsets[hall_id]
+            if item.polygon.containsPoint(local, Qt.FillRule.OddEvenFill):
+                return hall_id, local.x(), local.y()
+        return None
+
+    def footprint_at(self, scene_pos: QPointF) -> FootprintItem | None:
+        for item in self.items(scene_pos):
+            if isinstance(item, FootprintItem):
+                return item
+        return None

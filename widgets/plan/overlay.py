@@ -1,0 +1,101 @@
+"""What the floor plan draws over the scene in viewport pixels: scale bar, colour key, empty-state hint.
+
+Plain functions of a painter already reset to viewport coordinates, so they
+can be reused when the plan is rendered to an image for a report.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
+
+from ..app import style
+
+#: Scale bar lengths to choose from, in millimetres.
+NICE_MM = [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000, 20000, 50000, 100000, 200000, 500000, 1000000]
+PANEL = QColor(255, 255, 255, 232)
+PANEL_EDGE = QColor("#C9CFD7")
+
+
+def _font(px: int, bold: bool = False) -> QFont:
+    f = QFont()
+    f.setPixelSize(px)
+    f.setBold(bold)
+    return f
+
+
+def scale_bar_length(px_per_mm: float, max_px: float = 140.0) -> float:
+    """The longest round length (1, 2 or 5 times a power of ten) that fits in ``max_px``."""
+    fitting = [mm for mm in NICE_MM if mm * px_per_mm <= max_px]
+    return fitting[-1] if fitting else NICE_MM[0]
+
+
+def _length_text(mm: float) -> str:
+    return f"{mm / 1000:g} m" if mm >= 1000 else f"{mm:g} mm"
+
+
+def _panel(painter: QPainter, rect: QRectF) -> None:
+    painter.setPen(QPen(PANEL_EDGE, 1))
+    painter.setBrush(PANEL)
+    painter.drawRoundedRect(rect, 6, 6)
+
+
+def draw_scale_bar(painter: QPainter, vp, px_per_mm: float) -> None:
+    mm = scale_bar_length(px_per_mm)
+    length = mm * px_per_mm
+    font = _font(12)
+    label = _length_text(mm)
+    text_w = QFontMetricsF(font).horizontalAdvance(label)
+    box = QRectF(14, vp.height() - 50, max(length, text_w) + 24, 36)
+    _panel(painter, box)
+    x0, y = box.left() + 12, box.bottom() - 10
+    painter.setPen(QPen(style.TEXT, 2))
+    painter.drawLine(QLineF(x0, y, x0 + length, y))
+    painter.drawLine(QLineF(x0, y - 5, x0, y + 1))
+    painter.drawLine(QLineF(x0 + length, y - 5, x0 + length, y + 1))
+    painter.setFont(font)
+    painter.drawText(QRectF(x0, box.top() + 3, length, 16), Qt.AlignmentFlag.AlignCenter, label)
+
+
+def draw_legend(painter: QPainter, vp, entries: list[tuple]) -> None:
+    """A colour key in the bottom-right corner, plus a swatch showing which side is the front."""
+    if not entries:
+        return
+    font = _font(12)
+    fm = QFontMetricsF(font)
+    rows = [*entries, (None, "Front of rack")]
+    row_h, sw = 20.0, 14.0
+    width = 12 + sw + 8 + max(fm.horizontalAdvance(row[1]) for row in rows) + 14
+    box = QRectF(vp.width() - width - 14, vp.height() - len(rows) * row_h - 14 - 14, width, len(rows) * row_h + 14)
+    _panel(painter, box)
+    painter.setFont(font)
+    y = box.top() + 7
+    for color, text, *marker in rows:
+        swatch = QRectF(box.left() + 12, y + (row_h - sw) / 2, sw, sw)
+        fill = color if color is not None else style.ROLES["empty"][0]
+        if marker == ["line"]:  # a cable route: a line as on the plan, on its white casing
+            mid = swatch.center().y()
+            painter.setPen(QPen(QColor(255, 255, 255), 5))
+            painter.drawLine(QPointF(swatch.left(), mid), QPointF(swatch.right(), mid))
+            painter.setPen(QPen(fill, 2.5))
+            painter.drawLine(QPointF(swatch.left(), mid), QPointF(swatch.right(), mid))
+        elif marker == ["hatch"]:  # a refused placement: the plan's dashed outline over its hatch
+            painter.setPen(QPen(fill, 1.5, Qt.PenStyle.DashLine))
+            painter.setBrush(QBrush(fill, Qt.BrushStyle.BDiagPattern))
+            painter.drawRect(swatch)
+        else:
+            painter.setPen(QPen(fill.darker(150), 1))
+            painter.setBrush(fill)
+            painter.drawRect(swatch)
+        if color is None:
+            painter.fillRect(QRectF(swatch.left(), swatch.top(), sw, 4), fill.darker(185))
+        painter.setPen(style.TEXT)
+        painter.drawText(QRectF(swatch.right() + 8, y, width, row_h),
+                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+        y += row_h
+
+
+def draw_placeholder(painter: QPainter, vp) -> None:
+    painter.setFont(_font(15))
+    painter.setPen(style.MUTED_TEXT)
+    painter.drawText(QRectF(vp), Qt.AlignmentFlag.AlignCenter,
+                     "No hall to show\nOpen a project with File ▸ Open… (Ctrl+O)")
