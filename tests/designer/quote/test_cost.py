@@ -51,7 +51,7 @@ def test_no_workload_gives_no_token_cost(catalog):
 
 
 def test_no_rate_from_a_bill_split_across_currencies(catalog):
-    from designer.quote.settings import PriceEntry
+    from designer.quote_settings import PriceEntry
 
     project = load(DGX_B200_SU, catalog)
     project = project.with_quote(project.quote.updated(prices=(PriceEntry("AR3307", 2400, "EUR", "2026-11-01"),)))
