@@ -14,7 +14,7 @@ import numpy as np
 
 from .engines import Context, EngineResult
 from .quote.lines import QuoteCounts, build_bill
-from .quote.settings import effective_date
+from .quote_settings import effective_date
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -25,7 +25,7 @@ from .facility import Facility, FacilityError, check_facility
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
 from .placement import Problem, carry_index, check_move, check_new, floor_footprint, footprints_of, rack_footprint
 from .rules import rack_space_problem, u_span_problem
-from .quote.settings import SECTION_TITLES, QuoteError
+from .quote_settings import SECTION_TITLES, QuoteError
 from .settings import SettingsError
 
 

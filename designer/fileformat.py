@@ -49,7 +49,7 @@ from .bounds import COORD_MM, HALL_BOUNDS, LONE_SURROGATE, RACK_LIMIT_KW, WORKLO
 from .collector import paused
 from .facility import NO_FACILITY, FacilityError, facility_from_json
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
-from .quote.settings import QuoteError, QuoteSettings, quote_from_json
+from .quote_settings import QuoteError, QuoteSettings, quote_from_json
 from .settings import Settings, SettingsError, settings_from_json
 from .rules import span_problem
 

@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import Iterable
 
 from .facility import NO_FACILITY, Facility
-from .quote.settings import QuoteSettings
+from .quote_settings import QuoteSettings
 from .settings import Settings
 
 FACES = ("front", "rear")

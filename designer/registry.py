@@ -9,12 +9,12 @@ from __future__ import annotations
 from .bom import analyze_bom
 from .checks import check_space
 from .cooling import analyze_cooling
+from .cost import analyze_cost
 from .engines import Context, Engine, EngineResult
 from .fabric import analyze_bandwidth, analyze_fabric
 from .floor_loading import analyze_floor
 from .inventory import run as count_devices
 from .power import analyze_power
-from .quote.cost import analyze_cost
 from .training import analyze_training
 
 

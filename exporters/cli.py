@@ -76,7 +76,7 @@ def _with_quote_flags(project, args):
     from catalog.files import FileReadError
     from designer.commands import CommandError, UpdateQuoteCommand
     from designer.quote.prices import read_price_list
-    from designer.quote.settings import QuoteError
+    from designer.quote_settings import QuoteError
 
     changes: dict = {}
     if args.prices:

@@ -43,7 +43,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from catalog.files import write_atomic
 from catalog.records import EVIDENCE
 from designer.names import PROJECT_PLACES, Namer, cdu_unit_name
-from designer.quote.settings import QuoteError, parse_date
+from designer.quote_settings import QuoteError, parse_date
 
 from . import pdf_style as st
 from .base import ExportError

@@ -27,7 +27,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from catalog.files import write_atomic
 from designer.analysis import Analysis
-from designer.quote.settings import QuoteSettings
+from designer.quote_settings import QuoteSettings
 
 from .bom_csv import bill_of, flag_words
 

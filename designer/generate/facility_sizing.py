@@ -19,8 +19,8 @@ import math
 import numpy as np
 
 from ..facility import Facility
-from ..power_chain import busiest_runs
-from ..power_feeds import SQRT3
+from ..power.chain import busiest_runs
+from ..power.feeds import SQRT3
 
 BUSWAY_AMPS = (250.0, 400.0, 800.0)
 BUSWAY_V = 415.0

@@ -1,4 +1,4 @@
-"""The ``cost`` engine: cost of ownership beside the bill, per year, per GPU-hour and per million tokens.
+"""Cost of ownership beside the bill, per year, per GPU-hour and per million tokens.
 
 Straight-line, the convention of the public models the quote reference (§5) compiles::
 
@@ -10,48 +10,44 @@ Straight-line, the convention of the public models the quote reference (§5) com
 Capital is the bill's one-off net total (hardware and services); subscriptions are its per-year
 lines. Idle draw outside the utilised hours, colocation, financing and residual value are left
 out and listed as such; unpriced lines are out of every figure, which then says so.
+
+The ``cost`` engine (:mod:`designer.cost`) hands this the bill's totals and the figures of the
+power, devices and training engines.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
 
-from ..engines import Context, EngineResult
+from ..quote_settings import QuoteSettings
 
 HOURS_PER_YEAR = 8760.0
 
 
-@dataclass(frozen=True, kw_only=True)
-class CostResult(EngineResult):
-    cost_per_gpu_hour: float | None
-    yearly_cost: float
-
-
-def analyze_cost(ctx: Context) -> CostResult:
-    q = ctx.project.quote
-    bom, power, devices = ctx["bom"], ctx["power"], ctx["devices"]
-    training = ctx["training"].section
+def cost_of_ownership(q: QuoteSettings, *, currency: str, capital: float, support_per_year: float,
+                      unpriced: Iterable[str], other_currencies: Mapping[str, float], pue: float,
+                      it_typical_kw: float, gpus: int, tokens_per_s: float | None) -> dict:
+    """The ``cost`` section: ``capital`` is the bill's one-off net total, ``support_per_year`` its per-year
+    lines, both in ``currency``; ``other_currencies`` the bill's totals it could not convert, and
+    ``unpriced`` its lines without a price. ``tokens_per_s`` is None without a training workload."""
     years, util, price_kwh = q.depreciation_years, q.utilisation, q.energy_price_per_kwh
-    pue = ctx.settings.pue
-    capital = bom.one_off_total
-    facility_kw = power.it_typical_kw * pue
+    facility_kw = it_typical_kw * pue
     energy_kwh = facility_kw * HOURS_PER_YEAR * util
     energy = energy_kwh * price_kwh
-    support = bom.yearly_total
+    support = support_per_year
     depreciation = capital / years
     yearly = depreciation + energy + support
-    gpus = devices.gpus
     gpu_hours = gpus * HOURS_PER_YEAR * util
     per_gpu_hour = yearly / gpu_hours if gpu_hours else None
-    tps = training.get("tokens_per_s") if training else None
+    tps = tokens_per_s
     per_m_tokens = (yearly / (tps * 3600.0 * HOURS_PER_YEAR * util) * 1e6) if tps else None
-    other = dict(bom.section.get("other_currencies") or {})
+    other = dict(other_currencies)
     if other:
         # capital in one currency with the rest left out would understate every rate many times over
         per_gpu_hour = per_m_tokens = None
     terms = {"depreciation": depreciation, "energy": energy, "subscriptions and support": support}
     dominant = max(terms, key=terms.get) if yearly else None
-    section = {
-        "currency": bom.currency,
+    return {
+        "currency": currency,
         "capital": round(capital, 2),
         "depreciation_years": years,
         "utilisation": util,
@@ -70,14 +66,13 @@ def analyze_cost(ctx: Context) -> CostResult:
         "tokens_per_s": tps,
         "cost_per_million_tokens": round(per_m_tokens, 4) if per_m_tokens is not None else None,
         "dominant": dominant,
-        "excludes_unpriced": list(bom.unpriced),
+        "excludes_unpriced": list(unpriced),
         "excludes_currencies": other,
         "assumptions": [
             "straight-line depreciation, no residual value and no financing",
             "energy at typical IT draw × PUE for the utilised hours only; idle draw is not counted",
             "colocation, staff and insurance are not included",
         ] + (["no training workload: cost per million tokens is not given"] if not tps else [])
-          + ([f"prices in {', '.join(other)} are not converted to {bom.currency}: capital leaves them out, so no "
+          + ([f"prices in {', '.join(other)} are not converted to {currency}: capital leaves them out, so no "
               "cost per GPU-hour or per million tokens is given"] if other else []),
     }
-    return CostResult(section=section, cost_per_gpu_hour=section["cost_per_gpu_hour"], yearly_cost=section["yearly_cost"])

@@ -22,7 +22,7 @@ from catalog import Catalog, DeviceType, Figure
 from catalog.records import QUOTE_KINDS
 
 from ..findings import Finding
-from .settings import SECTIONS, PriceEntry, QuoteSettings, parse_date, part_key, QuoteError
+from ..quote_settings import SECTIONS, PriceEntry, QuoteSettings, parse_date, part_key, QuoteError
 
 CENT = Decimal("0.01")
 _SURE = Figure(None, "", "P")

@@ -16,7 +16,7 @@ from pathlib import Path
 
 from catalog.files import read_bytes
 
-from .settings import PriceEntry, QuoteError, check_price_entry, part_key
+from ..quote_settings import PriceEntry, QuoteError, check_price_entry, part_key
 
 #: Largest price list read (a distributor's whole list is a few MB).
 PRICE_LIST_LIMIT = 32 * 1024 * 1024

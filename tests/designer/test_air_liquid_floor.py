@@ -6,8 +6,8 @@ from dataclasses import replace
 import pytest
 
 from catalog import default_catalog
-from designer.air import air_remedy
 from designer.analysis import analyze
+from designer.cooling.air import air_remedy
 from designer.facility import Facility, RowFacility
 from designer.model import FloorDevice, MountedDevice, Project, Rack
 from designer.settings import Settings

@@ -13,7 +13,7 @@ from designer.analysis import analyze
 from designer.commands import SetDiscountCommand, UpdateQuoteCommand
 from designer.fileformat import load
 from designer.quote.lines import QuoteCounts, build_bill, cable_part_number, length_code
-from designer.quote.settings import PriceEntry, QuoteSettings
+from designer.quote_settings import PriceEntry, QuoteSettings
 from designer.samples import DGX_B200_SU, GB200_NVL72_SU
 
 QUOTE = QuoteSettings(quote_date="2026-12-01")

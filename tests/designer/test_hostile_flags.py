@@ -10,7 +10,7 @@ import argparse
 import pytest
 
 from designer.cli import main
-from designer.cli_types import checked, fmt, real, whole
+from designer.cli.flags import checked, fmt, real, whole
 from designer.samples import DGX_B200_SU
 
 HUGE = "9" * 5000

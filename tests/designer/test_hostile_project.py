@@ -247,7 +247,7 @@ def test_edited_text_is_kept_in_one_composition_and_the_design_opens_again(doc, 
 
 def test_quote_text_is_kept_in_one_composition_by_edits_and_the_reader_alike(doc, catalog, tmp_path):
     from designer.commands import UpdateQuoteCommand
-    from designer.quote.settings import PriceEntry
+    from designer.quote_settings import PriceEntry
 
     # "café" typed two ways is one part number: the second is the first listed twice
     twice = (PriceEntry("caf\u00e9-100", 10, "USD"), PriceEntry("cafe\u0301-100", 12, "USD"))

@@ -12,7 +12,7 @@ from catalog import CatalogError, load_catalog
 from catalog.netbox import import_devicetype
 from designer.analysis import analyze
 from designer.quote.lines import build_bill
-from designer.quote.settings import QuoteSettings
+from designer.quote_settings import QuoteSettings
 from designer.cli import main
 from designer.fileformat import ProjectFileError, load, loads, save
 from designer.model import FloorDevice, MountedDevice, Project, Rack

@@ -12,7 +12,7 @@ from designer.analysis import analyze
 from designer.commands import SetDiscountCommand
 from designer.fileformat import load
 from designer.model import Project
-from designer.quote.settings import PriceEntry
+from designer.quote_settings import PriceEntry
 from drawn import DGX_B200_SU
 from exporters.base import ExportError
 from exporters.bom_csv import COLUMNS, write_bom_csv
@@ -113,7 +113,7 @@ def test_text_that_looks_like_a_formula_stays_text(catalog, tmp_path):
 
     from designer.analysis import analyze
     from designer.fileformat import load
-    from designer.quote.settings import PriceEntry
+    from designer.quote_settings import PriceEntry
     from designer.samples import DGX_B200_SU
     from exporters.bom_csv import write_bom_csv
 

@@ -330,7 +330,7 @@ def test_a_table_that_spans_pages_repeats_its_header(large):
 
 
 def test_undated_list_price_and_long_quote_number(catalog, tmp_path):
-    from designer.quote.settings import PriceEntry
+    from designer.quote_settings import PriceEntry
 
     a = quoted(catalog, quote_number="Q" * 120, prices=(PriceEntry("AR3307", 2400, "USD"),), price_list_name="p.csv")
     path = tmp_path / "undated.pdf"

@@ -17,7 +17,7 @@ from designer.analysis import analyze
 from designer.commands import SetDiscountCommand
 from designer.fileformat import load
 from designer.model import Project
-from designer.quote.settings import PriceEntry
+from designer.quote_settings import PriceEntry
 from drawn import DGX_B200_SU, GB200_NVL72_SU
 from exporters.base import ExportError
 from exporters.quote_xlsx import COST, DISCOUNT_CELL, HEADER_ROW, LINE_COLUMNS, SUMMARY, sheet_name, \
@@ -335,7 +335,7 @@ def test_a_design_with_nothing_to_quote_is_refused(catalog, tmp_path):
 def test_names_that_look_like_formulas_stay_text(project, catalog, tmp_path):
     from dataclasses import replace
 
-    from designer.quote.settings import PriceEntry
+    from designer.quote_settings import PriceEntry
 
     quote = project.quote.updated(customer="=SUM(1,2)", prices=(
         PriceEntry("AR3307", 2400, "USD", "2026-11-01", '=HYPERLINK("http://x","click")'),))

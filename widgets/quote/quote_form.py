@@ -19,7 +19,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QDoubleSpin
 from catalog.records import QUOTE_KINDS
 from designer.commands import Document, UpdateQuoteCommand
 from designer.model import Project
-from designer.quote.settings import MAX_TEXT, QuoteError, QuoteSettings
+from designer.quote_settings import MAX_TEXT, QuoteError, QuoteSettings
 
 from ..app.doc_binding import bind, push
 from ..facility.project_form import form_heading

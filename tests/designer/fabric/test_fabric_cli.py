@@ -1,4 +1,4 @@
-"""`podplanner fabric` as designer/cli.py wires it: add_parser + run."""
+"""`podplanner fabric` as designer/cli/main.py wires it: add_parser + run."""
 from __future__ import annotations
 
 import argparse
@@ -6,8 +6,8 @@ import json
 
 import pytest
 
+from designer.cli import fabric as cli
 from designer.fabric import FabricError
-from designer.fabric import cli
 
 
 def parse(*argv):

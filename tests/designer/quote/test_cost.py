@@ -51,7 +51,7 @@ def test_no_workload_gives_no_token_cost(catalog):
 
 
 def test_no_rate_from_a_bill_split_across_currencies(catalog):
-    from designer.quote.settings import PriceEntry
+    from designer.quote_settings import PriceEntry
 
     project = load(DGX_B200_SU, catalog)
     project = project.with_quote(project.quote.updated(prices=(PriceEntry("AR3307", 2400, "EUR", "2026-11-01"),)))
@@ -64,3 +64,17 @@ def test_no_rate_from_a_bill_split_across_currencies(catalog):
     c = a["cost"]
     assert c["cost_per_gpu_hour"] is None and c["cost_per_million_tokens"] is None
     assert "USD" in c["excludes_currencies"] and any("not converted" in s for s in c["assumptions"])
+
+
+def test_cost_of_ownership_is_a_function_of_the_quote_and_plain_figures():
+    from designer.quote.cost import cost_of_ownership
+    from designer.quote_settings import QuoteSettings
+
+    c = cost_of_ownership(QuoteSettings(), currency="USD", capital=4_000_000.0, support_per_year=100_000.0,
+                          unpriced=("a licence",), other_currencies={}, pue=1.25, it_typical_kw=100.0, gpus=8,
+                          tokens_per_s=None)
+    energy = 100.0 * 1.25 * 8760 * 0.8 * 0.10
+    assert math.isclose(c["energy_per_year"], energy, abs_tol=0.01)
+    assert math.isclose(c["yearly_cost"], 1_000_000 + energy + 100_000, abs_tol=0.01)
+    assert math.isclose(c["cost_per_gpu_hour"], (1_100_000 + energy) / (8 * 8760 * 0.8), rel_tol=1e-4)
+    assert c["cost_per_million_tokens"] is None and c["excludes_unpriced"] == ["a licence"]

@@ -7,7 +7,7 @@ from openpyxl import Workbook
 
 from catalog.files import FileReadError
 from designer.quote.prices import read_price_list
-from designer.quote.settings import PriceEntry, QuoteError
+from designer.quote_settings import PriceEntry, QuoteError
 
 
 def write(tmp_path, name, text):

@@ -7,10 +7,10 @@ import json
 import numpy as np
 import pytest
 
+from designer.cli.train import add_parser, run
 from designer.model import MountedDevice, Project, Rack
 from designer.training import (Plan, Training, TrainingError, best_plan, cluster_from_project, cluster_from_system,
                                estimate, preset, search_plans, training_section)
-from designer.training.cli import add_parser, run
 from designer.training.goodput import daly_interval, young_interval
 from designer.training.memory import activations, model_states
 from designer.training.models import ModelSpec, gpt

@@ -30,15 +30,15 @@ from catalog import Catalog, CatalogError, UnknownDeviceError, load_catalog
 from catalog.files import FileReadError, write_atomic
 from catalog.loader import one_line
 
-from . import __version__
-from .cli_types import checked, real, whole
-from .fileformat import ProjectFileError, load
-from .formatting import count, kw, money, percent, quantity
-from .settings import Settings, SettingsError
-from .training.errors import TrainingError
-from .fabric.sizing import FabricError
-from .generate.spec import GenerateError
-from .names import Namer
+from .. import __version__
+from ..fileformat import ProjectFileError, load
+from ..formatting import count, kw, money, percent, quantity
+from ..settings import Settings, SettingsError
+from ..training.errors import TrainingError
+from ..fabric.sizing import FabricError
+from ..generate.spec import GenerateError
+from ..names import Namer
+from .flags import checked, real, whole
 
 #: Errors that are the user's to fix: one line on stderr, exit 2.
 USER_ERRORS = (CatalogError, ProjectFileError, UnknownDeviceError, TrainingError, FabricError, GenerateError)
@@ -64,7 +64,7 @@ def _setting(name: str):
     return checked(real(None, None), lambda value: Settings(**{name: value}))
 
 
-#: Bounds of ``fabric``'s numeric flags (its parser lives in designer/fabric/cli.py; they are set here, where
+#: Bounds of ``fabric``'s numeric flags (its parser lives in designer/cli/fabric.py; they are set here, where
 #: every command's flags are bounded). Endpoints stop at a billion, a thousand times the largest fabric built,
 #: so that the sizer, not the parser, names the real reach of the switch; a node has at most 64 fabric ports;
 #: a scalable unit at most 4,096 nodes; down:up at the leaf 1 to 64, as the design's settings take it.
@@ -147,9 +147,9 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
     v = sub.add_parser("validate", help="check a project file; exit 0 valid, 1 findings of severity error, 2 unreadable")
     v.add_argument("file")
 
-    from .fabric.cli import add_parser as add_fabric_parser
-    from .generate.cli import add_parser as add_new_parser
-    from .training.cli import add_parser as add_train_parser
+    from .fabric import add_parser as add_fabric_parser
+    from .new import add_parser as add_new_parser
+    from .train import add_parser as add_train_parser
 
     _bound(add_fabric_parser(sub), FABRIC_FLAGS)
     add_train_parser(sub)
@@ -254,7 +254,7 @@ def cmd_catalog(args, catalog: Catalog) -> int:
 
 
 def cmd_validate(args, catalog: Catalog) -> int:
-    from .analysis import analyze
+    from ..analysis import analyze
 
     project = load(args.file, catalog)
     findings = analyze(project, catalog).findings  # the findings analyze reports, every engine's
@@ -282,7 +282,7 @@ def _with_overrides(project, args):
 
 
 def cmd_analyze(args, catalog: Catalog) -> int:
-    from .analysis import analyze
+    from ..analysis import analyze
 
     project = _with_overrides(load(args.file, catalog), args)
     result = analyze(project, catalog)
@@ -345,8 +345,8 @@ def _chain_lines(result) -> list[str]:
 
 
 def cmd_compare(args, catalog: Catalog) -> int:
-    from .analysis import analyze
-    from .compare import compare, compare_text
+    from ..analysis import analyze
+    from ..compare import compare, compare_text
 
     a, b = (analyze(load(path, catalog), catalog) for path in (args.a, args.b))
     doc = compare(a, b, args.a, args.b)
@@ -358,19 +358,19 @@ def cmd_compare(args, catalog: Catalog) -> int:
 
 
 def cmd_fabric(args, catalog: Catalog) -> int:
-    from .fabric.cli import run
+    from .fabric import run
 
     return run(args, catalog)
 
 
 def cmd_new(args, catalog: Catalog) -> int:
-    from .generate.cli import run
+    from .new import run
 
     return run(args, catalog)
 
 
 def cmd_train(args, catalog: Catalog) -> int:
-    from .training.cli import run
+    from .train import run
 
     return run(args, catalog)
 

@@ -11,11 +11,11 @@ import numpy as np
 
 from catalog import Catalog
 
-from .arrays import DesignArrays
-from .facility import WATER_CLASSES
-from .findings import Finding
-from .model import Project
-from .names import cdu_names
+from ..arrays import DesignArrays
+from ..facility import WATER_CLASSES
+from ..findings import Finding
+from ..model import Project
+from ..names import cdu_names
 
 
 def loop_temperatures(project: Project, catalog: Catalog, arrays: DesignArrays, loops: list[dict]) -> list[Finding]:

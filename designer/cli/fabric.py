@@ -1,16 +1,16 @@
 """``podplanner fabric``: size a compute fabric from the command line, without a design file.
 
-It lives beside the engine; ``designer/cli.py`` wires it in with
-``add_parser(subparsers)`` and ``run(args, catalog)``; every bad value raises
-:class:`FabricError` (a ValueError) with one line that names the flag.
+``designer/cli/main.py`` wires it in with ``add_parser(subparsers)`` and
+``run(args, catalog)``; every bad value raises :class:`FabricError` (a ValueError)
+with one line that names the flag.
 """
 from __future__ import annotations
 
 
 from catalog import Catalog, UnknownDeviceError
 
-from ..json_output import print_json
-from .sizing import FabricError, size_fat_tree
+from ..fabric.sizing import FabricError, size_fat_tree
+from .json_output import print_json
 
 
 def add_parser(subparsers):

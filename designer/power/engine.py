@@ -6,7 +6,7 @@ Conventions (see the DCIM reference):
 - A rack's PDUs alternate between feeds A and B in the order they are listed. Device supplies
   are split evenly between the feeds, so each feed carries half the rack in normal operation;
   when the other feed fails each device draws what its surviving supplies deliver, at most its
-  maximum (:mod:`designer.power_feeds`).
+  maximum (:mod:`designer.power.feeds`).
 - A supply set of ``count`` supplies with ``redundant`` spares delivers (count - redundant) x rating.
   On the loss of one feed half of the supplies remain.
 """
@@ -18,13 +18,13 @@ import numpy as np
 
 from catalog import Catalog
 
-from .arrays import DesignArrays
-from .collector import paused
-from .engines import Context, EngineResult, frozen_array
-from .findings import Finding
-from .model import Project
-from .power_chain import power_chain
-from .power_feeds import SQRT3, RackFeeds, imbalance, rack_feeds
+from ..arrays import DesignArrays
+from ..collector import paused
+from ..engines import Context, EngineResult, frozen_array
+from ..findings import Finding
+from ..model import Project
+from .chain import power_chain
+from .feeds import SQRT3, RackFeeds, imbalance, rack_feeds
 
 #: Share of a hall's capacity above which a warning says headroom is thin.
 HEADROOM_WARNING = 0.9
@@ -70,7 +70,7 @@ class PowerResult(EngineResult):
     #: the most loaded element of the chain that feeds the rack (its inlets normal or failover, its row's
     #: distribution, its UPS), as a share of what that element may carry
     rack_chain_utilisation: np.ndarray
-    #: each rack's two feeds (:mod:`designer.power_feeds`)
+    #: each rack's two feeds (:mod:`designer.power.feeds`)
     feeds: RackFeeds
     it_typical_kw: float
     it_max_kw: float

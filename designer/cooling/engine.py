@@ -18,15 +18,15 @@ import numpy as np
 
 from catalog import Catalog
 
+from ..arrays import DesignArrays
+from ..collector import paused
+from ..engines import Context, EngineResult, frozen_array
+from ..findings import Finding
+from ..model import Project
+from ..names import cdu_names
+from ..settings import COOLANTS
 from .air import air_density_findings, air_limits, air_remedy, room_air
-from .arrays import DesignArrays
-from .collector import paused
-from .engines import Context, EngineResult, frozen_array
-from .findings import Finding
 from .liquid import loop_temperatures
-from .model import Project
-from .names import cdu_names
-from .settings import COOLANTS
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -6,7 +6,7 @@ import pytest
 
 from designer.commands import CommandError, Document, SetDiscountCommand, UpdateQuoteCommand
 from designer.fileformat import FORMAT_VERSION, ProjectFileError, dumps, loads, to_dict
-from designer.quote.settings import PriceEntry, QuoteError, QuoteSettings, quote_from_json
+from designer.quote_settings import PriceEntry, QuoteError, QuoteSettings, quote_from_json
 from designer.samples import DGX_B200_SU
 
 

@@ -18,10 +18,10 @@ import numpy as np
 
 from catalog import Catalog
 
-from .arrays import DesignArrays
-from .facility import INLET_CLASSES
-from .findings import Finding
-from .model import Project
+from ..arrays import DesignArrays
+from ..facility import INLET_CLASSES
+from ..findings import Finding
+from ..model import Project
 
 #: (up to this many kW of air heat per rack, the remedy); the last one applies beyond.
 REMEDIES = ((40.0, "a rear-door heat exchanger (20-40 kW per rack is common), in-row cooling or liquid cooling"),

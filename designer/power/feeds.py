@@ -30,7 +30,7 @@ import numpy as np
 
 from catalog import Catalog
 
-from .arrays import DesignArrays
+from ..arrays import DesignArrays
 
 SQRT3 = 3.0 ** 0.5
 

@@ -14,10 +14,10 @@ from catalog import Catalog
 
 from ..analysis import analyze
 from ..fileformat import save
-from ..json_output import print_json
-from .build import generate, nearest_fit
-from .spec import NETWORKS, SYSTEMS, GenerateError, SuperpodSpec, parse_hall
-from .summary import key_lines, key_numbers
+from ..generate.build import generate, nearest_fit
+from ..generate.spec import NETWORKS, SYSTEMS, GenerateError, SuperpodSpec, parse_hall
+from ..generate.summary import key_lines, key_numbers
+from .json_output import print_json
 
 NAME = "new"
 ERRORS = (GenerateError,)

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .facility import DISTRIBUTION_NAMES, Facility
-from .findings import Finding
-from .power_feeds import SQRT3, RackFeeds, imbalance
+from ..facility import DISTRIBUTION_NAMES, Facility
+from ..findings import Finding
+from .feeds import SQRT3, RackFeeds, imbalance
 
 
 def _r(x: float, nd: int = 3) -> float:

@@ -1,6 +1,6 @@
 """``podplanner train``: one plan's estimate, or the best plan with ``--search``.
 
-``designer/cli.py`` wires ``add_parser(subparsers)`` and ``run(args, catalog)`` in;
+``designer/cli/main.py`` wires ``add_parser(subparsers)`` and ``run(args, catalog)`` in;
 ``run`` raises TrainingError (a ValueError) with a one-line message for bad inputs.
 """
 from __future__ import annotations
@@ -8,15 +8,15 @@ from __future__ import annotations
 import argparse
 import math
 
-from ..cli_types import real, whole
-from ..json_output import print_json
-from .errors import TrainingError
-from .hardware import cluster_from_gpu, cluster_from_system
-from .models import PRESETS, model_from_params, override, preset
-from .plan import RECOMPUTE, Training
-from .planner import best_plan, given_plan
-from .batch import default_global_batch
-from .software import ATTENTION, DEFAULT_PROFILE, DP_IMPL, FP8_RECIPE, KNOBS, PROFILES, profile
+from ..training.errors import TrainingError
+from ..training.hardware import cluster_from_gpu, cluster_from_system
+from ..training.models import PRESETS, model_from_params, override, preset
+from ..training.plan import RECOMPUTE, Training
+from ..training.planner import best_plan, given_plan
+from ..training.batch import default_global_batch
+from ..training.software import ATTENTION, DEFAULT_PROFILE, DP_IMPL, FP8_RECIPE, KNOBS, PROFILES, profile
+from .flags import real, whole
+from .json_output import print_json
 
 
 #: Bounds of the numeric flags, so that nothing non-finite or absurd reaches the engine (exit 2 at parse).
