@@ -17,10 +17,14 @@ from ..model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
 from ..quote.settings import QuoteError, quote_from_json
 from ..settings import SettingsError, settings_from_json
 from ..rules import span_problem
+from ..provenance import remember, renamed_types
 from .errors import FORMAT, ProjectFileError
 from .migrations import migrate
 from .plain_racks import _PlainRacks
 from .values import _MOUNTED_KINDS, _ValueChecks
+
+#: Longest ``app_version`` or ``catalog_version`` read: a version, not a document.
+MAX_STAMP_CHARS = 100
 
 
 class _Reader(_PlainRacks, _ValueChecks):
@@ -164,6 +168,13 @@ class _Reader(_PlainRacks, _ValueChecks):
                            rotation=self.number(d.get("rotation", 0), f"{where}.rotation", -360, 360) % 360,
                            name=self.text(d.get("name", ""), f"{where}.name"), serves=tuple(serves))
 
+    def stamp(self, value: Any, where: str) -> str:
+        """A version the file was written with (``0.1.0``, ``2026.12+04fd10a41f65``): one short line of text."""
+        text = self.text(value, where, allow_empty=False)
+        if len(text) > MAX_STAMP_CHARS or not text.isprintable():
+            raise ProjectFileError(where, f"must be one line of at most {MAX_STAMP_CHARS} printable characters")
+        return text
+
     def workload(self, doc: Any) -> dict:
         """The training job: text, numbers and true/false by name; the training engine judges them."""
         if not isinstance(doc, dict):
@@ -189,14 +200,20 @@ class _Reader(_PlainRacks, _ValueChecks):
             raise ProjectFileError("", "a project file must hold one JSON object")
         if "format_version" not in doc:
             raise ProjectFileError("format_version", "is missing: this is not a PodPlanner project file")
-        return self.project(migrate(doc))
+        doc = migrate(doc)
+        project = self.project(doc)
+        remember(project, self.catalog, renamed_types(doc, project, self.catalog))
+        return project
 
     def project(self, doc: Any) -> Project:
-        top = ("format", "format_version", "name", "description", "currency", "settings", "workload", "quote",
-               "halls", "racks", "floor_devices")
+        top = ("format", "format_version", "app_version", "catalog_version", "name", "description", "currency",
+               "settings", "workload", "quote", "halls", "racks", "floor_devices")
         self.obj(doc, "", ("format_version", "halls"), top)
         if doc.get("format", FORMAT) != FORMAT:
             raise ProjectFileError("format", f"{doc['format']!r} is not a PodPlanner project")
+        for key in ("app_version", "catalog_version"):  # what wrote the file: read, checked, not kept
+            if key in doc:
+                self.stamp(doc[key], key)
         currency = self.text(doc.get("currency", "USD"), "currency")
         if len(currency) != 3 or not currency.isascii() or not currency.isalpha() or not currency.isupper():
             raise ProjectFileError("currency", f"{currency!r} is not an ISO 4217 code such as USD")

@@ -6,7 +6,7 @@ from typing import Callable
 from ..settings import Settings
 from .errors import ProjectFileError
 
-FORMAT_VERSION = 4
+FORMAT_VERSION = 5
 
 #: ``MIGRATIONS[n]`` turns a version-n document into version n+1.
 MIGRATIONS: dict[int, Callable[[dict], dict]] = {}
@@ -48,6 +48,16 @@ def _facility_optional(doc: dict) -> dict:
 
     A version-3 file states none of these: its halls check what they checked before and the new
     settings take their defaults, so the document is unchanged.
+    """
+    return doc
+
+
+@migration(4)
+def _versions_optional(doc: dict) -> dict:
+    """Version 5 files say which PodPlanner and which catalog wrote them (``app_version``,
+    ``catalog_version``).
+
+    A version-4 file does not say, and nothing else changed: the document is unchanged.
     """
     return doc
 

@@ -11,11 +11,14 @@ import os
 from pathlib import Path
 from typing import Any
 
+from catalog import Catalog
 from catalog.files import write_atomic
 
+from .. import __version__
 from ..bounds import LONE_SURROGATE, encodable
 from ..facility import NO_FACILITY
 from ..model import Project
+from ..provenance import catalog_of
 from ..quote.settings import QuoteSettings
 from .errors import FORMAT, ProjectFileError
 from .migrations import FORMAT_VERSION
@@ -25,7 +28,9 @@ def _num(v: float) -> float | int:
     return int(v) if float(v).is_integer() else round(v, 3)
 
 
-def to_dict(project: Project) -> dict:
+def to_dict(project: Project, catalog: Catalog | None = None) -> dict:
+    """The document of ``project``, with the PodPlanner and the catalog that write it (``catalog``, else the one
+    the project was opened or edited with; none is written when neither is known)."""
     def opt(d: dict, key: str, value) -> None:
         if value is not None and value != "" and value != ():
             d[key] = value
@@ -61,7 +66,11 @@ def to_dict(project: Project) -> dict:
         if f.serves:
             d["serves"] = list(f.serves)
         floor.append(d)
-    doc = {"format": FORMAT, "format_version": FORMAT_VERSION, "name": project.name}
+    doc = {"format": FORMAT, "format_version": FORMAT_VERSION, "app_version": __version__}
+    catalog = catalog if catalog is not None else catalog_of(project)
+    if catalog is not None:
+        doc["catalog_version"] = catalog.version
+    doc["name"] = project.name
     opt(doc, "description", project.description)
     doc["currency"] = project.currency
     doc["settings"] = project.settings.to_json()
@@ -114,11 +123,12 @@ def _encode(doc: dict, pretty: bool, file: str = "") -> str:
     return text
 
 
-def dumps(project: Project) -> str:
-    return _encode(to_dict(project), pretty=False)
+def dumps(project: Project, catalog: Catalog | None = None) -> str:
+    return _encode(to_dict(project, catalog), pretty=False)
 
 
-def save(project: Project, path: str | os.PathLike, *, pretty: bool | None = None) -> None:
+def save(project: Project, path: str | os.PathLike, *, pretty: bool | None = None,
+         catalog: Catalog | None = None) -> None:
     """Write atomically: a temporary file in the same folder, flushed and fsynced, then renamed.
 
     A project holding a value JSON cannot store is refused (ProjectFileError, a ValueError) before
@@ -127,4 +137,4 @@ def save(project: Project, path: str | os.PathLike, *, pretty: bool | None = Non
     path = Path(path)
     if pretty is None:
         pretty = len(project.racks) <= 2000
-    write_atomic(path, _encode(to_dict(project), pretty, str(path)))
+    write_atomic(path, _encode(to_dict(project, catalog), pretty, str(path)))
