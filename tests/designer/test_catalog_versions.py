@@ -135,3 +135,7 @@ def test_the_command_line_reports_the_rename(tmp_path, before, capsys):
     out = json.loads(capsys.readouterr().out)
     renamed = [f for f in out["findings"] if f["code"] == "catalog-renamed"]
     assert len(renamed) == 1 and renamed[0]["where"] == "rack:r1" and "acme-head-2" in renamed[0]["message"]
+    # a what-if setting on the command line analyses the same file: the rename is still said
+    assert main(["--catalog", str(tmp_path / "v2_cli"), "analyze", str(path), "--json", "--pue", "1.5"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [f["code"] for f in out["findings"]].count("catalog-renamed") == 1
