@@ -21,17 +21,15 @@ from .devices import AddDeviceCommand, MoveDeviceCommand, RemoveDeviceCommand
 from .document import Document, Listener
 from .floor import FLOOR_FIELDS, RemoveFloorDevicesCommand, UpdateFloorDeviceCommand
 from .halls import HALL_FIELDS, AddHallCommand, UpdateFacilityCommand, UpdateHallCommand
-from .objects import (AddFloorDevicesCommand, AddObjectsCommand, AddRacksCommand, MoveFloorDevicesCommand,
-                      MoveObjectsCommand, MoveRacksCommand)
+from .objects import AddObjectsCommand, MoveObjectsCommand
 from .project import (RenameProjectCommand, SetDiscountCommand, SetWorkloadCommand, UpdateQuoteCommand,
                       UpdateSettingsCommand)
 from .racks import RACK_FIELDS, PlaceRackCommand, RemoveRacksCommand, UpdateRackCommand
 
 __all__ = [
-    "AddDeviceCommand", "AddFloorDevicesCommand", "AddHallCommand", "AddObjectsCommand", "AddRacksCommand",
-    "Change", "Command", "CommandError", "Document", "FLOOR_FIELDS", "FLOOR_KIND_LIST", "HALL_FIELDS", "Listener",
-    "MOUNT_KINDS", "MacroCommand", "MoveDeviceCommand", "MoveFloorDevicesCommand", "MoveObjectsCommand",
-    "MoveRacksCommand", "PlaceRackCommand", "RACK_FIELDS", "RemoveDeviceCommand", "RemoveFloorDevicesCommand",
+    "AddDeviceCommand", "AddHallCommand", "AddObjectsCommand", "Change", "Command", "CommandError", "Document",
+    "FLOOR_FIELDS", "FLOOR_KIND_LIST", "HALL_FIELDS", "Listener", "MOUNT_KINDS", "MacroCommand", "MoveDeviceCommand",
+    "MoveObjectsCommand", "PlaceRackCommand", "RACK_FIELDS", "RemoveDeviceCommand", "RemoveFloorDevicesCommand",
     "RemoveRacksCommand", "RenameProjectCommand", "SetDiscountCommand", "SetWorkloadCommand", "UpdateFacilityCommand",
     "UpdateFloorDeviceCommand", "UpdateHallCommand", "UpdateQuoteCommand", "UpdateRackCommand",
     "UpdateSettingsCommand",
