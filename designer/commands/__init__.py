@@ -9,14 +9,13 @@ type) checks it against the placement rules of :mod:`designer.placement`:
 inside its hall, over nothing else. Loading a file goes through no command, so a
 file that breaks them opens, and its findings say where.
 
-The modules, by what they edit: :mod:`.base` (the contract), :mod:`.checks`
+The modules, by what they edit: :mod:`.base` (the contract), :mod:`.validation`
 (the checks on values every command shares), :mod:`.objects` (placing and moving
 racks and floor units), :mod:`.racks`, :mod:`.devices`, :mod:`.floor`,
 :mod:`.halls`, :mod:`.project` (name, settings, workload, quote) and
 :mod:`.document` (the undo stack). Callers import from this package.
 """
 from .base import Change, Command, CommandError, MacroCommand
-from .checks import FLOOR_KIND_LIST, MOUNT_KINDS
 from .devices import AddDeviceCommand, MoveDeviceCommand, RemoveDeviceCommand
 from .document import Document, Listener
 from .floor import FLOOR_FIELDS, RemoveFloorDevicesCommand, UpdateFloorDeviceCommand
@@ -25,6 +24,7 @@ from .objects import AddObjectsCommand, MoveObjectsCommand
 from .project import (RenameProjectCommand, SetDiscountCommand, SetWorkloadCommand, UpdateQuoteCommand,
                       UpdateSettingsCommand)
 from .racks import RACK_FIELDS, PlaceRackCommand, RemoveRacksCommand, UpdateRackCommand
+from .validation import FLOOR_KIND_LIST, MOUNT_KINDS
 
 __all__ = [
     "AddDeviceCommand", "AddHallCommand", "AddObjectsCommand", "Change", "Command", "CommandError", "Document",

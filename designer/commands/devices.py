@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from ..model import FACES, MountedDevice
 from ..rules import u_span_problem
 from .base import Change, Command, CommandError
-from .checks import MOUNT_KINDS, _catalog_entry, _rack, _text
+from .validation import MOUNT_KINDS, _catalog_entry, _rack, _text
 
 
 @dataclass

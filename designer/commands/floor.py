@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 
 from ..placement import check_move, floor_footprint
 from .base import Change, Command, CommandError, _FieldEdit
-from .checks import FLOOR_KIND_LIST, _catalog_entry, _floor_device, _refuse, _text
+from .validation import FLOOR_KIND_LIST, _catalog_entry, _floor_device, _refuse, _text
 
 
 FLOOR_FIELDS = {"name", "serves", "type"}

@@ -7,7 +7,7 @@ from ..bounds import HALL_BOUNDS
 from ..facility import Facility, FacilityError, check_facility
 from ..model import Hall
 from .base import Change, Command, CommandError, _FieldEdit
-from .checks import _bounded, _fresh_id, _outline, _text, _tile
+from .validation import _bounded, _fresh_id, _outline, _text, _tile
 
 
 HALL_FIELDS = {"name", "outline", "tile_mm", "power_capacity_kw", "cooling_capacity_kw",

@@ -13,7 +13,7 @@ from ..model import FACES, FloorDevice, Project, Rack
 from ..placement import check_move, check_new, footprints_of
 from ..rules import rack_space_problem
 from .base import Change, Command, CommandError
-from .checks import (FLOOR_KIND_LIST, MOUNT_KINDS, _bounded, _catalog_entry, _floor_device, _fresh_id, _placement,
+from .validation import (FLOOR_KIND_LIST, MOUNT_KINDS, _bounded, _catalog_entry, _floor_device, _fresh_id, _placement,
                      _rack, _refuse, _text)
 
 

@@ -7,7 +7,7 @@ from ..bounds import WORKLOAD_MAX
 from ..quote.settings import SECTION_TITLES, QuoteError
 from ..settings import SettingsError
 from .base import Change, Command, CommandError, _FieldEdit
-from .checks import _bounded, _text
+from .validation import _bounded, _text
 
 
 @dataclass

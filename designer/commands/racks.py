@@ -7,7 +7,7 @@ from ..bounds import RACK_LIMIT_KW
 from ..placement import check_move, rack_footprint
 from ..rules import u_span_problem
 from .base import Change, Command, CommandError, _FieldEdit
-from .checks import _bounded, _catalog_entry, _rack, _refuse, _text
+from .validation import _bounded, _catalog_entry, _rack, _refuse, _text
 from .objects import MoveObjectsCommand
 
 
