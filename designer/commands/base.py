@@ -46,7 +46,7 @@ class Command(ABC):
         return later
 
 
-class _FieldEdit(Command):
+class FieldEdit(Command):
     """An edit of some fields of one object; edits of the same fields in a row merge (typing)."""
 
     changes: dict

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from ..model import FACES, MountedDevice
 from ..rules import u_span_problem
 from .base import Change, Command, CommandError
-from .validation import MOUNT_KINDS, _catalog_entry, _rack, _text
+from .validation import MOUNT_KINDS, catalog_entry, checked_text, existing_rack
 
 
 @dataclass
@@ -20,15 +20,15 @@ class AddDeviceCommand(Command):
     label: str = "Add device"
 
     def apply(self, project, catalog):
-        rack = _rack(project, self.rack_id)
-        ident = _text(self.device.id, "device id")
+        rack = existing_rack(project, self.rack_id)
+        ident = checked_text(self.device.id, "device id")
         if not ident.strip():
             raise CommandError("a device needs an id")
         in_rack = project.device_rack(ident)
         if in_rack is not None:  # a finding or a cable end names a device by its id alone
             raise CommandError(f"device id {ident!r} is already used in rack {project.rack(in_rack).name!r}")
-        device = replace(self.device, id=ident, name=_text(self.device.name, "device name"),
-                         type=_catalog_entry(catalog, self.device.type, MOUNT_KINDS).id)
+        device = replace(self.device, id=ident, name=checked_text(self.device.name, "device name"),
+                         type=catalog_entry(catalog, self.device.type, MOUNT_KINDS).id)
         if device.face not in FACES:
             raise CommandError(f"face must be front or rear, got {device.face!r}")
         problem = u_span_problem(catalog, rack, device)
@@ -44,7 +44,7 @@ class RemoveDeviceCommand(Command):
     label: str = "Remove device"
 
     def apply(self, project, catalog):
-        rack = _rack(project, self.rack_id)
+        rack = existing_rack(project, self.rack_id)
         try:
             new = rack.without_device(self.device_id)
         except KeyError:
@@ -64,7 +64,7 @@ class MoveDeviceCommand(Command):
     label: str = "Move device"
 
     def apply(self, project, catalog):
-        src = _rack(project, self.rack_id)
+        src = existing_rack(project, self.rack_id)
         try:
             dev = src.device(self.device_id)
         except KeyError:
@@ -78,7 +78,7 @@ class MoveDeviceCommand(Command):
             if problem:
                 raise CommandError(problem)
             return project.with_racks([src.replacing_device(moved)]), Change(racks=frozenset([dst_id]))
-        dst = _rack(project, dst_id)  # (device ids are unique in the design: the moved one keeps its id)
+        dst = existing_rack(project, dst_id)  # (device ids are unique in the design: the moved one keeps its id)
         problem = u_span_problem(catalog, dst, moved)
         if problem:
             raise CommandError(problem)

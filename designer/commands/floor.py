@@ -7,15 +7,15 @@ from __future__ import annotations
 from dataclasses import dataclass, replace
 
 from ..placement import check_move, floor_footprint
-from .base import Change, Command, CommandError, _FieldEdit
-from .validation import FLOOR_KIND_LIST, _catalog_entry, _floor_device, _refuse, _text
+from .base import Change, Command, CommandError, FieldEdit
+from .validation import FLOOR_KIND_LIST, catalog_entry, checked_text, existing_floor_device, refuse
 
 
 FLOOR_FIELDS = {"name", "serves", "type"}
 
 
 @dataclass
-class UpdateFloorDeviceCommand(_FieldEdit):
+class UpdateFloorDeviceCommand(FieldEdit):
     """Rename a floor unit, change its type, or set which racks it serves."""
 
     device_id: str
@@ -26,15 +26,15 @@ class UpdateFloorDeviceCommand(_FieldEdit):
         return (self.device_id,)
 
     def apply(self, project, catalog):
-        unit = _floor_device(project, self.device_id)
+        unit = existing_floor_device(project, self.device_id)
         unknown = set(self.changes) - FLOOR_FIELDS
         if unknown:
             raise CommandError(f"floor unit has no editable property {sorted(unknown)[0]!r}")
         changes = dict(self.changes)
         if "name" in changes:
-            changes["name"] = _text(changes["name"], "floor unit name")
+            changes["name"] = checked_text(changes["name"], "floor unit name")
         if "type" in changes:
-            changes["type"] = _catalog_entry(catalog, changes["type"], FLOOR_KIND_LIST).id
+            changes["type"] = catalog_entry(catalog, changes["type"], FLOOR_KIND_LIST).id
         if "serves" in changes:
             serves = tuple(changes["serves"])
             missing = [r for r in serves if not project.has_rack(r)]
@@ -43,7 +43,7 @@ class UpdateFloorDeviceCommand(_FieldEdit):
             changes["serves"] = serves
         new = replace(unit, **changes)
         if new.type != unit.type:  # a unit of another size where this one stands
-            _refuse(check_move(project, catalog, [floor_footprint(new, catalog)]))
+            refuse(check_move(project, catalog, [floor_footprint(new, catalog)]))
         return project.with_floor_devices([new]), Change(floor_devices=frozenset([self.device_id]))
 
 
@@ -54,5 +54,5 @@ class RemoveFloorDevicesCommand(Command):
 
     def apply(self, project, catalog):
         for fid in self.ids:
-            _floor_device(project, fid)
+            existing_floor_device(project, fid)
         return project.removing_floor_devices(self.ids), Change(floor_devices=frozenset(self.ids))

@@ -6,8 +6,8 @@ from dataclasses import dataclass, replace
 from ..bounds import HALL_BOUNDS
 from ..facility import Facility, FacilityError, check_facility
 from ..model import Hall
-from .base import Change, Command, CommandError, _FieldEdit
-from .validation import _bounded, _fresh_id, _outline, _text, _tile
+from .base import Change, Command, CommandError, FieldEdit
+from .validation import check_bounded, check_fresh_id, check_tile, checked_outline, checked_text
 
 
 HALL_FIELDS = {"name", "outline", "tile_mm", "power_capacity_kw", "cooling_capacity_kw",
@@ -15,7 +15,7 @@ HALL_FIELDS = {"name", "outline", "tile_mm", "power_capacity_kw", "cooling_capac
 
 
 @dataclass
-class UpdateHallCommand(_FieldEdit):
+class UpdateHallCommand(FieldEdit):
     hall_id: str
     changes: dict
     label: str = "Edit hall"
@@ -42,13 +42,13 @@ class UpdateHallCommand(_FieldEdit):
                     raise CommandError(str(exc)) from None
                 continue
             if key == "tile_mm":
-                _tile(value)
+                check_tile(value)
             elif value is not None:
-                _bounded(value, f"hall {key}", HALL_BOUNDS[key])
+                check_bounded(value, f"hall {key}", HALL_BOUNDS[key])
         if "outline" in changes:
-            changes["outline"] = _outline(changes["outline"])
+            changes["outline"] = checked_outline(changes["outline"])
         if "name" in changes:
-            changes["name"] = _text(changes["name"], "hall name")
+            changes["name"] = checked_text(changes["name"], "hall name")
         # A new outline is taken even when racks end up outside it: the room is what it is (a survey, a
         # wall that moved), and refusing would make the user move every rack before entering the real
         # outline. The racks left outside are findings ("outside-hall") that point at each of them, and
@@ -58,7 +58,7 @@ class UpdateHallCommand(_FieldEdit):
 
 
 @dataclass
-class UpdateFacilityCommand(_FieldEdit):
+class UpdateFacilityCommand(FieldEdit):
     """Some settings of one hall's facility (``{"ups_scheme": "2N"}``), applied to the hall's facility as it
     stands; typing into one setting merges into one undo step, another setting is a step of its own."""
 
@@ -88,11 +88,12 @@ class AddHallCommand(Command):
     label: str = "Add hall"
 
     def apply(self, project, catalog):
-        ident = _text(self.hall.id, "hall id")
-        _fresh_id(project, ident, set(), "hall")
-        hall = replace(self.hall, id=ident, name=_text(self.hall.name, "hall name"), outline=_outline(self.hall.outline))
-        _tile(hall.tile_mm)
+        ident = checked_text(self.hall.id, "hall id")
+        check_fresh_id(project, ident, set(), "hall")
+        hall = replace(self.hall, id=ident, name=checked_text(self.hall.name, "hall name"),
+                       outline=checked_outline(self.hall.outline))
+        check_tile(hall.tile_mm)
         for key, bounds in HALL_BOUNDS.items():
             if getattr(hall, key) is not None:
-                _bounded(getattr(hall, key), f"hall {key}", bounds)
+                check_bounded(getattr(hall, key), f"hall {key}", bounds)
         return project.adding_hall(hall), Change(halls=frozenset([hall.id]))

@@ -13,8 +13,8 @@ from ..model import FACES, FloorDevice, Project, Rack
 from ..placement import check_move, check_new, footprints_of
 from ..rules import rack_space_problem
 from .base import Change, Command, CommandError
-from .validation import (FLOOR_KIND_LIST, MOUNT_KINDS, _bounded, _catalog_entry, _floor_device, _fresh_id, _placement,
-                     _rack, _refuse, _text)
+from .validation import (FLOOR_KIND_LIST, MOUNT_KINDS, catalog_entry, check_bounded, check_fresh_id, checked_place,
+                         checked_text, existing_floor_device, existing_rack, refuse)
 
 
 #: Key under which ``_new_rack``'s cache keeps the types the U-space check looked up (racks included).
@@ -28,15 +28,15 @@ def _new_rack(project: Project, catalog: Catalog, r: Rack, taken: set[str], kind
     ``kinds`` caches the mountable catalog entries by the id asked for, across the racks of one command;
     ``device_ids`` gathers the device ids of the racks that arrive with it (unique in the whole design).
     """
-    rtype = _catalog_entry(catalog, r.type, ["rack"])
+    rtype = catalog_entry(catalog, r.type, ["rack"])
     if not project.has_hall(r.hall):
         raise CommandError(f"rack {r.name!r}: no hall with id {r.hall!r}")
-    ident = _text(r.id, "rack id")
-    _fresh_id(project, ident, taken, "rack")
-    name, row = _text(r.name, f"rack {ident!r} name"), _text(r.row, f"rack {ident!r} row")
+    ident = checked_text(r.id, "rack id")
+    check_fresh_id(project, ident, taken, "rack")
+    name, row = checked_text(r.name, f"rack {ident!r} name"), checked_text(r.row, f"rack {ident!r} row")
     if r.power_limit_kw is not None:
-        _bounded(r.power_limit_kw, "rack power limit", RACK_LIMIT_KW, " kW")
-    place = _placement((r.x, r.y, r.rotation), f"rack {r.name or r.id}")
+        check_bounded(r.power_limit_kw, "rack power limit", RACK_LIMIT_KW, " kW")
+    place = checked_place((r.x, r.y, r.rotation), f"rack {r.name or r.id}")
     types = kinds if kinds is not None else {}
     devices = []
     ids: set[str] = set()
@@ -44,8 +44,8 @@ def _new_rack(project: Project, catalog: Catalog, r: Rack, taken: set[str], kind
     for d in r.devices:
         dtype = types.get(d.type)
         if dtype is None:
-            dtype = types[d.type] = _catalog_entry(catalog, d.type, MOUNT_KINDS)
-        dev_id = _text(d.id, f"rack {name!r}: device id")
+            dtype = types[d.type] = catalog_entry(catalog, d.type, MOUNT_KINDS)
+        dev_id = checked_text(d.id, f"rack {name!r}: device id")
         if not dev_id.strip():
             raise CommandError(f"rack {name!r}: a device needs an id")
         if dev_id in ids:
@@ -55,7 +55,7 @@ def _new_rack(project: Project, catalog: Catalog, r: Rack, taken: set[str], kind
             where = f"rack {project.rack(in_rack).name!r}" if in_rack is not None else "another new rack"
             raise CommandError(f"rack {name!r}: device id {dev_id!r} is already used in {where}")
         ids.add(dev_id)
-        dev_name = _text(d.name, f"rack {name!r}: device name")
+        dev_name = checked_text(d.name, f"rack {name!r}: device name")
         if d.face not in FACES:
             raise CommandError(f"rack {name!r}: face must be front or rear, got {d.face!r}")
         if dtype.id != d.type or dev_id is not d.id or dev_name is not d.name:
@@ -71,13 +71,13 @@ def _new_rack(project: Project, catalog: Catalog, r: Rack, taken: set[str], kind
 
 def _new_floor_device(project: Project, catalog: Catalog, d: FloorDevice, taken: set[str],
                       new_racks: set[str]) -> FloorDevice:
-    dtype = _catalog_entry(catalog, d.type, FLOOR_KIND_LIST)
+    dtype = catalog_entry(catalog, d.type, FLOOR_KIND_LIST)
     if not project.has_hall(d.hall):
         raise CommandError(f"floor unit {d.name or d.id!r}: no hall with id {d.hall!r}")
-    ident = _text(d.id, "floor unit id")
-    _fresh_id(project, ident, taken, "floor unit")
-    name = _text(d.name, f"floor unit {ident!r} name")
-    place = _placement((d.x, d.y, d.rotation), f"floor unit {d.name or d.id}")
+    ident = checked_text(d.id, "floor unit id")
+    check_fresh_id(project, ident, taken, "floor unit")
+    name = checked_text(d.name, f"floor unit {ident!r} name")
+    place = checked_place((d.x, d.y, d.rotation), f"floor unit {d.name or d.id}")
     missing = [r for r in d.serves if not project.has_rack(r) and r not in new_racks]
     if missing:
         raise CommandError(f"floor unit {d.name or d.id!r}: no rack with id {missing[0]!r}")
@@ -99,7 +99,7 @@ class AddObjectsCommand(Command):
         racks = [_new_rack(project, catalog, r, taken, kinds, device_ids) for r in self.racks]
         rack_ids = {r.id for r in racks}
         floors = [_new_floor_device(project, catalog, d, taken, rack_ids) for d in self.floor_devices]
-        _refuse(check_new(project, catalog, footprints_of(racks, floors, catalog)))
+        refuse(check_new(project, catalog, footprints_of(racks, floors, catalog)))
         return project.adding_racks(racks).adding_floor_devices(floors), \
             Change(racks=frozenset(rack_ids), floor_devices=frozenset(d.id for d in floors))
 
@@ -119,12 +119,12 @@ class MoveObjectsCommand(Command):
     def apply(self, project, catalog):
         racks = []
         for rid, place in self.racks.items():
-            rack = _rack(project, rid)
-            racks.append(replace(rack, **_placement(place, f"rack {rack.name or rack.id}")))
+            rack = existing_rack(project, rid)
+            racks.append(replace(rack, **checked_place(place, f"rack {rack.name or rack.id}")))
         floors = []
         for fid, place in self.floor_devices.items():
-            unit = _floor_device(project, fid)
-            floors.append(replace(unit, **_placement(place, f"floor unit {unit.name or unit.id}")))
-        _refuse(check_move(project, catalog, footprints_of(racks, floors, catalog)))
+            unit = existing_floor_device(project, fid)
+            floors.append(replace(unit, **checked_place(place, f"floor unit {unit.name or unit.id}")))
+        refuse(check_move(project, catalog, footprints_of(racks, floors, catalog)))
         return project.with_racks(racks).with_floor_devices(floors), \
             Change(racks=frozenset(self.racks), floor_devices=frozenset(self.floor_devices))

@@ -6,8 +6,8 @@ from dataclasses import dataclass
 from ..bounds import WORKLOAD_MAX
 from ..quote.settings import SECTION_TITLES, QuoteError
 from ..settings import SettingsError
-from .base import Change, Command, CommandError, _FieldEdit
-from .validation import _bounded, _text
+from .base import Change, Command, CommandError, FieldEdit
+from .validation import check_bounded, checked_text
 
 
 @dataclass
@@ -17,14 +17,14 @@ class RenameProjectCommand(Command):
     merge_key = "project-name"
 
     def apply(self, project, catalog):
-        name = _text(self.name, "project name")
+        name = checked_text(self.name, "project name")
         if not name.strip():
             raise CommandError("a project needs a name")
         return project.renamed(name), Change(project=True)
 
 
 @dataclass
-class UpdateSettingsCommand(_FieldEdit):
+class UpdateSettingsCommand(FieldEdit):
     """Change design assumptions (PUE, coolant, delta-T ...); out-of-range values are refused."""
 
     changes: dict
@@ -49,11 +49,11 @@ class SetWorkloadCommand(Command):
     def apply(self, project, catalog):
         workload = {}
         for key, value in (self.workload or {}).items():
-            key = _text(key, "workload setting")
+            key = checked_text(key, "workload setting")
             if isinstance(value, str):
-                value = _text(value, f"workload {key}")
+                value = checked_text(value, f"workload {key}")
             elif isinstance(value, (int, float)) and not isinstance(value, bool):
-                _bounded(value, f"workload {key}", (-WORKLOAD_MAX, WORKLOAD_MAX))
+                check_bounded(value, f"workload {key}", (-WORKLOAD_MAX, WORKLOAD_MAX))
             elif not isinstance(value, bool) and value is not None:
                 raise CommandError(f"workload {key} must be text, a number or true/false")
             workload[key] = value
@@ -61,7 +61,7 @@ class SetWorkloadCommand(Command):
 
 
 @dataclass
-class UpdateQuoteCommand(_FieldEdit):
+class UpdateQuoteCommand(FieldEdit):
     """Change the quote's settings (customer, validity, spares, term, cost settings, price list ...).
 
     ``changes`` maps :class:`~designer.quote.settings.QuoteSettings` fields to new values; a value

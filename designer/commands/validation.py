@@ -35,7 +35,7 @@ def _shown(value) -> str:
     return repr(value)
 
 
-def _text(value, what: str) -> str:
+def checked_text(value, what: str) -> str:
     """``value`` as the design keeps text (NFC), refused where it is not text or cannot be stored."""
     if not isinstance(value, str):
         raise CommandError(f"{what} must be text, got {_shown(value)}")
@@ -45,21 +45,21 @@ def _text(value, what: str) -> str:
         raise CommandError(f"{what} {exc}") from None
 
 
-def _bounded(value, what: str, bounds: tuple[float, float], unit: str = "") -> None:
+def check_bounded(value, what: str, bounds: tuple[float, float], unit: str = "") -> None:
     """A number within the bounds the file format holds it to (designer.bounds)."""
     lo, hi = bounds
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not _finite(value) or not lo <= value <= hi:
         raise CommandError(f"{what} must be a number from {lo:g} to {hi:g}{unit}, got {_shown(value)}")
 
 
-def _tile(value) -> None:
+def check_tile(value) -> None:
     """A floor tile's side, in the range the file format accepts."""
     _positive_number(value, "hall tile_mm", optional=False)
     if not 100 <= value <= 5000:
         raise CommandError(f"hall tile_mm must be 100 to 5000 mm, got {_shown(value)}")
 
 
-def _outline(points) -> tuple[tuple[float, float], ...]:
+def checked_outline(points) -> tuple[tuple[float, float], ...]:
     """A hall outline as an immutable tuple of (x, y) mm, checked like the file format checks it."""
     try:
         pts = tuple((round(float(x), 3), round(float(y), 3)) for x, y in points)  # to the µm, as saved
@@ -75,7 +75,7 @@ def _outline(points) -> tuple[tuple[float, float], ...]:
 
 
 
-def _catalog_entry(catalog: Catalog, type_id: str, kinds: Iterable[str]):
+def catalog_entry(catalog: Catalog, type_id: str, kinds: Iterable[str]):
     try:
         dev = catalog.get(type_id)
     except UnknownDeviceError as exc:
@@ -86,7 +86,7 @@ def _catalog_entry(catalog: Catalog, type_id: str, kinds: Iterable[str]):
     return dev
 
 
-def _fresh_id(project: Project, ident: str, taken: set[str], what: str) -> None:
+def check_fresh_id(project: Project, ident: str, taken: set[str], what: str) -> None:
     if not isinstance(ident, str) or not ident.strip():
         raise CommandError(f"{what} needs an id")
     if project.uses_id(ident) or ident in taken:
@@ -103,19 +103,19 @@ def _positive_number(value, what: str, *, optional: bool = True, lo: float = 0.0
                            + f", got {_shown(value)}")
 
 
-def _rack(project: Project, rack_id: str) -> Rack:
+def existing_rack(project: Project, rack_id: str) -> Rack:
     if not project.has_rack(rack_id):
         raise CommandError(f"no rack with id {rack_id!r}")
     return project.rack(rack_id)
 
 
-def _floor_device(project: Project, device_id: str) -> FloorDevice:
+def existing_floor_device(project: Project, device_id: str) -> FloorDevice:
     if not project.has_floor_device(device_id):
         raise CommandError(f"no floor unit with id {device_id!r}")
     return project.floor_device(device_id)
 
 
-def _placement(place, what: str) -> dict:
+def checked_place(place, what: str) -> dict:
     """``(x, y, rotation)`` as the fields of a rack or floor unit, refusing what is not a finite number."""
     try:
         x, y, rotation = place
@@ -133,7 +133,7 @@ def _placement(place, what: str) -> dict:
     return out
 
 
-def _refuse(problem: Problem | None) -> None:
+def refuse(problem: Problem | None) -> None:
     if problem is not None:
         raise CommandError(problem.message)
 
