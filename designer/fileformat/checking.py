@@ -20,14 +20,14 @@ from ..rules import span_problem
 from ..provenance import remember, renamed_types
 from .errors import FORMAT, ProjectFileError
 from .migrations import migrate
-from .plain_racks import _PlainRacks
-from .values import _MOUNTED_KINDS, _ValueChecks
+from .plain_racks import PlainRacks
+from .values import MOUNTED_KINDS, ValueChecks
 
 #: Longest ``app_version`` or ``catalog_version`` read: a version, not a document.
 MAX_STAMP_CHARS = 100
 
 
-class _Reader(_PlainRacks, _ValueChecks):
+class _Reader(PlainRacks, ValueChecks):
     def __init__(self, catalog: Catalog, plain_text: bool = False):
         self.catalog = catalog
         #: Every text in the document is ASCII (so in NFC and encodable): plain_rack need not look at each.
@@ -39,7 +39,7 @@ class _Reader(_PlainRacks, _ValueChecks):
         #: The document's racks as parsed, for device_path and written_device_ids.
         self._racks_doc: list = []
         self._written_ids: set[str] | None = None
-        #: A float at least _WIDE across was read (see _read).
+        #: A float at least WIDE across was read (see reading._read).
         self.wide_number = False
         #: For plain_rack: a rack's type field -> its catalog entry and the placements for its size.
         self._rack_types: dict[str, tuple[Any, dict]] = {}
@@ -76,7 +76,7 @@ class _Reader(_PlainRacks, _ValueChecks):
     def mounted(self, d: Any, where: str, rack_id: str, units: int, seen: set[str],
                 explicit: set[str] = frozenset()) -> MountedDevice:
         self.obj(d, where, ("type",), ("id", "u", "face", "name"))
-        dtype = self.device_type(d["type"], f"{where}.type", _MOUNTED_KINDS)
+        dtype = self.device_type(d["type"], f"{where}.type", MOUNTED_KINDS)
         ident = d.get("id")
         taken = self.device_ids
         if ident is None:  # a generated id must not take one written anywhere in the design

@@ -13,7 +13,7 @@ from typing import Any
 
 from ..bounds import COORD_MM, RACK_LIMIT_KW, stored
 from ..model import FACES, MountedDevice, Rack
-from .values import _MOUNTED_KINDS, _WIDE
+from .values import MOUNTED_KINDS, WIDE
 
 # For _Reader.plain_rack:
 _RACK_FIELDS = frozenset(("id", "hall", "type", "x", "y", "name", "rotation", "row", "devices", "power_limit_kw"))
@@ -24,7 +24,7 @@ _NO_DEVICES: list = []  # never changed
 
 
 
-class _PlainRacks:
+class PlainRacks:
     """Mixed into the reader: reads ``self.catalog``, ``self.device_ids``, ``self.plain_text`` and its caches."""
 
     def plain_rack(self, d: dict, index: int, seen: dict[str, str], halls: set[str]) -> Rack | None:
@@ -35,7 +35,7 @@ class _PlainRacks:
         position and face (the catalog entry, the number checks, ``span_problem``) is
         checked once per distinct combination in :meth:`plain_placement`. A rack this
         does not accept in full (something wrong, a device without an id to generate
-        or without ``u`` or ``face``, a number at least _WIDE across) is read again by
+        or without ``u`` or ``face``, a number at least WIDE across) is read again by
         :meth:`rack`, which names the first value that is wrong.
 
         ``d`` must be a dict, not a subclass (a ``defaultdict`` makes up missing fields).
@@ -133,13 +133,13 @@ class _PlainRacks:
         If so: the type's catalog id; ``float(u)`` when ``u`` is a whole number, else None
         (use ``u`` itself: None, or a float, whose sign a 0.0 key would not keep); the face.
         """
-        dtype = self.known_type(type_id, _MOUNTED_KINDS)
+        dtype = self.known_type(type_id, MOUNTED_KINDS)
         if dtype is None:
             return None
         whole_u = None
         if u is not None:
             tu = type(u)
-            if not ((tu is int or tu is float) and -_WIDE < u < _WIDE):
+            if not ((tu is int or tu is float) and -WIDE < u < WIDE):
                 return None  # (span_problem bounds it to the rack's height)
             u = float(u)
             if not (u * 2).is_integer():

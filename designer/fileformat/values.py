@@ -14,13 +14,13 @@ from ..bounds import COORD_MM, LONE_SURROGATE, encodable
 from .errors import ProjectFileError
 
 #: Kinds of device a rack may hold, in the order a message lists them.
-_MOUNTED_KINDS = ("server", "rack_system", "tray", "power_shelf", "switch", "appliance", "pdu", "cdu")
+MOUNTED_KINDS = ("server", "rack_system", "tray", "power_shelf", "switch", "appliance", "pdu", "cdu")
 #: orjson reads a whole number beyond 64 bits (below -2**63 or above 2**64 - 1) as a float, so a
 #: float this wide may have been one: such a document is read again with :mod:`json` (see reading._read).
-_WIDE = 9e18
+WIDE = 9e18
 
 
-class _ValueChecks:
+class ValueChecks:
     """Mixed into the reader: ``self.catalog`` and ``self.wide_number`` are the reader's."""
 
     @staticmethod
@@ -61,7 +61,7 @@ class _ValueChecks:
             raise ProjectFileError(where, f"a whole number of {len(str(abs(value)))} digits is too large") from None
         if not finite:
             raise ProjectFileError(where, f"must be a number, got {value!r}")
-        if isinstance(value, float) and not -_WIDE < value < _WIDE:
+        if isinstance(value, float) and not -WIDE < value < WIDE:
             self.wide_number = True
         if positive and value <= 0:
             raise ProjectFileError(where, f"must be above zero, got {value!r}")
