@@ -28,6 +28,12 @@ MAX_STAMP_CHARS = 100
 
 
 class _Reader(PlainRacks, ValueChecks):
+    """One document's reader: halls, racks (the fast way first), floor units, settings, workload, quote.
+
+    It keeps what one document's checks need across its parts: the ids read so far and where, and the
+    fast reader's caches. A reader reads one document.
+    """
+
     def __init__(self, catalog: Catalog, plain_text: bool = False):
         self.catalog = catalog
         #: Every text in the document is ASCII (so in NFC and encodable): plain_rack need not look at each.
