@@ -120,7 +120,9 @@ NUMBERS: dict[str, tuple[type, float, float]] = {
 STRINGS = {"name", "manufacturer", "category", "part_number", "description", "airflow", "gpu", "form_factor", "media",
            "basis"}
 STRUCTURES = {"psu", "ports", "components", "price", "gpu_spec", "lengths_m", "fills_rack", "length_part_numbers",
-              "per_year"}
+              "per_year", "replaces"}
+#: Most former ids one entry may name: a model is renamed a few times in its life, not hundreds.
+MAX_REPLACES = 20
 META = {"id", "kind", "source", "evidence", "note", "sources", "schema"}
 
 REQUIRED: dict[str, tuple[str, ...]] = {
@@ -308,6 +310,26 @@ def _length_part_numbers(ctx: _Ctx, raw: Any) -> Mapping[str, str]:
     return MappingProxyType(out)
 
 
+def _replaces(ctx: _Ctx, raw: Any, dev_id: str) -> tuple[str, ...]:
+    """The ids this entry had before: a list of ids, each once, none its own. Whether another entry has one
+    of them, or replaces it too, only the whole catalog can tell (:mod:`catalog.registry` checks it)."""
+    if not isinstance(raw, list):
+        raise ctx.fail("replaces", f"must be a list of the ids this entry had before, got {quoted(raw)}")
+    if len(raw) > MAX_REPLACES:
+        raise ctx.fail("replaces", f"names {len(raw):,} ids; at most {MAX_REPLACES}")
+    out: list[str] = []
+    for i, old in enumerate(raw):
+        if not isinstance(old, str) or not ID_RE.fullmatch(old) or len(old) > MAX_ID_CHARS:
+            raise ctx.fail(f"replaces[{i}]", f"{quoted(old)} is not a catalog id (lowercase letters, digits, '.', "
+                                             f"'_' or '-', at most {MAX_ID_CHARS})")
+        if old == dev_id:
+            raise ctx.fail(f"replaces[{i}]", f"{old!r} is this entry's own id")
+        if old in out:
+            raise ctx.fail(f"replaces[{i}]", f"{old!r} is named twice")
+        out.append(old)
+    return tuple(out)
+
+
 def _gpu_spec(ctx: _Ctx, raw: Any) -> GpuSpec:
     keys = {"bf16_tflops", "fp8_tflops", "fp4_tflops", "hbm_gb", "hbm_tbps", "nvlink_gbps", "tdp_w", "generation"}
     d = _dict(ctx, "gpu_spec", raw, keys, keys - {"fp8_tflops", "fp4_tflops"})
@@ -416,6 +438,8 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
             if not isinstance(data[flag], bool):
                 raise ctx.fail(flag, "must be true or false")
             fields[flag] = data[flag]
+    if "replaces" in data:
+        fields["replaces"] = _replaces(ctx, data["replaces"], dev_id)
     if "length_part_numbers" in data:
         fields["length_part_numbers"] = _length_part_numbers(ctx, data["length_part_numbers"])
     if "basis" in fields:

@@ -223,6 +223,9 @@ class DeviceType:
     basis: str = ""
     #: the price is per year of the quote's term (subscriptions, support)
     per_year: bool = False
+    #: ids this entry had before (``"replaces": ["old-id"]``): a design that names one opens with this
+    #: entry, and is saved with this id
+    replaces: tuple[str, ...] = ()
     # provenance
     figures: Mapping[str, Figure] = field(default_factory=lambda: EMPTY, compare=False, repr=False)
     origin: str = field(default="", compare=False)

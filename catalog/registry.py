@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import difflib
 import os
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from pathlib import Path
-from typing import Iterable, Iterator
+from types import MappingProxyType
+from typing import Iterable, Iterator, Mapping
 
 from .files import package_folder
 from .loader import CatalogError, load_sources, one_line, parse_entry, quoted, read_json
 from .records import DeviceType, Source
+from .version import catalog_version
 
 DATA_DIR = package_folder("catalog", "data")
 #: Environment variable naming extra catalog folders (``os.pathsep``-separated).
@@ -58,9 +60,22 @@ class Catalog:
         #: one line per implicit user folder or entry that could not be loaded and was left out
         #: (``/path/catalog: cannot be read (Permission denied); its entries are not loaded``)
         self.warnings: tuple[str, ...] = tuple(warnings)
+        # A renamed entry keeps answering to its old ids (load_catalog has checked that no entry has one and
+        # no two entries claim one), so a design saved before the rename opens and is saved with the new id.
+        self._renamed = {old: d.id for d in self._devices.values() for old in d.replaces}
+
+    @property
+    def renames(self) -> Mapping[str, str]:
+        """Old id -> the id of the entry that replaces it (``"replaces"`` in the entry's file)."""
+        return MappingProxyType(self._renamed)
+
+    @cached_property
+    def version(self) -> str:
+        """``release+fingerprint`` of the entries loaded (see :mod:`catalog.version`); a project file keeps it."""
+        return catalog_version(self._devices.values())
 
     def __contains__(self, device_id: object) -> bool:
-        return isinstance(device_id, str) and device_id.lower() in self._devices
+        return isinstance(device_id, str) and (device_id.lower() in self._devices or device_id.lower() in self._renamed)
 
     def __iter__(self) -> Iterator[DeviceType]:
         return iter(sorted(self._devices.values(), key=lambda d: (d.kind, d.id)))
@@ -69,16 +84,26 @@ class Catalog:
         return len(self._devices)
 
     def get(self, device_id: str) -> DeviceType:
+        """The entry ``device_id`` names, in any case; an old id of a renamed entry names the entry."""
         try:
             return self._devices[device_id.lower()]
         except (KeyError, AttributeError):
+            new = self._renamed.get(device_id.lower()) if isinstance(device_id, str) else None
+            if new is not None:
+                return self._devices[new]
             text = str(device_id)
             close = difflib.get_close_matches(text.lower(), list(self._devices), n=3, cutoff=0.5) \
                 if len(text) <= 200 else []  # no id is that long
             raise UnknownDeviceError(str(device_id), close) from None
 
     def find(self, device_id: str) -> DeviceType | None:
-        return self._devices.get(device_id.lower()) if isinstance(device_id, str) else None
+        if not isinstance(device_id, str):
+            return None
+        key = device_id.lower()
+        found = self._devices.get(key)
+        if found is None and key in self._renamed:
+            found = self._devices[self._renamed[key]]
+        return found
 
     def of_kind(self, *kinds: str) -> list[DeviceType]:
         return [d for d in self if d.kind in kinds]
@@ -177,6 +202,43 @@ def _drop_broken_references(devices: dict[str, DeviceType], builtin: dict[str, D
                 del devices[bad.id]
 
 
+def _replace_problem(devices: dict[str, DeviceType]) -> tuple[DeviceType, DeviceType, CatalogError] | None:
+    """The first ``replaces`` the catalog cannot follow, as (the entry that names it, the other entry, the error):
+    an old id that an entry still has, or that two entries replace (a design naming it must become one entry)."""
+    claimed: dict[str, DeviceType] = {}
+    for d in sorted(devices.values(), key=lambda d: d.id):
+        for i, old in enumerate(d.replaces):
+            other = devices.get(old)
+            if other is not None:
+                return d, other, CatalogError(d.origin, f"replaces[{i}]", f"{old!r} is the id of an entry in the "
+                                              f"catalog ({other.origin}); an entry replaces only an id no entry has")
+            if old in claimed:
+                other = claimed[old]
+                return d, other, CatalogError(d.origin, f"replaces[{i}]", f"{old!r} is also replaced by {other.id!r} "
+                                              f"({other.origin}); an old id can name one entry only")
+            claimed[old] = d
+    return None
+
+
+def _check_replaces(devices: dict[str, DeviceType], builtin: dict[str, DeviceType],
+                    warnings: list[str] | None) -> None:
+    """Refuse a ``replaces`` the catalog cannot follow: raised without ``warnings`` (built-in data, folders the
+    user named); with them (implicit folders) the user's entry is left out with a warning (a built-in entry
+    it overrode comes back), and the rest loads."""
+    while (problem := _replace_problem(devices)) is not None:
+        entry, other, error = problem
+        culprit = entry if entry is not builtin.get(entry.id) else other
+        if warnings is None or culprit is builtin.get(culprit.id):
+            raise error
+        warnings.append(f"{error}; this entry is not loaded" if culprit is entry else
+                        f"{culprit.origin}: id: {culprit.id!r} is replaced by {entry.id!r} ({entry.origin}); "
+                        "this entry is not loaded")
+        if culprit.id in builtin:
+            devices[culprit.id] = builtin[culprit.id]
+        else:
+            del devices[culprit.id]
+
+
 def _load_folder(folder: Path, sources: dict[str, Source], devices: dict[str, DeviceType],
                  warnings: list[str] | None) -> None:
     """Add ``folder``'s entries to ``devices`` (its sources to ``sources``). With ``warnings`` (an implicit
@@ -235,6 +297,7 @@ def load_catalog(user_dirs: Iterable[Path | str] | None = None, *, builtin: Path
         seen[dev.id] = str(path)
         devices[dev.id] = dev
     _check_references(devices)
+    _check_replaces(devices, devices, None)
     builtin_devices = dict(devices)
     warnings: list[str] | None = [] if user_dirs is None else None
     for folder in [Path(p) for p in (default_user_dirs() if user_dirs is None else user_dirs)]:
@@ -243,6 +306,7 @@ def load_catalog(user_dirs: Iterable[Path | str] | None = None, *, builtin: Path
         _check_references(devices)
     else:
         _drop_broken_references(devices, builtin_devices, warnings)
+    _check_replaces(devices, builtin_devices, warnings)
     return Catalog(devices.values(), sources, [one_line(w) for w in warnings or ()])
 
 

@@ -97,6 +97,8 @@ def entry_to_json(dev: DeviceType) -> dict:
         doc["length_part_numbers"] = _figure(dict(dev.length_part_numbers), f.get("length_part_numbers"))
     if dev.per_year:
         doc["per_year"] = True
+    if dev.replaces:
+        doc["replaces"] = list(dev.replaces)
     if dev.price:
         doc["price"] = {"amount": _figure(dev.price.amount, f.get("price.amount")), "currency": dev.price.currency}
         if dev.price.date:

@@ -15,6 +15,7 @@ from .fabric import analyze_bandwidth, analyze_fabric
 from .floor_loading import analyze_floor
 from .inventory import run as count_devices
 from .power import analyze_power
+from .provenance import renames_of
 from .training import analyze_training
 
 
@@ -23,9 +24,16 @@ def check_placement(ctx: Context) -> EngineResult:
     return EngineResult(findings=tuple(check_space(ctx.project, ctx.catalog, ctx.geometry)))
 
 
+def report_renamed_types(ctx: Context) -> EngineResult:
+    """Catalog ids the design's file named that the catalog has renamed since: info findings only (the devices
+    opened as the new entries, and a save writes the new ids)."""
+    return EngineResult(findings=tuple(r.finding() for r in renames_of(ctx.project)))
+
+
 ENGINES: tuple[Engine, ...] = (
     Engine("devices", count_devices),
     Engine("space", check_placement),
+    Engine("renamed", report_renamed_types),
     Engine("power", analyze_power),
     Engine("cooling", analyze_cooling),
     Engine("floor", analyze_floor),

@@ -6,14 +6,12 @@ import pytest
 
 from designer.commands import (
     AddDeviceCommand,
-    AddFloorDevicesCommand,
-    AddRacksCommand,
+    AddObjectsCommand,
     CommandError,
     Document,
     MacroCommand,
     MoveDeviceCommand,
-    MoveFloorDevicesCommand,
-    MoveRacksCommand,
+    MoveObjectsCommand,
     RemoveDeviceCommand,
     RemoveRacksCommand,
     RenameProjectCommand,
@@ -32,7 +30,7 @@ def doc(catalog):
 
 def test_add_rack_then_undo_and_redo(doc):
     before = doc.project
-    doc.push(AddRacksCommand((Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400),)))
+    doc.push(AddObjectsCommand(racks=(Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400),)))
     assert doc.project.rack("r3").name == "A03"
     doc.undo()
     assert doc.project is before and not doc.project.has_rack("r3")
@@ -41,7 +39,7 @@ def test_add_rack_then_undo_and_redo(doc):
 
 
 def test_move_and_rotate_rack_with_undo(doc):
-    doc.push(MoveRacksCommand({"r1": (900, 1200, 450)}))
+    doc.push(MoveObjectsCommand(racks={"r1": (900, 1200, 450)}))
     r = doc.project.rack("r1")
     assert (r.x, r.y, r.rotation) == (900, 1200, 90)
     doc.undo()
@@ -79,7 +77,7 @@ def test_rack_scale_system_fills_its_rack(doc):
 
 
 def test_move_device_within_and_between_racks(doc, catalog):
-    doc.push(AddRacksCommand((Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400),)))
+    doc.push(AddObjectsCommand(racks=(Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400),)))
     doc.push(MoveDeviceCommand("r1", "n2", 30, "rear"))
     assert (doc.project.rack("r1").device("n2").u, doc.project.rack("r1").device("n2").face) == (30, "rear")
     doc.push(MoveDeviceCommand("r1", "n2", 1, "front", to_rack_id="r3"))
@@ -158,15 +156,16 @@ def test_hall_edit_and_undo(doc):
 
 
 def test_floor_devices(doc):
-    doc.push(AddFloorDevicesCommand((FloorDevice("c2", "cdu-inrow-2mw", "h1", 4200, 600),)))
-    doc.push(MoveFloorDevicesCommand({"c2": (4800, 600, 0)}))
+    doc.push(AddObjectsCommand(floor_devices=(FloorDevice("c2", "cdu-inrow-2mw", "h1", 4200, 600),)))
+    doc.push(MoveObjectsCommand(floor_devices={"c2": (4800, 600, 0)}))
     assert doc.project.floor_device("c2").x == 4800
     with pytest.raises(CommandError, match="is a server"):
-        doc.push(AddFloorDevicesCommand((FloorDevice("c3", "dgx-b200", "h1", 0, 0),)))
+        doc.push(AddObjectsCommand(floor_devices=(FloorDevice("c3", "dgx-b200", "h1", 0, 0),)))
 
 
 def test_macro_is_one_undo_step(doc):
-    doc.push(MacroCommand([MoveRacksCommand({"r1": (600, 600, 0)}), MoveRacksCommand({"r2": (1200, 600, 0)}),
+    doc.push(MacroCommand([MoveObjectsCommand(racks={"r1": (600, 600, 0)}),
+                           MoveObjectsCommand(racks={"r2": (1200, 600, 0)}),
                            RenameProjectCommand("Moved")], "Move 2 racks"))
     assert doc.undo_label() == "Move 2 racks"
     doc.undo()
@@ -176,14 +175,14 @@ def test_macro_is_one_undo_step(doc):
 def test_failed_macro_changes_nothing(doc):
     before = doc.project
     with pytest.raises(CommandError):
-        doc.push(MacroCommand([MoveRacksCommand({"r1": (0, 0, 0)}), RemoveRacksCommand(("nope",))]))
+        doc.push(MacroCommand([MoveObjectsCommand(racks={"r1": (0, 0, 0)}), RemoveRacksCommand(("nope",))]))
     assert doc.project is before
 
 
 def test_listeners_hear_each_change(doc):
     heard = []
     doc.subscribe(lambda project, change: heard.append(change))
-    doc.push(MoveRacksCommand({"r1": (900, 1200, 0)}))
+    doc.push(MoveObjectsCommand(racks={"r1": (900, 1200, 0)}))
     doc.undo()
     assert [c.racks for c in heard] == [frozenset({"r1"}), frozenset({"r1"})]
 
@@ -207,7 +206,7 @@ def test_dirty_tracking(doc):
 
 def test_snapshot_is_immutable_and_cheap(doc):
     rev, snap = doc.snapshot()
-    doc.push(MoveRacksCommand({"r1": (900, 1200, 0)}))
+    doc.push(MoveObjectsCommand(racks={"r1": (900, 1200, 0)}))
     assert snap.rack("r1").x == 1500 and doc.snapshot()[0] == rev + 1
     assert snap.racks[1] is doc.project.racks[1]  # untouched racks are shared, not copied
     with pytest.raises(AttributeError):
@@ -217,7 +216,7 @@ def test_snapshot_is_immutable_and_cheap(doc):
 def test_undo_limit(catalog):
     doc = Document(load(GOLDEN, catalog), catalog, limit=3)
     for i in range(5):
-        doc.push(MoveRacksCommand({"r1": (300 + 100 * i, 600, 0)}))
+        doc.push(MoveObjectsCommand(racks={"r1": (300 + 100 * i, 600, 0)}))
     undone = 0
     while doc.can_undo():
         doc.undo()
@@ -278,23 +277,23 @@ def test_unsubscribe(doc):
     doc.subscribe(listener)
     doc.unsubscribe(listener)
     doc.unsubscribe(listener)  # twice is harmless
-    doc.push(MoveRacksCommand({"r1": (900, 1200, 0)}))
+    doc.push(MoveObjectsCommand(racks={"r1": (900, 1200, 0)}))
     assert heard == []
 
 
 def test_ids_are_unique_across_halls_racks_and_floor_units(doc):
     with pytest.raises(CommandError, match="rack id 'h1' is already used"):
-        doc.push(AddRacksCommand((Rack("h1", "X", "h1", "rack-42u-600x1200", 2700, 2400),)))
+        doc.push(AddObjectsCommand(racks=(Rack("h1", "X", "h1", "rack-42u-600x1200", 2700, 2400),)))
     with pytest.raises(CommandError, match="rack id 'r9' is already used"):
-        doc.push(AddRacksCommand((Rack("r9", "X", "h1", "rack-42u-600x1200", 2700, 2400),
+        doc.push(AddObjectsCommand(racks=(Rack("r9", "X", "h1", "rack-42u-600x1200", 2700, 2400),
                                   Rack("r9", "Y", "h1", "rack-42u-600x1200", 3300, 2400))))
     with pytest.raises(CommandError, match="floor unit id 'r1' is already used"):
-        doc.push(AddFloorDevicesCommand((FloorDevice("r1", "cdu-inrow-2mw", "h1", 4200, 600),)))
+        doc.push(AddObjectsCommand(floor_devices=(FloorDevice("r1", "cdu-inrow-2mw", "h1", 4200, 600),)))
 
 
 def test_catalog_ids_are_stored_as_the_catalog_spells_them(doc):
     doc.push(AddDeviceCommand("r1", MountedDevice("n3", "DGX-B200", 30, "front")))
-    doc.push(AddRacksCommand((Rack("r3", "A03", "h1", "RACK-42U-600x1200", 2700, 2400),)))
+    doc.push(AddObjectsCommand(racks=(Rack("r3", "A03", "h1", "RACK-42U-600x1200", 2700, 2400),)))
     assert doc.project.rack("r1").device("n3").type == "dgx-b200"
     assert doc.project.rack("r3").type == "rack-42u-600x1200"
 
@@ -308,7 +307,8 @@ def test_deleting_a_rack_drops_it_from_cdu_loops_and_undo_restores_both(doc, cat
     doc.undo()
     assert doc.project.has_rack("r2") and doc.project.floor_device("c1").serves == ("r2",)
     with pytest.raises(CommandError, match="no rack with id 'gone'"):
-        doc.push(AddFloorDevicesCommand((FloorDevice("c9", "cdu-inrow-2mw", "h1", 4200, 600, serves=("gone",)),)))
+        doc.push(AddObjectsCommand(
+            floor_devices=(FloorDevice("c9", "cdu-inrow-2mw", "h1", 4200, 600, serves=("gone",)),)))
 
 
 def test_a_device_id_is_unique_in_the_whole_design(doc):
@@ -316,14 +316,14 @@ def test_a_device_id_is_unique_in_the_whole_design(doc):
     # refuses one id in two racks: no edit may make it
     r3 = Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400, devices=(MountedDevice("n1", "qm9700", 40, "rear"),))
     with pytest.raises(CommandError, match="rack 'A03': device id 'n1' is already used in rack 'A01'"):
-        doc.push(AddRacksCommand((r3,)))
+        doc.push(AddObjectsCommand(racks=(r3,)))
     with pytest.raises(CommandError, match="device id 'n1' is already used in rack 'A01'"):
         doc.push(AddDeviceCommand("r2", MountedDevice("n1", "qm9700", 30, "rear")))
     r4 = replace(r3, id="r4", name="A04", x=3300, devices=(MountedDevice("x1", "qm9700", 40, "rear"),))
     with pytest.raises(CommandError, match="rack 'A04': device id 'x1' is already used in another new rack"):
-        doc.push(AddRacksCommand((replace(r3, devices=r4.devices), r4)))
+        doc.push(AddObjectsCommand(racks=(replace(r3, devices=r4.devices), r4)))
     assert not doc.project.has_rack("r3")
-    doc.push(AddRacksCommand((replace(r3, devices=r4.devices),)))
+    doc.push(AddObjectsCommand(racks=(replace(r3, devices=r4.devices),)))
     doc.push(MoveDeviceCommand("r3", "x1", 30, "front", to_rack_id="r1"))  # a move keeps its id
     assert doc.project.device_rack("x1") == "r1" and not doc.project.rack("r3").devices
 

@@ -7,10 +7,10 @@ import math
 import random
 import warnings
 
-from designer.commands import (AddDeviceCommand, AddHallCommand, AddRacksCommand, CommandError, Document,
-                               MoveDeviceCommand, MoveFloorDevicesCommand, MoveRacksCommand, RenameProjectCommand,
-                               SetWorkloadCommand, UpdateFloorDeviceCommand, UpdateHallCommand, UpdateQuoteCommand,
-                               UpdateRackCommand, UpdateSettingsCommand)
+from designer.commands import (AddDeviceCommand, AddHallCommand, AddObjectsCommand, CommandError, Document,
+                               MoveDeviceCommand, MoveObjectsCommand, RenameProjectCommand, SetWorkloadCommand,
+                               UpdateFloorDeviceCommand, UpdateHallCommand, UpdateQuoteCommand, UpdateRackCommand,
+                               UpdateSettingsCommand)
 from designer.fileformat import dumps, load, loads
 from designer.model import Hall, MountedDevice, Rack
 from tests.designer.test_fileformat import GOLDEN
@@ -30,8 +30,8 @@ def _edit(rng: random.Random, project):
     rack = rng.choice(project.racks)
     place = lambda: (num(), num(), rng.choice([0, 90, 360.5, math.nan]))  # noqa: E731
     return rng.choice([
-        lambda: MoveRacksCommand({rack.id: place()}),
-        lambda: MoveFloorDevicesCommand({"c1": place()}),
+        lambda: MoveObjectsCommand(racks={rack.id: place()}),
+        lambda: MoveObjectsCommand(floor_devices={"c1": place()}),
         lambda: UpdateRackCommand(rack.id, {rng.choice(["name", "row"]): text()}),
         lambda: UpdateRackCommand(rack.id, {"power_limit_kw": num()}),
         lambda: UpdateHallCommand("h1", {rng.choice(["power_capacity_kw", "cooling_capacity_kw", "tile_mm",
@@ -49,7 +49,7 @@ def _edit(rng: random.Random, project):
         lambda: UpdateSettingsCommand({rng.choice(["power_factor", "derating", "coolant_delta_t_k", "pue",
                                                    "rack_limit_kw"]): num()}),
         lambda: AddHallCommand(Hall(text(), text(), ((0, 0), (num(), 0), (0, 1000)), tile_mm=num())),
-        lambda: AddRacksCommand((Rack(text(), text(), "h1", "rack-42u-600x1200", num(), num(), 0, text(),
+        lambda: AddObjectsCommand(racks=(Rack(text(), text(), "h1", "rack-42u-600x1200", num(), num(), 0, text(),
                                       (MountedDevice(text(), rng.choice(DEVICES), num(), "rear"),),
                                       power_limit_kw=num()),)),
     ])()

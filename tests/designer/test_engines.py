@@ -20,8 +20,8 @@ GOLDEN = Path(__file__).parent / "golden"
 
 def test_registry_runs_every_engine_after_what_it_needs():
     names = [e.name for e in ENGINES]
-    assert names == ["devices", "space", "power", "cooling", "floor", "fabric", "bandwidth", "training", "bom",
-                     "cost"]
+    assert names == ["devices", "space", "renamed", "power", "cooling", "floor", "fabric", "bandwidth", "training",
+                     "bom", "cost"]
     for i, engine in enumerate(ENGINES):
         assert set(engine.needs) <= set(names[:i]), engine.name
 

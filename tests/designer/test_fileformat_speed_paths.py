@@ -17,6 +17,7 @@ from collections import defaultdict
 import pytest
 
 from designer import fileformat
+from designer.fileformat import reading
 from designer.fileformat import ProjectFileError, from_dict, load, loads, to_dict
 from designer.model import FloorDevice, Hall, MountedDevice, Project, Rack
 
@@ -54,7 +55,7 @@ def _message(text: str, catalog) -> str:
 def _checking_reader_only(monkeypatch):
     """Every rack through _Reader.rack, every document through json: the reader as it was."""
     monkeypatch.setattr(fileformat._Reader, "plain_rack", lambda *args: None)
-    monkeypatch.setattr(fileformat.orjson, "loads", json.loads)
+    monkeypatch.setattr(reading.orjson, "loads", json.loads)
 
 
 def _texts(change) -> tuple[str, str]:
@@ -335,7 +336,7 @@ def test_whole_numbers_beyond_64_bits_keep_their_value(catalog):
 
 def test_a_number_orjson_may_have_changed_makes_json_read_the_document(catalog, monkeypatch):
     reads, json_loads = [], json.loads
-    monkeypatch.setattr(fileformat.json, "loads", lambda text: reads.append(1) or json_loads(text))
+    monkeypatch.setattr(reading.json, "loads", lambda text: reads.append(1) or json_loads(text))
     doc = copy.deepcopy(LARGE_DOC)
     loads(json.dumps(doc), catalog)
     assert reads == []

@@ -12,9 +12,8 @@ from pathlib import Path
 import pytest
 
 from designer.analysis import analyze
-from designer.commands import (AddDeviceCommand, AddHallCommand, AddRacksCommand, CommandError, Document,
-                               MoveDeviceCommand,
-                               MoveFloorDevicesCommand, MoveRacksCommand, RenameProjectCommand, SetWorkloadCommand,
+from designer.commands import (AddDeviceCommand, AddHallCommand, AddObjectsCommand, CommandError, Document,
+                               MoveDeviceCommand, MoveObjectsCommand, RenameProjectCommand, SetWorkloadCommand,
                                UpdateFloorDeviceCommand, UpdateHallCommand, UpdateRackCommand)
 from designer.fileformat import ProjectFileError, dumps, load, loads, save
 from designer.model import Hall, MountedDevice, Rack
@@ -209,8 +208,9 @@ def refused(doc, command, words: str) -> None:
 
 
 @pytest.mark.parametrize("command, words", [
-    (lambda: MoveRacksCommand({"r1": (2e7, 2400, 0)}), "rack A01 x must be within 1e+07 mm (10 km) of the plan's origin"),
-    (lambda: MoveFloorDevicesCommand({"c1": (4200, -1e308, 0)}), "floor unit CDU-1 y must be within 1e+07 mm"),
+    (lambda: MoveObjectsCommand(racks={"r1": (2e7, 2400, 0)}),
+     "rack A01 x must be within 1e+07 mm (10 km) of the plan's origin"),
+    (lambda: MoveObjectsCommand(floor_devices={"c1": (4200, -1e308, 0)}), "floor unit CDU-1 y must be within 1e+07 mm"),
     (lambda: UpdateHallCommand("h1", {"outline": [[0, 0], [1e308, 0], [0, 1]]}),
      "hall outline corners must be within 1e+07 mm"),
     (lambda: UpdateHallCommand("h1", {"cooling_capacity_kw": 5e-324}),
@@ -225,7 +225,8 @@ def refused(doc, command, words: str) -> None:
      "hall power_capacity_kw must be a number from 0.001 to 1e+07, got 1e-09"),
     (lambda: AddDeviceCommand("r2", MountedDevice("n\udcff", "qm9700", 30, "rear")),
      "device id contains a character that cannot be stored"),
-    (lambda: AddRacksCommand((Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400, power_limit_kw=1e-300),)),
+    (lambda: AddObjectsCommand(racks=(Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400,
+                                           power_limit_kw=1e-300),)),
      "rack power limit must be a number from 0.001 to 10000 kW, got 1e-300"),
 ])
 def test_edits_the_reader_would_refuse_are_refused(doc, command, words):
@@ -236,7 +237,7 @@ def test_edited_text_is_kept_in_one_composition_and_the_design_opens_again(doc, 
     doc.push(UpdateRackCommand("r1", {"name": "Re\u0301seau", "row": "A\u0301"}))
     doc.push(RenameProjectCommand("Salle e\u0301te\u0301"))
     doc.push(AddDeviceCommand("r1", MountedDevice("e\u0301", "qm9700", 30, "rear", "Spine e\u0301")))
-    doc.push(MoveRacksCommand({"r2": (2100, 2400, 0)}))
+    doc.push(MoveObjectsCommand(racks={"r2": (2100, 2400, 0)}))
     project = doc.project
     assert (project.rack("r1").name, project.rack("r1").row, project.name) == ("R\u00e9seau", "\u00c1",
                                                                                "Salle \u00e9t\u00e9")
@@ -285,10 +286,10 @@ def test_a_rack_filling_system_states_a_u_inside_its_rack(catalog):
     (lambda: MoveDeviceCommand("r1", "n1", 1e300, "front"), "1e+300 is above the rack's 48 U"),
     (lambda: MoveDeviceCommand("r2", "s1", 1e300, "front"), "1e+300 is above the rack's 48 U"),
     (lambda: MoveDeviceCommand("r1", "p1", 2.3, "rear"), "2.3 is not a whole or half U"),
-    (lambda: AddRacksCommand((Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400,
+    (lambda: AddObjectsCommand(racks=(Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400,
                                    devices=(MountedDevice("q1", "qm9700", 40, "side"),)),)),
      "rack 'A03': face must be front or rear, got 'side'"),
-    (lambda: AddRacksCommand((Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400,
+    (lambda: AddObjectsCommand(racks=(Rack("r3", "A03", "h1", "rack-42u-600x1200", 2700, 2400,
                                    devices=(MountedDevice("q1", "qm9700", 5.25, "rear"),)),)),
      "5.25 is not a whole or half U"),
     (lambda: AddHallCommand(Hall("h2", "Hall 2", ((0, 0), (1, 0), (0, 1)), tile_mm=50)),

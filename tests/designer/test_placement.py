@@ -15,8 +15,7 @@ import pytest
 from designer import placement as pl
 from designer import samples
 from designer.checks import check_space
-from designer.commands import (AddFloorDevicesCommand, AddObjectsCommand, AddRacksCommand, CommandError, Document,
-                               MacroCommand, MoveFloorDevicesCommand, MoveObjectsCommand, MoveRacksCommand,
+from designer.commands import (AddObjectsCommand, CommandError, Document, MacroCommand, MoveObjectsCommand,
                                PlaceRackCommand, UpdateHallCommand, UpdateRackCommand)
 from designer.fileformat import load, loads
 from designer.model import FloorDevice, Rack
@@ -135,8 +134,8 @@ def test_the_index_is_built_once_per_project_value(project, catalog, monkeypatch
 def test_a_derived_index_answers_like_a_fresh_one(project, catalog):
     doc = Document(project, catalog)
     pl.space_index(project, catalog)
-    doc.push(MoveRacksCommand({"r1": (600.0, 3600.0, 90.0)}))
-    doc.push(AddRacksCommand((_rack("n", "A03", 1500),)))  # into r1's old place
+    doc.push(MoveObjectsCommand(racks={"r1": (600.0, 3600.0, 90.0)}))
+    doc.push(AddObjectsCommand(racks=(_rack("n", "A03", 1500),)))  # into r1's old place
     derived = pl.space_index(doc.project, catalog)
     fresh = pl.SpaceIndex(doc.project, catalog)
     probe = pl.rack_footprint(_rack("p", "P", 0), catalog)
@@ -187,24 +186,25 @@ def test_new_ids_are_fresh_across_halls_racks_and_floor_units(project):
 
 # -- the commands enforce the rules ------------------------------------------------------------
 REFUSED = [
-    ("add over A02", lambda: AddRacksCommand((_rack("n", "A03", 2300),)), "rack A03 would overlap rack A02"),
-    ("add outside", lambda: AddRacksCommand((_rack("n", "A03", -99999),)), "rack A03 would leave hall Hall 1"),
-    ("two new racks on one spot", lambda: AddRacksCommand((_rack("n", "A03", 2700), _rack("m", "A04", 2800))),
+    ("add over A02", lambda: AddObjectsCommand(racks=(_rack("n", "A03", 2300),)), "rack A03 would overlap rack A02"),
+    ("add outside", lambda: AddObjectsCommand(racks=(_rack("n", "A03", -99999),)), "rack A03 would leave hall Hall 1"),
+    ("two new racks on one spot", lambda: AddObjectsCommand(racks=(_rack("n", "A03", 2700), _rack("m", "A04", 2800))),
      "rack A03 would overlap rack A04"),
-    ("move onto A02", lambda: MoveRacksCommand({"r1": (2100, 2400, 0)}), "rack A01 would overlap rack A02"),
-    ("move outside", lambda: MoveRacksCommand({"r1": (1500, 9000, 0)}), "rack A01 would leave hall Hall 1"),
-    ("turn into A02", lambda: MoveRacksCommand({"r1": (1800, 2400, 90)}), "rack A01 would overlap rack A02"),
+    ("move onto A02", lambda: MoveObjectsCommand(racks={"r1": (2100, 2400, 0)}), "rack A01 would overlap rack A02"),
+    ("move outside", lambda: MoveObjectsCommand(racks={"r1": (1500, 9000, 0)}), "rack A01 would leave hall Hall 1"),
+    ("turn into A02", lambda: MoveObjectsCommand(racks={"r1": (1800, 2400, 90)}), "rack A01 would overlap rack A02"),
     ("type x onto A02", lambda: PlaceRackCommand("r1", {"x": 1900.0}), "rack A01 would overlap rack A02"),
     ("type x outside", lambda: PlaceRackCommand("r1", {"x": -99999.0}), "rack A01 would leave hall Hall 1"),
     ("type a turn past the wall", lambda: PlaceRackCommand("r1", {"rotation": 90.0, "y": 4600.0}),
      "rack A01 would leave hall Hall 1"),
     ("a wider rack type", lambda: UpdateRackCommand("r1", {"type": "rack-48u-800x1200"}),
      "rack A01 would overlap rack A02"),
-    ("add a CDU on A01", lambda: AddFloorDevicesCommand((FloorDevice("c2", "cdu-inrow-2mw", "h1", 1200, 2400),)),
+    ("add a CDU on A01",
+     lambda: AddObjectsCommand(floor_devices=(FloorDevice("c2", "cdu-inrow-2mw", "h1", 1200, 2400),)),
      "floor unit c2 would overlap rack A01"),
-    ("move the CDU outside", lambda: MoveFloorDevicesCommand({"c1": (5900, 2400, 0)}),
+    ("move the CDU outside", lambda: MoveObjectsCommand(floor_devices={"c1": (5900, 2400, 0)}),
      "floor unit CDU-1 would leave hall Hall 1"),
-    ("move the CDU onto A02", lambda: MoveFloorDevicesCommand({"c1": (2400, 2400, 0)}),
+    ("move the CDU onto A02", lambda: MoveObjectsCommand(floor_devices={"c1": (2400, 2400, 0)}),
      "floor unit CDU-1 would overlap rack A02"),
     ("paste a rack and a CDU on each other", lambda: AddObjectsCommand(
         (_rack("n", "A03", 3000, 600),), (FloorDevice("c2", "cdu-inrow-2mw", "h1", 3300, 600, name="CDU-2"),)),
@@ -245,9 +245,9 @@ def test_place_rack_through_the_python_api(catalog):
 
 
 def test_a_group_may_swap_and_shift_within_itself(doc):
-    doc.push(MoveRacksCommand({"r1": (2100, 2400, 0), "r2": (1500, 2400, 0)}, label="Swap"))
+    doc.push(MoveObjectsCommand(racks={"r1": (2100, 2400, 0), "r2": (1500, 2400, 0)}, label="Swap"))
     assert (doc.project.rack("r1").x, doc.project.rack("r2").x) == (2100, 1500)
-    doc.push(MoveRacksCommand({"r2": (2100, 2400, 0), "r1": (2700, 2400, 0)}))  # the row shifts by one rack
+    doc.push(MoveObjectsCommand(racks={"r2": (2100, 2400, 0), "r1": (2700, 2400, 0)}))  # the row shifts by one rack
     assert (doc.project.rack("r2").x, doc.project.rack("r1").x) == (2100, 2700)
     doc.push(MoveObjectsCommand({"r2": (1500, 1200, 0)}, {"c1": (2700, 1200, 0)}))  # a rack and a CDU together
     assert doc.project.floor_device("c1").x == 2700
@@ -255,12 +255,13 @@ def test_a_group_may_swap_and_shift_within_itself(doc):
 
 def test_one_by_one_the_same_swap_collides(doc):
     with pytest.raises(CommandError, match="rack A01 would overlap rack A02"):
-        doc.push(MacroCommand([MoveRacksCommand({"r1": (2100, 2400, 0)}), MoveRacksCommand({"r2": (1500, 2400, 0)})]))
+        doc.push(MacroCommand([MoveObjectsCommand(racks={"r1": (2100, 2400, 0)}),
+                               MoveObjectsCommand(racks={"r2": (1500, 2400, 0)})]))
 
 
 def test_a_turned_group_is_checked_against_itself(doc):
     with pytest.raises(CommandError, match="rack A01 would overlap rack A02"):
-        doc.push(MoveRacksCommand({"r1": (1500, 2400, 90), "r2": (2100, 2400, 90)}))
+        doc.push(MoveObjectsCommand(racks={"r1": (1500, 2400, 90), "r2": (2100, 2400, 90)}))
 
 
 def test_overlaps_from_a_file_load_and_can_be_moved_apart(catalog):
@@ -268,10 +269,10 @@ def test_overlaps_from_a_file_load_and_can_be_moved_apart(catalog):
     data["racks"][1]["x"] = 1800  # A02 300 mm into A01: a file may hold this, an edit may not make it
     doc = Document(loads(json.dumps(data), catalog), catalog)
     assert [f.code for f in check_space(doc.project, catalog)] == ["overlap"]
-    doc.push(MoveRacksCommand({"r1": (1500, 1200, 0), "r2": (1800, 1200, 0)}))  # rigidly, still overlapping
+    doc.push(MoveObjectsCommand(racks={"r1": (1500, 1200, 0), "r2": (1800, 1200, 0)}))  # rigidly, still overlapping
     with pytest.raises(CommandError, match="rack A02 would overlap rack A01"):
-        doc.push(MoveRacksCommand({"r2": (1900, 1200, 0)}))
-    doc.push(MoveRacksCommand({"r2": (2100, 1200, 0)}))
+        doc.push(MoveObjectsCommand(racks={"r2": (1900, 1200, 0)}))
+    doc.push(MoveObjectsCommand(racks={"r2": (2100, 1200, 0)}))
     assert check_space(doc.project, catalog) == []
 
 
@@ -279,8 +280,8 @@ def test_a_smaller_hall_is_taken_and_its_strays_are_findings(doc, catalog):
     doc.push(UpdateHallCommand("h1", {"outline": [[0, 0], [3000, 0], [3000, 4800], [0, 4800]]}))
     assert [(f.code, f.where) for f in check_space(doc.project, catalog)] == [("outside-hall", "floor:c1")]
     with pytest.raises(CommandError, match="floor unit CDU-1 would leave hall Hall 1"):
-        doc.push(MoveFloorDevicesCommand({"c1": (4200, 1200, 90)}))
-    doc.push(MoveFloorDevicesCommand({"c1": (2400, 600, 0)}))
+        doc.push(MoveObjectsCommand(floor_devices={"c1": (4200, 1200, 90)}))
+    doc.push(MoveObjectsCommand(floor_devices={"c1": (2400, 600, 0)}))
     assert check_space(doc.project, catalog) == []
 
 
@@ -304,7 +305,7 @@ def test_the_samples_are_clean_and_every_object_may_stay_or_move_a_tile(catalog,
         assert pl.check_move(project, catalog, [pl.footprint_of(project, catalog, where)]) is None, where
     doc = Document(project, catalog)
     rack = project.racks[0]
-    doc.push(MoveRacksCommand({r.id: (r.x, r.y + 600 * (1 if r.rotation == 0 else -1), r.rotation)
+    doc.push(MoveObjectsCommand(racks={r.id: (r.x, r.y + 600 * (1 if r.rotation == 0 else -1), r.rotation)
                                for r in project.racks if r.row == rack.row}))
     doc.undo()
     assert doc.project is project

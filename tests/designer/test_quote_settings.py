@@ -24,7 +24,7 @@ def test_quote_round_trips_through_the_project_file(catalog):
                           energy_price_per_kwh=0.12)
     again = loads(dumps(project.with_quote(quote)), catalog)
     assert again.quote == quote
-    assert to_dict(again)["format_version"] == FORMAT_VERSION == 4
+    assert to_dict(again)["format_version"] == FORMAT_VERSION == 5
 
 
 def test_default_quote_is_not_written_and_version_2_files_load(catalog):

@@ -143,13 +143,13 @@ def test_fabric_settings_in_a_file(catalog):
 
 
 def test_numbers_beyond_a_float_are_refused_in_words(catalog, tmp_path):
-    from designer.commands import CommandError, Document, MoveRacksCommand, PlaceRackCommand
+    from designer.commands import CommandError, Document, MoveObjectsCommand, PlaceRackCommand
     from drawn import DGX_B200_SU
     from designer.settings import Settings, SettingsError
 
     doc = Document(load(DGX_B200_SU, catalog), catalog)
     before = doc.project
-    for command in (PlaceRackCommand("a01", {"x": 10**5000}), MoveRacksCommand({"a01": (0, -10**400, 0)})):
+    for command in (PlaceRackCommand("a01", {"x": 10**5000}), MoveObjectsCommand(racks={"a01": (0, -10**400, 0)})):
         with pytest.raises(CommandError, match=r"must be a number, got a number of \d+ digits"):
             doc.push(command)
     assert doc.project is before

@@ -7,7 +7,7 @@ import pytest
 
 import drawn as samples
 from designer.analysis import analyze
-from designer.commands import AddDeviceCommand, AddRacksCommand, Document, MoveRacksCommand, RemoveDeviceCommand
+from designer.commands import AddDeviceCommand, AddObjectsCommand, Document, MoveObjectsCommand, RemoveDeviceCommand
 from designer.fileformat import load
 from designer.model import Hall, MountedDevice, Project, Rack
 from designer.rack_roles import ROLES, rack_role
@@ -47,10 +47,10 @@ def test_an_edit_recounts_only_the_racks_it_changed(big, catalog):
     assert counter.counted == 501
     # A move keeps the rack's devices: nothing is counted again.
     rack = big.project.rack("r8")
-    big.push(MoveRacksCommand({"r8": (rack.x, rack.y + 600, 0.0)}))
+    big.push(MoveObjectsCommand(racks={"r8": (rack.x, rack.y + 600, 0.0)}))
     assert counter(big.project) == Totals(500, 7992)
     assert counter.counted == 501
-    big.push(AddRacksCommand((_dgx_rack(600, nodes=3),)))
+    big.push(AddObjectsCommand(racks=(_dgx_rack(600, nodes=3),)))
     assert counter(big.project) == Totals(501, 8016)
     assert counter.counted == 502
     big.undo()

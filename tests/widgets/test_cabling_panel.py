@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QToolTip
 
 from designer import samples
 from designer.analysis import analyze
-from designer.commands import AddRacksCommand, Document, RemoveRacksCommand, UpdateHallCommand, UpdateRackCommand
+from designer.commands import AddObjectsCommand, Document, RemoveRacksCommand, UpdateHallCommand, UpdateRackCommand
 from designer.fabric.geometry import natural_key
 from designer.fileformat import load
 from designer.model import Rack
@@ -241,7 +241,7 @@ def test_a_rack_without_fabric_links_says_so_instead_of_an_empty_table(make_pane
 
 def test_a_rack_newer_than_the_analysis_waits_for_the_next(make_panel, catalog):
     panel, _, document = make_panel()
-    document.push(AddRacksCommand((Rack("new-1", "NEW-1", "hall-1", "rack-48u-600x1200", 7000.0, 1200.0),)))
+    document.push(AddObjectsCommand(racks=(Rack("new-1", "NEW-1", "hall-1", "rack-48u-600x1200", 7000.0, 1200.0),)))
     panel.show_selection("rack", ["new-1"])
     assert panel.title.text() == "Rack NEW-1" and panel.subtitle.text() == "updating…"
     assert "newer than the last analysis" in panel.summary.text() and not panel.showing_links

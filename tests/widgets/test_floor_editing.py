@@ -13,7 +13,7 @@ from PySide6.QtTest import QTest
 from PySide6.QtWidgets import QApplication
 
 from designer.analysis import analyze
-from designer.commands import AddDeviceCommand, MoveRacksCommand
+from designer.commands import AddDeviceCommand, MoveObjectsCommand
 from designer.model import FloorDevice, Hall, MountedDevice, Project, Rack
 from widgets.app import style
 from widgets.app.main_window import MainWindow
@@ -206,7 +206,7 @@ def test_ctrl_click_adds_to_the_selection(win):
 
 def test_a_rack_and_a_cdu_dragged_together_are_one_move(win, refusals):
     # S1 against the wall beside the CDU (x 9000..10200); dragged left together, S1 lands in the CDU's old place.
-    win.document.push(MoveRacksCommand({"s1": (10500.0, 1200.0, 0.0)}))
+    win.document.push(MoveObjectsCommand(racks={"s1": (10500.0, 1200.0, 0.0)}))
     win.scene.select_many(["rack:s1", "floor:cdu-1"])
     _drag(win, (9600, 1200), (9600 - 1200, 1200))
     assert refusals == []
@@ -341,7 +341,7 @@ def test_delete_removes_and_undo_restores(win):
 
 
 def _three_apart(win):
-    win.document.push(MoveRacksCommand({"a01": (1800.0, 7000.0, 0.0), "a02": (3000.0, 7600.0, 0.0),
+    win.document.push(MoveObjectsCommand(racks={"a01": (1800.0, 7000.0, 0.0), "a02": (3000.0, 7600.0, 0.0),
                                         "a03": (5100.0, 7300.0, 0.0)}))
     win.scene.select_many(["rack:a01", "rack:a02", "rack:a03"])
 
@@ -379,7 +379,7 @@ def test_select_all_action(win):
 def test_a_move_updates_only_that_item(win):
     items = dict(win.scene.rack_items)
     positions = {rid: item.pos() for rid, item in items.items()}
-    win.document.push(MoveRacksCommand({"s1": (7500.0, 7200.0, 0.0)}))
+    win.document.push(MoveObjectsCommand(racks={"s1": (7500.0, 7200.0, 0.0)}))
     assert win.scene.rack_items == items
     assert all(win.scene.rack_items[rid] is item for rid, item in items.items())
     assert items["s1"].pos() == QPointF(7500, 7200)
@@ -499,7 +499,7 @@ def test_scene_follows_a_replaced_document(win, catalog):
     assert win.open_path(samples.DGX_B200_SU)
     assert "s1" not in win.scene.rack_items and win.scene.rack_items["a01"] is not old_item
     a01 = win.scene.rack_items["a01"]
-    old_doc.push(MoveRacksCommand({"a01": (600.0, 600.0, 0.0)}))  # the old document no longer reaches the plan
+    old_doc.push(MoveObjectsCommand(racks={"a01": (600.0, 600.0, 0.0)}))  # the old document no longer reaches the plan
     assert win.scene.rack_items["a01"] is a01 and a01.pos() == QPointF(win.project.rack("a01").x,
                                                                        win.project.rack("a01").y)
     assert not win.undo_action.isEnabled()

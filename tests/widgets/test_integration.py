@@ -9,7 +9,7 @@ from PySide6.QtCore import QSettings, Qt
 from PySide6.QtTest import QTest
 
 import drawn as samples
-from designer.commands import MoveRacksCommand
+from designer.commands import MoveObjectsCommand
 from designer.fileformat import load
 from widgets.app.main_window import MainWindow
 
@@ -40,7 +40,7 @@ def test_engines_run_off_the_gui_thread_and_fill_the_docks(win, monkeypatch, qtb
         return real(project, catalog)
 
     monkeypatch.setattr(win.runner, "analyze_fn", spy)
-    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
     qtbot.waitUntil(lambda: bool(threads) and win.analysis.summary_json["racks"] == 19, timeout=10000)
     assert threading.main_thread() not in threads
     assert "248 GPUs" in win.totals_label.text()
@@ -75,13 +75,13 @@ def test_editing_a_limit_in_the_inspector_raises_the_finding_and_clicking_it_cen
 
 def test_save_as_then_save_and_recent_files(win, tmp_path, qtbot):
     target = tmp_path / "mine.podplan.json"
-    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
     assert win.isWindowModified()
     assert win.files.save_as(target)
     assert not win.isWindowModified() and win.path == target
     assert load(target, win.catalog).rack("m01").y == 7200.0
     assert win.files.recent_files()[0] == str(target.resolve())
-    win.document.push(MoveRacksCommand({"m01": (7800.0, 6600.0, 0.0)}))
+    win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 6600.0, 0.0)}))
     assert win.files.save()
     assert load(target, win.catalog).rack("m01").y == 6600.0
     win._fill_recent_menu()
@@ -89,7 +89,7 @@ def test_save_as_then_save_and_recent_files(win, tmp_path, qtbot):
 
 
 def test_unsaved_changes_prompt_can_cancel_closing(win, monkeypatch):
-    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
     monkeypatch.setattr(win.files, "ask_save_changes", lambda: "cancel")
     assert not win.close()
     assert win.isVisible()
@@ -98,7 +98,7 @@ def test_unsaved_changes_prompt_can_cancel_closing(win, monkeypatch):
 
 
 def test_a_clean_close_after_saving_leaves_no_autosave(win, tmp_path):
-    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
     assert win.files.autosave()
     path = win.files.recovery_path
     assert path.exists()
@@ -143,7 +143,7 @@ def test_delete_in_the_rack_elevation_removes_the_device_not_the_rack(win, qtbot
 
 def test_opening_another_design_refreshes_every_dock(win, qtbot):
     for _ in range(4):  # the old document's revisions run ahead of the new one's
-        win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0 - 600.0 * (_ % 2), 0.0)}))
+        win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0 - 600.0 * (_ % 2), 0.0)}))
     qtbot.waitUntil(lambda: win.analysis.summary_json["racks"] == 19 and not win.runner.busy, timeout=10000)
     win.scene.select("rack:a03")
     assert win.open_path(samples.GB200_NVL72_SU)
@@ -176,7 +176,7 @@ def test_a_design_without_halls_opens(win, tmp_path):
 
 
 def test_opening_another_design_moves_the_old_autosave_to_the_trash(win, tmp_path):
-    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
     assert win.files.autosave()
     assert win.open_path(samples.GB200_NVL72_SU)
     assert win.files.recovery_path is None

@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtCore import QPointF, QRectF
 
 import drawn as samples
-from designer.commands import MoveRacksCommand
+from designer.commands import MoveObjectsCommand
 from designer.fileformat import load
 from widgets.plan.floor_items import FloorDeviceItem, HallItem, RackItem
 
@@ -123,7 +123,7 @@ def test_status_bar_and_title_for_b200(b200):
 
 def test_scene_follows_document_edits_and_undo(b200):
     rack = b200.project.racks[0]
-    b200.document.push(MoveRacksCommand({rack.id: (rack.x + 600, rack.y + 1200, 90)}))
+    b200.document.push(MoveObjectsCommand(racks={rack.id: (rack.x + 600, rack.y + 1200, 90)}))
     item = b200.scene.rack_items[rack.id]
     assert (item.pos().x(), item.pos().y(), item.rotation()) == (rack.x + 600, rack.y + 1200, 90)
     b200.document.undo()

@@ -5,7 +5,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 from bench.designs import dgx_b200_project
-from designer.commands import MoveRacksCommand
+from designer.commands import MoveObjectsCommand
 from widgets.plan.floor_overview import OverviewItem
 from widgets.app.main_window import MainWindow
 
@@ -52,7 +52,7 @@ def test_overview_follows_edits(big, qtbot):
     before = _overview(scene)[0].boundingRect()
     rack = max(big.project.racks, key=lambda r: r.y)  # in the row nearest the far wall
     # One tile into the hot aisle behind the last row: the move must stay inside the hall.
-    big.document.push(MoveRacksCommand({rack.id: (rack.x, rack.y + 600.0, rack.rotation)}))
+    big.document.push(MoveObjectsCommand(racks={rack.id: (rack.x, rack.y + 600.0, rack.rotation)}))
     qtbot.waitUntil(lambda: _overview(scene) and _overview(scene)[0].boundingRect() != before)
     assert _overview(scene)[0].boundingRect().bottom() == pytest.approx(before.bottom() + 600.0)
 

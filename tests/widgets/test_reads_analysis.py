@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from designer.analysis import Analysis, analyze
-from designer.commands import AddRacksCommand, Document, UpdateHallCommand
+from designer.commands import AddObjectsCommand, Document, UpdateHallCommand
 from designer.fileformat import load
 from designer.model import MountedDevice, Rack
 from designer.totals import quick_totals
@@ -94,7 +94,7 @@ def test_inspector_says_pending_until_an_analysis_of_the_current_project_arrives
     # A rack just added is not in the analysis yet.
     rack = Rack("new", "New", "hall-1", "rack-48u-600x1200", 9000.0, 7800.0,
                 devices=(MountedDevice("n1", "dgx-b200", 5.0),))
-    doc.push(AddRacksCommand((rack,)))
+    doc.push(AddObjectsCommand(racks=(rack,)))
     w.set_analysis(analyze(load(samples.DGX_B200_SU, catalog), catalog))  # a result without the new rack
     w.show_selection("rack", ["new"])
     assert w.rack_limit.text() == "default (computing…)"
@@ -163,7 +163,7 @@ def test_adding_a_dgx_rack_counts_its_gpus_before_the_analysis(qtbot, catalog):
     assert w.totals_label.text() == "19 racks · 248 GPUs"
     rack = Rack("x1", "X1", "hall-1", "rack-48u-600x1200", 9000.0, 7800.0,
                 devices=(MountedDevice("n1", "dgx-b200", 5.0), MountedDevice("n2", "dgx-b200", 17.0)))
-    w.document.push(AddRacksCommand((rack,)))
+    w.document.push(AddObjectsCommand(racks=(rack,)))
     assert w.analysis.summary_json["gpus"] == 248  # the engines have not answered yet...
     assert w.totals_label.text() == "20 racks · 264 GPUs"  # ...and the count is there already: 8 per DGX
     qtbot.waitUntil(lambda: w.analysis.summary_json["racks"] == 20, timeout=10000)

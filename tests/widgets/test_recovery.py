@@ -7,7 +7,7 @@ import pytest
 from PySide6.QtCore import QSettings
 
 import drawn as samples
-from designer.commands import MoveRacksCommand
+from designer.commands import MoveObjectsCommand
 from designer.fileformat import load
 from widgets.app.main_window import MainWindow
 from widgets.app.recovery_store import KEEP_VERSIONS
@@ -53,7 +53,7 @@ def moved_y(window) -> float:
 
 def test_restored_work_survives_a_second_crash(make):
     first = make()
-    first.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    first.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
     assert first.files.autosave()
     crash(first)
 
@@ -75,7 +75,7 @@ def test_restored_work_survives_a_second_crash(make):
 
 def test_keep_for_later_keeps_it_and_discard_asks_then_keeps_a_copy_for_a_week(make):
     first = make()
-    first.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    first.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
     assert first.files.autosave()
     crash(first)
 
@@ -108,7 +108,7 @@ def test_autosave_follows_each_change_after_a_pause_off_the_gui_thread(make, qtb
     threads = []
     real = win.files.store.write
     win.files.store.write = lambda *a, **k: threads.append(threading.current_thread().name) or real(*a, **k)
-    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
     qtbot.waitUntil(lambda: win.files.recovery_path is not None, timeout=5000)
     assert load(win.files.recovery_path, win.catalog).rack("m01").y == 7200.0
     assert threads and all(name.startswith("autosave") for name in threads)
@@ -124,10 +124,10 @@ def test_an_edit_after_a_save_is_autosaved_though_an_older_autosave_was_still_qu
     win = make()
     gate = threading.Event()
     win.files._submit(gate.wait)  # the thread busy, as with a long write
-    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
     win.files.autosave_soon()  # queued behind it
     assert win.files.save_as(tmp_path / "saved.podplan.json")  # queues the clear
-    win.document.push(MoveRacksCommand({"m01": (7800.0, 7800.0, 0.0)}))
+    win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7800.0, 0.0)}))
     win.files.autosave_soon()
     gate.set()
     win.files.flush()
@@ -148,7 +148,7 @@ def test_autosave_never_raises_and_says_why_in_the_status_bar(make, tmp_path):
     (tmp_path / "blocked").write_text("a file where the folder should be")
     win2.files.store.root = tmp_path / "blocked"
     win2.files.store.folder = tmp_path / "blocked" / "session"
-    win2.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    win2.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
     assert not win2.files.autosave()
     assert str(tmp_path / "blocked") in win2.files.autosave_error
     win2.files.store.root = tmp_path / "recovery"
@@ -161,7 +161,7 @@ def test_a_start_up_file_that_fails_still_offers_recovery(make, catalog, tmp_pat
     from widgets.app.file_actions import FileController
 
     first = make()
-    first.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    first.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
     assert first.files.autosave()
     crash(first)
     broken = tmp_path / "broken.podplan.json"
@@ -193,7 +193,7 @@ def test_versions_are_kept_and_offered_in_file_recover(make, qtbot, monkeypatch)
     monkeypatch.setattr(rs, "VERSION_EVERY_S", 0)  # every autosave a version of its own
     ys = [7000.0 + 100 * i for i in range(KEEP_VERSIONS + 2)]
     for y in ys:
-        win.document.push(MoveRacksCommand({"m01": (7800.0, y, 0.0)}))
+        win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, y, 0.0)}))
         assert win.files.autosave()
     own = win.files.own_versions()
     assert len(own) == KEEP_VERSIONS
@@ -215,7 +215,7 @@ def test_the_recover_menu_restores_a_crashed_window_and_says_when_empty(make):
     win = make()
     win.recover_menu.fill()
     assert [a.text() for a in win.recover_menu.menu.actions() if not a.isSeparator()][0] == "No autosaved work"
-    win.document.push(MoveRacksCommand({"m01": (7800.0, 7200.0, 0.0)}))
+    win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
     assert win.files.autosave()
     crash(win)
     other = make(None)

@@ -4,7 +4,7 @@ from __future__ import annotations
 import pytest
 
 from designer import samples
-from designer.commands import AddRacksCommand
+from designer.commands import AddObjectsCommand
 from designer.model import Rack
 
 
@@ -26,7 +26,7 @@ def test_selecting_a_cdu_or_the_hall_clears_the_elevation(window):
 def test_after_undo_the_elevation_is_empty(window):
     hall = window.project.halls[0]
     rack = Rack("new-rack", "NEW-01", hall.id, "rack-48u-600x1200", 600.0, 9900.0, 0.0, "X")
-    window.document.push(AddRacksCommand((rack,)))
+    window.document.push(AddObjectsCommand(racks=(rack,)))
     assert window.scene.select("rack:new-rack")
     assert window.elevation.title.text() == "NEW-01"
     window.document.undo()

@@ -38,7 +38,7 @@ PRICE_LIST_FILTER = "Price lists (*.csv *.xlsx);;All files (*)"
 #: (field, label) of the free-text fields, typed into and pushed as they change
 TEXT_FIELDS = [("customer", "Customer"), ("prepared_by", "Prepared by"), ("quote_number", "Quote number")]
 #: (field, label, suffix, minimum, maximum, decimals, shown per stored unit); decimals None = a whole number.
-#: The ranges are the quote's own (designer.quote.settings.check_quote), so the boxes cannot ask for a refusal.
+#: The ranges are the quote's own (designer.quote_settings.check_quote), so the boxes cannot ask for a refusal.
 NUMBER_FIELDS = [
     ("validity_days", "Valid for", " days", 1, 3650, None, 1),
     ("spares_percent", "Spare optics and cables", " %", 0.0, 100.0, 1, 1),

@@ -1,0 +1,130 @@
+"""Putting racks and floor units on the floor, and moving them: the one way a drag, a paste or the
+generator places anything. Everything that arrives together is checked together (ids, catalog types,
+U space, placement), so a refused edit leaves the document as it was.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+
+from catalog import Catalog
+
+from ..bounds import RACK_LIMIT_KW
+from ..model import FACES, FloorDevice, Project, Rack
+from ..placement import check_move, check_new, footprints_of
+from ..rules import rack_space_problem
+from .base import Change, Command, CommandError
+from .validation import (FLOOR_KIND_LIST, MOUNT_KINDS, catalog_entry, check_bounded, check_fresh_id, checked_place,
+                         checked_text, existing_floor_device, existing_rack, refuse)
+
+
+#: Key under which ``_new_rack``'s cache keeps the types the U-space check looked up (racks included).
+_SPACE_TYPES = object()
+
+
+def _new_rack(project: Project, catalog: Catalog, r: Rack, taken: set[str], kinds: dict | None = None,
+              device_ids: set[str] | None = None) -> Rack:
+    """``r`` checked as a new rack (its place is checked with the others it arrives with).
+
+    ``kinds`` caches the mountable catalog entries by the id asked for, across the racks of one command;
+    ``device_ids`` gathers the device ids of the racks that arrive with it (unique in the whole design).
+    """
+    rtype = catalog_entry(catalog, r.type, ["rack"])
+    if not project.has_hall(r.hall):
+        raise CommandError(f"rack {r.name!r}: no hall with id {r.hall!r}")
+    ident = checked_text(r.id, "rack id")
+    check_fresh_id(project, ident, taken, "rack")
+    name, row = checked_text(r.name, f"rack {ident!r} name"), checked_text(r.row, f"rack {ident!r} row")
+    if r.power_limit_kw is not None:
+        check_bounded(r.power_limit_kw, "rack power limit", RACK_LIMIT_KW, " kW")
+    place = checked_place((r.x, r.y, r.rotation), f"rack {r.name or r.id}")
+    types = kinds if kinds is not None else {}
+    devices = []
+    ids: set[str] = set()
+    others = device_ids if device_ids is not None else set()
+    for d in r.devices:
+        dtype = types.get(d.type)
+        if dtype is None:
+            dtype = types[d.type] = catalog_entry(catalog, d.type, MOUNT_KINDS)
+        dev_id = checked_text(d.id, f"rack {name!r}: device id")
+        if not dev_id.strip():
+            raise CommandError(f"rack {name!r}: a device needs an id")
+        if dev_id in ids:
+            raise CommandError(f"rack {name!r}: two devices share an id")
+        in_rack = project.device_rack(dev_id)
+        if in_rack is not None or dev_id in others:  # a finding or a cable end names a device by its id alone
+            where = f"rack {project.rack(in_rack).name!r}" if in_rack is not None else "another new rack"
+            raise CommandError(f"rack {name!r}: device id {dev_id!r} is already used in {where}")
+        ids.add(dev_id)
+        dev_name = checked_text(d.name, f"rack {name!r}: device name")
+        if d.face not in FACES:
+            raise CommandError(f"rack {name!r}: face must be front or rear, got {d.face!r}")
+        if dtype.id != d.type or dev_id is not d.id or dev_name is not d.name:
+            d = replace(d, type=dtype.id, id=dev_id, name=dev_name)
+        devices.append(d)
+    others |= ids
+    r = replace(r, id=ident, name=name, row=row, type=rtype.id, devices=tuple(devices), **place)
+    problem = rack_space_problem(catalog, r, types.setdefault(_SPACE_TYPES, {}))
+    if problem:
+        raise CommandError(problem)
+    return r
+
+
+def _new_floor_device(project: Project, catalog: Catalog, d: FloorDevice, taken: set[str],
+                      new_racks: set[str]) -> FloorDevice:
+    dtype = catalog_entry(catalog, d.type, FLOOR_KIND_LIST)
+    if not project.has_hall(d.hall):
+        raise CommandError(f"floor unit {d.name or d.id!r}: no hall with id {d.hall!r}")
+    ident = checked_text(d.id, "floor unit id")
+    check_fresh_id(project, ident, taken, "floor unit")
+    name = checked_text(d.name, f"floor unit {ident!r} name")
+    place = checked_place((d.x, d.y, d.rotation), f"floor unit {d.name or d.id}")
+    missing = [r for r in d.serves if not project.has_rack(r) and r not in new_racks]
+    if missing:
+        raise CommandError(f"floor unit {d.name or d.id!r}: no rack with id {missing[0]!r}")
+    return replace(d, id=ident, name=name, type=dtype.id, serves=tuple(d.serves), **place)
+
+
+@dataclass
+class AddObjectsCommand(Command):
+    """Add racks and floor units in one step, placed together: none may overlap another, new or standing."""
+
+    racks: tuple[Rack, ...] = ()
+    floor_devices: tuple[FloorDevice, ...] = ()
+    label: str = "Add"
+
+    def apply(self, project, catalog):
+        taken: set[str] = set()
+        kinds: dict = {}
+        device_ids: set[str] = set()
+        racks = [_new_rack(project, catalog, r, taken, kinds, device_ids) for r in self.racks]
+        rack_ids = {r.id for r in racks}
+        floors = [_new_floor_device(project, catalog, d, taken, rack_ids) for d in self.floor_devices]
+        refuse(check_new(project, catalog, footprints_of(racks, floors, catalog)))
+        return project.adding_racks(racks).adding_floor_devices(floors), \
+            Change(racks=frozenset(rack_ids), floor_devices=frozenset(d.id for d in floors))
+
+
+@dataclass
+class MoveObjectsCommand(Command):
+    """Set position and rotation of racks and floor units, ``{id: (x, y, rotation)}`` each, as one block.
+
+    The block is checked as a whole: the old places of everything in it no
+    longer count, so racks may swap places or shift along their row.
+    """
+
+    racks: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    floor_devices: dict[str, tuple[float, float, float]] = field(default_factory=dict)
+    label: str = "Move"
+
+    def apply(self, project, catalog):
+        racks = []
+        for rid, place in self.racks.items():
+            rack = existing_rack(project, rid)
+            racks.append(replace(rack, **checked_place(place, f"rack {rack.name or rack.id}")))
+        floors = []
+        for fid, place in self.floor_devices.items():
+            unit = existing_floor_device(project, fid)
+            floors.append(replace(unit, **checked_place(place, f"floor unit {unit.name or unit.id}")))
+        refuse(check_move(project, catalog, footprints_of(racks, floors, catalog)))
+        return project.with_racks(racks).with_floor_devices(floors), \
+            Change(racks=frozenset(self.racks), floor_devices=frozenset(self.floor_devices))

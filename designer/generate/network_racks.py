@@ -1,0 +1,103 @@
+"""Which switches and appliances go into which network rack, and where the central band's racks stand."""
+from __future__ import annotations
+
+from .layout import TILE, Grid, row_places
+from .networks import NetworkPlan
+from .spec import SystemProfile
+
+
+def su_network_items(net: NetworkPlan, profile: SystemProfile, sus: int, ufm_in_band: bool = False
+                      ) -> list[tuple[list, list]]:
+    """Per scalable unit, the switches of its two network racks (row A, row B) as ``(id, type, name, face)``.
+
+    A leaf block goes to the SU of its first node slot (reserved UFM slots: the last SU). In a
+    three-tier fabric each pod's spines are spread over the network racks of the pod's SUs, so a
+    leaf's uplinks stay in its part of the hall and only the spine-to-core runs cross to the band.
+    """
+    tree = net.compute
+    su_of_block = [min(blk * tree.leaf_down // profile.nodes_per_su, sus - 1) for blk in range(tree.blocks)]
+    out: list[tuple[list, list]] = [([], []) for _ in range(sus)]
+    blk_width = max(4, len(str(tree.blocks)))
+    for blk, su in enumerate(su_of_block):
+        for r in range(tree.rails):
+            out[su][0 if r < tree.rails / 2 else 1].append(
+                (f"leaf{blk + 1}r{r}", tree.switch, f"leaf-{blk + 1:0{blk_width}d}-r{r}", "rear"))
+    if tree.tiers == 3:
+        first_spine = 0
+        width = max(4, len(str(tree.spine)))
+        for pod in range(tree.pods):
+            leaves, spines = tree.pod_of_leaf(pod)
+            first_blk = pod * tree.pod_leaves // tree.rails
+            pod_sus = sorted({su_of_block[k] for k in range(first_blk, first_blk + leaves // tree.rails)})
+            for j in range(spines):
+                su = pod_sus[j % len(pod_sus)]
+                i = first_spine + j
+                out[su][(j // len(pod_sus)) % 2].append((f"spine{i + 1}", tree.switch, f"spine-{i + 1:0{width}d}",
+                                                         "rear"))
+            first_spine += spines
+    if net.storage is not None:
+        spread = _spread(net.storage.leaf, sus)
+        first = 0
+        for su in range(sus):
+            for k in range(spread[su]):
+                first += 1
+                out[su][k % 2].append((f"st{first}", net.storage.switch, f"storage-leaf-{first:04d}", "rear"))
+    # The compute UFM appliances plug into the last leaf block's reserved slots (RA Table 4): they stand
+    # beside those leaves, in the last SU's row-B network rack, so their cables stay short.
+    if not ufm_in_band:
+        out[sus - 1][1].extend((f"ufm{i + 1}", "ufm-appliance", f"ufm-compute-{i + 1}", "front")
+                               for i in range(net.ufm_compute))
+    first = 0
+    for su, n in enumerate(_spread(net.oob, sus)):
+        for k in range(n):
+            first += 1
+            out[su][k % 2].append((f"oob{first}", "sn2201", f"oob-{first:04d}", "rear"))
+    return out
+
+
+def _spread(total: int, parts: int) -> list[int]:
+    """``total`` split over ``parts`` as evenly as whole numbers allow, earlier parts first."""
+    base, extra = divmod(total, parts)
+    return [base + (1 if i < extra else 0) for i in range(parts)]
+
+
+def central_items(net: NetworkPlan, ufm_in_band: bool = False) -> dict[str, list]:
+    """The band's racks by title: each a list of ``(id suffix, type, name, face)``."""
+    tree = net.compute
+    out: dict[str, list] = {}
+    if tree.tiers < 3:  # three-tier spines stand with their pods (see su_network_items)
+        out["SPINE"] = [(f"spine{i + 1}", tree.switch, f"spine-{i + 1:04d}", "rear") for i in range(tree.spine)]
+    if tree.core:
+        out["CORE"] = [(f"core{i + 1}", tree.switch, f"core-{i + 1:04d}", "rear") for i in range(tree.core)]
+    if net.storage is not None:
+        s = net.storage
+        out["STORAGE"] = [(f"sts{i + 1}", s.switch, f"storage-spine-{i + 1:04d}", "rear") for i in range(s.spine)] + \
+                         [(f"stc{i + 1}", s.switch, f"storage-core-{i + 1:04d}", "rear") for i in range(s.core)]
+    if net.inband is not None or net.inband_management:
+        items = []
+        if net.inband is not None:
+            items += [(f"ibs{i + 1}", "sn5600", f"inband-spine-{i + 1:02d}", "rear") for i in range(net.inband.spine)]
+            items += [(f"ibl{i + 1}", "sn5600", f"inband-leaf-{i + 1:02d}", "rear") for i in range(net.inband.leaf)]
+        items += [(f"ibm{i + 1}", "sn2201", f"inband-mgmt-leaf-{i + 1:02d}", "rear")
+                  for i in range(net.inband_management)]
+        out["INBAND"] = items
+    mgmt = [(f"ufm{i + 1}", "ufm-appliance", f"ufm-compute-{i + 1}", "front")
+            for i in range(net.ufm_compute if ufm_in_band else 0)]
+    mgmt += [(f"sufm{i + 1}", "ufm-appliance", f"storage-ufm-{i + 1}", "front") for i in range(net.ufm_storage)]
+    mgmt += [(f"mn{i + 1}", "mgmt-node", f"mgmt-node-{i + 1:02d}", "front") for i in range(net.management_nodes)]
+    out["MGMT"] = mgmt
+    return {k: v for k, v in out.items() if v}
+
+
+def band_places(grid: Grid):
+    """Rack positions of the band, nearest the hall's centre line first (spines go there)."""
+    places = []
+    slots = int(grid.row_mm // TILE)
+    for bp in range(grid.band_pairs):
+        for col in range(grid.columns):
+            x0, y0 = grid.band_origin(bp, col)
+            a, b_ = row_places(x0, y0, [TILE] * slots, [TILE] * slots, f"N{bp + 1}{chr(65 + col) if grid.columns > 1 else ''}")
+            places += a + b_
+    cx = grid.width_mm / 2
+    cy = grid.depth_mm / 2
+    return sorted(places, key=lambda p: (abs(p.x - cx) + abs(p.y - cy), p.x, p.y))

@@ -1,0 +1,26 @@
+"""What a generated design is called and how its description sums it up."""
+from __future__ import annotations
+
+from .networks import NetworkPlan
+from .spec import SystemProfile
+
+
+def design_title(profile: SystemProfile, sus: int, units: int) -> str:
+    what = "racks" if profile.rack_scale else "systems"
+    return f"{profile.name.split(' (')[0]} SuperPOD - {sus} scalable unit{'s' if sus != 1 else ''} ({units:,} {what})"
+
+
+def design_description(profile: SystemProfile, sus: int, units: int, per_rack: int, net: NetworkPlan) -> str:
+    # Model names as people print them (QM9700, SN5600), never catalog ids.
+    t = net.compute
+    gpus = units * profile.gpus_per_node
+    what = "racks" if profile.rack_scale else "systems"
+    parts = [f"{units:,} {profile.name.split(' (')[0]} {what} ({gpus:,} GPUs) in {sus} scalable "
+             f"unit{'s' if sus != 1 else ''}" + ("" if profile.rack_scale else f", {per_rack} per rack"),
+             f"compute fabric {t.leaf} leaf + {t.spine} spine" + (f" + {t.core} core" if t.core else "")
+             + f" {t.switch.upper()} ({t.tiers} tiers, {t.rails} rails)"]
+    if net.storage:
+        parts.append(f"storage {net.storage.leaf} leaf + {net.storage.spine} spine {net.storage.switch.upper()}")
+    if net.oob:
+        parts.append(f"out-of-band {net.oob} SN2201")
+    return "Generated from the DGX SuperPOD reference architecture: " + "; ".join(parts) + "."
