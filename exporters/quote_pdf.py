@@ -44,6 +44,8 @@ from catalog.files import write_atomic
 from catalog.records import EVIDENCE
 from designer.names import PROJECT_PLACES, Namer, cdu_unit_name
 from designer.quote.settings import QuoteError, parse_date
+from designer.views import BomLine, BomSection, PowerView, RowPower
+from designer.views.base import require
 
 from . import pdf_style as st
 from .base import ExportError
@@ -315,6 +317,13 @@ class _PlanFlowable(Flowable):
 
 
 # -- the quote ----------------------------------------------------------------------------------------------
+def _optional(analysis: Analysis, section: str):
+    """The typed view of a section the quote prints only when its engine ran (an analysis made with some
+    engines left out has no power or training section); None when it did not. Read through the view, a
+    section that is there but lacks a figure is a ViewError, never a figure printed as 0."""
+    return getattr(analysis, section) if section in analysis.sections else None
+
+
 class _Quote:
     def __init__(self, analysis: Analysis):
         if analysis.project is None or analysis.catalog is None:
@@ -325,12 +334,12 @@ class _Quote:
         self.a, self.project, self.catalog = analysis, analysis.project, analysis.catalog
         # the findings' places, named as the window's findings panel names them
         self.namer = Namer(self.project, self.catalog)
-        self.bom, self.cost = analysis["bom"], analysis["cost"]
+        self.bom, self.cost = analysis.bom, analysis.cost
         self.s = st.styles()
-        self.cur = self.bom["currency"]
+        self.cur = self.bom.currency
         q = self.project.quote
         try:
-            self.on = parse_date(q.quote_date, "quote date") if q.quote_date else parse_date(self.bom["as_of"], "as of")
+            self.on = parse_date(q.quote_date, "quote date") if q.quote_date else parse_date(self.bom.as_of, "as of")
         except QuoteError as exc:
             raise ExportError(str(exc)) from None
         self.valid_until = self.on + timedelta(days=q.validity_days)
@@ -443,9 +452,9 @@ class _Quote:
         q, s, summ = self.project.quote, self.story, self.a.summary
         s.append(self.p(self.t(self.project.name), "CoverTitle"))
         desc = self.project.description.strip()
-        line = f"{summ['gpus']:,} GPUs in {plural(summ['racks'], 'rack')}"
-        if summ.get("halls", 1) != 1:
-            line += f" across {plural(summ['halls'], 'hall')}"
+        line = f"{summ.gpus:,} GPUs in {plural(summ.racks, 'rack')}"
+        if summ.halls != 1:
+            line += f" across {plural(summ.halls, 'hall')}"
         s.append(self.p(self.t(desc) + "<br/>" + self.t(line) if desc else self.t(line), "CoverSub"))
         rows = [("Customer", q.customer.strip() or "To be confirmed", ""),
                 ("Prepared by", q.prepared_by.strip() or "PodPlanner", ""),
@@ -473,21 +482,21 @@ class _Quote:
     def total_box(self) -> Table:
         b = self.bom
         lines = [self.p("Total price (net)", "CoverLabel"),
-                 self.p(self.t(money(b["price_total"], self.cur)), "Figure")]
-        if b["discount_total"]:
-            lines.append(self.p(self.t(f"{money(b['list_total'], self.cur)} at list price, less "
-                                       f"{money(b['discount_total'], self.cur)} discount"), "Small"))
+                 self.p(self.t(money(b.price_total, self.cur)), "Figure")]
+        if b.discount_total:
+            lines.append(self.p(self.t(f"{money(b.list_total, self.cur)} at list price, less "
+                                       f"{money(b.discount_total, self.cur)} discount"), "Small"))
         notes = []
-        if b["unpriced"]:
+        if b.unpriced:
             notes.append(f"excludes {plural(len(self.unpriced_lines()), 'unpriced line')}: "
-                         + "; ".join(b["unpriced"]))
-        if b["estimated"]:
-            notes.append(f"{b['indicative_share'] * 100:.0f} % of it rests on indicative prices {DAGGER}")
-        for cur, amount in b["other_currencies"].items():
+                         + "; ".join(b.unpriced))
+        if b.estimated:
+            notes.append(f"{b.indicative_share * 100:.0f} % of it rests on indicative prices {DAGGER}")
+        for cur, amount in b.other_currencies.items():
             notes.append(f"plus {money(amount, cur)} in lines priced in {cur}, not converted and not in the total")
-        if b["yearly_total"]:
-            notes.append(f"includes {b['term_years']} years of subscriptions and support "
-                         f"({money(b['yearly_total'], self.cur)} per year)")
+        if b.yearly_total:
+            notes.append(f"includes {b.term_years} years of subscriptions and support "
+                         f"({money(b.yearly_total, self.cur)} per year)")
         for n in notes:
             lines.append(self.p(self.t(n), "Small"))
         t = Table([[lines]], colWidths=[CONTENT_W])
@@ -497,8 +506,8 @@ class _Quote:
                                ("BOTTOMPADDING", (0, 0), (-1, -1), 9)]))
         return t
 
-    def unpriced_lines(self) -> list[dict]:
-        return [ln for sec in self.bom["sections"] for ln in sec["lines"] if ln["unit_price"] is None]
+    def unpriced_lines(self) -> list[BomLine]:
+        return [ln for sec in self.bom.sections for ln in sec.lines if ln.unit_price is None]
 
     # -- contents ---------------------------------------------------------------------------------------------
     def contents(self) -> None:
@@ -511,75 +520,78 @@ class _Quote:
     # -- executive summary -------------------------------------------------------------------------------------
     def summary(self) -> None:
         a, summ, s = self.a, self.a.summary, self.story
-        training = a.sections.get("training") or {}
-        trained = training.get("status") == "ok"
+        training = _optional(a, "training")
+        trained = training is not None and training.ok
         self.chapter("Executive summary")
         systems = Counter()
-        for type_id, n in (a.sections.get("devices") or {}).get("by_type", {}).items():
+        devices = _optional(a, "devices")
+        for type_id, n in (devices.by_type if devices is not None else {}).items():
             dev = self.catalog.find(type_id)
             if dev is not None and (dev.gpu_count or dev.kind == "rack_system"):
                 systems[dev.name] += n
         made_of = ", ".join(f"{n:,} × {name}" for name, n in systems.most_common(3)) or "no GPU systems"
         s.append(self.p(
-            f"{self.t(self.project.name)} is a design of <b>{summ['gpus']:,} GPUs</b> ({self.t(made_of)}) in "
-            f"{plural(summ['racks'], 'rack')} across {plural(summ['halls'], 'hall')}. This quote prices its "
-            f"{plural(self.bom['lines'], 'bill line')} at <b>{self.t(money(self.bom['price_total'], self.cur))}</b> "
+            f"{self.t(self.project.name)} is a design of <b>{summ.gpus:,} GPUs</b> ({self.t(made_of)}) in "
+            f"{plural(summ.racks, 'rack')} across {plural(summ.halls, 'hall')}. This quote prices its "
+            f"{plural(self.bom.lines, 'bill line')} at <b>{self.t(money(self.bom.price_total, self.cur))}</b> "
             f"net{self._total_caveat()}."))
         cost = self.cost
         cards = [
-            (number(summ["gpus"]), "GPUs"),
-            (number(summ["bf16_pflops"], 0), "peak PFLOPS, dense BF16"),
-            (f"{number(summ['it_power_max_kw'], 0)} kW", f"IT power, maximum ({number(summ['it_power_typical_kw'], 0)}"
+            (number(summ.gpus), "GPUs"),
+            (number(summ.bf16_pflops, 0), "peak PFLOPS, dense BF16"),
+            (f"{number(summ.it_power_max_kw, 0)} kW", f"IT power, maximum ({number(summ.it_power_typical_kw, 0)}"
                                                           " kW typical)"),
-            (f"{number(summ['facility_power_kw'], 0)} kW", "facility power at maximum draw"),
-            (f"{number(summ['tokens_per_s'], 0)}" if trained else "–", "tokens per second, training"),
-            (plural(round(training["time_to_train_days"]), "day") if trained and training.get("time_to_train_days")
+            (f"{number(summ.facility_power_kw, 0)} kW", "facility power at maximum draw"),
+            (f"{number(summ.tokens_per_s, 0)}" if trained else "–", "tokens per second, training"),
+            (plural(round(training.time_to_train_days), "day") if trained and training.time_to_train_days
              else "–",
              "to train the workload"),
-            (money(cost["cost_per_gpu_hour"], self.cur) if cost.get("cost_per_gpu_hour") is not None else "–",
+            (money(cost.cost_per_gpu_hour, self.cur) if cost.cost_per_gpu_hour is not None else "–",
              "per GPU-hour, cost of ownership"),
-            (money(cost["cost_per_million_tokens"], self.cur) if cost.get("cost_per_million_tokens") is not None
+            (money(cost.cost_per_million_tokens, self.cur) if cost.cost_per_million_tokens is not None
              else "–", "per million training tokens"),
         ]
         s += [self.cards(cards), Spacer(1, 4)]
         s += self.subheading("Key figures")
-        sw = summ["switches"]
-        fabric = a.sections.get("fabric") or {}
-        tiers = fabric.get("tiers")
-        pue = (a.sections.get("power") or {}).get("settings", {}).get("pue", 0)
-        cable_km = (fabric.get("cable_length_total_m") or 0) / 1000
+        sw = summ.switches
+        fabric, power = _optional(a, "fabric"), _optional(a, "power")
+        tiers = fabric.tiers if fabric is not None else None
+        pue = power.settings.pue if power is not None else 0
+        # a fabric without a tree (no compute nodes, or no switch holds them) has no cable length to print
+        cable_km = ((fabric.cable_length_total_m if fabric is not None else None) or 0) / 1000
         rows = [
-            ("GPUs", f"{summ['gpus']:,}"),
-            ("Peak compute, dense BF16", f"{summ['bf16_pflops']:,.1f} PFLOPS"),
-            ("IT power, typical / maximum", kw_pair(summ["it_power_typical_kw"], summ["it_power_max_kw"])),
-            ("Facility power at maximum draw", f"{summ['facility_power_kw']:,.1f} kW (PUE {pue:g})"),
-            ("Heat to liquid / to air", kw_pair(summ["liquid_heat_kw"], summ["air_heat_kw"])),
-            ("Coolant flow", f"{summ['coolant_flow_lpm']:,.1f} l/min" if summ["coolant_flow_lpm"] else
+            ("GPUs", f"{summ.gpus:,}"),
+            ("Peak compute, dense BF16", f"{summ.bf16_pflops:,.1f} PFLOPS"),
+            ("IT power, typical / maximum", kw_pair(summ.it_power_typical_kw, summ.it_power_max_kw)),
+            ("Facility power at maximum draw", f"{summ.facility_power_kw:,.1f} kW (PUE {pue:g})"),
+            ("Heat to liquid / to air", kw_pair(summ.liquid_heat_kw, summ.air_heat_kw)),
+            ("Coolant flow", f"{summ.coolant_flow_lpm:,.1f} l/min" if summ.coolant_flow_lpm else
              "none (air-cooled)"),
-            ("Compute fabric", (f"{tiers}-tier fat tree of {self.name_of(fabric.get('switch', ''))}"
+            ("Compute fabric", (f"{tiers}-tier fat tree of {self.name_of(fabric.switch)}"
                                 if tiers else "not built")),
-            ("Switches: leaf / spine / core", f"{sw['leaf']:,} / {sw['spine']:,} / {sw['core']:,}"),
-            ("Fabric cables", f"{summ['cables']:,}" + (f" ({cable_km:,.1f} km)" if cable_km else "")),
+            ("Switches: leaf / spine / core", f"{sw.leaf:,} / {sw.spine:,} / {sw.core:,}"),
+            ("Fabric cables", f"{summ.cables:,}" + (f" ({cable_km:,.1f} km)" if cable_km else "")),
         ]
-        floor = a.sections.get("floor") or {}
-        if floor.get("total_weight_kg") is not None:
-            rows.append(("Total weight; highest floor load", f"{floor['total_weight_kg']:,.0f} kg; "
-                                                             f"{floor.get('max_load_kg_m2', 0):,.0f} kg/m²"))
+        floor = _optional(a, "floor")
+        if floor is not None:
+            rows.append(("Total weight; highest floor load", f"{floor.total_weight_kg:,.0f} kg; "
+                                                             f"{floor.max_load_kg_m2:,.0f} kg/m²"))
         if trained:
-            rows += [("Training workload", f"{training.get('model', '')}, {training.get('params_b', 0):,.1f} B "
-                                           f"parameters, {training.get('tokens', 0) / 1e12:,.1f} T tokens"),
-                     ("Expected throughput", f"{training['tokens_per_s']:,.0f} tokens/s "
-                                             f"(MFU {training.get('mfu', 0) * 100:.1f} %)"),
-                     ("Days to train", f"{training.get('time_to_train_days', 0):,.1f} days of compute; "
-                                       f"{training.get('wall_time_days', 0):,.1f} days with failures and checkpoints")]
+            rows += [("Training workload", f"{training.model}, {training.params_b:,.1f} B "
+                                           f"parameters, {training.tokens / 1e12:,.1f} T tokens"),
+                     ("Expected throughput", f"{training.tokens_per_s:,.0f} tokens/s "
+                                             f"(MFU {training.mfu * 100:.1f} %)"),
+                     ("Days to train", f"{training.time_to_train_days:,.1f} days of compute; "
+                                       f"{training.wall_time_days:,.1f} days with failures and checkpoints")]
         else:
-            rows.append(("Training estimate", training.get("error") or training.get("status") or "not available"))
-        rows += [("Total price (net)", money(self.bom["price_total"], self.cur)
-                  + (f", {money(self.bom['list_total'], self.cur)} at list" if self.bom["discount_total"] else ""))]
-        if cost.get("cost_per_gpu_hour") is not None:
-            rows.append(("Cost per GPU-hour", money(cost["cost_per_gpu_hour"], self.cur)))
-        if cost.get("cost_per_million_tokens") is not None:
-            rows.append(("Cost per million tokens", money(cost["cost_per_million_tokens"], self.cur)))
+            rows.append(("Training estimate", (training.error or training.status) if training is not None
+                         else "not available"))
+        rows += [("Total price (net)", money(self.bom.price_total, self.cur)
+                  + (f", {money(self.bom.list_total, self.cur)} at list" if self.bom.discount_total else ""))]
+        if cost.cost_per_gpu_hour is not None:
+            rows.append(("Cost per GPU-hour", money(cost.cost_per_gpu_hour, self.cur)))
+        if cost.cost_per_million_tokens is not None:
+            rows.append(("Cost per million tokens", money(cost.cost_per_million_tokens, self.cur)))
         s.append(self.pairs(rows))
         s += self.subheading("Price by section")
         s.append(self.totals_table())
@@ -589,8 +601,8 @@ class _Quote:
         n = len(self.unpriced_lines())
         if n:
             parts.append(f"excluding {plural(n, 'unpriced line')}")
-        if self.bom["discount_total"]:
-            parts.append(f"after {self.t(money(self.bom['discount_total'], self.cur))} discount")
+        if self.bom.discount_total:
+            parts.append(f"after {self.t(money(self.bom.discount_total, self.cur))} discount")
         return (" (" + "; ".join(parts) + ")") if parts else ""
 
     def cards(self, cards: list[tuple[str, str]]) -> Table:
@@ -624,27 +636,27 @@ class _Quote:
         b, cur = self.bom, self.cur
         head = ["Section", f"At list price ({cur})", "Discount", f"Discount ({cur})", f"Net ({cur})"]
         rows = [head]
-        for sec in b["sections"]:
+        for sec in b.sections:
             note = ""
-            if sec["unpriced"]:
-                note = f"excludes {plural(sec['unpriced'], 'unpriced line')}"
-            for c, v in sec["other_currencies"].items():
+            if sec.unpriced:
+                note = f"excludes {plural(sec.unpriced, 'unpriced line')}"
+            for c, v in sec.other_currencies.items():
                 note += ("; " if note else "") + f"plus {money(v, c)} not converted"
-            title = Paragraph(self.t(sec["title"]) + (f'<br/><font size="6.4" color="#5C6673">{self.t(note)}</font>'
+            title = Paragraph(self.t(sec.title) + (f'<br/><font size="6.4" color="#5C6673">{self.t(note)}</font>'
                                                       if note else ""), self.s["Cell"])
-            rows.append([title, money(sec["list_subtotal"]), percent(sec["discount_percent"], 1 if
-                         sec["discount_percent"] % 1 else 0), money(-sec["discount"]) if sec["discount"] else "0.00",
-                         money(sec["subtotal"])])
+            rows.append([title, money(sec.list_subtotal), percent(sec.discount_percent, 1 if
+                         sec.discount_percent % 1 else 0), money(-sec.discount) if sec.discount else "0.00",
+                         money(sec.subtotal)])
         n = len(rows)
         unpriced = len(self.unpriced_lines())
         caveat = f", excluding {plural(unpriced, 'unpriced line')}" if unpriced else ""
         rows.append([Paragraph("<b>Total at list price</b>", self.s["Cell"]), "", "", "",
-                     Paragraph(self.t(money(b["list_total"], cur)), self.s["CellRightBold"])])
+                     Paragraph(self.t(money(b.list_total, cur)), self.s["CellRightBold"])])
         rows.append([Paragraph("<b>Total discount</b>", self.s["Cell"]), "", "", "",
-                     Paragraph(self.t(money(-b["discount_total"], cur) if b["discount_total"] else money(0, cur)),
+                     Paragraph(self.t(money(-b.discount_total, cur) if b.discount_total else money(0, cur)),
                                self.s["CellRightBold"])])
         rows.append([Paragraph(f"<b>Total (net){self.t(caveat)}</b>", self.s["Cell"]), "", "", "",
-                     Paragraph(self.t(money(b["price_total"], cur)), self.s["CellRightBold"])])
+                     Paragraph(self.t(money(b.price_total, cur)), self.s["CellRightBold"])])
         extra = [("SPAN", (0, r), (3, r)) for r in range(n, n + 3)]
         extra += [("BACKGROUND", (0, n), (-1, n + 2), st.WHITE), ("BACKGROUND", (0, n + 2), (-1, n + 2), st.TOTAL_FILL),
                   ("LINEABOVE", (0, n), (-1, n), 0.8, st.ACCENT)]
@@ -731,38 +743,38 @@ class _Quote:
         b, cur = self.bom, self.cur
         self.chapter("Bill of materials")
         q = self.project.quote
-        legend = [f"Prices in {cur}, excluding tax and shipping, as of {long_date(parse_date(b['as_of'], 'as of'))}. "
+        legend = [f"Prices in {cur}, excluding tax and shipping, as of {long_date(parse_date(b.as_of, 'as of'))}. "
                   "Unit price is the list price; the net unit price is the list price less the section's discount, "
                   "rounded to the cent, and the extended price is net unit price × quantity × years of the term "
-                  f"({plural(b['term_years'], 'year')} for subscriptions and support, one for everything else).",
+                  f"({plural(b.term_years, 'year')} for subscriptions and support, one for everything else).",
                   f"{DAGGER} {INDICATIVE}. {DOUBLE_DAGGER} price older than {q.price_max_age_days} days "
                   f"(its date is given under the line). {SECTION_MARK} price from a price list without a date. "
                   "* part number not confirmed in a vendor document. "
                   "A line marked \"no price\" has no known price and is left out of every total."]
-        if b["spares_percent"]:
-            legend.append(f"Spare optics and cables: {b['spares_percent']:g} % of each part's quantity, rounded up, "
+        if b.spares_percent:
+            legend.append(f"Spare optics and cables: {b.spares_percent:g} % of each part's quantity, rounded up, "
                           "on their own lines.")
-        if b["price_list"]["name"] or b["price_list"]["entries"]:
-            pl = b["price_list"]
-            legend.append(f"Price list “{pl['name'] or 'unnamed'}”: {pl['used']} of {pl['entries']} entries "
+        if b.price_list.name or b.price_list.entries:
+            pl = b.price_list
+            legend.append(f"Price list “{pl.name or 'unnamed'}”: {pl.used} of {pl.entries} entries "
                           "used; its prices override the catalog's.")
         for text in legend:
             self.story.append(self.p(self.t(text), "Note"))
-        if not b["sections"]:
+        if not b.sections:
             self.story.append(self.p("The bill is empty: the design holds nothing to order."))
-        for sec in b["sections"]:
-            self.story += self.subheading(sec["title"])
+        for sec in b.sections:
+            self.story += self.subheading(sec.title)
             self.story.append(self.section_table(sec))
         self.story += self.subheading("Totals", 200)
         self.story += [self.totals_table(), Spacer(1, 6)]
         notes = []
-        if b["yearly_total"]:
-            notes.append(f"Of the net total, {money(b['one_off_total'], cur)} is one-off (hardware and services) and "
-                         f"{money(b['yearly_total'], cur)} per year is subscriptions and support, for "
-                         f"{plural(b['term_years'], 'year')}.")
-        if b["unpriced"]:
-            notes.append("Not in any total, for want of a price: " + "; ".join(b["unpriced"]) + ".")
-        for c, v in b["other_currencies"].items():
+        if b.yearly_total:
+            notes.append(f"Of the net total, {money(b.one_off_total, cur)} is one-off (hardware and services) and "
+                         f"{money(b.yearly_total, cur)} per year is subscriptions and support, for "
+                         f"{plural(b.term_years, 'year')}.")
+        if b.unpriced:
+            notes.append("Not in any total, for want of a price: " + "; ".join(b.unpriced) + ".")
+        for c, v in b.other_currencies.items():
             notes.append(f"Lines priced in {c} come to {money(v, c)}; they are not converted and not in the "
                          f"{cur} totals.")
         for n in notes:
@@ -772,7 +784,7 @@ class _Quote:
     def bom_widths(self) -> list[float]:
         """Column widths of every section's table, alike in all, from the widest entry of the whole bill: a part
         number or a price never breaks, and the description takes what is left."""
-        lines = [ln for sec in self.bom["sections"] for ln in sec["lines"]]
+        lines = [ln for sec in self.bom.sections for ln in sec.lines]
         pad = 7.5
 
         def widest(texts, font=st.FONT, size=7.5, least=0.0):
@@ -781,105 +793,105 @@ class _Quote:
         marks = DAGGER + DOUBLE_DAGGER + SECTION_MARK
 
         def foreign(ln) -> str:  # a line in another currency prints its currency with the amount
-            return ln["currency"] if ln["currency"] not in (None, self.cur) else ""
+            return ln.currency if ln.currency not in (None, self.cur) else ""
 
-        w = [widest([str(ln["line"]) for ln in lines], least=8),
-             widest([ln["part_number"] + "*" for ln in lines], least=50),
+        w = [widest([str(ln.line) for ln in lines], least=8),
+             widest([ln.part_number + "*" for ln in lines], least=50),
              0.0,
-             widest([f"{ln['quantity']:,}" for ln in lines], least=stringWidth("Qty", st.BOLD, 7.5)),
-             widest([ln["unit"] for ln in lines], least=stringWidth("Unit", st.BOLD, 7.5)),
-             widest([money(ln["unit_price"], foreign(ln)) + marks for ln in lines if ln["unit_price"] is not None]
+             widest([f"{ln.quantity:,}" for ln in lines], least=stringWidth("Qty", st.BOLD, 7.5)),
+             widest([ln.unit for ln in lines], least=stringWidth("Unit", st.BOLD, 7.5)),
+             widest([money(ln.unit_price, foreign(ln)) + marks for ln in lines if ln.unit_price is not None]
                     + ["no price"], least=46),
-             widest(["100 %"] if any(ln["discount_percent"] % 1 == 0 for ln in lines) else ["12.5 %"],
+             widest(["100 %"] if any(ln.discount_percent % 1 == 0 for ln in lines) else ["12.5 %"],
                     least=stringWidth("Disc.", st.BOLD, 7.5)),
-             widest([money(ln["extended_price"], foreign(ln)) for ln in lines if ln["extended_price"] is not None]
+             widest([money(ln.extended_price, foreign(ln)) for ln in lines if ln.extended_price is not None]
                     + ["no price"], least=56)]
-        alt = [stringWidth(ln["alt_part_number"], st.FONT, 6.3) + pad for ln in lines if ln["alt_part_number"]]
+        alt = [stringWidth(ln.alt_part_number, st.FONT, 6.3) + pad for ln in lines if ln.alt_part_number]
         w[1] = min(max([w[1]] + alt), 128.0)
         w[2] = CONTENT_W - sum(w)
         return w
 
-    def section_table(self, sec: dict) -> Table:
+    def section_table(self, sec: BomSection) -> Table:
         cur, s = self.cur, self.s
         widths = self.bom_widths
         head = ["#", "Part number", "Description", "Qty", "Unit", f"Unit price ({cur})", "Disc.",
                 f"Extended ({cur})"]
         rows: list[list] = [head]
-        for ln in sec["lines"]:
+        for ln in sec.lines:
             rows.append(self.bom_row(ln))
         n = len(rows)
         extra = []
         label_style = s["CellBold"]
-        notes = [] if (sec["discount"] or sec["discount_percent"]) else ["list price, no discount"]
-        if sec["unpriced"]:
-            notes.append(f"excludes {plural(sec['unpriced'], 'unpriced line')}")
+        notes = [] if (sec.discount or sec.discount_percent) else ["list price, no discount"]
+        if sec.unpriced:
+            notes.append(f"excludes {plural(sec.unpriced, 'unpriced line')}")
         caveat = f" ({'; '.join(notes)})" if notes else ""
-        title = self.t(sec["title"])
-        if sec["discount"] or sec["discount_percent"]:
-            pct = percent(sec["discount_percent"], 1 if sec["discount_percent"] % 1 else 0)
+        title = self.t(sec.title)
+        if sec.discount or sec.discount_percent:
+            pct = percent(sec.discount_percent, 1 if sec.discount_percent % 1 else 0)
             rows.append([Paragraph(f"{title} at list price", s["Cell"]), "", "", "", "",
-                         Paragraph(self.t(money(sec["list_subtotal"], cur)), s["CellRight"])])
+                         Paragraph(self.t(money(sec.list_subtotal, cur)), s["CellRight"])])
             rows.append([Paragraph(f"Discount {pct} on {title}", s["Cell"]), "", "", "", "",
-                         Paragraph(self.t(money(-sec["discount"], cur)), s["CellRight"])])
+                         Paragraph(self.t(money(-sec.discount, cur)), s["CellRight"])])
         rows.append([Paragraph(f"{title} subtotal{self.t(caveat)}", label_style), "", "", "", "",
-                     Paragraph(self.t(money(sec["subtotal"], cur)), s["CellRightBold"])])
-        for c, v in sec["other_currencies"].items():
+                     Paragraph(self.t(money(sec.subtotal, cur)), s["CellRightBold"])])
+        for c, v in sec.other_currencies.items():
             rows.append([Paragraph(self.t(f"Priced in {c}, not converted and not in the subtotal"), s["Cell"]),
                          "", "", "", "", Paragraph(self.t(money(v, c)), s["CellRight"])])
         for r in range(n, len(rows)):
             extra += [("SPAN", (0, r), (4, r)), ("SPAN", (5, r), (7, r)), ("BACKGROUND", (0, r), (-1, r), st.WHITE)]
         extra += [("LINEABOVE", (0, n), (-1, n), 0.8, st.ACCENT)]
-        sub = n + (2 if (sec["discount"] or sec["discount_percent"]) else 0)
+        sub = n + (2 if (sec.discount or sec.discount_percent) else 0)
         extra += [("BACKGROUND", (0, sub), (-1, sub), st.TOTAL_FILL)]
         return self.table(rows, widths, numeric=(0, 3, 5, 6, 7), extra=extra)
 
-    def bom_row(self, ln: dict) -> list:
+    def bom_row(self, ln: BomLine) -> list:
         s, cur = self.s, self.cur
-        pn = ln["part_number"]
-        pn_text = (self.t(pn) + ("*" if ln["part_number_unconfirmed"] else "")) if pn else \
+        pn = ln.part_number
+        pn_text = (self.t(pn) + ("*" if ln.part_number_unconfirmed else "")) if pn else \
             '<font color="#5C6673">–</font>'
-        if ln["alt_part_number"]:
-            alt_mark = "*" if ln.get("alt_part_number_unconfirmed") else ""
-            pn_text += f'<br/><font size="6.3" color="#5C6673">order {self.t(ln["alt_part_number"])}{alt_mark}</font>'
+        if ln.alt_part_number:
+            alt_mark = "*" if ln.alt_part_number_unconfirmed else ""
+            pn_text += f'<br/><font size="6.3" color="#5C6673">order {self.t(ln.alt_part_number)}{alt_mark}</font>'
         notes = []
-        if ln["basis"]:
-            notes.append(ln["basis"])
-        if ln["per_year"]:
-            notes.append(f"per {ln['unit']} for {plural(ln['term_years'], 'year')}")
-        if "stale" in ln["flags"]:
-            notes.append(f"{DOUBLE_DAGGER} price dated {ln['price_date']}")
-        if "undated" in ln["flags"]:
-            notes.append(f"{SECTION_MARK} undated price from {ln['price_source']}")
-        if ln["unit_price"] is None:
+        if ln.basis:
+            notes.append(ln.basis)
+        if ln.per_year:
+            notes.append(f"per {ln.unit} for {plural(ln.term_years, 'year')}")
+        if "stale" in ln.flags:
+            notes.append(f"{DOUBLE_DAGGER} price dated {ln.price_date}")
+        if "undated" in ln.flags:
+            notes.append(f"{SECTION_MARK} undated price from {ln.price_source}")
+        if ln.unit_price is None:
             notes.append("no price known: not in the totals")
-        desc = self.t(keep_units(ln["description"]))
+        desc = self.t(keep_units(ln.description))
         if notes:
             desc += f'<br/><font size="6.3" color="#5C6673">{self.t("; ".join(notes))}</font>'
-        foreign = ln["currency"] not in (None, cur)
-        if ln["unit_price"] is None:
+        foreign = ln.currency not in (None, cur)
+        if ln.unit_price is None:
             unit = Paragraph('<i>no price</i>', s["CellRight"])
             ext = Paragraph('<i>no price</i>', s["CellRight"])
         else:
             mark = "".join(m for flag, m in (("unconfirmed", DAGGER), ("stale", DOUBLE_DAGGER),
-                                             ("undated", SECTION_MARK)) if flag in ln["flags"])
-            up = money(ln["unit_price"], ln["currency"] if foreign else "") + mark
-            ext = money(ln["extended_price"], ln["currency"] if foreign else "")
+                                             ("undated", SECTION_MARK)) if flag in ln.flags)
+            up = money(ln.unit_price, ln.currency if foreign else "") + mark
+            ext = money(ln.extended_price, ln.currency if foreign else "")
             # plain strings where nothing goes under the figure (the table draws those fastest)
             unit = st.printable(up)
-            if ln["discount_percent"] or foreign:
+            if ln.discount_percent or foreign:
                 unit = Paragraph(self.t(up) + (f'<br/><font size="6.3" color="#5C6673">net '
-                                               f'{self.t(money(ln["net_unit_price"]))}</font>'
-                                               if ln["discount_percent"] else ""), s["CellRight"])
+                                               f'{self.t(money(ln.net_unit_price))}</font>'
+                                               if ln.discount_percent else ""), s["CellRight"])
             if foreign:
                 ext = Paragraph(self.t(ext) + f'<br/><font size="6.3" color="#5C6673">not in the {cur} total</font>',
                                 s["CellRight"])
-        disc = ln["discount_percent"]
-        return [str(ln["line"]), Paragraph(pn_text, s["Cell"]), Paragraph(desc, s["Cell"]), f"{ln['quantity']:,}",
-                Paragraph(self.t(ln["unit"]), s["Cell"]), unit, percent(disc, 1 if disc % 1 else 0), ext]
+        disc = ln.discount_percent
+        return [str(ln.line), Paragraph(pn_text, s["Cell"]), Paragraph(desc, s["Cell"]), f"{ln.quantity:,}",
+                Paragraph(self.t(ln.unit), s["Cell"]), unit, percent(disc, 1 if disc % 1 else 0), ext]
 
     # -- cost of ownership --------------------------------------------------------------------------------------
     def cost_of_ownership(self) -> None:
-        c, cur = self.cost, self.cost["currency"]
+        c, cur = self.cost, self.cost.currency
         self.chapter("Cost of ownership")
         self.story.append(self.p(
             "Straight-line cost of ownership, the convention of public compute-cost models: the yearly cost is the "
@@ -887,38 +899,38 @@ class _Quote:
             "support. Energy is the typical IT draw under sustained training times the PUE, for the utilised hours "
             "of the year, at the energy price. The cost per GPU-hour is the yearly cost over the utilised GPU-hours; "
             "the cost per million tokens is the yearly cost over the tokens trained in the utilised hours."))
-        hours = c["utilisation"] * 8760
+        hours = c.utilisation * 8760
         rows = [
-            ("Capital: the bill's one-off net total", money(c["capital"], cur)),
-            ("Depreciation period", plural(c["depreciation_years"] if c["depreciation_years"] % 1 else
-                                           int(c["depreciation_years"]), "year")),
-            ("Depreciation per year", money(c["depreciation_per_year"], cur)),
-            ("Typical IT draw × PUE", f"{c['facility_kw'] / c['pue'] if c['pue'] else 0:,.1f} kW × {c['pue']:g} = "
-                                      f"{c['facility_kw']:,.1f} kW"),
-            ("Utilisation", f"{c['utilisation'] * 100:.0f} % of the year ({hours:,.0f} hours)"),
-            ("Energy per year", f"{c['energy_kwh_per_year']:,.0f} kWh × {money(c['energy_price_per_kwh'], cur)}/kWh = "
-                                f"{money(c['energy_per_year'], cur)}"),
-            ("Subscriptions and support per year", money(c["support_per_year"], cur)),
-            ("Yearly cost", money(c["yearly_cost"], cur)),
-            (f"Total over {c['depreciation_years']:g} years (capital + energy and support for the period)",
-             money(c["total_over_period"], cur)),
-            ("GPUs; utilised GPU-hours per year", f"{c['gpus']:,}; {c['gpu_hours_per_year']:,.0f}"),
-            ("Cost per GPU-hour", money(c["cost_per_gpu_hour"], cur) if c["cost_per_gpu_hour"] is not None
+            ("Capital: the bill's one-off net total", money(c.capital, cur)),
+            ("Depreciation period", plural(c.depreciation_years if c.depreciation_years % 1 else
+                                           int(c.depreciation_years), "year")),
+            ("Depreciation per year", money(c.depreciation_per_year, cur)),
+            ("Typical IT draw × PUE", f"{c.facility_kw / c.pue if c.pue else 0:,.1f} kW × {c.pue:g} = "
+                                      f"{c.facility_kw:,.1f} kW"),
+            ("Utilisation", f"{c.utilisation * 100:.0f} % of the year ({hours:,.0f} hours)"),
+            ("Energy per year", f"{c.energy_kwh_per_year:,.0f} kWh × {money(c.energy_price_per_kwh, cur)}/kWh = "
+                                f"{money(c.energy_per_year, cur)}"),
+            ("Subscriptions and support per year", money(c.support_per_year, cur)),
+            ("Yearly cost", money(c.yearly_cost, cur)),
+            (f"Total over {c.depreciation_years:g} years (capital + energy and support for the period)",
+             money(c.total_over_period, cur)),
+            ("GPUs; utilised GPU-hours per year", f"{c.gpus:,}; {c.gpu_hours_per_year:,.0f}"),
+            ("Cost per GPU-hour", money(c.cost_per_gpu_hour, cur) if c.cost_per_gpu_hour is not None
              else "not given (no GPUs)"),
-            ("Training throughput", f"{c['tokens_per_s']:,.0f} tokens/s" if c.get("tokens_per_s") else
+            ("Training throughput", f"{c.tokens_per_s:,.0f} tokens/s" if c.tokens_per_s else
              "no training estimate"),
-            ("Cost per million tokens", money(c["cost_per_million_tokens"], cur)
-             if c["cost_per_million_tokens"] is not None else "not given"),
+            ("Cost per million tokens", money(c.cost_per_million_tokens, cur)
+             if c.cost_per_million_tokens is not None else "not given"),
         ]
-        if c.get("dominant"):
-            rows.append(("Largest share of the yearly cost", c["dominant"]))
+        if c.dominant:
+            rows.append(("Largest share of the yearly cost", c.dominant))
         self.story.append(self.pairs(rows, widths=(250.0, CONTENT_W - 250.0)))
         self.story += self.subheading("Assumptions")
-        for text in c.get("assumptions", []):
+        for text in c.assumptions:
             self.story.append(Paragraph(self.t(text[:1].upper() + text[1:]) + ".", self.s["Bullet"], bulletText="•"))
-        if c.get("excludes_unpriced"):
+        if c.excludes_unpriced:
             self.story.append(Paragraph(self.t("Lines without a price are out of every figure: "
-                                               + "; ".join(c["excludes_unpriced"]) + "."), self.s["Bullet"],
+                                               + "; ".join(c.excludes_unpriced) + "."), self.s["Bullet"],
                                         bulletText="•"))
 
     # -- power, cooling, fabric -----------------------------------------------------------------------------------
@@ -928,86 +940,89 @@ class _Quote:
         self.cooling()
         self.fabric()
 
-    def power_chain(self, pw) -> None:
+    def power_chain(self, pw: PowerView) -> None:
         """Each level above the racks: what it may carry, what it carries, and what it carries with its partner
         lost (the figure a facilities team signs off)."""
         hall_names = {h.id: h.name or h.id for h in self.project.halls}
         rows = [["Level", "Capacity (kW)", "Normal (kW)", "Partner lost (kW)", "Peak (kW)"]]
-        for ups in pw.get("ups") or []:
-            for u in ups["systems"]:
-                rows.append([f"{hall_names.get(ups['hall'], ups['hall'])}: {u['name']} ({ups['scheme']})",
-                             number(u["capacity_kw"], 1), number(u["normal_kw"], 1), number(u["failover_kw"], 1),
-                             number(u["peak_kw"], 1)])
-        rated = [r for r in pw.get("rows") or [] if r.get("rating_kw")]
+        for ups in pw.ups:
+            for u in ups.systems:
+                rows.append([f"{hall_names.get(ups.hall, ups.hall)}: {u.name} ({ups.scheme})",
+                             number(u.capacity_kw, 1), number(u.normal_kw, 1), number(u.failover_kw, 1),
+                             number(u.peak_kw, 1)])
+        rated = [r for r in pw.rows if r.rating_kw]
         if rated:
-            top = max(rated, key=lambda r: max(f["failover_utilisation"] or 0 for f in r["feeds"].values()))
-            side, f = max(top["feeds"].items(), key=lambda kv: kv[1]["failover_utilisation"] or 0)
-            runs = f"{top['runs']} x " if top["runs"] > 1 else ""
-            rows.append([f"Busiest row {top['row']}: {runs}{top['rating_a']:g} A {top['distribution']} {side}",
-                         number(top["failover_capacity_kw"], 1), number(f["normal_kw"], 1),
-                         number(f["failover_kw"], 1), number(f["peak_kw"], 1)])
-        for g in pw.get("generators") or []:
-            rows.append([f"{hall_names.get(g['hall'], g['hall'])}: generators {g['units']} x {g['unit_kw']:,.0f} kW, "
-                         f"{g['redundant']} spare", number(g["capacity_kw"], 1), number(g["load_kw"], 1), "", ""])
+            def feeds(r: RowPower) -> tuple:  # A before B: on a tie the A feed is named
+                return (("A", r.feeds.A), ("B", r.feeds.B))
+
+            top = max(rated, key=lambda r: max(f.failover_utilisation or 0 for _, f in feeds(r)))
+            side, f = max(feeds(top), key=lambda kv: kv[1].failover_utilisation or 0)
+            runs = f"{top.runs} x " if top.runs > 1 else ""
+            rows.append([f"Busiest row {top.row}: {runs}{top.rating_a:g} A {top.distribution} {side}",
+                         number(top.failover_capacity_kw, 1), number(f.normal_kw, 1),
+                         number(f.failover_kw, 1), number(f.peak_kw, 1)])
+        for g in pw.generators:
+            rows.append([f"{hall_names.get(g.hall, g.hall)}: generators {g.units} x {g.unit_kw:,.0f} kW, "
+                         f"{g.redundant} spare", number(g.capacity_kw, 1), number(g.load_kw, 1), "", ""])
         if len(rows) == 1:
             return
         self.story += self.minor("Power chain above the racks")
         self.story.append(self.table(rows, [CONTENT_W - 4 * 72] + [72] * 4, numeric=(1, 2, 3, 4)))
 
     def power(self) -> None:
-        pw = self.a.sections.get("power")
-        if not pw:
+        pw = _optional(self.a, "power")
+        if pw is None:
             return
         s = self.story
         s += self.subheading("Power")
-        sett = pw.get("settings", {})
+        sett = pw.settings
         s.append(self.pairs([
-            ("IT power, typical / maximum", kw_pair(pw["it_typical_kw"], pw["it_max_kw"])),
-            ("Facility power, typical / maximum", kw_pair(pw["facility_typical_kw"], pw["facility_max_kw"])),
-            ("Cooling equipment (CDUs, air handlers)", f"{pw.get('cooling_equipment_kw', 0):,.1f} kW"),
-            ("PUE; power factor; PDU derating", f"{sett.get('pue', 0):g}; {sett.get('power_factor', 0):g}; "
-                                                f"{sett.get('derating', 0) * 100:.0f} % of rating"),
+            ("IT power, typical / maximum", kw_pair(pw.it_typical_kw, pw.it_max_kw)),
+            ("Facility power, typical / maximum", kw_pair(pw.facility_typical_kw, pw.facility_max_kw)),
+            ("Cooling equipment (CDUs, air handlers)", f"{pw.cooling_equipment_kw:,.1f} kW"),
+            ("PUE; power factor; PDU derating", f"{sett.pue:g}; {sett.power_factor:g}; "
+                                                f"{sett.derating * 100:.0f} % of rating"),
         ]))
-        halls = pw.get("halls") or []
+        halls = pw.halls
         if halls:
             s += self.minor("By hall")
             rows = [["Hall", "IT typical (kW)", "IT maximum (kW)", "Capacity (kW)", "Headroom (kW)", "Facility (kW)"]]
             for h in halls:
-                rows.append([h["name"] or h["id"], number(h["it_typical_kw"], 1), number(h["it_max_kw"], 1),
-                             number(h.get("capacity_kw"), 1), number(h.get("headroom_kw"), 1),
-                             number(h.get("facility_kw"), 1)])
+                rows.append([h.name or h.id, number(h.it_typical_kw, 1), number(h.it_max_kw, 1),
+                             number(h.capacity_kw, 1), number(h.headroom_kw, 1),
+                             number(h.facility_kw, 1)])
             s.append(self.table(rows, [CONTENT_W - 5 * 72] + [72] * 5, numeric=(1, 2, 3, 4, 5)))
         self.power_chain(pw)
-        prow = pw.get("rows") or []
+        prow = pw.rows
         if prow:
             hall_names = {h.id: h.name or h.id for h in self.project.halls}
             shown = prow
             note = ""
             if len(prow) > MAX_POWER_ROWS:
-                shown = sorted(prow, key=lambda r: -r["max_kw"])[:100]
+                shown = sorted(prow, key=lambda r: -r.max_kw)[:100]
                 note = (f"The 100 rows with the highest maximum draw of {len(prow):,}; all rows together draw "
-                        f"{sum(r['max_kw'] for r in prow):,.1f} kW at maximum.")
+                        f"{sum(r.max_kw for r in prow):,.1f} kW at maximum.")
             s += self.minor("By row of racks")
             if note:
                 s.append(self.p(self.t(note), "Note"))
             rows = [["Hall", "Row of racks", "Racks in row", "Typical (kW)", "Maximum (kW)"]]
             for r in shown:
-                rows.append([hall_names.get(r["hall"], r["hall"]), r["row"] or "(no row)", f"{r['racks']:,}",
-                             number(r["typical_kw"], 1), number(r["max_kw"], 1)])
+                rows.append([hall_names.get(r.hall, r.hall), r.row or "(no row)", f"{r.racks:,}",
+                             number(r.typical_kw, 1), number(r.max_kw, 1)])
             s.append(self.table(rows, [CONTENT_W - 4 * 90, 90, 90, 90, 90], numeric=(2, 3, 4)))
-        sup = pw.get("supplies") or []
+        sup = pw.supplies
         if sup:
             s += self.minor("Power supplies per device type")
             rows = [["Device", "Devices", "Supplies", "Scheme", "Usable (kW)", "Max draw (kW)", "Headroom (kW)",
                      "On one feed (kW)"]]
             for r in sup:
-                rows.append([self.name_of(r["type"]) + (" *" if r.get("unconfirmed") else ""), f"{r['devices']:,}",
-                             f"{r['supplies']} × {r['rating_w']:,.0f} W", r["scheme"], number(r["usable_kw"], 1),
-                             number(r["max_kw"], 2), number(r["headroom_kw"], 2), number(r["one_feed_kw"], 1)])
+                rows.append([self.name_of(r.type) + (" *" if r.unconfirmed else ""), f"{r.devices:,}",
+                             f"{r.supplies} × {r.rating_w:,.0f} W", r.scheme, number(r.usable_kw, 1),
+                             number(r.max_kw, 2), number(r.headroom_kw, 2), number(r.one_feed_kw, 1)])
             s.append(self.table(rows, [CONTENT_W - 7 * 54, 44, 66, 56, 50, 54, 54, 54], numeric=(1, 4, 5, 6, 7)))
-            if any(r.get("unconfirmed") for r in sup):
+            if any(r.unconfirmed for r in sup):
                 s.append(self.p("* supply figures not confirmed in a vendor document.", "Small"))
-        racks = pw.get("racks") or []
+        racks = pw.racks
         if racks and self.project.halls:
             s.append(PageBreak())
             s += self.subheading("Rack power load")
@@ -1019,88 +1034,91 @@ class _Quote:
                 s.append(_PlanFlowable(self.a, hall.id, "power", self.pages, max_height=600))
 
     def cooling(self) -> None:
-        co = self.a.sections.get("cooling")
-        if not co:
+        co = _optional(self.a, "cooling")
+        if co is None:
             return
         s = self.story
         s += self.subheading("Cooling", 200)
-        sett = co.get("settings", {})
-        coolant = sett.get("coolant_name", sett.get("coolant", ""))
+        sett = co.settings
+        coolant = sett.coolant_name
         rows = [
-            ("Heat at " + str(co.get("basis", "maximum draw")), f"{co['heat']['kw']:,.1f} kW "
-                                                               f"({co['heat']['btu_h']:,.0f} BTU/h, "
-                                                               f"{co['heat']['tons']:,.1f} tons)"),
-            ("To liquid", f"{co['liquid_heat']['kw']:,.1f} kW ({co['liquid_heat']['tons']:,.1f} tons)"),
-            ("To air", f"{co['air_heat']['kw']:,.1f} kW ({co['air_heat']['tons']:,.1f} tons)"),
-            ("Coolant flow", f"{co['coolant_flow_lpm']:,.1f} l/min ({co['coolant_flow_m3_h']:,.2f} m³/h) of {coolant} "
-                             f"at {sett.get('coolant_delta_t_k', 0):g} K rise" if co["coolant_flow_lpm"] else
+            ("Heat at " + str(co.basis), f"{co.heat.kw:,.1f} kW "
+                                                               f"({co.heat.btu_h:,.0f} BTU/h, "
+                                                               f"{co.heat.tons:,.1f} tons)"),
+            ("To liquid", f"{co.liquid_heat.kw:,.1f} kW ({co.liquid_heat.tons:,.1f} tons)"),
+            ("To air", f"{co.air_heat.kw:,.1f} kW ({co.air_heat.tons:,.1f} tons)"),
+            ("Coolant flow", f"{co.coolant_flow_lpm:,.1f} l/min ({co.coolant_flow_m3_h:,.2f} m³/h) of {coolant} "
+                             f"at {sett.coolant_delta_t_k:g} K rise" if co.coolant_flow_lpm else
              "none: no heat goes to liquid"),
-            ("Airflow", f"{co['air_cfm']:,.0f} CFM ({co['air_m3_h']:,.0f} m³/h) at "
-                        f"{sett.get('air_delta_t_k', 0):g} K rise"),
+            ("Airflow", f"{co.air_cfm:,.0f} CFM ({co.air_m3_h:,.0f} m³/h) at "
+                        f"{sett.air_delta_t_k:g} K rise"),
         ]
         s.append(self.pairs(rows))
-        halls = co.get("halls") or []
+        halls = co.halls
         if halls:
             s += self.minor("By hall")
             rows = [["Hall", "Air (kW)", "Air capacity (kW)", "Air headroom (kW)", "Liquid (kW)",
                      "Liquid capacity (kW)", "Liquid headroom (kW)"]]
             for h in halls:
-                rows.append([h["name"] or h["id"], number(h["air_kw"], 1), number(h.get("air_capacity_kw"), 1),
-                             number(h.get("air_headroom_kw"), 1), number(h["liquid_kw"], 1),
-                             number(h.get("liquid_capacity_kw"), 1), number(h.get("liquid_headroom_kw"), 1)])
+                rows.append([h.name or h.id, number(h.air_kw, 1), number(h.air_capacity_kw, 1),
+                             number(h.air_headroom_kw, 1), number(h.liquid_kw, 1),
+                             number(h.liquid_capacity_kw, 1), number(h.liquid_headroom_kw, 1)])
             s.append(self.table(rows, [CONTENT_W - 6 * 64] + [64] * 6, numeric=(1, 2, 3, 4, 5, 6)))
-        loops = co.get("cdu_loops") or []
+        loops = co.cdu_loops
         if loops:
             s += self.minor("CDU loops")
             shown = loops
             if len(loops) > MAX_CDU_LOOPS:
-                shown = sorted(loops, key=lambda lp: -(lp.get("utilisation") or 0))[:MAX_CDU_LOOPS]
+                shown = sorted(loops, key=lambda lp: -(lp.utilisation or 0))[:MAX_CDU_LOOPS]
                 s.append(self.p(self.t(f"The {MAX_CDU_LOOPS} most loaded of {len(loops):,} loops."), "Note"))
             rows = [["CDUs", "Racks", "Load (kW)", "Capacity (kW)", "With one CDU out (kW)", "Load share",
                      "Redundancy", "Flow / capacity (l/min)"]]
             for lp in shown:
-                units = ", ".join(cdu_unit_name(self.project, u) for u in lp["units"])
-                rows.append([units, f"{len(lp['racks']):,}", number(lp["load_kw"], 1), number(lp["capacity_kw"], 0),
-                             number(lp.get("capacity_n_minus_1_kw"), 0),
-                             percent((lp.get("utilisation") or 0) * 100), lp.get("redundancy", ""),
-                             f"{lp.get('coolant_flow_lpm', 0):,.0f} / {lp.get('flow_capacity_lpm', 0):,.0f}"])
+                units = ", ".join(cdu_unit_name(self.project, u) for u in lp.units)
+                rows.append([units, f"{len(lp.racks):,}", number(lp.load_kw, 1), number(lp.capacity_kw, 0),
+                             number(lp.capacity_n_minus_1_kw, 0),
+                             percent((lp.utilisation or 0) * 100), lp.redundancy,
+                             f"{lp.coolant_flow_lpm:,.0f} / {lp.flow_capacity_lpm:,.0f}"])
             s.append(self.table(rows, [CONTENT_W - 7 * 56, 40, 56, 56, 64, 50, 60, 66],
                                 numeric=(1, 2, 3, 4, 5, 7)))
 
     def fabric(self) -> None:
-        fa = self.a.sections.get("fabric")
-        if not fa:
+        fa = _optional(self.a, "fabric")
+        if fa is None:
             return
         s = self.story
         s += self.subheading("Compute fabric", 220)
-        if fa.get("error") or not fa.get("tiers"):
-            s.append(self.p(self.t(f"The compute fabric is not built: {fa.get('error') or 'no GPU nodes'}.")))
+        if fa.error or not fa.tiers:
+            s.append(self.p(self.t(f"The compute fabric is not built: {fa.error or 'no GPU nodes'}.")))
             return
+        # a sized tree writes all of these; the view holds them optional for the designs that have none
+        require(fa, "fabric", ("switch", "radix", "port_gbps", "rails", "oversubscription", "scalable_units",
+                               "su_nodes", "switches", "ports", "cable_length_total_m"))
         rows = [
-            ("Switch", f"{self.name_of(fa['switch'])} ({fa['radix']} ports at {fa['port_gbps']:g} Gb/s)"),
-            ("Topology", f"{fa['tiers']}-tier fat tree, {fa['rails']} rails, oversubscription "
-                         f"{fa['oversubscription']:g}:1"),
-            ("Endpoints", f"{fa['endpoints']:,} ports of {plural(fa['nodes'], 'node')} "
-                          f"(reach of {fa['tiers']} tiers: {fa.get('max_endpoints', 0):,})"),
-            ("Scalable units", f"{fa.get('scalable_units', 0):,} ({fa.get('su_nodes', 0)} nodes each)"),
-            ("Switches: leaf / spine / core", f"{fa['leaf']:,} / {fa['spine']:,} / {fa['core']:,} "
-                                              f"({fa['switches']:,} in all)"),
-            ("Cables", f"{fa['cables_total']:,}, {fa.get('cable_length_total_m', 0) / 1000:,.1f} km in all"),
+            ("Switch", f"{self.name_of(fa.switch)} ({fa.radix} ports at {fa.port_gbps:g} Gb/s)"),
+            ("Topology", f"{fa.tiers}-tier fat tree, {fa.rails} rails, oversubscription "
+                         f"{fa.oversubscription:g}:1"),
+            ("Endpoints", f"{fa.endpoints:,} ports of {plural(fa.nodes, 'node')} "
+                          f"(reach of {fa.tiers} tiers: {fa.max_endpoints:,})"),
+            ("Scalable units", f"{fa.scalable_units:,} ({fa.su_nodes} nodes each)"),
+            ("Switches: leaf / spine / core", f"{fa.leaf:,} / {fa.spine:,} / {fa.core:,} "
+                                              f"({fa.switches:,} in all)"),
+            ("Cables", f"{fa.cables_total:,}, {fa.cable_length_total_m / 1000:,.1f} km in all"),
         ]
-        if fa.get("too_long_links"):
-            rows.append(("Links longer than any orderable cable", f"{fa['too_long_links']:,}"))
+        if fa.too_long_links:
+            rows.append(("Links longer than any orderable cable", f"{fa.too_long_links:,}"))
         s.append(self.pairs(rows))
-        links, ports = fa.get("links", {}), fa.get("ports", {})
+        links, ports = fa.links, fa.ports
         s += self.minor("Switch tiers")
         trows = [["Tier", "Switches", "Ports", "Links from below", "Ports used down", "Ports used up", "Ports free"]]
-        for tier, below in (("leaf", "node_leaf"), ("spine", "leaf_spine"), ("core", "spine_core")):
-            p = ports.get(tier) or {}
-            if fa.get(tier) or p.get("total"):
-                trows.append([tier.capitalize(), f"{fa.get(tier, 0):,}", f"{p.get('total', 0):,}",
-                              f"{links.get(below, 0):,}", f"{p.get('down_used', 0):,}", f"{p.get('up_used', 0):,}",
-                              f"{p.get('free', 0):,}"])
+        for tier, switches, p, below in (("Leaf", fa.leaf, ports.leaf, links.node_leaf),
+                                         ("Spine", fa.spine, ports.spine, links.leaf_spine),
+                                         ("Core", fa.core, ports.core, links.spine_core)):
+            if switches or p.total:
+                trows.append([tier, f"{switches:,}", f"{p.total:,}", f"{below:,}", f"{p.down_used:,}",
+                              f"{p.up_used:,}", f"{p.free:,}"])
         s.append(self.table(trows, [CONTENT_W - 6 * 70] + [70] * 6, numeric=(1, 2, 3, 4, 5, 6)))
-        by_len = fa.get("cables_by_length") or {}
+        by_len = fa.cables_by_length
         if by_len:
             s += self.minor("Cables by length")
             lengths = sorted({float(m) for v in by_len.values() for m in v})
@@ -1113,12 +1131,12 @@ class _Quote:
             n = len(lengths) + 1
             cw = min(46.0, (CONTENT_W - 150) / n)
             s.append(self.table(rows, [CONTENT_W - n * cw] + [cw] * n, numeric=tuple(range(1, n + 1))))
-        trx = fa.get("transceivers") or {}
+        trx = fa.transceivers
         if trx:
             s += self.minor("Transceivers")
             rows = [["Transceiver", "Quantity"]] + [[self.name_of(t), f"{n:,}"] for t, n in trx.items()]
             s.append(self.table(rows, [CONTENT_W - 80, 80], numeric=(1,)))
-        for note in fa.get("notes") or []:
+        for note in fa.notes:
             s.append(self.p(self.t(note), "Note"))
 
     # -- findings -------------------------------------------------------------------------------------------------
@@ -1154,38 +1172,38 @@ class _Quote:
         b, q, a = self.bom, self.project.quote, self.a
         s = self.story
         s += self.subheading("Quote assumptions")
-        items = [f"Prices as of {long_date(parse_date(b['as_of'], 'as of'))}, in {self.cur}, excluding tax and "
+        items = [f"Prices as of {long_date(parse_date(b.as_of, 'as of'))}, in {self.cur}, excluding tax and "
                  "shipping; no currency is converted.",
-                 f"Subscriptions and support are quoted for {plural(b['term_years'], 'year')}.",
-                 f"Spare optics and cables: {b['spares_percent']:g} % of each part, rounded up.",
+                 f"Subscriptions and support are quoted for {plural(b.term_years, 'year')}.",
+                 f"Spare optics and cables: {b.spares_percent:g} % of each part, rounded up.",
                  f"A price older than {q.price_max_age_days} days is marked {DOUBLE_DAGGER}; a price from a press, "
                  f"third-party or planning source is marked {DAGGER}."]
         disc = {k: v for k, v in q.discounts if v}
         if disc:
-            titles = {sec["section"]: sec["title"] for sec in b["sections"]}
+            titles = {sec.section: sec.title for sec in b.sections}
             items.append("Discounts off list: " + ", ".join(f"{titles.get(k, k)} {v:g} %" for k, v in disc.items())
                          + ".")
         else:
             items.append("No discount is applied: every price is the list price.")
         if q.excluded:
             items.append("Left off at the customer's request: " + ", ".join(self.name_of(i) for i in q.excluded) + ".")
-        pw = (a.sections.get("power") or {}).get("settings", {})
-        co = (a.sections.get("cooling") or {}).get("settings", {})
-        if pw:
-            items.append(f"Power: PUE {pw.get('pue', 0):g}, power factor {pw.get('power_factor', 0):g}, PDUs loaded "
-                         f"to at most {pw.get('derating', 0) * 100:.0f} % of their rating.")
-        if co:
-            items.append(f"Cooling: {co.get('coolant_name', co.get('coolant', ''))} at "
-                         f"{co.get('coolant_delta_t_k', 0):g} K rise, air at {co.get('air_delta_t_k', 0):g} K rise.")
-        training = a.sections.get("training") or {}
-        if training.get("workload_source"):
-            items.append(f"Training estimate: workload {training['workload_source']}.")
-        items += list(b.get("notes", ()))
+        power, cooling, training = _optional(a, "power"), _optional(a, "cooling"), _optional(a, "training")
+        if power is not None:
+            pw = power.settings
+            items.append(f"Power: PUE {pw.pue:g}, power factor {pw.power_factor:g}, PDUs loaded "
+                         f"to at most {pw.derating * 100:.0f} % of their rating.")
+        if cooling is not None:
+            co = cooling.settings
+            items.append(f"Cooling: {co.coolant_name} at "
+                         f"{co.coolant_delta_t_k:g} K rise, air at {co.air_delta_t_k:g} K rise.")
+        if training is not None and training.workload_source:
+            items.append(f"Training estimate: workload {training.workload_source}.")
+        items += list(b.notes)
         for text in items:
             s.append(Paragraph(self.t(text), self.s["Bullet"], bulletText="•"))
-        if b.get("exclusions"):
+        if b.exclusions:
             s += self.subheading("Not included")
-            for text in b["exclusions"]:
+            for text in b.exclusions:
                 s.append(Paragraph(self.t(text), self.s["Bullet"], bulletText="•"))
 
         s += self.subheading("Where prices and part numbers come from")
@@ -1204,20 +1222,20 @@ class _Quote:
 
         rows = [["Part", "Price source", "Part number source"]]
         seen = set()
-        for sec in b["sections"]:
-            for ln in sec["lines"]:
-                if ln["id"] in seen:
+        for sec in b.sections:
+            for ln in sec.lines:
+                if ln.id in seen:
                     continue
-                seen.add(ln["id"])
-                dev = self.catalog.find(ln["id"])
+                seen.add(ln.id)
+                dev = self.catalog.find(ln.id)
                 price_cell = self.figure_text(dev, "price.amount", ref) if dev is not None else ""
-                if ln["price_from_list"]:
-                    price_cell = f"{ref('list:' + ln['price_source'], ln['price_source'])} the price list loaded"
-                elif ln["unit_price"] is None:
+                if ln.price_from_list:
+                    price_cell = f"{ref('list:' + ln.price_source, ln.price_source)} the price list loaded"
+                elif ln.unit_price is None:
                     price_cell = "no price known"
-                pn_cell = self.figure_text(dev, "part_number", ref) if dev is not None and ln["part_number"] else \
+                pn_cell = self.figure_text(dev, "part_number", ref) if dev is not None and ln.part_number else \
                     "no part number known"
-                part = self.t(dev.name if dev is not None else ln["description"].removeprefix("Spare: "))
+                part = self.t(dev.name if dev is not None else ln.description.removeprefix("Spare: "))
                 unconf = list(dict.fromkeys(field_words(k) for k in (dev.unconfirmed_fields if dev else ())
                                             if k not in ("price.amount", "part_number")))
                 if unconf:
@@ -1253,12 +1271,12 @@ class _Quote:
 def write_quote_pdf(analysis: Analysis, path) -> str:
     """Write the quote for ``analysis`` to ``path`` (PDF); returns what it wrote in words."""
     st.register_fonts()
-    if not (analysis.sections.get("bom") or {}).get("lines"):
+    if "bom" not in analysis.sections or not analysis.bom.lines:
         raise ExportError("the design's bill of materials has no lines: place racks and devices first")
     quote = _Quote(analysis)
     data, pages = quote.build()
     write_atomic(path, data)
-    return f"{plural(quote.bom['lines'], 'line')}, {plural(pages, 'page')}"
+    return f"{plural(quote.bom.lines, 'line')}, {plural(pages, 'page')}"
 
 
 __all__ = ["derived_quote_number", "money", "write_quote_pdf"]

@@ -16,9 +16,9 @@ def test_the_chain_above_the_racks_is_printed_with_the_analysis_figures(catalog,
     write_quote_pdf(a, path)
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(path)).pages)
     assert "Power chain above the racks" in text
-    ups = a["power"]["ups"][0]["systems"][0]
-    assert ups["name"] == "UPS A" and ups["failover_kw"] == 1140.35
-    assert f"UPS A (2N) {ups['capacity_kw']:,.1f} {ups['normal_kw']:,.1f} {ups['failover_kw']:,.1f}" in text
-    g = a["power"]["generators"][0]
-    assert f"generators {g['units']} x {g['unit_kw']:,.0f} kW, 1 spare {g['capacity_kw']:,.1f} {g['load_kw']:,.1f}" in text
+    ups = a.power.ups[0].systems[0]
+    assert ups.name == "UPS A" and ups.failover_kw == 1140.35
+    assert f"UPS A (2N) {ups.capacity_kw:,.1f} {ups.normal_kw:,.1f} {ups.failover_kw:,.1f}" in text
+    g = a.power.generators[0]
+    assert f"generators {g.units} x {g.unit_kw:,.0f} kW, 1 spare {g.capacity_kw:,.1f} {g.load_kw:,.1f}" in text
     assert "2 x 800 A busway" in text
