@@ -42,6 +42,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 
 from catalog.files import write_atomic
 from catalog.records import EVIDENCE
+from designer.formatting import DECIMALS, count, kw, kw_pair, money, number, percent, quantity
 from designer.names import PROJECT_PLACES, Namer, cdu_unit_name
 from designer.quote.settings import QuoteError, parse_date
 from designer.views import BomLine, BomSection, PowerView, RowPower
@@ -93,23 +94,20 @@ def field_words(key: str) -> str:
 
 
 # -- formatting -------------------------------------------------------------------------------------------
-def money(amount: float | None, currency: str = "") -> str:
-    """``1,234.50`` or ``USD 1,234.50``; a negative amount with a minus sign in front of the currency."""
-    if amount is None:
-        return "no price"
-    text = f"{abs(amount):,.2f}"
-    text = f"{currency} {text}" if currency else text
-    return f"−{text}" if amount < 0 else text
+# Every figure in the quote is written by designer.formatting, so the PDF, the window and the CLI print one
+# figure alike (decimals per unit, half up, thousands separators, "58 %"). The names below stay importable
+# from here as they were; ``plural`` is the formatter's ``count``.
+plural = count
 
 
-def number(x: float | None, digits: int = 0) -> str:
-    if x is None:
-        return "–"
-    return f"{x:,.{digits}f}"
+def cell(x: float | None, unit: str) -> str:
+    """A figure in a table column whose header names the unit ("Load (kW)"): the unit's decimals, no unit."""
+    return number(x, DECIMALS[unit])
 
 
-def kw_pair(a: float, b: float) -> str:
-    return f"{a:,.1f} kW / {b:,.1f} kW"
+def percent_typed(x: float) -> str:
+    """A percentage as the user set it (a discount of 12.5, spares of 2): its decimal only when it has one."""
+    return percent(x / 100, 1 if x % 1 else 0)
 
 
 def long_date(d: date) -> str:
@@ -122,14 +120,6 @@ _UNIT_AFTER_NUMBER = re.compile(r"(\d) (m|mm|kW|W|U|GB|TB|A|V|kVA)\b")
 def keep_units(text: str) -> str:
     """A number and its unit joined by a no-break space, so "20 m" never wraps into "20" and "m"."""
     return _UNIT_AFTER_NUMBER.sub("\\1\u00a0\\2", text)
-
-
-def plural(n: int, word: str, many: str | None = None) -> str:
-    return f"{n:,} {word if n == 1 else (many or word + 's')}"
-
-
-def percent(x: float, digits: int = 0) -> str:
-    return f"{x:.{digits}f} %"
 
 
 def derived_quote_number(name: str, on: date) -> str:
@@ -452,7 +442,7 @@ class _Quote:
         q, s, summ = self.project.quote, self.story, self.a.summary
         s.append(self.p(self.t(self.project.name), "CoverTitle"))
         desc = self.project.description.strip()
-        line = f"{summ.gpus:,} GPUs in {plural(summ.racks, 'rack')}"
+        line = f"{number(summ.gpus)} GPUs in {plural(summ.racks, 'rack')}"
         if summ.halls != 1:
             line += f" across {plural(summ.halls, 'hall')}"
         s.append(self.p(self.t(desc) + "<br/>" + self.t(line) if desc else self.t(line), "CoverSub"))
@@ -491,7 +481,7 @@ class _Quote:
             notes.append(f"excludes {plural(len(self.unpriced_lines()), 'unpriced line')}: "
                          + "; ".join(b.unpriced))
         if b.estimated:
-            notes.append(f"{b.indicative_share * 100:.0f} % of it rests on indicative prices {DAGGER}")
+            notes.append(f"{percent(b.indicative_share)} of it rests on indicative prices {DAGGER}")
         for cur, amount in b.other_currencies.items():
             notes.append(f"plus {money(amount, cur)} in lines priced in {cur}, not converted and not in the total")
         if b.yearly_total:
@@ -529,22 +519,20 @@ class _Quote:
             dev = self.catalog.find(type_id)
             if dev is not None and (dev.gpu_count or dev.kind == "rack_system"):
                 systems[dev.name] += n
-        made_of = ", ".join(f"{n:,} × {name}" for name, n in systems.most_common(3)) or "no GPU systems"
+        made_of = ", ".join(f"{number(n)} × {name}" for name, n in systems.most_common(3)) or "no GPU systems"
         s.append(self.p(
-            f"{self.t(self.project.name)} is a design of <b>{summ.gpus:,} GPUs</b> ({self.t(made_of)}) in "
+            f"{self.t(self.project.name)} is a design of <b>{number(summ.gpus)} GPUs</b> ({self.t(made_of)}) in "
             f"{plural(summ.racks, 'rack')} across {plural(summ.halls, 'hall')}. This quote prices its "
             f"{plural(self.bom.lines, 'bill line')} at <b>{self.t(money(self.bom.price_total, self.cur))}</b> "
             f"net{self._total_caveat()}."))
         cost = self.cost
         cards = [
             (number(summ.gpus), "GPUs"),
-            (number(summ.bf16_pflops, 0), "peak PFLOPS, dense BF16"),
-            (f"{number(summ.it_power_max_kw, 0)} kW", f"IT power, maximum ({number(summ.it_power_typical_kw, 0)}"
-                                                          " kW typical)"),
-            (f"{number(summ.facility_power_kw, 0)} kW", "facility power at maximum draw"),
-            (f"{number(summ.tokens_per_s, 0)}" if trained else "–", "tokens per second, training"),
-            (plural(round(training.time_to_train_days), "day") if trained and training.time_to_train_days
-             else "–",
+            (cell(summ.bf16_pflops, "PFLOPS"), "peak PFLOPS, dense BF16"),
+            (kw(summ.it_power_max_kw), f"IT power, maximum ({kw(summ.it_power_typical_kw)} typical)"),
+            (kw(summ.facility_power_kw), "facility power at maximum draw"),
+            (cell(summ.tokens_per_s, "tokens/s") if trained else "–", "tokens per second, training"),
+            (quantity(training.time_to_train_days, "days") if trained and training.time_to_train_days else "–",
              "to train the workload"),
             (money(cost.cost_per_gpu_hour, self.cur) if cost.cost_per_gpu_hour is not None else "–",
              "per GPU-hour, cost of ownership"),
@@ -560,29 +548,29 @@ class _Quote:
         # a fabric without a tree (no compute nodes, or no switch holds them) has no cable length to print
         cable_km = ((fabric.cable_length_total_m if fabric is not None else None) or 0) / 1000
         rows = [
-            ("GPUs", f"{summ.gpus:,}"),
-            ("Peak compute, dense BF16", f"{summ.bf16_pflops:,.1f} PFLOPS"),
+            ("GPUs", number(summ.gpus)),
+            ("Peak compute, dense BF16", quantity(summ.bf16_pflops, "PFLOPS")),
             ("IT power, typical / maximum", kw_pair(summ.it_power_typical_kw, summ.it_power_max_kw)),
-            ("Facility power at maximum draw", f"{summ.facility_power_kw:,.1f} kW (PUE {pue:g})"),
+            ("Facility power at maximum draw", f"{kw(summ.facility_power_kw)} (PUE {pue:g})"),
             ("Heat to liquid / to air", kw_pair(summ.liquid_heat_kw, summ.air_heat_kw)),
-            ("Coolant flow", f"{summ.coolant_flow_lpm:,.1f} l/min" if summ.coolant_flow_lpm else
+            ("Coolant flow", quantity(summ.coolant_flow_lpm, "l/min") if summ.coolant_flow_lpm else
              "none (air-cooled)"),
             ("Compute fabric", (f"{tiers}-tier fat tree of {self.name_of(fabric.switch)}"
                                 if tiers else "not built")),
-            ("Switches: leaf / spine / core", f"{sw.leaf:,} / {sw.spine:,} / {sw.core:,}"),
-            ("Fabric cables", f"{summ.cables:,}" + (f" ({cable_km:,.1f} km)" if cable_km else "")),
+            ("Switches: leaf / spine / core", f"{number(sw.leaf)} / {number(sw.spine)} / {number(sw.core)}"),
+            ("Fabric cables", number(summ.cables) + (f" ({quantity(cable_km, 'km')})" if cable_km else "")),
         ]
         floor = _optional(a, "floor")
         if floor is not None:
-            rows.append(("Total weight; highest floor load", f"{floor.total_weight_kg:,.0f} kg; "
-                                                             f"{floor.max_load_kg_m2:,.0f} kg/m²"))
+            rows.append(("Total weight; highest floor load", f"{quantity(floor.total_weight_kg, 'kg')}; "
+                                                             f"{quantity(floor.max_load_kg_m2, 'kg/m²')}"))
         if trained:
-            rows += [("Training workload", f"{training.model}, {training.params_b:,.1f} B "
-                                           f"parameters, {training.tokens / 1e12:,.1f} T tokens"),
-                     ("Expected throughput", f"{training.tokens_per_s:,.0f} tokens/s "
-                                             f"(MFU {training.mfu * 100:.1f} %)"),
-                     ("Days to train", f"{training.time_to_train_days:,.1f} days of compute; "
-                                       f"{training.wall_time_days:,.1f} days with failures and checkpoints")]
+            rows += [("Training workload", f"{training.model}, {number(training.params_b, 1)} B "
+                                           f"parameters, {number(training.tokens / 1e12, 1)} T tokens"),
+                     ("Expected throughput", f"{quantity(training.tokens_per_s, 'tokens/s')} "
+                                             f"(MFU {percent(training.mfu, 1)})"),
+                     ("Days to train", f"{quantity(training.time_to_train_days, 'days')} of compute; "
+                                       f"{quantity(training.wall_time_days, 'days')} with failures and checkpoints")]
         else:
             rows.append(("Training estimate", (training.error or training.status) if training is not None
                          else "not available"))
@@ -610,7 +598,8 @@ class _Quote:
         per_row = 4
         cells, row = [], []
         for value, label in cards:
-            row.append([self.p(self.t(value), "Figure"), self.p(self.t(label), "FigureLabel")])
+            # "(394.5 kW typical)" wraps before "typical", never between the figure and its unit
+            row.append([self.p(self.t(value), "Figure"), self.p(self.t(keep_units(label)), "FigureLabel")])
             if len(row) == per_row:
                 cells.append(row)
                 row = []
@@ -644,8 +633,7 @@ class _Quote:
                 note += ("; " if note else "") + f"plus {money(v, c)} not converted"
             title = Paragraph(self.t(sec.title) + (f'<br/><font size="6.4" color="#5C6673">{self.t(note)}</font>'
                                                       if note else ""), self.s["Cell"])
-            rows.append([title, money(sec.list_subtotal), percent(sec.discount_percent, 1 if
-                         sec.discount_percent % 1 else 0), money(-sec.discount) if sec.discount else "0.00",
+            rows.append([title, money(sec.list_subtotal), percent_typed(sec.discount_percent), money(-sec.discount) if sec.discount else "0.00",
                          money(sec.subtotal)])
         n = len(rows)
         unpriced = len(self.unpriced_lines())
@@ -681,7 +669,7 @@ class _Quote:
                 self.story += self.subheading(hall.name or hall.id)
             self.story.append(_PlanFlowable(self.a, hall.id, "role", self.pages))
         if len(halls) > MAX_HALLS:
-            self.story.append(self.p(f"{len(halls) - MAX_HALLS:,} more halls are not drawn: "
+            self.story.append(self.p(f"{number(len(halls) - MAX_HALLS)} more halls are not drawn: "
                                      + self.t(", ".join(h.name or h.id for h in halls[MAX_HALLS:])), "Note"))
 
     # -- rack elevations -------------------------------------------------------------------------------------
@@ -706,8 +694,8 @@ class _Quote:
                  "type and the same devices at the same U positions share one elevation. Labels name the catalog "
                  "part; a device mounted on one face also takes its U on the other, shown there as an outline.")
         if len(builds) > len(shown):
-            intro += (f" The {len(shown)} most common builds are drawn ({covered:,} of {racks:,} racks); "
-                      f"the other {len(builds) - len(shown):,} builds ({racks - covered:,} racks) are summarised "
+            intro += (f" The {len(shown)} most common builds are drawn ({number(covered)} of {number(racks)} racks); "
+                      f"the other {number(len(builds) - len(shown))} builds ({number(racks - covered)} racks) are summarised "
                       "in the bill of materials only.")
         self.story.append(self.p(self.t(intro), "Note"))
         cells = [self.elevation_cell(i + 1, b) for i, b in enumerate(shown)]
@@ -747,16 +735,16 @@ class _Quote:
                   "Unit price is the list price; the net unit price is the list price less the section's discount, "
                   "rounded to the cent, and the extended price is net unit price × quantity × years of the term "
                   f"({plural(b.term_years, 'year')} for subscriptions and support, one for everything else).",
-                  f"{DAGGER} {INDICATIVE}. {DOUBLE_DAGGER} price older than {q.price_max_age_days} days "
+                  f"{DAGGER} {INDICATIVE}. {DOUBLE_DAGGER} price older than {plural(q.price_max_age_days, 'day')} "
                   f"(its date is given under the line). {SECTION_MARK} price from a price list without a date. "
                   "* part number not confirmed in a vendor document. "
                   "A line marked \"no price\" has no known price and is left out of every total."]
         if b.spares_percent:
-            legend.append(f"Spare optics and cables: {b.spares_percent:g} % of each part's quantity, rounded up, "
+            legend.append(f"Spare optics and cables: {percent_typed(b.spares_percent)} of each part's quantity, rounded up, "
                           "on their own lines.")
         if b.price_list.name or b.price_list.entries:
             pl = b.price_list
-            legend.append(f"Price list “{pl.name or 'unnamed'}”: {pl.used} of {pl.entries} entries "
+            legend.append(f"Price list “{pl.name or 'unnamed'}”: {number(pl.used)} of {number(pl.entries)} entries "
                           "used; its prices override the catalog's.")
         for text in legend:
             self.story.append(self.p(self.t(text), "Note"))
@@ -798,7 +786,7 @@ class _Quote:
         w = [widest([str(ln.line) for ln in lines], least=8),
              widest([ln.part_number + "*" for ln in lines], least=50),
              0.0,
-             widest([f"{ln.quantity:,}" for ln in lines], least=stringWidth("Qty", st.BOLD, 7.5)),
+             widest([number(ln.quantity) for ln in lines], least=stringWidth("Qty", st.BOLD, 7.5)),
              widest([ln.unit for ln in lines], least=stringWidth("Unit", st.BOLD, 7.5)),
              widest([money(ln.unit_price, foreign(ln)) + marks for ln in lines if ln.unit_price is not None]
                     + ["no price"], least=46),
@@ -828,7 +816,7 @@ class _Quote:
         caveat = f" ({'; '.join(notes)})" if notes else ""
         title = self.t(sec.title)
         if sec.discount or sec.discount_percent:
-            pct = percent(sec.discount_percent, 1 if sec.discount_percent % 1 else 0)
+            pct = percent_typed(sec.discount_percent)
             rows.append([Paragraph(f"{title} at list price", s["Cell"]), "", "", "", "",
                          Paragraph(self.t(money(sec.list_subtotal, cur)), s["CellRight"])])
             rows.append([Paragraph(f"Discount {pct} on {title}", s["Cell"]), "", "", "", "",
@@ -886,8 +874,8 @@ class _Quote:
                 ext = Paragraph(self.t(ext) + f'<br/><font size="6.3" color="#5C6673">not in the {cur} total</font>',
                                 s["CellRight"])
         disc = ln.discount_percent
-        return [str(ln.line), Paragraph(pn_text, s["Cell"]), Paragraph(desc, s["Cell"]), f"{ln.quantity:,}",
-                Paragraph(self.t(ln.unit), s["Cell"]), unit, percent(disc, 1 if disc % 1 else 0), ext]
+        return [str(ln.line), Paragraph(pn_text, s["Cell"]), Paragraph(desc, s["Cell"]), number(ln.quantity),
+                Paragraph(self.t(ln.unit), s["Cell"]), unit, percent_typed(disc), ext]
 
     # -- cost of ownership --------------------------------------------------------------------------------------
     def cost_of_ownership(self) -> None:
@@ -905,19 +893,19 @@ class _Quote:
             ("Depreciation period", plural(c.depreciation_years if c.depreciation_years % 1 else
                                            int(c.depreciation_years), "year")),
             ("Depreciation per year", money(c.depreciation_per_year, cur)),
-            ("Typical IT draw × PUE", f"{c.facility_kw / c.pue if c.pue else 0:,.1f} kW × {c.pue:g} = "
-                                      f"{c.facility_kw:,.1f} kW"),
-            ("Utilisation", f"{c.utilisation * 100:.0f} % of the year ({hours:,.0f} hours)"),
-            ("Energy per year", f"{c.energy_kwh_per_year:,.0f} kWh × {money(c.energy_price_per_kwh, cur)}/kWh = "
+            ("Typical IT draw × PUE", f"{kw(c.facility_kw / c.pue if c.pue else None)} × {c.pue:g} = "
+                                      f"{kw(c.facility_kw)}"),
+            ("Utilisation", f"{percent(c.utilisation)} of the year ({number(hours)} hours)"),
+            ("Energy per year", f"{quantity(c.energy_kwh_per_year, 'kWh')} × {money(c.energy_price_per_kwh, cur)}/kWh = "
                                 f"{money(c.energy_per_year, cur)}"),
             ("Subscriptions and support per year", money(c.support_per_year, cur)),
             ("Yearly cost", money(c.yearly_cost, cur)),
             (f"Total over {c.depreciation_years:g} years (capital + energy and support for the period)",
              money(c.total_over_period, cur)),
-            ("GPUs; utilised GPU-hours per year", f"{c.gpus:,}; {c.gpu_hours_per_year:,.0f}"),
+            ("GPUs; utilised GPU-hours per year", f"{number(c.gpus)}; {number(c.gpu_hours_per_year)}"),
             ("Cost per GPU-hour", money(c.cost_per_gpu_hour, cur) if c.cost_per_gpu_hour is not None
              else "not given (no GPUs)"),
-            ("Training throughput", f"{c.tokens_per_s:,.0f} tokens/s" if c.tokens_per_s else
+            ("Training throughput", quantity(c.tokens_per_s, "tokens/s") if c.tokens_per_s else
              "no training estimate"),
             ("Cost per million tokens", money(c.cost_per_million_tokens, cur)
              if c.cost_per_million_tokens is not None else "not given"),
@@ -948,8 +936,8 @@ class _Quote:
         for ups in pw.ups:
             for u in ups.systems:
                 rows.append([f"{hall_names.get(ups.hall, ups.hall)}: {u.name} ({ups.scheme})",
-                             number(u.capacity_kw, 1), number(u.normal_kw, 1), number(u.failover_kw, 1),
-                             number(u.peak_kw, 1)])
+                             cell(u.capacity_kw, "kW"), cell(u.normal_kw, "kW"), cell(u.failover_kw, "kW"),
+                             cell(u.peak_kw, "kW")])
         rated = [r for r in pw.rows if r.rating_kw]
         if rated:
             def feeds(r: RowPower) -> tuple:  # A before B: on a tie the A feed is named
@@ -958,12 +946,12 @@ class _Quote:
             top = max(rated, key=lambda r: max(f.failover_utilisation or 0 for _, f in feeds(r)))
             side, f = max(feeds(top), key=lambda kv: kv[1].failover_utilisation or 0)
             runs = f"{top.runs} x " if top.runs > 1 else ""
-            rows.append([f"Busiest row {top.row}: {runs}{top.rating_a:g} A {top.distribution} {side}",
-                         number(top.failover_capacity_kw, 1), number(f.normal_kw, 1),
-                         number(f.failover_kw, 1), number(f.peak_kw, 1)])
+            rows.append([f"Busiest row {top.row}: {runs}{quantity(top.rating_a, 'A')} {top.distribution} {side}",
+                         cell(top.failover_capacity_kw, "kW"), cell(f.normal_kw, "kW"),
+                         cell(f.failover_kw, "kW"), cell(f.peak_kw, "kW")])
         for g in pw.generators:
-            rows.append([f"{hall_names.get(g.hall, g.hall)}: generators {g.units} x {g.unit_kw:,.0f} kW, "
-                         f"{g.redundant} spare", number(g.capacity_kw, 1), number(g.load_kw, 1), "", ""])
+            rows.append([f"{hall_names.get(g.hall, g.hall)}: generators {g.units} x {kw(g.unit_kw)}, "
+                         f"{g.redundant} spare", cell(g.capacity_kw, "kW"), cell(g.load_kw, "kW"), "", ""])
         if len(rows) == 1:
             return
         self.story += self.minor("Power chain above the racks")
@@ -979,18 +967,17 @@ class _Quote:
         s.append(self.pairs([
             ("IT power, typical / maximum", kw_pair(pw.it_typical_kw, pw.it_max_kw)),
             ("Facility power, typical / maximum", kw_pair(pw.facility_typical_kw, pw.facility_max_kw)),
-            ("Cooling equipment (CDUs, air handlers)", f"{pw.cooling_equipment_kw:,.1f} kW"),
+            ("Cooling equipment (CDUs, air handlers)", kw(pw.cooling_equipment_kw)),
             ("PUE; power factor; PDU derating", f"{sett.pue:g}; {sett.power_factor:g}; "
-                                                f"{sett.derating * 100:.0f} % of rating"),
+                                                f"{percent(sett.derating)} of rating"),
         ]))
         halls = pw.halls
         if halls:
             s += self.minor("By hall")
             rows = [["Hall", "IT typical (kW)", "IT maximum (kW)", "Capacity (kW)", "Headroom (kW)", "Facility (kW)"]]
             for h in halls:
-                rows.append([h.name or h.id, number(h.it_typical_kw, 1), number(h.it_max_kw, 1),
-                             number(h.capacity_kw, 1), number(h.headroom_kw, 1),
-                             number(h.facility_kw, 1)])
+                rows.append([h.name or h.id, cell(h.it_typical_kw, "kW"), cell(h.it_max_kw, "kW"),
+                             cell(h.capacity_kw, "kW"), cell(h.headroom_kw, "kW"), cell(h.facility_kw, "kW")])
             s.append(self.table(rows, [CONTENT_W - 5 * 72] + [72] * 5, numeric=(1, 2, 3, 4, 5)))
         self.power_chain(pw)
         prow = pw.rows
@@ -1000,15 +987,15 @@ class _Quote:
             note = ""
             if len(prow) > MAX_POWER_ROWS:
                 shown = sorted(prow, key=lambda r: -r.max_kw)[:100]
-                note = (f"The 100 rows with the highest maximum draw of {len(prow):,}; all rows together draw "
-                        f"{sum(r.max_kw for r in prow):,.1f} kW at maximum.")
+                note = (f"The 100 rows with the highest maximum draw of {number(len(prow))}; all rows together draw "
+                        f"{kw(sum(r.max_kw for r in prow))} at maximum.")
             s += self.minor("By row of racks")
             if note:
                 s.append(self.p(self.t(note), "Note"))
             rows = [["Hall", "Row of racks", "Racks in row", "Typical (kW)", "Maximum (kW)"]]
             for r in shown:
-                rows.append([hall_names.get(r.hall, r.hall), r.row or "(no row)", f"{r.racks:,}",
-                             number(r.typical_kw, 1), number(r.max_kw, 1)])
+                rows.append([hall_names.get(r.hall, r.hall), r.row or "(no row)", number(r.racks),
+                             cell(r.typical_kw, "kW"), cell(r.max_kw, "kW")])
             s.append(self.table(rows, [CONTENT_W - 4 * 90, 90, 90, 90, 90], numeric=(2, 3, 4)))
         sup = pw.supplies
         if sup:
@@ -1016,9 +1003,10 @@ class _Quote:
             rows = [["Device", "Devices", "Supplies", "Scheme", "Usable (kW)", "Max draw (kW)", "Headroom (kW)",
                      "On one feed (kW)"]]
             for r in sup:
-                rows.append([self.name_of(r.type) + (" *" if r.unconfirmed else ""), f"{r.devices:,}",
-                             f"{r.supplies} × {r.rating_w:,.0f} W", r.scheme, number(r.usable_kw, 1),
-                             number(r.max_kw, 2), number(r.headroom_kw, 2), number(r.one_feed_kw, 1)])
+                rows.append([self.name_of(r.type) + (" *" if r.unconfirmed else ""), number(r.devices),
+                             f"{r.supplies} × {quantity(r.rating_w, 'W')}", r.scheme, cell(r.usable_kw, "kW"),
+                             # per device, two decimals: a switch's 0.28 kW of headroom would read 0.3
+                             number(r.max_kw, 2), number(r.headroom_kw, 2), cell(r.one_feed_kw, "kW")])
             s.append(self.table(rows, [CONTENT_W - 7 * 54, 44, 66, 56, 50, 54, 54, 54], numeric=(1, 4, 5, 6, 7)))
             if any(r.unconfirmed for r in sup):
                 s.append(self.p("* supply figures not confirmed in a vendor document.", "Small"))
@@ -1042,16 +1030,15 @@ class _Quote:
         sett = co.settings
         coolant = sett.coolant_name
         rows = [
-            ("Heat at " + str(co.basis), f"{co.heat.kw:,.1f} kW "
-                                                               f"({co.heat.btu_h:,.0f} BTU/h, "
-                                                               f"{co.heat.tons:,.1f} tons)"),
-            ("To liquid", f"{co.liquid_heat.kw:,.1f} kW ({co.liquid_heat.tons:,.1f} tons)"),
-            ("To air", f"{co.air_heat.kw:,.1f} kW ({co.air_heat.tons:,.1f} tons)"),
-            ("Coolant flow", f"{co.coolant_flow_lpm:,.1f} l/min ({co.coolant_flow_m3_h:,.2f} m³/h) of {coolant} "
-                             f"at {sett.coolant_delta_t_k:g} K rise" if co.coolant_flow_lpm else
+            ("Heat at " + str(co.basis), f"{kw(co.heat.kw)} ({quantity(co.heat.btu_h, 'BTU/h')}, "
+                                         f"{quantity(co.heat.tons, 'tons')})"),
+            ("To liquid", f"{kw(co.liquid_heat.kw)} ({quantity(co.liquid_heat.tons, 'tons')})"),
+            ("To air", f"{kw(co.air_heat.kw)} ({quantity(co.air_heat.tons, 'tons')})"),
+            ("Coolant flow", f"{quantity(co.coolant_flow_lpm, 'l/min')} ({quantity(co.coolant_flow_m3_h, 'm³/h')}) "
+                             f"of {coolant} at {quantity(sett.coolant_delta_t_k, 'K')} rise" if co.coolant_flow_lpm else
              "none: no heat goes to liquid"),
-            ("Airflow", f"{co.air_cfm:,.0f} CFM ({co.air_m3_h:,.0f} m³/h) at "
-                        f"{sett.air_delta_t_k:g} K rise"),
+            ("Airflow", f"{quantity(co.air_cfm, 'CFM')} ({quantity(co.air_m3_h, 'm³/h')}) at "
+                        f"{quantity(sett.air_delta_t_k, 'K')} rise"),
         ]
         s.append(self.pairs(rows))
         halls = co.halls
@@ -1060,9 +1047,9 @@ class _Quote:
             rows = [["Hall", "Air (kW)", "Air capacity (kW)", "Air headroom (kW)", "Liquid (kW)",
                      "Liquid capacity (kW)", "Liquid headroom (kW)"]]
             for h in halls:
-                rows.append([h.name or h.id, number(h.air_kw, 1), number(h.air_capacity_kw, 1),
-                             number(h.air_headroom_kw, 1), number(h.liquid_kw, 1),
-                             number(h.liquid_capacity_kw, 1), number(h.liquid_headroom_kw, 1)])
+                rows.append([h.name or h.id, cell(h.air_kw, "kW"), cell(h.air_capacity_kw, "kW"),
+                             cell(h.air_headroom_kw, "kW"), cell(h.liquid_kw, "kW"),
+                             cell(h.liquid_capacity_kw, "kW"), cell(h.liquid_headroom_kw, "kW")])
             s.append(self.table(rows, [CONTENT_W - 6 * 64] + [64] * 6, numeric=(1, 2, 3, 4, 5, 6)))
         loops = co.cdu_loops
         if loops:
@@ -1070,15 +1057,14 @@ class _Quote:
             shown = loops
             if len(loops) > MAX_CDU_LOOPS:
                 shown = sorted(loops, key=lambda lp: -(lp.utilisation or 0))[:MAX_CDU_LOOPS]
-                s.append(self.p(self.t(f"The {MAX_CDU_LOOPS} most loaded of {len(loops):,} loops."), "Note"))
+                s.append(self.p(self.t(f"The {MAX_CDU_LOOPS} most loaded of {number(len(loops))} loops."), "Note"))
             rows = [["CDUs", "Racks", "Load (kW)", "Capacity (kW)", "With one CDU out (kW)", "Load share",
                      "Redundancy", "Flow / capacity (l/min)"]]
             for lp in shown:
                 units = ", ".join(cdu_unit_name(self.project, u) for u in lp.units)
-                rows.append([units, f"{len(lp.racks):,}", number(lp.load_kw, 1), number(lp.capacity_kw, 0),
-                             number(lp.capacity_n_minus_1_kw, 0),
-                             percent((lp.utilisation or 0) * 100), lp.redundancy,
-                             f"{lp.coolant_flow_lpm:,.0f} / {lp.flow_capacity_lpm:,.0f}"])
+                rows.append([units, number(len(lp.racks)), cell(lp.load_kw, "kW"), cell(lp.capacity_kw, "kW"),
+                             cell(lp.capacity_n_minus_1_kw, "kW"), percent(lp.utilisation), lp.redundancy,
+                             f"{cell(lp.coolant_flow_lpm, 'l/min')} / {cell(lp.flow_capacity_lpm, 'l/min')}"])
             s.append(self.table(rows, [CONTENT_W - 7 * 56, 40, 56, 56, 64, 50, 60, 66],
                                 numeric=(1, 2, 3, 4, 5, 7)))
 
@@ -1095,18 +1081,18 @@ class _Quote:
         require(fa, "fabric", ("switch", "radix", "port_gbps", "rails", "oversubscription", "scalable_units",
                                "su_nodes", "switches", "ports", "cable_length_total_m"))
         rows = [
-            ("Switch", f"{self.name_of(fa.switch)} ({fa.radix} ports at {fa.port_gbps:g} Gb/s)"),
+            ("Switch", f"{self.name_of(fa.switch)} ({number(fa.radix)} ports at {quantity(fa.port_gbps, 'Gb/s')})"),
             ("Topology", f"{fa.tiers}-tier fat tree, {fa.rails} rails, oversubscription "
                          f"{fa.oversubscription:g}:1"),
-            ("Endpoints", f"{fa.endpoints:,} ports of {plural(fa.nodes, 'node')} "
-                          f"(reach of {fa.tiers} tiers: {fa.max_endpoints:,})"),
-            ("Scalable units", f"{fa.scalable_units:,} ({fa.su_nodes} nodes each)"),
-            ("Switches: leaf / spine / core", f"{fa.leaf:,} / {fa.spine:,} / {fa.core:,} "
-                                              f"({fa.switches:,} in all)"),
-            ("Cables", f"{fa.cables_total:,}, {fa.cable_length_total_m / 1000:,.1f} km in all"),
+            ("Endpoints", f"{number(fa.endpoints)} ports of {plural(fa.nodes, 'node')} "
+                          f"(reach of {fa.tiers} tiers: {number(fa.max_endpoints)})"),
+            ("Scalable units", f"{number(fa.scalable_units)} ({number(fa.su_nodes)} nodes each)"),
+            ("Switches: leaf / spine / core", f"{number(fa.leaf)} / {number(fa.spine)} / {number(fa.core)} "
+                                              f"({number(fa.switches)} in all)"),
+            ("Cables", f"{number(fa.cables_total)}, {quantity(fa.cable_length_total_m / 1000, 'km')} in all"),
         ]
         if fa.too_long_links:
-            rows.append(("Links longer than any orderable cable", f"{fa.too_long_links:,}"))
+            rows.append(("Links longer than any orderable cable", number(fa.too_long_links)))
         s.append(self.pairs(rows))
         links, ports = fa.links, fa.ports
         s += self.minor("Switch tiers")
@@ -1115,26 +1101,26 @@ class _Quote:
                                          ("Spine", fa.spine, ports.spine, links.leaf_spine),
                                          ("Core", fa.core, ports.core, links.spine_core)):
             if switches or p.total:
-                trows.append([tier, f"{switches:,}", f"{p.total:,}", f"{below:,}", f"{p.down_used:,}",
-                              f"{p.up_used:,}", f"{p.free:,}"])
+                trows.append([tier, number(switches), number(p.total), number(below), number(p.down_used),
+                              number(p.up_used), number(p.free)])
         s.append(self.table(trows, [CONTENT_W - 6 * 70] + [70] * 6, numeric=(1, 2, 3, 4, 5, 6)))
         by_len = fa.cables_by_length
         if by_len:
             s += self.minor("Cables by length")
             lengths = sorted({float(m) for v in by_len.values() for m in v})
-            head = ["Cable"] + [f"{m:g} m" for m in lengths] + ["Total"]
+            head = ["Cable"] + [quantity(m, "m") for m in lengths] + ["Total"]
             rows = [head]
             for cid, counts in by_len.items():
                 got = {float(m): n for m, n in counts.items()}
-                rows.append([self.name_of(cid)] + [f"{got[m]:,}" if m in got else "" for m in lengths]
-                            + [f"{sum(got.values()):,}"])
+                rows.append([self.name_of(cid)] + [number(got[m]) if m in got else "" for m in lengths]
+                            + [number(sum(got.values()))])
             n = len(lengths) + 1
             cw = min(46.0, (CONTENT_W - 150) / n)
             s.append(self.table(rows, [CONTENT_W - n * cw] + [cw] * n, numeric=tuple(range(1, n + 1))))
         trx = fa.transceivers
         if trx:
             s += self.minor("Transceivers")
-            rows = [["Transceiver", "Quantity"]] + [[self.name_of(t), f"{n:,}"] for t, n in trx.items()]
+            rows = [["Transceiver", "Quantity"]] + [[self.name_of(t), number(n)] for t, n in trx.items()]
             s.append(self.table(rows, [CONTENT_W - 80, 80], numeric=(1,)))
         for note in fa.notes:
             s.append(self.p(self.t(note), "Note"))
@@ -1163,7 +1149,7 @@ class _Quote:
         if len(fs) > MAX_FINDINGS:
             rest = Counter(f.severity for f in fs[MAX_FINDINGS:])
             self.story.append(self.p(self.t(
-                f"{len(fs) - MAX_FINDINGS:,} more findings are not listed ("
+                f"{number(len(fs) - MAX_FINDINGS)} more findings are not listed ("
                 + ", ".join(plural(rest[k], words[k]) for k in words if rest.get(k)) + ")."), "Note"))
 
     # -- assumptions and sources ----------------------------------------------------------------------------
@@ -1175,13 +1161,13 @@ class _Quote:
         items = [f"Prices as of {long_date(parse_date(b.as_of, 'as of'))}, in {self.cur}, excluding tax and "
                  "shipping; no currency is converted.",
                  f"Subscriptions and support are quoted for {plural(b.term_years, 'year')}.",
-                 f"Spare optics and cables: {b.spares_percent:g} % of each part, rounded up.",
+                 f"Spare optics and cables: {percent_typed(b.spares_percent)} of each part, rounded up.",
                  f"A price older than {q.price_max_age_days} days is marked {DOUBLE_DAGGER}; a price from a press, "
                  f"third-party or planning source is marked {DAGGER}."]
         disc = {k: v for k, v in q.discounts if v}
         if disc:
             titles = {sec.section: sec.title for sec in b.sections}
-            items.append("Discounts off list: " + ", ".join(f"{titles.get(k, k)} {v:g} %" for k, v in disc.items())
+            items.append("Discounts off list: " + ", ".join(f"{titles.get(k, k)} {percent_typed(v)}" for k, v in disc.items())
                          + ".")
         else:
             items.append("No discount is applied: every price is the list price.")
@@ -1191,11 +1177,11 @@ class _Quote:
         if power is not None:
             pw = power.settings
             items.append(f"Power: PUE {pw.pue:g}, power factor {pw.power_factor:g}, PDUs loaded "
-                         f"to at most {pw.derating * 100:.0f} % of their rating.")
+                         f"to at most {percent(pw.derating)} of their rating.")
         if cooling is not None:
             co = cooling.settings
             items.append(f"Cooling: {co.coolant_name} at "
-                         f"{co.coolant_delta_t_k:g} K rise, air at {co.air_delta_t_k:g} K rise.")
+                         f"{quantity(co.coolant_delta_t_k, 'K')} rise, air at {quantity(co.air_delta_t_k, 'K')} rise.")
         if training is not None and training.workload_source:
             items.append(f"Training estimate: workload {training.workload_source}.")
         items += list(b.notes)
