@@ -94,8 +94,8 @@ def assumptions(quote: Quote) -> list[str]:
              "shipping; no currency is converted.",
              f"Subscriptions and support are quoted for {plural(b.term_years, 'year')}.",
              f"Spare optics and cables: {percent_typed(b.spares_percent)} of each part, rounded up.",
-             f"A price older than {q.price_max_age_days} days is marked {DOUBLE_DAGGER}; a price from a press, "
-             f"third-party or planning source is marked {DAGGER}."]
+             f"A price older than {plural(q.price_max_age_days, 'day')} is marked {DOUBLE_DAGGER}; a price from a "
+             f"press, third-party or planning source is marked {DAGGER}."]
     disc = {k: v for k, v in q.discounts if v}
     if disc:
         titles = {sec.section: sec.title for sec in b.sections}

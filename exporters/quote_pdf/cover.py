@@ -29,7 +29,7 @@ def cover(quote: Quote) -> None:
             ("Prepared by", q.prepared_by.strip() or "PodPlanner", ""),
             ("Quote number", quote.number, "derived from the project name and date" if quote.number_derived else ""),
             ("Quote date", long_date(quote.on), "" if q.quote_date else "prices as of this date"),
-            ("Valid until", long_date(quote.valid_until), f"{q.validity_days} days from the quote date"),
+            ("Valid until", long_date(quote.valid_until), f"{plural(q.validity_days, 'day')} from the quote date"),
             ("Currency", quote.cur, "all prices exclude tax and shipping")]
     cells = []
     for label, value, note in rows:
@@ -67,7 +67,7 @@ def total_box(quote: Quote) -> Table:
     for cur, amount in b.other_currencies.items():
         notes.append(f"plus {money(amount, cur)} in lines priced in {cur}, not converted and not in the total")
     if b.yearly_total:
-        notes.append(f"includes {b.term_years} years of subscriptions and support "
+        notes.append(f"includes {plural(b.term_years, 'year')} of subscriptions and support "
                      f"({money(b.yearly_total, quote.cur)} per year)")
     for n in notes:
         lines.append(quote.p(quote.t(n), "Small"))

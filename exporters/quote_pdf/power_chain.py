@@ -194,7 +194,7 @@ def fabric(quote: Quote) -> None:
                            "su_nodes", "switches", "ports", "cable_length_total_m"))
     rows = [
         ("Switch", f"{quote.name_of(fa.switch)} ({number(fa.radix)} ports at {quantity(fa.port_gbps, 'Gb/s')})"),
-        ("Topology", f"{fa.tiers}-tier fat tree, {fa.rails} rails, oversubscription "
+        ("Topology", f"{fa.tiers}-tier fat tree, {plural(fa.rails, 'rail')}, oversubscription "
                      f"{fa.oversubscription:g}:1"),
         ("Endpoints", f"{number(fa.endpoints)} ports of {plural(fa.nodes, 'node')} "
                       f"(reach of {fa.tiers} tiers: {number(fa.max_endpoints)})"),

@@ -3,6 +3,9 @@
 Every figure in the quote is written by :mod:`designer.formatting`, so the PDF, the window and the CLI print
 one figure alike (decimals per unit, half up, thousands separators, "58 %"); this module only adds what is
 the quote's own. Data reaches paragraph markup through :func:`text`, which escapes it.
+
+A setting without a unit (PUE, power factor, oversubscription, years of depreciation) is printed as the
+user typed it (``f"{pue:g}"``), as the CLI prints it: "PUE 1.3", not "PUE 1.30".
 """
 from __future__ import annotations
 

@@ -10,6 +10,7 @@ import dataclasses
 import json
 import re
 from datetime import date
+from types import MappingProxyType
 
 import pypdfium2 as pdfium
 import pytest
@@ -22,6 +23,7 @@ from designer.fileformat import load
 from designer.findings import Finding
 from designer.model import MountedDevice
 from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+from designer.views import ViewError
 from exporters.base import ExportError
 from exporters.quote_pdf import derived_quote_number, write_quote_pdf
 
@@ -33,7 +35,7 @@ def usd(x: float) -> str:
     return f"USD {x:,.2f}"
 
 
-def unpriced_lines(analysis) -> list[dict]:
+def unpriced_lines(analysis) -> list:
     return [ln for sec in analysis.bom.sections for ln in sec.lines if ln.unit_price is None]
 
 
@@ -293,6 +295,18 @@ def test_findings_are_capped_with_a_count_of_the_rest(analysis, tmp_path):
     # the hall as the findings panel names it: its name says "hall" already
     findings = text[text.index("The design checks report"):]
     assert "Data hall 1" in findings and "hall:hall-1" not in text
+
+
+@pytest.mark.parametrize("section, figure", [("power", "cooling_equipment_kw"), ("cooling", "air_cfm"),
+                                             ("cost", "yearly_cost"), ("fabric", "transceivers")])
+def test_a_figure_the_analysis_lacks_fails_instead_of_printing_zero(analysis, tmp_path, section, figure):
+    """The quote once printed "Cooling equipment 0.0 kW" for a figure read under a misspelt key: read through the
+    typed views, a figure an engine did not write stops the quote, naming the figure."""
+    sections = dict(analysis.sections)
+    sections[section] = {k: v for k, v in sections[section].items() if k != figure}
+    with pytest.raises(ViewError, match=rf"{section}\.{figure}"):
+        write_quote_pdf(dataclasses.replace(analysis, sections=MappingProxyType(sections)), tmp_path / "q.pdf")
+    assert not (tmp_path / "q.pdf").exists()
 
 
 def test_an_analysis_without_its_project_cannot_be_quoted(analysis, tmp_path):
