@@ -43,6 +43,11 @@ class Analysis:
     def result(self, engine: str) -> EngineResult:
         return self.results[engine]
 
+    def has(self, section: str) -> bool:
+        """Whether the engine that fills ``section`` ran for this analysis (one made with some engines left
+        out has no power or training section); its figures are then read through the view."""
+        return section in self.sections
+
     def _view(self, name: str, cls):
         if name not in self.sections:
             raise ViewError(f"{name}: this analysis has no {name} section (its engine did not run)")

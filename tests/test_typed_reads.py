@@ -29,10 +29,27 @@ def string_key_reads(path: Path, root: Path = REPO) -> list[str]:
         return (isinstance(node, ast.Name) and node.id == "analysis") or (
             isinstance(node, ast.Attribute) and node.attr == "analysis")
 
+    def json_side(node: ast.AST) -> bool:
+        """``x.sections`` / ``x.summary_json`` / ``x.section``: the JSON side of an analysis or engine result
+        (a view's own ``sections``, such as the bill's, is a list of views and is never read by name)."""
+        return isinstance(node, ast.Attribute) and node.attr in JSON_SIDE
+
     for node in ast.walk(tree):
         where = f"{path.relative_to(root)}:{getattr(node, 'lineno', 0)}"
-        if isinstance(node, ast.Attribute) and node.attr in JSON_SIDE and isinstance(node.ctx, ast.Load):
-            out.append(f"{where}: .{node.attr}")
+        if (isinstance(node, ast.Subscript) and json_side(node.value) and node.value.attr == "sections"
+                and isinstance(node.slice, ast.Constant)):
+            out.append(f"{where}: .{node.value.attr}[...]")
+        elif (isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "get"
+              and json_side(node.func.value)):
+            out.append(f"{where}: .{node.func.value.attr}.get(...)")
+        elif isinstance(node, ast.Compare) and any(isinstance(op, (ast.In, ast.NotIn)) for op in node.ops) and any(
+                json_side(c) for c in node.comparators):
+            out.append(f"{where}: in .sections")
+        elif isinstance(node, ast.Attribute) and node.attr == "summary_json":
+            out.append(f"{where}: .summary_json")
+        elif (isinstance(node, ast.Attribute) and node.attr == "section" and isinstance(node.value, ast.Call)
+              and isinstance(node.value.func, ast.Attribute) and node.value.func.attr == "result"):
+            out.append(f"{where}: .result(...).section")  # a bill line's own ``section`` is a view's field
         elif isinstance(node, ast.Subscript) and named_analysis(node.value):
             out.append(f"{where}: analysis[...]")
     return out
@@ -55,8 +72,13 @@ def test_the_check_sees_each_kind_of_read(tmp_path):
                        "    b = analysis['cooling']\n"
                        "    c = self.analysis['fabric']\n"
                        "    d = analysis.summary_json['gpus']\n"
-                       "    e = analysis.result('fabric').section\n", encoding="utf-8")
+                       "    e = analysis.result('fabric').section\n"
+                       "    f = analysis.sections.get('bom')\n"
+                       "    g = 'training' in analysis.sections\n"
+                       "    h = [s.title for s in analysis.bom.sections]\n"
+                       "    i = [s.section for s in analysis.bom.sections]\n", encoding="utf-8")
     found = [line.split(": ", 1)[1] for line in string_key_reads(planted, tmp_path)]
-    assert found.count(".sections") == 1 and found.count("analysis[...]") == 2
-    assert ".summary_json" in found and ".section" in found
+    assert sorted(found) == sorted([".sections[...]", "analysis[...]", "analysis[...]", ".summary_json",
+                                    ".result(...).section", ".sections.get(...)", "in .sections"])
+    # the bill's own sections (a list of views) and a bill section's ``section`` are not the JSON side
 

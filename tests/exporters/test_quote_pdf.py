@@ -10,6 +10,7 @@ import dataclasses
 import json
 import re
 from datetime import date
+from types import MappingProxyType
 
 import pypdfium2 as pdfium
 import pytest
@@ -22,6 +23,7 @@ from designer.fileformat import load
 from designer.findings import Finding
 from designer.model import MountedDevice
 from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+from designer.views import ViewError
 from exporters.base import ExportError
 from exporters.quote_pdf import derived_quote_number, write_quote_pdf
 
@@ -33,8 +35,8 @@ def usd(x: float) -> str:
     return f"USD {x:,.2f}"
 
 
-def unpriced_lines(analysis) -> list[dict]:
-    return [ln for sec in analysis["bom"]["sections"] for ln in sec["lines"] if ln["unit_price"] is None]
+def unpriced_lines(analysis) -> list:
+    return [ln for sec in analysis.bom.sections for ln in sec.lines if ln.unit_price is None]
 
 
 def lines_word(n: int) -> str:
@@ -66,7 +68,7 @@ def written(analysis, tmp_path_factory):
 
 def test_account_names_lines_and_pages(analysis, written):
     path, account, pages = written
-    assert account == f"{analysis['bom']['lines']} lines, {len(pages)} pages"
+    assert account == f"{analysis.bom.lines} lines, {len(pages)} pages"
     assert path.read_bytes().startswith(b"%PDF-")
     assert [p.name for p in path.parent.iterdir()] == ["quote.pdf"]  # the atomic writer left no temporary file
 
@@ -92,56 +94,56 @@ def test_every_page_has_header_and_page_n_of_m(written):
 def test_every_section_title_with_its_subtotals(analysis, written):
     _, _, pages = written
     text = "\n".join(pages)
-    bom = analysis["bom"]
-    assert len(bom["sections"]) == 7  # every section but cooling: the sample is air-cooled
-    for sec in bom["sections"]:
-        assert f"{sec['title']} subtotal" in text
-        assert usd(sec["subtotal"]) in text
-    network = next(s for s in bom["sections"] if s["section"] == "network")
-    assert network["discount_percent"] == 12.5 and network["discount"] > 0
-    assert "Networking at list price" in text and usd(network["list_subtotal"]) in text
-    assert "Discount 12.5 % on Networking" in text and "−" + usd(network["discount"]) in text
+    bom = analysis.bom
+    assert len(bom.sections) == 7  # every section but cooling: the sample is air-cooled
+    for sec in bom.sections:
+        assert f"{sec.title} subtotal" in text
+        assert usd(sec.subtotal) in text
+    network = next(s for s in bom.sections if s.section == "network")
+    assert network.discount_percent == 12.5 and network.discount > 0
+    assert "Networking at list price" in text and usd(network.list_subtotal) in text
+    assert "Discount 12.5 % on Networking" in text and "−" + usd(network.discount) in text
 
 
 def test_grand_total_is_the_bills_total(analysis, written):
     _, _, pages = written
-    bom = analysis["bom"]
-    assert bom["discount_total"] > 0
+    bom = analysis.bom
+    assert bom.discount_total > 0
     totals = next(t for t in pages if "Total at list price" in t and "Bill of materials" not in t[:200]
                   and "Totals" in t)
     n = len(unpriced_lines(analysis))
-    assert re.search(r"Total \(net\), excluding " + lines_word(n) + r"\s*" + re.escape(usd(bom["price_total"])), totals)
-    assert usd(bom["list_total"]) in totals and "−" + usd(bom["discount_total"]) in totals
-    assert usd(bom["price_total"]) in pages[0]  # on the cover too
-    assert round(sum(s["subtotal"] for s in bom["sections"]), 2) == bom["price_total"]
+    assert re.search(r"Total \(net\), excluding " + lines_word(n) + r"\s*" + re.escape(usd(bom.price_total)), totals)
+    assert usd(bom.list_total) in totals and "−" + usd(bom.discount_total) in totals
+    assert usd(bom.price_total) in pages[0]  # on the cover too
+    assert round(sum(s.subtotal for s in bom.sections), 2) == bom.price_total
 
 
 def test_part_numbers_and_lines_are_printed(analysis, written):
     _, _, pages = written
     text = "\n".join(pages)
-    lines = [ln for sec in analysis["bom"]["sections"] for ln in sec["lines"]]
-    part_numbers = {ln["part_number"] for ln in lines if ln["part_number"]}
+    lines = [ln for sec in analysis.bom.sections for ln in sec.lines]
+    part_numbers = {ln.part_number for ln in lines if ln.part_number}
     assert len(part_numbers) >= 10
     for pn in part_numbers:
         assert pn in text, pn
-    dgx = next(ln for ln in lines if ln["id"] == "dgx-b200")
+    dgx = next(ln for ln in lines if ln.id == "dgx-b200")
     # a discounted line shows its list price, the net unit under it, and the extended net price
-    assert dgx["discount_percent"] == 5.0
-    assert f"{dgx['unit_price']:,.2f}" in text and f"net {dgx['net_unit_price']:,.2f}" in text
-    assert f"{dgx['extended_price']:,.2f}" in text
+    assert dgx.discount_percent == 5.0
+    assert f"{dgx.unit_price:,.2f}" in text and f"net {dgx.net_unit_price:,.2f}" in text
+    assert f"{dgx.extended_price:,.2f}" in text
 
 
 def test_unpriced_line_says_no_price_and_totals_exclude_it(analysis, written):
     _, _, pages = written
     # the sample's UFM licence has no published price
     unpriced = unpriced_lines(analysis)
-    assert "NVIDIA UFM Enterprise licence and support" in [ln["description"] for ln in unpriced]
-    for sec in analysis["bom"]["sections"]:
-        if sec["unpriced"]:
-            page = next(t for t in pages if f"{sec['title']} subtotal" in t)
-            assert page.count("no price") >= 2 * sec["unpriced"]  # its unit price and its extended price
-            assert f"excludes {lines_word(sec['unpriced'])}" in page
-    assert sum(s["unpriced"] for s in analysis["bom"]["sections"]) == len(unpriced)
+    assert "NVIDIA UFM Enterprise licence and support" in [ln.description for ln in unpriced]
+    for sec in analysis.bom.sections:
+        if sec.unpriced:
+            page = next(t for t in pages if f"{sec.title} subtotal" in t)
+            assert page.count("no price") >= 2 * sec.unpriced  # its unit price and its extended price
+            assert f"excludes {lines_word(sec.unpriced)}" in page
+    assert sum(s.unpriced for s in analysis.bom.sections) == len(unpriced)
 
 
 def test_indicative_and_stale_prices_are_marked_with_a_legend(written):
@@ -224,13 +226,15 @@ def test_rack_builds_share_one_elevation(written):
 
 def test_cost_of_ownership_inputs_and_results(analysis, written):
     _, _, pages = written
-    cost = analysis["cost"]
+    cost = analysis.cost
     page = next(t for t in pages if "Straight-line cost of ownership" in t)
-    for amount in ("capital", "depreciation_per_year", "energy_per_year", "yearly_cost", "total_over_period"):
-        assert usd(cost[amount]) in page, amount
-    assert usd(cost["cost_per_gpu_hour"]) in page and usd(cost["cost_per_million_tokens"]) in page
-    assert f"{cost['energy_kwh_per_year']:,.0f} kWh × USD 0.10/kWh" in page
-    for assumption in cost["assumptions"]:
+    for name, amount in (("capital", cost.capital), ("depreciation", cost.depreciation_per_year),
+                         ("energy", cost.energy_per_year), ("yearly", cost.yearly_cost),
+                         ("total", cost.total_over_period)):
+        assert usd(amount) in page, name
+    assert usd(cost.cost_per_gpu_hour) in page and usd(cost.cost_per_million_tokens) in page
+    assert f"{cost.energy_kwh_per_year:,.0f} kWh × USD 0.10/kWh" in page
+    for assumption in cost.assumptions:
         assert assumption[:1].upper() + assumption[1:40] in page
 
 
@@ -245,7 +249,7 @@ def test_sources_cite_the_catalog_with_unconfirmed_marked(analysis, written):
 def test_exclusions_and_caveats_of_the_bill_are_printed(analysis, written):
     text = re.sub(r"\s+", " ", "\n".join(written[2]))
     assert "Not included" in text
-    for line in analysis["bom"]["exclusions"] + analysis["bom"]["notes"]:
+    for line in analysis.bom.exclusions + analysis.bom.notes:
         assert line in text
 
 
@@ -268,13 +272,13 @@ def test_a_section_without_any_price_says_so(tmp_path):
     (folder / "rack.json").write_text(json.dumps(rack), encoding="utf-8")
     catalog = load_catalog([folder])
     a = analyze(load(GB200_NVL72_SU, catalog), catalog)
-    racks = next(s for s in a["bom"]["sections"] if s["section"] == "racks")
-    assert racks["unpriced"] == len(racks["lines"]) >= 1 and racks["subtotal"] == 0
+    racks = next(s for s in a.bom.sections if s.section == "racks")
+    assert racks.unpriced == len(racks.lines) >= 1 and racks.subtotal == 0
     path = tmp_path / "q.pdf"
     write_quote_pdf(a, path)
     pages = pages_text(path)
     page = next(t for t in pages if "Racks and facility subtotal" in t)
-    assert f"excludes {lines_word(racks['unpriced'])}" in page and "USD 0.00" in page and "no price" in page
+    assert f"excludes {lines_word(racks.unpriced)}" in page and "USD 0.00" in page and "no price" in page
     assert f"excluding {lines_word(len(unpriced_lines(a)))}" in "\n".join(pages)
 
 
@@ -291,6 +295,18 @@ def test_findings_are_capped_with_a_count_of_the_rest(analysis, tmp_path):
     # the hall as the findings panel names it: its name says "hall" already
     findings = text[text.index("The design checks report"):]
     assert "Data hall 1" in findings and "hall:hall-1" not in text
+
+
+@pytest.mark.parametrize("section, figure", [("power", "cooling_equipment_kw"), ("cooling", "air_cfm"),
+                                             ("cost", "yearly_cost"), ("fabric", "transceivers")])
+def test_a_figure_the_analysis_lacks_fails_instead_of_printing_zero(analysis, tmp_path, section, figure):
+    """The quote once printed "Cooling equipment 0.0 kW" for a figure read under a misspelt key: read through the
+    typed views, a figure an engine did not write stops the quote, naming the figure."""
+    sections = dict(analysis.sections)
+    sections[section] = {k: v for k, v in sections[section].items() if k != figure}
+    with pytest.raises(ViewError, match=rf"{section}\.{figure}"):
+        write_quote_pdf(dataclasses.replace(analysis, sections=MappingProxyType(sections)), tmp_path / "q.pdf")
+    assert not (tmp_path / "q.pdf").exists()
 
 
 def test_an_analysis_without_its_project_cannot_be_quoted(analysis, tmp_path):
@@ -311,10 +327,10 @@ def large(catalog, tmp_path_factory):
 
 def test_large_design_stays_a_readable_length(large):
     a, _, pages = large
-    assert a.summary_json["gpus"] >= 100_000
+    assert a.summary.gpus >= 100_000
     assert 15 < len(pages) < 60
     text = "\n".join(pages)
-    assert usd(a["bom"]["price_total"]) in text
+    assert usd(a.bom.price_total) in text
     builds = re.search(r"([\d,]+) racks in (\d+) distinct builds", text)
     assert builds and int(builds.group(1).replace(",", "")) == len(a.project.racks)
 

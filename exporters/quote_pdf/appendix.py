@@ -1,0 +1,187 @@
+"""The back of the quote: the design checks' findings, the quote's assumptions and exclusions, and the source of
+every price and part number with its references."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from reportlab.platypus import Paragraph
+
+from catalog.records import EVIDENCE
+from designer.formatting import number, percent, quantity
+from designer.quote_settings import parse_date
+
+from .. import pdf_style as st
+from .layout import CONTENT_W
+from .text import DAGGER, DOUBLE_DAGGER, long_date, percent_typed, plural
+
+if TYPE_CHECKING:
+    from .quote import Quote
+
+#: At most this many findings get a row; the rest are counted.
+MAX_FINDINGS = 200
+#: A catalog figure's key as the sources table names what is unconfirmed.
+FIELD_WORDS = {"price.amount": "price", "part_number": "part number", "power_typical_w": "typical power",
+               "power_max_w": "maximum power", "weight_kg": "weight", "u_height": "height in U",
+               "airflow_cfm": "airflow", "width_mm": "width", "depth_mm": "depth", "height_mm": "height",
+               "liquid_fraction": "liquid-cooled share", "cooling_capacity_kw": "cooling capacity",
+               "flow_lpm": "coolant flow", "max_load_kg": "rated load", "reach_m": "reach"}
+
+
+def field_words(key: str) -> str:
+    """A catalog figure's key in words: ``power_typical_w`` -> "typical power", ``ports[1].count`` -> "ports"."""
+    if key in FIELD_WORDS:
+        return FIELD_WORDS[key]
+    if key.startswith("ports["):
+        return "ports"
+    if key.startswith("psu."):
+        return "power supplies"
+    if key.startswith("gpu_spec"):
+        return "GPU figures"
+    words = re.sub(r"_(w|kw|mm|kg|gbps|cfm|lpm|m|v|a)$", "", key.split(".")[-1])
+    return words.replace("_", " ")
+
+
+def findings(quote: Quote) -> None:
+    """Every finding of the design checks, errors first, at most MAX_FINDINGS rows (the rest counted by severity)."""
+    quote.chapter("Findings")
+    fs = list(quote.a.findings)
+    if not fs:
+        quote.story.append(quote.p("The design checks found nothing to report."))
+        return
+    order = {"error": 0, "warning": 1, "info": 2}
+    fs.sort(key=lambda f: order.get(f.severity, 3))
+    counts = Counter(f.severity for f in fs)
+    words = {"error": "error", "warning": "warning", "info": "note"}
+    said = ", ".join(plural(counts[k], words[k]) for k in words if counts.get(k))
+    first = " Errors come first, then warnings, then notes." if counts.get("error") or counts.get("warning") else ""
+    quote.story.append(quote.p(quote.t(f"The design checks report {said}.{first}")))
+    shown = fs[:MAX_FINDINGS]
+    rows = [["Severity", "Where", "Finding"]]
+    for f in shown:
+        colour = st.SEVERITY_COLOURS.get(f.severity, st.TEXT).hexval()[2:]
+        rows.append([Paragraph(f'<font color="#{colour}"><b>{quote.t(f.severity)}</b></font>', quote.s["Cell"]),
+                     quote.namer.summary(f.places), f.message])
+    quote.story.append(quote.table(rows, [50, 110, CONTENT_W - 160]))
+    if len(fs) > MAX_FINDINGS:
+        rest = Counter(f.severity for f in fs[MAX_FINDINGS:])
+        quote.story.append(quote.p(quote.t(
+            f"{number(len(fs) - MAX_FINDINGS)} more findings are not listed ("
+            + ", ".join(plural(rest[k], words[k]) for k in words if rest.get(k)) + ")."), "Note"))
+
+
+def sources(quote: Quote) -> None:
+    """The last chapter: what the quote assumes and leaves out, and where every price and part number comes
+    from, with the references they cite."""
+    quote.chapter("Assumptions and sources")
+    s = quote.story
+    s += quote.subheading("Quote assumptions")
+    for text in assumptions(quote):
+        s.append(Paragraph(quote.t(text), quote.s["Bullet"], bulletText="•"))
+    if quote.bom.exclusions:
+        s += quote.subheading("Not included")
+        for text in quote.bom.exclusions:
+            s.append(Paragraph(quote.t(text), quote.s["Bullet"], bulletText="•"))
+    part_sources(quote)
+
+
+def assumptions(quote: Quote) -> list[str]:
+    """The terms of the quote (date, currency, term, spares, marks, discounts, exclusions) and the settings its
+    engineering figures rest on, one sentence each."""
+    b, q = quote.bom, quote.project.quote
+    items = [f"Prices as of {long_date(parse_date(b.as_of, 'as of'))}, in {quote.cur}, excluding tax and "
+             "shipping; no currency is converted.",
+             f"Subscriptions and support are quoted for {plural(b.term_years, 'year')}.",
+             f"Spare optics and cables: {percent_typed(b.spares_percent)} of each part, rounded up.",
+             f"A price older than {plural(q.price_max_age_days, 'day')} is marked {DOUBLE_DAGGER}; a price from a "
+             f"press, third-party or planning source is marked {DAGGER}."]
+    disc = {k: v for k, v in q.discounts if v}
+    if disc:
+        titles = {sec.section: sec.title for sec in b.sections}
+        items.append("Discounts off list: "
+                     + ", ".join(f"{titles.get(k, k)} {percent_typed(v)}" for k, v in disc.items()) + ".")
+    else:
+        items.append("No discount is applied: every price is the list price.")
+    if q.excluded:
+        items.append("Left off at the customer's request: " + ", ".join(quote.name_of(i) for i in q.excluded) + ".")
+    power, cooling, training = quote.optional("power"), quote.optional("cooling"), quote.optional("training")
+    if power is not None:
+        pw = power.settings
+        items.append(f"Power: PUE {pw.pue:g}, power factor {pw.power_factor:g}, PDUs loaded "
+                     f"to at most {percent(pw.derating)} of their rating.")
+    if cooling is not None:
+        co = cooling.settings
+        items.append(f"Cooling: {co.coolant_name} at "
+                     f"{quantity(co.coolant_delta_t_k, 'K')} rise, air at {quantity(co.air_delta_t_k, 'K')} rise.")
+    if training is not None and training.workload_source:
+        items.append(f"Training estimate: workload {training.workload_source}.")
+    return items + list(b.notes)
+
+
+def part_sources(quote: Quote) -> None:
+    """Each part's price source and part number source, numbered references to the documents they cite, and
+    the list of those references."""
+    s = quote.story
+    s += quote.subheading("Where prices and part numbers come from")
+    s.append(quote.p(quote.t(
+        "For every part on the bill: the source of its price and of its part number, with how sure it is. "
+        "Unconfirmed figures (not found in a vendor document) are marked; numbers in brackets refer to the "
+        "references below."), "Note"))
+    refs: dict[str, int] = {}
+    ref_rows: list[tuple[str, str]] = []
+
+    def ref(key: str, title: str, url: str = "") -> str:
+        if key not in refs:
+            refs[key] = len(refs) + 1
+            ref_rows.append((title, url))
+        return f"[{refs[key]}]"
+
+    rows = [["Part", "Price source", "Part number source"]]
+    seen = set()
+    for sec in quote.bom.sections:
+        for ln in sec.lines:
+            if ln.id in seen:
+                continue
+            seen.add(ln.id)
+            dev = quote.catalog.find(ln.id)
+            price_cell = figure_text(quote, dev, "price.amount", ref) if dev is not None else ""
+            if ln.price_from_list:
+                price_cell = f"{ref('list:' + ln.price_source, ln.price_source)} the price list loaded"
+            elif ln.unit_price is None:
+                price_cell = "no price known"
+            pn_cell = figure_text(quote, dev, "part_number", ref) if dev is not None and ln.part_number else \
+                "no part number known"
+            part = quote.t(dev.name if dev is not None else ln.description.removeprefix("Spare: "))
+            unconf = list(dict.fromkeys(field_words(k) for k in (dev.unconfirmed_fields if dev else ())
+                                        if k not in ("price.amount", "part_number")))
+            if unconf:
+                part += f'<br/><font size="6.3" color="#5C6673">unconfirmed: {quote.t(", ".join(unconf))}</font>'
+            rows.append([Paragraph(part, quote.s["Cell"]), Paragraph(price_cell, quote.s["Cell"]),
+                         Paragraph(pn_cell, quote.s["Cell"])])
+    s.append(quote.table(rows, [150, (CONTENT_W - 150) / 2, (CONTENT_W - 150) / 2]))
+    if ref_rows:
+        s += quote.subheading("References")
+        rrows = [["#", "Source"]]
+        for i, (title, url) in enumerate(ref_rows, 1):
+            text = quote.t(title) + (f'<br/><font size="6.3" color="#5C6673">{quote.t(url)}</font>' if url else "")
+            rrows.append([str(i), Paragraph(text, quote.s["Cell"])])
+        s.append(quote.table(rrows, [24, CONTENT_W - 24], numeric=(0,)))
+
+
+def figure_text(quote: Quote, dev, field: str, ref) -> str:
+    """How sure a catalog figure is and the reference it rests on; an indicative price gets its dagger."""
+    fig = dev.figure(field)
+    if fig is None:
+        return '<font color="#5C6673">no source recorded</font>'
+    src = quote.catalog.sources.get(fig.source)
+    label = ref(fig.source, src.title if src else fig.source, src.url if src else "")
+    how = EVIDENCE.get(fig.evidence, fig.evidence)
+    text = f"{label} {quote.t(how)}"
+    if fig.unconfirmed:
+        text = f"{label} <b>unconfirmed</b>: {quote.t(how.split(': ', 1)[-1])}"
+    elif fig.evidence not in ("P", "P*"):
+        text += f" {DAGGER}" if field == "price.amount" else ""
+    if fig.note:
+        text += f'<br/><font size="6.3" color="#5C6673">{quote.t(fig.note)}</font>'
+    return text

@@ -1,0 +1,88 @@
+"""The quote's first pages: the cover (customer, number, dates, the total in a box) and the table of contents."""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from reportlab.platypus import NextPageTemplate, PageBreak, Spacer, Table
+from reportlab.platypus.tableofcontents import TableOfContents
+
+from designer.formatting import money, number, percent
+
+from .. import pdf_style as st
+from .layout import CONTENT_W, table_style
+from .text import DAGGER, long_date, plural
+
+if TYPE_CHECKING:
+    from .quote import Quote
+
+
+def cover(quote: Quote) -> None:
+    """The first page: the project, who it is for, its number and dates, and the total in a box."""
+    q, s, summ = quote.project.quote, quote.story, quote.a.summary
+    s.append(quote.p(quote.t(quote.project.name), "CoverTitle"))
+    desc = quote.project.description.strip()
+    line = f"{number(summ.gpus)} GPUs in {plural(summ.racks, 'rack')}"
+    if summ.halls != 1:
+        line += f" across {plural(summ.halls, 'hall')}"
+    s.append(quote.p(quote.t(desc) + "<br/>" + quote.t(line) if desc else quote.t(line), "CoverSub"))
+    rows = [("Customer", q.customer.strip() or "To be confirmed", ""),
+            ("Prepared by", q.prepared_by.strip() or "PodPlanner", ""),
+            ("Quote number", quote.number, "derived from the project name and date" if quote.number_derived else ""),
+            ("Quote date", long_date(quote.on), "" if q.quote_date else "prices as of this date"),
+            ("Valid until", long_date(quote.valid_until), f"{plural(q.validity_days, 'day')} from the quote date"),
+            ("Currency", quote.cur, "all prices exclude tax and shipping")]
+    cells = []
+    for label, value, note in rows:
+        v = quote.t(value) + (f'<br/><font name="{st.FONT}" size="7" color="#5C6673">{quote.t(note)}</font>'
+                              if note else "")
+        cells.append([quote.p(quote.t(label), "CoverLabel"), quote.p(v, "CoverValue")])
+    t = Table(cells, colWidths=[110, CONTENT_W - 110])
+    t.setStyle(table_style([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LINEBELOW", (0, 0), (-1, -1), 0.4, st.RULE),
+                            ("TOPPADDING", (0, 0), (-1, -1), 6), ("BOTTOMPADDING", (0, 0), (-1, -1), 6),
+                            ("LEFTPADDING", (0, 0), (-1, -1), 0)]))
+    s += [t, Spacer(1, 26)]
+    s.append(total_box(quote))
+    s += [Spacer(1, 16), quote.p(
+        "This quotation is generated from the design by PodPlanner. Quantities are counted from the placed "
+        "equipment and the computed fabric; prices marked " + DAGGER + " are indicative (press, third-party "
+        "or planning estimates) and are to be confirmed by the vendor before ordering.", "Note")]
+    s += [NextPageTemplate("body")]
+
+
+def total_box(quote: Quote) -> Table:
+    """The net total, with every caveat it carries: discount, unpriced lines, indicative share, other
+    currencies, and the years of subscriptions in it."""
+    b = quote.bom
+    lines = [quote.p("Total price (net)", "CoverLabel"),
+             quote.p(quote.t(money(b.price_total, quote.cur)), "Figure")]
+    if b.discount_total:
+        lines.append(quote.p(quote.t(f"{money(b.list_total, quote.cur)} at list price, less "
+                                     f"{money(b.discount_total, quote.cur)} discount"), "Small"))
+    notes = []
+    if b.unpriced:
+        notes.append(f"excludes {plural(len(quote.unpriced_lines()), 'unpriced line')}: "
+                     + "; ".join(b.unpriced))
+    if b.estimated:
+        notes.append(f"{percent(b.indicative_share)} of it rests on indicative prices {DAGGER}")
+    for cur, amount in b.other_currencies.items():
+        notes.append(f"plus {money(amount, cur)} in lines priced in {cur}, not converted and not in the total")
+    if b.yearly_total:
+        notes.append(f"includes {plural(b.term_years, 'year')} of subscriptions and support "
+                     f"({money(b.yearly_total, quote.cur)} per year)")
+    for n in notes:
+        lines.append(quote.p(quote.t(n), "Small"))
+    t = Table([[lines]], colWidths=[CONTENT_W])
+    t.setStyle(table_style([("BACKGROUND", (0, 0), (-1, -1), st.ACCENT_LIGHT),
+                            ("LINEBEFORE", (0, 0), (0, -1), 3, st.ACCENT),
+                            ("LEFTPADDING", (0, 0), (-1, -1), 12), ("TOPPADDING", (0, 0), (-1, -1), 9),
+                            ("BOTTOMPADDING", (0, 0), (-1, -1), 9)]))
+    return t
+
+
+def contents(quote: Quote) -> None:
+    """The table of contents, filled from the headings of the previous pass."""
+    toc = TableOfContents(levelStyles=[quote.s["TOC1"], quote.s["TOC2"]], dotsMinLevel=0,
+                          tableStyle=table_style([("VALIGN", (0, 0), (-1, -1), "TOP"),
+                                                  ("RIGHTPADDING", (0, 0), (-1, -1), 0),
+                                                  ("LEFTPADDING", (0, 0), (-1, -1), 0)]))
+    quote.story += [PageBreak(), quote.p("Contents", "H1"), toc]

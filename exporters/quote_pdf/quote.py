@@ -1,0 +1,64 @@
+"""One quote being written: the analysis it is of, the bill and cost it prices, its number and dates.
+
+The chapters (cover, summary, bill, power_chain, plan, appendix) are functions of a :class:`Quote`;
+they read every figure through the analysis's typed views (``quote.bom.price_total``,
+``quote.optional("power")``), never by key, so a misspelt figure fails where it is read and one
+an engine stopped writing fails as a ViewError instead of printing 0.
+"""
+from __future__ import annotations
+
+from datetime import timedelta
+from typing import TYPE_CHECKING, Any
+
+from designer.names import PROJECT_PLACES, Namer
+from designer.quote_settings import QuoteError, parse_date
+from designer.views import BomLine
+
+from ..base import ExportError
+from .blocks import Blocks
+from .layout import PageCount
+from .text import derived_quote_number
+
+if TYPE_CHECKING:
+    from designer.analysis import Analysis
+
+
+class Quote(Blocks):
+    """The state every chapter shares, and the story they write into."""
+
+    def __init__(self, analysis: Analysis):
+        super().__init__()
+        if analysis.project is None or analysis.catalog is None:
+            raise ExportError("the analysis holds no design to quote (it was made without its project and catalog)")
+        for key in ("bom", "cost"):
+            if not analysis.has(key):
+                raise ExportError(f"the analysis has no {PROJECT_PLACES.get(key, key).lower()} to quote")
+        self.a, self.project, self.catalog = analysis, analysis.project, analysis.catalog
+        # the findings' places, named as the window's findings panel names them
+        self.namer = Namer(self.project, self.catalog)
+        self.bom, self.cost = analysis.bom, analysis.cost
+        self.cur = self.bom.currency
+        q = self.project.quote
+        try:
+            self.on = parse_date(q.quote_date, "quote date") if q.quote_date else parse_date(self.bom.as_of, "as of")
+        except QuoteError as exc:
+            raise ExportError(str(exc)) from None
+        self.valid_until = self.on + timedelta(days=q.validity_days)
+        self.number = q.quote_number.strip() or derived_quote_number(self.project.name, self.on)
+        self.number_derived = not q.quote_number.strip()
+        self.pages = PageCount()
+
+    def optional(self, section: str) -> Any:
+        """The typed view of a section the quote prints only when its engine ran (an analysis made with some
+        engines left out has no power or training section); None when it did not. Read through the view, a
+        section that is there but lacks a figure is a ViewError, never a figure printed as 0."""
+        return getattr(self.a, section) if self.a.has(section) else None
+
+    def name_of(self, type_id: str) -> str:
+        """A catalog part's name as people read it; its id when the catalog no longer has it."""
+        dev = self.catalog.find(type_id)
+        return dev.name if dev is not None else type_id
+
+    def unpriced_lines(self) -> list[BomLine]:
+        """The bill's lines without a price: every total leaves them out and says so."""
+        return [ln for sec in self.bom.sections for ln in sec.lines if ln.unit_price is None]
