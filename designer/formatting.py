@@ -16,7 +16,7 @@ DECIMALS: dict[str, int] = {
     # power and energy
     "W": 0, "kW": 1, "MW": 2, "kVA": 1, "kWh": 0, "MWh": 1, "A": 0, "V": 0,
     # heat and cooling
-    "BTU/h": 0, "tons": 1, "l/min": 1, "m³/h": 1, "CFM": 0, "K": 1, "°C": 1,
+    "BTU/h": 0, "tons": 1, "l/min": 1, "m³/h": 0, "CFM": 0, "K": 1, "°C": 1,
     # space and weight
     "mm": 0, "m": 1, "km": 1, "m²": 1, "kg": 0, "kg/m²": 0, "t": 1, "U": 0,
     # compute, memory and network
