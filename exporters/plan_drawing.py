@@ -38,6 +38,7 @@ from designer.placement.footprints import floor_footprint, rack_size
 from designer.placement.geometry import corner_arrays
 from designer.rack_roles import ROLES as ROLE_ORDER
 from designer.rack_roles import rack_role
+from designer.views import ViewError
 
 from . import pdf_style as st
 
@@ -174,8 +175,8 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
     else:
         # The window's load bands: one colour per band, so racks of one band share one path and the key
         # lists exactly the colours drawn.
-        share = {row["id"]: row.get("utilisation") for row in (analysis.sections.get("power") or {}).get("racks") or ()}
-        keys = [load_band(share.get(r.id)) for r in racks]
+        share = {row.id: row.utilisation for row in _power_racks(analysis)}
+        keys = [load_band(share.get(r.id)) for r in racks]  # a rack the power engine does not list: no data
         fill_of = {band: st.HEAT_BANDS[band][0] for band in st.HEAT_BANDS}
     counts = Counter(keys)
 
@@ -197,11 +198,11 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
     # On the power map a CDU shows the load of its loop against the loop's capacity, as the window's heat map does.
     cdu_band: dict[str, str] = {}
     if colour_by == "power":
-        for loop in (analysis.sections.get("cooling") or {}).get("cdu_loops") or ():
-            for unit in loop.get("units") or ():
+        for loop in _cdu_loops(analysis):
+            for unit in loop.units:
                 kind, _, uid = unit.partition(":")
                 if kind == "floor":
-                    cdu_band[uid] = load_band(loop.get("utilisation"))
+                    cdu_band[uid] = load_band(loop.utilisation)
     if n_cdu and colour_by == "power":
         by_band = Counter(cdu_band.get(f.id, "no_data") for f in floors if f.id in cdu_ids)
         for band, (colour, label) in st.HEAT_BANDS.items():
@@ -343,6 +344,22 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
     legend.draw(d, legend_h)
     d.legend = [label for _, _, label in legend.items]
     return d
+
+
+def _power_racks(analysis: Analysis):
+    """The power engine's racks; none (every rack "no data") for an analysis made without that engine."""
+    try:
+        return analysis.power.racks
+    except ViewError:
+        return ()
+
+
+def _cdu_loops(analysis: Analysis):
+    """The cooling engine's CDU loops; none for an analysis made without that engine."""
+    try:
+        return analysis.cooling.cdu_loops
+    except ViewError:
+        return ()
 
 
 def grid_segments(outline, tile: float):

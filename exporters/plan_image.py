@@ -30,6 +30,7 @@ from reportlab.lib.validators import isAnything
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from catalog.files import write_atomic
+from designer.views import ViewError
 
 from . import pdf_style as st
 from .base import ExportError
@@ -76,8 +77,11 @@ def project_drawing(analysis: Analysis, colour_by: str = "role") -> ProjectDrawi
         raise ExportError("the analysis holds no design to draw (it was made without its project and catalog)")
     if not project.halls:
         raise ExportError("the design has no hall to draw")
-    if colour_by == "power" and "power" not in analysis.sections:
-        raise ExportError("the analysis has no power figures to draw a heat map from")
+    if colour_by == "power":
+        try:
+            analysis.power
+        except ViewError:
+            raise ExportError("the analysis has no power figures to draw a heat map from") from None
     plans = [plan_drawing(analysis, hall.id, width=SHEET_W, height=SHEET_H, colour_by=colour_by, shrink_width=True)
              for hall in project.halls]
     width = max(p.width for p in plans) + 2 * MARGIN_PT

@@ -28,6 +28,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 from catalog.files import write_atomic
 from designer.analysis import Analysis
 from designer.quote.settings import QuoteSettings
+from designer.views import BomSection, BomView
 
 from .bom_csv import bill_of, flag_words
 
@@ -130,24 +131,24 @@ class _SectionCells:
         self.other: dict[str, str] = {}
 
 
-def _section_sheet(ws: Worksheet, section: Mapping, bom: Mapping, project_name: str, max_age_days: int
+def _section_sheet(ws: Worksheet, section: BomSection, bom: BomView, project_name: str, max_age_days: int
                    ) -> _SectionCells:
-    cur = bom["currency"]
+    cur = bom.currency
     cells = _SectionCells(ws.title)
-    lines = section["lines"]
+    lines = section.lines
     first, last = HEADER_ROW + 1, HEADER_ROW + len(lines)
     widths = _Widths()
 
-    put_text(ws["A1"], f"{section['title']}: {project_name}")
+    put_text(ws["A1"], f"{section.title}: {project_name}")
     ws["A1"].font = TITLE
     label = ws.cell(2, LINE_COLUMNS.index("Discount %"), "Section discount % (change it here)")
     label.font, label.alignment = BOLD, RIGHT
     disc = ws[DISCOUNT_CELL]
-    disc.value = section["discount_percent"]
+    disc.value = section.discount_percent
     disc.font, disc.fill, disc.number_format = BOLD, INPUT_FILL, "0.00"
     legend = ["est. = indicative price (press, third-party or planning estimate, not a vendor quote)",
               "no price = left out of every total"]
-    if any("stale" in ln["flags"] for ln in lines):
+    if any("stale" in ln.flags for ln in lines):
         legend.append(f"stale price = older than {max_age_days:,} days")
     ws["A3"] = "; ".join(legend)
     ws["A3"].font = NOTE
@@ -164,17 +165,17 @@ def _section_sheet(ws: Worksheet, section: Mapping, bom: Mapping, project_name: 
     for row, ln in enumerate(lines, start=first):
         c = {k: f"{v}{row}" for k, v in _COL.items()}
         values = {
-            "Line": ln["line"], "Manufacturer": ln["manufacturer"], "Part number": ln["part_number"] or None,
-            "Ordering part number": ln["alt_part_number"] or None, "Description": ln["description"],
-            "Basis/notes": ln["basis"] or None, "Qty": ln["quantity"], "Unit": ln["unit"],
-            "Years": ln["term_years"], "Discount %": f"=${_COL['Discount %']}$2",
-            "Currency": ln["currency"], "Price source": ln["price_source"] or None,
-            "Price date": ln["price_date"] or None,
+            "Line": ln.line, "Manufacturer": ln.manufacturer, "Part number": ln.part_number or None,
+            "Ordering part number": ln.alt_part_number or None, "Description": ln.description,
+            "Basis/notes": ln.basis or None, "Qty": ln.quantity, "Unit": ln.unit,
+            "Years": ln.term_years, "Discount %": f"=${_COL['Discount %']}$2",
+            "Currency": ln.currency, "Price source": ln.price_source or None,
+            "Price date": ln.price_date or None,
             "Flags": "; ".join(flag_words(ln, indicative="est.")) or None,
         }
-        priced = ln["unit_price"] is not None
+        priced = ln.unit_price is not None
         if priced:
-            values["Unit list price"] = ln["unit_price"]
+            values["Unit list price"] = ln.unit_price
             # in cents, rounded twice: ROUND(1500*(1-12.345/100),2) meets the float 1314.82499… and gives the
             # wrong cent, while 1500*(100-12.345) is 131482.5 once its float noise is rounded off at 6 places
             values["Net unit price"] = (f"=ROUND(ROUND({c['Unit list price']}*(100-{c['Discount %']}),6),0)/100")
@@ -190,27 +191,27 @@ def _section_sheet(ws: Worksheet, section: Mapping, bom: Mapping, project_name: 
             elif name == "Qty":
                 cell.number_format = "#,##0"
         # an unpriced line's empty price cells are formatted too, for the price a buyer types in
-        fmt = _money_format(ln["currency"], cur)
+        fmt = _money_format(ln.currency, cur)
         for name in ("Unit list price", "Net unit price", "Extended price"):
             ws[c[name]].number_format = fmt
-            if "unconfirmed" in ln["flags"]:
+            if "unconfirmed" in ln.flags:
                 ws[c[name]].font = ESTIMATE
         for name in LINE_COLUMNS:
             if name in ("Discount %",):
                 continue
             shown = values.get(name)
             if name in ("Net unit price", "Extended price") and priced:
-                shown = ln["net_unit_price"] if name == "Net unit price" else ln["extended_price"]
+                shown = ln.net_unit_price if name == "Net unit price" else ln.extended_price
             if isinstance(shown, float):
-                shown = f"{shown:,.2f}" + (f" {ln['currency']}" if ln["currency"] != cur else "")
+                shown = f"{shown:,.2f}" + (f" {ln.currency}" if ln.currency != cur else "")
             elif isinstance(shown, int):
                 shown = f"{shown:,}"
             if shown:
                 widths.see(_COL[name], str(shown), MAX_WIDTH.get(name, 60))
     widths.see(_COL["Discount %"], "100.00")
     # the subtotals below the table are wider than any line's price
-    widths.see(_COL["Extended price"], f"{section['list_subtotal']:,.2f}")
-    for other, amount in section["other_currencies"].items():
+    widths.see(_COL["Extended price"], f"{section.list_subtotal:,.2f}")
+    for other, amount in section.other_currencies.items():
         widths.see(_COL["Extended price"], f"{amount:,.2f} {other}")
 
     ws.freeze_panes = f"A{first}"
@@ -230,14 +231,14 @@ def _section_sheet(ws: Worksheet, section: Mapping, bom: Mapping, project_name: 
         ("net_subtotal", f"Net subtotal ({cur})",
          f'=SUMIF({span["Currency"]},"{cur}",{span["Extended price"]})', cur),
     ]
-    if any(ln["per_year"] for ln in lines):
+    if any(ln.per_year for ln in lines):
         rows += [
             ("one_off", f"of which one-off ({cur})",
              f'=SUMIFS({span["Extended price"]},{span["Currency"]},"{cur}",{span["Unit"]},"each")', cur),
             ("per_year", f"Subscriptions and support, one year ({cur})",
              f'=SUMPRODUCT({in_cur}*({span["Unit"]}<>"each")*{span["Net unit price"]}*{span["Qty"]})', cur),
         ]
-    for other in sorted({ln["currency"] for ln in lines if ln["currency"] and ln["currency"] != cur}):
+    for other in sorted({ln.currency for ln in lines if ln.currency and ln.currency != cur}):
         rows.append((f"other:{other}", f"Net subtotal in {other}, not converted and not in the {cur} totals",
                      f'=SUMIF({span["Currency"]},"{other}",{span["Extended price"]})', other))
     label_col, value_col = _COL["Net unit price"], _COL["Extended price"]
@@ -254,8 +255,8 @@ def _section_sheet(ws: Worksheet, section: Mapping, bom: Mapping, project_name: 
             lab.font = val.font = BOLD
             val.border = TOTAL_BORDER
         row += 1
-    if section["unpriced"]:
-        n = section["unpriced"]
+    if section.unpriced:
+        n = section.unpriced
         note = ws[f"{label_col}{row}"]
         note.value = f"Excludes {n} unpriced line{'s' if n != 1 else ''} (no price)"
         note.alignment, note.font = RIGHT, NOTE
@@ -269,15 +270,15 @@ def _section_sheet(ws: Worksheet, section: Mapping, bom: Mapping, project_name: 
 
 # -- the summary --------------------------------------------------------------------------------------------------
 
-def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: list[tuple[Mapping, _SectionCells]]
+def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: BomView, sections: list[tuple[BomSection, _SectionCells]]
                    ) -> dict[str, str]:
-    cur = bom["currency"]
+    cur = bom.currency
     quote = _quote(analysis)
     summary = analysis.summary
-    name = summary["name"]
+    name = summary.name
     put_text(ws["A1"], f"Quotation: {name}")
     ws["A1"].font = TITLE
-    ws["A2"] = (f"Bill of materials from PodPlanner, priced as of {bom['as_of']}. Change a section's discount on "
+    ws["A2"] = (f"Bill of materials from PodPlanner, priced as of {bom.as_of}. Change a section's discount on "
                 "its sheet; every price, subtotal and the cost of ownership recompute.")
     ws["A2"].font = NOTE
 
@@ -304,28 +305,28 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: li
     pair("Prepared by", quote.prepared_by or None)
     pair("Quote number", quote.quote_number or None)
     # the bill prices as of the quote's own date, or the day it was analysed when the quote has none
-    pair("Quote date", date.fromisoformat(bom["as_of"]), "yyyy-mm-dd", "date")
+    pair("Quote date", date.fromisoformat(bom.as_of), "yyyy-mm-dd", "date")
     pair("Valid for (days)", quote.validity_days, "0", "validity")
     pair("Valid until", f"={out['date']}+{out['validity']}", "yyyy-mm-dd", formula=True)
     pair("Currency", cur)
-    price_list = bom.get("price_list") or {}
-    pair("Price list", f"{price_list['name'] or 'user price list'} ({price_list['used']} of "
-                       f"{price_list['entries']} entries used)" if price_list.get("entries")
+    price_list = bom.price_list
+    pair("Price list", f"{price_list.name or 'user price list'} ({price_list.used} of "
+                       f"{price_list.entries} entries used)" if price_list.entries
          else "none: catalog prices")
-    pair("Subscriptions and support", f"{bom['term_years']} year{'s' if bom['term_years'] != 1 else ''}")
-    pair("Spare optics and cables", f"{bom['spares_percent']:g} % of each part, rounded up")
+    pair("Subscriptions and support", f"{bom.term_years} year{'s' if bom.term_years != 1 else ''}")
+    pair("Spare optics and cables", f"{bom.spares_percent:g} % of each part, rounded up")
 
     row += 1
     ws.cell(row, 1, "Key figures").font = TITLE
     row += 1
-    pair("GPUs", summary["gpus"], "#,##0", "gpus")
-    pair("Racks", summary["racks"], "#,##0")
-    pair("BF16 compute (PFLOPS)", summary["bf16_pflops"], "#,##0.0")
-    pair("IT power, typical (kW)", summary["it_power_typical_kw"], "#,##0.0", "it_kw")
-    pair("IT power, maximum (kW)", summary["it_power_max_kw"], "#,##0.0")
-    pair("Facility power, maximum (kW)", summary["facility_power_kw"], "#,##0.0")
-    if summary.get("liquid_heat_kw"):
-        pair("Heat to liquid (kW)", summary["liquid_heat_kw"], "#,##0.0")
+    pair("GPUs", summary.gpus, "#,##0", "gpus")
+    pair("Racks", summary.racks, "#,##0")
+    pair("BF16 compute (PFLOPS)", summary.bf16_pflops, "#,##0.0")
+    pair("IT power, typical (kW)", summary.it_power_typical_kw, "#,##0.0", "it_kw")
+    pair("IT power, maximum (kW)", summary.it_power_max_kw, "#,##0.0")
+    pair("Facility power, maximum (kW)", summary.facility_power_kw, "#,##0.0")
+    if summary.liquid_heat_kw:
+        pair("Heat to liquid (kW)", summary.liquid_heat_kw, "#,##0.0")
 
     row += 1
     ws.cell(row, 1, "Price by section").font = TITLE
@@ -340,7 +341,7 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: li
     top = row
     for section, cells in sections:
         s = cells.sheet
-        link = ws.cell(row, 1, section["title"])
+        link = ws.cell(row, 1, section.title)
         link.hyperlink = Hyperlink(ref=link.coordinate, location=ref(s, "A1"))
         link.font = Font(color="1F4E79", underline="single")
         ws.cell(row, 2, f"={ref(s, cells.list_subtotal)}")
@@ -350,7 +351,7 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: li
         # a section without subscription lines is all one-off
         ws.cell(row, 6, f"={ref(s, cells.one_off)}" if cells.one_off else f"=E{row}")
         ws.cell(row, 7, f"={ref(s, cells.per_year)}" if cells.per_year else 0)
-        ws.cell(row, 8, section["unpriced"] or None)
+        ws.cell(row, 8, section.unpriced or None)
         for col in range(2, 8):
             if col != 3:
                 ws.cell(row, col).number_format = MONEY
@@ -377,26 +378,26 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: li
         row += 1
 
     notes = []
-    n_unpriced = sum(s["unpriced"] for s, _ in sections)
+    n_unpriced = sum(s.unpriced for s, _ in sections)
     if n_unpriced:
-        names = bom["unpriced"]
+        names = bom.unpriced
         notes.append(f"The totals exclude {n_unpriced} unpriced line{'s' if n_unpriced != 1 else ''} (no price): "
                      + "; ".join(names[:6]) + (" …" if len(names) > 6 else ""))
-    if bom["estimated"]:
+    if bom.estimated:
         notes.append(f"Indicative prices (marked est. on the section sheets: press, third-party or planning "
-                     f"estimates, not a vendor quote) make up {bom['indicative_share'] * 100:.0f} % of the net "
+                     f"estimates, not a vendor quote) make up {bom.indicative_share * 100:.0f} % of the net "
                      "total as exported; a vendor quote or price list replaces them.")
-    for other in sorted(bom["other_currencies"]):
+    for other in sorted(bom.other_currencies):
         refs = [ref(c.sheet, c.other[other]) for _, c in sections if other in c.other]
         ws.cell(row, 1, f"Lines priced in {other}, not converted and not in the totals").font = BOLD
         ws.cell(row, 2, "=" + "+".join(refs)).number_format = _money_format(other, cur)
         out[f"other:{other}"] = f"B{row}"
         row += 1
-    if any(ln["per_year"] for s, _ in sections for ln in s["lines"]):
-        notes.append(f"Subscriptions and support are quoted for {bom['term_years']} years; the per-year column is "
+    if any(ln.per_year for s, _ in sections for ln in s.lines):
+        notes.append(f"Subscriptions and support are quoted for {bom.term_years} years; the per-year column is "
                      "one year of them, and the cost of ownership counts them yearly.")
-    notes += list(bom.get("notes", ()))
-    notes += [f"Not included: {text[0].lower()}{text[1:]}" for text in bom.get("exclusions", ())]
+    notes += list(bom.notes)
+    notes += [f"Not included: {text[0].lower()}{text[1:]}" for text in bom.exclusions]
     if notes:
         row += 1
         ws.cell(row, 1, "Notes").font = BOLD
@@ -410,7 +411,7 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: li
             row += 1
 
     # every money column holds at most the list total; the headers wrap to two lines
-    money = max(16, len(f"{bom['list_total']:,.2f}") + 2)
+    money = max(16, len(f"{bom.list_total:,.2f}") + 2)
     _fit_columns(ws, {"A": 30, "B": max(money, 18), "C": 11, "D": money, "E": money, "F": money, "G": money,
                       "H": 10})
     ws.page_setup.orientation = "landscape"
@@ -422,10 +423,10 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: li
 # -- cost of ownership --------------------------------------------------------------------------------------------
 
 def _cost_sheet(ws: Worksheet, analysis: Analysis, totals: Mapping[str, str]) -> None:
-    cost = analysis.sections.get("cost") or {}
+    cost = analysis.cost
     summary = analysis.summary
-    cur = cost.get("currency") or summary["currency"]
-    put_text(ws["A1"], f"Cost of ownership: {summary['name']}")
+    cur = cost.currency
+    put_text(ws["A1"], f"Cost of ownership: {summary.name}")
     ws["A1"].font = TITLE
     ws["A2"] = ("Straight-line over the depreciation period. The inputs on yellow can be changed; "
                 "every result below them is a formula.")
@@ -456,14 +457,14 @@ def _cost_sheet(ws: Worksheet, analysis: Analysis, totals: Mapping[str, str]) ->
          f"{cur}, from the Summary", MONEY)
     line("support", "Subscriptions and support per year", f"={ref(SUMMARY, totals['per_year'])}",
          f"{cur} per year, from the Summary", MONEY)
-    line("years", "Depreciation period", cost.get("depreciation_years"), "years", "0.0#", given=True)
-    line("util", "Utilisation", cost.get("utilisation"), "share of the year the GPUs work", "0%", given=True)
-    line("price", "Energy price", cost.get("energy_price_per_kwh"), f"{cur} per kWh", "0.000#", given=True)
-    line("it_kw", "IT power, typical under sustained training", summary["it_power_typical_kw"], "kW",
+    line("years", "Depreciation period", cost.depreciation_years, "years", "0.0#", given=True)
+    line("util", "Utilisation", cost.utilisation, "share of the year the GPUs work", "0%", given=True)
+    line("price", "Energy price", cost.energy_price_per_kwh, f"{cur} per kWh", "0.000#", given=True)
+    line("it_kw", "IT power, typical under sustained training", summary.it_power_typical_kw, "kW",
          "#,##0.000", given=True)
-    line("pue", "PUE", cost.get("pue"), "facility power / IT power", "0.00", given=True)
-    line("gpus", "GPUs", cost.get("gpus", summary["gpus"]), "", "#,##0", given=True)
-    tps = cost.get("tokens_per_s")
+    line("pue", "PUE", cost.pue, "facility power / IT power", "0.00", given=True)
+    line("gpus", "GPUs", cost.gpus, "", "#,##0", given=True)
+    tps = cost.tokens_per_s
     line("tps", "Training throughput", tps, "tokens per second" if tps else "no training workload: not given",
          "#,##0.0", given=True)
     line("hours", "Hours per year", HOURS_PER_YEAR, "h", "#,##0")
@@ -483,7 +484,7 @@ def _cost_sheet(ws: Worksheet, analysis: Analysis, totals: Mapping[str, str]) ->
          f"{cur}: capital + (energy + subscriptions) × years", MONEY)
     line("gpu_hours", "GPU-hours per year", f"={a['gpus']}*{a['hours']}*{a['util']}",
          "GPUs × 8,760 h × utilisation", "#,##0.0")
-    if cost.get("gpus", summary["gpus"]):
+    if cost.gpus:
         line("per_gpu_hour", "Cost per GPU-hour", f"={a['yearly']}/{a['gpu_hours']}", f"{cur}: yearly cost / GPU-hours",
              "#,##0.0000", bold=True)
     else:
@@ -497,21 +498,24 @@ def _cost_sheet(ws: Worksheet, analysis: Analysis, totals: Mapping[str, str]) ->
 
     row += 1
     heading("Left out")
-    left_out = list(cost.get("assumptions", ()))
-    if cost.get("excludes_unpriced"):
-        left_out.append("lines without a price: " + "; ".join(cost["excludes_unpriced"]))
+    left_out = list(cost.assumptions)
+    if cost.excludes_unpriced:
+        left_out.append("lines without a price: " + "; ".join(cost.excludes_unpriced))
     for text in left_out:
         put_text(ws.cell(row, 1), text)
         ws.cell(row, 1).font = NOTE
         row += 1
-    largest = max((abs(v) for v in cost.values() if isinstance(v, (int, float))), default=0)
+    # column B holds the inputs and results; the largest of them sets its width
+    figures = (cost.capital, cost.support_per_year, cost.energy_kwh_per_year, cost.energy_per_year,
+               cost.yearly_cost, cost.total_over_period, cost.gpu_hours_per_year, cost.tokens_per_s)
+    largest = max(abs(v) for v in figures if v is not None)
     _fit_columns(ws, {"A": 50, "B": max(18, len(f"{largest:,.2f}") + 2), "C": 50})
 
 
 def build_workbook(analysis: Analysis) -> tuple[Workbook, int]:
     """The workbook and the number of section sheets in it."""
     bom = bill_of(analysis)
-    name = analysis.summary["name"]
+    name = analysis.summary.name
     wb = Workbook()
     summary_ws = wb.active
     summary_ws.title = SUMMARY
@@ -519,8 +523,8 @@ def build_workbook(analysis: Analysis) -> tuple[Workbook, int]:
     sections = []
     quote = _quote(analysis)
     max_age = quote.price_max_age_days
-    for section in bom["sections"]:
-        ws = wb.create_sheet(sheet_name(section["title"], taken))
+    for section in bom.sections:
+        ws = wb.create_sheet(sheet_name(section.title, taken))
         sections.append((section, _section_sheet(ws, section, bom, name, max_age)))
     totals = _summary_sheet(summary_ws, analysis, bom, sections)
     _cost_sheet(wb.create_sheet(COST), analysis, totals)
@@ -534,7 +538,7 @@ def write_quote_xlsx(analysis: Analysis, path) -> str:
     buf = io.BytesIO()
     wb.save(buf)
     write_atomic(path, buf.getvalue())
-    bom = analysis["bom"]
-    unpriced = sum(s["unpriced"] for s in bom["sections"])
-    return (f"{bom['lines']:,} lines in {n_sections} section{'s' if n_sections != 1 else ''}"
+    bom = analysis.bom
+    unpriced = sum(s.unpriced for s in bom.sections)
+    return (f"{bom.lines:,} lines in {n_sections} section{'s' if n_sections != 1 else ''}"
             + (f", {unpriced} without a price" if unpriced else ""))
