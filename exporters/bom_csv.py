@@ -10,6 +10,7 @@ from __future__ import annotations
 import csv
 from catalog.files import write_atomic
 from designer.analysis import Analysis
+from designer.formatting import count, number
 from designer.views import BomLine, BomView, ViewError
 
 from .base import ExportError
@@ -73,4 +74,4 @@ def write_bom_csv(analysis: Analysis, path) -> str:
 
     write_atomic(path, write, newline="")
     unpriced = sum(1 for r in rows if r[10] == "")
-    return f"{len(rows):,} lines" + (f", {unpriced:,} without a price" if unpriced else "")
+    return count(len(rows), "line") + (f", {number(unpriced)} without a price" if unpriced else "")

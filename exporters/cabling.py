@@ -23,6 +23,7 @@ import numpy as np
 from catalog import Catalog, DeviceType
 from catalog.files import write_atomic
 from designer.analysis import Analysis
+from designer.formatting import count
 from designer.fabric import LINK_COLUMNS, media
 from designer.fabric.geometry import mounted_sources
 from designer.fabric.topology import TIER_NAMES
@@ -281,4 +282,4 @@ def write_cabling_csv(analysis: Analysis, path) -> str:
             fh.write("\r\n".join(chunk) + "\r\n")
 
     write_atomic(path, write, newline="")
-    return f"{len(plan):,} links"
+    return count(len(plan), "link")

@@ -26,6 +26,7 @@ from openpyxl.utils import get_column_letter
 
 from catalog.files import write_atomic
 from designer.analysis import Analysis
+from designer.formatting import count, number
 from designer.fabric.topology import TIER_NAMES
 
 from .base import ExportError
@@ -183,7 +184,7 @@ def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tupl
                  _cell(ws, None, border=TOTAL_BORDER)])
     missing = plan.unreachable()
     if missing:
-        ws.append([_cell(ws, f"{missing:,} links are longer than any cable in the catalog reaches: they have no "
+        ws.append([_cell(ws, f"{count(missing, 'link')} are longer than any cable in the catalog reaches: they have no "
                              "cable to pull and are not counted here.", font=NOTE)])
     ws.append([])
     ws.append([_cell(ws, "Transceivers", font=BOLD)])
@@ -242,7 +243,7 @@ MAX_LINKS = 1_048_575
 def write_cabling_xlsx(analysis: Analysis, path) -> str:
     plan = cabling_plan(analysis)
     if len(plan) > MAX_LINKS:
-        raise ExportError(f"{len(plan):,} links are more rows than a worksheet holds ({MAX_LINKS:,}); "
+        raise ExportError(f"{count(len(plan), 'link')} are more rows than a worksheet holds ({number(MAX_LINKS)}); "
                           "write the cabling plan as CSV (--cabling) instead")
     name = analysis.project.name
     wb = Workbook(write_only=True)
@@ -256,4 +257,4 @@ def write_cabling_xlsx(analysis: Analysis, path) -> str:
     strings = _SharedStrings()
     rows = _link_rows_xml(plan, strings)
     write_atomic(path, _with_link_rows(saved.getvalue(), rows, strings))
-    return f"{len(plan):,} links, {n_cables:,} cables, {n_modules:,} transceivers"
+    return f"{count(len(plan), 'link')}, {count(n_cables, 'cable')}, {count(n_modules, 'transceiver')}"

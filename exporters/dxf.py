@@ -26,6 +26,7 @@ import datetime as _dt
 import io
 import math
 import re
+import uuid
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 
@@ -33,11 +34,14 @@ import ezdxf
 import numpy as np
 from ezdxf import units
 from ezdxf.enums import TextEntityAlignment
+from ezdxf.tools.juliandate import juliandate
 
 from catalog.files import write_atomic
+from designer.formatting import count, number, quantity
 from designer.placement.arrange import FRONT_CLEARANCE_MM, REAR_CLEARANCE_MM, clearance_bands
 from designer.placement.footprints import floor_footprint, rack_size
 from designer.placement.geometry import corner_arrays
+from designer.quote.settings import QuoteError, effective_date
 from designer.rack_roles import ROLES, rack_role
 
 from . import pdf_style as st
@@ -122,10 +126,6 @@ def _readable(angle: float) -> float:
     """A text angle turned by 180° when it would read upside down, in (−90°, 90°]."""
     a = (angle + 90.0) % 180.0 - 90.0
     return 90.0 if a == -90.0 else a
-
-
-def _fmt(n: float) -> str:
-    return f"{n:,.0f}"
 
 
 def _setup(doc) -> None:
@@ -223,6 +223,7 @@ def write_dxf(analysis: Analysis, path) -> str:
                               "not have")
         floors_of[f.hall].append(f)
 
+    on = _quote_day(project)
     doc = ezdxf.new(DXF_VERSION)
     _setup(doc)
     msp = doc.modelspace()
@@ -338,7 +339,7 @@ def write_dxf(analysis: Analysis, path) -> str:
         name = msp.add_text(_text_value(h.name or h.id), height=size, dxfattribs={"layer": TITLE, "style": STYLE})
         name.set_placement((bx0 + offsets[h.id], -by0 + size * 0.8), align=TextEntityAlignment.BOTTOM_LEFT)
         maxy = max(maxy, -by0 + size * 2)
-    title_bottom, title_right = _title_block(msp, analysis, offsets, role_count, cdu_count, other_count,
+    title_bottom, title_right = _title_block(msp, analysis, on, offsets, role_count, cdu_count, other_count,
                                              minx, maxx, miny)
     miny, maxx = min(miny, title_bottom), max(maxx, title_right)
     doc.header["$EXTMIN"] = (minx, miny, 0.0)
@@ -346,11 +347,12 @@ def write_dxf(analysis: Analysis, path) -> str:
     doc.set_modelspace_vport(height=(maxy - miny) * 1.05, center=((minx + maxx) / 2, (miny + maxy) / 2))
 
     head, tail = raw.split(doc)
+    head, tail = _dated(head, on, project.name), _dated(tail, on, project.name)
     write_atomic(path, lambda fh: (fh.write(head), fh.writelines(raw.chunks), fh.write(tail)))
     n_entities = len(msp) + raw.count
-    floor_words = f", {_count(len(project.floor_devices), 'floor unit')}" if project.floor_devices else ""
-    return (f"{_count(len(project.halls), 'hall')}, {_count(len(project.racks), 'rack')}{floor_words}, "
-            f"{n_entities:,} entities")
+    floor_words = f", {count(len(project.floor_devices), 'floor unit')}" if project.floor_devices else ""
+    return (f"{count(len(project.halls), 'hall')}, {count(len(project.racks), 'rack')}{floor_words}, "
+            f"{count(n_entities, 'entity', 'entities')}")
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -359,10 +361,6 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 def _text_value(text: str) -> str:
     """A DXF string: one line, so a control character in a name cannot break the file."""
     return _CONTROL.sub(" ", text)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def _num(v: float) -> str:
@@ -434,7 +432,35 @@ class _RawEntities:
         return text[:cut], text[cut:]
 
 
-def _title_block(msp, analysis, offsets, role_count, cdu_count, other_count,
+def _quote_day(project) -> _dt.date:
+    """The day the drawing is dated: the quote's (as the quote PDF and the bill are dated), so one design
+    written on any day is the same file; a design whose quote has no date is dated the day it is written, as
+    its bill is."""
+    try:
+        return effective_date(project.quote)
+    except QuoteError as exc:
+        raise ExportError(str(exc)) from None
+
+
+def _written(project, on: _dt.date) -> str:
+    return (f"Written by PodPlanner for the quote of {on.isoformat()}." if project.quote.quote_date else
+            f"Written by PodPlanner on {on.isoformat()}.")
+
+
+def _dated(text: str, on: _dt.date, name: str) -> str:
+    """ezdxf's file with what it stamps from the clock and at random (creation and update times, the drawing's
+    GUIDs, its own "written at" marks) made the quote's day and GUIDs derived from the design's name and that
+    day: the same design and quote give the same bytes."""
+    day = repr(juliandate(_dt.datetime(on.year, on.month, on.day)))
+    text = re.sub(r"(\n  9\n\$TDU?(?:CREATE|UPDATE)\n 40\n)[^\n]*", lambda m: m[1] + day, text)
+    for var in ("FINGERPRINTGUID", "VERSIONGUID"):
+        guid = "{" + str(uuid.uuid5(uuid.NAMESPACE_URL, f"podplanner:{var}:{name}:{on}")).upper() + "}"
+        text = re.sub(rf"(\n  9\n\${var}\n  2\n)[^\n]*", lambda m: m[1] + guid, text)
+    stamp = f"{ezdxf.__version__} @ {on.isoformat()}T00:00:00+00:00"
+    return re.sub(rf"(\n  1\n){re.escape(ezdxf.__version__)} @ [^\n]*", lambda m: m[1] + stamp, text)
+
+
+def _title_block(msp, analysis, on, offsets, role_count, cdu_count, other_count,
                  minx: float, maxx: float, miny: float) -> tuple[float, float]:
     """Project, scale, date, what is drawn and where each hall was put, and a legend, framed under the plan;
     returns the frame's bottom and right edges."""
@@ -442,18 +468,17 @@ def _title_block(msp, analysis, offsets, role_count, cdu_count, other_count,
     span = maxx - minx
     h1 = max(150.0, min(3000.0, span / 35))
     h2 = h1 * 0.55
-    units = "".join(f", {_count(n, noun)}" for n, noun in ((cdu_count, "CDU"), (other_count, "other floor unit")) if n)
+    units = "".join(f", {count(n, noun)}" for n, noun in ((cdu_count, "CDU"), (other_count, "other floor unit")) if n)
     lines: list[tuple[str, float]] = [
         (_text_value(project.name), h1),
         ("Floor plan. Scale 1:1, 1 drawing unit = 1 mm. Up is the top of the plan in PodPlanner.", h2),
-        (f"Written by PodPlanner on {_dt.date.today().isoformat()}. {_count(len(project.halls), 'hall')}, "
-         f"{_count(len(project.racks), 'rack')}{units}, "
-         f"{_count(analysis.summary.gpus, 'GPU')}.", h2),
+        (f"{_written(project, on)} {count(len(project.halls), 'hall')}, {count(len(project.racks), 'rack')}{units}, "
+         f"{count(analysis.summary.gpus, 'GPU')}.", h2),
     ]
     for hl in project.halls:
         dx = offsets[hl.id]
         where = ("at its own coordinates: a plan point (x, y) is drawn at (x, -y)" if abs(dx) < 1e-9 else
-                 f"shifted {_fmt(dx)} mm along X: a plan point (x, y) is drawn at (x + {_fmt(dx)}, -y)")
+                 f"shifted {quantity(dx, 'mm')} along X: a plan point (x, y) is drawn at (x + {number(dx)}, -y)")
         lines.append((f"{_text_value(hl.name or hl.id)}: {where}.", h2))
     lines.append(("Layers: racks by role (RACKS-*), RACK-FRONTS (cold-aisle edge), CLEARANCE-FRONT and "
                   "CLEARANCE-REAR (space kept free), CDUS, LABELS-*.", h2))
@@ -477,8 +502,8 @@ def _title_block(msp, analysis, offsets, role_count, cdu_count, other_count,
     if other_count:
         entries.append((FLOOR_UNITS, st.FLOOR_OTHER[1], other_count))
     if role_count:
-        entries += [(CLEAR_FRONT, f"Front clearance {FRONT_CLEARANCE_MM / 1000:g} m", None),
-                    (CLEAR_REAR, f"Rear clearance {REAR_CLEARANCE_MM / 1000:g} m", None)]
+        entries += [(CLEAR_FRONT, f"Front clearance {quantity(FRONT_CLEARANCE_MM / 1000, 'm')}", None),
+                    (CLEAR_REAR, f"Rear clearance {quantity(REAR_CLEARANCE_MM / 1000, 'm')}", None)]
     for layer, label, n in entries:
         aci, rgb = LAYERS[layer][0], LAYERS[layer][1]
         square = [(x, y), (x + h2 * 1.6, y), (x + h2 * 1.6, y + h2 * 1.2), (x, y + h2 * 1.2)]
@@ -486,7 +511,7 @@ def _title_block(msp, analysis, offsets, role_count, cdu_count, other_count,
         hatch.rgb = rgb
         hatch.transparency = FILL_TRANSPARENCY.get(layer, RACK_FILL_TRANSPARENCY)  # as the plan shows it
         hatch.paths.add_polyline_path(square, is_closed=True)
-        text = label if n is None else f"{label} ({n:,})"
+        text = label if n is None else f"{label} ({number(n)})"
         msp.add_text(text, height=h2, dxfattribs={"layer": TITLE, "style": STYLE}).set_placement(
             (x + h2 * 2.0, y), align=TextEntityAlignment.LEFT)
         x += h2 * (2.0 + len(text) * CHAR_WIDTH * 0.8 + 1.5)  # mixed case runs narrower than caps

@@ -53,6 +53,7 @@ from designer.fabric import media
 from designer.fabric.topology import TIER_NAMES
 from designer.fabric.wiring import port_name
 from designer.facility import NO_FACILITY
+from designer.formatting import count
 from designer.quote.lines import cable_part_number
 from designer.rack_roles import device_role
 
@@ -396,8 +397,9 @@ def write_netbox(analysis: Analysis, folder) -> str:
         write_atomic(folder / TYPES_FOLDER / file_name, text)
         yaml_files.append(file_name)
     write_atomic(folder / "README.txt", _readme(site, refs, yaml_files, rows))
-    return (f"{len(project.racks):,} racks, {len(device_rows):,} devices, {len(interface_rows):,} interfaces, "
-            f"{len(cable_rows):,} cables, {len(yaml_files)} device types")
+    return (f"{count(len(project.racks), 'rack')}, {count(len(device_rows), 'device')}, "
+            f"{count(len(interface_rows), 'interface')}, {count(len(cable_rows), 'cable')}, "
+            f"{count(len(yaml_files), 'device type')}")
 
 
 class _Wiring:
@@ -519,10 +521,8 @@ def _write_csv(path: Path, header, rows) -> None:
 def _readme(site: str, refs: dict, yaml_files: list[str], rows: dict) -> str:
     community = sorted({COMMUNITY_TYPES[t] for t, ref in refs.items()
                         if t in COMMUNITY_TYPES and ref == COMMUNITY_TYPES[t][:2]})
-    count = {name: len(rows[name]) for name in FILES}
-
     def rows_of(name: str) -> str:
-        return f"{count[name]:,} row" + ("" if count[name] == 1 else "s")
+        return count(len(rows[name]), "row")
 
     lines = [
         f"NetBox import of the PodPlanner design {site!r}",
@@ -537,7 +537,8 @@ def _readme(site: str, refs: dict, yaml_files: list[str], rows: dict) -> str:
         f"  04-device-roles.csv   Devices > Device Roles > Import         ({rows_of('04-device-roles.csv')})",
         f"  05-rack-types.csv     Racks > Rack Types > Import             ({rows_of('05-rack-types.csv')})",
         f"  06-racks.csv          Racks > Racks > Import                  ({rows_of('06-racks.csv')})",
-        f"  07-device-types/      Devices > Device Types > Import, YAML, a file at a time ({len(yaml_files)} files)",
+        f"  07-device-types/      Devices > Device Types > Import, YAML, a file at a time "
+        f"({count(len(yaml_files), 'file')})",
         f"  08-devices.csv        Devices > Devices > Import              ({rows_of('08-devices.csv')})",
         f"  09-interfaces.csv     Devices > Interfaces > Import           ({rows_of('09-interfaces.csv')})",
         f"  10-cables.csv         Connections > Cables > Import           ({rows_of('10-cables.csv')})",

@@ -34,6 +34,7 @@ from reportlab.lib.validators import isAnything
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from designer.colours import load_band
+from designer.formatting import count, number, quantity
 from designer.placement.footprints import floor_footprint, rack_size
 from designer.placement.geometry import corner_arrays
 from designer.rack_roles import ROLES as ROLE_ORDER
@@ -96,10 +97,6 @@ def _scale_bar_m(k_pt_per_mm: float, max_pt: float) -> float:
             if metres * 1000 * k_pt_per_mm <= max_pt:
                 best = metres
     return best
-
-
-def _fmt_m(metres: float) -> str:
-    return f"{metres:,.1f}".rstrip("0").rstrip(".")
 
 
 class _Legend:
@@ -189,11 +186,11 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
     if colour_by == "role":
         for role in ROLE_ORDER:
             if counts.get(role):
-                legend.add("swatch", st.ROLES[role][0], f"{st.ROLES[role][1]} ({counts[role]:,})")
+                legend.add("swatch", st.ROLES[role][0], f"{st.ROLES[role][1]} ({number(counts[role])})")
     else:
         for band, (colour, label) in st.HEAT_BANDS.items():
             if counts.get(band):
-                legend.add("swatch", colour, f"{label} ({counts[band]:,})")
+                legend.add("swatch", colour, f"{label} ({number(counts[band])})")
     n_cdu = sum(1 for f in floors if f.id in cdu_ids)
     # On the power map a CDU shows the load of its loop against the loop's capacity, as the window's heat map does.
     cdu_band: dict[str, str] = {}
@@ -207,25 +204,25 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
         by_band = Counter(cdu_band.get(f.id, "no_data") for f in floors if f.id in cdu_ids)
         for band, (colour, label) in st.HEAT_BANDS.items():
             if by_band.get(band):
-                legend.add("swatch", colour, f"CDU loop {label[0].lower()}{label[1:]} ({by_band[band]:,})")
+                legend.add("swatch", colour, f"CDU loop {label[0].lower()}{label[1:]} ({number(by_band[band])})")
     elif n_cdu:
-        legend.add("swatch", st.CDU[0], f"{st.CDU[1]} ({n_cdu:,})")
+        legend.add("swatch", st.CDU[0], f"{st.CDU[1]} ({number(n_cdu)})")
     if len(floors) > n_cdu:
-        legend.add("swatch", st.FLOOR_OTHER[0], f"{st.FLOOR_OTHER[1]} ({len(floors) - n_cdu:,})")
+        legend.add("swatch", st.FLOOR_OTHER[0], f"{st.FLOOR_OTHER[1]} ({number(len(floors) - n_cdu)})")
     if racks:
         legend.add("front", None, "front of rack")
     # measured with the front-edge entry; it is dropped below when racks are too small to show an edge
     legend_h = legend.rows * LEGEND_ROW_PT + 6
 
     # -- header texts (measured before placement: a narrowed drawing keeps room for them) -------------
-    area = f"{hall.area_m2:,.1f} m²"
     bx0, by0, bx1, by1 = hall.bounds
     title = st.printable(hall.name or hall.id)
     what = ("racks by role" if colour_by == "role" else
             "racks by maximum draw as a share of their power limit"
             + ("; CDUs by their loop's load" if n_cdu else ""))
-    sub = st.printable(f"{_fmt_m((bx1 - bx0) / 1000)} m × {_fmt_m((by1 - by0) / 1000)} m, {area}, {len(racks):,} "
-                       f"racks{f', {len(floors):,} floor units' if floors else ''}; {what}")
+    floor_units = f", {count(len(floors), 'floor unit')}" if floors else ""
+    sub = st.printable(f"{quantity((bx1 - bx0) / 1000, 'm')} × {quantity((by1 - by0) / 1000, 'm')}, "
+                       f"{quantity(hall.area_m2, 'm²')}, {count(len(racks), 'rack')}{floor_units}; {what}")
 
     # -- scale and placement -----------------------------------------------------------------------
     xs = [p[0] for p in hall.outline]
@@ -242,7 +239,7 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
     avail_w, avail_h = width - 8, height - HEADER_PT - legend_h - 8
     scale = choose_scale(span_x, span_y, avail_w, avail_h)
     k = PT_PER_MM / scale
-    scale_label = f"Scale 1:{scale:,} at print size"
+    scale_label = f"Scale 1:{number(scale)} at print size"
     if shrink_width:
         widest_item = max((14 + stringWidth(label, st.FONT, 7) + 12 for _, _, label in legend.items), default=0.0)
         need = math.ceil(max(span_x * k + 8,
@@ -438,7 +435,7 @@ def _scale_bar(d: Drawing, k: float, x: float, y: float, max_pt: float) -> None:
         d.add(Rect(x + i * length / parts, y, length / parts, 3.2, strokeColor=st.TEXT, strokeWidth=0.4,
                    fillColor=st.TEXT if i % 2 == 0 else st.WHITE))
     d.add(String(x, y + 5, "0", fontName=st.FONT, fontSize=6.5, fillColor=st.TEXT))
-    d.add(String(x + length, y + 5, f"{_fmt_m(metres)} m", fontName=st.FONT, fontSize=6.5, fillColor=st.TEXT,
+    d.add(String(x + length, y + 5, quantity(metres, "m"), fontName=st.FONT, fontSize=6.5, fillColor=st.TEXT,
                  textAnchor="middle"))
 
 

@@ -30,6 +30,7 @@ from reportlab.lib.validators import isAnything
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from catalog.files import write_atomic
+from designer.formatting import count, number
 from designer.views import ViewError
 
 from . import pdf_style as st
@@ -196,15 +197,14 @@ def png_bytes(drawing: Drawing, dpi: float = DEFAULT_DPI) -> bytes:
 
 def _account(sheet: ProjectDrawing, what: str) -> str:
     racks = sum(plan.racks_drawn for plan, _, _ in sheet.halls)
-    scales = ", ".join(f"1:{s:,}" for s in dict.fromkeys(plan.scale for plan, _, _ in sheet.halls))
-    halls = f"{len(sheet.halls)} halls" if len(sheet.halls) > 1 else "1 hall"
-    return f"{what} of {halls}, {racks:,} racks, at {scales}"
+    scales = ", ".join(f"1:{number(s)}" for s in dict.fromkeys(plan.scale for plan, _, _ in sheet.halls))
+    return f"{what} of {count(len(sheet.halls), 'hall')}, {count(racks, 'rack')}, at {scales}"
 
 
 def _describe(analysis: Analysis, sheet: ProjectDrawing) -> tuple[str, str]:
     name = analysis.project.name or "Design"
     what = "floor plan" if sheet.colour_by == "role" else "power heat map"
-    halls = "; ".join(f"{plan.hall_name}: {plan.racks_drawn:,} racks at 1:{plan.scale:,}"
+    halls = "; ".join(f"{plan.hall_name}: {count(plan.racks_drawn, 'rack')} at 1:{number(plan.scale)}"
                       for plan, _, _ in sheet.halls)
     return f"{name}: {what}", halls
 
@@ -221,7 +221,7 @@ def write_png(analysis: Analysis, path, dpi: float = DEFAULT_DPI) -> str:
     sheet = project_drawing(analysis, "role")
     data = png_bytes(sheet, dpi)
     write_atomic(path, data)
-    return _account(sheet, f"{dpi:g} dpi floor plan")
+    return _account(sheet, f"{number(dpi)} dpi floor plan")
 
 
 def write_heatmap_png(analysis: Analysis, path, dpi: float = DEFAULT_DPI) -> str:
@@ -229,7 +229,7 @@ def write_heatmap_png(analysis: Analysis, path, dpi: float = DEFAULT_DPI) -> str
     sheet = project_drawing(analysis, "power")
     data = png_bytes(sheet, dpi)
     write_atomic(path, data)
-    return _account(sheet, f"{dpi:g} dpi power heat map")
+    return _account(sheet, f"{number(dpi)} dpi power heat map")
 
 
 __all__ = ["SHEET_H", "SHEET_W", "ProjectDrawing", "png_bytes", "png_size", "project_drawing", "svg_text",

@@ -27,6 +27,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from catalog.files import write_atomic
 from designer.analysis import Analysis
+from designer.formatting import count, number, percent
 from designer.quote.settings import QuoteSettings
 from designer.views import BomSection, BomView
 
@@ -149,7 +150,7 @@ def _section_sheet(ws: Worksheet, section: BomSection, bom: BomView, project_nam
     legend = ["est. = indicative price (press, third-party or planning estimate, not a vendor quote)",
               "no price = left out of every total"]
     if any("stale" in ln.flags for ln in lines):
-        legend.append(f"stale price = older than {max_age_days:,} days")
+        legend.append(f"stale price = older than {count(max_age_days, 'day')}")
     ws["A3"] = "; ".join(legend)
     ws["A3"].font = NOTE
 
@@ -203,16 +204,16 @@ def _section_sheet(ws: Worksheet, section: BomSection, bom: BomView, project_nam
             if name in ("Net unit price", "Extended price") and priced:
                 shown = ln.net_unit_price if name == "Net unit price" else ln.extended_price
             if isinstance(shown, float):
-                shown = f"{shown:,.2f}" + (f" {ln.currency}" if ln.currency != cur else "")
+                shown = number(shown, 2) + (f" {ln.currency}" if ln.currency != cur else "")
             elif isinstance(shown, int):
-                shown = f"{shown:,}"
+                shown = number(shown)
             if shown:
                 widths.see(_COL[name], str(shown), MAX_WIDTH.get(name, 60))
     widths.see(_COL["Discount %"], "100.00")
     # the subtotals below the table are wider than any line's price
-    widths.see(_COL["Extended price"], f"{section.list_subtotal:,.2f}")
+    widths.see(_COL["Extended price"], number(section.list_subtotal, 2))
     for other, amount in section.other_currencies.items():
-        widths.see(_COL["Extended price"], f"{amount:,.2f} {other}")
+        widths.see(_COL["Extended price"], f"{number(amount, 2)} {other}")
 
     ws.freeze_panes = f"A{first}"
     ws.auto_filter.ref = f"A{HEADER_ROW}:{_COL['Flags']}{last}"
@@ -258,7 +259,7 @@ def _section_sheet(ws: Worksheet, section: BomSection, bom: BomView, project_nam
     if section.unpriced:
         n = section.unpriced
         note = ws[f"{label_col}{row}"]
-        note.value = f"Excludes {n} unpriced line{'s' if n != 1 else ''} (no price)"
+        note.value = f"Excludes {count(n, 'unpriced line')} (no price)"
         note.alignment, note.font = RIGHT, NOTE
     cells.list_subtotal, cells.net_subtotal = at["list_subtotal"], at["net_subtotal"]
     cells.one_off, cells.per_year = at.get("one_off", ""), at.get("per_year", "")
@@ -310,11 +311,13 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: BomView, sections: li
     pair("Valid until", f"={out['date']}+{out['validity']}", "yyyy-mm-dd", formula=True)
     pair("Currency", cur)
     price_list = bom.price_list
-    pair("Price list", f"{price_list.name or 'user price list'} ({price_list.used} of "
-                       f"{price_list.entries} entries used)" if price_list.entries
+    pair("Price list", f"{price_list.name or 'user price list'} ({number(price_list.used)} of "
+                       f"{count(price_list.entries, 'entry', 'entries')} used)" if price_list.entries
          else "none: catalog prices")
-    pair("Subscriptions and support", f"{bom.term_years} year{'s' if bom.term_years != 1 else ''}")
-    pair("Spare optics and cables", f"{bom.spares_percent:g} % of each part, rounded up")
+    pair("Subscriptions and support", count(bom.term_years, "year"))
+    spares = bom.spares_percent  # a setting: shown as given, whole or to a tenth
+    pair("Spare optics and cables",
+         f"{percent(spares / 100, 0 if float(spares).is_integer() else 1)} of each part, rounded up")
 
     row += 1
     ws.cell(row, 1, "Key figures").font = TITLE
@@ -381,11 +384,11 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: BomView, sections: li
     n_unpriced = sum(s.unpriced for s, _ in sections)
     if n_unpriced:
         names = bom.unpriced
-        notes.append(f"The totals exclude {n_unpriced} unpriced line{'s' if n_unpriced != 1 else ''} (no price): "
+        notes.append(f"The totals exclude {count(n_unpriced, 'unpriced line')} (no price): "
                      + "; ".join(names[:6]) + (" …" if len(names) > 6 else ""))
     if bom.estimated:
         notes.append(f"Indicative prices (marked est. on the section sheets: press, third-party or planning "
-                     f"estimates, not a vendor quote) make up {bom.indicative_share * 100:.0f} % of the net "
+                     f"estimates, not a vendor quote) make up {percent(bom.indicative_share)} of the net "
                      "total as exported; a vendor quote or price list replaces them.")
     for other in sorted(bom.other_currencies):
         refs = [ref(c.sheet, c.other[other]) for _, c in sections if other in c.other]
@@ -394,8 +397,8 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: BomView, sections: li
         out[f"other:{other}"] = f"B{row}"
         row += 1
     if any(ln.per_year for s, _ in sections for ln in s.lines):
-        notes.append(f"Subscriptions and support are quoted for {bom.term_years} years; the per-year column is "
-                     "one year of them, and the cost of ownership counts them yearly.")
+        notes.append(f"Subscriptions and support are quoted for {count(bom.term_years, 'year')}; the per-year "
+                     "column is one year of them, and the cost of ownership counts them yearly.")
     notes += list(bom.notes)
     notes += [f"Not included: {text[0].lower()}{text[1:]}" for text in bom.exclusions]
     if notes:
@@ -411,7 +414,7 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: BomView, sections: li
             row += 1
 
     # every money column holds at most the list total; the headers wrap to two lines
-    money = max(16, len(f"{bom.list_total:,.2f}") + 2)
+    money = max(16, len(number(bom.list_total, 2)) + 2)
     _fit_columns(ws, {"A": 30, "B": max(money, 18), "C": 11, "D": money, "E": money, "F": money, "G": money,
                       "H": 10})
     ws.page_setup.orientation = "landscape"
@@ -509,7 +512,7 @@ def _cost_sheet(ws: Worksheet, analysis: Analysis, totals: Mapping[str, str]) ->
     figures = (cost.capital, cost.support_per_year, cost.energy_kwh_per_year, cost.energy_per_year,
                cost.yearly_cost, cost.total_over_period, cost.gpu_hours_per_year, cost.tokens_per_s)
     largest = max(abs(v) for v in figures if v is not None)
-    _fit_columns(ws, {"A": 50, "B": max(18, len(f"{largest:,.2f}") + 2), "C": 50})
+    _fit_columns(ws, {"A": 50, "B": max(18, len(number(largest, 2)) + 2), "C": 50})
 
 
 def build_workbook(analysis: Analysis) -> tuple[Workbook, int]:
@@ -540,5 +543,5 @@ def write_quote_xlsx(analysis: Analysis, path) -> str:
     write_atomic(path, buf.getvalue())
     bom = analysis.bom
     unpriced = sum(s.unpriced for s in bom.sections)
-    return (f"{bom.lines:,} lines in {n_sections} section{'s' if n_sections != 1 else ''}"
-            + (f", {unpriced} without a price" if unpriced else ""))
+    return (f"{count(bom.lines, 'line')} in {count(n_sections, 'section')}"
+            + (f", {number(unpriced)} without a price" if unpriced else ""))

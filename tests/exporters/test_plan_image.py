@@ -153,7 +153,7 @@ def test_svg_draws_every_rack_where_it_stands_with_legend_and_scale_bar(dgx, tmp
     legend = sheet.halls[0][0].legend
     assert [f"Compute ({roles['compute']})", f"Network ({roles['network']})",
             f"Management ({roles['management']})", "front of rack"] == [t for t in texts if t in legend]
-    assert {"0", "2 m", "Scale 1:50 at print size"} <= set(texts)
+    assert {"0", "2.0 m", "Scale 1:50 at print size"} <= set(texts)
 
     # every rack's centre lies inside an outline of the path in its role's colour
     paths = {}
