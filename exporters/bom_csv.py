@@ -8,6 +8,7 @@ rounded to the cent; a line without a price has empty price cells and says
 from __future__ import annotations
 
 import csv
+
 from catalog.files import write_atomic
 from designer.analysis import Analysis
 from designer.formatting import count, number

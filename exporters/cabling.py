@@ -23,10 +23,10 @@ import numpy as np
 from catalog import Catalog, DeviceType
 from catalog.files import write_atomic
 from designer.analysis import Analysis
-from designer.formatting import count
 from designer.fabric import LINK_COLUMNS, media
 from designer.fabric.geometry import mounted_sources
 from designer.fabric.topology import TIER_NAMES
+from designer.formatting import count
 from designer.model import MountedDevice, Project
 from designer.quote.lines import cable_part_number
 from designer.rack_roles import system_components

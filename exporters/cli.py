@@ -18,8 +18,8 @@ from typing import TextIO
 
 from catalog import Catalog
 from designer.cli import UsageError
-from designer.formatting import quantity
 from designer.fileformat import load
+from designer.formatting import quantity
 
 from .registry import FORMATS, ExportError, check_target
 
