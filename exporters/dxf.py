@@ -210,123 +210,27 @@ def write_dxf(analysis: Analysis, path) -> str:
     project, catalog = analysis.project, analysis.catalog
     if project is None or catalog is None or not project.halls:
         raise ExportError("the design has no hall to draw: add a hall first")
-    halls = {h.id: h for h in project.halls}
-    racks_of: dict[str, list] = defaultdict(list)
-    for r in project.racks:
-        if r.hall not in halls:
-            raise ExportError(f"rack {r.name or r.id} stands in hall {r.hall!r}, which the design does not have")
-        racks_of[r.hall].append(r)
-    floors_of: dict[str, list] = defaultdict(list)
-    for f in project.floor_devices:
-        if f.hall not in halls:
-            raise ExportError(f"floor unit {f.name or f.id} stands in hall {f.hall!r}, which the design does "
-                              "not have")
-        floors_of[f.hall].append(f)
-
+    racks_of, floors_of = _by_hall(project)
     on = _quote_day(project)
     doc = ezdxf.new(DXF_VERSION)
     _setup(doc)
     msp = doc.modelspace()
-
-    # -- one block per rack type and per floor-unit type --------------------------------------------
-    rack_types: dict[str, tuple[str, float, float, str]] = {}  # type -> block, width, depth, catalog name
-    gpus_of: dict[str, int] = {}
-    for r in project.racks:
-        if r.type not in rack_types:
-            w, d = rack_size(catalog, r.type)
-            block = _block_name("RACK-", r.type)
-            _rack_block(doc, block, w, d)
-            dev = catalog.find(r.type)
-            rack_types[r.type] = (block, w, d, dev.name if dev is not None else r.type)
-    floor_types: dict[str, str] = {}
-    floor_prints = {f.id: floor_footprint(f, catalog) for f in project.floor_devices}
-    for f in project.floor_devices:
-        if f.type not in floor_types:
-            fp = floor_prints[f.id]
-            floor_types[f.type] = _block_name("FLOOR-", f.type)
-            _floor_block(doc, floor_types[f.type], fp.width, fp.depth)
-
-    def gpus_in(rack) -> int:
-        total = 0
-        for dv in rack.devices:
-            g = gpus_of.get(dv.type)
-            if g is None:
-                dt = catalog.find(dv.type)
-                g = gpus_of[dv.type] = int(dt.gpu_count or 0) if dt is not None else 0
-            total += g
-        return total
-
-    # -- halls side by side, each from its own origin ------------------------------------------------
-    gap = 0.0
-    bounds = {}
-    for h in project.halls:
-        xs = [p[0] for p in h.outline]
-        ys = [p[1] for p in h.outline]
-        rows = np.array([(r.x, r.y, *rack_types[r.type][1:3], r.rotation) for r in racks_of[h.id]],
-                        dtype=float).reshape(-1, 5)
-        if len(rows):
-            c = corner_arrays(rows)
-            pad = max(FRONT_CLEARANCE_MM, REAR_CLEARANCE_MM)  # the bands are part of the drawing
-            xs += [float(c[..., 0].min()) - pad, float(c[..., 0].max()) + pad]
-            ys += [float(c[..., 1].min()) - pad, float(c[..., 1].max()) + pad]
-        for f in floors_of[h.id]:
-            fp = floor_prints[f.id]
-            reach = max(fp.width, fp.depth, 2 * MARKER_MM) / 2
-            xs += [fp.x - reach, fp.x + reach]
-            ys += [fp.y - reach, fp.y + reach]
-        bounds[h.id] = (min(xs), min(ys), max(xs), max(ys))
-        gap = max(gap, 0.15 * (max(xs) - min(xs)), 5000.0)
-    offsets: dict[str, float] = {}
-    cursor = bounds[project.halls[0].id][0]
-    for h in project.halls:
-        bx0, _, bx1, _ = bounds[h.id]
-        offsets[h.id] = cursor - bx0
-        cursor += (bx1 - bx0) + gap
+    types = _Types(doc, project, catalog)
+    bounds, offsets = _layout(project, racks_of, floors_of, types)
 
     # an INSERT, its ATTRIBs, its SEQEND and its label
     raw = _RawEntities(doc, (len(RACK_TAGS) + 3) * len(project.racks)
                        + (len(FLOOR_TAGS) + 3) * len(project.floor_devices))
-    role_count: Counter = Counter()
-    cdu_count = other_count = 0
+    drawn = _Drawn()
     for h in project.halls:
         dx = offsets[h.id]
-        outline = [(x + dx, -y) for x, y in h.outline]
-        msp.add_lwpolyline(outline, close=True, dxfattribs={"layer": HALL})
+        msp.add_lwpolyline([(x + dx, -y) for x, y in h.outline], close=True, dxfattribs={"layer": HALL})
         for (ax, ay), (bx, by) in grid_segments(h.outline, h.tile_mm):
             msp.add_line((ax + dx, -ay), (bx + dx, -by), dxfattribs={"layer": GRID})
-
-        # -- racks: an INSERT each, with its attributes, and its name as a label -------------------
         for r in racks_of[h.id]:
-            block, w, d, type_name = rack_types[r.type]
-            role = rack_role(r, catalog)
-            role_count[role] += 1
-            layer = ROLE_LAYERS[role]
-            x, y = r.x + dx, -r.y
-            angle = -r.rotation % 360.0
-            figures = analysis.rack(r.id)
-            kw = figures.max_kw if figures is not None else None
-            name = r.name or r.id
-            raw.insert(block, layer, x, y, angle, RACK_TAGS,
-                       (name, type_name, "" if kw is None else f"{kw:.1f}", str(gpus_in(r))), min(w, d) * 0.15)
-            height, text_angle = _label(name, w, d, r.rotation)
-            raw.text(name, RACK_LABELS, x, y, height, text_angle, 1)
-
+            _put_rack(raw, analysis, types, drawn, r, dx)
         for f in floors_of[h.id]:
-            fp = floor_prints[f.id]
-            dev = catalog.find(f.type)
-            is_cdu = dev is not None and dev.kind == "cdu"
-            cdu_count += is_cdu
-            other_count += not is_cdu
-            x, y = f.x + dx, -f.y
-            name = f.name or f.id
-            size = min(fp.width, fp.depth) * 0.15 if fp.solid else MARKER_MM / 2
-            raw.insert(floor_types[f.type], CDUS if is_cdu else FLOOR_UNITS, x, y, -f.rotation % 360.0,
-                       FLOOR_TAGS, (name, dev.name if dev is not None else f.type), size)
-            if fp.solid:
-                height, text_angle = _label(name, fp.width, fp.depth, f.rotation)
-                raw.text(name, FLOOR_LABELS, x, y, height, text_angle, 1)
-            else:  # beside its marker, which is too small to hold it
-                raw.text(name, FLOOR_LABELS, x + MARKER_MM * 1.3, y, MARKER_MM * 0.6, 0.0, 0)
+            _put_floor_unit(raw, catalog, types, drawn, f, dx)
 
     # -- extents, title block, initial view ----------------------------------------------------------
     minx = min(bounds[h.id][0] + offsets[h.id] for h in project.halls)
@@ -339,7 +243,7 @@ def write_dxf(analysis: Analysis, path) -> str:
         name = msp.add_text(_text_value(h.name or h.id), height=size, dxfattribs={"layer": TITLE, "style": STYLE})
         name.set_placement((bx0 + offsets[h.id], -by0 + size * 0.8), align=TextEntityAlignment.BOTTOM_LEFT)
         maxy = max(maxy, -by0 + size * 2)
-    title_bottom, title_right = _title_block(msp, analysis, on, offsets, role_count, cdu_count, other_count,
+    title_bottom, title_right = _title_block(msp, analysis, on, offsets, drawn.roles, drawn.cdus, drawn.others,
                                              minx, maxx, miny)
     miny, maxx = min(miny, title_bottom), max(maxx, title_right)
     doc.header["$EXTMIN"] = (minx, miny, 0.0)
@@ -353,6 +257,132 @@ def write_dxf(analysis: Analysis, path) -> str:
     floor_words = f", {count(len(project.floor_devices), 'floor unit')}" if project.floor_devices else ""
     return (f"{count(len(project.halls), 'hall')}, {count(len(project.racks), 'rack')}{floor_words}, "
             f"{count(n_entities, 'entity', 'entities')}")
+
+
+def _by_hall(project) -> tuple[dict[str, list], dict[str, list]]:
+    """The racks and the floor units of each hall; a thing standing in a hall the design lacks is refused."""
+    halls = {h.id for h in project.halls}
+    racks_of: dict[str, list] = defaultdict(list)
+    for r in project.racks:
+        if r.hall not in halls:
+            raise ExportError(f"rack {r.name or r.id} stands in hall {r.hall!r}, which the design does not have")
+        racks_of[r.hall].append(r)
+    floors_of: dict[str, list] = defaultdict(list)
+    for f in project.floor_devices:
+        if f.hall not in halls:
+            raise ExportError(f"floor unit {f.name or f.id} stands in hall {f.hall!r}, which the design does "
+                              "not have")
+        floors_of[f.hall].append(f)
+    return racks_of, floors_of
+
+
+class _Types:
+    """One block per rack type and per floor-unit type, made in ``doc``, and what their INSERTs carry."""
+
+    def __init__(self, doc, project, catalog):
+        self.catalog = catalog
+        #: rack type -> block, width, depth, catalog name
+        self.racks: dict[str, tuple[str, float, float, str]] = {}
+        for r in project.racks:
+            if r.type not in self.racks:
+                w, d = rack_size(catalog, r.type)
+                block = _block_name("RACK-", r.type)
+                _rack_block(doc, block, w, d)
+                dev = catalog.find(r.type)
+                self.racks[r.type] = (block, w, d, dev.name if dev is not None else r.type)
+        #: floor-unit type -> block; floor unit id -> its footprint
+        self.floors: dict[str, str] = {}
+        self.floor_prints = {f.id: floor_footprint(f, catalog) for f in project.floor_devices}
+        for f in project.floor_devices:
+            if f.type not in self.floors:
+                fp = self.floor_prints[f.id]
+                self.floors[f.type] = _block_name("FLOOR-", f.type)
+                _floor_block(doc, self.floors[f.type], fp.width, fp.depth)
+        self._gpus: dict[str, int] = {}
+
+    def gpus_in(self, rack) -> int:
+        total = 0
+        for dv in rack.devices:
+            g = self._gpus.get(dv.type)
+            if g is None:
+                dt = self.catalog.find(dv.type)
+                g = self._gpus[dv.type] = int(dt.gpu_count or 0) if dt is not None else 0
+            total += g
+        return total
+
+
+def _layout(project, racks_of, floors_of, types: _Types) -> tuple[dict[str, tuple], dict[str, float]]:
+    """Each hall's extent in its own coordinates (clearance bands and floor units included), and how far along
+    X it is shifted so the halls stand side by side, each from its own origin."""
+    gap = 0.0
+    bounds = {}
+    for h in project.halls:
+        xs = [p[0] for p in h.outline]
+        ys = [p[1] for p in h.outline]
+        rows = np.array([(r.x, r.y, *types.racks[r.type][1:3], r.rotation) for r in racks_of[h.id]],
+                        dtype=float).reshape(-1, 5)
+        if len(rows):
+            c = corner_arrays(rows)
+            pad = max(FRONT_CLEARANCE_MM, REAR_CLEARANCE_MM)  # the bands are part of the drawing
+            xs += [float(c[..., 0].min()) - pad, float(c[..., 0].max()) + pad]
+            ys += [float(c[..., 1].min()) - pad, float(c[..., 1].max()) + pad]
+        for f in floors_of[h.id]:
+            fp = types.floor_prints[f.id]
+            reach = max(fp.width, fp.depth, 2 * MARKER_MM) / 2
+            xs += [fp.x - reach, fp.x + reach]
+            ys += [fp.y - reach, fp.y + reach]
+        bounds[h.id] = (min(xs), min(ys), max(xs), max(ys))
+        gap = max(gap, 0.15 * (max(xs) - min(xs)), 5000.0)
+    offsets: dict[str, float] = {}
+    cursor = bounds[project.halls[0].id][0]
+    for h in project.halls:
+        bx0, _, bx1, _ = bounds[h.id]
+        offsets[h.id] = cursor - bx0
+        cursor += (bx1 - bx0) + gap
+    return bounds, offsets
+
+
+class _Drawn:
+    """What the plan holds, counted for the title block's legend: racks by role, CDUs, other floor units."""
+
+    def __init__(self):
+        self.roles: Counter = Counter()
+        self.cdus = self.others = 0
+
+
+def _put_rack(raw: _RawEntities, analysis: Analysis, types: _Types, drawn: _Drawn, r, dx: float) -> None:
+    """A rack: an INSERT of its type's block with its attributes, and its name as a label."""
+    block, w, d, type_name = types.racks[r.type]
+    role = rack_role(r, types.catalog)
+    drawn.roles[role] += 1
+    x, y = r.x + dx, -r.y
+    figures = analysis.rack(r.id)
+    kw = figures.max_kw if figures is not None else None
+    name = r.name or r.id
+    # the attributes are data for CAD's attribute extraction: plain numbers, no separators
+    raw.insert(block, ROLE_LAYERS[role], x, y, -r.rotation % 360.0, RACK_TAGS,
+               (name, type_name, "" if kw is None else f"{kw:.1f}", str(types.gpus_in(r))), min(w, d) * 0.15)
+    height, text_angle = _label(name, w, d, r.rotation)
+    raw.text(name, RACK_LABELS, x, y, height, text_angle, 1)
+
+
+def _put_floor_unit(raw: _RawEntities, catalog, types: _Types, drawn: _Drawn, f, dx: float) -> None:
+    """A floor unit: an INSERT of its type's block, and its name inside its footprint or beside its marker."""
+    fp = types.floor_prints[f.id]
+    dev = catalog.find(f.type)
+    is_cdu = dev is not None and dev.kind == "cdu"
+    drawn.cdus += is_cdu
+    drawn.others += not is_cdu
+    x, y = f.x + dx, -f.y
+    name = f.name or f.id
+    size = min(fp.width, fp.depth) * 0.15 if fp.solid else MARKER_MM / 2
+    raw.insert(types.floors[f.type], CDUS if is_cdu else FLOOR_UNITS, x, y, -f.rotation % 360.0,
+               FLOOR_TAGS, (name, dev.name if dev is not None else f.type), size)
+    if fp.solid:
+        height, text_angle = _label(name, fp.width, fp.depth, f.rotation)
+        raw.text(name, FLOOR_LABELS, x, y, height, text_angle, 1)
+    else:  # beside its marker, which is too small to hold it
+        raw.text(name, FLOOR_LABELS, x + MARKER_MM * 1.3, y, MARKER_MM * 0.6, 0.0, 0)
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
