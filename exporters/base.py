@@ -47,6 +47,13 @@ class ExportFormat:
         return "DIR" if self.folder else f"OUT{self.suffix}"
 
 
+def ran(analysis: Analysis, engine: str) -> bool:
+    """Whether ``analysis`` holds ``engine``'s figures: one made with fewer engines (a test's, a partial
+    analysis) lacks some, and an exporter that can do without them says so or draws "no data"; a section that
+    is there but lacks a figure its view needs stays a :class:`~designer.views.ViewError`."""
+    return engine in analysis.results
+
+
 def check_target(fmt: ExportFormat, path: str | Path) -> None:
     """Refuse, before any work, a target this format must not write: a missing folder, a folder for a file,
     a device or pipe (the atomic writer would replace it with a regular file), or for a folder format a

@@ -12,9 +12,9 @@ import csv
 from catalog.files import write_atomic
 from designer.analysis import Analysis
 from designer.formatting import count, number
-from designer.views import BomLine, BomView, ViewError
+from designer.views import BomLine, BomView
 
-from .base import ExportError
+from .base import ExportError, ran
 
 COLUMNS = ("section", "line", "manufacturer", "part_number", "ordering_part_number", "description", "basis",
            "quantity", "unit", "years", "unit_price", "discount_percent", "net_unit_price", "extended_price",
@@ -35,10 +35,9 @@ def flag_words(line: BomLine, *, indicative: str = FLAG_WORDS["unconfirmed"]) ->
 
 def bill_of(analysis: Analysis) -> BomView:
     """The analysis' bill, or :class:`ExportError` when there is nothing to write."""
-    try:
-        bom = analysis.bom
-    except ViewError:  # an analysis made without the bill's engine
-        raise ExportError("the design has no bill of materials") from None
+    if not ran(analysis, "bom"):
+        raise ExportError("the design has no bill of materials")
+    bom = analysis.bom
     if not bom.lines:
         raise ExportError("the design's bill of materials has no lines: place racks and devices first")
     return bom

@@ -39,9 +39,9 @@ from designer.placement.footprints import floor_footprint, rack_size
 from designer.placement.geometry import corner_arrays
 from designer.rack_roles import ROLES as ROLE_ORDER
 from designer.rack_roles import rack_role
-from designer.views import ViewError
 
 from . import pdf_style as st
+from .base import ran
 
 if TYPE_CHECKING:
     from designer.analysis import Analysis
@@ -386,18 +386,12 @@ def _draw_floor_units(d: PlanDrawing, c: _Contents, page: _Page) -> None:
 
 def _power_racks(analysis: Analysis):
     """The power engine's racks; none (every rack "no data") for an analysis made without that engine."""
-    try:
-        return analysis.power.racks
-    except ViewError:
-        return ()
+    return analysis.power.racks if ran(analysis, "power") else ()
 
 
 def _cdu_loops(analysis: Analysis):
     """The cooling engine's CDU loops; none for an analysis made without that engine."""
-    try:
-        return analysis.cooling.cdu_loops
-    except ViewError:
-        return ()
+    return analysis.cooling.cdu_loops if ran(analysis, "cooling") else ()
 
 
 def grid_segments(outline, tile: float):

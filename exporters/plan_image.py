@@ -31,10 +31,9 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from catalog.files import write_atomic
 from designer.formatting import count, number
-from designer.views import ViewError
 
 from . import pdf_style as st
-from .base import ExportError
+from .base import ExportError, ran
 from .plan_drawing import plan_drawing
 
 if TYPE_CHECKING:
@@ -78,11 +77,8 @@ def project_drawing(analysis: Analysis, colour_by: str = "role") -> ProjectDrawi
         raise ExportError("the analysis holds no design to draw (it was made without its project and catalog)")
     if not project.halls:
         raise ExportError("the design has no hall to draw")
-    if colour_by == "power":
-        try:
-            analysis.power
-        except ViewError:
-            raise ExportError("the analysis has no power figures to draw a heat map from") from None
+    if colour_by == "power" and not ran(analysis, "power"):
+        raise ExportError("the analysis has no power figures to draw a heat map from")
     plans = [plan_drawing(analysis, hall.id, width=SHEET_W, height=SHEET_H, colour_by=colour_by, shrink_width=True)
              for hall in project.halls]
     width = max(p.width for p in plans) + 2 * MARGIN_PT
@@ -179,8 +175,8 @@ def png_bytes(drawing: Drawing, dpi: float = DEFAULT_DPI) -> bytes:
     zoom = dpi / 72.0
     pixels = drawing.width * zoom * drawing.height * zoom
     if pixels > MAX_PIXELS:
-        raise ExportError(f"the image would be {pixels / 1e6:,.0f} megapixels at {dpi:g} dpi; "
-                          f"choose a lower resolution (at most {MAX_PIXELS / 1e6:,.0f} megapixels)")
+        raise ExportError(f"the image would be {number(pixels / 1e6)} megapixels at {number(dpi)} dpi; "
+                          f"choose a lower resolution (at most {number(MAX_PIXELS / 1e6)} megapixels)")
     pdf = pdfium.PdfDocument(renderPDF.drawToString(drawing))
     try:
         page = pdf[0]
