@@ -6,7 +6,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Callable
 
 if TYPE_CHECKING:
-    from designer.analysis import Analysis
+    pass
 
 
 class ExportError(Exception):

@@ -1,4 +1,4 @@
-"""The bill of materials as CSV: one row per bill line, as ``analysis["bom"]`` lists it.
+"""The bill of materials as CSV: one row per bill line, as ``analysis.bom`` lists it.
 
 Purchasing systems and spreadsheets import it, so it stays a plain table: a header
 row, then lines only, no subtotal rows. Prices are written as the bill holds them,
@@ -8,10 +8,11 @@ rounded to the cent; a line without a price has empty price cells and says
 from __future__ import annotations
 
 import csv
-from typing import Mapping
 
 from catalog.files import write_atomic
 from designer.analysis import Analysis
+from designer.formatting import count, number
+from designer.views import BomLine, BomView
 
 from .base import ExportError
 
@@ -24,20 +25,20 @@ FLAG_WORDS = {"unpriced": "no price", "unconfirmed": "indicative price", "stale"
               "undated": "undated price"}
 
 
-def flag_words(line: Mapping, *, indicative: str = FLAG_WORDS["unconfirmed"]) -> list[str]:
+def flag_words(line: BomLine, *, indicative: str = FLAG_WORDS["unconfirmed"]) -> list[str]:
     """A line's flags in words, and an unconfirmed part number, which the bill keeps outside its flags."""
-    words = [indicative if f == "unconfirmed" else FLAG_WORDS.get(f, f) for f in line["flags"]]
-    if line.get("part_number_unconfirmed"):
+    words = [indicative if f == "unconfirmed" else FLAG_WORDS.get(f, f) for f in line.flags]
+    if line.part_number_unconfirmed:
         words.append("part number unconfirmed")
     return words
 
 
-def bill_of(analysis: Analysis) -> Mapping:
+def bill_of(analysis: Analysis) -> BomView:
     """The analysis' bill, or :class:`ExportError` when there is nothing to write."""
-    bom = analysis.sections.get("bom")
-    if bom is None:
+    if not analysis.has("bom"):
         raise ExportError("the design has no bill of materials")
-    if not bom["lines"]:
+    bom = analysis.bom
+    if not bom.lines:
         raise ExportError("the design's bill of materials has no lines: place racks and devices first")
     return bom
 
@@ -53,13 +54,13 @@ def _text(value: str) -> str:
 
 def bom_rows(analysis: Analysis):
     """The rows of the table (without the header), in the bill's order."""
-    for section in bill_of(analysis)["sections"]:
-        for ln in section["lines"]:
-            yield [section["title"], ln["line"], _text(ln["manufacturer"]), _text(ln["part_number"]),
-                   _text(ln["alt_part_number"]), _text(ln["description"]), _text(ln["basis"]), ln["quantity"],
-                   ln["unit"], ln["term_years"],
-                   _money(ln["unit_price"]), f"{ln['discount_percent']:g}", _money(ln["net_unit_price"]),
-                   _money(ln["extended_price"]), ln["currency"] or "", _text(ln["price_source"]), ln["price_date"],
+    for section in bill_of(analysis).sections:
+        for ln in section.lines:
+            yield [section.title, ln.line, _text(ln.manufacturer), _text(ln.part_number),
+                   _text(ln.alt_part_number), _text(ln.description), _text(ln.basis), ln.quantity,
+                   ln.unit, ln.term_years,
+                   _money(ln.unit_price), f"{ln.discount_percent:g}", _money(ln.net_unit_price),
+                   _money(ln.extended_price), ln.currency or "", _text(ln.price_source), ln.price_date,
                    "; ".join(flag_words(ln))]
 
 
@@ -73,4 +74,4 @@ def write_bom_csv(analysis: Analysis, path) -> str:
 
     write_atomic(path, write, newline="")
     unpriced = sum(1 for r in rows if r[10] == "")
-    return f"{len(rows):,} lines" + (f", {unpriced:,} without a price" if unpriced else "")
+    return count(len(rows), "line") + (f", {number(unpriced)} without a price" if unpriced else "")

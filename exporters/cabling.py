@@ -26,6 +26,7 @@ from designer.analysis import Analysis
 from designer.fabric import LINK_COLUMNS, media
 from designer.fabric.geometry import mounted_sources
 from designer.fabric.topology import TIER_NAMES
+from designer.formatting import count
 from designer.model import MountedDevice, Project
 from designer.quote.lines import cable_part_number
 from designer.rack_roles import system_components
@@ -281,4 +282,4 @@ def write_cabling_csv(analysis: Analysis, path) -> str:
             fh.write("\r\n".join(chunk) + "\r\n")
 
     write_atomic(path, write, newline="")
-    return f"{len(plan):,} links"
+    return count(len(plan), "link")

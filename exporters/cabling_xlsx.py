@@ -15,21 +15,21 @@ column from each distinct value's cell once (names repeat across thousands of li
 from __future__ import annotations
 
 import io
-import re
 import zipfile
 from xml.sax.saxutils import escape
 
 from openpyxl import Workbook
 from openpyxl.cell import WriteOnlyCell
-from openpyxl.styles import Border, Font, PatternFill, Side
 from openpyxl.utils import get_column_letter
 
 from catalog.files import write_atomic
 from designer.analysis import Analysis
 from designer.fabric.topology import TIER_NAMES
+from designer.formatting import count, number
 
 from .base import ExportError
 from .cabling import COLUMNS, CablingPlan, cabling_plan
+from .xlsx_cells import BOLD, HEADER_FILL, NOT_XML, NOTE, TITLE, TOTAL_BORDER
 
 LINKS = "Links"
 PULL_LIST = "Pull list"
@@ -45,16 +45,8 @@ SUMMARY_HEADER = ("Tier", "Medium", "Cable", "Links", "Cables")
 NO_CABLE = "none (too long)"
 MAX_WIDTH = 48
 
-BOLD = Font(bold=True)
-TITLE = Font(bold=True, size=14)
-NOTE = Font(italic=True, color="595959")
-HEADER_FILL = PatternFill("solid", fgColor="D9E1F2")
-TOTAL_BORDER = Border(top=Side(style="thin"))
 LENGTH_FORMAT = "#,##0.0"
 COUNT_FORMAT = "#,##0"
-
-#: Characters XML 1.0 cannot carry: the workbook would not open.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 
 
 def _cell(ws, value, font=None, fill=None, number_format=None, border=None):
@@ -107,7 +99,7 @@ class _SharedStrings:
     def xml(self) -> bytes:
         items = []
         for value in self.index:
-            value = _NOT_XML.sub("\ufffd", value)
+            value = NOT_XML.sub("\ufffd", value)
             space = ' xml:space="preserve"' if value != value.strip() else ""
             items.append(f"<si><t{space}>{escape(value)}</t></si>")
         head = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="{_MAIN_NS}" '
@@ -162,7 +154,7 @@ def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tupl
     ws = wb.create_sheet(PULL_LIST)
     for letter, width in zip("ABCDEFG", (62, 18, 22, 12, 10, 16, 26)):
         ws.column_dimensions[letter].width = width
-    ws.append([_cell(ws, _NOT_XML.sub("\ufffd", f"Pull list: {project_name}"), font=TITLE)])
+    ws.append([_cell(ws, NOT_XML.sub("\ufffd", f"Pull list: {project_name}"), font=TITLE)])
     ws.append([_cell(ws, "A copper pair (two links on one twin-port cable) is one cable; a transceiver is one "
                          "per cage, whichever of its ports carry links.", font=NOTE)])
     ws.append([])
@@ -170,7 +162,7 @@ def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tupl
     ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in CABLE_HEADER])
     cables = plan.cables()
     for c in cables:
-        ws.append([_cell(ws, _NOT_XML.sub("\ufffd", c["name"])), c["part_number"], c["ordering_part_number"] or None,
+        ws.append([_cell(ws, NOT_XML.sub("\ufffd", c["name"])), c["part_number"], c["ordering_part_number"] or None,
                    c["length_m"],
                    _cell(ws, c["count"], number_format=COUNT_FORMAT),
                    _cell(ws, c["total_length_m"], number_format=LENGTH_FORMAT), c["cable"]])
@@ -183,14 +175,14 @@ def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tupl
                  _cell(ws, None, border=TOTAL_BORDER)])
     missing = plan.unreachable()
     if missing:
-        ws.append([_cell(ws, f"{missing:,} links are longer than any cable in the catalog reaches: they have no "
+        ws.append([_cell(ws, f"{count(missing, 'link')} are longer than any cable in the catalog reaches: they have no "
                              "cable to pull and are not counted here.", font=NOTE)])
     ws.append([])
     ws.append([_cell(ws, "Transceivers", font=BOLD)])
     ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in TRANSCEIVER_HEADER])
     modules = plan.transceivers()
     for m in modules:
-        ws.append([_cell(ws, _NOT_XML.sub("\ufffd", m["name"])), m["part_number"],
+        ws.append([_cell(ws, NOT_XML.sub("\ufffd", m["name"])), m["part_number"],
                    _cell(ws, m["count"], number_format=COUNT_FORMAT),
                    m["transceiver"]])
     n_modules = sum(m["count"] for m in modules)
@@ -219,7 +211,7 @@ def _summary_sheet(wb: Workbook, plan: CablingPlan, project_name: str, n_cables:
     for letter, width in zip("ABCDE", (34, 18, 26, 12, 12)):
         ws.column_dimensions[letter].width = width
     ws.append([_cell(ws, "Cabling plan", font=TITLE)])
-    ws.append(["Project", _cell(ws, _NOT_XML.sub("\ufffd", project_name))])
+    ws.append(["Project", _cell(ws, NOT_XML.sub("\ufffd", project_name))])
     for label, value, fmt in (("Links", len(plan), COUNT_FORMAT), ("Cables to pull", n_cables, COUNT_FORMAT),
                               ("Cable length (m)", metres, LENGTH_FORMAT), ("Transceivers", n_modules, COUNT_FORMAT),
                               ("Links no catalog cable reaches", plan.unreachable(), COUNT_FORMAT)):
@@ -242,11 +234,11 @@ MAX_LINKS = 1_048_575
 def write_cabling_xlsx(analysis: Analysis, path) -> str:
     plan = cabling_plan(analysis)
     if len(plan) > MAX_LINKS:
-        raise ExportError(f"{len(plan):,} links are more rows than a worksheet holds ({MAX_LINKS:,}); "
+        raise ExportError(f"{count(len(plan), 'link')} are more rows than a worksheet holds ({number(MAX_LINKS)}); "
                           "write the cabling plan as CSV (--cabling) instead")
     name = analysis.project.name
     wb = Workbook(write_only=True)
-    wb.properties.title = _NOT_XML.sub("\ufffd", f"Cabling plan: {name}")
+    wb.properties.title = NOT_XML.sub("\ufffd", f"Cabling plan: {name}")
     wb.properties.creator = "PodPlanner"
     _links_sheet(wb, plan)
     n_cables, metres, n_modules = _pull_list_sheet(wb, plan, name)
@@ -256,4 +248,4 @@ def write_cabling_xlsx(analysis: Analysis, path) -> str:
     strings = _SharedStrings()
     rows = _link_rows_xml(plan, strings)
     write_atomic(path, _with_link_rows(saved.getvalue(), rows, strings))
-    return f"{len(plan):,} links, {n_cables:,} cables, {n_modules:,} transceivers"
+    return f"{count(len(plan), 'link')}, {count(n_cables, 'cable')}, {count(n_modules, 'transceiver')}"

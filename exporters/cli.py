@@ -3,14 +3,23 @@
 A command module of the ``podplanner`` command line: ``NAME``, ``add_parser`` and
 ``run``, registered by the launcher beside the domain's own commands. Each format's
 flag comes from :data:`exporters.registry.FORMATS`.
+
+A large design takes seconds to analyse and to write, so on a terminal each step says what it is doing
+and how long it took, on stderr ("Writing Quote (PDF) to q.pdf… 1.20 s"); where stderr is not a terminal
+(a script, a pipe, CI) nothing is added, and stdout carries only the "wrote" lines either way.
 """
 from __future__ import annotations
 
+import sys
+import time
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TextIO
 
 from catalog import Catalog
 from designer.cli import UsageError
 from designer.fileformat import load
+from designer.formatting import quantity
 
 from .registry import FORMATS, ExportError, check_target
 
@@ -55,13 +64,16 @@ def run(args, catalog: Catalog) -> int:
             raise UsageError(f"podplanner export: {fmt.flag}: {exc}") from None
     from designer.analysis import analyze
 
-    project = load(args.file, catalog)
-    project = _with_quote_flags(project, args)
-    analysis = analyze(project, catalog)
+    progress = Progress(sys.stderr)
+    with progress.step(f"Analysing {Path(args.file).name}"):
+        project = load(args.file, catalog)
+        project = _with_quote_flags(project, args)
+        analysis = analyze(project, catalog)
     for fmt, out in wanted:
         options = {"dpi": args.dpi} if "dpi" in fmt.options and args.dpi is not None else {}
         try:
-            account = fmt.write(analysis, out, **options)
+            with progress.step(f"Writing {fmt.title} to {out.name}"):
+                account = fmt.write(analysis, out, **options)
         except ExportError as exc:
             raise UsageError(f"podplanner export: {fmt.flag}: {exc}") from None
         except OSError as exc:
@@ -69,6 +81,36 @@ def run(args, catalog: Catalog) -> int:
                              f"({exc.strerror or exc})") from None
         print(f"wrote {out}: {account}")
     return 0
+
+
+class Progress:
+    """One line per step on ``stream`` when it is a terminal: what is being done, then how long it took
+    (or "failed"); nothing at all when it is not a terminal."""
+
+    def __init__(self, stream: TextIO, clock=time.monotonic):
+        self.stream, self.clock = stream, clock
+        try:
+            self.enabled = bool(stream.isatty())
+        except (AttributeError, ValueError):  # no isatty, or a closed stream
+            self.enabled = False
+
+    @contextmanager
+    def step(self, what: str):
+        if not self.enabled:
+            yield
+            return
+        sys.stdout.flush()  # a "wrote" line already printed comes first on a shared terminal
+        self.stream.write(f"{what}… ")
+        self.stream.flush()
+        start = self.clock()
+        try:
+            yield
+        except BaseException:
+            self.stream.write("failed\n")
+            self.stream.flush()
+            raise
+        self.stream.write(f"{quantity(self.clock() - start, 's')}\n")
+        self.stream.flush()
 
 
 def _with_quote_flags(project, args):

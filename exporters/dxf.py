@@ -26,6 +26,7 @@ import datetime as _dt
 import io
 import math
 import re
+import uuid
 from collections import Counter, defaultdict
 from typing import TYPE_CHECKING
 
@@ -33,11 +34,14 @@ import ezdxf
 import numpy as np
 from ezdxf import units
 from ezdxf.enums import TextEntityAlignment
+from ezdxf.tools.juliandate import juliandate
 
 from catalog.files import write_atomic
+from designer.formatting import count, number, quantity
 from designer.placement.arrange import FRONT_CLEARANCE_MM, REAR_CLEARANCE_MM, clearance_bands
 from designer.placement.footprints import floor_footprint, rack_size
 from designer.placement.geometry import corner_arrays
+from designer.quote_settings import QuoteError, effective_date
 from designer.rack_roles import ROLES, rack_role
 
 from . import pdf_style as st
@@ -124,10 +128,6 @@ def _readable(angle: float) -> float:
     return 90.0 if a == -90.0 else a
 
 
-def _fmt(n: float) -> str:
-    return f"{n:,.0f}"
-
-
 def _setup(doc) -> None:
     doc.units = units.MM
     doc.header["$INSUNITS"] = units.MM
@@ -210,122 +210,27 @@ def write_dxf(analysis: Analysis, path) -> str:
     project, catalog = analysis.project, analysis.catalog
     if project is None or catalog is None or not project.halls:
         raise ExportError("the design has no hall to draw: add a hall first")
-    halls = {h.id: h for h in project.halls}
-    racks_of: dict[str, list] = defaultdict(list)
-    for r in project.racks:
-        if r.hall not in halls:
-            raise ExportError(f"rack {r.name or r.id} stands in hall {r.hall!r}, which the design does not have")
-        racks_of[r.hall].append(r)
-    floors_of: dict[str, list] = defaultdict(list)
-    for f in project.floor_devices:
-        if f.hall not in halls:
-            raise ExportError(f"floor unit {f.name or f.id} stands in hall {f.hall!r}, which the design does "
-                              "not have")
-        floors_of[f.hall].append(f)
-
+    racks_of, floors_of = _by_hall(project)
+    on = _quote_day(project)
     doc = ezdxf.new(DXF_VERSION)
     _setup(doc)
     msp = doc.modelspace()
-
-    # -- one block per rack type and per floor-unit type --------------------------------------------
-    rack_types: dict[str, tuple[str, float, float, str]] = {}  # type -> block, width, depth, catalog name
-    gpus_of: dict[str, int] = {}
-    for r in project.racks:
-        if r.type not in rack_types:
-            w, d = rack_size(catalog, r.type)
-            block = _block_name("RACK-", r.type)
-            _rack_block(doc, block, w, d)
-            dev = catalog.find(r.type)
-            rack_types[r.type] = (block, w, d, dev.name if dev is not None else r.type)
-    floor_types: dict[str, str] = {}
-    floor_prints = {f.id: floor_footprint(f, catalog) for f in project.floor_devices}
-    for f in project.floor_devices:
-        if f.type not in floor_types:
-            fp = floor_prints[f.id]
-            floor_types[f.type] = _block_name("FLOOR-", f.type)
-            _floor_block(doc, floor_types[f.type], fp.width, fp.depth)
-
-    def gpus_in(rack) -> int:
-        total = 0
-        for dv in rack.devices:
-            g = gpus_of.get(dv.type)
-            if g is None:
-                dt = catalog.find(dv.type)
-                g = gpus_of[dv.type] = int(dt.gpu_count or 0) if dt is not None else 0
-            total += g
-        return total
-
-    # -- halls side by side, each from its own origin ------------------------------------------------
-    gap = 0.0
-    bounds = {}
-    for h in project.halls:
-        xs = [p[0] for p in h.outline]
-        ys = [p[1] for p in h.outline]
-        rows = np.array([(r.x, r.y, *rack_types[r.type][1:3], r.rotation) for r in racks_of[h.id]],
-                        dtype=float).reshape(-1, 5)
-        if len(rows):
-            c = corner_arrays(rows)
-            pad = max(FRONT_CLEARANCE_MM, REAR_CLEARANCE_MM)  # the bands are part of the drawing
-            xs += [float(c[..., 0].min()) - pad, float(c[..., 0].max()) + pad]
-            ys += [float(c[..., 1].min()) - pad, float(c[..., 1].max()) + pad]
-        for f in floors_of[h.id]:
-            fp = floor_prints[f.id]
-            reach = max(fp.width, fp.depth, 2 * MARKER_MM) / 2
-            xs += [fp.x - reach, fp.x + reach]
-            ys += [fp.y - reach, fp.y + reach]
-        bounds[h.id] = (min(xs), min(ys), max(xs), max(ys))
-        gap = max(gap, 0.15 * (max(xs) - min(xs)), 5000.0)
-    offsets: dict[str, float] = {}
-    cursor = bounds[project.halls[0].id][0]
-    for h in project.halls:
-        bx0, _, bx1, _ = bounds[h.id]
-        offsets[h.id] = cursor - bx0
-        cursor += (bx1 - bx0) + gap
+    types = _Types(doc, project, catalog)
+    bounds, offsets = _layout(project, racks_of, floors_of, types)
 
     # an INSERT, its ATTRIBs, its SEQEND and its label
     raw = _RawEntities(doc, (len(RACK_TAGS) + 3) * len(project.racks)
                        + (len(FLOOR_TAGS) + 3) * len(project.floor_devices))
-    role_count: Counter = Counter()
-    cdu_count = other_count = 0
+    drawn = _Drawn()
     for h in project.halls:
         dx = offsets[h.id]
-        outline = [(x + dx, -y) for x, y in h.outline]
-        msp.add_lwpolyline(outline, close=True, dxfattribs={"layer": HALL})
+        msp.add_lwpolyline([(x + dx, -y) for x, y in h.outline], close=True, dxfattribs={"layer": HALL})
         for (ax, ay), (bx, by) in grid_segments(h.outline, h.tile_mm):
             msp.add_line((ax + dx, -ay), (bx + dx, -by), dxfattribs={"layer": GRID})
-
-        # -- racks: an INSERT each, with its attributes, and its name as a label -------------------
         for r in racks_of[h.id]:
-            block, w, d, type_name = rack_types[r.type]
-            role = rack_role(r, catalog)
-            role_count[role] += 1
-            layer = ROLE_LAYERS[role]
-            x, y = r.x + dx, -r.y
-            angle = -r.rotation % 360.0
-            figures = analysis.rack(r.id)
-            kw = figures.max_kw if figures is not None else None
-            name = r.name or r.id
-            raw.insert(block, layer, x, y, angle, RACK_TAGS,
-                       (name, type_name, "" if kw is None else f"{kw:.1f}", str(gpus_in(r))), min(w, d) * 0.15)
-            height, text_angle = _label(name, w, d, r.rotation)
-            raw.text(name, RACK_LABELS, x, y, height, text_angle, 1)
-
+            _put_rack(raw, analysis, types, drawn, r, dx)
         for f in floors_of[h.id]:
-            fp = floor_prints[f.id]
-            dev = catalog.find(f.type)
-            is_cdu = dev is not None and dev.kind == "cdu"
-            cdu_count += is_cdu
-            other_count += not is_cdu
-            x, y = f.x + dx, -f.y
-            name = f.name or f.id
-            size = min(fp.width, fp.depth) * 0.15 if fp.solid else MARKER_MM / 2
-            raw.insert(floor_types[f.type], CDUS if is_cdu else FLOOR_UNITS, x, y, -f.rotation % 360.0,
-                       FLOOR_TAGS, (name, dev.name if dev is not None else f.type), size)
-            if fp.solid:
-                height, text_angle = _label(name, fp.width, fp.depth, f.rotation)
-                raw.text(name, FLOOR_LABELS, x, y, height, text_angle, 1)
-            else:  # beside its marker, which is too small to hold it
-                raw.text(name, FLOOR_LABELS, x + MARKER_MM * 1.3, y, MARKER_MM * 0.6, 0.0, 0)
+            _put_floor_unit(raw, catalog, types, drawn, f, dx)
 
     # -- extents, title block, initial view ----------------------------------------------------------
     minx = min(bounds[h.id][0] + offsets[h.id] for h in project.halls)
@@ -338,7 +243,7 @@ def write_dxf(analysis: Analysis, path) -> str:
         name = msp.add_text(_text_value(h.name or h.id), height=size, dxfattribs={"layer": TITLE, "style": STYLE})
         name.set_placement((bx0 + offsets[h.id], -by0 + size * 0.8), align=TextEntityAlignment.BOTTOM_LEFT)
         maxy = max(maxy, -by0 + size * 2)
-    title_bottom, title_right = _title_block(msp, analysis, offsets, role_count, cdu_count, other_count,
+    title_bottom, title_right = _title_block(msp, analysis, on, offsets, drawn.roles, drawn.cdus, drawn.others,
                                              minx, maxx, miny)
     miny, maxx = min(miny, title_bottom), max(maxx, title_right)
     doc.header["$EXTMIN"] = (minx, miny, 0.0)
@@ -346,11 +251,138 @@ def write_dxf(analysis: Analysis, path) -> str:
     doc.set_modelspace_vport(height=(maxy - miny) * 1.05, center=((minx + maxx) / 2, (miny + maxy) / 2))
 
     head, tail = raw.split(doc)
+    head, tail = _dated(head, on, project.name), _dated(tail, on, project.name)
     write_atomic(path, lambda fh: (fh.write(head), fh.writelines(raw.chunks), fh.write(tail)))
     n_entities = len(msp) + raw.count
-    floor_words = f", {_count(len(project.floor_devices), 'floor unit')}" if project.floor_devices else ""
-    return (f"{_count(len(project.halls), 'hall')}, {_count(len(project.racks), 'rack')}{floor_words}, "
-            f"{n_entities:,} entities")
+    floor_words = f", {count(len(project.floor_devices), 'floor unit')}" if project.floor_devices else ""
+    return (f"{count(len(project.halls), 'hall')}, {count(len(project.racks), 'rack')}{floor_words}, "
+            f"{count(n_entities, 'entity', 'entities')}")
+
+
+def _by_hall(project) -> tuple[dict[str, list], dict[str, list]]:
+    """The racks and the floor units of each hall; a thing standing in a hall the design lacks is refused."""
+    halls = {h.id for h in project.halls}
+    racks_of: dict[str, list] = defaultdict(list)
+    for r in project.racks:
+        if r.hall not in halls:
+            raise ExportError(f"rack {r.name or r.id} stands in hall {r.hall!r}, which the design does not have")
+        racks_of[r.hall].append(r)
+    floors_of: dict[str, list] = defaultdict(list)
+    for f in project.floor_devices:
+        if f.hall not in halls:
+            raise ExportError(f"floor unit {f.name or f.id} stands in hall {f.hall!r}, which the design does "
+                              "not have")
+        floors_of[f.hall].append(f)
+    return racks_of, floors_of
+
+
+class _Types:
+    """One block per rack type and per floor-unit type, made in ``doc``, and what their INSERTs carry."""
+
+    def __init__(self, doc, project, catalog):
+        self.catalog = catalog
+        #: rack type -> block, width, depth, catalog name
+        self.racks: dict[str, tuple[str, float, float, str]] = {}
+        for r in project.racks:
+            if r.type not in self.racks:
+                w, d = rack_size(catalog, r.type)
+                block = _block_name("RACK-", r.type)
+                _rack_block(doc, block, w, d)
+                dev = catalog.find(r.type)
+                self.racks[r.type] = (block, w, d, dev.name if dev is not None else r.type)
+        #: floor-unit type -> block; floor unit id -> its footprint
+        self.floors: dict[str, str] = {}
+        self.floor_prints = {f.id: floor_footprint(f, catalog) for f in project.floor_devices}
+        for f in project.floor_devices:
+            if f.type not in self.floors:
+                fp = self.floor_prints[f.id]
+                self.floors[f.type] = _block_name("FLOOR-", f.type)
+                _floor_block(doc, self.floors[f.type], fp.width, fp.depth)
+        self._gpus: dict[str, int] = {}
+
+    def gpus_in(self, rack) -> int:
+        total = 0
+        for dv in rack.devices:
+            g = self._gpus.get(dv.type)
+            if g is None:
+                dt = self.catalog.find(dv.type)
+                g = self._gpus[dv.type] = int(dt.gpu_count or 0) if dt is not None else 0
+            total += g
+        return total
+
+
+def _layout(project, racks_of, floors_of, types: _Types) -> tuple[dict[str, tuple], dict[str, float]]:
+    """Each hall's extent in its own coordinates (clearance bands and floor units included), and how far along
+    X it is shifted so the halls stand side by side, each from its own origin."""
+    gap = 0.0
+    bounds = {}
+    for h in project.halls:
+        xs = [p[0] for p in h.outline]
+        ys = [p[1] for p in h.outline]
+        rows = np.array([(r.x, r.y, *types.racks[r.type][1:3], r.rotation) for r in racks_of[h.id]],
+                        dtype=float).reshape(-1, 5)
+        if len(rows):
+            c = corner_arrays(rows)
+            pad = max(FRONT_CLEARANCE_MM, REAR_CLEARANCE_MM)  # the bands are part of the drawing
+            xs += [float(c[..., 0].min()) - pad, float(c[..., 0].max()) + pad]
+            ys += [float(c[..., 1].min()) - pad, float(c[..., 1].max()) + pad]
+        for f in floors_of[h.id]:
+            fp = types.floor_prints[f.id]
+            reach = max(fp.width, fp.depth, 2 * MARKER_MM) / 2
+            xs += [fp.x - reach, fp.x + reach]
+            ys += [fp.y - reach, fp.y + reach]
+        bounds[h.id] = (min(xs), min(ys), max(xs), max(ys))
+        gap = max(gap, 0.15 * (max(xs) - min(xs)), 5000.0)
+    offsets: dict[str, float] = {}
+    cursor = bounds[project.halls[0].id][0]
+    for h in project.halls:
+        bx0, _, bx1, _ = bounds[h.id]
+        offsets[h.id] = cursor - bx0
+        cursor += (bx1 - bx0) + gap
+    return bounds, offsets
+
+
+class _Drawn:
+    """What the plan holds, counted for the title block's legend: racks by role, CDUs, other floor units."""
+
+    def __init__(self):
+        self.roles: Counter = Counter()
+        self.cdus = self.others = 0
+
+
+def _put_rack(raw: _RawEntities, analysis: Analysis, types: _Types, drawn: _Drawn, r, dx: float) -> None:
+    """A rack: an INSERT of its type's block with its attributes, and its name as a label."""
+    block, w, d, type_name = types.racks[r.type]
+    role = rack_role(r, types.catalog)
+    drawn.roles[role] += 1
+    x, y = r.x + dx, -r.y
+    figures = analysis.rack(r.id)
+    kw = figures.max_kw if figures is not None else None
+    name = r.name or r.id
+    # the attributes are data for CAD's attribute extraction: plain numbers, no separators
+    raw.insert(block, ROLE_LAYERS[role], x, y, -r.rotation % 360.0, RACK_TAGS,
+               (name, type_name, "" if kw is None else f"{kw:.1f}", str(types.gpus_in(r))), min(w, d) * 0.15)
+    height, text_angle = _label(name, w, d, r.rotation)
+    raw.text(name, RACK_LABELS, x, y, height, text_angle, 1)
+
+
+def _put_floor_unit(raw: _RawEntities, catalog, types: _Types, drawn: _Drawn, f, dx: float) -> None:
+    """A floor unit: an INSERT of its type's block, and its name inside its footprint or beside its marker."""
+    fp = types.floor_prints[f.id]
+    dev = catalog.find(f.type)
+    is_cdu = dev is not None and dev.kind == "cdu"
+    drawn.cdus += is_cdu
+    drawn.others += not is_cdu
+    x, y = f.x + dx, -f.y
+    name = f.name or f.id
+    size = min(fp.width, fp.depth) * 0.15 if fp.solid else MARKER_MM / 2
+    raw.insert(types.floors[f.type], CDUS if is_cdu else FLOOR_UNITS, x, y, -f.rotation % 360.0,
+               FLOOR_TAGS, (name, dev.name if dev is not None else f.type), size)
+    if fp.solid:
+        height, text_angle = _label(name, fp.width, fp.depth, f.rotation)
+        raw.text(name, FLOOR_LABELS, x, y, height, text_angle, 1)
+    else:  # beside its marker, which is too small to hold it
+        raw.text(name, FLOOR_LABELS, x + MARKER_MM * 1.3, y, MARKER_MM * 0.6, 0.0, 0)
 
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
@@ -359,10 +391,6 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f]")
 def _text_value(text: str) -> str:
     """A DXF string: one line, so a control character in a name cannot break the file."""
     return _CONTROL.sub(" ", text)
-
-
-def _count(n: int, noun: str) -> str:
-    return f"{n:,} {noun}{'' if n == 1 else 's'}"
 
 
 def _num(v: float) -> str:
@@ -434,7 +462,35 @@ class _RawEntities:
         return text[:cut], text[cut:]
 
 
-def _title_block(msp, analysis, offsets, role_count, cdu_count, other_count,
+def _quote_day(project) -> _dt.date:
+    """The day the drawing is dated: the quote's (as the quote PDF and the bill are dated), so one design
+    written on any day is the same file; a design whose quote has no date is dated the day it is written, as
+    its bill is."""
+    try:
+        return effective_date(project.quote)
+    except QuoteError as exc:
+        raise ExportError(str(exc)) from None
+
+
+def _written(project, on: _dt.date) -> str:
+    return (f"Written by PodPlanner for the quote of {on.isoformat()}." if project.quote.quote_date else
+            f"Written by PodPlanner on {on.isoformat()}.")
+
+
+def _dated(text: str, on: _dt.date, name: str) -> str:
+    """ezdxf's file with what it stamps from the clock and at random (creation and update times, the drawing's
+    GUIDs, its own "written at" marks) made the quote's day and GUIDs derived from the design's name and that
+    day: the same design and quote give the same bytes."""
+    day = repr(juliandate(_dt.datetime(on.year, on.month, on.day)))
+    text = re.sub(r"(\n  9\n\$TDU?(?:CREATE|UPDATE)\n 40\n)[^\n]*", lambda m: m[1] + day, text)
+    for var in ("FINGERPRINTGUID", "VERSIONGUID"):
+        guid = "{" + str(uuid.uuid5(uuid.NAMESPACE_URL, f"podplanner:{var}:{name}:{on}")).upper() + "}"
+        text = re.sub(rf"(\n  9\n\${var}\n  2\n)[^\n]*", lambda m: m[1] + guid, text)
+    stamp = f"{ezdxf.__version__} @ {on.isoformat()}T00:00:00+00:00"
+    return re.sub(rf"(\n  1\n){re.escape(ezdxf.__version__)} @ [^\n]*", lambda m: m[1] + stamp, text)
+
+
+def _title_block(msp, analysis, on, offsets, role_count, cdu_count, other_count,
                  minx: float, maxx: float, miny: float) -> tuple[float, float]:
     """Project, scale, date, what is drawn and where each hall was put, and a legend, framed under the plan;
     returns the frame's bottom and right edges."""
@@ -442,18 +498,17 @@ def _title_block(msp, analysis, offsets, role_count, cdu_count, other_count,
     span = maxx - minx
     h1 = max(150.0, min(3000.0, span / 35))
     h2 = h1 * 0.55
-    units = "".join(f", {_count(n, noun)}" for n, noun in ((cdu_count, "CDU"), (other_count, "other floor unit")) if n)
+    units = "".join(f", {count(n, noun)}" for n, noun in ((cdu_count, "CDU"), (other_count, "other floor unit")) if n)
     lines: list[tuple[str, float]] = [
         (_text_value(project.name), h1),
         ("Floor plan. Scale 1:1, 1 drawing unit = 1 mm. Up is the top of the plan in PodPlanner.", h2),
-        (f"Written by PodPlanner on {_dt.date.today().isoformat()}. {_count(len(project.halls), 'hall')}, "
-         f"{_count(len(project.racks), 'rack')}{units}, "
-         f"{_count(analysis.summary.gpus, 'GPU')}.", h2),
+        (f"{_written(project, on)} {count(len(project.halls), 'hall')}, {count(len(project.racks), 'rack')}{units}, "
+         f"{count(analysis.summary.gpus, 'GPU')}.", h2),
     ]
     for hl in project.halls:
         dx = offsets[hl.id]
         where = ("at its own coordinates: a plan point (x, y) is drawn at (x, -y)" if abs(dx) < 1e-9 else
-                 f"shifted {_fmt(dx)} mm along X: a plan point (x, y) is drawn at (x + {_fmt(dx)}, -y)")
+                 f"shifted {quantity(dx, 'mm')} along X: a plan point (x, y) is drawn at (x + {number(dx)}, -y)")
         lines.append((f"{_text_value(hl.name or hl.id)}: {where}.", h2))
     lines.append(("Layers: racks by role (RACKS-*), RACK-FRONTS (cold-aisle edge), CLEARANCE-FRONT and "
                   "CLEARANCE-REAR (space kept free), CDUS, LABELS-*.", h2))
@@ -477,8 +532,8 @@ def _title_block(msp, analysis, offsets, role_count, cdu_count, other_count,
     if other_count:
         entries.append((FLOOR_UNITS, st.FLOOR_OTHER[1], other_count))
     if role_count:
-        entries += [(CLEAR_FRONT, f"Front clearance {FRONT_CLEARANCE_MM / 1000:g} m", None),
-                    (CLEAR_REAR, f"Rear clearance {REAR_CLEARANCE_MM / 1000:g} m", None)]
+        entries += [(CLEAR_FRONT, f"Front clearance {quantity(FRONT_CLEARANCE_MM / 1000, 'm')}", None),
+                    (CLEAR_REAR, f"Rear clearance {quantity(REAR_CLEARANCE_MM / 1000, 'm')}", None)]
     for layer, label, n in entries:
         aci, rgb = LAYERS[layer][0], LAYERS[layer][1]
         square = [(x, y), (x + h2 * 1.6, y), (x + h2 * 1.6, y + h2 * 1.2), (x, y + h2 * 1.2)]
@@ -486,7 +541,7 @@ def _title_block(msp, analysis, offsets, role_count, cdu_count, other_count,
         hatch.rgb = rgb
         hatch.transparency = FILL_TRANSPARENCY.get(layer, RACK_FILL_TRANSPARENCY)  # as the plan shows it
         hatch.paths.add_polyline_path(square, is_closed=True)
-        text = label if n is None else f"{label} ({n:,})"
+        text = label if n is None else f"{label} ({number(n)})"
         msp.add_text(text, height=h2, dxfattribs={"layer": TITLE, "style": STYLE}).set_placement(
             (x + h2 * 2.0, y), align=TextEntityAlignment.LEFT)
         x += h2 * (2.0 + len(text) * CHAR_WIDTH * 0.8 + 1.5)  # mixed case runs narrower than caps

@@ -53,11 +53,13 @@ from designer.fabric import media
 from designer.fabric.topology import TIER_NAMES
 from designer.fabric.wiring import port_name
 from designer.facility import NO_FACILITY
+from designer.formatting import count
 from designer.quote.lines import cable_part_number
 from designer.rack_roles import device_role
 
 from . import pdf_style as st
 from .base import ExportError
+from .netbox_readme import readme
 
 #: Catalog types the community devicetype-library holds (read at netbox-community/devicetype-library),
 #: as (manufacturer, model, file). The library's QM9700 is left out on purpose: its file skips
@@ -274,6 +276,46 @@ def write_netbox(analysis: Analysis, folder) -> str:
     project, catalog = analysis.project, analysis.catalog
     if not project.racks:
         raise ExportError("the design has no racks: place racks and devices first")
+    folder = _folder(folder)
+    site = (project.name or "PodPlanner design")[:NAME_MAX]
+    locations = _location_names(project)
+    rack_names = _rack_names(project)
+    dev_names = _device_names(project)
+    rows: dict[str, list] = {name: [] for name in FILES}
+    rows["00-custom-fields.csv"] = [(n, label, "PodPlanner", kind, types, desc)
+                                    for n, label, kind, types, desc in CUSTOM_FIELDS]
+    _site_rows(rows, project, site, locations)
+
+    # -- types: one pass over the design ------------------------------------------------------
+    device_type = {d.id: d.type for r in project.racks for d in r.devices}
+    used_types = Counter(device_type.values()) + Counter(f.type for f in project.floor_devices)
+    wiring = _Wiring(analysis, project)
+    cabled_types = {device_type[d] for d in wiring.cabled_devices}
+    refs = _type_refs(catalog, used_types, cabled_types)
+    rack_models = _type_rows(rows, project, catalog, refs, used_types)
+    _device_rows(rows, project, catalog, used_types, refs, site, locations, rack_names, dev_names, rack_models)
+
+    # -- interfaces and cables ------------------------------------------------------------------
+    itype = {t: _interface_type(catalog.get(t), catalog) for t in cabled_types}
+    # written as ready-made lines: csv.writer quoting the 900,000 rows of a 100,000-GPU design took over a second
+    rows["09-interfaces.csv"] = wiring.interface_lines(dev_names, {d: itype[device_type[d]]
+                                                                   for d in wiring.cabled_devices})
+    rows["10-cables.csv"] = wiring.cable_lines(dev_names, catalog)
+
+    # -- write ------------------------------------------------------------------------------------
+    for name in FILES:
+        _write_csv(folder / name, COLUMNS[name], rows[name])
+    yaml_files = _write_device_types(folder, catalog, used_types, refs)
+    community = sorted({COMMUNITY_TYPES[t] for t, ref in refs.items()
+                        if t in COMMUNITY_TYPES and ref == COMMUNITY_TYPES[t][:2]})
+    write_atomic(folder / "README.txt", readme(site, community, yaml_files, {n: len(r) for n, r in rows.items()}))
+    return (f"{count(len(project.racks), 'rack')}, {count(len(rows['08-devices.csv']), 'device')}, "
+            f"{count(len(rows['09-interfaces.csv']), 'interface')}, {count(len(rows['10-cables.csv']), 'cable')}, "
+            f"{count(len(yaml_files), 'device type')}")
+
+
+def _folder(folder) -> Path:
+    """The export's folder and its device-type folder, made where they are missing."""
     folder = Path(folder)
     if folder.exists() and not folder.is_dir():
         raise ExportError(f"{folder} is a file; NetBox files are written into a folder")
@@ -281,18 +323,13 @@ def write_netbox(analysis: Analysis, folder) -> str:
         os.makedirs(folder / TYPES_FOLDER, exist_ok=True)
     except OSError as exc:
         raise ExportError(f"cannot create the folder {folder}: {exc.strerror or exc}") from None
+    return folder
 
-    site = (project.name or "PodPlanner design")[:NAME_MAX]
-    site_slug = slug(site)
-    locations = _location_names(project)
-    rack_names = _rack_names(project)
-    dev_names = _device_names(project)
-    rows: dict[str, list] = {name: [] for name in FILES}
 
-    rows["00-custom-fields.csv"] = [(n, label, "PodPlanner", kind, types, desc)
-                                    for n, label, kind, types, desc in CUSTOM_FIELDS]
+def _site_rows(rows: dict[str, list], project, site: str, locations: dict[str, str]) -> None:
+    """The site, and a location per hall carrying the hall's outline, tiles, capacities and facility."""
     # NetBox's description holds 200 characters; the whole text goes in comments
-    rows["01-sites.csv"].append((site, site_slug, "planned", project.description[:200], project.description,
+    rows["01-sites.csv"].append((site, slug(site), "planned", project.description[:200], project.description,
                                  project.name))
     # a location's slug need only be unique within its site: the hall's id, never cut off by a long site name
     hall_slugs: dict[str, str] = {}
@@ -308,30 +345,31 @@ def write_netbox(analysis: Analysis, folder) -> str:
                                          json.dumps(h.facility.to_json(), sort_keys=True)
                                          if h.facility != NO_FACILITY else ""))
 
-    # -- types: one pass over the design ------------------------------------------------------
-    device_type = {d.id: d.type for r in project.racks for d in r.devices}
-    used_types = Counter(device_type.values()) + Counter(f.type for f in project.floor_devices)
-    wiring = _Wiring(analysis, project)
-    cabled_types = {device_type[d] for d in wiring.cabled_devices}
 
+def _type_refs(catalog, used_types, cabled_types) -> dict[str, tuple[str, str]]:
+    """(manufacturer, model) each device row names its type by: the community library's where it has the type and
+    the type carries no cabled ports, else this export's own; two types named alike are refused."""
     def type_ref(type_id: str) -> tuple[str, str]:
-        """(manufacturer, model) a device row names its type by."""
         if type_id in COMMUNITY_TYPES and type_id not in cabled_types:
             return COMMUNITY_TYPES[type_id][:2]
         dev = catalog.get(type_id)
         return manufacturer_name(dev.manufacturer), model_name(dev)
 
     refs = {t: type_ref(t) for t in used_types}
-    rack_types = sorted({r.type for r in project.racks})
-    manufacturers = sorted({m for m, _ in refs.values()} | {manufacturer_name(catalog.get(t).manufacturer)
-                                                             for t in rack_types})
-    rows["03-manufacturers.csv"] = [(m, slug(m)) for m in manufacturers]
     models_seen: dict[tuple[str, str], str] = {}
     for t, (m, model) in refs.items():
         other = models_seen.setdefault((m, model.lower()), t)
         if other != t:
             raise ExportError(f"catalog types {other} and {t} would both be {m} {model} in NetBox")
+    return refs
 
+
+def _type_rows(rows: dict[str, list], project, catalog, refs, used_types) -> dict[str, str]:
+    """The manufacturers, device roles and rack types; returns the model name of each rack type."""
+    rack_types = sorted({r.type for r in project.racks})
+    manufacturers = sorted({m for m, _ in refs.values()} | {manufacturer_name(catalog.get(t).manufacturer)
+                                                             for t in rack_types})
+    rows["03-manufacturers.csv"] = [(m, slug(m)) for m in manufacturers]
     roles = sorted({_role(catalog.get(t)) for t in used_types}, key=list(ROLE_NAMES).index)
     rows["04-device-roles.csv"] = [(ROLE_NAMES[r], slug(ROLE_NAMES[r]),
                                     st.DEVICE_COLOURS[r].hexval()[2:].lower(), "") for r in roles]
@@ -347,13 +385,17 @@ def write_netbox(analysis: Analysis, folder) -> str:
             num(dev.weight_kg), int(dev.max_load_kg) if dev.max_load_kg else "",
             "kg" if dev.weight_kg is not None or dev.max_load_kg else "",
             f"Part number {dev.part_number}" if dev.part_number else ""))
+    return rack_models
 
+
+def _device_rows(rows: dict[str, list], project, catalog, used_types, refs, site: str, locations, rack_names,
+                 dev_names, rack_models) -> None:
+    """The racks, the devices in them and the floor units."""
     for r in project.racks:
         rows["06-racks.csv"].append((
             site, locations[r.hall], rack_names[r.id], "planned", rack_models[r.type],
             r.id, r.type, num(r.x), num(r.y), num(r.rotation), r.row,
             num(r.power_limit_kw), r.name))
-
     role_of = {t: ROLE_NAMES[_role(catalog.get(t))] for t in used_types}
     device_rows = rows["08-devices.csv"]
     for r in project.racks:
@@ -372,17 +414,9 @@ def write_netbox(analysis: Analysis, folder) -> str:
                             locations[f.hall], "", "", "", f.id, f.name, f.type, num(f.x),
                             num(f.y), num(f.rotation), serves))
 
-    # -- interfaces and cables ------------------------------------------------------------------
-    itype = {t: _interface_type(catalog.get(t), catalog) for t in cabled_types}
-    # written as ready-made lines: csv.writer quoting the 900,000 rows of a 100,000-GPU design took over a second
-    rows["09-interfaces.csv"] = wiring.interface_lines(dev_names, {d: itype[device_type[d]]
-                                                                   for d in wiring.cabled_devices})
-    rows["10-cables.csv"] = wiring.cable_lines(dev_names, catalog)
-    interface_rows, cable_rows = rows["09-interfaces.csv"], rows["10-cables.csv"]
 
-    # -- write ------------------------------------------------------------------------------------
-    for name in FILES:
-        _write_csv(folder / name, COLUMNS[name], rows[name])
+def _write_device_types(folder: Path, catalog, used_types, refs) -> list[str]:
+    """A YAML file per type the community library does not supply; an older export's files go."""
     # an older export's device types would be imported beside this one's: only this export's stay
     for old in (folder / TYPES_FOLDER).glob("*.yaml"):
         if old.is_file() and not old.is_symlink():
@@ -395,9 +429,7 @@ def write_netbox(analysis: Analysis, folder) -> str:
         text = "---\n" + yaml.safe_dump(_device_type_yaml(catalog.get(t)), sort_keys=False, allow_unicode=True)
         write_atomic(folder / TYPES_FOLDER / file_name, text)
         yaml_files.append(file_name)
-    write_atomic(folder / "README.txt", _readme(site, refs, yaml_files, rows))
-    return (f"{len(project.racks):,} racks, {len(device_rows):,} devices, {len(interface_rows):,} interfaces, "
-            f"{len(cable_rows):,} cables, {len(yaml_files)} device types")
+    return yaml_files
 
 
 class _Wiring:
@@ -514,59 +546,3 @@ def _write_csv(path: Path, header, rows) -> None:
             w.writerows(rows)
 
     write_atomic(path, write, newline="")
-
-
-def _readme(site: str, refs: dict, yaml_files: list[str], rows: dict) -> str:
-    community = sorted({COMMUNITY_TYPES[t] for t, ref in refs.items()
-                        if t in COMMUNITY_TYPES and ref == COMMUNITY_TYPES[t][:2]})
-    count = {name: len(rows[name]) for name in FILES}
-
-    def rows_of(name: str) -> str:
-        return f"{count[name]:,} row" + ("" if count[name] == 1 else "s")
-
-    lines = [
-        f"NetBox import of the PodPlanner design {site!r}",
-        "",
-        "For NetBox 4.1 or later. Import the files in this order, each in the page named, with",
-        "Import > Format CSV (or YAML for device types); every object is created with status 'planned'.",
-        "",
-        f"  00-custom-fields.csv  Customization > Custom Fields > Import   ({rows_of('00-custom-fields.csv')})",
-        f"  01-sites.csv          Organization > Sites > Import           ({rows_of('01-sites.csv')})",
-        f"  02-locations.csv      Organization > Locations > Import       ({rows_of('02-locations.csv')})",
-        f"  03-manufacturers.csv  Devices > Manufacturers > Import        ({rows_of('03-manufacturers.csv')})",
-        f"  04-device-roles.csv   Devices > Device Roles > Import         ({rows_of('04-device-roles.csv')})",
-        f"  05-rack-types.csv     Racks > Rack Types > Import             ({rows_of('05-rack-types.csv')})",
-        f"  06-racks.csv          Racks > Racks > Import                  ({rows_of('06-racks.csv')})",
-        f"  07-device-types/      Devices > Device Types > Import, YAML, a file at a time ({len(yaml_files)} files)",
-        f"  08-devices.csv        Devices > Devices > Import              ({rows_of('08-devices.csv')})",
-        f"  09-interfaces.csv     Devices > Interfaces > Import           ({rows_of('09-interfaces.csv')})",
-        f"  10-cables.csv         Connections > Cables > Import           ({rows_of('10-cables.csv')})",
-        "",
-        "NetBox refuses a row for an object that already exists (a manufacturer, a role, a custom",
-        "field from an earlier import): delete that row from the file, or the file's rows that",
-        "exist, before importing it.",
-        "",
-        "Device types in 07-device-types:",
-        *(f"  {f}" for f in yaml_files),
-    ]
-    if community:
-        lines += ["", "Device types taken from the community devicetype-library",
-                  "(https://github.com/netbox-community/devicetype-library); import these files first:"]
-        lines += [f"  {path}  ({m} {model})" for m, model, path in community]
-    lines += [
-        "",
-        "Where things are: NetBox has no floor plan, so each rack's position on the hall plan is in",
-        "the custom fields 'Plan x (mm)', 'Plan y (mm)' and 'Plan rotation (deg)' (rotation clockwise;",
-        "at 0 the rack's front faces -y). Devices are placed in their racks by position (lowest U)",
-        "and face; 0U PDUs have a face and no position. CDUs stand on the floor: they are devices",
-        "in the hall's location, without a rack, with the same position fields.",
-        "",
-        "Cables are labelled W000001 ... in the order of the cabling plan; their description holds",
-        "the fabric tier, rail, part number with its length code and the transceivers.",
-        "",
-        "Cables name their devices by name alone (NetBox before 4.4 has no site column there), so",
-        "every device name in these files is unique; import into a NetBox where no other site holds",
-        "devices of the same names.",
-        "",
-    ]
-    return "\n".join(lines)

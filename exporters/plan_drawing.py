@@ -34,6 +34,7 @@ from reportlab.lib.validators import isAnything
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from designer.colours import load_band
+from designer.formatting import count, number, quantity
 from designer.placement.footprints import floor_footprint, rack_size
 from designer.placement.geometry import corner_arrays
 from designer.rack_roles import ROLES as ROLE_ORDER
@@ -57,6 +58,8 @@ MAX_GRID_LINES = 20_000
 #: Below this many points per tile the grid is noise.
 MIN_TILE_PT = 5.0
 HEADER_PT = 30.0
+#: Width kept left of the legend for the scale bar.
+BAR_SPACE_PT = 150.0
 LEGEND_ROW_PT = 13.0
 
 
@@ -95,10 +98,6 @@ def _scale_bar_m(k_pt_per_mm: float, max_pt: float) -> float:
             if metres * 1000 * k_pt_per_mm <= max_pt:
                 best = metres
     return best
-
-
-def _fmt_m(metres: float) -> str:
-    return f"{metres:,.1f}".rstrip("0").rstrip(".")
 
 
 class _Legend:
@@ -154,99 +153,29 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
     if project is None or catalog is None or not project.halls:
         raise ValueError("the analysis holds no hall to draw")
     hall = project.hall(hall_id) if hall_id is not None else project.halls[0]
-    racks = [r for r in project.racks if r.hall == hall.id]
-    floors = [f for f in project.floor_devices if f.hall == hall.id]
-
+    c = _Contents(analysis, hall, colour_by)
     d = PlanDrawing(width, height, initialFontName=st.FONT, initialFontSize=7)
-    d.hall_name, d.colour_by, d.racks_drawn, d.labels_drawn = hall.name or hall.id, colour_by, len(racks), 0
+    d.hall_name, d.colour_by, d.racks_drawn, d.labels_drawn = hall.name or hall.id, colour_by, len(c.racks), 0
 
-    # -- what is drawn, and in which colour ------------------------------------------------------
-    sizes: dict[str, tuple[float, float]] = {}
-    rows = np.empty((len(racks), 5), dtype=float)
-    for i, r in enumerate(racks):
-        size = sizes.get(r.type)
-        if size is None:
-            size = sizes[r.type] = rack_size(catalog, r.type)
-        rows[i] = (r.x, r.y, size[0], size[1], r.rotation)
-    if colour_by == "role":
-        keys = [rack_role(r, catalog) for r in racks]
-        fill_of = {role: st.ROLES[role][0] for role in ROLE_ORDER}
-    else:
-        # The window's load bands: one colour per band, so racks of one band share one path and the key
-        # lists exactly the colours drawn.
-        share = {row["id"]: row.get("utilisation") for row in (analysis.sections.get("power") or {}).get("racks") or ()}
-        keys = [load_band(share.get(r.id)) for r in racks]
-        fill_of = {band: st.HEAT_BANDS[band][0] for band in st.HEAT_BANDS}
-    counts = Counter(keys)
-
-    floor_prints = [floor_footprint(f, catalog) for f in floors]
-    cdu_ids = {f.id for f in floors if (catalog.find(f.type) is not None and catalog.get(f.type).kind == "cdu")}
-
-    # -- legend (measured first: it takes its rows from the plan's space) --------------------------
-    bar_space = 150.0
-    legend = _Legend(width - 4, bar_space)
-    if colour_by == "role":
-        for role in ROLE_ORDER:
-            if counts.get(role):
-                legend.add("swatch", st.ROLES[role][0], f"{st.ROLES[role][1]} ({counts[role]:,})")
-    else:
-        for band, (colour, label) in st.HEAT_BANDS.items():
-            if counts.get(band):
-                legend.add("swatch", colour, f"{label} ({counts[band]:,})")
-    n_cdu = sum(1 for f in floors if f.id in cdu_ids)
-    # On the power map a CDU shows the load of its loop against the loop's capacity, as the window's heat map does.
-    cdu_band: dict[str, str] = {}
-    if colour_by == "power":
-        for loop in (analysis.sections.get("cooling") or {}).get("cdu_loops") or ():
-            for unit in loop.get("units") or ():
-                kind, _, uid = unit.partition(":")
-                if kind == "floor":
-                    cdu_band[uid] = load_band(loop.get("utilisation"))
-    if n_cdu and colour_by == "power":
-        by_band = Counter(cdu_band.get(f.id, "no_data") for f in floors if f.id in cdu_ids)
-        for band, (colour, label) in st.HEAT_BANDS.items():
-            if by_band.get(band):
-                legend.add("swatch", colour, f"CDU loop {label[0].lower()}{label[1:]} ({by_band[band]:,})")
-    elif n_cdu:
-        legend.add("swatch", st.CDU[0], f"{st.CDU[1]} ({n_cdu:,})")
-    if len(floors) > n_cdu:
-        legend.add("swatch", st.FLOOR_OTHER[0], f"{st.FLOOR_OTHER[1]} ({len(floors) - n_cdu:,})")
-    if racks:
-        legend.add("front", None, "front of rack")
+    # the legend is measured first: it takes its rows from the plan's space
+    legend = _legend_of(c, width)
     # measured with the front-edge entry; it is dropped below when racks are too small to show an edge
     legend_h = legend.rows * LEGEND_ROW_PT + 6
-
-    # -- header texts (measured before placement: a narrowed drawing keeps room for them) -------------
-    area = f"{hall.area_m2:,.1f} m²"
-    bx0, by0, bx1, by1 = hall.bounds
-    title = st.printable(hall.name or hall.id)
-    what = ("racks by role" if colour_by == "role" else
-            "racks by maximum draw as a share of their power limit"
-            + ("; CDUs by their loop's load" if n_cdu else ""))
-    sub = st.printable(f"{_fmt_m((bx1 - bx0) / 1000)} m × {_fmt_m((by1 - by0) / 1000)} m, {area}, {len(racks):,} "
-                       f"racks{f', {len(floors):,} floor units' if floors else ''}; {what}")
+    # the header texts too: a narrowed drawing keeps room for them
+    title, sub = _header_texts(hall, c)
 
     # -- scale and placement -----------------------------------------------------------------------
-    xs = [p[0] for p in hall.outline]
-    ys = [p[1] for p in hall.outline]
-    if len(racks):
-        corners = corner_arrays(rows)
-        xs += [float(corners[..., 0].min()), float(corners[..., 0].max())]
-        ys += [float(corners[..., 1].min()), float(corners[..., 1].max())]
-    for fp in floor_prints:
-        xs += [fp.x - fp.width / 2, fp.x + fp.width / 2]
-        ys += [fp.y - fp.depth / 2, fp.y + fp.depth / 2]
-    minx, maxx, miny, maxy = min(xs), max(xs), min(ys), max(ys)
+    minx, maxx, miny, maxy = c.extent(hall)
     span_x, span_y = max(maxx - minx, 1.0), max(maxy - miny, 1.0)
     avail_w, avail_h = width - 8, height - HEADER_PT - legend_h - 8
     scale = choose_scale(span_x, span_y, avail_w, avail_h)
     k = PT_PER_MM / scale
-    scale_label = f"Scale 1:{scale:,} at print size"
+    scale_label = f"Scale 1:{number(scale)} at print size"
     if shrink_width:
         widest_item = max((14 + stringWidth(label, st.FONT, 7) + 12 for _, _, label in legend.items), default=0.0)
         need = math.ceil(max(span_x * k + 8,
                              stringWidth(title, st.BOLD, 10) + 16 + stringWidth(scale_label, st.FONT, 7.5) + 4,
-                             stringWidth(sub, st.FONT, 7) + 4, bar_space + widest_item + 4))
+                             stringWidth(sub, st.FONT, 7) + 4, BAR_SPACE_PT + widest_item + 4))
         if need < width:
             # a narrower legend may wrap into more rows; narrow only if the plan still fits at its scale
             legend.width = need - 4
@@ -262,87 +191,206 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
         height = min(height, math.ceil(HEADER_PT + legend_h + span_y * k + 14))
         d.height = height
         avail_h = height - HEADER_PT - legend_h - 8
-    ox = (width - span_x * k) / 2
-    oy = legend_h + 4 + (avail_h - span_y * k) / 2
+    page = _Page(k, (width - span_x * k) / 2, legend_h + 4 + (avail_h - span_y * k) / 2, minx, maxy)
     d.scale = scale
-    d.page_map = (k, ox - minx * k, oy + maxy * k)
+    d.page_map = (k, page.ox - minx * k, page.oy + maxy * k)
 
-    def tx(x):
-        return ox + (x - minx) * k
-
-    def ty(y):  # the model's y grows downward, the page's upward
-        return oy + (maxy - y) * k
-
-    # -- hall floor and tile grid ------------------------------------------------------------------
-    outline = [c for x, y in hall.outline for c in (tx(x), ty(y))]
+    # -- hall floor and tile grid, racks, floor units ------------------------------------------------
+    outline = [v for x, y in hall.outline for v in (page.tx(x), page.ty(y))]
     d.add(Polygon(outline, fillColor=st.HALL_FILL, strokeColor=None))
     tile = hall.tile_mm
     if tile > 0 and tile * k >= MIN_TILE_PT and len(hall.outline) >= 3:
-        d.add(_grid(hall.outline, tile, tx, ty))
+        d.add(_grid(hall.outline, tile, page.tx, page.ty))
     d.add(Polygon(outline, fillColor=None, strokeColor=st.HALL_BORDER, strokeWidth=1.1))
-
-    # -- racks: one path per colour ----------------------------------------------------------------
-    if len(racks):
-        page = np.empty_like(corners)
-        page[..., 0] = ox + (corners[..., 0] - minx) * k
-        page[..., 1] = oy + (maxy - corners[..., 1]) * k
-        short_side = np.minimum(rows[:, 2], rows[:, 3]) * k
-        stroke_w = float(min(0.6, max(0.12, float(np.median(short_side)) * 0.05)))
-        by_key: dict[object, list[int]] = defaultdict(list)
-        for i, key in enumerate(keys):
-            by_key[key].append(i)
-        for key in sorted(by_key, key=lambda x: (x is None, str(x))):
-            path = Path(fillColor=fill_of[key], strokeColor=st.WHITE, strokeWidth=stroke_w, fillMode=FILL_NON_ZERO)
-            pts, ops = path.points, path.operators
-            for i in by_key[key]:
-                c = page[i]
-                pts.extend((float(c[0, 0]), float(c[0, 1]), float(c[1, 0]), float(c[1, 1]),
-                            float(c[2, 0]), float(c[2, 1]), float(c[3, 0]), float(c[3, 1])))
-                ops.extend((0, 1, 1, 1, 3))
-            d.add(path)
-        if float(np.median(short_side)) < 3.0:
-            legend.items = [item for item in legend.items if item[0] != "front"]
-        else:
-            # the front edge (corners 0-1, the -y side at rotation 0) shows which way the aisles face
-            front = Path(fillColor=None, strokeColor=st.HALL_BORDER, strokeWidth=min(1.2, stroke_w * 2.2))
-            for c in page:
-                front.points.extend((float(c[0, 0]), float(c[0, 1]), float(c[1, 0]), float(c[1, 1])))
-                front.operators.extend((0, 1))
-            d.add(front)
-        if float(short_side.max()) >= MIN_LABEL_PT * 2:
-            fits = [_fit(r.name or r.id, page[i]) for i, r in enumerate(racks)]
-            # one direction for every label where it serves them all; a mix of directions looks untidy
-            level = all(f.across >= 0.8 * max(f.across, f.along) for f in fits)
-            for i, f in enumerate(fits):
-                if _put(d, f, level, st.text_on(fill_of[keys[i]])):
-                    d.labels_drawn += 1
-
-    # -- floor units ---------------------------------------------------------------------------------
-    for f, fp in zip(floors, floor_prints):
-        if f.id not in cdu_ids:
-            colour = st.FLOOR_OTHER[0]
-        elif colour_by == "power":
-            colour = st.HEAT_BANDS[cdu_band.get(f.id, "no_data")][0]
-        else:
-            colour = st.CDU[0]
-        if fp.solid:
-            c = corner_arrays(np.array([[fp.x, fp.y, fp.width, fp.depth, fp.rotation]]))[0]
-            pc = np.column_stack([ox + (c[:, 0] - minx) * k, oy + (maxy - c[:, 1]) * k])
-            d.add(Polygon(pc.ravel().tolist(), fillColor=colour, strokeColor=st.WHITE, strokeWidth=0.4))
-            if _put(d, _fit(f.name or f.id, pc), False, st.text_on(colour)):
-                d.labels_drawn += 1
-        else:
-            d.add(Circle(tx(f.x), ty(f.y), 2.2, fillColor=colour, strokeColor=st.WHITE, strokeWidth=0.3))
+    if c.racks:
+        _draw_racks(d, c, page, legend)
+    _draw_floor_units(d, c, page)
 
     # -- header, scale bar, legend ---------------------------------------------------------------------
     d.add(String(2, height - 12, title, fontName=st.BOLD, fontSize=10, fillColor=st.ACCENT))
     d.add(String(2, height - 23, sub, fontName=st.FONT, fontSize=7, fillColor=st.MUTED))
     d.add(String(width - 2, height - 12, scale_label, fontName=st.FONT, fontSize=7.5, fillColor=st.MUTED,
                  textAnchor="end"))
-    _scale_bar(d, k, 2, legend_h - 11, bar_space - 24)
+    _scale_bar(d, k, 2, legend_h - 11, BAR_SPACE_PT - 24)
     legend.draw(d, legend_h)
     d.legend = [label for _, _, label in legend.items]
     return d
+
+
+class _Contents:
+    """What one hall's plan draws: its racks (footprints, and the key each is coloured by) and floor units (their
+    footprints, which are CDUs, and on the power map the load band of each CDU's loop)."""
+
+    def __init__(self, analysis: Analysis, hall, colour_by: str):
+        catalog = analysis.catalog
+        self.colour_by = colour_by
+        self.racks = [r for r in analysis.project.racks if r.hall == hall.id]
+        self.floors = [f for f in analysis.project.floor_devices if f.hall == hall.id]
+        sizes: dict[str, tuple[float, float]] = {}
+        self.rows = np.empty((len(self.racks), 5), dtype=float)
+        for i, r in enumerate(self.racks):
+            size = sizes.get(r.type)
+            if size is None:
+                size = sizes[r.type] = rack_size(catalog, r.type)
+            self.rows[i] = (r.x, r.y, size[0], size[1], r.rotation)
+        self.corners = corner_arrays(self.rows) if self.racks else None
+        if colour_by == "role":
+            self.keys = [rack_role(r, catalog) for r in self.racks]
+            self.fill_of = {role: st.ROLES[role][0] for role in ROLE_ORDER}
+        else:
+            # The window's load bands: one colour per band, so racks of one band share one path and the key
+            # lists exactly the colours drawn.
+            share = {row.id: row.utilisation for row in _power_racks(analysis)}
+            self.keys = [load_band(share.get(r.id)) for r in self.racks]  # a rack the engine does not list: no data
+            self.fill_of = {band: st.HEAT_BANDS[band][0] for band in st.HEAT_BANDS}
+        self.counts = Counter(self.keys)
+        self.floor_prints = [floor_footprint(f, catalog) for f in self.floors]
+        self.cdu_ids = {f.id for f in self.floors
+                        if (catalog.find(f.type) is not None and catalog.get(f.type).kind == "cdu")}
+        self.n_cdu = sum(1 for f in self.floors if f.id in self.cdu_ids)
+        # On the power map a CDU shows the load of its loop against the loop's capacity, as the window's heat
+        # map does.
+        self.cdu_band: dict[str, str] = {}
+        if colour_by == "power":
+            for loop in _cdu_loops(analysis):
+                for unit in loop.units:
+                    kind, _, uid = unit.partition(":")
+                    if kind == "floor":
+                        self.cdu_band[uid] = load_band(loop.utilisation)
+
+    def extent(self, hall) -> tuple[float, float, float, float]:
+        """(min x, max x, min y, max y) of the hall's outline, its racks and its floor units, in mm."""
+        xs = [p[0] for p in hall.outline]
+        ys = [p[1] for p in hall.outline]
+        if self.racks:
+            xs += [float(self.corners[..., 0].min()), float(self.corners[..., 0].max())]
+            ys += [float(self.corners[..., 1].min()), float(self.corners[..., 1].max())]
+        for fp in self.floor_prints:
+            xs += [fp.x - fp.width / 2, fp.x + fp.width / 2]
+            ys += [fp.y - fp.depth / 2, fp.y + fp.depth / 2]
+        return min(xs), max(xs), min(ys), max(ys)
+
+    def floor_colour(self, f) -> object:
+        if f.id not in self.cdu_ids:
+            return st.FLOOR_OTHER[0]
+        if self.colour_by == "power":
+            return st.HEAT_BANDS[self.cdu_band.get(f.id, "no_data")][0]
+        return st.CDU[0]
+
+
+class _Page(NamedTuple):
+    """Where the hall's millimetres land on the drawing: ``k`` points per mm, the plan's corner at (ox, oy)."""
+    k: float
+    ox: float
+    oy: float
+    minx: float
+    maxy: float
+
+    def tx(self, x):
+        return self.ox + (x - self.minx) * self.k
+
+    def ty(self, y):  # the model's y grows downward, the page's upward
+        return self.oy + (self.maxy - y) * self.k
+
+
+def _legend_of(c: _Contents, width: float) -> _Legend:
+    """A swatch per colour drawn, with its count, and the front-edge mark."""
+    legend = _Legend(width - 4, BAR_SPACE_PT)
+    if c.colour_by == "role":
+        for role in ROLE_ORDER:
+            if c.counts.get(role):
+                legend.add("swatch", st.ROLES[role][0], f"{st.ROLES[role][1]} ({number(c.counts[role])})")
+    else:
+        for band, (colour, label) in st.HEAT_BANDS.items():
+            if c.counts.get(band):
+                legend.add("swatch", colour, f"{label} ({number(c.counts[band])})")
+    if c.n_cdu and c.colour_by == "power":
+        by_band = Counter(c.cdu_band.get(f.id, "no_data") for f in c.floors if f.id in c.cdu_ids)
+        for band, (colour, label) in st.HEAT_BANDS.items():
+            if by_band.get(band):
+                legend.add("swatch", colour, f"CDU loop {label[0].lower()}{label[1:]} ({number(by_band[band])})")
+    elif c.n_cdu:
+        legend.add("swatch", st.CDU[0], f"{st.CDU[1]} ({number(c.n_cdu)})")
+    if len(c.floors) > c.n_cdu:
+        legend.add("swatch", st.FLOOR_OTHER[0], f"{st.FLOOR_OTHER[1]} ({number(len(c.floors) - c.n_cdu)})")
+    if c.racks:
+        legend.add("front", None, "front of rack")
+    return legend
+
+
+def _header_texts(hall, c: _Contents) -> tuple[str, str]:
+    """The hall's name, and its size, area, what it holds and what the colours show."""
+    bx0, by0, bx1, by1 = hall.bounds
+    what = ("racks by role" if c.colour_by == "role" else
+            "racks by maximum draw as a share of their power limit"
+            + ("; CDUs by their loop's load" if c.n_cdu else ""))
+    floor_units = f", {count(len(c.floors), 'floor unit')}" if c.floors else ""
+    sub = (f"{quantity((bx1 - bx0) / 1000, 'm')} × {quantity((by1 - by0) / 1000, 'm')}, "
+           f"{quantity(hall.area_m2, 'm²')}, {count(len(c.racks), 'rack')}{floor_units}; {what}")
+    return st.printable(hall.name or hall.id), st.printable(sub)
+
+
+def _draw_racks(d: PlanDrawing, c: _Contents, page: _Page, legend: _Legend) -> None:
+    """The racks, one path per colour, their front edges where they are large enough to show one (else the
+    legend's front-edge entry goes), and their names where they fit."""
+    k = page.k
+    corners = np.empty_like(c.corners)
+    corners[..., 0] = page.ox + (c.corners[..., 0] - page.minx) * k
+    corners[..., 1] = page.oy + (page.maxy - c.corners[..., 1]) * k
+    short_side = np.minimum(c.rows[:, 2], c.rows[:, 3]) * k
+    stroke_w = float(min(0.6, max(0.12, float(np.median(short_side)) * 0.05)))
+    by_key: dict[object, list[int]] = defaultdict(list)
+    for i, key in enumerate(c.keys):
+        by_key[key].append(i)
+    for key in sorted(by_key, key=lambda x: (x is None, str(x))):
+        path = Path(fillColor=c.fill_of[key], strokeColor=st.WHITE, strokeWidth=stroke_w, fillMode=FILL_NON_ZERO)
+        pts, ops = path.points, path.operators
+        for i in by_key[key]:
+            q = corners[i]
+            pts.extend((float(q[0, 0]), float(q[0, 1]), float(q[1, 0]), float(q[1, 1]),
+                        float(q[2, 0]), float(q[2, 1]), float(q[3, 0]), float(q[3, 1])))
+            ops.extend((0, 1, 1, 1, 3))
+        d.add(path)
+    if float(np.median(short_side)) < 3.0:
+        legend.items = [item for item in legend.items if item[0] != "front"]
+    else:
+        # the front edge (corners 0-1, the -y side at rotation 0) shows which way the aisles face
+        front = Path(fillColor=None, strokeColor=st.HALL_BORDER, strokeWidth=min(1.2, stroke_w * 2.2))
+        for q in corners:
+            front.points.extend((float(q[0, 0]), float(q[0, 1]), float(q[1, 0]), float(q[1, 1])))
+            front.operators.extend((0, 1))
+        d.add(front)
+    if float(short_side.max()) >= MIN_LABEL_PT * 2:
+        fits = [_fit(r.name or r.id, corners[i]) for i, r in enumerate(c.racks)]
+        # one direction for every label where it serves them all; a mix of directions looks untidy
+        level = all(f.across >= 0.8 * max(f.across, f.along) for f in fits)
+        for i, f in enumerate(fits):
+            if _put(d, f, level, st.text_on(c.fill_of[c.keys[i]])):
+                d.labels_drawn += 1
+
+
+def _draw_floor_units(d: PlanDrawing, c: _Contents, page: _Page) -> None:
+    """Each floor unit: its footprint and name, or a dot where it has no footprint."""
+    for f, fp in zip(c.floors, c.floor_prints):
+        colour = c.floor_colour(f)
+        if fp.solid:
+            q = corner_arrays(np.array([[fp.x, fp.y, fp.width, fp.depth, fp.rotation]]))[0]
+            pc = np.column_stack([page.tx(q[:, 0]), page.ty(q[:, 1])])
+            d.add(Polygon(pc.ravel().tolist(), fillColor=colour, strokeColor=st.WHITE, strokeWidth=0.4))
+            if _put(d, _fit(f.name or f.id, pc), False, st.text_on(colour)):
+                d.labels_drawn += 1
+        else:
+            d.add(Circle(page.tx(f.x), page.ty(f.y), 2.2, fillColor=colour, strokeColor=st.WHITE, strokeWidth=0.3))
+
+
+def _power_racks(analysis: Analysis):
+    """The power engine's racks; none (every rack "no data") for an analysis made without that engine."""
+    return analysis.power.racks if analysis.has("power") else ()
+
+
+def _cdu_loops(analysis: Analysis):
+    """The cooling engine's CDU loops; none for an analysis made without that engine."""
+    return analysis.cooling.cdu_loops if analysis.has("cooling") else ()
 
 
 def grid_segments(outline, tile: float):
@@ -421,7 +469,7 @@ def _scale_bar(d: Drawing, k: float, x: float, y: float, max_pt: float) -> None:
         d.add(Rect(x + i * length / parts, y, length / parts, 3.2, strokeColor=st.TEXT, strokeWidth=0.4,
                    fillColor=st.TEXT if i % 2 == 0 else st.WHITE))
     d.add(String(x, y + 5, "0", fontName=st.FONT, fontSize=6.5, fillColor=st.TEXT))
-    d.add(String(x + length, y + 5, f"{_fmt_m(metres)} m", fontName=st.FONT, fontSize=6.5, fillColor=st.TEXT,
+    d.add(String(x + length, y + 5, quantity(metres, "m"), fontName=st.FONT, fontSize=6.5, fillColor=st.TEXT,
                  textAnchor="middle"))
 
 

@@ -30,6 +30,7 @@ from reportlab.lib.validators import isAnything
 from reportlab.pdfbase.pdfmetrics import stringWidth
 
 from catalog.files import write_atomic
+from designer.formatting import count, number
 
 from . import pdf_style as st
 from .base import ExportError
@@ -76,7 +77,7 @@ def project_drawing(analysis: Analysis, colour_by: str = "role") -> ProjectDrawi
         raise ExportError("the analysis holds no design to draw (it was made without its project and catalog)")
     if not project.halls:
         raise ExportError("the design has no hall to draw")
-    if colour_by == "power" and "power" not in analysis.sections:
+    if colour_by == "power" and not analysis.has("power"):
         raise ExportError("the analysis has no power figures to draw a heat map from")
     plans = [plan_drawing(analysis, hall.id, width=SHEET_W, height=SHEET_H, colour_by=colour_by, shrink_width=True)
              for hall in project.halls]
@@ -174,8 +175,8 @@ def png_bytes(drawing: Drawing, dpi: float = DEFAULT_DPI) -> bytes:
     zoom = dpi / 72.0
     pixels = drawing.width * zoom * drawing.height * zoom
     if pixels > MAX_PIXELS:
-        raise ExportError(f"the image would be {pixels / 1e6:,.0f} megapixels at {dpi:g} dpi; "
-                          f"choose a lower resolution (at most {MAX_PIXELS / 1e6:,.0f} megapixels)")
+        raise ExportError(f"the image would be {number(pixels / 1e6)} megapixels at {number(dpi)} dpi; "
+                          f"choose a lower resolution (at most {number(MAX_PIXELS / 1e6)} megapixels)")
     pdf = pdfium.PdfDocument(renderPDF.drawToString(drawing))
     try:
         page = pdf[0]
@@ -192,15 +193,14 @@ def png_bytes(drawing: Drawing, dpi: float = DEFAULT_DPI) -> bytes:
 
 def _account(sheet: ProjectDrawing, what: str) -> str:
     racks = sum(plan.racks_drawn for plan, _, _ in sheet.halls)
-    scales = ", ".join(f"1:{s:,}" for s in dict.fromkeys(plan.scale for plan, _, _ in sheet.halls))
-    halls = f"{len(sheet.halls)} halls" if len(sheet.halls) > 1 else "1 hall"
-    return f"{what} of {halls}, {racks:,} racks, at {scales}"
+    scales = ", ".join(f"1:{number(s)}" for s in dict.fromkeys(plan.scale for plan, _, _ in sheet.halls))
+    return f"{what} of {count(len(sheet.halls), 'hall')}, {count(racks, 'rack')}, at {scales}"
 
 
 def _describe(analysis: Analysis, sheet: ProjectDrawing) -> tuple[str, str]:
     name = analysis.project.name or "Design"
     what = "floor plan" if sheet.colour_by == "role" else "power heat map"
-    halls = "; ".join(f"{plan.hall_name}: {plan.racks_drawn:,} racks at 1:{plan.scale:,}"
+    halls = "; ".join(f"{plan.hall_name}: {count(plan.racks_drawn, 'rack')} at 1:{number(plan.scale)}"
                       for plan, _, _ in sheet.halls)
     return f"{name}: {what}", halls
 
@@ -217,7 +217,7 @@ def write_png(analysis: Analysis, path, dpi: float = DEFAULT_DPI) -> str:
     sheet = project_drawing(analysis, "role")
     data = png_bytes(sheet, dpi)
     write_atomic(path, data)
-    return _account(sheet, f"{dpi:g} dpi floor plan")
+    return _account(sheet, f"{number(dpi)} dpi floor plan")
 
 
 def write_heatmap_png(analysis: Analysis, path, dpi: float = DEFAULT_DPI) -> str:
@@ -225,7 +225,7 @@ def write_heatmap_png(analysis: Analysis, path, dpi: float = DEFAULT_DPI) -> str
     sheet = project_drawing(analysis, "power")
     data = png_bytes(sheet, dpi)
     write_atomic(path, data)
-    return _account(sheet, f"{dpi:g} dpi power heat map")
+    return _account(sheet, f"{number(dpi)} dpi power heat map")
 
 
 __all__ = ["SHEET_H", "SHEET_W", "ProjectDrawing", "png_bytes", "png_size", "project_drawing", "svg_text",

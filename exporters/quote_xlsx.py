@@ -15,26 +15,42 @@ gets its own subtotal row.
 from __future__ import annotations
 
 import io
-import re
 from datetime import date
-from typing import Mapping
 
 from openpyxl import Workbook
-from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+from openpyxl.styles import Alignment, Font
 from openpyxl.utils import get_column_letter
 from openpyxl.worksheet.hyperlink import Hyperlink
 from openpyxl.worksheet.worksheet import Worksheet
 
 from catalog.files import write_atomic
 from designer.analysis import Analysis
+from designer.formatting import count, number, percent
 from designer.quote_settings import QuoteSettings
+from designer.views import BomLine, BomSection, BomView
 
 from .bom_csv import bill_of, flag_words
+from .quote_xlsx_cost import cost_sheet
+from .xlsx_cells import (
+    BOLD,
+    ESTIMATE,
+    HEADER_FILL,
+    INPUT_FILL,
+    MONEY,
+    NOT_XML,
+    NOTE,
+    RIGHT,
+    TITLE,
+    TOTAL_BORDER,
+    WRAP,
+    fit_columns,
+    put_text,
+    ref,
+    sheet_name,
+)
 
 SUMMARY = "Summary"
 COST = "Cost of ownership"
-MONEY = "#,##0.00"
-HOURS_PER_YEAR = 8760
 
 LINE_COLUMNS = ("Line", "Manufacturer", "Part number", "Ordering part number", "Description", "Basis/notes",
                 "Qty", "Unit", "Years", "Unit list price", "Discount %", "Net unit price", "Extended price",
@@ -49,59 +65,14 @@ DISCOUNT_CELL = f"{_COL['Discount %']}2"
 #: longest a column grows before its text is cut off on screen (descriptions and sources are long)
 MAX_WIDTH = {"Description": 60, "Basis/notes": 34, "Price source": 44, "Flags": 30}
 
-BOLD = Font(bold=True)
-TITLE = Font(bold=True, size=14)
-NOTE = Font(italic=True, color="595959")
-ESTIMATE = Font(italic=True, color="7F6000")
-HEADER_FILL = PatternFill("solid", fgColor="D9E1F2")
-INPUT_FILL = PatternFill("solid", fgColor="FFF2CC")
-TOTAL_BORDER = Border(top=Side(style="thin"))
-WRAP = Alignment(wrap_text=True, vertical="top")
-RIGHT = Alignment(horizontal="right")
-
-_FORBIDDEN = str.maketrans({c: "-" for c in "[]:*?/\\"})
-
-
-def sheet_name(title: str, taken: set[str]) -> str:
-    """A title as Excel allows it: at most 31 characters, none of ``[]:*?/\\``, not quoted at either end,
-    and unlike every name already used (Excel compares names without case)."""
-    base = title.translate(_FORBIDDEN).strip().strip("'").strip()[:31] or "Section"
-    name, n = base, 2
-    while name.lower() in taken:
-        suffix = f" ({n})"
-        name, n = base[:31 - len(suffix)] + suffix, n + 1
-    taken.add(name.lower())
-    return name
-
-
-#: Characters XML 1.0 cannot carry: an XLSX holding one does not open.
-_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
-
-
-def put_text(cell, value) -> None:
-    """Write text from the design or a price list as text: a name starting with = stays a name, never a formula."""
-    if isinstance(value, str):
-        value = _NOT_XML.sub("\ufffd", value)
-        cell.value = value
-        if value.startswith("="):
-            cell.data_type = "s"
-    else:
-        cell.value = value
-
-
-def ref(sheet: str, cell: str) -> str:
-    """A reference to another sheet, quoted as formulas need it."""
-    return "'" + sheet.replace("'", "''") + "'!" + cell
+#: what other modules and the tests take from here
+__all__ = ["COST", "DISCOUNT_CELL", "FORMULA_COLUMNS", "HEADER_ROW", "LINE_COLUMNS", "SUMMARY", "build_workbook",
+           "put_text", "ref", "sheet_name", "write_quote_xlsx"]
 
 
 def _money_format(currency: str | None, bill_currency: str) -> str:
     """Bill-currency cells carry the code in their header; another currency's cells carry it in the number."""
     return MONEY if not currency or currency == bill_currency else f'{MONEY} "{currency}"'
-
-
-def _fit_columns(ws: Worksheet, widths: Mapping[str, float]) -> None:
-    for letter, width in widths.items():
-        ws.column_dimensions[letter].width = width
 
 
 class _Widths:
@@ -130,28 +101,58 @@ class _SectionCells:
         self.other: dict[str, str] = {}
 
 
-def _section_sheet(ws: Worksheet, section: Mapping, bom: Mapping, project_name: str, max_age_days: int
+def _section_sheet(ws: Worksheet, section: BomSection, bom: BomView, project_name: str, max_age_days: int
                    ) -> _SectionCells:
-    cur = bom["currency"]
+    cur = bom.currency
     cells = _SectionCells(ws.title)
-    lines = section["lines"]
+    lines = section.lines
     first, last = HEADER_ROW + 1, HEADER_ROW + len(lines)
     widths = _Widths()
+    _section_head(ws, section, cur, project_name, max_age_days, widths)
+    for row, ln in enumerate(lines, start=first):
+        _line_row(ws, row, ln, cur, widths)
+    widths.see(_COL["Discount %"], "100.00")
+    # the subtotals below the table are wider than any line's price
+    widths.see(_COL["Extended price"], number(section.list_subtotal, 2))
+    for other, amount in section.other_currencies.items():
+        widths.see(_COL["Extended price"], f"{number(amount, 2)} {other}")
 
-    put_text(ws["A1"], f"{section['title']}: {project_name}")
+    ws.freeze_panes = f"A{first}"
+    ws.auto_filter.ref = f"A{HEADER_ROW}:{_COL['Flags']}{last}"
+    ws.print_title_rows = f"{HEADER_ROW}:{HEADER_ROW}"
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+
+    at, row = _subtotal_rows(ws, lines, cur, first, last)
+    if section.unpriced:
+        note = ws[f"{_COL['Net unit price']}{row}"]
+        note.value = f"Excludes {count(section.unpriced, 'unpriced line')} (no price)"
+        note.alignment, note.font = RIGHT, NOTE
+    cells.list_subtotal, cells.net_subtotal = at["list_subtotal"], at["net_subtotal"]
+    cells.one_off, cells.per_year = at.get("one_off", ""), at.get("per_year", "")
+    cells.other = {k.split(":", 1)[1]: v for k, v in at.items() if k.startswith("other:")}
+    fit_columns(ws, widths.w)
+    ws.row_dimensions[HEADER_ROW].height = 30
+    return cells
+
+
+def _section_head(ws: Worksheet, section: BomSection, cur: str, project_name: str, max_age_days: int,
+                  widths: _Widths) -> None:
+    """The title, the section's one discount cell, the legend and the header row of the line table."""
+    put_text(ws["A1"], f"{section.title}: {project_name}")
     ws["A1"].font = TITLE
     label = ws.cell(2, LINE_COLUMNS.index("Discount %"), "Section discount % (change it here)")
     label.font, label.alignment = BOLD, RIGHT
     disc = ws[DISCOUNT_CELL]
-    disc.value = section["discount_percent"]
+    disc.value = section.discount_percent
     disc.font, disc.fill, disc.number_format = BOLD, INPUT_FILL, "0.00"
     legend = ["est. = indicative price (press, third-party or planning estimate, not a vendor quote)",
               "no price = left out of every total"]
-    if any("stale" in ln["flags"] for ln in lines):
-        legend.append(f"stale price = older than {max_age_days:,} days")
+    if any("stale" in ln.flags for ln in section.lines):
+        legend.append(f"stale price = older than {count(max_age_days, 'day')}")
     ws["A3"] = "; ".join(legend)
     ws["A3"].font = NOTE
-
     for col, name in enumerate(LINE_COLUMNS, start=1):
         head = name
         if name in ("Unit list price", "Net unit price", "Extended price"):
@@ -161,66 +162,59 @@ def _section_sheet(ws: Worksheet, section: Mapping, bom: Mapping, project_name: 
         # a header wraps at its spaces, so its longest word is what the column must hold
         widths.see(get_column_letter(col), max(head.split(), key=len))
 
-    for row, ln in enumerate(lines, start=first):
-        c = {k: f"{v}{row}" for k, v in _COL.items()}
-        values = {
-            "Line": ln["line"], "Manufacturer": ln["manufacturer"], "Part number": ln["part_number"] or None,
-            "Ordering part number": ln["alt_part_number"] or None, "Description": ln["description"],
-            "Basis/notes": ln["basis"] or None, "Qty": ln["quantity"], "Unit": ln["unit"],
-            "Years": ln["term_years"], "Discount %": f"=${_COL['Discount %']}$2",
-            "Currency": ln["currency"], "Price source": ln["price_source"] or None,
-            "Price date": ln["price_date"] or None,
-            "Flags": "; ".join(flag_words(ln, indicative="est.")) or None,
-        }
-        priced = ln["unit_price"] is not None
-        if priced:
-            values["Unit list price"] = ln["unit_price"]
-            # in cents, rounded twice: ROUND(1500*(1-12.345/100),2) meets the float 1314.82499… and gives the
-            # wrong cent, while 1500*(100-12.345) is 131482.5 once its float noise is rounded off at 6 places
-            values["Net unit price"] = (f"=ROUND(ROUND({c['Unit list price']}*(100-{c['Discount %']}),6),0)/100")
-            values["Extended price"] = f"={c['Net unit price']}*{c['Qty']}*{c['Years']}"
-        for name, value in values.items():
-            cell = ws[c[name]]
-            if name in FORMULA_COLUMNS:
-                cell.value = value
-            else:
-                put_text(cell, value)
-            if name == "Discount %":
-                cell.number_format = "0.00"
-            elif name == "Qty":
-                cell.number_format = "#,##0"
-        # an unpriced line's empty price cells are formatted too, for the price a buyer types in
-        fmt = _money_format(ln["currency"], cur)
-        for name in ("Unit list price", "Net unit price", "Extended price"):
-            ws[c[name]].number_format = fmt
-            if "unconfirmed" in ln["flags"]:
-                ws[c[name]].font = ESTIMATE
-        for name in LINE_COLUMNS:
-            if name in ("Discount %",):
-                continue
-            shown = values.get(name)
-            if name in ("Net unit price", "Extended price") and priced:
-                shown = ln["net_unit_price"] if name == "Net unit price" else ln["extended_price"]
-            if isinstance(shown, float):
-                shown = f"{shown:,.2f}" + (f" {ln['currency']}" if ln["currency"] != cur else "")
-            elif isinstance(shown, int):
-                shown = f"{shown:,}"
-            if shown:
-                widths.see(_COL[name], str(shown), MAX_WIDTH.get(name, 60))
-    widths.see(_COL["Discount %"], "100.00")
-    # the subtotals below the table are wider than any line's price
-    widths.see(_COL["Extended price"], f"{section['list_subtotal']:,.2f}")
-    for other, amount in section["other_currencies"].items():
-        widths.see(_COL["Extended price"], f"{amount:,.2f} {other}")
 
-    ws.freeze_panes = f"A{first}"
-    ws.auto_filter.ref = f"A{HEADER_ROW}:{_COL['Flags']}{last}"
-    ws.print_title_rows = f"{HEADER_ROW}:{HEADER_ROW}"
-    ws.page_setup.orientation = "landscape"
-    ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
+def _line_row(ws: Worksheet, row: int, ln: BomLine, cur: str, widths: _Widths) -> None:
+    """One bill line: its data, and for a priced line the formulas of its net and extended price."""
+    c = {k: f"{v}{row}" for k, v in _COL.items()}
+    values = {
+        "Line": ln.line, "Manufacturer": ln.manufacturer, "Part number": ln.part_number or None,
+        "Ordering part number": ln.alt_part_number or None, "Description": ln.description,
+        "Basis/notes": ln.basis or None, "Qty": ln.quantity, "Unit": ln.unit,
+        "Years": ln.term_years, "Discount %": f"=${_COL['Discount %']}$2",
+        "Currency": ln.currency, "Price source": ln.price_source or None,
+        "Price date": ln.price_date or None,
+        "Flags": "; ".join(flag_words(ln, indicative="est.")) or None,
+    }
+    priced = ln.unit_price is not None
+    if priced:
+        values["Unit list price"] = ln.unit_price
+        # in cents, rounded twice: ROUND(1500*(1-12.345/100),2) meets the float 1314.82499… and gives the
+        # wrong cent, while 1500*(100-12.345) is 131482.5 once its float noise is rounded off at 6 places
+        values["Net unit price"] = (f"=ROUND(ROUND({c['Unit list price']}*(100-{c['Discount %']}),6),0)/100")
+        values["Extended price"] = f"={c['Net unit price']}*{c['Qty']}*{c['Years']}"
+    for name, value in values.items():
+        cell = ws[c[name]]
+        if name in FORMULA_COLUMNS:
+            cell.value = value
+        else:
+            put_text(cell, value)
+        if name == "Discount %":
+            cell.number_format = "0.00"
+        elif name == "Qty":
+            cell.number_format = "#,##0"
+    # an unpriced line's empty price cells are formatted too, for the price a buyer types in
+    fmt = _money_format(ln.currency, cur)
+    for name in ("Unit list price", "Net unit price", "Extended price"):
+        ws[c[name]].number_format = fmt
+        if "unconfirmed" in ln.flags:
+            ws[c[name]].font = ESTIMATE
+    for name in LINE_COLUMNS:
+        if name in ("Discount %",):
+            continue
+        shown = values.get(name)
+        if name in ("Net unit price", "Extended price") and priced:
+            shown = ln.net_unit_price if name == "Net unit price" else ln.extended_price
+        if isinstance(shown, float):
+            shown = number(shown, 2) + (f" {ln.currency}" if ln.currency != cur else "")
+        elif isinstance(shown, int):
+            shown = number(shown)
+        if shown:
+            widths.see(_COL[name], str(shown), MAX_WIDTH.get(name, 60))
 
-    # the subtotals, below the filtered table so a filter never hides or double-counts them
+
+def _subtotal_rows(ws: Worksheet, lines, cur: str, first: int, last: int) -> tuple[dict[str, str], int]:
+    """The subtotals, below the filtered table so a filter never hides or double-counts them: where each is,
+    and the first row below them."""
     span = {k: f"{v}{first}:{v}{last}" for k, v in _COL.items()}
     in_cur = f'({span["Currency"]}="{cur}")'
     rows: list[tuple[str, str, str, str | None]] = [
@@ -230,14 +224,14 @@ def _section_sheet(ws: Worksheet, section: Mapping, bom: Mapping, project_name: 
         ("net_subtotal", f"Net subtotal ({cur})",
          f'=SUMIF({span["Currency"]},"{cur}",{span["Extended price"]})', cur),
     ]
-    if any(ln["per_year"] for ln in lines):
+    if any(ln.per_year for ln in lines):
         rows += [
             ("one_off", f"of which one-off ({cur})",
              f'=SUMIFS({span["Extended price"]},{span["Currency"]},"{cur}",{span["Unit"]},"each")', cur),
             ("per_year", f"Subscriptions and support, one year ({cur})",
              f'=SUMPRODUCT({in_cur}*({span["Unit"]}<>"each")*{span["Net unit price"]}*{span["Qty"]})', cur),
         ]
-    for other in sorted({ln["currency"] for ln in lines if ln["currency"] and ln["currency"] != cur}):
+    for other in sorted({ln.currency for ln in lines if ln.currency and ln.currency != cur}):
         rows.append((f"other:{other}", f"Net subtotal in {other}, not converted and not in the {cur} totals",
                      f'=SUMIF({span["Currency"]},"{other}",{span["Extended price"]})', other))
     label_col, value_col = _COL["Net unit price"], _COL["Extended price"]
@@ -254,40 +248,22 @@ def _section_sheet(ws: Worksheet, section: Mapping, bom: Mapping, project_name: 
             lab.font = val.font = BOLD
             val.border = TOTAL_BORDER
         row += 1
-    if section["unpriced"]:
-        n = section["unpriced"]
-        note = ws[f"{label_col}{row}"]
-        note.value = f"Excludes {n} unpriced line{'s' if n != 1 else ''} (no price)"
-        note.alignment, note.font = RIGHT, NOTE
-    cells.list_subtotal, cells.net_subtotal = at["list_subtotal"], at["net_subtotal"]
-    cells.one_off, cells.per_year = at.get("one_off", ""), at.get("per_year", "")
-    cells.other = {k.split(":", 1)[1]: v for k, v in at.items() if k.startswith("other:")}
-    _fit_columns(ws, widths.w)
-    ws.row_dimensions[HEADER_ROW].height = 30
-    return cells
+    return at, row
 
 
 # -- the summary --------------------------------------------------------------------------------------------------
 
-def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: list[tuple[Mapping, _SectionCells]]
-                   ) -> dict[str, str]:
-    cur = bom["currency"]
-    quote = _quote(analysis)
-    summary = analysis.summary
-    name = summary["name"]
-    put_text(ws["A1"], f"Quotation: {name}")
-    ws["A1"].font = TITLE
-    ws["A2"] = (f"Bill of materials from PodPlanner, priced as of {bom['as_of']}. Change a section's discount on "
-                "its sheet; every price, subtotal and the cost of ownership recompute.")
-    ws["A2"].font = NOTE
+class _Pairs:
+    """A sheet filled top to bottom with label and value pairs; ``out`` keeps where the named values are."""
 
-    row = 4
-    out: dict[str, str] = {}
+    def __init__(self, ws: Worksheet, row: int):
+        self.ws, self.row = ws, row
+        self.out: dict[str, str] = {}
 
-    def pair(label: str, value, fmt: str | None = None, key: str | None = None, *, formula: bool = False) -> None:
-        nonlocal row
-        ws.cell(row, 1, label).font = BOLD
-        cell = ws.cell(row, 2)
+    def pair(self, label: str, value, fmt: str | None = None, key: str | None = None, *,
+             formula: bool = False) -> None:
+        self.ws.cell(self.row, 1, label).font = BOLD
+        cell = self.ws.cell(self.row, 2)
         if formula:
             cell.value = value
         else:
@@ -296,40 +272,75 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: li
         if fmt:
             cell.number_format = fmt
         if key:
-            out[key] = f"B{row}"
-        row += 1
+            self.out[key] = f"B{self.row}"
+        self.row += 1
 
-    pair("Project", name)
+    def heading(self, text: str) -> None:
+        self.row += 1
+        self.ws.cell(self.row, 1, text).font = TITLE
+        self.row += 1
+
+
+def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: BomView, sections: list[tuple[BomSection, _SectionCells]]
+                   ) -> dict[str, str]:
+    summary = analysis.summary
+    put_text(ws["A1"], f"Quotation: {summary.name}")
+    ws["A1"].font = TITLE
+    ws["A2"] = (f"Bill of materials from PodPlanner, priced as of {bom.as_of}. Change a section's discount on "
+                "its sheet; every price, subtotal and the cost of ownership recompute.")
+    ws["A2"].font = NOTE
+    sheet = _Pairs(ws, 4)
+    _quote_pairs(sheet, analysis, bom)
+    sheet.heading("Key figures")
+    sheet.pair("GPUs", summary.gpus, "#,##0", "gpus")
+    sheet.pair("Racks", summary.racks, "#,##0")
+    sheet.pair("BF16 compute (PFLOPS)", summary.bf16_pflops, "#,##0.0")
+    sheet.pair("IT power, typical (kW)", summary.it_power_typical_kw, "#,##0.0", "it_kw")
+    sheet.pair("IT power, maximum (kW)", summary.it_power_max_kw, "#,##0.0")
+    sheet.pair("Facility power, maximum (kW)", summary.facility_power_kw, "#,##0.0")
+    if summary.liquid_heat_kw:
+        sheet.pair("Heat to liquid (kW)", summary.liquid_heat_kw, "#,##0.0")
+    sheet.heading("Price by section")
+    _section_table(sheet, sections, bom.currency)
+    _other_currencies(sheet, bom, sections)
+    _notes(sheet, bom, sections)
+
+    # every money column holds at most the list total; the headers wrap to two lines
+    money = max(16, len(number(bom.list_total, 2)) + 2)
+    fit_columns(ws, {"A": 30, "B": max(money, 18), "C": 11, "D": money, "E": money, "F": money, "G": money,
+                      "H": 10})
+    ws.page_setup.orientation = "landscape"
+    ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
+    ws.sheet_properties.pageSetUpPr.fitToPage = True
+    return sheet.out
+
+
+def _quote_pairs(sheet: _Pairs, analysis: Analysis, bom: BomView) -> None:
+    """Who the quote is for and on what terms."""
+    quote = _quote(analysis)
+    pair, out = sheet.pair, sheet.out
+    pair("Project", analysis.summary.name)
     pair("Customer", quote.customer or None)
     pair("Prepared by", quote.prepared_by or None)
     pair("Quote number", quote.quote_number or None)
     # the bill prices as of the quote's own date, or the day it was analysed when the quote has none
-    pair("Quote date", date.fromisoformat(bom["as_of"]), "yyyy-mm-dd", "date")
+    pair("Quote date", date.fromisoformat(bom.as_of), "yyyy-mm-dd", "date")
     pair("Valid for (days)", quote.validity_days, "0", "validity")
     pair("Valid until", f"={out['date']}+{out['validity']}", "yyyy-mm-dd", formula=True)
-    pair("Currency", cur)
-    price_list = bom.get("price_list") or {}
-    pair("Price list", f"{price_list['name'] or 'user price list'} ({price_list['used']} of "
-                       f"{price_list['entries']} entries used)" if price_list.get("entries")
+    pair("Currency", bom.currency)
+    price_list = bom.price_list
+    pair("Price list", f"{price_list.name or 'user price list'} ({number(price_list.used)} of "
+                       f"{count(price_list.entries, 'entry', 'entries')} used)" if price_list.entries
          else "none: catalog prices")
-    pair("Subscriptions and support", f"{bom['term_years']} year{'s' if bom['term_years'] != 1 else ''}")
-    pair("Spare optics and cables", f"{bom['spares_percent']:g} % of each part, rounded up")
+    pair("Subscriptions and support", count(bom.term_years, "year"))
+    spares = bom.spares_percent  # a setting: shown as given, whole or to a tenth
+    pair("Spare optics and cables",
+         f"{percent(spares / 100, 0 if float(spares).is_integer() else 1)} of each part, rounded up")
 
-    row += 1
-    ws.cell(row, 1, "Key figures").font = TITLE
-    row += 1
-    pair("GPUs", summary["gpus"], "#,##0", "gpus")
-    pair("Racks", summary["racks"], "#,##0")
-    pair("BF16 compute (PFLOPS)", summary["bf16_pflops"], "#,##0.0")
-    pair("IT power, typical (kW)", summary["it_power_typical_kw"], "#,##0.0", "it_kw")
-    pair("IT power, maximum (kW)", summary["it_power_max_kw"], "#,##0.0")
-    pair("Facility power, maximum (kW)", summary["facility_power_kw"], "#,##0.0")
-    if summary.get("liquid_heat_kw"):
-        pair("Heat to liquid (kW)", summary["liquid_heat_kw"], "#,##0.0")
 
-    row += 1
-    ws.cell(row, 1, "Price by section").font = TITLE
-    row += 1
+def _section_table(sheet: _Pairs, sections: list[tuple[BomSection, _SectionCells]], cur: str) -> None:
+    """A row per section sheet (formulas on its subtotals), their total, and the quote's totals below."""
+    ws, row, out = sheet.ws, sheet.row, sheet.out
     heads = ("Section", f"List subtotal ({cur})", "Discount %", f"Discount ({cur})", f"Net subtotal ({cur})",
              f"One-off ({cur})", f"Subscriptions per year ({cur})", "Unpriced lines")
     for col, head in enumerate(heads, start=1):
@@ -340,7 +351,7 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: li
     top = row
     for section, cells in sections:
         s = cells.sheet
-        link = ws.cell(row, 1, section["title"])
+        link = ws.cell(row, 1, section.title)
         link.hyperlink = Hyperlink(ref=link.coordinate, location=ref(s, "A1"))
         link.font = Font(color="1F4E79", underline="single")
         ws.cell(row, 2, f"={ref(s, cells.list_subtotal)}")
@@ -350,7 +361,7 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: li
         # a section without subscription lines is all one-off
         ws.cell(row, 6, f"={ref(s, cells.one_off)}" if cells.one_off else f"=E{row}")
         ws.cell(row, 7, f"={ref(s, cells.per_year)}" if cells.per_year else 0)
-        ws.cell(row, 8, section["unpriced"] or None)
+        ws.cell(row, 8, section.unpriced or None)
         for col in range(2, 8):
             if col != 3:
                 ws.cell(row, col).number_format = MONEY
@@ -375,143 +386,55 @@ def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: Mapping, sections: li
         c.number_format, c.font = MONEY, (TITLE if key == "net_total" else BOLD)
         out[f"{key}_line"] = f"B{row}"
         row += 1
+    sheet.row = row
 
-    notes = []
-    n_unpriced = sum(s["unpriced"] for s, _ in sections)
-    if n_unpriced:
-        names = bom["unpriced"]
-        notes.append(f"The totals exclude {n_unpriced} unpriced line{'s' if n_unpriced != 1 else ''} (no price): "
-                     + "; ".join(names[:6]) + (" …" if len(names) > 6 else ""))
-    if bom["estimated"]:
-        notes.append(f"Indicative prices (marked est. on the section sheets: press, third-party or planning "
-                     f"estimates, not a vendor quote) make up {bom['indicative_share'] * 100:.0f} % of the net "
-                     "total as exported; a vendor quote or price list replaces them.")
-    for other in sorted(bom["other_currencies"]):
+
+def _other_currencies(sheet: _Pairs, bom: BomView, sections: list[tuple[BomSection, _SectionCells]]) -> None:
+    """A row per other currency the bill holds lines in: their sum, kept out of the totals."""
+    for other in sorted(bom.other_currencies):
         refs = [ref(c.sheet, c.other[other]) for _, c in sections if other in c.other]
-        ws.cell(row, 1, f"Lines priced in {other}, not converted and not in the totals").font = BOLD
-        ws.cell(row, 2, "=" + "+".join(refs)).number_format = _money_format(other, cur)
-        out[f"other:{other}"] = f"B{row}"
-        row += 1
-    if any(ln["per_year"] for s, _ in sections for ln in s["lines"]):
-        notes.append(f"Subscriptions and support are quoted for {bom['term_years']} years; the per-year column is "
-                     "one year of them, and the cost of ownership counts them yearly.")
-    notes += list(bom.get("notes", ()))
-    notes += [f"Not included: {text[0].lower()}{text[1:]}" for text in bom.get("exclusions", ())]
-    if notes:
-        row += 1
-        ws.cell(row, 1, "Notes").font = BOLD
-        row += 1
-        for text in notes:
-            c = ws.cell(row, 1)
-            put_text(c, text)
-            c.font = NOTE
-            if text.startswith("The totals exclude"):
-                out["unpriced_note"] = f"A{row}"
-            row += 1
-
-    # every money column holds at most the list total; the headers wrap to two lines
-    money = max(16, len(f"{bom['list_total']:,.2f}") + 2)
-    _fit_columns(ws, {"A": 30, "B": max(money, 18), "C": 11, "D": money, "E": money, "F": money, "G": money,
-                      "H": 10})
-    ws.page_setup.orientation = "landscape"
-    ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
-    ws.sheet_properties.pageSetUpPr.fitToPage = True
-    return out
+        sheet.ws.cell(sheet.row, 1, f"Lines priced in {other}, not converted and not in the totals").font = BOLD
+        sheet.ws.cell(sheet.row, 2, "=" + "+".join(refs)).number_format = _money_format(other, bom.currency)
+        sheet.out[f"other:{other}"] = f"B{sheet.row}"
+        sheet.row += 1
 
 
-# -- cost of ownership --------------------------------------------------------------------------------------------
-
-def _cost_sheet(ws: Worksheet, analysis: Analysis, totals: Mapping[str, str]) -> None:
-    cost = analysis.sections.get("cost") or {}
-    summary = analysis.summary
-    cur = cost.get("currency") or summary["currency"]
-    put_text(ws["A1"], f"Cost of ownership: {summary['name']}")
-    ws["A1"].font = TITLE
-    ws["A2"] = ("Straight-line over the depreciation period. The inputs on yellow can be changed; "
-                "every result below them is a formula.")
-    ws["A2"].font = NOTE
-    at: dict[str, str] = {}
-    row = 4
-
-    def line(key: str, label: str, value, unit: str, fmt: str, *, given: bool = False, bold: bool = False) -> None:
-        nonlocal row
-        ws.cell(row, 1, label).font = BOLD if bold else Font()
-        c = ws.cell(row, 2, value)
-        c.number_format = fmt
-        if given:
-            c.fill = INPUT_FILL
-        if bold:
-            c.font = BOLD
-        ws.cell(row, 3, unit).font = NOTE
-        at[key] = f"B{row}"
-        row += 1
-
-    def heading(text: str) -> None:
-        nonlocal row
-        ws.cell(row, 1, text).font = TITLE
-        row += 1
-
-    heading("Inputs")
-    line("capital", "Capital: one-off net total (hardware and services)", f"={ref(SUMMARY, totals['one_off'])}",
-         f"{cur}, from the Summary", MONEY)
-    line("support", "Subscriptions and support per year", f"={ref(SUMMARY, totals['per_year'])}",
-         f"{cur} per year, from the Summary", MONEY)
-    line("years", "Depreciation period", cost.get("depreciation_years"), "years", "0.0#", given=True)
-    line("util", "Utilisation", cost.get("utilisation"), "share of the year the GPUs work", "0%", given=True)
-    line("price", "Energy price", cost.get("energy_price_per_kwh"), f"{cur} per kWh", "0.000#", given=True)
-    line("it_kw", "IT power, typical under sustained training", summary["it_power_typical_kw"], "kW",
-         "#,##0.000", given=True)
-    line("pue", "PUE", cost.get("pue"), "facility power / IT power", "0.00", given=True)
-    line("gpus", "GPUs", cost.get("gpus", summary["gpus"]), "", "#,##0", given=True)
-    tps = cost.get("tokens_per_s")
-    line("tps", "Training throughput", tps, "tokens per second" if tps else "no training workload: not given",
-         "#,##0.0", given=True)
-    line("hours", "Hours per year", HOURS_PER_YEAR, "h", "#,##0")
-
+def _notes(sheet: _Pairs, bom: BomView, sections: list[tuple[BomSection, _SectionCells]]) -> None:
+    """What the totals leave out, how much rests on indicative prices, and the bill's own notes."""
+    notes = []
+    n_unpriced = sum(s.unpriced for s, _ in sections)
+    if n_unpriced:
+        names = bom.unpriced
+        notes.append(f"The totals exclude {count(n_unpriced, 'unpriced line')} (no price): "
+                     + "; ".join(names[:6]) + (" …" if len(names) > 6 else ""))
+    if bom.estimated:
+        notes.append(f"Indicative prices (marked est. on the section sheets: press, third-party or planning "
+                     f"estimates, not a vendor quote) make up {percent(bom.indicative_share)} of the net "
+                     "total as exported; a vendor quote or price list replaces them.")
+    if any(ln.per_year for s, _ in sections for ln in s.lines):
+        notes.append(f"Subscriptions and support are quoted for {count(bom.term_years, 'year')}; the per-year "
+                     "column is one year of them, and the cost of ownership counts them yearly.")
+    notes += list(bom.notes)
+    notes += [f"Not included: {text[0].lower()}{text[1:]}" for text in bom.exclusions]
+    if not notes:
+        return
+    ws, row = sheet.ws, sheet.row + 1
+    ws.cell(row, 1, "Notes").font = BOLD
     row += 1
-    heading("Results")
-    a = at
-    line("facility_kw", "Facility power (IT × PUE)", f"={a['it_kw']}*{a['pue']}", "kW", "#,##0.000")
-    line("energy_kwh", "Energy per year", f"={a['facility_kw']}*{a['hours']}*{a['util']}",
-         "kWh: facility kW × 8,760 h × utilisation", "#,##0.0")
-    line("energy", "Energy cost per year", f"={a['energy_kwh']}*{a['price']}", f"{cur} per year", MONEY)
-    line("depreciation", "Depreciation per year", f"={a['capital']}/{a['years']}", f"{cur} per year: capital / years",
-         MONEY)
-    line("yearly", "Yearly cost", f"={a['depreciation']}+{a['energy']}+{a['support']}",
-         f"{cur} per year: depreciation + energy + subscriptions", MONEY, bold=True)
-    line("total", "Total over the depreciation period", f"={a['capital']}+({a['energy']}+{a['support']})*{a['years']}",
-         f"{cur}: capital + (energy + subscriptions) × years", MONEY)
-    line("gpu_hours", "GPU-hours per year", f"={a['gpus']}*{a['hours']}*{a['util']}",
-         "GPUs × 8,760 h × utilisation", "#,##0.0")
-    if cost.get("gpus", summary["gpus"]):
-        line("per_gpu_hour", "Cost per GPU-hour", f"={a['yearly']}/{a['gpu_hours']}", f"{cur}: yearly cost / GPU-hours",
-             "#,##0.0000", bold=True)
-    else:
-        line("per_gpu_hour", "Cost per GPU-hour", "not given", "the design has no GPUs", "@")
-    if tps:
-        line("per_m_tokens", "Cost per million tokens",
-             f"={a['yearly']}/({a['tps']}*3600*{a['hours']}*{a['util']})*1000000",
-             f"{cur}: yearly cost / tokens per year × 10⁶", "#,##0.0000", bold=True)
-    else:
-        line("per_m_tokens", "Cost per million tokens", "not given", "no training workload", "@")
-
-    row += 1
-    heading("Left out")
-    left_out = list(cost.get("assumptions", ()))
-    if cost.get("excludes_unpriced"):
-        left_out.append("lines without a price: " + "; ".join(cost["excludes_unpriced"]))
-    for text in left_out:
-        put_text(ws.cell(row, 1), text)
-        ws.cell(row, 1).font = NOTE
+    for text in notes:
+        c = ws.cell(row, 1)
+        put_text(c, text)
+        c.font = NOTE
+        if text.startswith("The totals exclude"):
+            sheet.out["unpriced_note"] = f"A{row}"
         row += 1
-    largest = max((abs(v) for v in cost.values() if isinstance(v, (int, float))), default=0)
-    _fit_columns(ws, {"A": 50, "B": max(18, len(f"{largest:,.2f}") + 2), "C": 50})
+    sheet.row = row
 
 
 def build_workbook(analysis: Analysis) -> tuple[Workbook, int]:
     """The workbook and the number of section sheets in it."""
     bom = bill_of(analysis)
-    name = analysis.summary["name"]
+    name = analysis.summary.name
     wb = Workbook()
     summary_ws = wb.active
     summary_ws.title = SUMMARY
@@ -519,13 +442,13 @@ def build_workbook(analysis: Analysis) -> tuple[Workbook, int]:
     sections = []
     quote = _quote(analysis)
     max_age = quote.price_max_age_days
-    for section in bom["sections"]:
-        ws = wb.create_sheet(sheet_name(section["title"], taken))
+    for section in bom.sections:
+        ws = wb.create_sheet(sheet_name(section.title, taken))
         sections.append((section, _section_sheet(ws, section, bom, name, max_age)))
     totals = _summary_sheet(summary_ws, analysis, bom, sections)
-    _cost_sheet(wb.create_sheet(COST), analysis, totals)
-    wb.properties.title = _NOT_XML.sub("\ufffd", f"Quotation: {name}")
-    wb.properties.creator = _NOT_XML.sub("\ufffd", quote.prepared_by) or "PodPlanner"
+    cost_sheet(wb.create_sheet(COST), analysis, totals, SUMMARY)
+    wb.properties.title = NOT_XML.sub("\ufffd", f"Quotation: {name}")
+    wb.properties.creator = NOT_XML.sub("\ufffd", quote.prepared_by) or "PodPlanner"
     return wb, len(sections)
 
 
@@ -534,7 +457,7 @@ def write_quote_xlsx(analysis: Analysis, path) -> str:
     buf = io.BytesIO()
     wb.save(buf)
     write_atomic(path, buf.getvalue())
-    bom = analysis["bom"]
-    unpriced = sum(s["unpriced"] for s in bom["sections"])
-    return (f"{bom['lines']:,} lines in {n_sections} section{'s' if n_sections != 1 else ''}"
-            + (f", {unpriced} without a price" if unpriced else ""))
+    bom = analysis.bom
+    unpriced = sum(s.unpriced for s in bom.sections)
+    return (f"{count(bom.lines, 'line')} in {count(n_sections, 'section')}"
+            + (f", {number(unpriced)} without a price" if unpriced else ""))

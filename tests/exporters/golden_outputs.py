@@ -22,9 +22,8 @@ The text forms:
 * PNG (the plan, the heat map): its size in pixels only.
 
 What would differ from one run to the next is pinned without touching an exporter: the quote's
-date is set in the project's quote settings (:data:`QUOTE_DATE`), and the DXF title block's
-"Written by PodPlanner on <today>", which no setting holds, by giving the DXF module a
-``datetime`` whose today is that date (:func:`pinned_today`).
+date is set in the project's quote settings (:data:`QUOTE_DATE`); the quote and the DXF title
+block are dated by it.
 
 The designs: the two bundled samples, and a 4-SU DGX B200 SuperPOD made once by the generator
 (``podplanner new superpod --system dgx-b200 --sus 4``) and kept as ``golden/dgx-b200-4su.podplan.json``,
@@ -51,11 +50,8 @@ import json  # noqa: E402
 import shutil  # noqa: E402
 import struct  # noqa: E402
 import tempfile  # noqa: E402
-import types  # noqa: E402
 import xml.etree.ElementTree as ET  # noqa: E402
 from collections import Counter  # noqa: E402
-from contextlib import contextmanager  # noqa: E402
-from unittest import mock  # noqa: E402
 
 from designer.analysis import analyze  # noqa: E402
 from designer.fileformat import load, save  # noqa: E402
@@ -74,7 +70,7 @@ DESIGNS: dict[str, Path] = {
     "dgx-b200-4su": GENERATED_DESIGN,
 }
 
-#: the quote's date, and the day the DXF is written on
+#: the quote's date, which the quote and the DXF's title block are dated by
 QUOTE_DATE = "2026-12-01"
 
 #: lines of diff a failing comparison shows
@@ -90,33 +86,11 @@ def analysis(design: str, catalog):
     return analyze(project, catalog)
 
 
-@contextmanager
-def pinned_today():
-    """The DXF exporter's ``datetime`` with today being :data:`QUOTE_DATE` (its title block has the day it is
-    written, and no setting to give another)."""
-    import exporters.dxf as dxf
-
-    if not isinstance(getattr(dxf, "_dt", None), types.ModuleType):
-        raise AssertionError("exporters/dxf.py no longer reads today's date through its `_dt` (datetime) module: "
-                             "tests/exporters/golden_outputs.py pinned_today() must pin it another way")
-
-    class _Date(datetime.date):
-        @classmethod
-        def today(cls):
-            return cls.fromisoformat(QUOTE_DATE)
-
-    shim = types.SimpleNamespace(**{k: getattr(datetime, k) for k in dir(datetime) if not k.startswith("__")})
-    shim.date = _Date
-    with mock.patch.object(dxf, "_dt", shim):
-        yield
-
-
 def export(analysis, fmt: str, folder: Path) -> Path:
     """Write ``analysis`` in format ``fmt`` into ``folder``; the file (or folder) written."""
     f = FORMATS[fmt]
     target = folder / (fmt if f.folder else f"{fmt}{f.suffix}")
-    with pinned_today():
-        f.write(analysis, target)
+    f.write(analysis, target)
     return target
 
 

@@ -35,25 +35,25 @@ def analysis(project, catalog):
 
 def test_one_row_per_bill_line(analysis, tmp_path):
     out = tmp_path / "bom.csv"
-    bom = analysis["bom"]
-    assert write_bom_csv(analysis, out) == f"{bom['lines']} lines, 1 without a price"
+    bom = analysis.bom
+    assert write_bom_csv(analysis, out) == f"{bom.lines} lines, 1 without a price"
     with open(out, encoding="utf-8", newline="") as fh:
         assert next(csv.reader(fh)) == list(COLUMNS)
     rows = read(out)
-    lines = [(s, ln) for s in bom["sections"] for ln in s["lines"]]
-    assert len(rows) == bom["lines"] == len(lines)
+    lines = [(s, ln) for s in bom.sections for ln in s.lines]
+    assert len(rows) == bom.lines == len(lines)
     for row, (section, ln) in zip(rows, lines):
-        assert row["section"] == section["title"]
-        assert int(row["line"]) == ln["line"]
-        assert int(row["quantity"]) == ln["quantity"]
-        assert (row["part_number"], row["ordering_part_number"]) == (ln["part_number"], ln["alt_part_number"])
-        assert (row["description"], row["basis"], row["unit"]) == (ln["description"], ln["basis"], ln["unit"])
-        assert int(row["years"]) == ln["term_years"]
+        assert row["section"] == section.title
+        assert int(row["line"]) == ln.line
+        assert int(row["quantity"]) == ln.quantity
+        assert (row["part_number"], row["ordering_part_number"]) == (ln.part_number, ln.alt_part_number)
+        assert (row["description"], row["basis"], row["unit"]) == (ln.description, ln.basis, ln.unit)
+        assert int(row["years"]) == ln.term_years
     # descriptions with commas come back whole: the quoting is RFC 4180
     assert any("," in r["description"] for r in rows)
     first = rows[0]
     assert (first["section"], first["unit_price"], first["currency"]) == (
-        "Compute", f"{bom['sections'][0]['lines'][0]['unit_price']:.2f}", "USD")
+        "Compute", f"{bom.sections[0].lines[0].unit_price:.2f}", "USD")
     assert first["flags"] == "indicative price; stale price; part number unconfirmed"
     assert os.listdir(tmp_path) == ["bom.csv"]
 
@@ -68,10 +68,10 @@ def test_extended_prices_sum_to_the_section_subtotals(project, catalog, tmp_path
         if r["extended_price"]:
             sums[r["section"]] += Decimal(r["extended_price"])
             assert Decimal(r["extended_price"]) == Decimal(r["net_unit_price"]) * int(r["quantity"]) * int(r["years"])
-    bom = discounted["bom"]
-    assert {s["title"]: float(sums[s["title"]]) for s in bom["sections"]} == {
-        s["title"]: s["subtotal"] for s in bom["sections"]}
-    assert float(sum(sums.values())) == bom["price_total"]
+    bom = discounted.bom
+    assert {s.title: float(sums[s.title]) for s in bom.sections} == {
+        s.title: s.subtotal for s in bom.sections}
+    assert float(sum(sums.values())) == bom.price_total
     power = [r for r in rows if r["section"] == "Power"]
     assert {r["discount_percent"] for r in power} == {"7.3"}
     for r in power:
@@ -99,7 +99,7 @@ def test_another_currency_keeps_its_code(project, catalog, tmp_path):
         "2000.00", "EUR", "Rack vendor quote", "2026-01-05")
     assert "indicative price" not in row["flags"]  # a price list's price is a confirmed one
     eur = sum(Decimal(r["extended_price"]) for r in read(out) if r["currency"] == "EUR")
-    assert float(eur) == analysis["bom"]["other_currencies"]["EUR"]
+    assert float(eur) == analysis.bom.other_currencies["EUR"]
 
 
 def test_a_design_with_nothing_to_quote_is_refused(catalog, tmp_path):

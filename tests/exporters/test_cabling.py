@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import io
 import os
 from collections import Counter
@@ -137,16 +138,16 @@ def test_counts_per_tier_and_medium_equal_the_fabric_section(analysis, tmp_path)
     out = tmp_path / "cabling.csv"
     write_cabling_csv(analysis, out)
     rows = read(out)
-    section = analysis["fabric"]
+    section = analysis.fabric
     tiers = Counter(r["tier"].replace("-", "_") for r in rows)
-    assert tiers == {k: v for k, v in section["links"].items() if v}
+    assert tiers == {k: v for k, v in dataclasses.asdict(section.links).items() if v}
     fibre = Counter((r["cable"], r["length_m"]) for r in rows if r["medium"] in ("mmf", "smf"))
     copper = Counter((r["cable"], r["length_m"]) for r in rows if r["medium"] == "dac")
     assert copper  # the drawn design pairs its leaf-spine links in one rack on twin-port copper
     for (cid, length), n in fibre.items():
-        assert section["cables_by_length"][cid][length] == n  # one fibre per link
+        assert section.cables_by_length[cid][length] == n  # one fibre per link
     for (cid, length), n in copper.items():
-        assert section["cables_by_length"][cid][length] * 2 == n  # a copper pair: two links, one cable
+        assert section.cables_by_length[cid][length] * 2 == n  # a copper pair: two links, one cable
 
 
 def test_trays_of_a_rack_scale_system_sit_where_the_elevation_draws_them(nvl72, tmp_path):

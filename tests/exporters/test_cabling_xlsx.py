@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import csv
+import dataclasses
 import os
 from dataclasses import replace
 
@@ -80,7 +81,7 @@ def test_links_sheet_holds_the_csv_rows(written):
 
 def test_pull_list_counts_equal_the_fabric_section(written):
     analysis, folder, account = written
-    section = analysis["fabric"]
+    section = analysis.fabric
     ws = openpyxl.load_workbook(folder / "cabling.xlsx")[PULL_LIST]
     cables, total = table(ws, "Cables", CABLE_HEADER)
     by_length: dict = {}
@@ -89,29 +90,29 @@ def test_pull_list_counts_equal_the_fabric_section(written):
         dev = analysis.catalog.get(cid)
         assert (name, pn, ordering or "") == (dev.name, *cable_part_number(dev, length))
         assert metres == pytest.approx(length * count)
-    assert by_length == section["cables_by_length"]
-    assert total[4] == section["cables_total"] == sum(c[4] for c in cables)
-    assert total[5] == pytest.approx(section["cable_length_total_m"])
+    assert by_length == section.cables_by_length
+    assert total[4] == section.cables_total == sum(c[4] for c in cables)
+    assert total[5] == pytest.approx(section.cable_length_total_m)
     modules, total = table(ws, "Transceivers", TRANSCEIVER_HEADER)
-    assert {cid: count for _, _, count, cid in modules} == section["transceivers"]
+    assert {cid: count for _, _, count, cid in modules} == section.transceivers
     assert all(pn == analysis.catalog.get(cid).part_number for _, pn, _, cid in modules)
-    assert total[2] == sum(section["transceivers"].values())
-    assert account == (f"{len(analysis.result('fabric').links()):,} links, {section['cables_total']:,} cables, "
-                       f"{sum(section['transceivers'].values()):,} transceivers")
+    assert total[2] == sum(section.transceivers.values())
+    assert account == (f"{len(analysis.result('fabric').links()):,} links, {section.cables_total:,} cables, "
+                       f"{sum(section.transceivers.values()):,} transceivers")
 
 
 def test_summary_counts_links_per_tier_and_medium(written):
     analysis, folder, _ = written
-    section = analysis["fabric"]
+    section = analysis.fabric
     ws = openpyxl.load_workbook(folder / "cabling.xlsx")[SUMMARY]
     rows = list(ws.iter_rows(values_only=True))
     facts = {r[0]: r[1] for r in rows[1:7]}
     assert facts["Project"] == analysis.project.name
-    assert facts["Links"] == sum(section["links"].values())
-    assert facts["Cables to pull"] == section["cables_total"]
-    assert facts["Cable length (m)"] == pytest.approx(section["cable_length_total_m"])
-    assert facts["Transceivers"] == sum(section["transceivers"].values())
-    assert facts["Links no catalog cable reaches"] == section["too_long_links"] == 0
+    assert facts["Links"] == sum(dataclasses.asdict(section.links).values())
+    assert facts["Cables to pull"] == section.cables_total
+    assert facts["Cable length (m)"] == pytest.approx(section.cable_length_total_m)
+    assert facts["Transceivers"] == sum(section.transceivers.values())
+    assert facts["Links no catalog cable reaches"] == section.too_long_links == 0
     start = rows.index(SUMMARY_HEADER)
     body = rows[start + 1:-1]
     links_per_tier: dict = {}
@@ -120,9 +121,9 @@ def test_summary_counts_links_per_tier_and_medium(written):
         links_per_tier[tier.replace("-", "_")] = links_per_tier.get(tier.replace("-", "_"), 0) + links
         cables[cable] = cables.get(cable, 0) + n
         assert medium != NO_CABLE
-    assert links_per_tier == {k: v for k, v in section["links"].items() if v}
-    assert cables == section["cables"]
-    assert rows[-1][0] == "Total" and rows[-1][3:] == (sum(section["links"].values()), section["cables_total"])
+    assert links_per_tier == {k: v for k, v in dataclasses.asdict(section.links).items() if v}
+    assert cables == section.cables
+    assert rows[-1][0] == "Total" and rows[-1][3:] == (sum(dataclasses.asdict(section.links).values()), section.cables_total)
 
 
 def test_unreachable_links_are_named_and_not_pulled(catalog, tmp_path):
@@ -132,8 +133,8 @@ def test_unreachable_links_are_named_and_not_pulled(catalog, tmp_path):
     spine = next(r for r in project.racks if any("spine" in (d.name or d.id) for d in r.devices))
     far = project.with_racks([replace(spine, x=spine.x + 400_000.0)])  # 400 m away: no cable reaches
     far_analysis = analyze(far, catalog)
-    section = far_analysis["fabric"]
-    assert section["too_long_links"] > 0  # the premise
+    section = far_analysis.fabric
+    assert section.too_long_links > 0  # the premise
     out = tmp_path / "far.xlsx"
     write_cabling_xlsx(far_analysis, out)
     wb = openpyxl.load_workbook(out)
@@ -141,14 +142,14 @@ def test_unreachable_links_are_named_and_not_pulled(catalog, tmp_path):
     by_length: dict = {}
     for _, _, _, length, count, _, cid in cables:
         by_length.setdefault(cid, {})[f"{length:g}"] = count
-    assert by_length == section["cables_by_length"]
+    assert by_length == section.cables_by_length
     notes = [r[0] for r in wb[PULL_LIST].iter_rows(values_only=True) if r[0] and "longer than any cable" in r[0]]
-    assert notes == [(f"{section['too_long_links']:,} links are longer than any cable in the catalog reaches: "
+    assert notes == [(f"{section.too_long_links:,} links are longer than any cable in the catalog reaches: "
                       "they have no cable to pull and are not counted here.")]
     rows = list(wb[SUMMARY].iter_rows(values_only=True))
-    assert {r[0]: r[1] for r in rows[1:7]}["Links no catalog cable reaches"] == section["too_long_links"]
+    assert {r[0]: r[1] for r in rows[1:7]}["Links no catalog cable reaches"] == section.too_long_links
     none = [r for r in rows if len(r) > 1 and r[1] == NO_CABLE]
-    assert sum(r[3] for r in none) == section["too_long_links"] and all(r[4] == 0 for r in none)
+    assert sum(r[3] for r in none) == section.too_long_links and all(r[4] == 0 for r in none)
 
 
 def test_names_that_look_like_formulas_stay_text(catalog, tmp_path):

@@ -6,6 +6,7 @@ import os
 import re
 from collections import Counter
 from dataclasses import replace
+from datetime import date
 
 import ezdxf
 import pytest
@@ -75,7 +76,7 @@ def check_racks(doc, analysis):
         assert all(a.is_invisible for a in e.attribs)
         gpus += int(attrs["GPUS"].dxf.text)
         assert labels[r.name] >= 1
-    assert gpus == analysis.summary_json["gpus"]
+    assert gpus == analysis.summary.gpus
 
 
 def test_dgx_sample_reads_back_with_every_rack_where_the_design_has_it(dgx, tmp_path):
@@ -191,6 +192,22 @@ def test_halls_are_drawn_side_by_side_and_the_title_says_where(dgx, tmp_path):
         assert len(inside) == sum(1 for r in racks if r.hall == hall.id)
     names = {t.dxf.text for t in msp.query('TEXT[layer=="TITLE"]')}
     assert {"Data hall 1", "Data hall 2"} <= names
+
+
+def test_the_title_block_is_dated_by_the_quote_so_any_day_writes_the_same_file(dgx, tmp_path):
+    dated = dgx.project.with_quote(dgx.project.quote.updated(quote_date="2025-03-04"))
+    analysis = analyze(dated, dgx.catalog)
+    written(analysis, tmp_path, "a.dxf")
+    doc, _ = written(analysis, tmp_path, "b.dxf")
+    assert (tmp_path / "a.dxf").read_bytes() == (tmp_path / "b.dxf").read_bytes()
+    titles = [t.dxf.text for t in doc.modelspace().query('TEXT[layer=="TITLE"]')]
+    assert any(t.startswith("Written by PodPlanner for the quote of 2025-03-04. 1 hall, 22 racks") for t in titles)
+    # a quote without a date is priced, and drawn, on the day it is written
+    undated = analyze(dgx.project.with_quote(dgx.project.quote.updated(quote_date="")), dgx.catalog)
+    doc, _ = written(undated, tmp_path, "c.dxf")
+    today = date.today().isoformat()
+    assert any(t.dxf.text.startswith(f"Written by PodPlanner on {today}. ")
+               for t in doc.modelspace().query('TEXT[layer=="TITLE"]'))
 
 
 def test_a_name_with_a_line_break_cannot_break_the_file(dgx, tmp_path):

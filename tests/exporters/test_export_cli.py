@@ -2,10 +2,16 @@
 from __future__ import annotations
 
 import csv
+import io
+import re
+import sys
+
+import pytest
 
 from designer.cli import main
 from designer.samples import DGX_B200_SU, GB200_NVL72_SU
 from exporters import cli as export_command
+from exporters.cli import Progress
 
 
 def run(capsys, *args):
@@ -126,3 +132,44 @@ def test_targets_that_are_not_plain_files_or_our_folders_are_refused(capsys, tmp
     assert (old / "07-device-types" / "gb200-nvl72.yaml").is_file()
     assert run(capsys, "export", str(DGX_B200_SU), "--netbox", str(old))[0] == 0
     assert not (old / "07-device-types" / "gb200-nvl72.yaml").exists()
+
+
+class FakeTerminal(io.StringIO):
+    """A stream that says it is a terminal, as stderr is when a person runs the command."""
+
+    def isatty(self) -> bool:
+        return True
+
+
+def test_a_terminal_is_told_each_step_and_its_time_and_a_script_nothing(capsys, tmp_path, monkeypatch):
+    plan, bill = tmp_path / "plan.dxf", tmp_path / "bill.csv"
+    args = ["export", str(DGX_B200_SU), "--dxf", str(plan), "--csv", str(bill)]
+    code, text, err = run(capsys, *args)
+    assert code == 0 and err == ""  # stderr is not a terminal here (a script, a pipe, CI)
+    assert [line.split(":")[0] for line in text.splitlines()] == [f"wrote {bill}", f"wrote {plan}"]
+
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    code = main(args, commands=[export_command])
+    out, _ = capsys.readouterr()
+    seconds = r"\d[\d,]*\.\d\d s"
+    lines = terminal.getvalue().splitlines()
+    assert code == 0 and len(lines) == 3, lines
+    assert re.fullmatch(rf"Analysing {re.escape(DGX_B200_SU.name)}… {seconds}", lines[0])
+    assert re.fullmatch(rf"Writing Bill of materials \(CSV\) to bill\.csv… {seconds}", lines[1])
+    assert re.fullmatch(rf"Writing Floor plan \(DXF\) to plan\.dxf… {seconds}", lines[2])
+    assert out == text  # stdout is the same, terminal or not
+
+
+def test_a_step_that_fails_says_so_on_its_line():
+    terminal = FakeTerminal()
+    progress = Progress(terminal, clock=iter([10.0, 11.234, 20.0]).__next__)
+    with progress.step("Writing Quote (PDF) to q.pdf"):
+        pass
+    with pytest.raises(OSError), progress.step("Writing Floor plan (DXF) to plan.dxf"):
+        raise OSError("disk full")
+    assert terminal.getvalue() == "Writing Quote (PDF) to q.pdf… 1.23 s\nWriting Floor plan (DXF) to plan.dxf… failed\n"
+    quiet = io.StringIO()
+    with Progress(quiet).step("Writing Quote (PDF) to q.pdf"):
+        pass
+    assert quiet.getvalue() == ""

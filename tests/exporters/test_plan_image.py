@@ -21,6 +21,7 @@ from designer.rack_roles import rack_role
 from designer.samples import DGX_B200_SU
 from exporters import pdf_style as st
 from exporters.base import ExportError
+from exporters.plan_drawing import plan_drawing
 from exporters.plan_image import (
     HALL_GAP_PT,
     MARGIN_PT,
@@ -153,7 +154,7 @@ def test_svg_draws_every_rack_where_it_stands_with_legend_and_scale_bar(dgx, tmp
     legend = sheet.halls[0][0].legend
     assert [f"Compute ({roles['compute']})", f"Network ({roles['network']})",
             f"Management ({roles['management']})", "front of rack"] == [t for t in texts if t in legend]
-    assert {"0", "2 m", "Scale 1:50 at print size"} <= set(texts)
+    assert {"0", "2.0 m", "Scale 1:50 at print size"} <= set(texts)
 
     # every rack's centre lies inside an outline of the path in its role's colour
     paths = {}
@@ -295,3 +296,17 @@ def test_a_design_without_a_hall_is_refused(catalog, tmp_path):
         with pytest.raises(ExportError, match="no hall"):
             write(empty, tmp_path / "x")
     assert not list(tmp_path.iterdir())
+
+
+def test_a_heat_map_needs_the_power_figures_and_a_plan_without_them_shows_no_data(dgx, tmp_path):
+    """An analysis made without the power and cooling engines: the heat map is refused in words, and the plan
+    drawn by power shows every rack and CDU as "no data", never as a load."""
+    def without(mapping):
+        return {k: v for k, v in mapping.items() if k not in ("power", "cooling")}
+
+    partial = dataclasses.replace(dgx, sections=without(dgx.sections), results=without(dgx.results))
+    with pytest.raises(ExportError, match="no power figures"):
+        write_heatmap_png(partial, tmp_path / "heat.png")
+    assert not (tmp_path / "heat.png").exists()
+    plan = plan_drawing(partial, colour_by="power")
+    assert plan.legend[0] == f"{st.HEAT_BANDS['no_data'][1]} ({len(dgx.project.racks)})"

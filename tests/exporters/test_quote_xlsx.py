@@ -67,30 +67,30 @@ def section_sheets(wb):
 def assert_totals_match(wb, ev: Evaluated, bom) -> None:
     """Every section subtotal and the grand totals the workbook computes equal the bill's, to the cent."""
     summary = wb[SUMMARY]
-    cur = bom["currency"]
-    for section, ws in zip(bom["sections"], section_sheets(wb), strict=True):
-        assert ws.title == section["title"]
+    cur = bom.currency
+    for section, ws in zip(bom.sections, section_sheets(wb), strict=True):
+        assert ws.title == section.title
         net = ev(ws.title, subtotal(ws, f"Net subtotal ({cur})"))
-        assert net == pytest.approx(section["subtotal"], abs=0.005)
-        assert ev(ws.title, subtotal(ws, f"List subtotal ({cur})")) == pytest.approx(section["list_subtotal"],
+        assert net == pytest.approx(section.subtotal, abs=0.005)
+        assert ev(ws.title, subtotal(ws, f"List subtotal ({cur})")) == pytest.approx(section.list_subtotal,
                                                                                     abs=0.005)
-        assert ev(ws.title, subtotal(ws, f"Discount ({cur})")) == pytest.approx(section["discount"], abs=0.005)
-        assert ev(ws.title, DISCOUNT_CELL) == section["discount_percent"]
-        row = row_of(summary, "A", section["title"])
-        assert ev(SUMMARY, f"B{row}") == pytest.approx(section["list_subtotal"], abs=0.005)
-        assert ev(SUMMARY, f"C{row}") == section["discount_percent"]
-        assert ev(SUMMARY, f"D{row}") == pytest.approx(section["discount"], abs=0.005)
-        assert ev(SUMMARY, f"E{row}") == pytest.approx(section["subtotal"], abs=0.005)
+        assert ev(ws.title, subtotal(ws, f"Discount ({cur})")) == pytest.approx(section.discount, abs=0.005)
+        assert ev(ws.title, DISCOUNT_CELL) == section.discount_percent
+        row = row_of(summary, "A", section.title)
+        assert ev(SUMMARY, f"B{row}") == pytest.approx(section.list_subtotal, abs=0.005)
+        assert ev(SUMMARY, f"C{row}") == section.discount_percent
+        assert ev(SUMMARY, f"D{row}") == pytest.approx(section.discount, abs=0.005)
+        assert ev(SUMMARY, f"E{row}") == pytest.approx(section.subtotal, abs=0.005)
     total = row_of(summary, "A", "Total")
-    assert ev(SUMMARY, f"B{total}") == pytest.approx(bom["list_total"], abs=0.005)
-    assert ev(SUMMARY, f"D{total}") == pytest.approx(bom["discount_total"], abs=0.005)
-    assert ev(SUMMARY, f"E{total}") == pytest.approx(bom["price_total"], abs=0.005)
-    assert ev(SUMMARY, f"F{total}") == pytest.approx(bom["one_off_total"], abs=0.005)
-    assert ev(SUMMARY, f"G{total}") == pytest.approx(bom["yearly_total"], abs=0.005)
+    assert ev(SUMMARY, f"B{total}") == pytest.approx(bom.list_total, abs=0.005)
+    assert ev(SUMMARY, f"D{total}") == pytest.approx(bom.discount_total, abs=0.005)
+    assert ev(SUMMARY, f"E{total}") == pytest.approx(bom.price_total, abs=0.005)
+    assert ev(SUMMARY, f"F{total}") == pytest.approx(bom.one_off_total, abs=0.005)
+    assert ev(SUMMARY, f"G{total}") == pytest.approx(bom.yearly_total, abs=0.005)
     with_discount = row_of(summary, "A", f"Total after discount ({cur})")
     without = row_of(summary, "A", f"Total at list price ({cur})")
-    assert ev(SUMMARY, f"B{with_discount}") == pytest.approx(bom["price_total"], abs=0.005)
-    assert ev(SUMMARY, f"B{without}") == pytest.approx(bom["list_total"], abs=0.005)
+    assert ev(SUMMARY, f"B{with_discount}") == pytest.approx(bom.price_total, abs=0.005)
+    assert ev(SUMMARY, f"B{without}") == pytest.approx(bom.list_total, abs=0.005)
 
 
 def assert_cost_matches(wb, ev: Evaluated, cost) -> None:
@@ -99,17 +99,17 @@ def assert_cost_matches(wb, ev: Evaluated, cost) -> None:
     def value(label: str) -> float:
         return ev(COST, f"B{row_of(ws, 'A', label)}")
 
-    assert value("Capital: one-off net total (hardware and services)") == pytest.approx(cost["capital"], abs=0.005)
-    assert value("Subscriptions and support per year") == pytest.approx(cost["support_per_year"], abs=0.005)
-    assert value("Facility power (IT × PUE)") == pytest.approx(cost["facility_kw"], abs=0.0005)
-    assert value("Energy per year") == pytest.approx(cost["energy_kwh_per_year"], abs=0.05)
-    assert value("Energy cost per year") == pytest.approx(cost["energy_per_year"], abs=0.005)
-    assert value("Depreciation per year") == pytest.approx(cost["depreciation_per_year"], abs=0.005)
-    assert value("Yearly cost") == pytest.approx(cost["yearly_cost"], abs=0.005)
-    assert value("Total over the depreciation period") == pytest.approx(cost["total_over_period"], abs=0.005)
-    assert value("GPU-hours per year") == pytest.approx(cost["gpu_hours_per_year"], abs=0.05)
-    assert value("Cost per GPU-hour") == pytest.approx(cost["cost_per_gpu_hour"], abs=0.00005)
-    assert value("Cost per million tokens") == pytest.approx(cost["cost_per_million_tokens"], abs=0.00005)
+    assert value("Capital: one-off net total (hardware and services)") == pytest.approx(cost.capital, abs=0.005)
+    assert value("Subscriptions and support per year") == pytest.approx(cost.support_per_year, abs=0.005)
+    assert value("Facility power (IT × PUE)") == pytest.approx(cost.facility_kw, abs=0.0005)
+    assert value("Energy per year") == pytest.approx(cost.energy_kwh_per_year, abs=0.05)
+    assert value("Energy cost per year") == pytest.approx(cost.energy_per_year, abs=0.005)
+    assert value("Depreciation per year") == pytest.approx(cost.depreciation_per_year, abs=0.005)
+    assert value("Yearly cost") == pytest.approx(cost.yearly_cost, abs=0.005)
+    assert value("Total over the depreciation period") == pytest.approx(cost.total_over_period, abs=0.005)
+    assert value("GPU-hours per year") == pytest.approx(cost.gpu_hours_per_year, abs=0.05)
+    assert value("Cost per GPU-hour") == pytest.approx(cost.cost_per_gpu_hour, abs=0.00005)
+    assert value("Cost per million tokens") == pytest.approx(cost.cost_per_million_tokens, abs=0.00005)
 
 
 @pytest.fixture(scope="module")
@@ -140,20 +140,20 @@ def discounted(project, catalog):
 
 def test_every_line_is_on_its_section_sheet(analysis, written):
     path, account = written
-    bom = analysis["bom"]
-    assert account == f"{bom['lines']} lines in {len(bom['sections'])} sections, 1 without a price"
+    bom = analysis.bom
+    assert account == f"{bom.lines} lines in {len(bom.sections)} sections, 1 without a price"
     wb = openpyxl.load_workbook(path)
-    assert wb.sheetnames == [SUMMARY, *(s["title"] for s in bom["sections"]), COST]
-    for section, ws in zip(bom["sections"], section_sheets(wb), strict=True):
+    assert wb.sheetnames == [SUMMARY, *(s.title for s in bom.sections), COST]
+    for section, ws in zip(bom.sections, section_sheets(wb), strict=True):
         rows = line_rows(ws)
-        assert [r[COL["Line"]] for r in rows] == [ln["line"] for ln in section["lines"]]
-        assert [r[COL["Qty"]] for r in rows] == [ln["quantity"] for ln in section["lines"]]
-        assert [r[COL["Part number"]] or "" for r in rows] == [ln["part_number"] for ln in section["lines"]]
-        assert [r[COL["Ordering part number"]] or "" for r in rows] == [ln["alt_part_number"]
-                                                                      for ln in section["lines"]]
-        assert [r[COL["Years"]] for r in rows] == [ln["term_years"] for ln in section["lines"]]
-        assert [r[COL["Unit list price"]] for r in rows] == [ln["unit_price"] for ln in section["lines"]]
-    assert sum(len(line_rows(ws)) for ws in section_sheets(wb)) == bom["lines"] > 20
+        assert [r[COL["Line"]] for r in rows] == [ln.line for ln in section.lines]
+        assert [r[COL["Qty"]] for r in rows] == [ln.quantity for ln in section.lines]
+        assert [r[COL["Part number"]] or "" for r in rows] == [ln.part_number for ln in section.lines]
+        assert [r[COL["Ordering part number"]] or "" for r in rows] == [ln.alt_part_number
+                                                                      for ln in section.lines]
+        assert [r[COL["Years"]] for r in rows] == [ln.term_years for ln in section.lines]
+        assert [r[COL["Unit list price"]] for r in rows] == [ln.unit_price for ln in section.lines]
+    assert sum(len(line_rows(ws)) for ws in section_sheets(wb)) == bom.lines > 20
     assert os.listdir(path.parent) == ["quote.xlsx"]
 
 
@@ -165,7 +165,7 @@ def test_prices_are_live_formulas_over_one_discount_cell_per_section(analysis, w
     assert ws[f"K{row}"].value == "=$K$2"
     assert ws[f"L{row}"].value == f"=ROUND(ROUND(J{row}*(100-K{row}),6),0)/100"
     assert ws[f"M{row}"].value == f"=L{row}*G{row}*I{row}"
-    assert ws[f"J{row}"].value == analysis["bom"]["sections"][0]["lines"][0]["unit_price"] == \
+    assert ws[f"J{row}"].value == analysis.bom.sections[0].lines[0].unit_price == \
         catalog.get("dgx-b200").price.amount
     net = subtotal(ws, "Net subtotal (USD)")
     assert ws[net].value == f'=SUMIF(N{row}:N{row},"USD",M{row}:M{row})'
@@ -199,26 +199,26 @@ def test_sheets_read_well(written):
 def test_totals_equal_the_bill_to_the_cent(analysis, written):
     wb = openpyxl.load_workbook(written[0])
     ev = Evaluated(written[0])
-    assert_totals_match(wb, ev, analysis["bom"])
-    assert_cost_matches(wb, ev, analysis["cost"])
+    assert_totals_match(wb, ev, analysis.bom)
+    assert_cost_matches(wb, ev, analysis.cost)
 
 
 def test_discounted_totals_equal_the_discounted_bill(discounted, tmp_path):
-    bom = discounted["bom"]
-    assert bom["discount_total"] > 0 and bom["sections"][0]["discount_percent"] == 10
+    bom = discounted.bom
+    assert bom.discount_total > 0 and bom.sections[0].discount_percent == 10
     path = tmp_path / "discounted.xlsx"
     write_quote_xlsx(discounted, path)
     wb = openpyxl.load_workbook(path)
     assert wb["Compute"][DISCOUNT_CELL].value == 10 and wb["Power"][DISCOUNT_CELL].value == 7.3
     ev = Evaluated(path)
     assert_totals_match(wb, ev, bom)
-    assert_cost_matches(wb, ev, discounted["cost"])
+    assert_cost_matches(wb, ev, discounted.cost)
     # each net unit price is rounded to the cent before it is multiplied, as the bill rounds it
-    for section, ws in zip(bom["sections"], section_sheets(wb), strict=True):
-        for row, ln in enumerate(section["lines"], start=HEADER_ROW + 1):
-            if ln["unit_price"] is not None:
-                assert ev(ws.title, f"L{row}") == pytest.approx(ln["net_unit_price"], abs=1e-9)
-                assert ev(ws.title, f"M{row}") == pytest.approx(ln["extended_price"], abs=0.005)
+    for section, ws in zip(bom.sections, section_sheets(wb), strict=True):
+        for row, ln in enumerate(section.lines, start=HEADER_ROW + 1):
+            if ln.unit_price is not None:
+                assert ev(ws.title, f"L{row}") == pytest.approx(ln.net_unit_price, abs=1e-9)
+                assert ev(ws.title, f"M{row}") == pytest.approx(ln.extended_price, abs=0.005)
 
 
 def test_a_buyer_changing_the_discount_cells_gets_the_discounted_bill(discounted, written, tmp_path):
@@ -227,16 +227,16 @@ def test_a_buyer_changing_the_discount_cells_gets_the_discounted_bill(discounted
         wb[title][DISCOUNT_CELL] = percent
     edited = tmp_path / "edited.xlsx"
     wb.save(edited)
-    assert_totals_match(openpyxl.load_workbook(edited), Evaluated(edited), discounted["bom"])
+    assert_totals_match(openpyxl.load_workbook(edited), Evaluated(edited), discounted.bom)
 
 
 def test_an_unpriced_line_has_no_price_and_stays_out_of_the_totals(analysis, written):
-    bom = analysis["bom"]
-    software = next(s for s in bom["sections"] if s["section"] == "software")
-    (unpriced,) = [ln for ln in software["lines"] if ln["unit_price"] is None]
+    bom = analysis.bom
+    software = next(s for s in bom.sections if s.section == "software")
+    (unpriced,) = [ln for ln in software.lines if ln.unit_price is None]
     wb = openpyxl.load_workbook(written[0])
     ws = wb["Software and support"]
-    row = next(r for r in range(HEADER_ROW + 1, ws.max_row + 1) if ws[f"A{r}"].value == unpriced["line"])
+    row = next(r for r in range(HEADER_ROW + 1, ws.max_row + 1) if ws[f"A{r}"].value == unpriced.line)
     assert (ws[f"J{row}"].value, ws[f"L{row}"].value, ws[f"M{row}"].value, ws[f"N{row}"].value) == (
         None, None, None, None)
     assert ws[f"Q{row}"].value == "no price"
@@ -244,7 +244,7 @@ def test_an_unpriced_line_has_no_price_and_stays_out_of_the_totals(analysis, wri
     # it sits inside the summed range, and the sum still equals the bill's, which leaves it out
     assert f"M{row}" in "".join(str(c.value) for c in ws["M"])
     ev = Evaluated(written[0])
-    assert ev("Software and support", subtotal(ws, "Net subtotal (USD)")) == software["subtotal"] > 0
+    assert ev("Software and support", subtotal(ws, "Net subtotal (USD)")) == software.subtotal > 0
     assert ws[f"L{row_of(ws, 'L', 'Net subtotal (USD)') + 3}"].value == "Excludes 1 unpriced line (no price)"
     summary = wb[SUMMARY]
     assert summary[f"H{row_of(summary, 'A', 'Software and support')}"].value == 1
@@ -266,22 +266,22 @@ def test_indicative_prices_are_marked(analysis, written):
 def test_another_currency_stays_out_of_the_totals(project, catalog, tmp_path):
     quote = project.quote.updated(prices=(PriceEntry("AR3307", 2000.0, "EUR", "2026-01-05", "Rack vendor quote"),))
     analysis = analyze(project.with_quote(quote), catalog)
-    bom = analysis["bom"]
-    racks_section = next(s for s in bom["sections"] if s["section"] == "racks")
-    (rack,) = [ln for ln in racks_section["lines"] if ln["part_number"] == "AR3307"]
-    eur_total = rack["quantity"] * 2000.0
-    assert bom["other_currencies"] == {"EUR": eur_total} and rack["currency"] == "EUR"
+    bom = analysis.bom
+    racks_section = next(s for s in bom.sections if s.section == "racks")
+    (rack,) = [ln for ln in racks_section.lines if ln.part_number == "AR3307"]
+    eur_total = rack.quantity * 2000.0
+    assert bom.other_currencies == {"EUR": eur_total} and rack.currency == "EUR"
     path = tmp_path / "eur.xlsx"
     write_quote_xlsx(analysis, path)
     wb = openpyxl.load_workbook(path)
     racks = wb["Racks and facility"]
-    row = HEADER_ROW + 1 + racks_section["lines"].index(rack)
+    row = HEADER_ROW + 1 + racks_section.lines.index(rack)
     assert (racks[f"N{row}"].value, racks[f"J{row}"].value) == ("EUR", 2000.0)
     assert racks[f"M{row}"].number_format == '#,##0.00 "EUR"'
     ev = Evaluated(path)
     assert_totals_match(wb, ev, bom)
-    assert ev("Racks and facility", subtotal(racks, "Net subtotal (USD)")) == racks_section["subtotal"]
-    assert ev(SUMMARY, f"E{row_of(wb[SUMMARY], 'A', 'Total')}") == pytest.approx(bom["price_total"], abs=0.005)
+    assert ev("Racks and facility", subtotal(racks, "Net subtotal (USD)")) == racks_section.subtotal
+    assert ev(SUMMARY, f"E{row_of(wb[SUMMARY], 'A', 'Total')}") == pytest.approx(bom.price_total, abs=0.005)
     eur = subtotal(racks, "Net subtotal in EUR, not converted and not in the USD totals")
     assert ev("Racks and facility", eur) == eur_total
     summary = wb[SUMMARY]
@@ -295,8 +295,8 @@ def test_rack_scale_design(catalog, tmp_path):
     write_quote_xlsx(analysis, path)
     wb = openpyxl.load_workbook(path)
     ev = Evaluated(path)
-    assert_totals_match(wb, ev, analysis["bom"])
-    assert_cost_matches(wb, ev, analysis["cost"])
+    assert_totals_match(wb, ev, analysis.bom)
+    assert_cost_matches(wb, ev, analysis.cost)
 
 
 def test_summary_names_the_quote(project, catalog, tmp_path):
