@@ -111,6 +111,19 @@ class FloorDevice:
     serves: tuple[str, ...] = ()
 
 
+@dataclass(frozen=True, slots=True)
+class Rename:
+    """Devices of a project file that named ``old``, a catalog id the catalog has since renamed (an entry's
+    ``"replaces"``): they opened as the catalog's ``new`` entry."""
+
+    old: str
+    new: str
+    #: how many devices, racks and floor units named it
+    count: int
+    #: where they are: ``rack:<id>`` or ``floor:<id>``, in file order
+    places: tuple[str, ...] = ()
+
+
 @dataclass(frozen=True)
 class Project:
     """A whole design. Immutable; use the ``with_*`` methods (or commands) to edit."""
@@ -126,6 +139,10 @@ class Project:
     workload: tuple[tuple[str, object], ...] = ()
     #: Who the quote is for, discounts, optional lines, price list and cost-of-ownership settings.
     quote: QuoteSettings = field(default_factory=QuoteSettings)
+    #: The renamed catalog ids the file this value was opened from named, set by the file reader; the analysis
+    #: reports them (``catalog-renamed``). Not part of the design: not compared, and not saved (a save writes
+    #: the new ids, so the file opens without them). Edits keep it, until the design is saved and opened again.
+    renames: tuple[Rename, ...] = field(default=(), compare=False)
 
     # -- lookups (computed once per value) ---------------------------------
     @cached_property

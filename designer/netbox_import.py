@@ -377,7 +377,7 @@ def read_netbox(folder: str | os.PathLike, catalog=None, *, limit: int | None = 
         # whatever else a project file must keep is the file format's rule: its reader holds them all.
         # Devices that overlap are not refused, as in a project file: the design checks report them.
         try:
-            project = from_dict(to_dict(project), catalog)
+            project = from_dict(to_dict(project, catalog), catalog)
         except ProjectFileError as exc:
             raise NetBoxImportError(str(folder), f"the design it holds is not valid: {exc}") from None
     return project

@@ -12,10 +12,11 @@ from .cooling import analyze_cooling
 from .cost import analyze_cost
 from .engines import Context, Engine, EngineResult
 from .fabric import analyze_bandwidth, analyze_fabric
+from .findings import Finding
 from .floor_loading import analyze_floor
 from .inventory import run as count_devices
+from .model import Rename
 from .power import analyze_power
-from .provenance import renames_of
 from .training import analyze_training
 
 
@@ -25,9 +26,18 @@ def check_placement(ctx: Context) -> EngineResult:
 
 
 def report_renamed_types(ctx: Context) -> EngineResult:
-    """Catalog ids the design's file named that the catalog has renamed since: info findings only (the devices
-    opened as the new entries, and a save writes the new ids)."""
-    return EngineResult(findings=tuple(r.finding() for r in renames_of(ctx.project)))
+    """Catalog ids the design's file named that the catalog has renamed since (``ctx.project.renames``, set
+    when the file was read): info findings only (the devices opened as the new entries, and a save writes the
+    new ids)."""
+    return EngineResult(findings=tuple(_renamed(r) for r in ctx.project.renames))
+
+
+def _renamed(rename: Rename) -> Finding:
+    things = "object" if rename.count == 1 else "objects"
+    return Finding("info", "catalog-renamed",
+                   f"{rename.count:,} {things} in the file named {rename.old!r}, which the catalog now calls "
+                   f"{rename.new!r}: they opened as {rename.new!r}, and saving writes the new id",
+                   rename.places[0] if rename.places else "project:catalog", rename.places)
 
 
 ENGINES: tuple[Engine, ...] = (

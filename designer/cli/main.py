@@ -33,7 +33,6 @@ from catalog.loader import one_line
 from .. import __version__
 from ..fileformat import ProjectFileError, load
 from ..formatting import count, kw, money, percent, quantity
-from ..provenance import carry
 from ..settings import Settings, SettingsError
 from ..training.errors import TrainingError
 from ..fabric.sizing import FabricError
@@ -275,9 +274,7 @@ def _with_overrides(project, args):
     if not changes:
         return project
     try:
-        changed = project.with_settings(project.settings.updated(**changes))
-        carry(project, changed, renames=True)  # the file as opened, with what-if settings: its renames stand
-        return changed
+        return project.with_settings(project.settings.updated(**changes))  # keeps the file's renames
     except SettingsError as exc:
         flag = "--" + str(exc).split(" ")[0].replace("coolant_delta_t_k", "delta-t").replace(
             "air_delta_t_k", "air-delta-t").replace("air_rack_limit_kw", "air-rack-limit").replace("_", "-")

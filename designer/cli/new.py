@@ -100,9 +100,9 @@ def phase_path(path: Path, phase: int) -> Path:
     return path.with_name(f"{name}.phase-{phase}")
 
 
-def _write(project, path: Path) -> None:
+def _write(project, path: Path, catalog: Catalog) -> None:
     try:
-        save(project, path)
+        save(project, path, catalog=catalog)
     except OSError as exc:
         raise GenerateError(f"{PROG}: {path}: cannot be written ({exc.strerror or exc})") from None
 
@@ -147,11 +147,11 @@ def run(args, catalog: Catalog) -> int:
         _writable_target(phase_path(out, k), "phase file")
     analysis = analyze(generated.project, catalog)
     numbers = key_numbers(generated, analysis, catalog)
-    _write(generated.project, out)
+    _write(generated.project, out, catalog)
     phase_files = []
     for k, phase in enumerate(generated.phases, 1):
         path = phase_path(out, k)
-        _write(phase, path)
+        _write(phase, path, catalog)
         phase_files.append(str(path))
     errors = numbers["errors"]
     if args.json:
@@ -189,7 +189,7 @@ def _from_netbox(args, catalog: Catalog) -> int:
     except NetBoxImportError as exc:
         raise GenerateError(f"{prog}: {exc}") from None
     try:
-        save(project, out)
+        save(project, out, catalog=catalog)
     except OSError as exc:
         raise GenerateError(f"{prog}: {out}: cannot be written ({exc.strerror or exc})") from None
     devices = sum(len(r.devices) for r in project.racks)

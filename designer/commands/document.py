@@ -13,7 +13,6 @@ from catalog import Catalog
 
 from ..model import Project
 from ..placement import carry_index
-from ..provenance import remember_catalog
 from .base import Change, Command
 
 
@@ -49,9 +48,6 @@ class Document:
         with suppress(ValueError):
             self._listeners.remove(listener)
 
-    def __post_init__(self) -> None:
-        remember_catalog(self.project, self.catalog)
-
     def _set(self, project: Project, change: Change) -> None:
         self.project = project
         self.revision += 1
@@ -61,7 +57,6 @@ class Document:
     def push(self, command: Command) -> Change:
         """Apply ``command``; raise :class:`CommandError` and change nothing when it is refused."""
         new, change = command.apply(self.project, self.catalog)
-        remember_catalog(new, self.catalog)  # a save of the edited value writes the catalog it was edited with
         carry_index(self.project, new, self.catalog, change.racks, change.floor_devices)
         if self._clean is not None and self._clean > len(self._done):
             self._clean = None  # the saved state sits in the redo branch this push discards

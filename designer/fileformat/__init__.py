@@ -13,8 +13,9 @@ hold edits to as well: what an edit makes, the reader opens again.
 The modules, by seam: :mod:`.errors` (the file's names and its error),
 :mod:`.migrations` (format versions), :mod:`.writing` (document, text, atomic save),
 :mod:`.reading` (text to project: the two JSON parsers), :mod:`.checking` (the
-checking reader), :mod:`.values` (its checks on single values) and
-:mod:`.plain_racks` (the fast rack reader). Callers import from this package.
+checking reader), :mod:`.values` (its checks on single values),
+:mod:`.plain_racks` (the fast rack reader) and :mod:`.renames` (the renamed catalog
+ids a file named, kept on the project it opens as). Callers import from this package.
 """
 from .checking import _Reader
 from .errors import FORMAT, SUFFIX, ProjectFileError

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import unicodedata
+from dataclasses import replace
 from typing import Any
 
 from catalog import Catalog
@@ -17,10 +18,10 @@ from ..model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
 from ..quote_settings import QuoteError, quote_from_json
 from ..settings import SettingsError, settings_from_json
 from ..rules import span_problem
-from ..provenance import remember, renamed_types
 from .errors import FORMAT, ProjectFileError
 from .migrations import migrate
 from .plain_racks import PlainRacks
+from .renames import renamed_types
 from .values import MOUNTED_KINDS, ValueChecks
 
 #: Longest ``app_version`` or ``catalog_version`` read: a version, not a document.
@@ -208,8 +209,8 @@ class _Reader(PlainRacks, ValueChecks):
             raise ProjectFileError("format_version", "is missing: this is not a PodPlanner project file")
         doc = migrate(doc)
         project = self.project(doc)
-        remember(project, self.catalog, renamed_types(doc, project, self.catalog))
-        return project
+        renames = renamed_types(doc, project, self.catalog)
+        return replace(project, renames=renames) if renames else project
 
     def project(self, doc: Any) -> Project:
         top = ("format", "format_version", "app_version", "catalog_version", "name", "description", "currency",

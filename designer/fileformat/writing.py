@@ -18,7 +18,6 @@ from .. import __version__
 from ..bounds import LONE_SURROGATE, encodable
 from ..facility import NO_FACILITY
 from ..model import Project
-from ..provenance import catalog_of
 from ..quote_settings import QuoteSettings
 from .errors import FORMAT, ProjectFileError
 from .migrations import FORMAT_VERSION
@@ -29,8 +28,8 @@ def _num(v: float) -> float | int:
 
 
 def to_dict(project: Project, catalog: Catalog | None = None) -> dict:
-    """The document of ``project``, with the PodPlanner and the catalog that write it (``catalog``, else the one
-    the project was opened or edited with; none is written when neither is known)."""
+    """The document of ``project``, with the PodPlanner and the catalog that write it: ``catalog_version`` is
+    ``catalog``'s, the one the caller saves with (none is written without one, as for a design made in code)."""
     def opt(d: dict, key: str, value) -> None:
         if value is not None and value != "" and value != ():
             d[key] = value
@@ -67,7 +66,6 @@ def to_dict(project: Project, catalog: Catalog | None = None) -> dict:
             d["serves"] = list(f.serves)
         floor.append(d)
     doc = {"format": FORMAT, "format_version": FORMAT_VERSION, "app_version": __version__}
-    catalog = catalog if catalog is not None else catalog_of(project)
     if catalog is not None:
         doc["catalog_version"] = catalog.version
     doc["name"] = project.name

@@ -23,7 +23,6 @@ from ..cooling import analyze_cooling
 from ..engines import Context
 from ..model import FloorDevice, Hall, MountedDevice, Project
 from ..power import analyze_power
-from ..provenance import remember
 from ..settings import Settings
 from .facility_sizing import facility_for
 from .layout import TILE, Grid, plan_grid, row_places
@@ -168,7 +167,6 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     it_max, liquid, air = power.it_max_kw, float(cooling["liquid_kw"]), float(cooling["air_kw"])
     project = with_capacities(project, spec, it_max, liquid, air)
     project = project.with_hall(replace(project.halls[0], facility=facility_for(power, ctx.arrays, liquid, settings)))
-    remember(project, catalog)  # a save writes the catalog the design was generated from
     gpus = units * profile.gpus_per_node
     out = Generated(project, spec, profile, net, sus, units, gpus, grid, notes, it_max, liquid, air)
     if with_phases and spec.phase_sus is not None:

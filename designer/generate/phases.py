@@ -10,7 +10,6 @@ from catalog import Catalog
 
 from ..commands import AddHallCommand, AddObjectsCommand
 from ..model import Project, Rack
-from ..provenance import remember
 from .networks import compute_fabric
 from .sizing import units_per_su
 from .spec import SuperpodSpec
@@ -77,8 +76,6 @@ def phases_of(spec: SuperpodSpec, catalog: Catalog, final: Generated, reserved: 
         project, _ = AddObjectsCommand(racks=tuple(racks), floor_devices=cdus).apply(project, catalog)
         out.append(project)
     out.append(replace(final.project, name=f"{final.project.name} - phase {count} of {count}"))
-    for project in out:
-        remember(project, catalog)
     return out
 
 

@@ -30,7 +30,7 @@ def gb200_nvl72_su() -> Project:
 
 def main() -> None:
     for project, path in ((dgx_b200_su(), DGX_B200_SU), (gb200_nvl72_su(), GB200_NVL72_SU)):
-        save(project, path)
+        save(project, path, catalog=default_catalog())
         print(f"wrote {path}")
 
 

@@ -1,6 +1,7 @@
 """Recovery that cannot lose work: a second crash, a hasty "no", a document autosave cannot write."""
 from __future__ import annotations
 
+import json
 import threading
 
 import pytest
@@ -225,3 +226,13 @@ def test_the_recover_menu_restores_a_crashed_window_and_says_when_empty(make):
     next(a for a in other.recover_menu.menu.actions() if a.text().startswith("Autosaved")).trigger()
     assert moved_y(other) == 7200.0 and other.document.dirty and other.files.orphaned_recoveries() == []
 
+
+
+def test_save_and_autosave_write_the_catalog_the_window_edits_with(make, tmp_path):
+    win = make()  # the sample file names no catalog
+    win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
+    assert win.files.autosave()
+    assert json.loads(win.files.recovery_path.read_text())["catalog_version"] == win.catalog.version
+    saved = tmp_path / "saved.podplan.json"
+    assert win.files.save_as(saved)
+    assert json.loads(saved.read_text())["catalog_version"] == win.catalog.version

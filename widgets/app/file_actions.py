@@ -135,7 +135,7 @@ class FileController(QObject):
 
     def _write(self, path: Path) -> bool:
         try:
-            save(self.window.document.project, path)
+            save(self.window.document.project, path, catalog=self.window.catalog)
         except (OSError, ValueError) as exc:
             self.window.show_error(f"{path}: cannot be saved ({getattr(exc, 'strerror', None) or exc})")
             return False
@@ -193,7 +193,7 @@ class FileController(QObject):
             if not document.dirty:
                 return
             item = (document.project, str(self.window.path) if self.window.path else None,
-                    document.project.name or "Untitled project")
+                    document.project.name or "Untitled project", self.window.catalog)
         except Exception as exc:  # noqa: BLE001 - autosave must never take the window down
             self._on_autosave_done("", _reason(exc))
             return
@@ -240,7 +240,8 @@ class FileController(QObject):
         if item is None:
             return
         try:
-            path = self.store.write(*item)
+            project, original, title, catalog = item
+            path = self.store.write(project, original, title, catalog=catalog)
         except Exception as exc:  # noqa: BLE001 - reported in the status bar, never raised
             self.autosave_error = _reason(exc)
             self.autosave_done.emit("", self.autosave_error)

@@ -28,6 +28,7 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+from catalog import Catalog
 from catalog.files import FileReadError, pid_alive, read_text, sweep_temporaries, write_atomic
 from designer.fileformat import SUFFIX, save
 from designer.model import Project
@@ -138,8 +139,10 @@ class RecoveryStore:
         self._mutex = threading.Lock()
 
     # -- this window's session ----------------------------------------------
-    def write(self, project: Project, original: str | None, title: str, now: float | None = None) -> Path:
-        """Autosave ``project`` as the session's newest version; returns the file written."""
+    def write(self, project: Project, original: str | None, title: str, now: float | None = None, *,
+              catalog: Catalog | None = None) -> Path:
+        """Autosave ``project`` as the session's newest version, with ``catalog``'s version (the window's:
+        the catalog the design is edited with); returns the file written."""
         now = time.time() if now is None else now
         with self._mutex:
             self._open()
@@ -147,7 +150,7 @@ class RecoveryStore:
                 self._seq += 1
                 self._seq_started = now
             path = self.folder / f"v{self._seq:05d}{SUFFIX}"
-            save(project, path, pretty=False)
+            save(project, path, pretty=False, catalog=catalog)
             write_atomic(self.folder / "session.json",
                          json.dumps({"pid": os.getpid(), "original": original, "title": title,
                                      "saved_at": now}))  # ASCII: a path may hold bytes UTF-8 cannot
