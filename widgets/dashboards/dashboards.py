@@ -305,6 +305,8 @@ class DashboardPanel(QWidget):
         font = self.totals.font()
         font.setPixelSize(13)
         self.totals.setFont(font)
+        # Wraps rather than holding the dock as wide as the longest totals line (a price in millions, PFLOPS).
+        self.totals.setWordWrap(True)
         self._tick_metrics = QFontMetricsF(_font(TICK_PX))
         self._rack_names: list[str] = []
         self._rack_kw = self._rack_limit = np.zeros(0)
