@@ -263,8 +263,7 @@ class MainWindow(QMainWindow):
         self.totals_label.setText(counts_text(summary.racks, summary.gpus))
         self.engine_label.setText("· " + " · ".join(totals_parts(analysis)[1:]))
         errors = sum(f.severity == "error" for f in analysis.findings)
-        self.findings_dock.setWindowTitle(f"Findings ({errors} error{'s' if errors != 1 else ''})"
-                                          if errors else "Findings")
+        self.findings_dock.setWindowTitle(f"Findings ({count(errors, 'error')})" if errors else "Findings")
 
     def _on_engine_failed(self, revision: int, message: str) -> None:
         self.statusBar().showMessage(f"Analysis failed: {message}", 15000)
