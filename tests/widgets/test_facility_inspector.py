@@ -267,3 +267,24 @@ def test_a_wheel_over_the_facility_form_scrolls_it_and_edits_nothing(window, qtb
     qtbot.waitUntil(combo.hasFocus)
     QApplication.sendEvent(combo, event)  # with focus the wheel turns it, as in any form
     assert window.project.halls[0].facility != before
+
+
+def test_a_hall_with_air_handlers_words_their_capacity_and_airflow(catalog):
+    """Eight two-DGX racks (228.8 kW of air heat) under two 200 kW CRAHs: the hall's air handlers as the cooling
+    engine gives them (``cooling.halls[].air_handlers``), not N+1, with their airflow against the racks'."""
+    from designer.model import FloorDevice
+    from tests.designer.test_air_liquid_floor import design, dgx_rack, hall
+    from widgets.facility.facility_view import hall_air_lines
+
+    racks = [dgx_rack(f"r{i}", 2, x=1000 + 600 * i) for i in range(8)]
+    crahs = [FloorDevice(f"c{i}", "crah-cw-200kw", "h", 3000 + 3000 * i, 8000, name=f"CRAH-{i + 1}")
+             for i in range(2)]
+    analysis = analyze(design(racks, hall(containment="hot"), crahs), catalog)
+    handlers = analysis.cooling.halls[0].air_handlers
+    assert (handlers.capacity_kw, handlers.redundancy, handlers.airflow_cfm) == (400, "N", 63400)
+    lines = {line.label: line for line in hall_air_lines(analysis, "h")}
+    assert _plain(lines["Air handlers"].text) == f"CRAH-1, CRAH-2: {kw(analysis.cooling.halls[0].air_kw)} of 400.0 kW " \
+                                                 f"({percent(handlers.utilisation)})"
+    assert _plain(lines["Redundancy"].text) == "N: 200.0 kW with the largest unit down, less than the air heat"
+    assert lines["Redundancy"].over
+    assert _plain(lines["Airflow"].text) == "63,400 CFM for the 34,320 CFM the racks draw"
