@@ -412,7 +412,8 @@ class DashboardPanel(QWidget):
         self.busy_label.setText("updating…" if busy else "")
 
     def totals_text(self, analysis) -> str:
-        return totals_text(analysis)
+        """:func:`totals_text` with each figure kept on one line where the label wraps."""
+        return " · ".join(part.replace(" ", "\u00a0") for part in totals_parts(analysis))
 
     def set_analysis(self, analysis) -> None:
         """Show ``analysis`` (or clear with None), updating the existing plot items in place."""

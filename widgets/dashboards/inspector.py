@@ -71,6 +71,7 @@ def _spin(maximum: float, suffix: str, unset_text: str | None, decimals: int = 1
     box.setDecimals(decimals)
     box.setRange(0.0, maximum)
     box.setSuffix(suffix)
+    box.setGroupSeparatorShown(True)  # 1,400.0 kW, as every figure beside it is written
     box.setKeyboardTracking(True)
     if unset_text:
         box.setSpecialValueText(unset_text)
