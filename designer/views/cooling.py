@@ -28,6 +28,19 @@ class Heat:
 
 
 @view
+class AirHandlers:
+    """``cooling.halls[].air_handlers``: the hall's CRAH units, when it has any on its floor"""
+    units: tuple[str, ...]
+    names: tuple[str, ...]
+    capacity_kw: float
+    capacity_n_minus_1_kw: float
+    redundancy: str
+    demand_cfm: float
+    utilisation: float | None = None
+    airflow_cfm: float | None = None
+
+
+@view
 class HallCooling:
     """``cooling.halls[]``"""
     id: str
@@ -42,6 +55,7 @@ class HallCooling:
     liquid_capacity_kw: float | None = None
     liquid_headroom_kw: float | None = None
     device_inlet_max_c: float | None = None
+    air_handlers: AirHandlers | None = None
 
 
 @view

@@ -63,3 +63,55 @@ def synced_window(qtbot, catalog):
         return w
 
     return make
+
+
+@pytest.fixture
+def racks_as():
+    """``racks_as(analysis, rows)``: ``analysis`` (a real one) with its racks replaced by ``rows``.
+
+    Each row is a dict with ``id``, and any of ``name``, ``max_kw``, ``limit_kw``, ``utilisation``,
+    ``chain_utilisation`` and ``air_density`` (None: the engine gives no figure); a figure a row leaves out
+    is the analysis' own for a rack it knows, else its first rack's. The power and cooling sections' rows, the
+    engines' per-rack arrays (which the plan's heat map and the power chart read) and the project's racks
+    all change together, so the result reads as one analysis through its views. For tests that feed a
+    widget figures no engine would give, so a widget working a figure out itself fails.
+    """
+    from dataclasses import replace
+    from types import MappingProxyType
+
+    import numpy as np
+
+    def make(analysis, rows: list[dict]):
+        power, cooling = analysis.sections["power"], analysis.sections["cooling"]
+        by_id = {r["id"]: i for i, r in enumerate(power["racks"])}
+        project_racks = {r.id: r for r in analysis.project.racks}
+        p_rows, c_rows, racks = [], [], []
+        for row in rows:
+            i = by_id.get(row["id"], 0)
+            p = {**power["racks"][i], **{k: v for k, v in row.items() if k != "air_density"}}
+            c = {**cooling["racks"][i], "id": row["id"], "name": p["name"]}
+            if "air_density" in row:
+                c["air_density"] = row["air_density"]
+            p_rows.append(p)
+            c_rows.append(c)
+            known = project_racks.get(row["id"], analysis.project.racks[i])
+            racks.append(replace(known, id=row["id"], name=p["name"]))
+
+        def arr(rows_, key):
+            return np.array([np.nan if r[key] is None else r[key] for r in rows_], dtype=float)
+
+        results = dict(analysis.results)
+        results["power"] = replace(analysis.result("power"), section=MappingProxyType({**power, "racks": p_rows}),
+                                   rack_ids=tuple(r["id"] for r in rows), rack_max_kw=arr(p_rows, "max_kw"),
+                                   rack_typical_kw=arr(p_rows, "typical_kw"), rack_limit_kw=arr(p_rows, "limit_kw"),
+                                   rack_utilisation=arr(p_rows, "utilisation"),
+                                   rack_chain_utilisation=arr(p_rows, "chain_utilisation"))
+        results["cooling"] = replace(analysis.result("cooling"),
+                                     section=MappingProxyType({**cooling, "racks": c_rows}),
+                                     rack_air_density=arr(c_rows, "air_density"))
+        sections = {**analysis.sections, "power": results["power"].section, "cooling": results["cooling"].section}
+        summary = {**analysis.summary_json, "racks": len(rows)}
+        return replace(analysis, summary_json=MappingProxyType(summary), sections=MappingProxyType(sections),
+                       results=MappingProxyType(results), project=replace(analysis.project, racks=tuple(racks)))
+
+    return make

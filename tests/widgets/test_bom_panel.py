@@ -8,7 +8,8 @@ from PySide6.QtCore import Qt
 
 from designer import samples
 from designer.commands import UpdateQuoteCommand
-from widgets.quote.bom_panel import EXTENDED, INDICATIVE, NO_PRICE, STALE, UNIT, WARNING_TEXT, amount
+from designer.formatting import money
+from widgets.quote.bom_panel import EXTENDED, INDICATIVE, NO_PRICE, STALE, UNIT, WARNING_TEXT
 from widgets.app.main_window import MainWindow
 
 
@@ -25,11 +26,11 @@ def window(qtbot, catalog):
 
 
 def _bom(window):
-    return window.analysis["bom"]
+    return window.analysis.bom
 
 
 def _section(window, key):
-    return next(s for s in _bom(window)["sections"] if s["section"] == key)
+    return next(s for s in _bom(window).sections if s.section == key)
 
 
 def _shown_net(panel) -> float:
@@ -42,35 +43,35 @@ def _shown_net(panel) -> float:
 def test_the_dock_shows_every_section_and_the_net_total(window):
     panel, bom = window.bom, _bom(window)
     assert window.central_tabs.currentWidget() is panel  # Quote ▸ Bill of materials brings its tab forward
-    assert panel.section_keys() == [s["section"] for s in bom["sections"]]
+    assert panel.section_keys() == [s.section for s in bom.sections]
     assert "compute" in panel.section_keys() and "network" in panel.section_keys()
-    for sec in bom["sections"]:
-        assert panel.section_text(sec["section"], 0) == sec["title"]
-        assert panel.section_text(sec["section"], EXTENDED) == f"{sec['subtotal']:,.2f}"
+    for sec in bom.sections:
+        assert panel.section_text(sec.section, 0) == sec.title
+        assert panel.section_text(sec.section, EXTENDED) == f"{sec.subtotal:,.2f}"
     currency, net = _shown_net(panel)
-    assert (currency, net) == (bom["currency"], bom["price_total"])
+    assert (currency, net) == (bom.currency, bom.price_total)
     # The sections' subtotals as shown add up to the net total as shown.
     shown = sum(float(panel.section_text(s, EXTENDED).replace(",", "")) for s in panel.section_keys())
     assert shown == pytest.approx(net, abs=0.005)
-    assert ("(est.)" in panel.totals.text()) == bom["estimated"]
-    assert panel.counts.text() == f"{bom['lines']} lines"
-    assert len(panel.line_rows()) == bom["lines"]
+    assert ("(est.)" in panel.totals.text()) == bom.estimated
+    assert panel.counts.text() == f"{bom.lines} lines"
+    assert len(panel.line_rows()) == bom.lines
 
 
 def test_every_line_shows_the_bills_figures_and_marks_indicative_and_old_prices(window):
     panel = window.bom
-    priced = [ln for s in _bom(window)["sections"] for ln in s["lines"] if ln["unit_price"] is not None]
+    priced = [ln for s in _bom(window).sections for ln in s.lines if ln.unit_price is not None]
     assert priced
     for ln in priced:
-        unit = panel.line_text(ln["line"], UNIT)
-        assert unit.startswith(f"{ln['net_unit_price']:,.2f}")
-        assert (INDICATIVE in unit) == ("unconfirmed" in ln["flags"])
-        assert (STALE in unit) == ("stale" in ln["flags"])
-        assert panel.line_text(ln["line"], EXTENDED) == f"{ln['extended_price']:,.2f}"
-    dgx = next(ln for ln in priced if ln["id"] == "dgx-b200")
-    assert {"unconfirmed", "stale"} <= set(dgx["flags"])
-    item = _line_item(panel, dgx["line"], UNIT)
-    assert dgx["price_source"] in item.toolTip() and dgx["price_date"] in item.toolTip()
+        unit = panel.line_text(ln.line, UNIT)
+        assert unit.startswith(f"{ln.net_unit_price:,.2f}")
+        assert (INDICATIVE in unit) == ("unconfirmed" in ln.flags)
+        assert (STALE in unit) == ("stale" in ln.flags)
+        assert panel.line_text(ln.line, EXTENDED) == f"{ln.extended_price:,.2f}"
+    dgx = next(ln for ln in priced if ln.id == "dgx-b200")
+    assert {"unconfirmed", "stale"} <= set(dgx.flags)
+    item = _line_item(panel, dgx.line, UNIT)
+    assert dgx.price_source in item.toolTip() and dgx.price_date in item.toolTip()
     assert "Indicative price" in item.toolTip()
     assert INDICATIVE in panel.notes.text() and STALE in panel.notes.text()
 
@@ -79,28 +80,28 @@ def _line_item(panel, line, column):
     for r in range(panel.model.rowCount()):
         parent = panel.model.item(r, 0)
         for c in range(parent.rowCount()):
-            if parent.child(c, 0).data(Qt.ItemDataRole.UserRole + 3)["line"] == line:
+            if parent.child(c, 0).data(Qt.ItemDataRole.UserRole + 3).line == line:
                 return parent.child(c, column)
     raise KeyError(line)
 
 
 def test_an_unpriced_line_shows_no_price_in_the_warning_colour_and_the_total_says_so(window):
     panel = window.bom
-    unpriced = [ln for s in _bom(window)["sections"] for ln in s["lines"] if ln["unit_price"] is None]
+    unpriced = [ln for s in _bom(window).sections for ln in s.lines if ln.unit_price is None]
     assert unpriced, "the sample's bill has a part without a price (the UFM licence)"
     for ln in unpriced:
         for col in (UNIT, EXTENDED):
-            assert panel.line_text(ln["line"], col) == NO_PRICE
-            assert _line_item(panel, ln["line"], col).foreground().color() == WARNING_TEXT
+            assert panel.line_text(ln.line, col) == NO_PRICE
+            assert _line_item(panel, ln.line, col).foreground().color() == WARNING_TEXT
     n = len(unpriced)
     assert f"excludes {n} unpriced line{'s' if n != 1 else ''}" in panel.totals.text()
-    assert "0.00" not in panel.line_text(unpriced[0]["line"], EXTENDED)
+    assert "0.00" not in panel.line_text(unpriced[0].line, EXTENDED)
 
 
 def test_a_discount_typed_in_the_panel_is_one_undoable_edit(window, qtbot):
     panel = window.bom
     before = _section(window, "compute")
-    total_before = _bom(window)["price_total"]
+    total_before = _bom(window).price_total
     editor = panel.discount_editor("compute")
     assert editor.value() == 0.0
     editor.setFocus()
@@ -109,24 +110,24 @@ def test_a_discount_typed_in_the_panel_is_one_undoable_edit(window, qtbot):
     qtbot.keyClick(editor.lineEdit(), Qt.Key.Key_Return)
     assert window.document.project.quote.discount("compute") == 10.0
     assert window.undo_action.text() == "Undo Set discount"
-    qtbot.waitUntil(lambda: not window.runner.busy and _section(window, "compute")["discount_percent"] == 10.0,
+    qtbot.waitUntil(lambda: not window.runner.busy and _section(window, "compute").discount_percent == 10.0,
                     timeout=20000)
     after = _section(window, "compute")
-    assert after["subtotal"] == pytest.approx(before["list_subtotal"] * 0.9, abs=0.005)
-    assert panel.section_text("compute", EXTENDED) == f"{after['subtotal']:,.2f}"
-    assert _shown_net(panel)[1] == _bom(window)["price_total"] == pytest.approx(
-        total_before - before["list_subtotal"] * 0.1, abs=0.01)
-    assert f"discount −{amount(_bom(window)['discount_total'])}" in panel.totals.text()
+    assert after.subtotal == pytest.approx(before.list_subtotal * 0.9, abs=0.005)
+    assert panel.section_text("compute", EXTENDED) == f"{after.subtotal:,.2f}"
+    assert _shown_net(panel)[1] == _bom(window).price_total == pytest.approx(
+        total_before - before.list_subtotal * 0.1, abs=0.01)
+    assert f"discount {money(-_bom(window).discount_total)}" in panel.totals.text()
     assert panel.discount_editor("compute").value() == 10.0
     # The status bar's total (the engines' figure, shown once there) follows the discount.
-    assert f"{_bom(window)['price_total'] / 1e6:,.2f} M" in window.engine_label.text()
+    assert f"{_bom(window).price_total / 1e6:,.2f} M" in window.engine_label.text()
 
     window.undo_action.trigger()
     assert window.document.project.quote.discount("compute") == 0.0
-    qtbot.waitUntil(lambda: not window.runner.busy and _section(window, "compute")["discount_percent"] == 0.0,
+    qtbot.waitUntil(lambda: not window.runner.busy and _section(window, "compute").discount_percent == 0.0,
                     timeout=20000)
     assert panel.discount_editor("compute").value() == 0.0
-    assert panel.section_text("compute", EXTENDED) == f"{before['subtotal']:,.2f}"
+    assert panel.section_text("compute", EXTENDED) == f"{before.subtotal:,.2f}"
     assert _shown_net(panel)[1] == total_before
 
 
@@ -145,18 +146,18 @@ def test_the_filter_hides_lines_and_sections_that_do_not_match(window):
     every = panel.line_rows()
     panel.filter.setText("mfp7e10")
     shown = panel.line_rows()
-    expected = [ln for ln in every if "mfp7e10" in (ln["part_number"] + ln["description"]).lower()]
+    expected = [ln for ln in every if "mfp7e10" in (ln.part_number + ln.description).lower()]
     assert shown == expected and 0 < len(shown) < len(every)
     assert panel.section_keys() == ["optics"]
     assert panel.counts.text() == f"{len(shown)} of {len(every)} lines"
     panel.filter.setText("management switch")
-    assert [ln["description"] for ln in panel.line_rows()] == \
-        [ln["description"] for ln in every if "management switch" in ln["description"].lower()]
+    assert [ln.description for ln in panel.line_rows()] == \
+        [ln.description for ln in every if "management switch" in ln.description.lower()]
     panel.filter.setText("no such part")
     assert panel.line_rows() == [] and panel.section_keys() == []
     panel.filter.clear()
     assert panel.line_rows() == every
-    assert panel.section_keys() == [s["section"] for s in _bom(window)["sections"]]
+    assert panel.section_keys() == [s.section for s in _bom(window).sections]
 
 
 def test_a_new_analysis_with_the_same_lines_keeps_the_rows(window, qtbot):
@@ -164,7 +165,7 @@ def test_a_new_analysis_with_the_same_lines_keeps_the_rows(window, qtbot):
     panel = window.bom
     editor = panel.discount_editor("network")
     window.bom.set_discount("network", 5.0)
-    qtbot.waitUntil(lambda: not window.runner.busy and _section(window, "network")["discount_percent"] == 5.0,
+    qtbot.waitUntil(lambda: not window.runner.busy and _section(window, "network").discount_percent == 5.0,
                     timeout=20000)
     assert panel.discount_editor("network") is editor and editor.value() == 5.0
 
@@ -179,9 +180,9 @@ def test_quote_settings_push_undoable_edits_and_show_refusals(window, qtbot):
     assert window.document.project.quote.term_years == 5
     form.numbers["utilisation"].setValue(65)
     assert window.document.project.quote.utilisation == 0.65
-    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window)["term_years"] == 5, timeout=20000)
-    nvaie = next(ln for s in _bom(window)["sections"] for ln in s["lines"] if ln["per_year"] and ln["unit_price"])
-    assert window.bom.line_text(nvaie["line"], 2) == f"{nvaie['quantity']:,} × 5 yr"
+    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window).term_years == 5, timeout=20000)
+    nvaie = next(ln for s in _bom(window).sections for ln in s.lines if ln.per_year and ln.unit_price)
+    assert window.bom.line_text(nvaie.line, 2) == f"{nvaie.quantity:,} × 5 yr"
     form.quote_date.setText("2026-13-45")
     form.quote_date.editingFinished.emit()
     assert "quote.quote_date" in form.status.text() and window.document.project.quote.quote_date == ""
@@ -193,18 +194,18 @@ def test_quote_settings_push_undoable_edits_and_show_refusals(window, qtbot):
 
 
 def test_a_price_list_replaces_catalog_prices_and_can_be_cleared(window, qtbot, tmp_path):
-    dgx = next(ln for ln in _section(window, "compute")["lines"] if ln["id"] == "dgx-b200")
+    dgx = next(ln for ln in _section(window, "compute").lines if ln.id == "dgx-b200")
     prices = tmp_path / "acme-prices.csv"
-    prices.write_text(f"Part number,Unit price,Currency,Date\n{dgx['part_number']},480000,USD,2026-11-01\n",
+    prices.write_text(f"Part number,Unit price,Currency,Date\n{dgx.part_number},480000,USD,2026-11-01\n",
                       encoding="utf-8")
     assert window.quote_actions.load_price_list(prices)
     quote = window.document.project.quote
     assert quote.price_list_name == "acme-prices.csv" and [p.amount for p in quote.prices] == [480000.0]
-    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window)["price_list"]["name"] == "acme-prices.csv",
+    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window).price_list.name == "acme-prices.csv",
                     timeout=20000)
-    line = next(ln for ln in _section(window, "compute")["lines"] if ln["id"] == "dgx-b200")
-    assert line["unit_price"] == 480000.0 and line["price_from_list"]
-    assert window.bom.line_text(line["line"], UNIT) == "480,000.00"  # a vendor's list: no mark
+    line = next(ln for ln in _section(window, "compute").lines if ln.id == "dgx-b200")
+    assert line.unit_price == 480000.0 and line.price_from_list
+    assert window.bom.line_text(line.line, UNIT) == "480,000.00"  # a vendor's list: no mark
     assert "price list acme-prices.csv (1 of 1 used)" in window.bom.notes.text()
     window.quote_actions.clear_price_list()
     assert window.document.project.quote.prices == () and window.undo_action.text() == "Undo Clear price list"
@@ -217,10 +218,10 @@ def test_a_list_without_dates_or_currency_is_in_the_projects_currency_and_marked
     prices.write_text("SKU,Price\nAR3307,2400\n", encoding="utf-8")
     assert window.quote_actions.load_price_list(prices)
     assert [p.currency for p in window.document.project.quote.prices] == [window.project.currency]
-    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window)["price_list"]["name"] == "undated.csv",
+    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window).price_list.name == "undated.csv",
                     timeout=20000)
-    rack = next(ln for ln in _section(window, "racks")["lines"] if ln["part_number"] == "AR3307")
-    assert window.bom.line_text(rack["line"], UNIT) == "2,400.00 §" and "§ undated" in window.bom.notes.text()
+    rack = next(ln for ln in _section(window, "racks").lines if ln.part_number == "AR3307")
+    assert window.bom.line_text(rack.line, UNIT) == "2,400.00 §" and "§ undated" in window.bom.notes.text()
 
 
 def test_a_bad_price_list_is_reported_with_its_row(window, tmp_path, monkeypatch):
@@ -254,7 +255,7 @@ def test_optional_lines_come_off_the_bill_and_back_with_undo(window, qtbot):
     box.setChecked(False)
     assert window.document.project.quote.excluded == ("nvaie",)
     qtbot.waitUntil(lambda: not window.runner.busy and not any(
-        ln["id"] == "nvaie" for s in _bom(window)["sections"] for ln in s["lines"]), timeout=20000)
+        ln.id == "nvaie" for s in _bom(window).sections for ln in s.lines), timeout=20000)
     window.undo_action.trigger()
     assert window.document.project.quote.excluded == () and form.optional["nvaie"].isChecked()
 

@@ -59,7 +59,7 @@ def test_one_rack_fills_the_table_and_draws_its_routes(make_panel):
     assert panel.model.text(0, LinkTableModel.FROM) == "dgx-0001 · P1/1"
     assert panel.model.text(0, LinkTableModel.TO) == "SU01-NET-A · leaf-0001-r0 · P1/1"
     assert panel.model.text(0, LinkTableModel.MEDIUM) == "MMF"
-    assert panel.model.text(0, LinkTableModel.LENGTH) == "15"
+    assert panel.model.text(0, LinkTableModel.LENGTH) == "15.0"
     item = panel.routes_item
     assert item.scene() is scene and item.zValue() > scene.rack_items["su01-01"].zValue()
     assert item.route_count == 2 and [m for m, _ in item.routes()] == ["mmf", "mmf"]
@@ -157,8 +157,8 @@ def test_the_histogram_stacks_cables_per_length_by_medium(make_panel):
     assert list(panel.histogram.bars["mmf"].opts["height"]) == [0, 0, 4, 178, 144, 54]
     assert list(panel.histogram.bars["mmf"].opts["y0"]) == [40, 24, 0, 0, 0, 0]
     assert panel.histogram.bars["dac"].opts["brush"] == MEDIUM_COLORS["dac"]
-    assert panel.histogram_tooltip(0) == "1 m: 40 cables · Passive copper (DAC)"
-    assert panel.histogram_tooltip(3) == "7 m: 178 cables · Multimode fibre"
+    assert panel.histogram_tooltip(0) == "1.0 m: 40 cables · Passive copper (DAC)"
+    assert panel.histogram_tooltip(3) == "7.0 m: 178 cables · Multimode fibre"
     assert panel.histogram_tooltip(9) == ""
     assert "Passive copper (DAC)" in panel.histogram.key.text() and "Multimode fibre" in panel.histogram.key.text()
     assert panel.histogram.plot.minimumHeight() >= 160
@@ -226,7 +226,7 @@ def test_hovering_a_bar_shows_its_counts(make_panel, qtbot):
     qtbot.waitUntil(lambda: vb.sceneBoundingRect().width() > 0)
     panel.histogram.plot.scene().sigMouseMoved.emit(vb.mapViewToScene(QPointF(2, 100)))
     qtbot.waitUntil(lambda: QToolTip.isVisible())
-    assert QToolTip.text() == "15 m: 352 cables · Multimode fibre"
+    assert QToolTip.text() == "15.0 m: 352 cables · Multimode fibre"
     panel.histogram.plot.scene().sigMouseMoved.emit(vb.mapViewToScene(QPointF(1.5, 100)))  # between two bars
     qtbot.waitUntil(lambda: not QToolTip.isVisible())
 

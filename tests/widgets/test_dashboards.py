@@ -13,9 +13,10 @@ from PySide6.QtGui import QColor, QImage, QPainter
 from PySide6.QtWidgets import QToolTip
 
 from designer import samples as bundled
-from designer.analysis import Analysis, analyze
+from designer.analysis import analyze
 from designer.commands import AddDeviceCommand, Document, UpdateRackCommand
 from designer.fileformat import load
+from designer.formatting import kw, number
 from designer.model import MountedDevice
 from widgets.app import style
 from widgets.dashboards.dashboards import (CHART_MIN_HEIGHT, DashboardPanel, bar_index, fabric_tiers, fabric_tooltip,
@@ -42,10 +43,10 @@ def test_kw_bars_and_limit_line_from_b200_sample(panel, b200, catalog):
     analysis = analyze(b200, catalog)
     bars, line = panel.kw_bars, panel.limit_curve
     panel.set_analysis(analysis)
-    racks = analysis["power"]["racks"]
+    racks = analysis.power.racks
     assert len(racks) == 19
     assert list(bars.opts["x"]) == list(range(19))
-    assert np.allclose(bars.opts["height"], [r["max_kw"] for r in racks])
+    assert np.allclose(bars.opts["height"], [r.max_kw for r in racks])
     assert bars.opts["height"][0] == pytest.approx(28.6)
     _, ly = line.getData()
     assert len(ly) == 38 and np.allclose(ly, 40.0)  # the hall's 40 kW default rack limit
@@ -61,7 +62,7 @@ def test_over_limit_bar_takes_the_over_colour(panel, b200, catalog):
     over = style.heat_color(28.6 / 20.0)
     assert QColor(brushes[0]).name() == over.name() and QColor(brushes[1]).name() != over.name()
     # each bar is the colour the plan's heat map gives the same rack: one scale for both
-    util = [r["utilisation"] for r in panel_racks(panel)]
+    util = [r.utilisation for r in panel.analysis.power.racks]
     assert [QColor(b).name() for b in brushes] == [style.heat_color(u).name() for u in util]
     assert "1 over limit" in panel.kw_card.title.text()
     _, ly = panel.limit_curve.getData()
@@ -71,37 +72,44 @@ def test_over_limit_bar_takes_the_over_colour(panel, b200, catalog):
 def test_heat_bars_liquid_and_air(panel, catalog):
     analysis = analyze(load(samples.GB200_NVL72_SU, catalog), catalog)
     panel.set_analysis(analysis)
-    cooling = analysis["cooling"]
-    assert cooling["liquid_kw"] > cooling["air_kw"] > 0  # an NVL72 hall is mostly liquid-cooled
-    assert list(panel.heat_bars.opts["height"]) == pytest.approx([cooling["liquid_kw"], cooling["air_kw"]])
+    cooling = analysis.cooling
+    assert cooling.liquid_kw > cooling.air_kw > 0  # an NVL72 hall is mostly liquid-cooled
+    assert list(panel.heat_bars.opts["height"]) == pytest.approx([cooling.liquid_kw, cooling.air_kw])
     _, cap = panel.capacity_curve.getData()
     assert list(cap) == [1200.0, 1200.0, 250.0, 250.0]  # the hall's liquid and air capacities
 
 
-def test_placeholders_until_fabric_and_training_engines_report(panel, b200, catalog):
+def test_placeholders_until_fabric_and_training_engines_report(panel, b200, catalog, gb200):
     full = analyze(b200, catalog)
-    analysis = replace(full, sections={k: v for k, v in full.sections.items() if k not in ("fabric", "training")})
+    # a fabric the engine could not size and a design it has no estimate for: what the engines write then
+    fabric = {"endpoints": full.fabric.endpoints, "error": "no tree of this switch holds the endpoints"}
+    training = {"status": "no GPUs in the design"}
+    analysis = replace(full, sections={**full.sections, "fabric": fabric, "training": training})
     panel.set_analysis(analysis)
     assert not panel.fabric_card.showing_plot and panel.fabric_card.placeholder.text() == "fabric engine: no data"
-    assert not panel.train_card.showing_plot and "No training result yet" in panel.train_card.placeholder.text()
-    fabric = {"ports": {"leaf": {"total": 256, "used": 256, "free": 0}, "spine": {"total": 256, "used": 128, "free": 128},
-                        "core": {"total": 0, "used": 0, "free": 0}}}
-    training = {"scaling": [{"gpus": 256, "tokens_per_s": 4e5, "time_to_train_days": 30.0},
-                            {"gpus": 64, "tokens_per_s": 1e5, "time_to_train_days": 120.0}]}
-    panel.set_analysis(replace(analysis, sections={**analysis.sections, "fabric": fabric, "training": training}))
+    assert not panel.train_card.showing_plot
+    assert panel.train_card.placeholder.text() == "training engine: no scaling result (no GPUs in the design)"
+    # the GB200 sample's fabric and scaling, on the B200 design: the charts show whatever the engines report
+    panel.set_analysis(replace(analysis, sections={**analysis.sections, "fabric": gb200.sections["fabric"],
+                                                   "training": gb200.sections["training"]}))
     assert panel.fabric_card.showing_plot and panel.train_card.showing_plot
-    assert list(panel.ports_used.opts["height"]) == [256, 128]
-    assert list(panel.ports_free.opts["height"]) == [0, 128]
+    ports = gb200.fabric.ports
+    assert list(panel.ports_used.opts["height"]) == [ports.leaf.used, ports.spine.used]
+    assert list(panel.ports_free.opts["height"]) == [ports.leaf.free, ports.spine.free]
+    scaling = sorted(gb200.training.scaling, key=lambda p: p.gpus)
     x, y = panel.tokens_curve.getData()
-    assert list(x) == [64, 256] and list(y) == [1e5, 4e5]
-    assert list(panel.days_curve.getData()[1]) == [120.0, 30.0]
+    assert list(x) == [p.gpus for p in scaling] and list(y) == [p.tokens_per_s for p in scaling]
+    assert list(panel.days_curve.getData()[1]) == [p.time_to_train_days for p in scaling]
+    panel.set_analysis(None)
+    assert not panel.train_card.showing_plot and "No training result yet" in panel.train_card.placeholder.text()
 
 
-def test_fabric_ports_mapping_form():
-    section = {"tiers": 2, "ports": {"leaf": {"total": 16, "used": 10, "free": 6},
-                                     "core": {"total": 0, "used": 0, "free": 0}}}
-    assert fabric_tiers(section) == [("leaf", 10.0, 6.0)]  # the absent core tier is left out
-    assert fabric_tiers(None) == [] and fabric_tiers({"other": 1}) == []
+def test_fabric_ports_of_the_tiers_the_design_has(gb200, catalog):
+    ports = gb200.fabric.ports
+    assert fabric_tiers(gb200.fabric) == [("leaf", ports.leaf.used, ports.leaf.free),
+                                          ("spine", ports.spine.used, ports.spine.free)]  # no core tier
+    assert fabric_tiers(None) == []
+    assert fabric_tiers(replace(gb200.fabric, ports=None, error="no tree")) == []
 
 
 def _b200_with_32_dgx(project, catalog):
@@ -116,25 +124,27 @@ def test_totals_text_for_256_b200(b200, catalog):
     analysis = analyze(_b200_with_32_dgx(b200, catalog), catalog)
     text = totals_text(analysis)
     assert "256 GPUs" in text
-    assert "576.0 PF" in text  # 256 B200 x 2.25 PF dense BF16
-    assert f"{analysis.summary_json['it_power_max_kw']:,.1f} kW IT" in text
+    assert "576.0 PFLOPS BF16" in text  # 256 B200 x 2.25 PF dense BF16
+    assert f"{kw(analysis.summary.it_power_max_kw)} IT" in text
     assert text.endswith("(est.)")  # several catalog prices are unconfirmed
-    assert f"USD {analysis['bom']['price_total'] / 1e6:,.2f} M" in text  # the BOM engine's total
+    assert f"USD {number(analysis.bom.price_total / 1e6, 2)} M" in text  # the BOM engine's total
 
 
 def test_totals_pf_follows_the_gpu_count_of_the_sample(b200, catalog):
     analysis = analyze(b200, catalog)
-    gpus = analysis.summary_json["gpus"]
+    gpus = analysis.summary.gpus
     assert f"{gpus} GPUs" in totals_text(analysis)
-    assert f"{gpus * 2.25:.1f} PF" in totals_text(analysis)
+    assert f"{gpus * 2.25:.1f} PFLOPS" in totals_text(analysis)
 
 
 def test_totals_take_every_figure_from_the_engines(b200, catalog):
     full = analyze(b200, catalog)
     # PF is the analysis' own figure: the status bar recounts nothing.
-    assert full.summary_json["bf16_pflops"] == full.summary_json["gpus"] * 2.25
-    no_bom = replace(full, sections={k: v for k, v in full.sections.items() if k != "bom"})
-    assert "USD" not in totals_text(no_bom)
+    assert full.summary.bf16_pflops == full.summary.gpus * 2.25
+    # figures no engine would give: a status bar counting them itself would not show these
+    fake = replace(full, summary_json={**full.summary_json, "gpus": 7, "bf16_pflops": 1234.5, "price_total": 99.0,
+                                       "it_power_max_kw": 1140.35, "currency": "EUR", "price_estimated": False})
+    assert totals_text(fake) == "7 GPUs · 1,140.4 kW IT · 1,234.5 PFLOPS BF16 · EUR 99"
 
 
 def test_clearing(panel):
@@ -142,11 +152,6 @@ def test_clearing(panel):
     assert not panel.kw_card.showing_plot and panel.totals.text() == ""
     panel.set_busy(True)
     assert panel.busy_label.text() == "updating…"
-
-
-def panel_racks(panel) -> list[dict]:
-    """The racks the power chart shows, from the analysis it was given."""
-    return list(panel.analysis["power"]["racks"])
 
 
 # ---- readable at any dock size: heights, columns, axis titles, rack labels, tooltips ------------------
@@ -264,10 +269,10 @@ def test_rack_labels_are_names_thinned_never_overlapping_and_start_at_the_first_
     _assert_apart(narrow, p.kw_plot)
 
 
-def test_a_hundred_thousand_gpu_floor_thins_its_1450_rack_labels(qtbot, catalog, no_tooltip_left):
+def test_a_hundred_thousand_gpu_floor_thins_its_1450_rack_labels(qtbot, catalog, gb200, racks_as, no_tooltip_left):
     rows = [{"id": f"r{i:04d}", "name": f"SU{i // 72 + 1:02d}-{i % 72 + 1:02d}", "max_kw": 120.0 + i % 12,
              "limit_kw": 132.0, "utilisation": (120.0 + i % 12) / 132.0} for i in range(1450)]
-    analysis = Analysis({"racks": 1450, "gpus": 104_400}, {"power": {"racks": rows}, "cooling": {}}, ())
+    analysis = racks_as(gb200, rows)
     p = _shown(qtbot, catalog, 900, 400, analysis)
     labels = _tick_labels(p.kw_plot)
     assert labels[0][0] == "SU01-01"
@@ -280,44 +285,49 @@ def test_a_hundred_thousand_gpu_floor_thins_its_1450_rack_labels(qtbot, catalog,
     assert QToolTip.text() == "SU14-65 · 124.0 kW of 132.0 kW limit (94 %)"
 
 
-def test_a_long_rack_name_keeps_both_ends_on_the_axis_and_whole_in_the_tooltip(qtbot, catalog):
+def test_a_long_rack_name_keeps_both_ends_on_the_axis_and_whole_in_the_tooltip(qtbot, catalog, gb200, racks_as,
+                                                                                no_tooltip_left):
     rows = [{"id": "m01", "name": "M01 management and storage", "max_kw": 8.0, "limit_kw": 40.0,
              "utilisation": 0.2}, {"id": "a01", "name": " ", "max_kw": 30.0, "limit_kw": 40.0, "utilisation": 0.75}]
-    p = _shown(qtbot, catalog, 900, 400, Analysis({"racks": 2}, {"power": {"racks": rows}, "cooling": {}}, ()))
+    p = _shown(qtbot, catalog, 900, 400, racks_as(gb200, rows))
     (first, _), (second, _) = _tick_labels(p.kw_plot)
     head, tail = first.split("…")
     assert head.startswith("M01") and "M01 management and storage".endswith(tail) and tail
     assert second == "a01"  # a blank name falls back to the id
-    assert power_tooltip(rows, 0) == "M01 management and storage · 8.0 kW of 40.0 kW limit (20 %)"
+    p.kw_plot.scene().sigMouseMoved.emit(p.kw_plot.getViewBox().mapViewToScene(QPointF(0.1, 4.0)))
+    assert QToolTip.text() == "M01 management and storage · 8.0 kW of 40.0 kW limit (20 %)"
 
 
-def test_tooltip_texts():
-    assert power_tooltip([{"id": "su01-06", "name": "SU01-06", "max_kw": 132.0, "limit_kw": 132.0,
-                           "utilisation": 1.0}], 0) == "SU01-06 · 132.0 kW of 132.0 kW limit (100 %)"
-    assert power_tooltip([{"id": "x1", "name": "", "max_kw": 12.25, "limit_kw": None, "utilisation": None}],
-                         0) == "x1 · 12.2 kW (no limit set)"
-    cooling = {"liquid_kw": 897.6, "air_kw": 0.0, "halls": [{"liquid_capacity_kw": 1200.0, "air_capacity_kw": None}]}
-    assert heat_tooltip(cooling, 0) == "Liquid 897.6 kW of 1,200 kW hall capacity"
+def test_tooltip_texts(gb200):
+    assert power_tooltip("SU01-06", 132.0, 132.0, 1.0) == "SU01-06 · 132.0 kW of 132.0 kW limit (100 %)"
+    assert power_tooltip("x1", 12.25, float("nan"), float("nan")) == "x1 · 12.3 kW (no limit set)"  # half up
+    assert power_tooltip("x1", 1140.35, 2000.0, 0.5702) == "x1 · 1,140.4 kW of 2,000.0 kW limit (57 %)"
+    halls = [replace(gb200.cooling.halls[0], liquid_capacity_kw=1200.0, air_capacity_kw=None)]
+    cooling = replace(gb200.cooling, liquid_kw=897.6, air_kw=0.0, halls=halls)
+    assert heat_tooltip(cooling, 0) == "Liquid 897.6 kW of 1,200.0 kW hall capacity"
     assert heat_tooltip(cooling, 1) == "Air 0.0 kW (no hall capacity set)"
     assert fabric_tooltip([("leaf", 1024.0, 0.0), ("spine", 640.0, 384.0)], 0) == "leaf: 1,024 used · 0 free ports"
-    points = training_points({"scaling": [{"gpus": 576, "tokens_per_s": 1.52e6, "time_to_train_days": 212.0},
-                                          {"gpus": 72, "tokens_per_s": 215_724.2, "time_to_train_days": 804.78},
-                                          {"gpus": 8192, "tokens_per_s": 2.2e7, "time_to_train_days": 4.5},
-                                          {"gpus": 16, "tokens_per_s": 950.0}]})
+    point = gb200.training.scaling[0]
+    points = training_points([replace(point, gpus=576, tokens_per_s=1.52e6, time_to_train_days=212.0),
+                              replace(point, gpus=72, tokens_per_s=215_724.2, time_to_train_days=804.78),
+                              replace(point, gpus=8192, tokens_per_s=2.2e7, time_to_train_days=4.5),
+                              replace(point, gpus=16, tokens_per_s=950.0, time_to_train_days=10_950.0)])
     assert [training_tooltip(points, i) for i in range(4)] == [
-        "16 GPUs · 950 tokens/s", "72 GPUs · 215.7 k tokens/s · 805 days", "576 GPUs · 1.52 M tokens/s · 212 days",
-        "8,192 GPUs · 22.00 M tokens/s · 4.5 days"]
+        "16 GPUs · 950 tokens/s · 10,950.0 days", "72 GPUs · 215.7 k tokens/s · 804.8 days",
+        "576 GPUs · 1.52 M tokens/s · 212.0 days", "8,192 GPUs · 22.00 M tokens/s · 4.5 days"]
 
 
 def test_tooltip_texts_of_the_gb200_samples(gb200, catalog):
-    racks = gb200["power"]["racks"]
-    assert power_tooltip(racks, 5) == "SU01-06 · 132.0 kW of 132.0 kW limit (100 %)"
+    rack = gb200.power.racks[5]
+    assert power_tooltip(rack.name, rack.max_kw, rack.limit_kw, rack.utilisation) == \
+        "SU01-06 · 132.0 kW of 132.0 kW limit (100 %)"
     drawn_gb200 = analyze(load(samples.GB200_NVL72_SU, catalog), catalog)
-    air = drawn_gb200["cooling"]["air_kw"]
-    assert heat_tooltip(drawn_gb200["cooling"], 0) == "Liquid 897.6 kW of 1,200 kW hall capacity"
-    assert heat_tooltip(drawn_gb200["cooling"], 1) == f"Air {air:,.1f} kW of 250 kW hall capacity"
-    assert fabric_tooltip(fabric_tiers(gb200["fabric"]), 0) == "leaf: 1,220 used · 60 free ports"
-    assert training_tooltip(training_points(gb200["training"]), 3) == "576 GPUs · 1.69 M tokens/s · 103 days"
+    air = drawn_gb200.cooling.air_kw
+    assert heat_tooltip(drawn_gb200.cooling, 0) == "Liquid 897.6 kW of 1,200.0 kW hall capacity"
+    assert heat_tooltip(drawn_gb200.cooling, 1) == f"Air {kw(air)} of 250.0 kW hall capacity"
+    assert fabric_tooltip(fabric_tiers(gb200.fabric), 0) == "leaf: 1,220 used · 60 free ports"
+    assert training_tooltip(training_points(gb200.training.scaling), 3) == \
+        "576 GPUs · 1.69 M tokens/s · 102.8 days"
 
 
 def test_hovering_a_bar_or_point_shows_its_exact_figure(qtbot, catalog, gb200, no_tooltip_left):
@@ -329,14 +339,15 @@ def test_hovering_a_bar_or_point_shows_its_exact_figure(qtbot, catalog, gb200, n
     hover(p.kw_plot, 5.3, 60.0)
     assert QToolTip.isVisible() and QToolTip.text() == "SU01-06 · 132.0 kW of 132.0 kW limit (100 %)"
     hover(p.kw_plot, 7.6, 10.0)  # nearer the ninth bar than the eighth
-    assert QToolTip.text() == power_tooltip(gb200["power"]["racks"], 8)
+    ninth = gb200.power.racks[8]
+    assert QToolTip.text() == power_tooltip(ninth.name, ninth.max_kw, ninth.limit_kw, ninth.utilisation)
     hover(p.heat_plot, 0.1, 300.0)
-    assert QToolTip.text() == "Liquid 897.6 kW of 1,100 kW hall capacity"
+    assert QToolTip.text() == "Liquid 897.6 kW of 1,100.0 kW hall capacity"
     hover(p.fabric_plot, 1.0, 100.0)
     assert QToolTip.text() == "spine: 640 used · 384 free ports"
     hover(p.train_plot, 576.0, 1.69e6)
-    assert QToolTip.text() == "576 GPUs · 1.69 M tokens/s · 103 days"
-    hover(p.kw_plot, len(gb200["power"]["racks"]) - 0.45, 60.0)  # right of the last bar: nothing to tell
+    assert QToolTip.text() == "576 GPUs · 1.69 M tokens/s · 102.8 days"
+    hover(p.kw_plot, len(gb200.power.racks) - 0.45, 60.0)  # right of the last bar: nothing to tell
     qtbot.waitUntil(lambda: not QToolTip.isVisible())
 
 
@@ -359,5 +370,5 @@ def test_colours_come_from_the_colour_scheme(panel, catalog, gb200):
     assert QColor(panel.ports_free.opts["brush"]).name() == style.series("free").name()
     assert panel.tokens_curve.opts["pen"].color() == style.series("tokens")
     assert panel.days_curve.opts["pen"].color() == style.series("days")
-    util = [r["utilisation"] for r in gb200["power"]["racks"]]
+    util = [r.utilisation for r in gb200.power.racks]
     assert [QColor(b).name() for b in panel.kw_bars.opts["brushes"]] == [style.heat_color(u).name() for u in util]

@@ -18,6 +18,7 @@ from designer import samples
 from designer.analysis import analyze
 from designer.commands import AddDeviceCommand, Document, UpdateRackCommand
 from designer.fileformat import load
+from designer.formatting import kw, percent, quantity
 from designer.model import MountedDevice
 from widgets.app import style
 from widgets.facility.facility_view import NBSP, OVER_TEXT
@@ -45,31 +46,30 @@ def _shown_values(section) -> list[str]:
 def test_a_rack_shows_its_feeds_and_cooling_from_the_analysis(window):
     assert window.scene.select(f"rack:{RACK}")
     assert window.inspector.kind == "rack"
-    power = next(r for r in window.analysis["power"]["racks"] if r["id"] == RACK)
-    cooling = next(r for r in window.analysis["cooling"]["racks"] if r["id"] == RACK)
-    floor = next(r for r in window.analysis["floor"]["racks"] if r["id"] == RACK)
-    a = power["feeds"]["A"]
-    assert (a["normal_kw"], a["failover_kw"]) == (66.0, 132.0)
+    fig = window.analysis.rack(RACK)  # the power, cooling and floor rows of the rack
+    a = fig.feeds.A
+    assert (a.normal_kw, a.failover_kw) == (66.0, 132.0)
     section = window.inspector.rack_facility
     assert section.isVisibleTo(window.inspector) and section.expanded
     text = section.text()
-    assert f"Feed A: 66.0 kW of {a['capacity_kw']:,.1f} kW · 132.0 kW if B fails (rating {a['rating_kw']:,.1f} kW)" \
-        in text
+    assert f"Feed A: 66.0 kW of {kw(a.capacity_kw)} · 132.0 kW if B fails (rating {kw(a.rating_kw)})" in text
+    assert "Feed A: 66.0 kW of 134.8 kW · 132.0 kW if B fails (rating 168.5 kW)" in text
     assert "Feed B: 66.0 kW of" in text and "132.0 kW if A fails" in text
     assert "Inlets: 4 power shelves per feed" in text
-    assert f"Power chain: {power['chain_utilisation']:.0%} at its most loaded element" in text
+    assert f"Power chain: {percent(fig.chain_utilisation)} at its most loaded element" in text
+    assert "Power chain: 95 % at its most loaded element" in text
     assert "Throttled" not in text  # an NVL72 keeps its full draw on 24 of 48 supplies
-    row = next(r for r in window.analysis["power"]["rows"] if r["row"] == "R01A")
-    a_row = row["feeds"]["A"]
+    row = next(r for r in window.analysis.power.rows if r.row == "R01A")
+    a_row = row.feeds.A
     # two runs a side: the figure is the busiest run's, held to one run's capacity
-    per_run = f"{row['capacity_kw'] / 2:,.1f}".removesuffix(".0")
-    assert (f"Row busway: R01A, 2 × 800 A: busiest run {a_row['utilisation']:.0%} of {per_run} kW · "
-            f"{a_row['failover_utilisation']:.0%} if the other feed fails") in text
-    assert f"Liquid: {cooling['liquid_kw']:,.1f} kW · {cooling['coolant_flow_lpm']:,.1f} L/min" in text
-    assert f"Air: {cooling['air_kw']:,.1f} kW · {cooling['air_cfm']:,.0f} CFM" in text
-    assert f"Air density: {cooling['air_density']:.0%} of the 30 kW a hot-aisle contained row takes" in text
+    assert (f"Row busway: R01A, 2 × 800 A: busiest run {percent(a_row.utilisation)} of {kw(row.capacity_kw / 2)} · "
+            f"{percent(a_row.failover_utilisation)} if the other feed fails") in text
+    assert (f"Liquid: {kw(fig.liquid_kw)} · {quantity(fig.coolant_flow_lpm, 'l/min')}" in text
+            and " l/min" in text)
+    assert f"Air: {kw(fig.air_kw)} · {quantity(fig.air_cfm, 'CFM')}" in text
+    assert f"Air density: {percent(fig.air_density)} of the 30.0 kW a hot-aisle contained row takes" in text
     assert "CDU loop: SU01 CDU-1, SU01 CDU-2" in text  # names, never the ids su01-cdu1 ...
-    assert f"Casters: {floor['caster_load_kg']:,.0f} kg per caster" in text
+    assert f"Casters: {fig.caster_load_kg:,.0f} kg per caster" in text
     shown = _shown_values(section)
     assert any(v.startswith("66.0 kW of") and "132.0 kW if B fails" in v for v in shown)
     assert not window.inspector.rack_cdu.isVisibleTo(window.inspector)  # the rack's CDUs stand on the floor
@@ -104,53 +104,57 @@ def test_rack_figures_are_the_analysis_figures_and_pending_while_it_is_stale(qtb
 def test_a_cdu_shows_its_loop_and_fault_domain(window):
     assert window.scene.select(f"floor:{CDU}")
     assert window.inspector.kind == "floor"
-    loop = next(lp for lp in window.analysis["cooling"]["cdu_loops"] if f"floor:{CDU}" in lp["units"])
-    assert loop["fault_domain"] == {"racks": 8, "gpus": 576, "liquid_kw": loop["load_kw"]}
+    loop = next(lp for lp in window.analysis.cooling.cdu_loops if f"floor:{CDU}" in lp.units)
+    fault = loop.fault_domain
+    assert (fault.racks, fault.gpus, fault.liquid_kw) == (8, 576, loop.load_kw)
     section = window.inspector.floor_cdu
     assert section.isVisibleTo(window.inspector)
     text = section.text()
     assert "Loop: SU01 CDU-1, SU01 CDU-2 · 8 racks" in text
-    assert f"Load: {loop['load_kw']:,.1f} kW of 4,000 kW ({loop['utilisation']:.0%})" in text
-    assert "Redundancy: N+1: 2,000 kW with the largest unit down" in text
-    assert f"Flow: {loop['coolant_flow_lpm']:,.1f} L/min of 4,800 L/min" in text
-    assert "Coolant: 37 °C to the racks (W32 water up to 32 °C + 5 K approach) · racks accept up to 45 °C" in text
-    assert f"Fault domain: losing this loop stops 8 racks, 576 GPUs, {loop['load_kw']:,.1f} kW" in text
+    assert f"Load: {kw(loop.load_kw)} of 4,000.0 kW ({percent(loop.utilisation)})" in text
+    assert "Load: 897.6 kW of 4,000.0 kW (22 %)" in text
+    assert "Redundancy: N+1: 2,000.0 kW with the largest unit down" in text
+    assert f"Flow: {quantity(loop.coolant_flow_lpm, 'l/min')} of 4,800.0 l/min" in text
+    assert ("Coolant: 37.0 °C to the racks (W32 water up to 32.0 °C + 5.0 K approach) · racks accept up to 45.0 °C"
+            in text)
+    assert f"Fault domain: losing this loop stops 8 racks, 576 GPUs, {kw(loop.load_kw)}" in text
     assert any("576 GPUs" in v for v in _shown_values(section))
 
 
 def test_a_rack_with_its_own_cdu_shows_that_loop(window):
     window.document.push(AddDeviceCommand("spine-02", MountedDevice("own-cdu", "cdu-inrack", 30.0)))
-    loop = next(lp for lp in window.analysis["cooling"]["cdu_loops"] if "rack:spine-02" in lp["units"])
+    loop = next(lp for lp in window.analysis.cooling.cdu_loops if "rack:spine-02" in lp.units)
     assert window.scene.select("rack:spine-02")
     section = window.inspector.rack_cdu
     assert section.isVisibleTo(window.inspector)
     assert "CDU in rack SPINE-02" in section.text()
-    assert f"Load: {loop['load_kw']:,.1f} kW of" in section.text()
+    assert f"Load: {kw(loop.load_kw)} of" in section.text()
 
 
 def test_the_hall_shows_its_ups_generators_and_rows(window):
     window.scene.select_many([])
     assert window.inspector.kind == "hall"
-    ups = window.analysis["power"]["ups"][0]
-    a, b = ups["systems"]
+    ups = window.analysis.power.ups[0]
+    a, b = ups.systems
     text = window.inspector.hall_figures.power.text()
-    assert "UPS: 2N · 1 module of 1,200 kW" in text
-    assert (f"UPS A: {a['normal_kw']:,.1f} kW of 1,200 kW ({a['utilisation']:.0%}) · {a['failover_kw']:,.1f} kW "
-            f"({a['failover_utilisation']:.0%}) if UPS B fails") in text
-    assert f"UPS B: {b['normal_kw']:,.1f} kW of 1,200 kW" in text
-    gen = window.analysis["power"]["generators"][0]
-    assert (f"Generators: 2 × 1,600 kW, 1 spare: {gen['load_kw']:,.1f} kW of 1,600 kW "
-            f"({gen['utilisation']:.0%})") in text
+    assert "UPS: 2N · 1 module of 1,200.0 kW" in text
+    assert (f"UPS A: {kw(a.normal_kw)} of 1,200.0 kW ({percent(a.utilisation)}) · {kw(a.failover_kw)} "
+            f"({percent(a.failover_utilisation)}) if UPS B fails") in text
+    assert "UPS A: 570.2 kW of 1,200.0 kW (48 %) · 1,140.4 kW (95 %) if UPS B fails" in text
+    assert f"UPS B: {kw(b.normal_kw)} of 1,200.0 kW" in text
+    gen = window.analysis.power.generators[0]
+    assert (f"Generators: 2 × 1,600.0 kW, 1 spare: {kw(gen.load_kw)} of 1,600.0 kW "
+            f"({percent(gen.utilisation)})") in text
     table = window.inspector.hall_figures.rows
-    rows = window.analysis["power"]["rows"]
+    rows = window.analysis.power.rows
     assert table.rowCount() == len(rows)
     r = next(i for i in range(table.rowCount()) if table.cell_text(i, 0) == "R01A")
-    feeds = next(x for x in rows if x["row"] == "R01A")["feeds"]
+    feeds = next(x for x in rows if x.row == "R01A").feeds
     assert [table.cell_text(r, c) for c in range(1, 5)] == [
-        f"{feeds['A']['utilisation']:.0%}", f"{feeds['A']['failover_utilisation']:.0%}",
-        f"{feeds['B']['utilisation']:.0%}", f"{feeds['B']['failover_utilisation']:.0%}"]
+        percent(feeds.A.utilisation), percent(feeds.A.failover_utilisation),
+        percent(feeds.B.utilisation), percent(feeds.B.failover_utilisation)]
     air = window.inspector.hall_figures.air.text()
-    assert "Inlet air: A1: 15–32 °C allowed" in air
+    assert "Inlet air: A1: 15.0–32.0 °C allowed" in air
     assert "Air handlers: none on the floor" in air
 
 
@@ -204,17 +208,17 @@ def test_heat_map_layers_colour_racks_by_the_chosen_figure(window):
     actions["air_density"].trigger()
     assert window.heat_map_action.isChecked() and scene.heat_map  # choosing a layer shows the map
     assert [k for k, a in actions.items() if a.isChecked()] == ["air_density"]
-    density = {r["id"]: r["air_density"] for r in window.analysis["cooling"]["racks"]}
+    density = {r.id: r.air_density for r in window.analysis.cooling.racks}
     for rid, item in scene.rack_items.items():
         assert item.fill_color == style.heat_color(density[rid])
     assert scene.rack_items[RACK].fill_color == style.heat_color(0.66)
-    loop = next(lp for lp in window.analysis["cooling"]["cdu_loops"] if f"floor:{CDU}" in lp["units"])
-    assert scene.floor_items[CDU].fill_color == style.heat_color(loop["utilisation"])  # CDUs keep loop load
+    loop = next(lp for lp in window.analysis.cooling.cdu_loops if f"floor:{CDU}" in lp.units)
+    assert scene.floor_items[CDU].fill_color == style.heat_color(loop.utilisation)  # CDUs keep loop load
     labels = [text for _, text in scene.legend()]
     assert labels[:2] == ["Racks: air density", "CDUs: loop load"]
     assert "60–85 % of limit" in labels and "Over the limit" not in labels  # only the bands shown
     actions["power_chain"].trigger()
-    chain = {r["id"]: r["chain_utilisation"] for r in window.analysis["power"]["racks"]}
+    chain = {r.id: r.chain_utilisation for r in window.analysis.power.racks}
     assert scene.rack_items[RACK].fill_color == style.heat_color(chain[RACK])
     assert scene.legend()[0][1] == "Racks: power chain"
     # The layer stays chosen while the map is off and back on.
@@ -230,12 +234,13 @@ def test_open_rows_put_a_rack_over_its_air_limit_and_name_the_remedy(window):
     combo.activated.emit(combo.findData("none"))
     assert window.project.halls[0].facility.containment == "none"
     assert window.scene.select(f"rack:{RACK}")
-    cooling = next(r for r in window.analysis["cooling"]["racks"] if r["id"] == RACK)
-    assert cooling["air_density"] > 1 and cooling["air_remedy"]
+    cooling = window.analysis.rack(RACK)
+    assert cooling.air_density > 1 and cooling.air_remedy
     text = window.inspector.rack_facility.text()
-    assert (f"Air density: {cooling['air_density']:.0%} of the {cooling['air_limit_kw']:g} kW a row without "
+    assert (f"Air density: {percent(cooling.air_density)} of the {kw(cooling.air_limit_kw)} a row without "
             "containment takes") in text
-    assert f"Remedy: add {cooling['air_remedy']}" in text
+    assert "Air density: 132 % of the 15.0 kW a row without containment takes" in text
+    assert f"Remedy: add {cooling.air_remedy}" in text
     over = [line for line in window.inspector.rack_facility.lines if line.over]
     assert [line.label for line in over] == ["Air density", "Remedy"]
     shown = {name.text(): value for name, value in window.inspector.rack_facility._rows if value.isVisibleTo(window)}
@@ -262,3 +267,24 @@ def test_a_wheel_over_the_facility_form_scrolls_it_and_edits_nothing(window, qtb
     qtbot.waitUntil(combo.hasFocus)
     QApplication.sendEvent(combo, event)  # with focus the wheel turns it, as in any form
     assert window.project.halls[0].facility != before
+
+
+def test_a_hall_with_air_handlers_words_their_capacity_and_airflow(catalog):
+    """Eight two-DGX racks (228.8 kW of air heat) under two 200 kW CRAHs: the hall's air handlers as the cooling
+    engine gives them (``cooling.halls[].air_handlers``), not N+1, with their airflow against the racks'."""
+    from designer.model import FloorDevice
+    from tests.designer.test_air_liquid_floor import design, dgx_rack, hall
+    from widgets.facility.facility_view import hall_air_lines
+
+    racks = [dgx_rack(f"r{i}", 2, x=1000 + 600 * i) for i in range(8)]
+    crahs = [FloorDevice(f"c{i}", "crah-cw-200kw", "h", 3000 + 3000 * i, 8000, name=f"CRAH-{i + 1}")
+             for i in range(2)]
+    analysis = analyze(design(racks, hall(containment="hot"), crahs), catalog)
+    handlers = analysis.cooling.halls[0].air_handlers
+    assert (handlers.capacity_kw, handlers.redundancy, handlers.airflow_cfm) == (400, "N", 63400)
+    lines = {line.label: line for line in hall_air_lines(analysis, "h")}
+    assert _plain(lines["Air handlers"].text) == f"CRAH-1, CRAH-2: {kw(analysis.cooling.halls[0].air_kw)} of 400.0 kW " \
+                                                 f"({percent(handlers.utilisation)})"
+    assert _plain(lines["Redundancy"].text) == "N: 200.0 kW with the largest unit down, less than the air heat"
+    assert lines["Redundancy"].over
+    assert _plain(lines["Airflow"].text) == "63,400 CFM for the 34,320 CFM the racks draw"

@@ -6,6 +6,9 @@ hold.
 """
 from __future__ import annotations
 
+from dataclasses import replace
+from types import MappingProxyType
+
 import pytest
 from PySide6.QtCore import QPoint, QPointF, Qt
 from PySide6.QtGui import QDragEnterEvent, QDropEvent
@@ -412,13 +415,15 @@ def test_clearance_zones_for_the_selection_and_for_all(win):
     assert "Front clearance 1.2 m" in [t for _, t in win.scene.legend()]
 
 
-def test_heat_map_colours_an_overloaded_rack_red(win):
+def test_heat_map_colours_an_overloaded_rack_red(win, racks_as):
     analysis = analyze(win.project, win.catalog)
-    racks = [dict(r) for r in analysis["power"]["racks"]]
+    racks = [{"id": r.id} for r in analysis.power.racks]
     racks[0] = {**racks[0], "max_kw": 50.0, "limit_kw": 40.0, "utilisation": 1.25}
-    fake = {"power": {"racks": racks}, "cooling": {"cdu_loops": [
-        {"units": ["floor:cdu-1"], "load_kw": 1900.0, "capacity_kw": 2000.0, "utilisation": 0.95}]}}
-    win.scene.set_analysis(fake)
+    cooling = dict(analysis.sections["cooling"])
+    cooling["cdu_loops"] = [{**cooling["cdu_loops"][0], "units": ["floor:cdu-1"], "load_kw": 1900.0,
+                             "capacity_kw": 2000.0, "utilisation": 0.95}]
+    analysis = replace(analysis, sections=MappingProxyType({**analysis.sections, "cooling": cooling}))
+    win.scene.set_analysis(racks_as(analysis, racks))
     item = win.scene.rack_items[racks[0]["id"]]
     assert item.fill_color == style.ROLES["compute"][0]  # overlay off: role colours
     win.heat_map_action.trigger()
@@ -428,8 +433,7 @@ def test_heat_map_colours_an_overloaded_rack_red(win):
     assert light.fill_color.green() > light.fill_color.red()
     # The heat map shows the engine's utilisation as it is: without one a rack is unknown, whatever its kW.
     racks[1] = {**racks[1], "max_kw": 60.0, "limit_kw": 40.0, "utilisation": None}
-    fake["power"]["racks"] = [r for r in racks if r["id"] != "a03"]
-    win.scene.set_analysis(fake)
+    win.scene.set_analysis(racks_as(analysis, [r for r in racks if r["id"] != "a03"]))
     assert win.scene.rack_items[racks[1]["id"]].fill_color == style.HEAT_NO_DATA
     assert win.scene.rack_items["a03"].fill_color == style.HEAT_NO_DATA  # a rack the analysis does not know
     cdu = win.scene.floor_items["cdu-1"].fill_color
@@ -443,15 +447,15 @@ def _swatches(scene) -> set[str]:
     return {entry[0].name() for entry in scene.legend() if entry[0].alpha() > 0}
 
 
-def test_the_legend_lists_exactly_the_colours_in_use(win):
+def test_the_legend_lists_exactly_the_colours_in_use(win, racks_as):
     """Role colours with the heat map off, load bands with it on: never a colour the plan lacks, or the reverse."""
     win.scene.set_analysis(analyze(win.project, win.catalog))
     in_use = {i.fill_color.name() for i in [*win.scene.rack_items.values(), *win.scene.floor_items.values()]}
     assert _swatches(win.scene) == in_use
     analysis = analyze(win.project, win.catalog)
-    racks = [dict(r) for r in analysis["power"]["racks"]]
+    racks = [{"id": r.id} for r in analysis.power.racks]
     racks[0]["utilisation"], racks[1]["utilisation"] = 1.0, 0.71  # at its limit, and the report's 71 %
-    win.scene.set_analysis({"power": {"racks": racks}, "cooling": analysis["cooling"]})
+    win.scene.set_analysis(racks_as(analysis, racks))
     win.heat_map_action.trigger()
     in_use = {i.fill_color.name() for i in win.scene.rack_items.values()}
     in_use |= {i.fill_color.name() for i in win.scene.floor_items.values() if i.kind == "cdu"}
@@ -461,13 +465,13 @@ def test_the_legend_lists_exactly_the_colours_in_use(win):
     assert style.heat_color(1.0) == style.HEAT_AT_LIMIT != style.HEAT_OVER
 
 
-def test_the_heat_legend_follows_every_change_of_layer(win):
+def test_the_heat_legend_follows_every_change_of_layer(win, racks_as):
     """The legend's bands are cached between repaints; no sequence of layer changes may show stale ones."""
     analysis = analyze(win.project, win.catalog)
-    racks = [dict(r) for r in analysis["power"]["racks"]]
+    racks = [{"id": r.id} for r in analysis.power.racks]
     racks[0]["utilisation"], racks[1]["utilisation"] = 1.2, 0.9
     racks[2]["air_density"] = 0.7
-    win.scene.set_analysis({"power": {"racks": racks}, "cooling": {**analysis["cooling"], "racks": racks}})
+    win.scene.set_analysis(racks_as(analysis, racks))
     win.heat_map_action.trigger()
     layers = ["rack_power", "air_density", "power_chain"]
     for step in range(40):
@@ -505,10 +509,15 @@ def test_scene_follows_a_replaced_document(win, catalog):
     assert not win.undo_action.isEnabled()
 
 
-def test_cdu_heat_reads_the_cooling_engines_utilisation():
+def test_cdu_heat_reads_the_cooling_engines_utilisation(catalog):
+    from designer import samples as bundled
+    from designer.fileformat import load
     from widgets.plan.floor_heatmap import cdu_shares
 
+    real = analyze(load(bundled.GB200_NVL72_SU, catalog), catalog)
+    cooling = dict(real.sections["cooling"])
     # A figure unlike load / capacity: a map dividing them itself would show 0.5.
-    fake = {"cooling": {"cdu_loops": [{"units": ["floor:cdu-1", "floor:cdu-2"], "load_kw": 1000.0,
-                                       "capacity_kw": 2000.0, "utilisation": 0.8}]}}
+    cooling["cdu_loops"] = [{**cooling["cdu_loops"][0], "units": ["floor:cdu-1", "floor:cdu-2"], "load_kw": 1000.0,
+                             "capacity_kw": 2000.0, "utilisation": 0.8}]
+    fake = replace(real, sections=MappingProxyType({**real.sections, "cooling": cooling}))
     assert cdu_shares(fake) == {"cdu-1": 0.8, "cdu-2": 0.8}

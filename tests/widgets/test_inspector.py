@@ -53,7 +53,7 @@ def test_rack_fields_show_the_model(inspector, doc, catalog):
     assert inspector.rack_limit.value() == 0.0
     assert inspector.rack_limit.text() == "default (computing…)"  # the limit is the power engine's to say
     inspector.set_analysis(analyze(doc.project, catalog))
-    assert inspector.rack_limit.text().startswith("default: 40 kW")
+    assert inspector.rack_limit.text().startswith("default: 40.0 kW")
     place = inspector.rack_place
     assert (place["x"].value(), place["rotation"].value()) == (6600.0, 180.0)
     assert "Data hall 1" in inspector.rack_position.text()

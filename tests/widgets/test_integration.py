@@ -45,7 +45,7 @@ def test_engines_run_off_the_gui_thread_and_fill_the_docks(win, monkeypatch, qtb
     assert threading.main_thread() not in threads
     assert "248 GPUs" in win.totals_label.text()
     qtbot.waitUntil(lambda: "kW IT" in win.engine_label.text(), timeout=10000)
-    assert "PF BF16" in win.engine_label.text()
+    assert "PFLOPS BF16" in win.engine_label.text()
 
 
 def test_editing_a_limit_in_the_inspector_raises_the_finding_and_clicking_it_centres_the_rack(win, qtbot):

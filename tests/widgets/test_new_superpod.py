@@ -121,7 +121,7 @@ def test_the_form_reads_as_the_generators_target(dialog):
     dialog.per_rack_spin.setValue(0)
     dialog.phases_spin.setValue(0)
     assert (dialog.spec().rack_kw, dialog.spec().nodes_per_rack, dialog.spec().phase_sus) == (None, None, None)
-    assert dialog.rack_kw_spin.text() == "auto (40 kW)"
+    assert dialog.rack_kw_spin.text() == "auto (40.0 kW)"
 
 
 def test_the_menu_has_new_superpod_under_file(window):
@@ -182,3 +182,32 @@ def test_cancel_keeps_the_open_document(qtbot, window):
     assert window.project is before
     assert not dialog.runner.busy
     assert dialog.result() == 0
+
+
+def test_the_size_fields_say_what_the_preview_builds(qtbot, dialog):
+    """Four DGX B200 scalable units build 1,016 GPUs (one DGX gives its leaf ports to the UFM appliances): the GPU
+    field never reads 1,024 beside a preview of 1,016."""
+    assert dialog.sus_radio.isChecked() and dialog.sus_spin.value() == 4
+    _wait_for(qtbot, dialog, "1,016 GPUs")
+    assert dialog.preview.generated.gpus == 1016
+    assert dialog.gpus_spin.value() == 1016  # the field not typed in shows what is built
+    assert not dialog.gpus_built.isVisibleTo(dialog)
+    # typed: the field keeps the number asked for, and says beside it what is built
+    dialog.gpus_radio.setChecked(True)
+    dialog.gpus_spin.setValue(1024)
+    _wait_for(qtbot, dialog, "1,016 GPUs of the 1,024 asked for")
+    assert dialog.gpus_spin.value() == 1024 and dialog.preview.spec.gpus == 1024
+    assert dialog.gpus_built.isVisibleTo(dialog)
+    assert dialog.gpus_built.text() == "builds 1,016 GPUs, not 1,024 (see the notes)"
+    assert "UFM" in dialog.gpus_built.toolTip()
+    assert dialog.sus_spin.value() == dialog.preview.generated.sus == 4
+    # a count the generator builds as asked needs no word beside it
+    dialog.gpus_spin.setValue(1000)
+    _wait_for(qtbot, dialog, "1,000 GPUs")
+    assert dialog.preview.generated.gpus == 1000 and not dialog.gpus_built.isVisibleTo(dialog)
+    # a rack-scale system rounds up to whole racks, and says so
+    dialog.system_combo.setCurrentIndex(dialog.system_combo.findData("gb200-nvl72"))
+    dialog.gpus_spin.setValue(1024)
+    _wait_for(qtbot, dialog, "1,080 GPUs")
+    assert dialog.gpus_built.text() == "builds 1,080 GPUs, not 1,024 (see the notes)"
+    assert dialog.sus_spin.value() == dialog.preview.generated.sus

@@ -10,8 +10,9 @@ from PySide6.QtWidgets import QApplication
 from PySide6.QtTest import QTest
 
 import drawn as samples
-from designer.commands import Document
+from designer.commands import AddDeviceCommand, CommandError, Document
 from designer.fileformat import load
+from designer.model import MountedDevice
 from widgets.elevation.rack_elevation import DEVICE_MIME, MOUNTED_MIME, RackElevationPanel
 
 
@@ -155,3 +156,34 @@ def test_tooltip_text_names_the_tray_and_its_figures(qtbot, catalog):
     tray = next(b for b in p.blocks("front") if b.component == "gb200-compute-tray")
     text = p.describe(tray)
     assert "GB200 NVL72 compute tray" in text and "5.4 kW max (unconfirmed)" in text and "illustrative" in text
+
+
+def test_an_nvl72_rack_says_what_is_free_and_draws_no_empty_slot(qtbot, catalog):
+    """The NVL72 takes its whole 48 U rack: its 35 U of trays are drawn, and the 13 U around them are drawn as
+    its unmapped part, so the caption's '0 U free' is what the elevation shows (and what the rules enforce)."""
+    doc = Document(load(samples.GB200_NVL72_SU, catalog), catalog)
+    p = RackElevationPanel(catalog)
+    qtbot.addWidget(p)
+    p.set_document(doc)
+    p.show_rack("r01")
+    text = p.subtitle.text()
+    assert "48 U, all taken by the NVIDIA DGX GB200 NVL72 (35 U of trays drawn, 13 U unmapped) · 0 U free" in text
+    front = p.blocks("front")
+    unmapped = [b for b in front if b.component is None]
+    assert sum(b.height for b in unmapped) == 13 and all(b.ghost and b.illustrative for b in unmapped)
+    spans = sorted((b.u, b.u + b.height) for b in front)
+    assert spans[0][0] == 1 and spans[-1][1] == 49  # every U of the front is drawn as the system's
+    assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
+    assert "NVIDIA DGX GB200 NVL72" in p.describe(unmapped[0]) and "illustrative" in p.describe(unmapped[0])
+    # really none free: a 1 U switch in the lowest empty-looking U is refused
+    switch = next(d.id for d in catalog if d.kind == "switch" and d.u_height == 1)
+    with pytest.raises(CommandError):
+        doc.push(AddDeviceCommand("r01", MountedDevice("extra", switch, 1.0)))
+
+
+def test_a_dgx_rack_counts_its_free_units(panel):
+    panel.show_rack("a01")
+    rack = panel.rack
+    assert "all taken" not in panel.subtitle.text()
+    assert panel.subtitle.text().startswith(f"{panel.catalog.get(rack.type).name} · 48 U · ")
+    assert " U free" in panel.subtitle.text()

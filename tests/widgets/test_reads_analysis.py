@@ -5,13 +5,16 @@ compares the widget with the engine's own figure, so a widget that works a figur
 """
 from __future__ import annotations
 
+from dataclasses import replace
+
 import drawn as samples
 import numpy as np
 import pytest
 
-from designer.analysis import Analysis, analyze
+from designer.analysis import analyze
 from designer.commands import AddObjectsCommand, Document, UpdateHallCommand
 from designer.fileformat import load
+from designer.formatting import kw, percent, quantity
 from designer.model import MountedDevice, Rack
 from designer.totals import quick_totals
 from widgets.app import style
@@ -37,25 +40,25 @@ def test_inspector_shows_the_limit_the_power_engine_applied_on_the_nvl72_sample(
     limit = window.analysis.rack("r01").limit_kw
     assert limit == 132.0
     assert window.project.rack("r01").power_limit_kw is None
-    assert _limit_text(window, "r01").startswith("default: 132 kW")
+    assert _limit_text(window, "r01").startswith("default: 132.0 kW")
     assert window.inspector.rack_limit.value() == 0.0  # the rack has no limit of its own
     row = window.analysis.rack("r01")
-    assert f"{row['max_kw']:,.1f} kW max" in window.inspector.rack_load.text()
-    assert f"{row['utilisation']:.0%} of 132 kW" in window.inspector.rack_load.text()
+    assert f"{kw(row.max_kw)} max" in window.inspector.rack_load.text()
+    assert f"{percent(row.utilisation)} of 132.0 kW" in window.inspector.rack_load.text()
 
     # Without the hall's default, the engine holds a rack-scale system to the project's rack-scale
     # limit (132 kW) and a switch rack to the plain rack limit (100 kW).
     hall = window.project.racks[0].hall
     window.document.push(UpdateHallCommand(hall, {"rack_power_limit_kw": None}))
     assert window.analysis.rack("r01").limit_kw == 132.0 and window.analysis.rack("n01").limit_kw == 100.0
-    assert _limit_text(window, "r01").startswith("default: 132 kW")
-    assert _limit_text(window, "n01").startswith("default: 100 kW")
+    assert _limit_text(window, "r01").startswith("default: 132.0 kW")
+    assert _limit_text(window, "n01").startswith("default: 100.0 kW")
 
 
 def test_inspector_follows_the_hall_default_the_user_sets(window):
     assert window.open_path(samples.DGX_B200_SU), window.last_error
     assert window.analysis.rack("a03").limit_kw == 40.0
-    assert _limit_text(window, "a03").startswith("default: 40 kW")
+    assert _limit_text(window, "a03").startswith("default: 40.0 kW")
     # The user sets the hall's default rack limit on the hall page...
     window.scene.select_many([])
     assert window.inspector.kind == "hall"
@@ -63,8 +66,8 @@ def test_inspector_follows_the_hall_default_the_user_sets(window):
     assert window.project.halls[0].rack_power_limit_kw == 60.0
     # ...and the next analysis is what the rack shows.
     assert window.analysis.rack("a03").limit_kw == 60.0
-    assert _limit_text(window, "a03").startswith("default: 60 kW")
-    assert "of 60 kW" in window.inspector.rack_load.text()
+    assert _limit_text(window, "a03").startswith("default: 60.0 kW")
+    assert "of 60.0 kW" in window.inspector.rack_load.text()
 
 
 @pytest.fixture
@@ -85,12 +88,12 @@ def test_inspector_says_pending_until_an_analysis_of_the_current_project_arrives
     assert w.rack_limit.text() == "default (computing…)"  # no analysis yet: no guess either
     assert w.rack_load.text() == "computing…"
     w.set_analysis(analyze(doc.project, catalog))
-    assert w.rack_limit.text() == "default: 40 kW (hall Data hall 1 default)"
+    assert w.rack_limit.text() == "default: 40.0 kW (hall Data hall 1 default)"
     # An edit makes the shown analysis old: the figure is pending until the next one arrives.
     doc.push(UpdateHallCommand("hall-1", {"rack_power_limit_kw": 55.0}))
     assert w.rack_limit.text() == "default (computing…)"
     w.set_analysis(analyze(doc.project, catalog))
-    assert w.rack_limit.text() == "default: 55 kW (hall Data hall 1 default)"
+    assert w.rack_limit.text() == "default: 55.0 kW (hall Data hall 1 default)"
     # A rack just added is not in the analysis yet.
     rack = Rack("new", "New", "hall-1", "rack-48u-600x1200", 9000.0, 7800.0,
                 devices=(MountedDevice("n1", "dgx-b200", 5.0),))
@@ -99,27 +102,25 @@ def test_inspector_says_pending_until_an_analysis_of_the_current_project_arrives
     w.show_selection("rack", ["new"])
     assert w.rack_limit.text() == "default (computing…)"
     w.set_analysis(analyze(doc.project, catalog))
-    assert w.rack_limit.text() == "default: 55 kW (hall Data hall 1 default)"
+    assert w.rack_limit.text() == "default: 55.0 kW (hall Data hall 1 default)"
 
 
-def _fake_analysis(rows: list[dict], summary: dict | None = None) -> Analysis:
-    return Analysis(summary or {"racks": len(rows), "gpus": 0}, {"power": {"racks": rows}, "cooling": {}}, ())
-
-
-def test_inspector_shows_the_analysis_figure_and_reason_not_its_own(inspector):
+def test_inspector_shows_the_analysis_figure_and_reason_not_its_own(inspector, catalog, racks_as):
     w, doc = inspector
     w.show_selection("rack", ["a01"])
-    row = {"id": "a01", "name": "A01", "max_kw": 28.6, "typical_kw": 24.0, "limit_kw": 77.0,
+    real = analyze(doc.project, catalog)
+    # figures no engine would give for this rack: an inspector working them out would show others
+    row = {"id": "a01", "name": "A01", "max_kw": 1140.35, "typical_kw": 24.0, "limit_kw": 77.0,
            "utilisation": 0.5, "limit_source": "hall"}
-    w.set_analysis(_fake_analysis([row]))
-    assert w.rack_limit.text() == "default: 77 kW (hall Data hall 1 default)"
-    assert w.rack_load.text() == "28.6 kW max · typical 24.0 kW · 50% of 77 kW"
-    w.set_analysis(_fake_analysis([{**row, "limit_kw": 132.0, "limit_source": "rack_system", "utilisation": 1.3}]))
-    assert w.rack_limit.text() == "default: 132 kW (rack-scale system)"
-    assert "130% of 132 kW" in w.rack_load.text() and "B3261E" in w.rack_load.styleSheet()
+    w.set_analysis(racks_as(real, [row]))
+    assert w.rack_limit.text() == "default: 77.0 kW (hall Data hall 1 default)"
+    assert w.rack_load.text() == "1,140.4 kW max · typical 24.0 kW · 50 % of 77.0 kW"
+    w.set_analysis(racks_as(real, [{**row, "limit_kw": 132.0, "limit_source": "rack_system", "utilisation": 1.3}]))
+    assert w.rack_limit.text() == "default: 132.0 kW (rack-scale system)"
+    assert "130 % of 132.0 kW" in w.rack_load.text() and "B3261E" in w.rack_load.styleSheet()
 
 
-def test_dashboards_colour_bars_by_the_analysis_utilisation(qtbot, catalog):
+def test_dashboards_colour_bars_by_the_analysis_utilisation(qtbot, catalog, racks_as):
     panel = DashboardPanel(catalog)
     qtbot.addWidget(panel)
     panel.resize(900, 600)
@@ -129,7 +130,7 @@ def test_dashboards_colour_bars_by_the_analysis_utilisation(qtbot, catalog):
             {"id": "b", "name": "B", "max_kw": 50.0, "limit_kw": 40.0, "utilisation": 0.5},
             {"id": "c", "name": "C", "max_kw": 10.0, "limit_kw": 40.0, "utilisation": 0.95},
             {"id": "d", "name": "D", "max_kw": 10.0, "limit_kw": 40.0, "utilisation": None}]
-    panel.set_analysis(_fake_analysis(rows))
+    panel.set_analysis(racks_as(analyze(load(samples.DGX_B200_SU, catalog), catalog), rows))
     assert np.allclose(panel.rack_utilisation[:3], [1.2, 0.5, 0.95]) and np.isnan(panel.rack_utilisation[3])
     # the heat map's colours, from the analysis' utilisation (grey where it gives none)
     assert panel.kw_bars.opts["brushes"] == [style.heat_color(1.2), style.heat_color(0.5), style.heat_color(0.95),
@@ -141,18 +142,20 @@ def test_dashboards_colour_bars_by_the_analysis_utilisation(qtbot, catalog):
 @pytest.mark.parametrize("path", [samples.DGX_B200_SU, samples.GB200_NVL72_SU])
 def test_status_bar_counts_are_the_analysis_and_agree_with_the_quick_totals(window, catalog, path):
     assert window.open_path(path), window.last_error
-    summary = window.analysis.summary_json
+    summary = window.analysis.summary
     quick = quick_totals(window.project, catalog)
-    assert (quick.racks, quick.gpus) == (summary["racks"], summary["gpus"])
-    assert window.totals_label.text() == counts_text(summary["racks"], summary["gpus"])
-    assert f"{summary['it_power_max_kw']:,.1f} kW IT" in window.engine_label.text()
-    assert f"{summary['bf16_pflops']:,.1f} PF BF16" in window.engine_label.text()
+    assert (quick.racks, quick.gpus) == (summary.racks, summary.gpus)
+    assert window.totals_label.text() == counts_text(summary.racks, summary.gpus)
+    assert f"{kw(summary.it_power_max_kw)} IT" in window.engine_label.text()
+    assert f"{quantity(summary.bf16_pflops, 'PFLOPS')} BF16" in window.engine_label.text()
 
 
-def test_status_bar_shows_the_summary_it_is_given(window):
+def test_status_bar_shows_the_summary_it_is_given(window, catalog):
     """When a result arrives the counts are the summary's, whatever a count of the model would say."""
-    window.runner.finished.emit(window.runner.latest_revision, _fake_analysis([], {"racks": 3, "gpus": 5}))
-    assert window.totals_label.text() == "3 racks · 5 GPUs"
+    real = analyze(window.project, catalog)
+    fake = replace(real, summary_json={**real.summary_json, "racks": 3, "gpus": 1_205})
+    window.runner.finished.emit(window.runner.latest_revision, fake)
+    assert window.totals_label.text() == "3 racks · 1,205 GPUs"
 
 
 def test_adding_a_dgx_rack_counts_its_gpus_before_the_analysis(qtbot, catalog):
@@ -164,8 +167,8 @@ def test_adding_a_dgx_rack_counts_its_gpus_before_the_analysis(qtbot, catalog):
     rack = Rack("x1", "X1", "hall-1", "rack-48u-600x1200", 9000.0, 7800.0,
                 devices=(MountedDevice("n1", "dgx-b200", 5.0), MountedDevice("n2", "dgx-b200", 17.0)))
     w.document.push(AddObjectsCommand(racks=(rack,)))
-    assert w.analysis.summary_json["gpus"] == 248  # the engines have not answered yet...
+    assert w.analysis.summary.gpus == 248  # the engines have not answered yet...
     assert w.totals_label.text() == "20 racks · 264 GPUs"  # ...and the count is there already: 8 per DGX
-    qtbot.waitUntil(lambda: w.analysis.summary_json["racks"] == 20, timeout=10000)
-    assert w.analysis.summary_json["gpus"] == 264
+    qtbot.waitUntil(lambda: w.analysis.summary.racks == 20, timeout=10000)
+    assert w.analysis.summary.gpus == 264
     assert w.totals_label.text() == "20 racks · 264 GPUs"

@@ -19,6 +19,7 @@ from catalog import Catalog
 from designer import samples
 from designer.commands import Change, Document
 from designer.fileformat import ProjectFileError, load
+from designer.formatting import count
 from designer.model import Project
 from designer.totals import TotalsCounter
 
@@ -259,11 +260,10 @@ class MainWindow(QMainWindow):
         self.scene.set_analysis(analysis)
         self._cabling.changed()
         summary = analysis.summary
-        self.totals_label.setText(counts_text(summary.get("racks", 0), summary.get("gpus", 0)))
+        self.totals_label.setText(counts_text(summary.racks, summary.gpus))
         self.engine_label.setText("· " + " · ".join(totals_parts(analysis)[1:]))
         errors = sum(f.severity == "error" for f in analysis.findings)
-        self.findings_dock.setWindowTitle(f"Findings ({errors} error{'s' if errors != 1 else ''})"
-                                          if errors else "Findings")
+        self.findings_dock.setWindowTitle(f"Findings ({count(errors, 'error')})" if errors else "Findings")
 
     def _on_engine_failed(self, revision: int, message: str) -> None:
         self.statusBar().showMessage(f"Analysis failed: {message}", 15000)
@@ -441,7 +441,7 @@ class MainWindow(QMainWindow):
 
 def counts_text(racks: int, gpus: int) -> str:
     """'10 racks · 576 GPUs' for the status bar."""
-    return f"{racks:,} rack{'s' if racks != 1 else ''} · {gpus:,} GPUs"
+    return f"{count(racks, 'rack')} · {count(gpus, 'GPU')}"
 
 
 def _empty_hall():

@@ -27,6 +27,7 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDialog, QDia
 
 from catalog import Catalog
 from designer.analysis import analyze
+from designer.formatting import count, quantity
 from designer.generate import NETWORKS, SYSTEMS, GenerateError, Generated, SuperpodSpec, generate
 from designer.generate.build import nearest_fit
 from designer.generate.spec import DEFAULT_RACK_KW, DEFAULT_SWITCH, MAX_LIMIT, system_profile
@@ -189,12 +190,18 @@ class NewSuperpodDialog(QDialog):
         for spin in (self.gpus_spin, self.sus_spin):
             spin.setGroupSeparatorShown(True)
             spin.setAccelerated(True)
+        # What the generator builds for the GPUs asked: it rounds to whole systems and scalable units, and
+        # a DGX SuperPOD gives one DGX's leaf ports to the UFM appliances (1,024 asked, 1,016 built).
+        self.gpus_built = QLabel()
+        self.gpus_built.setStyleSheet(MUTED_STYLE)
+        self.gpus_built.setVisible(False)
         size = QGridLayout()
         size.setContentsMargins(0, 0, 0, 0)
         size.addWidget(self.gpus_radio, 0, 0)
         size.addWidget(self.gpus_spin, 0, 1)
-        size.addWidget(self.sus_radio, 1, 0)
-        size.addWidget(self.sus_spin, 1, 1)
+        size.addWidget(self.sus_radio, 2, 0)
+        size.addWidget(self.sus_spin, 2, 1)
+        size.addWidget(self.gpus_built, 1, 1)
         size.setColumnStretch(1, 1)
         lay.addRow("Size", size)
         self.sus_radio.setChecked(True)
@@ -427,11 +434,11 @@ class NewSuperpodDialog(QDialog):
         except GenerateError:
             profile = None
         auto_kw = profile.node_max_kw if rack_scale and profile else DEFAULT_RACK_KW
-        self.rack_kw_spin.setSpecialValueText(f"auto ({auto_kw:g} kW)")
+        self.rack_kw_spin.setSpecialValueText(f"auto ({quantity(auto_kw, 'kW')})")
         if profile is not None:  # what one scalable unit is, beside the count
             per = SYSTEMS[system]
             what = "racks" if rack_scale else "DGX"
-            self.sus_spin.setSuffix(f" × {per} {what} ({per * profile.gpus_per_node:,} GPUs per SU)")
+            self.sus_spin.setSuffix(f" × {per} {what} ({count(per * profile.gpus_per_node, 'GPU')} per SU)")
             tip = (f"Scalable units of the reference architecture: {per} {what} of {profile.gpus_per_node} GPUs "
                    f"each (up to {MAX_SUS:,})")
             self.sus_spin.setToolTip(tip)
@@ -481,16 +488,37 @@ class NewSuperpodDialog(QDialog):
         self._show(self.preview)
         self._set_ok()
 
+    def _show_built(self, preview: Preview) -> None:
+        """The size fields say what the preview builds: the field not typed in shows the built count, and a
+        GPU count the generator rounds says so beside it (1,024 asked, 1,016 built)."""
+        if not preview.ok:
+            self.gpus_built.setText("")
+            self.gpus_built.setVisible(False)
+            return
+        g = preview.generated
+        idle = self.sus_spin if self.gpus_radio.isChecked() else self.gpus_spin
+        idle.blockSignals(True)  # showing what is built is not a change of the target
+        idle.setValue(g.sus if idle is self.sus_spin else g.gpus)
+        idle.blockSignals(False)
+        asked = preview.spec.gpus
+        if asked is not None and asked != g.gpus:
+            self.gpus_built.setText(f"builds {count(g.gpus, 'GPU')}, not {asked:,} (see the notes)")
+            self.gpus_built.setToolTip("\n".join(g.notes) or "rounded to whole systems and scalable units")
+        else:
+            self.gpus_built.setText("")
+            self.gpus_built.setToolTip("")
+        self.gpus_built.setVisible(bool(self.gpus_built.text()))
+
     def _show(self, preview: Preview) -> None:
+        self._show_built(preview)
         if not preview.ok:
             self.title_label.setText("This target cannot be built")
             text = readable(preview.error or "", self.catalog).rstrip(".") + "."
             if preview.fit:
                 if preview.nearest is not None:
                     sus, gpus = preview.nearest
-                    text += (f"\nThe nearest that fits: {sus:,} scalable unit{'s' if sus != 1 else ''} "
-                             f"({gpus:,} GPUs).")
-                    self.nearest_button.setText(f"Use {sus:,} scalable unit{'s' if sus != 1 else ''}")
+                    text += f"\nThe nearest that fits: {count(sus, 'scalable unit')} ({count(gpus, 'GPU')})."
+                    self.nearest_button.setText(f"Use {count(sus, 'scalable unit')}")
                 else:
                     text += "\nNot even one scalable unit fits."
             self.error_label.setText(text)
@@ -507,10 +535,9 @@ class NewSuperpodDialog(QDialog):
             out += ["", "Notes:"] + [f"• {n}" for n in preview.notes]
         phase = preview.spec.phase_sus
         if phase:
-            count = math.ceil(g.sus / phase)
-            out += ["", (f"Phases: {count} phase{'s' if count != 1 else ''} of up to {phase:,} scalable "
-                         f"unit{'s' if phase != 1 else ''}; the window opens the final design (the command line "
-                         f"writes one file per phase)")]
+            phases = math.ceil(g.sus / phase)
+            out += ["", (f"Phases: {count(phases, 'phase')} of up to {count(phase, 'scalable unit')}; the window "
+                         "opens the final design (the command line writes one file per phase)")]
         self.preview_view.setPlainText("\n".join(out))
 
     def _set_ok(self) -> None:

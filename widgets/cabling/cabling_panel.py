@@ -39,6 +39,7 @@ from designer.cabling_view import (
     wiring_message,
 )
 from designer.commands import Document
+from designer.formatting import DECIMALS, count, number, quantity
 
 from ..app import style
 from ..app.doc_binding import bind
@@ -282,18 +283,19 @@ class CablingPanel(QWidget):
     def _show_summary(self) -> None:
         self._set_rows(None)
         s = cabling_summary(self._analysis)
-        self.title.setText(f"Cabling: {s.links:,} fabric links")
-        parts = [f"{s.cables:,} cables", f"{s.metres:,.0f} m of cable"]
+        self.title.setText(f"Cabling: {count(s.links, 'fabric link')}")
+        parts = [count(s.cables, "cable"), f"{quantity(s.metres, 'm')} of cable"]
         if self._stale():
             parts.append(UPDATING)
         self.subtitle.setText(" · ".join(parts))
         lines = []
         for key, t in s.by_medium.items():
-            lines.append(f"{_key(medium_color(key), medium_name(key))}: {t.cables:,} cables"
-                         f"{f' for {t.links:,} links' if t.links != t.cables else ''}, {t.metres:,.0f} m")
+            lines.append(f"{_key(medium_color(key), medium_name(key))}: {count(t.cables, 'cable')}"
+                         f"{(' for ' + count(t.links, 'link')) if t.links != t.cables else ''}, "
+                         f"{quantity(t.metres, 'm')}")
         if s.too_long:
-            lines.append(f'<span style="color:{medium_color("none").name()}">{s.too_long:,} links are longer than '
-                         f"any orderable cable</span>")
+            lines.append(f'<span style="color:{medium_color("none").name()}">{count(s.too_long, "link")} '
+                         f"{'is' if s.too_long == 1 else 'are'} longer than any orderable cable</span>")
         several = self.kind == "rack" and len(self.ids) > 1
         hint = (f"{len(self.ids)} racks are selected: select one to see its links." if several else NO_SELECTION)
         lines.append(f'<span style="color:{style.MUTED_TEXT.name()}">{hint}</span>')
@@ -315,9 +317,9 @@ class CablingPanel(QWidget):
             self.device_filter.clear()
             # A link between two devices of the rack is one of the rack's links but one of each device's.
             total = links_of(self._analysis, self._project(), self.catalog, rack, limit=0).total
-            self.device_filter.addItem(f"All devices ({total:,} links)", None)
+            self.device_filter.addItem(f"All devices ({count(total, 'link')})", None)
             for did, name, n in devices:
-                self.device_filter.addItem(f"{name} ({n:,} links)", did)
+                self.device_filter.addItem(f"{name} ({count(n, 'link')})", did)
             self._device_names = {did: name for did, name, _ in devices}
             at = self.device_filter.findData(want) if want is not None else 0
             self.device_filter.setCurrentIndex(max(at, 0))
@@ -350,7 +352,7 @@ class CablingPanel(QWidget):
             self.summary.setText(f'<span style="color:{style.MUTED_TEXT.name()}">{why}</span>')
             self._show_page(links=False)
             return
-        what = f"{rows.total:,} link{'s' if rows.total != 1 else ''}"
+        what = count(rows.total, "link")
         if device:
             self.title.setText(f"{self._device_names.get(device, device)} in rack {name}: {what}")
         else:
@@ -371,15 +373,15 @@ class CablingPanel(QWidget):
     def _detail(self, rows: LinkRows) -> str:
         parts = []
         if rows.far_racks:
-            parts.append(f"to {rows.far_racks:,} other rack{'s' if rows.far_racks != 1 else ''}")
+            parts.append(f"to {count(rows.far_racks, 'other rack')}")
         if rows.in_rack:
-            parts.append(f"{rows.in_rack:,} inside the rack")
+            parts.append(f"{number(rows.in_rack)} inside the rack")
         lengths = rows.length_m[~np.isnan(rows.length_m)]
         if len(lengths):
             lo, hi = float(lengths.min()), float(lengths.max())
-            parts.append(f"{lo:g} m" if lo == hi else f"{lo:g}–{hi:g} m")
+            parts.append(quantity(lo, "m") if lo == hi else f"{number(lo, DECIMALS['m'])}–{quantity(hi, 'm')}")
         if len(rows) < rows.total:
-            parts.append(f"the first {len(rows):,} shown")
+            parts.append(f"the first {number(len(rows))} shown")
         if self._stale():
             parts.append(UPDATING)
         return " · ".join(parts)

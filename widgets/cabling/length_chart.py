@@ -8,6 +8,7 @@ from PySide6.QtGui import QCursor, QFont
 from PySide6.QtWidgets import QLabel, QToolTip, QVBoxLayout, QWidget
 
 from designer.cabling_view import MEDIUM_KEYS, length_histogram, medium_name
+from designer.formatting import count, number, quantity
 
 from ..app import style
 from ..plan.cable_routes import medium_color
@@ -106,11 +107,11 @@ class LengthChart(QWidget):
         parts = [(medium_name(m), counts.get(length, 0)) for m, counts in self._hist.items()]
         parts = [(name, n) for name, n in parts if n]
         total = sum(n for _, n in parts)
-        lines = [f"{length:g} m: {total:,} cable{'s' if total != 1 else ''}"]
+        lines = [f"{quantity(length, 'm')}: {count(total, 'cable')}"]
         if len(parts) == 1:
             lines[0] += f" · {parts[0][0]}"
         else:
-            lines += [f"{name}: {n:,}" for name, n in parts]
+            lines += [f"{name}: {number(n)}" for name, n in parts]
         return "\n".join(lines)
 
     def _on_hover(self, pos: QPointF) -> None:

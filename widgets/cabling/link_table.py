@@ -9,12 +9,13 @@ from PySide6.QtCore import QAbstractTableModel, QModelIndex, Qt
 from catalog import Catalog
 from designer.cabling_view import MEDIUM_SHORT, LinkRows
 from designer.fabric.geometry import natural_key
+from designer.formatting import DECIMALS, number, quantity
 
 from ..plan.cable_routes import medium_color
 
 
 def _length_text(length: float, needed: float) -> str:
-    return f"none reaches {needed:.1f}" if math.isnan(length) else f"{length:g}"
+    return f"none reaches {number(needed, DECIMALS['m'])}" if math.isnan(length) else number(length, DECIMALS["m"])
 
 
 class LinkTableModel(QAbstractTableModel):
@@ -79,10 +80,10 @@ class LinkTableModel(QAbstractTableModel):
         cable = self.catalog.find(r.cable[i]) if r.cable[i] else None
         part = cable.name if cable is not None else "no catalog cable is long enough"
         length = r.length_m[i]
-        ordered = "nothing to order" if math.isnan(length) else f"{length:g} m ordered"
+        ordered = "nothing to order" if math.isnan(length) else f"{quantity(length, 'm')} ordered"
         return (f"{r.near_device[i]} port {r.near_port[i]} to {r.far_rack[i]}, {r.far_device[i]} port "
                 f"{r.far_port[i]}\n{r.tier[i]} link · {r.medium_name(i)} · {part}\n"
-                f"the route needs {r.needed_m[i]:.1f} m · {ordered}")
+                f"the route needs {quantity(r.needed_m[i], 'm')} · {ordered}")
 
     def sort(self, column: int, order=Qt.SortOrder.AscendingOrder) -> None:
         r = self.rows

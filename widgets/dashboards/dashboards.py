@@ -15,7 +15,7 @@ the pure ``*_tooltip`` functions so they can be checked without a mouse.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from functools import partial
 
 import numpy as np
@@ -26,6 +26,9 @@ from PySide6.QtWidgets import (QFrame, QGridLayout, QLabel, QScrollArea, QStacke
                                QWidget)
 
 from catalog import Catalog
+from designer.formatting import count, kw, number, percent, quantity
+from designer.views import CoolingView, FabricView, TrainingView
+from designer.views.training import ScalingPoint
 
 from ..app import style
 
@@ -49,110 +52,111 @@ POINT_HOVER_PX = 12
 
 # ---- figures and texts (pure, no widgets) ----------------------------------------------------
 def totals_parts(analysis) -> list[str]:
-    """['256 GPUs', '484.6 kW IT', '576.0 PF BF16', 'USD 17.52 M (est.)'] for the status bar.
+    """['256 GPUs', '484.6 kW IT', '576.0 PFLOPS BF16', 'USD 17.52 M (est.)'] for the status bar.
 
-    Every figure is the engines' (summary and bill of materials); nothing is recounted
-    here. "(est.)" marks a total that rests on unconfirmed prices.
+    Every figure is the engines' (the analysis' summary); nothing is recounted here. "(est.)" marks
+    a total that rests on unconfirmed prices.
     """
     summary = analysis.summary
-    parts = [f"{summary.get('gpus', 0):,} GPUs", f"{summary.get('it_power_max_kw', 0.0):,.1f} kW IT",
-             f"{summary.get('bf16_pflops', 0.0):,.1f} PF BF16"]
-    bom = analysis.sections.get("bom")
-    if isinstance(bom, Mapping) and bom.get("price_total") is not None:
-        price, currency = float(bom["price_total"]), bom.get("currency", "USD")
-        money = f"{currency} {price / 1e6:,.2f} M" if price >= 1e5 else f"{currency} {price:,.0f}"
-        parts.append(money + (" (est.)" if bom.get("estimated") else ""))
-    return parts
+    price = summary.price_total
+    money = (f"{summary.currency} {number(price / 1e6, 2)} M" if price >= 1e5
+             else f"{summary.currency} {number(price, 0)}")
+    return [count(summary.gpus, "GPU"), f"{kw(summary.it_power_max_kw)} IT",
+            f"{quantity(summary.bf16_pflops, 'PFLOPS')} BF16", money + (" (est.)" if summary.price_estimated else "")]
 
 
 def totals_text(analysis) -> str:
-    """'256 GPUs · 484.6 kW IT · 576.0 PF BF16 · USD 17.52 M (est.)': :func:`totals_parts` on one line."""
+    """'256 GPUs · 484.6 kW IT · 576.0 PFLOPS BF16 · USD 17.52 M (est.)': :func:`totals_parts` on one line."""
     return " · ".join(totals_parts(analysis))
 
 
-def fabric_tiers(section: dict | None) -> list[tuple[str, float, float]]:
-    """(tier, used, free) from the fabric engine's ``ports`` mapping; tiers the design lacks are left out."""
-    ports = section.get("ports") if isinstance(section, Mapping) else None
-    if not isinstance(ports, Mapping):
+def fabric_tiers(fabric: FabricView | None) -> list[tuple[str, float, float]]:
+    """(tier, used, free) from the fabric engine's port use; tiers the design lacks are left out, and a fabric
+    the engine could not size (``fabric.error``) has none."""
+    ports = fabric.ports if fabric is not None else None
+    if ports is None:
         return []
-    return [(tier, float(p["used"]), float(max(p["free"], 0))) for tier, p in ports.items()
-            if isinstance(p, Mapping) and (p.get("used") or p.get("free"))]
-
-
-def training_points(section: dict | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """GPU counts, tokens/s and days to train from ``training["scaling"]``, sorted by GPUs."""
-    rows = section.get("scaling") if isinstance(section, Mapping) else None
-    rows = [r for r in rows or [] if isinstance(r, Mapping) and r.get("gpus")]
-    rows.sort(key=lambda r: r["gpus"])
-    get = lambda key: np.array([float(r.get(key) or np.nan) for r in rows])  # noqa: E731
-    return get("gpus"), get("tokens_per_s"), get("time_to_train_days")
-
-
-def heat_figures(cooling: Mapping | None) -> list[tuple[str, float, float]]:
-    """[("Liquid", kW, hall capacity kW), ("Air", ...)]; the capacity is NaN where no hall gives one."""
-    cooling = cooling or {}
-    halls = cooling.get("halls") or []
     out = []
-    for label, load, capacity in (("Liquid", "liquid_kw", "liquid_capacity_kw"), ("Air", "air_kw", "air_capacity_kw")):
-        cap = sum(float(h.get(capacity) or 0.0) for h in halls if isinstance(h, Mapping))
-        out.append((label, float(cooling.get(load) or 0.0), cap or math.nan))
+    for tier in ("leaf", "spine", "core"):
+        p = getattr(ports, tier)
+        if p.used or p.free:
+            out.append((tier, float(p.used), float(max(p.free, 0))))
     return out
 
 
-def rack_name(rack: Mapping) -> str:
+def training_points(scaling: Sequence[ScalingPoint] | None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """GPU counts, tokens/s and days to train from the training estimate's ``scaling`` rows, sorted by GPUs."""
+    rows = sorted((r for r in scaling or () if r.gpus), key=lambda r: r.gpus)
+    return (np.array([float(r.gpus) for r in rows]), np.array([float(r.tokens_per_s) for r in rows]),
+            np.array([float(r.time_to_train_days) for r in rows]))
+
+
+def heat_figures(cooling: CoolingView | None) -> list[tuple[str, float, float]]:
+    """[("Liquid", kW, hall capacity kW), ("Air", ...)]; the capacity is NaN where no hall gives one."""
+    if cooling is None:
+        return [("Liquid", 0.0, math.nan), ("Air", 0.0, math.nan)]
+    out = []
+    for label, load, capacities in (("Liquid", cooling.liquid_kw, [h.liquid_capacity_kw for h in cooling.halls]),
+                                    ("Air", cooling.air_kw, [h.air_capacity_kw for h in cooling.halls])):
+        given = [c for c in capacities if c is not None]  # a hall without a capacity set gives none
+        out.append((label, float(load), float(sum(given)) if given else math.nan))
+    return out
+
+
+def rack_figures(analysis) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray]:
+    """Each rack's name, maximum draw, limit and share of it, in the project's order.
+
+    Read from the power engine's per-rack arrays (the figures of ``power.racks[]``): a 100,000-GPU floor has
+    12,500 racks, and a view per rack on every result would cost more than the chart."""
+    if analysis is None:
+        return [], np.zeros(0), np.zeros(0), np.zeros(0)
+    power = analysis.result("power")
+    racks = analysis.project.racks
+    names = [rack_name(r.name, r.id) for r in racks]
+    return names, np.asarray(power.rack_max_kw, float), np.asarray(power.rack_limit_kw, float), \
+        np.asarray(power.rack_utilisation, float)
+
+
+def rack_name(name: str, rack_id: str) -> str:
     """The name the user gave the rack; its id when the name is blank."""
-    return str(rack.get("name") or "").strip() or str(rack["id"])
-
-
-def _whole(value: float) -> str:
-    """'1,200' for a round figure, '1,187.5' otherwise: capacities are usually typed as whole kW."""
-    return f"{value:,.0f}" if float(value).is_integer() else f"{value:,.1f}"
+    return (name or "").strip() or rack_id
 
 
 def _rate(value: float) -> str:
     """'1.69 M', '851.4 k', '950': three or four significant figures, as the engine's estimate warrants."""
     if value >= 1e6:
-        return f"{value / 1e6:,.2f} M"
+        return f"{number(value / 1e6, 2)} M"
     if value >= 1e3:
-        return f"{value / 1e3:,.1f} k"
-    return f"{value:,.0f}"
+        return f"{number(value / 1e3, 1)} k"
+    return number(value, 0)
 
 
-def power_tooltip(racks: Sequence[Mapping], index: int) -> str:
+def power_tooltip(name: str, max_kw: float, limit_kw: float, share: float) -> str:
     """'SU01-06 · 132.0 kW of 132.0 kW limit (100 %)': a rack's max draw against its limit."""
-    rack = racks[index]
-    text = f"{rack_name(rack)} · {float(rack['max_kw']):,.1f} kW"
-    limit = rack.get("limit_kw")
-    text += f" of {float(limit):,.1f} kW limit" if limit else " (no limit set)"
-    share = rack.get("utilisation")
-    if limit and share is not None and not math.isnan(share):
-        text += f" ({share * 100:.0f} %)"
-    return text
+    text = f"{name} · {kw(max_kw)}"
+    if limit_kw and not math.isnan(limit_kw):
+        return text + f" of {kw(limit_kw)} limit ({percent(share)})"
+    return text + " (no limit set)"
 
 
-def heat_tooltip(cooling: Mapping | None, index: int) -> str:
-    """'Liquid 897.6 kW of 1,200 kW hall capacity' for bar 0 (liquid) or 1 (air)."""
-    label, kw, cap = heat_figures(cooling)[index]
+def heat_tooltip(cooling: CoolingView | None, index: int) -> str:
+    """'Liquid 897.6 kW of 1,200.0 kW hall capacity' for bar 0 (liquid) or 1 (air)."""
+    label, load, cap = heat_figures(cooling)[index]
     if math.isnan(cap):
-        return f"{label} {kw:,.1f} kW (no hall capacity set)"
-    return f"{label} {kw:,.1f} kW of {_whole(cap)} kW hall capacity"
+        return f"{label} {kw(load)} (no hall capacity set)"
+    return f"{label} {kw(load)} of {kw(cap)} hall capacity"
 
 
 def fabric_tooltip(tiers: Sequence[tuple[str, float, float]], index: int) -> str:
     """'leaf: 1,024 used · 0 free ports'."""
     tier, used, free = tiers[index]
-    return f"{tier}: {used:,.0f} used · {free:,.0f} free ports"
+    return f"{tier}: {number(used)} used · {number(free)} free ports"
 
 
 def training_tooltip(points: tuple[np.ndarray, np.ndarray, np.ndarray], index: int) -> str:
-    """'576 GPUs · 1.69 M tokens/s · 103 days'; a figure the engine left out is left out here too."""
+    """'576 GPUs · 1.69 M tokens/s · 103.0 days'."""
     gpus, tokens, days = (float(a[index]) for a in points)
-    parts = [f"{gpus:,.0f} GPUs"]
-    if not math.isnan(tokens):
-        parts.append(f"{_rate(tokens)} tokens/s")
-    if not math.isnan(days):
-        parts.append(f"{days:,.1f} days" if days < 10 else f"{days:,.0f} days")
-    return " · ".join(parts)
+    return " · ".join([count(int(gpus), "GPU"), f"{_rate(tokens)} tokens/s", quantity(days, "days")])
 
 
 def label_step(count: int, slot_px: float, widest_px: float, gap_px: float = RACK_LABEL_GAP_PX) -> int:
@@ -301,12 +305,16 @@ class DashboardPanel(QWidget):
         font = self.totals.font()
         font.setPixelSize(13)
         self.totals.setFont(font)
+        # Wraps rather than holding the dock as wide as the longest totals line (a price in millions, PFLOPS).
+        self.totals.setWordWrap(True)
         self._tick_metrics = QFontMetricsF(_font(TICK_PX))
-        self._racks: list[Mapping] = []
+        self._rack_names: list[str] = []
+        self._rack_kw = self._rack_limit = np.zeros(0)
+        self.rack_utilisation = np.zeros(0)
         self._rack_labels: list[str] = []
         self._label_cache: dict[str, tuple[str, float]] = {}
         self._widest_rack_label = 0.0
-        self._cooling: Mapping = {}
+        self._cooling: CoolingView | None = None
         self._tiers: list[tuple[str, float, float]] = []
         self._points: tuple[np.ndarray, np.ndarray, np.ndarray] = training_points(None)
         limit_colour = style.series("limit")
@@ -404,17 +412,17 @@ class DashboardPanel(QWidget):
         self.busy_label.setText("updating…" if busy else "")
 
     def totals_text(self, analysis) -> str:
-        return totals_text(analysis)
+        """:func:`totals_text` with each figure kept on one line where the label wraps."""
+        return " · ".join(part.replace(" ", "\u00a0") for part in totals_parts(analysis))
 
     def set_analysis(self, analysis) -> None:
         """Show ``analysis`` (or clear with None), updating the existing plot items in place."""
         self.analysis = analysis
-        sections = analysis.sections if analysis is not None else {}
         self.totals.setText(self.totals_text(analysis) if analysis is not None else "")
-        self._update_power(sections.get("power", {}).get("racks", []))
-        self._update_heat(sections.get("cooling"))
-        self._update_fabric(fabric_tiers(sections.get("fabric")))
-        self._update_training(sections.get("training"))
+        self._update_power(*rack_figures(analysis))
+        self._update_heat(analysis.cooling if analysis is not None else None)
+        self._update_fabric(fabric_tiers(analysis.fabric if analysis is not None else None))
+        self._update_training(analysis.training if analysis is not None else None)
 
     # ---- layout -----------------------------------------------------------------------------
     def resizeEvent(self, event) -> None:
@@ -438,20 +446,20 @@ class DashboardPanel(QWidget):
             self.grid.setColumnStretch(c, 1 if c < columns else 0)
 
     # ---- charts -----------------------------------------------------------------------------
-    def _update_power(self, racks: list[dict]) -> None:
+    def _update_power(self, names: list[str], kw: np.ndarray, limit: np.ndarray, util: np.ndarray) -> None:
         """Bars of each rack's max draw, its limit as a dash, coloured by the power engine's utilisation."""
-        self._racks = list(racks)
+        racks = self._rack_names = list(names)
         x = np.arange(len(racks), dtype=float)
-        kw = np.array([r["max_kw"] for r in racks], dtype=float)
-        limit = np.array([r.get("limit_kw") or np.nan for r in racks], dtype=float)
+        # a limit of 0 is no limit: no dash, and no share of it to colour by
+        limit = np.where(limit > 0, limit, np.nan)
+        self._rack_kw, self._rack_limit = kw, limit
         # The power engine's share of each rack's limit (NaN where it gives none): it colours the bars.
-        self.rack_utilisation = util = np.array(
-            [np.nan if r.get("utilisation") is None else r["utilisation"] for r in racks], dtype=float)
+        self.rack_utilisation = util = np.where(np.isnan(limit), np.nan, util)
         brushes = [style.heat_color(None if math.isnan(u) else float(u)) for u in util]
         self.kw_bars.setOpts(x=x, height=kw, brushes=brushes)
         lx = np.repeat(x, 2) + np.tile([-0.45, 0.45], len(racks))
         self.limit_curve.setData(lx, np.repeat(limit, 2))
-        labels = [self._rack_label(rack_name(r)) for r in racks]
+        labels = [self._rack_label(name) for name in names]
         self._rack_labels = [text for text, _ in labels]
         self._widest_rack_label = max((width for _, width in labels), default=0.0)
         top = 1.0
@@ -464,7 +472,7 @@ class DashboardPanel(QWidget):
                         self._widest_rack_label / 2 + 2)
         self._set_rack_ticks()
         over = int(np.sum(util > 1.0 + 1e-9))  # NaN compares False: a rack without a figure is not "over"
-        self.kw_card.title.setText(f"Power per rack vs limit{f' · {over} over limit' if over else ''} &nbsp;"
+        self.kw_card.title.setText(f"Power per rack vs limit{f' · {number(over)} over limit' if over else ''} &nbsp;"
                                    f"{_key(style.series('limit'), '- - limit')}")
         self.kw_card.show_plot(bool(racks))
 
@@ -498,8 +506,8 @@ class DashboardPanel(QWidget):
                  if i == 0 or (i - x0) * px_per_unit + half <= width]
         axis.setTicks([ticks])
 
-    def _update_heat(self, cooling: dict | None) -> None:
-        self._cooling = cooling or {}
+    def _update_heat(self, cooling: CoolingView | None) -> None:
+        self._cooling = cooling
         (_, liquid, liquid_cap), (_, air, air_cap) = heat_figures(cooling)
         self.heat_bars.setOpts(height=[liquid, air])
         self.capacity_curve.setData([-0.4, 0.4, 0.6, 1.4], [liquid_cap, liquid_cap, air_cap, air_cap])
@@ -532,8 +540,8 @@ class DashboardPanel(QWidget):
         _fit_axis_width(axis, 0, top * 1.1, self._tick_metrics)
         self.fabric_card.show_plot(bool(tiers))
 
-    def _update_training(self, section: dict | None) -> None:
-        self._points = gpus, tokens, days = training_points(section)
+    def _update_training(self, training: TrainingView | None) -> None:
+        self._points = gpus, tokens, days = training_points(training.scaling if training is not None else None)
         self.tokens_curve.setData(gpus, tokens)
         self.days_curve.setData(gpus, days)
         if len(gpus):
@@ -552,8 +560,8 @@ class DashboardPanel(QWidget):
             self.days_view.setYRange(0, longest * 1.1, padding=0)
             _fit_axis_width(left, 0, peak * 1.1, self._tick_metrics)
             _fit_axis_width(right, 0, longest * 1.1, self._tick_metrics)
-        if not len(gpus) and isinstance(section, Mapping):
-            why = (section.get("problems") or [None])[0] or section.get("error") or section.get("status")
+        if not len(gpus) and training is not None:
+            why = (training.problems[0] if training.problems else None) or training.error or training.status
             self.train_card.placeholder.setText(f"training engine: no scaling result ({why})")
         elif not len(gpus):
             self.train_card.placeholder.setText(NO_TRAINING)
@@ -575,8 +583,11 @@ class DashboardPanel(QWidget):
             QToolTip.hideText()
 
     def _power_at(self, plot: pg.PlotWidget, scene_pos: QPointF) -> str | None:
-        i = bar_index(plot.getViewBox().mapSceneToView(scene_pos).x(), len(self._racks))
-        return None if i is None else power_tooltip(self._racks, i)
+        i = bar_index(plot.getViewBox().mapSceneToView(scene_pos).x(), len(self._rack_names))
+        if i is None:
+            return None
+        return power_tooltip(self._rack_names[i], float(self._rack_kw[i]), float(self._rack_limit[i]),
+                             float(self.rack_utilisation[i]))
 
     def _heat_at(self, plot: pg.PlotWidget, scene_pos: QPointF) -> str | None:
         i = bar_index(plot.getViewBox().mapSceneToView(scene_pos).x(), 2)

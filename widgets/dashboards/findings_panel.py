@@ -20,6 +20,7 @@ from PySide6.QtGui import QAction, QFont, QIcon, QPainter, QPainterPath, QPen, Q
 from PySide6.QtWidgets import QAbstractItemView, QComboBox, QHBoxLayout, QLabel, QTreeView, QVBoxLayout, QWidget
 
 from designer.findings import Finding
+from designer.formatting import count, number
 from designer.model import Project
 from designer.names import Namer
 
@@ -173,9 +174,8 @@ class FindingsPanel(QWidget):
         for f in findings:
             self.model.appendRow(self._row(f))
         self.proxy.setDynamicSortFilter(True)
-        n = {sev: sum(1 for f in findings if f.severity == sev) for sev in SEVERITY_RANK}
-        self.counts.setText(f"{n['error']} error{'s' if n['error'] != 1 else ''} · "
-                            f"{n['warning']} warning{'s' if n['warning'] != 1 else ''} · {n['info']} info")
+        errors, warnings, infos = (sum(1 for f in findings if f.severity == sev) for sev in ("error", "warning", "info"))
+        self.counts.setText(f"{count(errors, 'error')} · {count(warnings, 'warning')} · {number(infos)} info")
         self.view.setVisible(bool(findings))
         self.empty.setVisible(not findings)
         for col in (0, 1, WHERE):

@@ -26,8 +26,10 @@ from PySide6.QtWidgets import (QComboBox, QDoubleSpinBox, QFormLayout, QLabel, Q
 
 from catalog import Catalog, DeviceType
 from designer.commands import Document, PlaceRackCommand, UpdateHallCommand, UpdateRackCommand
+from designer.formatting import count, kw, number, percent, quantity
 from designer.model import Project, Rack
 from designer.names import Namer
+from designer.views import RackView
 
 from ..app import style
 from ..app.doc_binding import bind, push
@@ -55,9 +57,9 @@ def power_text(dev: DeviceType) -> str:
 
     parts = []
     if dev.power_max_w:
-        parts.append(f"{dev.power_max_w / 1000:.1f} kW max{mark('power_max_w')}")
+        parts.append(f"{kw(dev.power_max_w / 1000)} max{mark('power_max_w')}")
     if dev.power_typical_w:
-        parts.append(f"typical {dev.power_typical_w / 1000:.1f} kW{mark('power_typical_w')}")
+        parts.append(f"typical {kw(dev.power_typical_w / 1000)}{mark('power_typical_w')}")
     if not parts and dev.kind in ("pdu", "power_shelf"):
         return "power distribution (no IT load of its own)"
     return " · ".join(parts) or "no power figure"
@@ -69,6 +71,7 @@ def _spin(maximum: float, suffix: str, unset_text: str | None, decimals: int = 1
     box.setDecimals(decimals)
     box.setRange(0.0, maximum)
     box.setSuffix(suffix)
+    box.setGroupSeparatorShown(True)  # 1,400.0 kW, as every figure beside it is written
     box.setKeyboardTracking(True)
     if unset_text:
         box.setSpecialValueText(unset_text)
@@ -264,7 +267,7 @@ class InspectorPanel(QWidget):
         """The analysis shown if it describes ``project``, else None (its figures would be of another design)."""
         return self._analysis if self._analysis is not None and self._analysis_of is project else None
 
-    def rack_figures(self, project: Project, rack_id: str) -> dict | None:
+    def rack_figures(self, project: Project, rack_id: str) -> RackView | None:
         """The engines' figures for ``rack_id`` if the analysis shown describes ``project``, else None."""
         analysis = self.analysis_of(project)
         return analysis.rack(rack_id) if analysis is not None else None
@@ -396,29 +399,25 @@ class InspectorPanel(QWidget):
         if loop is not None:
             self.rack_cdu.show_lines(loop_lines(loop, project))
         row = self.rack_figures(project, rack.id)
-        if row is None or row.get("limit_kw") is None:
+        if row is None:
             self.rack_limit.setSpecialValueText(f"default ({PENDING})")
-        else:
-            source = row.get("limit_source")
-            if source == "hall" and project.has_hall(rack.hall):
-                why = f" (hall {project.hall(rack.hall).name} default)"
-            elif isinstance(source, str) and source and source != "rack":
-                why = f" ({LIMIT_SOURCES.get(source, source.replace('_', ' '))})"
-            else:
-                why = ""
-            self.rack_limit.setSpecialValueText(f"default: {row['limit_kw']:g} kW{why}")
-        if row is None or row.get("max_kw") is None:
             self.rack_load.setText(PENDING)
             self.rack_load.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
             return
-        text = f"{row['max_kw']:,.1f} kW max"
-        if row.get("typical_kw") is not None:
-            text += f" · typical {row['typical_kw']:,.1f} kW"
-        util = row.get("utilisation")
-        if util is not None and row.get("limit_kw"):
-            text += f" · {util:.0%} of {row['limit_kw']:g} kW"
+        source = row.limit_source
+        if source == "hall" and project.has_hall(rack.hall):
+            why = f" (hall {project.hall(rack.hall).name} default)"
+        elif source and source != "rack":
+            why = f" ({LIMIT_SOURCES.get(source, source.replace('_', ' '))})"
+        else:
+            why = ""
+        self.rack_limit.setSpecialValueText(f"default: {kw(row.limit_kw)}{why}")
+        text = f"{kw(row.max_kw)} max · typical {kw(row.typical_kw)}"
+        util = row.utilisation
+        if row.limit_kw:  # a limit of 0 is none: the engine's share of it is no figure
+            text += f" · {percent(util)} of {kw(row.limit_kw)}"
         self.rack_load.setText(text)
-        over = util is not None and util > 1.0 + 1e-9
+        over = bool(row.limit_kw) and util > 1.0 + 1e-9
         self.rack_load.setStyleSheet(f"color: {OVER_LIMIT_TEXT};" if over else "")
 
     def _fill_hall(self, project: Project, hall_id: str) -> None:
@@ -429,8 +428,8 @@ class InspectorPanel(QWidget):
             _set_value(box, getattr(hall, key) or 0.0)
         x0, y0, x1, y1 = hall.bounds
         racks = len(project.racks_in(hall_id))
-        self.hall_info.setText(f"{(x1 - x0) / 1000:g} × {(y1 - y0) / 1000:g} m · {hall.area_m2:,.0f} m² · "
-                               f"{racks} rack{'s' if racks != 1 else ''}")
+        self.hall_info.setText(f"{number((x1 - x0) / 1000, 1)} × {quantity((y1 - y0) / 1000, 'm')} · "
+                               f"{quantity(hall.area_m2, 'm²')} · {count(racks, 'rack')}")
         self.hall_figures.show_hall(self.analysis_of(project), hall_id)
         self.facility_form.load(hall)
 
@@ -445,7 +444,8 @@ class InspectorPanel(QWidget):
         if len(served) > len(shown):
             serves += f" +{len(served) - len(shown):,} more"
         self.floor_info.setText(f"{dev.name if dev else unit.type}\n{power_text(dev) if dev else ''}\n"
-                                f"x {unit.x:,.0f} mm · y {unit.y:,.0f} mm · {unit.rotation:g}°\nserves: {serves}")
+                                f"x {quantity(unit.x, 'mm')} · y {quantity(unit.y, 'mm')} · {unit.rotation:g}°\n"
+                                f"serves: {serves}")
         self.floor_info.setToolTip(f"<p>{escape(namer.listing([f'rack:{r}' for r in unit.serves]))}</p>"
                                    if len(served) > len(shown) else "")
         self._fill_floor_figures(project, unit)

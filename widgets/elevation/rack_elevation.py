@@ -16,6 +16,7 @@ from PySide6.QtWidgets import QHBoxLayout, QLabel, QScrollArea, QToolButton, QVB
 
 from catalog import Catalog
 from designer.commands import AddDeviceCommand, Document, MoveDeviceCommand, RemoveDeviceCommand
+from designer.formatting import quantity
 from designer.model import MountedDevice, Project, Rack, new_device_id
 from designer.rules import u_span_problem
 
@@ -23,7 +24,7 @@ from ..app import style
 from ..app.doc_binding import bind, push
 from .rack_face import DEVICE_MIME, ERROR_TEXT, MOUNTED_MIME, RackFaceView, _font
 from ..dashboards.inspector import power_text
-from .rack_layout import Block, Strip, free_units, layout
+from .rack_layout import Block, Strip, layout, rack_use
 
 __all__ = ["DEVICE_MIME", "MOUNTED_MIME", "RackElevationPanel", "RackFaceView"]
 
@@ -285,7 +286,12 @@ class RackElevationPanel(QWidget):
         else:
             rtype = self.catalog.get(rack.type)
             self.title.setText(rack.name or rack.id)
-            text = f"{rtype.name} · {rtype.rack_units} U · {free_units(rack, self.catalog)} U free"
+            use = rack_use(rack, self.catalog)
+            text = f"{rtype.name} · {quantity(use.units, 'U')}"
+            if use.system:  # a rack-scale system takes every U; say what its trays fill and what it leaves
+                text += (f", all taken by the {use.system} ({quantity(use.trays_u, 'U')} of trays drawn"
+                         + (f", {quantity(use.unmapped_u, 'U')} unmapped" if use.unmapped_u else "") + ")")
+            text += f" · {quantity(use.free, 'U')} free"
             self.front.blocks, self.front.strips = layout(rack, self.catalog, "front")
             self.rear.blocks, self.rear.strips = layout(rack, self.catalog, "rear")
             if any(b.illustrative for b in self.front.blocks + self.rear.blocks):

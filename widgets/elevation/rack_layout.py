@@ -73,12 +73,20 @@ def layout(rack: Rack, catalog: Catalog, face: str) -> tuple[list[Block], list[S
             used = sum(p.u_height for _, p in parts)
             u = bottom + max(0.0, ((top - bottom) - used) // 2)
             counters: dict[str, int] = {}
+            first = u
             for comp_id, part in parts:
                 counters[comp_id] = counters.get(comp_id, 0) + 1
                 short = part.name.split("(")[0].replace("GB200 NVL72 ", "").strip()
                 blocks.append(Block(device.id, f"{short} {counters[comp_id]}", device_role(part), u,
                                     part.u_height, component=comp_id, illustrative=True))
                 u += part.u_height
+            # The U above and below the trays are the system's too (the rules let nothing else in them): drawn
+            # as its unmapped part, never as empty slots beside a caption that says none is free.
+            label = f"{device_label(device, dev)}: part of the system, no tray mapped here"
+            for low, high in ((bottom, first), (u, top)):
+                if high > low:
+                    blocks.append(Block(device.id, label, device_role(dev), low, high - low, ghost=True,
+                                        illustrative=True))
             continue
         label = device_label(device, dev)
         detail = dev.name if device.name and not ghost else ""
@@ -88,6 +96,31 @@ def layout(rack: Rack, catalog: Catalog, face: str) -> tuple[list[Block], list[S
             label = f"{label} · {device.face}-mounted"
         blocks.append(Block(device.id, label, device_role(dev), bottom, top - bottom, ghost=ghost, detail=detail))
     return blocks, strips
+
+
+@dataclass(frozen=True)
+class RackUse:
+    """How a rack's U are used: what is free for more equipment, and for a rack-scale system that takes the
+    whole rack, how much of it its trays fill and how much it leaves unmapped (NVIDIA publishes no U map)."""
+
+    units: int
+    free: int
+    system: str | None = None
+    trays_u: float = 0.0
+
+    @property
+    def unmapped_u(self) -> float:
+        return self.units - self.trays_u if self.system else 0.0
+
+
+def rack_use(rack: Rack, catalog: Catalog) -> RackUse:
+    units = catalog.get(rack.type).rack_units
+    for device in rack.devices:
+        dev = catalog.find(device.type)
+        if dev is not None and dev.fills_rack:
+            trays = sum(p.u_height for _, p in system_components(dev, catalog)) if dev.components else units
+            return RackUse(units, free_units(rack, catalog), dev.name, float(min(trays, units)))
+    return RackUse(units, free_units(rack, catalog))
 
 
 def free_units(rack: Rack, catalog: Catalog) -> int:

@@ -120,6 +120,7 @@ class FacilityForm(Section):
             box.setRange(minimum, maximum)
             box.valueChanged.connect(lambda v, k=key: self._edit(k, (float(v) or None) if k in OPTIONAL else float(v)))
         box.setSuffix(suffix)
+        box.setGroupSeparatorShown(True)  # 1,200.0 kW, as the figures of the analysis are written
         box.setKeyboardTracking(True)
         if unset:
             box.setSpecialValueText(unset)

@@ -10,9 +10,12 @@ from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFormLayout, QHeaderView, QLabel, QSizePolicy,
                                QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
+from designer.formatting import MISSING, percent
+from designer.views import RowPower
+
 from ..app import style
-from .facility_view import (NBSP, OVER_TEXT, PENDING, Line, cap_kw, hall_air_lines, hall_power_lines, hall_rows,
-                            is_over, kw, pct)
+from .facility_view import (NBSP, OVER_TEXT, PENDING, Line, hall_air_lines, hall_power_lines, hall_rows, is_over,
+                            kw)
 
 
 def _colour(label: QLabel, color: QColor | None) -> None:
@@ -128,27 +131,28 @@ class RowLoadTable(QTableWidget):
         self.verticalHeader().setDefaultSectionSize(self.fontMetrics().height() + 6)
         self.setSizePolicy(QSizePolicy.Policy.Expanding, QSizePolicy.Policy.Fixed)
 
-    def show_rows(self, rows: list[dict]) -> None:
+    def show_rows(self, rows: list[RowPower]) -> None:
         self.setRowCount(len(rows))
         over_brush = QColor(OVER_TEXT)
         for r, row in enumerate(rows):
-            name = QTableWidgetItem(row.get("row") or "(no row)")
+            name = QTableWidgetItem(row.row or "(no row)")
             self.setItem(r, 0, name)
-            checked = row.get("rating_a") is not None
+            checked = row.rating_a is not None  # a row is checked only against a rating its hall states
             for c, (_, side, key) in enumerate(ROW_COLUMNS, start=1):
-                feed = (row.get("feeds") or {}).get(side) or {}
-                share = feed.get(key) if checked else None
-                item = QTableWidgetItem(pct(share) if checked else "—")
+                feed = getattr(row.feeds, side)
+                share = getattr(feed, key) if checked else None
+                item = QTableWidgetItem(percent(share) if checked else MISSING)
                 item.setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
                 if is_over(share):
                     item.setForeground(over_brush)
                 # the share is the busiest run's, so the tooltip gives that run's load and one run's limit
-                runs = row.get("runs") or 1
-                load = feed.get("run_failover_kw" if "failover" in key else "run_normal_kw")
-                limit = row.get("failover_capacity_kw" if "failover" in key else "capacity_kw")
+                runs = row.runs
+                failover = "failover" in key
+                load = feed.run_failover_kw if failover else feed.run_normal_kw
+                limit = row.failover_capacity_kw if failover else row.capacity_kw
                 where = f"busiest of {runs} runs: " if runs > 1 else ""
-                item.setToolTip(f"{where}{kw(load)} of {cap_kw(limit / runs)}" if checked and load is not None
-                                and limit else "no rating set for this row: not checked")
+                item.setToolTip(f"{where}{kw(load)} of {kw(limit / runs)}" if checked and limit
+                                else "no rating set for this row: not checked")
                 self.setItem(r, c, item)
         visible = min(len(rows), self.MAX_VISIBLE)
         height = self.horizontalHeader().sizeHint().height() + visible * self.verticalHeader().defaultSectionSize()

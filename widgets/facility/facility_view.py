@@ -15,9 +15,12 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
+from designer import formatting
 from designer.facility import DISTRIBUTION_NAMES
 from designer.model import Project
 from designer.names import cdu_unit_name
+from designer.views import CduLoop, RowPower
+from designer.views.power import RackFeed
 
 PENDING = "computing…"
 #: A line over what it is held to: the inspector's refusal colour.
@@ -41,19 +44,23 @@ class Line(NamedTuple):
 NBSP = "\u00a0"
 
 
-def kw(x: float) -> str:
-    """A load, always to a tenth: '66.0 kW'."""
-    return f"{x:,.1f}{NBSP}kW"
+def _nb(text: str) -> str:
+    """A figure as :mod:`designer.formatting` writes it, kept on one line."""
+    return text.replace(" ", NBSP)
 
 
-def cap_kw(x: float) -> str:
-    """A capacity or rating, without a trailing '.0': '4,000 kW', '134.8 kW'."""
-    text = f"{x:,.1f}"
-    return text.removesuffix(".0") + f"{NBSP}kW"
+def kw(x: float | None) -> str:
+    """A load or a capacity by the one rule for kW: '66.0 kW', '4,000.0 kW'."""
+    return _nb(formatting.kw(x))
+
+
+def qty(x: float | None, unit: str) -> str:
+    return _nb(formatting.quantity(x, unit))
 
 
 def pct(share: float | None) -> str:
-    return "—" if share is None else f"{share:.0%}"
+    """'58 %'; the missing mark where the engine gives no share."""
+    return _nb(formatting.percent(share))
 
 
 def is_over(share: float | None) -> bool:
@@ -61,51 +68,28 @@ def is_over(share: float | None) -> bool:
     return share is not None and share > 1.0 + 1e-9
 
 
-def _section(analysis, name: str) -> dict:
-    try:
-        return analysis[name] or {}
-    except (KeyError, TypeError):
-        return {}
-
-
-def _plural(n: int, one: str, many: str | None = None) -> str:
-    return f"{n:,} {one if n == 1 else (many or one + 's')}"
-
-
-def loop_of(analysis, unit: str) -> dict | None:
+def loop_of(analysis, unit: str) -> CduLoop | None:
     """The CDU loop with ``unit`` ('floor:ID' or 'rack:ID') among its units, as the cooling engine reports it."""
-    for loop in _section(analysis, "cooling").get("cdu_loops") or ():
-        if unit in (loop.get("units") or ()):
+    for loop in analysis.cooling.cdu_loops:
+        if unit in loop.units:
             return loop
     return None
 
 
-def _hall_entry(analysis, section: str, key: str, hall_id: str, id_key: str = "hall") -> dict | None:
-    for entry in _section(analysis, section).get(key) or ():
-        if entry.get(id_key) == hall_id:
-            return entry
-    return None
-
-
 # ---- a rack -------------------------------------------------------------------------------------
-def _feed_line(side: str, other: str, feed: dict | None, failover_share: float = 1.0) -> Line:
+def _feed_line(side: str, other: str, feed: RackFeed, failover_share: float = 1.0) -> Line:
     """One feed: normal load against its continuous capacity, and with the other feed lost against the share of
     its rating a failover may take (the power settings' ``failover_derating``)."""
-    if not feed or feed.get("normal_kw") is None:
-        return Line(f"Feed {side}", PENDING, muted=True)
-    if not feed.get("pdus"):
+    if not feed.pdus:
         return Line(f"Feed {side}", "no PDU or power shelf on this feed", muted=True)
-    normal, cap = feed["normal_kw"], feed.get("capacity_kw")
-    fail, rating = feed.get("failover_kw"), feed.get("rating_kw")
-    text = f"{kw(normal)} of {cap_kw(cap)}" if cap else kw(normal)
+    normal, cap, fail, rating = feed.normal_kw, feed.capacity_kw, feed.failover_kw, feed.rating_kw
+    text = f"{kw(normal)} of {kw(cap)}" if cap else kw(normal)
     limit = rating * failover_share if rating else None
-    if fail is not None:
-        text += f" · {kw(fail)} if {other} fails"
-        if limit:
-            text += (f" (rating{NBSP}{cap_kw(rating)})" if failover_share >= 1.0
-                     else f" (limit{NBSP}{cap_kw(limit)}, {failover_share:.0%} of rating)")
-    over = (cap is not None and normal > cap + 1e-9) or (fail is not None and limit is not None
-                                                         and fail > limit + 1e-9)
+    text += f" · {kw(fail)} if {other} fails"
+    if limit:
+        text += (f" (rating{NBSP}{kw(rating)})" if failover_share >= 1.0
+                 else f" (limit{NBSP}{kw(limit)}, {pct(failover_share)} of rating)")
+    over = (cap > 0 and normal > cap + 1e-9) or (limit is not None and fail > limit + 1e-9)
     return Line(f"Feed {side}", text, over)
 
 
@@ -119,130 +103,117 @@ def _inlet_text(kind: str | None, a: int, b: int) -> str:
 
 
 def _row_busway_line(analysis, hall_id: str, row_name: str) -> Line | None:
-    for row in _section(analysis, "power").get("rows") or ():
-        if row.get("hall") == hall_id and row.get("row") == row_name:
+    for row in analysis.power.rows:
+        if row.hall == hall_id and row.row == row_name:
             break
     else:
         return None
-    what = DISTRIBUTION_NAMES.get(row.get("distribution"), "busway")
-    label = "Row busway" if row.get("distribution") == "busway" else "Row RPP"
+    what = DISTRIBUTION_NAMES.get(row.distribution, "busway")
+    label = "Row busway" if row.distribution == "busway" else "Row RPP"
     name = row_name or "(no row)"
     if not row_name:
         return Line(label, "the rack stands in no row: no busway or panel of its is checked", muted=True)
-    if row.get("rating_a") is None:
+    if row.rating_a is None:  # the engine checks a row only against a rating the hall states
         return Line(label, f"{name}: {what} rating not set, not checked", muted=True)
-    a, b = (row.get("feeds") or {}).get("A") or {}, (row.get("feeds") or {}).get("B") or {}
-    runs = row.get("runs") or 1
-    rating = f"{runs} × {row['rating_a']:g}{NBSP}A" if runs > 1 else f"{row['rating_a']:g}{NBSP}A"
+    a, b = row.feeds.A, row.feeds.B
+    runs = row.runs
+    amps = qty(row.rating_a, "A")
+    rating = f"{runs} × {amps}" if runs > 1 else amps
 
     def both(key: str, each: str) -> str:  # one figure when the feeds agree, as they do in a balanced row
-        fa, fb = pct(a.get(key)), pct(b.get(key))
+        fa, fb = pct(getattr(a, key)), pct(getattr(b, key))
         return f"{each}{fa}" if fa == fb else f"A {fa} · B {fb}"
 
     # with several runs a feed is as loaded as its busiest run, the figure the utilisation gives
-    whose, cap = ("busiest run ", row["capacity_kw"] / runs) if runs > 1 else ("each feed ", row["capacity_kw"])
-    text = (f"{name}, {rating}: {both('utilisation', whose)} of {cap_kw(cap)} · "
+    whose, cap = ("busiest run ", row.capacity_kw / runs) if runs > 1 else ("each feed ", row.capacity_kw)
+    text = (f"{name}, {rating}: {both('utilisation', whose)} of {kw(cap)} · "
             f"{both('failover_utilisation', '')} if the other feed fails")
-    over = any(is_over(f.get(k)) for f in (a, b) for k in ("utilisation", "failover_utilisation"))
+    over = any(is_over(share) for f in (a, b) for share in (f.utilisation, f.failover_utilisation))
     return Line(label, text, over)
 
 
 def rack_lines(analysis, project: Project, rack_id: str) -> list[Line]:
     """A rack's feeds, power chain, liquid and air split, air density and caster load (``analysis`` is an
-    :class:`~designer.analysis.Analysis`)."""
-    # Analysis.rack merges the three sections' rows for the rack (looked up once per analysis, not scanned).
-    fig = analysis.rack(rack_id) or {}
+    :class:`~designer.analysis.Analysis`; a rack it does not know is being computed)."""
+    fig = analysis.rack(rack_id)  # power, cooling and floor figures of the rack joined, looked up not scanned
+    if fig is None:
+        return [Line("Power", PENDING, muted=True), Line("Cooling", PENDING, muted=True)]
     rack = project.rack(rack_id)
-    out: list[Line] = []
-    feeds = fig.get("feeds")
-    if not feeds:
-        out.append(Line("Power", PENDING, muted=True))
-    else:
-        a, b = feeds.get("A") or {}, feeds.get("B") or {}
-        out.append(Line("Inlets", _inlet_text(fig.get("inlet"), int(a.get("pdus") or 0), int(b.get("pdus") or 0))))
-        share = ((_section(analysis, "power").get("settings") or {}).get("failover_derating")) or 1.0
-        out += [_feed_line("A", "B", a, share), _feed_line("B", "A", b, share)]
-        throttled = feeds.get("throttled_kw") or 0.0
-        if throttled > 0:
-            out.append(Line("Throttled", f"{kw(throttled)} shed when a feed fails: devices throttle to the "
-                                         "supplies left"))
-        chain = fig.get("chain_utilisation")
-        if chain is not None:
-            out.append(Line("Power chain", f"{pct(chain)} at its most loaded element (inlets, row, UPS)",
-                            is_over(chain)))
-    busway = _row_busway_line(analysis, rack.hall, rack.row) if feeds else None
+    feeds = fig.feeds
+    a, b = feeds.A, feeds.B
+    out = [Line("Inlets", _inlet_text(fig.inlet, a.pdus, b.pdus))]
+    share = analysis.power.settings.failover_derating
+    out += [_feed_line("A", "B", a, share), _feed_line("B", "A", b, share)]
+    if feeds.throttled_kw > 0:
+        out.append(Line("Throttled", f"{kw(feeds.throttled_kw)} shed when a feed fails: devices throttle to the "
+                                     "supplies left"))
+    chain = fig.chain_utilisation  # None for a rack without inlets: no chain the design states
+    if chain is not None:
+        out.append(Line("Power chain", f"{pct(chain)} at its most loaded element (inlets, row, UPS)",
+                        is_over(chain)))
+    busway = _row_busway_line(analysis, rack.hall, rack.row)
     if busway is not None:
         out.append(busway)
-    if fig.get("liquid_kw") is None:
-        out.append(Line("Cooling", PENDING, muted=True))
-    else:
-        liquid, air = fig["liquid_kw"], fig.get("air_kw") or 0.0
-        if liquid > 0:
-            out.append(Line("Liquid", f"{kw(liquid)} · {fig.get('coolant_flow_lpm') or 0:,.1f} L/min"))
-            loop = fig.get("cdu_loop")
-            loops = _section(analysis, "cooling").get("cdu_loops") or []
-            if loop is None or loop >= len(loops):
-                out.append(Line("CDU loop", "no CDU serves this rack", True))
-            else:
-                names = ", ".join(cdu_unit_name(project, u) for u in loops[loop].get("units") or ())
-                out.append(Line("CDU loop", f"{names} ({pct(loops[loop].get('utilisation'))} loaded)",
-                                is_over(loops[loop].get("utilisation"))))
-        out.append(Line("Air", f"{kw(air)} · {fig.get('air_cfm') or 0:,.0f} CFM"))
-        density, limit = fig.get("air_density"), fig.get("air_limit_kw")
-        if density is not None and limit:
-            where = CONTAINMENT_WORDS.get(fig.get("containment"), "a row")
-            out.append(Line("Air density", f"{pct(density)} of the {cap_kw(limit)} {where} takes", is_over(density)))
-        if fig.get("air_remedy"):
-            out.append(Line("Remedy", f"add {fig['air_remedy']}", True))
-    if fig.get("caster_load_kg") is not None:
-        hall = _hall_entry(analysis, "floor", "halls", rack.hall) or {}
-        rolling = hall.get("tile_rolling_kg")
-        text = f"{fig['caster_load_kg']:,.0f} kg per caster"
-        text += f" (tiles take {rolling:,.0f} kg rolling)" if rolling else " (tile rolling rating not set)"
-        out.append(Line("Casters", text, rolling is not None and fig["caster_load_kg"] > rolling + 1e-9))
+    if fig.liquid_kw > 0:
+        out.append(Line("Liquid", f"{kw(fig.liquid_kw)} · {qty(fig.coolant_flow_lpm, 'l/min')}"))
+        loops = analysis.cooling.cdu_loops
+        if fig.cdu_loop is None or fig.cdu_loop >= len(loops):
+            out.append(Line("CDU loop", "no CDU serves this rack", True))
+        else:
+            loop = loops[fig.cdu_loop]
+            names = ", ".join(cdu_unit_name(project, u) for u in loop.units)
+            out.append(Line("CDU loop", f"{names} ({pct(loop.utilisation)} loaded)", is_over(loop.utilisation)))
+    out.append(Line("Air", f"{kw(fig.air_kw)} · {qty(fig.air_cfm, 'CFM')}"))
+    if fig.air_limit_kw:
+        where = CONTAINMENT_WORDS.get(fig.containment, "a row")
+        out.append(Line("Air density", f"{pct(fig.air_density)} of the {kw(fig.air_limit_kw)} {where} takes",
+                        is_over(fig.air_density)))
+    if fig.air_remedy:
+        out.append(Line("Remedy", f"add {fig.air_remedy}", True))
+    hall = next((h for h in analysis.floor.halls if h.hall == rack.hall), None)
+    rolling = hall.tile_rolling_kg if hall is not None else None
+    text = f"{qty(fig.caster_load_kg, 'kg')} per caster"
+    text += f" (tiles take {qty(rolling, 'kg')} rolling)" if rolling else " (tile rolling rating not set)"
+    out.append(Line("Casters", text, rolling is not None and fig.caster_load_kg > rolling + 1e-9))
     return out
 
 
 # ---- a CDU loop ---------------------------------------------------------------------------------
-def loop_lines(loop: dict, project: Project) -> list[Line]:
+def loop_lines(loop: CduLoop, project: Project) -> list[Line]:
     """A CDU loop's units, load, redundancy, flow, coolant temperature and fault domain."""
-    units = loop.get("units") or []
-    racks = loop.get("racks") or []
-    out = [Line("Loop", f"{', '.join(cdu_unit_name(project, u) for u in units)} · {_plural(len(racks), 'rack')}")]
-    load, cap = loop.get("load_kw") or 0.0, loop.get("capacity_kw") or 0.0
-    out.append(Line("Load", f"{kw(load)} of {cap_kw(cap)} ({pct(loop.get('utilisation'))})",
-                    is_over(loop.get("utilisation"))))
-    n1 = loop.get("capacity_n_minus_1_kw") or 0.0
+    units = loop.units
+    out = [Line("Loop", f"{', '.join(cdu_unit_name(project, u) for u in units)} · "
+                        f"{formatting.count(len(loop.racks), 'rack')}")]
+    load, cap = loop.load_kw, loop.capacity_kw
+    out.append(Line("Load", f"{kw(load)} of {kw(cap)} ({pct(loop.utilisation)})", is_over(loop.utilisation)))
+    n1 = loop.capacity_n_minus_1_kw
     if len(units) < 2:
         out.append(Line("Redundancy", "N: a single unit, none to spare", load > 0))
-    elif loop.get("redundancy") == "N+1":
-        out.append(Line("Redundancy", f"N+1: {cap_kw(n1)} with the largest unit down"))
+    elif loop.redundancy == "N+1":
+        out.append(Line("Redundancy", f"N+1: {kw(n1)} with the largest unit down"))
     else:
-        out.append(Line("Redundancy", f"N: {cap_kw(n1)} with the largest unit down, less than the load", True))
-    flow, flow_cap = loop.get("coolant_flow_lpm") or 0.0, loop.get("flow_capacity_lpm")
-    if flow_cap is None:
-        out.append(Line("Flow", f"{flow:,.1f} L/min (the units' pump capacity is not known)", muted=True))
+        out.append(Line("Redundancy", f"N: {kw(n1)} with the largest unit down, less than the load", True))
+    flow, flow_cap = loop.coolant_flow_lpm, loop.flow_capacity_lpm
+    if flow_cap is None:  # a unit without a pump figure: the engine gives no capacity
+        out.append(Line("Flow", f"{qty(flow, 'l/min')} (the units' pump capacity is not known)", muted=True))
     else:
-        out.append(Line("Flow", f"{flow:,.1f} L/min of {flow_cap:,.0f} L/min", flow > flow_cap + 1e-9))
+        out.append(Line("Flow", f"{qty(flow, 'l/min')} of {qty(flow_cap, 'l/min')}", flow > flow_cap + 1e-9))
     out.append(_coolant_line(loop))
-    fault = loop.get("fault_domain") or {}
-    if fault:
-        out.append(Line("Fault domain", f"losing this loop stops {_plural(int(fault.get('racks') or 0), 'rack')}, "
-                                        f"{_plural(int(fault.get('gpus') or 0), 'GPU')}, "
-                                        f"{kw(fault.get('liquid_kw') or 0.0)}"))
+    fault = loop.fault_domain
+    out.append(Line("Fault domain", f"losing this loop stops {formatting.count(fault.racks, 'rack')}, "
+                                    f"{formatting.count(fault.gpus, 'GPU')}, {kw(fault.liquid_kw)}"))
     return out
 
 
-def _coolant_line(loop: dict) -> Line:
-    water, supply = loop.get("water_class"), loop.get("secondary_supply_c")
-    limit = loop.get("device_coolant_max_c")
+def _coolant_line(loop: CduLoop) -> Line:
+    water, supply, limit = loop.water_class, loop.secondary_supply_c, loop.device_coolant_max_c
     if water is None:
         return Line("Coolant", "the hall's facility water class is not set: supply not checked", muted=True)
     if supply is None:
         return Line("Coolant", f"{water} water; the units' approach is not known: supply not checked", muted=True)
-    text = (f"{supply:g} °C to the racks ({water} water up to {loop.get('facility_supply_c'):g} °C + "
-            f"{loop.get('approach_k'):g} K approach)")
-    text += f" · racks accept up to {limit:g} °C" if limit is not None else " · no rack states its coolant limit"
+    text = (f"{qty(supply, '°C')} to the racks ({water} water up to {qty(loop.facility_supply_c, '°C')} + "
+            f"{qty(loop.approach_k, 'K')} approach)")
+    text += f" · racks accept up to {qty(limit, '°C')}" if limit is not None else " · no rack states its coolant limit"
     return Line("Coolant", text, limit is not None and supply > limit + 1e-9)
 
 
@@ -250,70 +221,69 @@ def _coolant_line(loop: dict) -> Line:
 def hall_power_lines(analysis, hall_id: str) -> list[Line]:
     """The hall's UPS systems (normal and failover) and its generators."""
     out: list[Line] = []
-    ups = _hall_entry(analysis, "power", "ups", hall_id)
+    ups = next((u for u in analysis.power.ups if u.hall == hall_id), None)
     if ups is None:
         out.append(Line("UPS", "not set, not checked", muted=True))
     else:
-        scheme, modules, spare = ups.get("scheme"), ups.get("modules") or 1, ups.get("spare_modules") or 0
-        text = f"{scheme} · {_plural(modules, 'module')} of {cap_kw(ups.get('module_kw') or 0.0)}"
+        scheme, spare = ups.scheme, ups.spare_modules
+        text = f"{scheme} · {formatting.count(ups.modules, 'module')} of {kw(ups.module_kw)}"
         text += f", {spare} spare" if spare else ""
-        text += f" · {ups['blocks']} blocks" if ups.get("blocks") else ""
+        text += f" · {ups.blocks} blocks" if ups.blocks else ""
         out.append(Line("UPS", text))
-        systems = ups.get("systems") or []
+        systems = ups.systems
         for system in systems:
-            text = f"{kw(system['normal_kw'])} of {cap_kw(system['capacity_kw'])} ({pct(system.get('utilisation'))})"
-            over = is_over(system.get("utilisation")) or is_over(system.get("failover_utilisation"))
+            text = f"{kw(system.normal_kw)} of {kw(system.capacity_kw)} ({pct(system.utilisation)})"
+            over = is_over(system.utilisation) or is_over(system.failover_utilisation)
             if scheme in ("2N", "DR"):
                 partner = ("a block" if scheme == "DR" else
-                           next((s["name"] for s in systems if s is not system), "its partner"))
-                text += (f" · {kw(system['failover_kw'])} ({pct(system.get('failover_utilisation'))}) "
-                         f"if {partner} fails")
-            out.append(Line(system["name"], text, over))
-    gen = _hall_entry(analysis, "power", "generators", hall_id)
+                           next((s.name for s in systems if s is not system), "its partner"))
+                text += f" · {kw(system.failover_kw)} ({pct(system.failover_utilisation)}) if {partner} fails"
+            out.append(Line(system.name, text, over))
+    gen = next((g for g in analysis.power.generators if g.hall == hall_id), None)
     if gen is None:
         out.append(Line("Generators", "none set, not checked", muted=True))
     else:
-        text = (f"{gen['units']} × {cap_kw(gen['unit_kw'])}, {gen.get('redundant') or 0} spare: "
-                f"{kw(gen['load_kw'])} of {cap_kw(gen['capacity_kw'])} ({pct(gen.get('utilisation'))})")
-        out.append(Line("Generators", text, is_over(gen.get("utilisation"))))
+        text = (f"{gen.units} × {kw(gen.unit_kw)}, {gen.redundant} spare: "
+                f"{kw(gen.load_kw)} of {kw(gen.capacity_kw)} ({pct(gen.utilisation)})")
+        out.append(Line("Generators", text, is_over(gen.utilisation)))
     return out
 
 
-def hall_rows(analysis, hall_id: str) -> list[dict]:
+def hall_rows(analysis, hall_id: str) -> list[RowPower]:
     """The hall's rows as the power engine lists them (each with its feeds' loading)."""
-    return [r for r in _section(analysis, "power").get("rows") or () if r.get("hall") == hall_id]
+    return [r for r in analysis.power.rows if r.hall == hall_id]
 
 
 def hall_air_lines(analysis, hall_id: str) -> list[Line]:
     """The hall's inlet class, air and liquid heat against capacity, and its air handlers."""
-    cool = _hall_entry(analysis, "cooling", "halls", hall_id, id_key="id")
+    cool = next((h for h in analysis.cooling.halls if h.id == hall_id), None)
     if cool is None:
         return [Line("Air", PENDING, muted=True)]
     out: list[Line] = []
-    lo, hi = cool.get("inlet_allowable_c") or (None, None)
-    rated = cool.get("device_inlet_max_c")
-    text = f"{cool.get('inlet_class')}: {lo:g}–{hi:g} °C allowed" if lo is not None else str(cool.get("inlet_class"))
-    text += f" · devices rated to {rated:g} °C" if rated is not None else ""
-    out.append(Line("Inlet air", text, rated is not None and hi is not None and hi > rated + 1e-9))
-    for kind, label in (("air", "Air heat"), ("liquid", "Liquid heat")):
-        load, cap = cool.get(f"{kind}_kw") or 0.0, cool.get(f"{kind}_capacity_kw")
-        out.append(Line(label, f"{kw(load)} of {cap_kw(cap)}" if cap else f"{kw(load)} (capacity not set)",
+    lo, hi = cool.inlet_allowable_c
+    rated = cool.device_inlet_max_c
+    text = f"{cool.inlet_class}: {formatting.number(lo, formatting.DECIMALS['°C'])}–{qty(hi, '°C')} allowed"
+    text += f" · devices rated to {qty(rated, '°C')}" if rated is not None else ""
+    out.append(Line("Inlet air", text, rated is not None and hi > rated + 1e-9))
+    for label, load, cap in (("Air heat", cool.air_kw, cool.air_capacity_kw),
+                             ("Liquid heat", cool.liquid_kw, cool.liquid_capacity_kw)):
+        out.append(Line(label, f"{kw(load)} of {kw(cap)}" if cap else f"{kw(load)} (capacity not set)",
                         cap is not None and load > cap + 1e-9))
-    handlers = cool.get("air_handlers")
-    if not handlers:
+    handlers = cool.air_handlers
+    if handlers is None:
         out.append(Line("Air handlers", "none on the floor: the hall's air cooling capacity is used", muted=True))
         return out
-    names, share = handlers.get("names") or [], handlers.get("utilisation")
-    out.append(Line("Air handlers", f"{', '.join(names)}: {kw(cool.get('air_kw') or 0.0)} of "
-                                    f"{cap_kw(handlers.get('capacity_kw') or 0.0)} ({pct(share)})", is_over(share)))
-    n1 = handlers.get("capacity_n_minus_1_kw") or 0.0
-    if handlers.get("redundancy") == "N+1":
-        out.append(Line("Redundancy", f"N+1: {cap_kw(n1)} with the largest unit down"))
+    names, share = handlers.names, handlers.utilisation
+    out.append(Line("Air handlers", f"{', '.join(names)}: {kw(cool.air_kw)} of {kw(handlers.capacity_kw)} "
+                                    f"({pct(share)})", is_over(share)))
+    n1 = handlers.capacity_n_minus_1_kw
+    if handlers.redundancy == "N+1":
+        out.append(Line("Redundancy", f"N+1: {kw(n1)} with the largest unit down"))
     else:
         out.append(Line("Redundancy", "N: a single unit, none to spare" if len(names) < 2 else
-                        f"N: {cap_kw(n1)} with the largest unit down, less than the air heat", True))
-    flow, demand = handlers.get("airflow_cfm"), handlers.get("demand_cfm")
-    if flow is not None:
-        out.append(Line("Airflow", f"{flow:,.0f} CFM for the {demand or 0:,.0f} CFM the racks draw",
-                        demand is not None and demand > flow))
+                        f"N: {kw(n1)} with the largest unit down, less than the air heat", True))
+    flow, demand = handlers.airflow_cfm, handlers.demand_cfm
+    if flow is not None:  # None when a unit states no airflow
+        out.append(Line("Airflow", f"{qty(flow, 'CFM')} for the {qty(demand, 'CFM')} the racks draw",
+                        demand > flow))
     return out

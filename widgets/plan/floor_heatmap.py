@@ -13,37 +13,34 @@ from __future__ import annotations
 
 from ..app import style
 
-#: layer -> (name in the View menu, the analysis section and the per-rack key it reads, what the legend says).
+#: layer -> (name in the View menu, the engine and its per-rack array it reads, what the legend says).
 LAYERS: dict[str, tuple[str, str, str, str]] = {
-    "rack_power": ("Rack power", "power", "utilisation", "Racks: rack power"),
-    "power_chain": ("Power chain", "power", "chain_utilisation", "Racks: power chain"),
-    "air_density": ("Air density", "cooling", "air_density", "Racks: air density"),
+    "rack_power": ("Rack power", "power", "rack_utilisation", "Racks: rack power"),
+    "power_chain": ("Power chain", "power", "rack_chain_utilisation", "Racks: power chain"),
+    "air_density": ("Air density", "cooling", "rack_air_density", "Racks: air density"),
 }
 DEFAULT_LAYER = "rack_power"
 
 
-def _racks(analysis, section: str) -> list:
-    try:
-        return (analysis[section] or {}).get("racks") or []
-    except (KeyError, TypeError):  # a partial result (a test's, an engine that failed) lacks the section
-        return []
-
-
 def rack_shares(analysis, layer: str = DEFAULT_LAYER) -> dict[str, float | None]:
-    """rack id -> the layer's share (utilisation, chain utilisation or air density) as the engine reports it."""
-    _, section, key, _ = LAYERS[layer]
-    return {r["id"]: r.get(key) for r in _racks(analysis, section)}
+    """rack id -> the layer's share (utilisation, chain utilisation or air density) as the engine reports it.
+
+    Read from the engines' per-rack arrays (``power.racks[].utilisation`` … as numbers, in the project's rack
+    order): a 100,000-GPU floor has 12,500 racks, recoloured on every result. NaN (no figure) is None."""
+    _, engine, attr, _ = LAYERS[layer]
+    shares = getattr(analysis.result(engine), attr)
+    ids = analysis.result("power").rack_ids
+    return {rid: None if share != share else share for rid, share in zip(ids, shares.tolist())}
 
 
 def cdu_shares(analysis) -> dict[str, float | None]:
     """floor unit id -> the load of its CDU loop over the loop's capacity, as the cooling engine reports it."""
     out: dict[str, float | None] = {}
-    for loop in analysis["cooling"].get("cdu_loops", []):
-        share = loop.get("utilisation")
-        for unit in loop.get("units", []):
+    for loop in analysis.cooling.cdu_loops:
+        for unit in loop.units:
             kind, _, uid = unit.partition(":")
             if kind == "floor":
-                out[uid] = share
+                out[uid] = loop.utilisation
     return out
 
 

@@ -10,14 +10,14 @@ only a bill with other lines is built anew, once per analysis.
 """
 from __future__ import annotations
 
-from collections.abc import Mapping
-
 from PySide6.QtCore import QEvent, QModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
                                QStyledItemDelegate, QTreeView, QVBoxLayout, QWidget)
 
 from designer.commands import Document, SetDiscountCommand
+from designer.formatting import MISSING, count, money
+from designer.views import BomLine, BomSection, BomView
 
 from ..app import style
 from ..app.doc_binding import push
@@ -29,7 +29,7 @@ PART, DESCRIPTION, QTY, UNIT, EXTENDED = range(len(COLUMNS))
 DISCOUNT = DESCRIPTION
 SECTION_ROLE = Qt.ItemDataRole.UserRole + 1   # on a section row's items: its key ("compute")
 DISCOUNT_ROLE = Qt.ItemDataRole.UserRole + 2  # on a section row's description item: percent as the bill has it
-LINE_ROLE = Qt.ItemDataRole.UserRole + 3      # on a line row's first item: the line dict
+LINE_ROLE = Qt.ItemDataRole.UserRole + 3      # on a line row's first item: the line (a BomLine view)
 WARNING_TEXT = QColor("#B26A00")  # the palette's colour for unconfirmed figures: a price to look at
 INDICATIVE = "†"
 STALE = "‡"
@@ -37,15 +37,6 @@ UNDATED = "§"
 #: bill flag -> its mark, in the order marks are printed (as in the PDF quote)
 MARKS = (("unconfirmed", INDICATIVE), ("stale", STALE), ("undated", UNDATED))
 NO_PRICE = "no price"
-
-
-def amount(value: float) -> str:
-    """Money as the bill rounds it: to the cent, thousands grouped."""
-    return f"{value:,.2f}"
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
 class _DiscountDelegate(QStyledItemDelegate):
@@ -129,7 +120,7 @@ class BomPanel(QWidget):
     def __init__(self, parent: QWidget | None = None):
         super().__init__(parent)
         self._document: Document | None = None
-        self.bom: Mapping | None = None
+        self.bom: BomView | None = None
         self._shape: tuple | None = None
         self._collapsed: set[str] = set()
         self._rows: dict[str, QStandardItem] = {}
@@ -199,20 +190,20 @@ class BomPanel(QWidget):
         self.status.hide()
 
     def set_analysis(self, analysis) -> None:
-        """Show ``analysis["bom"]`` (None, or an analysis without a bill, clears the panel)."""
-        self.set_bom(analysis.sections.get("bom") if analysis is not None else None)
+        """Show ``analysis.bom`` (None clears the panel; so does a bill without sections, of an empty design)."""
+        self.set_bom(analysis.bom if analysis is not None else None)
 
-    def set_bom(self, bom: Mapping | None) -> None:
-        self.bom = bom if isinstance(bom, Mapping) and bom.get("sections") else None
-        sections = self.bom["sections"] if self.bom else []
-        shape = tuple((s["section"], tuple((ln["id"], ln["part_number"], ln["description"], ln["spare"])
-                                           for ln in s["lines"])) for s in sections)
+    def set_bom(self, bom: BomView | None) -> None:
+        self.bom = bom if bom is not None and bom.sections else None
+        sections = self.bom.sections if self.bom else []
+        shape = tuple((s.section, tuple((ln.id, ln.part_number, ln.description, ln.spare) for ln in s.lines))
+                      for s in sections)
         if shape != self._shape:
             self._rebuild(sections)
             self._shape = shape
         else:
             for sec in sections:
-                self._fill_section(self._rows[sec["section"]], sec)
+                self._fill_section(self._rows[sec.section], sec)
         self._fill_totals()
         self.view.setVisible(self.bom is not None)
         self.empty.setVisible(self.bom is None)
@@ -240,8 +231,8 @@ class BomPanel(QWidget):
     def section_text(self, section: str, column: int) -> str:
         return self.model.item(self._rows[section].row(), column).text()
 
-    def line_rows(self, visible_only: bool = True) -> list[dict]:
-        """The line dicts of the rows shown (all rows when ``visible_only`` is false)."""
+    def line_rows(self, visible_only: bool = True) -> list[BomLine]:
+        """The bill's lines of the rows shown (all rows when ``visible_only`` is false)."""
         out = []
         for r in range(self.model.rowCount()):
             parent = self.model.item(r, PART)
@@ -257,7 +248,7 @@ class BomPanel(QWidget):
         for r in range(self.model.rowCount()):
             parent = self.model.item(r, PART)
             for c in range(parent.rowCount()):
-                if parent.child(c, PART).data(LINE_ROLE)["line"] == line:
+                if parent.child(c, PART).data(LINE_ROLE).line == line:
                     return parent.child(c, column).text()
         raise KeyError(line)
 
@@ -265,25 +256,25 @@ class BomPanel(QWidget):
         return self.view.indexWidget(self.model.indexFromItem(self.model.item(self._rows[section].row(), DISCOUNT)))
 
     # ---- building -----------------------------------------------------------------------------
-    def _rebuild(self, sections: list[Mapping]) -> None:
+    def _rebuild(self, sections: list[BomSection]) -> None:
         self.model.removeRows(0, self.model.rowCount())
         self._rows = {}
         for sec in sections:
             row = [QStandardItem() for _ in COLUMNS]
             for item in row:
                 item.setEditable(False)
-                item.setData(sec["section"], SECTION_ROLE)
+                item.setData(sec.section, SECTION_ROLE)
             font = row[PART].font()
             font.setBold(True)
             for col in (PART, EXTENDED):
                 row[col].setFont(font)
-            for _line in sec["lines"]:
+            for _line in sec.lines:
                 cells = [QStandardItem() for _ in COLUMNS]
                 for item in cells:
                     item.setEditable(False)
                 row[PART].appendRow(cells)
             self.model.appendRow(row)
-            self._rows[sec["section"]] = row[PART]
+            self._rows[sec.section] = row[PART]
             self._fill_section(row[PART], sec)
         for key, item in self._rows.items():
             index = item.index()
@@ -319,83 +310,81 @@ class BomPanel(QWidget):
         if item.data(DISCOUNT_ROLE) != percent:
             item.setData(percent, DISCOUNT_ROLE)
 
-    def _fill_section(self, section_item: QStandardItem, sec: Mapping) -> None:
+    def _fill_section(self, section_item: QStandardItem, sec: BomSection) -> None:
         r = section_item.row()
         cells = [self.model.item(r, c) for c in range(len(COLUMNS))]
-        currency = sec["currency"]
-        lines = sec["lines"]
-        cells[PART].setText(sec["title"])
+        currency = sec.currency
+        lines = sec.lines
+        cells[PART].setText(sec.title)
         for item in cells:
-            item.setToolTip(sec["title"])
-        described = [_plural(len(lines), "line")]
-        if sec["unpriced"]:
-            described.append(f"{sec['unpriced']:,} without a price")
-        others = sec.get("other_currencies") or {}
-        if others:
-            described.append(" + ".join(f"{c} {amount(v)}" for c, v in others.items()) + " not in the total")
+            item.setToolTip(sec.title)
+        described = [count(len(lines), "line")]
+        if sec.unpriced:
+            described.append(f"{sec.unpriced:,} without a price")
+        if sec.other_currencies:
+            described.append(" + ".join(money(v, c) for c, v in sec.other_currencies.items()) + " not in the total")
         described.append("discount")  # the box beside it
         cells[DESCRIPTION].setText(" · ".join(described))
         cells[DESCRIPTION].setForeground(style.MUTED_TEXT)
-        self._set_discount_item(section_item, float(sec["discount_percent"]))
-        cells[EXTENDED].setText(amount(sec["subtotal"]))
+        self._set_discount_item(section_item, float(sec.discount_percent))
+        cells[EXTENDED].setText(money(sec.subtotal))
         cells[EXTENDED].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        tip = f"{sec['title']}: net {currency} {amount(sec['subtotal'])}"
-        if sec["discount"]:
-            tip += (f" = list {amount(sec['list_subtotal'])} less {sec['discount_percent']:g} % "
-                    f"({amount(sec['discount'])})")
-        if sec["unpriced"]:
-            tip += f"; leaves out {_plural(sec['unpriced'], 'line')} without a price"
+        tip = f"{sec.title}: net {money(sec.subtotal, currency)}"
+        if sec.discount:
+            tip += f" = list {money(sec.list_subtotal)} less {sec.discount_percent:g} % ({money(sec.discount)})"
+        if sec.unpriced:
+            tip += f"; leaves out {count(sec.unpriced, 'line')} without a price"
         cells[EXTENDED].setToolTip(tip)
         for i, ln in enumerate(lines):
             self._fill_line([section_item.child(i, c) for c in range(len(COLUMNS))], ln, currency)
 
-    def _fill_line(self, cells: list[QStandardItem], ln: Mapping, currency: str) -> None:
+    def _fill_line(self, cells: list[QStandardItem], ln: BomLine, currency: str) -> None:
         cells[PART].setData(ln, LINE_ROLE)
-        pn = ln["part_number"]
-        cells[PART].setText(pn or "—")
+        pn = ln.part_number
+        cells[PART].setText(pn or MISSING)
         part_tip = [pn or "No part number known for this line"]
-        if ln.get("alt_part_number"):
-            part_tip.append(f"ordering part number: {ln['alt_part_number']}")
-        if ln.get("part_number_unconfirmed"):
+        if ln.alt_part_number:
+            part_tip.append(f"ordering part number: {ln.alt_part_number}")
+        if ln.part_number_unconfirmed:
             part_tip.append("part number not confirmed by a vendor source")
-        if ln.get("manufacturer"):
-            part_tip.append(ln["manufacturer"])
+        if ln.manufacturer:
+            part_tip.append(ln.manufacturer)
         cells[PART].setToolTip("\n".join(part_tip))
         cells[PART].setForeground(style.TEXT if pn else style.MUTED_TEXT)
-        cells[DESCRIPTION].setText(ln["description"])
-        cells[DESCRIPTION].setToolTip(ln["description"] + (f"\nCounted: {ln['basis']}" if ln.get("basis") else ""))
-        qty = f"{ln['quantity']:,}"
-        if ln["per_year"]:
-            cells[QTY].setText(f"{qty} × {ln['term_years']} yr")
-            cells[QTY].setToolTip(f"{qty} {ln['unit']} a year, for {_plural(ln['term_years'], 'year')}")
+        cells[DESCRIPTION].setText(ln.description)
+        cells[DESCRIPTION].setToolTip(ln.description + (f"\nCounted: {ln.basis}" if ln.basis else ""))
+        qty = f"{ln.quantity:,}"
+        if ln.per_year:
+            cells[QTY].setText(f"{qty} × {ln.term_years} yr")
+            cells[QTY].setToolTip(f"{qty} {ln.unit} a year, for {count(ln.term_years, 'year')}")
         else:
             cells[QTY].setText(qty)
             cells[QTY].setToolTip("")
         for col in (QTY, UNIT, EXTENDED):
             cells[col].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
-        if ln["unit_price"] is None:
+        if ln.unit_price is None:  # the bill leaves a line it has no price for out of its totals
             for col in (UNIT, EXTENDED):
                 cells[col].setText(NO_PRICE)
                 cells[col].setForeground(WARNING_TEXT)
                 cells[col].setToolTip("No price is known for this part: it is left out of the totals. "
                                       "Load a price list that names it to price it.")
             return
-        marks = "".join(mark for flag, mark in MARKS if flag in ln["flags"])
+        marks = "".join(mark for flag, mark in MARKS if flag in ln.flags)
         marks = f" {marks}" if marks else ""
-        prefix = "" if ln["currency"] == currency else f"{ln['currency']} "
-        cells[UNIT].setText(f"{prefix}{amount(ln['net_unit_price'])}{marks}")
-        cells[EXTENDED].setText(f"{prefix}{amount(ln['extended_price'])}")
-        tip = [f"List {ln['currency']} {amount(ln['unit_price'])} per {ln['unit'] if ln['unit'] != 'each' else 'unit'}"]
-        if ln["discount_percent"]:
-            tip.append(f"less {ln['discount_percent']:g} % = {amount(ln['net_unit_price'])} net")
-        tip.append(("Indicative price (not a vendor quote): " if "unconfirmed" in ln["flags"] else "Price: ")
-                   + (ln["price_source"] or "no source given"))
-        tip.append(f"Dated {ln['price_date']}" + (", older than the quote's limit" if "stale" in ln["flags"] else "")
-                   if ln["price_date"] else "Undated price")
+        prefix = "" if ln.currency == currency else f"{ln.currency} "
+        cells[UNIT].setText(f"{prefix}{money(ln.net_unit_price)}{marks}")
+        cells[EXTENDED].setText(f"{prefix}{money(ln.extended_price)}")
+        tip = [f"List {money(ln.unit_price, ln.currency)} per {ln.unit if ln.unit != 'each' else 'unit'}"]
+        if ln.discount_percent:
+            tip.append(f"less {ln.discount_percent:g} % = {money(ln.net_unit_price)} net")
+        tip.append(("Indicative price (not a vendor quote): " if "unconfirmed" in ln.flags else "Price: ")
+                   + (ln.price_source or "no source given"))
+        tip.append(f"Dated {ln.price_date}" + (", older than the quote's limit" if "stale" in ln.flags else "")
+                   if ln.price_date else "Undated price")
         if prefix:
-            tip.append(f"In {ln['currency']}, not converted: left out of the {currency} total")
+            tip.append(f"In {ln.currency}, not converted: left out of the {currency} total")
         for col in (UNIT, EXTENDED):
-            cells[col].setForeground(WARNING_TEXT if "stale" in ln["flags"] else style.TEXT)
+            cells[col].setForeground(WARNING_TEXT if "stale" in ln.flags else style.TEXT)
             cells[col].setToolTip("\n".join(tip))
 
     def _fill_totals(self) -> None:
@@ -405,30 +394,30 @@ class BomPanel(QWidget):
             self.notes.setText("")
             self.counts.setText("")
             return
-        cur = bom["currency"]
-        parts = [f"List {cur} {amount(bom['list_total'])}"]
-        if bom["discount_total"]:
-            parts.append(f"discount −{amount(bom['discount_total'])}")
-        net = f"<b>Net {cur} {amount(bom['price_total'])}</b>" + (" (est.)" if bom["estimated"] else "")
+        cur = bom.currency
+        parts = [f"List {money(bom.list_total, cur)}"]
+        if bom.discount_total:
+            parts.append(f"discount {money(-bom.discount_total)}")
+        net = f"<b>Net {money(bom.price_total, cur)}</b>" + (" (est.)" if bom.estimated else "")
         parts.append(net)
-        unpriced = sum(s["unpriced"] for s in bom["sections"])
+        unpriced = sum(s.unpriced for s in bom.sections)
         if unpriced:
-            parts.append(f"<span style='color:{WARNING_TEXT.name()}'>excludes {_plural(unpriced, 'unpriced line')}"
+            parts.append(f"<span style='color:{WARNING_TEXT.name()}'>excludes {count(unpriced, 'unpriced line')}"
                          "</span>")
-        for c, v in (bom.get("other_currencies") or {}).items():
-            parts.append(f"<span style='color:{WARNING_TEXT.name()}'>{c} {amount(v)} not converted, not in the total"
+        for c, v in bom.other_currencies.items():
+            parts.append(f"<span style='color:{WARNING_TEXT.name()}'>{money(v, c)} not converted, not in the total"
                          "</span>")
         self.totals.setText(" · ".join(parts))
-        notes = [f"one-off {amount(bom['one_off_total'])}"]
-        if bom["yearly_total"]:
-            notes.append(f"subscriptions {amount(bom['yearly_total'])}/yr × {bom['term_years']}")
-        notes.append(f"as of {bom['as_of']}")
-        plist = bom.get("price_list") or {}
-        if plist.get("name"):
-            notes.append(f"price list {plist['name']} ({plist['used']:,} of {plist['entries']:,} used)")
+        notes = [f"one-off {money(bom.one_off_total)}"]
+        if bom.yearly_total:
+            notes.append(f"subscriptions {money(bom.yearly_total)}/yr × {bom.term_years}")
+        notes.append(f"as of {bom.as_of}")
+        plist = bom.price_list
+        if plist.name:
+            notes.append(f"price list {plist.name} ({plist.used:,} of {plist.entries:,} used)")
         else:
             notes.append("catalog prices")
-        flags = {f for s in bom["sections"] for ln in s["lines"] for f in ln["flags"]}
+        flags = {f for s in bom.sections for ln in s.lines for f in ln.flags}
         if "unconfirmed" in flags:
             notes.append(f"{INDICATIVE} indicative")
         if "stale" in flags:
@@ -436,7 +425,7 @@ class BomPanel(QWidget):
         if "undated" in flags:
             notes.append(f"{UNDATED} undated")
         self.notes.setText(" · ".join(notes))
-        self.notes.setToolTip(f"Prices are judged as of {bom['as_of']}. {INDICATIVE} a press, third-party or "
+        self.notes.setToolTip(f"Prices are judged as of {bom.as_of}. {INDICATIVE} a press, third-party or "
                               f"planning price, not a vendor quote. {STALE} a price older than the quote's limit "
                               f"(Quote ▸ Quote settings). {UNDATED} a price-list price without a date. Subscriptions and support are priced per year for the "
                               "quote's term.")
@@ -451,8 +440,8 @@ class BomPanel(QWidget):
             shown = 0
             for c in range(parent.rowCount()):
                 ln = parent.child(c, PART).data(LINE_ROLE)
-                match = not needle or any(needle in str(ln.get(k) or "").lower()
-                                          for k in ("part_number", "alt_part_number", "description"))
+                match = not needle or any(needle in text.lower()
+                                          for text in (ln.part_number, ln.alt_part_number, ln.description))
                 self.view.setRowHidden(c, parent.index(), not match)
                 shown += match
             self.view.setRowHidden(r, root, bool(needle) and not shown)
@@ -469,11 +458,11 @@ class BomPanel(QWidget):
         self.totals.setToolTip("updating: these are the figures before the last edit" if busy else "")
 
     def _count(self) -> None:
-        total = sum(len(s["lines"]) for s in self.bom["sections"]) if self.bom else 0
+        total = sum(len(s.lines) for s in self.bom.sections) if self.bom else 0
         if self.filter.text().strip():
-            self.counts.setText(f"{len(self.line_rows()):,} of {_plural(total, 'line')}")
+            self.counts.setText(f"{len(self.line_rows()):,} of {count(total, 'line')}")
         else:
-            self.counts.setText(_plural(total, "line") if total else "")
+            self.counts.setText(count(total, "line") if total else "")
 
     def _remember(self, index: QModelIndex, collapsed: bool) -> None:
         key = index.data(SECTION_ROLE)
