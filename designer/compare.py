@@ -10,7 +10,7 @@ from __future__ import annotations
 from typing import Any, Callable
 
 from .analysis import Analysis
-from .formatting import DECIMALS, number, percent
+from .formatting import DECIMALS, MISSING, number, percent
 
 
 def _switches(a: Analysis) -> int:
@@ -68,7 +68,7 @@ def compare(a: Analysis, b: Analysis, name_a: str = "", name_b: str = "") -> dic
 
 def _shown(x: Any, unit: str, money: bool = False, sign: str = "") -> str:
     if x is None:
-        return "—"
+        return MISSING
     if unit == "share":
         text = percent(abs(x))
         return f"{'+' if sign and x > 0 else '-' if x < 0 else ''}{text}"
@@ -91,7 +91,7 @@ def row_texts(doc: dict) -> list[tuple[str, str, str, str]]:
         label = f"{row['label']} ({unit})" if unit and unit != "share" else row["label"]
         money = row.get("money", False)
         if row["delta"] is None:
-            change = "—" if row["a"] is None or row["b"] is None else "not comparable"
+            change = MISSING if row["a"] is None or row["b"] is None else "not comparable"
         elif unit == "share":  # points between the percentages shown, so the three columns agree
             points = round(row["b"] * 100) - round(row["a"] * 100)
             change = f"{points:+d} points" if points else "no change"

@@ -7,6 +7,7 @@ from collections import Counter
 from catalog import Catalog
 
 from ..analysis import Analysis
+from ..formatting import count, kw, money, number, quantity
 from ..rack_roles import rack_role
 from .build import Generated
 
@@ -74,10 +75,6 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
     }
 
 
-def _count(n: int, word: str) -> str:
-    return f"{n:,} {word}{'' if n == 1 else 's'}"
-
-
 NETWORK_NAMES = {"compute": "compute fabric", "storage": "storage fabric", "inband": "in-band management",
                  "oob": "out-of-band management"}
 
@@ -91,19 +88,20 @@ def key_lines(numbers: dict) -> list[str]:
              f"({n['scalable_units']} scalable unit{'s' if n['scalable_units'] != 1 else ''})",
              f"{n['racks']:,} racks ({rack_text}) in {n['rows']} rows"
              + (f", {n['cdus']} CDUs" if n["cdus"] else "")
-             + f"; hall {n['hall_m'][0]:g} x {n['hall_m'][1]:g} m"]
+             + f"; hall {number(n['hall_m'][0], 1)} x {quantity(n['hall_m'][1], 'm')}"]
     for net, tiers in n["switches"].items():
         parts = ", ".join(f"{v} {'switches' if k == 'switch' and v != 1 else k}" for k, v in tiers.items())
         lines.append(f"{NETWORK_NAMES.get(net, net)}: {parts}"
                      + (f" ({n['fabric_tiers']} tiers)" if net == "compute" else ""))
-    lines.append(f"IT power {n['it_power_max_kw']:,.0f} kW max ({n['it_power_typical_kw']:,.0f} typical), "
-                 f"facility {n['facility_power_kw']:,.0f} kW")
-    lines.append(f"heat {n['liquid_heat_kw']:,.0f} kW to liquid, {n['air_heat_kw']:,.0f} kW to air")
+    lines.append(f"IT power {kw(n['it_power_max_kw'])} max ({kw(n['it_power_typical_kw'])} typical), "
+                 f"facility {kw(n['facility_power_kw'])}")
+    lines.append(f"heat {kw(n['liquid_heat_kw'])} to liquid, {kw(n['air_heat_kw'])} to air")
     price = n["price_total"]
-    lines.append(f"price {price:,.0f} {n['currency']} (list and estimated prices; see the bill of materials)"
+    lines.append(f"price {money(price, n['currency'])} (list and estimated prices; see the bill of materials)"
                  if price is not None else "price: some parts have no price")
     if n["mean_fibre_m"] is not None:
-        lines.append(f"compute-fabric cables: {n['fabric_cables']:,}, mean fibre length {n['mean_fibre_m']:.1f} m")
-    lines.append(f"checks: {_count(n['errors'], 'error')}, {_count(n['warnings'], 'warning')}")
+        lines.append(f"compute-fabric cables: {number(n['fabric_cables'])}, mean fibre length "
+                     f"{quantity(n['mean_fibre_m'], 'm')}")
+    lines.append(f"checks: {count(n['errors'], 'error')}, {count(n['warnings'], 'warning')}")
     lines += [f"error: {m}" for m in n.get("error_messages", [])]
     return lines

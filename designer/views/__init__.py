@@ -6,7 +6,7 @@ misspelt name fails where it is read and a figure an engine no longer writes fai
 built (:class:`ViewError`, naming its path) instead of printing 0. ``analyze --json`` itself still
 prints the engines' sections as they wrote them; the views only read them.
 """
-from .base import Rows, ViewError, build, build_all, undeclared
+from .base import Rows, ViewError, build, build_all, require, undeclared
 from .bill import BomLine, BomSection, BomView, CostView
 from .cooling import CduLoop, CoolingView, FloorView, HallCooling, RackCooling, RackFloor
 from .fabric import BandwidthView, FabricView
@@ -23,4 +23,4 @@ SECTION_VIEWS = {"power": PowerView, "cooling": CoolingView, "floor": FloorView,
 __all__ = ["SECTION_VIEWS", "BandwidthView", "BomLine", "BomSection", "BomView", "CduLoop", "CoolingView",
            "CostView", "DeviceCounts", "FabricView", "FindingView", "FloorView", "HallCooling", "HallPower",
            "PowerView", "RackCooling", "RackFloor", "RackIndex", "RackPower", "RackView", "RowPower", "Rows",
-           "Summary", "SwitchCounts", "TrainingView", "ViewError", "build", "build_all", "undeclared"]
+           "Summary", "SwitchCounts", "TrainingView", "ViewError", "build", "build_all", "require", "undeclared"]

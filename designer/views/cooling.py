@@ -46,8 +46,8 @@ class HallCooling:
     id: str
     name: str
     air_kw: float
-    air_capacity_kw: float
-    air_headroom_kw: float
+    air_capacity_kw: float | None
+    air_headroom_kw: float | None
     liquid_kw: float
     air_cfm: float
     inlet_class: str
@@ -76,16 +76,16 @@ class CduLoop:
     load_kw: float
     capacity_kw: float
     capacity_n_minus_1_kw: float
-    utilisation: float
+    utilisation: float | None
     redundancy: str
     unit_lost_short_kw: float
     coolant_flow_lpm: float
-    flow_capacity_lpm: float
-    water_class: str
-    facility_supply_c: float
-    approach_k: float
-    secondary_supply_c: float
-    device_coolant_max_c: float
+    flow_capacity_lpm: float | None
+    water_class: str | None
+    facility_supply_c: float | None
+    approach_k: float | None
+    secondary_supply_c: float | None
+    device_coolant_max_c: float | None
     fault_domain: FaultDomain
 
 

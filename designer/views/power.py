@@ -26,8 +26,8 @@ class HallPower:
     name: str
     it_typical_kw: float
     it_max_kw: float
-    capacity_kw: float
-    headroom_kw: float
+    capacity_kw: float | None
+    headroom_kw: float | None
     facility_kw: float
 
 
@@ -37,8 +37,8 @@ class RowFeed:
     normal_kw: float
     failover_kw: float
     peak_kw: float
-    utilisation: float
-    failover_utilisation: float
+    utilisation: float | None
+    failover_utilisation: float | None
     phases_kw: tuple[float, ...]
     imbalance: float
     run_normal_kw: float
@@ -61,12 +61,12 @@ class RowPower:
     typical_kw: float
     max_kw: float
     distribution: str
-    rating_a: float
+    rating_a: float | None
     runs: int
-    voltage_v: float
-    capacity_kw: float
-    failover_capacity_kw: float
-    rating_kw: float
+    voltage_v: float | None
+    capacity_kw: float | None
+    failover_capacity_kw: float | None
+    rating_kw: float | None
     feeds: RowFeeds
 
 
@@ -112,7 +112,7 @@ class RackPower:
     utilisation: float
     pdus: int
     inlet: str
-    chain_utilisation: float
+    chain_utilisation: float | None
     peak_kw: float
     feeds: RackFeeds
 
@@ -142,8 +142,8 @@ class UpsSystem:
     normal_kw: float
     failover_kw: float
     peak_kw: float
-    utilisation: float
-    failover_utilisation: float
+    utilisation: float | None
+    failover_utilisation: float | None
 
 
 @view
@@ -168,7 +168,7 @@ class GeneratorPlant:
     load_kw: float
     capacity_kw: float
     installed_kw: float
-    utilisation: float
+    utilisation: float | None
 
 
 @view

@@ -29,7 +29,7 @@ class RackView:
     utilisation: float
     pdus: int
     inlet: str
-    chain_utilisation: float
+    chain_utilisation: float | None
     peak_kw: float
     feeds: RackFeeds
     # from ``cooling.racks[]``

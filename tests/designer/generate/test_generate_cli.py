@@ -7,6 +7,7 @@ import pytest
 
 from designer.analysis import analyze
 from designer.fileformat import load, to_dict
+from designer.formatting import kw, money
 from designer.generate import SuperpodSpec, generate
 from designer.rack_roles import rack_role
 
@@ -40,10 +41,11 @@ def test_one_su_dgx_b200_prints_its_key_numbers_and_writes_a_valid_file(capsys, 
     assert line("out-of-band management").split(":")[1].split()[0] == "4"
     inband = line("in-band management")
     assert "2 spine" in inband and "2 leaf" in inband and inband.count("2 ") == 3
-    assert f"IT power {s['it_power_max_kw']:,.0f} kW max" in out
-    assert f"facility {s['facility_power_kw']:,.0f} kW" in out
-    assert f"heat {s['liquid_heat_kw']:,.0f} kW to liquid, {s['air_heat_kw']:,.0f} kW to air" in out
-    assert f"price {s['price_total']:,.0f} {s['currency']}" in out
+    # the figures the analysis holds, written as everywhere else (one decimal of kW, the money to the cent)
+    assert f"IT power {kw(s['it_power_max_kw'])} max" in out and "IT power 489.1 kW max" in out
+    assert f"facility {kw(s['facility_power_kw'])}" in out
+    assert f"heat {kw(s['liquid_heat_kw'])} to liquid, {kw(s['air_heat_kw'])} to air" in out
+    assert f"price {money(s['price_total'], s['currency'])}" in out
     assert "checks: 0 errors, 0 warnings" in out
     assert out.rstrip().endswith(f"wrote {out_file}")
     # what was written is what the generator makes
