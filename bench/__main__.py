@@ -121,10 +121,16 @@ def bench_handoff() -> dict:
     return bench()
 
 
+def bench_names() -> dict:
+    from .names_bench import bench
+
+    return bench()
+
+
 BENCHMARKS = {"load_save": bench_load_save, "analyze": bench_analyze, "fabric": bench_fabric,
               "training": bench_training, "checks": bench_checks, "power_cooling": bench_power_cooling,
               "generate": bench_generate, "quote": bench_quote, "handoff": bench_handoff,
-              "gui": bench_gui}
+              "names": bench_names, "gui": bench_gui}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,14 +1,18 @@
-"""Saves killed half-way, twenty times over: the project file is always whole, and the next start removes
-what the killed saves left behind."""
+"""Saves killed half-way, at chosen points: the project file is always the whole old document or the whole new
+one, and the next start removes what the killed saves left behind.
+
+The saving child kills itself with SIGKILL (nothing of it runs after: no ``except``, no ``finally``) at a point
+chosen in advance: at a chosen byte of the temporary file (the child counts the bytes its raw file hands to the
+kernel), just before the rename over the project file, just after it, or after a save returned. So every kill
+lands where it is aimed however loaded the machine is: no sleep, no timing.
+"""
 from __future__ import annotations
 
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 from catalog.files import TEMP_SUFFIX
@@ -16,20 +20,77 @@ from designer import samples
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_MB = 40
-KILLS = 20
 
-# Loads the design, then saves it over and over, alternating two names, until killed.
-CHILD = """
+# Loads the design and saves it ``kill_in`` times, alternating two names (version A, then B), killing itself at
+# ``point`` of save number ``kill_in``; with ``kill_in`` 0 it saves version A once and exits 0.
+# The hooks are the two calls the atomic writer (catalog.files.write_atomic) makes: os.fdopen, which opens its
+# temporary file, and os.replace, which renames it over the target.
+CHILD = r"""
+import io
+import os
+import signal
 import sys
+
 from catalog import default_catalog
 from designer.fileformat import load, save
-project = load(sys.argv[1], default_catalog())
+
+source, target, kill_in, point, at = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], int(sys.argv[5])
+project = load(source, default_catalog())
 versions = [project.renamed("version A"), project.renamed("version B")]
-print("ready", flush=True)
-i = 0
-while True:
-    save(versions[i % 2], sys.argv[2], pretty=False)
-    i += 1
+saving = 0  # the save under way, counted from 1
+
+
+def aimed(here):
+    return saving == kill_in and point == here
+
+
+def die():
+    os.kill(os.getpid(), signal.SIGKILL)  # a signal a process sends itself arrives before kill() returns
+    os._exit(99)
+
+
+class Raw(io.FileIO):
+    # The temporary file as the kernel sees it: its bytes counted, cut after byte `at` in the aimed save.
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.written = 0
+
+    def write(self, data):
+        data = memoryview(data).cast("B")
+        if aimed("write") and self.written + len(data) >= at:
+            rest = data[:at - self.written]
+            while rest:
+                rest = rest[super().write(rest):]
+            die()
+        n = super().write(data)
+        self.written += n
+        return n
+
+
+def fdopen(fd, mode="r", buffering=-1, encoding=None, errors=None, newline=None, closefd=True):
+    assert "w" in mode, mode  # only the writer's temporary is opened once the design is loaded
+    buffered = io.BufferedWriter(Raw(fd, "w", closefd=closefd))
+    return buffered if "b" in mode else io.TextIOWrapper(buffered, encoding=encoding, errors=errors,
+                                                          newline=newline)
+
+
+real_replace = os.replace
+
+
+def replace(src, dst, **kwargs):
+    if aimed("before-rename"):
+        die()
+    real_replace(src, dst, **kwargs)
+    if aimed("after-rename"):
+        die()
+
+
+os.fdopen, os.replace = fdopen, replace
+for saving in range(1, max(kill_in, 1) + 1):
+    save(versions[(saving - 1) % 2], target, pretty=False)
+if aimed("returned"):
+    die()
+sys.exit(0 if kill_in == 0 else f"save {kill_in} ran to its end: {point} {at} was never reached")
 """
 
 
@@ -43,63 +104,68 @@ def _design(tmp_path: Path) -> Path:
     return path
 
 
-def _start(source: Path, target: Path) -> subprocess.Popen:
+def _save(source: Path, target: Path, kill_in: int, point: str = "", at: int = 0) -> int:
+    """Run the saving child to its end; return its pid. It must have killed itself (with ``kill_in`` 0: exited 0)."""
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    child = subprocess.Popen([sys.executable, "-c", CHILD, str(source), str(target)], cwd=ROOT, env=env,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    ready = child.stdout.readline()
-    assert ready.strip() == "ready", child.stderr.read()
-    return child
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(source), str(target), str(kill_in), point, str(at)],
+                             cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    _, err = child.communicate(timeout=600)  # a hang, not a slow machine
+    assert child.returncode == (-signal.SIGKILL if kill_in else 0), err
+    return child.pid
 
 
 def _temporaries(folder: Path) -> list[str]:
     return [p.name for p in folder.iterdir() if p.name.endswith(TEMP_SUFFIX)]
 
 
-def _wait_for_write(folder: Path, pid: int, timeout_s: float = 60) -> None:
-    """Return as soon as process ``pid`` has a temporary file in ``folder``: a save being written."""
-    mark = f".{pid}-"
-    end = time.monotonic() + timeout_s
-    while time.monotonic() < end:
-        if any(mark in name for name in _temporaries(folder)):
-            return
-        time.sleep(0.001)
-    raise AssertionError(f"no save began within {timeout_s:g} s")
-
-
-def test_a_save_killed_at_any_moment_leaves_the_file_whole(tmp_path):
+def test_a_save_killed_at_any_point_leaves_the_file_whole(tmp_path):
     source = _design(tmp_path)
     out = tmp_path / "saved"
     out.mkdir()
     target = out / "design.podplan.json"
     target.write_bytes(source.read_bytes())
+    assert target.stat().st_size > TARGET_MB * 1_000_000
+    racks = len(json.loads(source.read_text())["racks"])
+
+    # Killed after its first save returned: that save is whole, and tells how many bytes a save writes.
+    _save(source, target, 1, "returned")
+    assert json.loads(target.read_text(encoding="utf-8"))["name"] == "version A" and not _temporaries(out)
     size = target.stat().st_size
-    assert size > TARGET_MB * 1_000_000
-    rng = random.Random(19)
-    names, killed_mid_write = set(), 0
-    for i in range(KILLS):
-        child = _start(source, target)
-        if i % 2:
-            time.sleep(rng.uniform(0.05, 0.9))  # at any moment: between saves, in one, at its rename
-        else:
-            _wait_for_write(out, child.pid)  # surely in the middle of writing one
-        os.kill(child.pid, signal.SIGKILL)
-        child.wait(30)
-        child.stdout.close()
-        child.stderr.close()
-        killed_mid_write += bool(_temporaries(out))
+    cases = [  # (the save killed, where, at which byte; the temporary's bytes left behind, the name on disk)
+        # the second save (version B over version A): as its temporary is made, after its first byte, half-way,
+        # one byte short, with every byte written, written and fsynced but not renamed, and renamed
+        (2, "write", 0, 0, "version A"),
+        (2, "write", 1, 1, "version A"),
+        (2, "write", size // 2, size // 2, "version A"),
+        (2, "write", size - 1, size - 1, "version A"),
+        (2, "write", size, size, "version A"),
+        (2, "before-rename", 0, size, "version A"),
+        (2, "after-rename", 0, None, "version B"),
+        # the first save (version A over version B), half-way and renamed
+        (1, "write", size // 2, size // 2, "version B"),
+        (1, "after-rename", 0, None, "version A"),
+        # the last one leaves its temporary for the next start to sweep
+        (2, "write", size // 3, size // 3, "version A"),
+    ]
+    names = set()
+    for kill_in, point, at, left, name in cases:
+        pid = _save(source, target, kill_in, point, at)
+        case = (kill_in, point, at)
         doc = json.loads(target.read_text(encoding="utf-8"))  # whole, or this raises
-        assert len(doc["racks"]) == len(json.loads(source.read_text())["racks"])
-        assert len(doc["description"]) > TARGET_MB * 1_000_000
+        assert doc["name"] == name, case  # the old document until the rename, the new one from it on
+        assert len(doc["racks"]) == racks, case
+        assert len(doc["description"]) > TARGET_MB * 1_000_000, case
+        assert target.stat().st_size == size, case
         names.add(doc["name"])
-    assert names <= {"version A", "version B", json.loads(source.read_text())["name"]}
-    assert {"version A", "version B"} & names  # the saves did happen between kills
-    # a 40 MB write takes far longer than the poll that saw it begin: the kills that waited for one land in it
-    assert killed_mid_write >= KILLS // 2 - 2, "the kills should land while a save is being written"
+        # Each start's first save swept the temporaries of the killed ones before it: at most this child's is left.
+        temporaries = _temporaries(out)
+        if left is None:
+            assert temporaries == [], case
+        else:
+            assert len(temporaries) == 1 and f".{pid}-" in temporaries[0], (case, temporaries)
+            assert (out / temporaries[0]).stat().st_size == left, case
+    assert names == {"version A", "version B"}
     # The next start: its first save into the folder sweeps what the killed ones left.
-    env = dict(os.environ, PYTHONPATH=str(ROOT))
-    once = CHILD.replace("while True:", "for _ in range(1):")
-    subprocess.run([sys.executable, "-c", once, str(source), str(target)], cwd=ROOT, env=env, check=True,
-                   capture_output=True, timeout=120)
+    _save(source, target, 0)
     assert sorted(p.name for p in out.iterdir()) == ["design.podplan.json"]
     assert json.loads(target.read_text(encoding="utf-8"))["name"] == "version A"

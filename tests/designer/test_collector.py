@@ -21,17 +21,17 @@ def test_nested_and_overlapping_pauses_switch_the_collector_back_on():
     @paused()
     def slow():
         inside.set()
-        release.wait(5)
+        assert release.wait(60)
 
     t = threading.Thread(target=slow)
     t.start()
-    inside.wait(5)
+    assert inside.wait(60)  # the bounds only catch a hang: the thread's pause must be open from here on
     with paused():  # opens while the thread's pause is open, closes first
         assert not gc.isenabled()
     assert not gc.isenabled()  # the thread's pause still holds
     release.set()
-    t.join(5)
-    assert gc.isenabled()
+    t.join(60)
+    assert not t.is_alive() and gc.isenabled()
 
 
 def test_a_pause_restores_a_collector_that_was_off():

@@ -55,7 +55,7 @@ def test_broken_file_prints_one_line_and_starts_empty(started, catalog, tmp_path
     assert win.project.racks == () and win.project.halls == ()
     assert err.startswith("podplanner: error: ")
     assert win.last_error == err.strip().removeprefix("podplanner: error: ")
-    qtbot.waitUntil(lambda: started["shown"] == [win.last_error])
+    qtbot.waitUntil(lambda: started["shown"] == [win.last_error], timeout=60000)
 
 
 def test_a_broken_user_catalog_folder_is_told_in_the_window_and_the_log(catalog, qtbot, tmp_path, monkeypatch):
@@ -70,7 +70,7 @@ def test_a_broken_user_catalog_folder_is_told_in_the_window_and_the_log(catalog,
     monkeypatch.setattr(error_log, "log_warning", lines.append)
     window = app._open_window(str(samples.DGX_B200_SU), warned, offer_recovery=False)
     qtbot.addWidget(window)
-    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Catalog:"), timeout=5000)
+    qtbot.waitUntil(lambda: window.statusBar().currentMessage().startswith("Catalog:"), timeout=60000)
     assert "cannot be read (Permission denied)" in window.statusBar().currentMessage()
     assert "and 1 more" in window.statusBar().currentMessage()
     assert len(lines) == 2 and "x.json" in lines[1]
@@ -95,6 +95,6 @@ def test_a_start_up_file_over_the_size_limit_is_offered_a_larger_limit(started, 
     before = {id(w) for w in QApplication.topLevelWidgets()}
     assert app_module.run_app(str(big), catalog) == 0
     win = _new_window(before)
-    qtbot.waitUntil(lambda: win.path == big)
+    qtbot.waitUntil(lambda: win.path == big, timeout=60000)  # the design is read inside the wait
     assert offered == [2] and read_limit() == 2 * 1024 * 1024
     assert len(win.scene.rack_items) == 22 and started["shown"] == []

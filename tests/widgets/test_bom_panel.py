@@ -20,7 +20,7 @@ def window(qtbot, catalog):
     w.resize(1400, 900)
     w.show()
     assert w.open_path(samples.DGX_B200_SU), w.last_error
-    qtbot.waitUntil(lambda: w.analysis is not None and not w.runner.busy, timeout=20000)
+    qtbot.waitUntil(lambda: w.analysis is not None and not w.runner.busy, timeout=60000)
     w.show_bom()
     return w
 
@@ -58,7 +58,10 @@ def test_the_dock_shows_every_section_and_the_net_total(window):
     assert len(panel.line_rows()) == bom.lines
 
 
-def test_every_line_shows_the_bills_figures_and_marks_indicative_and_old_prices(window):
+def test_every_line_shows_the_bills_figures_and_marks_indicative_and_old_prices(window, qtbot):
+    # judged on a day of its own, not today: the catalog's DGX B200 price (March 2025) is too old on it
+    window.document.push(UpdateQuoteCommand({"quote_date": "2026-12-01"}))
+    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window)["as_of"] == "2026-12-01", timeout=60000)
     panel = window.bom
     priced = [ln for s in _bom(window).sections for ln in s.lines if ln.unit_price is not None]
     assert priced
@@ -111,7 +114,7 @@ def test_a_discount_typed_in_the_panel_is_one_undoable_edit(window, qtbot):
     assert window.document.project.quote.discount("compute") == 10.0
     assert window.undo_action.text() == "Undo Set discount"
     qtbot.waitUntil(lambda: not window.runner.busy and _section(window, "compute").discount_percent == 10.0,
-                    timeout=20000)
+                    timeout=60000)
     after = _section(window, "compute")
     assert after.subtotal == pytest.approx(before.list_subtotal * 0.9, abs=0.005)
     assert panel.section_text("compute", EXTENDED) == f"{after.subtotal:,.2f}"
@@ -125,7 +128,7 @@ def test_a_discount_typed_in_the_panel_is_one_undoable_edit(window, qtbot):
     window.undo_action.trigger()
     assert window.document.project.quote.discount("compute") == 0.0
     qtbot.waitUntil(lambda: not window.runner.busy and _section(window, "compute").discount_percent == 0.0,
-                    timeout=20000)
+                    timeout=60000)
     assert panel.discount_editor("compute").value() == 0.0
     assert panel.section_text("compute", EXTENDED) == f"{before.subtotal:,.2f}"
     assert _shown_net(panel)[1] == total_before
@@ -166,7 +169,7 @@ def test_a_new_analysis_with_the_same_lines_keeps_the_rows(window, qtbot):
     editor = panel.discount_editor("network")
     window.bom.set_discount("network", 5.0)
     qtbot.waitUntil(lambda: not window.runner.busy and _section(window, "network").discount_percent == 5.0,
-                    timeout=20000)
+                    timeout=60000)
     assert panel.discount_editor("network") is editor and editor.value() == 5.0
 
 
@@ -180,7 +183,7 @@ def test_quote_settings_push_undoable_edits_and_show_refusals(window, qtbot):
     assert window.document.project.quote.term_years == 5
     form.numbers["utilisation"].setValue(65)
     assert window.document.project.quote.utilisation == 0.65
-    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window).term_years == 5, timeout=20000)
+    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window).term_years == 5, timeout=60000)
     nvaie = next(ln for s in _bom(window).sections for ln in s.lines if ln.per_year and ln.unit_price)
     assert window.bom.line_text(nvaie.line, 2) == f"{nvaie.quantity:,} × 5 yr"
     form.quote_date.setText("2026-13-45")
@@ -202,7 +205,7 @@ def test_a_price_list_replaces_catalog_prices_and_can_be_cleared(window, qtbot, 
     quote = window.document.project.quote
     assert quote.price_list_name == "acme-prices.csv" and [p.amount for p in quote.prices] == [480000.0]
     qtbot.waitUntil(lambda: not window.runner.busy and _bom(window).price_list.name == "acme-prices.csv",
-                    timeout=20000)
+                    timeout=60000)
     line = next(ln for ln in _section(window, "compute").lines if ln.id == "dgx-b200")
     assert line.unit_price == 480000.0 and line.price_from_list
     assert window.bom.line_text(line.line, UNIT) == "480,000.00"  # a vendor's list: no mark
@@ -219,7 +222,7 @@ def test_a_list_without_dates_or_currency_is_in_the_projects_currency_and_marked
     assert window.quote_actions.load_price_list(prices)
     assert [p.currency for p in window.document.project.quote.prices] == [window.project.currency]
     qtbot.waitUntil(lambda: not window.runner.busy and _bom(window).price_list.name == "undated.csv",
-                    timeout=20000)
+                    timeout=60000)
     rack = next(ln for ln in _section(window, "racks").lines if ln.part_number == "AR3307")
     assert window.bom.line_text(rack.line, UNIT) == "2,400.00 §" and "§ undated" in window.bom.notes.text()
 
@@ -255,7 +258,7 @@ def test_optional_lines_come_off_the_bill_and_back_with_undo(window, qtbot):
     box.setChecked(False)
     assert window.document.project.quote.excluded == ("nvaie",)
     qtbot.waitUntil(lambda: not window.runner.busy and not any(
-        ln.id == "nvaie" for s in _bom(window).sections for ln in s.lines), timeout=20000)
+        ln.id == "nvaie" for s in _bom(window).sections for ln in s.lines), timeout=60000)
     window.undo_action.trigger()
     assert window.document.project.quote.excluded == () and form.optional["nvaie"].isChecked()
 
@@ -287,7 +290,7 @@ def test_tab_leaves_the_bill_instead_of_cycling_through_its_discount_boxes(windo
 def test_totals_are_greyed_while_a_newer_analysis_is_computed(window, qtbot):
     window.document.push(UpdateQuoteCommand({"customer": "Acme"}))
     assert not window.bom.totals.isEnabled() and "updating" in window.bom.totals.toolTip()
-    qtbot.waitUntil(lambda: not window.runner.busy, timeout=20000)
+    qtbot.waitUntil(lambda: not window.runner.busy, timeout=60000)
     assert window.bom.totals.isEnabled()
 
 

@@ -27,17 +27,29 @@ def test_compare_with_a_broken_file_says_why(window, qtbot, tmp_path):
     bad = tmp_path / "broken.podplan.json"
     bad.write_text("{ not json")
     dialog = window.compare_with(bad)
-    qtbot.waitUntil(lambda: dialog.error != "", timeout=10000)
+    qtbot.waitUntil(lambda: dialog.error != "", timeout=60000)
     assert "broken.podplan.json" in dialog.status.text() and dialog.doc is None
     dialog.close()
 
 
 def test_a_dialog_closed_before_its_result_leaves_the_next_one_working(window, qtbot):
+    from PySide6.QtCore import Qt
+
+    from widgets.compare_dialog import _the_relay
+
+    delivered = []  # the tickets of the results the relay handed on, or dropped (after it did)
+    relay = _the_relay()
+
+    def record(ticket, *_):
+        delivered.append(ticket)
+
+    relay.delivered.connect(record, Qt.ConnectionType.QueuedConnection)
     first = window.compare_with(samples.DGX_B200_SU)
     first.close()  # the worker finishes later and its result goes nowhere
     second = window.compare_with(samples.DGX_B200_SU)
     qtbot.waitUntil(lambda: second.doc is not None, timeout=30000)
     assert second.cell("gpus", 3) == "-328 (-56.9 %)"
-    qtbot.wait(200)
+    qtbot.waitUntil(lambda: first._ticket in delivered, timeout=60000)  # the first one's result did arrive
     assert first.doc is None
     second.close()
+    relay.delivered.disconnect(record)

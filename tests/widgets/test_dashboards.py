@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 from PySide6.QtCore import QPointF, QRectF
 from PySide6.QtGui import QColor, QImage, QPainter
-from PySide6.QtWidgets import QToolTip
+from PySide6.QtWidgets import QApplication, QToolTip
 
 from designer import samples as bundled
 from designer.analysis import analyze
@@ -184,7 +184,10 @@ def _shown(qtbot, catalog, width: int, height: int, analysis=None) -> DashboardP
 def _settle(qtbot, p, width: int, height: int) -> None:
     p.resize(width, height)
     qtbot.waitUntil(lambda: p.width() == width and all(c.plot.height() >= CHART_MIN_HEIGHT for c in p.cards))
-    qtbot.wait(20)  # the scroll area lays its cards out on the next event loop pass
+    # The scroll area lays its cards out, and the charts their axes, in the next passes of the event loop (two at
+    # most): the passes are counted, not timed, so a loaded machine gets as many as an idle one.
+    for _ in range(5):
+        QApplication.processEvents()
 
 
 def _tick_labels(plot, side: str = "bottom") -> list[tuple[str, QRectF]]:

@@ -27,7 +27,7 @@ class SlowFake:
         self.projects.append(project)
         if self.hold_first and len(self.projects) == 1:
             self.started.set()
-            assert self.gate.wait(5), "test never released the first run"
+            assert self.gate.wait(60), "test never released the first run"
         return ("result", project.name)
 
 
@@ -53,10 +53,10 @@ def test_stale_result_is_dropped_and_only_the_newest_is_emitted(qtbot, make_runn
     runner.dropped.connect(dropped.append)
 
     runner.request(1, Project(name="old"))
-    qtbot.waitUntil(fake.started.is_set, timeout=3000)  # revision 1 is now running on the worker
+    qtbot.waitUntil(fake.started.is_set, timeout=60000)  # revision 1 is now running on the worker
     runner.request(2, Project(name="new"))
-    qtbot.wait(20)  # let the debounce fire so revision 2 queues behind the held run
-    with qtbot.waitSignal(runner.finished, timeout=3000):
+    qtbot.waitUntil(lambda: runner._pending is None, timeout=60000)  # debounced: revision 2 queues behind the held run
+    with qtbot.waitSignal(runner.finished, timeout=60000):
         fake.gate.set()
 
     assert emitted == [(2, ("result", "new"))]
@@ -68,7 +68,7 @@ def test_stale_result_is_dropped_and_only_the_newest_is_emitted(qtbot, make_runn
 def test_debounce_coalesces_a_burst_into_one_run(qtbot, make_runner):
     fake = SlowFake()
     runner = make_runner(fake, debounce_ms=50)
-    with qtbot.waitSignal(runner.finished, timeout=3000) as blocker:
+    with qtbot.waitSignal(runner.finished, timeout=60000) as blocker:
         for rev, name in enumerate(["a", "b", "c"], start=1):
             runner.request(rev, Project(name=name))
     assert blocker.args == [3, ("result", "c")]
@@ -83,7 +83,7 @@ def test_engine_runs_off_the_gui_thread(qtbot, make_runner):
     gui = threading.get_ident()
     on_gui_thread = []
     runner.finished.connect(lambda *_: on_gui_thread.append(threading.get_ident() == gui))
-    with qtbot.waitSignal(runner.finished, timeout=3000):
+    with qtbot.waitSignal(runner.finished, timeout=60000):
         runner.request(1, Project())
     assert fake.threads and all(t != gui for t in fake.threads)
     assert on_gui_thread == [True]  # but the result is delivered on the GUI thread
@@ -96,7 +96,7 @@ def test_engine_error_is_reported_not_raised(qtbot, make_runner):
     runner = make_runner(broken, debounce_ms=0)
     busy = []
     runner.busy_changed.connect(busy.append)
-    with qtbot.waitSignal(runner.failed, timeout=3000) as blocker:
+    with qtbot.waitSignal(runner.failed, timeout=60000) as blocker:
         runner.request(7, Project())
     rev, message = blocker.args
     assert rev == 7
@@ -107,7 +107,7 @@ def test_engine_error_is_reported_not_raised(qtbot, make_runner):
 def test_sync_mode_runs_inline_with_the_real_engine(qtbot, catalog):
     runner = EngineRunner(catalog, sync=True)
     project = load(samples.DGX_B200_SU, catalog)
-    with qtbot.waitSignal(runner.finished, timeout=1000) as blocker:
+    with qtbot.waitSignal(runner.finished, timeout=60000) as blocker:
         runner.request(3, project)
     rev, analysis = blocker.args
     assert rev == 3
@@ -138,12 +138,12 @@ class _Result:
 
 def test_the_worker_builds_the_per_rack_lookup_before_delivering(qtbot, make_runner, catalog):
     runner = make_runner(lambda project, catalog: _Result(), debounce_ms=0)
-    with qtbot.waitSignal(runner.finished, timeout=3000) as blocker:
+    with qtbot.waitSignal(runner.finished, timeout=60000) as blocker:
         runner.request(1, Project())
     result = blocker.args[1]
     assert result.asked_from and threading.get_ident() not in result.asked_from
     # The real engine's result takes the same path and answers for its racks.
     real = make_runner(analyze, debounce_ms=0)
-    with qtbot.waitSignal(real.finished, timeout=10000) as blocker:
+    with qtbot.waitSignal(real.finished, timeout=60000) as blocker:
         real.request(1, load(samples.DGX_B200_SU, catalog))
     assert blocker.args[1].rack("a01").limit_kw == 40.0

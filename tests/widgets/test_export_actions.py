@@ -16,7 +16,7 @@ def window(qtbot, catalog):
     w = MainWindow(catalog, debounce_ms=0)
     qtbot.addWidget(w)
     assert w.open_path(samples.DGX_B200_SU), w.last_error
-    qtbot.waitUntil(lambda: w.analysis is not None and not w.runner.busy, timeout=20000)
+    qtbot.waitUntil(lambda: w.analysis is not None and not w.runner.busy, timeout=60000)
     return w
 
 
@@ -33,7 +33,7 @@ def _rows(path):
 def test_export_writes_the_current_analysis(window, qtbot, tmp_path, monkeypatch):
     out = tmp_path / "plan"
     monkeypatch.setattr(type(window.exports), "ask_path", lambda self, fmt: str(out))
-    with qtbot.waitSignal(window.exports.exported, timeout=20000) as sig:
+    with qtbot.waitSignal(window.exports.exported, timeout=60000) as sig:
         window.exports.actions["cabling"].trigger()
     written = tmp_path / "plan.csv"  # the format's suffix is added to a bare name
     assert sig.args == [str(written), "508 links"]
@@ -46,7 +46,7 @@ def test_an_export_during_an_edit_waits_for_that_edits_analysis(window, qtbot, t
     window.document.push(RemoveRacksCommand(("a01",)))
     assert window.runner.busy
     out = tmp_path / "cabling.csv"
-    with qtbot.waitSignal(window.exports.exported, timeout=20000):
+    with qtbot.waitSignal(window.exports.exported, timeout=60000):
         window.exports.export(FORMATS["cabling"], out)
     rows = _rows(out)
     assert rows and not any(r["a_rack"] == "a01" for r in rows)
@@ -73,7 +73,7 @@ def test_no_export_from_an_older_design_when_the_engines_fail(window, qtbot, tmp
     window.document.push(RemoveRacksCommand(("a01",)))
     out = tmp_path / "cabling.csv"
     window.exports.export(FORMATS["cabling"], out)  # waits for the edit's analysis, which fails
-    qtbot.waitUntil(lambda: not window.runner.busy, timeout=20000)
+    qtbot.waitUntil(lambda: not window.runner.busy, timeout=60000)
     assert len(shown) == 1 and shown[0].startswith("Cabling plan was not written: the analysis failed (RuntimeError: engine down")
     window.exports.export(FORMATS["cabling"], out)  # the analysis on hand is of the design before the edit
     assert "analysis of the current design failed" in shown[-1]

@@ -25,7 +25,7 @@ class _Recorder:
     def __call__(self, analysis, path) -> str:
         self.threads.append(threading.get_ident())
         self.started.set()
-        assert self.release.wait(20), "the test never released the write"
+        assert self.release.wait(60), "the test never released the write"
         if self.error is not None:
             raise self.error
         gpus = analysis.summary_json["gpus"]
@@ -49,7 +49,7 @@ def window(qtbot, catalog, recorder):
     w = MainWindow(catalog, debounce_ms=0)
     qtbot.addWidget(w)
     assert w.open_path(samples.DGX_B200_SU), w.last_error
-    qtbot.waitUntil(lambda: w.analysis is not None and not w.runner.busy, timeout=20000)
+    qtbot.waitUntil(lambda: w.analysis is not None and not w.runner.busy, timeout=60000)
     return w
 
 
@@ -63,11 +63,11 @@ def test_an_export_runs_off_the_gui_thread_with_a_progress_bar(window, qtbot, tm
     monkeypatch.setitem(FORMATS, "gpu-count", rec.format())
     out = tmp_path / "count.txt"
     window.exports.export(FORMATS["gpu-count"], out)
-    qtbot.waitUntil(rec.started.is_set, timeout=20000)
+    qtbot.waitUntil(rec.started.is_set, timeout=60000)
     # The GUI thread is free while the write is held: the bar shows, the status line says what is written.
     assert window.exports.busy and not window.exports.progress.isHidden()
     assert window.statusBar().currentMessage() == "Writing count.txt…"
-    with qtbot.waitSignal(window.exports.exported, timeout=20000) as sig:
+    with qtbot.waitSignal(window.exports.exported, timeout=60000) as sig:
         rec.release.set()
     assert rec.threads and rec.threads[0] != threading.get_ident()
     assert sig.args == [str(out), "248 GPUs"]
@@ -78,7 +78,7 @@ def test_an_export_runs_off_the_gui_thread_with_a_progress_bar(window, qtbot, tm
 
 def test_the_menu_entry_writes_through_the_worker(window, qtbot, tmp_path, monkeypatch, recorder):
     monkeypatch.setattr(type(window.exports), "ask_path", lambda self, fmt: str(tmp_path / "from-menu"))
-    with qtbot.waitSignal(window.exports.exported, timeout=20000):
+    with qtbot.waitSignal(window.exports.exported, timeout=60000):
         window.exports.actions["gpu-count"].trigger()
     assert (tmp_path / "from-menu.txt").read_text(encoding="utf-8") == "248 GPUs\n"
     assert recorder.threads[0] != threading.get_ident()
@@ -90,7 +90,7 @@ def test_two_exports_in_a_row_both_complete_in_order(window, qtbot, tmp_path):
     first, second = tmp_path / "first.txt", tmp_path / "second.txt"
     window.exports.export(FORMATS["gpu-count"], first)
     window.exports.export(FORMATS["gpu-count"], second)
-    qtbot.waitUntil(lambda: len(written) == 2, timeout=20000)
+    qtbot.waitUntil(lambda: len(written) == 2, timeout=60000)
     assert written == [str(first), str(second)]
     assert first.read_text(encoding="utf-8") == second.read_text(encoding="utf-8") == "248 GPUs\n"
     assert not window.exports.busy
@@ -107,7 +107,7 @@ def test_a_failing_write_shows_the_error(window, qtbot, tmp_path, monkeypatch, e
     monkeypatch.setitem(FORMATS, "gpu-count", _Recorder(error=error).format())
     out = tmp_path / "never.txt"
     window.exports.export(FORMATS["gpu-count"], out)
-    qtbot.waitUntil(lambda: bool(reported), timeout=20000)
+    qtbot.waitUntil(lambda: bool(reported), timeout=60000)
     assert len(reported) == 1 and shown in reported[0]
     assert not out.exists() and not window.exports.busy and window.exports.progress.isHidden()
 
@@ -119,12 +119,15 @@ def test_closing_the_window_while_an_export_runs_finishes_the_file(window, qtbot
     monkeypatch.setattr(type(window.exports), "report_error", lambda self, text: reported.append(text))
     out = tmp_path / "late.txt"
     window.exports.export(FORMATS["gpu-count"], out)
-    qtbot.waitUntil(rec.started.is_set, timeout=20000)
-    # Released from another thread while close() waits for the worker on the GUI thread.
-    timer = threading.Timer(0.05, rec.release.set)
-    timer.start()
+    qtbot.waitUntil(rec.started.is_set, timeout=60000)
+    # Released from another thread once close() has begun, so the write can only end while close() waits for it.
+    closing = threading.Event()
+    shutdown = type(window.exports).shutdown
+    monkeypatch.setattr(type(window.exports), "shutdown", lambda self: closing.set() or shutdown(self))
+    releaser = threading.Thread(target=lambda: closing.wait(60) and rec.release.set())
+    releaser.start()
     window.close()
-    timer.join()
+    releaser.join(60)
     assert not window.isVisible()
     assert out.read_text(encoding="utf-8") == "248 GPUs\n"
     qtbot.wait(50)  # the worker's queued report arrives at a closed controller and is dropped
@@ -143,7 +146,7 @@ def test_exports_asked_for_during_an_analysis_are_all_written_after_it(window, q
     first, second = tmp_path / "first.txt", tmp_path / "second.txt"
     window.exports.export(FORMATS["gpu-count"], first)
     window.exports.export(FORMATS["gpu-count"], second)
-    qtbot.waitUntil(lambda: len(written) == 2, timeout=20000)
+    qtbot.waitUntil(lambda: len(written) == 2, timeout=60000)
     assert written == [str(first), str(second)]
 
 
@@ -156,7 +159,7 @@ def test_opening_another_design_drops_an_export_waiting_for_the_old_one(window, 
     out = tmp_path / "dgx.txt"
     window.exports.export(FORMATS["gpu-count"], out)
     assert window.open_path(samples.GB200_NVL72_SU), window.last_error
-    qtbot.waitUntil(lambda: window.analysis is not None and not window.runner.busy, timeout=20000)
+    qtbot.waitUntil(lambda: window.analysis is not None and not window.runner.busy, timeout=60000)
     qtbot.wait(50)
     assert not out.exists()  # never the NVL72 design's figures under the DGX design's file name
     assert reported == ["GPU count was not written to dgx.txt: another design was opened before its analysis "

@@ -25,7 +25,7 @@ def win(qtbot, catalog, settings, tmp_path):
                    recovery_dir=tmp_path / "recovery", debounce_ms=10)
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitUntil(lambda: w.analysis is not None, timeout=10000)
+    qtbot.waitUntil(lambda: w.analysis is not None, timeout=60000)
     return w
 
 
@@ -41,10 +41,10 @@ def test_engines_run_off_the_gui_thread_and_fill_the_docks(win, monkeypatch, qtb
 
     monkeypatch.setattr(win.runner, "analyze_fn", spy)
     win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
-    qtbot.waitUntil(lambda: bool(threads) and win.analysis.summary_json["racks"] == 19, timeout=10000)
+    qtbot.waitUntil(lambda: bool(threads) and win.analysis.summary_json["racks"] == 19, timeout=60000)
     assert threading.main_thread() not in threads
     assert "248 GPUs" in win.totals_label.text()
-    qtbot.waitUntil(lambda: "kW IT" in win.engine_label.text(), timeout=10000)
+    qtbot.waitUntil(lambda: "kW IT" in win.engine_label.text(), timeout=60000)
     assert "PFLOPS BF16" in win.engine_label.text()
 
 
@@ -54,9 +54,9 @@ def test_editing_a_limit_in_the_inspector_raises_the_finding_and_clicking_it_cen
     win.inspector.rack_limit.setValue(20.0)  # a DGX pair draws 28.6 kW
     assert win.project.rack("a03").power_limit_kw == 20.0
     qtbot.waitUntil(lambda: any(f.code == "rack-over-limit" and f.where == "rack:a03"
-                                for f in win.analysis.findings), timeout=10000)
+                                for f in win.analysis.findings), timeout=60000)
     panel = win.findings
-    qtbot.waitUntil(lambda: "rack:a03" in [panel.where_at(r) for r in range(panel.row_count())], timeout=5000)
+    qtbot.waitUntil(lambda: "rack:a03" in [panel.where_at(r) for r in range(panel.row_count())], timeout=60000)
     row = [panel.where_at(r) for r in range(panel.row_count())].index("rack:a03")
     win.scene.select_many([])
     win.view.zoom_by(8.0)
@@ -70,7 +70,7 @@ def test_editing_a_limit_in_the_inspector_raises_the_finding_and_clicking_it_cen
     assert win.view.viewport().rect().contains(centre)
     assert win.elevation.rack.id == "a03"
     win.document.undo()
-    qtbot.waitUntil(lambda: not any(f.code == "rack-over-limit" for f in win.analysis.findings), timeout=10000)
+    qtbot.waitUntil(lambda: not any(f.code == "rack-over-limit" for f in win.analysis.findings), timeout=60000)
 
 
 def test_save_as_then_save_and_recent_files(win, tmp_path, qtbot):
@@ -144,11 +144,11 @@ def test_delete_in_the_rack_elevation_removes_the_device_not_the_rack(win, qtbot
 def test_opening_another_design_refreshes_every_dock(win, qtbot):
     for _ in range(4):  # the old document's revisions run ahead of the new one's
         win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0 - 600.0 * (_ % 2), 0.0)}))
-    qtbot.waitUntil(lambda: win.analysis.summary_json["racks"] == 19 and not win.runner.busy, timeout=10000)
+    qtbot.waitUntil(lambda: win.analysis.summary_json["racks"] == 19 and not win.runner.busy, timeout=60000)
     win.scene.select("rack:a03")
     assert win.open_path(samples.GB200_NVL72_SU)
     assert win.scene.selected_ids() == [] and win.inspector.kind == "hall"
-    qtbot.waitUntil(lambda: win.analysis is not None and win.analysis.summary_json["racks"] == 10, timeout=10000)
+    qtbot.waitUntil(lambda: win.analysis is not None and win.analysis.summary_json["racks"] == 10, timeout=60000)
     assert "576 GPUs" in win.totals_label.text()
 
 
@@ -203,19 +203,19 @@ def test_design_settings_and_workload_are_edited_in_the_inspector(win, qtbot):
     form.settings["pue"].setValue(1.5)
     assert win.project.settings.pue == 1.5
     qtbot.waitUntil(lambda: win.analysis.summary_json["facility_power_kw"]
-                    == pytest.approx(win.analysis.summary_json["it_power_max_kw"] * 1.5, abs=0.01), timeout=10000)
+                    == pytest.approx(win.analysis.summary_json["it_power_max_kw"] * 1.5, abs=0.01), timeout=60000)
     form.model.setCurrentIndex(form.model.findData("llama3-8b"))
     form.model.activated.emit(form.model.currentIndex())
     form.tokens.setValue(2.0)
     assert win.project.workload_dict == {"model": "llama3-8b", "tokens": 2e12}
-    qtbot.waitUntil(lambda: win.analysis["training"].get("model") == "llama3-8b", timeout=15000)
+    qtbot.waitUntil(lambda: win.analysis["training"].get("model") == "llama3-8b", timeout=60000)
     assert win.analysis["training"]["workload_source"] == "project"
     form.software.setCurrentIndex(form.software.findData("megatron-2022"))
     form.software.activated.emit(form.software.currentIndex())
     assert win.project.workload_dict["software"] == "megatron-2022"
     assert "Megatron-LM 2022" in form.software.currentText()
     qtbot.waitUntil(lambda: win.analysis["training"].get("software", {}).get("name") == "megatron-2022",
-                    timeout=15000)
+                    timeout=60000)
     win.document.undo()  # the workload edits merge into one step
     assert win.project.workload_dict is None
     win.document.undo()

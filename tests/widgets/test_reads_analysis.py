@@ -162,13 +162,13 @@ def test_adding_a_dgx_rack_counts_its_gpus_before_the_analysis(qtbot, catalog):
     w = MainWindow(catalog, load(samples.DGX_B200_SU, catalog), debounce_ms=20)
     qtbot.addWidget(w)
     w.show()
-    qtbot.waitUntil(lambda: w.analysis is not None, timeout=10000)
+    qtbot.waitUntil(lambda: w.analysis is not None, timeout=60000)
     assert w.totals_label.text() == "19 racks · 248 GPUs"
     rack = Rack("x1", "X1", "hall-1", "rack-48u-600x1200", 9000.0, 7800.0,
                 devices=(MountedDevice("n1", "dgx-b200", 5.0), MountedDevice("n2", "dgx-b200", 17.0)))
     w.document.push(AddObjectsCommand(racks=(rack,)))
     assert w.analysis.summary.gpus == 248  # the engines have not answered yet...
     assert w.totals_label.text() == "20 racks · 264 GPUs"  # ...and the count is there already: 8 per DGX
-    qtbot.waitUntil(lambda: w.analysis.summary.racks == 20, timeout=10000)
+    qtbot.waitUntil(lambda: w.analysis.summary.racks == 20, timeout=60000)
     assert w.analysis.summary.gpus == 264
     assert w.totals_label.text() == "20 racks · 264 GPUs"

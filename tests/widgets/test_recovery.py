@@ -110,7 +110,7 @@ def test_autosave_follows_each_change_after_a_pause_off_the_gui_thread(make, qtb
     real = win.files.store.write
     win.files.store.write = lambda *a, **k: threads.append(threading.current_thread().name) or real(*a, **k)
     win.document.push(MoveObjectsCommand(racks={"m01": (7800.0, 7200.0, 0.0)}))
-    qtbot.waitUntil(lambda: win.files.recovery_path is not None, timeout=5000)
+    qtbot.waitUntil(lambda: win.files.recovery_path is not None, timeout=60000)
     assert load(win.files.recovery_path, win.catalog).rack("m01").y == 7200.0
     assert threads and all(name.startswith("autosave") for name in threads)
     assert threading.current_thread().name not in threads
@@ -181,7 +181,7 @@ def test_a_start_up_file_that_fails_still_offers_recovery(make, catalog, tmp_pat
     monkeypatch.setattr(fa, "default_recovery_dir", lambda: tmp_path / "recovery")
     window = app._open_window(str(broken), catalog)
     qtbot.addWidget(window)
-    qtbot.waitUntil(lambda: bool(offered), timeout=5000)
+    qtbot.waitUntil(lambda: bool(offered), timeout=60000)
     assert window.last_error and "broken.podplan.json" in window.last_error
     assert offered[0].original == str(samples.DGX_B200_SU)
     assert not left.exists()  # the start swept the folder of the file it was given
