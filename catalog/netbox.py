@@ -13,7 +13,6 @@ possible. Every problem names the file and the field.
 """
 from __future__ import annotations
 
-import math
 import re
 from collections import Counter
 from pathlib import Path

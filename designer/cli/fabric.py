@@ -59,7 +59,7 @@ def render(doc: dict) -> str:
         lines.append(f"{tier:8}{doc[tier]:>10,}{p['total']:>10,}{p['used']:>10,}{p['free']:>10,}{up[tier]:>12,}")
     lines.append(f"{'node':8}{'':>10}{'':>10}{'':>10}{'':>10}{doc['links']['node_leaf']:>12,}")
     lines += ["", "largest fabric: " + ", ".join(f"{t} tiers {n:,}" for t, n in doc["max_endpoints_by_tiers"].items())
-              + f" endpoints (this switch, non-blocking: "
+              + " endpoints (this switch, non-blocking: "
               + ", ".join(f"{n:,}" for n in doc["radix_max_endpoints_by_tiers"].values()) + ")", "", "cables:"]
     lines += [f"  {n:>10,} x {cid}" for cid, n in doc["cables"].items()]
     lines.append("transceivers:")

@@ -5,7 +5,6 @@ Each class mirrors one object of the section, attribute for key; the docstring n
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
 from .base import Rows, view
 

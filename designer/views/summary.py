@@ -5,9 +5,8 @@ Each class mirrors one object of the section, attribute for key; the docstring n
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
 
-from .base import Rows, view
+from .base import view
 
 
 @view

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pytest
 
 from designer import samples
-from designer.analysis import Analysis, analyze
+from designer.analysis import analyze
 from designer.cli import main
 from designer.compare import compare
 from designer.fileformat import load

@@ -68,8 +68,8 @@ def test_unit_conversions():
     assert coolant_lpm_per_kw("water", 12) == pytest.approx(1.20, abs=0.005)
     assert coolant_lpm_per_kw("water", 15) == pytest.approx(0.96, abs=0.005)
     assert coolant_lpm_per_kw("pg25", 10) == pytest.approx(1.51, abs=0.01)
-    assert W_TO_BTU_H * 1000 == pytest.approx(3412, abs=0.5)
-    assert KW_PER_TON == pytest.approx(3.517, abs=0.0005)
+    assert pytest.approx(3412, abs=0.5) == W_TO_BTU_H * 1000
+    assert pytest.approx(3.517, abs=0.0005) == KW_PER_TON
     assert heat_units(3.516853) == {"kw": 3.517, "btu_h": 12000.0, "tons": 1.0}
     assert air_cfm_for_kw(1.0, 10) == pytest.approx(176, abs=1)  # 176 CFM per kW at 10 K
     assert air_cfm_for_kw(1.0, 20 / 1.8) == pytest.approx(158, abs=1)  # 158 CFM per kW at 20 °F
@@ -242,7 +242,7 @@ def test_rack_over_its_rated_load(tmp_path):
     cat = load_catalog([tmp_path])
     limit = cat.get("rack-42u-600x1070").max_load_kg
     blocks = [MountedDevice(f"u{i}", "ups-block", 1 + 4 * i) for i in range(4)]  # 1,800 kg
-    assert 4 * 450 > limit
+    assert limit < 4 * 450
     r = analyze(project(rack("r1", blocks, rack_type="rack-42u-600x1070")), cat)
     assert findings(r, "rack-over-load") == ["rack:r1"]
     assert findings(analyze(project(rack("r1", blocks[:3], rack_type="rack-42u-600x1070")), cat),
