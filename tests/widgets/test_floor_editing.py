@@ -193,6 +193,29 @@ def test_items_are_marked_refused_during_a_drag_that_would_overlap(win):
     assert style.REFUSED_LEGEND not in win.scene.legend()
 
 
+def test_escape_during_a_drag_puts_the_items_back_and_ends_the_gesture(win, refusals):
+    vp = win.view.viewport()
+    a, b = _vp(win, 1800, 3000), _vp(win, 2400, 3000)
+    QTest.mousePress(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, a)
+    assert win.scene.interaction is not None and not win.scene.dragging  # a press is not a drag yet
+    for k in range(1, 6):
+        QTest.mouseMove(vp, a + (b - a) * (k / 5))
+    assert win.scene.dragging and win.scene.rack_items["a01"].invalid
+    QTest.keyClick(win.view, Qt.Key.Key_Escape)
+    assert win.scene.interaction is None and not win.scene.dragging
+    assert _item_pos(win, "a01") == (1800.0, 3000.0) and not win.scene.rack_items["a01"].invalid
+    QTest.mouseRelease(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, b)
+    assert _item_pos(win, "a01") == (1800.0, 3000.0) and win.project.rack("a01").x == 1800.0
+    assert refusals == [] and not win.undo_action.isEnabled()
+
+
+def test_a_click_on_a_rack_starts_no_move(win):
+    vp = win.view.viewport()
+    QTest.mouseClick(vp, Qt.MouseButton.LeftButton, Qt.KeyboardModifier.NoModifier, _vp(win, 1800, 3000))
+    assert win.scene.selected_ids() == ["rack:a01"]
+    assert win.scene.interaction is None and not win.undo_action.isEnabled()
+
+
 def test_rubber_band_selects_the_racks_it_touches(win, qtbot):
     with qtbot.waitSignal(win.scene.selection_changed) as blocker:
         _drag(win, (1300, 1700), (2300, 2700))
@@ -402,16 +425,16 @@ def test_select_and_centre_on_an_object(win, qtbot):
 
 
 def test_clearance_zones_for_the_selection_and_for_all(win):
-    assert win.scene.clearance_bands_shown() == 0
+    assert win.scene.clearance.bands_shown() == 0
     win.scene.select_many(["rack:a01", "rack:a02"])
-    assert win.scene.clearance_bands_shown() == 4
-    front = win.scene._sel_clearance.front_path().boundingRect()
+    assert win.scene.clearance.bands_shown() == 4
+    front = win.scene.clearance.selection_item.front_path().boundingRect()
     # Rotation 0 faces -y: 1200 mm band in front of y 2400, 1000 behind y 3600.
     assert (front.top(), front.bottom()) == (1200.0, 2400.0)
-    rear = win.scene._sel_clearance.rear_path().boundingRect()
+    rear = win.scene.clearance.selection_item.rear_path().boundingRect()
     assert (rear.top(), rear.bottom()) == (3600.0, 4600.0)
     win.clearance_action.trigger()
-    assert win.scene._all_clearance.isVisible() and win.scene._all_clearance.band_count == 10
+    assert win.scene.clearance.all_item.isVisible() and win.scene.clearance.all_item.band_count == 10
     assert "Front clearance 1.2 m" in [t for _, t in win.scene.legend()]
 
 

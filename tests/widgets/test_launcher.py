@@ -44,7 +44,8 @@ def test_console_script_runs_the_launcher(tmp_path):
 
 
 def test_analyze_never_loads_qt():
-    assert qt_modules_after(f"from widgets.app.launcher import main; main(['analyze', {str(DGX_B200_SU)!r}, '--json'])") == []
+    code = f"from widgets.app.launcher import main; main(['analyze', {str(DGX_B200_SU)!r}, '--json'])"
+    assert qt_modules_after(code) == []
 
 
 def test_the_launcher_and_the_gui_command_import_no_qt():

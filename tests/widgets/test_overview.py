@@ -28,7 +28,7 @@ def _overview(scene):
 def test_zoomed_out_big_plan_uses_the_overview(big, qtbot):
     scene, view = big.scene, big.view
     assert len(scene.rack_items) == len(big.project.racks) > 1100
-    scene.OVERVIEW_MIN_ITEMS = 1000
+    scene.overview.min_items = 1000
     view.fit_hall()
     qtbot.waitUntil(lambda: len(_overview(scene)) == 1)
     assert all(i.in_overview for i in scene.rack_items.values())  # they paint nothing
@@ -46,7 +46,7 @@ def test_zoomed_out_big_plan_uses_the_overview(big, qtbot):
 
 def test_overview_follows_edits(big, qtbot):
     scene, view = big.scene, big.view
-    scene.OVERVIEW_MIN_ITEMS = 1000
+    scene.overview.min_items = 1000
     view.fit_hall()
     qtbot.waitUntil(lambda: len(_overview(scene)) == 1)
     before = _overview(scene)[0].boundingRect()
@@ -72,7 +72,7 @@ def test_rubber_band_and_clicks_still_reach_racks_in_the_overview(big, qtbot):
     from PySide6.QtGui import QPainterPath
 
     scene, view = big.scene, big.view
-    scene.OVERVIEW_MIN_ITEMS = 1000
+    scene.overview.min_items = 1000
     view.fit_hall()
     qtbot.waitUntil(lambda: len(_overview(scene)) == 1)
     a, b = scene.rack_items["su01-01"], scene.rack_items["su01-03"]  # three racks side by side in one row

@@ -1,1 +1,2 @@
-"""The shell: the application, its main window, launcher and command line, files, recovery, workspaces, error log and style."""
+"""The shell: the application, its main window, launcher and command line, files, recovery, workspaces,
+error log and style."""

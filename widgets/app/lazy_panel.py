@@ -42,6 +42,11 @@ class LazyPanel:
             self._feed(self.panel)
         return self.panel
 
+    def follow(self, signal) -> None:
+        """Mark the panel stale whenever ``signal`` fires (say, the hub's ``analysisChanged``): a panel seen now
+        is fed at once, a hidden one when it is next seen, a panel not made yet when it is made."""
+        signal.connect(lambda *_args: self.changed())
+
     def changed(self) -> None:
         """What the panel shows has changed: update it now if it is seen, else when it next is."""
         self.stale = True

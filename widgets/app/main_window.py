@@ -4,7 +4,8 @@ The window owns one :class:`designer.commands.Document` per open file. Every
 change (an edit, undo, redo) reaches the views through the document's
 listeners, never by widgets editing the project themselves; the engines run in
 :class:`~widgets.app.engine_runner.EngineRunner`'s worker on an immutable snapshot,
-and their results come back by signal to the dashboards, findings and heat map.
+and their results go to :class:`~widgets.app.analysis_hub.AnalysisHub`, which every
+panel subscribes to when it is made (the window lists no panels to update).
 Errors go through ``show_error`` so tests can replace the modal dialog.
 """
 from __future__ import annotations
@@ -24,6 +25,7 @@ from designer.model import Project
 from designer.totals import TotalsCounter
 
 from . import file_limit, menus, style
+from .analysis_hub import AnalysisHub
 from ..quote.bom_panel import BomPanel
 from ..cabling.cabling_panel import CablingPanel
 from ..dashboards.dashboards import DashboardPanel, totals_parts
@@ -56,9 +58,11 @@ class MainWindow(QMainWindow):
         self.path: Path | None = Path(path) if path else None
         self.last_error: str | None = None
         self.document: Document | None = None
-        self.analysis = None
         self.settings = settings or QSettings()
+        #: the latest analysis of the open document, for every panel that subscribes
+        self.hub = AnalysisHub(self)
         self.scene = FloorPlanScene(catalog, self)
+        self.hub.subscribe(self.scene.set_analysis)
         self.view = FloorPlanView(self.scene, self)
         # The plan and the bill share the centre as tabs: each needs the window's largest area to be read.
         self.central_tabs = QTabWidget(self)
@@ -67,17 +71,19 @@ class MainWindow(QMainWindow):
         self.setCentralWidget(self.central_tabs)
         self._build_docks()
         self.bom = BomPanel(self)
+        self.hub.subscribe(self.bom.set_analysis)
         self.central_tabs.addTab(self.bom, "Bill of materials")
         self._build_status_bar()
         self.runner = EngineRunner(catalog, debounce_ms=debounce_ms, parent=self)
         #: Request numbers rise across documents, so a result for a closed document is always stale.
         self._ticket = 0
         self._totals = TotalsCounter(catalog)
-        self.runner.finished.connect(self._on_analysis)
+        self.hub.follow(self.runner)
+        self.hub.subscribe(self._show_summary)
         self.runner.failed.connect(self._on_engine_failed)
         self.runner.busy_changed.connect(self._on_busy)
         self.files = FileController(self, self.settings, recovery_dir)
-        # After the window's own slot on runner.finished, so an export waiting for the analysis reads it.
+        # After the hub's slot on runner.finished, so an export waiting for the analysis reads it.
         self.exports = ExportController(self)
         self.quote_actions = QuoteActions(self)
         self._connect_panels()
@@ -95,6 +101,7 @@ class MainWindow(QMainWindow):
         self.palette.setMinimumWidth(300)
         self.palette_dock = self._dock("Catalog", "catalog_dock", self.palette, Qt.DockWidgetArea.LeftDockWidgetArea)
         self.inspector = InspectorPanel(catalog, self)
+        self.hub.subscribe(self.inspector.set_analysis)
         self.inspector_dock = self._dock("Inspector", "inspector_dock", self.inspector,
                                          Qt.DockWidgetArea.RightDockWidgetArea)
         self.elevation = RackElevationPanel(catalog, self)
@@ -103,7 +110,9 @@ class MainWindow(QMainWindow):
         self.dashboards_dock = self._dock("Dashboards", "dashboards_dock", None, Qt.DockWidgetArea.BottomDockWidgetArea)
         self._dashboards = LazyPanel(self.dashboards_dock, lambda: DashboardPanel(catalog, self),
                                      self._feed_dashboards)
+        self._dashboards.follow(self.hub.analysisChanged)
         self.findings = FindingsPanel(self)
+        self.hub.subscribe(self.findings.set_analysis)
         self.findings_dock = self._dock("Findings", "findings_dock", self.findings,
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
         self.cabling_dock = self._dock("Cabling", "cabling_dock", None, Qt.DockWidgetArea.RightDockWidgetArea)
@@ -113,6 +122,7 @@ class MainWindow(QMainWindow):
         self._selection: tuple[str, list] = ("", [])
         self._cabling = LazyPanel(self.cabling_dock, self._make_cabling, self._feed_cabling,
                                   on_hide=lambda panel: panel.show_selection("", []))
+        self._cabling.follow(self.hub.analysisChanged)
 
     def _build_status_bar(self) -> None:
         self.totals_label = QLabel()
@@ -200,21 +210,15 @@ class MainWindow(QMainWindow):
         if old is not None:
             old.unsubscribe(self._on_project_changed)
         self.document = document
-        self.analysis = None
+        self.hub.clear()  # every panel forgets the closed document's analysis
         if not keep_autosaves:
             self.files.discard_recovery()  # it belonged to the document now closed: to the trash, for a week
-        self._dashboards.changed()
-        self.inspector.set_analysis(None)
-        self.findings.set_findings(())
         self.bom.set_document(document)
-        self.bom.set_analysis(None)
         if self._cabling.built:
             self._cabling.panel.set_document(document)
         self._selection = ("", [])
         self._cabling.changed()
-        self.engine_label.setText("")
         self.scene.set_document(document)
-        self.scene.set_analysis(None)
         self.inspector.set_document(document)
         self.elevation.set_document(document)
         document.subscribe(self._on_project_changed)
@@ -251,14 +255,16 @@ class MainWindow(QMainWindow):
         totals = self._totals(project)
         self.totals_label.setText(counts_text(totals.racks, totals.gpus))
 
-    def _on_analysis(self, revision: int, analysis) -> None:
-        self.analysis = analysis
-        self._dashboards.changed()
-        self.inspector.set_analysis(analysis)
-        self.findings.set_findings(analysis.findings, analysis.project, analysis.catalog)
-        self.bom.set_analysis(analysis)
-        self.scene.set_analysis(analysis)
-        self._cabling.changed()
+    @property
+    def analysis(self):
+        """The latest analysis of the open document (the hub's), or None."""
+        return self.hub.current
+
+    def _show_summary(self, analysis) -> None:
+        """The analysis' totals in the status bar, and its errors in the findings dock's title."""
+        if analysis is None:
+            self.engine_label.setText("")
+            return
         summary = analysis.summary
         self.totals_label.setText(counts_text(summary.racks, summary.gpus))
         self.engine_label.setText("· " + " · ".join(totals_parts(analysis)[1:]))
@@ -299,7 +305,7 @@ class MainWindow(QMainWindow):
         return self._cabling.get()
 
     def _feed_dashboards(self, panel: DashboardPanel) -> None:
-        panel.set_analysis(self.analysis)
+        panel.set_analysis(self.hub.current)
         panel.set_busy(self.runner.busy)
 
     def _make_cabling(self) -> CablingPanel:
@@ -309,7 +315,7 @@ class MainWindow(QMainWindow):
         return panel
 
     def _feed_cabling(self, panel: CablingPanel) -> None:
-        panel.set_analysis(self.analysis)
+        panel.set_analysis(self.hub.current)
         # a hidden view draws no routes on the plan: the selection's links wait for the dock to show
         panel.show_selection(*(self._selection if self._cabling.shown else ("", [])))
         if not self._cabling.shown:

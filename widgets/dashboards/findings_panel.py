@@ -159,6 +159,13 @@ class FindingsPanel(QWidget):
         self.set_findings(())
 
     # ---- public API ---------------------------------------------------------------------
+    def set_analysis(self, analysis) -> None:
+        """Show ``analysis``'s findings (None, before the first analysis of a document, empties the list)."""
+        if analysis is None:
+            self.set_findings(())
+        else:
+            self.set_findings(analysis.findings, analysis.project, analysis.catalog)
+
     def set_findings(self, findings: Iterable[Finding], project: Project | None = None, catalog=None) -> None:
         """Replace the list (one analysis' findings); keeps the filter and sort order.
 

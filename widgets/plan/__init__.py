@@ -1,1 +1,2 @@
-"""The floor plan: its scene, view and items, dragging, selection, the heat map, clearance and overview layers, cable routes and the catalog palette."""
+"""The floor plan: its scene, view and items, gestures (interactions), selection, the heat map, clearance and
+overview layers, cable routes and the catalog palette."""

@@ -6,64 +6,77 @@ items stand now, so they follow a drag.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from designer.placement import clearance_bands
 
 from .floor_items import ClearanceItem, RackItem
 
+if TYPE_CHECKING:
+    from .floor_plan import FloorPlanScene
 
-class ClearanceMixin:
-    """The clearance layers of :class:`~widgets.plan.floor_plan.FloorPlanScene`: the selection's, and every rack's."""
 
-    all_clearances = False
-    _sel_clearance: ClearanceItem | None = None
-    _all_clearance: ClearanceItem | None = None
+def _bands_of(item: RackItem):
+    w, d = item.size
+    p = item.pos()
+    return clearance_bands(p.x(), p.y(), w, d, item.rotation())
 
-    def _make_clearance_items(self) -> None:
+
+class ClearanceLayer:
+    """The clearance layers of one :class:`~widgets.plan.floor_plan.FloorPlanScene`: the selection's, and every
+    rack's (View ▸ Clearance zones)."""
+
+    def __init__(self, scene: FloorPlanScene):
+        self.scene = scene
+        #: every rack's bands are shown, not only the selection's
+        self.show_all = False
+        self.selection_item: ClearanceItem | None = None
+        self.all_item: ClearanceItem | None = None
         self._all_bands: dict[str, tuple] = {}
-        self._sel_clearance = ClearanceItem(z=5)
-        self._all_clearance = ClearanceItem(z=4)
-        self._all_clearance.setVisible(self.all_clearances)
-        self.addItem(self._sel_clearance)
-        self.addItem(self._all_clearance)
 
-    @staticmethod
-    def _bands_of(item: RackItem):
-        w, d = item.size
-        p = item.pos()
-        return clearance_bands(p.x(), p.y(), w, d, item.rotation())
+    def add_items(self) -> None:
+        """Put the layers' items in the scene (again, after the scene cleared its items)."""
+        self._all_bands = {}
+        self.selection_item = ClearanceItem(z=5)
+        self.all_item = ClearanceItem(z=4)
+        self.all_item.setVisible(self.show_all)
+        self.scene.addItem(self.selection_item)
+        self.scene.addItem(self.all_item)
 
-    def _refresh_selection_clearance(self) -> None:
-        if self._sel_clearance is None:
+    def show_selection(self, racks: list[RackItem]) -> None:
+        """Draw the bands of ``racks`` (the selected ones) where they stand now."""
+        if self.selection_item is None:
             return
-        racks = [i for i in self.selected_footprints() if isinstance(i, RackItem)]
-        bands = [self._bands_of(i) for i in racks]
-        self._sel_clearance.set_bands([b[0] for b in bands], [b[1] for b in bands])
+        bands = [_bands_of(i) for i in racks]
+        self.selection_item.set_bands([b[0] for b in bands], [b[1] for b in bands])
 
-    def clearance_bands_shown(self) -> int:
-        """How many bands the selection's clearance layer draws (two per selected rack)."""
-        return self._sel_clearance.band_count
+    def bands_shown(self) -> int:
+        """How many bands the selection's layer draws (two per selected rack)."""
+        return self.selection_item.band_count
 
-    def set_all_clearances(self, on: bool) -> None:
+    def set_show_all(self, on: bool) -> None:
         """Show the clearance zones of every rack, not only the selected ones."""
-        self.all_clearances = bool(on)
-        self._all_clearance.setVisible(self.all_clearances)
+        self.show_all = bool(on)
+        self.all_item.setVisible(self.show_all)
         if not on:
             self._all_bands.clear()
-            self._all_clearance.set_bands([], [])
-        self._refresh_all_clearances(None)
-        self.update()  # the legend lists the bands
+            self.all_item.set_bands([], [])
+        self.refresh_all(None)
+        self.scene.update()  # the legend lists the bands
 
-    def _refresh_all_clearances(self, changed) -> None:
-        if not self.all_clearances:
+    def refresh_all(self, changed) -> None:
+        """Every rack's bands again (``changed`` None), or those of the racks ``changed`` names."""
+        if not self.show_all:
             return
+        rack_items = self.scene.rack_items
         if changed is None:
-            self._all_bands = {rid: self._bands_of(item) for rid, item in self.rack_items.items()}
+            self._all_bands = {rid: _bands_of(item) for rid, item in rack_items.items()}
         else:
             for rid in changed:
-                item = self.rack_items.get(rid)
+                item = rack_items.get(rid)
                 if item is None:
                     self._all_bands.pop(rid, None)
                 else:
-                    self._all_bands[rid] = self._bands_of(item)
+                    self._all_bands[rid] = _bands_of(item)
         bands = list(self._all_bands.values())
-        self._all_clearance.set_bands([b[0] for b in bands], [b[1] for b in bands])
+        self.all_item.set_bands([b[0] for b in bands], [b[1] for b in bands])

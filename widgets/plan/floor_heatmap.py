@@ -7,11 +7,16 @@ busway, UPS) or ``cooling.racks[i].air_density`` (its air heat over what its row
 may reject to the room). A rack the analysis has no figure for (new since the last
 run, or without a limit) is grey until the engines say otherwise. Every layer uses
 the one colour scale, :func:`widgets.app.style.heat_color`, in bands, so the legend lists
-exactly the colours the plan shows (:meth:`HeatMapMixin.heat_bands_in_use`).
+exactly the colours the plan shows (:meth:`HeatMapLayer.bands_in_use`).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..app import style
+
+if TYPE_CHECKING:
+    from .floor_plan import FloorPlanScene
 
 #: layer -> (name in the View menu, the engine and its per-rack array it reads, what the legend says).
 LAYERS: dict[str, tuple[str, str, str, str]] = {
@@ -44,70 +49,82 @@ def cdu_shares(analysis) -> dict[str, float | None]:
     return out
 
 
-class HeatMapMixin:
-    """Heat-map colouring of :class:`~widgets.plan.floor_plan.FloorPlanScene` (its ``rack_items`` and ``floor_items``)."""
+class HeatMapLayer:
+    """Heat-map colouring of one :class:`~widgets.plan.floor_plan.FloorPlanScene`'s ``rack_items`` and
+    ``floor_items`` (View ▸ Heat map)."""
 
-    heat_map = False
-    heat_layer = DEFAULT_LAYER
-    _rack_share: dict = {}
-    _floor_share: dict = {}
-    #: bumped by the scene whenever a rack or floor unit item comes or goes
-    _item_version = 0
-    _bands_cache = None
+    def __init__(self, scene: FloorPlanScene):
+        self.scene = scene
+        #: the map is shown
+        self.on = False
+        #: which figure colours the racks (a key of :data:`LAYERS`)
+        self.layer = DEFAULT_LAYER
+        self._analysis = None
+        self._rack_share: dict = {}
+        self._floor_share: dict = {}
+        #: bumped whenever a rack or floor unit item comes or goes
+        self._item_version = 0
+        self._bands_cache = None
 
     def set_analysis(self, analysis) -> None:
-        """Engine results (a :class:`designer.analysis.Analysis`) to colour the heat map with; None forgets them."""
+        """Engine results (a :class:`designer.analysis.Analysis`) to colour the map with; None forgets them."""
         self._analysis = analysis
-        self._rack_share = rack_shares(analysis, self.heat_layer) if analysis is not None else {}
+        self._rack_share = rack_shares(analysis, self.layer) if analysis is not None else {}
         self._floor_share = cdu_shares(analysis) if analysis is not None else {}
-        if self.heat_map:
+        if self.on:
             self._recolour()
 
-    def set_heat_map(self, on: bool) -> None:
+    def set_on(self, on: bool) -> None:
         """Colour racks by the chosen layer and CDUs by loop load against capacity."""
-        self.heat_map = bool(on)
+        self.on = bool(on)
         self._recolour()
 
-    def set_heat_layer(self, layer: str) -> None:
+    def set_layer(self, layer: str) -> None:
         """Which figure colours the racks (a key of :data:`LAYERS`); CDUs keep their loop load."""
         if layer not in LAYERS:
             raise ValueError(f"no heat map layer {layer!r} ({', '.join(LAYERS)})")
-        self.heat_layer = layer
+        self.layer = layer
         self._rack_share = rack_shares(self._analysis, layer) if self._analysis is not None else {}
-        if self.heat_map:
+        if self.on:
             self._recolour()
         else:
-            self.update()
+            self.scene.update()
 
-    def heat_layer_title(self) -> str:
+    def items_changed(self) -> None:
+        """A rack or floor unit item came or went: the bands in use are counted again when next asked."""
+        self._item_version += 1
+
+    def title(self) -> str:
         """What the racks' colours say, for the legend."""
-        return LAYERS[self.heat_layer][3]
+        return LAYERS[self.layer][3]
 
-    def heat_bands_in_use(self) -> list[str]:
-        """The load bands the heat map paints now, in legend order: racks by the layer, CDUs by loop load."""
+    def bands_in_use(self) -> list[str]:
+        """The load bands the map paints now, in legend order: racks by the layer, CDUs by loop load."""
         # The legend asks on every repaint; the answer changes only with the figures (new dicts, held here so
         # they are compared by identity, never by a reused address) or with the set of items.
         key = (self._rack_share, self._floor_share, self._item_version)
         cached = self._bands_cache
         if cached is not None and all(a is b for a, b in zip(cached[0][:2], key[:2])) and cached[0][2] == key[2]:
             return cached[1]
-        shares = [self._rack_share.get(rid) for rid in self.rack_items]
-        shares += [self._floor_share.get(fid) for fid, item in self.floor_items.items() if item.kind == "cdu"]
+        scene = self.scene
+        shares = [self._rack_share.get(rid) for rid in scene.rack_items]
+        shares += [self._floor_share.get(fid) for fid, item in scene.floor_items.items() if item.kind == "cdu"]
         used = {style.heat_band(s) for s in shares}
         bands = [band for band in style.HEAT_BANDS if band in used]
         self._bands_cache = (key, bands)
         return bands
 
-    def rack_heat(self, rack_id: str):
+    def rack_color(self, rack_id: str):
         return style.heat_color(self._rack_share.get(rack_id))
 
-    def floor_heat(self, device_id: str):
+    def floor_color(self, device_id: str):
         return style.heat_color(self._floor_share.get(device_id))
 
     def _recolour(self) -> None:
-        on = self.heat_map
-        for rid, item in self.rack_items.items():
-            item.set_heat(self.rack_heat(rid) if on else None, update=False)
-        for fid, item in self.floor_items.items():
-            item.set_heat(self.floor_heat(fid) if on and item.kind == "cdu" else None, update=False)
-        self.update()
+        on = self.on
+        scene = self.scene
+        for rid, item in scene.rack_items.items():
+            item.set_heat(self.rack_color(rid) if on else None, update=False)
+        for fid, item in scene.floor_items.items():
+            item.set_heat(self.floor_color(fid) if on and item.kind == "cdu" else None, update=False)
+        scene.update()

@@ -1,9 +1,14 @@
 """The overview of a big, zoomed-out floor plan: every unselected footprint in one paint call."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QRectF, Qt, QTimer
 from PySide6.QtGui import QBrush, QPainter, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
+
+if TYPE_CHECKING:
+    from .floor_plan import FloorPlanScene
 
 
 class OverviewItem(QGraphicsItem):
@@ -46,18 +51,23 @@ class OverviewItem(QGraphicsItem):
                 painter.drawPath(edge_path)
 
 
-class OverviewMixin:
-    """Switching :class:`~widgets.plan.floor_plan.FloorPlanScene` between live footprints and one :class:`OverviewItem`."""
+class OverviewLayer:
+    """Switching one :class:`~widgets.plan.floor_plan.FloorPlanScene` between live footprints and one
+    :class:`OverviewItem`."""
 
     #: Plans with more footprints than this switch to the overview when zoomed out.
-    OVERVIEW_MIN_ITEMS = 2000
+    min_items = 2000
     #: ...once a rack's short side is this many screen pixels or fewer (no label fits then).
-    OVERVIEW_MAX_PX = 32
+    max_px = 32
 
-    _overview = False
-    _overview_pending = False
+    def __init__(self, scene: FloorPlanScene):
+        self.scene = scene
+        #: the overview is drawn (a big plan, zoomed out)
+        self.on = False
+        self._pending = False
+        self._items: list[OverviewItem] = []
 
-    def set_overview(self, on: bool) -> None:
+    def set_on(self, on: bool) -> None:
         """Zoomed out on a big plan: draw the unselected footprints as a few native path items.
 
         A Python ``paint`` call costs a few microseconds; 15,000 of them per frame miss the
@@ -66,38 +76,43 @@ class OverviewMixin:
         ``paint`` at once; they stay ordinary items for clicks, rubber bands and drags.
         Selected and refused (red) footprints paint themselves on top.
         """
-        on = bool(on) and len(self.rack_items) + len(self.floor_items) >= self.OVERVIEW_MIN_ITEMS
-        if on == self._overview:
+        scene = self.scene
+        on = bool(on) and len(scene.rack_items) + len(scene.floor_items) >= self.min_items
+        if on == self.on:
             return
-        self._overview = on
+        self.on = on
         if on:
-            self._rebuild_overview()
+            self._rebuild()
         else:
-            self._clear_overview()
-            for item in (*self.rack_items.values(), *self.floor_items.values()):
+            self._clear()
+            for item in (*scene.rack_items.values(), *scene.floor_items.values()):
                 item.in_overview = False
 
-    def overview_dirty(self) -> None:
+    def dirty(self) -> None:
         """An unselected footprint changed look or place: redraw the overview once the burst is over."""
-        if self._overview and not self._overview_pending:
-            self._overview_pending = True
-            QTimer.singleShot(0, self, self._rebuild_overview)
+        if self.on and not self._pending:
+            self._pending = True
+            QTimer.singleShot(0, self.scene, self._rebuild)
 
-    def _clear_overview(self) -> None:
-        for item in self._overview_items:
-            self.removeItem(item)
-        self._overview_items = []
+    def items_cleared(self) -> None:
+        """The scene removed every item, the overview's with them."""
+        self._items = []
 
-    def _rebuild_overview(self) -> None:
-        self._overview_pending = False
-        if not self._overview:
+    def _clear(self) -> None:
+        for item in self._items:
+            self.scene.removeItem(item)
+        self._items = []
+
+    def _rebuild(self) -> None:
+        self._pending = False
+        if not self.on:
             return
-        self._clear_overview()
+        self._clear()
         fills: dict[int, QPainterPath] = {}
         bands: dict[int, QPainterPath] = {}
         edges: dict[int, QPainterPath] = {}
         colours: dict[int, tuple] = {}
-        for item in (*self.rack_items.values(), *self.floor_items.values()):
+        for item in (*self.scene.rack_items.values(), *self.scene.floor_items.values()):
             live = item.isSelected() or item._invalid
             # Still an item of the scene: it takes clicks, rubber bands and drags; it just paints nothing.
             item.in_overview = not live
@@ -114,5 +129,5 @@ class OverviewMixin:
             edges[key].addPolygon(body)
             bands[key].addPolygon(transform.map(QPolygonF(item._front)))
         overview = OverviewItem([(colours[k], fills[k], bands[k], edges[k]) for k in colours])
-        self.addItem(overview)
-        self._overview_items.append(overview)
+        self.scene.addItem(overview)
+        self._items.append(overview)

@@ -14,10 +14,19 @@ changes). Gestures never edit the model: they go through
 A floor plan is mostly static, so the scene keeps Qt's BSP index and an
 explicit scene rect; a drag of many items switches to ``NoIndex`` while it lasts.
 
-This module mirrors the model; the scene's other concerns live beside it:
-selection (:mod:`.floor_selection`), clearance zones (:mod:`.floor_clearance`),
-the heat map (:mod:`.floor_heatmap`), dragging (:mod:`.floor_drag`) and the
-overview of big plans (:mod:`.floor_overview`).
+This module mirrors the model and dispatches input; the scene's other concerns
+are objects it holds, never base classes:
+
+- gestures are :class:`~.interactions.UserInteraction` objects: the scene holds
+  the current one and forwards mouse and key events to it first; it ends itself
+  (a release) or is cancelled (Escape). A press that no gesture takes is the
+  scene's: it selects and may start :class:`~.interactions.MoveSelection`;
+- layers drawn over or instead of the footprints are plain helpers the scene owns:
+  ``heat`` (:mod:`.floor_heatmap`), ``clearance`` (:mod:`.floor_clearance`) and
+  ``overview`` (:mod:`.floor_overview`); they read the scene's item tables and
+  never each other;
+- :class:`~.floor_selection.SelectionReport` turns Qt's per-item selection
+  changes into one ``selection_changed`` per change.
 """
 from __future__ import annotations
 
@@ -25,6 +34,7 @@ from collections import Counter
 
 import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt, Signal
+from PySide6.QtGui import QPainterPath
 from PySide6.QtWidgets import QGraphicsScene
 
 from catalog import Catalog
@@ -34,12 +44,12 @@ from designer.placement import floor_footprint, rack_size
 
 from ..app import style
 from .canvas_tools import CanvasTools
-from .floor_clearance import ClearanceMixin
-from .floor_drag import DragMixin
-from .floor_heatmap import HeatMapMixin
+from .floor_clearance import ClearanceLayer
+from .floor_heatmap import HeatMapLayer
 from .floor_items import FloorDeviceItem, FootprintItem, HallItem, HallTitleItem, RackItem
-from .floor_overview import OverviewItem, OverviewMixin
-from .floor_selection import SelectionMixin
+from .floor_overview import OverviewLayer
+from .floor_selection import SelectionReport
+from .interactions import MoveSelection, UserInteraction
 
 #: Space left between halls laid out side by side.
 HALL_GAP_MM = 3000.0
@@ -47,7 +57,7 @@ HALL_GAP_MM = 3000.0
 DEFAULT_FLOOR_UNIT_MM = (600.0, 600.0)
 
 
-class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, OverviewMixin, QGraphicsScene):
+class FloorPlanScene(QGraphicsScene):
     """Items for one document; edits arrive as commands and come back as changes."""
 
     #: The selection changed: kind ("rack", "floor", or "" for nothing) and the ids of that kind.
@@ -76,9 +86,13 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
         self.legend_overlays: list = []
         self._floor_kinds: Counter = Counter()
         self._halls_rect = QRectF()
-        self._overview_items: list[OverviewItem] = []
-        self._analysis = None
-        self._make_clearance_items()
+        #: the gesture under way (it gets every mouse and key event first), or None
+        self.interaction: UserInteraction | None = None
+        self._report = SelectionReport()
+        self.heat = HeatMapLayer(self)
+        self.clearance = ClearanceLayer(self)
+        self.overview = OverviewLayer(self)
+        self.clearance.add_items()
         self.tools = CanvasTools(self)
         self.selectionChanged.connect(self._on_qt_selection)
 
@@ -91,12 +105,9 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
         self._listener = lambda project, change, doc=document: self._on_document_changed(doc, project, change)
         document.subscribe(self._listener)
         # A new document starts with nothing selected: ids of the old one may name other racks here.
-        self._batch += 1
-        try:
+        with self._report.batch():
             self.clearSelection()
-        finally:
-            self._batch -= 1
-        self._selection = ("", [])
+        self._report.reset()
         self.set_project(document.project)
 
     def _on_document_changed(self, document: Document, project: Project, change: Change) -> None:
@@ -111,16 +122,16 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
     def set_project(self, project: Project) -> None:
         """Rebuild every item for ``project`` (the selection is kept by id)."""
         keep = self.selected_ids()
-        self._drag = None
-        self._batch += 1
-        try:
+        if self.interaction is not None:
+            self.interaction.abandon()  # its items are about to go
+        with self._report.batch():
             self.clear()
-            self._overview_items = []  # cleared with everything else
+            self.overview.items_cleared()  # cleared with everything else
             self.project = project
             self.rack_items.clear(), self.floor_items.clear(), self.hall_items.clear(), self.hall_offsets.clear()
-            self._item_version += 1
+            self.heat.items_changed()
             self._roles.clear(), self._floor_kinds.clear()
-            self._make_clearance_items()
+            self.clearance.add_items()
             self._halls_rect = QRectF()
             cursor = None
             for hall in project.halls:
@@ -142,20 +153,17 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
             for dev in project.floor_devices:
                 self._add_floor(dev)
             self._update_scene_rect()
-            self._refresh_all_clearances(None)
+            self.clearance.refresh_all(None)
             for where in keep:
                 item = self.item_for(where)
                 if item is not None:
                     item.setSelected(True)
-        finally:
-            self._batch -= 1
         self._on_qt_selection()
 
     def apply_change(self, project: Project, change: Change) -> None:
         """Update, add or remove just the items ``change`` names."""
         old, self.project = self.project, project
-        self._batch += 1
-        try:
+        with self._report.batch():
             touched: list[FootprintItem] = []
             for rid in change.racks:
                 item = self.rack_items.get(rid)
@@ -197,11 +205,9 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
                 item.setSelected(selected)
                 touched.append(item)
             self._grow_scene_rect(touched)
-            self._refresh_all_clearances(change.racks)
-        finally:
-            self._batch -= 1
+            self.clearance.refresh_all(change.racks)
         self._on_qt_selection()
-        self._refresh_selection_clearance()
+        self.clearance.show_selection(self.selected_racks())
 
     def _restyle_rack(self, item: RackItem, rack) -> None:
         role = style.rack_role(rack, self.catalog)
@@ -216,19 +222,19 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
         item.role = style.rack_role(rack, self.catalog)
         self._roles[item.role] += 1
         item.set_style(rack.name or rack.id, style.ROLES[item.role][0])
-        if self.heat_map:
-            item.set_heat(self.rack_heat(rack.id), update=False)
+        if self.heat.on:
+            item.set_heat(self.heat.rack_color(rack.id), update=False)
         self._add(item, rack.hall, rack.x, rack.y, rack.rotation)
         self.rack_items[rack.id] = item
-        self._item_version += 1
+        self.heat.items_changed()
         return item
 
     def _remove_rack(self, rack_id: str) -> None:
         item = self.rack_items.pop(rack_id)
-        self._item_version += 1
+        self.heat.items_changed()
         self._roles[item.role] -= 1
         self.removeItem(item)
-        self.overview_dirty()
+        self.overview.dirty()
 
     def _add_floor(self, dev) -> FloorDeviceItem:
         kind = getattr(self.catalog.find(dev.type), "kind", "")
@@ -237,26 +243,25 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
         item = FloorDeviceItem(dev.id, *((fp.width, fp.depth) if fp.solid else DEFAULT_FLOOR_UNIT_MM))
         item.kind = kind
         item.set_style(dev.name or dev.id, (style.CDU if kind == "cdu" else style.FLOOR_OTHER)[0])
-        if self.heat_map and kind == "cdu":
-            item.set_heat(self.floor_heat(dev.id), update=False)
+        if self.heat.on and kind == "cdu":
+            item.set_heat(self.heat.floor_color(dev.id), update=False)
         self._add(item, dev.hall, dev.x, dev.y, dev.rotation)
         self.floor_items[dev.id] = item
-        self._item_version += 1
+        self.heat.items_changed()
         return item
 
     def _remove_floor(self, device_id: str) -> None:
         item = self.floor_items.pop(device_id)
-        self._item_version += 1
+        self.heat.items_changed()
         self._floor_kinds[item.kind] -= 1
         self.removeItem(item)
-        self.overview_dirty()
+        self.overview.dirty()
 
     def _add(self, item, hall_id: str, x: float, y: float, rotation: float) -> None:
         offset = self.hall_offsets.get(hall_id, QPointF(0, 0))
         self.addItem(item)
         item.place(x + offset.x(), y + offset.y(), rotation)
-        if self._overview:
-            self.overview_dirty()
+        self.overview.dirty()
 
     def _update_scene_rect(self) -> None:
         """Halls plus anything standing outside them, with room to pan around."""
@@ -285,22 +290,21 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
 
     def legend(self) -> list[tuple]:
         """(colour, label) for each kind of item the plan shows, in legend order."""
-        if self.heat_map:  # headings first: which figure the racks show (the layer), and what CDUs show
-            out = [(style.LEGEND_HEADING, self.heat_layer_title())]
+        if self.heat.on:  # headings first: which figure the racks show (the layer), and what CDUs show
+            out = [(style.LEGEND_HEADING, self.heat.title())]
             out += [(style.LEGEND_HEADING, style.HEAT_CDU_HEADING)] if self._floor_kinds.get("cdu", 0) > 0 else []
-            out += [style.HEAT_BANDS[band] for band in self.heat_bands_in_use()]
+            out += [style.HEAT_BANDS[band] for band in self.heat.bands_in_use()]
         else:
             out = [style.ROLES[r] for r in style.ROLES if self._roles.get(r, 0) > 0]
             out += [style.CDU] if self._floor_kinds.get("cdu", 0) > 0 else []
             out += [style.FLOOR_OTHER] if any(n > 0 for k, n in self._floor_kinds.items() if k != "cdu") else []
-        if self.all_clearances:
+        if self.clearance.show_all:
             out += style.CLEARANCE_LEGEND
         for item in self.legend_overlays:  # drawn over the plan by a view (cable routes): their colours too
             if shiboken6.isValid(item) and item.isVisible() and item.scene() is self:
                 out += item.legend()
-        drag = getattr(self, "_drag", None)
-        if drag is not None and drag.marked:
-            out.append(style.REFUSED_LEGEND)
+        if self.interaction is not None:
+            out += self.interaction.legend()
         return out
 
     def item_for(self, where: str):
@@ -321,3 +325,141 @@ class FloorPlanScene(SelectionMixin, ClearanceMixin, HeatMapMixin, DragMixin, Ov
             if isinstance(item, FootprintItem):
                 return item
         return None
+
+    # -- selection ------------------------------------------------------------
+    def selected_footprints(self) -> list[FootprintItem]:
+        return [i for i in self.selectedItems() if isinstance(i, FootprintItem)]
+
+    def selected_racks(self) -> list[RackItem]:
+        return [i for i in self.selectedItems() if isinstance(i, RackItem)]
+
+    def selected_ids(self) -> list[str]:
+        """The selection as where-strings (``"rack:a01"``, ``"floor:cdu-1"``), racks first, sorted."""
+        items = self.selected_footprints()
+        return sorted((i.where for i in items), key=lambda w: (not w.startswith("rack:"), w))
+
+    def select(self, where: str) -> bool:
+        """Select one object by where-string alone; a hall (``"hall:<id>"``) clears the selection.
+
+        Returns False when nothing by that name is on the plan.
+        """
+        item = self.item_for(where)
+        if item is None:
+            return False
+        self.select_many([where] if isinstance(item, FootprintItem) else [])
+        return True
+
+    def select_many(self, wheres) -> None:
+        """Replace the selection (one ``selection_changed`` for the lot)."""
+        with self._report.batch():
+            self.clearSelection()
+            for where in wheres:
+                item = self.item_for(where)
+                if isinstance(item, FootprintItem):
+                    item.setSelected(True)
+        self._on_qt_selection()
+
+    def select_all(self) -> None:
+        path = QPainterPath()
+        path.addRect(self.sceneRect())
+        with self._report.batch():
+            self.setSelectionArea(path)
+        self._on_qt_selection()
+
+    def _on_qt_selection(self) -> None:
+        if self._report.batching:
+            return
+        self.overview.dirty()  # selected footprints are drawn live, the rest in the overview
+        self.clearance.show_selection(self.selected_racks())
+        report = self._report.update(self.selected_ids())
+        if report is not None:
+            self.selection_changed.emit(*report)
+
+    # -- the View menu's switches ------------------------------------------------
+    @property
+    def heat_map(self) -> bool:
+        return self.heat.on
+
+    @property
+    def heat_layer(self) -> str:
+        return self.heat.layer
+
+    def set_heat_map(self, on: bool) -> None:
+        self.heat.set_on(on)
+
+    def set_heat_layer(self, layer: str) -> None:
+        self.heat.set_layer(layer)
+
+    def set_all_clearances(self, on: bool) -> None:
+        self.clearance.set_show_all(on)
+
+    def set_analysis(self, analysis) -> None:
+        """Engine results (a :class:`designer.analysis.Analysis`) to colour the heat map with; None forgets them."""
+        self.heat.set_analysis(analysis)
+
+    def overview_dirty(self) -> None:
+        """A footprint changed look or place (its item says so): the overview redraws once the burst is over."""
+        self.overview.dirty()
+
+    # -- input: the gesture under way first, then the scene's own press ---------------------
+    def start_interaction(self, interaction: UserInteraction) -> None:
+        """Make ``interaction`` the gesture under way (one left unfinished is dropped)."""
+        if self.interaction is not None:
+            self.interaction.abandon()
+        self.interaction = interaction
+
+    def interaction_ended(self, interaction: UserInteraction) -> None:
+        """Called by an interaction as it ends: the scene handles presses itself again."""
+        if self.interaction is interaction:
+            self.interaction = None
+
+    def cancel_interaction(self) -> None:
+        """Cancel the gesture under way, if any (a drag's items go back)."""
+        if self.interaction is not None:
+            self.interaction.cancel()
+
+    @property
+    def dragging(self) -> bool:
+        """True while a gesture is changing the plan (a drag past its start distance)."""
+        return self.interaction is not None and self.interaction.active
+
+    def mousePressEvent(self, event) -> None:
+        if self.interaction is not None and self.interaction.mouse_press(event):
+            return
+        if event.button() == Qt.MouseButton.LeftButton and self._press(event):
+            return
+        super().mousePressEvent(event)
+
+    def _press(self, event) -> bool:
+        """A left press no gesture took: Ctrl toggles a footprint; a press on one selects it (keeping a
+        selection it is part of) and may become a move; on empty floor the hall is clicked and Qt's rubber
+        band may start (returns False)."""
+        item = self.footprint_at(event.scenePos())
+        if item is None:
+            hit = self.hall_at(event.scenePos())
+            if hit is not None:
+                self.hall_clicked.emit(hit[0])
+            return False
+        event.accept()
+        if event.modifiers() & Qt.KeyboardModifier.ControlModifier:
+            item.setSelected(not item.isSelected())
+            return True
+        if not item.isSelected():
+            self.select_many([item.where])
+        self.start_interaction(MoveSelection(self, event.scenePos(), self.selected_footprints()))
+        return True
+
+    def mouseMoveEvent(self, event) -> None:
+        if self.interaction is not None and self.interaction.mouse_move(event):
+            return
+        super().mouseMoveEvent(event)
+
+    def mouseReleaseEvent(self, event) -> None:
+        if self.interaction is not None and self.interaction.mouse_release(event):
+            return
+        super().mouseReleaseEvent(event)
+
+    def keyPressEvent(self, event) -> None:
+        if self.interaction is not None and self.interaction.key_press(event):
+            return
+        super().keyPressEvent(event)

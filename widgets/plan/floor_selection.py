@@ -1,73 +1,50 @@
-"""Selection on the floor plan.
+"""Selection on the floor plan, reported once per change.
 
 Objects are named by where-strings (``"rack:a01"``, ``"floor:cdu-1"``), the same
 names findings and commands use, so the findings panel, the inspector and the
-canvas tools all select through these methods.
+canvas tools all select through the scene's ``select`` methods. Qt says
+``selectionChanged`` once per item; :class:`SelectionReport` turns a burst (a
+rebuild, a select-all) into one report of what is selected now.
 """
 from __future__ import annotations
 
-from PySide6.QtGui import QPainterPath
-
-from .floor_items import FootprintItem
+from contextlib import contextmanager
 
 
-class SelectionMixin:
-    """Selection of :class:`~widgets.plan.floor_plan.FloorPlanScene`: one ``selection_changed`` per change, batched."""
+class SelectionReport:
+    """What the plan last reported as selected, and whether a batch of selection changes is under way."""
 
-    _batch = 0
-    _selection: tuple[str, list] = ("", [])
+    def __init__(self):
+        self._depth = 0
+        #: the last report: kind ("rack", "floor" or "") and the ids of that kind
+        self.last: tuple[str, list] = ("", [])
 
-    def selected_footprints(self) -> list[FootprintItem]:
-        return [i for i in self.selectedItems() if isinstance(i, FootprintItem)]
+    @property
+    def batching(self) -> bool:
+        return self._depth > 0
 
-    def selected_ids(self) -> list[str]:
-        """The selection as where-strings (``"rack:a01"``, ``"floor:cdu-1"``), racks first, sorted."""
-        items = self.selected_footprints()
-        return sorted((i.where for i in items), key=lambda w: (not w.startswith("rack:"), w))
+    @contextmanager
+    def batch(self):
+        """Qt's selection changes inside this block are reported once, by the caller, after it."""
+        self._depth += 1
+        try:
+            yield
+        finally:
+            self._depth -= 1
 
-    def select(self, where: str) -> bool:
-        """Select one object by where-string alone; a hall (``"hall:<id>"``) clears the selection.
+    def reset(self) -> None:
+        """Nothing was reported yet (a new document)."""
+        self.last = ("", [])
 
-        Returns False when nothing by that name is on the plan.
+    def update(self, ids: list[str]) -> tuple[str, list] | None:
+        """The report for the selected where-strings ``ids`` if it differs from the last one, else None.
+
+        A mixed selection reports its racks.
         """
-        item = self.item_for(where)
-        if item is None:
-            return False
-        self.select_many([where] if isinstance(item, FootprintItem) else [])
-        return True
-
-    def select_many(self, wheres) -> None:
-        """Replace the selection (one ``selection_changed`` for the lot)."""
-        self._batch += 1
-        try:
-            self.clearSelection()
-            for where in wheres:
-                item = self.item_for(where)
-                if isinstance(item, FootprintItem):
-                    item.setSelected(True)
-        finally:
-            self._batch -= 1
-        self._on_qt_selection()
-
-    def select_all(self) -> None:
-        path = QPainterPath()
-        path.addRect(self.sceneRect())
-        self._batch += 1
-        try:
-            self.setSelectionArea(path)
-        finally:
-            self._batch -= 1
-        self._on_qt_selection()
-
-    def _on_qt_selection(self) -> None:
-        if self._batch:
-            return
-        self.overview_dirty()  # selected footprints are drawn live, the rest in the overview
-        ids = self.selected_ids()
         racks = [w[5:] for w in ids if w.startswith("rack:")]
         floors = [w[6:] for w in ids if w.startswith("floor:")]
         current = ("rack", racks) if racks else ("floor", floors) if floors else ("", [])
-        self._refresh_selection_clearance()
-        if current != self._selection:
-            self._selection = current
-            self.selection_changed.emit(*current)
+        if current == self.last:
+            return None
+        self.last = current
+        return current

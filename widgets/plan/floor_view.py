@@ -81,8 +81,8 @@ class FloorPlanView(QGraphicsView):
 
     def _update_item_cache(self) -> None:
         """The overview while a rack's short side is too small on screen to hold a label."""
-        scene = self.scene()
-        scene.set_overview(self.scale_factor() * 600.0 <= scene.OVERVIEW_MAX_PX)
+        overview = self.scene().overview
+        overview.set_on(self.scale_factor() * 600.0 <= overview.max_px)
 
     def center_on_object(self, where: str) -> bool:
         """Centre a rack, floor unit or hall (``"rack:a01"``...); zoom out if it would not fit. False if unknown."""
@@ -143,10 +143,7 @@ class FloorPlanView(QGraphicsView):
     def keyPressEvent(self, event) -> None:
         scene = self.scene()
         key = event.key()
-        if key == Qt.Key.Key_Escape and scene.dragging:
-            scene.cancel_drag()
-            event.accept()
-            return
+        # Escape during a drag reaches the scene's gesture through super(): it puts the items back.
         if key in self.ARROWS and scene.selected_footprints() and not scene.dragging:
             ux, uy = self.ARROWS[key]
             fine = bool(event.modifiers() & Qt.KeyboardModifier.ShiftModifier)
