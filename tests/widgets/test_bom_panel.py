@@ -61,7 +61,7 @@ def test_the_dock_shows_every_section_and_the_net_total(window):
 def test_every_line_shows_the_bills_figures_and_marks_indicative_and_old_prices(window, qtbot):
     # judged on a day of its own, not today: the catalog's DGX B200 price (March 2025) is too old on it
     window.document.push(UpdateQuoteCommand({"quote_date": "2026-12-01"}))
-    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window)["as_of"] == "2026-12-01", timeout=60000)
+    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window).as_of == "2026-12-01", timeout=60000)
     panel = window.bom
     priced = [ln for s in _bom(window).sections for ln in s.lines if ln.unit_price is not None]
     assert priced
