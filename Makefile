@@ -11,7 +11,7 @@ NOQT_VENV := .venv-noqt
 NOQT_PY := $(NOQT_VENV)/bin/python
 NOQT_STAMP := $(NOQT_VENV)/.installed
 QT_PACKAGES := PySide6-Essentials pyqtgraph pytest-qt
-NOQT_TESTS := tests/designer tests/catalog tests/exporters tests/test_layers.py
+NOQT_TESTS := tests/designer tests/catalog tests/exporters tests/test_layers.py tests/test_typed_reads.py
 
 # The packaged app (packaging/podplanner.spec): `make package` builds dist/podplanner, `make package-check`
 # runs it headless on the samples. PyInstaller keeps its cache in ~/.cache/pyinstaller between builds.
