@@ -27,12 +27,14 @@ from designer.generate import Generated
 
 from .engine_runner import EngineRunner
 from .superpod_form import SuperpodForm
-from .superpod_preview import ERROR_STYLE, FITTED, MAX_SUS, MUTED_STYLE, Preview, compute_preview, readable
+from .superpod_preview import FITTED, MAX_SUS, MUTED_STYLE, Preview, compute_preview, readable
 
 __all__ = ["DEBOUNCE_MS", "ERROR_STYLE", "FITTED", "MAX_SUS", "MUTED_STYLE", "NewSuperpodDialog", "Preview",
            "compute_preview", "readable", "start"]
 
 DEBOUNCE_MS = 250
+ERROR_STYLE = ("QLabel { color: #8B1A1A; background: #FDECEC; border: 1px solid #E3A5A5; border-radius: 4px;"
+               " padding: 8px; }")
 
 
 # -- the dialog ------------------------------------------------------------------------------------------

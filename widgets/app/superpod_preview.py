@@ -16,8 +16,7 @@ from designer.generate.summary import key_lines, key_numbers
 MAX_SUS = 100_000
 #: Hall power and cooling fields: 0 shows as this and means "fitted to the design".
 FITTED = "fitted to the design"
-ERROR_STYLE = ("QLabel { color: #8B1A1A; background: #FDECEC; border: 1px solid #E3A5A5; border-radius: 4px;"
-               " padding: 8px; }")
+#: Secondary text in the form and the preview: the GPUs built beside those asked, the busy status.
 MUTED_STYLE = "color: #5C6673;"
 
 
