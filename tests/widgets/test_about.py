@@ -43,7 +43,7 @@ def test_the_version_is_pyprojects(window, qtbot):
     assert dialog.parts["version"] == version
     assert f"version {version}" in dialog.title_label.text()
     assert dict(about.about_facts())["Version"] == version
-    assert about.DESCRIPTION == PYPROJECT["project"]["description"]
+    assert PYPROJECT["project"]["description"] == about.DESCRIPTION
     dialog.close()
 
 

@@ -241,7 +241,7 @@ def test_axis_titles_are_short_and_whole(qtbot, catalog, gb200, width):
         labels = _tick_labels(plot, side)
         assert labels, side
         for text, rect in labels:
-            assert 0 <= rect.left() and rect.right() <= plot.width(), (side, text)
+            assert rect.left() >= 0 and rect.right() <= plot.width(), (side, text)
             if side == "left":
                 assert rect.left() >= title.right() - 4, (text, rect, title)  # 4: the title's text margin
             else:

@@ -74,7 +74,8 @@ def test_no_export_from_an_older_design_when_the_engines_fail(window, qtbot, tmp
     out = tmp_path / "cabling.csv"
     window.exports.export(FORMATS["cabling"], out)  # waits for the edit's analysis, which fails
     qtbot.waitUntil(lambda: not window.runner.busy, timeout=60000)
-    assert len(shown) == 1 and shown[0].startswith("Cabling plan was not written: the analysis failed (RuntimeError: engine down")
+    assert len(shown) == 1
+    assert shown[0].startswith("Cabling plan was not written: the analysis failed (RuntimeError: engine down")
     window.exports.export(FORMATS["cabling"], out)  # the analysis on hand is of the design before the edit
     assert "analysis of the current design failed" in shown[-1]
     assert not out.exists()

@@ -283,8 +283,8 @@ def test_a_hall_with_air_handlers_words_their_capacity_and_airflow(catalog):
     handlers = analysis.cooling.halls[0].air_handlers
     assert (handlers.capacity_kw, handlers.redundancy, handlers.airflow_cfm) == (400, "N", 63400)
     lines = {line.label: line for line in hall_air_lines(analysis, "h")}
-    assert _plain(lines["Air handlers"].text) == f"CRAH-1, CRAH-2: {kw(analysis.cooling.halls[0].air_kw)} of 400.0 kW " \
-                                                 f"({percent(handlers.utilisation)})"
+    air_kw, share = kw(analysis.cooling.halls[0].air_kw), percent(handlers.utilisation)
+    assert _plain(lines["Air handlers"].text) == f"CRAH-1, CRAH-2: {air_kw} of 400.0 kW ({share})"
     assert _plain(lines["Redundancy"].text) == "N: 200.0 kW with the largest unit down, less than the air heat"
     assert lines["Redundancy"].over
     assert _plain(lines["Airflow"].text) == "63,400 CFM for the 34,320 CFM the racks draw"

@@ -1,7 +1,6 @@
 """The whole window: engines off the GUI thread, findings that point at the plan, files, layout."""
 from __future__ import annotations
 
-import json
 import threading
 
 import pytest

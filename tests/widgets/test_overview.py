@@ -78,6 +78,8 @@ def test_rubber_band_and_clicks_still_reach_racks_in_the_overview(big, qtbot):
     a, b = scene.rack_items["su01-01"], scene.rack_items["su01-03"]  # three racks side by side in one row
     assert scene.itemAt(a.sceneBoundingRect().center(), view.transform()) is a
     area = QPainterPath()
-    area.addRect(a.sceneBoundingRect().adjusted(50, 50, -50, -50).united(b.sceneBoundingRect().adjusted(50, 50, -50, -50)))
+    inner_a = a.sceneBoundingRect().adjusted(50, 50, -50, -50)
+    inner_b = b.sceneBoundingRect().adjusted(50, 50, -50, -50)
+    area.addRect(inner_a.united(inner_b))
     scene.setSelectionArea(area)
     assert {i.rack_id for i in scene.selectedItems()} == {"su01-01", "su01-02", "su01-03"}

@@ -2,8 +2,9 @@
 
 A file that cannot be opened never ends in a traceback: the error is one line
 on stderr (for the command line) and in a message box, and the window starts
-with an empty project (and still offers what a crash left in the recovery folder). Any other uncaught error goes to the log file and a
-message box (:mod:`.error_log`), and makes the exit code 1.
+with an empty project (and still offers what a crash left in the recovery folder).
+Any other uncaught error goes to the log file and a message box (:mod:`.error_log`),
+and makes the exit code 1.
 """
 from __future__ import annotations
 

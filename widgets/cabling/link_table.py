@@ -13,6 +13,9 @@ from designer.formatting import DECIMALS, number, quantity
 
 from ..plan.cable_routes import medium_color
 
+#: The invalid index: the table's root, the default parent of the row and column counts.
+ROOT = QModelIndex()
+
 
 def _length_text(length: float, needed: float) -> str:
     return f"none reaches {number(needed, DECIMALS['m'])}" if math.isnan(length) else number(length, DECIMALS["m"])
@@ -40,10 +43,10 @@ class LinkTableModel(QAbstractTableModel):
         """The index into :attr:`rows` shown at ``view_row`` (the table may be sorted)."""
         return int(self._order[view_row])
 
-    def rowCount(self, parent=QModelIndex()) -> int:
+    def rowCount(self, parent=ROOT) -> int:
         return 0 if parent.isValid() else len(self._order)
 
-    def columnCount(self, parent=QModelIndex()) -> int:
+    def columnCount(self, parent=ROOT) -> int:
         return 0 if parent.isValid() else len(self.HEADERS)
 
     def headerData(self, section, orientation, role=Qt.ItemDataRole.DisplayRole):

@@ -94,8 +94,9 @@ class CompareDialog(QDialog):
             self.status.setText(error)
             self.status.setStyleSheet("color: #B3261E;")
             return
-        self.status.setText(f"A: {doc['a']['name'] or 'this design'}   B: {doc['b']['name'] or Path(doc['b']['file']).name}"
-                            "   change: B − A, and its share of A")
+        a_name = doc["a"]["name"] or "this design"
+        b_name = doc["b"]["name"] or Path(doc["b"]["file"]).name
+        self.status.setText(f"A: {a_name}   B: {b_name}   change: B − A, and its share of A")
         rows = row_texts(doc)
         self.table.setRowCount(len(rows))
         for r, (figure, a, b, change) in enumerate(rows):

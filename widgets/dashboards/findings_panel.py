@@ -181,7 +181,8 @@ class FindingsPanel(QWidget):
         for f in findings:
             self.model.appendRow(self._row(f))
         self.proxy.setDynamicSortFilter(True)
-        errors, warnings, infos = (sum(1 for f in findings if f.severity == sev) for sev in ("error", "warning", "info"))
+        errors, warnings, infos = (sum(1 for f in findings if f.severity == sev)
+                                   for sev in ("error", "warning", "info"))
         self.counts.setText(f"{count(errors, 'error')} · {count(warnings, 'warning')} · {number(infos)} info")
         self.view.setVisible(bool(findings))
         self.empty.setVisible(not findings)

@@ -354,10 +354,8 @@ class CanvasTools:
         rid = pl.new_ids(project, "r")[0]
         taken = {r.name for r in project.racks}
         parts = pl.split_name(near.name) if near is not None else None
-        if parts:
-            name = pl.next_names(parts[0], taken, 1, parts[2])[0]
-        else:
-            name = pl.next_names("R", taken, 1, 1)[0]
+        prefix, start = (parts[0], parts[2]) if parts else ("R", 1)
+        name = pl.next_names(prefix, taken, 1, start)[0]
         row = near.row if near is not None else ""
         if dev.kind == "rack":
             rack = Rack(rid, name, hall_id, dev.id, x, y, rotation, row)

@@ -38,7 +38,7 @@ class OverviewItem(QGraphicsItem):
         lod = QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
         painter.setRenderHint(QPainter.RenderHint.Antialiasing, False)
         painter.setPen(Qt.PenStyle.NoPen)
-        for fill, band, pen, fill_path, band_path, edge_path in self._groups:
+        for fill, band, _pen, fill_path, band_path, _edge_path in self._groups:
             painter.setBrush(fill)
             painter.drawPath(fill_path)
             if lod * 100 >= 2:  # the 100 mm front band is at least 2 px

@@ -427,8 +427,8 @@ class BomPanel(QWidget):
         self.notes.setText(" · ".join(notes))
         self.notes.setToolTip(f"Prices are judged as of {bom.as_of}. {INDICATIVE} a press, third-party or "
                               f"planning price, not a vendor quote. {STALE} a price older than the quote's limit "
-                              f"(Quote ▸ Quote settings). {UNDATED} a price-list price without a date. Subscriptions and support are priced per year for the "
-                              "quote's term.")
+                              f"(Quote ▸ Quote settings). {UNDATED} a price-list price without a date. "
+                              "Subscriptions and support are priced per year for the quote's term.")
         self._count()
 
     # ---- filter, collapse state ------------------------------------------------------------------
