@@ -152,7 +152,7 @@ def undeclared(cls: type, data: Mapping[str, Any], where: str) -> list[str]:
     could read. The tests hold this list empty for every design they analyse."""
     out: list[str] = []
     names = {}
-    for attr, name, kind, sub, _ in _spec(cls):
+    for _attr, name, kind, sub, _ in _spec(cls):
         names[name] = (kind, sub)
     for name, value in data.items():
         if name not in names:
