@@ -216,7 +216,8 @@ def test_round_trip_of_two_halls_with_the_same_rack_names_and_a_long_name(catalo
     assert len(set(slugs)) == 2
     back = read_netbox(tmp_path / "nb", catalog)
     assert back.name == big.name  # whole, though NetBox's site name holds 100 characters
-    assert [(f.id, f.hall, f.serves) for f in back.floor_devices] == [(f.id, f.hall, f.serves) for f in big.floor_devices]
+    assert ([(f.id, f.hall, f.serves) for f in back.floor_devices]
+            == [(f.id, f.hall, f.serves) for f in big.floor_devices])
     assert placed(back) == placed(big)
 
 
