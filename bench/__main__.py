@@ -69,7 +69,7 @@ def bench_power_cooling() -> dict:
     out = {}
     for name, project in (("power_cooling_100k_ms", dgx_b200_project(100_000)),
                           ("power_cooling_100k_nvl72_ms", nvl72_project(100_000))):
-        def run():
+        def run(project=project):
             ctx = Context.build(project, catalog)  # flattens the design into arrays
             analyze_power(ctx)
             analyze_cooling(ctx)

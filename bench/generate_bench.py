@@ -28,8 +28,8 @@ def bench() -> dict:
     out = {}
     for key, spec in (("generate_100k_s", SuperpodSpec(system="dgx-b200", gpus=100_000, switch="q3400")),
                       ("generate_100k_nvl72_s", SuperpodSpec(system="gb200-nvl72", gpus=100_000, switch="q3400"))):
-        seconds, g = best_of(lambda: generate(spec, catalog))
-        both, analysis = best_of(lambda: analyze(generate(spec, catalog).project, catalog), runs=2)
+        seconds, g = best_of(lambda spec=spec: generate(spec, catalog))
+        both, analysis = best_of(lambda spec=spec: analyze(generate(spec, catalog).project, catalog), runs=2)
         out[key] = round(seconds, 3)
         out[key.replace("generate_", "generate_analyze_")] = round(both, 3)
         out[key.replace("_s", "_racks")] = len(g.project.racks)

@@ -290,7 +290,8 @@ def _price(ctx: _Ctx, raw: Any) -> Price:
 def _basis(ctx: _Ctx, basis: str) -> str:
     if basis in BASES or (basis.startswith(BASIS_PREFIXES) and basis.partition(":")[2].strip()):
         return basis
-    raise ctx.fail("basis", f"{quoted(basis)} is not one of {', '.join(BASES)}, device:ID[,ID...] psu:COUPLER or node:ID (per node, when the design holds ID)")
+    raise ctx.fail("basis", f"{quoted(basis)} is not one of {', '.join(BASES)}, device:ID[,ID...] psu:COUPLER "
+                            "or node:ID (per node, when the design holds ID)")
 
 
 def _length_part_numbers(ctx: _Ctx, raw: Any) -> Mapping[str, str]:
@@ -461,7 +462,8 @@ def read_json(path: Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise CatalogError(str(path), "", f"is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
+        raise CatalogError(str(path), "",
+                           f"is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}") from None
     except (ValueError, RecursionError) as exc:  # a number of more digits than Python reads, nesting too deep
         raise CatalogError(str(path), "", f"is not valid JSON: {str(exc).split(';')[0]}") from None
 

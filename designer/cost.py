@@ -26,4 +26,5 @@ def analyze_cost(ctx: Context) -> CostResult:
         unpriced=bom.unpriced, other_currencies=bom.section.get("other_currencies") or {}, pue=ctx.settings.pue,
         it_typical_kw=power.it_typical_kw, gpus=devices.gpus,
         tokens_per_s=training.get("tokens_per_s") if training else None)
-    return CostResult(section=section, cost_per_gpu_hour=section["cost_per_gpu_hour"], yearly_cost=section["yearly_cost"])
+    return CostResult(section=section, cost_per_gpu_hour=section["cost_per_gpu_hour"],
+                      yearly_cost=section["yearly_cost"])

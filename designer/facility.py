@@ -192,7 +192,8 @@ def check_facility(f: Facility, where: str = "facility") -> None:
 
 
 _KEYS = tuple(f.name for f in fields(Facility))
-_INTS = frozenset({"distribution_runs", "ups_modules", "ups_redundant_modules", "ups_blocks", "generators", "generator_redundant"})
+_INTS = frozenset({"distribution_runs", "ups_modules", "ups_redundant_modules", "ups_blocks", "generators",
+                   "generator_redundant"})
 
 
 def facility_from_json(doc: object, where: str = "facility") -> Facility:

@@ -73,7 +73,8 @@ def _positive(name: str, value: object, lo: float = 0.0, hi: float = math.inf, *
     try:
         finite = math.isfinite(value)
     except OverflowError:  # an integer beyond any float
-        raise SettingsError(f"{name} must be a number a float can hold, got one of {int(abs(value).bit_length() * 0.30103) + 1} digits") from None
+        digits = int(abs(value).bit_length() * 0.30103) + 1
+        raise SettingsError(f"{name} must be a number a float can hold, got one of {digits} digits") from None
     if not finite:
         raise SettingsError(f"{name} must be a number, got {value!r}")
     if (value < lo if inclusive_lo else value <= lo) or value > hi:

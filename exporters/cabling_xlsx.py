@@ -113,7 +113,9 @@ _SST_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/
 
 
 def _number_cell(value) -> str:
-    return "<c/>" if value is None else f"<c><v>{value!r}</v></c>" if isinstance(value, float) else f"<c><v>{value}</v></c>"
+    if value is None:
+        return "<c/>"
+    return f"<c><v>{value!r}</v></c>" if isinstance(value, float) else f"<c><v>{value}</v></c>"
 
 
 def _link_rows_xml(plan: CablingPlan, strings: _SharedStrings) -> str:

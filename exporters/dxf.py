@@ -485,7 +485,7 @@ def _dated(text: str, on: _dt.date, name: str) -> str:
     text = re.sub(r"(\n  9\n\$TDU?(?:CREATE|UPDATE)\n 40\n)[^\n]*", lambda m: m[1] + day, text)
     for var in ("FINGERPRINTGUID", "VERSIONGUID"):
         guid = "{" + str(uuid.uuid5(uuid.NAMESPACE_URL, f"podplanner:{var}:{name}:{on}")).upper() + "}"
-        text = re.sub(rf"(\n  9\n\${var}\n  2\n)[^\n]*", lambda m: m[1] + guid, text)
+        text = re.sub(rf"(\n  9\n\${var}\n  2\n)[^\n]*", lambda m, guid=guid: m[1] + guid, text)
     stamp = f"{ezdxf.__version__} @ {on.isoformat()}T00:00:00+00:00"
     return re.sub(rf"(\n  1\n){re.escape(ezdxf.__version__)} @ [^\n]*", lambda m: m[1] + stamp, text)
 

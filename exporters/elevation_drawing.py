@@ -127,7 +127,7 @@ def elevation_drawing(rack: Rack, catalog: Catalog, *, width: float = 250.0, hei
     for face, x in (("front", x_front), ("rear", x_rear)):
         d.add(String(x + face_w / 2, top_y + 4, face.capitalize(), fontName=st.BOLD, fontSize=7.4, fillColor=st.TEXT,
                      textAnchor="middle"))
-        _face(d, x, bottom_y, face_w, pitch, units, blocks[face], strips[face], side)
+        _face(d, x, bottom_y, face_w, pitch, units, blocks[face], strips[face])
 
     # the U scale, shared by both faces
     cx = side + face_w + side + SCALE_COL_PT / 2
@@ -146,7 +146,7 @@ def elevation_drawing(rack: Rack, catalog: Catalog, *, width: float = 250.0, hei
 
 
 def _face(d: Drawing, x: float, y0: float, w: float, pitch: float, units: int,
-          blocks: list[tuple[float, float, DeviceType, str]], strips: list[DeviceType], side: float) -> None:
+          blocks: list[tuple[float, float, DeviceType, str]], strips: list[DeviceType]) -> None:
     h = pitch * units
     d.add(Rect(x, y0, w, h, fillColor=st.SLOT, strokeColor=None))
     if pitch >= 2.5:

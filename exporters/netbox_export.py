@@ -200,7 +200,7 @@ def _device_names(project) -> dict[str, str]:
     first = Counter(base.lower() for _, base, _ in entries)
     names = {i: base if first[base.lower()] == 1 else f"{where} {base}" for i, base, where in entries}
     second = Counter(n.lower() for n in names.values())
-    for i, base, where in entries:
+    for i in names:
         if second[names[i].lower()] > 1:
             names[i] = f"{names[i]} ({i})"
     for i, name in names.items():
@@ -210,7 +210,7 @@ def _device_names(project) -> dict[str, str]:
             tail = f" ({i})"
             names[i] = name[:max(1, DEVICE_NAME_MAX - len(tail) - 1)].rstrip() + "…" + tail
     third = Counter(n.lower() for n in names.values())
-    for i, name in names.items():
+    for name in names.values():
         if third[name.lower()] > 1 or len(name) > DEVICE_NAME_MAX:
             raise ExportError(f"two devices would both be named {name!r} in NetBox; rename one")
     return names

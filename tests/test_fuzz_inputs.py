@@ -288,7 +288,7 @@ def test_fuzzed_user_catalog_entries(entry, tmp_path, capsys, monkeypatch):
             errors = [line for line in lines if line.startswith("podplanner: error: ")]
             assert len(errors) == (code == 2) and len(lines) == len(warned) + len(errors), f"mutant {i}: {err[:500]}"
             if argv[0] == "analyze" and code != 2:
-                json.loads(out, parse_constant=lambda c: pytest.fail(f"mutant {i}: {c} in the analysis"))
+                json.loads(out, parse_constant=lambda c, i=i: pytest.fail(f"mutant {i}: {c} in the analysis"))
         refused += bool(warned)
     default_catalog.cache_clear()
     # the fuzzing reached both outcomes: entries refused, entries taken

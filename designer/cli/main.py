@@ -144,7 +144,8 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
     w.add_argument("--air-rack-limit", dest="air_rack_limit_kw", type=_setting("air_rack_limit_kw"), metavar="KW",
                    help="air heat one rack may reject to the room, kW (30)")
 
-    v = sub.add_parser("validate", help="check a project file; exit 0 valid, 1 findings of severity error, 2 unreadable")
+    v = sub.add_parser("validate",
+                       help="check a project file; exit 0 valid, 1 findings of severity error, 2 unreadable")
     v.add_argument("file")
 
     from .fabric import add_parser as add_fabric_parser
@@ -211,8 +212,8 @@ def cmd_catalog(args, catalog: Catalog) -> int:
         dev = catalog.get(args.id)
         if args.json:
             doc = entry_to_json(dev)
-            doc["sources"] = {s: dataclasses.asdict(catalog.sources[s]) for s in sorted({f.source for f in dev.figures.values()})
-                              if s in catalog.sources}
+            cited = sorted({f.source for f in dev.figures.values()})
+            doc["sources"] = {s: dataclasses.asdict(catalog.sources[s]) for s in cited if s in catalog.sources}
             _print_json(doc)
             return 0
         print(f"{dev.name}  [{dev.id}]  {dev.kind}, {dev.category}")

@@ -168,8 +168,8 @@ def run(args, catalog: Catalog) -> int:
                             if phase_files else ""))
     if errors:
         # Written, as validate would find it: the design is a start, and the exit status says it is not clean.
-        print(f"podplanner: error: new superpod: the design has {errors} error finding{'s' if errors != 1 else ''} (above); "
-              "it was written, but does not pass its checks", file=sys.stderr)
+        print(f"podplanner: error: new superpod: the design has {errors} error finding{'s' if errors != 1 else ''} "
+              "(above); it was written, but does not pass its checks", file=sys.stderr)
         return 1
     return 0
 

@@ -196,6 +196,7 @@ def _print_text(d: dict) -> None:
         print(f"  searched {s['evaluated']:,} plans: {s['runnable']:,} can run, {s['valid']:,} also fit in memory:")
         for r in s["ranked"]:
             print(f"    {r['rank']}. TP{r['tp']} PP{r['pp']} DP{r['dp']} CP{r['cp']} v{r['virtual_stages']} "
-                  f"mbs{r['micro_batch']} {r['recompute']} ZeRO-{r['zero']}: {r['tokens_per_s']:,.0f} tok/s — {r['why']}")
+                  f"mbs{r['micro_batch']} {r['recompute']} ZeRO-{r['zero']}: "
+                  f"{r['tokens_per_s']:,.0f} tok/s — {r['why']}")
         if "naive" in s:
             print(f"    naive (pure DP): {s['naive']['why']}")

@@ -26,10 +26,6 @@ from .checking import _Reader
 from .errors import ProjectFileError
 
 
-def from_dict(doc: Any, catalog: Catalog) -> Project:
-    return _Reader(catalog).read(doc)
-
-
 def _json_error(text: str, exc: ValueError) -> ProjectFileError:
     """What :func:`json.loads` refused, in words; it gives line and column of the offending spot."""
     if isinstance(exc, json.JSONDecodeError):

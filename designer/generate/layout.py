@@ -98,7 +98,8 @@ def plan_grid(segment_mm: float, su_count: int, band_racks: int, hall_mm: tuple[
     one with the longest rows that fits (rows as short as one SU are tried before the hall is refused)."""
     longest = min(max(1, int(MAX_ROW_MM // segment_mm)), su_count)
     if hall_mm is None:
-        return min(_grids(segment_mm, su_count, band_racks, longest), key=lambda g: abs(math.log(g.width_mm / g.depth_mm)))
+        return min(_grids(segment_mm, su_count, band_racks, longest),
+                   key=lambda g: abs(math.log(g.width_mm / g.depth_mm)))
     for per_pair in range(longest, 0, -1):
         for g in _grids(segment_mm, su_count, band_racks, per_pair):
             if g.width_mm <= hall_mm[0] + 1e-6 and g.depth_mm <= hall_mm[1] + 1e-6:

@@ -96,7 +96,8 @@ def band_places(grid: Grid):
     for bp in range(grid.band_pairs):
         for col in range(grid.columns):
             x0, y0 = grid.band_origin(bp, col)
-            a, b_ = row_places(x0, y0, [TILE] * slots, [TILE] * slots, f"N{bp + 1}{chr(65 + col) if grid.columns > 1 else ''}")
+            label = f"N{bp + 1}{chr(65 + col) if grid.columns > 1 else ''}"
+            a, b_ = row_places(x0, y0, [TILE] * slots, [TILE] * slots, label)
             places += a + b_
     cx = grid.width_mm / 2
     cy = grid.depth_mm / 2

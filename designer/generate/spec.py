@@ -129,6 +129,10 @@ def system_profile(catalog: Catalog, system: str) -> SystemProfile:
                          sum(g.count for g in dev.ports_of("storage")), sum(g.count for g in dev.ports_of("inband")))
 
 
+def _ib_fabric_switch(d) -> bool:
+    return d.kind == "switch" and any(g.role == "fabric" and g.protocol == "infiniband" for g in d.ports)
+
+
 def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
     """``spec`` with every value checked (a clear GenerateError otherwise)."""
     if not isinstance(spec.system, str):
@@ -143,9 +147,9 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
         sw = catalog.get(switch)
     except UnknownDeviceError as exc:
         raise GenerateError(str(exc)) from None
-    if sw.kind != "switch" or not any(g.role == "fabric" and g.protocol == "infiniband" for g in sw.ports):
+    if not _ib_fabric_switch(sw):
         raise GenerateError(f"{switch} is not an InfiniBand fabric switch; compute-fabric switches: "
-                            f"{', '.join(d.id for d in catalog if d.kind == 'switch' and any(g.role == 'fabric' and g.protocol == 'infiniband' for g in d.ports))}")
+                            f"{', '.join(d.id for d in catalog if _ib_fabric_switch(d))}")
     rack_kw = None if spec.rack_kw is None else _number(spec.rack_kw, "rack power (kW)", 0.0, 10_000.0)
     npr = None if spec.nodes_per_rack is None else _whole(spec.nodes_per_rack, "nodes per rack", hi=64)
     rails = None if spec.rails is None else _whole(spec.rails, "rails", hi=64)

@@ -41,7 +41,8 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
     x0, y0, x1, y1 = hall.bounds
     fabric = analysis.fabric
     by_len = analysis.result("fabric").cable_lengths()
-    fibre = [(length, n) for type_id, lens in by_len.items() if type_id.startswith("fiber") for length, n in lens.items()]
+    fibre = [(length, n) for type_id, lens in by_len.items() if type_id.startswith("fiber")
+             for length, n in lens.items()]
     fibre_n = sum(n for _, n in fibre)
     return {
         "system": generated.profile.id,

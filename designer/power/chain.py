@@ -2,10 +2,10 @@
 and generators, in normal operation, with a partner lost and at the transient peak.
 
 - A row has one distribution element per feed (or ``distribution_runs`` in parallel, its racks spread
-  evenly over them), rated ``distribution_amps`` at ``distribution_voltage_v`` three-phase: it carries P = √3·V·I·PF at its full rating, and
-  continuously the ``derating`` share of that. It carries the row's racks' feed in normal
-  operation; when its partner (the row's other element, or the UPS behind it) is lost it carries
-  every rack's failover load, devices throttled to their surviving supplies.
+  evenly over them), rated ``distribution_amps`` at ``distribution_voltage_v`` three-phase: it carries
+  P = √3·V·I·PF at its full rating, and continuously the ``derating`` share of that. It carries the
+  row's racks' feed in normal operation; when its partner (the row's other element, or the UPS behind
+  it) is lost it carries every rack's failover load, devices throttled to their surviving supplies.
 - UPS: ``2N`` — system A carries every A feed, B every B feed, each must carry the failover load
   alone. ``N``/``N+1`` — one system carries both feeds (an N+1 system keeps one spare module).
   ``DR`` (distributed redundant) — ``blocks`` systems; row i's feed A comes from block i mod n and
@@ -216,7 +216,8 @@ def _row_findings(out: list, order, halls, amps, runs, side: str, d: dict, full,
                                f"over its {fail_cap[i]:.1f} kW: redundancy lost", where))
         if peak[i]:
             out.append(Finding("warning", "transient-over-rating",
-                               f"{name}: transient peaks reach {pk[i]:.1f} kW, over its {full[i]:.1f} kW rating", where))
+                               f"{name}: transient peaks reach {pk[i]:.1f} kW, over its {full[i]:.1f} kW rating",
+                               where))
         if unbalanced[i]:
             out.append(Finding("warning", "phase-imbalance",
                                f"{name}: phases carry {', '.join(f'{x:.1f}' for x in ph[i])} kW, {imb[i]:.0%} out of "

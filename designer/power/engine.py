@@ -16,8 +16,6 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from catalog import Catalog
-
 from ..arrays import DesignArrays
 from ..collector import paused
 from ..engines import Context, EngineResult, frozen_array
@@ -147,7 +145,7 @@ def analyze_power(ctx: Context) -> PowerResult:
                       "capacity_kw": cap, "headroom_kw": None if cap is None else _r(cap - mx),
                       "facility_kw": _r(mx * s.pue)})
 
-    supplies, psu_findings = _supplies(project, catalog, arrays)
+    supplies, psu_findings = _supplies(project, arrays)
     findings += psu_findings
     it_typ, it_max = float(rack_typ.sum()), float(rack_max.sum())
     cooling_unit = np.array([d.kind in ("cdu", "crah") for d in t.types], dtype=bool)
@@ -170,7 +168,7 @@ def analyze_power(ctx: Context) -> PowerResult:
                        it_typical_kw=_r(it_typ), it_max_kw=_r(it_max), facility_max_kw=_r(it_max * s.pue))
 
 
-def _supplies(project: Project, catalog: Catalog, arrays: DesignArrays) -> tuple[list[dict], list[Finding]]:
+def _supplies(project: Project, arrays: DesignArrays) -> tuple[list[dict], list[Finding]]:
     """Supply redundancy per device type in the design (one line per type, not per device)."""
     t = arrays.types
     counts = np.bincount(arrays.dev_type, minlength=len(t.ids))

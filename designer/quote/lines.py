@@ -345,7 +345,8 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
     ids = {ln["id"] for lines in bill.lines.values() for ln in lines}
     if bill.quote.prices and len(unused) == len(bill.quote.prices):
         findings.append(Finding("warning", "bom-price-list-unused",
-                                f"none of the {len(unused):,} prices of {bill.quote.price_list_name or 'the price list'} "
+                                f"none of the {len(unused):,} prices of "
+                                f"{bill.quote.price_list_name or 'the price list'} "
                                 "matches a part number or catalog id on the bill", WHERE))
     elif unused:
         findings.append(Finding("info", "bom-price-list-unused",

@@ -175,7 +175,7 @@ def parse_price_rows(rows: list[tuple[int, list]], where: str, default_currency:
     for n, row in rows[1:]:
         at = f"{where}: row {n}"
 
-        def cell(field: str) -> object:
+        def cell(field: str, row: list = row) -> object:
             i = cols.get(field)
             return row[i] if i is not None and i < len(row) else None
 

@@ -63,7 +63,7 @@ def overlapped(comm, window, usage):
     return np.maximum(comm - window, 0.0) + usage * np.minimum(comm, window)
 
 
-def tp_comm(m, c, T, cluster, gen, nvl, ib):
+def tp_comm(m, c, T, cluster, nvl, ib):
     """Per layer per micro-batch: 2 collectives forward, 2 backward, of T·h·2 bytes
     (all-reduce; with sequence parallelism reduce-scatter + all-gather of the same volume;
     Narayanan 2021 §3.2). Returns (fwd seconds, bwd seconds)."""
@@ -72,7 +72,7 @@ def tp_comm(m, c, T, cluster, gen, nvl, ib):
     return 2 * one, 2 * one
 
 
-def cp_comm(m, c, T, cluster, gen, nvl, ib):
+def cp_comm(m, c, T, cluster, nvl, ib):
     """Ring attention: each of c−1 steps passes the local K and V forward; backward passes
     K, V and their gradients (2×). Each step is one point-to-point hop."""
     cpn = c["cp"]
@@ -85,7 +85,7 @@ def cp_comm(m, c, T, cluster, gen, nvl, ib):
     return fwd, 2 * fwd
 
 
-def ep_comm(m, c, T, cluster, gen, nvl, ib):
+def ep_comm(m, c, T, cluster, nvl, ib):
     """Token dispatch and combine all-to-alls, twice forward and twice backward, of the
     T·top_k routed tokens (h·2 bytes each). EP ranks sit t·c apart (inside DP)."""
     e = c["ep"]
@@ -105,7 +105,7 @@ def ep_comm(m, c, T, cluster, gen, nvl, ib):
     return 2 * one, 2 * one
 
 
-def pp_p2p(m, c, T, cluster, gen, nvl, ib):
+def pp_p2p(m, c, T, cluster, nvl, ib):
     """One activation (or its gradient) sent between stages: T·h·2 bytes, split across
     the TP ranks (scatter/gather optimisation; with SP they hold 1/t each)."""
     span = c["tp"] * c["cp"] * c["dp"] * 2
@@ -128,7 +128,7 @@ def dp_groups(c, cluster):
     return shard, stride, n / shard
 
 
-def dp_comm(layer_params, stage_params, c, cluster, gen, nvl, ib, sw):
+def dp_comm(layer_params, stage_params, c, cluster, nvl, ib, sw):
     """Data-parallel communication of one pipeline stage, as the framework issues it.
 
     Returns a dict of seconds:

@@ -150,18 +150,18 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     lt = _layer_times_once(model, c, peak, hbm, gen, training.precision, sw)
     nvl, ib = bandwidths(cluster, gen)
     rc_full = c["rc"] == 2
-    tp_f, tp_b = tp_comm(model, c, T, cluster, gen, nvl, ib)
+    tp_f, tp_b = tp_comm(model, c, T, cluster, nvl, ib)
     usage_tp = np.where(t <= cluster.nvlink_domain, gen.nvlink_sm_usage, gen.ib_sm_usage)
     if sw.tp_overlap:
         tp_fwd = overlapped(tp_f, lt["gemm_fwd"], usage_tp)
         tp_bwd = overlapped(tp_b, 2 * lt["gemm_fwd"], usage_tp) + np.where(rc_full, tp_fwd, 0.0)
     else:
         tp_fwd, tp_bwd = tp_f, tp_b + np.where(rc_full, tp_f, 0.0)
-    cp_f, cp_b = cp_comm(model, c, T, cluster, gen, nvl, ib)
+    cp_f, cp_b = cp_comm(model, c, T, cluster, nvl, ib)
     # ring attention overlaps each K/V hop with the attention block of the previous one
     cp_fwd = overlapped(cp_f, lt["attn_fwd"], gen.nvlink_sm_usage)
     cp_bwd = overlapped(cp_b, lt["attn_total"] - lt["attn_fwd"], gen.nvlink_sm_usage) + np.where(rc_full, cp_fwd, 0.0)
-    ep_f, ep_b = ep_comm(model, c, T, cluster, gen, nvl, ib)
+    ep_f, ep_b = ep_comm(model, c, T, cluster, nvl, ib)
     ep_fwd, ep_bwd = ep_f, ep_b + np.where(rc_full, ep_f, 0.0)
 
     slow = straggler_factor(gen, n)
@@ -175,7 +175,7 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     stage_compute = np.maximum(per * t_layer, last * t_layer + lt["logits"] * slow)
 
     psi = mem["params_on_gpu"]
-    dpc = dp_comm(mem["layer_params"], psi, c, cluster, gen, nvl, ib, sw)
+    dpc = dp_comm(mem["layer_params"], psi, c, cluster, nvl, ib, sw)
     # NCCL kernels that also drive NVLink hops hold SMs the whole time (Calculon's NVLink tier)
     u = np.where(per_domain(shard, t, cluster) > 1, gen.nvlink_sm_usage, gen.ib_sm_usage)
     ag, rs = dpc["layer_ag"], dpc["layer_rs"]
@@ -199,7 +199,7 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
 
     bubble = (p - 1) / v * stage
     pipeline = m * stage + bubble
-    p2p = pp_p2p(model, c, T, cluster, gen, nvl, ib)
+    p2p = pp_p2p(model, c, T, cluster, nvl, ib)
     if sw.pp_overlap:
         pp_exp = 2 * (p - 1) * p2p + 2 * m * v * p2p * gen.ib_sm_usage
     else:

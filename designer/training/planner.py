@@ -17,7 +17,7 @@ def _row(cols, res, i) -> dict:
             "memory_gb_per_gpu": round(float(res["memory"]["total_gb"][i]), 2)}
 
 
-def naive_plan_index(cols, res, cluster):
+def naive_plan_index(cols):
     """The index of the plan a newcomer writes first (search.naive_mask), or None."""
     import numpy as np
 
@@ -69,7 +69,7 @@ def best_plan(model, training, cluster, *, top: int = 5, **fixed):
         row["why"] = "best: highest tokens/s among plans that fit" if i == best else loses_because(res, best, i)
         ranked.append(row)
     summary = {"evaluated": out["evaluated"], "runnable": out["runnable"], "valid": out["valid"], "ranked": ranked}
-    naive = naive_plan_index(cols, res, cluster)
+    naive = naive_plan_index(cols)
     if naive is not None:
         row = _row(cols, res, naive)
         reasons = why_not(res, naive)

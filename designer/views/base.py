@@ -8,8 +8,8 @@ document.
 
 A view class declares one attribute per key. A field without a default must be in the section
 (typed ``X | None`` when the engine writes ``null`` for a figure it cannot give, such as the share
-of a capacity that is not set); a field defaulting to ``None`` may be absent (an engine that could not compute it says why in
-another field, such as ``error`` or ``status``). Nested objects are views too, lists of objects
+of a capacity that is not set); a field defaulting to ``None`` may be absent (an engine that could not
+compute it says why in another field, such as ``error`` or ``status``). Nested objects are views too, lists of objects
 are :class:`Rows` (built row by row on first read, so a 1,000,000-GPU design's 14,000 racks cost
 nothing until a consumer reads one), lists of plain values are tuples, and objects keyed by data
 (catalog ids, currencies, cable lengths) are read-only mappings.
@@ -152,7 +152,7 @@ def undeclared(cls: type, data: Mapping[str, Any], where: str) -> list[str]:
     could read. The tests hold this list empty for every design they analyse."""
     out: list[str] = []
     names = {}
-    for attr, name, kind, sub, _ in _spec(cls):
+    for _attr, name, kind, sub, _ in _spec(cls):
         names[name] = (kind, sub)
     for name, value in data.items():
         if name not in names:

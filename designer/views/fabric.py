@@ -1,4 +1,5 @@
-"""Typed views of the ``fabric`` and ``bandwidth`` sections: the fat tree, its links, cables and optics, and the collectives on it.
+"""Typed views of the ``fabric`` and ``bandwidth`` sections: the fat tree, its links, cables and optics,
+and the collectives on it.
 
 Each class mirrors one object of the section, attribute for key; the docstring names its JSON path.
 """

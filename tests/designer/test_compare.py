@@ -28,7 +28,8 @@ def test_the_two_samples_side_by_side_with_their_deltas(catalog, capsys):
     assert rows["price_total"]["delta"] == pytest.approx(b.summary_json["price_total"] - a.summary_json["price_total"])
     assert rows["switches"]["a"] == sum(a.summary_json["switches"].values())
     assert rows["time_to_train_days"]["a"] == a["training"]["time_to_train_days"]
-    assert rows["ups_failover_utilisation"]["b"] == max(s["failover_utilisation"] for s in b["power"]["ups"][0]["systems"])
+    ups_systems = b["power"]["ups"][0]["systems"]
+    assert rows["ups_failover_utilisation"]["b"] == max(s["failover_utilisation"] for s in ups_systems)
     assert [r["key"] for r in doc["figures"]][:4] == ["gpus", "racks", "it_power_max_kw", "facility_power_kw"]
     assert doc["a"]["name"] == a.summary_json["name"] and doc["b"]["file"] == str(samples.GB200_NVL72_SU)
 

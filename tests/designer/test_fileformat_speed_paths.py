@@ -155,7 +155,8 @@ BAD_VALUES = [
     (_set("id", "\t "), f"{R}.id: must not be empty"),
     (_dev(1, "id", f"r{BAD:03d}-n1"), f"{D}.id: id 'r{BAD:03d}-n1' is used twice in this rack"),
     (_dev(1, "id", " "), f"{D}.id: must not be empty"),
-    (_dev(1, "id", f"r{BAD - 1:03d}-n1"), f'{D}.id: "r{BAD - 1:03d}-n1" is already used at racks[{BAD - 1}].devices[0]'),
+    (_dev(1, "id", f"r{BAD - 1:03d}-n1"),
+     f'{D}.id: "r{BAD - 1:03d}-n1" is already used at racks[{BAD - 1}].devices[0]'),
     (_set_all(_dev(0, "id", "\u00e9"), _dev(1, "id", "e\u0301")), f"{D}.id: id '\u00e9' is used twice"),  # NFC, NFD
     (_set("name", "\ud800"), f"{R}.name: contains a character that cannot be stored (a lone surrogate)"),
     (_dev(1, "name", "a\udcffb"), f"{D}.name: contains a character that cannot be stored (a lone surrogate)"),
@@ -304,7 +305,8 @@ def test_valid_values_read_exactly_as_the_checking_reader_reads_them(catalog, mo
 def test_a_well_formed_document_takes_the_plain_reader_only(catalog, monkeypatch, tmp_path):
     checked = []
     rack = fileformat._Reader.rack
-    monkeypatch.setattr(fileformat._Reader, "rack", lambda self, d, where, *a: checked.append(where) or rack(self, d, where, *a))
+    monkeypatch.setattr(fileformat._Reader, "rack",
+                        lambda self, d, where, *a: checked.append(where) or rack(self, d, where, *a))
     path = tmp_path / "large.podplan.json"
     path.write_text(json.dumps(LARGE_DOC))
     project = load(path, catalog)
@@ -316,7 +318,8 @@ def test_a_well_formed_document_takes_the_plain_reader_only(catalog, monkeypatch
 def test_only_the_odd_rack_is_read_by_the_checking_reader(catalog, monkeypatch):
     checked = []
     rack = fileformat._Reader.rack
-    monkeypatch.setattr(fileformat._Reader, "rack", lambda self, d, where, *a: checked.append(where) or rack(self, d, where, *a))
+    monkeypatch.setattr(fileformat._Reader, "rack",
+                        lambda self, d, where, *a: checked.append(where) or rack(self, d, where, *a))
     doc = copy.deepcopy(LARGE_DOC)
     del doc["racks"][BAD]["devices"][1]["id"]  # valid: the id is generated
     project = loads(json.dumps(doc), catalog)
@@ -350,7 +353,8 @@ def test_a_number_orjson_may_have_changed_makes_json_read_the_document(catalog, 
         reads.clear()
         with pytest.raises(ProjectFileError) as expected:
             from_dict(json_loads(text), catalog)
-        assert _message(text, catalog) == str(expected.value) and "18446744073709551617 is outside" in str(expected.value)
+        assert _message(text, catalog) == str(expected.value)
+        assert "18446744073709551617 is outside" in str(expected.value)
         assert reads == [1]
 
 

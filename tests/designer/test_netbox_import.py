@@ -187,7 +187,8 @@ def test_blank_lines_cost_nothing_and_rows_keep_their_numbers(dgx_copy, monkeypa
         fh.write("\n" * 200_000 + "x\n")
     with pytest.raises(NetBoxImportError) as exc:
         read_netbox(dgx_copy)
-    rows = sum(1 for _ in open(dgx_copy / "06-racks.csv", encoding="utf-8"))
+    with open(dgx_copy / "06-racks.csv", encoding="utf-8") as fh:
+        rows = sum(1 for _ in fh)
     assert f"row {rows}" in str(exc.value)  # the stray line's own number, blank lines counted
     monkeypatch.setattr(nb, "MAX_ROWS", 10)
     with pytest.raises(NetBoxImportError, match="has more than 10 rows"):
@@ -215,7 +216,8 @@ def test_round_trip_of_two_halls_with_the_same_rack_names_and_a_long_name(catalo
     assert len(set(slugs)) == 2
     back = read_netbox(tmp_path / "nb", catalog)
     assert back.name == big.name  # whole, though NetBox's site name holds 100 characters
-    assert [(f.id, f.hall, f.serves) for f in back.floor_devices] == [(f.id, f.hall, f.serves) for f in big.floor_devices]
+    assert ([(f.id, f.hall, f.serves) for f in back.floor_devices]
+            == [(f.id, f.hall, f.serves) for f in big.floor_devices])
     assert placed(back) == placed(big)
 
 

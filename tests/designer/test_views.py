@@ -32,7 +32,8 @@ def _variants(catalog):
     yield "training plan given", nvl.with_workload({"model": "llama3-8b", "tp": 1, "pp": 1})
     yield "unknown model", nvl.with_workload({"model": "nonesuch"})
     yield "two halls", nvl.adding_hall(dataclasses.replace(nvl.halls[0], id="hall-2", name="Hall two"))
-    yield "three tiers", generate(SuperpodSpec(system="dgx-b200", sus=4, tiers="3", networks=("compute",)), catalog, with_phases=False).project
+    three_tiers = SuperpodSpec(system="dgx-b200", sus=4, tiers="3", networks=("compute",))
+    yield "three tiers", generate(three_tiers, catalog, with_phases=False).project
 
 
 @pytest.fixture(scope="module")

@@ -123,7 +123,8 @@ def test_summary_counts_links_per_tier_and_medium(written):
         assert medium != NO_CABLE
     assert links_per_tier == {k: v for k, v in dataclasses.asdict(section.links).items() if v}
     assert cables == section.cables
-    assert rows[-1][0] == "Total" and rows[-1][3:] == (sum(dataclasses.asdict(section.links).values()), section.cables_total)
+    assert rows[-1][0] == "Total"
+    assert rows[-1][3:] == (sum(dataclasses.asdict(section.links).values()), section.cables_total)
 
 
 def test_unreachable_links_are_named_and_not_pulled(catalog, tmp_path):

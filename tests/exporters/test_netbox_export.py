@@ -52,7 +52,8 @@ NETBOX_41_FIELDS = {
                       "comments", "tags"},
 }
 #: The model each file's custom fields must be assigned to
-OBJECT_TYPE = {"01-sites.csv": "dcim.site", "02-locations.csv": "dcim.location", "06-racks.csv": "dcim.rack", "08-devices.csv": "dcim.device"}
+OBJECT_TYPE = {"01-sites.csv": "dcim.site", "02-locations.csv": "dcim.location", "06-racks.csv": "dcim.rack",
+               "08-devices.csv": "dcim.device"}
 #: Choice values from netbox/dcim/choices.py
 STATUS = {"01-sites.csv": {"planned", "staging", "active", "decommissioning", "retired"},
           "02-locations.csv": {"planned", "staging", "active", "decommissioning", "retired"},

@@ -225,7 +225,8 @@ def test_discounted_totals_equal_the_discounted_bill(discounted, tmp_path):
 
 def test_a_buyer_changing_the_discount_cells_gets_the_discounted_bill(discounted, written, tmp_path):
     wb = openpyxl.load_workbook(written[0])
-    for title, percent in (("Compute", 10), ("Power", 7.3), ("Software and support", 12.5), ("Optics and cables", 12.345)):
+    for title, percent in (("Compute", 10), ("Power", 7.3), ("Software and support", 12.5),
+                           ("Optics and cables", 12.345)):
         wb[title][DISCOUNT_CELL] = percent
     edited = tmp_path / "edited.xlsx"
     wb.save(edited)

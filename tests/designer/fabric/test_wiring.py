@@ -33,16 +33,17 @@ def test_one_su_sample_lists_every_cable_with_a_length(sample, catalog):
     for link in links:
         assert link.cable and math.isfinite(link.length_m) and link.length_m > 0
         assert link.length_m in catalog.get(link.cable).lengths_m  # an orderable length
-    node_leaf = [l for l in links if l.tier == "node-leaf"]
-    dgx_links = [l for l in node_leaf if l.a_device.startswith("dgx-")]
-    assert {(l.a_device, l.rail) for l in dgx_links} == {(f"dgx-{i:02d}", r) for i in range(1, 32) for r in range(8)}
-    assert len([l for l in node_leaf if l.a_device.startswith("ufm-")]) == 4
-    assert all(l.b_device == f"leaf-r{l.rail}" for l in node_leaf)  # rail-optimized
-    assert all(l.medium == "mmf" and l.a_transceiver == "osfp-800g-2xsr4-flat" for l in dgx_links)
-    leaf_spine = [l for l in links if l.tier == "leaf-spine"]
-    same_rack = [l for l in leaf_spine if l.a_rack == l.b_rack == "b09"]
-    assert same_rack and all(l.medium == "dac" and l.length_m <= 2 for l in same_rack)
-    assert all(l.medium == "mmf" for l in leaf_spine if l.a_rack == "a09")
+    node_leaf = [link for link in links if link.tier == "node-leaf"]
+    dgx_links = [link for link in node_leaf if link.a_device.startswith("dgx-")]
+    every_rail_of_every_dgx = {(f"dgx-{i:02d}", r) for i in range(1, 32) for r in range(8)}
+    assert {(link.a_device, link.rail) for link in dgx_links} == every_rail_of_every_dgx
+    assert len([link for link in node_leaf if link.a_device.startswith("ufm-")]) == 4
+    assert all(link.b_device == f"leaf-r{link.rail}" for link in node_leaf)  # rail-optimized
+    assert all(link.medium == "mmf" and link.a_transceiver == "osfp-800g-2xsr4-flat" for link in dgx_links)
+    leaf_spine = [link for link in links if link.tier == "leaf-spine"]
+    same_rack = [link for link in leaf_spine if link.a_rack == link.b_rack == "b09"]
+    assert same_rack and all(link.medium == "dac" and link.length_m <= 2 for link in same_rack)
+    assert all(link.medium == "mmf" for link in leaf_spine if link.a_rack == "a09")
 
 
 def test_counts_follow_nvidia_conventions(sample, catalog):

@@ -49,7 +49,8 @@ def test_xlsx_price_list_with_dates_as_cells(tmp_path):
     ("pn,price,currency,date\nX,5,USD,yesterday\n", "prices.csv: row 2: date: 'yesterday' is not a date"),
     ("pn,price,currency\n,5,USD\n", "prices.csv: row 2: no part number"),
     ("\n\n", "prices.csv: holds no rows"),
-    ("pn,price,currency\nX," + "9" * 5000 + ",USD\n", "prices.csv: row 2: price '99999999999999999999'… is not a number"),
+    ("pn,price,currency\nX," + "9" * 5000 + ",USD\n",
+     "prices.csv: row 2: price '99999999999999999999'… is not a number"),
 ])
 def test_bad_price_lists_say_what_and_where(tmp_path, text, message):
     with pytest.raises(QuoteError) as exc:

@@ -125,7 +125,8 @@ def h100x64(catalog):
 
 
 def test_estimate_llama8b(h100x64):
-    est = estimate(preset("llama3-8b"), Training(global_batch=128), Plan(tp=1, pp=1, dp=64, micro_batch=1, recompute="full"), h100x64)
+    est = estimate(preset("llama3-8b"), Training(global_batch=128),
+                   Plan(tp=1, pp=1, dp=64, micro_batch=1, recompute="full"), h100x64)
     d = est.to_json()
     assert d.keys() >= TRAIN_KEYS
     assert 0.3 < d["mfu"] < 0.7 and d["fits"] and d["tokens_per_s"] > 0
@@ -202,14 +203,16 @@ def _parse(argv):
 
 
 def test_cli_contract_example(catalog, capsys):
-    args = _parse(["train", "--system", "dgx-h100", "--gpus", "64", "--model", "llama3-8b", "--seq", "8192", "--global-batch", "128", "--tp", "1", "--pp", "1", "--dp", "64", "--micro-batch", "2", "--json"])
+    args = _parse(["train", "--system", "dgx-h100", "--gpus", "64", "--model", "llama3-8b", "--seq", "8192",
+                   "--global-batch", "128", "--tp", "1", "--pp", "1", "--dp", "64", "--micro-batch", "2", "--json"])
     assert run(args, catalog) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc.keys() >= TRAIN_KEYS and doc["dp"] == 64 and doc["micro_batch"] == 2 and doc["global_batch"] == 128
 
 
 def test_cli_search_and_overrides(catalog, capsys):
-    args = _parse(["train", "--gpu", "H100", "--gpus", "128", "--model", "LLAMA3-70B", "--layers", "40", "--global-batch", "256", "--search", "--json"])
+    args = _parse(["train", "--gpu", "H100", "--gpus", "128", "--model", "LLAMA3-70B", "--layers", "40",
+                   "--global-batch", "256", "--search", "--json"])
     assert run(args, catalog) == 0
     doc = json.loads(capsys.readouterr().out)
     assert doc["fits"] and doc["search"]["ranked"] and doc["params_b"] < 40
