@@ -46,7 +46,9 @@ run: $(STAMP)
 	@$(PY) -m widgets.app.qt_env
 	$(VENV)/bin/podplanner
 
+# ruff first: a lint finding fails the run before the tests start (configuration in pyproject.toml).
 test: $(STAMP)
+	$(PY) -m ruff check .
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
 
 # pytest-qt's `qt_api` setting is unknown without pytest-qt: that warning is silenced there.
