@@ -3,13 +3,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRectF, Qt
+from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsView
 
 from . import overlay
 from ..app import style
-from .floor_items import HallItem
+from .floor_items import FootprintItem, HallItem
 from .palette import MIME_DEVICE
 
 if TYPE_CHECKING:
@@ -41,6 +41,8 @@ class FloorPlanView(QGraphicsView):
         self._pan_from = None
         #: Keep the halls fitted on resize until the user zooms or pans.
         self._auto_fit = True
+        #: The corner the colour key stood in last ("br", "tr", "tl", "bl"): it stays while no other covers less.
+        self._legend_corner = "br"
 
     def scale_factor(self) -> float:
         """Screen pixels per millimetre."""
@@ -71,12 +73,44 @@ class FloorPlanView(QGraphicsView):
         self._auto_fit = True
 
     def _fit(self, rect: QRectF) -> None:
+        """Scale and centre ``rect`` with padding, leaving the colour key's bottom-right corner off the halls.
+
+        When the centred halls would run under the key, they are made smaller only as far as it takes to clear
+        it beside them or above it (whichever keeps them larger), and moved away from it.
+        """
         pad = self.FIT_PADDING_PX
         vp = self.viewport().rect()
-        s = min((vp.width() - 2 * pad) / max(rect.width(), 1.0), (vp.height() - 2 * pad) / max(rect.height(), 1.0))
+        w, h = max(rect.width(), 1.0), max(rect.height(), 1.0)
+        key = overlay.legend_size(self.scene().legend())
+        s = min((vp.width() - 2 * pad) / w, (vp.height() - 2 * pad) / h)
+        dx = dy = 0.0
+        if not key.isEmpty():
+            reach_x = vp.width() - key.width() - 2 * overlay.LEGEND_MARGIN_PX  # the key's left edge, less a gap
+            reach_y = vp.height() - key.height() - 2 * overlay.LEGEND_MARGIN_PX
+            beside = min((reach_x - pad) / w, (vp.height() - 2 * pad) / h)
+            above = min((vp.width() - 2 * pad) / w, (reach_y - pad) / h)
+
+            def shifts(scale: float) -> tuple[float, float]:
+                """How far left / up the centred halls must move to clear the key at ``scale``."""
+                return (max(0.0, (vp.width() + w * scale) / 2 - reach_x),
+                        max(0.0, (vp.height() + h * scale) / 2 - reach_y))
+
+            left, up = shifts(s)
+            if left > 0 and up > 0:  # under the key: clear it sideways or upward, whichever loses less
+                s = max(min(s, beside), min(s, above))
+                left, up = shifts(s)
+                if left > 0 and up > 0:
+                    dx, dy = (left, 0.0) if left <= (vp.width() - w * s) / 2 - pad + 1e-6 else (0.0, up)
         s = min(max(s, self.MIN_SCALE), self.MAX_SCALE)
         self.setTransform(QTransform.fromScale(s, s))
-        self.centerOn(rect.center())
+        centre = rect.center() + QPointF(dx / s, dy / s)
+        # The view scrolls only within the scene rect: a halls' rect barely smaller than the viewport
+        # would pull the halls back under the key, so the rect grows to what this fit shows.
+        shown = QRectF(0, 0, vp.width() / s, vp.height() / s)
+        shown.moveCenter(centre)
+        if not self.sceneRect().contains(shown):
+            self.scene().setSceneRect(self.scene().sceneRect().united(shown.adjusted(-1, -1, 1, 1)))
+        self.centerOn(centre)
         self._update_item_cache()
 
     def _update_item_cache(self) -> None:
@@ -191,6 +225,42 @@ class FloorPlanView(QGraphicsView):
         super().scrollContentsBy(dx, dy)
         self.viewport().update()  # the overlays are fixed to the viewport; a pixel scroll would smear them
 
+    _CORNERS = ("br", "tr", "tl", "bl")
+
+    def legend_rect(self, entries: list | None = None) -> QRectF:
+        """Where the colour key is drawn, in viewport pixels (empty when there is nothing to key).
+
+        Bottom-right, where fitting the halls leaves room for it; once a zoom or pan puts racks under it, the
+        corner whose box covers the least of the racks and floor units (the routes run between them). The
+        bottom-left box sits above the scale bar.
+        """
+        size = overlay.legend_size(self.scene().legend() if entries is None else entries)
+        if size.isEmpty():
+            return QRectF()
+        vp, m = self.viewport().rect(), overlay.LEGEND_MARGIN_PX
+        x = {"l": m, "r": vp.width() - m - size.width()}
+        y = {"t": m, "b": vp.height() - m - size.height()}
+        boxes = {c: QRectF(x[c[1]], y[c[0]], size.width(), size.height()) for c in self._CORNERS}
+        boxes["bl"].moveBottom(vp.height() - 50 - 8)  # above the scale bar
+
+        def covered(box: QRectF) -> float:
+            area = 0.0
+            to_vp = self.viewportTransform()
+            for item in self.scene().items(self.mapToScene(box.toAlignedRect()).boundingRect()):
+                if isinstance(item, FootprintItem):
+                    hit = to_vp.mapRect(item.sceneBoundingRect()).intersected(box)
+                    area += hit.width() * hit.height()
+            return area
+
+        best = self._legend_corner
+        cost = covered(boxes[best])
+        if cost > 0:
+            for corner in self._CORNERS:
+                if corner != best and (c := covered(boxes[corner])) < cost:
+                    best, cost = corner, c
+        self._legend_corner = best
+        return boxes[best]
+
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         painter.save()
         painter.resetTransform()
@@ -200,5 +270,6 @@ class FloorPlanView(QGraphicsView):
             overlay.draw_placeholder(painter, vp)
         else:
             overlay.draw_scale_bar(painter, vp, self.scale_factor())
-            overlay.draw_legend(painter, vp, scene.legend())
+            entries = scene.legend()
+            overlay.draw_legend(painter, self.legend_rect(entries), entries)
         painter.restore()
