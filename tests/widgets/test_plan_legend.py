@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QRectF
+from PySide6.QtCore import QPointF, QRectF
 
 from designer import samples
 from widgets.plan import overlay
@@ -31,11 +31,24 @@ def test_the_key_beside_fitted_halls_covers_no_rack(synced_window, sample, works
     if workspace == "network":  # the cabling panel draws a rack's routes, and the key gains their colours
         w.scene.select("rack:su01-01")
         assert any("route" in row[1] for row in w.scene.legend())
+        assert w.cabling.routes_item.route_count > 0
     w.view.fit_hall()
     assert _covered(w.view) == []
-    halls = QRectF(w.view.mapFromScene(w.scene.halls_rect()).boundingRect())
-    assert not w.view.legend_rect().intersects(halls)  # nor the floor the routes run on
+    assert _routes_under_key(w) == []
     assert w.view.viewport().rect().contains(w.view.legend_rect().toAlignedRect())
+    halls = w.view.mapToScene(w.view.viewport().rect()).boundingRect()
+    assert halls.contains(w.scene.halls_rect())  # still the whole floor in view
+
+
+def _routes_under_key(w) -> list:
+    """Points along the drawn cable routes (every 5 px on screen) that fall under the key."""
+    key, view, under = w.view.legend_rect(), w.view, []
+    for _, poly in w.cabling.routes_item.routes():
+        for i in range(poly.size() - 1):
+            a, b = QPointF(view.mapFromScene(poly[i])), QPointF(view.mapFromScene(poly[i + 1]))
+            steps = max(1, int((b - a).manhattanLength() / 5))
+            under += [a + (b - a) * (k / steps) for k in range(steps + 1) if key.contains(a + (b - a) * (k / steps))]
+    return under
 
 
 def test_the_key_moves_to_a_corner_clear_of_racks_after_a_pan(synced_window):

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+import shiboken6
 from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QPainter, QTransform
 from PySide6.QtWidgets import QGraphicsView
@@ -73,10 +74,11 @@ class FloorPlanView(QGraphicsView):
         self._auto_fit = True
 
     def _fit(self, rect: QRectF) -> None:
-        """Scale and centre ``rect`` with padding, leaving the colour key's bottom-right corner off the halls.
+        """Scale and centre ``rect`` with padding, keeping the colour key's bottom-right corner off the design.
 
-        When the centred halls would run under the key, they are made smaller only as far as it takes to clear
-        it beside them or above it (whichever keeps them larger), and moved away from it.
+        When the key would cover a rack, a floor unit or a cable route of the centred halls, the halls are made
+        smaller only as far as it takes to clear them wholly, beside the key or above it (whichever keeps them
+        larger), and moved away from it. Over empty floor the key may stay: the racks keep their size.
         """
         pad = self.FIT_PADDING_PX
         vp = self.viewport().rect()
@@ -85,22 +87,35 @@ class FloorPlanView(QGraphicsView):
         s = min((vp.width() - 2 * pad) / w, (vp.height() - 2 * pad) / h)
         dx = dy = 0.0
         if not key.isEmpty():
-            reach_x = vp.width() - key.width() - 2 * overlay.LEGEND_MARGIN_PX  # the key's left edge, less a gap
-            reach_y = vp.height() - key.height() - 2 * overlay.LEGEND_MARGIN_PX
-            beside = min((reach_x - pad) / w, (vp.height() - 2 * pad) / h)
-            above = min((vp.width() - 2 * pad) / w, (reach_y - pad) / h)
+            m = overlay.LEGEND_MARGIN_PX
+            reach_x = vp.width() - key.width() - 2 * m  # the key's left edge, less a gap
+            reach_y = vp.height() - key.height() - 2 * m
+            # Beside or above the key the halls clear it wholly: the smallest scale ever needed.
+            floor = max(min((reach_x - pad) / w, (vp.height() - 2 * pad) / h),
+                        min((vp.width() - 2 * pad) / w, (reach_y - pad) / h))
 
-            def shifts(scale: float) -> tuple[float, float]:
-                """How far left / up the centred halls must move to clear the key at ``scale``."""
-                return (max(0.0, (vp.width() + w * scale) / 2 - reach_x),
-                        max(0.0, (vp.height() + h * scale) / 2 - reach_y))
+            def covers(scale: float, sx: float, sy: float) -> bool:
+                """Whether the key, with a margin round it, covers a footprint or route of the halls at
+                ``scale`` moved ``sx``, ``sy`` pixels left and up from the centre."""
+                box = QRectF(rect.center().x() + (sx + reach_x - vp.width() / 2) / scale,
+                             rect.center().y() + (sy + reach_y - vp.height() / 2) / scale,
+                             (key.width() + m) / scale, (key.height() + m) / scale)
+                return bool(self._kept_clear(box))
 
-            left, up = shifts(s)
-            if left > 0 and up > 0:  # under the key: clear it sideways or upward, whichever loses less
-                s = max(min(s, beside), min(s, above))
-                left, up = shifts(s)
-                if left > 0 and up > 0:
-                    dx, dy = (left, 0.0) if left <= (vp.width() - w * s) / 2 - pad + 1e-6 else (0.0, up)
+            def placed(scale: float) -> tuple[float, float] | None:
+                """The least move from the centre that clears the key at ``scale``, or None."""
+                room_x = max(0.0, (vp.width() - w * scale) / 2 - pad)
+                room_y = max(0.0, (vp.height() - h * scale) / 2 - pad)
+                need_x = min(room_x, max(0.0, (vp.width() + w * scale) / 2 - reach_x))
+                need_y = min(room_y, max(0.0, (vp.height() + h * scale) / 2 - reach_y))
+                for sx, sy in ((0.0, 0.0), (need_x, 0.0), (0.0, need_y), (need_x, need_y), (room_x, room_y)):
+                    if not covers(scale, sx, sy):
+                        return sx, sy
+                return None
+
+            while (moved := placed(s)) is None and s > floor:  # shrink only as far as clearing takes
+                s = max(floor, s * 0.97)
+            dx, dy = moved if moved is not None else (0.0, 0.0)
         s = min(max(s, self.MIN_SCALE), self.MAX_SCALE)
         self.setTransform(QTransform.fromScale(s, s))
         centre = rect.center() + QPointF(dx / s, dy / s)
@@ -244,13 +259,10 @@ class FloorPlanView(QGraphicsView):
         boxes["bl"].moveBottom(vp.height() - 50 - 8)  # above the scale bar
 
         def covered(box: QRectF) -> float:
-            area = 0.0
             to_vp = self.viewportTransform()
-            for item in self.scene().items(self.mapToScene(box.toAlignedRect()).boundingRect()):
-                if isinstance(item, FootprintItem):
-                    hit = to_vp.mapRect(item.sceneBoundingRect()).intersected(box)
-                    area += hit.width() * hit.height()
-            return area
+            hits = (to_vp.mapRect(r).intersected(box) for r in self._kept_clear(self.mapToScene(
+                box.toAlignedRect()).boundingRect()))
+            return sum(hit.width() * hit.height() for hit in hits)
 
         best = self._legend_corner
         cost = covered(boxes[best])
@@ -260,6 +272,23 @@ class FloorPlanView(QGraphicsView):
                     best, cost = corner, c
         self._legend_corner = best
         return boxes[best]
+
+    def _kept_clear(self, box: QRectF) -> list[QRectF]:
+        """Scene rects of what the key must not hide that reach into ``box`` (scene coordinates): racks and
+        floor units, and each leg of the cable routes drawn over the plan (a few pixels wide)."""
+        scene = self.scene()
+        out = [item.sceneBoundingRect() for item in scene.items(box) if isinstance(item, FootprintItem)]
+        casing = 4.0 / max(self.scale_factor(), 1e-9)
+        for overlay_item in scene.legend_overlays:
+            if not (shiboken6.isValid(overlay_item) and hasattr(overlay_item, "routes")
+                    and overlay_item.isVisible() and overlay_item.scene() is scene):
+                continue
+            for _, poly in overlay_item.routes():
+                for i in range(poly.size() - 1):
+                    leg = QRectF(poly[i], poly[i + 1]).normalized().adjusted(-casing, -casing, casing, casing)
+                    if leg.intersects(box):
+                        out.append(leg)
+        return out
 
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         painter.save()
