@@ -73,3 +73,26 @@ def _key_at_bottom_right(view) -> QRectF:
     size = overlay.legend_size(view.scene().legend())
     vp, m = view.viewport().rect(), overlay.LEGEND_MARGIN_PX
     return QRectF(vp.width() - m - size.width(), vp.height() - m - size.height(), size.width(), size.height())
+
+
+def test_a_click_folds_the_key_to_a_tab_and_the_choice_is_kept(synced_window, qtbot):
+    from PySide6.QtCore import Qt
+
+    w = synced_window(samples.GB200_NVL72_SU)
+    w.workspaces.switch("network")
+    w.view.fit_hall()
+    scale, full = w.view.scale_factor(), w.view.legend_rect()
+    qtbot.mouseClick(w.view.viewport(), Qt.MouseButton.LeftButton, pos=full.center().toPoint())
+    assert w.view.legend_folded
+    tab = w.view.legend_rect()
+    assert tab.width() < full.width() / 2 and tab.height() < full.height() / 2
+    assert w.view.scale_factor() >= scale  # the fitted halls take back the room the key gave up
+    assert _covered(w.view) == []
+    assert w.scene.selected_ids() == []  # the click went to the key, not to what is under it
+    w.grab()
+
+    again = synced_window(samples.GB200_NVL72_SU)  # the next window starts with the key as the user left it
+    assert again.view.legend_folded
+    qtbot.mouseClick(again.view.viewport(), Qt.MouseButton.LeftButton,
+                     pos=again.view.legend_rect().center().toPoint())
+    assert not again.view.legend_folded and again.view.legend_rect().height() > tab.height() * 2

@@ -4,9 +4,9 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import shiboken6
-from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSettings, Qt
 from PySide6.QtGui import QPainter, QTransform
-from PySide6.QtWidgets import QGraphicsView
+from PySide6.QtWidgets import QGraphicsView, QToolTip
 
 from . import overlay
 from ..app import style
@@ -23,8 +23,13 @@ class FloorPlanView(QGraphicsView):
     MIN_SCALE, MAX_SCALE = 0.002, 5.0  # screen pixels per millimetre
     FIT_PADDING_PX = 56
 
-    def __init__(self, scene: FloorPlanScene, parent=None):
+    #: The key folded to a tab (the user's choice, kept across sessions).
+    LEGEND_FOLDED_KEY = "plan/legend_folded"
+
+    def __init__(self, scene: FloorPlanScene, parent=None, settings: QSettings | None = None):
         super().__init__(scene, parent)
+        self._settings = settings or QSettings()
+        self._legend_folded = self._settings.value(self.LEGEND_FOLDED_KEY, False, type=bool)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
         self.setRubberBandSelectionMode(Qt.ItemSelectionMode.IntersectsItemShape)
@@ -83,7 +88,7 @@ class FloorPlanView(QGraphicsView):
         pad = self.FIT_PADDING_PX
         vp = self.viewport().rect()
         w, h = max(rect.width(), 1.0), max(rect.height(), 1.0)
-        key = overlay.legend_size(self.scene().legend())
+        key = overlay.legend_size(self.scene().legend(), self._legend_folded)
         s = min((vp.width() - 2 * pad) / w, (vp.height() - 2 * pad) / h)
         dx = dy = 0.0
         if not key.isEmpty():
@@ -160,7 +165,32 @@ class FloorPlanView(QGraphicsView):
             self.zoom_by(1.0015 ** delta, under_mouse=True)
         event.accept()
 
+    @property
+    def legend_folded(self) -> bool:
+        """The key shows as a tab only (a click on it toggles; remembered)."""
+        return self._legend_folded
+
+    def set_legend_folded(self, folded: bool) -> None:
+        if folded == self._legend_folded:
+            return
+        self._legend_folded = folded
+        self._settings.setValue(self.LEGEND_FOLDED_KEY, folded)
+        if self._auto_fit:
+            self.fit_hall()  # the room the key took or gives back
+        self.viewport().update()
+
+    def viewportEvent(self, event) -> bool:
+        if event.type() == QEvent.Type.ToolTip and self.legend_rect().contains(QPointF(event.pos())):
+            QToolTip.showText(event.globalPos(), "Click to unfold the colour key" if self._legend_folded
+                              else "Click to fold the colour key out of the way", self.viewport())
+            return True
+        return super().viewportEvent(event)
+
     def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and self.legend_rect().contains(event.position()):
+            self.set_legend_folded(not self._legend_folded)
+            event.accept()
+            return
         self._auto_fit = False
         if event.button() == Qt.MouseButton.MiddleButton:
             self._pan_from = event.position()
@@ -249,7 +279,7 @@ class FloorPlanView(QGraphicsView):
         corner whose box covers the least of the racks and floor units (the routes run between them). The
         bottom-left box sits above the scale bar.
         """
-        size = overlay.legend_size(self.scene().legend() if entries is None else entries)
+        size = overlay.legend_size(self.scene().legend() if entries is None else entries, self._legend_folded)
         if size.isEmpty():
             return QRectF()
         vp, m = self.viewport().rect(), overlay.LEGEND_MARGIN_PX
@@ -300,5 +330,5 @@ class FloorPlanView(QGraphicsView):
         else:
             overlay.draw_scale_bar(painter, vp, self.scale_factor())
             entries = scene.legend()
-            overlay.draw_legend(painter, self.legend_rect(entries), entries)
+            overlay.draw_legend(painter, self.legend_rect(entries), entries, self._legend_folded)
         painter.restore()

@@ -67,25 +67,41 @@ def _legend_rows(entries: list[tuple]) -> list[tuple]:
     return [*entries, (None, "Front of rack")]
 
 
-def legend_size(entries: list[tuple]) -> QSizeF:
-    """The colour key's box for ``entries`` (empty when there is nothing to key)."""
+#: What a folded key shows: a click unfolds it.
+FOLDED_TEXT = "Key ▸"
+
+
+def legend_size(entries: list[tuple], folded: bool = False) -> QSizeF:
+    """The colour key's box for ``entries`` (empty when there is nothing to key); folded, one short row."""
     if not entries:
         return QSizeF()
     fm = QFontMetricsF(_font(12))
+    if folded:
+        return QSizeF(fm.horizontalAdvance(FOLDED_TEXT) + 24, LEGEND_ROW_PX + 10)
     rows = _legend_rows(entries)
     width = 12 + _SWATCH_PX + 8 + max(fm.horizontalAdvance(row[1]) for row in rows) + 14
     return QSizeF(width, len(rows) * LEGEND_ROW_PX + 14)
 
 
-def draw_legend(painter: QPainter, box: QRectF, entries: list[tuple]) -> None:
-    """The colour key in ``box`` (viewport pixels, sized by :func:`legend_size`), with a swatch for the front."""
+def draw_legend(painter: QPainter, box: QRectF, entries: list[tuple], folded: bool = False) -> None:
+    """The colour key in ``box`` (viewport pixels, sized by :func:`legend_size`), with a swatch for the front;
+    folded, just a tab saying it is there. Unfolded, a small ▾ at the top right says a click folds it."""
     if not entries:
         return
     font = _font(12)
+    if folded:
+        _panel(painter, box)
+        painter.setFont(font)
+        painter.setPen(style.TEXT)
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, FOLDED_TEXT)
+        return
     rows = _legend_rows(entries)
     row_h, sw = LEGEND_ROW_PX, _SWATCH_PX
     width = box.width()
     _panel(painter, box)
+    painter.setFont(_font(10))
+    painter.setPen(style.MUTED_TEXT)
+    painter.drawText(QRectF(box.right() - 14, box.top() + 2, 12, 12), Qt.AlignmentFlag.AlignCenter, "▾")
     painter.setFont(font)
     y = box.top() + 7
     for color, text, *marker in rows:
