@@ -63,7 +63,7 @@ class MainWindow(QMainWindow):
         self.hub = AnalysisHub(self)
         self.scene = FloorPlanScene(catalog, self)
         self.hub.subscribe(self.scene.set_analysis)
-        self.view = FloorPlanView(self.scene, self)
+        self.view = FloorPlanView(self.scene, self, self.settings)
         # The plan and the bill share the centre as tabs: each needs the window's largest area to be read.
         self.central_tabs = QTabWidget(self)
         self.central_tabs.setDocumentMode(True)

@@ -17,7 +17,8 @@ from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from ..app import style
 
-#: A label is drawn only when its text would be at least this many pixels tall on screen.
+#: A label is drawn only when its footprint can hold text at least this many pixels tall on screen; a name too
+#: long to fit at that size is drawn at it, elided in the middle, so a long name shows wherever a short one does.
 MIN_LABEL_PX = 7.0
 #: Below this many screen pixels per tile the floor grid is noise, so it is skipped.
 MIN_TILE_PX = 6.0
@@ -88,6 +89,10 @@ class _Label:
             if total > box_h:  # both lines together too tall: shrink both alike
                 sizes = [px * box_h / total for px in sizes]
         self.px = sizes[0]
+        #: The first line's size for a name short enough to fit the box across: the box's, not the text's,
+        #: so it decides for every footprint of a size and turn alike whether there is room for a name.
+        self.fit_px = self.REF * min(box_h / bold.height(), max_px / self.REF)
+        self.box_w = box_w
         self.sizes = sizes
         # Line heights scale with the pixel size; fonts are made when first drawn (most labels of a big
         # plan never are).
@@ -97,6 +102,7 @@ class _Label:
                        for i, px in enumerate(sizes)]
         self._fonts: list[QFont] | None = None
         self._static: list[QStaticText] | None = None
+        self._elided: tuple[int, QFont, str] | None = None
 
     @property
     def fonts(self) -> list[QFont]:
@@ -116,8 +122,19 @@ class _Label:
                 self._static.append(text)
         return self._static
 
+    def visible(self, lod: float) -> bool:
+        """True when the box holds a readable name at this level of detail (whatever the name's length)."""
+        return self.fit_px * lod >= MIN_LABEL_PX
+
     def draw(self, painter, center: QPointF, lod: float) -> None:
-        """Draw the lines big enough to read at this level of detail, centred together."""
+        """Draw the lines big enough to read at this level of detail, centred together.
+
+        A first line fitted smaller than that (a long name) is drawn at the smallest readable size instead,
+        elided in the middle to the box's width, with nothing below it.
+        """
+        if self.px * lod < MIN_LABEL_PX:
+            self._draw_elided(painter, center, lod)
+            return
         shown = [i for i, px in enumerate(self.sizes) if px * lod >= MIN_LABEL_PX]
         y = center.y() - sum(self.heights[i] for i in shown) / 2
         statics, fonts = self._static_texts(), self.fonts
@@ -126,6 +143,24 @@ class _Label:
             text = statics[i]
             painter.drawStaticText(QPointF(center.x() - self.widths[i] / 2, y), text)
             y += self.heights[i]
+
+    def elided_text(self, lod: float) -> str:
+        """The first line as drawn at the smallest readable size for ``lod`` (elided when it does not fit)."""
+        return self._elided_at(lod)[2]
+
+    def _elided_at(self, lod: float) -> tuple[int, QFont, str]:
+        px = max(1, math.ceil(MIN_LABEL_PX / max(lod, 1e-9)))
+        if self._elided is None or self._elided[0] != px:  # kept per zoom: a frame only draws
+            font = _font(px, self.bold_first)
+            text = QFontMetricsF(font).elidedText(self.lines[0], Qt.TextElideMode.ElideMiddle, self.box_w)
+            self._elided = (px, font, text)
+        return self._elided
+
+    def _draw_elided(self, painter, center: QPointF, lod: float) -> None:
+        px, font, text = self._elided_at(lod)
+        painter.setFont(font)
+        box = QRectF(center.x() - self.box_w / 2, center.y() - px, self.box_w, 2 * px)
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
 class FootprintItem(QGraphicsItem):
@@ -257,7 +292,7 @@ class FootprintItem(QGraphicsItem):
             else:
                 painter.drawRect(self._rect)
         painter.fillRect(self._front, self._band)
-        if self._label is not None and self._label.px * lod >= MIN_LABEL_PX:
+        if self._label is not None and self._label.visible(lod):
             painter.save()
             if self._label_along:
                 painter.translate(0, self._front.height() / 2)

@@ -3,13 +3,14 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from PySide6.QtCore import QRectF, Qt
+import shiboken6
+from PySide6.QtCore import QEvent, QPointF, QRectF, QSettings, Qt
 from PySide6.QtGui import QPainter, QTransform
-from PySide6.QtWidgets import QGraphicsView
+from PySide6.QtWidgets import QGraphicsView, QToolTip
 
 from . import overlay
 from ..app import style
-from .floor_items import HallItem
+from .floor_items import FootprintItem, HallItem
 from .palette import MIME_DEVICE
 
 if TYPE_CHECKING:
@@ -22,8 +23,13 @@ class FloorPlanView(QGraphicsView):
     MIN_SCALE, MAX_SCALE = 0.002, 5.0  # screen pixels per millimetre
     FIT_PADDING_PX = 56
 
-    def __init__(self, scene: FloorPlanScene, parent=None):
+    #: The key folded to a tab (the user's choice, kept across sessions).
+    LEGEND_FOLDED_KEY = "plan/legend_folded"
+
+    def __init__(self, scene: FloorPlanScene, parent=None, settings: QSettings | None = None):
         super().__init__(scene, parent)
+        self._settings = settings or QSettings()
+        self._legend_folded = self._settings.value(self.LEGEND_FOLDED_KEY, False, type=bool)
         self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
         self.setDragMode(QGraphicsView.DragMode.RubberBandDrag)
         self.setRubberBandSelectionMode(Qt.ItemSelectionMode.IntersectsItemShape)
@@ -41,6 +47,8 @@ class FloorPlanView(QGraphicsView):
         self._pan_from = None
         #: Keep the halls fitted on resize until the user zooms or pans.
         self._auto_fit = True
+        #: The corner the colour key stood in last ("br", "tr", "tl", "bl"): it stays while no other covers less.
+        self._legend_corner = "br"
 
     def scale_factor(self) -> float:
         """Screen pixels per millimetre."""
@@ -71,12 +79,58 @@ class FloorPlanView(QGraphicsView):
         self._auto_fit = True
 
     def _fit(self, rect: QRectF) -> None:
+        """Scale and centre ``rect`` with padding, keeping the colour key's bottom-right corner off the design.
+
+        When the key would cover a rack, a floor unit or a cable route of the centred halls, the halls are made
+        smaller only as far as it takes to clear them wholly, beside the key or above it (whichever keeps them
+        larger), and moved away from it. Over empty floor the key may stay: the racks keep their size.
+        """
         pad = self.FIT_PADDING_PX
         vp = self.viewport().rect()
-        s = min((vp.width() - 2 * pad) / max(rect.width(), 1.0), (vp.height() - 2 * pad) / max(rect.height(), 1.0))
+        w, h = max(rect.width(), 1.0), max(rect.height(), 1.0)
+        key = overlay.legend_size(self.scene().legend(), self._legend_folded)
+        s = min((vp.width() - 2 * pad) / w, (vp.height() - 2 * pad) / h)
+        dx = dy = 0.0
+        if not key.isEmpty():
+            m = overlay.LEGEND_MARGIN_PX
+            reach_x = vp.width() - key.width() - 2 * m  # the key's left edge, less a gap
+            reach_y = vp.height() - key.height() - 2 * m
+            # Beside or above the key the halls clear it wholly: the smallest scale ever needed.
+            floor = max(min((reach_x - pad) / w, (vp.height() - 2 * pad) / h),
+                        min((vp.width() - 2 * pad) / w, (reach_y - pad) / h))
+
+            def covers(scale: float, sx: float, sy: float) -> bool:
+                """Whether the key, with a margin round it, covers a footprint or route of the halls at
+                ``scale`` moved ``sx``, ``sy`` pixels left and up from the centre."""
+                box = QRectF(rect.center().x() + (sx + reach_x - vp.width() / 2) / scale,
+                             rect.center().y() + (sy + reach_y - vp.height() / 2) / scale,
+                             (key.width() + m) / scale, (key.height() + m) / scale)
+                return bool(self._kept_clear(box))
+
+            def placed(scale: float) -> tuple[float, float] | None:
+                """The least move from the centre that clears the key at ``scale``, or None."""
+                room_x = max(0.0, (vp.width() - w * scale) / 2 - pad)
+                room_y = max(0.0, (vp.height() - h * scale) / 2 - pad)
+                need_x = min(room_x, max(0.0, (vp.width() + w * scale) / 2 - reach_x))
+                need_y = min(room_y, max(0.0, (vp.height() + h * scale) / 2 - reach_y))
+                for sx, sy in ((0.0, 0.0), (need_x, 0.0), (0.0, need_y), (need_x, need_y), (room_x, room_y)):
+                    if not covers(scale, sx, sy):
+                        return sx, sy
+                return None
+
+            while (moved := placed(s)) is None and s > floor:  # shrink only as far as clearing takes
+                s = max(floor, s * 0.97)
+            dx, dy = moved if moved is not None else (0.0, 0.0)
         s = min(max(s, self.MIN_SCALE), self.MAX_SCALE)
         self.setTransform(QTransform.fromScale(s, s))
-        self.centerOn(rect.center())
+        centre = rect.center() + QPointF(dx / s, dy / s)
+        # The view scrolls only within the scene rect: a halls' rect barely smaller than the viewport
+        # would pull the halls back under the key, so the rect grows to what this fit shows.
+        shown = QRectF(0, 0, vp.width() / s, vp.height() / s)
+        shown.moveCenter(centre)
+        if not self.sceneRect().contains(shown):
+            self.scene().setSceneRect(self.scene().sceneRect().united(shown.adjusted(-1, -1, 1, 1)))
+        self.centerOn(centre)
         self._update_item_cache()
 
     def _update_item_cache(self) -> None:
@@ -111,7 +165,32 @@ class FloorPlanView(QGraphicsView):
             self.zoom_by(1.0015 ** delta, under_mouse=True)
         event.accept()
 
+    @property
+    def legend_folded(self) -> bool:
+        """The key shows as a tab only (a click on it toggles; remembered)."""
+        return self._legend_folded
+
+    def set_legend_folded(self, folded: bool) -> None:
+        if folded == self._legend_folded:
+            return
+        self._legend_folded = folded
+        self._settings.setValue(self.LEGEND_FOLDED_KEY, folded)
+        if self._auto_fit:
+            self.fit_hall()  # the room the key took or gives back
+        self.viewport().update()
+
+    def viewportEvent(self, event) -> bool:
+        if event.type() == QEvent.Type.ToolTip and self.legend_rect().contains(QPointF(event.pos())):
+            QToolTip.showText(event.globalPos(), "Click to unfold the colour key" if self._legend_folded
+                              else "Click to fold the colour key out of the way", self.viewport())
+            return True
+        return super().viewportEvent(event)
+
     def mousePressEvent(self, event) -> None:
+        if event.button() == Qt.MouseButton.LeftButton and self.legend_rect().contains(event.position()):
+            self.set_legend_folded(not self._legend_folded)
+            event.accept()
+            return
         self._auto_fit = False
         if event.button() == Qt.MouseButton.MiddleButton:
             self._pan_from = event.position()
@@ -191,6 +270,56 @@ class FloorPlanView(QGraphicsView):
         super().scrollContentsBy(dx, dy)
         self.viewport().update()  # the overlays are fixed to the viewport; a pixel scroll would smear them
 
+    _CORNERS = ("br", "tr", "tl", "bl")
+
+    def legend_rect(self, entries: list | None = None) -> QRectF:
+        """Where the colour key is drawn, in viewport pixels (empty when there is nothing to key).
+
+        Bottom-right, where fitting the halls leaves room for it; once a zoom or pan puts racks under it, the
+        corner whose box covers the least of the racks and floor units (the routes run between them). The
+        bottom-left box sits above the scale bar.
+        """
+        size = overlay.legend_size(self.scene().legend() if entries is None else entries, self._legend_folded)
+        if size.isEmpty():
+            return QRectF()
+        vp, m = self.viewport().rect(), overlay.LEGEND_MARGIN_PX
+        x = {"l": m, "r": vp.width() - m - size.width()}
+        y = {"t": m, "b": vp.height() - m - size.height()}
+        boxes = {c: QRectF(x[c[1]], y[c[0]], size.width(), size.height()) for c in self._CORNERS}
+        boxes["bl"].moveBottom(vp.height() - 50 - 8)  # above the scale bar
+
+        def covered(box: QRectF) -> float:
+            to_vp = self.viewportTransform()
+            hits = (to_vp.mapRect(r).intersected(box) for r in self._kept_clear(self.mapToScene(
+                box.toAlignedRect()).boundingRect()))
+            return sum(hit.width() * hit.height() for hit in hits)
+
+        best = self._legend_corner
+        cost = covered(boxes[best])
+        if cost > 0:
+            for corner in self._CORNERS:
+                if corner != best and (c := covered(boxes[corner])) < cost:
+                    best, cost = corner, c
+        self._legend_corner = best
+        return boxes[best]
+
+    def _kept_clear(self, box: QRectF) -> list[QRectF]:
+        """Scene rects of what the key must not hide that reach into ``box`` (scene coordinates): racks and
+        floor units, and each leg of the cable routes drawn over the plan (a few pixels wide)."""
+        scene = self.scene()
+        out = [item.sceneBoundingRect() for item in scene.items(box) if isinstance(item, FootprintItem)]
+        casing = 4.0 / max(self.scale_factor(), 1e-9)
+        for overlay_item in scene.legend_overlays:
+            if not (shiboken6.isValid(overlay_item) and hasattr(overlay_item, "routes")
+                    and overlay_item.isVisible() and overlay_item.scene() is scene):
+                continue
+            for _, poly in overlay_item.routes():
+                for i in range(poly.size() - 1):
+                    leg = QRectF(poly[i], poly[i + 1]).normalized().adjusted(-casing, -casing, casing, casing)
+                    if leg.intersects(box):
+                        out.append(leg)
+        return out
+
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         painter.save()
         painter.resetTransform()
@@ -200,5 +329,6 @@ class FloorPlanView(QGraphicsView):
             overlay.draw_placeholder(painter, vp)
         else:
             overlay.draw_scale_bar(painter, vp, self.scale_factor())
-            overlay.draw_legend(painter, vp, scene.legend())
+            entries = scene.legend()
+            overlay.draw_legend(painter, self.legend_rect(entries), entries, self._legend_folded)
         painter.restore()

@@ -1,11 +1,13 @@
 """What the floor plan draws over the scene in viewport pixels: scale bar, colour key, empty-state hint.
 
+Where the colour key goes is the view's choice (``FloorPlanView.legend_rect``); these draw where told.
+
 Plain functions of a painter already reset to viewport coordinates, so they
 can be reused when the plan is rendered to an image for a report.
 """
 from __future__ import annotations
 
-from PySide6.QtCore import QLineF, QPointF, QRectF, Qt
+from PySide6.QtCore import QLineF, QPointF, QRectF, QSizeF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainter, QPen
 
 from ..app import style
@@ -56,17 +58,50 @@ def draw_scale_bar(painter: QPainter, vp, px_per_mm: float) -> None:
     painter.drawText(QRectF(x0, box.top() + 3, length, 16), Qt.AlignmentFlag.AlignCenter, label)
 
 
-def draw_legend(painter: QPainter, vp, entries: list[tuple]) -> None:
-    """A colour key in the bottom-right corner, plus a swatch showing which side is the front."""
+#: Rows of the colour key are this tall; its box keeps this far from the viewport's edges.
+LEGEND_ROW_PX, LEGEND_MARGIN_PX = 20.0, 14.0
+_SWATCH_PX = 14.0
+
+
+def _legend_rows(entries: list[tuple]) -> list[tuple]:
+    return [*entries, (None, "Front of rack")]
+
+
+#: What a folded key shows: a click unfolds it.
+FOLDED_TEXT = "Key ▸"
+
+
+def legend_size(entries: list[tuple], folded: bool = False) -> QSizeF:
+    """The colour key's box for ``entries`` (empty when there is nothing to key); folded, one short row."""
+    if not entries:
+        return QSizeF()
+    fm = QFontMetricsF(_font(12))
+    if folded:
+        return QSizeF(fm.horizontalAdvance(FOLDED_TEXT) + 24, LEGEND_ROW_PX + 10)
+    rows = _legend_rows(entries)
+    width = 12 + _SWATCH_PX + 8 + max(fm.horizontalAdvance(row[1]) for row in rows) + 14
+    return QSizeF(width, len(rows) * LEGEND_ROW_PX + 14)
+
+
+def draw_legend(painter: QPainter, box: QRectF, entries: list[tuple], folded: bool = False) -> None:
+    """The colour key in ``box`` (viewport pixels, sized by :func:`legend_size`), with a swatch for the front;
+    folded, just a tab saying it is there. Unfolded, a small ▾ at the top right says a click folds it."""
     if not entries:
         return
     font = _font(12)
-    fm = QFontMetricsF(font)
-    rows = [*entries, (None, "Front of rack")]
-    row_h, sw = 20.0, 14.0
-    width = 12 + sw + 8 + max(fm.horizontalAdvance(row[1]) for row in rows) + 14
-    box = QRectF(vp.width() - width - 14, vp.height() - len(rows) * row_h - 14 - 14, width, len(rows) * row_h + 14)
+    if folded:
+        _panel(painter, box)
+        painter.setFont(font)
+        painter.setPen(style.TEXT)
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, FOLDED_TEXT)
+        return
+    rows = _legend_rows(entries)
+    row_h, sw = LEGEND_ROW_PX, _SWATCH_PX
+    width = box.width()
     _panel(painter, box)
+    painter.setFont(_font(10))
+    painter.setPen(style.MUTED_TEXT)
+    painter.drawText(QRectF(box.right() - 14, box.top() + 2, 12, 12), Qt.AlignmentFlag.AlignCenter, "▾")
     painter.setFont(font)
     y = box.top() + 7
     for color, text, *marker in rows:
