@@ -39,6 +39,7 @@ from PySide6.QtWidgets import QGraphicsScene
 
 from catalog import Catalog
 from designer.commands import Change, Document
+from designer.formatting import number, quantity
 from designer.model import Project
 from designer.placement import floor_footprint, rack_size
 
@@ -143,8 +144,8 @@ class FloorPlanScene(QGraphicsScene):
                 item.setPos(offset)
                 self.addItem(item)
                 self.hall_items[hall.id] = item
-                title = HallTitleItem(hall.name or hall.id,
-                                      f"{(x1 - x0) / 1000:.1f} × {(y1 - y0) / 1000:.1f} m · {hall.area_m2:.0f} m²")
+                size = f"{number((x1 - x0) / 1000, 1)} × {quantity((y1 - y0) / 1000, 'm')}"
+                title = HallTitleItem(hall.name or hall.id, f"{size} · {quantity(hall.area_m2, 'm²')}")
                 title.setPos(offset + QPointF(x0, y0))
                 self.addItem(title)
                 self._halls_rect = self._halls_rect.united(QRectF(x0, y0, x1 - x0, y1 - y0).translated(offset))
