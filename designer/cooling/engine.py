@@ -61,6 +61,46 @@ def heat_units(kw: float) -> dict:
     return {"kw": _r(kw), "btu_h": _r(kw * 1000 * W_TO_BTU_H, 1), "tons": _r(kw / KW_PER_TON)}
 
 
+def _hall_list(project: Project, arrays: DesignArrays, rack_air: np.ndarray, rack_liquid: np.ndarray,
+               rack_cfm: np.ndarray, room: list[dict], findings: list[Finding]) -> list[dict]:
+    """Each hall's air and liquid heat against its cooling capacities."""
+    halls = []
+    for h_i, hall in enumerate(project.halls):
+        mask = arrays.rack_hall == h_i
+        air, liquid = float(rack_air[mask].sum()), float(rack_liquid[mask].sum())
+        where = f"hall:{hall.id}"
+        for kind, load, cap in (("air", air, hall.cooling_capacity_kw), ("liquid", liquid,
+                                                                          hall.liquid_cooling_capacity_kw)):
+            if cap is None or load == 0:
+                continue
+            if load > cap:
+                findings.append(Finding("error", f"hall-over-{kind}-cooling",
+                                        f"hall {hall.label} must remove {load:.1f} kW by {kind}, over its "
+                                        f"{cap:g} kW {kind} cooling capacity", where))
+            elif load > HEADROOM_WARNING * cap:
+                findings.append(Finding("warning", f"hall-{kind}-cooling-headroom",
+                                        f"hall {hall.label} uses {load / cap:.0%} of its {cap:g} kW {kind} cooling",
+                                        where))
+        halls.append({"id": hall.id, "name": hall.name, "air_kw": _r(air), "air_capacity_kw": hall.cooling_capacity_kw,
+                      "air_headroom_kw": None if hall.cooling_capacity_kw is None
+                      else _r(hall.cooling_capacity_kw - air),
+                      "liquid_kw": _r(liquid), "liquid_capacity_kw": hall.liquid_cooling_capacity_kw,
+                      "liquid_headroom_kw": None if hall.liquid_cooling_capacity_kw is None
+                      else _r(hall.liquid_cooling_capacity_kw - liquid),
+                      "air_cfm": _r(rack_cfm[mask].sum(), 0), **room[h_i]})
+    return halls
+
+
+def _fault_domains(arrays: DesignArrays, loops: list[dict]) -> None:
+    """What stops when a loop's supply is lost (a header, a valve, every unit): added to each loop."""
+    rack_gpus = arrays.per_rack(arrays.dev(arrays.types.gpus))
+    pos = {rid: i for i, rid in enumerate(arrays.rack_ids)}
+    for loop in loops:
+        idx = [pos[r] for r in loop["racks"]]
+        loop["fault_domain"] = {"racks": len(loop["racks"]), "gpus": int(rack_gpus[idx].sum()) if len(idx) else 0,
+                                "liquid_kw": loop["load_kw"]}
+
+
 @paused()  # a row per rack of figures: many small containers, no cycles
 def analyze_cooling(ctx: Context) -> CoolingResult:
     project, catalog, arrays = ctx.project, ctx.catalog, ctx.arrays
@@ -92,37 +132,8 @@ def analyze_cooling(ctx: Context) -> CoolingResult:
     room, room_findings = room_air(project, catalog, arrays, rack_air, rack_cfm)
     findings += room_findings
     findings += loop_temperatures(project, catalog, arrays, loops)
-    rack_gpus = arrays.per_rack(arrays.dev(t.gpus))
-    pos = {rid: i for i, rid in enumerate(arrays.rack_ids)}
-    for loop in loops:  # what stops when the loop's supply is lost (a header, a valve, every unit)
-        idx = [pos[r] for r in loop["racks"]]
-        loop["fault_domain"] = {"racks": len(loop["racks"]), "gpus": int(rack_gpus[idx].sum()) if len(idx) else 0,
-                                "liquid_kw": loop["load_kw"]}
-
-    halls = []
-    for h_i, hall in enumerate(project.halls):
-        mask = arrays.rack_hall == h_i
-        air, liquid = float(rack_air[mask].sum()), float(rack_liquid[mask].sum())
-        where = f"hall:{hall.id}"
-        for kind, load, cap in (("air", air, hall.cooling_capacity_kw), ("liquid", liquid,
-                                                                          hall.liquid_cooling_capacity_kw)):
-            if cap is None or load == 0:
-                continue
-            if load > cap:
-                findings.append(Finding("error", f"hall-over-{kind}-cooling",
-                                        f"hall {hall.label} must remove {load:.1f} kW by {kind}, over its "
-                                        f"{cap:g} kW {kind} cooling capacity", where))
-            elif load > HEADROOM_WARNING * cap:
-                findings.append(Finding("warning", f"hall-{kind}-cooling-headroom",
-                                        f"hall {hall.label} uses {load / cap:.0%} of its {cap:g} kW {kind} cooling",
-                                        where))
-        halls.append({"id": hall.id, "name": hall.name, "air_kw": _r(air), "air_capacity_kw": hall.cooling_capacity_kw,
-                      "air_headroom_kw": None if hall.cooling_capacity_kw is None
-                      else _r(hall.cooling_capacity_kw - air),
-                      "liquid_kw": _r(liquid), "liquid_capacity_kw": hall.liquid_cooling_capacity_kw,
-                      "liquid_headroom_kw": None if hall.liquid_cooling_capacity_kw is None
-                      else _r(hall.liquid_cooling_capacity_kw - liquid),
-                      "air_cfm": _r(rack_cfm[mask].sum(), 0), **room[h_i]})
+    _fault_domains(arrays, loops)
+    halls = _hall_list(project, arrays, rack_air, rack_liquid, rack_cfm, room, findings)
 
     liquid, air = float(rack_liquid.sum()), float(rack_air.sum())
     total_cfm = float(rack_cfm.sum())
