@@ -102,9 +102,8 @@ def _list(file: str, field: str, value: object) -> list:
     return value
 
 
-def devicetype_from_yaml(data: object, file: str) -> DeviceType:
-    if not isinstance(data, dict):
-        raise CatalogError(file, "", "is not a NetBox device type (expected a mapping)")
+def _slug(data: dict, file: str) -> str:
+    """The required fields are there, and the slug is one NetBox and the catalog both accept."""
     for key in ("manufacturer", "model", "slug", "u_height"):
         if key not in data:
             raise CatalogError(file, key, "is required by the devicetype-library schema")
@@ -115,18 +114,10 @@ def devicetype_from_yaml(data: object, file: str) -> DeviceType:
         # the slug becomes the entry's id and its file name: it must be one the catalog loads back
         raise CatalogError(file, "slug", f"{quoted(slug)} must start with a letter or digit and have at most "
                                          f"{MAX_ID_CHARS} characters")
-    manufacturer = _text(file, "manufacturer", data["manufacturer"])
-    model = _text(file, "model", data["model"])
-    u = data["u_height"]
-    if not finite(u) or not 0 <= u <= MAX_U or u * 2 != int(u * 2):
-        raise CatalogError(file, "u_height", f"{quoted(u)} is not a multiple of 0.5 from 0 to {MAX_U:g}")
-    figures: dict[str, Figure] = {}
+    return slug
 
-    def fig(name: str, value: object) -> object:
-        figures[name] = Figure(value, "netbox", "U", f"imported from {Path(file).name}")
-        return value
 
-    fields: dict = {"u_height": fig("u_height", float(u))}
+def _weight_airflow(data: dict, file: str, fields: dict, fig) -> None:
     if "weight" in data or "weight_unit" in data:
         unit, weight = data.get("weight_unit"), data.get("weight")
         if not isinstance(unit, str) or unit not in WEIGHT_TO_KG or not finite(weight) or weight < 0:
@@ -142,6 +133,9 @@ def devicetype_from_yaml(data: object, file: str) -> DeviceType:
             raise CatalogError(file, "airflow", f"{quoted(airflow)} is not a NetBox airflow choice")
         fields["airflow"] = AIRFLOW[airflow]
 
+
+def _power_draw(data: dict, file: str, fields: dict, figures: dict[str, Figure]) -> None:
+    """The power ports' maximum draw, summed, as the entry's maximum power (when any port gives one)."""
     draws = []
     for i, p in enumerate(_list(file, "power-ports", data.get("power-ports"))):
         if not isinstance(p, dict):
@@ -164,6 +158,9 @@ def devicetype_from_yaml(data: object, file: str) -> DeviceType:
                                         f"sum of the power ports' maximum_draw in {Path(file).name}; "
                                         "may count redundant supplies twice")
 
+
+def _port_groups(data: dict, file: str) -> tuple[PortGroup, ...]:
+    """The interfaces that carry fabric bandwidth, grouped by role, protocol, speed and cage."""
     groups: Counter = Counter()
     for i, itf in enumerate(_list(file, "interfaces", data.get("interfaces"))):
         if not isinstance(itf, dict) or not isinstance(itf.get("type"), str):
@@ -179,8 +176,30 @@ def devicetype_from_yaml(data: object, file: str) -> DeviceType:
                                                               f"carries more than 0 and at most {MAX_PORT_GBPS:g}")
         role = "oob" if itf.get("mgmt_only") else "fabric"
         groups[(role,) + parsed] += 1
-    ports = tuple(PortGroup(role, proto, speed, count, cage)
-                  for (role, proto, speed, cage), count in sorted(groups.items()))
+    return tuple(PortGroup(role, proto, speed, count, cage)
+                 for (role, proto, speed, cage), count in sorted(groups.items()))
+
+
+def devicetype_from_yaml(data: object, file: str) -> DeviceType:
+    if not isinstance(data, dict):
+        raise CatalogError(file, "", "is not a NetBox device type (expected a mapping)")
+    slug = _slug(data, file)
+    manufacturer = _text(file, "manufacturer", data["manufacturer"])
+    model = _text(file, "model", data["model"])
+    u = data["u_height"]
+    if not finite(u) or not 0 <= u <= MAX_U or u * 2 != int(u * 2):
+        raise CatalogError(file, "u_height", f"{quoted(u)} is not a multiple of 0.5 from 0 to {MAX_U:g}")
+    # the helpers below add to figures in the order the entry has always listed them
+    figures: dict[str, Figure] = {}
+
+    def fig(name: str, value: object) -> object:
+        figures[name] = Figure(value, "netbox", "U", f"imported from {Path(file).name}")
+        return value
+
+    fields: dict = {"u_height": fig("u_height", float(u))}
+    _weight_airflow(data, file, fields, fig)
+    _power_draw(data, file, fields, figures)
+    ports = _port_groups(data, file)
     for i, p in enumerate(ports):
         fig(f"ports[{i}].speed_gbps", p.speed_gbps)
         fig(f"ports[{i}].count", p.count)

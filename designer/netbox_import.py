@@ -225,135 +225,151 @@ class _TypeModels:
         return out
 
 
-def read_netbox(folder: str | os.PathLike, catalog=None, *, limit: int | None = None) -> Project:
-    """The design held by an export folder; with ``catalog``, every type is checked against it."""
-    folder = Path(folder)
-    limit = read_limit() if limit is None else limit
-    if not folder.is_dir():
-        raise NetBoxImportError(str(folder), "is not a folder" if folder.exists() else "no such folder")
+class _Reader:
+    """One export folder being read: the ids claimed so far and the halls by location, which every table after
+    the locations checks its rows against."""
 
-    sites = [row for row in _Table(folder, SITES, ("name",), limit)]
-    if len(sites) != 1:
-        raise NetBoxImportError(SITES, f"holds {len(sites)} sites; a design is one site")
-    site = sites[0]
-    name, description = site.text("name", required=True), site.text("comments") or site.text("description")
-    # NetBox keeps 100 characters of a site's name; the export keeps the design's whole name beside it
-    project_name = site.text("cf_podplanner_name") if site.values.get("cf_podplanner_name") else name
+    def __init__(self, folder: Path, catalog, limit: int):
+        self.folder, self.catalog, self.limit = folder, catalog, limit
+        self.ids: dict[str, str] = {}  # ids are unique across halls, racks and floor units (designer.model)
+        self.hall_of_location: dict[str, str] = {}
 
-    # -- halls ---------------------------------------------------------------------------------
-    halls, hall_of_location = [], {}
-    ids: dict[str, str] = {}  # ids are unique across halls, racks and floor units (designer.model)
-
-    def claim(row: _Row, column: str, ident: str) -> str:
+    def claim(self, row: _Row, column: str, ident: str) -> str:
+        ids = self.ids
         if ident in ids:
             raise row.error(column, f"id {ident!r} is also used by {ids[ident]}")
         ids[ident] = f"{row.file} row {row.line}"
         return ident
 
-    locations = _Table(folder, LOCATIONS, ("site", "name", "cf_podplanner_outline_mm"), limit)
-    for row in locations:
-        if row.text("site", required=True) != name:
-            raise row.error("site", f"{row.text('site')!r} is not the site of {SITES} ({name!r})")
-        loc = row.text("name", required=True)
-        if loc in hall_of_location:
-            raise row.error("name", f"location {loc!r} is listed twice")
-        hall_id = claim(row, "cf_podplanner_id", row.text("cf_podplanner_id") or _ident(loc))
-        halls.append(Hall(hall_id, loc, _outline(row, "cf_podplanner_outline_mm"),
-                          tile_mm=row.number("cf_podplanner_tile_mm", default=DEFAULT_TILE_MM, lo=1, hi=1e5),
-                          facility=_facility(row, "cf_podplanner_facility"),
-                          **{field: row.number(f"cf_podplanner_{column}", lo=0) for field, column in HALL_FIGURES}))
-        hall_of_location[loc] = hall_id
-    if not halls:
-        raise NetBoxImportError(LOCATIONS, "holds no location; racks need a hall")
-
-    def hall(row: _Row) -> str:
+    def hall(self, row: _Row) -> str:
         loc = row.text("location", required=True)
-        if loc not in hall_of_location:
+        if loc not in self.hall_of_location:
             raise row.error("location", f"location {loc!r} is not in {LOCATIONS}")
-        return hall_of_location[loc]
+        return self.hall_of_location[loc]
 
-    def known(row: _Row, column: str, type_id: str, kinds: tuple[str, ...]) -> str:
-        if catalog is not None:
-            dev = catalog.find(type_id)
+    def known(self, row: _Row, column: str, type_id: str, kinds: tuple[str, ...]) -> str:
+        if self.catalog is not None:
+            dev = self.catalog.find(type_id)
             if dev is None:
                 raise row.error(column, f"{type_id!r} is not in the catalog")
             if dev.kind not in kinds:
                 raise row.error(column, f"{type_id} is a {dev.kind}; expected a {' or '.join(kinds)}")
         return type_id
 
-    # -- racks ---------------------------------------------------------------------------------
-    models = _TypeModels(folder, limit)
-    racks_table = _Table(folder, RACKS, ("location", "name", "cf_podplanner_x_mm", "cf_podplanner_y_mm"), limit)
-    if not racks_table.has("cf_podplanner_type") and not racks_table.has("rack_type"):
-        raise NetBoxImportError(RACKS, "is missing; a rack's type is read from it", 1, "rack_type")
-    racks: list[dict] = []
-    rack_by_name: dict[tuple[str, str], int] = {}
-    rack_by_id: dict[str, int] = {}
-    for row in racks_table:
-        hall_id = hall(row)
-        rack_name = row.text("name", required=True)
-        key = (hall_id, rack_name.lower())
-        if key in rack_by_name:
-            raise row.error("name", f"rack {rack_name!r} is listed twice in its location")
-        type_id = row.text("cf_podplanner_type") or models.rack(row, "rack_type")
-        rack_id = claim(row, "cf_podplanner_id", row.text("cf_podplanner_id") or _ident(rack_name))
-        rack_by_name[key] = len(racks)
-        rack_by_id[rack_id] = len(racks)
-        # the design's own name where the export kept it (NetBox's is made unique, "SU01-05 (su01-05-h2)")
-        design_name = row.text("cf_podplanner_name") if racks_table.has("cf_podplanner_name") else ""
-        racks.append({"id": rack_id, "name": design_name or rack_name, "hall": hall_id,
-                      "type": known(row, "cf_podplanner_type", type_id, ("rack",)),
-                      "x": row.number("cf_podplanner_x_mm", required=True),
-                      "y": row.number("cf_podplanner_y_mm", required=True),
-                      "rotation": row.number("cf_podplanner_rotation_deg", default=0.0, lo=-360, hi=360),
-                      "row": row.text("cf_podplanner_row"), "devices": [],
-                      "power_limit_kw": row.number("cf_podplanner_power_limit_kw", lo=0)})
+    def site(self) -> tuple[str, str, str]:
+        """The site's NetBox name, its description and the design's name."""
+        sites = [row for row in _Table(self.folder, SITES, ("name",), self.limit)]
+        if len(sites) != 1:
+            raise NetBoxImportError(SITES, f"holds {len(sites)} sites; a design is one site")
+        site = sites[0]
+        name, description = site.text("name", required=True), site.text("comments") or site.text("description")
+        # NetBox keeps 100 characters of a site's name; the export keeps the design's whole name beside it
+        project_name = site.text("cf_podplanner_name") if site.values.get("cf_podplanner_name") else name
+        return name, description, project_name
 
-    # -- devices ---------------------------------------------------------------------------------
-    devices = _Table(folder, DEVICES, ("name", "location", "rack", "position", "face"), limit)
-    if not devices.has("cf_podplanner_type") and not (devices.has("device_type") and devices.has("manufacturer")):
-        raise NetBoxImportError(DEVICES, "is missing; a device's type is read from it", 1, "device_type")
-    own_names = devices.has("cf_podplanner_name")
-    floor: list[FloorDevice] = []
-    device_ids: dict[str, str] = {}
-    for row in devices:
-        nb_name = row.text("name", required=True)
-        hall_id = hall(row)
-        type_id = row.text("cf_podplanner_type") or models.device(row)
-        dev_id = row.text("cf_podplanner_id") or _ident(nb_name)
-        if dev_id in device_ids:
-            raise row.error("cf_podplanner_id", f"device id {dev_id!r} is also used by {device_ids[dev_id]}")
-        device_ids[dev_id] = f"{row.file} row {row.line}"
-        dev_name = row.text("cf_podplanner_name") if own_names else nb_name
-        rack_name = row.text("rack")
-        if not rack_name:  # a floor unit: a position on the plan instead of a rack
-            if row.text("position"):
-                raise row.error("position", "a device without a rack has no rack position")
-            floor.append({"id": claim(row, "cf_podplanner_id", dev_id), "hall": hall_id, "name": dev_name,
-                          "type": known(row, "cf_podplanner_type", type_id, tuple(FLOOR_KINDS)),
+    def halls(self, name: str) -> list[Hall]:
+        halls, hall_of_location = [], self.hall_of_location
+        locations = _Table(self.folder, LOCATIONS, ("site", "name", "cf_podplanner_outline_mm"), self.limit)
+        for row in locations:
+            if row.text("site", required=True) != name:
+                raise row.error("site", f"{row.text('site')!r} is not the site of {SITES} ({name!r})")
+            loc = row.text("name", required=True)
+            if loc in hall_of_location:
+                raise row.error("name", f"location {loc!r} is listed twice")
+            hall_id = self.claim(row, "cf_podplanner_id", row.text("cf_podplanner_id") or _ident(loc))
+            halls.append(Hall(hall_id, loc, _outline(row, "cf_podplanner_outline_mm"),
+                              tile_mm=row.number("cf_podplanner_tile_mm", default=DEFAULT_TILE_MM, lo=1, hi=1e5),
+                              facility=_facility(row, "cf_podplanner_facility"),
+                              **{field: row.number(f"cf_podplanner_{column}", lo=0)
+                                 for field, column in HALL_FIGURES}))
+            hall_of_location[loc] = hall_id
+        if not halls:
+            raise NetBoxImportError(LOCATIONS, "holds no location; racks need a hall")
+        return halls
+
+    def racks(self, models: _TypeModels) -> tuple[list[dict], dict[tuple[str, str], int], dict[str, int]]:
+        """The racks as Rack fields (devices still to come), and their index by (hall, name) and by id."""
+        racks_table = _Table(self.folder, RACKS, ("location", "name", "cf_podplanner_x_mm", "cf_podplanner_y_mm"),
+                             self.limit)
+        if not racks_table.has("cf_podplanner_type") and not racks_table.has("rack_type"):
+            raise NetBoxImportError(RACKS, "is missing; a rack's type is read from it", 1, "rack_type")
+        racks: list[dict] = []
+        rack_by_name: dict[tuple[str, str], int] = {}
+        rack_by_id: dict[str, int] = {}
+        for row in racks_table:
+            hall_id = self.hall(row)
+            rack_name = row.text("name", required=True)
+            key = (hall_id, rack_name.lower())
+            if key in rack_by_name:
+                raise row.error("name", f"rack {rack_name!r} is listed twice in its location")
+            type_id = row.text("cf_podplanner_type") or models.rack(row, "rack_type")
+            rack_id = self.claim(row, "cf_podplanner_id", row.text("cf_podplanner_id") or _ident(rack_name))
+            rack_by_name[key] = len(racks)
+            rack_by_id[rack_id] = len(racks)
+            # the design's own name where the export kept it (NetBox's is made unique, "SU01-05 (su01-05-h2)")
+            design_name = row.text("cf_podplanner_name") if racks_table.has("cf_podplanner_name") else ""
+            racks.append({"id": rack_id, "name": design_name or rack_name, "hall": hall_id,
+                          "type": self.known(row, "cf_podplanner_type", type_id, ("rack",)),
                           "x": row.number("cf_podplanner_x_mm", required=True),
                           "y": row.number("cf_podplanner_y_mm", required=True),
                           "rotation": row.number("cf_podplanner_rotation_deg", default=0.0, lo=-360, hi=360),
-                          "serves": row.text("cf_podplanner_serves"), "row": row})
-            continue
-        rack_index = rack_by_name.get((hall_id, rack_name.lower()))
-        if rack_index is None:
-            raise row.error("rack", f"rack {rack_name!r} is not in {RACKS} (location {row.text('location')!r})")
-        face = row.text("face") or "front"
-        if face not in FACES:
-            raise row.error("face", f"{face!r} is not front or rear")
-        u = row.number("position", lo=0.5, hi=1000)
-        if u is not None and u * 2 != int(u * 2):
-            raise row.error("position", f"{u:g} is not a multiple of 0.5 U")
-        device = MountedDevice(dev_id, known(row, "cf_podplanner_type", type_id, tuple(MOUNTABLE_KINDS)), u, face,
-                               dev_name)
-        if catalog is not None:
-            rack_type = catalog.get(racks[rack_index]["type"])
-            problem = span_problem(catalog.get(device.type), device, rack_type.rack_units)
-            if problem:
-                raise row.error("position", problem)
-        racks[rack_index]["devices"].append(device)
+                          "row": row.text("cf_podplanner_row"), "devices": [],
+                          "power_limit_kw": row.number("cf_podplanner_power_limit_kw", lo=0)})
+        return racks, rack_by_name, rack_by_id
 
+    def devices(self, models: _TypeModels, racks: list[dict], rack_by_name: dict[tuple[str, str], int]) -> list[dict]:
+        """Mounts each racked device in its rack's fields; returns the floor units as FloorDevice fields, with
+        the racks they serve still as text and their row for messages."""
+        catalog, hall, known = self.catalog, self.hall, self.known
+        devices = _Table(self.folder, DEVICES, ("name", "location", "rack", "position", "face"), self.limit)
+        if not devices.has("cf_podplanner_type") and not (devices.has("device_type") and devices.has("manufacturer")):
+            raise NetBoxImportError(DEVICES, "is missing; a device's type is read from it", 1, "device_type")
+        own_names = devices.has("cf_podplanner_name")
+        floor: list[dict] = []
+        device_ids: dict[str, str] = {}
+        for row in devices:
+            nb_name = row.text("name", required=True)
+            hall_id = hall(row)
+            type_id = row.text("cf_podplanner_type") or models.device(row)
+            dev_id = row.text("cf_podplanner_id") or _ident(nb_name)
+            if dev_id in device_ids:
+                raise row.error("cf_podplanner_id", f"device id {dev_id!r} is also used by {device_ids[dev_id]}")
+            device_ids[dev_id] = f"{row.file} row {row.line}"
+            dev_name = row.text("cf_podplanner_name") if own_names else nb_name
+            rack_name = row.text("rack")
+            if not rack_name:  # a floor unit: a position on the plan instead of a rack
+                if row.text("position"):
+                    raise row.error("position", "a device without a rack has no rack position")
+                floor.append({"id": self.claim(row, "cf_podplanner_id", dev_id), "hall": hall_id, "name": dev_name,
+                              "type": known(row, "cf_podplanner_type", type_id, tuple(FLOOR_KINDS)),
+                              "x": row.number("cf_podplanner_x_mm", required=True),
+                              "y": row.number("cf_podplanner_y_mm", required=True),
+                              "rotation": row.number("cf_podplanner_rotation_deg", default=0.0, lo=-360, hi=360),
+                              "serves": row.text("cf_podplanner_serves"), "row": row})
+                continue
+            rack_index = rack_by_name.get((hall_id, rack_name.lower()))
+            if rack_index is None:
+                raise row.error("rack", f"rack {rack_name!r} is not in {RACKS} (location {row.text('location')!r})")
+            face = row.text("face") or "front"
+            if face not in FACES:
+                raise row.error("face", f"{face!r} is not front or rear")
+            u = row.number("position", lo=0.5, hi=1000)
+            if u is not None and u * 2 != int(u * 2):
+                raise row.error("position", f"{u:g} is not a multiple of 0.5 U")
+            device = MountedDevice(dev_id, known(row, "cf_podplanner_type", type_id, tuple(MOUNTABLE_KINDS)), u,
+                                   face, dev_name)
+            if catalog is not None:
+                rack_type = catalog.get(racks[rack_index]["type"])
+                problem = span_problem(catalog.get(device.type), device, rack_type.rack_units)
+                if problem:
+                    raise row.error("position", problem)
+            racks[rack_index]["devices"].append(device)
+        return floor
+
+
+def _floor_units(floor: list[dict], racks: list[dict], rack_by_name: dict[tuple[str, str], int],
+                 rack_by_id: dict[str, int]) -> list[FloorDevice]:
+    # read after every rack, since a unit may serve racks listed after it
     floor_units = []
     for f in floor:
         row = f.pop("row")
@@ -369,6 +385,24 @@ def read_netbox(folder: str | os.PathLike, catalog=None, *, limit: int | None = 
                 raise row.error("cf_podplanner_serves", f"rack {part!r} is not in {RACKS} in this unit's location")
             serves.append(racks[index]["id"])
         floor_units.append(FloorDevice(serves=tuple(serves), **f))
+    return floor_units
+
+
+def read_netbox(folder: str | os.PathLike, catalog=None, *, limit: int | None = None) -> Project:
+    """The design held by an export folder; with ``catalog``, every type is checked against it."""
+    folder = Path(folder)
+    limit = read_limit() if limit is None else limit
+    if not folder.is_dir():
+        raise NetBoxImportError(str(folder), "is not a folder" if folder.exists() else "no such folder")
+
+    # the tables are read in the order they refer to each other: site, halls, racks, devices
+    reader = _Reader(folder, catalog, limit)
+    name, description, project_name = reader.site()
+    halls = reader.halls(name)
+    models = _TypeModels(folder, limit)
+    racks, rack_by_name, rack_by_id = reader.racks(models)
+    floor = reader.devices(models, racks, rack_by_name)
+    floor_units = _floor_units(floor, racks, rack_by_name, rack_by_id)
 
     project = Project(name=project_name, description=description, halls=tuple(halls),
                       racks=tuple(Rack(devices=tuple(r.pop("devices")), **r) for r in racks),

@@ -61,6 +61,46 @@ def heat_units(kw: float) -> dict:
     return {"kw": _r(kw), "btu_h": _r(kw * 1000 * W_TO_BTU_H, 1), "tons": _r(kw / KW_PER_TON)}
 
 
+def _hall_list(project: Project, arrays: DesignArrays, rack_air: np.ndarray, rack_liquid: np.ndarray,
+               rack_cfm: np.ndarray, room: list[dict], findings: list[Finding]) -> list[dict]:
+    """Each hall's air and liquid heat against its cooling capacities."""
+    halls = []
+    for h_i, hall in enumerate(project.halls):
+        mask = arrays.rack_hall == h_i
+        air, liquid = float(rack_air[mask].sum()), float(rack_liquid[mask].sum())
+        where = f"hall:{hall.id}"
+        for kind, load, cap in (("air", air, hall.cooling_capacity_kw), ("liquid", liquid,
+                                                                          hall.liquid_cooling_capacity_kw)):
+            if cap is None or load == 0:
+                continue
+            if load > cap:
+                findings.append(Finding("error", f"hall-over-{kind}-cooling",
+                                        f"hall {hall.label} must remove {load:.1f} kW by {kind}, over its "
+                                        f"{cap:g} kW {kind} cooling capacity", where))
+            elif load > HEADROOM_WARNING * cap:
+                findings.append(Finding("warning", f"hall-{kind}-cooling-headroom",
+                                        f"hall {hall.label} uses {load / cap:.0%} of its {cap:g} kW {kind} cooling",
+                                        where))
+        halls.append({"id": hall.id, "name": hall.name, "air_kw": _r(air), "air_capacity_kw": hall.cooling_capacity_kw,
+                      "air_headroom_kw": None if hall.cooling_capacity_kw is None
+                      else _r(hall.cooling_capacity_kw - air),
+                      "liquid_kw": _r(liquid), "liquid_capacity_kw": hall.liquid_cooling_capacity_kw,
+                      "liquid_headroom_kw": None if hall.liquid_cooling_capacity_kw is None
+                      else _r(hall.liquid_cooling_capacity_kw - liquid),
+                      "air_cfm": _r(rack_cfm[mask].sum(), 0), **room[h_i]})
+    return halls
+
+
+def _fault_domains(arrays: DesignArrays, loops: list[dict]) -> None:
+    """What stops when a loop's supply is lost (a header, a valve, every unit): added to each loop."""
+    rack_gpus = arrays.per_rack(arrays.dev(arrays.types.gpus))
+    pos = {rid: i for i, rid in enumerate(arrays.rack_ids)}
+    for loop in loops:
+        idx = [pos[r] for r in loop["racks"]]
+        loop["fault_domain"] = {"racks": len(loop["racks"]), "gpus": int(rack_gpus[idx].sum()) if len(idx) else 0,
+                                "liquid_kw": loop["load_kw"]}
+
+
 @paused()  # a row per rack of figures: many small containers, no cycles
 def analyze_cooling(ctx: Context) -> CoolingResult:
     project, catalog, arrays = ctx.project, ctx.catalog, ctx.arrays
@@ -92,37 +132,8 @@ def analyze_cooling(ctx: Context) -> CoolingResult:
     room, room_findings = room_air(project, catalog, arrays, rack_air, rack_cfm)
     findings += room_findings
     findings += loop_temperatures(project, catalog, arrays, loops)
-    rack_gpus = arrays.per_rack(arrays.dev(t.gpus))
-    pos = {rid: i for i, rid in enumerate(arrays.rack_ids)}
-    for loop in loops:  # what stops when the loop's supply is lost (a header, a valve, every unit)
-        idx = [pos[r] for r in loop["racks"]]
-        loop["fault_domain"] = {"racks": len(loop["racks"]), "gpus": int(rack_gpus[idx].sum()) if len(idx) else 0,
-                                "liquid_kw": loop["load_kw"]}
-
-    halls = []
-    for h_i, hall in enumerate(project.halls):
-        mask = arrays.rack_hall == h_i
-        air, liquid = float(rack_air[mask].sum()), float(rack_liquid[mask].sum())
-        where = f"hall:{hall.id}"
-        for kind, load, cap in (("air", air, hall.cooling_capacity_kw), ("liquid", liquid,
-                                                                          hall.liquid_cooling_capacity_kw)):
-            if cap is None or load == 0:
-                continue
-            if load > cap:
-                findings.append(Finding("error", f"hall-over-{kind}-cooling",
-                                        f"hall {hall.label} must remove {load:.1f} kW by {kind}, over its "
-                                        f"{cap:g} kW {kind} cooling capacity", where))
-            elif load > HEADROOM_WARNING * cap:
-                findings.append(Finding("warning", f"hall-{kind}-cooling-headroom",
-                                        f"hall {hall.label} uses {load / cap:.0%} of its {cap:g} kW {kind} cooling",
-                                        where))
-        halls.append({"id": hall.id, "name": hall.name, "air_kw": _r(air), "air_capacity_kw": hall.cooling_capacity_kw,
-                      "air_headroom_kw": None if hall.cooling_capacity_kw is None
-                      else _r(hall.cooling_capacity_kw - air),
-                      "liquid_kw": _r(liquid), "liquid_capacity_kw": hall.liquid_cooling_capacity_kw,
-                      "liquid_headroom_kw": None if hall.liquid_cooling_capacity_kw is None
-                      else _r(hall.liquid_cooling_capacity_kw - liquid),
-                      "air_cfm": _r(rack_cfm[mask].sum(), 0), **room[h_i]})
+    _fault_domains(arrays, loops)
+    halls = _hall_list(project, arrays, rack_air, rack_liquid, rack_cfm, room, findings)
 
     liquid, air = float(rack_liquid.sum()), float(rack_air.sum())
     total_cfm = float(rack_cfm.sum())
@@ -149,13 +160,10 @@ def analyze_cooling(ctx: Context) -> CoolingResult:
     return CoolingResult(section=section, findings=tuple(findings), rack_air_density=frozen_array(density))
 
 
-def _cdu_loops(project: Project, catalog: Catalog, arrays: DesignArrays, rack_liquid: np.ndarray,
-               lpm_per_kw: float) -> tuple[list[dict], list, list[Finding]]:
-    """CDUs and the racks they serve, joined into loops; each loop's capacity and N+1 checked.
-
-    A loop is a connected group: two CDUs that share a rack share its load, so they are
-    one loop however their ``serves`` lists are written, and no rack is counted twice.
-    """
+def _cdu_links(project: Project, catalog: Catalog, arrays: DesignArrays) -> tuple[list[tuple[str, str]],
+                                                                                   list[tuple[int, int]]]:
+    """Every CDU as (where, type), and which racks each serves as (unit index, rack index): a rack's own CDU
+    serves it; a floor CDU its ``serves`` list, or without one every rack of its hall no other unit names."""
     rack_pos = {r.id: i for i, r in enumerate(project.racks)}
     units: list[tuple[str, str]] = []  # (where, type)
     links: list[tuple[int, int]] = []  # (unit index, rack index)
@@ -179,8 +187,12 @@ def _cdu_loops(project: Project, catalog: Catalog, arrays: DesignArrays, rack_li
     for hall_id, hall_units in unlisted.items():
         free = [i for i, r in enumerate(project.racks) if r.hall == hall_id and i not in listed and i not in in_rack]
         links.extend((u, i) for u in hall_units for i in free)
+    return units, links
 
-    parent = list(range(len(units)))  # union-find over units; a rack joins the units that serve it
+
+def _join_loops(n_units: int, links: list[tuple[int, int]]) -> tuple[dict[int, list[int]], dict[int, set[int]]]:
+    """Units that share a rack joined into one loop: each loop's units and racks, keyed by its root unit."""
+    parent = list(range(n_units))  # union-find over units; a rack joins the units that serve it
 
     def find(x: int) -> int:
         while parent[x] != x:
@@ -195,11 +207,59 @@ def _cdu_loops(project: Project, catalog: Catalog, arrays: DesignArrays, rack_li
         else:
             first_unit[i] = u
     groups: dict[int, list[int]] = {}
-    for u in range(len(units)):
+    for u in range(n_units):
         groups.setdefault(find(u), []).append(u)
     group_racks: dict[int, set[int]] = {}
     for u, i in links:
         group_racks.setdefault(find(u), set()).add(i)
+    return groups, group_racks
+
+
+def _loop(project: Project, catalog: Catalog, n: int, units: list[tuple[str, str]], members: list[int],
+          idx: list[int], rack_liquid: np.ndarray, lpm_per_kw: float, findings: list[Finding]) -> dict:
+    """One loop's load against its capacity, with its largest unit down, and its pumps' flow."""
+    caps = [catalog.get(units[u][1]).cooling_capacity_kw or 0.0 for u in members]
+    flows = [catalog.get(units[u][1]).flow_lpm for u in members]
+    load = float(rack_liquid[idx].sum()) if idx else 0.0
+    capacity = float(sum(caps))
+    n_plus_1 = capacity - max(caps)
+    where = units[members[0]][0]
+    names = cdu_names(project, [units[u][0] for u in members])
+    if load > capacity:
+        findings.append(Finding("error", "cdu-over-capacity",
+                                f"CDU loop {names} carries {load:.1f} kW, over its {capacity:g} kW", where))
+    elif len(members) > 1 and load > n_plus_1:
+        findings.append(Finding("warning", "cdu-redundancy-lost",
+                                f"CDU loop {names}: with its largest unit down it has {n_plus_1:g} kW for "
+                                f"{load:.1f} kW: not N+1", where))
+    elif len(members) == 1 and load > 0:
+        findings.append(Finding("warning", "cdu-single", f"CDU {names} is the only unit for {load:.1f} kW: "
+                                                         "no N+1 redundancy", where))
+    flow_needed = load * lpm_per_kw
+    flow_cap = sum(flows) if all(flows) else None
+    if flow_cap is not None and flow_needed > flow_cap:
+        findings.append(Finding("error", "cdu-flow", f"CDU loop {names} must pump {flow_needed:.0f} L/min, "
+                                                     f"over its {flow_cap:.0f} L/min", where))
+    return {"loop": n, "units": [units[u][0] for u in members], "types": [units[u][1] for u in members],
+            "racks": [project.racks[i].id for i in idx], "load_kw": _r(load), "capacity_kw": _r(capacity),
+            "capacity_n_minus_1_kw": _r(n_plus_1 if len(members) > 1 else 0.0),
+            "utilisation": round(load / capacity, 4) if capacity > 0 else None,
+            "redundancy": "N+1" if len(members) > 1 and load <= n_plus_1 else "N",
+            # what the loop loses with its largest unit down: the heat left without a unit to take it
+            "unit_lost_short_kw": _r(max(0.0, load - (n_plus_1 if len(members) > 1 else 0.0))),
+            "coolant_flow_lpm": _r(flow_needed, 1),
+            "flow_capacity_lpm": None if flow_cap is None else _r(flow_cap, 1)}
+
+
+def _cdu_loops(project: Project, catalog: Catalog, arrays: DesignArrays, rack_liquid: np.ndarray,
+               lpm_per_kw: float) -> tuple[list[dict], list, list[Finding]]:
+    """CDUs and the racks they serve, joined into loops; each loop's capacity and N+1 checked.
+
+    A loop is a connected group: two CDUs that share a rack share its load, so they are
+    one loop however their ``serves`` lists are written, and no rack is counted twice.
+    """
+    units, links = _cdu_links(project, catalog, arrays)
+    groups, group_racks = _join_loops(len(units), links)
 
     served_by: list[int | None] = [None] * arrays.n_racks
     loops, findings = [], []
@@ -207,35 +267,5 @@ def _cdu_loops(project: Project, catalog: Catalog, arrays: DesignArrays, rack_li
         idx = sorted(group_racks.get(root, set()))
         for i in idx:
             served_by[i] = n
-        caps = [catalog.get(units[u][1]).cooling_capacity_kw or 0.0 for u in members]
-        flows = [catalog.get(units[u][1]).flow_lpm for u in members]
-        load = float(rack_liquid[idx].sum()) if idx else 0.0
-        capacity = float(sum(caps))
-        n_plus_1 = capacity - max(caps)
-        where = units[members[0]][0]
-        names = cdu_names(project, [units[u][0] for u in members])
-        if load > capacity:
-            findings.append(Finding("error", "cdu-over-capacity",
-                                    f"CDU loop {names} carries {load:.1f} kW, over its {capacity:g} kW", where))
-        elif len(members) > 1 and load > n_plus_1:
-            findings.append(Finding("warning", "cdu-redundancy-lost",
-                                    f"CDU loop {names}: with its largest unit down it has {n_plus_1:g} kW for "
-                                    f"{load:.1f} kW: not N+1", where))
-        elif len(members) == 1 and load > 0:
-            findings.append(Finding("warning", "cdu-single", f"CDU {names} is the only unit for {load:.1f} kW: "
-                                                             "no N+1 redundancy", where))
-        flow_needed = load * lpm_per_kw
-        flow_cap = sum(flows) if all(flows) else None
-        if flow_cap is not None and flow_needed > flow_cap:
-            findings.append(Finding("error", "cdu-flow", f"CDU loop {names} must pump {flow_needed:.0f} L/min, "
-                                                         f"over its {flow_cap:.0f} L/min", where))
-        loops.append({"loop": n, "units": [units[u][0] for u in members], "types": [units[u][1] for u in members],
-                      "racks": [project.racks[i].id for i in idx], "load_kw": _r(load), "capacity_kw": _r(capacity),
-                      "capacity_n_minus_1_kw": _r(n_plus_1 if len(members) > 1 else 0.0),
-                      "utilisation": round(load / capacity, 4) if capacity > 0 else None,
-                      "redundancy": "N+1" if len(members) > 1 and load <= n_plus_1 else "N",
-                      # what the loop loses with its largest unit down: the heat left without a unit to take it
-                      "unit_lost_short_kw": _r(max(0.0, load - (n_plus_1 if len(members) > 1 else 0.0))),
-                      "coolant_flow_lpm": _r(flow_needed, 1),
-                      "flow_capacity_lpm": None if flow_cap is None else _r(flow_cap, 1)})
+        loops.append(_loop(project, catalog, n, units, members, idx, rack_liquid, lpm_per_kw, findings))
     return loops, served_by, findings

@@ -89,6 +89,51 @@ def _role_of(name: str) -> str | None:
     return None
 
 
+def _fabric_role(catalog: Catalog, type_id: str) -> tuple:
+    """What a device of this type is to the fabric, with what its wiring needs: ("node", type, compute group),
+    ("system", type, compute group, trays), ("appliance", type, group), ("switch", type, group) or ("other", type)."""
+    dtype = catalog.get(type_id)
+    if dtype.kind == "server" and dtype.ports_of("compute"):
+        return ("node", dtype, dtype.ports_of("compute")[0])
+    if dtype.kind == "rack_system" and dtype.ports_of("compute"):
+        for comp in dtype.components:
+            ctype = catalog.get(comp.id)
+            if ctype.ports_of("compute"):
+                return ("system", dtype, ctype.ports_of("compute")[0], comp.count)
+        return ("system", dtype, dtype.ports_of("compute")[0], 0)  # no tray breakdown: one node
+    if dtype.kind == "appliance" and _fabric_group(dtype):
+        return ("appliance", dtype, _fabric_group(dtype))
+    if dtype.kind == "switch" and _fabric_group(dtype):
+        return ("switch", dtype, _fabric_group(dtype))
+    return ("other", dtype)
+
+
+def _add_system(dev: FabricDevices, nodes: list, name: str, ri: int, top: float, units: int, dtype, g,
+                n: int) -> tuple:
+    """A rack-scale system's nodes, one per compute tray spread up the rack (one at mid-height without a tray
+    breakdown); returns its rail key."""
+    if not n:
+        nodes.append(dev.add(name, ri, top / 2, g.ports_per_cage, False, dtype.id))
+        return (dtype.id, g.count, g.ports_per_cage, 8, dtype.gpu_count)
+    span = units * U_MM
+    for t in range(n):
+        nodes.append(dev.add(f"{name}/tray{t + 1:02d}", ri, span * (t + 0.5) / n,
+                             g.ports_per_cage, False, dtype.id))
+    return (dtype.id, g.count, g.ports_per_cage, 8 * n, dtype.gpu_count / n)
+
+
+def _sizing_basis(rails_seen: dict, notes: list[str]) -> tuple:
+    """The node type the fabric is sized for (the most common): its type, rails, ports per cage, nodes per
+    scalable unit and GPUs per node; DGX-like defaults without nodes."""
+    if rails_seen:
+        (node_type, rails, cage_ports, su_nodes, gpn), _ = max(rails_seen.items(), key=lambda kv: kv[1])
+        if len({k[1] for k in rails_seen}) > 1:
+            notes.append(f"node types with different rail counts; sized with {rails} rails of {node_type}")
+    else:
+        node_type, rails, cage_ports, su_nodes, gpn = "", 8, 2, 32, 8
+    return node_type, rails, cage_ports, su_nodes, gpn
+
+
 def inventory(project: Project, catalog: Catalog) -> Inventory:
     """Nodes (servers' and rack systems' compute ports), UFM-style appliances and InfiniBand switches.
 
@@ -103,22 +148,6 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
     # What a device is to the fabric depends only on its type: decide it once per type, not per device.
     roles: dict[str, tuple] = {}
 
-    def role_of_type(type_id: str) -> tuple:
-        dtype = catalog.get(type_id)
-        if dtype.kind == "server" and dtype.ports_of("compute"):
-            return ("node", dtype, dtype.ports_of("compute")[0])
-        if dtype.kind == "rack_system" and dtype.ports_of("compute"):
-            for comp in dtype.components:
-                ctype = catalog.get(comp.id)
-                if ctype.ports_of("compute"):
-                    return ("system", dtype, ctype.ports_of("compute")[0], comp.count)
-            return ("system", dtype, dtype.ports_of("compute")[0], 0)  # no tray breakdown: one node
-        if dtype.kind == "appliance" and _fabric_group(dtype):
-            return ("appliance", dtype, _fabric_group(dtype))
-        if dtype.kind == "switch" and _fabric_group(dtype):
-            return ("switch", dtype, _fabric_group(dtype))
-        return ("other", dtype)
-
     rack_types: dict[str, tuple] = {}
     for ri, rack in enumerate(project.racks):
         if rack.type not in rack_types:
@@ -130,7 +159,7 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
         for d in rack.devices:
             role = roles.get(d.type)
             if role is None:
-                role = roles[d.type] = role_of_type(d.type)
+                role = roles[d.type] = _fabric_role(catalog, d.type)
             what, dtype = role[0], role[1]
             if what == "other":
                 continue
@@ -144,16 +173,8 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
                 key = (dtype.id, g.count, g.ports_per_cage, 32, dtype.gpu_count)
                 rails_seen[key] = rails_seen.get(key, 0) + 1
             elif what == "system":
-                g, n = role[2], role[3]
-                if not n:
-                    nodes.append(dev.add(name, ri, top / 2, g.ports_per_cage, False, dtype.id))
-                    key = (dtype.id, g.count, g.ports_per_cage, 8, dtype.gpu_count)
-                else:
-                    span = units * U_MM
-                    for t in range(n):
-                        nodes.append(dev.add(f"{name}/tray{t + 1:02d}", ri, span * (t + 0.5) / n,
-                                             g.ports_per_cage, False, dtype.id))
-                    key = (dtype.id, g.count, g.ports_per_cage, 8 * n, dtype.gpu_count / n)
+                n = role[3]
+                key = _add_system(dev, nodes, name, ri, top, units, dtype, role[2], n)
                 rails_seen[key] = rails_seen.get(key, 0) + (n or 1)
             elif what == "appliance":
                 # one device, listed once per fabric port: the wiring numbers its ports 1, 2 … in that order
@@ -163,12 +184,7 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
                 idx = dev.add(name, ri, z, role[2].ports_per_cage, True, dtype.id)
                 switches[_role_of(name)].append(idx)
                 switch_types[dtype.id] = switch_types.get(dtype.id, 0) + 1
-    if rails_seen:
-        (node_type, rails, cage_ports, su_nodes, gpn), _ = max(rails_seen.items(), key=lambda kv: kv[1])
-        if len({k[1] for k in rails_seen}) > 1:
-            notes.append(f"node types with different rail counts; sized with {rails} rails of {node_type}")
-    else:
-        node_type, rails, cage_ports, su_nodes, gpn = "", 8, 2, 32, 8
+    node_type, rails, cage_ports, su_nodes, gpn = _sizing_basis(rails_seen, notes)
     for role in ROLES:
         switches[role].sort(key=lambda i: natural_key(dev.labels[i]))
     switch_type = max(switch_types, key=switch_types.get) if switch_types else None

@@ -268,6 +268,68 @@ def _check(endpoints, rails, su_nodes, oversubscription, reserved_ports, tiers) 
     raise FabricError(f"tiers must be auto, 2 or 3, got {tiers!r}")
 
 
+def _two_tier(switch: DeviceType, k: int, up: int, leaves: int, spines_placed: int, common: dict) -> FatTree:
+    """Leaves and one layer of spines: every placed spine used when its count divides each leaf's uplinks."""
+    spines = smallest_divisor_at_least(up, -(-leaves * up // k))
+    if spines is not None and spines < spines_placed <= up and up % spines_placed == 0:
+        spines = spines_placed
+    return FatTree(tiers=2, spine=spines, core=0, pods=1, pod_leaves=leaves, pod_spines=spines,
+                   last_pod_leaves=leaves, last_pod_spines=spines, core_group=0, core_ports_per_pod=0, **common)
+
+
+def _core_group(k: int, pods: int, pod_spines: int, spine_up: int, last_up: int,
+                cores_placed: int) -> tuple[int | None, int | None]:
+    """The cores each spine position connects to (the smallest group whose core switches can join every pod,
+    or the placed cores' group), and the ports a core gives each pod."""
+    core_group = ports_per_pod = None
+    groups = list(range(max(1, -(-pods * spine_up // k)), spine_up + 1))
+    grown = cores_placed // pod_spines if cores_placed % pod_spines == 0 else 0
+    if grown in groups:  # core groups built for more pods than there are yet: keep them
+        groups.remove(grown)
+        groups.insert(0, grown)
+    for cg in groups:
+        if spine_up % cg:
+            continue
+        ports_per_pod = max(-(-spine_up // cg), -(-last_up // cg))
+        if pods * ports_per_pod <= k:
+            core_group = cg
+            break
+    return core_group, ports_per_pod
+
+
+def _three_tier(switch: DeviceType, k: int, up: int, rails: int, blocks: int, leaves: int, spines_placed: int,
+                cores_placed: int, common: dict) -> FatTree:
+    """Pods of leaves and spines joined by core switches; the last pod may be partly built."""
+    half = k // 2
+    sets_per_pod = half // rails
+    if sets_per_pod < 1:
+        raise FabricError(f"{rails} rails are more than a {k}-port switch's pod of {half} leaves can hold")
+    pod_leaves = min(sets_per_pod, blocks) * rails
+    pods = math.ceil(blocks / sets_per_pod)
+    last_leaves = leaves - (pods - 1) * pod_leaves
+    pod_spines = smallest_divisor_at_least(up, -(-pod_leaves * up // half))
+    last_spines = smallest_divisor_at_least(up, -(-last_leaves * up // half))
+    if pod_spines is None or last_spines is None:
+        raise FabricError(f"a pod of {pod_leaves} leaves with {up} uplinks each does not fit {switch.id} spines")
+    full_leaves = sets_per_pod * rails
+    full_spines = smallest_divisor_at_least(up, -(-full_leaves * up // half))
+    if full_spines is not None and spines_placed >= pods * full_spines \
+            and (pod_leaves, pod_spines, last_spines) != (full_leaves, full_spines, full_spines):
+        # Every pod's spines are there, a partial pod's too (a fabric built for growth): spread the
+        # uplinks over them as when the pods are full, so adding leaves adds cables and moves none.
+        pod_leaves, pod_spines, last_spines = full_leaves, full_spines, full_spines
+        last_leaves = leaves - (pods - 1) * pod_leaves
+    spine_up = pod_leaves * up // pod_spines
+    last_up = last_leaves * up // last_spines
+    core_group, ports_per_pod = _core_group(k, pods, pod_spines, spine_up, last_up, cores_placed)
+    if core_group is None:
+        raise FabricError(f"{pods} pods are more than the {k}-port core switches can join")
+    spines = (pods - 1) * pod_spines + last_spines
+    return FatTree(tiers=3, spine=spines, core=pod_spines * core_group, pods=pods, pod_leaves=pod_leaves,
+                   pod_spines=pod_spines, last_pod_leaves=last_leaves, last_pod_spines=last_spines,
+                   core_group=core_group, core_ports_per_pod=ports_per_pod, **common)
+
+
 def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_nodes: int = 32,
                   tiers: int | str = "auto", oversubscription: float = 1.0, reserved_ports: int = 0,
                   node_cage_ports: int = DEFAULT_NODE_CAGE_PORTS, spines_placed: int = 0,
@@ -307,48 +369,5 @@ def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_node
                   oversubscription=float(oversubscription), nodes=nodes, leaf_down=down, leaf_up=up, leaf=leaves,
                   max_by_tiers=reach, radix_max_by_tiers=radix_reach, node_cage_ports=node_cage_ports)
     if n_tiers == 2:
-        spines = smallest_divisor_at_least(up, -(-leaves * up // k))
-        if spines is not None and spines < spines_placed <= up and up % spines_placed == 0:
-            spines = spines_placed
-        return FatTree(tiers=2, spine=spines, core=0, pods=1, pod_leaves=leaves, pod_spines=spines,
-                       last_pod_leaves=leaves, last_pod_spines=spines, core_group=0, core_ports_per_pod=0, **common)
-    half = k // 2
-    sets_per_pod = half // rails
-    if sets_per_pod < 1:
-        raise FabricError(f"{rails} rails are more than a {k}-port switch's pod of {half} leaves can hold")
-    pod_leaves = min(sets_per_pod, blocks) * rails
-    pods = math.ceil(blocks / sets_per_pod)
-    last_leaves = leaves - (pods - 1) * pod_leaves
-    pod_spines = smallest_divisor_at_least(up, -(-pod_leaves * up // half))
-    last_spines = smallest_divisor_at_least(up, -(-last_leaves * up // half))
-    if pod_spines is None or last_spines is None:
-        raise FabricError(f"a pod of {pod_leaves} leaves with {up} uplinks each does not fit {switch.id} spines")
-    full_leaves = sets_per_pod * rails
-    full_spines = smallest_divisor_at_least(up, -(-full_leaves * up // half))
-    if full_spines is not None and spines_placed >= pods * full_spines \
-            and (pod_leaves, pod_spines, last_spines) != (full_leaves, full_spines, full_spines):
-        # Every pod's spines are there, a partial pod's too (a fabric built for growth): spread the
-        # uplinks over them as when the pods are full, so adding leaves adds cables and moves none.
-        pod_leaves, pod_spines, last_spines = full_leaves, full_spines, full_spines
-        last_leaves = leaves - (pods - 1) * pod_leaves
-    spine_up = pod_leaves * up // pod_spines
-    last_up = last_leaves * up // last_spines
-    core_group = ports_per_pod = None
-    groups = list(range(max(1, -(-pods * spine_up // k)), spine_up + 1))
-    grown = cores_placed // pod_spines if cores_placed % pod_spines == 0 else 0
-    if grown in groups:  # core groups built for more pods than there are yet: keep them
-        groups.remove(grown)
-        groups.insert(0, grown)
-    for cg in groups:
-        if spine_up % cg:
-            continue
-        ports_per_pod = max(-(-spine_up // cg), -(-last_up // cg))
-        if pods * ports_per_pod <= k:
-            core_group = cg
-            break
-    if core_group is None:
-        raise FabricError(f"{pods} pods are more than the {k}-port core switches can join")
-    spines = (pods - 1) * pod_spines + last_spines
-    return FatTree(tiers=3, spine=spines, core=pod_spines * core_group, pods=pods, pod_leaves=pod_leaves,
-                   pod_spines=pod_spines, last_pod_leaves=last_leaves, last_pod_spines=last_spines,
-                   core_group=core_group, core_ports_per_pod=ports_per_pod, **common)
+        return _two_tier(switch, k, up, leaves, spines_placed, common)
+    return _three_tier(switch, k, up, rails, blocks, leaves, spines_placed, cores_placed, common)

@@ -38,10 +38,8 @@ def _ups_capacity(f: Facility) -> tuple[float, int]:
     return (f.ups_modules - spare) * (f.ups_module_kw or 0.0), spare
 
 
-def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: list[float]):
-    """Rows, UPS and generators of every hall, their findings, and per rack the worst utilisation of the
-    chain that feeds it (rack inlets, its row's distribution, its UPS) for the heat map."""
-    s = settings
+def _row_feeds(arrays, feeds: RackFeeds) -> tuple[dict, np.ndarray]:
+    """Per feed, each row's normal, failover and peak load and its load per phase; and the racks in each row."""
     n = arrays.n_racks
     order, row_of = arrays.rows
     nr = len(order)
@@ -62,9 +60,27 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
             "peak": rsum(getattr(feeds, f"peak_{side}")),
             "phases": np.stack([rsum(rotated[:, k]) for k in range(3)], axis=1)}
     racks_in_row = np.bincount(row_of, minlength=nr)
+    return sides, racks_in_row
 
-    findings: list[Finding] = []
-    halls = project.halls
+
+def _side_columns(d: dict, util: np.ndarray, fo_util: np.ndarray, rated: np.ndarray) -> list[dict]:
+    """One feed's figures, row by row, as the report lists them (rounded once, as whole arrays)."""
+    return [{"normal_kw": a, "failover_kw": b, "peak_kw": c, "utilisation": u if r else None,
+             "failover_utilisation": fu if r else None, "phases_kw": ph, "imbalance": im,
+             "run_normal_kw": rn, "run_failover_kw": rf}
+            for a, b, c, u, fu, r, ph, im, rn, rf in zip(
+                np.round(d["normal"], 3).tolist(), np.round(d["failover"], 3).tolist(),
+                np.round(d["peak"], 3).tolist(), np.round(util, 4).tolist(), np.round(fo_util, 4).tolist(),
+                rated.tolist(), np.round(d["phases"], 3).tolist(), np.round(d["imbalance"], 4).tolist(),
+                np.round(d["run_normal"], 3).tolist(), np.round(d["run_failover"], 3).tolist())]
+
+
+def _rows(arrays, feeds: RackFeeds, sides: dict, racks_in_row: np.ndarray, halls, s,
+          findings: list[Finding]) -> tuple[list[dict], np.ndarray]:
+    """Each row's distribution per feed against its rating: the report's rows, and each row's worst utilisation."""
+    order, row_of = arrays.rows
+    nr = len(order)
+    place = arrays.places_in_rows
     # racks without a row stand on their own: no busway of theirs is known
     amps = [halls[h].facility.distribution_amps_of(row) if row else None for h, row in order]
     # a row's racks hang off its runs in turn along the row, so a run carries its stretch, not an even share
@@ -87,14 +103,7 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
             d[key] = busiest_run(getattr(feeds, f"{attr}_{side}"))
         util, fo_util = _ratio(d["run_normal"], cont), _ratio(d["run_failover"], fail_cap)
         row_util = np.maximum.reduce([row_util, util, fo_util])
-        cols[side] = [{"normal_kw": a, "failover_kw": b, "peak_kw": c, "utilisation": u if r else None,
-                       "failover_utilisation": fu if r else None, "phases_kw": ph, "imbalance": im,
-                       "run_normal_kw": rn, "run_failover_kw": rf}
-                      for a, b, c, u, fu, r, ph, im, rn, rf in zip(
-                          np.round(d["normal"], 3).tolist(), np.round(d["failover"], 3).tolist(),
-                          np.round(d["peak"], 3).tolist(), np.round(util, 4).tolist(), np.round(fo_util, 4).tolist(),
-                          rated.tolist(), np.round(d["phases"], 3).tolist(), np.round(d["imbalance"], 4).tolist(),
-                          np.round(d["run_normal"], 3).tolist(), np.round(d["run_failover"], 3).tolist())]
+        cols[side] = _side_columns(d, util, fo_util, rated)
         _row_findings(findings, order, halls, amps, runs, side, d, per_run, cont, fail_cap, s)
     for i, (h, row) in enumerate(order):
         if not row and halls[h].facility.distribution_amps is not None:
@@ -108,6 +117,78 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
                 for (h, row), n_in, a, k, c, fc, fl, fa, fb in zip(
                     order, racks_in_row.tolist(), amps, runs.tolist(), cont.tolist(), fail_cap.tolist(),
                     per_run.tolist(), cols["a"], cols["b"])]
+    return rows_out, row_util
+
+
+def _hall_ups(hall, hall_rows: list[int], sides: dict, findings: list[Finding], where: str) -> tuple[dict, float]:
+    """A hall's UPS systems against their capacity: the report's entry, and the hall's worst UPS utilisation."""
+    f = hall.facility
+    util = 0.0
+    systems = _ups_systems(f, hall_rows, sides)
+    capacity, spare = _ups_capacity(f)
+    installed = f.ups_modules * f.ups_module_kw
+    listed = []
+    for name, normal, fo, pk in systems:
+        util = max(util, normal / capacity, fo / capacity)
+        listed.append({"name": name, "capacity_kw": _r(capacity), "installed_kw": _r(installed),
+                       "normal_kw": _r(normal), "failover_kw": _r(fo), "peak_kw": _r(pk),
+                       "utilisation": _share(normal, capacity), "failover_utilisation": _share(fo, capacity)})
+        label = f"{name} in {hall.label}"
+        if normal > installed + 1e-9:
+            findings.append(Finding("error", "ups-over-capacity",
+                                    f"{label} carries {normal:.1f} kW, over its {installed:.1f} kW "
+                                    f"({f.ups_modules} modules x {f.ups_module_kw:g} kW)", where))
+        elif normal > capacity + 1e-9:
+            findings.append(Finding("warning", "ups-redundancy-lost",
+                                    f"{label} carries {normal:.1f} kW: with {spare} of its {f.ups_modules} "
+                                    f"modules out it has {capacity:.1f} kW, so its spare is spent", where))
+        elif fo > capacity + 1e-9:
+            findings.append(Finding("warning", "ups-redundancy-lost",
+                                    f"{label} must carry {fo:.1f} kW when its partner is lost, over its "
+                                    f"{capacity:.1f} kW: the {f.ups_scheme} scheme is not redundant", where))
+        if normal <= capacity + 1e-9 and pk > normal + 1e-9 and pk > capacity + 1e-9:
+            findings.append(Finding("warning", "transient-over-rating",
+                                    f"{label}: transient peaks reach {pk:.1f} kW, over its {capacity:.1f} kW: "
+                                    "it must ride through them on its overload rating", where))
+    if f.ups_scheme == "N+1" and f.ups_modules < 2:
+        findings.append(Finding("warning", "ups-redundancy-lost",
+                                f"the N+1 UPS in {hall.label} has one module: it has no spare", where))
+    return ({"hall": hall.id, "scheme": f.ups_scheme, "modules": f.ups_modules,
+             "spare_modules": spare, "module_kw": f.ups_module_kw,
+             "blocks": f.ups_blocks if f.ups_scheme == "DR" else None, "systems": listed}, util)
+
+
+def _hall_generators(hall, load: float, findings: list[Finding], where: str) -> dict:
+    """A hall's generators against its facility load (IT x PUE)."""
+    f = hall.facility
+    cap_all = f.generators * f.generator_kw
+    cap_n = (f.generators - f.generator_redundant) * f.generator_kw
+    out = {"hall": hall.id, "units": f.generators, "unit_kw": f.generator_kw,
+           "redundant": f.generator_redundant, "load_kw": _r(load), "capacity_kw": _r(cap_n),
+           "installed_kw": _r(cap_all), "utilisation": _share(load, cap_n)}
+    label = f"the generators of {hall.label}"
+    if load > cap_all + 1e-9:
+        findings.append(Finding("error", "generator-over-capacity",
+                                f"{label} ({f.generators} x {f.generator_kw:g} kW) cannot carry the "
+                                f"{load:.1f} kW facility load", where))
+    elif load > cap_n + 1e-9:
+        findings.append(Finding("warning", "generator-redundancy-lost",
+                                f"{label}: with {f.generator_redundant} unit(s) out, {cap_n:.0f} kW is left "
+                                f"for {load:.1f} kW: not N+{f.generator_redundant}", where))
+    return out
+
+
+def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: list[float]):
+    """Rows, UPS and generators of every hall, their findings, and per rack the worst utilisation of the
+    chain that feeds it (rack inlets, its row's distribution, its UPS) for the heat map."""
+    s = settings
+    n = arrays.n_racks
+    order, row_of = arrays.rows
+    sides, racks_in_row = _row_feeds(arrays, feeds)
+
+    findings: list[Finding] = []
+    halls = project.halls
+    rows_out, row_util = _rows(arrays, feeds, sides, racks_in_row, halls, s, findings)
 
     ups_out, gen_out = [], []
     hall_util = np.zeros(len(project.halls))
@@ -116,54 +197,10 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
         hall_rows = [i for i, (hh, _) in enumerate(order) if hh == h]
         where = f"hall:{hall.id}"
         if f.ups_scheme is not None:
-            systems = _ups_systems(f, hall_rows, sides)
-            capacity, spare = _ups_capacity(f)
-            installed = f.ups_modules * f.ups_module_kw
-            listed = []
-            for name, normal, fo, pk in systems:
-                hall_util[h] = max(hall_util[h], normal / capacity, fo / capacity)
-                listed.append({"name": name, "capacity_kw": _r(capacity), "installed_kw": _r(installed),
-                               "normal_kw": _r(normal), "failover_kw": _r(fo), "peak_kw": _r(pk),
-                               "utilisation": _share(normal, capacity), "failover_utilisation": _share(fo, capacity)})
-                label = f"{name} in {hall.label}"
-                if normal > installed + 1e-9:
-                    findings.append(Finding("error", "ups-over-capacity",
-                                            f"{label} carries {normal:.1f} kW, over its {installed:.1f} kW "
-                                            f"({f.ups_modules} modules x {f.ups_module_kw:g} kW)", where))
-                elif normal > capacity + 1e-9:
-                    findings.append(Finding("warning", "ups-redundancy-lost",
-                                            f"{label} carries {normal:.1f} kW: with {spare} of its {f.ups_modules} "
-                                            f"modules out it has {capacity:.1f} kW, so its spare is spent", where))
-                elif fo > capacity + 1e-9:
-                    findings.append(Finding("warning", "ups-redundancy-lost",
-                                            f"{label} must carry {fo:.1f} kW when its partner is lost, over its "
-                                            f"{capacity:.1f} kW: the {f.ups_scheme} scheme is not redundant", where))
-                if normal <= capacity + 1e-9 and pk > normal + 1e-9 and pk > capacity + 1e-9:
-                    findings.append(Finding("warning", "transient-over-rating",
-                                            f"{label}: transient peaks reach {pk:.1f} kW, over its {capacity:.1f} kW: "
-                                            "it must ride through them on its overload rating", where))
-            if f.ups_scheme == "N+1" and f.ups_modules < 2:
-                findings.append(Finding("warning", "ups-redundancy-lost",
-                                        f"the N+1 UPS in {hall.label} has one module: it has no spare", where))
-            ups_out.append({"hall": hall.id, "scheme": f.ups_scheme, "modules": f.ups_modules,
-                            "spare_modules": spare, "module_kw": f.ups_module_kw,
-                            "blocks": f.ups_blocks if f.ups_scheme == "DR" else None, "systems": listed})
+            ups, hall_util[h] = _hall_ups(hall, hall_rows, sides, findings, where)
+            ups_out.append(ups)
         if f.generators:
-            load = it_max_by_hall[h] * s.pue
-            cap_all = f.generators * f.generator_kw
-            cap_n = (f.generators - f.generator_redundant) * f.generator_kw
-            gen_out.append({"hall": hall.id, "units": f.generators, "unit_kw": f.generator_kw,
-                            "redundant": f.generator_redundant, "load_kw": _r(load), "capacity_kw": _r(cap_n),
-                            "installed_kw": _r(cap_all), "utilisation": _share(load, cap_n)})
-            label = f"the generators of {hall.label}"
-            if load > cap_all + 1e-9:
-                findings.append(Finding("error", "generator-over-capacity",
-                                        f"{label} ({f.generators} x {f.generator_kw:g} kW) cannot carry the "
-                                        f"{load:.1f} kW facility load", where))
-            elif load > cap_n + 1e-9:
-                findings.append(Finding("warning", "generator-redundancy-lost",
-                                        f"{label}: with {f.generator_redundant} unit(s) out, {cap_n:.0f} kW is left "
-                                        f"for {load:.1f} kW: not N+{f.generator_redundant}", where))
+            gen_out.append(_hall_generators(hall, it_max_by_hall[h] * s.pue, findings, where))
         if f.distribution_amps is None and not any(f.row(order[i][1]).distribution_amps for i in hall_rows) \
                 and f.ups_scheme is None and not f.generators and hall_rows:
             findings.append(Finding("info", "power-chain-unchecked",

@@ -75,6 +75,68 @@ class PowerResult(EngineResult):
     facility_max_kw: float
 
 
+def _rack_list(project, ids, names, rack_typ, rack_max, limits, limit_sources, util, chain_util, feeds: RackFeeds,
+               failover: np.ndarray) -> list[dict]:
+    """One report row per rack: the columns rounded as whole arrays, then zipped."""
+    def col(a: np.ndarray, nd: int = 3) -> list:
+        return np.round(a, nd).tolist()
+
+    count_a, count_b = feeds.inlets_a, feeds.inlets_b
+    pdus = (count_a + count_b).astype(int)
+    rack_feed_rows = _rack_feed_rows(feeds, count_a, count_b, failover)
+    return [
+        {"id": rid, "name": name, "hall": r.hall, "row": r.row, "typical_kw": typ, "max_kw": mx, "limit_kw": lim,
+         "limit_source": src, "headroom_kw": head, "utilisation": u, "pdus": n, "inlet": kind,
+         "chain_utilisation": cu, "peak_kw": pk, "feeds": fd}
+        for rid, name, r, typ, mx, lim, src, head, u, n, kind, cu, pk, fd in zip(
+            ids, names, project.racks, col(rack_typ), col(rack_max), col(limits), limit_sources, col(limits - rack_max),
+            col(util, 4), pdus.tolist(), feeds.inlet_kind, _or_none(chain_util, 4), col(feeds.peak_a + feeds.peak_b),
+            rack_feed_rows)
+    ]
+
+
+def _row_list(arrays: DesignArrays, chain: dict, rack_typ: np.ndarray, rack_max: np.ndarray) -> list[dict]:
+    """The power chain's rows with their racks' IT load, sorted by hall and row."""
+    _, row_of = arrays.rows
+    n_rows = len(chain["rows"])
+    row_typ = np.round(np.bincount(row_of, weights=rack_typ, minlength=n_rows), 3).tolist()
+    row_max = np.round(np.bincount(row_of, weights=rack_max, minlength=n_rows), 3).tolist()
+    return sorted(({"hall": c["hall"], "row": c["row"], "racks": c["racks"], "typical_kw": typ, "max_kw": mx,
+                    **{k: v for k, v in c.items() if k not in ("hall", "row", "racks")}}
+                   for c, typ, mx in zip(chain["rows"], row_typ, row_max)), key=lambda r: (r["hall"], r["row"]))
+
+
+def _hall_list(project: Project, arrays: DesignArrays, rack_typ: np.ndarray, rack_max: np.ndarray, s,
+               findings: list[Finding]) -> list[dict]:
+    """Each hall's IT load against its capacity."""
+    halls = []
+    for h_i, hall in enumerate(project.halls):
+        mask = arrays.rack_hall == h_i
+        typ, mx = float(rack_typ[mask].sum()), float(rack_max[mask].sum())
+        cap = hall.power_capacity_kw
+        where = f"hall:{hall.id}"
+        if cap is not None:
+            if mx > cap:
+                findings.append(Finding("error", "hall-over-power",
+                                        f"hall {hall.label} needs up to {mx:.1f} kW of IT power, over its "
+                                        f"{cap:g} kW capacity", where))
+            elif mx > HEADROOM_WARNING * cap:
+                findings.append(Finding("warning", "hall-power-headroom",
+                                        f"hall {hall.label} uses {mx / cap:.0%} of its {cap:g} kW IT capacity", where))
+        halls.append({"id": hall.id, "name": hall.name, "it_typical_kw": _r(typ), "it_max_kw": _r(mx),
+                      "capacity_kw": cap, "headroom_kw": None if cap is None else _r(cap - mx),
+                      "facility_kw": _r(mx * s.pue)})
+    return halls
+
+
+def _cooling_equipment_kw(arrays: DesignArrays) -> float:
+    """What the CDUs and CRAHs draw: floor units, and CDUs mounted in racks."""
+    t = arrays.types
+    cooling_unit = np.array([d.kind in ("cdu", "crah") for d in t.types], dtype=bool)
+    return float(np.sum(t.power_max_w[arrays.floor_type] * cooling_unit[arrays.floor_type])) / 1000.0 + float(
+        arrays.per_rack(arrays.dev(t.power_max_w), arrays.dev(t.is_cdu)).sum()) / 1000.0
+
+
 @paused()  # a row per rack of figures: many small containers, no cycles
 def analyze_power(ctx: Context) -> PowerResult:
     project, catalog, arrays = ctx.project, ctx.catalog, ctx.arrays
@@ -95,9 +157,6 @@ def analyze_power(ctx: Context) -> PowerResult:
     ids = arrays.rack_ids
     # a rack without a name is labelled by its id on the plan, so its messages say the same
     findings = _rack_findings([n or i for n, i in zip(names, ids)], ids, rack_max, limits, feeds, s)
-    def col(a: np.ndarray, nd: int = 3) -> list:
-        return np.round(a, nd).tolist()
-
     util = np.divide(rack_max, limits, out=np.zeros_like(rack_max), where=limits > 0)
     hall_it = [float(rack_max[arrays.rack_hall == h].sum()) for h in range(len(project.halls))]
     chain, chain_findings, above = power_chain(project, arrays, feeds, s, hall_it)
@@ -107,50 +166,15 @@ def analyze_power(ctx: Context) -> PowerResult:
                                     _ratio(feeds.fail_b, feeds.rating_b * s.failover_derating)])
     # a rack without inlets has no chain the design states: unknown, not idle
     chain_util = np.where(count_a + count_b > 0, np.maximum(inlet_util, above), np.nan)
-    pdus = (count_a + count_b).astype(int)
-    rack_feed_rows = _rack_feed_rows(feeds, count_a, count_b, failover)
-    racks = [
-        {"id": rid, "name": name, "hall": r.hall, "row": r.row, "typical_kw": typ, "max_kw": mx, "limit_kw": lim,
-         "limit_source": src, "headroom_kw": head, "utilisation": u, "pdus": n, "inlet": kind,
-         "chain_utilisation": cu, "peak_kw": pk, "feeds": fd}
-        for rid, name, r, typ, mx, lim, src, head, u, n, kind, cu, pk, fd in zip(
-            ids, names, project.racks, col(rack_typ), col(rack_max), col(limits), limit_sources, col(limits - rack_max),
-            col(util, 4), pdus.tolist(), feeds.inlet_kind, _or_none(chain_util, 4), col(feeds.peak_a + feeds.peak_b),
-            rack_feed_rows)
-    ]
-
-    _, row_of = arrays.rows
-    n_rows = len(chain["rows"])
-    row_typ = np.round(np.bincount(row_of, weights=rack_typ, minlength=n_rows), 3).tolist()
-    row_max = np.round(np.bincount(row_of, weights=rack_max, minlength=n_rows), 3).tolist()
-    row_list = sorted(({"hall": c["hall"], "row": c["row"], "racks": c["racks"], "typical_kw": typ, "max_kw": mx,
-                        **{k: v for k, v in c.items() if k not in ("hall", "row", "racks")}}
-                       for c, typ, mx in zip(chain["rows"], row_typ, row_max)), key=lambda r: (r["hall"], r["row"]))
-
-    halls = []
-    for h_i, hall in enumerate(project.halls):
-        mask = arrays.rack_hall == h_i
-        typ, mx = float(rack_typ[mask].sum()), float(rack_max[mask].sum())
-        cap = hall.power_capacity_kw
-        where = f"hall:{hall.id}"
-        if cap is not None:
-            if mx > cap:
-                findings.append(Finding("error", "hall-over-power",
-                                        f"hall {hall.label} needs up to {mx:.1f} kW of IT power, over its "
-                                        f"{cap:g} kW capacity", where))
-            elif mx > HEADROOM_WARNING * cap:
-                findings.append(Finding("warning", "hall-power-headroom",
-                                        f"hall {hall.label} uses {mx / cap:.0%} of its {cap:g} kW IT capacity", where))
-        halls.append({"id": hall.id, "name": hall.name, "it_typical_kw": _r(typ), "it_max_kw": _r(mx),
-                      "capacity_kw": cap, "headroom_kw": None if cap is None else _r(cap - mx),
-                      "facility_kw": _r(mx * s.pue)})
+    racks = _rack_list(project, ids, names, rack_typ, rack_max, limits, limit_sources, util, chain_util, feeds,
+                       failover)
+    row_list = _row_list(arrays, chain, rack_typ, rack_max)
+    halls = _hall_list(project, arrays, rack_typ, rack_max, s, findings)
 
     supplies, psu_findings = _supplies(project, arrays)
     findings += psu_findings
     it_typ, it_max = float(rack_typ.sum()), float(rack_max.sum())
-    cooling_unit = np.array([d.kind in ("cdu", "crah") for d in t.types], dtype=bool)
-    cdu_kw = float(np.sum(t.power_max_w[arrays.floor_type] * cooling_unit[arrays.floor_type])) / 1000.0 + float(
-        arrays.per_rack(arrays.dev(t.power_max_w), arrays.dev(t.is_cdu)).sum()) / 1000.0
+    cdu_kw = _cooling_equipment_kw(arrays)
     section = {
         "settings": {"pue": s.pue, "power_factor": s.power_factor, "derating": s.derating,
                      "failover_derating": s.failover_derating},

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import math
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 from decimal import ROUND_HALF_UP, Decimal
 from typing import Mapping
@@ -260,58 +260,68 @@ def _bill_currency(bill: _Bill, wanted: str) -> str:
     return wanted if wanted in sums or not sums else max(sums, key=sums.get)
 
 
-def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
-    currency = _bill_currency(bill, wanted)
-    findings: list[Finding] = []
-    sections = []
-    number = 0
-    list_total = net_total = one_off = yearly = Decimal(0)
-    other: dict[str, Decimal] = {}
-    unpriced: list[str] = []
-    unconfirmed_net = Decimal(0)
-    indicative_elsewhere = False
-    stale: list[str] = []
-    for key, title in SECTIONS:
-        lines = bill.lines[key]
-        if not lines:
-            continue
-        sec_list = sec_net = Decimal(0)
-        sec_other: dict[str, Decimal] = {}
-        n_unpriced = 0
-        for ln in lines:
-            number += 1
-            ln["line"] = number
-            if ln["extended_price"] is None:
-                n_unpriced += 1
-                unpriced.append(ln["description"])
-            elif ln["currency"] == currency:
-                sec_list += ln["list_extended"]
-                sec_net += ln["extended_price"]
-                if ln["per_year"]:
-                    yearly += ln["extended_price"] / ln["term_years"]
-                else:
-                    one_off += ln["extended_price"]
-                if not ln["price_confirmed"]:
-                    unconfirmed_net += ln["extended_price"]
+@dataclass
+class _Totals:
+    """What the sections add up to as they are numbered, in the bill's currency unless named otherwise."""
+
+    number: int = 0  # lines numbered so far
+    list_total: Decimal = Decimal(0)
+    net_total: Decimal = Decimal(0)
+    one_off: Decimal = Decimal(0)
+    yearly: Decimal = Decimal(0)
+    unconfirmed_net: Decimal = Decimal(0)
+    indicative_elsewhere: bool = False  # an indicative price in another currency
+    other: dict[str, Decimal] = field(default_factory=dict)
+    unpriced: list[str] = field(default_factory=list)
+    stale: list[str] = field(default_factory=list)
+
+
+def _section(bill: _Bill, key: str, title: str, lines: list[dict], currency: str, t: _Totals) -> dict:
+    """One section: numbers its lines, adds them to the totals and rounds their prices for the report (the
+    totals keep the exact Decimals)."""
+    sec_list = sec_net = Decimal(0)
+    sec_other: dict[str, Decimal] = {}
+    n_unpriced = 0
+    for ln in lines:
+        t.number += 1
+        ln["line"] = t.number
+        if ln["extended_price"] is None:
+            n_unpriced += 1
+            t.unpriced.append(ln["description"])
+        elif ln["currency"] == currency:
+            sec_list += ln["list_extended"]
+            sec_net += ln["extended_price"]
+            if ln["per_year"]:
+                t.yearly += ln["extended_price"] / ln["term_years"]
             else:
-                sec_other[ln["currency"]] = sec_other.get(ln["currency"], Decimal(0)) + ln["extended_price"]
-                other[ln["currency"]] = other.get(ln["currency"], Decimal(0)) + ln["extended_price"]
-                indicative_elsewhere |= not ln["price_confirmed"]
-            if "stale" in ln["flags"]:
-                stale.append(ln["description"])
-            for k in ("unit_price", "net_unit_price", "list_extended", "extended_price"):
-                if ln[k] is not None:
-                    ln[k] = float(money(ln[k]))
-        list_total += sec_list
-        net_total += sec_net
-        sections.append({"section": key, "title": title, "lines": lines, "currency": currency,
-                         "list_subtotal": float(money(sec_list)), "discount_percent": bill.quote.discount(key),
-                         "discount": float(money(sec_list - sec_net)), "subtotal": float(money(sec_net)),
-                         "other_currencies": {c: float(money(v)) for c, v in sorted(sec_other.items())},
-                         # every currency's net subtotal, the bill's included (kept for scripts that read it)
-                         "subtotals": {c: float(money(v)) for c, v in sorted({currency: sec_net, **sec_other}.items())
-                                       if v or c == currency},
-                         "unpriced": n_unpriced})
+                t.one_off += ln["extended_price"]
+            if not ln["price_confirmed"]:
+                t.unconfirmed_net += ln["extended_price"]
+        else:
+            sec_other[ln["currency"]] = sec_other.get(ln["currency"], Decimal(0)) + ln["extended_price"]
+            t.other[ln["currency"]] = t.other.get(ln["currency"], Decimal(0)) + ln["extended_price"]
+            t.indicative_elsewhere |= not ln["price_confirmed"]
+        if "stale" in ln["flags"]:
+            t.stale.append(ln["description"])
+        for k in ("unit_price", "net_unit_price", "list_extended", "extended_price"):
+            if ln[k] is not None:
+                ln[k] = float(money(ln[k]))
+    t.list_total += sec_list
+    t.net_total += sec_net
+    return {"section": key, "title": title, "lines": lines, "currency": currency,
+            "list_subtotal": float(money(sec_list)), "discount_percent": bill.quote.discount(key),
+            "discount": float(money(sec_list - sec_net)), "subtotal": float(money(sec_net)),
+            "other_currencies": {c: float(money(v)) for c, v in sorted(sec_other.items())},
+            # every currency's net subtotal, the bill's included (kept for scripts that read it)
+            "subtotals": {c: float(money(v)) for c, v in sorted({currency: sec_net, **sec_other}.items())
+                          if v or c == currency},
+            "unpriced": n_unpriced}
+
+
+def _price_findings(bill: _Bill, currency: str, wanted: str, t: _Totals) -> list[Finding]:
+    """What the totals leave out or rest on: unpriced lines, other currencies, stale and indicative prices."""
+    findings: list[Finding] = []
+    unpriced, other, stale = t.unpriced, t.other, t.stale
     if unpriced:
         names = sorted(set(unpriced))
         # Hardware the catalog cannot price is missing data; a licence with no public price is expected.
@@ -336,23 +346,38 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
                                 f"{len(stale)} price{'s are' if len(stale) != 1 else ' is'} older than "
                                 f"{bill.quote.price_max_age_days} days: " + "; ".join(sorted(set(stale))[:4])
                                 + (" …" if len(set(stale)) > 4 else ""), WHERE))
-    if net_total and unconfirmed_net:
-        share = float(unconfirmed_net / net_total) * 100
+    if t.net_total and t.unconfirmed_net:
+        share = float(t.unconfirmed_net / t.net_total) * 100
         findings.append(Finding("info", "bom-indicative",
                                 f"{share:.0f} % of the total rests on indicative prices (press, third-party "
                                 "or planning estimates, not a vendor quote); load a price list to replace them", WHERE))
+    return findings
+
+
+def _price_list_findings(bill: _Bill, unused: list[str]) -> list[Finding]:
+    """A loaded price list none or only some of whose entries the bill uses."""
+    if bill.quote.prices and len(unused) == len(bill.quote.prices):
+        return [Finding("warning", "bom-price-list-unused",
+                        f"none of the {len(unused):,} prices of {bill.quote.price_list_name or 'the price list'} "
+                        "matches a part number or catalog id on the bill", WHERE)]
+    if unused:
+        return [Finding("info", "bom-price-list-unused",
+                        f"{len(unused):,} of {len(bill.quote.prices):,} prices of "
+                        f"{bill.quote.price_list_name or 'the price list'} match nothing on the bill: "
+                        + ", ".join(unused[:5]) + (" …" if len(unused) > 5 else ""), WHERE)]
+    return []
+
+
+def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
+    currency = _bill_currency(bill, wanted)
+    t = _Totals()
+    sections = [_section(bill, key, title, bill.lines[key], currency, t) for key, title in SECTIONS
+                if bill.lines[key]]
+    findings = _price_findings(bill, currency, wanted, t)
     unused = sorted(p.part_number for p in bill.quote.prices if p.key not in bill.used_list_keys)
     ids = {ln["id"] for lines in bill.lines.values() for ln in lines}
-    if bill.quote.prices and len(unused) == len(bill.quote.prices):
-        findings.append(Finding("warning", "bom-price-list-unused",
-                                f"none of the {len(unused):,} prices of "
-                                f"{bill.quote.price_list_name or 'the price list'} "
-                                "matches a part number or catalog id on the bill", WHERE))
-    elif unused:
-        findings.append(Finding("info", "bom-price-list-unused",
-                                f"{len(unused):,} of {len(bill.quote.prices):,} prices of "
-                                f"{bill.quote.price_list_name or 'the price list'} match nothing on the bill: "
-                                + ", ".join(unused[:5]) + (" …" if len(unused) > 5 else ""), WHERE))
+    findings += _price_list_findings(bill, unused)
+    list_total, net_total, other, unconfirmed_net = t.list_total, t.net_total, t.other, t.unconfirmed_net
     bom = {
         "currency": currency,
         "as_of": bill.as_of.isoformat(),
@@ -360,15 +385,15 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
         "list_total": float(money(list_total)),
         "discount_total": float(money(list_total - net_total)),
         "price_total": float(money(net_total)),
-        "one_off_total": float(money(one_off)),
-        "yearly_total": float(money(yearly)),
+        "one_off_total": float(money(t.one_off)),
+        "yearly_total": float(money(t.yearly)),
         "other_currencies": {c: float(money(v)) for c, v in sorted(other.items())},
         "totals_by_currency": {currency: float(money(net_total)),
                                **{c: float(money(v)) for c, v in sorted(other.items())}},
-        "estimated": bool(unconfirmed_net) or indicative_elsewhere,
-        "unpriced": sorted(set(unpriced)),
+        "estimated": bool(unconfirmed_net) or t.indicative_elsewhere,
+        "unpriced": sorted(set(t.unpriced)),
         "indicative_share": float(unconfirmed_net / net_total) if net_total else 0.0,
-        "lines": number,
+        "lines": t.number,
         "spares_percent": bill.quote.spares_percent,
         "term_years": bill.quote.term_years,
         "price_list": {"name": bill.quote.price_list_name, "entries": len(bill.quote.prices),

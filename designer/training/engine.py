@@ -137,18 +137,10 @@ def _layer_times_once(model, c, peak, hbm, gen, precision, sw) -> dict:
     return {k: v[inverse] for k, v in lt.items()}
 
 
-def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
-    gen = generation(cluster.generation)
-    sw = training.software
-    peak = cluster.peak_tflops(training.precision) * 1e12
-    hbm = cluster.hbm_tbps * 1e12
-    flash = sw.flash
-    t, p, d, cp, v = (c[k] for k in ("tp", "pp", "dp", "cp", "v"))
-    n = t * p * d * cp  # the GPUs the plan runs on (the rest of the cluster, if any, idle)
-    T = c["b"] * model.seq / cp
-
-    lt = _layer_times_once(model, c, peak, hbm, gen, training.precision, sw)
-    nvl, ib = bandwidths(cluster, gen)
+def _layer_comm(model, c: dict, T, cluster, gen, nvl, ib, lt: dict, sw) -> tuple:
+    """Per layer, the tensor-, context- and expert-parallel communication left exposed, forward and backward
+    (full recompute repeats the forward's in the backward)."""
+    t = c["tp"]
     rc_full = c["rc"] == 2
     tp_f, tp_b = tp_comm(model, c, T, cluster, nvl, ib)
     usage_tp = np.where(t <= cluster.nvlink_domain, gen.nvlink_sm_usage, gen.ib_sm_usage)
@@ -163,21 +155,12 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     cp_bwd = overlapped(cp_b, lt["attn_total"] - lt["attn_fwd"], gen.nvlink_sm_usage) + np.where(rc_full, cp_fwd, 0.0)
     ep_f, ep_b = ep_comm(model, c, T, cluster, nvl, ib)
     ep_fwd, ep_bwd = ep_f, ep_b + np.where(rc_full, ep_f, 0.0)
+    return tp_fwd, tp_bwd, cp_fwd, cp_bwd, ep_fwd, ep_bwd
 
-    slow = straggler_factor(gen, n)
-    f_layer = lt["fwd"] * slow
-    b_layer = (lt["bwd"] + lt["recompute"]) * slow
-    fwd_l = f_layer + tp_fwd + cp_fwd + ep_fwd
-    bwd_l = b_layer + tp_bwd + cp_bwd + ep_bwd
-    t_layer = fwd_l + bwd_l
-    per, last = stage_layers(model.layers, p)
-    heavy = np.maximum(per, last)
-    stage_compute = np.maximum(per * t_layer, last * t_layer + lt["logits"] * slow)
 
-    psi = mem["params_on_gpu"]
-    dpc = dp_comm(mem["layer_params"], psi, c, cluster, nvl, ib, sw)
-    # NCCL kernels that also drive NVLink hops hold SMs the whole time (Calculon's NVLink tier)
-    u = np.where(per_domain(shard, t, cluster) > 1, gen.nvlink_sm_usage, gen.ib_sm_usage)
+def _stage_dp(dpc: dict, c: dict, mem: dict, heavy, fwd_l, bwd_l, u, hbm, gen, sw) -> tuple:
+    """The data-parallel traffic a pipeline stage waits for within a micro-batch: ZeRO-3's per-layer
+    gathers and reduce-scatters (with FSDP's copies), and ZeRO-2's per-micro-batch reduce-scatter."""
     ag, rs = dpc["layer_ag"], dpc["layer_rs"]
     copies = np.zeros_like(fwd_l)
     if sw.dp_impl == "fsdp":
@@ -195,10 +178,13 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
         z3 = heavy * (2 * ag + rs)
         z2 = dpc["mb_rs"]
     z3 = z3 + heavy * copies
-    stage = stage_compute + z3 + z2
+    return z3, z2
 
-    bubble = (p - 1) / v * stage
-    pipeline = m * stage + bubble
+
+def _step_exposed(model, c: dict, T, cluster, gen, nvl, ib, dpc: dict, m, heavy, fwd_l, bwd_l, u, sw) -> tuple:
+    """What a step waits for outside the stages: pipeline point-to-point sends and the once-a-step
+    data-parallel reductions and gathers."""
+    p, v = c["pp"], c["v"]
     p2p = pp_p2p(model, c, T, cluster, nvl, ib)
     if sw.pp_overlap:
         pp_exp = 2 * (p - 1) * p2p + 2 * m * v * p2p * gen.ib_sm_usage
@@ -214,16 +200,59 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
         dp_exp = overlapped(once, heavy * bwd_l, u) + once / heavy + gather
     else:
         dp_exp = once + dpc["step_ag"]
+    return pp_exp, dp_exp
+
+
+def _hardware_flops(model, c: dict, tokens, flash, mf):
+    """FLOPs the GPUs execute in a step, recomputation included (model FLOPs without recompute)."""
+    rc_full = c["rc"] == 2
+    hf = model.hardware_flops_per_token("full", flash) * tokens
+    hf = np.where(rc_full, hf, model.hardware_flops_per_token("selective", flash) * tokens)
+    hf = np.where(c["rc"] == 3, model.hardware_flops_per_token("op", flash) * tokens, hf)
+    return np.where(c["rc"] == 0, mf, hf)
+
+
+def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
+    gen = generation(cluster.generation)
+    sw = training.software
+    peak = cluster.peak_tflops(training.precision) * 1e12
+    hbm = cluster.hbm_tbps * 1e12
+    flash = sw.flash
+    t, p, d, cp, v = (c[k] for k in ("tp", "pp", "dp", "cp", "v"))
+    n = t * p * d * cp  # the GPUs the plan runs on (the rest of the cluster, if any, idle)
+    T = c["b"] * model.seq / cp
+
+    lt = _layer_times_once(model, c, peak, hbm, gen, training.precision, sw)
+    nvl, ib = bandwidths(cluster, gen)
+    tp_fwd, tp_bwd, cp_fwd, cp_bwd, ep_fwd, ep_bwd = _layer_comm(model, c, T, cluster, gen, nvl, ib, lt, sw)
+
+    slow = straggler_factor(gen, n)
+    f_layer = lt["fwd"] * slow
+    b_layer = (lt["bwd"] + lt["recompute"]) * slow
+    fwd_l = f_layer + tp_fwd + cp_fwd + ep_fwd
+    bwd_l = b_layer + tp_bwd + cp_bwd + ep_bwd
+    t_layer = fwd_l + bwd_l
+    per, last = stage_layers(model.layers, p)
+    heavy = np.maximum(per, last)
+    stage_compute = np.maximum(per * t_layer, last * t_layer + lt["logits"] * slow)
+
+    psi = mem["params_on_gpu"]
+    dpc = dp_comm(mem["layer_params"], psi, c, cluster, nvl, ib, sw)
+    # NCCL kernels that also drive NVLink hops hold SMs the whole time (Calculon's NVLink tier)
+    u = np.where(per_domain(shard, t, cluster) > 1, gen.nvlink_sm_usage, gen.ib_sm_usage)
+    z3, z2 = _stage_dp(dpc, c, mem, heavy, fwd_l, bwd_l, u, hbm, gen, sw)
+    stage = stage_compute + z3 + z2
+
+    bubble = (p - 1) / v * stage
+    pipeline = m * stage + bubble
+    pp_exp, dp_exp = _step_exposed(model, c, T, cluster, gen, nvl, ib, dpc, m, heavy, fwd_l, bwd_l, u, sw)
     optimizer = psi * OPTIMIZER_BYTES_PER_PARAM / np.where(c["zero"] >= 1, shard, 1.0) / (hbm * gen.hbm_eff)
     step = pipeline + pp_exp + dp_exp + optimizer
 
     tokens = training.global_batch * model.seq
     tok_s = tokens / step
     mf = model.model_flops_per_token() * tokens
-    hf = model.hardware_flops_per_token("full", flash) * tokens
-    hf = np.where(rc_full, hf, model.hardware_flops_per_token("selective", flash) * tokens)
-    hf = np.where(c["rc"] == 3, model.hardware_flops_per_token("op", flash) * tokens, hf)
-    hf = np.where(c["rc"] == 0, mf, hf)
+    hf = _hardware_flops(model, c, tokens, flash, mf)
     compute_layer = f_layer + b_layer
     return {
         "step_time_s": step, "tokens_per_s": tok_s, "tokens_per_s_per_gpu": tok_s / n,
