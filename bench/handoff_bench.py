@@ -41,7 +41,7 @@ def bench() -> dict:
             target = Path(tmp) / file
             out[figure] = round(best_of(lambda: FORMATS[name].write(big, target), runs=2)[0], 3)
     out["handoff_100k_links"] = len(big.result("fabric").links())
-    out["handoff_100k_racks"] = big.summary["racks"]
+    out["handoff_100k_racks"] = big.summary.racks
     return out
 
 

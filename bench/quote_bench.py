@@ -39,7 +39,7 @@ def bench() -> dict:
         out["pdf_100k_mb"] = round((folder / "b.pdf").stat().st_size / 1e6, 2)
         out["xlsx_100k_s"] = round(best_of(lambda: FORMATS["xlsx"].write(big, folder / "b.xlsx"), runs=2)[0], 3)
         out["bom_csv_100k_s"] = round(best_of(lambda: FORMATS["csv"].write(big, folder / "b.csv"))[0], 3)
-    out["quote_100k_gpus"] = big.summary["gpus"]
+    out["quote_100k_gpus"] = big.summary.gpus
     out["quote_100k_bill_lines"] = big["bom"]["lines"]
     return out
 

@@ -61,7 +61,7 @@ def test_the_dock_shows_every_section_and_the_net_total(window):
 def test_every_line_shows_the_bills_figures_and_marks_indicative_and_old_prices(window, qtbot):
     # judged on a day of its own, not today: the catalog's DGX B200 price (March 2025) is too old on it
     window.document.push(UpdateQuoteCommand({"quote_date": "2026-12-01"}))
-    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window)["as_of"] == "2026-12-01", timeout=60000)
+    qtbot.waitUntil(lambda: not window.runner.busy and _bom(window).as_of == "2026-12-01", timeout=60000)
     panel = window.bom
     priced = [ln for s in _bom(window).sections for ln in s.lines if ln.unit_price is not None]
     assert priced
@@ -199,7 +199,8 @@ def test_quote_settings_push_undoable_edits_and_show_refusals(window, qtbot):
 def test_a_price_list_replaces_catalog_prices_and_can_be_cleared(window, qtbot, tmp_path):
     dgx = next(ln for ln in _section(window, "compute").lines if ln.id == "dgx-b200")
     prices = tmp_path / "acme-prices.csv"
-    prices.write_text(f"Part number,Unit price,Currency,Date\n{dgx.part_number},480000,USD,2026-11-01\n",
+    # dated the day the bill is judged on (today, with no quote date): never too old, whatever the date
+    prices.write_text(f"Part number,Unit price,Currency,Date\n{dgx.part_number},480000,USD,{_bom(window).as_of}\n",
                       encoding="utf-8")
     assert window.quote_actions.load_price_list(prices)
     quote = window.document.project.quote

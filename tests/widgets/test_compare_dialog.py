@@ -35,7 +35,7 @@ def test_compare_with_a_broken_file_says_why(window, qtbot, tmp_path):
 def test_a_dialog_closed_before_its_result_leaves_the_next_one_working(window, qtbot):
     from PySide6.QtCore import Qt
 
-    from widgets.compare_dialog import _the_relay
+    from widgets.dashboards.compare_dialog import _the_relay
 
     delivered = []  # the tickets of the results the relay handed on, or dropped (after it did)
     relay = _the_relay()
