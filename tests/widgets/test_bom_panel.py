@@ -199,7 +199,8 @@ def test_quote_settings_push_undoable_edits_and_show_refusals(window, qtbot):
 def test_a_price_list_replaces_catalog_prices_and_can_be_cleared(window, qtbot, tmp_path):
     dgx = next(ln for ln in _section(window, "compute").lines if ln.id == "dgx-b200")
     prices = tmp_path / "acme-prices.csv"
-    prices.write_text(f"Part number,Unit price,Currency,Date\n{dgx.part_number},480000,USD,2026-11-01\n",
+    # dated the day the bill is judged on (today, with no quote date): never too old, whatever the date
+    prices.write_text(f"Part number,Unit price,Currency,Date\n{dgx.part_number},480000,USD,{_bom(window).as_of}\n",
                       encoding="utf-8")
     assert window.quote_actions.load_price_list(prices)
     quote = window.document.project.quote
