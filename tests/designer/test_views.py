@@ -113,3 +113,12 @@ def test_views_are_read_only(analyses):
     with pytest.raises(TypeError):
         a.devices.by_type["gb200-nvl72"] = 0
     assert isinstance(a.rack("su01-01").feeds.A.phases_kw, tuple)
+
+
+def test_a_racks_view_joins_exactly_its_three_rows():
+    # RackView restates the per-rack fields of three sections so a reader gets real attributes; it must
+    # hold every one of them and nothing else, or a field added to a row would be missing from the join
+    from designer.views import RackCooling, RackFloor, RackPower, RackView
+
+    joined = {f.name for cls in (RackPower, RackCooling, RackFloor) for f in dataclasses.fields(cls)}
+    assert {f.name for f in dataclasses.fields(RackView)} == joined
