@@ -49,6 +49,8 @@ class FloorPlanView(QGraphicsView):
         self._auto_fit = True
         #: The corner the colour key stood in last ("br", "tr", "tl", "bl"): it stays while no other covers less.
         self._legend_corner = "br"
+        self._legend_key: tuple | None = None  # what the last placement was worked out for (legend_rect)
+        self._legend_box = QRectF()
 
     def scale_factor(self) -> float:
         """Screen pixels per millimetre."""
@@ -282,6 +284,20 @@ class FloorPlanView(QGraphicsView):
         size = overlay.legend_size(self.scene().legend() if entries is None else entries, self._legend_folded)
         if size.isEmpty():
             return QRectF()
+        # Worked out again only when the view moved or what is drawn over the plan changed: every repaint asks
+        # (a click on a rack repaints the plan several times), and asking the scene what lies under four
+        # corners of a 12,500-rack plan costs milliseconds each time.
+        t = self.viewportTransform()
+        key = (t.m11(), t.m22(), t.dx(), t.dy(), self.viewport().size().toTuple(), size.toTuple(),
+               len(self.scene().rack_items), tuple((id(o), o.isVisible()) for o in self.scene().legend_overlays))
+        if key == self._legend_key:
+            return QRectF(self._legend_box)
+        box = self._place_legend(size)
+        self._legend_key, self._legend_box = key, QRectF(box)
+        return box
+
+    def _place_legend(self, size) -> QRectF:
+        """The corner box of ``size`` that covers least of the design (see :meth:`legend_rect`)."""
         vp, m = self.viewport().rect(), overlay.LEGEND_MARGIN_PX
         x = {"l": m, "r": vp.width() - m - size.width()}
         y = {"t": m, "b": vp.height() - m - size.height()}
@@ -307,7 +323,9 @@ class FloorPlanView(QGraphicsView):
         """Scene rects of what the key must not hide that reach into ``box`` (scene coordinates): racks and
         floor units, and each leg of the cable routes drawn over the plan (a few pixels wide)."""
         scene = self.scene()
-        out = [item.sceneBoundingRect() for item in scene.items(box) if isinstance(item, FootprintItem)]
+        # bounding rects, not shapes: footprints are rectangles, and asking each for its shape costs a call per item
+        out = [item.sceneBoundingRect() for item in scene.items(box, Qt.ItemSelectionMode.IntersectsItemBoundingRect)
+               if isinstance(item, FootprintItem)]
         casing = 4.0 / max(self.scale_factor(), 1e-9)
         for overlay_item in scene.legend_overlays:
             if not (shiboken6.isValid(overlay_item) and hasattr(overlay_item, "routes")
