@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cached_property
 from types import MappingProxyType
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from catalog import Catalog
 
@@ -18,8 +18,10 @@ from .engines import Context, EngineResult, run_engines
 from .findings import Finding, sort_findings
 from .model import Project
 from .registry import ENGINES
-from .views import (BandwidthView, BomView, CoolingView, CostView, DeviceCounts, FabricView, FloorView, PowerView,
-                    RackIndex, RackView, Summary, TrainingView, ViewError, build)
+
+if TYPE_CHECKING:
+    from .views import (BandwidthView, BomView, CoolingView, CostView, DeviceCounts, FabricView, FloorView,
+                        PowerView, RackView, Summary, TrainingView)
 
 
 @dataclass(frozen=True)
@@ -48,54 +50,61 @@ class Analysis:
         out has no power or training section); its figures are then read through the view."""
         return section in self.sections
 
-    def _view(self, name: str, cls):
+    def _view(self, name: str, cls_name: str):
+        # The views load on first read: `analyze --json` prints the sections and never needs them.
+        from . import views
+
         if name not in self.sections:
-            raise ViewError(f"{name}: this analysis has no {name} section (its engine did not run)")
-        return build(cls, self.sections[name], name)
+            raise views.ViewError(f"{name}: this analysis has no {name} section (its engine did not run)")
+        return views.build(getattr(views, cls_name), self.sections[name], name)
 
     # -- the typed read side: each built on first read, then kept (the analysis never changes) ----------------
     @cached_property
     def summary(self) -> Summary:
+        from .views import Summary, build
+
         return build(Summary, self.summary_json, "summary")
 
     @cached_property
     def devices(self) -> DeviceCounts:
-        return self._view("devices", DeviceCounts)
+        return self._view("devices", "DeviceCounts")
 
     @cached_property
     def power(self) -> PowerView:
-        return self._view("power", PowerView)
+        return self._view("power", "PowerView")
 
     @cached_property
     def cooling(self) -> CoolingView:
-        return self._view("cooling", CoolingView)
+        return self._view("cooling", "CoolingView")
 
     @cached_property
     def floor(self) -> FloorView:
-        return self._view("floor", FloorView)
+        return self._view("floor", "FloorView")
 
     @cached_property
     def fabric(self) -> FabricView:
-        return self._view("fabric", FabricView)
+        return self._view("fabric", "FabricView")
 
     @cached_property
     def bandwidth(self) -> BandwidthView:
-        return self._view("bandwidth", BandwidthView)
+        return self._view("bandwidth", "BandwidthView")
 
     @cached_property
     def training(self) -> TrainingView:
-        return self._view("training", TrainingView)
+        return self._view("training", "TrainingView")
 
     @cached_property
     def bom(self) -> BomView:
-        return self._view("bom", BomView)
+        return self._view("bom", "BomView")
 
     @cached_property
     def cost(self) -> CostView:
-        return self._view("cost", CostView)
+        return self._view("cost", "CostView")
 
     @cached_property
-    def _racks(self) -> RackIndex:
+    def _racks(self):
+        from .views import RackIndex
+
         return RackIndex(self.sections)
 
     def rack(self, rack_id: str) -> RackView | None:

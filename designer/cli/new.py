@@ -12,11 +12,7 @@ from pathlib import Path
 
 from catalog import Catalog
 
-from ..analysis import analyze
-from ..fileformat import save
-from ..generate.build import generate, nearest_fit
 from ..generate.spec import NETWORKS, SYSTEMS, GenerateError, SuperpodSpec, parse_hall
-from ..generate.summary import key_lines, key_numbers
 from .json_output import print_json
 
 NAME = "new"
@@ -102,6 +98,8 @@ def phase_path(path: Path, phase: int) -> Path:
 
 def _write(project, path: Path, catalog: Catalog) -> None:
     try:
+        from ..fileformat import save  # here, not at the top: every command builds this one's parser
+
         save(project, path, catalog=catalog)
     except OSError as exc:
         raise GenerateError(f"{PROG}: {path}: cannot be written ({exc.strerror or exc})") from None
@@ -125,6 +123,12 @@ def _prefixed(exc: GenerateError) -> GenerateError:
 def run(args, catalog: Catalog) -> int:
     if args.new_command == "from-netbox":
         return _from_netbox(args, catalog)
+    # The generator and the engines load here, when asked for: every command builds this module's parser,
+    # and `podplanner analyze` should not pay for the generator.
+    from ..analysis import analyze
+    from ..generate.build import generate, nearest_fit
+    from ..generate.summary import key_lines, key_numbers
+
     try:
         spec = spec_from_args(args)
     except GenerateError as exc:
@@ -188,6 +192,8 @@ def _from_netbox(args, catalog: Catalog) -> int:
         project = read_netbox(args.folder, catalog)
     except NetBoxImportError as exc:
         raise GenerateError(f"{prog}: {exc}") from None
+    from ..fileformat import save
+
     try:
         save(project, out, catalog=catalog)
     except OSError as exc:
