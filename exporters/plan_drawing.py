@@ -240,7 +240,7 @@ class _Contents:
         else:
             # The window's load bands: one colour per band, so racks of one band share one path and the key
             # lists exactly the colours drawn.
-            share = {row.id: row.utilisation for row in _power_racks(analysis)}
+            share = _rack_shares(analysis)
             self.keys = [load_band(share.get(r.id)) for r in self.racks]  # a rack the engine does not list: no data
             self.fill_of = {band: st.HEAT_BANDS[band][0] for band in st.HEAT_BANDS}
         self.counts = Counter(self.keys)
@@ -383,9 +383,15 @@ def _draw_floor_units(d: PlanDrawing, c: _Contents, page: _Page) -> None:
             d.add(Circle(page.tx(f.x), page.ty(f.y), 2.2, fillColor=colour, strokeColor=st.WHITE, strokeWidth=0.3))
 
 
-def _power_racks(analysis: Analysis):
-    """The power engine's racks; none (every rack "no data") for an analysis made without that engine."""
-    return analysis.power.racks if analysis.has("power") else ()
+def _rack_shares(analysis: Analysis) -> dict[str, float | None]:
+    """Rack id -> its maximum draw as a share of its limit, from the power engine's per-rack arrays (the ones
+    the window's heat map colours by, so the two agree; and no view is built per rack of a 12,500-rack plan).
+    None where the engine has no figure; empty (every rack "no data") for an analysis made without it."""
+    if not analysis.has("power"):
+        return {}
+    power = analysis.result("power")
+    return {rid: None if share != share else share
+            for rid, share in zip(power.rack_ids, power.rack_utilisation.tolist())}
 
 
 def _cdu_loops(analysis: Analysis):
