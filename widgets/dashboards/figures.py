@@ -6,14 +6,18 @@ arithmetic of thinned axis labels and hovered bars.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import math
 from collections.abc import Sequence
 
 import numpy as np
 
 from designer.formatting import count, kw, number, percent, quantity
-from designer.views import CoolingView, FabricView
-from designer.views.training import ScalingPoint
+
+if TYPE_CHECKING:  # the views are read, never built, here; they load with the first analysis
+    from designer.views import CoolingView, FabricView
+    from designer.views.training import ScalingPoint
 
 #: Clear space between two neighbouring rack labels.
 RACK_LABEL_GAP_PX = 8

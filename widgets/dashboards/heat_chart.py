@@ -1,16 +1,20 @@
 """The heat chart: the design's heat to liquid and to air, each against the halls' capacity for it."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QFontMetricsF
 
-from designer.views import CoolingView
 
 from ..app import style
 from .chart_parts import Card, axis_unit, dashed, fit_axis_width, key, new_plot, set_axis_title
 from .figures import bar_index, heat_figures, heat_tooltip
+
+if TYPE_CHECKING:  # the views are read, never built, here; they load with the first analysis
+    from designer.views import CoolingView
 
 
 class HeatChart:

@@ -17,6 +17,8 @@ a short dock still reaches every field.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from html import escape
 
 from PySide6.QtCore import Qt, Signal
@@ -29,7 +31,6 @@ from designer.commands import Document, PlaceRackCommand, UpdateHallCommand, Upd
 from designer.formatting import count, kw, number, percent, quantity
 from designer.model import Project, Rack
 from designer.names import Namer
-from designer.views import RackView
 
 from ..app import style
 from ..app.doc_binding import bind, push
@@ -38,6 +39,9 @@ from ..facility.facility_form import FacilityForm
 from ..facility.facility_sections import FiguresSection, HallFacilityView
 from ..facility.facility_view import hall_air_lines, loop_lines, loop_of, rack_lines
 from ..facility.project_form import ProjectForm, form_heading
+
+if TYPE_CHECKING:  # the views are read, never built, here; they load with the first analysis
+    from designer.views import RackView
 
 UNCONFIRMED = "(unconfirmed)"
 PENDING = "computing…"

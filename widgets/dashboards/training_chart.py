@@ -1,16 +1,20 @@
 """The training chart: tokens/s (left axis) and days to train (right axis) against the GPU count."""
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pyqtgraph as pg
 from PySide6.QtCore import QPointF
 from PySide6.QtGui import QFontMetricsF
 
-from designer.views import TrainingView
 
 from ..app import style
 from .chart_parts import Card, axis_unit, dashed, fit_axis_width, key, new_plot, set_axis_title
 from .figures import training_points, training_tooltip
+
+if TYPE_CHECKING:  # the views are read, never built, here; they load with the first analysis
+    from designer.views import TrainingView
 
 NO_TRAINING = "No training result yet: the training engine's estimate appears here once it has run."
 #: A training point counts as hovered within this many pixels of the cursor, along the GPU axis.

@@ -5,17 +5,21 @@ the inspector's colours (a figure over what it is held to in its refusal red).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import Qt
 from PySide6.QtGui import QColor, QPalette
 from PySide6.QtWidgets import (QAbstractItemView, QApplication, QFormLayout, QHeaderView, QLabel, QSizePolicy,
                                QTableWidget, QTableWidgetItem, QToolButton, QVBoxLayout, QWidget)
 
 from designer.formatting import MISSING, percent
-from designer.views import RowPower
 
 from ..app import style
 from .facility_view import (NBSP, OVER_TEXT, PENDING, Line, hall_air_lines, hall_power_lines, hall_rows, is_over,
                             kw)
+
+if TYPE_CHECKING:  # the views are read, never built, here; they load with the first analysis
+    from designer.views import RowPower
 
 
 def _colour(label: QLabel, color: QColor | None) -> None:

@@ -13,14 +13,16 @@ lines are in :mod:`.facility_sections`.
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from designer import formatting
 from designer.facility import DISTRIBUTION_NAMES
 from designer.model import Project
 from designer.names import cdu_unit_name
-from designer.views import CduLoop, RowPower
-from designer.views.power import RackFeed
+
+if TYPE_CHECKING:  # the views are read, never built, here; they load with the first analysis
+    from designer.views import CduLoop, RowPower
+    from designer.views.power import RackFeed
 
 PENDING = "computing…"
 #: A line over what it is held to: the inspector's refusal colour.

@@ -10,6 +10,8 @@ only a bill with other lines is built anew, once per analysis.
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from PySide6.QtCore import QEvent, QModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
@@ -17,10 +19,12 @@ from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QHBoxLayout, Q
 
 from designer.commands import Document, SetDiscountCommand
 from designer.formatting import MISSING, count, money
-from designer.views import BomLine, BomSection, BomView
 
 from ..app import style
 from ..app.doc_binding import push
+
+if TYPE_CHECKING:  # the views are read, never built, here; they load with the first analysis
+    from designer.views import BomLine, BomSection, BomView
 
 COLUMNS = ["Part number", "Description", "Qty", "Unit price", "Extended"]
 PART, DESCRIPTION, QTY, UNIT, EXTENDED = range(len(COLUMNS))
