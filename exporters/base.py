@@ -3,10 +3,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable
-
-if TYPE_CHECKING:
-    pass
+from typing import Callable
 
 
 class ExportError(Exception):
