@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .formatting import quantity
 from .collector import paused
 from .engines import Context, EngineResult
 from .findings import Finding
@@ -36,12 +37,12 @@ def analyze_floor(ctx: Context) -> EngineResult:
     ratings = np.array([project.halls[h].floor_rating_kg_m2 or np.inf for h in arrays.rack_hall])
     for i in np.nonzero(load > ratings)[0]:
         findings.append(Finding("error", "floor-over-rating",
-                                f"rack {labels[i]} loads the floor with {load[i]:.0f} kg/m², over the hall's "
+                                f"rack {labels[i]} loads the floor with {quantity(load[i], 'kg/m²')}, over the hall's "
                                 f"{ratings[i]:g} kg/m² rating", f"rack:{arrays.rack_ids[i]}"))
     max_load = np.array([rt.max_load_kg if rt.max_load_kg is not None else np.inf for rt in t.types])[arrays.rack_type]
     for i in np.nonzero(~integrated & (contents > max_load))[0]:
         findings.append(Finding("error", "rack-over-load",
-                                f"rack {labels[i]} holds {contents[i]:.0f} kg of equipment, over the "
+                                f"rack {labels[i]} holds {quantity(contents[i], 'kg')} of equipment, over the "
                                 f"{max_load[i]:g} kg its frame is rated for", f"rack:{arrays.rack_ids[i]}"))
     findings += _tile_findings(project, arrays, weight / 4.0)
     # A row's load over its pitch is what a slab's distributed rating is written for; it is never above its
@@ -71,12 +72,12 @@ def _tile_findings(project, arrays, caster: np.ndarray) -> list[Finding]:
     for i in np.nonzero(caster > point)[0]:
         r = project.racks[i]
         out.append(Finding("error", "tile-point-load",
-                           f"rack {r.name or r.id} puts {caster[i]:.0f} kg on each caster, over the {point[i]:g} kg "
-                           "concentrated rating of the hall's floor tiles", f"rack:{r.id}"))
+                           f"rack {r.name or r.id} puts {quantity(caster[i], 'kg')} on each caster, over the "
+                           f"{quantity(point[i], 'kg')} concentrated rating of the hall's floor tiles", f"rack:{r.id}"))
     for i in np.nonzero((caster <= point) & (caster > rolling))[0]:
         r = project.racks[i]
         out.append(Finding("warning", "tile-rolling-load",
-                           f"rack {r.name or r.id} rolls {caster[i]:.0f} kg on each caster, over the tiles' "
+                           f"rack {r.name or r.id} rolls {quantity(caster[i], 'kg')} on each caster, over the tiles' "
                            f"{rolling[i]:g} kg rolling rating: lay load-spreading plates along its route in",
                            f"rack:{r.id}"))
     return out

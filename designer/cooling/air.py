@@ -18,6 +18,7 @@ import numpy as np
 
 from catalog import Catalog
 
+from ..formatting import kw, quantity
 from ..arrays import DesignArrays
 from ..facility import INLET_CLASSES
 from ..findings import Finding
@@ -63,7 +64,7 @@ def air_density_findings(project: Project, rack_air: np.ndarray, limit: np.ndarr
         row = {"none": "a row without aisle containment", None: "a row"}.get(containment[i], "a contained row")
         remedy = air_remedy(float(rack_air[i]), float(limit[i]), contained_kw if open_row else None)
         out.append(Finding("warning", "air-density",
-                           f"rack {rack.name or rack.id} rejects {rack_air[i]:.1f} kW to air, over the {limit[i]:g} kW "
+                           f"rack {rack.name or rack.id} rejects {kw(rack_air[i])} to air, over the {limit[i]:g} kW "
                            f"{row} can take: add {remedy}", f"rack:{rack.id}"))
     return out
 
@@ -112,14 +113,14 @@ def room_air(project: Project, catalog: Catalog, arrays: DesignArrays, rack_air:
             label = f"the air handlers of {hall.label}"
             if air > cap + 1e-9:
                 findings.append(Finding("error", "crah-over-capacity",
-                                        f"{label} remove {cap:g} kW, less than the {air:.1f} kW of air heat", where))
+                                        f"{label} remove {cap:g} kW, less than the {kw(air)} of air heat", where))
             elif air > n1 + 1e-9:
                 findings.append(Finding("warning", "crah-redundancy-lost",
                                         f"{label}: with the largest of {len(crahs)} units off, {n1:g} kW is left "
-                                        f"for {air:.1f} kW of air heat: not N+1", where))
+                                        f"for {kw(air)} of air heat: not N+1", where))
             if flow is not None and cfm > flow + 1e-9:
                 findings.append(Finding("warning", "crah-airflow",
-                                        f"{label} move {flow:,.0f} CFM, less than the {cfm:,.0f} CFM the racks draw",
-                                        where))
+                                        f"{label} move {quantity(flow, 'CFM')}, less than the "
+                                        f"{quantity(cfm, 'CFM')} the racks draw", where))
         out.append(entry)
     return out, findings

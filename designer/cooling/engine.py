@@ -18,6 +18,7 @@ import numpy as np
 
 from catalog import Catalog
 
+from ..formatting import kw
 from ..arrays import DesignArrays
 from ..collector import paused
 from ..engines import Context, EngineResult, frozen_array
@@ -75,7 +76,7 @@ def _hall_list(project: Project, arrays: DesignArrays, rack_air: np.ndarray, rac
                 continue
             if load > cap:
                 findings.append(Finding("error", f"hall-over-{kind}-cooling",
-                                        f"hall {hall.label} must remove {load:.1f} kW by {kind}, over its "
+                                        f"hall {hall.label} must remove {kw(load)} by {kind}, over its "
                                         f"{cap:g} kW {kind} cooling capacity", where))
             elif load > HEADROOM_WARNING * cap:
                 findings.append(Finding("warning", f"hall-{kind}-cooling-headroom",
@@ -123,7 +124,7 @@ def analyze_cooling(ctx: Context) -> CoolingResult:
     unserved = np.array([b is None for b in served_by], dtype=bool)
     for i in np.nonzero((rack_liquid > 0) & unserved)[0]:
         rack = project.racks[i]
-        findings.append(Finding("error", "no-cdu", f"rack {rack.name or rack.id} sends {rack_liquid[i]:.1f} kW to "
+        findings.append(Finding("error", "no-cdu", f"rack {rack.name or rack.id} sends {kw(rack_liquid[i])} to "
                                                    "liquid but no CDU serves it", f"rack:{rack.id}"))
 
     air_limit, containment = air_limits(project, arrays, s)
@@ -227,13 +228,13 @@ def _loop(project: Project, catalog: Catalog, n: int, units: list[tuple[str, str
     names = cdu_names(project, [units[u][0] for u in members])
     if load > capacity:
         findings.append(Finding("error", "cdu-over-capacity",
-                                f"CDU loop {names} carries {load:.1f} kW, over its {capacity:g} kW", where))
+                                f"CDU loop {names} carries {kw(load)}, over its {capacity:g} kW", where))
     elif len(members) > 1 and load > n_plus_1:
         findings.append(Finding("warning", "cdu-redundancy-lost",
                                 f"CDU loop {names}: with its largest unit down it has {n_plus_1:g} kW for "
-                                f"{load:.1f} kW: not N+1", where))
+                                f"{kw(load)}: not N+1", where))
     elif len(members) == 1 and load > 0:
-        findings.append(Finding("warning", "cdu-single", f"CDU {names} is the only unit for {load:.1f} kW: "
+        findings.append(Finding("warning", "cdu-single", f"CDU {names} is the only unit for {kw(load)}: "
                                                          "no N+1 redundancy", where))
     flow_needed = load * lpm_per_kw
     flow_cap = sum(flows) if all(flows) else None

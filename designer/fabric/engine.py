@@ -17,6 +17,7 @@ from dataclasses import dataclass
 
 from catalog import Catalog
 
+from ..formatting import quantity
 from ..engines import Context, EngineResult
 from ..findings import Finding
 from ..model import Project
@@ -157,7 +158,7 @@ def analyze_fabric(ctx: Context) -> FabricResult:
         i = int(bad[0])
         findings.append(Finding("error", "fabric-cable-too-long",
                                 f"{len(bad)} fabric links are longer than any orderable cable "
-                                f"({plan.raw_m[i]:.1f} m from {inv.devices.labels[plan.a_dev[i]]} to "
+                                f"({quantity(plan.raw_m[i], 'm')} from {inv.devices.labels[plan.a_dev[i]]} to "
                                 f"{inv.devices.labels[plan.b_dev[i]]}; fibre reaches 100 m)",
                                 _rack_where(inv, int(plan.a_dev[i]))))
     section = required.to_json()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ..formatting import quantity
 from .spec import GenerateError
 
 TILE = 600.0
@@ -108,7 +109,7 @@ def plan_grid(segment_mm: float, su_count: int, band_racks: int, hall_mm: tuple[
                    key=lambda g: g.width_mm * g.depth_mm)
     raise GenerateError(f"hall {hall_mm[0] / 1000:g} x {hall_mm[1] / 1000:g} m is too small for {su_count} "
                         f"scalable units: their rows need at least {smallest.width_mm / 1000:.1f} x "
-                        f"{smallest.depth_mm / 1000:.1f} m", fit=True)
+                        f"{quantity(smallest.depth_mm / 1000, 'm')}", fit=True)
 
 
 def row_places(x0: float, y0: float, widths_a: list[float], widths_b: list[float], name: str

@@ -8,6 +8,7 @@ from dataclasses import replace
 
 from catalog import Catalog
 
+from ..formatting import kw, quantity
 from ..model import Project
 from ..settings import Settings
 from .rack_filling import FIRST_U, RACK_TYPE
@@ -67,7 +68,7 @@ def rack_density(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, s
         per_rack = spec.nodes_per_rack or min(by_power, fit_u)
         if per_rack < 1:
             raise GenerateError(f"one {profile.id} draws up to {profile.node_max_kw:g} kW, over the {rack_kw:g} kW "
-                                f"rack limit (-{profile.node_max_kw - rack_kw:.1f} kW); nearest that fits: "
+                                f"rack limit (-{kw(profile.node_max_kw - rack_kw)}); nearest that fits: "
                                 f"--rack-kw {math.ceil(profile.node_max_kw)}")
         if per_rack * profile.node_max_kw > rack_kw + 1e-9:
             raise GenerateError(f"{per_rack} {profile.id} per rack draw up to {per_rack * profile.node_max_kw:g} kW, "
@@ -103,4 +104,4 @@ def with_capacities(project: Project, spec: SuperpodSpec, it_max: float, liquid:
 
 
 def _mw(kw: float) -> str:
-    return f"{kw / 1000:.1f} MW" if kw >= 1000 else f"{kw:,.0f} kW"
+    return f"{quantity(kw / 1000, 'MW')}" if kw >= 1000 else f"{kw(kw)}"

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..formatting import kw
 from ..facility import DISTRIBUTION_NAMES, Facility
 from ..findings import Finding
 from .feeds import SQRT3, RackFeeds, imbalance
@@ -136,19 +137,19 @@ def _hall_ups(hall, hall_rows: list[int], sides: dict, findings: list[Finding], 
         label = f"{name} in {hall.label}"
         if normal > installed + 1e-9:
             findings.append(Finding("error", "ups-over-capacity",
-                                    f"{label} carries {normal:.1f} kW, over its {installed:.1f} kW "
+                                    f"{label} carries {kw(normal)}, over its {kw(installed)} "
                                     f"({f.ups_modules} modules x {f.ups_module_kw:g} kW)", where))
         elif normal > capacity + 1e-9:
             findings.append(Finding("warning", "ups-redundancy-lost",
-                                    f"{label} carries {normal:.1f} kW: with {spare} of its {f.ups_modules} "
-                                    f"modules out it has {capacity:.1f} kW, so its spare is spent", where))
+                                    f"{label} carries {kw(normal)}: with {spare} of its {f.ups_modules} "
+                                    f"modules out it has {kw(capacity)}, so its spare is spent", where))
         elif fo > capacity + 1e-9:
             findings.append(Finding("warning", "ups-redundancy-lost",
-                                    f"{label} must carry {fo:.1f} kW when its partner is lost, over its "
-                                    f"{capacity:.1f} kW: the {f.ups_scheme} scheme is not redundant", where))
+                                    f"{label} must carry {kw(fo)} when its partner is lost, over its "
+                                    f"{kw(capacity)}: the {f.ups_scheme} scheme is not redundant", where))
         if normal <= capacity + 1e-9 and pk > normal + 1e-9 and pk > capacity + 1e-9:
             findings.append(Finding("warning", "transient-over-rating",
-                                    f"{label}: transient peaks reach {pk:.1f} kW, over its {capacity:.1f} kW: "
+                                    f"{label}: transient peaks reach {kw(pk)}, over its {kw(capacity)}: "
                                     "it must ride through them on its overload rating", where))
     if f.ups_scheme == "N+1" and f.ups_modules < 2:
         findings.append(Finding("warning", "ups-redundancy-lost",
@@ -170,11 +171,11 @@ def _hall_generators(hall, load: float, findings: list[Finding], where: str) -> 
     if load > cap_all + 1e-9:
         findings.append(Finding("error", "generator-over-capacity",
                                 f"{label} ({f.generators} x {f.generator_kw:g} kW) cannot carry the "
-                                f"{load:.1f} kW facility load", where))
+                                f"{kw(load)} facility load", where))
     elif load > cap_n + 1e-9:
         findings.append(Finding("warning", "generator-redundancy-lost",
-                                f"{label}: with {f.generator_redundant} unit(s) out, {cap_n:.0f} kW is left "
-                                f"for {load:.1f} kW: not N+{f.generator_redundant}", where))
+                                f"{label}: with {f.generator_redundant} unit(s) out, {kw(cap_n)} is left "
+                                f"for {kw(load)}: not N+{f.generator_redundant}", where))
     return out
 
 
@@ -245,15 +246,15 @@ def _row_findings(out: list, order, halls, amps, runs, side: str, d: dict, full,
                 + (f" (busiest of {runs[i]} runs)" if runs[i] > 1 else ""))
         if over[i]:
             out.append(Finding("error", "distribution-over-cap",
-                               f"{name} carries {normal[i]:.1f} kW, over its {cont[i]:.1f} kW continuous limit "
+                               f"{name} carries {kw(normal[i])}, over its {kw(cont[i])} continuous limit "
                                f"({s.derating:.0%} of {amps[i]:g} A at {f.distribution_voltage_v:g} V)", where))
         if lost[i]:
             out.append(Finding("warning", "distribution-redundancy-lost",
-                               f"{name} must carry {fo[i]:.1f} kW when feed {'B' if side == 'a' else 'A'} is lost, "
-                               f"over its {fail_cap[i]:.1f} kW: redundancy lost", where))
+                               f"{name} must carry {kw(fo[i])} when feed {'B' if side == 'a' else 'A'} is lost, "
+                               f"over its {kw(fail_cap[i])}: redundancy lost", where))
         if peak[i]:
             out.append(Finding("warning", "transient-over-rating",
-                               f"{name}: transient peaks reach {pk[i]:.1f} kW, over its {full[i]:.1f} kW rating",
+                               f"{name}: transient peaks reach {kw(pk[i])}, over its {kw(full[i])} rating",
                                where))
         if unbalanced[i]:
             out.append(Finding("warning", "phase-imbalance",

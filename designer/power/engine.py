@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from ..formatting import kw
 from ..arrays import DesignArrays
 from ..collector import paused
 from ..engines import Context, EngineResult, frozen_array
@@ -118,7 +119,7 @@ def _hall_list(project: Project, arrays: DesignArrays, rack_typ: np.ndarray, rac
         if cap is not None:
             if mx > cap:
                 findings.append(Finding("error", "hall-over-power",
-                                        f"hall {hall.label} needs up to {mx:.1f} kW of IT power, over its "
+                                        f"hall {hall.label} needs up to {kw(mx)} of IT power, over its "
                                         f"{cap:g} kW capacity", where))
             elif mx > HEADROOM_WARNING * cap:
                 findings.append(Finding("warning", "hall-power-headroom",
@@ -210,12 +211,12 @@ def _supplies(project: Project, arrays: DesignArrays) -> tuple[list[dict], list[
         many = f"{dev.name} ({int(counts[k]):,} in {len(places):,} rack{'s' if len(places) != 1 else ''})"
         if mx > usable + 1e-9:
             findings.append(Finding("error", "psu-redundancy-lost",
-                                    f"{many}: {mx:.1f} kW max needs more than its {usable:.1f} kW usable under "
+                                    f"{many}: {kw(mx)} max needs more than its {kw(usable)} usable under "
                                     f"{psu.scheme}: redundancy lost", where, places))
         if psu.count > 1 and mx > feed_loss + 1e-9:
             findings.append(Finding("info", "feed-loss-throttle",
                                     f"{many}: losing one feed leaves {psu.count // 2} of {psu.count} supplies "
-                                    f"({feed_loss:.1f} kW) for a {mx:.1f} kW maximum; it must throttle", where,
+                                    f"({kw(feed_loss)}) for a {kw(mx)} maximum; it must throttle", where,
                                     places))
         out.append({"type": dev.id, "devices": int(counts[k]), "supplies": psu.count, "rating_w": psu.rating_w,
                     "scheme": psu.scheme, "installed_kw": _r(installed), "usable_kw": _r(usable),
@@ -282,9 +283,9 @@ def _rack_findings(names, ids, rack_max, limits, f: RackFeeds, s) -> list[Findin
     what = ["power shelves" if k == "power_shelf" else "PDUs" for k in f.inlet_kind]
     add = _adder(out, ids)
     add("error", "rack-over-limit", rack_max > limits,
-        lambda i: f"rack {names[i]} draws up to {rack_max[i]:.1f} kW, over its {limits[i]:g} kW limit")
+        lambda i: f"rack {names[i]} draws up to {kw(rack_max[i])}, over its {limits[i]:g} kW limit")
     add("warning", "no-pdu", (rack_max > 0) & (inlets == 0),
-        lambda i: f"rack {names[i]} draws {rack_max[i]:.1f} kW but has no rack PDU or power shelf: its circuits are "
+        lambda i: f"rack {names[i]} draws {kw(rack_max[i])} but has no rack PDU or power shelf: its circuits are "
                   "not checked (the chain above counts it as dual-corded)")
     add("info", "inlet-unrated", (rack_max > 0) & (inlets > 0) & f.unrated,
         lambda i: f"rack {names[i]}: one of its {what[i]} has no input rating in the catalog: its circuits are not "
@@ -299,8 +300,8 @@ def _rack_findings(names, ids, rack_max, limits, f: RackFeeds, s) -> list[Findin
     weakest = f.weakest_inlet_kw * s.failover_derating
     add("warning", "inlet-loss-over-rating", rated & ((f.inlets_a > 1) | (f.inlets_b > 1))
         & (f.inlet_lost_kw > weakest + 1e-9),
-        lambda i: f"rack {names[i]}: with one of its {what[i]} lost, another must carry {f.inlet_lost_kw[i]:.1f} kW, "
-                  f"over the {weakest[i]:.1f} kW the weakest is rated for")
+        lambda i: f"rack {names[i]}: with one of its {what[i]} lost, another must carry {kw(f.inlet_lost_kw[i])}, "
+                  f"over the {kw(weakest[i])} the weakest is rated for")
     return out
 
 
@@ -318,24 +319,24 @@ def _feed_findings(add, names, what, feed: str, lost: str, side: str, f: RackFee
     fo, peak = getattr(f, f"fail_{side}"), getattr(f, f"peak_{side}")
     over = rated & (load > cap + 1e-9)
     add("error", "circuit-over-cap", over,
-        lambda i: f"rack {names[i]}: feed {feed} carries {load[i]:.1f} kW, over the {cap[i]:.1f} kW its {what[i]} "
+        lambda i: f"rack {names[i]}: feed {feed} carries {kw(load[i])}, over the {kw(cap[i])} its {what[i]} "
                   f"may carry ({s.derating:.0%} of rating, the weakest inlet's share)")
     add("warning", "feed-redundancy-lost", rated & two & ~over & (fo > rating * s.failover_derating + 1e-9),
-        lambda i: f"rack {names[i]}: if feed {lost} fails, feed {feed} must carry {fo[i]:.1f} kW (devices throttled "
-                  f"to their surviving supplies), over the {rating[i] * s.failover_derating:.1f} kW its {what[i]} "
+        lambda i: f"rack {names[i]}: if feed {lost} fails, feed {feed} must carry {kw(fo[i])} (devices throttled "
+                  f"to their surviving supplies), over the {kw(rating[i] * s.failover_derating)} its {what[i]} "
                   "are rated for: redundancy lost")
     # a transient is a peak above the load the checks above already hold to the rating
     add("warning", "transient-over-rating", rated & ~over & (peak > load + 1e-9) & (peak > rating + 1e-9),
-        lambda i: f"rack {names[i]}: feed {feed} peaks at {peak[i]:.1f} kW in synchronised steps, over the "
-                  f"{rating[i]:.1f} kW its {what[i]} are rated for")
+        lambda i: f"rack {names[i]}: feed {feed} peaks at {kw(peak[i])} in synchronised steps, over the "
+                  f"{kw(rating[i])} its {what[i]} are rated for")
     phases = getattr(f, f"phases_{side}")
     heaviest = phases.max(axis=1)
     imb = imbalance(phases)
     per_phase = cap / 3.0
     three = rated & ~f.single_phase & ~over
     add("error", "phase-over-cap", three & (heaviest > per_phase + 1e-9),
-        lambda i: f"rack {names[i]}: feed {feed}'s heaviest phase carries {heaviest[i]:.1f} kW, over the "
-                  f"{per_phase[i]:.1f} kW one phase may carry")
+        lambda i: f"rack {names[i]}: feed {feed}'s heaviest phase carries {kw(heaviest[i])}, over the "
+                  f"{kw(per_phase[i])} one phase may carry")
     # at a rack PDU imbalance matters where it takes a phase near its limit before the circuit is full
     add("warning", "phase-imbalance", three & (heaviest > 0.8 * per_phase) & (heaviest <= per_phase + 1e-9)
         & (imb > s.phase_imbalance_limit),

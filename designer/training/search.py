@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..formatting import quantity
 from .engine import REASONS, evaluate
 from .plan import PLAN_COLUMNS, RECOMPUTE, plan_at
 
@@ -185,7 +186,7 @@ def loses_because(res: dict, best: int, i: int) -> str:
     slower = float(res["step_time_s"][i] / res["step_time_s"][best] - 1) * 100
     if slower < 0.05:
         extra = float(res["memory"]["total_gb"][i] - res["memory"]["total_gb"][best])
-        return f"same speed, needs {extra:.1f} GB more memory per GPU"
+        return f"same speed, needs {quantity(extra, 'GB')} more memory per GPU"
     return f"{slower:.1f}% slower: more {name} (+{worst:.3g} s/step)"
 
 

@@ -9,6 +9,7 @@ from dataclasses import replace
 from designer.engines import EngineResult
 from designer.findings import Finding
 
+from ..formatting import quantity
 from .errors import TrainingError
 from .hardware import cluster_from_counts
 from .models import model_from_params, override, preset
@@ -135,7 +136,7 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
                 findings.append(Finding("warning", "training-bubble", f"training plan: {problem}", where))
         if not est.fits:
             findings.append(Finding("error", "training-memory",
-                                    f"training plan needs {est.memory_gb_per_gpu:.1f} GB per GPU, "
+                                    f"training plan needs {quantity(est.memory_gb_per_gpu, 'GB')} per GPU, "
                                     f"{cluster.gpu_name} has {cluster.hbm_gb:g} GB", where))
         if est.plan.tp > cluster.nvlink_domain:
             findings.append(Finding("warning", "training-tp-infiniband",

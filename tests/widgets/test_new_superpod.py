@@ -63,7 +63,7 @@ def test_a_target_too_big_for_the_hall_names_the_nearest_fit_and_disables_ok(qtb
     _wait_for(qtbot, dialog, "nearest that fits")
     text = dialog.error_label.text()
     assert dialog.error_label.isVisibleTo(dialog)
-    assert "Hall power 1.0 MW" in text
+    assert "Hall power 1.00 MW" in text  # megawatts to two decimals, as everywhere
     assert "nearest that fits: 2 scalable units (504 GPUs)" in text
     assert "Traceback" not in dialog.preview_text()
     assert not dialog.ok_button.isEnabled()
