@@ -116,11 +116,16 @@ NUMBERS: dict[str, tuple[type, float, float]] = {
     "flow_lpm": (float, 0, 1e6),
     "links": (int, 0, 64),
     "reach_m": (float, 0, 1e5),
+    "speed_gbps": (float, 1, 1e5),
+    "su_systems": (int, 1, 10000),
+    "systems_per_rack": (int, 1, 64),
 }
 STRINGS = {"name", "manufacturer", "category", "part_number", "description", "airflow", "gpu", "form_factor", "media",
-           "basis"}
+           "basis", "top", "preliminary"}
+#: Cage and module tops: a flat-top module sits under a NIC's riding heat sink, a finned one in a switch cage.
+TOPS = {"", "flat", "finned"}
 STRUCTURES = {"psu", "ports", "components", "price", "gpu_spec", "lengths_m", "fills_rack", "length_part_numbers",
-              "per_year", "replaces"}
+              "per_year", "replaces", "busbar"}
 #: Most former ids one entry may name: a model is renamed a few times in its life, not hundreds.
 MAX_REPLACES = 20
 META = {"id", "kind", "source", "evidence", "note", "sources", "schema"}
@@ -246,8 +251,11 @@ def _ports(ctx: _Ctx, raw: Any) -> tuple[PortGroup, ...]:
     out = []
     for i, item in enumerate(raw):
         at = f"ports[{i}]"
-        d = _dict(ctx, at, item, {"role", "protocol", "speed_gbps", "count", "cage", "ports_per_cage"},
+        d = _dict(ctx, at, item, {"role", "protocol", "speed_gbps", "count", "cage", "ports_per_cage", "top"},
                   {"role", "protocol", "speed_gbps", "count"})
+        top = _text(ctx, f"{at}.top", d.get("top", ""))
+        if top not in TOPS:
+            raise ctx.fail(f"{at}.top", f"{quoted(top)} is not flat or finned")
         role = _text(ctx, f"{at}.role", d["role"])
         if role not in ROLES:
             raise ctx.fail(f"{at}.role", f"{quoted(role)} is not one of {', '.join(sorted(ROLES))}")
@@ -261,6 +269,7 @@ def _ports(ctx: _Ctx, raw: Any) -> tuple[PortGroup, ...]:
             count=_number(ctx, f"{at}.count", d["count"], int, 1, 100000),
             cage=_text(ctx, f"{at}.cage", d.get("cage", "")),
             ports_per_cage=_number(ctx, f"{at}.ports_per_cage", d.get("ports_per_cage", 1), int, 1, 16),
+            top=top,
         ))
     return tuple(out)
 
@@ -401,7 +410,8 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
     if unknown:
         known = sorted(set(NUMBERS) | STRINGS | STRUCTURES | META)
         raise ctx.fail(sorted(unknown)[0], f"is not a catalog field (known: {', '.join(known)})")
-    missing = [k for k in REQUIRED[kind] if data.get(k) is None]  # null is no value either
+    # a busbar-fed system has no supplies of its own: the rack's power shelves feed it
+    missing = [k for k in REQUIRED[kind] if data.get(k) is None and not (k == "psu" and data.get("busbar") is True)]
     if missing:
         raise ctx.fail(missing[0], f"is required for a {kind}")
 
@@ -418,6 +428,8 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
             fields[name] = _text(ctx, name, raw, lines=name == "description")
     if fields.get("airflow", "") not in AIRFLOWS:  # a str by now: _text checked it
         raise ctx.fail("airflow", f"{quoted(fields['airflow'])} is not one of {', '.join(sorted(AIRFLOWS - {''}))}")
+    if fields.get("top", "") not in TOPS:
+        raise ctx.fail("top", f"{quoted(fields['top'])} is not flat or finned")
     if "gpu" in fields:
         fields["gpu"] = fields["gpu"].lower()
         if not fields["gpu"].strip() and fields.get("gpu_count"):
@@ -434,7 +446,7 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
         fields["gpu_spec"] = _gpu_spec(ctx, data["gpu_spec"])
     if "lengths_m" in data:
         fields["lengths_m"] = _lengths(ctx, data["lengths_m"])
-    for flag in ("fills_rack", "per_year"):
+    for flag in ("fills_rack", "per_year", "busbar"):
         if flag in data:
             if not isinstance(data[flag], bool):
                 raise ctx.fail(flag, "must be true or false")

@@ -120,6 +120,9 @@ class PortGroup:
     count: int  # logical ports
     cage: str = ""  # OSFP, QSFP112, QSFP28, RJ45 ...
     ports_per_cage: int = 1
+    #: the cage's heat-sink style where it matters for what plugs in: "finned" (a switch's riding-heatsink-free
+    #: cage takes finned-top modules) or "flat" (a NIC's cage under a riding heatsink takes flat-top modules)
+    top: str = ""
 
     @property
     def cages(self) -> int:
@@ -209,7 +212,11 @@ class DeviceType:
     approach_k: float | None = None
     # optics and cables
     form_factor: str = ""
-    links: int = 0  # 400G links carried (twin-port = 2)
+    links: int = 0  # links carried (twin-port = 2)
+    #: the speed of each link a transceiver or cable carries, Gb/s (400 NDR / 400GbE, 800 XDR)
+    speed_gbps: float | None = None
+    #: a transceiver's top: "finned" for a switch cage, "flat" for a NIC cage (see PortGroup.top)
+    top: str = ""
     reach_m: float | None = None
     media: str = ""
     lengths_m: tuple[float, ...] = ()
@@ -226,6 +233,15 @@ class DeviceType:
     #: ids this entry had before (``"replaces": ["old-id"]``): a design that names one opens with this
     #: entry, and is saved with this id
     replaces: tuple[str, ...] = ()
+    #: the vendor calls the figures preliminary ("subject to change"): why, shown wherever the entry is
+    preliminary: str = ""
+    #: fed from the rack's DC busbar by power shelves, with no supplies of its own (DGX B300 DC, MGX racks)
+    busbar: bool = False
+    #: systems per scalable unit in the vendor's SuperPOD reference architecture (servers, or racks of a
+    #: rack-scale system); 0 when no SU is published
+    su_systems: int = 0
+    #: systems per rack in the reference architecture's rack layout (servers); 0 when not stated
+    systems_per_rack: int = 0
     # provenance
     figures: Mapping[str, Figure] = field(default_factory=lambda: EMPTY, compare=False, repr=False)
     origin: str = field(default="", compare=False)
