@@ -140,13 +140,25 @@ def analyze_fabric(ctx: Context) -> FabricResult:
                 findings.append(Finding("warning", "fabric-too-few-switches",
                                         f"{required.endpoints:,} fabric ports need {need} {role} {switch} switches "
                                         f"({required.tiers} tiers); the design places {len(have)}", where))
-    if plan.unwired_endpoints and plan.placed["leaf"]:
-        first = inv.nodes + inv.reserved
-        lost_dev = next(i for i in first if inv.devices.labels[i] == plan.unwired_endpoints[0])
-        names = ", ".join(plan.unwired_endpoints[:4]) + (" ..." if len(plan.unwired_endpoints) > 4 else "")
+    reserved = {inv.devices.labels[i] for i in inv.reserved}
+    lost_nodes = [n for n in plan.unwired_endpoints if n not in reserved]
+    lost_reserved = [n for n in plan.unwired_endpoints if n in reserved]
+    lost_ports = len(inv.reserved) - (plan.wired.reserved_ports if plan.wired is not None else 0)
+    if lost_nodes and plan.placed["leaf"]:
+        lost_dev = next(i for i in inv.nodes if inv.devices.labels[i] == lost_nodes[0])
+        names = ", ".join(lost_nodes[:4]) + (" ..." if len(lost_nodes) > 4 else "")
         findings.append(Finding("warning", "fabric-ports-exhausted",
-                                f"{plan.unwired_links['node_leaf']} fabric ports find no free leaf port "
-                                f"({names}): the {len(plan.placed['leaf'])} leaves placed are full",
+                                f"{plan.unwired_links['node_leaf'] - lost_ports} fabric ports find no free leaf port ({names}): the {len(plan.placed['leaf'])} "
+                                f"leaves placed are full", _rack_where(inv, lost_dev)))
+    if lost_reserved and plan.placed["leaf"]:
+        # A full scalable unit leaves no node slot for the UFM appliances, and they never open a leaf block
+        # of their own (that would add an SU's worth of switches for 4 cables): say so, where they stand.
+        lost_dev = next(i for i in inv.reserved if inv.devices.labels[i] == lost_reserved[0])
+        findings.append(Finding("info", "fabric-appliance-no-port",
+                                f"{', '.join(lost_reserved[:4])}{' ...' if len(lost_reserved) > 4 else ''}: no free "
+                                f"compute-leaf port, every one carries a node or an uplink; to cable "
+                                f"{'them' if len(lost_reserved) > 1 else 'it'}, leave a node slot free (one system "
+                                f"fewer, as the NDR reference architectures do) or use a spine's free port",
                                 _rack_where(inv, lost_dev)))
     for tier in ("leaf_spine", "spine_core"):
         if plan.unwired_links[tier]:

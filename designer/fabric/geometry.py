@@ -25,6 +25,9 @@ SLACK_MIN_MM = 1000.0
 #: Slack on a run inside one rack (dress to the side, bend radius).
 IN_RACK_SLACK_MM = 500.0
 ROLES = ("leaf", "spine", "core")
+#: Scalable unit when the catalog states none: the DGX SuperPOD's 32 servers or 8 rack systems.
+DEFAULT_SU_SYSTEMS = 32
+DEFAULT_SU_RACKS = 8
 
 
 def natural_key(text: str):
@@ -114,12 +117,12 @@ def _add_system(dev: FabricDevices, nodes: list, name: str, ri: int, top: float,
     breakdown); returns its rail key."""
     if not n:
         nodes.append(dev.add(name, ri, top / 2, g.ports_per_cage, False, dtype.id))
-        return (dtype.id, g.count, g.ports_per_cage, 8, dtype.gpu_count)
+        return (dtype.id, g.count, g.ports_per_cage, dtype.su_systems or DEFAULT_SU_RACKS, dtype.gpu_count)
     span = units * U_MM
     for t in range(n):
         nodes.append(dev.add(f"{name}/tray{t + 1:02d}", ri, span * (t + 0.5) / n,
                              g.ports_per_cage, False, dtype.id))
-    return (dtype.id, g.count, g.ports_per_cage, 8 * n, dtype.gpu_count / n)
+    return (dtype.id, g.count, g.ports_per_cage, (dtype.su_systems or DEFAULT_SU_RACKS) * n, dtype.gpu_count / n)
 
 
 def _sizing_basis(rails_seen: dict, notes: list[str]) -> tuple:
@@ -170,7 +173,7 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
             if what == "node":
                 g = role[2]
                 nodes.append(dev.add(name, ri, z, g.ports_per_cage, False, dtype.id))
-                key = (dtype.id, g.count, g.ports_per_cage, 32, dtype.gpu_count)
+                key = (dtype.id, g.count, g.ports_per_cage, dtype.su_systems or DEFAULT_SU_SYSTEMS, dtype.gpu_count)
                 rails_seen[key] = rails_seen.get(key, 0) + 1
             elif what == "system":
                 n = role[3]

@@ -96,6 +96,8 @@ class FatTree:
     max_by_tiers: dict = field(compare=False)
     radix_max_by_tiers: dict = field(compare=False)
     node_cage_ports: int = DEFAULT_NODE_CAGE_PORTS
+    #: reserved (UFM) ports that found no free node slot on the leaves: the fabric is full without them
+    reserved_unplaced: int = 0
 
     # -- derived counts ---------------------------------------------------
     @property
@@ -108,7 +110,8 @@ class FatTree:
 
     @property
     def scalable_units(self) -> int:
-        return math.ceil(math.ceil(self.endpoints / self.rails) / self.su_nodes)
+        """Whole SUs of nodes: the reserved (UFM) ports never count as one."""
+        return math.ceil(self.nodes / self.su_nodes)
 
     @property
     def links_node_leaf(self) -> int:
@@ -333,7 +336,7 @@ def _three_tier(switch: DeviceType, k: int, up: int, rails: int, blocks: int, le
 def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_nodes: int = 32,
                   tiers: int | str = "auto", oversubscription: float = 1.0, reserved_ports: int = 0,
                   node_cage_ports: int = DEFAULT_NODE_CAGE_PORTS, spines_placed: int = 0,
-                  cores_placed: int = 0) -> FatTree:
+                  cores_placed: int = 0, full_su: bool = True) -> FatTree:
     """Size a rail-optimized fat tree for ``endpoints`` fabric ports (reserved ones included).
 
     ``spines_placed``, ``cores_placed``: switches the design already has. A two-tier tree uses every
@@ -351,23 +354,32 @@ def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_node
         raise FabricError(f"{rails} rails need more leaves than a {k}-port spine can reach")
     reach = limits(k, rails, down)
     radix_reach = limits(k, 1, k // 2)
-    slots = math.ceil(endpoints / rails)
+    nodes = (endpoints - reserved_ports) // rails  # reserved ports displace whole nodes, as UFM does in Table 4
+    if nodes < 1:
+        raise FabricError(f"{endpoints:,} endpoints with {reserved_ports} reserved make no node of {rails} rails")
+    # The fabric is built for whole scalable units ("design for the full SU": leaves and leaf-spine cables of
+    # a partial SU are all there); reserved (UFM) ports take the node slots left free and never open a leaf
+    # block of their own: where every slot carries a node they stay off the compute leaves.
+    node_slots = -(-(endpoints - reserved_ports) // rails)  # a part-node's ports still take a slot
+    slots = -(-node_slots // su_nodes) * su_nodes if full_su else -(-endpoints // rails)
+    for t in (2, 3):  # whole SUs must not add a tier the nodes do not need: then build what they need
+        if slots * rails > reach[t] >= node_slots * rails:
+            slots = node_slots
     blocks = math.ceil(slots / down)
     leaves = blocks * rails
-    need = 2 if endpoints <= reach[2] else 3
-    if endpoints > reach[3]:
+    placed_reserved = min(reserved_ports, (blocks * down - nodes) * rails)
+    need = 2 if blocks * down * rails <= reach[2] else 3
+    if node_slots * rails + placed_reserved > reach[3]:
         raise FabricError(f"{endpoints:,} endpoints are more than 3 tiers of {switch.id} reach "
                           f"({reach[3]:,} at {rails} rails, {oversubscription:g}:1)")
     if forced == 2 and need == 3:
         raise FabricError(f"{endpoints:,} endpoints need 3 tiers; 2 tiers of {switch.id} reach at most {reach[2]:,}")
     n_tiers = forced or need
-    nodes = (endpoints - reserved_ports) // rails  # reserved ports displace whole nodes, as UFM does in Table 4
-    if nodes < 1:
-        raise FabricError(f"{endpoints:,} endpoints with {reserved_ports} reserved make no node of {rails} rails")
     common = dict(switch=switch.id, radix=k, port_gbps=group.speed_gbps, switch_cage_ports=group.ports_per_cage,
-                  endpoints=endpoints, reserved_ports=reserved_ports, rails=rails, su_nodes=su_nodes,
+                  endpoints=endpoints, reserved_ports=placed_reserved, rails=rails, su_nodes=su_nodes,
                   oversubscription=float(oversubscription), nodes=nodes, leaf_down=down, leaf_up=up, leaf=leaves,
-                  max_by_tiers=reach, radix_max_by_tiers=radix_reach, node_cage_ports=node_cage_ports)
+                  max_by_tiers=reach, radix_max_by_tiers=radix_reach, node_cage_ports=node_cage_ports,
+                  reserved_unplaced=reserved_ports - placed_reserved)
     if n_tiers == 2:
         return _two_tier(switch, k, up, leaves, spines_placed, common)
     return _three_tier(switch, k, up, rails, blocks, leaves, spines_placed, cores_placed, common)

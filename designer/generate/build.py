@@ -88,7 +88,7 @@ def _segment(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, net: 
     per_su_racks = su_units if profile.rack_scale else math.ceil(su_units / per_rack)
     half = math.ceil(per_su_racks / 2)
     cdus = 0
-    if profile.rack_scale and net is not None:
+    if net is not None:  # rack-scale systems and liquid-cooled servers (DGX Rubin NVL8) share an SU loop
         liquid = profile.node_max_kw * (catalog.get(profile.id).liquid_fraction or 0) * su_units
         cdu_kw = catalog.get(CDU_TYPE).cooling_capacity_kw
         cdus = (math.ceil(liquid / cdu_kw) + 1) if liquid > 0 else 0  # N+1 per SU loop
@@ -105,10 +105,13 @@ def _segment(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, net: 
 
 def _ufm_reservation(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog) -> tuple[int, int]:
     """(leaf ports the compute UFM appliances take, DGX of the last SU that give way to them)."""
-    ufm = catalog.get("ufm-appliance")
+    ufm = catalog.get(profile.ufm)
     rails = spec.rails or profile.rails
     ufm_ports = sum(g.count for g in ufm.ports if g.role == "fabric") * 2
-    return ufm_ports, 0 if profile.rack_scale else math.ceil(ufm_ports / rails)
+    # The NDR RAs take one DGX of the last SU out for the UFM links (B200 Table 4: 31 nodes); the XDR RA
+    # builds 72 per SU with none removed (RA-11339-001 Table 3), and a rack system's slots are its trays.
+    displaced = not profile.rack_scale and profile.port_gbps < 800
+    return ufm_ports, math.ceil(ufm_ports / rails) if displaced else 0
 
 
 def _check_phases(spec: SuperpodSpec, sus: int) -> None:
@@ -154,7 +157,7 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     project = Project(name=spec.name or design_title(profile, sus, units),
                       description=design_description(profile, sus, units, per_rack, net), settings=settings)
     hall = Hall("hall-1", "Data hall 1", ((0.0, 0.0), (w, 0.0), (w, d), (0.0, d)), tile_mm=TILE,
-                floor_rating_kg_m2=FLOOR_RATING[profile.rack_scale], rack_power_limit_kw=rack_kw)
+                floor_rating_kg_m2=FLOOR_RATING[profile.rack_scale or profile.busbar], rack_power_limit_kw=rack_kw)
     try:
         project, _ = AddHallCommand(hall).apply(project, catalog)
         project, _ = AddObjectsCommand(racks=tuple(b.racks), floor_devices=tuple(b.cdus)).apply(project, catalog)
@@ -199,13 +202,17 @@ def _place_scalable_units(b: RackBuilder, grid: Grid, seg: _Segment, profile: Sy
             if profile.rack_scale:
                 node_no += 1
                 devs.append(MountedDevice(f"{rid}-sys", profile.id, 1, "front", f"nvl72-{node_no:0{node_width}d}"
-                                          if profile.id == "gb200-nvl72" else f"{profile.id}-{node_no}"))
+                                          if profile.id.endswith("nvl72") else f"{profile.id}-{node_no}"))
             else:
+                shelves = b.shelves_for(profile.id, min(per_rack, units_here - k * per_rack)) if profile.busbar else []
                 for j in range(min(per_rack, units_here - k * per_rack)):
                     node_no += 1
-                    devs.append(MountedDevice(f"{rid}-n{j + 1}", profile.id, FIRST_U + j * profile.u_height,
-                                              "front", f"dgx-{node_no:0{node_width}d}"))
-            made.append(b.rack(rid, f"{su_name}-{k + 1:02d}", compute_places[k], devs, pdus=not profile.rack_scale))
+                    devs.append(MountedDevice(f"{rid}-n{j + 1}", profile.id,
+                                              FIRST_U + len(shelves) + j * profile.u_height, "front",
+                                              f"dgx-{node_no:0{node_width}d}"))
+                devs = [replace(d, id=f"{rid}-{d.id}") for d in shelves] + devs
+            made.append(b.rack(rid, f"{su_name}-{k + 1:02d}", compute_places[k], devs,
+                               pdus=not profile.rack_scale and not profile.busbar))
         served = tuple(r.id for r in made)
         for c in range(seg.cdus if served else 0):
             place = places_a[c] if c < seg.cdus_a else places_b[c - seg.cdus_a]

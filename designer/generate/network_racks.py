@@ -45,7 +45,7 @@ def su_network_items(net: NetworkPlan, profile: SystemProfile, sus: int, ufm_in_
     # The compute UFM appliances plug into the last leaf block's reserved slots (RA Table 4): they stand
     # beside those leaves, in the last SU's row-B network rack, so their cables stay short.
     if not ufm_in_band:
-        out[sus - 1][1].extend((f"ufm{i + 1}", "ufm-appliance", f"ufm-compute-{i + 1}", "front")
+        out[sus - 1][1].extend((f"ufm{i + 1}", net.ufm_type, f"ufm-compute-{i + 1}", "front")
                                for i in range(net.ufm_compute))
     first = 0
     for su, n in enumerate(_spread(net.oob, sus)):
@@ -81,7 +81,7 @@ def central_items(net: NetworkPlan, ufm_in_band: bool = False) -> dict[str, list
         items += [(f"ibm{i + 1}", "sn2201", f"inband-mgmt-leaf-{i + 1:02d}", "rear")
                   for i in range(net.inband_management)]
         out["INBAND"] = items
-    mgmt = [(f"ufm{i + 1}", "ufm-appliance", f"ufm-compute-{i + 1}", "front")
+    mgmt = [(f"ufm{i + 1}", net.ufm_type, f"ufm-compute-{i + 1}", "front")
             for i in range(net.ufm_compute if ufm_in_band else 0)]
     mgmt += [(f"sufm{i + 1}", "ufm-appliance", f"storage-ufm-{i + 1}", "front") for i in range(net.ufm_storage)]
     mgmt += [(f"mn{i + 1}", "mgmt-node", f"mgmt-node-{i + 1:02d}", "front") for i in range(net.management_nodes)]

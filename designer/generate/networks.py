@@ -84,6 +84,8 @@ class NetworkPlan:
     ufm_storage: int
     management_nodes: int
     storage_protocol: str
+    #: the compute fabric's UFM appliance (NDR or XDR); the storage fabric's is always NDR
+    ufm_type: str = "ufm-appliance"
 
 
 def compute_fabric(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, nodes: int,
@@ -142,7 +144,7 @@ def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, 
     """Every network's switches for ``nodes`` (servers or trays) in ``racks`` compute racks."""
     nets = spec.networks
     ufm_compute = UFM_PER_FABRIC
-    reserved = sum(g.count for g in catalog.get("ufm-appliance").ports if g.role == "fabric") * ufm_compute
+    reserved = sum(g.count for g in catalog.get(profile.ufm).ports if g.role == "fabric") * ufm_compute
     compute = compute_fabric(profile, spec, catalog, nodes, reserved)
     storage = None
     protocol = ""
@@ -179,4 +181,4 @@ def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, 
         else:
             oob = math.ceil(nodes / DGX_PER_OOB_SWITCH)
     return NetworkPlan(compute, storage, inband, inband_mgmt, oob, ufm_compute, ufm_storage, MANAGEMENT_NODES,
-                       protocol)
+                       protocol, profile.ufm)

@@ -16,6 +16,8 @@ from ..settings import Settings
 RACK_TYPE = "rack-48u-600x1200"
 CDU_TYPE = "cdu-inrow-2mw"
 PDU_TYPES = ("pdu-415v-60a-3ph", "pdu-415v-32a-3ph")
+#: The DC power shelf of a busbar-fed server rack (DGX B300 DC, DGX Rubin NVL8).
+SHELF_TYPE = "mgx-power-shelf-33kw"
 #: Most a network or management rack is filled to (90 % of it): they are air-cooled, and air-cooled racks
 #: much above 25-30 kW need rear-door or in-row cooling (dcim.md), whatever the compute racks draw.
 NETWORK_RACK_KW = 30.0
@@ -28,11 +30,12 @@ def _pdu_usable_kw(catalog: Catalog, type_id: str, settings: Settings) -> float:
     return pdu_capacity_kw(d.voltage_v, d.current_a, d.phases, settings.power_factor) * settings.derating
 
 
-def _pdus(catalog: Catalog, rack_id: str, max_kw: float, failover_kw: float, supplies: int, settings: Settings,
-          memo: dict | None = None) -> list[MountedDevice]:
+def _pdus(catalog: Catalog, rack_id: str, max_kw: float, failover_kw: float, supplies: tuple[int, int],
+          settings: Settings, memo: dict | None = None) -> list[MountedDevice]:
     """PDUs for a rack drawing ``max_kw``: on each of feeds A and B enough for half the rack in normal
     operation and for ``failover_kw`` (what the rack draws on one feed) when the other is lost, and enough
-    outlets for half the rack's supplies each."""
+    outlets for half the rack's supplies each: ``supplies`` is (C20 inlets, C14 inlets), as a C20 needs a
+    C19 outlet and a C14 takes a C13 or a spare C19."""
     if max_kw <= 0:
         return []
     key = (max_kw, failover_kw, supplies)
@@ -47,7 +50,7 @@ def _pdus(catalog: Catalog, rack_id: str, max_kw: float, failover_kw: float, sup
             for i in range(2 * per_feed)]
 
 
-def _pdu_choice(catalog: Catalog, normal_kw: float, failover_kw: float, supplies: int,
+def _pdu_choice(catalog: Catalog, normal_kw: float, failover_kw: float, supplies: tuple[int, int],
                 settings: Settings) -> tuple[int, str]:
     """(PDUs per feed, PDU type): the type that needs the fewest, the smaller rating on a tie.
 
@@ -59,9 +62,11 @@ def _pdu_choice(catalog: Catalog, normal_kw: float, failover_kw: float, supplies
         usable = _pdu_usable_kw(catalog, type_id, settings)
         full = usable / settings.derating * settings.failover_derating
         dev = catalog.get(type_id)
+        c19 = dev.outlets_c19 if (dev.outlets_c19 or dev.outlets_c13) else (dev.outlets or 1)
         outlets = (dev.outlets_c19 + dev.outlets_c13) or dev.outlets or 1
+        c20_feed, c14_feed = (math.ceil(n / 2) for n in supplies)
         per_feed = max(math.ceil(normal_kw / usable - 1e-9), math.ceil(failover_kw / full - 1e-9),
-                       math.ceil(math.ceil(supplies / 2) / outlets))
+                       math.ceil(c20_feed / max(c19, 1)), math.ceil((c20_feed + c14_feed) / outlets))
         if best is None or per_feed < best[0]:
             best = (per_feed, type_id)
     return best
@@ -87,6 +92,17 @@ class RackBuilder:
             total += min(mx, math.ceil(t.psu.count / 2) * t.psu.rating_w / 1000) if t.psu else mx
         return total
 
+    def shelves_for(self, system: str, count: int) -> list[MountedDevice]:
+        """Power shelves for ``count`` busbar-fed systems: enough for their peak with one shelf spare (N+1), the
+        rule that gives NVIDIA's four 33 kW shelves for four DGX B300 at 19 kW peak (at least three active)."""
+        dev, shelf = self.dtype(system), self.dtype(SHELF_TYPE)
+        peak_kw = count * (dev.power_max_w or 0) / 1000 * max(1.0, (dev.power_typical_w or dev.power_max_w or 0)
+                                                               / (dev.power_max_w or 1) * (dev.peak_factor or 1.0))
+        shelf_kw = shelf.psu.usable_w / 1000
+        n = math.ceil(peak_kw / shelf_kw - 1e-9) + 1 if peak_kw > 0 else 0
+        return [MountedDevice(f"shelf{i + 1}", SHELF_TYPE, FIRST_U + i, "front", f"Power shelf {i + 1}")
+                for i in range(n)]
+
     def dtype(self, type_id: str):
         t = self._types.get(type_id)
         if t is None:
@@ -96,7 +112,14 @@ class RackBuilder:
     def rack(self, rid: str, name: str, place, devices: list[MountedDevice], *, pdus: bool = True) -> Rack:
         if pdus:
             kw = sum((self.dtype(d.type).power_max_w or 0) for d in devices) / 1000
-            supplies = sum((self.dtype(d.type).psu.count if self.dtype(d.type).psu else 1) for d in devices)
+            c20 = c14 = 0
+            for d in devices:
+                psu = self.dtype(d.type).psu
+                if psu is not None and psu.coupler == "C20":
+                    c20 += psu.count
+                else:
+                    c14 += psu.count if psu is not None else 1
+            supplies = (c20, c14)
             devices = devices + _pdus(self.catalog, rid, kw, self._one_feed_kw(devices), supplies, self.settings,
                                       self._pdu_memo)
         rack = Rack(rid, name, "hall-1", RACK_TYPE, place.x, place.y, place.rotation, place.row, tuple(devices))

@@ -11,7 +11,7 @@ from catalog import Catalog
 from ..formatting import kw, quantity
 from ..model import Project
 from ..settings import Settings
-from .rack_filling import FIRST_U, RACK_TYPE
+from .rack_filling import FIRST_U, RACK_TYPE, RackBuilder
 from .spec import DEFAULT_RACK_KW, GenerateError, SuperpodSpec, SystemProfile
 
 #: Capacity the generator gives a hall it fits to the design: 15 % above the design's need, rounded up to
@@ -58,14 +58,21 @@ def rack_density(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, s
                                 f"it needs racks of at least {profile.node_max_kw:g} kW")
         per_rack = 1
     else:
-        rack_kw = spec.rack_kw if spec.rack_kw is not None else DEFAULT_RACK_KW
-        fit_u = (catalog.get(RACK_TYPE).rack_units - FIRST_U + 1) // profile.u_height
-        by_power = int(rack_kw // profile.node_max_kw + 1e-9)
         air_kw = profile.node_max_kw * (1.0 - catalog.get(profile.id).liquid_fraction)
-        if spec.rack_kw is None and air_kw > 0:
+        ra = profile.systems_per_rack if spec.nodes_per_rack is None else 0
+        if ra and spec.rack_kw is None and ra * air_kw > settings.air_rack_limit_kw + 1e-9:
+            ra = 0  # the RA's rack needs rear-door heat exchangers (not modelled): air decides, as below
+        # Unasked, a system whose RA states its rack (four DGX B300 at about 56 kW) gets that rack; others
+        # the B200 RA's 40 kW position.
+        rack_kw = spec.rack_kw if spec.rack_kw is not None else \
+            float(math.ceil(ra * profile.node_max_kw)) if ra else DEFAULT_RACK_KW
+        shelves = len(RackBuilder(catalog, settings).shelves_for(profile.id, ra or 1)) if profile.busbar else 0
+        fit_u = (catalog.get(RACK_TYPE).rack_units - FIRST_U + 1 - shelves) // profile.u_height
+        by_power = int(rack_kw // profile.node_max_kw + 1e-9)
+        if spec.rack_kw is None and air_kw > 0 and not ra:
             # unasked, a rack holds no more air-cooled systems than a contained row can cool by air
             by_power = min(by_power, max(1, int(settings.air_rack_limit_kw // air_kw + 1e-9)))
-        per_rack = spec.nodes_per_rack or min(by_power, fit_u)
+        per_rack = spec.nodes_per_rack or min(ra or by_power, by_power, fit_u)
         if per_rack < 1:
             raise GenerateError(f"one {profile.id} draws up to {profile.node_max_kw:g} kW, over the {rack_kw:g} kW "
                                 f"rack limit (-{kw(profile.node_max_kw - rack_kw)}); nearest that fits: "
@@ -103,5 +110,5 @@ def with_capacities(project: Project, spec: SuperpodSpec, it_max: float, liquid:
     return project.with_hall(hall)
 
 
-def _mw(kw: float) -> str:
-    return f"{quantity(kw / 1000, 'MW')}" if kw >= 1000 else f"{kw(kw)}"
+def _mw(value_kw: float) -> str:
+    return quantity(value_kw / 1000, "MW") if value_kw >= 1000 else kw(value_kw)

@@ -12,11 +12,20 @@ from dataclasses import dataclass, replace
 
 from catalog import Catalog, UnknownDeviceError
 
-#: Systems the generator lays out, with their scalable unit (nodes for servers, racks for rack systems).
-SYSTEMS = {"dgx-b200": 32, "dgx-h100": 32, "dgx-h200": 32, "gb200-nvl72": 8}
+#: Systems the generator lays out, with their scalable unit (nodes for servers, racks for rack systems) as
+#: the catalog states it (``su_systems``, each with its RA as source; a test keeps the two equal).
+SYSTEMS = {"dgx-b200": 32, "dgx-h100": 32, "dgx-h200": 32, "dgx-b300": 72, "dgx-b300-dc": 72,
+           "dgx-rubin-nvl8": 72, "gb200-nvl72": 8, "gb300-nvl72": 8}
+#: Systems in the catalog for which NVIDIA has published no SuperPOD scalable unit: placed by hand, not generated.
+NO_PUBLISHED_SU = {"vera-rubin-nvl72": "NVIDIA has published no DGX SuperPOD scalable unit for Vera Rubin NVL72 "
+                                       "(its Enterprise RA builds Spectrum-X racks, not SUs); place its racks by "
+                                       "hand, or generate dgx-rubin-nvl8, whose RA gives 72 systems per SU"}
 NETWORKS = ("compute", "storage", "inband", "oob")
-#: The compute switch of both reference architectures (RA-11334-001 and RA-11338-001: Quantum-2 QM9700).
+#: The compute switch of the NDR reference architectures (RA-11334-001 and RA-11338-001: Quantum-2 QM9700).
 DEFAULT_SWITCH = "qm9700"
+#: The compute switch of the XDR reference architectures (RA-11339-001, DGX Rubin NVL8: Quantum-X800 Q3400),
+#: for systems whose compute ports run at 800 Gb/s.
+XDR_SWITCH = "q3400"
 #: Rack power limit when none is asked for: the B200 RA's 2-DGX rack (28.6 kW) in a 40 kW rack position;
 #: rack-scale systems get their own rack's figure.
 DEFAULT_RACK_KW = 40.0
@@ -102,9 +111,26 @@ class SystemProfile:
     u_height: int
     storage_ports: int
     inband_ports: int
+    #: compute-port speed, Gb/s (400 NDR, 800 XDR): it picks the default switch and the UFM appliance
+    port_gbps: float = 400.0
+    #: systems per rack in the RA's layout (servers; 0 when not stated)
+    systems_per_rack: int = 0
+    #: fed by the rack's power shelves on a DC busbar (no PDUs)
+    busbar: bool = False
+
+    @property
+    def default_switch(self) -> str:
+        return XDR_SWITCH if self.port_gbps >= 800 else DEFAULT_SWITCH
+
+    @property
+    def ufm(self) -> str:
+        """The compute fabric's UFM appliance: the one whose ports run at the fabric's speed."""
+        return "ufm-appliance-xdr" if self.port_gbps >= 800 else "ufm-appliance"
 
 
 def system_profile(catalog: Catalog, system: str) -> SystemProfile:
+    if system in NO_PUBLISHED_SU:
+        raise GenerateError(f"{system}: {NO_PUBLISHED_SU[system]}")
     if system not in SYSTEMS:
         raise GenerateError(f"system {system!r} is not one the generator lays out; choose one of "
                             f"{', '.join(SYSTEMS)}")
@@ -112,6 +138,8 @@ def system_profile(catalog: Catalog, system: str) -> SystemProfile:
     compute = dev.ports_of("compute")
     if not compute:
         raise GenerateError(f"{system} has no compute-fabric ports in the catalog")
+    su = dev.su_systems or SYSTEMS[system]
+    speed = float(compute[0].speed_gbps)
     if dev.kind == "rack_system":
         trays = 0
         rails = 0
@@ -122,11 +150,12 @@ def system_profile(catalog: Catalog, system: str) -> SystemProfile:
         if not trays:
             raise GenerateError(f"{system}: the catalog does not say which of its trays carry compute ports")
         storage = sum(g.count for g in dev.ports_of("storage"))
-        return SystemProfile(system, dev.name, True, int(dev.gpu_count or 0), rails, SYSTEMS[system] * trays, trays,
-                             (dev.power_max_w or 0) / 1000, int(dev.u_height), storage // trays, 0)
-    return SystemProfile(system, dev.name, False, int(dev.gpu_count or 0), int(compute[0].count), SYSTEMS[system], 1,
+        return SystemProfile(system, dev.name, True, int(dev.gpu_count or 0), rails, su * trays, trays,
+                             (dev.power_max_w or 0) / 1000, int(dev.u_height), storage // trays, 0, speed)
+    return SystemProfile(system, dev.name, False, int(dev.gpu_count or 0), int(compute[0].count), su, 1,
                          (dev.power_max_w or 0) / 1000, int(math.ceil(dev.u_height)),
-                         sum(g.count for g in dev.ports_of("storage")), sum(g.count for g in dev.ports_of("inband")))
+                         sum(g.count for g in dev.ports_of("storage")), sum(g.count for g in dev.ports_of("inband")),
+                         speed, dev.systems_per_rack, dev.busbar)
 
 
 def _ib_fabric_switch(d) -> bool:
@@ -142,7 +171,8 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
         raise GenerateError("give the size as GPUs or as scalable units, one of the two")
     gpus = None if spec.gpus is None else _whole(spec.gpus, "GPUs")
     sus = None if spec.sus is None else _whole(spec.sus, "scalable units", hi=100_000)
-    switch = (spec.switch or DEFAULT_SWITCH).strip().lower()
+    profile = system_profile(catalog, system)
+    switch = (spec.switch or profile.default_switch).strip().lower()
     try:
         sw = catalog.get(switch)
     except UnknownDeviceError as exc:
@@ -153,7 +183,6 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
     rack_kw = None if spec.rack_kw is None else _number(spec.rack_kw, "rack power (kW)", 0.0, 10_000.0)
     npr = None if spec.nodes_per_rack is None else _whole(spec.nodes_per_rack, "nodes per rack", hi=64)
     rails = None if spec.rails is None else _whole(spec.rails, "rails", hi=64)
-    profile = system_profile(catalog, system)
     if rails is not None and rails != profile.rails:
         raise GenerateError(f"{system} has {profile.rails} compute-fabric ports per "
                             f"{'compute tray' if profile.rack_scale else 'system'}, one per rail: rails must be "

@@ -64,6 +64,12 @@ NOTES = (
                  "or a partner before ordering."),
     ("gb200-nvl72", "The GB200 NVL72 part number and price come from third-party sources; the rack ships "
                     "with its compute trays, NVLink switch trays and power shelves."),
+    ("dgx-b300", "The DGX B300 part number and price are NVIDIA price-list figures as transcribed by a third "
+                 "party; confirm both with NVIDIA or a partner before ordering."),
+    ("gb300-nvl72", "The GB300 NVL72 part number and price are NVIDIA price-list figures as transcribed by a "
+                    "third party; the rack ships with its compute trays, NVLink switch trays and power shelves."),
+    ("dgx-rubin-nvl8", "DGX Rubin NVL8 is announced: its figures are preliminary and its price is a price-list "
+                       "figure as transcribed by a third party."),
 )
 
 

@@ -34,7 +34,7 @@ def test_catalog_list_shows_every_type_with_its_source(capsys):
 def test_catalog_list_json_and_kind_filter(capsys):
     code, out, _ = run(capsys, "catalog", "list", "--kind", "switch", "--json")
     rows = json.loads(out)
-    assert code == 0 and {r["id"] for r in rows} == {"qm9700", "qm9790", "q3400", "sn5600", "sn2201"}
+    assert code == 0 and {r["id"] for r in rows} == {"qm9700", "qm9790", "q3400", "sn5600", "sn5610", "sn2201"}
     code, _, err = run(capsys, "catalog", "list", "--kind", "toaster")
     assert code == 2 and "no device of kind 'toaster'" in err
 
@@ -96,7 +96,7 @@ def test_validate(capsys, tmp_path):
     (["analyze"], "the following arguments are required: file"),
     (["analyze", "x.json", "--jsn"], "unrecognized arguments: --jsn"),
     (["catalog"], "required: catalog_command"),
-    (["catalog", "show", "dgx-b300"], "unknown device id 'dgx-b300'; did you mean dgx-b200"),
+    (["catalog", "show", "dgx-b210"], "unknown device id 'dgx-b210'; did you mean dgx-b200"),
     (["catalog", "frobnicate"], "invalid choice: 'frobnicate'"),
     (["validate", "/nonexistent/x.json"], "/nonexistent/x.json: no such file"),
     (["--catalog", "/nonexistent/cat", "catalog", "list"], "/nonexistent/cat: user catalog folder does not exist"),

@@ -211,3 +211,15 @@ def test_the_size_fields_say_what_the_preview_builds(qtbot, dialog):
     _wait_for(qtbot, dialog, "1,080 GPUs")
     assert dialog.gpus_built.text() == "builds 1,080 GPUs, not 1,024 (see the notes)"
     assert dialog.sus_spin.value() == dialog.preview.generated.sus
+
+
+def test_choosing_dgx_b300_picks_its_xdr_switch_and_previews_its_fabric(qtbot, dialog):
+    dialog.system_combo.setCurrentIndex(dialog.system_combo.findData("dgx-b300"))
+    assert dialog.switch_combo.currentData() == "q3400"  # RA-11339-001: Quantum-X800 throughout
+    dialog.sus_radio.setChecked(True)
+    dialog.sus_spin.setValue(4)
+    _wait_for(qtbot, dialog, "2,304 GPUs")
+    assert "32 leaf, 18 spine" in _fabric_line(dialog)
+    assert "72 DGX" in dialog.sus_spin.suffix()
+    dialog.system_combo.setCurrentIndex(dialog.system_combo.findData("dgx-b200"))
+    assert dialog.switch_combo.currentData() == "qm9700"

@@ -89,8 +89,9 @@ class SuperpodForm:
         for dev in fabric_switches(self.catalog):
             self.switch_combo.addItem(dev.name, dev.id)
         self.switch_combo.setCurrentIndex(max(0, self.switch_combo.findData(DEFAULT_SWITCH)))
-        self.switch_combo.setToolTip("Leaf, spine and core switches of the compute fabric "
-                                     "(both reference architectures use the Quantum-2 QM9700)")
+        self.switch_combo.setToolTip("Leaf, spine and core switches of the compute fabric (the NDR reference "
+                                     "architectures use the Quantum-2 QM9700, the XDR ones the Quantum-X800 "
+                                     "Q3400); set from the system, and yours to change")
         lay.addRow("Compute switch", self.switch_combo)
         self.rack_kw_spin = QDoubleSpinBox()
         self.rack_kw_spin.setRange(0, 10_000)
@@ -263,6 +264,10 @@ class SuperpodForm:
             profile = None
         auto_kw = profile.node_max_kw if rack_scale and profile else DEFAULT_RACK_KW
         self.rack_kw_spin.setSpecialValueText(f"auto ({quantity(auto_kw, 'kW')})")
+        if profile is not None:  # the RA's switch for this system: QM9700 for NDR nodes, Q3400 for XDR
+            at = self.switch_combo.findData(profile.default_switch)
+            if at >= 0:
+                self.switch_combo.setCurrentIndex(at)
         if profile is not None:  # what one scalable unit is, beside the count
             per = SYSTEMS[system]
             what = "racks" if rack_scale else "DGX"

@@ -103,13 +103,15 @@ def test_findings_for_a_too_long_cable_and_missing_switches(sample, catalog):
     codes = {f.code: f for f in findings}
     assert codes["fabric-cable-too-long"].where == "rack:a01" and codes["fabric-cable-too-long"].severity == "error"
     assert section["too_long_links"] == 16
-    # A 32nd DGX in B08 leaves no leaf ports for the UFM appliances: NVIDIA removes one DGX (Table 4).
+    # A 32nd DGX in B08 leaves no leaf ports for the UFM appliances (NVIDIA removes one DGX, Table 4). They
+    # never open a leaf block of their own: no switch is missing, and an info finding says where they stand.
     b08 = sample.rack("b08")
     full = sample.with_racks([replace(b08, devices=b08.devices + (MountedDevice("extra", "dgx-b200", 17),))])
-    full_findings = fabric_of(full, catalog).findings
-    codes = {f.code: f for f in full_findings}
-    assert codes["fabric-ports-exhausted"].where == "rack:m01"
-    assert {f.where for f in full_findings if f.code == "fabric-too-few-switches"} == {"rack:b09"}
+    full_result = fabric_of(full, catalog)
+    codes = {f.code: f for f in full_result.findings}
+    assert codes["fabric-appliance-no-port"].where == "rack:m01" and codes["fabric-appliance-no-port"].severity == "info"
+    assert "fabric-ports-exhausted" not in codes and "fabric-too-few-switches" not in codes
+    assert (full_result.section["leaf"], full_result.section["links"]["node_leaf"]) == (8, 256)
 
 
 def test_fabric_section_of_the_sample(sample, catalog):

@@ -1,0 +1,122 @@
+"""The current generation built as its reference architectures build it: DGX B300 on Quantum-X800, GB300 NVL72,
+DGX Rubin NVL8, and the GB200 fixes (UFM ports open no SU; partial SUs get the full SU's leaves).
+
+Every expected count is worked out by hand in the test from the rules of hardware.md §7.1/§7.3, not read
+back from the engine: leaves = rails x ceil(SU slots / leaf down-ports); spines = the smallest divisor of a
+leaf's uplinks (k/2) that is at least ceil(leaf uplinks in total / k).
+"""
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from designer.generate import SYSTEMS, GenerateError, SuperpodSpec, generate
+
+from ._support import bad_findings, count_types, show
+
+
+def _spines(leaves: int, k: int) -> int:
+    """hardware.md §7.1: S = smallest divisor of k/2 that is >= ceil(leaves x k/2 / k)."""
+    up = k // 2
+    need = math.ceil(leaves * up / k)
+    return next(d for d in range(need, up + 1) if up % d == 0)
+
+
+@pytest.mark.parametrize("sus, leaf, spine", [(1, 8, 4), (2, 16, 8), (4, 32, 18), (8, 64, 36)])
+def test_dgx_b300_on_quantum_x800_follows_the_xdr_reference_architecture(design, sus, leaf, spine):
+    # RA-11339-001: 72 DGX B300 per SU, 8 rails, Q3400 with k = 144 (72 down, 72 up): one leaf per rail
+    # per SU, and no DGX taken out for UFM (the NDR RAs' 31-node SU does not apply)
+    assert leaf == 8 * sus and spine == _spines(leaf, 144)
+    g, a = design("dgx-b300", sus)
+    f = a.fabric
+    gpus = 576 * sus
+    assert (f.leaf, f.spine, f.core, f.tiers, f.scalable_units) == (leaf, spine, 0, 2, sus)
+    assert f.links.node_leaf == f.links.leaf_spine == gpus == g.gpus
+    assert f.switch == "q3400" and f.port_gbps == 800
+    types = count_types(g.project)
+    assert types["dgx-b300"] == 72 * sus and types["ufm-appliance-xdr"] == 2 and "ufm-appliance" in types
+    assert not bad_findings(a), show(bad_findings(a))
+
+
+@pytest.mark.parametrize("sus", [1, 4, 8, 16])
+def test_gb200_scalable_units_are_what_was_asked_for_and_ufm_opens_no_pod(design, sus):
+    # 8 racks x 18 trays = 144 compute trays per SU, 4 rails, QM9700 (32 down): leaves for exactly `sus` SUs
+    trays = 144 * sus
+    leaf = 4 * math.ceil(trays / 32)
+    g, a = design("gb200-nvl72", sus)
+    f = a.fabric
+    assert f.scalable_units == sus
+    assert f.leaf == leaf and f.links.leaf_spine == leaf * 32
+    if leaf <= 64:  # two tiers (2,048 ports of QM9700): spines by the even-uplink rule
+        assert f.spine == _spines(leaf, 64)
+    else:  # three tiers, built for the endpoints (hardware.md §7.2): as many spines as leaves
+        assert f.spine == leaf
+    # no leaf carries only a UFM link: every leaf block holds trays
+    names = {d.name for r in g.project.racks for d in r.devices if d.name and d.name.startswith("leaf-")}
+    assert len(names) == leaf
+    assert not bad_findings(a), show(bad_findings(a))
+
+
+def test_gb200_full_scalable_unit_at_4_su_is_72_leaves_and_72_spines(design):
+    _, a = design("gb200-nvl72", 4)
+    assert (a.fabric.leaf, a.fabric.spine) == (72, 72)
+    notes = [x for x in a.findings if x.code == "fabric-appliance-no-port"]
+    # 576 trays fill all 18 blocks of 32: the UFM appliances find no leaf port, and say so
+    assert len(notes) == 1 and notes[0].severity == "info" and "ufm-compute-1" in notes[0].message
+
+
+def test_a_partial_gb200_su_gets_the_full_sus_leaves(catalog):
+    # 1,000 GPUs = 14 racks (13.9 rounded up) = 252 trays in 2 SUs: the RA builds the leaves and leaf-spine
+    # cables of both whole SUs (288 slots = 9 blocks of 32 = 36 leaves), not just the 8 blocks the trays fill
+    g = generate(SuperpodSpec(system="gb200-nvl72", gpus=1000), catalog)
+    from designer.analysis import analyze
+    a = analyze(g.project, catalog)
+    assert (g.sus, g.nodes) == (2, 14)
+    assert a.fabric.leaf == 36 and a.fabric.links.leaf_spine == 36 * 32
+    assert a.fabric.links.node_leaf == 14 * 72 + 4  # every tray port, and the UFM ports in free slots
+
+
+def test_gb300_nvl72_four_sus_validate_clean(design):
+    g, a = design("gb300-nvl72", 4)
+    assert not bad_findings(a), show(bad_findings(a))
+    assert a.fabric.switch == "q3400" and (a.fabric.leaf, a.fabric.spine) == (32, _spines(32, 144))
+    assert a.fabric.links.node_leaf == 32 * 72 == g.gpus
+    assert count_types(g.project)["gb300-nvl72"] == 32
+    assert g.project.name.startswith("NVIDIA DGX GB300 NVL72 SuperPOD - 4 scalable units")
+
+
+def test_dgx_rubin_nvl8_racks_are_busbar_fed_eight_to_a_rack(design, catalog):
+    g, a = design("dgx-rubin-nvl8", 1)
+    compute = [r for r in g.project.racks if any(d.type == "dgx-rubin-nvl8" for d in r.devices)]
+    assert len(compute) == 9  # 72 systems, 8 per rack (the Rubin NVL8 RA's rack)
+    for rack in compute:
+        types = [d.type for d in rack.devices]
+        assert types.count("dgx-rubin-nvl8") == 8 and not any(t.startswith("pdu-") for t in types)
+        # 8 x 24 kW = 192 kW on 33 kW shelves: 6 carry it, one spare (N+1)
+        assert types.count("mgx-power-shelf-33kw") == math.ceil(8 * 24 / 33) + 1
+    assert a.fabric.switch == "q3400" and a.fabric.links.node_leaf == 576
+    assert not [f for f in a.findings if f.severity == "error"], show(a.findings)
+
+
+def test_dgx_b300_dc_racks_take_power_shelves_not_pdus(design):
+    g, _ = design("dgx-b300-dc", 1)
+    rack = next(r for r in g.project.racks if any(d.type == "dgx-b300-dc" for d in r.devices))
+    types = [d.type for d in rack.devices]
+    n = types.count("dgx-b300-dc")
+    # air decides the rack unasked (4 per rack needs rear-door heat exchangers): 2 x 14.5 kW; the shelves
+    # carry the systems' 19 kW peak each with one spare, as NVIDIA's 4 shelves carry 4 at >= 3 active
+    assert n == 2 and types.count("mgx-power-shelf-33kw") == math.ceil(n * 19.0 / 33) + 1
+    assert not any(t.startswith("pdu-") for t in types)
+
+
+def test_vera_rubin_nvl72_is_refused_in_words_no_su_is_published(catalog):
+    with pytest.raises(GenerateError, match="no DGX SuperPOD scalable unit for Vera Rubin NVL72"):
+        generate(SuperpodSpec(system="vera-rubin-nvl72", sus=1), catalog)
+
+
+def test_the_generators_scalable_units_are_the_catalogs(catalog):
+    for system, su in SYSTEMS.items():
+        dev = catalog.get(system)
+        assert dev.su_systems == su, system
+        assert dev.figure("su_systems").source  # each SU cites its reference architecture
