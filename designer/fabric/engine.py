@@ -148,8 +148,9 @@ def analyze_fabric(ctx: Context) -> FabricResult:
         lost_dev = next(i for i in inv.nodes if inv.devices.labels[i] == lost_nodes[0])
         names = ", ".join(lost_nodes[:4]) + (" ..." if len(lost_nodes) > 4 else "")
         findings.append(Finding("warning", "fabric-ports-exhausted",
-                                f"{plan.unwired_links['node_leaf'] - lost_ports} fabric ports find no free leaf port ({names}): the {len(plan.placed['leaf'])} "
-                                f"leaves placed are full", _rack_where(inv, lost_dev)))
+                                f"{plan.unwired_links['node_leaf'] - lost_ports} fabric ports find no free leaf port "
+                                f"({names}): the {len(plan.placed['leaf'])} leaves placed are full",
+                                _rack_where(inv, lost_dev)))
     if lost_reserved and plan.placed["leaf"]:
         # A full scalable unit leaves no node slot for the UFM appliances, and they never open a leaf block
         # of their own (that would add an SU's worth of switches for 4 cables): say so, where they stand.

@@ -109,7 +109,8 @@ def test_findings_for_a_too_long_cable_and_missing_switches(sample, catalog):
     full = sample.with_racks([replace(b08, devices=b08.devices + (MountedDevice("extra", "dgx-b200", 17),))])
     full_result = fabric_of(full, catalog)
     codes = {f.code: f for f in full_result.findings}
-    assert codes["fabric-appliance-no-port"].where == "rack:m01" and codes["fabric-appliance-no-port"].severity == "info"
+    no_port = codes["fabric-appliance-no-port"]
+    assert no_port.where == "rack:m01" and no_port.severity == "info"
     assert "fabric-ports-exhausted" not in codes and "fabric-too-few-switches" not in codes
     assert (full_result.section["leaf"], full_result.section["links"]["node_leaf"]) == (8, 256)
 
