@@ -34,9 +34,13 @@ FIGURES: tuple[tuple[str, str, str, Callable[[Analysis], Any], bool], ...] = (
     ("air_heat_kw", "Heat to air", "kW", lambda a: a.summary.air_heat_kw, False),
     ("ups_failover_utilisation", "UPS loading with its partner lost", "share", _worst_ups, False),
     ("switches", "Compute-fabric switches", "", _switches, False),
+    # what an upgrade changes underneath the totals: the fabric's port speed (NDR 400G to XDR 800G) and how
+    # much of the GPUs' peak the best plan reaches (more HBM lets it shard less)
+    ("fabric_port_gbps", "Compute-fabric port speed", "Gb/s", lambda a: a.fabric.port_gbps, False),
     ("cables", "Fabric cables", "", lambda a: a.summary.cables, False),
     ("price_total", "Price", "currency", lambda a: a.summary.price_total, True),
     ("tokens_per_s", "Training throughput", "tokens/s", lambda a: a.summary.tokens_per_s, False),
+    ("mfu", "Model FLOPs utilisation", "share", lambda a: a.training.mfu, False),
     ("time_to_train_days", "Days to train", "", lambda a: a.training.time_to_train_days, False),
     ("cost_per_gpu_hour", "Cost per GPU-hour", "currency", lambda a: a.summary.cost_per_gpu_hour, True),
 )
