@@ -160,9 +160,10 @@ def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, 
             d, u = GB200_STORAGE_DOWN_UP
             up = math.ceil(radix * u / (d + u))
             storage = size_tree(racks * sum(g.count for g in groups), radix, radix - up, up, switch.id)
-        else:
-            down, up = leaf_split(group.count, 1.0)
-            storage = size_tree(nodes * profile.storage_ports, group.count, down, up, switch.id)
+        else:  # non-blocking; an Ethernet switch's 800G cages each carry two 400G storage ports
+            radix = int(group.count * group.speed_gbps // groups[0].speed_gbps) if groups else group.count
+            down, up = leaf_split(radix, 1.0)
+            storage = size_tree(nodes * profile.storage_ports, radix, down, up, switch.id)
     inband = None
     inband_mgmt = 0
     if "inband" in nets:

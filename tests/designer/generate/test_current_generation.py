@@ -35,7 +35,9 @@ def test_dgx_b300_on_quantum_x800_follows_the_xdr_reference_architecture(design,
     assert f.links.node_leaf == f.links.leaf_spine == gpus == g.gpus
     assert f.switch == "q3400" and f.port_gbps == 800
     types = count_types(g.project)
-    assert types["dgx-b300"] == 72 * sus and types["ufm-appliance-xdr"] == 2 and "ufm-appliance" in types
+    assert types["dgx-b300"] == 72 * sus and types["ufm-appliance-xdr"] == 2
+    # storage on RoCE (the RA's alternative to NDR): no NDR switch or NDR UFM anywhere in the design
+    assert "ufm-appliance" not in types and "qm9700" not in types and "sn5600" in types
     assert not bad_findings(a), show(bad_findings(a))
 
 
