@@ -52,6 +52,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import TrainingError
+
 
 @dataclass(frozen=True)
 class Generation:
@@ -84,6 +86,15 @@ FP8_OF_BF16 = 0.75
 #: about 4.3 standard deviations for 40 samples ⇒ σ ≈ 1.05 % and 2.4 %. A100: taken as H200 [U].
 SPEED_SIGMA = {"ampere": 0.045 / 4.3, "hopper": 0.045 / 4.3, "blackwell": 0.104 / 4.3}
 
+#: Rubin: no training run, MSMF table or kernel benchmark on Rubin has been published, so nothing
+#: here is measured. Its rows are Blackwell's taken as they are: the same fractions of the
+#: (preliminary) datasheet peaks, the same attention fractions, spread and SM count (Rubin's SM
+#: count is not in what was read). That is a derivation, not a measurement: Rubin's FP8 dense peak
+#: is 4.4x its BF16 peak (17.5 vs 4 PF) where earlier parts have 2x, and whether FP8 GEMMs sustain
+#: the same share of it under Rubin's power limit is unknown, so a Rubin FP8 estimate is the least
+#: certain figure the estimator gives. Every Rubin estimate is reported as preliminary (hardware.py).
+DERIVED_FROM = {"rubin": "blackwell"}
+
 
 def _gen(name: str, attn_flash: float, attn_flash2: float, sms: int, fp8: bool) -> Generation:
     bf16 = SUSTAINED[name]
@@ -96,6 +107,7 @@ GENERATIONS = {
     "hopper": _gen("hopper", 0.50, 0.35, 132, fp8=True),
     "blackwell": _gen("blackwell", 0.50, 0.35, 148, fp8=True),
 }
+GENERATIONS.update({name: GENERATIONS[base] for name, base in DERIVED_FROM.items()})
 
 #: Output tile shapes (rows × columns) cuBLAS/CUTLASS choose among for large BF16/FP8 GEMMs;
 #: the library picks the one that leaves the fewest idle SMs in the last wave.
@@ -108,7 +120,13 @@ K_OVERHEAD_STEPS = 2.0
 
 
 def generation(name: str) -> Generation:
-    return GENERATIONS.get(str(name).lower(), GENERATIONS["hopper"])
+    """The efficiency table of a GPU generation. An unknown one is an error, not a silent stand-in:
+    borrowing another generation's table would print a figure nothing supports."""
+    try:
+        return GENERATIONS[str(name).lower()]
+    except KeyError:
+        raise TrainingError(f"no sustained-efficiency figures for GPU generation {name!r} "
+                            f"(known: {', '.join(GENERATIONS)})") from None
 
 
 _TM = np.array([t[0] for t in TILES], dtype=float)
