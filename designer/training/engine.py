@@ -215,7 +215,8 @@ def _hardware_flops(model, c: dict, tokens, flash, mf):
 def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     gen = generation(cluster.generation)
     sw = training.software
-    peak = cluster.peak_tflops(training.precision) * 1e12
+    # a power cap slows compute-bound work by the clock ratio; HBM keeps its own clock (gpu_power.py)
+    peak = cluster.peak_tflops(training.precision) * 1e12 * cluster.clock_ratio
     hbm = cluster.hbm_tbps * 1e12
     flash = sw.flash
     t, p, d, cp, v = (c[k] for k in ("tp", "pp", "dp", "cp", "v"))

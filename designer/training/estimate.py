@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..gpu_power import EXPONENT, STATIC_SHARE
+from .efficiency import DERIVED_FROM
 from .engine import REASONS, evaluate
 from .errors import TrainingError
 from .goodput import goodput
@@ -36,7 +38,27 @@ class Estimate:
                "software": self.training.software.to_json()}
         out.update(self.figures)
         out["problems"] = list(self.problems)
+        out["preliminary"] = self.cluster.preliminary or None
+        out["gpu_power_cap_w"] = self.cluster.gpu_power_cap_w
+        out["clock_ratio"] = round(self.cluster.clock_ratio, 4)
+        out["notes"] = notes(self.cluster, self.training)
         return out
+
+
+def notes(cluster, training) -> list[str]:
+    """What an estimate rests on beyond measured hardware: each a line the reader should see beside it."""
+    out = []
+    if cluster.preliminary:
+        out.append(f"preliminary: {cluster.preliminary}; this estimate is only as firm as those figures")
+    base = DERIVED_FROM.get(cluster.generation)
+    if base:
+        out.append(f"no measured {cluster.generation.title()} training runs exist: its sustained efficiencies are "
+                   f"{base.title()}'s, applied to the datasheet peaks")
+    if cluster.gpu_power_cap_w is not None:
+        out.append(f"GPUs capped at {cluster.gpu_power_cap_w:g} W of their {cluster.tdp_w:g} W TDP: compute-bound work "
+                   f"at {cluster.clock_ratio:.1%} of the clock at TDP (modelled: P = P_static + "
+                   f"(P_TDP - P_static)·(f/f_TDP)^{EXPONENT:g}, P_static {STATIC_SHARE:.0%} of TDP)")
+    return out
 
 
 #: A pipeline bubble above this share of the step is worth a problem (Narayanan 2021 keep it
