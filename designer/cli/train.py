@@ -63,7 +63,8 @@ def add_parser(subparsers):
     for n, kind in _PLAN.items():
         t.add_argument(f"--{n}", type=kind, metavar="N")
     t.add_argument("--recompute", choices=RECOMPUTE, type=str.lower)
-    t.add_argument("--precision", choices=("bf16", "fp8"), type=str.lower, default="bf16")
+    t.add_argument("--precision", choices=("bf16", "fp8", "fp4"), type=str.lower, default="bf16",
+                   help="GEMM precision; fp4 is NVIDIA's published NVFP4 recipe, not production-proven")
     t.add_argument("--zero", type=whole(0, 3), choices=(0, 1, 2, 3), help="ZeRO/FSDP stage of the data-parallel group")
     t.add_argument("--hybrid-shard", action=argparse.BooleanOptionalAction, default=None,
                    help="shard ZeRO/FSDP state inside an NVLink domain and replicate across (HSDP)")

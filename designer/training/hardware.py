@@ -41,6 +41,8 @@ class Cluster:
     tdp_w: float = 0.0
     #: per-GPU power cap, W (None: the GPUs run at their TDP); see designer/gpu_power.py
     gpu_power_cap_w: float | None = None
+    #: dense NVFP4 tensor-core peak (None: no FP4 tensor cores). Never the sparse "inference" headline.
+    fp4_tflops: float | None = None
 
     @property
     def clock_ratio(self) -> float:
@@ -61,6 +63,10 @@ class Cluster:
         return self
 
     def peak_tflops(self, precision: str) -> float:
+        if precision == "fp4":
+            if not self.fp4_tflops:
+                raise TrainingError(f"GPU {self.gpu} has no FP4 tensor cores; use --precision fp8 or bf16")
+            return self.fp4_tflops
         if precision == "fp8":
             if not self.fp8_tflops:
                 raise TrainingError(f"GPU {self.gpu} has no FP8 tensor cores; use --precision bf16")
@@ -98,7 +104,8 @@ def cluster_from_system(catalog, system_id: str, gpus: int | None = None, *, ove
     return Cluster(sysdev.gpu, spec.generation, n, spec.bf16_tflops, spec.fp8_tflops, spec.hbm_gb, spec.hbm_tbps,
                    spec.nvlink_gbps, sysdev.nvlink_domain or per, ib_gbs, oversubscription, sysdev.id, per,
                    typical, peak, price, sysdev.price.currency if sysdev.price else "USD",
-                   preliminary=sysdev.preliminary or gpu.preliminary, tdp_w=spec.tdp_w or 0.0).validate()
+                   preliminary=sysdev.preliminary or gpu.preliminary, tdp_w=spec.tdp_w or 0.0,
+                   fp4_tflops=spec.fp4_tflops).validate()
 
 
 def cluster_from_gpu(catalog, gpu_id: str, gpus: int, **kw) -> Cluster:
@@ -112,7 +119,8 @@ def cluster_from_gpu(catalog, gpu_id: str, gpus: int, **kw) -> Cluster:
     spec = dev.gpu_spec
     return Cluster(dev.id, spec.generation, gpus, spec.bf16_tflops, spec.fp8_tflops, spec.hbm_gb, spec.hbm_tbps,
                    spec.nvlink_gbps, 8, 50.0, kw.get("oversubscription", 1.0), "", 8, spec.tdp_w * 1.8,
-                   spec.tdp_w * 2.0, 0.0, preliminary=dev.preliminary, tdp_w=spec.tdp_w or 0.0).validate()
+                   spec.tdp_w * 2.0, 0.0, preliminary=dev.preliminary, tdp_w=spec.tdp_w or 0.0,
+                   fp4_tflops=spec.fp4_tflops).validate()
 
 
 def with_power_cap(cluster: Cluster, cap_w: float | None) -> Cluster:

@@ -160,3 +160,38 @@ def test_a_design_cap_outside_its_gpus_range_is_an_error_finding(catalog):
     over = base.with_settings(base.settings.updated(gpu_power_cap_w=900.0))
     codes = {(f.severity, f.code) for f in analyze(over, catalog).findings}
     assert ("error", "gpu-power-cap") in codes
+
+
+# -- FP4 ---------------------------------------------------------------------------
+def test_fp4_is_the_published_recipe_on_dense_training_figures(capsys, catalog):
+    fp8 = _train_json(capsys, "--system", "gb300-nvl72", "--gpus", "576", "--model", "llama3-70b",
+                      "--precision", "fp8", "--tp", "2", "--pp", "1", "--micro-batch", "1", "--zero", "1")
+    fp4 = _train_json(capsys, "--system", "gb300-nvl72", "--gpus", "576", "--model", "llama3-70b",
+                      "--precision", "fp4", "--tp", "2", "--pp", "1", "--micro-batch", "1", "--zero", "1")
+    assert any("published recipe, not production-proven" in n for n in fp4["notes"])
+    assert not any("FP4" in n for n in fp8["notes"])
+    # faster than FP8, but far from the 3x of the NVFP4 peak: 16 % of the layers, attention and the
+    # output layer stay in BF16, and FP4 GEMMs are charged a power penalty over FP8's
+    assert fp8["tokens_per_s"] < fp4["tokens_per_s"] < 2 * fp8["tokens_per_s"]
+    # the dense NVFP4 figures, never the sparse inference headlines (GB300 20 PF, Rubin 50 PF)
+    assert cluster_from_system(catalog, "gb300-nvl72").fp4_tflops == 15000
+    assert cluster_from_system(catalog, "vera-rubin-nvl72").fp4_tflops == 35000
+
+
+def test_fp4_needs_fp4_tensor_cores(capsys):
+    err = _refused(capsys, ["train", "--system", "dgx-h100", "--model", "llama3-8b", "--precision", "fp4"])
+    assert "no FP4 tensor cores" in err
+
+
+def test_attention_runs_on_the_bf16_peak_whatever_the_gemm_precision():
+    # Rubin's FP8 peak is 4.4x its BF16 peak: attention (BF16) must not be timed at half the FP8 peak
+    from designer.training.compute import Peaks, layer_times
+    from designer.training.plan import Plan, columns
+    from designer.training.software import profile
+
+    cols = columns([Plan(tp=1, pp=1, dp=1)])
+    m, gen, sw = preset("llama3-8b"), generation("rubin"), profile(None)
+    fp8 = layer_times(m, cols, Peaks(17.5e15, 4e15), 22e12, gen, "fp8", sw)
+    bf16 = layer_times(m, cols, Peaks(4e15, 4e15), 22e12, gen, "bf16", sw)
+    assert float(fp8["attn_fwd"][0]) == pytest.approx(float(bf16["attn_fwd"][0]), rel=1e-12)
+    assert float(fp8["gemm_fwd"][0]) < float(bf16["gemm_fwd"][0])
