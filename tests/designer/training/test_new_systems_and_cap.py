@@ -195,3 +195,16 @@ def test_attention_runs_on_the_bf16_peak_whatever_the_gemm_precision():
     bf16 = layer_times(m, cols, Peaks(4e15, 4e15), 22e12, gen, "bf16", sw)
     assert float(fp8["attn_fwd"][0]) == pytest.approx(float(bf16["attn_fwd"][0]), rel=1e-12)
     assert float(fp8["gemm_fwd"][0]) < float(bf16["gemm_fwd"][0])
+
+
+def test_analyze_what_if_cap_matches_a_design_that_carries_it(capsys, catalog, tmp_path):
+    from designer.fileformat import save
+
+    base = generate(SuperpodSpec(system="dgx-h100", sus=1), catalog, with_phases=False).project
+    capped = generate(SuperpodSpec(system="dgx-h100", sus=1, gpu_power_w=500), catalog, with_phases=False).project
+    save(base, tmp_path / "a.podplan.json")
+    assert main(["analyze", str(tmp_path / "a.podplan.json"), "--gpu-power-w", "500", "--json"]) == 0
+    what_if = json.loads(capsys.readouterr().out)
+    assert what_if["summary"]["it_power_max_kw"] == analyze(capped, catalog).summary.it_power_max_kw
+    err = _refused(capsys, ["analyze", str(tmp_path / "a.podplan.json"), "--gpu-power-w", "50"])
+    assert "--gpu-power-w" in err
