@@ -13,7 +13,8 @@ its TDP (the clock the efficiency tables' MSMF figures were measured at, trainin
 Figures. k = 2.5, the low end of the 2.5-3 range: V stops falling near the bottom of the range, which
 makes the effective exponent smaller, and the only training-level figure found says capping costs more
 than k = 3 predicts (an H100 capped at 600 W "typically loses 10 to 15 %" of transformer pre-training
-step throughput; factryze.ai "Power capping", a secondary page [S], no measurement shown [U]). The
+step throughput; factryze.ai "Power capping", a secondary page [S], no measurement shown [U]): at 600 W
+k = 3 gives a clock 6.8 % lower, k = 2.5 8.1 % (and 17.5 % at 500 W). The
 static share is 0.25 of TDP [U: an assumption]: an idle H100 SXM draws about 70-100 W of its 700 W and
 leakage grows with temperature under load. Ujeniya et al. measured H100/H200 DGEMM throughput and SM
 clock at caps from 200 to 700 W (arXiv 2604.11391, 2026) [S: abstract read, figures not]; fitting k
