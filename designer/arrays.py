@@ -13,6 +13,7 @@ import numpy as np
 
 from catalog import Catalog, DeviceType
 
+from .gpu_power import capped_draw
 from .model import Project
 
 
@@ -36,7 +37,15 @@ class TypeTable:
 FACILITY_KINDS = frozenset({"cdu", "crah"})
 
 
-def _type_table(type_ids: list[str], catalog: Catalog) -> TypeTable:
+def gpu_tdp_w(t: DeviceType, catalog: Catalog) -> float:
+    """TDP of the GPUs a device holds (0 when it holds none, or the catalog gives none)."""
+    if not t.gpu_count or not t.gpu:
+        return 0.0
+    gpu = catalog.find(t.gpu)
+    return float(gpu.gpu_spec.tdp_w or 0.0) if gpu is not None and gpu.gpu_spec is not None else 0.0
+
+
+def _type_table(type_ids: list[str], catalog: Catalog, gpu_power_cap_w: float | None = None) -> TypeTable:
     types = [catalog.get(t) for t in type_ids]
 
     def col(fn, default=0.0):
@@ -47,6 +56,12 @@ def _type_table(type_ids: list[str], catalog: Catalog) -> TypeTable:
                     dtype=float)
     typical = np.array([t.power_typical_w if t.power_typical_w is not None else (t.power_max_w or 0.0)
                         for t in types], dtype=float)
+    if gpu_power_cap_w is not None:
+        # the design's GPU power cap, applied here once so that every engine (power, cooling, the PDF that
+        # reads them) sees the same capped draw: the GPUs' share of each system's maximum scales to cap/TDP
+        for k, t in enumerate(types):
+            typical[k], maxw[k] = capped_draw(typical[k], maxw[k], t.gpu_count or 0, gpu_tdp_w(t, catalog),
+                                              gpu_power_cap_w)
     it = np.array([t.kind not in FACILITY_KINDS and (t.power_max_w is not None or t.power_typical_w is not None)
                    for t in types], dtype=bool)
     return TypeTable(
@@ -140,7 +155,7 @@ def flatten(project: Project, catalog: Catalog) -> DesignArrays:
     hall_ids = [h.id for h in project.halls]
     hall_pos = {h: i for i, h in enumerate(hall_ids)}
     return DesignArrays(
-        types=_type_table(list(index), catalog),
+        types=_type_table(list(index), catalog, project.settings.gpu_power_cap_w),
         dev_rack=np.asarray(dev_rack, dtype=np.int64),
         dev_type=np.asarray(dev_type, dtype=np.int64),
         rack_ids=[r.id for r in project.racks],

@@ -9,6 +9,7 @@ import math
 from dataclasses import dataclass, fields, replace
 
 from .bounds import RACK_KW_MIN
+from .gpu_power import FLOOR_W
 
 #: Coolant properties at typical secondary-loop temperatures (about 25-35 °C).
 #: Water: density 997 kg/m³, specific heat 4,186 J/(kg·K) -> 1.44 L/min per kW at 10 K.
@@ -56,15 +57,29 @@ class Settings:
     #: reference §3.3, [S]); about 15 kW without (APC WP156, where cost flattens, [S] as a limit [U]).
     air_rack_limit_kw: float = 30.0
     air_rack_limit_open_kw: float = 15.0
+    #: Power limit set on every GPU of the design (nvidia-smi -pl), W; None: the GPUs run at their TDP.
+    #: It lowers the draw the power and cooling engines see and the clock the training estimate runs at
+    #: (designer/gpu_power.py).
+    gpu_power_cap_w: float | None = None
 
     def __post_init__(self) -> None:
         check_settings(self)
 
     def to_json(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        # an absent cap is left out, so that a design without one saves as it did before the setting existed
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if not (f.name in OPTIONAL and getattr(self, f.name) is None)}
 
     def updated(self, **changes) -> Settings:
         return replace(self, **changes)
+
+
+#: Settings that may be absent (None): no value means the feature is off.
+OPTIONAL = frozenset({"gpu_power_cap_w"})
+#: The highest GPU power cap a design may state, W: above every GPU's TDP in the catalog (Rubin, about
+#: 1,800 W). The design's own GPUs bound it tighter (their floor to their TDP); the power engine reports a
+#: cap outside that range, since these settings do not know which GPUs the design holds.
+GPU_POWER_CAP_MAX_W = 5000.0
 
 
 def _positive(name: str, value: object, lo: float = 0.0, hi: float = math.inf, *, inclusive_lo: bool = False) -> None:
@@ -102,6 +117,8 @@ def check_settings(s: Settings) -> None:
     _positive("phase_imbalance_limit", s.phase_imbalance_limit, 0.0, 3.0)
     _positive("air_rack_limit_kw", s.air_rack_limit_kw, RACK_KW_MIN, 10000.0, inclusive_lo=True)
     _positive("air_rack_limit_open_kw", s.air_rack_limit_open_kw, RACK_KW_MIN, 10000.0, inclusive_lo=True)
+    if s.gpu_power_cap_w is not None:
+        _positive("gpu_power_cap_w", s.gpu_power_cap_w, FLOOR_W, GPU_POWER_CAP_MAX_W, inclusive_lo=True)
 
 
 def settings_from_json(doc: object, where: str = "settings") -> Settings:

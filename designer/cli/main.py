@@ -143,6 +143,8 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
                    help="share of a circuit's rating its surviving feed may carry with the other lost, 0-1 (1)")
     w.add_argument("--air-rack-limit", dest="air_rack_limit_kw", type=_setting("air_rack_limit_kw"), metavar="KW",
                    help="air heat one rack may reject to the room, kW (30)")
+    w.add_argument("--gpu-power-w", dest="gpu_power_cap_w", type=_setting("gpu_power_cap_w"), metavar="W",
+                   help="cap every GPU's power at W watts (the design's own cap, if any, otherwise none)")
 
     v = sub.add_parser("validate",
                        help="check a project file; exit 0 valid, 1 findings of severity error, 2 unreadable")
@@ -270,7 +272,7 @@ def _with_overrides(project, args):
     """Apply what-if settings given on the command line (--pue, --coolant, --delta-t ...)."""
     changes = {key: getattr(args, key) for key in ("pue", "coolant", "coolant_delta_t_k", "air_delta_t_k",
                                                     "power_factor", "derating", "failover_derating",
-                                                    "air_rack_limit_kw")
+                                                    "air_rack_limit_kw", "gpu_power_cap_w")
                if getattr(args, key, None) is not None}
     if not changes:
         return project
@@ -278,7 +280,8 @@ def _with_overrides(project, args):
         return project.with_settings(project.settings.updated(**changes))  # keeps the file's renames
     except SettingsError as exc:
         flag = "--" + str(exc).split(" ")[0].replace("coolant_delta_t_k", "delta-t").replace(
-            "air_delta_t_k", "air-delta-t").replace("air_rack_limit_kw", "air-rack-limit").replace("_", "-")
+            "air_delta_t_k", "air-delta-t").replace("air_rack_limit_kw", "air-rack-limit").replace(
+            "gpu_power_cap_w", "gpu-power-w").replace("_", "-")
         raise UsageError(f"podplanner analyze: {flag}: {exc}") from None
 
 

@@ -43,6 +43,8 @@ def add_parser(subparsers) -> None:
     s.add_argument("--hall-liquid-kw", metavar="KW", help="heat the facility water loop takes (default: fitted)")
     s.add_argument("--phases", metavar="SUS", nargs="?", const="1",
                    help="build in phases of SUS scalable units (default 1); writes one file per phase beside FILE")
+    s.add_argument("--gpu-power-w", metavar="W", help="cap every GPU's power at W watts (stored in the design's "
+                                                      "settings; default: no cap, the GPUs run at their TDP)")
     s.add_argument("--name", help="design name (default: from the system and size)")
     s.add_argument("-o", "--output", required=True, metavar="FILE", help="project file to write")
     s.add_argument("--json", action="store_true", help="print the key numbers as one JSON document")
@@ -84,7 +86,8 @@ def spec_from_args(args) -> SuperpodSpec:
         hall_power_kw=_float(args.hall_power_kw, "--hall-power-kw"),
         hall_cooling_kw=_float(args.hall_cooling_kw, "--hall-cooling-kw"),
         hall_liquid_kw=_float(args.hall_liquid_kw, "--hall-liquid-kw"),
-        phase_sus=_int(args.phases, "--phases"), name=args.name or "")
+        phase_sus=_int(args.phases, "--phases"), name=args.name or "",
+        gpu_power_w=_float(args.gpu_power_w, "--gpu-power-w"))
 
 
 def phase_path(path: Path, phase: int) -> Path:

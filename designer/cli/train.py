@@ -9,7 +9,7 @@ import argparse
 import math
 
 from ..training.errors import TrainingError
-from ..training.hardware import cluster_from_gpu, cluster_from_system
+from ..training.hardware import cluster_from_gpu, cluster_from_system, with_power_cap
 from ..training.models import PRESETS, model_from_params, override, preset
 from ..training.plan import RECOMPUTE, Training
 from ..training.planner import best_plan, given_plan
@@ -39,11 +39,16 @@ def add_parser(subparsers):
     t = subparsers.add_parser("train", help="estimate LLM training throughput, memory and time for a plan, "
                                             "or search for the best plan")
     where = t.add_mutually_exclusive_group()
-    where.add_argument("--gpu", metavar="ID", help="GPU type (a100, h100, h200, b200, gb200)")
-    where.add_argument("--system", metavar="ID", help="system (dgx-a100, dgx-h100, dgx-h200, dgx-b200, gb200-nvl72)")
+    where.add_argument("--gpu", metavar="ID", help="GPU type (a100, h100, h200, b200, gb200, b300, gb300, rubin)")
+    where.add_argument("--system", metavar="ID", help="system (dgx-a100, dgx-h100, dgx-h200, dgx-b200, gb200-nvl72, "
+                                                      "dgx-b300, dgx-b300-dc, gb300-nvl72, vera-rubin-nvl72, "
+                                                      "dgx-rubin-nvl8)")
     t.add_argument("--gpus", type=whole(1, MAX_GPUS), metavar="N", help="GPU count (default: one system)")
     # down:up at the leaf, as the design's settings bound it: 1 (non-blocking) to 64
     t.add_argument("--oversubscription", type=real(1, 64), default=1.0, metavar="X", help="fabric down:up ratio")
+    # the range depends on the GPU (its floor to its TDP): the engine checks it, with its own message
+    t.add_argument("--gpu-power-w", type=real(None, None), metavar="W",
+                   help="cap each GPU's power at W watts (nvidia-smi -pl): slower clock, lower draw")
     what = t.add_mutually_exclusive_group()
     what.add_argument("--model", metavar="PRESET", help=f"model preset: {', '.join(PRESETS)}")
     # a million parameters is a toy; 1e14 is hundreds of times the largest model trained (~2e12)
@@ -58,7 +63,8 @@ def add_parser(subparsers):
     for n, kind in _PLAN.items():
         t.add_argument(f"--{n}", type=kind, metavar="N")
     t.add_argument("--recompute", choices=RECOMPUTE, type=str.lower)
-    t.add_argument("--precision", choices=("bf16", "fp8"), type=str.lower, default="bf16")
+    t.add_argument("--precision", choices=("bf16", "fp8", "fp4"), type=str.lower, default="bf16",
+                   help="GEMM precision; fp4 is NVIDIA's published NVFP4 recipe, not production-proven")
     t.add_argument("--zero", type=whole(0, 3), choices=(0, 1, 2, 3), help="ZeRO/FSDP stage of the data-parallel group")
     t.add_argument("--hybrid-shard", action=argparse.BooleanOptionalAction, default=None,
                    help="shard ZeRO/FSDP state inside an NVLink domain and replicate across (HSDP)")
@@ -112,9 +118,11 @@ def _cluster(args, catalog):
     if args.gpus is not None and args.gpus <= 0:
         raise TrainingError(f"--gpus must be positive, got {args.gpus}")
     if args.system:
-        return cluster_from_system(catalog, args.system, args.gpus, oversubscription=args.oversubscription)
-    # a bare GPU id trains on its usual chassis (hardware.SYSTEM_FOR_GPU): domain, fabric, power, price
-    return cluster_from_gpu(catalog, args.gpu or "h100", args.gpus or 8, oversubscription=args.oversubscription)
+        cluster = cluster_from_system(catalog, args.system, args.gpus, oversubscription=args.oversubscription)
+    else:
+        # a bare GPU id trains on its usual chassis (hardware.SYSTEM_FOR_GPU): domain, fabric, power, price
+        cluster = cluster_from_gpu(catalog, args.gpu or "h100", args.gpus or 8, oversubscription=args.oversubscription)
+    return with_power_cap(cluster, getattr(args, "gpu_power_w", None))
 
 
 def build(args, catalog):
@@ -191,6 +199,8 @@ def _print_text(d: dict) -> None:
           f"{e['hardware_price']:,.0f} {e['currency']}")
     for p in d.get("problems", []):
         print(f"  problem: {p}")
+    for n in d.get("notes", []):
+        print(f"  note: {n}")
     s = d.get("search")
     if s:
         print(f"  searched {s['evaluated']:,} plans: {s['runnable']:,} can run, {s['valid']:,} also fit in memory:")

@@ -132,7 +132,8 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     """
     spec = check_spec(spec, catalog)
     profile = system_profile(catalog, spec.system)
-    settings = Settings(fabric_tiers=spec.tiers, fabric_oversubscription=spec.oversubscription)
+    settings = Settings(fabric_tiers=spec.tiers, fabric_oversubscription=spec.oversubscription,
+                        gpu_power_cap_w=spec.gpu_power_w)
     ufm_ports, reserved_nodes = _ufm_reservation(spec, profile, catalog)
     sus, units, notes = nodes_for(spec, profile, reserved_nodes)
     _check_phases(spec, sus)

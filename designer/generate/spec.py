@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 
 from catalog import Catalog, UnknownDeviceError
 
+from ..gpu_power import GpuPowerError, check_cap
+
 #: Systems the generator lays out, with their scalable unit (nodes for servers, racks for rack systems) as
 #: the catalog states it (``su_systems``, each with its RA as source; a test keeps the two equal).
 SYSTEMS = {"dgx-b200": 32, "dgx-h100": 32, "dgx-h200": 32, "dgx-b300": 72, "dgx-b300-dc": 72,
@@ -89,6 +91,8 @@ class SuperpodSpec:
     #: scalable units per build phase; None builds everything at once
     phase_sus: int | None = None
     name: str = ""
+    #: per-GPU power cap the design carries (settings.gpu_power_cap_w), W; None: no cap
+    gpu_power_w: float | None = None
 
     def with_sus(self, sus: int) -> SuperpodSpec:
         return replace(self, sus=sus, gpus=None)
@@ -215,9 +219,15 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
     if phase is not None and sus is not None and math.ceil(sus / phase) > MAX_PHASES:
         raise GenerateError(f"{math.ceil(sus / phase)} phases of {phase} scalable unit{'s' if phase != 1 else ''} "
                             f"are more than {MAX_PHASES}; build in steps of at least {math.ceil(sus / MAX_PHASES)}")
+    gpu_w = None if spec.gpu_power_w is None else _number(spec.gpu_power_w, "GPU power cap (W)", 0.0, 1e9)
+    gpu = catalog.get(catalog.get(system).gpu)
+    try:  # the GPU's own range (its modelled floor to its TDP), in the model's words
+        check_cap(gpu_w, gpu.gpu_spec.tdp_w, f"NVIDIA {gpu.id.upper()}")
+    except GpuPowerError as exc:
+        raise GenerateError(str(exc)) from None
     return replace(spec, system=system, gpus=gpus, sus=sus, switch=switch, rack_kw=rack_kw, nodes_per_rack=npr,
                    rails=rails, oversubscription=over, tiers=tiers, networks=networks, hall=hall,
-                   phase_sus=phase, **caps)
+                   phase_sus=phase, gpu_power_w=gpu_w, **caps)
 
 
 def parse_hall(text: str) -> tuple[float, float] | None:

@@ -17,7 +17,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..formatting import kw
-from ..arrays import DesignArrays
+from ..arrays import DesignArrays, gpu_tdp_w
+from ..gpu_power import GpuPowerError, check_cap
 from ..collector import paused
 from ..engines import Context, EngineResult, frozen_array
 from ..findings import Finding
@@ -173,12 +174,12 @@ def analyze_power(ctx: Context) -> PowerResult:
     halls = _hall_list(project, arrays, rack_typ, rack_max, s, findings)
 
     supplies, psu_findings = _supplies(project, arrays)
-    findings += psu_findings
+    findings += psu_findings + _cap_findings(arrays, catalog, s.gpu_power_cap_w)
     it_typ, it_max = float(rack_typ.sum()), float(rack_max.sum())
     cdu_kw = _cooling_equipment_kw(arrays)
     section = {
         "settings": {"pue": s.pue, "power_factor": s.power_factor, "derating": s.derating,
-                     "failover_derating": s.failover_derating},
+                     "failover_derating": s.failover_derating, "gpu_power_cap_w": s.gpu_power_cap_w},
         "it_typical_kw": _r(it_typ), "it_max_kw": _r(it_max),
         "facility_typical_kw": _r(it_typ * s.pue), "facility_max_kw": _r(it_max * s.pue),
         "cooling_equipment_kw": _r(cdu_kw),
@@ -204,7 +205,7 @@ def _supplies(project: Project, arrays: DesignArrays) -> tuple[list[dict], list[
         psu = dev.psu
         installed, usable = psu.installed_w / 1000, psu.usable_w / 1000
         feed_loss = (psu.count // 2) * psu.rating_w / 1000
-        mx = dev.power_max_w / 1000
+        mx = float(t.power_max_w[k]) / 1000  # the design's draw: under its GPU power cap, if it has one
         holding = np.unique(arrays.dev_rack[arrays.dev_type == k])
         places = tuple(f"rack:{project.racks[int(i)].id}" for i in holding)
         where = places[0]
@@ -224,6 +225,27 @@ def _supplies(project: Project, arrays: DesignArrays) -> tuple[list[dict], list[
                     "unconfirmed": any(dev.figure(f"psu.{k2}") is not None and dev.figure(f"psu.{k2}").unconfirmed
                                        for k2 in ("count", "rating_w", "redundant"))})
     return out, findings
+
+
+def _cap_findings(arrays: DesignArrays, catalog, cap_w: float | None) -> list[Finding]:
+    """An error for each GPU type of the design the project's power cap does not suit: above its TDP
+    the cap has no effect (the draw stays at TDP); below the modelled floor neither the draw nor the
+    training estimate can be trusted (designer/gpu_power.py)."""
+    if cap_w is None:
+        return []
+    t = arrays.types
+    present = np.bincount(arrays.dev_type, minlength=len(t.ids)) > 0
+    out, seen = [], set()
+    for k, dev in enumerate(t.types):
+        tdp = gpu_tdp_w(dev, catalog)
+        if not present[k] or not tdp or dev.gpu in seen:
+            continue
+        seen.add(dev.gpu)
+        try:
+            check_cap(cap_w, tdp, f"NVIDIA {dev.gpu.upper()}")
+        except GpuPowerError as exc:
+            out.append(Finding("error", "gpu-power-cap", f"settings.gpu_power_cap_w: {exc}", "project:settings"))
+    return out
 
 
 def _or_none(values: np.ndarray, nd: int) -> list:

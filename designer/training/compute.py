@@ -8,6 +8,8 @@ repeats the forward (full) or, without FlashAttention, the attention core
 """
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .efficiency import Generation, attention_efficiency, gemm_time, moe_load_factor
@@ -39,9 +41,37 @@ FP8_CAST_BYTES = 6.0
 #: Llama 3.1 8B on 8 H100 16 % faster (5,762 → 6,667 tokens/s/GPU).
 EAGER_EXTRA_BYTES_PER_H = 84.0 - NORM_RESIDUAL_BYTES_PER_H
 EAGER_EXTRA_BYTES_PER_F = 4.0
+#: FP4 training follows NVIDIA's published NVFP4 recipe ("Pretraining Large Language Models with NVFP4",
+#: arXiv 2509.25149, 2025: a 12B model on 10T tokens on Blackwell, matching its FP8 baseline) [S: abstract
+#: and summaries read]: only the linear layers' GEMMs run in NVFP4; about 16 % of the linear layers (the
+#: most sensitive blocks) stay in BF16, as do attention, the output layer and the element-wise work.
+#: Casts use current (per-tensor amax) scaling plus Hadamard transforms of the weight-gradient inputs: taken
+#: at the FP8 current-scaling cast's bytes [U: the smaller 4-bit output and the extra transform roughly
+#: cancel]. No production run has used it: estimates at FP4 say so (estimate.notes).
+FP4_BF16_LAYER_SHARE = 0.16
+FP4_CAST_BYTES = FP8_CAST_BYTES
+ELEMENT_BYTES = {"bf16": 2.0, "fp8": 1.0, "fp4": 0.5}
 
 
-def layer_times(m: ModelSpec, c: dict, peak: float, hbm: float, gen: Generation, precision: str, sw):
+class Peaks(NamedTuple):
+    """Dense FLOP/s one GPU sustains at the clock it runs (a power cap lowers both alike)."""
+    gemm: float  # at the training precision: what the linear layers' GEMMs run on
+    bf16: float  # BF16: attention, and the layers an FP4 recipe keeps in BF16
+
+
+def _gemm_times(mm, nn, kk, gg, peak: Peaks, hbm: float, gen: Generation, precision: str):
+    """The layer's GEMMs (QKV, projection, MLP up, MLP down, output layer), one call per precision."""
+    ceil = {"fp8": gen.ceiling_fp8, "fp4": gen.ceiling_fp4}.get(precision, gen.ceiling_bf16)
+    flops = 2.0 * mm * nn * kk * gg
+    times = gemm_time(flops, mm, nn, kk, peak.gemm, hbm, gen, ceil, ELEMENT_BYTES[precision], gg)
+    if precision != "fp4":
+        return times[..., :4].sum(axis=-1), times[..., 4]
+    bf16 = gemm_time(flops, mm, nn, kk, peak.bf16, hbm, gen, gen.ceiling_bf16, 2.0, gg)
+    share = FP4_BF16_LAYER_SHARE
+    return ((1 - share) * times[..., :4] + share * bf16[..., :4]).sum(axis=-1), bf16[..., 4]
+
+
+def layer_times(m: ModelSpec, c: dict, peak: Peaks, hbm: float, gen: Generation, precision: str, sw):
     """Per-layer, per-micro-batch seconds on one GPU: dict of arrays
     ``fwd`` (GEMMs+attention+element-wise), ``bwd``, ``recompute``, ``gemm_fwd``, ``attn_fwd``,
     plus ``logits`` (fwd+bwd of the output layer, last stage only)."""
@@ -49,8 +79,6 @@ def layer_times(m: ModelSpec, c: dict, peak: float, hbm: float, gen: Generation,
     sp = (c["sp"] > 0) & (c["tp"] > 1)
     h, f, dh, a, g, V, s = m.hidden, m.ffn_hidden, m.head_dim, m.heads, m.kv_heads, m.vocab, m.seq
     T = b * s / cp  # tokens of the micro-batch this GPU holds
-    ceil = gen.ceiling_fp8 if precision == "fp8" else gen.ceiling_bf16
-    eb = 1.0 if precision == "fp8" else 2.0
     flash = sw.flash
 
     kv_per_gpu = np.maximum(g / t, 1.0)
@@ -68,14 +96,12 @@ def layer_times(m: ModelSpec, c: dict, peak: float, hbm: float, gen: Generation,
     nn = np.stack([h / t + 2 * dh * kv_per_gpu, h * one, up_n * one, h * one, V / t], axis=-1)
     kk = np.stack([h * one, h / t, h * one, f / t, h * one], axis=-1)
     gg = np.stack([one, one, groups, groups, one], axis=-1)
-    times = gemm_time(2.0 * mm * nn * kk * gg, mm, nn, kk, peak, hbm, gen, ceil, eb, gg)
-    gemm_fwd = times[..., :4].sum(axis=-1)
-    logits_gemm = times[..., 4]
+    gemm_fwd, logits_gemm = _gemm_times(mm, nn, kk, gg, peak, hbm, gen, precision)
 
     # attention core: F_fwd = 4·T·s·h/t (full s²); causal flash does half of it; FA's
     # backward is 2.5× its forward (FA2 paper accounting), unfused backward 2×.
     attn_f = 4.0 * T * s * a * dh / t
-    bf16_peak = peak / 2 if precision == "fp8" else peak  # attention stays in BF16
+    bf16_peak = peak.bf16  # attention stays in BF16 (Rubin's FP8 peak is 4.4x its BF16, not 2x)
     eff = attention_efficiency(gen, dh, s / cp, sw.attention)
     if flash:
         attn_fwd = 0.5 * attn_f / (bf16_peak * eff)
@@ -92,7 +118,9 @@ def layer_times(m: ModelSpec, c: dict, peak: float, hbm: float, gen: Generation,
         ew_bytes = ew_bytes + T * (EAGER_EXTRA_BYTES_PER_H * h / norm_div + EAGER_EXTRA_BYTES_PER_F * f * m.top_k / t)
     if m.moe:
         ew_bytes = ew_bytes + T * m.top_k * h * 2 * 4  # permute / unpermute of routed tokens
-    if precision == "fp8":
+    if precision == "fp4":
+        ew_bytes = ew_bytes + T * FP4_CAST_BYTES * (2 * h + h / t + f * m.top_k / t)
+    elif precision == "fp8":
         cast = FP8_CAST_BYTES if sw.fp8 == "dynamic" else FP8_CAST_BYTES - 2.0
         ew_bytes = ew_bytes + T * cast * (2 * h + h / t + f * m.top_k / t)
     ew_fwd = ew_bytes / (hbm * gen.hbm_eff)

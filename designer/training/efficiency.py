@@ -52,6 +52,8 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from .errors import TrainingError
+
 
 @dataclass(frozen=True)
 class Generation:
@@ -69,6 +71,8 @@ class Generation:
     ib_sm_usage: float = 0.02
     #: GPU-to-GPU spread of sustained matmul speed (one standard deviation), see straggler_factor
     speed_sigma: float = 0.0105
+    #: fraction of the dense *NVFP4* peak that FP4 GEMMs reach in training (0: no FP4 tensor cores)
+    ceiling_fp4: float = 0.0
 
 
 #: SM counts: A100 108 (NVIDIA A100 whitepaper), H100 SXM5 132 (H100 whitepaper), B200 148
@@ -77,6 +81,11 @@ class Generation:
 SUSTAINED = {"ampere": 267.9 / 312 * 1305 / 1410, "hopper": 698.6 / 989, "blackwell": 1426.4 / 2250}
 #: FP8 GEMMs: 0.75 of the BF16 ceiling on the doubled peak, i.e. 1.5× BF16 (see FP8 above).
 FP8_OF_BF16 = 0.75
+#: NVFP4 GEMMs (Blackwell and later): no sustained, thermally soaked FP4 GEMM rate is published. They are
+#: taken at the FP8 ceiling's share of their own dense peak, times 0.75 once more: the step down from FP8
+#: to FP4 is charged the same power penalty as the step from BF16 to FP8, so on a part whose FP4 peak is
+#: twice its FP8 peak an FP4 GEMM runs 1.5x an FP8 one [U: an assumption, not a measurement].
+FP4_OF_FP8 = 0.75
 
 
 #: Spread of sustained matmul speed between GPUs of one model, from 40 measurements (8 GPUs ×
@@ -84,18 +93,29 @@ FP8_OF_BF16 = 0.75
 #: about 4.3 standard deviations for 40 samples ⇒ σ ≈ 1.05 % and 2.4 %. A100: taken as H200 [U].
 SPEED_SIGMA = {"ampere": 0.045 / 4.3, "hopper": 0.045 / 4.3, "blackwell": 0.104 / 4.3}
 
+#: Rubin: no training run, MSMF table or kernel benchmark on Rubin has been published, so nothing
+#: here is measured. Its rows are Blackwell's taken as they are: the same fractions of the
+#: (preliminary) datasheet peaks, the same attention fractions, spread and SM count (Rubin's SM
+#: count is not in what was read). That is a derivation, not a measurement: Rubin's FP8 dense peak
+#: is 4.4x its BF16 peak (17.5 vs 4 PF) where earlier parts have 2x, and whether FP8 GEMMs sustain
+#: the same share of it under Rubin's power limit is unknown, so a Rubin FP8 estimate is the least
+#: certain figure the estimator gives. Every Rubin estimate is reported as preliminary (hardware.py).
+DERIVED_FROM = {"rubin": "blackwell"}
 
-def _gen(name: str, attn_flash: float, attn_flash2: float, sms: int, fp8: bool) -> Generation:
+
+def _gen(name: str, attn_flash: float, attn_flash2: float, sms: int, fp8: bool, fp4: bool = False) -> Generation:
     bf16 = SUSTAINED[name]
     return Generation(ceiling_bf16=bf16, ceiling_fp8=bf16 * FP8_OF_BF16 if fp8 else bf16,
-                      attn_flash=attn_flash, attn_flash2=attn_flash2, sms=sms, speed_sigma=SPEED_SIGMA[name])
+                      attn_flash=attn_flash, attn_flash2=attn_flash2, sms=sms, speed_sigma=SPEED_SIGMA[name],
+                      ceiling_fp4=bf16 * FP8_OF_BF16 * FP4_OF_FP8 if fp4 else 0.0)
 
 
 GENERATIONS = {
     "ampere": _gen("ampere", 0.55, 0.55, 108, fp8=False),
     "hopper": _gen("hopper", 0.50, 0.35, 132, fp8=True),
-    "blackwell": _gen("blackwell", 0.50, 0.35, 148, fp8=True),
+    "blackwell": _gen("blackwell", 0.50, 0.35, 148, fp8=True, fp4=True),
 }
+GENERATIONS.update({name: GENERATIONS[base] for name, base in DERIVED_FROM.items()})
 
 #: Output tile shapes (rows × columns) cuBLAS/CUTLASS choose among for large BF16/FP8 GEMMs;
 #: the library picks the one that leaves the fewest idle SMs in the last wave.
@@ -108,7 +128,13 @@ K_OVERHEAD_STEPS = 2.0
 
 
 def generation(name: str) -> Generation:
-    return GENERATIONS.get(str(name).lower(), GENERATIONS["hopper"])
+    """The efficiency table of a GPU generation. An unknown one is an error, not a silent stand-in:
+    borrowing another generation's table would print a figure nothing supports."""
+    try:
+        return GENERATIONS[str(name).lower()]
+    except KeyError:
+        raise TrainingError(f"no sustained-efficiency figures for GPU generation {name!r} "
+                            f"(known: {', '.join(GENERATIONS)})") from None
 
 
 _TM = np.array([t[0] for t in TILES], dtype=float)

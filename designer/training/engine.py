@@ -14,7 +14,7 @@ from functools import lru_cache
 import numpy as np
 
 from .comm import bandwidths, cp_comm, dp_comm, dp_groups, ep_comm, overlapped, per_domain, pp_p2p, tp_comm
-from .compute import layer_times
+from .compute import Peaks, layer_times
 from .efficiency import generation, straggler_factor
 from .memory import GB, memory, stage_layers
 from .plan import RECOMPUTE
@@ -76,7 +76,8 @@ def screen(model, training, c: dict, cluster):
     bad = validity(model, training, c, cluster.gpus)
     m = np.maximum(training.global_batch // np.maximum(d * c["b"], 1), 1).astype(float)
     shard, _, _ = dp_groups(c, cluster)
-    mem = memory(model, c, m, training.software.flash, training.grad_bytes, training.precision == "fp8", shard)
+    mem = memory(model, c, m, training.software.flash, training.grad_bytes, training.precision in ("fp8", "fp4"),
+                 shard)
     bad["memory"] = mem["total_gb"] > cluster.hbm_gb
     bad["tp-ib"] = t > cluster.nvlink_domain
     return bad, mem, shard, m
@@ -215,7 +216,9 @@ def _hardware_flops(model, c: dict, tokens, flash, mf):
 def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     gen = generation(cluster.generation)
     sw = training.software
-    peak = cluster.peak_tflops(training.precision) * 1e12
+    # a power cap slows compute-bound work by the clock ratio; HBM keeps its own clock (gpu_power.py)
+    peak = Peaks(cluster.peak_tflops(training.precision) * 1e12 * cluster.clock_ratio,
+                 cluster.peak_tflops("bf16") * 1e12 * cluster.clock_ratio)
     hbm = cluster.hbm_tbps * 1e12
     flash = sw.flash
     t, p, d, cp, v = (c[k] for k in ("tp", "pp", "dp", "cp", "v"))

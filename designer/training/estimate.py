@@ -3,6 +3,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from ..gpu_power import EXPONENT, STATIC_SHARE
+from .compute import FP4_BF16_LAYER_SHARE
+from .efficiency import DERIVED_FROM
 from .engine import REASONS, evaluate
 from .errors import TrainingError
 from .goodput import goodput
@@ -36,7 +39,32 @@ class Estimate:
                "software": self.training.software.to_json()}
         out.update(self.figures)
         out["problems"] = list(self.problems)
+        out["preliminary"] = self.cluster.preliminary or None
+        out["gpu_power_cap_w"] = self.cluster.gpu_power_cap_w
+        out["clock_ratio"] = round(self.cluster.clock_ratio, 4)
+        out["notes"] = notes(self.cluster, self.training)
         return out
+
+
+def notes(cluster, training) -> list[str]:
+    """What an estimate rests on beyond measured hardware: each a line the reader should see beside it."""
+    out = []
+    if cluster.preliminary:
+        out.append(f"preliminary: {cluster.preliminary}; this estimate is only as firm as those figures")
+    base = DERIVED_FROM.get(cluster.generation)
+    if base:
+        out.append(f"no measured {cluster.generation.title()} training runs exist: its sustained efficiencies are "
+                   f"{base.title()}'s, applied to the datasheet peaks")
+    if training.precision == "fp4":
+        out.append(f"FP4 (NVFP4): published recipe, not production-proven (NVIDIA, arXiv 2509.25149: a 12B model "
+                   f"on 10T tokens); {1 - FP4_BF16_LAYER_SHARE:.0%} of the linear-layer GEMMs at the dense NVFP4 "
+                   f"peak ({cluster.fp4_tflops:,.0f} TFLOP/s, not the sparse inference figure), the rest, attention "
+                   f"and the output layer in BF16; no sustained FP4 GEMM rate is published")
+    if cluster.gpu_power_cap_w is not None:
+        out.append(f"GPUs capped at {cluster.gpu_power_cap_w:g} W of their {cluster.tdp_w:g} W TDP: compute-bound work "
+                   f"at {cluster.clock_ratio:.1%} of the clock at TDP (modelled: P = P_static + "
+                   f"(P_TDP - P_static)·(f/f_TDP)^{EXPONENT:g}, P_static {STATIC_SHARE:.0%} of TDP)")
+    return out
 
 
 #: A pipeline bubble above this share of the step is worth a problem (Narayanan 2021 keep it

@@ -7,11 +7,12 @@ import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from ..gpu_power import GpuPowerError, capped_draw, check_cap, clock_ratio
 from .errors import TrainingError
 
 #: Systems to pick when only a GPU id is given: the usual chassis for that GPU.
 SYSTEM_FOR_GPU = {"a100": "dgx-a100", "h100": "dgx-h100", "h200": "dgx-h200", "b200": "dgx-b200",
-                  "gb200": "gb200-nvl72"}
+                  "gb200": "gb200-nvl72", "b300": "dgx-b300", "gb300": "gb300-nvl72", "rubin": "vera-rubin-nvl72"}
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,18 @@ class Cluster:
     power_max_w_per_gpu: float = 0.0
     price_per_gpu: float = 0.0
     currency: str = "USD"
+    #: why the vendor calls the GPU's or system's figures preliminary ("" when they are not)
+    preliminary: str = ""
+    tdp_w: float = 0.0
+    #: per-GPU power cap, W (None: the GPUs run at their TDP); see designer/gpu_power.py
+    gpu_power_cap_w: float | None = None
+    #: dense NVFP4 tensor-core peak (None: no FP4 tensor cores). Never the sparse "inference" headline.
+    fp4_tflops: float | None = None
+
+    @property
+    def clock_ratio(self) -> float:
+        """Sustained clock under the power cap over the clock at TDP: what compute-bound work scales by."""
+        return clock_ratio(self.gpu_power_cap_w, self.tdp_w)
 
     @property
     def gpu_name(self) -> str:
@@ -50,6 +63,10 @@ class Cluster:
         return self
 
     def peak_tflops(self, precision: str) -> float:
+        if precision == "fp4":
+            if not self.fp4_tflops:
+                raise TrainingError(f"GPU {self.gpu} has no FP4 tensor cores; use --precision fp8 or bf16")
+            return self.fp4_tflops
         if precision == "fp8":
             if not self.fp8_tflops:
                 raise TrainingError(f"GPU {self.gpu} has no FP8 tensor cores; use --precision bf16")
@@ -83,9 +100,12 @@ def cluster_from_system(catalog, system_id: str, gpus: int | None = None, *, ove
     peak = (sysdev.power_max_w or typical * per) / per
     price = sysdev.price.amount / per if sysdev.price else 0.0
     n = per if gpus is None else gpus
+    gpu = catalog.get(sysdev.gpu)
     return Cluster(sysdev.gpu, spec.generation, n, spec.bf16_tflops, spec.fp8_tflops, spec.hbm_gb, spec.hbm_tbps,
                    spec.nvlink_gbps, sysdev.nvlink_domain or per, ib_gbs, oversubscription, sysdev.id, per,
-                   typical, peak, price, sysdev.price.currency if sysdev.price else "USD").validate()
+                   typical, peak, price, sysdev.price.currency if sysdev.price else "USD",
+                   preliminary=sysdev.preliminary or gpu.preliminary, tdp_w=spec.tdp_w or 0.0,
+                   fp4_tflops=spec.fp4_tflops).validate()
 
 
 def cluster_from_gpu(catalog, gpu_id: str, gpus: int, **kw) -> Cluster:
@@ -99,7 +119,25 @@ def cluster_from_gpu(catalog, gpu_id: str, gpus: int, **kw) -> Cluster:
     spec = dev.gpu_spec
     return Cluster(dev.id, spec.generation, gpus, spec.bf16_tflops, spec.fp8_tflops, spec.hbm_gb, spec.hbm_tbps,
                    spec.nvlink_gbps, 8, 50.0, kw.get("oversubscription", 1.0), "", 8, spec.tdp_w * 1.8,
-                   spec.tdp_w * 2.0, 0.0).validate()
+                   spec.tdp_w * 2.0, 0.0, preliminary=dev.preliminary, tdp_w=spec.tdp_w or 0.0,
+                   fp4_tflops=spec.fp4_tflops).validate()
+
+
+def with_power_cap(cluster: Cluster, cap_w: float | None) -> Cluster:
+    """``cluster`` with its GPUs capped at ``cap_w`` W: the clock (through ``clock_ratio``) and the
+    per-GPU share of the system's draw (designer/gpu_power.py), or a TrainingError for a cap above the
+    GPU's TDP or below the modelled floor. None leaves the cluster as it is."""
+    if cap_w is None:
+        return cluster
+    if not cluster.tdp_w:
+        raise TrainingError(f"{cluster.gpu_name} has no TDP in the catalog: a power cap cannot be modelled")
+    try:
+        check_cap(cap_w, cluster.tdp_w, cluster.gpu_name)
+    except GpuPowerError as exc:
+        raise TrainingError(str(exc)) from None
+    typical, peak = capped_draw(cluster.power_typical_w_per_gpu, cluster.power_max_w_per_gpu, 1, cluster.tdp_w,
+                                cap_w)
+    return replace(cluster, gpu_power_cap_w=float(cap_w), power_typical_w_per_gpu=typical, power_max_w_per_gpu=peak)
 
 
 def cluster_from_counts(catalog, gpus_by_system: dict[str, int], *, oversubscription: float = 1.0,

@@ -23,7 +23,7 @@ RECOMPUTE = ("none", "selective", "full", "op")
 class Training:
     global_batch: int  # sequences per step
     tokens: float = 15e12  # token budget to train
-    precision: str = "bf16"  # bf16 | fp8
+    precision: str = "bf16"  # bf16 | fp8 | fp4 (NVFP4: a published recipe, not production-proven)
     #: Software the throughput assumes (software.py): today's NeMo/Megatron-Core unless given.
     software: Software = PROFILES[DEFAULT_PROFILE]
     #: Bytes per gradient element held (4 = Megatron's fp32 main-grad accumulation).
@@ -46,11 +46,11 @@ class Training:
             raise TrainingError(f"global batch of {self.global_batch} sequences is beyond any training run")
         if not self.tokens or not math.isfinite(self.tokens) or self.tokens <= 0:
             raise TrainingError(f"token budget must be positive, got {self.tokens!r}")
-        if self.precision not in ("bf16", "fp8"):
-            raise TrainingError(f"precision must be bf16 or fp8, got {self.precision!r}")
-        if self.precision == "fp8" and self.software.fp8 == "none":
-            raise TrainingError(f"software {self.software.name} has no FP8 training; use --precision bf16 "
-                                f"or a newer --software profile")
+        if self.precision not in ("bf16", "fp8", "fp4"):
+            raise TrainingError(f"precision must be bf16, fp8 or fp4, got {self.precision!r}")
+        if self.precision in ("fp8", "fp4") and self.software.fp8 == "none":
+            raise TrainingError(f"software {self.software.name} has no {self.precision.upper()} training; use "
+                                f"--precision bf16 or a newer --software profile")
         self.software.validate()
         return self
 

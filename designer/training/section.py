@@ -11,7 +11,7 @@ from designer.findings import Finding
 
 from ..formatting import quantity
 from .errors import TrainingError
-from .hardware import cluster_from_counts
+from .hardware import cluster_from_counts, with_power_cap
 from .models import model_from_params, override, preset
 from .plan import RECOMPUTE, Training
 from .batch import default_global_batch
@@ -105,6 +105,8 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
     wl = dict(DEFAULT_WORKLOAD if workload is None else workload)
     where = "project:training"
     try:
+        # settings may be any object with a pue (scripts pass their own); no cap attribute: no cap
+        cluster = with_power_cap(cluster, getattr(settings, "gpu_power_cap_w", None))
         model = _model(wl)
         tokens = _number(wl.get("tokens"), "tokens") or 15e12
         chosen = {}
@@ -138,6 +140,9 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
             findings.append(Finding("error", "training-memory",
                                     f"training plan needs {quantity(est.memory_gb_per_gpu, 'GB')} per GPU, "
                                     f"{cluster.gpu_name} has {cluster.hbm_gb:g} GB", where))
+        if cluster.preliminary:
+            findings.append(Finding("warning", "training-preliminary",
+                                    f"training estimate on {cluster.gpu_name}: {cluster.preliminary}", where))
         if est.plan.tp > cluster.nvlink_domain:
             findings.append(Finding("warning", "training-tp-infiniband",
                                     f"TP {est.plan.tp} exceeds the NVLink domain of {cluster.nvlink_domain}: "

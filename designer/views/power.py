@@ -15,6 +15,8 @@ class PowerSettings:
     power_factor: float
     derating: float
     failover_derating: float
+    #: the design's per-GPU power cap, W (null: none): the draws below are under it
+    gpu_power_cap_w: float | None
 
 
 @view

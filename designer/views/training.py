@@ -186,6 +186,13 @@ class TrainingView:
     wall_time_days: float | None = None
     energy: TrainingEnergy | None = None
     problems: tuple[str, ...] | None = None
+    #: the vendor's reason its figures are preliminary (null when they are not)
+    preliminary: str | None = None
+    #: per-GPU power cap, W (null: none) and the clock it leaves, over the clock at TDP
+    gpu_power_cap_w: float | None = None
+    clock_ratio: float | None = None
+    #: what the estimate rests on beyond measured hardware (preliminary figures, derived efficiencies, a cap)
+    notes: tuple[str, ...] | None = None
     chosen: Mapping[str, str] | None = None
     search: PlanSearch | None = None
     scaling: Rows[ScalingPoint] | None = None
@@ -208,4 +215,4 @@ _ESTIMATE = ("workload_source", "gpu", "system", "gpus", "model", "params_b", "t
              "tokens_per_s_per_gpu", "tflops_per_gpu", "hw_tflops_per_gpu", "mfu", "hfu", "model_flops_per_step",
              "micro_batches", "idle_gpus", "memory_gb_per_gpu", "hbm_gb", "fits", "memory_breakdown_gb",
              "time_breakdown_s", "exposed_comm_s", "bubble_fraction", "time_to_train_days", "gpu_hours", "goodput",
-             "wall_time_days", "energy", "problems", "chosen", "scaling")
+             "wall_time_days", "energy", "problems", "clock_ratio", "notes", "chosen", "scaling")
