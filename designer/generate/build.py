@@ -138,6 +138,11 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     sus, units, notes = nodes_for(spec, profile, reserved_nodes)
     _check_phases(spec, sus)
     rack_kw, per_rack = rack_density(spec, profile, catalog, settings)
+    if profile.systems_per_rack > per_rack and spec.nodes_per_rack is None and spec.rack_kw is None:
+        notes.append(f"{per_rack} {profile.name.split(' (')[0]} per rack, not the reference architecture's "
+                     f"{profile.systems_per_rack}: {profile.systems_per_rack} reject more heat to air than a contained "
+                     f"row takes without rear-door heat exchangers; ask --nodes-per-rack "
+                     f"{profile.systems_per_rack} for the RA's rack")
     racks_compute = units if profile.rack_scale else math.ceil(units / per_rack)
     net = plan_networks(profile, spec, catalog, units * profile.trays, racks_compute)
     seg = _segment(profile, spec, catalog, net, sus, per_rack, rack_kw)

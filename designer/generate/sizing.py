@@ -59,8 +59,9 @@ def rack_density(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, s
         per_rack = 1
     else:
         air_kw = profile.node_max_kw * (1.0 - catalog.get(profile.id).liquid_fraction)
-        ra = profile.systems_per_rack if spec.nodes_per_rack is None else 0
-        if ra and spec.rack_kw is None and ra * air_kw > settings.air_rack_limit_kw + 1e-9:
+        asked_ra = spec.nodes_per_rack is not None and spec.nodes_per_rack == profile.systems_per_rack
+        ra = profile.systems_per_rack if spec.nodes_per_rack is None or asked_ra else 0
+        if ra and not asked_ra and spec.rack_kw is None and ra * air_kw > settings.air_rack_limit_kw + 1e-9:
             ra = 0  # the RA's rack needs rear-door heat exchangers (not modelled): air decides, as below
         # Unasked, a system whose RA states its rack (four DGX B300 at about 56 kW) gets that rack; others
         # the B200 RA's 40 kW position.

@@ -122,3 +122,15 @@ def test_the_generators_scalable_units_are_the_catalogs(catalog):
         dev = catalog.get(system)
         assert dev.su_systems == su, system
         assert dev.figure("su_systems").source  # each SU cites its reference architecture
+
+
+def test_the_ras_rack_of_four_b300_is_one_flag_away_and_said_why_it_is_not_the_default(design):
+    g, _ = design("dgx-b300", 1)
+    assert any("not the reference architecture's 4" in n and "--nodes-per-rack 4" in n for n in g.notes)
+    g4, a4 = design("dgx-b300", 1, nodes_per_rack=4)
+    compute = [r for r in g4.project.racks if any(d.type == "dgx-b300" for d in r.devices)]
+    assert len(compute) == 18  # 72 / 4, each rack limited to 4 x 14.5 kW = 58 kW
+    assert g4.project.halls[0].rack_power_limit_kw == 58.0
+    # 58 kW to air per rack: the cooling engine names the remedy, a rear-door heat exchanger
+    air = [f for f in a4.findings if f.severity == "warning" and "rear-door" in f.message]
+    assert len(air) == 18
