@@ -230,3 +230,18 @@ def test_typing_a_rack_position_is_one_undo_step(win, qtbot):
     assert win.scene.rack_items["m01"].pos().y() == 7200.0
     win.document.undo()
     assert win.project.rack("m01").y == 5400.0
+
+
+def test_a_gpu_power_cap_set_in_the_inspector_lowers_the_halls_power(win, qtbot):
+    win.inspector.show_selection("hall", ["hall-1"])
+    win.inspector.project_button.click()
+    form = win.inspector.project_form
+    before = win.analysis.power.it_max_kw
+    gpus = win.analysis.summary.gpus
+    form.gpu_cap.setValue(700)  # DGX B200: 1,000 W GPUs capped at 700 W
+    assert win.project.settings.gpu_power_cap_w == 700.0
+    qtbot.waitUntil(lambda: win.analysis.power.it_max_kw < before - 1, timeout=60000)
+    assert win.analysis.power.it_max_kw == pytest.approx(before - gpus * 0.3, abs=0.05)
+    win.document.undo()  # one step: the design's GPUs at their TDP again
+    assert win.project.settings.gpu_power_cap_w is None and form.gpu_cap.value() == 0
+    qtbot.waitUntil(lambda: win.analysis.power.it_max_kw == pytest.approx(before, abs=0.01), timeout=60000)

@@ -80,6 +80,18 @@ class ProjectForm(QWidget):
         self.tiers.activated.connect(
             lambda i: self._push(UpdateSettingsCommand({"fabric_tiers": self.tiers.itemData(i)})))
         form.addRow("Fabric tiers", self.tiers)
+        self.gpu_cap = QSpinBox()
+        self.gpu_cap.setRange(0, 5000)
+        self.gpu_cap.setSingleStep(50)
+        self.gpu_cap.setSuffix(" W")
+        self.gpu_cap.setSpecialValueText("none (each GPU at its TDP)")
+        self.gpu_cap.setKeyboardTracking(False)  # one command when the figure is typed, not one per digit
+        self.gpu_cap.setToolTip("A power limit on every GPU, as halls that cap power set one (an H100 at 500 W): it "
+                                "lowers the systems' draw by the GPUs' share and their clock with it, so power, "
+                                "cooling and the training estimate all follow")
+        self.gpu_cap.valueChanged.connect(
+            lambda v: self._push(UpdateSettingsCommand({"gpu_power_cap_w": float(v) if v else None})))
+        form.addRow("GPU power cap", self.gpu_cap)
 
         form.addRow(form_heading("Training workload"))
         self.model = QComboBox()
@@ -101,8 +113,8 @@ class ProjectForm(QWidget):
                               "compute-optimal batch of the run; the analysis says what it chose and why")
         self.batch.valueChanged.connect(lambda v: self._set_workload(global_batch=v or None))
         self.precision = QComboBox()
-        for p in ("bf16", "fp8"):
-            self.precision.addItem(p.upper(), p)
+        for p, text in (("bf16", "BF16"), ("fp8", "FP8"), ("fp4", "NVFP4 (published recipe)")):
+            self.precision.addItem(text, p)
         self.precision.activated.connect(lambda i: self._set_workload(precision=self.precision.itemData(i)))
         self.software = QComboBox()
         for key, label in SOFTWARE_LABELS.items():
@@ -141,6 +153,9 @@ class ProjectForm(QWidget):
                 box.setValue(getattr(s, key))
         self.coolant.setCurrentIndex(max(0, self.coolant.findData(s.coolant)))
         self.tiers.setCurrentIndex(max(0, self.tiers.findData(s.fabric_tiers)))
+        cap = int(round(s.gpu_power_cap_w or 0))
+        if self.gpu_cap.value() != cap:
+            self.gpu_cap.setValue(cap)
         self._workload = dict(project.workload)
         w = self._workload
         self.model.setCurrentIndex(max(0, self.model.findData(w.get("model"))))
