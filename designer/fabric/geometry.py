@@ -15,6 +15,7 @@ import numpy as np
 from catalog import Catalog
 
 from ..model import Project
+from .media import Cage, cage_of
 
 U_MM = 44.45
 #: Height of the overhead tray above the top of the racks.
@@ -41,8 +42,11 @@ class FabricDevices:
     cage_ports: list = field(default_factory=list)
     is_switch: list = field(default_factory=list)
     types: list = field(default_factory=list)
+    #: what each device's fabric cages accept (:class:`~designer.fabric.media.Cage`), for the choice of parts
+    cages: list = field(default_factory=list)
 
-    def add(self, label, rack, z, cage_ports, is_switch, type_id) -> int:
+    def add(self, label, rack, z, cage_ports, is_switch, type_id, cage: Cage | None = None) -> int:
+        self.cages.append(cage or Cage(400.0, cage_ports, "", "", is_switch))
         self.labels.append(label)
         self.rack.append(rack)
         self.z_mm.append(z)
@@ -113,12 +117,12 @@ def _add_system(dev: FabricDevices, nodes: list, name: str, ri: int, top: float,
     """A rack-scale system's nodes, one per compute tray spread up the rack (one at mid-height without a tray
     breakdown); returns its rail key."""
     if not n:
-        nodes.append(dev.add(name, ri, top / 2, g.ports_per_cage, False, dtype.id))
+        nodes.append(dev.add(name, ri, top / 2, g.ports_per_cage, False, dtype.id, cage_of(g, False)))
         return (dtype.id, g.count, g.ports_per_cage, 8, dtype.gpu_count)
     span = units * U_MM
     for t in range(n):
         nodes.append(dev.add(f"{name}/tray{t + 1:02d}", ri, span * (t + 0.5) / n,
-                             g.ports_per_cage, False, dtype.id))
+                             g.ports_per_cage, False, dtype.id, cage_of(g, False)))
     return (dtype.id, g.count, g.ports_per_cage, 8 * n, dtype.gpu_count / n)
 
 
@@ -169,7 +173,7 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
             z = ((d.u or 1) - 1) * U_MM + dtype.u_height * U_MM / 2
             if what == "node":
                 g = role[2]
-                nodes.append(dev.add(name, ri, z, g.ports_per_cage, False, dtype.id))
+                nodes.append(dev.add(name, ri, z, g.ports_per_cage, False, dtype.id, cage_of(g, False)))
                 key = (dtype.id, g.count, g.ports_per_cage, 32, dtype.gpu_count)
                 rails_seen[key] = rails_seen.get(key, 0) + 1
             elif what == "system":
@@ -178,10 +182,11 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
                 rails_seen[key] = rails_seen.get(key, 0) + (n or 1)
             elif what == "appliance":
                 # one device, listed once per fabric port: the wiring numbers its ports 1, 2 … in that order
-                idx = dev.add(name, ri, z, 1, False, dtype.id)
+                idx = dev.add(name, ri, z, 1, False, dtype.id, Cage(float(role[2].speed_gbps), 1, role[2].top,
+                                                                  role[2].cage, False))
                 reserved.extend([idx] * role[2].count)
             else:
-                idx = dev.add(name, ri, z, role[2].ports_per_cage, True, dtype.id)
+                idx = dev.add(name, ri, z, role[2].ports_per_cage, True, dtype.id, cage_of(role[2], True))
                 switches[_role_of(name)].append(idx)
                 switch_types[dtype.id] = switch_types.get(dtype.id, 0) + 1
     node_type, rails, cage_ports, su_nodes, gpn = _sizing_basis(rails_seen, notes)

@@ -33,7 +33,7 @@ def test_flags_and_text_table(catalog, capsys):
                  "--oversubscription", "1")
     assert cli.run(args, catalog) == 0
     out = capsys.readouterr().out
-    assert "3 tiers" in out and "leaf" in out and "fiber-mpo12-mmf" in out
+    assert "3 tiers" in out and "leaf" in out and "fiber-mpo12-smf" in out and "osfp-1600g-2xdr4" in out
 
 
 @pytest.mark.parametrize("argv, text", [
