@@ -145,7 +145,7 @@ def parts_findings(plan: WiringPlan, catalog: Catalog) -> list[Finding]:
                            f"{len(sel):,} fabric links are longer than any {speed:g}G parts for their cages reach: "
                            f"{inv.devices.labels[a]} port {ports[0]} to {inv.devices.labels[b]} port {ports[1]} "
                            f"runs {quantity(plan.raw_m[i], 'm')}; the longest reach there is "
-                           f"{quantity(reach, 'm')}", where))
+                           f"{quantity(reach, 'm', 0)}", where))
     return out
 
 
