@@ -209,6 +209,11 @@ def _pairs(key: np.ndarray, other: np.ndarray) -> np.ndarray:
     return partner
 
 
+def _distinct(codes: np.ndarray) -> list[int]:
+    """The distinct values of small non-negative integer codes, ascending (a count, not a sort)."""
+    return np.flatnonzero(np.bincount(codes)).tolist() if len(codes) else []
+
+
 class _Ids:
     """Part ids in first-use order; links hold an index into them."""
 
@@ -253,7 +258,7 @@ def _copper_pairs(w: _Work, ports: np.ndarray) -> None:
         return
     pair_len = np.maximum(w.raw[paired], w.raw[w.partner[paired]])
     kinds = w.a_cage[paired] * len(w.cages) + w.b_cage[paired]
-    for kind in np.unique(kinds).tolist():
+    for kind in _distinct(kinds):
         ka, kb = divmod(kind, len(w.cages))
         sel = paired[kinds == kind]
         for part in w.parts.coppers(w.cages[ka], w.cages[kb], split=False):
@@ -271,7 +276,7 @@ def _splitters(w: _Work, ports: np.ndarray) -> None:
     kinds = w.a_cage[idx] * len(w.cages) + w.b_cage[idx]
     ok = (mate >= 0) & (kinds == kinds[np.maximum(mate, 0)])
     longest = np.where(ok, np.maximum(w.raw[idx], w.raw[idx[np.maximum(mate, 0)]]), np.inf)
-    for kind in np.unique(kinds[ok]).tolist():
+    for kind in _distinct(kinds[ok]):
         ka, kb = divmod(kind, len(w.cages))
         group = ok & (kinds == kind)
         for part in w.parts.coppers(w.cages[ka], w.cages[kb], split=True):
@@ -289,13 +294,13 @@ def _fibre_fits(parts: Parts, cls: int, speed: float, raw: np.ndarray) -> np.nda
     return fits
 
 
-def _fibre_classes(w: _Work, fi: np.ndarray, speed: np.ndarray) -> np.ndarray:
+def _fibre_classes(w: _Work, fi: np.ndarray, cage: np.ndarray) -> np.ndarray:
     """Per fibre link the lowest class both ends and a fibre reach (len(classes) where none does), then
     raised to its cages' classes: a cage's links share one module."""
     n_cls = len(w.parts.classes)
     need = np.full(len(fi), n_cls, dtype=np.int64)
     kinds = w.a_cage[fi] * len(w.cages) + w.b_cage[fi]
-    for kind in np.unique(kinds).tolist():
+    for kind in _distinct(kinds):
         ka, kb = divmod(kind, len(w.cages))
         sel = kinds == kind
         spd = min(w.cages[ka].speed_gbps, w.cages[kb].speed_gbps)
@@ -308,8 +313,6 @@ def _fibre_classes(w: _Work, fi: np.ndarray, speed: np.ndarray) -> np.ndarray:
             need[np.nonzero(sel)[0][ok]] = cls
     live = need < n_cls
     if live.any() and n_cls > 1:
-        # Cages numbered densely once, so each round of spreading is two lookups, not a set search.
-        _, cage = np.unique(np.concatenate([w.a_key[fi], w.b_key[fi]]), return_inverse=True)
         ca, cb = cage[:len(fi)], cage[len(fi):]
         for _ in range(8):
             top = np.zeros(int(cage.max()) + 1, dtype=np.int64)
@@ -322,7 +325,7 @@ def _fibre_classes(w: _Work, fi: np.ndarray, speed: np.ndarray) -> np.ndarray:
     return need
 
 
-def _modules(w: _Work, fi: np.ndarray, cls: np.ndarray, ids: _Ids) -> tuple[np.ndarray, np.ndarray]:
+def _modules(w: _Work, fi: np.ndarray, cls: np.ndarray, cage: np.ndarray, ids: _Ids) -> tuple[np.ndarray, np.ndarray]:
     """Per fibre link, the module index at each end (-1 where no module of its class reaches): one module per
     cage, the shortest-reach cheapest that reaches the longest of the cage's links, whichever end it is."""
     m, n_cls = len(fi), len(w.parts.classes)
@@ -332,11 +335,10 @@ def _modules(w: _Work, fi: np.ndarray, cls: np.ndarray, ids: _Ids) -> tuple[np.n
     if not live.any():
         return out[:m], out[m:]
     kinds = np.concatenate([w.a_cage[fi], w.b_cage[fi]])
-    _, cage = np.unique(np.concatenate([w.a_key[fi], w.b_key[fi]]), return_inverse=True)
     need = np.zeros(int(cage.max()) + 1)
     np.maximum.at(need, cage[live], np.tile(w.raw[fi], 2)[live])
     groups = kinds * (n_cls + 1) + cls2
-    for g in np.unique(groups[live]).tolist():
+    for g in _distinct(groups[live]):
         kind, c = divmod(g, n_cls + 1)
         opts = w.parts.options(w.cages[kind], c)
         if not opts:
@@ -345,7 +347,7 @@ def _modules(w: _Work, fi: np.ndarray, cls: np.ndarray, ids: _Ids) -> tuple[np.n
         pick = np.searchsorted(np.asarray([o.reach for o in opts]), need[cage[sel]] - _TOL, side="left")
         ok = pick < len(opts)
         table = np.full(len(opts), -1, dtype=np.int64)
-        for i in np.unique(pick[ok]).tolist():  # only the modules taken get an id
+        for i in _distinct(pick[ok]):  # only the modules taken get an id
             table[i] = ids(opts[i].id)
         out[sel[ok]] = table[pick[ok]]
     return out[:m], out[m:]
@@ -361,11 +363,14 @@ def _fibre(w: _Work, module_ids: _Ids) -> tuple[np.ndarray, np.ndarray]:
         return mod_a, mod_b
     speeds = np.asarray([c.speed_gbps for c in w.cages])
     speed = np.minimum(speeds[w.a_cage[fi]], speeds[w.b_cage[fi]])
-    cls = _fibre_classes(w, fi, speed)
-    ma, mb = _modules(w, fi, cls, module_ids)
+    # Cages numbered densely once (a end, then b end), so spreading a class and sizing a cage's module are
+    # lookups, not set searches.
+    _, cage = np.unique(np.concatenate([w.a_key[fi], w.b_key[fi]]), return_inverse=True)
+    cls = _fibre_classes(w, fi, cage)
+    ma, mb = _modules(w, fi, cls, cage, module_ids)
     ok = (ma >= 0) & (mb >= 0)
     groups = cls * (int(speeds.max()) + 1) + speed.astype(np.int64)
-    for g in np.unique(groups[ok]).tolist():
+    for g in _distinct(groups[ok]):
         c, spd = divmod(g, int(speeds.max()) + 1)
         sel = np.nonzero(ok & (groups == g))[0]
         placed = np.zeros(len(sel), dtype=bool)
