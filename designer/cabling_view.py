@@ -37,7 +37,7 @@ MEDIUM_NAMES = {
     "splitter": "Copper splitter",
     "mmf": "Multimode fibre",
     "smf": "Single-mode fibre",
-    "none": "No cable long enough",
+    "none": "No part (too long, or none fits)",
 }
 #: The same, as short as a table column wants them (the trade's abbreviations).
 MEDIUM_SHORT = {"dac": "DAC", "acc": "ACC", "splitter": "Splitter", "mmf": "MMF", "smf": "SMF", "none": "none"}
