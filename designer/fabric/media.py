@@ -141,9 +141,9 @@ class Parts:
                     continue
                 if (d.connector == SPLIT_CONNECTOR) != split or not _top_fits(d.top, b.top):
                     continue
-                if split and not _top_fits("flat", a.top):  # a splitter's single ends are flat, for NIC cages
+                if split and (a.ports != 1 or not _top_fits("flat", a.top)):  # single ends, flat, for NIC cages
                     continue
-                if not split and not _top_fits(d.top, a.top):
+                if not split and (a.ports != b.ports or not _top_fits(d.top, a.top)):
                     continue
                 out.append(Part(d.id, max(d.lengths_m), _price(d), d.lengths_m))
             self._copper[key] = out
