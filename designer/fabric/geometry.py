@@ -112,6 +112,13 @@ def _fabric_role(catalog: Catalog, type_id: str) -> tuple:
     return ("other", dtype)
 
 
+def compute_port_gbps(catalog: Catalog, type_id: str) -> float:
+    """The speed of a system's compute ports (a rack-scale system's trays'), which picks its optics; 0 for a
+    type with none."""
+    role = _fabric_role(catalog, type_id)
+    return float(role[2].speed_gbps) if role[0] in ("node", "system") else 0.0
+
+
 def _add_system(dev: FabricDevices, nodes: list, name: str, ri: int, top: float, units: int, dtype, g,
                 n: int, cage: Cage) -> tuple:
     """A rack-scale system's nodes, one per compute tray spread up the rack (one at mid-height without a tray

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from catalog import Catalog
 
+from ..fabric.geometry import compute_port_gbps
 from ..fabric.sizing import FabricError, FatTree, fabric_ports, leaf_split, limits, size_fat_tree, \
     smallest_divisor_at_least
 from .spec import GenerateError, SuperpodSpec, SystemProfile
@@ -96,7 +97,7 @@ def compute_fabric(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog,
     try:
         return size_fat_tree(endpoints, switch, rails=rails, su_nodes=profile.nodes_per_su, tiers=spec.tiers,
                              oversubscription=spec.oversubscription, reserved_ports=reserved, node_cage_ports=cage,
-                             node_port_gbps=profile_port_gbps(profile, catalog))
+                             node_port_gbps=compute_port_gbps(catalog, profile.id))
     except FabricError as exc:
         raise GenerateError(f"compute fabric: {exc}{_bigger_switch(catalog, spec, rails, endpoints)}") from None
 
@@ -109,16 +110,6 @@ def profile_cage_ports(profile: SystemProfile, catalog: Catalog) -> int:
             if ctype.ports_of("compute"):
                 return ctype.ports_of("compute")[0].ports_per_cage
     return dev.ports_of("compute")[0].ports_per_cage
-
-
-def profile_port_gbps(profile: SystemProfile, catalog: Catalog) -> float:
-    """The speed of the system's compute ports (a rack-scale system's trays'), which picks its optics."""
-    dev = catalog.get(profile.id)
-    for comp in dev.components if profile.rack_scale else ():
-        ctype = catalog.get(comp.id)
-        if ctype.ports_of("compute"):
-            return ctype.ports_of("compute")[0].speed_gbps
-    return dev.ports_of("compute")[0].speed_gbps
 
 
 def _bigger_switch(catalog: Catalog, spec: SuperpodSpec, rails: int, endpoints: int) -> str:
