@@ -121,7 +121,9 @@ NUMBERS: dict[str, tuple[type, float, float]] = {
     "systems_per_rack": (int, 1, 64),
 }
 STRINGS = {"name", "manufacturer", "category", "part_number", "description", "airflow", "gpu", "form_factor", "media",
-           "basis", "top", "preliminary"}
+           "basis", "top", "preliminary", "connector"}
+#: Longest orderable cable run, m: a 2 km FR4 link rides one single-mode fibre (10 km for LR4).
+MAX_CABLE_M = 10000
 #: Cage and module tops: a flat-top module sits under a NIC's riding heat sink, a finned one in a switch cage.
 TOPS = {"", "flat", "finned"}
 STRUCTURES = {"psu", "ports", "components", "price", "gpu_spec", "lengths_m", "fills_rack", "length_part_numbers",
@@ -376,7 +378,7 @@ def _lengths(ctx: _Ctx, raw: Any) -> tuple[float, ...]:
     if not isinstance(value, list) or not value:
         raise ctx.fail("lengths_m", "must be a non-empty list of lengths in metres")
     for v in value:
-        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= 1000:
+        if isinstance(v, bool) or not isinstance(v, (int, float)) or not 0 < v <= MAX_CABLE_M:
             raise ctx.fail("lengths_m", f"{quoted(v)} is not a length in metres")
     if sorted(value) != list(value) or len(set(value)) != len(value):
         raise ctx.fail("lengths_m", "lengths must be listed shortest first, each once")

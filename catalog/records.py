@@ -219,6 +219,10 @@ class DeviceType:
     top: str = ""
     reach_m: float | None = None
     media: str = ""
+    #: a transceiver's optical connector per port, or a cable's ends: "MPO-12/APC", "duplex LC", "OSFP", or
+    #: "OSFP to 2 x OSFP" for a splitter (a twin-port end and two single-port ends); a module and a fibre
+    #: join only when their connectors match
+    connector: str = ""
     lengths_m: tuple[float, ...] = ()
     #: a cable's ordering part number by length ("30" -> "980-9I570-00N030"), where the vendor's table was read
     length_part_numbers: Mapping[str, str] = field(default_factory=lambda: EMPTY)

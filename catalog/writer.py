@@ -66,7 +66,8 @@ def entry_to_json(dev: DeviceType) -> dict:
         # Bare values (strings such as cages) need a file default; take the commonest provenance.
         common = Counter((fig.source, fig.evidence) for fig in f.values()).most_common(1)[0][0]
         doc["source"], doc["evidence"] = common
-    for key in ("part_number", "description", "airflow", "gpu", "form_factor", "media", "basis"):
+    for key in ("part_number", "description", "airflow", "gpu", "form_factor", "media", "connector", "top",
+                "basis"):
         value = getattr(dev, key)
         if value:
             doc[key] = _figure(value, f.get(key)) if key in f else value
@@ -84,7 +85,8 @@ def entry_to_json(dev: DeviceType) -> dict:
              "speed_gbps": _figure(p.speed_gbps, f.get(f"ports[{i}].speed_gbps")),
              "count": _figure(p.count, f.get(f"ports[{i}].count")),
              **({"cage": p.cage} if p.cage else {}),
-             **({"ports_per_cage": p.ports_per_cage} if p.ports_per_cage != 1 else {})}
+             **({"ports_per_cage": p.ports_per_cage} if p.ports_per_cage != 1 else {}),
+             **({"top": p.top} if p.top else {})}
             for i, p in enumerate(dev.ports)
         ]
     if dev.components:

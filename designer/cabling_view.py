@@ -37,11 +37,10 @@ MEDIUM_NAMES = {
     "splitter": "Copper splitter",
     "mmf": "Multimode fibre",
     "smf": "Single-mode fibre",
-    "none": "No cable long enough",
+    "none": "No part (too long, or none fits)",
 }
 #: The same, as short as a table column wants them (the trade's abbreviations).
 MEDIUM_SHORT = {"dac": "DAC", "acc": "ACC", "splitter": "Splitter", "mmf": "MMF", "smf": "SMF", "none": "none"}
-_CODE_OF_CABLE = {cable: code for code, cable in enumerate(media.CABLES) if cable}
 
 
 def medium_name(key: str) -> str:
@@ -272,7 +271,7 @@ def links_of(analysis: Analysis, project: Project | None, catalog: Catalog, sele
         far_port=plan.port_names(far, far_port), medium=np.asarray(MEDIUM_KEYS, dtype=object)[code], medium_code=code,
         length_m=np.asarray(plan.choice["length_m"][rows], dtype=float), needed_m=np.asarray(plan.raw_m[rows]),
         tier=np.asarray(TIER_NAMES, dtype=object)[plan.tier[rows]],
-        cable=np.asarray(media.CABLES, dtype=object)[code],
+        cable=np.asarray(list(plan.choice["cable_ids"]) + [""], dtype=object)[plan.choice["cable"][rows]],
         far_racks=int((rack_u != near_rack).sum()), in_rack=int((far_rack == near_rack).sum()),
         rack_index=near_rack, far_rack_index=far_rack[order])
 
@@ -374,11 +373,17 @@ def length_histogram(analysis: Analysis | None) -> dict[str, dict[float, int]]:
     twin-port cable) counts once and a link no cable reaches counts none. The bill adds its spares
     on top of these counts; the wiring plan's links would count a copper pair twice.
     """
-    if _plan_of(analysis) is None:
+    plan = _plan_of(analysis)
+    if plan is None:
         return {}
+    # Each cable id is one medium: read the pairs off the plan's links.
+    ch = plan.choice
+    used = ch["cable"] >= 0
+    pairs = np.unique(np.stack([ch["cable"][used], ch["medium"][used].astype(np.int64)]), axis=1)
+    code_of = {ch["cable_ids"][c]: m for c, m in pairs.T.tolist()}
     per: dict[int, dict[float, int]] = {}
     for cable, counts in analysis.result("fabric").cable_lengths().items():
-        code = _CODE_OF_CABLE.get(cable)
+        code = code_of.get(cable)
         if code is None:
             continue
         slot = per.setdefault(code, {})

@@ -194,16 +194,17 @@ def cabling_plan(analysis: Analysis) -> CablingPlan:
     no_cable = np.isnan(length)
     lens, len_idx = np.unique(np.where(no_cable, -1.0, length), return_inverse=True)
     len_text = np.asarray(["" if m < 0 else f"{m:g}" for m in lens.tolist()], dtype=object)[len_idx]
-    # Part numbers per (medium, length), once each; the last entry is "no cable".
-    combo = medium.astype(np.int64) * len(lens) + len_idx
+    # Part numbers per (cable, length), once each; cable -1 is "no cable".
+    cable_ids = list(ch["cable_ids"])
+    combo = (ch["cable"] + 1) * len(lens) + len_idx
     uniq, combo_idx = np.unique(combo, return_inverse=True)
     pn, ordering = [], []
     for key in uniq.tolist():
-        code, li = divmod(key, len(lens))
-        if code == media.NONE or lens[li] < 0:
+        ci, li = divmod(key, len(lens))
+        if ci == 0 or lens[li] < 0:
             pn.append(""), ordering.append("")
         else:
-            p, o = cable_part_number(catalog.get(media.CABLES[code]), float(lens[li]))
+            p, o = cable_part_number(catalog.get(cable_ids[ci - 1]), float(lens[li]))
             pn.append(p), ordering.append(o)
     module_ids = list(ch["module_ids"])
     # Index -1 (no module) picks the trailing "".
@@ -218,7 +219,7 @@ def cabling_plan(analysis: Analysis) -> CablingPlan:
     text = {
         "a_device": _pick(dev.labels, a), "a_port": a_port, "b_device": _pick(dev.labels, b), "b_port": b_port,
         "tier": _pick(TIER_NAMES, plan.tier), "medium": _pick(media.MEDIA, medium),
-        "cable": _pick(media.CABLES, medium), "length_m": len_text,
+        "cable": _pick(cable_ids + [""], ch["cable"]), "length_m": len_text,
         "a_transceiver": _pick(mod_text, ch["module_a"]), "b_transceiver": _pick(mod_text, ch["module_b"]),
         "rail": rail_text, "a_rack": _pick(dev_rack_id, a), "b_rack": _pick(dev_rack_id, b),
         "a_rack_name": _pick(dev_rack_name, a), "a_u": _pick(dev_u_text, a),

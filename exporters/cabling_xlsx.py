@@ -42,7 +42,7 @@ CABLE_HEADER = ("Cable", "Part number", "Ordering part number", "Length (m)", "C
 TRANSCEIVER_HEADER = ("Transceiver", "Part number", "Count", "Catalog id")
 SUMMARY_HEADER = ("Tier", "Medium", "Cable", "Links", "Cables")
 #: how the summary names a link no catalog cable reaches (the plan's medium is empty there)
-NO_CABLE = "none (too long)"
+NO_CABLE = "none (too long, or no part fits)"
 MAX_WIDTH = 48
 
 LENGTH_FORMAT = "#,##0.0"
@@ -177,8 +177,9 @@ def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tupl
                  _cell(ws, None, border=TOTAL_BORDER)])
     missing = plan.unreachable()
     if missing:
-        ws.append([_cell(ws, f"{count(missing, 'link')} are longer than any cable in the catalog reaches: they have no "
-                             "cable to pull and are not counted here.", font=NOTE)])
+        ws.append([_cell(ws, f"{count(missing, 'link')} have no parts, longer than any cable in the catalog reaches or "
+                             "with no part that fits their cages: they have no cable to pull and are not counted "
+                             "here.", font=NOTE)])
     ws.append([])
     ws.append([_cell(ws, "Transceivers", font=BOLD)])
     ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in TRANSCEIVER_HEADER])

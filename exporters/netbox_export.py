@@ -501,23 +501,25 @@ class _Wiring:
         end_text = [device_text[o] + n for o, n in zip(owners, names)]
         described: dict[tuple, tuple] = {}
 
-        def describe(t, rail, med, length, ma, mb) -> tuple:
+        cable_ids = list(ch["cable_ids"]) + [""]
+
+        def describe(t, rail, med, cid, length, ma, mb) -> tuple:
             """The row's text after the ends and after the label: few distinct ones, so each is made once."""
             ok = not math.isnan(length) and length > 0
-            cable = catalog.find(media.CABLES[med]) if media.CABLES[med] else None
+            cable = catalog.find(cable_ids[cid]) if cable_ids[cid] else None
             part = ""
             if cable is not None and ok:
                 legacy, ordering = cable_part_number(cable, length)
                 part = ordering or legacy
-            what = (TIER_NAMES[t], f"rail {rail}" if rail >= 0 else "", part or media.CABLES[med],
+            what = (TIER_NAMES[t], f"rail {rail}" if rail >= 0 else "", part or cable_ids[cid],
                     " / ".join(ids[m] for m in (ma, mb) if m >= 0))
             before_label = f",{CABLE_TYPES.get(media.MEDIA[med], '')},planned,{num(length) if ok else ''},"
             before_label += "m," if ok else ","
             return before_label, "," + csv_field(", ".join(w for w in what if w)) + "\r\n"
 
         rows = []
-        cols = zip(ends, plan.tier.tolist(), plan.rail.tolist(), ch["medium"].tolist(), ch["length_m"].tolist(),
-                   ch["module_a"].tolist(), ch["module_b"].tolist())
+        cols = zip(ends, plan.tier.tolist(), plan.rail.tolist(), ch["medium"].tolist(), ch["cable"].tolist(),
+                   ch["length_m"].tolist(), ch["module_a"].tolist(), ch["module_b"].tolist())
         for n, ((a, b), *key) in enumerate(cols, 1):
             d = described.get(tuple(key))
             if d is None:

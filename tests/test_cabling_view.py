@@ -11,7 +11,7 @@ from designer import samples
 from designer.analysis import analyze
 from designer.cabling_view import (MEDIUM_KEYS, cabling_summary, devices_in_rack, length_histogram, links_of,
                                    route_points, wiring_message)
-from designer.fabric import geometry, media
+from designer.fabric import geometry
 from designer.fileformat import load
 from designer.model import Project
 from exporters.cabling import cabling_plan
@@ -195,11 +195,14 @@ def test_the_histogram_counts_the_cables_the_bill_orders(design):
     hist = length_histogram(analysis)
     fabric = analysis["fabric"]
     assert sum(sum(c.values()) for c in hist.values()) == fabric["cables_total"]
+    ch = analysis.result("fabric").plan.choice
+    medium_of = {ch["cable_ids"][c]: MEDIUM_KEYS[m] for c, m in zip(ch["cable"].tolist(), ch["medium"].tolist())
+                 if c >= 0}
     ordered: dict = {}
     for section in analysis["bom"]["sections"]:
         for line in section["lines"]:
-            if line["id"] in media.CABLES and line["id"] and not line["spare"]:
-                key = MEDIUM_KEYS[media.CABLES.index(line["id"])]
+            if line["id"] in medium_of and not line["spare"]:
+                key = medium_of[line["id"]]
                 ordered.setdefault(key, {})[line["length_m"]] = line["quantity"]
     assert hist == ordered
     assert list(hist) == [k for k in MEDIUM_KEYS if k in hist]

@@ -25,6 +25,11 @@ def add_parser(subparsers):
                    help="down:up ratio at the leaf, 1 = non-blocking (default: 1)")
     p.add_argument("--reserved-ports", type=int, default=0, metavar="P",
                    help="ports for management appliances such as UFM; they take node slots (default: 0)")
+    p.add_argument("--node-port-gbps", type=float, default=0.0, metavar="G",
+                   help="node port speed in Gb/s, which picks the node-side optics (default: the switch's)")
+    p.add_argument("--node-cage-ports", type=int, default=0, metavar="C",
+                   help="node ports per cage: 2 for DGX H100/B200 twin-port OSFP, 1 for DGX B300 "
+                        "(default: 2 at 400 Gb/s, else 1)")
     p.add_argument("--json", action="store_true", help="print the sizing as one JSON document")
     return p
 
@@ -34,12 +39,19 @@ def run(args, catalog: Catalog) -> int:
         switch = catalog.get(args.switch)
     except UnknownDeviceError as exc:
         raise FabricError(f"podplanner fabric: --switch: {exc}") from None
+    speed = args.node_port_gbps or next((g.speed_gbps for g in switch.ports if g.role == "fabric"), 400.0)
+    if not 0 < speed <= 1e5:
+        raise FabricError(f"podplanner fabric: --node-port-gbps must be a speed in Gb/s, got {args.node_port_gbps!r}")
+    cage = args.node_cage_ports or (2 if speed == 400 else 1)
+    if not 1 <= cage <= 16:
+        raise FabricError(f"podplanner fabric: --node-cage-ports must be 1 to 16, got {args.node_cage_ports!r}")
     try:
         tree = size_fat_tree(args.endpoints, switch, rails=args.rails, su_nodes=args.su_nodes, tiers=args.tiers,
-                             oversubscription=args.oversubscription, reserved_ports=args.reserved_ports)
+                             oversubscription=args.oversubscription, reserved_ports=args.reserved_ports,
+                             node_cage_ports=cage, node_port_gbps=speed)
     except FabricError as exc:
         raise FabricError(f"podplanner fabric: {exc}") from None
-    doc = tree.to_json()
+    doc = tree.to_json(catalog)
     if args.json:
         print_json(doc)
         return 0

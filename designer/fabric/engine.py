@@ -15,6 +15,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
+import numpy as np
+
 from catalog import Catalog
 
 from ..formatting import quantity
@@ -23,7 +25,8 @@ from ..findings import Finding
 from ..model import Project
 from .geometry import Inventory, inventory
 from .sizing import FabricError, FatTree
-from .wiring import Link, WiringPlan, plan_wiring, size_design
+from . import media
+from .wiring import Link, WiringPlan, device_cages, plan_wiring, size_design
 
 EMPTY_LINKS = {"node_leaf": 0, "leaf_spine": 0, "spine_core": 0}
 
@@ -100,6 +103,52 @@ def _auto_tree(inv: Inventory, catalog: Catalog, oversubscription: float) -> Fat
         return None
 
 
+def _type_name(catalog: Catalog, type_id: str) -> str:
+    found = catalog.find(type_id)
+    return found.name if found is not None else type_id
+
+
+def parts_findings(plan: WiringPlan, catalog: Catalog) -> list[Finding]:
+    """Why links have no parts, one finding per pair of cage kinds: a cage no catalog part fits (named by its
+    kind and device type), two cages no common part joins, or runs longer than the longest parts for those
+    cages reach (naming the longest such link, its ends and ports)."""
+    bad = plan.too_long
+    if not len(bad):
+        return []
+    inv, parts = plan.inv, media.parts_table(catalog)
+    cages, of_dev = device_cages(inv)
+    a_dev, b_dev = plan.a_dev[bad], plan.b_dev[bad]
+    kinds = of_dev[a_dev] * len(cages) + of_dev[b_dev]
+    out: list[Finding] = []
+    for kind in np.unique(kinds).tolist():
+        sel = bad[kinds == kind]
+        ca, cb = cages[kind // len(cages)], cages[kind % len(cages)]
+        i = int(sel[np.argmax(plan.raw_m[sel])])
+        a, b = int(plan.a_dev[i]), int(plan.b_dev[i])
+        where = _rack_where(inv, a)
+        names = (_type_name(catalog, inv.devices.types[a]), _type_name(catalog, inv.devices.types[b]))
+        lacking = [(c, n) for c, n in ((ca, names[0]), (cb, names[1])) if not parts.fits_any(c)]
+        if lacking:
+            what = " or ".join(f"the {c.label()} of the {n}" for c, n in dict(lacking).items())
+            out.append(Finding("error", "fabric-no-part", f"no transceiver or cable in the catalog fits {what}: "
+                                                          f"{len(sel):,} fabric links have no parts", where))
+            continue
+        reach = media.longest_reach(catalog, ca, cb)
+        if reach <= 0:
+            out.append(Finding("error", "fabric-no-part",
+                               f"no catalog parts join the {ca.label()} of the {names[0]} to the {cb.label()} of "
+                               f"the {names[1]}: {len(sel):,} fabric links have no parts", where))
+            continue
+        ports = plan.port_names(np.asarray([a, b]), np.asarray([plan.a_port[i], plan.b_port[i]]))
+        speed = min(ca.speed_gbps, cb.speed_gbps)
+        out.append(Finding("error", "fabric-cable-too-long",
+                           f"{len(sel):,} fabric links are longer than any {speed:g}G parts for their cages reach: "
+                           f"{inv.devices.labels[a]} port {ports[0]} to {inv.devices.labels[b]} port {ports[1]} "
+                           f"runs {quantity(plan.raw_m[i], 'm')}; the longest reach there is "
+                           f"{quantity(reach, 'm', 0)}", where))
+    return out
+
+
 def analyze_fabric(ctx: Context) -> FabricResult:
     """Size the design's compute fabric once, wire it from the floor plan, and check it."""
     project, catalog, s = ctx.project, ctx.catalog, ctx.settings
@@ -167,14 +216,8 @@ def analyze_fabric(ctx: Context) -> FabricResult:
                                     f"{plan.unwired_links[tier]} {tier.replace('_', '-')} links have no switch "
                                     f"port to land on", hall))
     bad = plan.too_long
-    if len(bad):
-        i = int(bad[0])
-        findings.append(Finding("error", "fabric-cable-too-long",
-                                f"{len(bad)} fabric links are longer than any orderable cable "
-                                f"({quantity(plan.raw_m[i], 'm')} from {inv.devices.labels[plan.a_dev[i]]} to "
-                                f"{inv.devices.labels[plan.b_dev[i]]}; fibre reaches 100 m)",
-                                _rack_where(inv, int(plan.a_dev[i]))))
-    section = required.to_json()
+    findings.extend(parts_findings(plan, catalog))
+    section = required.to_json(catalog, parts=False)
     for key in ("cables", "cables_total", "transceivers", "assumption"):
         section.pop(key, None)
     counts = plan.counts()

@@ -8,13 +8,14 @@ Within one rack a cable goes straight up or down the rack.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from catalog import Catalog
 
 from ..model import Project
+from .media import Cage, cage_of
 
 U_MM = 44.45
 #: Height of the overhead tray above the top of the racks.
@@ -44,8 +45,11 @@ class FabricDevices:
     cage_ports: list = field(default_factory=list)
     is_switch: list = field(default_factory=list)
     types: list = field(default_factory=list)
+    #: what each device's fabric cages accept (:class:`~designer.fabric.media.Cage`), for the choice of parts
+    cages: list = field(default_factory=list)
 
-    def add(self, label, rack, z, cage_ports, is_switch, type_id) -> int:
+    def add(self, label, rack, z, cage_ports, is_switch, type_id, cage: Cage | None = None) -> int:
+        self.cages.append(cage or Cage(400.0, cage_ports, "", "", is_switch))
         self.labels.append(label)
         self.rack.append(rack)
         self.z_mm.append(z)
@@ -111,17 +115,24 @@ def _fabric_role(catalog: Catalog, type_id: str) -> tuple:
     return ("other", dtype)
 
 
+def compute_port_gbps(catalog: Catalog, type_id: str) -> float:
+    """The speed of a system's compute ports (a rack-scale system's trays'), which picks its optics; 0 for a
+    type with none."""
+    role = _fabric_role(catalog, type_id)
+    return float(role[2].speed_gbps) if role[0] in ("node", "system") else 0.0
+
+
 def _add_system(dev: FabricDevices, nodes: list, name: str, ri: int, top: float, units: int, dtype, g,
-                n: int) -> tuple:
+                n: int, cage: Cage) -> tuple:
     """A rack-scale system's nodes, one per compute tray spread up the rack (one at mid-height without a tray
     breakdown); returns its rail key."""
     if not n:
-        nodes.append(dev.add(name, ri, top / 2, g.ports_per_cage, False, dtype.id))
+        nodes.append(dev.add(name, ri, top / 2, g.ports_per_cage, False, dtype.id, cage))
         return (dtype.id, g.count, g.ports_per_cage, dtype.su_systems or DEFAULT_SU_RACKS, dtype.gpu_count)
     span = units * U_MM
     for t in range(n):
         nodes.append(dev.add(f"{name}/tray{t + 1:02d}", ri, span * (t + 0.5) / n,
-                             g.ports_per_cage, False, dtype.id))
+                             g.ports_per_cage, False, dtype.id, cage))
     return (dtype.id, g.count, g.ports_per_cage, (dtype.su_systems or DEFAULT_SU_RACKS) * n, dtype.gpu_count / n)
 
 
@@ -150,6 +161,7 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
     xs, ys, tops, ids, halls = [], [], [], [], []
     # What a device is to the fabric depends only on its type: decide it once per type, not per device.
     roles: dict[str, tuple] = {}
+    cages: dict[str, Cage] = {}  # and what its cages accept, once per type too
 
     rack_types: dict[str, tuple] = {}
     for ri, rack in enumerate(project.racks):
@@ -163,6 +175,8 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
             role = roles.get(d.type)
             if role is None:
                 role = roles[d.type] = _fabric_role(catalog, d.type)
+                if role[0] != "other":
+                    cages[d.type] = cage_of(role[2], role[0] == "switch")
             what, dtype = role[0], role[1]
             if what == "other":
                 continue
@@ -172,19 +186,19 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
             z = ((d.u or 1) - 1) * U_MM + dtype.u_height * U_MM / 2
             if what == "node":
                 g = role[2]
-                nodes.append(dev.add(name, ri, z, g.ports_per_cage, False, dtype.id))
+                nodes.append(dev.add(name, ri, z, g.ports_per_cage, False, dtype.id, cages[d.type]))
                 key = (dtype.id, g.count, g.ports_per_cage, dtype.su_systems or DEFAULT_SU_SYSTEMS, dtype.gpu_count)
                 rails_seen[key] = rails_seen.get(key, 0) + 1
             elif what == "system":
                 n = role[3]
-                key = _add_system(dev, nodes, name, ri, top, units, dtype, role[2], n)
+                key = _add_system(dev, nodes, name, ri, top, units, dtype, role[2], n, cages[d.type])
                 rails_seen[key] = rails_seen.get(key, 0) + (n or 1)
             elif what == "appliance":
                 # one device, listed once per fabric port: the wiring numbers its ports 1, 2 … in that order
-                idx = dev.add(name, ri, z, 1, False, dtype.id)
+                idx = dev.add(name, ri, z, 1, False, dtype.id, replace(cages[d.type], ports=1))
                 reserved.extend([idx] * role[2].count)
             else:
-                idx = dev.add(name, ri, z, role[2].ports_per_cage, True, dtype.id)
+                idx = dev.add(name, ri, z, role[2].ports_per_cage, True, dtype.id, cages[d.type])
                 switches[_role_of(name)].append(idx)
                 switch_types[dtype.id] = switch_types.get(dtype.id, 0) + 1
     node_type, rails, cage_ports, su_nodes, gpn = _sizing_basis(rails_seen, notes)

@@ -29,15 +29,12 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from catalog import DeviceType
+from catalog import Catalog, DeviceType, default_catalog
+
+from . import media
 
 #: Ports per node cage on the node side when nothing else is known (DGX: twin-port OSFP).
 DEFAULT_NODE_CAGE_PORTS = 2
-#: Parts NVIDIA's RAs assume when no floor plan says otherwise: all links optical, multimode.
-FIBRE = "fiber-mpo12-mmf"
-SWITCH_TWIN_MODULE = "osfp-800g-2xsr4"
-NODE_TWIN_MODULE = "osfp-800g-2xsr4-flat"
-SINGLE_MODULE = "osfp-400g-sr4"
 
 
 class FabricError(ValueError):
@@ -98,6 +95,8 @@ class FatTree:
     node_cage_ports: int = DEFAULT_NODE_CAGE_PORTS
     #: reserved (UFM) ports that found no free node slot on the leaves: the fabric is full without them
     reserved_unplaced: int = 0
+    #: the node ports' speed, Gb/s (0: the switch's port speed); UFM ports run at the switch's speed
+    node_port_gbps: float = 0.0
 
     # -- derived counts ---------------------------------------------------
     @property
@@ -192,38 +191,85 @@ class FatTree:
         }
         return out
 
-    def optics(self) -> tuple[dict, dict]:
-        """Cables and transceivers by catalog id, all-optical as NVIDIA's RAs count them.
+    def _cages(self, catalog: Catalog) -> tuple[media.Cage, media.Cage, media.Cage]:
+        """(switch, node, reserved) cages: the switch's as the catalog has it, NIC cages flat-top OSFP."""
+        switch = catalog.find(self.switch)
+        group = next((g for g in switch.ports if g.role == "fabric"), None) if switch is not None else None
+        sw = media.cage_of(group, True) if group is not None else \
+            media.Cage(self.port_gbps, self.switch_cage_ports, "", "OSFP", True)
+        node = media.Cage(self.node_port_gbps or self.port_gbps, self.node_cage_ports, "flat", "OSFP")
+        return sw, node, media.Cage(self.port_gbps, 1, "flat", "OSFP")
 
-        One MPO fibre per link; a twin-port module per switch cage that carries a
-        link; node-side twin-port (flat top) or single-port modules; single-port
-        modules on reserved (UFM) ports.
+    def optics(self, catalog: Catalog) -> tuple[dict, dict, list[str]]:
+        """Cables and transceivers by catalog id, all-optical as NVIDIA's RAs count them, and notes.
+
+        One fibre per link, of the first class (multimode, then single-mode) in which the
+        catalog has modules for both ends at their port speeds; the shortest-reach, cheapest
+        module of that class per cage: a switch module per switch cage that carries a link,
+        node modules per node cage, single-port modules on reserved (UFM) ports.
         """
-        links = self.links_node_leaf + self.links_leaf_spine + self.links_spine_core
-        cages = 0
-        for used in (self.leaf_down_used() + self.leaf_up, self.spine_ports_used(), self.core_ports_used()):
-            cages += int((-(-used // self.switch_cage_ports)).sum())
+        parts = media.parts_table(catalog)
+        sw, node, res = self._cages(catalog)
+        cables: dict[str, int] = {}
         xcvr: dict[str, int] = {}
-        switch_module = SWITCH_TWIN_MODULE if self.switch_cage_ports == 2 else SINGLE_MODULE
-        xcvr[switch_module] = xcvr.get(switch_module, 0) + cages
-        if self.node_cage_ports >= 2:
-            xcvr[NODE_TWIN_MODULE] = self.nodes * -(-self.rails // self.node_cage_ports)
-        elif self.nodes:
-            xcvr[SINGLE_MODULE] = xcvr.get(SINGLE_MODULE, 0) + self.nodes * self.rails
-        if self.reserved_ports:
-            xcvr[SINGLE_MODULE] = xcvr.get(SINGLE_MODULE, 0) + self.reserved_ports
-        return {FIBRE: links}, {k: v for k, v in sorted(xcvr.items()) if v}
+        notes: list[str] = []
 
-    def to_json(self) -> dict:
-        cables, xcvr = self.optics()
+        def join(a: media.Cage, links: int, what: str) -> tuple[str | None, str | None]:
+            """Count the fibre of ``links`` links between ``a`` and a switch; (switch module, ``a``'s module)."""
+            speed = min(a.speed_gbps, sw.speed_gbps)
+            cls = next((c for c in range(len(parts.classes))
+                        if parts.options(a, c) and parts.options(sw, c) and parts.fibres(c, speed)), None)
+            if cls is None:
+                notes.append(f"no catalog parts join a {a.label()} to the {self.switch} {sw.label()}: the "
+                             f"{links:,} {what} links are left out of the cable and transceiver counts")
+                return None, None
+            fibre = parts.fibres(cls, speed)[0].id
+            cables[fibre] = cables.get(fibre, 0) + links
+            return parts.options(sw, cls)[0].id, parts.options(a, cls)[0].id
+
+        ups = self.links_leaf_spine + self.links_spine_core
+        up_mod = join(sw, ups, "switch-to-switch")[0] if ups else None
+        node_mod, node_part = join(node, self.nodes * self.rails, "node") if self.nodes else (None, None)
+        res_mod, res_part = join(res, self.reserved_ports, "reserved-port") if self.reserved_ports else (None, None)
+        if node_part is not None:
+            xcvr[node_part] = xcvr.get(node_part, 0) + self.nodes * -(-self.rails // self.node_cage_ports)
+        if res_part is not None:
+            xcvr[res_part] = xcvr.get(res_part, 0) + self.reserved_ports
+        for part, cages in self._switch_cages(up_mod, node_mod, res_mod).items():
+            xcvr[part] = xcvr.get(part, 0) + cages
+        return cables, {k: v for k, v in sorted(xcvr.items()) if v}, notes
+
+    def _switch_cages(self, up_mod: str | None, node_mod: str | None, res_mod: str | None) -> dict[str, int]:
+        """Switch modules by id: one per switch cage that carries a link; a cage of down ports and one of up
+        ports are counted apart only when they take different modules."""
+        cpp = self.switch_cage_ports
+        down = self.leaf_down_used()
+        out: dict[str, int] = {}
+
+        def add(part: str | None, n: int) -> None:
+            if part is not None and n:
+                out[part] = out.get(part, 0) + n
+
+        spines = int((-(-self.spine_ports_used() // cpp)).sum()) + int((-(-self.core_ports_used() // cpp)).sum())
+        if up_mod == node_mod and (up_mod == res_mod or not self.reserved_ports):
+            add(up_mod, int((-(-(down + self.leaf_up) // cpp)).sum()) + spines)
+            return out
+        res_cages = -(-self.reserved_ports // cpp)
+        add(node_mod, int((-(-down // cpp)).sum()) - res_cages)
+        add(res_mod, res_cages)
+        add(up_mod, self.leaf * -(-self.leaf_up // cpp) + spines)
+        return out
+
+    def to_json(self, catalog: Catalog | None = None, *, parts: bool = True) -> dict:
+        """The sizing as a document, with the all-optical parts count from ``catalog`` (the default catalog
+        when None) unless ``parts`` is False (a wired design counts its own)."""
+        cables, xcvr, part_notes = self.optics(catalog or default_catalog()) if parts else ({}, {}, [])
         notes = []
         spare = self.endpoints - self.reserved_ports - self.nodes * self.rails
         if spare:
             notes.append(f"{spare} of the {self.endpoints:,} endpoints make no whole node of {self.rails} rails "
                          "and are left without a cable")
-        if self.port_gbps != 400:
-            notes.append(f"{self.switch} ports run at {self.port_gbps:g} Gb/s; the catalog's optics are the NDR "
-                         f"400G parts, listed as placeholders")
+        notes += part_notes
         return {
             "switch": self.switch, "radix": self.radix, "port_gbps": self.port_gbps,
             "endpoints": self.endpoints, "reserved_ports": self.reserved_ports, "nodes": self.nodes,
@@ -239,8 +285,9 @@ class FatTree:
             "max_endpoints": self.max_endpoints,
             "max_endpoints_by_tiers": {str(t): n for t, n in self.max_by_tiers.items()},
             "radix_max_endpoints_by_tiers": {str(t): n for t, n in self.radix_max_by_tiers.items()},
-            "cables": cables, "cables_total": sum(cables.values()), "transceivers": xcvr,
-            "assumption": "no floor plan: every link optical (multimode fibre), as in NVIDIA's RA tables",
+            **({"cables": cables, "cables_total": sum(cables.values()), "transceivers": xcvr,
+                "assumption": "no floor plan: every link optical (multimode fibre where the catalog has it at the "
+                              "port speed, else single-mode), as in NVIDIA's RA tables"} if parts else {}),
             "notes": notes,
         }
 
@@ -336,7 +383,7 @@ def _three_tier(switch: DeviceType, k: int, up: int, rails: int, blocks: int, le
 def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_nodes: int = 32,
                   tiers: int | str = "auto", oversubscription: float = 1.0, reserved_ports: int = 0,
                   node_cage_ports: int = DEFAULT_NODE_CAGE_PORTS, spines_placed: int = 0,
-                  cores_placed: int = 0, full_su: bool = True) -> FatTree:
+                  cores_placed: int = 0, full_su: bool = True, node_port_gbps: float = 0.0) -> FatTree:
     """Size a rail-optimized fat tree for ``endpoints`` fabric ports (reserved ones included).
 
     ``spines_placed``, ``cores_placed``: switches the design already has. A two-tier tree uses every
@@ -379,7 +426,7 @@ def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_node
                   endpoints=endpoints, reserved_ports=placed_reserved, rails=rails, su_nodes=su_nodes,
                   oversubscription=float(oversubscription), nodes=nodes, leaf_down=down, leaf_up=up, leaf=leaves,
                   max_by_tiers=reach, radix_max_by_tiers=radix_reach, node_cage_ports=node_cage_ports,
-                  reserved_unplaced=reserved_ports - placed_reserved)
+                  reserved_unplaced=reserved_ports - placed_reserved, node_port_gbps=float(node_port_gbps))
     if n_tiers == 2:
         return _two_tier(switch, k, up, leaves, spines_placed, common)
     return _three_tier(switch, k, up, rails, blocks, leaves, spines_placed, cores_placed, common)

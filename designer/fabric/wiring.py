@@ -86,14 +86,12 @@ class WiringPlan:
         ch = self.choice
         own = ch["owner"] & (ch["medium"] != media.NONE)
         cables, by_len = {}, {}
-        for code in np.unique(ch["medium"][own]):
-            sel = own & (ch["medium"] == code)
-            cid = media.CABLES[code]
-            cables[cid] = cables.get(cid, 0) + int(sel.sum())
+        for idx in np.unique(ch["cable"][own]).tolist():
+            sel = own & (ch["cable"] == idx)
+            cid = ch["cable_ids"][idx]
+            cables[cid] = int(sel.sum())
             lens, n = np.unique(ch["length_m"][sel], return_counts=True)
-            slot = by_len.setdefault(cid, {})
-            for length, c in zip(lens, n):
-                slot[f"{length:g}"] = slot.get(f"{length:g}", 0) + int(c)
+            by_len[cid] = {f"{length:g}": int(c) for length, c in zip(lens, n)}
         a_key, b_key = self.cage_keys()
         xcvr = media.count_modules(a_key, b_key, ch["module_a"], ch["module_b"], ch["module_ids"])
         return {"cables": dict(sorted(cables.items())), "cables_by_length": dict(sorted(by_len.items())),
@@ -124,12 +122,27 @@ class WiringPlan:
         out = []
         cols = zip(self.tier.tolist(), self.a_dev.tolist(), self.a_port.tolist(), self.b_dev.tolist(),
                    self.b_port.tolist(), self.rail.tolist(), self.choice["medium"].tolist(),
-                   self.choice["length_m"].tolist(), self.choice["module_a"].tolist(), self.choice["module_b"].tolist())
-        for t, a, ap, b, bp, rail, med, length, ma, mb in cols:
+                   media.cable_column(self.choice).tolist(), self.choice["length_m"].tolist(),
+                   self.choice["module_a"].tolist(), self.choice["module_b"].tolist())
+        for t, a, ap, b, bp, rail, med, cable, length, ma, mb in cols:
             out.append(Link(labels[a], port_name(ppc[a], ap), labels[b], port_name(ppc[b], bp), TIER_NAMES[t],
-                            media.MEDIA[med], media.CABLES[med], length, ids[ma] if ma >= 0 else "",
+                            media.MEDIA[med], cable, length, ids[ma] if ma >= 0 else "",
                             ids[mb] if mb >= 0 else "", rail if rail >= 0 else "", racks[a], racks[b]))
         return out
+
+
+def device_cages(inv: Inventory) -> tuple[list, np.ndarray]:
+    """The distinct cages of the inventory's devices, and each device's index into them."""
+    cages: dict = {}
+    index = np.asarray([cages.setdefault(c, len(cages)) for c in inv.devices.cages], dtype=np.int64)
+    return list(cages), index
+
+
+def node_port_gbps(inv: Inventory) -> float:
+    """The port speed of the node type the fabric is sized for (0 without nodes: the switch's speed)."""
+    dev = inv.devices
+    first = next((i for i in inv.nodes if dev.types[i] == inv.node_type), inv.nodes[0] if inv.nodes else None)
+    return dev.cages[first].speed_gbps if first is not None else 0.0
 
 
 def _assign_roles(inv: Inventory, need: FatTree | None) -> dict:
@@ -157,7 +170,8 @@ def _wired_tree(inv: Inventory, required: FatTree, placed: dict, switch, **kw) -
     for tiers in (required.tiers, "auto"):
         try:
             return size_fat_tree(nodes * r + reserved, switch, rails=r, su_nodes=inv.su_nodes, tiers=tiers,
-                                 reserved_ports=reserved, node_cage_ports=inv.node_cage_ports, **kw)
+                                 reserved_ports=reserved, node_cage_ports=inv.node_cage_ports,
+                                 node_port_gbps=node_port_gbps(inv), **kw)
         except FabricError:
             continue
     return None
@@ -171,7 +185,8 @@ def size_design(inv: Inventory, catalog: Catalog, *, tiers="auto", oversubscript
     switch = catalog.get(inv.switch_type or DEFAULT_SWITCH)
     return size_fat_tree(endpoints, switch, rails=inv.rails, su_nodes=inv.su_nodes, tiers=tiers,
                          oversubscription=oversubscription, reserved_ports=len(inv.reserved),
-                         node_cage_ports=inv.node_cage_ports, spines_placed=len(inv.switches["spine"]),
+                         node_cage_ports=inv.node_cage_ports, node_port_gbps=node_port_gbps(inv),
+                         spines_placed=len(inv.switches["spine"]),
                          cores_placed=len(inv.switches["core"]))
 
 
@@ -188,7 +203,7 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
     empty = np.zeros(0, dtype=np.int64)
     unwired = {"node_leaf": 0, "leaf_spine": 0, "spine_core": 0}
     if wired is None:
-        choice = media.choose(catalog, np.zeros(0), empty, empty, empty, empty, empty.astype(bool), empty.astype(bool))
+        choice = media.choose(catalog, np.zeros(0), empty, empty, empty, empty, [])
         lost = [inv.devices.labels[i] for i in inv.nodes + inv.reserved]
         unwired["node_leaf"] = len(inv.nodes) * inv.rails + len(inv.reserved)
         return WiringPlan(inv, required, None, empty, empty, empty, empty, empty, empty, np.zeros(0), choice,
@@ -225,11 +240,10 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
     c = {k: np.concatenate(v) for k, v in cols.items()}
     raw = cable_lengths_m(inv, c["a_dev"], c["b_dev"])
     ppc = np.asarray(inv.devices.cage_ports, dtype=np.int64)
-    is_switch = np.asarray(inv.devices.is_switch, dtype=bool)
     a_key = c["a_dev"] * CAGE_KEY + c["a_port"] // ppc[c["a_dev"]]
     b_key = c["b_dev"] * CAGE_KEY + c["b_port"] // ppc[c["b_dev"]]
-    choice = media.choose(catalog, raw, a_key, b_key, ppc[c["a_dev"]], ppc[c["b_dev"]],
-                          is_switch[c["a_dev"]], is_switch[c["b_dev"]])
+    cages, cage_of_dev = device_cages(inv)
+    choice = media.choose(catalog, raw, a_key, b_key, cage_of_dev[c["a_dev"]], cage_of_dev[c["b_dev"]], cages)
     lost = [inv.devices.labels[i] for i in inv.nodes[wired.nodes:] + inv.reserved[wired.reserved_ports:]]
     unwired["node_leaf"] += (len(inv.nodes) - wired.nodes) * r + len(inv.reserved) - wired.reserved_ports
     return WiringPlan(inv, required, wired, c["tier"], c["a_dev"], c["a_port"], c["b_dev"], c["b_port"],

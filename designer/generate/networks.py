@@ -27,6 +27,7 @@ from dataclasses import dataclass
 
 from catalog import Catalog
 
+from ..fabric.geometry import compute_port_gbps
 from ..fabric.sizing import FabricError, FatTree, fabric_ports, leaf_split, limits, size_fat_tree, \
     smallest_divisor_at_least
 from .spec import GenerateError, SuperpodSpec, SystemProfile
@@ -97,7 +98,8 @@ def compute_fabric(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog,
     cage = profile_cage_ports(profile, catalog)
     try:
         return size_fat_tree(endpoints, switch, rails=rails, su_nodes=profile.nodes_per_su, tiers=spec.tiers,
-                             oversubscription=spec.oversubscription, reserved_ports=reserved, node_cage_ports=cage)
+                             oversubscription=spec.oversubscription, reserved_ports=reserved, node_cage_ports=cage,
+                             node_port_gbps=compute_port_gbps(catalog, profile.id))
     except FabricError as exc:
         raise GenerateError(f"compute fabric: {exc}{_bigger_switch(catalog, spec, rails, endpoints)}") from None
 

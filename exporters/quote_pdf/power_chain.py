@@ -204,7 +204,7 @@ def fabric(quote: Quote) -> None:
         ("Cables", f"{number(fa.cables_total)}, {quantity(fa.cable_length_total_m / 1000, 'km')} in all"),
     ]
     if fa.too_long_links:
-        rows.append(("Links longer than any orderable cable", number(fa.too_long_links)))
+        rows.append(("Links without parts (too long, or none fits)", number(fa.too_long_links)))
     s.append(quote.pairs(rows))
     links, ports = fa.links, fa.ports
     s += quote.minor("Switch tiers")

@@ -187,3 +187,32 @@ def test_missing_component_is_refused(catalog_copy):
 def test_missing_user_folder_is_refused(tmp_path):
     with pytest.raises(CatalogError, match="user catalog folder does not exist"):
         load_catalog([tmp_path / "nope"])
+
+
+def test_every_linkx_part_states_its_link_speed_top_and_connector(catalog):
+    """The fabric chooses optics by these fields: a part without them would never be chosen."""
+    parts = catalog.of_kind("transceiver", "cable")
+    assert parts
+    for d in parts:
+        assert d.speed_gbps in (400, 800), d.id
+        assert d.connector, d.id
+        if d.kind == "transceiver" or d.media in ("dac", "acc"):
+            assert d.top in ("flat", "finned"), d.id
+    modules = catalog.of_kind("transceiver")
+    fibres = {(d.media, d.connector) for d in catalog.of_kind("cable") if d.media in ("mmf", "smf")}
+    for d in modules:  # every optical connector has a fibre to plug into it
+        assert (d.media, d.connector) in fibres, d.id
+    unconfirmed_tops = {d.id for d in modules if d.figure("top") and d.figure("top").unconfirmed}
+    assert "osfp-800g-dr4" in unconfirmed_tops  # the single-port XDR part's flat top is assumed
+
+
+def test_a_written_part_keeps_what_the_fabric_chooses_it_by(catalog):
+    from catalog.loader import parse_entry
+    from catalog.writer import entry_to_json
+
+    for part_id in ("osfp-800g-dr4", "acc-osfp-splitter-1600g-2x800g", "fiber-lc-smf"):
+        dev = catalog.get(part_id)
+        again = parse_entry(entry_to_json(dev), part_id, catalog.sources)
+        assert (again.speed_gbps, again.top, again.connector) == (dev.speed_gbps, dev.top, dev.connector)
+    q3400 = catalog.get("q3400")
+    assert parse_entry(entry_to_json(q3400), "q3400", catalog.sources).ports[0].top == q3400.ports[0].top

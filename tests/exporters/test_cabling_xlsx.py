@@ -145,8 +145,9 @@ def test_unreachable_links_are_named_and_not_pulled(catalog, tmp_path):
         by_length.setdefault(cid, {})[f"{length:g}"] = count
     assert by_length == section.cables_by_length
     notes = [r[0] for r in wb[PULL_LIST].iter_rows(values_only=True) if r[0] and "longer than any cable" in r[0]]
-    assert notes == [(f"{section.too_long_links:,} links are longer than any cable in the catalog reaches: "
-                      "they have no cable to pull and are not counted here.")]
+    assert notes == [(f"{section.too_long_links:,} links have no parts, longer than any cable in the catalog "
+                      "reaches or with no part that fits their cages: they have no cable to pull and are not "
+                      "counted here.")]
     rows = list(wb[SUMMARY].iter_rows(values_only=True))
     assert {r[0]: r[1] for r in rows[1:7]}["Links no catalog cable reaches"] == section.too_long_links
     none = [r for r in rows if len(r) > 1 and r[1] == NO_CABLE]

@@ -295,7 +295,7 @@ class CablingPanel(QWidget):
                          f"{quantity(t.metres, 'm')}")
         if s.too_long:
             lines.append(f'<span style="color:{medium_color("none").name()}">{count(s.too_long, "link")} '
-                         f"{'is' if s.too_long == 1 else 'are'} longer than any orderable cable</span>")
+                         f"{'has' if s.too_long == 1 else 'have'} no parts: too long, or none fits</span>")
         several = self.kind == "rack" and len(self.ids) > 1
         hint = (f"{len(self.ids)} racks are selected: select one to see its links." if several else NO_SELECTION)
         lines.append(f'<span style="color:{style.MUTED_TEXT.name()}">{hint}</span>')

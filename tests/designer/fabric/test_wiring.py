@@ -16,6 +16,10 @@ from designer.fileformat import load
 from drawn import DGX_B200_SU, GB200_NVL72_SU
 
 
+#: A QM9700 cage: two 400G ports, finned top.
+NDR_SWITCH = media.Cage(400.0, 2, "finned", "OSFP", True)
+
+
 @pytest.fixture(scope="module")
 def sample(catalog):
     return load(DGX_B200_SU, catalog)
@@ -78,12 +82,12 @@ def _choose(catalog, lengths, paired):
     n = len(lengths)
     a = np.arange(n) // 2 if paired else np.arange(n)
     b = 10_000 + (np.arange(n) // 2 if paired else np.arange(n))
-    two = np.full(n, 2)
-    return media.choose(catalog, np.asarray(lengths, float), a, b, two, two, np.ones(n, bool), np.ones(n, bool))
+    zero = np.zeros(n, dtype=np.int64)
+    return media.choose(catalog, np.asarray(lengths, float), a, b, zero, zero, [NDR_SWITCH])
 
 
 def test_cable_choice_by_length(catalog):
-    ch = _choose(catalog, [0.9, 0.95, 1.8, 2.2, 4.1, 4.6, 6.0, 6.0, 60.0, 61.0, 120.0, 120.0], paired=True)
+    ch = _choose(catalog, [0.9, 0.95, 1.8, 2.2, 4.1, 4.6, 6.0, 6.0, 60.0, 61.0, 2500.0, 2500.0], paired=True)
     assert [media.MEDIA[m] for m in ch["medium"]] == ["dac"] * 2 + ["acc"] * 4 + ["mmf"] * 2 + ["smf"] * 2 + [""] * 2
     assert list(ch["length_m"][:10]) == [1, 1, 3, 3, 5, 5, 7, 7, 100, 100]  # pair length, rounded up
     assert ch["length_m"][2] == 3  # 2.2 m: beyond passive reach, the pair's longest link sets the length
@@ -155,6 +159,6 @@ def test_a_single_mode_link_makes_every_link_of_its_cages_single_mode(catalog):
     lengths = np.array([60.0, 10.0, 10.0, 10.0])
     a = np.array([0, 0, 1, 2])
     b = np.array([99, 100, 100, 101])
-    two = np.full(4, 2)
-    ch = media.choose(catalog, lengths, a, b, two, two, np.ones(4, bool), np.ones(4, bool))
+    zero = np.zeros(4, dtype=np.int64)
+    ch = media.choose(catalog, lengths, a, b, zero, zero, [NDR_SWITCH])
     assert [media.MEDIA[m] for m in ch["medium"]] == ["smf", "smf", "smf", "mmf"]

@@ -2,16 +2,17 @@
 
 Each case is one the generator builds: the first is the largest DGX B200 target three tiers of the
 default QM9700 reach, the others follow the generator's own advice for 100,000 GPUs (``--switch
-q3400``). One hall that size is wider than fibre reaches (100 m) from its central cores to its
-corners. The generator lays it out in one hall (multi-hall layouts are not built), so the
-analysis reports the too-long runs as an error and the command's output says so in words, with
-the run and its length, rather than writing a design that looks clean.
+q3400``). One hall that size is wider than the 100 m parts reach from its central cores to its
+corners: the long runs take the 500 m single-mode parts. A DGX B200's 400G twin-port flat cages
+have no part in the catalog that joins an XDR cage, so that design's analysis names the cages as an
+error and the command's output says so in words, rather than writing a design that looks clean.
 """
 from __future__ import annotations
 
-import pytest
 
 from designer.analysis import analyze
+from designer.fabric import media
+from designer.fileformat import load
 from designer.cli import main
 from designer.generate import SuperpodSpec, generate
 from designer.generate.summary import key_lines, key_numbers
@@ -25,27 +26,58 @@ CASES = {
 }
 
 
-@pytest.mark.parametrize("name", CASES)
-def test_runs_beyond_fibre_reach_are_named_in_the_key_numbers(catalog, name):
+def _analysed(catalog, name):
     spec, _ = CASES[name]
     g = generate(spec, catalog)
-    a = analyze(g.project, catalog)
-    fab = a.result("fabric").section
+    return g, analyze(g.project, catalog)
+
+
+def _fabric_errors(analysis) -> set:
+    return {f.code for f in analysis.findings if f.severity == "error" and f.code.startswith("fabric-")}
+
+
+def test_runs_beyond_100_m_take_the_500_m_parts(catalog):
+    _, a = _analysed(catalog, "dgx-b200-256su-qm9700")
+    fab = a.result("fabric")
+    assert _fabric_errors(a) == set() and fab.section["too_long_links"] == 0
+    plan, ch = fab.plan, fab.plan.choice
+    far = plan.raw_m > 100.0
+    assert far.any() and (ch["medium"][far] == media.SMF).all()
+    ids = ch["module_ids"]
+    for end in ("module_a", "module_b"):
+        assert {ids[m] for m in ch[end][far].tolist()} == {"osfp-800g-2xdr4-500m"}
+    assert fab.section["placed"] == {"leaf": fab.section["leaf"], "spine": fab.section["spine"],
+                                     "core": fab.section["core"]}
+
+
+def test_rack_scale_400g_trays_on_xdr_switches_take_each_cage_its_own_part(catalog):
+    _, a = _analysed(catalog, "gb200-nvl72-100k-q3400")
+    fab = a.result("fabric")
+    assert _fabric_errors(a) == set() and fab.section["too_long_links"] == 0
+    ch = fab.plan.choice
+    node = fab.plan.tier == 0
+    ids = ch["module_ids"]
+    # the 400G flat tray cage takes a 400G single-port part, the XDR switch cage an XDR twin-port one
+    assert {ids[m] for m in ch["module_a"][node & (ch["module_a"] >= 0)].tolist()} == {"osfp-400g-dr4"}
+    assert {ids[m] for m in ch["module_b"][node & (ch["module_b"] >= 0)].tolist()} == {"osfp-1600g-2xdr4"}
+
+
+def test_400g_twin_port_nodes_on_xdr_switches_are_named_in_the_key_numbers(catalog):
+    g, a = _analysed(catalog, "dgx-b200-100k-q3400")
+    assert _fabric_errors(a) == {"fabric-no-part"}
+    [finding] = [f for f in a.findings if f.code == "fabric-no-part"]
+    assert "400G twin-port OSFP cage, flat top of the" in finding.message
+    assert "800G twin-port OSFP cage, finned top" in finding.message
     numbers = key_numbers(g, a, catalog)
-    lines = key_lines(numbers)
-    # only the too-long runs are wrong; everything else about the design holds
-    assert {f.code for f in a.findings if f.severity == "error"} == {"fabric-cable-too-long"}
-    assert fab["too_long_links"] > 0 and numbers["errors"] == 1
-    assert any(line.startswith("error: ") and "longer than any orderable cable" in line and "100 m" in line
-               for line in lines)
-    assert fab["placed"] == {"leaf": fab["leaf"], "spine": fab["spine"], "core": fab["core"]}
+    assert numbers["errors"] >= 1 and key_lines(numbers)
 
 
-def test_the_command_prints_the_error(tmp_path, capsys):
-    _, flags = CASES["dgx-b200-256su-qm9700"]
-    out = tmp_path / "big.podplan.json"
+def test_the_command_says_the_design_does_not_pass(tmp_path, capsys, catalog):
+    out = tmp_path / "xdr.podplan.json"
     # written, as a start, but the exit status says it does not pass its checks (as validate's would)
-    assert main(["new", "superpod", "--system", "dgx-b200", *flags, "-o", str(out)]) == 1
+    assert main(["new", "superpod", "--system", "dgx-b200", "--sus", "2", "--switch", "q3400", "-o", str(out)]) == 1
     captured = capsys.readouterr()
-    assert "checks: 1 error," in captured.out and "longer than any orderable cable" in captured.out and out.exists()
+    assert "checks: " in captured.out and out.exists()
     assert "does not pass its checks" in captured.err and captured.err.count("\n") == 1
+    a = analyze(load(out, catalog), catalog)
+    assert any(f.code == "fabric-no-part" and "DGX B200" in f.message for f in a.findings)
