@@ -101,7 +101,8 @@ def compute_fabric(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog,
                              oversubscription=spec.oversubscription, reserved_ports=reserved, node_cage_ports=cage,
                              node_port_gbps=compute_port_gbps(catalog, profile.id))
     except FabricError as exc:
-        raise GenerateError(f"compute fabric: {exc}{_bigger_switch(catalog, spec, rails, endpoints)}") from None
+        advice = _bigger_switch(catalog, spec, rails, endpoints, profile.port_gbps)
+        raise GenerateError(f"compute fabric: {exc}{advice}") from None
 
 
 def profile_cage_ports(profile: SystemProfile, catalog: Catalog) -> int:
@@ -114,15 +115,17 @@ def profile_cage_ports(profile: SystemProfile, catalog: Catalog) -> int:
     return dev.ports_of("compute")[0].ports_per_cage
 
 
-def _bigger_switch(catalog: Catalog, spec: SuperpodSpec, rails: int, endpoints: int) -> str:
-    """What does reach: another switch whose three tiers hold the endpoints, or a split into planes."""
+def _bigger_switch(catalog: Catalog, spec: SuperpodSpec, rails: int, endpoints: int, node_gbps: float) -> str:
+    """What does reach: another switch of the nodes' port speed whose three tiers hold the endpoints (a
+    faster switch's cages take no part that a slower node's cage does: 400G DGX B200 on an 800G Q3400
+    would have links no optic joins), or a split into planes."""
     sw = catalog.get(spec.switch)
     group = fabric_ports(sw)
     down, _ = leaf_split(group.count, spec.oversubscription)
     reach = limits(group.count, rails, down)[3]
     if endpoints <= reach:
         return ""
-    better = []
+    better, faster = [], []
     for dev in catalog:
         if dev.kind != "switch" or dev.id == sw.id:
             continue
@@ -132,12 +135,16 @@ def _bigger_switch(catalog: Catalog, spec: SuperpodSpec, rails: int, endpoints: 
         d, _ = leaf_split(g.count, spec.oversubscription)
         r3 = limits(g.count, rails, d)[3]
         if r3 >= endpoints:
-            better.append((r3, dev.id))
+            (better if g.speed_gbps == node_gbps else faster).append((r3, dev.id, g.speed_gbps))
     planes = math.ceil(endpoints / reach)
     text = f"; {planes} separate planes of {sw.id} would each stay within {reach:,} endpoints"
     if better:
-        r3, dev_id = min(better)
+        r3, dev_id, _ = min(better)
         text = f"; --switch {dev_id} reaches {r3:,} endpoints in 3 tiers" + text
+    elif faster:
+        r3, dev_id, gbps = min(faster)
+        text += (f"; {dev_id} reaches {r3:,} in 3 tiers, but its {gbps:g}G cages take no {node_gbps:g}G node's "
+                 f"optics: systems with {gbps:g}G ports (such as dgx-b300) build on it")
     return text
 
 

@@ -78,18 +78,25 @@ def test_not_even_one_su_fits(capsys, tmp_path):
     assert "too small" in err and "not even one scalable unit fits" in err
 
 
-def test_beyond_three_tiers_of_qm9700_proposes_q3400(capsys, tmp_path, catalog):
+def test_beyond_three_tiers_of_qm9700_proposes_planes_and_says_why_not_q3400(capsys, tmp_path, catalog):
+    # 100,000 GPUs of DGX B200 pass three tiers of QM9700 (65,536 endpoints). The Q3400 reaches them, but its
+    # 800G XDR cages take no part that joins a B200's 400G flat twin-port cage: the advice is planes, and
+    # the Q3400 for systems with 800G ports.
     with pytest.raises(GenerateError) as info:
         generate(SuperpodSpec(system="dgx-b200", gpus=100_000), catalog)
     msg = str(info.value)
     assert info.value.fit is False
-    assert "65,536" in msg and "--switch q3400" in msg
+    assert "65,536" in msg and "2 separate planes of qm9700" in msg and "--switch q3400" not in msg
+    assert "q3400 reaches 746,496 in 3 tiers, but its 800G cages take no 400G node's optics" in msg
     out_file = tmp_path / "x.podplan.json"
     code, out, err = run(capsys, "new", "superpod", "--system", "dgx-b200", "--gpus", "100000", "-o", str(out_file))
     _one_clean_line(code, out, err)
-    assert "65,536" in err and "--switch q3400" in err
+    assert "65,536" in err and "such as dgx-b300" in err
     assert "nearest that fits" not in err  # no smaller hall helps: the switch does
     assert not out_file.exists()
+    # and the 800G system the advice names builds on it, clean
+    code, out, err = run(capsys, "new", "superpod", "--system", "dgx-b300", "--gpus", "100000", "-o", str(out_file))
+    assert code == 0 and "checks: 0 errors" in out
 
 
 # -- bad values ------------------------------------------------------------------------------------------
