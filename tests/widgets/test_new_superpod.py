@@ -85,7 +85,9 @@ def test_refusals_speak_in_the_dialogs_fields_not_command_line_flags(catalog):
     assert not preview.ok and not preview.fit
     text = readable(preview.error, catalog)
     assert "--" not in text
-    assert "the NVIDIA Quantum-X800 Q3400-RA XDR InfiniBand switch as compute switch" in text
+    # the advice names models, not catalog ids: planes of the QM9700, the Q3400 for 800G systems
+    assert "NVIDIA Quantum-2 QM9700 NDR InfiniBand switch" in text and "qm9700" not in text
+    assert "NVIDIA Quantum-X800 Q3400-RA XDR InfiniBand switch reaches" in text and "NVIDIA DGX B300" in text
 
 
 def test_rack_scale_systems_have_no_dgx_per_rack(qtbot, dialog):
