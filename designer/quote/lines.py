@@ -23,6 +23,7 @@ from catalog.records import QUOTE_KINDS
 
 from ..findings import Finding
 from ..quote_settings import SECTIONS, PriceEntry, QuoteSettings, parse_date, part_key, QuoteError
+from .storage import StorageFabric
 
 CENT = Decimal("0.01")
 _SURE = Figure(None, "", "P")
@@ -41,14 +42,16 @@ SECTION_OF_KIND = {
 #: evidence tags of a price a buyer can rely on: a vendor's own list read directly (or verbatim)
 CONFIRMED_EVIDENCE = {"P", "P*"}
 WHERE = "project:bom"
+#: what a storage-fabric line's description ends with, beside the compute fabric's lines of the same part
+STORAGE_SUFFIX = ", storage fabric"
 
 
 #: What no bill from this design includes, said on every quote (shared reference quote.md §3-4).
 EXCLUSIONS = (
     "Tax, duty, freight and insurance.",
     "Storage systems: partner-supplied and partner-priced (DDN, VAST, WEKA, NetApp and others).",
-    "Optics and cables of the storage, in-band and out-of-band networks: only the compute fabric's "
-    "links are derived from the layout.",
+    "Optics and cables of the in-band and out-of-band networks, and the storage systems' own links to the "
+    "storage fabric: only the compute and storage fabrics' switch and node links are derived from the layout.",
     "Facility plant above the rack: UPS, switchgear, busway, chillers and the facility water loop.",
     "Hardware support beyond the term bundled in the system SKUs.",
     "Power cords of switches, appliances, management nodes and systems whose inlets the catalog does not name "
@@ -214,10 +217,39 @@ class _Bill:
         return line
 
 
+def _add_line(bill: _Bill, dev: DeviceType, qty: int, spares: Decimal, *, length: float | None = None,
+              suffix: str = "", basis: str = "") -> None:
+    """A hardware line, and a spares line after it for optics and cables when the quote asks for spares."""
+    if length is None:
+        pn, alt, desc = dev.part_number, "", dev.name + suffix
+    else:
+        pn, alt = cable_part_number(dev, length)
+        desc = f"{dev.name}, {length:g} m{suffix}"
+    bill.add(dev, qty, part_number=pn, alt=alt, description=desc, length=length, basis=basis)
+    if dev.kind in ("transceiver", "cable") and spares > 0:
+        extra = int(math.ceil(Decimal(qty) * spares))
+        if extra:
+            bill.add(dev, extra, part_number=pn, alt=alt, description=f"Spare: {desc}", length=length,
+                     spare=True, basis=f"{bill.quote.spares_percent:g} % of {qty:,}, rounded up")
+
+
+def _add_storage(bill: _Bill, storage: StorageFabric, spares: Decimal) -> None:
+    """The storage fabric's optics and fibres: lines of their own, after the compute fabric's, so a buyer sees
+    which fabric each serves."""
+    for type_id in sorted(storage.transceivers):
+        _add_line(bill, bill.catalog.get(type_id), storage.transceivers[type_id], spares, suffix=STORAGE_SUFFIX,
+                  basis=storage.bases.get(type_id, ""))
+    for type_id in sorted(storage.cables):
+        for length, n in sorted(storage.cables[type_id].items()):
+            _add_line(bill, bill.catalog.get(type_id), n, spares, length=length, suffix=STORAGE_SUFFIX,
+                      basis=storage.bases.get(type_id, ""))
+
+
 def build_bill(counts: Mapping[str, int], catalog: Catalog, currency: str, quote: QuoteSettings,
                quote_counts: QuoteCounts | None = None, *, cable_lengths: Mapping[str, Counter] | None = None,
-               as_of: date | None = None) -> tuple[dict, list[Finding]]:
-    """``counts``: catalog id -> quantity of hardware; ``cable_lengths``: cable id -> {length_m: quantity}."""
+               as_of: date | None = None, storage: StorageFabric | None = None) -> tuple[dict, list[Finding]]:
+    """``counts``: catalog id -> quantity of hardware; ``cable_lengths``: cable id -> {length_m: quantity};
+    ``storage``: the storage fabric's optics and fibres, billed on lines of their own."""
     cable_lengths = cable_lengths or {}
     as_of = as_of or date.today()
     bill = _Bill(catalog, quote, as_of)
@@ -229,17 +261,9 @@ def build_bill(counts: Mapping[str, int], catalog: Catalog, currency: str, quote
             continue
         variants = sorted(cable_lengths[type_id].items()) if type_id in cable_lengths else [(None, qty)]
         for length, n in variants:
-            if length is None:
-                pn, alt, desc = dev.part_number, "", dev.name
-            else:
-                pn, alt = cable_part_number(dev, length)
-                desc = f"{dev.name}, {length:g} m"
-            bill.add(dev, int(n), part_number=pn, alt=alt, description=desc, length=length)
-            if dev.kind in ("transceiver", "cable") and spares > 0:
-                extra = int(math.ceil(Decimal(int(n)) * spares))
-                if extra:
-                    bill.add(dev, extra, part_number=pn, alt=alt, description=f"Spare: {desc}", length=length,
-                             spare=True, basis=f"{quote.spares_percent:g} % of {int(n):,}, rounded up")
+            _add_line(bill, dev, int(n), spares, length=length)
+    if storage is not None:
+        _add_storage(bill, storage, spares)
     if quote_counts is not None:
         for dev in sorted(catalog.of_kind(*QUOTE_KINDS), key=lambda d: (SECTION_OF_KIND[d.kind], d.id)):
             if dev.id in quote.excluded:
