@@ -10,14 +10,17 @@ hand-made design is counted the same way as a generated one:
   the racks nearest one another, as the generator places a leaf in each scalable unit's network racks);
 - leaf-spine links: each leaf cables its share of the spines' ports (spine ports ÷ leaves, rounded down),
   no more than the ports its node links leave free. With the B200 RA's 8 leaves and 4 spines of 64 ports
-  that is 32 uplinks per leaf, the full non-blocking leaf as the RA cables a full SU.
+  that is 32 uplinks per leaf, the full non-blocking leaf as the RA cables a full SU. Where core switches
+  ("storage-core") stand above, the spines give the leaves half their ports and cable the other half to
+  the cores by the same rule.
 
 Media follow the RA convention the compute fabric's bill uses (hardware.md §4.3): one multimode MPO fibre
 per 400G link, a twin-port module per switch cage that carries links, and a node-side module by the node's
 cage (a QSFP112 port takes a single-port QSFP112 SR4; an OSFP one a single-port or twin-port OSFP). A node
 port slower than the switch's 400G port (GB200's 200 GbE) shares it with a second node port through a 1:2
 splitter fibre, so a twin-port switch module serves four of them. Lengths are the rack-to-rack run the
-compute fabric measures (overhead tray, drops and slack), rounded up to an orderable length.
+compute fabric measures (overhead tray, drops and slack), rounded up to an orderable length; a run between
+switches past the multimode reach goes single-mode (DR4 modules), as the compute fabric's does.
 """
 from __future__ import annotations
 
@@ -32,10 +35,12 @@ from ..model import Project
 
 FIBRE = "fiber-mpo12-mmf"
 SPLITTER = "fiber-mpo12-mmf-splitter"
-SWITCH_TWIN = "osfp-800g-2xsr4"
-SINGLE_OSFP = "osfp-400g-sr4"
+SMF = "fiber-mpo12-smf"
+#: switch-side modules by (media, MPO ports per cage)
+SWITCH_MODULES = {("mmf", 2): "osfp-800g-2xsr4", ("mmf", 1): "osfp-400g-sr4",
+                  ("smf", 2): "osfp-800g-2xdr4", ("smf", 1): "osfp-400g-dr4"}
 #: node-side module by (cage, ports per cage): one module per cage
-NODE_MODULES = {("QSFP112", 1): "qsfp112-400g-sr4", ("OSFP", 1): SINGLE_OSFP, ("OSFP", 2): "osfp-800g-2xsr4-flat"}
+NODE_MODULES = {("QSFP112", 1): "qsfp112-400g-sr4", ("OSFP", 1): "osfp-400g-sr4", ("OSFP", 2): "osfp-800g-2xsr4-flat"}
 #: the speed of one MPO port of the catalog's multimode modules (400G SR4)
 MPO_GBPS = 400.0
 
@@ -56,6 +61,7 @@ class _Switch:
     mpo_per_cage: int
     port_gbps: float
     used: int = 0  # MPO ports carrying links
+    smf: int = 0  # of which single-mode (a run past multimode reach)
 
 
 @dataclass(frozen=True)
@@ -71,7 +77,9 @@ class StorageFabric:
 
     leaves: int = 0
     spines: int = 0
+    cores: int = 0
     node_links: int = 0
+    #: leaf-spine and spine-core links
     uplinks: int = 0
     transceivers: Counter = field(default_factory=Counter)
     #: fibre id -> {orderable length in m: quantity}
@@ -113,9 +121,9 @@ def _switch(name: str, end: _End, group: PortGroup) -> _Switch:
 
 
 def _walk(project: Project, catalog: Catalog):
-    """(leaves, spines, endpoints, rack tops in mm): the design's storage fabric, racks in order."""
-    leaves: list[_Switch] = []
-    spines: list[_Switch] = []
+    """(switches by tier: leaf, spine, core; endpoints; rack tops in mm): the design's storage fabric, racks
+    in order."""
+    tiers: dict[str, list[_Switch]] = {"leaf": [], "spine": [], "core": []}
     endpoints: list[_Endpoint] = []
     tops: list[float] = []
     for ri, rack in enumerate(project.racks):
@@ -129,8 +137,8 @@ def _walk(project: Project, catalog: Catalog):
             end = _End(ri, ((d.u or 1) - 1) * U_MM + dtype.u_height * U_MM / 2)
             group = _fabric_group(dtype)
             if "storage" in name and dtype.kind == "switch" and group is not None:
-                sw = _switch(d.name or d.id, end, group)
-                (spines if "spine" in name or "core" in name else leaves).append(sw)
+                tier = "core" if "core" in name else "spine" if "spine" in name else "leaf"
+                tiers[tier].append(_switch(d.name or d.id, end, group))
             elif "storage" in name and dtype.kind == "appliance" and group is not None:
                 module = NODE_MODULES.get((group.cage, 1), "")
                 endpoints += [_Endpoint(end, group.speed_gbps, module)] * group.count
@@ -138,8 +146,9 @@ def _walk(project: Project, catalog: Catalog):
                 for g, times in _storage_groups(dtype, catalog):
                     module = NODE_MODULES.get((g.cage, g.ports_per_cage), "")
                     endpoints += [_Endpoint(end, g.speed_gbps, module)] * (g.count * times)
-    key = lambda s: natural_key(s.name)  # noqa: E731 - leaf 2 before leaf 10
-    return sorted(leaves, key=key), sorted(spines, key=key), endpoints, tops
+    for switches in tiers.values():
+        switches.sort(key=lambda sw: natural_key(sw.name))  # leaf 2 before leaf 10
+    return tiers, endpoints, tops
 
 
 class _Lengths:
@@ -150,6 +159,7 @@ class _Lengths:
         self.tops = tops
         self.catalog = catalog
         self.too_long = 0
+        self.mmf_reach = catalog.get(FIBRE).reach_m or 50.0
 
     def metres(self, a: _End, b: _End) -> float:
         if a.rack == b.rack:
@@ -190,41 +200,54 @@ def _node_links(leaves: list[_Switch], endpoints: list[_Endpoint], lengths: _Len
     return links
 
 
-def _uplinks(leaves: list[_Switch], spines: list[_Switch], lengths: _Lengths, cables: dict[str, Counter]) -> int:
-    """Each leaf's share of the spine ports, no more than it has free, round-robin over the spines."""
-    if not spines:
+def _uplinks(lower: list[_Switch], upper: list[_Switch], lengths: _Lengths, cables: dict[str, Counter],
+             *, above: bool) -> int:
+    """Each lower switch's share of the upper tier's down ports (all its ports, half when a tier ``above``
+    takes the other half), no more than it has free, round-robin over the upper switches. A run past the
+    multimode reach goes single-mode, as the compute fabric's does."""
+    if not upper or not lower:
         return 0
-    share = sum(s.mpo_ports for s in spines) // len(leaves)
+    share = sum(s.mpo_ports // 2 if above else s.mpo_ports for s in upper) // len(lower)
     total = 0
-    for li, leaf in enumerate(leaves):
-        up = max(0, min(share, leaf.mpo_ports - leaf.used))
-        for u in range(up):
-            spine = spines[(li * up + u) % len(spines)]
-            cables.setdefault(FIBRE, Counter())[lengths.orderable(FIBRE, lengths.metres(leaf.end, spine.end))] += 1
-            spine.used += 1
-        leaf.used += up
-        total += up
+    for sw in lower:
+        up = max(0, min(share, sw.mpo_ports - sw.used))
+        for _ in range(up):
+            far = upper[total % len(upper)]  # dealt in turn, so the upper tier fills evenly
+            total += 1
+            metres = lengths.metres(sw.end, far.end)
+            cable = SMF if metres > lengths.mmf_reach else FIBRE
+            if cable == SMF:
+                sw.smf += 1
+                far.smf += 1
+            cables.setdefault(cable, Counter())[lengths.orderable(cable, metres)] += 1
+            far.used += 1
+        sw.used += up
     return total
 
 
 def _switch_modules(switches: list[_Switch]) -> Counter:
+    """A module per cage carrying links; a cage's links share one medium, so each medium fills its own cages."""
     out: Counter = Counter()
     for sw in switches:
-        if sw.used:
-            out[SWITCH_TWIN if sw.mpo_per_cage == 2 else SINGLE_OSFP] += -(-sw.used // sw.mpo_per_cage)
+        per = 2 if sw.mpo_per_cage == 2 else 1
+        for media, n in (("mmf", sw.used - sw.smf), ("smf", sw.smf)):
+            if n > 0:
+                out[SWITCH_MODULES[media, per]] += -(-n // per)
     return out
 
 
 def storage_fabric(project: Project, catalog: Catalog) -> StorageFabric:
     """The storage fabric's optics and fibres; empty when the design places no storage leaf."""
-    leaves, spines, endpoints, tops = _walk(project, catalog)
+    tiers, endpoints, tops = _walk(project, catalog)
+    leaves, spines, cores = tiers["leaf"], tiers["spine"], tiers["core"]
     if not leaves or not endpoints:
-        return StorageFabric(leaves=len(leaves), spines=len(spines))
+        return StorageFabric(leaves=len(leaves), spines=len(spines), cores=len(cores))
     lengths = _Lengths(project, tops, catalog)
     cables: dict[str, Counter] = {}
     links = _node_links(leaves, endpoints, lengths, cables)
-    uplinks = _uplinks(leaves, spines, lengths, cables)
-    xcvr = _switch_modules(leaves + spines)
+    uplinks = _uplinks(leaves, spines, lengths, cables, above=bool(cores))
+    uplinks += _uplinks(spines, cores, lengths, cables, above=False)
+    xcvr = _switch_modules(leaves + spines + cores)
     switch_cages = dict(xcvr)
     node_side = Counter(e.module for e in endpoints if e.module and e.module != NODE_MODULES[("OSFP", 2)])
     twin_nodes = sum(1 for e in endpoints if e.module == NODE_MODULES[("OSFP", 2)])
@@ -232,7 +255,10 @@ def storage_fabric(project: Project, catalog: Catalog) -> StorageFabric:
         node_side[NODE_MODULES[("OSFP", 2)]] += math.ceil(twin_nodes / 2)
     xcvr += node_side
     n = len(endpoints)
-    bases = {FIBRE: f"storage fabric: one per link, {links[FIBRE]:,} node-leaf and {uplinks:,} leaf-spine",
+    smf = sum(cables.get(SMF, Counter()).values())
+    switch_mmf = uplinks - smf
+    bases = {FIBRE: f"storage fabric: one per link, {links[FIBRE]:,} node-leaf and {switch_mmf:,} between switches",
+             SMF: f"storage fabric: one per link between switches past multimode reach ({smf:,})",
              SPLITTER: f"storage fabric: one per two node ports at half the switch port's speed or less "
                        f"({links[SPLITTER]:,} node-leaf links)"}
     for module, count in switch_cages.items():
@@ -250,8 +276,9 @@ def storage_fabric(project: Project, catalog: Catalog) -> StorageFabric:
         notes.append(f"{len(over)} storage leaves carry more links than they have ports: " + ", ".join(over[:4]))
     if lengths.too_long:
         notes.append(f"{lengths.too_long:,} storage-fabric runs are longer than the longest orderable fibre "
-                     "(multimode reach 50 m); they are listed at the longest length")
-    return StorageFabric(leaves=len(leaves), spines=len(spines), node_links=n, uplinks=uplinks,
+                     "of their kind; they are listed at the longest length: move the storage leaves nearer "
+                     "their nodes")
+    return StorageFabric(leaves=len(leaves), spines=len(spines), cores=len(cores), node_links=n, uplinks=uplinks,
                          transceivers=+xcvr, cables=cables, bases=bases, notes=tuple(notes))
 
 

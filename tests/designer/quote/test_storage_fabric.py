@@ -34,8 +34,9 @@ def test_b200_four_su_counts_every_storage_link_and_module(b200_4su, catalog):
     assert sum(sum(c.values()) for c in s.cables.values()) == s.node_links + s.uplinks
     assert set(s.cables) == {"fiber-mpo12-mmf"}
     # BlueField-3 QSFP112 ports take the QSFP112 SR4; the UFM its single-port OSFP; the switches a twin-port
-    # module per cage: 8 leaves x 32 cages full, the spines' 254 ports in 127 cages
-    assert s.transceivers == {"qsfp112-400g-sr4": 254, "osfp-400g-sr4": 4, "osfp-800g-2xsr4": 256 + 127}
+    # module per cage: 8 leaves x 32 cages full; the uplinks dealt in turn fill the 4 spines 64, 64, 63, 63,
+    # 32 cages each
+    assert s.transceivers == {"qsfp112-400g-sr4": 254, "osfp-400g-sr4": 4, "osfp-800g-2xsr4": 256 + 128}
     assert s.notes == ()
 
 
@@ -92,3 +93,16 @@ def test_a_leaf_without_spines_has_no_uplinks(catalog):
     s = storage_fabric(replace(project, racks=racks), catalog)
     assert (s.spines, s.uplinks) == (0, 0)
     assert sum(s.cables["fiber-mpo12-mmf"].values()) == s.node_links
+
+
+def test_a_three_tier_storage_fabric_cables_its_cores_and_goes_single_mode_past_reach(catalog):
+    project = generate(SuperpodSpec(system="dgx-b200", sus=64), catalog).project
+    s = storage_fabric(project, catalog)
+    assert (s.leaves, s.spines, s.cores) == (128, 128, 64)
+    assert s.node_links == 2047 * 2 + 4
+    # leaf-spine: half of each spine's 64 ports; spine-core: the cores' 64 x 64 ports, 32 per spine
+    assert 2 * 4096 - 8 <= s.uplinks <= 2 * 4096
+    smf = sum(s.cables["fiber-mpo12-smf"].values())
+    assert smf > 0 and s.transceivers["osfp-800g-2xdr4"] >= smf / 2
+    assert max(s.cables["fiber-mpo12-mmf"]) <= 50
+    assert s.notes == ()
