@@ -59,11 +59,25 @@ def node_count(counts: Counter, ctx: Context) -> int:
     return nodes
 
 
+def liquid_racks(ctx: Context) -> int:
+    """Racks holding a liquid-cooled device, when the design has a CDU (in a rack or on the floor) to serve
+    them: each takes a manifold pair and a hose set to the CDU loop. Without a CDU nothing connects them,
+    which the cooling engine reports, so the bill orders none."""
+    a = ctx.arrays
+    t = a.types
+    has_cdu = bool(t.is_cdu[a.dev_type].any() or t.is_cdu[a.floor_type].any()) if len(t.is_cdu) else False
+    if not has_cdu or not len(a.dev_type):
+        return 0
+    wet = t.liquid_fraction[a.dev_type] > 0
+    return int(np.unique(a.dev_rack[wet]).size)
+
+
 def analyze_bom(ctx: Context) -> BomResult:
     fabric, devices = ctx["fabric"], ctx["devices"]
     hardware = hardware_counts(ctx)
     quote = ctx.project.quote
-    counts = QuoteCounts(gpus=devices.gpus, nodes=node_count(hardware, ctx), devices=dict(hardware))
+    counts = QuoteCounts(gpus=devices.gpus, nodes=node_count(hardware, ctx), devices=dict(hardware),
+                         liquid_racks=liquid_racks(ctx))
     storage = storage_fabric(ctx.project, ctx.catalog)
     bom, findings = build_bill(hardware + fabric.parts(), ctx.catalog, ctx.project.currency, quote, counts,
                                cable_lengths=fabric.cable_lengths(), as_of=effective_date(quote), storage=storage)

@@ -61,6 +61,9 @@ EXCLUSIONS = (
 NOTES = (
     ("nvaie", "DGX systems may bundle NVIDIA AI Enterprise for their support term (not confirmed); "
               "take the subscription line off if the systems' SKUs include it."),
+    ("mission-control", "NVIDIA publishes no price or licence unit for Base Command Manager or Mission Control: the "
+                        "line is a planning estimate per GPU per year; DGX SuperPOD support may include it (not "
+                        "confirmed), so confirm it with NVIDIA or a partner."),
     ("ufm-licence", "NVIDIA sells UFM licences by managed-node tier (100, 250, 500, 1K, 2K, 4K nodes) and "
                     "publishes no price: the line is counted per node and needs a price from a quote."),
     ("dgx-b200", "The DGX B200 part number and price come from third-party sources; confirm both with NVIDIA "
@@ -68,6 +71,14 @@ NOTES = (
     ("gb200-nvl72", "The GB200 NVL72 part number and price come from third-party sources; the rack ships "
                     "with its compute trays, NVLink switch trays and power shelves."),
 )
+
+
+def section_of(dev: DeviceType) -> str:
+    """The bill section of a catalog entry: by its kind, but an accessory by its category where that names a
+    section (a coolant manifold is cooling, a power cord power)."""
+    if dev.kind == "accessory" and dev.category in dict(SECTIONS):
+        return dev.category
+    return SECTION_OF_KIND[dev.kind]
 
 
 def money(x: Decimal) -> Decimal:
@@ -100,6 +111,8 @@ class QuoteCounts:
     nodes: int
     #: catalog id -> quantity of hardware in the design (racks of rack-scale systems left out)
     devices: Mapping[str, int]
+    #: racks holding liquid-cooled devices that a CDU of the design serves (0 when it has no CDU)
+    liquid_racks: int = 0
 
 
 def count_basis(dev: DeviceType, counts: QuoteCounts, catalog: Catalog) -> tuple[int, str]:
@@ -116,6 +129,9 @@ def count_basis(dev: DeviceType, counts: QuoteCounts, catalog: Catalog) -> tuple
         n = sum(counts.devices.get(i, 0) for i in ids)
         named = [catalog.get(i).name for i in ids if counts.devices.get(i)]
         return n, "one per " + ", ".join(named) if named else ""
+    if kind == "liquid-rack":
+        n = counts.liquid_racks
+        return n, f"one per liquid-cooled rack on a CDU loop ({n:,})" if n else ""
     if kind == "psu":
         n, per = 0, []
         for type_id, c in counts.devices.items():
@@ -186,7 +202,7 @@ class _Bill:
 
     def add(self, dev: DeviceType, qty: int, *, part_number: str, alt: str = "", description: str,
             length: float | None = None, spare: bool = False, basis: str = "") -> dict:
-        section = SECTION_OF_KIND[dev.kind]
+        section = section_of(dev)
         price = self.price_for(dev, part_number, alt)
         years = self.quote.term_years if dev.per_year else 1
         pn_fig = dev.figure("part_number")
@@ -265,7 +281,7 @@ def build_bill(counts: Mapping[str, int], catalog: Catalog, currency: str, quote
     if storage is not None:
         _add_storage(bill, storage, spares)
     if quote_counts is not None:
-        for dev in sorted(catalog.of_kind(*QUOTE_KINDS), key=lambda d: (SECTION_OF_KIND[d.kind], d.id)):
+        for dev in sorted(catalog.of_kind(*QUOTE_KINDS), key=lambda d: (section_of(d), d.id)):
             if dev.id in quote.excluded:
                 continue
             qty, basis = count_basis(dev, quote_counts, catalog)
@@ -429,4 +445,4 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
 
 
 __all__ = ["CONFIRMED_EVIDENCE", "QuoteCounts", "SECTION_OF_KIND", "build_bill", "cable_part_number",
-           "count_basis", "length_code"]
+           "count_basis", "length_code", "section_of"]
