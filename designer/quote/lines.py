@@ -214,6 +214,8 @@ class _Bill:
                 "unit": {"gpu": "GPU-year", "node": "node-year"}.get(dev.basis.partition(":")[0], "year")
                 if dev.per_year else "each",
                 "per_year": dev.per_year, "term_years": years, "spare": spare, "basis": basis,
+                # the vendor calls the part's figures preliminary: the quote marks the line and says why
+                "preliminary": dev.preliminary,
                 "flags": _flags(price, self.as_of, self.quote.price_max_age_days)}
         if length is not None:
             line["length_m"] = length
