@@ -102,7 +102,7 @@ BAD_FILES = [
     (lambda d: d["racks"][0]["devices"][1].update(u=1.5e308),
      "racks[0].devices[1].u: 1.5e+308 is not a whole or half U"),
     (lambda d: d["racks"][1].update(x=10 ** 400), "racks[1].x: a whole number of 401 digits is too large"),
-    (lambda d: d["racks"][0]["devices"][0].update(type="dgx-b300"), "racks[0].devices[0].type: unknown device id"),
+    (lambda d: d["racks"][0]["devices"][0].update(type="dgx-b900"), "racks[0].devices[0].type: unknown device id"),
     (lambda d: d["racks"][0]["devices"][0].update(type="qm9700x"), "did you mean qm9700"),
     (lambda d: d["racks"][0]["devices"][0].update(type="b200"), "racks[0].devices[0].type: b200 is a gpu"),
     (lambda d: d["racks"][0]["devices"][0].update(face="top"), "racks[0].devices[0].face: must be front or rear"),

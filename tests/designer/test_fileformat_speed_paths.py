@@ -138,7 +138,7 @@ BAD_VALUES = [
      f"{D}.u: dgx-b200 at U35 reaches U44, above the rack's 42 U"),  # fits in 48 U, not in 42 U
     (_dev(1, "u", 45), f"{D}.u: dgx-b200 at U45 reaches U54"),
     # unknown or unsuitable types
-    (_dev(1, "type", "dgx-b300"), f"{D}.type: unknown device id 'dgx-b300'"),
+    (_dev(1, "type", "dgx-b900"), f"{D}.type: unknown device id 'dgx-b900'"),
     (_dev(1, "type", ""), f"{D}.type: must not be empty"),
     (_dev(1, "type", " "), f"{D}.type: must not be empty"),
     (_dev(1, "type", "b200"), f"{D}.type: b200 is a gpu; expected a server or rack_system"),
