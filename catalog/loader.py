@@ -151,7 +151,7 @@ REQUIRED: dict[str, tuple[str, ...]] = {
     "accessory": ("basis",),
 }
 #: How a quote-only line is counted (``device:`` takes catalog ids, ``psu:`` a coupler named in PSU inputs).
-BASES = ("gpu", "node")
+BASES = ("gpu", "node", "liquid-rack")
 BASIS_PREFIXES = ("device:", "psu:", "node:")
 _DATE_RE = re.compile(r"\d{4}-(0[1-9]|1[0-2])(-(0[1-9]|[12]\d|3[01]))?", re.ASCII)
 

@@ -67,7 +67,7 @@ def entry_to_json(dev: DeviceType) -> dict:
         common = Counter((fig.source, fig.evidence) for fig in f.values()).most_common(1)[0][0]
         doc["source"], doc["evidence"] = common
     for key in ("part_number", "description", "airflow", "gpu", "form_factor", "media", "connector", "top",
-                "basis"):
+                "basis", "preliminary"):
         value = getattr(dev, key)
         if value:
             doc[key] = _figure(value, f.get(key)) if key in f else value
@@ -99,6 +99,8 @@ def entry_to_json(dev: DeviceType) -> dict:
         doc["length_part_numbers"] = _figure(dict(dev.length_part_numbers), f.get("length_part_numbers"))
     if dev.per_year:
         doc["per_year"] = True
+    if dev.busbar:
+        doc["busbar"] = True
     if dev.replaces:
         doc["replaces"] = list(dev.replaces)
     if dev.price:

@@ -1,7 +1,8 @@
 """The ``bom`` engine: the bill of materials a buyer orders from, priced, by section.
 
 It reads counts the other engines produced (the devices engine's inventory, and the fabric
-engine's cables by length and transceivers) and never recounts them; the bill itself is
+engine's cables by length and transceivers) and never recounts them; the storage fabric, which no
+engine wires, is counted from the placed storage switches (:mod:`designer.quote.storage`); the bill itself is
 built in :mod:`designer.quote.lines`. Racks that hold a rack-scale system (a GB200 NVL72
 ships in its own rack) are not ordered again as enclosures.
 """
@@ -13,7 +14,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from .engines import Context, EngineResult
+from .findings import Finding
 from .quote.lines import QuoteCounts, build_bill
+from .quote.storage import storage_fabric
 from .quote_settings import effective_date
 
 
@@ -56,13 +59,30 @@ def node_count(counts: Counter, ctx: Context) -> int:
     return nodes
 
 
+def liquid_racks(ctx: Context) -> int:
+    """Racks holding a liquid-cooled device, when the design has a CDU (in a rack or on the floor) to serve
+    them: each takes a manifold pair and a hose set to the CDU loop. Without a CDU nothing connects them,
+    which the cooling engine reports, so the bill orders none."""
+    a = ctx.arrays
+    t = a.types
+    has_cdu = bool(t.is_cdu[a.dev_type].any() or t.is_cdu[a.floor_type].any()) if len(t.is_cdu) else False
+    if not has_cdu or not len(a.dev_type):
+        return 0
+    wet = t.liquid_fraction[a.dev_type] > 0
+    return int(np.unique(a.dev_rack[wet]).size)
+
+
 def analyze_bom(ctx: Context) -> BomResult:
     fabric, devices = ctx["fabric"], ctx["devices"]
     hardware = hardware_counts(ctx)
     quote = ctx.project.quote
-    counts = QuoteCounts(gpus=devices.gpus, nodes=node_count(hardware, ctx), devices=dict(hardware))
+    counts = QuoteCounts(gpus=devices.gpus, nodes=node_count(hardware, ctx), devices=dict(hardware),
+                         liquid_racks=liquid_racks(ctx))
+    storage = storage_fabric(ctx.project, ctx.catalog)
     bom, findings = build_bill(hardware + fabric.parts(), ctx.catalog, ctx.project.currency, quote, counts,
-                               cable_lengths=fabric.cable_lengths(), as_of=effective_date(quote))
+                               cable_lengths=fabric.cable_lengths(), as_of=effective_date(quote), storage=storage)
+    # what the storage fabric's count could not cover is missing from the bill: say so beside it
+    findings += [Finding("warning", "bom-storage-fabric", note, "project:bom") for note in storage.notes]
     return BomResult(section=bom, findings=tuple(findings), price_total=bom["price_total"],
                      currency=bom["currency"], estimated=bom["estimated"], one_off_total=bom["one_off_total"],
                      yearly_total=bom["yearly_total"], unpriced=tuple(bom["unpriced"]))

@@ -30,6 +30,7 @@ ROLES: dict[str, tuple[str, str]] = {
     "compute": ("#0072B2", "Compute"),
     "rack_scale": ("#8E5FA8", "Rack-scale system"),
     "network": ("#E69F00", "Network"),
+    "storage": ("#F0E442", "Storage"),
     "management": ("#8A939F", "Management"),
     "empty": ("#C3C9D1", "Empty rack"),
 }

@@ -4,28 +4,59 @@ Roles, in the order a legend lists them:
 
 - ``rack_scale``: the rack holds a rack-scale system (a GB200 NVL72 fills its rack);
 - ``compute``: it holds GPU servers or compute trays;
-- ``network``: only switches (besides power and other passive gear);
-- ``management``: management appliances (UFM, head nodes), with or without their switches;
+- ``network``: mostly compute-fabric gear: its leaf, spine and core switches, and the UFM appliances that
+  manage a fabric;
+- ``storage``: mostly the storage fabric's switches (and its UFM), the devices named "storage";
+- ``management``: mostly management gear: head nodes, and the in-band and out-of-band switches;
 - ``empty``: nothing that decides a role (an empty rack, or PDUs only).
+
+A network rack of a generated SuperPOD holds its scalable unit's compute leaves, one storage leaf, two
+out-of-band switches and, in the last unit, the compute UFM pair: it is a network rack, because most of
+what it holds is the compute fabric, whatever else shares it.
 """
 from __future__ import annotations
 
+from collections import Counter
+
 from catalog import Catalog, DeviceType
 
-from .model import Rack
+from .model import MountedDevice, Rack
 
 #: Every role :func:`rack_role` returns, in legend order.
-ROLES = ("compute", "rack_scale", "network", "management", "empty")
+ROLES = ("compute", "rack_scale", "network", "storage", "management", "empty")
+#: Roles a rack of switches and appliances can take, in the order a tie goes.
+GEAR_ROLES = ("network", "storage", "management")
+#: Words that make a switch or appliance management gear (its catalog name, or the name it is mounted under):
+#: the SN2201 is NVIDIA's "1 GbE management switch"; the generator names in-band and out-of-band switches so.
+MANAGEMENT_WORDS = ("management", "mgmt", "oob", "out-of-band", "inband", "in-band")
+
+
+def _is_ufm(dev: DeviceType) -> bool:
+    return "ufm" in f"{dev.id} {dev.name}".lower()
+
+
+def gear_role(dev: DeviceType, mounted: MountedDevice | None = None) -> str:
+    """What a switch or appliance serves: "storage" (mounted under a name saying so), "network" (a fabric
+    switch, or a UFM appliance, which manages a fabric) or "management" (head nodes, management switches)."""
+    name = (mounted.name or mounted.id).lower() if mounted is not None else ""
+    if "storage" in name:
+        return "storage"
+    if dev.kind == "appliance" and _is_ufm(dev):
+        return "network"
+    text = f"{name} {dev.id} {dev.name}".lower()
+    if any(word in text for word in MANAGEMENT_WORDS):
+        return "management"
+    return "network" if dev.kind == "switch" else "management"
 
 
 def rack_role(rack: Rack, catalog: Catalog) -> str:
-    """The rack's role (one of :data:`ROLES`): a rack-scale system wins, then GPUs, then appliances.
+    """The rack's role (one of :data:`ROLES`): a rack-scale system wins, then GPUs, then what most of its
+    switches and appliances serve (:func:`gear_role`; a tie goes to the first of :data:`GEAR_ROLES`).
 
-    Appliances decide "management" before switches do, because a management rack
-    also holds the out-of-band switches; a rack of only switches is "network".
     Devices the catalog does not know are ignored.
     """
-    kinds = set()
+    tally: Counter = Counter()
+    compute = False
     for d in rack.devices:
         dev = catalog.find(d.type)
         if dev is None:
@@ -33,21 +64,20 @@ def rack_role(rack: Rack, catalog: Catalog) -> str:
         if dev.fills_rack or dev.kind == "rack_system":
             return "rack_scale"
         if dev.gpu_count or dev.kind in ("server", "tray"):
-            kinds.add("compute")
+            compute = True
         elif dev.kind in ("switch", "appliance"):
-            kinds.add(dev.kind)
-    if "compute" in kinds:
+            tally[gear_role(dev, d)] += 1
+    if compute:
         return "compute"
-    if "appliance" in kinds:
-        return "management"
-    if "switch" in kinds:
-        return "network"
-    return "empty"
+    if not tally:
+        return "empty"
+    return max(GEAR_ROLES, key=lambda role: tally[role])
 
 
 def device_role(dev: DeviceType) -> str:
     """Colour role of one catalog entry in a rack elevation (the window's and the quote's alike):
-    power, pdu, cdu (every cooling unit), network, rack_scale, management or compute."""
+    power, pdu, cdu (every cooling unit), network, rack_scale, management or compute. Switches and appliances
+    take the role :func:`gear_role` gives them, so an elevation agrees with the rack's colour on the plan."""
     text = f"{dev.id} {dev.name}".lower()
     if dev.kind == "power_shelf":
         return "power"
@@ -55,12 +85,12 @@ def device_role(dev: DeviceType) -> str:
         return "pdu"
     if dev.kind in ("cdu", "crah"):  # cooling units share one colour
         return "cdu"
-    if dev.kind == "switch" or (dev.kind == "tray" and "switch" in text):
+    if dev.kind == "tray" and "switch" in text:
         return "network"
+    if dev.kind in ("switch", "appliance"):
+        return gear_role(dev)
     if dev.kind in ("rack_system", "tray"):
         return "rack_scale"
-    if dev.kind == "appliance":
-        return "management"
     return "compute"
 
 

@@ -6,6 +6,8 @@ and the engines whose results it reads. ``analyze`` runs this list top to bottom
 """
 from __future__ import annotations
 
+import numpy as np
+
 from .bom import analyze_bom
 from .checks import check_space
 from .cooling import analyze_cooling
@@ -25,11 +27,35 @@ def check_placement(ctx: Context) -> EngineResult:
     return EngineResult(findings=tuple(check_space(ctx.project, ctx.catalog, ctx.geometry)))
 
 
-def report_renamed_types(ctx: Context) -> EngineResult:
-    """Catalog ids the design's file named that the catalog has renamed since (``ctx.project.renames``, set
-    when the file was read): info findings only (the devices opened as the new entries, and a save writes the
-    new ids)."""
-    return EngineResult(findings=tuple(_renamed(r) for r in ctx.project.renames))
+def report_catalog_facts(ctx: Context) -> EngineResult:
+    """What the catalog says about the design's types, as info findings only: ids the design's file named that
+    the catalog has renamed since (``ctx.project.renames``, set when the file was read: the devices opened as
+    the new entries, and a save writes the new ids), and types whose vendor calls their figures preliminary
+    (every figure the analysis gives for them may change before they ship)."""
+    return EngineResult(findings=tuple(_renamed(r) for r in ctx.project.renames) + preliminary_findings(ctx))
+
+
+def preliminary_findings(ctx: Context) -> tuple[Finding, ...]:
+    """One info finding per preliminary catalog type the design holds (mounted, on the floor or as a rack),
+    naming the places that hold it."""
+    a, project = ctx.arrays, ctx.project
+    flagged = [i for i, t in enumerate(a.types.types) if t.preliminary]
+    if not flagged:
+        return ()
+    out = []
+    for i in flagged:
+        racks = np.unique(np.concatenate([a.dev_rack[a.dev_type == i], np.nonzero(a.rack_type == i)[0]]))
+        floor = np.nonzero(a.floor_type == i)[0]
+        count = int((a.dev_type == i).sum() + (a.rack_type == i).sum() + floor.size)
+        if not count:
+            continue
+        t = a.types.types[i]
+        places = tuple(f"rack:{a.rack_ids[r]}" for r in racks) + \
+            tuple(f"floor:{project.floor_devices[f].id}" for f in floor)
+        out.append(Finding("info", "catalog-preliminary",
+                           f"{count:,} × {t.name}: preliminary catalog figures ({t.preliminary}); every figure "
+                           "this analysis gives for it may change before it ships", places[0], places))
+    return tuple(out)
 
 
 def _renamed(rename: Rename) -> Finding:
@@ -43,7 +69,7 @@ def _renamed(rename: Rename) -> Finding:
 ENGINES: tuple[Engine, ...] = (
     Engine("devices", count_devices),
     Engine("space", check_placement),
-    Engine("renamed", report_renamed_types),
+    Engine("catalog", report_catalog_facts),
     Engine("power", analyze_power),
     Engine("cooling", analyze_cooling),
     Engine("floor", analyze_floor),

@@ -55,7 +55,7 @@ DXF_VERSION = "R2013"
 
 #: Layer of each rack role (designer.rack_roles.ROLES).
 ROLE_LAYERS = {"compute": "RACKS-COMPUTE", "rack_scale": "RACKS-RACK-SCALE", "network": "RACKS-NETWORK",
-               "management": "RACKS-MANAGEMENT", "empty": "RACKS-EMPTY"}
+               "storage": "RACKS-STORAGE", "management": "RACKS-MANAGEMENT", "empty": "RACKS-EMPTY"}
 HALL = "HALL-OUTLINE"
 GRID = "FLOOR-GRID"
 FRONTS = "RACK-FRONTS"
@@ -97,7 +97,8 @@ LAYERS: dict[str, tuple[int, tuple[int, int, int] | None, str, int, str]] = {
     ROLE_LAYERS["compute"]: (5, _hex(st.ROLES["compute"][0]), "Continuous", 25, "Racks: compute"),
     ROLE_LAYERS["rack_scale"]: (6, _hex(st.ROLES["rack_scale"][0]), "Continuous", 25,
                                 "Racks: rack-scale systems"),
-    ROLE_LAYERS["network"]: (30, _hex(st.ROLES["network"][0]), "Continuous", 25, "Racks: network"),
+    ROLE_LAYERS["network"]: (30, _hex(st.ROLES["network"][0]), "Continuous", 25, "Racks: network (compute fabric)"),
+    ROLE_LAYERS["storage"]: (2, _hex(st.ROLES["storage"][0]), "Continuous", 25, "Racks: storage fabric"),
     ROLE_LAYERS["management"]: (8, _hex(st.ROLES["management"][0]), "Continuous", 25, "Racks: management"),
     ROLE_LAYERS["empty"]: (9, _hex(st.ROLES["empty"][0]), "Continuous", 25, "Racks: empty"),
     FRONTS: (250, _hex(st.HALL_BORDER), "Continuous", 50, "Front (cold-aisle) edge of each rack"),

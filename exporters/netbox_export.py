@@ -111,7 +111,7 @@ CUSTOM_FIELDS = (
      "The hall's busway, UPS, generators, air and water classes and floor tiles, as PodPlanner keeps them"),
 )
 
-ROLE_NAMES = {"compute": "Compute", "rack_scale": "Rack-scale system", "network": "Network",
+ROLE_NAMES = {"compute": "Compute", "rack_scale": "Rack-scale system", "network": "Network", "storage": "Storage",
               "management": "Management", "power": "Power shelf", "pdu": "PDU", "cdu": "CDU",
               "crah": "Air handler"}
 #: wiring plan medium -> NetBox cable type

@@ -51,6 +51,7 @@ DEVICE_COLOURS = {
     "compute": ROLES["compute"][0],
     "rack_scale": ROLES["rack_scale"][0],
     "network": ROLES["network"][0],
+    "storage": ROLES["storage"][0],
     "management": ROLES["management"][0],
     "cdu": CDU[0],
     "crah": CDU[0],

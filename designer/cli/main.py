@@ -191,6 +191,14 @@ def _sources_of(dev) -> str:
     return ",".join(ids)
 
 
+def _list_flags(dev) -> str:
+    """What ``catalog list`` says beside an entry: preliminary figures first, then how many are unconfirmed."""
+    flags = ["PRELIMINARY"] if dev.preliminary else []
+    if dev.unconfirmed_fields:
+        flags.append(f"{len(dev.unconfirmed_fields)} unconfirmed")
+    return ", ".join(flags)
+
+
 def cmd_catalog(args, catalog: Catalog) -> int:
     from catalog.writer import entry_to_json
 
@@ -201,10 +209,10 @@ def cmd_catalog(args, catalog: Catalog) -> int:
             raise UsageError(f"podplanner catalog list: no device of kind {args.kind!r}; kinds: {', '.join(kinds)}")
         if args.json:
             _print_json([{"id": d.id, "kind": d.kind, "name": d.name, "sources": _sources_of(d).split(","),
-                          "unconfirmed": list(d.unconfirmed_fields)} for d in devices])
+                          "unconfirmed": list(d.unconfirmed_fields), "preliminary": d.preliminary}
+                         for d in devices])
             return 0
-        rows = [(d.id, d.kind, d.name, _sources_of(d), f"{len(d.unconfirmed_fields)} unconfirmed"
-                 if d.unconfirmed_fields else "") for d in devices]
+        rows = [(d.id, d.kind, d.name, _sources_of(d), _list_flags(d)) for d in devices]
         widths = [max(len(r[i]) for r in rows + [("ID", "KIND", "NAME", "SOURCES", "")]) for i in range(4)]
         head = ("ID", "KIND", "NAME", "SOURCES", "")
         for r in [head] + rows:
@@ -219,6 +227,8 @@ def cmd_catalog(args, catalog: Catalog) -> int:
             _print_json(doc)
             return 0
         print(f"{dev.name}  [{dev.id}]  {dev.kind}, {dev.category}")
+        if dev.preliminary:
+            print(f"  PRELIMINARY: {dev.preliminary}")
         if dev.description:
             print(f"  {dev.description}")
         for name, fig in sorted(dev.figures.items()):

@@ -23,6 +23,7 @@ from catalog.records import QUOTE_KINDS
 
 from ..findings import Finding
 from ..quote_settings import SECTIONS, PriceEntry, QuoteSettings, parse_date, part_key, QuoteError
+from .storage import StorageFabric
 
 CENT = Decimal("0.01")
 _SURE = Figure(None, "", "P")
@@ -41,14 +42,16 @@ SECTION_OF_KIND = {
 #: evidence tags of a price a buyer can rely on: a vendor's own list read directly (or verbatim)
 CONFIRMED_EVIDENCE = {"P", "P*"}
 WHERE = "project:bom"
+#: what a storage-fabric line's description ends with, beside the compute fabric's lines of the same part
+STORAGE_SUFFIX = ", storage fabric"
 
 
 #: What no bill from this design includes, said on every quote (shared reference quote.md §3-4).
 EXCLUSIONS = (
     "Tax, duty, freight and insurance.",
     "Storage systems: partner-supplied and partner-priced (DDN, VAST, WEKA, NetApp and others).",
-    "Optics and cables of the storage, in-band and out-of-band networks: only the compute fabric's "
-    "links are derived from the layout.",
+    "Optics and cables of the in-band and out-of-band networks, and the storage systems' own links to the "
+    "storage fabric: only the compute and storage fabrics' switch and node links are derived from the layout.",
     "Facility plant above the rack: UPS, switchgear, busway, chillers and the facility water loop.",
     "Hardware support beyond the term bundled in the system SKUs.",
     "Power cords of switches, appliances, management nodes and systems whose inlets the catalog does not name "
@@ -58,6 +61,9 @@ EXCLUSIONS = (
 NOTES = (
     ("nvaie", "DGX systems may bundle NVIDIA AI Enterprise for their support term (not confirmed); "
               "take the subscription line off if the systems' SKUs include it."),
+    ("mission-control", "NVIDIA publishes no price or licence unit for Base Command Manager or Mission Control: the "
+                        "line is a planning estimate per GPU per year; DGX SuperPOD support may include it (not "
+                        "confirmed), so confirm it with NVIDIA or a partner."),
     ("ufm-licence", "NVIDIA sells UFM licences by managed-node tier (100, 250, 500, 1K, 2K, 4K nodes) and "
                     "publishes no price: the line is counted per node and needs a price from a quote."),
     ("dgx-b200", "The DGX B200 part number and price come from third-party sources; confirm both with NVIDIA "
@@ -71,6 +77,14 @@ NOTES = (
     ("dgx-rubin-nvl8", "DGX Rubin NVL8 is announced: its figures are preliminary and its price is a price-list "
                        "figure as transcribed by a third party."),
 )
+
+
+def section_of(dev: DeviceType) -> str:
+    """The bill section of a catalog entry: by its kind, but an accessory by its category where that names a
+    section (a coolant manifold is cooling, a power cord power)."""
+    if dev.kind == "accessory" and dev.category in dict(SECTIONS):
+        return dev.category
+    return SECTION_OF_KIND[dev.kind]
 
 
 def money(x: Decimal) -> Decimal:
@@ -103,6 +117,8 @@ class QuoteCounts:
     nodes: int
     #: catalog id -> quantity of hardware in the design (racks of rack-scale systems left out)
     devices: Mapping[str, int]
+    #: racks holding liquid-cooled devices that a CDU of the design serves (0 when it has no CDU)
+    liquid_racks: int = 0
 
 
 def count_basis(dev: DeviceType, counts: QuoteCounts, catalog: Catalog) -> tuple[int, str]:
@@ -119,6 +135,9 @@ def count_basis(dev: DeviceType, counts: QuoteCounts, catalog: Catalog) -> tuple
         n = sum(counts.devices.get(i, 0) for i in ids)
         named = [catalog.get(i).name for i in ids if counts.devices.get(i)]
         return n, "one per " + ", ".join(named) if named else ""
+    if kind == "liquid-rack":
+        n = counts.liquid_racks
+        return n, f"one per liquid-cooled rack on a CDU loop ({n:,})" if n else ""
     if kind == "psu":
         n, per = 0, []
         for type_id, c in counts.devices.items():
@@ -189,7 +208,7 @@ class _Bill:
 
     def add(self, dev: DeviceType, qty: int, *, part_number: str, alt: str = "", description: str,
             length: float | None = None, spare: bool = False, basis: str = "") -> dict:
-        section = SECTION_OF_KIND[dev.kind]
+        section = section_of(dev)
         price = self.price_for(dev, part_number, alt)
         years = self.quote.term_years if dev.per_year else 1
         pn_fig = dev.figure("part_number")
@@ -201,6 +220,8 @@ class _Bill:
                 "unit": {"gpu": "GPU-year", "node": "node-year"}.get(dev.basis.partition(":")[0], "year")
                 if dev.per_year else "each",
                 "per_year": dev.per_year, "term_years": years, "spare": spare, "basis": basis,
+                # the vendor calls the part's figures preliminary: the quote marks the line and says why
+                "preliminary": dev.preliminary,
                 "flags": _flags(price, self.as_of, self.quote.price_max_age_days)}
         if length is not None:
             line["length_m"] = length
@@ -220,10 +241,39 @@ class _Bill:
         return line
 
 
+def _add_line(bill: _Bill, dev: DeviceType, qty: int, spares: Decimal, *, length: float | None = None,
+              suffix: str = "", basis: str = "") -> None:
+    """A hardware line, and a spares line after it for optics and cables when the quote asks for spares."""
+    if length is None:
+        pn, alt, desc = dev.part_number, "", dev.name + suffix
+    else:
+        pn, alt = cable_part_number(dev, length)
+        desc = f"{dev.name}, {length:g} m{suffix}"
+    bill.add(dev, qty, part_number=pn, alt=alt, description=desc, length=length, basis=basis)
+    if dev.kind in ("transceiver", "cable") and spares > 0:
+        extra = int(math.ceil(Decimal(qty) * spares))
+        if extra:
+            bill.add(dev, extra, part_number=pn, alt=alt, description=f"Spare: {desc}", length=length,
+                     spare=True, basis=f"{bill.quote.spares_percent:g} % of {qty:,}, rounded up")
+
+
+def _add_storage(bill: _Bill, storage: StorageFabric, spares: Decimal) -> None:
+    """The storage fabric's optics and fibres: lines of their own, after the compute fabric's, so a buyer sees
+    which fabric each serves."""
+    for type_id in sorted(storage.transceivers):
+        _add_line(bill, bill.catalog.get(type_id), storage.transceivers[type_id], spares, suffix=STORAGE_SUFFIX,
+                  basis=storage.bases.get(type_id, ""))
+    for type_id in sorted(storage.cables):
+        for length, n in sorted(storage.cables[type_id].items()):
+            _add_line(bill, bill.catalog.get(type_id), n, spares, length=length, suffix=STORAGE_SUFFIX,
+                      basis=storage.bases.get(type_id, ""))
+
+
 def build_bill(counts: Mapping[str, int], catalog: Catalog, currency: str, quote: QuoteSettings,
                quote_counts: QuoteCounts | None = None, *, cable_lengths: Mapping[str, Counter] | None = None,
-               as_of: date | None = None) -> tuple[dict, list[Finding]]:
-    """``counts``: catalog id -> quantity of hardware; ``cable_lengths``: cable id -> {length_m: quantity}."""
+               as_of: date | None = None, storage: StorageFabric | None = None) -> tuple[dict, list[Finding]]:
+    """``counts``: catalog id -> quantity of hardware; ``cable_lengths``: cable id -> {length_m: quantity};
+    ``storage``: the storage fabric's optics and fibres, billed on lines of their own."""
     cable_lengths = cable_lengths or {}
     as_of = as_of or date.today()
     bill = _Bill(catalog, quote, as_of)
@@ -235,19 +285,11 @@ def build_bill(counts: Mapping[str, int], catalog: Catalog, currency: str, quote
             continue
         variants = sorted(cable_lengths[type_id].items()) if type_id in cable_lengths else [(None, qty)]
         for length, n in variants:
-            if length is None:
-                pn, alt, desc = dev.part_number, "", dev.name
-            else:
-                pn, alt = cable_part_number(dev, length)
-                desc = f"{dev.name}, {length:g} m"
-            bill.add(dev, int(n), part_number=pn, alt=alt, description=desc, length=length)
-            if dev.kind in ("transceiver", "cable") and spares > 0:
-                extra = int(math.ceil(Decimal(int(n)) * spares))
-                if extra:
-                    bill.add(dev, extra, part_number=pn, alt=alt, description=f"Spare: {desc}", length=length,
-                             spare=True, basis=f"{quote.spares_percent:g} % of {int(n):,}, rounded up")
+            _add_line(bill, dev, int(n), spares, length=length)
+    if storage is not None:
+        _add_storage(bill, storage, spares)
     if quote_counts is not None:
-        for dev in sorted(catalog.of_kind(*QUOTE_KINDS), key=lambda d: (SECTION_OF_KIND[d.kind], d.id)):
+        for dev in sorted(catalog.of_kind(*QUOTE_KINDS), key=lambda d: (section_of(d), d.id)):
             if dev.id in quote.excluded:
                 continue
             qty, basis = count_basis(dev, quote_counts, catalog)
@@ -411,4 +453,4 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
 
 
 __all__ = ["CONFIRMED_EVIDENCE", "QuoteCounts", "SECTION_OF_KIND", "build_bill", "cable_part_number",
-           "count_basis", "length_code"]
+           "count_basis", "length_code", "section_of"]

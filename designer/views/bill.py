@@ -33,6 +33,8 @@ class BomLine:
     price_confirmed: bool
     price_from_list: bool
     line: int
+    #: why the vendor calls the part's figures preliminary; "" when they are not
+    preliminary: str = ""
     unit_price: float | None = None
     net_unit_price: float | None = None
     list_extended: float | None = None

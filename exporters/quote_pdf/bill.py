@@ -18,7 +18,17 @@ from designer.views import BomLine, BomSection
 
 from .. import pdf_style as st
 from .layout import CONTENT_W
-from .text import DAGGER, DOUBLE_DAGGER, INDICATIVE, SECTION_MARK, keep_units, long_date, percent_typed, plural
+from .text import (
+    DAGGER,
+    DOUBLE_DAGGER,
+    INDICATIVE,
+    PRELIMINARY_MARK,
+    SECTION_MARK,
+    keep_units,
+    long_date,
+    percent_typed,
+    plural,
+)
 
 if TYPE_CHECKING:
     from .quote import Quote
@@ -37,6 +47,10 @@ def bill(quote: Quote) -> None:
               f"(its date is given under the line). {SECTION_MARK} price from a price list without a date. "
               "* part number not confirmed in a vendor document. "
               "A line marked \"no price\" has no known price and is left out of every total."]
+    if preliminary_parts(quote):
+        legend.append(f"{PRELIMINARY_MARK} part whose vendor calls its figures preliminary: its specifications, "
+                      "and so the power, cooling and price figures resting on them, may change (why, under the "
+                      "totals).")
     if b.spares_percent:
         legend.append(f"Spare optics and cables: {percent_typed(b.spares_percent)} of each part's quantity, "
                       "rounded up, on their own lines.")
@@ -66,6 +80,18 @@ def bill(quote: Quote) -> None:
                      f"{cur} totals.")
     for n in notes:
         quote.story.append(quote.p(quote.t(n), "Note"))
+    for name, why in preliminary_parts(quote).items():
+        quote.story.append(quote.p(quote.t(f"{PRELIMINARY_MARK} {name}: {why}."), "Note"))
+
+
+def preliminary_parts(quote: Quote) -> dict[str, str]:
+    """Part name -> why its vendor calls its figures preliminary, for every such part on the bill, in bill order."""
+    out: dict[str, str] = {}
+    for sec in quote.bom.sections:
+        for ln in sec.lines:
+            if ln.preliminary and not ln.spare:
+                out.setdefault(ln.description, ln.preliminary)
+    return out
 
 
 def bom_widths(quote: Quote) -> list[float]:
@@ -157,6 +183,8 @@ def bom_row(quote: Quote, ln: BomLine) -> list:
     if ln.unit_price is None:
         notes.append("no price known: not in the totals")
     desc = quote.t(keep_units(ln.description))
+    if ln.preliminary:
+        desc += f" {PRELIMINARY_MARK}"
     if notes:
         desc += f'<br/><font size="6.3" color="#5C6673">{quote.t("; ".join(notes))}</font>'
     foreign = ln.currency not in (None, cur)

@@ -19,6 +19,8 @@ from .. import pdf_style as st
 
 #: Marks beside a unit price (explained in the bill's legend): indicative, stale, undated.
 DAGGER, DOUBLE_DAGGER, SECTION_MARK = "†", "‡", "§"
+#: Mark beside a bill line whose part the vendor calls preliminary (the next of the classic footnote marks).
+PRELIMINARY_MARK = "¶"
 INDICATIVE = "indicative: press, third-party or planning estimate"
 #: The name this module has always given the formatter's ``count``, kept importable from exporters.quote_pdf.
 plural = count

@@ -277,3 +277,34 @@ def test_fabric_names_endpoints_left_without_a_node(capsys):
     doc = json.loads(capsys.readouterr().out)
     assert doc["nodes"] == 12 and doc["links"]["node_leaf"] == 96
     assert any("4 of the 100 endpoints" in n for n in doc["notes"])
+
+
+def test_catalog_marks_preliminary_entries_in_list_and_show(capsys):
+    code, out, _ = run(capsys, "catalog", "list")
+    lines = {line.split()[0]: line for line in out.splitlines()[1:]}
+    assert code == 0
+    for device_id in ("vera-rubin-nvl72", "dgx-rubin-nvl8", "rubin", "vera-rubin-compute-tray", "nvlink6-switch-tray"):
+        assert "PRELIMINARY" in lines[device_id], lines[device_id]
+    assert "PRELIMINARY" not in lines["dgx-b200"] and "PRELIMINARY" not in lines["gb300-nvl72"]
+    code, out, _ = run(capsys, "catalog", "list", "--kind", "rack_system", "--json")
+    rows = {r["id"]: r for r in json.loads(out)}
+    assert rows["vera-rubin-nvl72"]["preliminary"].startswith("announced:") and rows["gb200-nvl72"]["preliminary"] == ""
+    code, out, _ = run(capsys, "catalog", "show", "vera-rubin-nvl72")
+    assert out.splitlines()[1].startswith("  PRELIMINARY: announced: NVIDIA's Vera Rubin NVL72 specifications")
+    code, out, _ = run(capsys, "catalog", "show", "vera-rubin-nvl72", "--json")
+    assert json.loads(out)["preliminary"].startswith("announced:")
+
+
+@pytest.mark.parametrize("device_id", ["dgx-b300", "dgx-b300-dc", "gb300-nvl72", "q3400", "sn5610", "vera-rubin-nvl72",
+                                       "dgx-rubin-nvl8", "ufm-appliance-xdr", "qsfp112-400g-sr4", "mission-control",
+                                       "cdu-rack-manifold"])
+def test_catalog_show_names_the_source_of_every_figure(capsys, device_id):
+    from catalog import default_catalog
+
+    dev = default_catalog().get(device_id)
+    code, out, _ = run(capsys, "catalog", "show", device_id)
+    sources = out.split("\nsources:\n", 1)[1]
+    cited = {f.source for f in dev.figures.values()}
+    assert code == 0 and cited
+    for source in cited:
+        assert f"  {source}: " in sources, source

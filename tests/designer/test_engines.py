@@ -20,7 +20,7 @@ GOLDEN = Path(__file__).parent / "golden"
 
 def test_registry_runs_every_engine_after_what_it_needs():
     names = [e.name for e in ENGINES]
-    assert names == ["devices", "space", "renamed", "power", "cooling", "floor", "fabric", "bandwidth", "training",
+    assert names == ["devices", "space", "catalog", "power", "cooling", "floor", "fabric", "bandwidth", "training",
                      "bom", "cost"]
     for i, engine in enumerate(ENGINES):
         assert set(engine.needs) <= set(names[:i]), engine.name

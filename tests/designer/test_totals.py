@@ -87,7 +87,9 @@ def _rack(*types: str) -> Rack:
     (("gb200-nvl72",), "rack_scale"),
     (("dgx-b200", "qm9700"), "compute"),
     (("qm9700", "qm9790"), "network"),
-    (("ufm-appliance", "sn2201"), "management"),
+    # a UFM manages a fabric: network gear; the SN2201 is a management switch; a tie goes to the network
+    (("ufm-appliance", "sn2201"), "network"),
+    (("mgmt-node", "mgmt-node", "sn2201"), "management"),
     ((), "empty"),
     (("not-in-the-catalog",), "empty"),
 ])

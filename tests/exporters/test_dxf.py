@@ -156,7 +156,7 @@ def test_gb200_sample_draws_its_cdus_as_floor_units(nvl72, tmp_path):
     assert len(cdus) == len(floors) == 2
     assert len(msp.query('TEXT[layer=="LABELS-FLOOR-UNITS"]')) == len(floors)
     assert {e.dxf.layer for e in msp.query("INSERT")} == {"CDUS", "RACKS-RACK-SCALE", "RACKS-NETWORK",
-                                                            "RACKS-MANAGEMENT"}
+                                                            "RACKS-STORAGE", "RACKS-MANAGEMENT"}
     by_name = {e.get_attrib_text("NAME"): e for e in cdus}
     for f in floors:
         e = by_name[f.name]

@@ -50,7 +50,8 @@ def test_plan_draws_every_rack_to_scale_with_names_and_legend(dgx):
     assert d.scale == 50 and d.racks_drawn == 22 and d.labels_drawn == 22
     roles = [rack_role(r, dgx.catalog) for r in dgx.project.racks]
     assert d.legend == [f"Compute ({roles.count('compute')})", f"Network ({roles.count('network')})",
-                        f"Management ({roles.count('management')})", "front of rack"]
+                        f"Storage ({roles.count('storage')})", f"Management ({roles.count('management')})",
+                        "front of rack"]
     texts = strings(d)
     assert {r.name for r in dgx.project.racks} <= set(texts)
     assert "Scale 1:50 at print size" in texts and "Data hall 1" in texts

@@ -152,7 +152,7 @@ def test_svg_draws_every_rack_where_it_stands_with_legend_and_scale_bar(dgx, tmp
     texts = [n.text for n, _ in nodes if n.tag == SVG + "text"]
     assert {r.name for r in dgx.project.racks} <= set(texts)
     legend = sheet.halls[0][0].legend
-    assert [f"Compute ({roles['compute']})", f"Network ({roles['network']})",
+    assert [f"Compute ({roles['compute']})", f"Network ({roles['network']})", f"Storage ({roles['storage']})",
             f"Management ({roles['management']})", "front of rack"] == [t for t in texts if t in legend]
     assert {"0", "2.0 m", "Scale 1:50 at print size"} <= set(texts)
 

@@ -387,3 +387,21 @@ def test_findings_and_cdu_loops_name_racks_and_units_as_people_read_them(catalog
     assert "su01-01" not in text and "spine-02" not in text  # the ids, in lower case; names are upper
     loops = next(p for p in pages if "CDU loops" in p)
     assert "CDU in rack SPINE-02" in loops and "SU01 CDU-1, SU01 CDU-2" in loops
+
+
+def test_lines_of_preliminary_parts_are_marked_and_the_reason_footnoted(tmp_path, catalog):
+    project = load(GB200_NVL72_SU, catalog)
+    racks = tuple(dataclasses.replace(r, devices=tuple(dataclasses.replace(d, type="vera-rubin-nvl72")
+                                                       if d.type == "gb200-nvl72" else d for d in r.devices))
+                  for r in project.racks)
+    a = analyze(dataclasses.replace(project, racks=racks), catalog)
+    path = tmp_path / "rubin.pdf"
+    write_quote_pdf(a, path)
+    text = "\n".join(pages_text(path))
+    assert "NVIDIA Vera Rubin NVL72 ¶" in text
+    assert "¶ part whose vendor calls its figures preliminary" in text
+    why = catalog.get("vera-rubin-nvl72").preliminary
+    assert f"¶ NVIDIA Vera Rubin NVL72: {why[:60]}" in " ".join(text.split())
+    plain = tmp_path / "gb200.pdf"
+    write_quote_pdf(analyze(project, catalog), plain)
+    assert "¶" not in "\n".join(pages_text(plain))

@@ -324,3 +324,29 @@ def test_a_damaged_xlsx_price_list_is_reported_not_raised(window, tmp_path, monk
     monkeypatch.setattr(type(window.quote_actions), "report_error", lambda self, text: shown.append(text))
     assert not window.quote_actions.load_price_list(bad)
     assert shown and "bad.xlsx, sheet" not in shown[0] and "is not a readable XLSX workbook" in shown[0]
+
+
+def test_a_preliminary_part_is_marked_on_its_line_with_the_reason(qtbot, catalog, tmp_path):
+    import json
+
+    doc = json.loads(samples.GB200_NVL72_SU.read_text())
+    for rack in doc["racks"]:
+        for d in rack["devices"]:
+            if d["type"] == "gb200-nvl72":
+                d["type"] = "vera-rubin-nvl72"
+    path = tmp_path / "rubin.podplan.json"
+    path.write_text(json.dumps(doc))
+    w = MainWindow(catalog, debounce_ms=0)
+    qtbot.addWidget(w)
+    w.show()
+    assert w.open_path(path), w.last_error
+    qtbot.waitUntil(lambda: w.analysis is not None and not w.runner.busy, timeout=60000)
+    w.show_bom()
+    panel = w.bom
+    lines = [ln for sec in w.analysis.bom.sections for ln in sec.lines]
+    (vr,) = [ln for ln in lines if ln.id == "vera-rubin-nvl72"]
+    cell = _line_item(panel, vr.line, 1)
+    assert cell.text() == "NVIDIA Vera Rubin NVL72 · Preliminary"
+    assert cell.toolTip().endswith("Preliminary: " + catalog.get("vera-rubin-nvl72").preliminary)
+    other = _line_item(panel, next(ln.line for ln in lines if ln.id != "vera-rubin-nvl72"), 1)
+    assert "Preliminary" not in other.text()

@@ -184,3 +184,19 @@ def test_a_cdu_serving_many_racks_counts_the_rest_and_names_them_all_in_its_tool
     assert serves.startswith("serves: NVL72-01, NVL72-02") and serves.endswith(" +22 more")
     tip = inspector.floor_info.toolTip()
     assert "38 racks: " in tip and "EXTRA-29" in tip and "x29" not in tip
+
+
+def test_a_preliminary_device_is_marked_in_the_rack_list_with_the_reason(qtbot, catalog):
+    project = load(samples.GB200_NVL72_SU, catalog)
+    rack = next(r for r in project.racks if any(d.type == "gb200-nvl72" for d in r.devices))
+    racks = tuple(replace(r, devices=tuple(replace(d, type="vera-rubin-nvl72") if d.type == "gb200-nvl72" else d
+                                           for d in r.devices)) if r.id == rack.id else r for r in project.racks)
+    w = InspectorPanel(catalog)
+    qtbot.addWidget(w)
+    w.set_document(Document(replace(project, racks=racks), catalog))
+    w.show_selection("rack", [rack.id])
+    items = [w.rack_devices.item(i) for i in range(w.rack_devices.count())]
+    (vr,) = [i for i in items if "Vera Rubin" in i.text()]
+    assert "· Preliminary" in vr.text().splitlines()[0]
+    assert vr.toolTip().startswith("Preliminary: " + catalog.get("vera-rubin-nvl72").preliminary)
+    assert not any("Preliminary" in i.text() for i in items if i is not vr)

@@ -75,3 +75,18 @@ def test_palette_is_a_dock_in_the_main_window(qtbot, catalog):
     qtbot.addWidget(w)
     assert w.palette_dock.widget() is w.palette
     assert w.palette_dock.objectName() == "catalog_dock"
+
+
+def test_preliminary_entries_carry_a_mark_with_the_reason_as_its_tooltip(palette, catalog):
+    prelim = {d.id for d in catalog if d.preliminary}
+    assert {"vera-rubin-nvl72", "dgx-rubin-nvl8"} <= prelim
+    for device_id in palette.ids():
+        mark, why = palette.preliminary_mark(device_id)
+        dev = catalog.get(device_id)
+        assert (mark, why) == (("Preliminary", dev.preliminary) if dev.preliminary else ("", ""))
+    # the entry's own tooltip says it too, beside its figures
+    assert "Preliminary:" in palette.item_for("vera-rubin-nvl72").toolTip(0)
+    assert "Preliminary" not in palette.item_for("dgx-b200").toolTip(0)
+    # the mark is drawn in a column of its own, wide enough to read
+    item = palette.item_for("vera-rubin-nvl72")
+    assert palette.tree.visualItemRect(item).isValid() and palette.tree.columnWidth(1) > 0

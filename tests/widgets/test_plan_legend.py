@@ -55,7 +55,7 @@ def test_the_key_moves_to_a_corner_clear_of_racks_after_a_pan(synced_window):
     w = synced_window(samples.DGX_B200_SU)
     view = w.view
     view.fit_hall()
-    view.zoom_by(2.5)
+    view.zoom_by(3.0)  # close enough that one corner of the view shows no rack under the key's rows
     # Bring a rack under the bottom-right corner, where the key stands after a fit.
     rack = w.scene.rack_items["su01-16"]
     corner = view.viewport().rect().bottomRight()
@@ -96,3 +96,20 @@ def test_a_click_folds_the_key_to_a_tab_and_the_choice_is_kept(synced_window, qt
     qtbot.mouseClick(again.view.viewport(), Qt.MouseButton.LeftButton,
                      pos=again.view.legend_rect().center().toPoint())
     assert not again.view.legend_folded and again.view.legend_rect().height() > tab.height() * 2
+
+
+def test_the_network_racks_of_a_generated_pod_are_drawn_as_network(synced_window):
+    from pathlib import Path
+
+    from designer.colours import ROLES
+
+    # the generated 4-SU DGX B200 pod the export goldens are made from
+    design = Path(__file__).resolve().parents[1] / "exporters" / "golden" / "dgx-b200-4su.podplan.json"
+    w = synced_window(design)
+    items = {i.name: i for i in w.scene.rack_items.values()}
+    net = [i for name, i in items.items() if "-NET-" in name]
+    assert len(net) == 8 and {i.role for i in net} == {"network"}
+    assert {i.fill_color.name().upper() for i in net} == {ROLES["network"][0]}
+    assert items["STORAGE-01"].role == "storage" and items["MGMT-01"].role == "management"
+    labels = [text for _, text in w.scene.legend()]
+    assert labels[:4] == ["Compute", "Network", "Storage", "Management"]

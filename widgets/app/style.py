@@ -33,6 +33,10 @@ def text_on(fill: QColor) -> QColor:
     return QColor("#FFFFFF") if lum < 150 else TEXT
 
 
+#: The mark beside a catalog entry, or a device of one, whose vendor calls its figures preliminary (the palette and
+#: the inspector alike; the reason is the mark's tooltip).
+PRELIMINARY = "Preliminary"
+
 #: Selection outline, a refused placement (hatched, never a load colour), clearance bands.
 ACCENT = QColor(scheme.SELECTED)
 INVALID = QColor(scheme.REFUSED)

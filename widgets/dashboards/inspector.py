@@ -69,6 +69,16 @@ def power_text(dev: DeviceType) -> str:
     return " · ".join(parts) or "no power figure"
 
 
+def device_caveats(dev: DeviceType | None) -> str:
+    """A device's tooltip in the rack's list: why its figures are preliminary, and which are unconfirmed."""
+    if dev is None:
+        return ""
+    parts = [f"{style.PRELIMINARY}: {dev.preliminary}"] if dev.preliminary else []
+    if dev.unconfirmed_fields:
+        parts.append("Unconfirmed catalog figures: " + ", ".join(dev.unconfirmed_fields))
+    return "\n".join(parts)
+
+
 def _spin(maximum: float, suffix: str, unset_text: str | None, decimals: int = 1) -> QDoubleSpinBox:
     """A spin box whose minimum means 'not set' when ``unset_text`` is given."""
     box = QDoubleSpinBox()
@@ -385,9 +395,10 @@ class InspectorPanel(QWidget):
             dev = self.catalog.find(d.type)
             where = "0U" if d.u is None else f"U{d.u:g}"
             text = f"{where} {d.face} · {d.name or d.id} · {dev.name if dev else d.type}"
+            if dev is not None and dev.preliminary:
+                text += f" · {style.PRELIMINARY}"
             item = QListWidgetItem(f"{text}\n    {power_text(dev) if dev else 'not in the catalog'}")
-            if dev is not None and dev.unconfirmed_fields:
-                item.setToolTip("Unconfirmed catalog figures: " + ", ".join(dev.unconfirmed_fields))
+            item.setToolTip(device_caveats(dev))
             if dev is not None and UNCONFIRMED in power_text(dev):
                 item.setForeground(style.ROLES["network"][0].darker(140))
             self.rack_devices.addItem(item)

@@ -30,6 +30,7 @@ ROLE_COLOURS = {
     "compute": style.ROLES["compute"][0],
     "rack_scale": style.ROLES["rack_scale"][0],
     "network": style.ROLES["network"][0],
+    "storage": style.ROLES["storage"][0],
     "management": style.ROLES["management"][0],
     "cdu": style.CDU[0],
     "power": style.KIND_COLORS["power_shelf"],

@@ -12,7 +12,15 @@ import html
 
 from PySide6.QtCore import QMimeData, QPointF, QRectF, QSize, Qt, Signal
 from PySide6.QtGui import QBrush, QColor, QDrag, QFont, QIcon, QPainter, QPainterPath, QPen, QPixmap, QPolygonF
-from PySide6.QtWidgets import QAbstractItemView, QLineEdit, QTreeWidget, QTreeWidgetItem, QVBoxLayout, QWidget
+from PySide6.QtWidgets import (
+    QAbstractItemView,
+    QHeaderView,
+    QLineEdit,
+    QTreeWidget,
+    QTreeWidgetItem,
+    QVBoxLayout,
+    QWidget,
+)
 
 from catalog import Catalog, DeviceType
 from designer.quote.lines import CONFIRMED_EVIDENCE
@@ -192,7 +200,14 @@ def device_tooltip(dev: DeviceType) -> str:
     if unconfirmed:
         names = ", ".join(FIGURE_LABELS.get(n, n) for n in sorted(unconfirmed))
         lines.append(f"<span style='color:#B26A00'>unconfirmed: {html.escape(names)}</span>")
+    if dev.preliminary:
+        lines.append(f"<br><span style='color:#B26A00'><b>{PRELIMINARY}:</b> {html.escape(dev.preliminary)}</span>")
     return "<br>".join(lines[:2]) + "".join(lines[2:])
+
+
+PRELIMINARY = style.PRELIMINARY
+#: The palette's column of the mark beside an entry whose vendor calls its figures preliminary.
+MARK_COLUMN = 1
 
 
 # -- the widget -----------------------------------------------------------------------------
@@ -203,6 +218,10 @@ class _PaletteTree(QTreeWidget):
         super().__init__(palette)
         self._palette = palette
         self.setHeaderHidden(True)
+        self.setColumnCount(2)  # the name, and a "Preliminary" mark beside the entries that need one
+        self.header().setStretchLastSection(False)
+        self.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.header().setSectionResizeMode(MARK_COLUMN, QHeaderView.ResizeMode.ResizeToContents)
         self.setIconSize(QSize(24, 24))
         self.setDragEnabled(True)
         self.setDragDropMode(QAbstractItemView.DragDropMode.DragOnly)
@@ -274,6 +293,10 @@ class CatalogPalette(QWidget):
                 item.setToolTip(0, device_tooltip(dev))
                 item.setStatusTip(0, f"{dev.id}: drag onto the floor plan or a rack elevation")
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled)
+                if dev.preliminary:
+                    item.setText(MARK_COLUMN, PRELIMINARY)
+                    item.setToolTip(MARK_COLUMN, dev.preliminary)
+                    item.setForeground(MARK_COLUMN, QBrush(style.ROLES["network"][0].darker(140)))
                 cat.addChild(item)
                 self._items[dev.id] = item
             cat.setExpanded(True)
@@ -293,6 +316,11 @@ class CatalogPalette(QWidget):
     def visible_ids(self) -> list[str]:
         """The ids the current search leaves visible."""
         return [i for i, item in self._items.items() if not item.isHidden()]
+
+    def preliminary_mark(self, device_id: str) -> tuple[str, str]:
+        """(mark, its tooltip) beside an entry: ("Preliminary", why) when its vendor calls it so, else ("", "")."""
+        item = self._items[device_id]
+        return item.text(MARK_COLUMN), item.toolTip(MARK_COLUMN)
 
     def categories(self) -> list[str]:
         return [c.text(0) for c in self._categories]

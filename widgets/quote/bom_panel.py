@@ -355,8 +355,10 @@ class BomPanel(QWidget):
             part_tip.append(ln.manufacturer)
         cells[PART].setToolTip("\n".join(part_tip))
         cells[PART].setForeground(style.TEXT if pn else style.MUTED_TEXT)
-        cells[DESCRIPTION].setText(ln.description)
-        cells[DESCRIPTION].setToolTip(ln.description + (f"\nCounted: {ln.basis}" if ln.basis else ""))
+        # a part whose vendor calls its figures preliminary says so on its line, and why in the tooltip
+        cells[DESCRIPTION].setText(ln.description + (f" · {style.PRELIMINARY}" if ln.preliminary else ""))
+        cells[DESCRIPTION].setToolTip(ln.description + (f"\nCounted: {ln.basis}" if ln.basis else "")
+                                      + (f"\n{style.PRELIMINARY}: {ln.preliminary}" if ln.preliminary else ""))
         qty = f"{ln.quantity:,}"
         if ln.per_year:
             cells[QTY].setText(f"{qty} × {ln.term_years} yr")

@@ -1,0 +1,319 @@
+"""The storage fabric's links, transceivers and fibres, counted from the design as placed.
+
+The compute fabric has its own engine; the storage fabric is counted here, from what a design holds, so a
+hand-made design is counted the same way as a generated one:
+
+- its switches are the placed switches whose name contains "storage" (a name that also says "spine" or
+  "core" makes a spine, any other a leaf), and its endpoints are every other device's storage ports plus the
+  fabric ports of appliances named "storage" (the storage fabric's UFM);
+- node-leaf links: one per endpoint port, spread evenly over the leaves in rack order (so each leaf serves
+  the racks nearest one another, as the generator places a leaf in each scalable unit's network racks);
+- leaf-spine links: each leaf cables its share of the spines' ports (spine ports ÷ leaves, rounded down),
+  no more than the ports its node links leave free. With the B200 RA's 8 leaves and 4 spines of 64 ports
+  that is 32 uplinks per leaf, the full non-blocking leaf as the RA cables a full SU. Where core switches
+  ("storage-core") stand above, the spines give the leaves half their ports and cable the other half to
+  the cores by the same rule.
+
+Media follow the RA convention the compute fabric's bill uses (hardware.md §4.3): one multimode MPO fibre
+per 400G link, a twin-port module per switch cage that carries links, and a node-side module by the node's
+cage (a QSFP112 port takes a single-port QSFP112 SR4; an OSFP one a single-port or twin-port OSFP). A node
+port slower than the switch's 400G port (GB200's 200 GbE) shares it with a second node port through a 1:2
+splitter fibre, so a twin-port switch module serves four of them. Lengths are the rack-to-rack run the
+compute fabric measures (overhead tray, drops and slack), rounded up to an orderable length; a run between
+switches past the multimode reach goes single-mode (DR4 modules), as the compute fabric's does.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from catalog import Catalog, DeviceType, PortGroup
+
+from ..fabric.geometry import IN_RACK_SLACK_MM, SLACK_FRACTION, SLACK_MIN_MM, TRAY_ABOVE_RACK_MM, U_MM, natural_key
+from ..model import Project
+
+FIBRE = "fiber-mpo12-mmf"
+SPLITTER = "fiber-mpo12-mmf-splitter"
+SMF = "fiber-mpo12-smf"
+#: switch-side modules by (media, MPO ports per cage)
+SWITCH_MODULES = {("mmf", 2): "osfp-800g-2xsr4", ("mmf", 1): "osfp-400g-sr4",
+                  ("smf", 2): "osfp-800g-2xdr4", ("smf", 1): "osfp-400g-dr4"}
+#: node-side module by (cage, ports per cage): one module per cage
+NODE_MODULES = {("QSFP112", 1): "qsfp112-400g-sr4", ("OSFP", 1): "osfp-400g-sr4", ("OSFP", 2): "osfp-800g-2xsr4-flat"}
+TWIN_NODE_MODULE = NODE_MODULES[("OSFP", 2)]
+#: the speed of one MPO port of the catalog's multimode modules (400G SR4)
+MPO_GBPS = 400.0
+TIERS = ("leaf", "spine", "core")
+
+
+@dataclass(frozen=True)
+class StorageFabric:
+    """What the storage fabric orders: transceivers by id, fibres by id and length, and how it was counted."""
+
+    leaves: int = 0
+    spines: int = 0
+    cores: int = 0
+    node_links: int = 0
+    #: leaf-spine and spine-core links
+    uplinks: int = 0
+    transceivers: Counter = field(default_factory=Counter)
+    #: fibre id -> {orderable length in m: quantity}
+    cables: dict[str, Counter] = field(default_factory=dict)
+    #: catalog id -> how its quantity was counted, for the bill line's basis
+    bases: dict[str, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()
+
+    @property
+    def empty(self) -> bool:
+        return not (self.node_links or self.uplinks)
+
+
+@dataclass
+class _Tier:
+    """One tier's switches as columns, in name order."""
+
+    names: list[str]
+    rack: np.ndarray
+    z: np.ndarray
+    mpo_ports: np.ndarray  # MPO ports its cages offer (a twin-port cage: 2)
+    per_cage: np.ndarray
+    port_gbps: np.ndarray
+    used: np.ndarray  # MPO ports carrying links
+    smf: np.ndarray  # of which single-mode (a run past multimode reach)
+
+    @classmethod
+    def of(cls, rows: list[tuple]) -> _Tier:
+        rows = sorted(rows, key=lambda r: natural_key(r[0]))  # leaf 2 before leaf 10
+        col = [np.array([r[i] for r in rows], dtype=float) for i in range(1, 6)]
+        n = len(rows)
+        return cls([r[0] for r in rows], col[0].astype(np.int64), col[1], col[2].astype(np.int64),
+                   col[3].astype(np.int64), col[4], np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+
+@dataclass
+class _Endpoints:
+    rack: list = field(default_factory=list)
+    z: list = field(default_factory=list)
+    speed: list = field(default_factory=list)
+    module: list = field(default_factory=list)  # node-side module id, "" when the cage takes none of the catalog's
+
+    def add(self, rack: int, z: float, speed: float, module: str, n: int) -> None:
+        self.rack += [rack] * n
+        self.z += [z] * n
+        self.speed += [speed] * n
+        self.module += [module] * n
+
+
+def _fabric_group(dtype: DeviceType) -> PortGroup | None:
+    for g in dtype.ports:
+        if g.role == "fabric":
+            return g
+    return None
+
+
+def _storage_groups(dtype: DeviceType, catalog: Catalog) -> list[tuple[PortGroup, int]]:
+    """(port group, how many of it) of a device's storage ports: its own, else its components' (a rack-scale
+    system whose trays carry them)."""
+    own = [(g, 1) for g in dtype.ports_of("storage")]
+    if own or not dtype.components:
+        return own
+    out = []
+    for c in dtype.components:
+        part = catalog.find(c.id)
+        if part is not None:
+            out += [(g, c.count) for g in part.ports_of("storage")]
+    return out
+
+
+def _switch_row(name: str, rack: int, z: float, group: PortGroup) -> tuple:
+    cage_gbps = group.speed_gbps * group.ports_per_cage
+    per_cage = group.ports_per_cage if group.ports_per_cage > 1 else max(1, round(cage_gbps / MPO_GBPS))
+    return name, rack, z, group.cages * per_cage, per_cage, cage_gbps / per_cage
+
+
+def _walk(project: Project, catalog: Catalog):
+    """(tiers: leaf, spine, core; endpoints; rack tops in mm): the design's storage fabric, racks in order."""
+    rows: dict[str, list[tuple]] = {t: [] for t in TIERS}
+    ends = _Endpoints()
+    tops: list[float] = []
+    # what a type is to the storage fabric is decided once per type, not per device
+    known: dict[str, tuple] = {}
+    for ri, rack in enumerate(project.racks):
+        rtype = catalog.find(rack.type)
+        tops.append((rtype.height_mm or rtype.rack_units * U_MM + 100.0) if rtype else 2000.0)
+        for d in rack.devices:
+            if d.type not in known:
+                dtype = catalog.find(d.type)
+                known[d.type] = (dtype, dtype and _fabric_group(dtype), dtype and _storage_groups(dtype, catalog))
+            dtype, group, groups = known[d.type]
+            if dtype is None:
+                continue
+            name = (d.name or d.id).lower()
+            z = ((d.u or 1) - 1) * U_MM + dtype.u_height * U_MM / 2
+            if "storage" in name and dtype.kind == "switch" and group is not None:
+                tier = "core" if "core" in name else "spine" if "spine" in name else "leaf"
+                rows[tier].append(_switch_row(d.name or d.id, ri, z, group))
+            elif "storage" in name and dtype.kind == "appliance" and group is not None:
+                ends.add(ri, z, group.speed_gbps, NODE_MODULES.get((group.cage, 1), ""), group.count)
+            else:
+                for g, times in groups:
+                    ends.add(ri, z, g.speed_gbps, NODE_MODULES.get((g.cage, g.ports_per_cage), ""), g.count * times)
+    return {t: _Tier.of(r) for t, r in rows.items()}, ends, np.asarray(tops, dtype=float)
+
+
+class _Lengths:
+    """Orderable lengths of runs between two ends (the compute fabric's tray rule, dcim reference §3.4)."""
+
+    def __init__(self, project: Project, tops: np.ndarray, catalog: Catalog):
+        self.x = np.array([r.x for r in project.racks], dtype=float)
+        self.y = np.array([r.y for r in project.racks], dtype=float)
+        self.tops = tops
+        self.catalog = catalog
+        self.too_long = 0
+        self.mmf_reach = catalog.get(FIBRE).reach_m or 50.0
+
+    def metres(self, ra: np.ndarray, za: np.ndarray, rb: np.ndarray, zb: np.ndarray) -> np.ndarray:
+        run = np.abs(self.x[ra] - self.x[rb]) + np.abs(self.y[ra] - self.y[rb]) + self.tops[ra] - za \
+            + self.tops[rb] - zb + 2 * TRAY_ABOVE_RACK_MM
+        tray = run + np.maximum(SLACK_MIN_MM, SLACK_FRACTION * run)
+        return np.where(ra == rb, np.abs(za - zb) + IN_RACK_SLACK_MM, tray) / 1000.0
+
+    def add(self, cables: dict[str, Counter], cable: str, metres: np.ndarray) -> None:
+        """Each run rounded up to the cable's shortest orderable length (the longest, counted as too long, when
+        none reaches)."""
+        if not len(metres):
+            return
+        table = np.asarray(sorted(self.catalog.get(cable).lengths_m), dtype=float)
+        i = np.searchsorted(table, metres - 1e-9, side="left")
+        self.too_long += int((i >= len(table)).sum())
+        lengths, n = np.unique(table[np.minimum(i, len(table) - 1)], return_counts=True)
+        into = cables.setdefault(cable, Counter())
+        for length, k in zip(lengths.tolist(), n.tolist()):
+            into[float(length)] += int(k)
+
+
+def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict[str, Counter]) -> Counter:
+    """Endpoints spread evenly over the leaves in rack order; a fibre per link, a splitter per two slow ones
+    (a node port at half the switch port's speed or less: the 1:2 splitter is the only one catalogued)."""
+    n, n_leaves = len(ends.rack), len(leaves)
+    rack, z, speed = np.asarray(ends.rack), np.asarray(ends.z, dtype=float), np.asarray(ends.speed, dtype=float)
+    starts = np.arange(n_leaves, dtype=np.int64) * n // n_leaves
+    leaf = np.searchsorted(starts, np.arange(n), side="right") - 1
+    per_port = np.where(2 * speed <= leaves.port_gbps[leaf], 2, 1)
+    # a splitter joins two ports of one leaf at one speed, in order: number them within each (leaf, speed)
+    order = np.lexsort((np.arange(n), speed, leaf))
+    group = np.concatenate(([0], np.cumsum((np.diff(leaf[order]) != 0) | (np.diff(speed[order]) != 0))))
+    first = np.searchsorted(group, group, side="left")
+    cable_of = np.empty(n, dtype=np.int64)
+    cable_of[order] = group * (n + 1) + (np.arange(n) - first) // per_port[order]
+    keys, inverse = np.unique(cable_of, return_inverse=True)
+    run = np.zeros(len(keys))
+    np.maximum.at(run, inverse, lengths.metres(rack, z, leaves.rack[leaf], leaves.z[leaf]))
+    cable_leaf = np.zeros(len(keys), dtype=np.int64)
+    cable_leaf[inverse] = leaf
+    split = np.zeros(len(keys), dtype=bool)
+    split[inverse] = per_port > 1
+    leaves.used += np.bincount(cable_leaf, minlength=n_leaves)
+    lengths.add(cables, FIBRE, run[~split])
+    lengths.add(cables, SPLITTER, run[split])
+    return Counter({FIBRE: int((per_port == 1).sum()), SPLITTER: int((per_port > 1).sum())})
+
+
+def _uplinks(lower: _Tier, upper: _Tier, lengths: _Lengths, cables: dict[str, Counter], *, above: bool) -> int:
+    """Each lower switch's share of the upper tier's down ports (all its ports, half when a tier ``above``
+    takes the other half), no more than it has free; the links are dealt to the upper switches in turn, so
+    they fill evenly. A run past the multimode reach goes single-mode, as the compute fabric's does."""
+    if not len(upper) or not len(lower):
+        return 0
+    share = int((upper.mpo_ports // 2 if above else upper.mpo_ports).sum()) // len(lower)
+    up = np.clip(np.minimum(share, lower.mpo_ports - lower.used), 0, None)
+    total = int(up.sum())
+    below = np.repeat(np.arange(len(lower)), up)
+    far = np.arange(total) % len(upper)
+    metres = lengths.metres(lower.rack[below], lower.z[below], upper.rack[far], upper.z[far])
+    smf = metres > lengths.mmf_reach
+    lower.used += up
+    upper.used += np.bincount(far, minlength=len(upper))
+    lower.smf += np.bincount(below[smf], minlength=len(lower))
+    upper.smf += np.bincount(far[smf], minlength=len(upper))
+    lengths.add(cables, FIBRE, metres[~smf])
+    lengths.add(cables, SMF, metres[smf])
+    return total
+
+
+def _switch_modules(tiers: list[_Tier]) -> Counter:
+    """A module per cage carrying links; a cage's links share one medium, so each medium fills its own cages."""
+    out: Counter = Counter()
+    for t in tiers:
+        twin = t.per_cage == 2
+        per = np.where(twin, 2, 1)
+        for media, n in (("mmf", t.used - t.smf), ("smf", t.smf)):
+            cages = -(-n // per)
+            for is_twin, key in ((True, 2), (False, 1)):
+                k = int(cages[twin == is_twin].sum())
+                if k:
+                    out[SWITCH_MODULES[media, key]] += k
+    return out
+
+
+def _node_modules(ends: _Endpoints) -> Counter:
+    """One module per node storage port; a twin-port OSFP cage takes one for two ports."""
+    out = Counter(m for m in ends.module if m)
+    if out[TWIN_NODE_MODULE]:
+        out[TWIN_NODE_MODULE] = -(-out[TWIN_NODE_MODULE] // 2)
+    return +out
+
+
+def _bases(links: Counter, uplinks: int, smf: int, switch_cages: Counter, node_side: Counter) -> dict[str, str]:
+    """How each part's quantity was counted, said on its bill line."""
+    bases = {FIBRE: f"storage fabric: one per link, {links[FIBRE]:,} node-leaf and {uplinks - smf:,} between "
+                    "switches",
+             SMF: f"storage fabric: one per link between switches past multimode reach ({smf:,})",
+             SPLITTER: f"storage fabric: one per two node ports at half the switch port's speed or less "
+                       f"({links[SPLITTER]:,} node-leaf links)"}
+    for module, count in switch_cages.items():
+        bases[module] = f"storage fabric: one per switch cage carrying links ({count:,})"
+    for module, count in node_side.items():
+        both = f" and {switch_cages[module]:,} on switches" if module in switch_cages else ""
+        bases[module] = f"storage fabric: {count:,} on the storage ports of nodes and storage UFM{both}"
+    return bases
+
+
+def storage_fabric(project: Project, catalog: Catalog) -> StorageFabric:
+    """The storage fabric's optics and fibres; empty when the design places no storage leaf."""
+    tiers, ends, tops = _walk(project, catalog)
+    leaves, spines, cores = tiers["leaf"], tiers["spine"], tiers["core"]
+    if not len(leaves) or not ends.rack:
+        return StorageFabric(leaves=len(leaves), spines=len(spines), cores=len(cores))
+    lengths = _Lengths(project, tops, catalog)
+    cables: dict[str, Counter] = {}
+    links = _node_links(leaves, ends, lengths, cables)
+    uplinks = _uplinks(leaves, spines, lengths, cables, above=bool(len(cores)))
+    uplinks += _uplinks(spines, cores, lengths, cables, above=False)
+    switch_cages = _switch_modules([leaves, spines, cores])
+    node_side = _node_modules(ends)
+    smf = sum(cables.get(SMF, Counter()).values())
+    notes = []
+    unmatched = sum(1 for m in ends.module if not m)
+    if unmatched:
+        notes.append(f"{unmatched:,} storage ports have a cage the catalog has no multimode module for; "
+                     "their transceivers are not on the bill")
+    over = [name for name, used, ports in zip(leaves.names, leaves.used, leaves.mpo_ports) if used > ports]
+    if over:
+        notes.append(f"{len(over)} storage leaves carry more links than they have ports: " + ", ".join(over[:4]))
+    if lengths.too_long:
+        notes.append(f"{lengths.too_long:,} storage-fabric runs are longer than the longest orderable fibre "
+                     "of their kind; they are listed at the longest length: move the storage leaves nearer "
+                     "their nodes")
+    return StorageFabric(leaves=len(leaves), spines=len(spines), cores=len(cores), node_links=len(ends.rack),
+                         uplinks=uplinks, transceivers=+(switch_cages + node_side),
+                         cables={k: v for k, v in cables.items() if v},
+                         bases=_bases(links, uplinks, smf, switch_cages, node_side), notes=tuple(notes))
+
+
+__all__ = ["StorageFabric", "storage_fabric"]
