@@ -84,13 +84,14 @@ def save_design(path: Path, gpus: int = 100_000, system: str = "dgx-b200") -> Pa
 def bench() -> dict:
     out = {}
     # DGX B200 is the budgeted figure; DGX B300 and GB300 NVL72 (Q3400, their RAs' switch) are held to it too
-    for key, system in (("analyze_100k", "dgx-b200"), ("analyze_100k_b300", "dgx-b300"),
-                        ("analyze_100k_gb300", "gb300-nvl72")):
+    for system, names in (("dgx-b200", ("analyze_100k_s", "analyze_100k_racks", "analyze_100k_gpus")),
+                          ("dgx-b300", ("analyze_100k_b300_s", "analyze_100k_b300_racks", "analyze_100k_b300_gpus")),
+                          ("gb300-nvl72", ("analyze_100k_gb300_s", "analyze_100k_gb300_racks",
+                                           "analyze_100k_gb300_gpus"))):
         with tempfile.TemporaryDirectory() as tmp:
             path = save_design(Path(tmp) / "100k.podplan.json", system=system)
             seconds, doc = analyze_cli_s(path)
-        out.update({f"{key}_s": round(seconds, 3), f"{key}_racks": doc["summary"]["racks"],
-                    f"{key}_gpus": doc["summary"]["gpus"]})
+        out.update(zip(names, (round(seconds, 3), doc["summary"]["racks"], doc["summary"]["gpus"])))
     return out
 
 
