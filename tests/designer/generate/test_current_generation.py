@@ -134,3 +134,22 @@ def test_the_ras_rack_of_four_b300_is_one_flag_away_and_said_why_it_is_not_the_d
     # 58 kW to air per rack: the cooling engine names the remedy, a rear-door heat exchanger
     air = [f for f in a4.findings if f.severity == "warning" and "rear-door" in f.message]
     assert len(air) == 18
+
+
+@pytest.mark.parametrize("system", ["dgx-b300", "gb300-nvl72"])
+def test_neither_bill_holds_an_ndr_part(design, catalog, system):
+    # NDR is InfiniBand at 400G: no switch, appliance or system on the bill has an InfiniBand port at 400G, no
+    # part is named NDR, and every compute-fabric module and cable runs at 800G. The storage fabric's 400GbE
+    # modules are the ones NVIDIA pairs for Spectrum-4 (MMA4Z00-NS with the QSFP112 SR4, LinkX QSFP112 page).
+    _, a = design(system, 4)
+    fabric_parts = set(a.fabric.transceivers) | set(a.fabric.cables)
+    assert fabric_parts and all(catalog.get(p).speed_gbps == 800 for p in fabric_parts), fabric_parts
+    for section in a.bom.sections:
+        for line in section.lines:
+            dev = catalog.find(line.id)
+            if dev is None:
+                continue
+            assert "NDR" not in dev.name, line.description
+            assert not [g for g in dev.ports if g.protocol == "infiniband" and g.speed_gbps == 400], dev.id
+            if dev.kind in ("transceiver", "cable") and dev.speed_gbps == 400:
+                assert line.description.endswith("storage fabric"), line.description
