@@ -23,7 +23,7 @@ from .sizing import FabricError, FatTree, size_fat_tree
 from .topology import TIER_NAMES, all_tiers
 
 DEFAULT_SWITCH = "qm9700"
-CAGE_KEY = 4096  # cage key = device * CAGE_KEY + cage
+CAGE_KEY = media.CAGE_KEY  # cage key = device * CAGE_KEY + cage
 
 
 @dataclass(frozen=True, slots=True)

@@ -97,16 +97,32 @@ class _Tier:
 
 @dataclass
 class _Endpoints:
-    rack: list = field(default_factory=list)
-    z: list = field(default_factory=list)
-    speed: list = field(default_factory=list)
-    module: list = field(default_factory=list)  # node-side module id, "" when the cage takes none of the catalog's
+    """Storage ports as runs of ``n`` alike ports (a device's group): a 100,000-GPU hall has 25,000 runs, not
+    50,000 ports to append one by one."""
+
+    rows: list = field(default_factory=list)  # (rack, z, speed, node-side module id or "", ports)
 
     def add(self, rack: int, z: float, speed: float, module: str, n: int) -> None:
-        self.rack += [rack] * n
-        self.z += [z] * n
-        self.speed += [speed] * n
-        self.module += [module] * n
+        if n > 0:
+            self.rows.append((rack, z, speed, module, n))
+
+    @property
+    def count(self) -> int:
+        return sum(r[4] for r in self.rows)
+
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(rack, z, speed) per port."""
+        n = np.asarray([r[4] for r in self.rows], dtype=np.int64)
+        return (np.repeat(np.asarray([r[0] for r in self.rows], dtype=np.int64), n),
+                np.repeat(np.asarray([r[1] for r in self.rows], dtype=float), n),
+                np.repeat(np.asarray([r[2] for r in self.rows], dtype=float), n))
+
+    def modules(self) -> Counter:
+        """Ports by node-side module id ("" where the catalog has none for the cage)."""
+        out: Counter = Counter()
+        for r in self.rows:
+            out[r[3]] += r[4]
+        return out
 
 
 def _fabric_group(dtype: DeviceType) -> PortGroup | None:
@@ -141,29 +157,48 @@ def _walk(project: Project, catalog: Catalog):
     rows: dict[str, list[tuple]] = {t: [] for t in TIERS}
     ends = _Endpoints()
     tops: list[float] = []
-    # what a type is to the storage fabric is decided once per type, not per device
+    # what a type is to the storage fabric is decided once per type, not per device: (type, switch or
+    # appliance fabric group or None, [(speed, module, ports)] of its storage ports)
     known: dict[str, tuple] = {}
+    rack_tops: dict[str, float] = {}
     for ri, rack in enumerate(project.racks):
-        rtype = catalog.find(rack.type)
-        tops.append((rtype.height_mm or rtype.rack_units * U_MM + 100.0) if rtype else 2000.0)
+        top = rack_tops.get(rack.type)
+        if top is None:
+            rtype = catalog.find(rack.type)
+            top = rack_tops[rack.type] = (rtype.height_mm or rtype.rack_units * U_MM + 100.0) if rtype else 2000.0
+        tops.append(top)
         for d in rack.devices:
-            if d.type not in known:
-                dtype = catalog.find(d.type)
-                known[d.type] = (dtype, dtype and _fabric_group(dtype), dtype and _storage_groups(dtype, catalog))
-            dtype, group, groups = known[d.type]
+            role = known.get(d.type)
+            if role is None:
+                role = known[d.type] = _storage_role(catalog, d.type)
+            dtype, group, ports = role
             if dtype is None:
-                continue
-            name = (d.name or d.id).lower()
+                continue  # a PDU, a shelf, a compute-fabric-only part: nothing on the storage fabric
             z = ((d.u or 1) - 1) * U_MM + dtype.u_height * U_MM / 2
-            if "storage" in name and dtype.kind == "switch" and group is not None:
-                tier = "core" if "core" in name else "spine" if "spine" in name else "leaf"
-                rows[tier].append(_switch_row(d.name or d.id, ri, z, group))
-            elif "storage" in name and dtype.kind == "appliance" and group is not None:
-                ends.add(ri, z, group.speed_gbps, NODE_MODULES.get((group.cage, 1), ""), group.count)
-            else:
-                for g, times in groups:
-                    ends.add(ri, z, g.speed_gbps, NODE_MODULES.get((g.cage, g.ports_per_cage), ""), g.count * times)
+            if group is not None:  # a switch or appliance: on the storage fabric when its name says so
+                name = (d.name or d.id).lower()
+                if "storage" in name and dtype.kind == "switch":
+                    tier = "core" if "core" in name else "spine" if "spine" in name else "leaf"
+                    rows[tier].append(_switch_row(d.name or d.id, ri, z, group))
+                    continue
+                if "storage" in name:
+                    ends.add(ri, z, group.speed_gbps, NODE_MODULES.get((group.cage, 1), ""), group.count)
+                    continue
+            for speed, module, n in ports:
+                ends.add(ri, z, speed, module, n)
     return {t: _Tier.of(r) for t, r in rows.items()}, ends, np.asarray(tops, dtype=float)
+
+
+def _storage_role(catalog: Catalog, type_id: str) -> tuple:
+    """(type, fabric group of a switch or appliance or None, storage ports as (speed, module, count)); the
+    type is None for what never joins the storage fabric."""
+    dtype = catalog.find(type_id)
+    if dtype is None:
+        return None, None, ()
+    group = _fabric_group(dtype) if dtype.kind in ("switch", "appliance") else None
+    ports = tuple((g.speed_gbps, NODE_MODULES.get((g.cage, g.ports_per_cage), ""), g.count * times)
+                  for g, times in _storage_groups(dtype, catalog))
+    return (dtype if group is not None or ports else None), group, ports
 
 
 class _Lengths:
@@ -200,8 +235,8 @@ class _Lengths:
 def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict[str, Counter]) -> Counter:
     """Endpoints spread evenly over the leaves in rack order; a fibre per link, a splitter per two slow ones
     (a node port at half the switch port's speed or less: the 1:2 splitter is the only one catalogued)."""
-    n, n_leaves = len(ends.rack), len(leaves)
-    rack, z, speed = np.asarray(ends.rack), np.asarray(ends.z, dtype=float), np.asarray(ends.speed, dtype=float)
+    rack, z, speed = ends.arrays()
+    n, n_leaves = len(rack), len(leaves)
     starts = np.arange(n_leaves, dtype=np.int64) * n // n_leaves
     leaf = np.searchsorted(starts, np.arange(n), side="right") - 1
     per_port = np.where(2 * speed <= leaves.port_gbps[leaf], 2, 1)
@@ -263,7 +298,8 @@ def _switch_modules(tiers: list[_Tier]) -> Counter:
 
 def _node_modules(ends: _Endpoints) -> Counter:
     """One module per node storage port; a twin-port OSFP cage takes one for two ports."""
-    out = Counter(m for m in ends.module if m)
+    out = ends.modules()
+    del out[""]
     if out[TWIN_NODE_MODULE]:
         out[TWIN_NODE_MODULE] = -(-out[TWIN_NODE_MODULE] // 2)
     return +out
@@ -288,7 +324,7 @@ def storage_fabric(project: Project, catalog: Catalog) -> StorageFabric:
     """The storage fabric's optics and fibres; empty when the design places no storage leaf."""
     tiers, ends, tops = _walk(project, catalog)
     leaves, spines, cores = tiers["leaf"], tiers["spine"], tiers["core"]
-    if not len(leaves) or not ends.rack:
+    if not len(leaves) or not ends.count:
         return StorageFabric(leaves=len(leaves), spines=len(spines), cores=len(cores))
     lengths = _Lengths(project, tops, catalog)
     cables: dict[str, Counter] = {}
@@ -299,7 +335,7 @@ def storage_fabric(project: Project, catalog: Catalog) -> StorageFabric:
     node_side = _node_modules(ends)
     smf = sum(cables.get(SMF, Counter()).values())
     notes = []
-    unmatched = sum(1 for m in ends.module if not m)
+    unmatched = ends.modules()[""]
     if unmatched:
         notes.append(f"{unmatched:,} storage ports have a cage the catalog has no multimode module for; "
                      "their transceivers are not on the bill")
@@ -310,7 +346,7 @@ def storage_fabric(project: Project, catalog: Catalog) -> StorageFabric:
         notes.append(f"{lengths.too_long:,} storage-fabric runs are longer than the longest orderable fibre "
                      "of their kind; they are listed at the longest length: move the storage leaves nearer "
                      "their nodes")
-    return StorageFabric(leaves=len(leaves), spines=len(spines), cores=len(cores), node_links=len(ends.rack),
+    return StorageFabric(leaves=len(leaves), spines=len(spines), cores=len(cores), node_links=ends.count,
                          uplinks=uplinks, transceivers=+(switch_cages + node_side),
                          cables={k: v for k, v in cables.items() if v},
                          bases=_bases(links, uplinks, smf, switch_cages, node_side), notes=tuple(notes))

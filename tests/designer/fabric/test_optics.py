@@ -171,3 +171,15 @@ def test_a_cage_no_part_fits_is_a_finding(b200, catalog):
     [finding] = [f for f in result.findings if f.code == "fabric-no-part"]
     assert "200G single-port QSFP56 cage" in finding.message and "DGX A100" in finding.message
     assert result.section["too_long_links"] == 31 * 8
+
+
+def test_dense_cage_numbering_is_what_a_sorted_unique_gives():
+    import numpy as np
+
+    from designer.fabric.media import CAGE_KEY, dense_ids
+
+    rng = np.random.default_rng(7)
+    wired = rng.integers(0, 100_000, size=5_000) * CAGE_KEY + rng.integers(0, 72, size=5_000)
+    for keys in (wired, np.arange(7) // 2, 10_000 + np.arange(9), rng.integers(0, 2 ** 40, size=50),
+                 np.zeros(0, dtype=np.int64)):
+        assert (dense_ids(keys) == np.unique(keys, return_inverse=True)[1].reshape(-1)).all()
