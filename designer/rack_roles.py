@@ -51,7 +51,8 @@ def gear_role(dev: DeviceType, mounted: MountedDevice | None = None) -> str:
 
 def rack_role(rack: Rack, catalog: Catalog) -> str:
     """The rack's role (one of :data:`ROLES`): a rack-scale system wins, then GPUs, then what most of its
-    switches and appliances serve (:func:`gear_role`; a tie goes to the first of :data:`GEAR_ROLES`).
+    switches and appliances serve by rack units (:func:`gear_role`; a tie goes to the first of
+    :data:`GEAR_ROLES`).
 
     Devices the catalog does not know are ignored.
     """
@@ -66,7 +67,8 @@ def rack_role(rack: Rack, catalog: Catalog) -> str:
         if dev.gpu_count or dev.kind in ("server", "tray"):
             compute = True
         elif dev.kind in ("switch", "appliance"):
-            tally[gear_role(dev, d)] += 1
+            # weighed by the space it takes: four 4U Q3400 leaves outweigh five 1U out-of-band switches
+            tally[gear_role(dev, d)] += max(float(dev.u_height), 1.0)
     if compute:
         return "compute"
     if not tally:

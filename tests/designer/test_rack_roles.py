@@ -53,3 +53,14 @@ def test_an_elevation_colours_gear_as_the_plan_does(catalog):
     assert device_role(catalog.get("qm9700")) == "network"
     assert device_role(catalog.get("sn2201")) == "management"
     assert device_role(catalog.get("mgmt-node")) == "management"
+
+
+@pytest.mark.parametrize("system", ["dgx-rubin-nvl8", "dgx-b300", "gb300-nvl72"])
+def test_xdr_network_racks_are_network_racks_by_the_space_their_gear_takes(catalog, system):
+    # an SU's network rack holds four 4U Q3400 leaves and up to five 1U out-of-band switches: by count it would
+    # read as management, by the rack units its gear takes it is the compute fabric's
+    project = generate(SuperpodSpec(system=system, sus=2), catalog).project
+    net = {r.name: rack_role(r, catalog) for r in project.racks if "-NET-" in r.name}
+    assert net and set(net.values()) == {"network"}, net
+    oob = Counter(d.type for r in project.racks if r.name == "SU01-NET-A" for d in r.devices)
+    assert oob["q3400"] * 4 > oob["sn2201"]
