@@ -51,8 +51,10 @@ class Cluster:
 
     @property
     def gpu_name(self) -> str:
-        """The GPU as people call it ("NVIDIA B200"): the ids are NVIDIA's model names in lower case."""
-        return f"NVIDIA {self.gpu.upper()}"
+        """The GPU as people call it ("NVIDIA B200", "NVIDIA Rubin"): the ids are NVIDIA's model names in lower
+        case, a model number in capitals and an architecture's name as a word."""
+        name = self.gpu.upper() if any(ch.isdigit() for ch in self.gpu) else self.gpu.capitalize()
+        return f"NVIDIA {name}"
 
     def validate(self) -> "Cluster":
         if not isinstance(self.gpus, int) or self.gpus <= 0:
