@@ -9,7 +9,7 @@ import argparse
 import math
 
 from ..training.errors import TrainingError
-from ..training.hardware import cluster_from_gpu, cluster_from_system, with_power_cap
+from ..training.hardware import cluster_from_gpu, cluster_from_system, gpu_name, with_power_cap
 from ..training.models import PRESETS, model_from_params, override, preset
 from ..training.plan import RECOMPUTE, Training
 from ..training.planner import best_plan, given_plan
@@ -172,7 +172,7 @@ def run(args, catalog) -> int:
 
 
 def _print_text(d: dict) -> None:
-    print(f"{d['model']} ({d['params_b']:.1f} B params) on {d['gpus']}× {d['gpu']}, {d['precision']}, "
+    print(f"{d['model']} ({d['params_b']:.1f} B params) on {d['gpus']}× {gpu_name(d['gpu'])}, {d['precision']}, "
           f"global batch {d['global_batch']} × {d['seq']}")
     print(f"  plan: TP{d['tp']} PP{d['pp']} DP{d['dp']} CP{d['cp']} EP{d['ep']} v{d['virtual_stages']} "
           f"micro-batch {d['micro_batch']} recompute {d['recompute']} ZeRO-{d['zero']}"

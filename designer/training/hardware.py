@@ -15,6 +15,13 @@ SYSTEM_FOR_GPU = {"a100": "dgx-a100", "h100": "dgx-h100", "h200": "dgx-h200", "b
                   "gb200": "gb200-nvl72", "b300": "dgx-b300", "gb300": "gb300-nvl72", "rubin": "vera-rubin-nvl72"}
 
 
+def gpu_name(gpu: str) -> str:
+    """The GPU as people call it ("NVIDIA B200", "NVIDIA Rubin"): the ids are NVIDIA's model names in lower
+    case, a model number in capitals and an architecture's name as a word."""
+    name = gpu.upper() if any(ch.isdigit() for ch in gpu) else gpu.capitalize()
+    return f"NVIDIA {name}"
+
+
 @dataclass(frozen=True)
 class Cluster:
     gpu: str
@@ -51,10 +58,7 @@ class Cluster:
 
     @property
     def gpu_name(self) -> str:
-        """The GPU as people call it ("NVIDIA B200", "NVIDIA Rubin"): the ids are NVIDIA's model names in lower
-        case, a model number in capitals and an architecture's name as a word."""
-        name = self.gpu.upper() if any(ch.isdigit() for ch in self.gpu) else self.gpu.capitalize()
-        return f"NVIDIA {name}"
+        return gpu_name(self.gpu)
 
     def validate(self) -> "Cluster":
         if not isinstance(self.gpus, int) or self.gpus <= 0:

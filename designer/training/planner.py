@@ -57,7 +57,7 @@ def best_plan(model, training, cluster, *, top: int = 5, **fixed):
         if out["runnable"] == 0:
             raise TrainingError(f"no plan for {model.name} can run on {cluster.gpus} GPUs: "
                                 + why_nothing_runs(model, training, cluster, fixed))
-        raise TrainingError(f"no plan for {model.name} fits {cluster.gpus}× {cluster.gpu} "
+        raise TrainingError(f"no plan for {model.name} fits {cluster.gpus}× {cluster.gpu_name} "
                             f"({cluster.hbm_gb:g} GB each) with global batch {training.global_batch}; "
                             f"add GPUs or shrink the batch or sequence")
     best = out["best"]
