@@ -306,7 +306,9 @@ def cmd_analyze(args, catalog: Catalog) -> int:
     s, p, c = result.summary, result.power, result.cooling
     print(f"{s.name}")
     print(f"  {count(s.racks, 'rack')}, {count(s.gpus, 'GPU')}")
-    print(f"  IT power      {kw(s.it_power_typical_kw):>13} typical  {kw(s.it_power_max_kw):>13} max")
+    print(f"  IT power      {kw(s.it_power_typical_kw):>13} typical  {kw(s.it_power_max_kw):>13} max"
+          + (f"  (every GPU capped at {quantity(p.settings.gpu_power_cap_w, 'W')})"
+             if p.settings.gpu_power_cap_w else ""))
     print(f"  facility      {kw(s.facility_power_kw):>13} at PUE {p.settings.pue:g}")
     print(f"  heat          {kw(c.liquid_kw):>13} liquid     {kw(c.air_kw):>13} air  "
           f"({quantity(c.heat.btu_h, 'BTU/h')}, {quantity(c.heat.tons, 'tons')})")

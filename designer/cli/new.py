@@ -27,8 +27,12 @@ def add_parser(subparsers) -> None:
     s.add_argument("--system", required=True, metavar="ID", help=f"one of {', '.join(SYSTEMS)}")
     size = s.add_mutually_exclusive_group(required=True)
     size.add_argument("--gpus", metavar="N", help="GPUs wanted (rounded to whole systems and scalable units)")
-    size.add_argument("--sus", metavar="N", help="scalable units (32 DGX or 8 NVL72 racks each)")
-    s.add_argument("--switch", metavar="ID", help="compute-fabric switch (default: qm9700, as in both RAs)")
+    size.add_argument("--sus", metavar="N",
+                      help="scalable units of the system's reference architecture (32 DGX B200/H100/H200, "
+                           "72 DGX B300 or Rubin NVL8, 8 NVL72 racks)")
+    s.add_argument("--switch", metavar="ID",
+                   help="compute-fabric switch (default: the system's RA switch: qm9700 for 400G NDR systems, "
+                        "q3400 for 800G XDR ones)")
     s.add_argument("--rack-kw", metavar="KW", help="rack power limit; sets DGX per rack (default: 40 kW; "
                                                    "the system's own figure for rack-scale systems)")
     s.add_argument("--nodes-per-rack", metavar="N", help="DGX per rack (default: as many as the rack power allows)")

@@ -265,10 +265,13 @@ class FatTree:
         when None) unless ``parts`` is False (a wired design counts its own)."""
         cables, xcvr, part_notes = self.optics(catalog or default_catalog()) if parts else ({}, {}, [])
         notes = []
-        spare = self.endpoints - self.reserved_ports - self.nodes * self.rails
+        spare = self.endpoints - self.reserved_ports - self.reserved_unplaced - self.nodes * self.rails
         if spare:
             notes.append(f"{spare} of the {self.endpoints:,} endpoints make no whole node of {self.rails} rails "
                          "and are left without a cable")
+        if self.reserved_unplaced:
+            notes.append(f"{self.reserved_unplaced} appliance (UFM) ports find no free node slot: every leaf "
+                         "port carries a node or an uplink, and they open no leaf block of their own")
         notes += part_notes
         return {
             "switch": self.switch, "radix": self.radix, "port_gbps": self.port_gbps,

@@ -62,6 +62,7 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
         "fabric_tiers": fabric.tiers,
         "it_power_max_kw": s.it_power_max_kw,
         "it_power_typical_kw": s.it_power_typical_kw,
+        "gpu_power_cap_w": project.settings.gpu_power_cap_w,
         "facility_power_kw": s.facility_power_kw,
         "liquid_heat_kw": s.liquid_heat_kw,
         "air_heat_kw": s.air_heat_kw,
@@ -95,7 +96,8 @@ def key_lines(numbers: dict) -> list[str]:
         lines.append(f"{NETWORK_NAMES.get(net, net)}: {parts}"
                      + (f" ({n['fabric_tiers']} tiers)" if net == "compute" else ""))
     lines.append(f"IT power {kw(n['it_power_max_kw'])} max ({kw(n['it_power_typical_kw'])} typical), "
-                 f"facility {kw(n['facility_power_kw'])}")
+                 f"facility {kw(n['facility_power_kw'])}"
+                 + (f"; every GPU capped at {quantity(n['gpu_power_cap_w'], 'W')}" if n.get("gpu_power_cap_w") else ""))
     lines.append(f"heat {kw(n['liquid_heat_kw'])} to liquid, {kw(n['air_heat_kw'])} to air")
     price = n["price_total"]
     lines.append(f"price {money(price, n['currency'])} (list and estimated prices; see the bill of materials)"

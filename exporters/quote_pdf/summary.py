@@ -77,7 +77,9 @@ def key_figures(quote: Quote, training) -> list[tuple[str, str]]:
     rows = [
         ("GPUs", number(summ.gpus)),
         ("Peak compute, dense BF16", quantity(summ.bf16_pflops, "PFLOPS")),
-        ("IT power, typical / maximum", kw_pair(summ.it_power_typical_kw, summ.it_power_max_kw)),
+        ("IT power, typical / maximum", kw_pair(summ.it_power_typical_kw, summ.it_power_max_kw)
+         + (f" (every GPU capped at {quantity(power.settings.gpu_power_cap_w, 'W')})"
+            if power is not None and power.settings.gpu_power_cap_w else "")),
         ("Facility power at maximum draw", f"{kw(summ.facility_power_kw)} (PUE {pue:g})"),
         ("Heat to liquid / to air", kw_pair(summ.liquid_heat_kw, summ.air_heat_kw)),
         ("Coolant flow", quantity(summ.coolant_flow_lpm, "l/min") if summ.coolant_flow_lpm else

@@ -54,3 +54,16 @@ def test_every_format_of_a_current_generation_superpod(capsys, tmp_path, catalog
     assert "Q3400" in (tmp_path / "netbox" / "07-device-types" / "q3400.yaml").read_text(encoding="utf-8")
     assert devices.count("\n") > len(g.project.racks)
     json.dumps(bill)  # every row is plain text
+
+
+def test_the_quote_states_a_gpu_power_cap(capsys, tmp_path, catalog):
+    from dataclasses import replace
+
+    g = generate(SuperpodSpec(system="gb300-nvl72", sus=1), catalog)
+    project = g.project.with_settings(replace(g.project.settings, gpu_power_cap_w=1100.0))
+    design = tmp_path / "d.podplan.json"
+    save(project, design, catalog=catalog)
+    assert main(["export", str(design), "--pdf", str(tmp_path / "q.pdf")], commands=[export_command]) == 0
+    capsys.readouterr()
+    text = "".join(p.extract_text() for p in PdfReader(str(tmp_path / "q.pdf")).pages[:4])
+    assert "every GPU capped at 1,100 W" in text

@@ -153,3 +153,14 @@ def test_neither_bill_holds_an_ndr_part(design, catalog, system):
             assert not [g for g in dev.ports if g.protocol == "infiniband" and g.speed_gbps == 400], dev.id
             if dev.kind in ("transceiver", "cable") and dev.speed_gbps == 400:
                 assert line.description.endswith("storage fabric"), line.description
+
+
+def test_a_gpu_power_cap_is_stated_where_the_power_is(capsys, tmp_path):
+    from designer.cli import main
+
+    out = tmp_path / "cap.podplan.json"
+    assert main(["new", "superpod", "--system", "gb300-nvl72", "--sus", "1", "--gpu-power-w", "1100",
+                 "-o", str(out)]) == 0
+    assert "every GPU capped at 1,100 W" in capsys.readouterr().out
+    assert main(["analyze", str(out)]) == 0
+    assert "(every GPU capped at 1,100 W)" in capsys.readouterr().out
