@@ -164,3 +164,11 @@ def test_a_gpu_power_cap_is_stated_where_the_power_is(capsys, tmp_path):
     assert "every GPU capped at 1,100 W" in capsys.readouterr().out
     assert main(["analyze", str(out)]) == 0
     assert "(every GPU capped at 1,100 W)" in capsys.readouterr().out
+
+
+def test_a_gb300_rack_names_no_gb200_part(catalog):
+    # the power shelves and NVLink 5 switch trays are the ones GB200 racks use: named for both, so the
+    # GB300 quote's elevations and bill read GB300 or neutral names only
+    rack = catalog.get("gb300-nvl72")
+    names = [catalog.get(c.id).name for c in rack.components]
+    assert not [n for n in names if "GB200" in n and "GB300" not in n], names
