@@ -29,6 +29,7 @@ from typing import Protocol
 from catalog import Catalog, CatalogError, UnknownDeviceError, load_catalog
 from catalog.files import FileReadError, write_atomic
 from catalog.loader import one_line
+from catalog.records import EVIDENCE
 
 from .. import __version__
 from ..fileformat import ProjectFileError, load
@@ -240,6 +241,9 @@ def cmd_catalog(args, catalog: Catalog) -> int:
             src = catalog.sources.get(s)
             if src:
                 print(f"  {s}: {src.title}" + (f" <{src.url}>" if src.url else ""))
+        print("evidence:")  # the tag after each figure's source, as the hardware reference defines them
+        for tag in sorted({f.evidence for f in dev.figures.values()}, key=list(EVIDENCE).index):
+            print(f"  {tag}: {EVIDENCE[tag]}")
         return 0
     from catalog.netbox import import_devicetype
     from catalog.writer import entry_to_text

@@ -43,6 +43,8 @@ def test_catalog_show_any_case(capsys):
     code, out, _ = run(capsys, "catalog", "show", "DGX-B200")
     assert code == 0
     assert "NVIDIA DGX B200" in out and "power_max_w" in out and "14300" in out and "UNCONFIRMED" in out
+    # the evidence tags the figures carry are spelled out under the sources
+    assert "evidence:\n  P: vendor primary document, read directly" in out and "  U: unconfirmed" in out
     code, out, _ = run(capsys, "catalog", "show", "qm9700", "--json")
     doc = json.loads(out)
     assert doc["ports"][0]["count"]["value"] == 64 and "S13" in doc["sources"]
