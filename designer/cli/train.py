@@ -168,6 +168,9 @@ def run(args, catalog) -> int:
         print_json(doc)
         return 0
     _print_text(doc)
+    if not args.search and (doc.get("problems") or doc.get("idle_gpus")):
+        # the plan given (or the pure data-parallel default) cannot use these GPUs well: say what does
+        print("  hint: run with --search for the fastest plan that fits in memory and uses every GPU")
     return 0
 
 

@@ -402,6 +402,33 @@ def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_node
         raise FabricError(f"{switch.id} has too few ports ({k}) for a leaf with up- and downlinks")
     if rails > k:
         raise FabricError(f"{rails} rails need more leaves than a {k}-port spine can reach")
+    args = dict(endpoints=endpoints, switch=switch, group=group, rails=rails, su_nodes=su_nodes, forced=forced,
+                oversubscription=oversubscription, reserved_ports=reserved_ports, node_cage_ports=node_cage_ports,
+                spines_placed=spines_placed, cores_placed=cores_placed, full_su=full_su,
+                node_port_gbps=node_port_gbps)
+    best = _sized(down=down, up=up, **args)
+    if oversubscription > 1 and best.tiers == 2 and best.spine > 2 * -(-best.leaf * best.leaf_up // k):
+        # Each leaf spreads its uplinks evenly, so the spine count divides them: an uplink count with no divisor
+        # near what the leaves need (58 = 2 x 29 on a 144-port Q3400 at 1.5:1) would take 29 spines where 7
+        # carry the load. A few uplinks fewer (and no more down-ports than the ratio allows) may divide
+        # better: the tree with the fewest switches wins, never more oversubscribed than asked. Only where the
+        # rule more than doubles the spines: NVIDIA's QM9700 tables keep their splits.
+        for u in range(up - 1, max(0, up - up // 4), -1):
+            d = min(down, int(u * oversubscription + 1e-9))
+            try:
+                tree = _sized(down=d, up=u, **args)
+            except FabricError:
+                continue
+            if tree.leaf + tree.spine + tree.core < best.leaf + best.spine + best.core:
+                best = tree
+    return best
+
+
+def _sized(*, endpoints: int, switch: DeviceType, group, rails: int, su_nodes: int, forced, oversubscription: float,
+           reserved_ports: int, node_cage_ports: int, spines_placed: int, cores_placed: int, full_su: bool,
+           node_port_gbps: float, down: int, up: int) -> FatTree:
+    """The tree for one leaf split (``down`` ports to nodes, ``up`` to spines)."""
+    k = group.count
     reach = limits(k, rails, down)
     radix_reach = limits(k, 1, k // 2)
     nodes = (endpoints - reserved_ports) // rails  # reserved ports displace whole nodes, as UFM does in Table 4

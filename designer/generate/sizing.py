@@ -65,8 +65,13 @@ def rack_density(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, s
             ra = 0  # the RA's rack needs rear-door heat exchangers (not modelled): air decides, as below
         # Unasked, a system whose RA states its rack (four DGX B300 at about 56 kW) gets that rack; others
         # the B200 RA's 40 kW position.
-        rack_kw = spec.rack_kw if spec.rack_kw is not None else \
-            float(math.ceil(ra * profile.node_max_kw)) if ra else DEFAULT_RACK_KW
+        if spec.rack_kw is not None:
+            rack_kw = spec.rack_kw
+        elif ra or (spec.nodes_per_rack and profile.systems_per_rack):
+            # a system whose RA states its rack takes the rack its count draws (busbar racks are sized to them)
+            rack_kw = float(math.ceil((ra or spec.nodes_per_rack) * profile.node_max_kw))
+        else:
+            rack_kw = DEFAULT_RACK_KW
         shelves = len(RackBuilder(catalog, settings).shelves_for(profile.id, ra or 1)) if profile.busbar else 0
         fit_u = (catalog.get(RACK_TYPE).rack_units - FIRST_U + 1 - shelves) // profile.u_height
         by_power = int(rack_kw // profile.node_max_kw + 1e-9)

@@ -189,3 +189,16 @@ def test_every_su_of_a_three_tier_fabric_built_for_growth_keeps_the_cables_befor
     more = size_fat_tree((sus + 1) * 256, qm9700, tiers=3, spines_placed=final.spine, cores_placed=final.core)
     assert grown.spine == grown.pods * final.pod_spines  # every spine of the pods reached is wired
     assert _links(grown) <= _links(more) <= _links(final)
+
+
+def test_an_oversubscribed_q3400_tree_never_takes_more_spines_than_the_load_needs(catalog):
+    # 1.5:1 on 144 ports: 86 down / 58 up, and 58 = 2 x 29 has no divisor near the 7 spines 16 leaves' uplinks
+    # need, so the even-uplink rule alone gives 29 spines (78 % of their ports idle). 81 down / 54 up keeps the
+    # ratio (81 / 54 = 1.5) and 54 spreads over 6 spines exactly: 16 x 54 = 864 = 6 x 144.
+    q3400 = catalog.get("q3400")
+    t = size_fat_tree(2 * 72 * 8, q3400, rails=8, su_nodes=72, oversubscription=1.5)
+    assert (t.leaf, t.spine, t.leaf_down, t.leaf_up) == (16, 6, 81, 54)
+    assert t.actual_oversubscription <= 1.5
+    assert t.ports()["spine"]["free"] == 0
+    flat = size_fat_tree(2 * 72 * 8, q3400, rails=8, su_nodes=72)
+    assert t.spine <= flat.spine
