@@ -172,3 +172,11 @@ def test_a_gb300_rack_names_no_gb200_part(catalog):
     rack = catalog.get("gb300-nvl72")
     names = [catalog.get(c.id).name for c in rack.components]
     assert not [n for n in names if "GB200" in n and "GB300" not in n], names
+
+
+@pytest.mark.parametrize("system, per_rack, kw_each", [("dgx-rubin-nvl8", 4, 24.0), ("dgx-b300-dc", 3, 14.5)])
+def test_a_busbar_rack_of_any_count_is_sized_to_that_count(design, system, per_rack, kw_each):
+    g, _ = design(system, 1, nodes_per_rack=per_rack)
+    racks = [r for r in g.project.racks if any(d.type == system for d in r.devices)]
+    assert racks and all(sum(d.type == system for d in r.devices) <= per_rack for r in racks)
+    assert g.project.halls[0].rack_power_limit_kw == math.ceil(per_rack * kw_each)
