@@ -204,11 +204,16 @@ def analyze_fabric(ctx: Context) -> FabricResult:
         # A full scalable unit leaves no node slot for the UFM appliances, and they never open a leaf block
         # of their own (that would add an SU's worth of switches for 4 cables): say so, where they stand.
         lost_dev = next(i for i in inv.reserved if inv.devices.labels[i] == lost_reserved[0])
+        ports = required.ports()
+        free_above = ports["spine"]["free"] + ports["core"]["free"]
+        where = (f"; {free_above:,} spine{' and core' if ports['core']['free'] else ''} ports are free for them too"
+                 if free_above >= lost_ports else "; no spine port is free either")
         findings.append(Finding("info", "fabric-appliance-no-port",
                                 f"{', '.join(lost_reserved[:4])}{' ...' if len(lost_reserved) > 4 else ''}: no free "
-                                f"compute-leaf port, every one carries a node or an uplink; to cable "
-                                f"{'them' if len(lost_reserved) > 1 else 'it'}, leave a node slot free (one system "
-                                f"fewer, as the NDR reference architectures do) or use a spine's free port",
+                                f"compute-leaf port, every one carries a node or an uplink, so "
+                                f"{'they are' if len(lost_reserved) > 1 else 'it is'} not cabled to the compute "
+                                f"fabric; a node slot left free (one system fewer, as the NDR reference "
+                                f"architectures do) takes {'them' if len(lost_reserved) > 1 else 'it'}{where}",
                                 _rack_where(inv, lost_dev)))
     for tier in ("leaf_spine", "spine_core"):
         if plan.unwired_links[tier]:

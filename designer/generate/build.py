@@ -31,7 +31,7 @@ from .networks import NetworkPlan, plan_networks
 from .phases import phases_of
 from .rack_filling import CDU_TYPE, FIRST_U, NETWORK_RACK_KW, RACK_TYPE, RackBuilder, fill_by_power
 from .sizing import nodes_for, rack_density, units_per_su, with_capacities
-from .spec import MAX_PHASES, GenerateError, SuperpodSpec, SystemProfile, check_spec, system_profile
+from .spec import MAX_PHASES, GenerateError, SuperpodSpec, SystemProfile, check_spec, system_profile, ufm_for
 from .titles import design_description, design_title
 
 FLOOR_RATING = {False: 1500.0, True: 2500.0}
@@ -105,7 +105,7 @@ def _segment(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, net: 
 
 def _ufm_reservation(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog) -> tuple[int, int]:
     """(leaf ports the compute UFM appliances take, DGX of the last SU that give way to them)."""
-    ufm = catalog.get(profile.ufm)
+    ufm = catalog.get(ufm_for(catalog, spec.switch))
     rails = spec.rails or profile.rails
     ufm_ports = sum(g.count for g in ufm.ports if g.role == "fabric") * 2
     # The NDR RAs take one DGX of the last SU out for the UFM links (B200 Table 4: 31 nodes); the XDR RA

@@ -30,7 +30,7 @@ from catalog import Catalog
 from ..fabric.geometry import compute_port_gbps
 from ..fabric.sizing import FabricError, FatTree, fabric_ports, leaf_split, limits, size_fat_tree, \
     smallest_divisor_at_least
-from .spec import GenerateError, SuperpodSpec, SystemProfile
+from .spec import GenerateError, SuperpodSpec, SystemProfile, ufm_for
 
 UFM_PER_FABRIC = 2
 MANAGEMENT_NODES = 7
@@ -153,7 +153,8 @@ def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, 
     """Every network's switches for ``nodes`` (servers or trays) in ``racks`` compute racks."""
     nets = spec.networks
     ufm_compute = UFM_PER_FABRIC
-    reserved = sum(g.count for g in catalog.get(profile.ufm).ports if g.role == "fabric") * ufm_compute
+    ufm = ufm_for(catalog, spec.switch)
+    reserved = sum(g.count for g in catalog.get(ufm).ports if g.role == "fabric") * ufm_compute
     compute = compute_fabric(profile, spec, catalog, nodes, reserved)
     storage = None
     protocol = ""
@@ -191,4 +192,4 @@ def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, 
         else:
             oob = math.ceil(nodes / DGX_PER_OOB_SWITCH)
     return NetworkPlan(compute, storage, inband, inband_mgmt, oob, ufm_compute, ufm_storage, MANAGEMENT_NODES,
-                       protocol, profile.ufm)
+                       protocol, ufm)

@@ -126,10 +126,6 @@ class SystemProfile:
     def default_switch(self) -> str:
         return XDR_SWITCH if self.port_gbps >= 800 else DEFAULT_SWITCH
 
-    @property
-    def ufm(self) -> str:
-        """The compute fabric's UFM appliance: the one whose ports run at the fabric's speed."""
-        return "ufm-appliance-xdr" if self.port_gbps >= 800 else "ufm-appliance"
 
 
 def system_profile(catalog: Catalog, system: str) -> SystemProfile:
@@ -242,3 +238,10 @@ def parse_hall(text: str) -> tuple[float, float] | None:
         return float(parts[0]), float(parts[1])
     except ValueError:
         raise GenerateError(f"hall {text!r}: give WIDTHxDEPTH in metres (for example 40x30) or fit") from None
+
+
+def ufm_for(catalog: Catalog, switch: str) -> str:
+    """The compute fabric's UFM appliance: the one whose fabric ports run at the switch's speed (the XDR
+    appliance on a Quantum-X800, the NDR one on a Quantum-2), whatever the nodes' ports run at."""
+    speed = next((g.speed_gbps for g in catalog.get(switch).ports if g.role == "fabric"), 400.0)
+    return "ufm-appliance-xdr" if speed >= 800 else "ufm-appliance"

@@ -180,3 +180,12 @@ def test_a_busbar_rack_of_any_count_is_sized_to_that_count(design, system, per_r
     racks = [r for r in g.project.racks if any(d.type == system for d in r.devices)]
     assert racks and all(sum(d.type == system for d in r.devices) <= per_rack for r in racks)
     assert g.project.halls[0].rack_power_limit_kw == math.ceil(per_rack * kw_each)
+
+
+def test_the_ufm_appliance_follows_the_fabric_switch_not_the_nodes(design):
+    # DGX B300 (800G ports) on a Quantum-2 QM9700 fabric: the NDR appliance, whose 400G ports its cages take
+    g, _ = design("dgx-b300", 1, switch="qm9700")
+    types = count_types(g.project)
+    assert types["ufm-appliance"] == 2 and "ufm-appliance-xdr" not in types
+    g, _ = design("gb200-nvl72", 1, switch="q3400")  # and the XDR one on a Quantum-X800, for 400G trays too
+    assert count_types(g.project)["ufm-appliance-xdr"] == 2

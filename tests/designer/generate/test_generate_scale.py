@@ -57,8 +57,10 @@ def test_rack_scale_400g_trays_on_xdr_switches_take_each_cage_its_own_part(catal
     ch = fab.plan.choice
     node = fab.plan.tier == 0
     ids = ch["module_ids"]
-    # the 400G flat tray cage takes a 400G single-port part, the XDR switch cage an XDR twin-port one
-    assert {ids[m] for m in ch["module_a"][node & (ch["module_a"] >= 0)].tolist()} == {"osfp-400g-dr4"}
+    # the 400G flat tray cage takes a 400G single-port part (the XDR UFM's 800G port its 800G one), the XDR
+    # switch cage an XDR twin-port one
+    assert {ids[m] for m in ch["module_a"][node & (ch["module_a"] >= 0)].tolist()} == {"osfp-400g-dr4",
+                                                                                         "osfp-800g-dr4"}
     assert {ids[m] for m in ch["module_b"][node & (ch["module_b"] >= 0)].tolist()} == {"osfp-1600g-2xdr4"}
 
 
