@@ -30,6 +30,8 @@ def flag_words(line: BomLine, *, indicative: str = FLAG_WORDS["unconfirmed"]) ->
     words = [indicative if f == "unconfirmed" else FLAG_WORDS.get(f, f) for f in line.flags]
     if line.part_number_unconfirmed:
         words.append("part number unconfirmed")
+    if line.preliminary:  # the vendor calls the part's figures preliminary (announced, subject to change)
+        words.append("preliminary")
     return words
 
 

@@ -67,3 +67,23 @@ def test_the_quote_states_a_gpu_power_cap(capsys, tmp_path, catalog):
     capsys.readouterr()
     text = "".join(p.extract_text() for p in PdfReader(str(tmp_path / "q.pdf")).pages[:4])
     assert "every GPU capped at 1,100 W" in text
+
+
+def test_a_preliminary_part_is_flagged_in_the_csv_and_xlsx_bills(capsys, tmp_path, catalog):
+    import openpyxl
+
+    g = generate(SuperpodSpec(system="dgx-rubin-nvl8", sus=1), catalog)
+    design = tmp_path / "d.podplan.json"
+    save(g.project, design, catalog=catalog)
+    assert main(["export", str(design), "--csv", str(tmp_path / "b.csv"), "--xlsx", str(tmp_path / "b.xlsx")],
+                commands=[export_command]) == 0
+    capsys.readouterr()
+    rows = list(csv.DictReader((tmp_path / "b.csv").open(encoding="utf-8")))
+    rubin = next(r for r in rows if r["part_number"] == "DGXR-G2304+P1CMI36")
+    assert "preliminary" in rubin["flags"]
+    assert not [r for r in rows if "preliminary" in r["flags"] and "Rubin" not in r["description"]]
+    wb = openpyxl.load_workbook(tmp_path / "b.xlsx")
+    flagged = [row for ws in wb for row in ws.iter_rows(values_only=True)
+               if any(isinstance(c, str) and "DGX Rubin NVL8" in c for c in row)
+               and any(isinstance(c, str) and "preliminary" in c for c in row)]
+    assert flagged
