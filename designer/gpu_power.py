@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import math
 
+from .formatting import quantity
+
 #: Exponent of the dynamic-power / clock relation (see above).
 EXPONENT = 2.5
 #: Share of TDP that does not scale with the SM clock (see above).
@@ -58,10 +60,11 @@ def check_cap(cap_w: float | None, tdp_w: float, gpu: str) -> None:
     if cap_w is None:
         return
     if not math.isfinite(cap_w) or cap_w > tdp_w:
-        raise GpuPowerError(f"a GPU power cap of {cap_w:g} W is above the {gpu}'s {tdp_w:g} W TDP")
+        raise GpuPowerError(f"a GPU power cap of {quantity(cap_w, 'W')} is above the {gpu}'s "
+                            f"{quantity(tdp_w, 'W')} TDP")
     if cap_w < floor_w(tdp_w):
-        raise GpuPowerError(f"a GPU power cap of {cap_w:g} W is below the {floor_w(tdp_w):g} W floor modelled for "
-                            f"the {gpu} ({FLOOR_SHARE:.0%} of its {tdp_w:g} W TDP)")
+        raise GpuPowerError(f"a GPU power cap of {quantity(cap_w, 'W')} is below the {quantity(floor_w(tdp_w), 'W')} "
+                            f"floor modelled for the {gpu} ({FLOOR_SHARE:.0%} of its {quantity(tdp_w, 'W')} TDP)")
 
 
 def clock_ratio(cap_w: float | None, tdp_w: float) -> float:
@@ -79,3 +82,10 @@ def capped_draw(typical_w: float, max_w: float, gpus: float, tdp_w: float,
         return typical_w, max_w
     new_max = max(max_w - gpus * (tdp_w - cap_w), 0.0)
     return typical_w * new_max / max_w, new_max
+
+
+def gpu_name(gpu: str) -> str:
+    """The GPU as people call it ("NVIDIA B200", "NVIDIA Rubin"): the ids are NVIDIA's model names in lower
+    case, a model number in capitals and an architecture's name as a word."""
+    name = gpu.upper() if any(ch.isdigit() for ch in gpu) else gpu.capitalize()
+    return f"NVIDIA {name}"

@@ -9,7 +9,8 @@ import argparse
 import math
 
 from ..training.errors import TrainingError
-from ..training.hardware import cluster_from_gpu, cluster_from_system, gpu_name, with_power_cap
+from ..gpu_power import gpu_name
+from ..training.hardware import cluster_from_gpu, cluster_from_system, with_power_cap
 from ..training.models import PRESETS, model_from_params, override, preset
 from ..training.plan import RECOMPUTE, Training
 from ..training.planner import best_plan, given_plan

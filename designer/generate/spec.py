@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 
 from catalog import Catalog, UnknownDeviceError
 
-from ..gpu_power import GpuPowerError, check_cap
+from ..gpu_power import GpuPowerError, check_cap, gpu_name
 
 #: Systems the generator lays out, with their scalable unit (nodes for servers, racks for rack systems) as
 #: the catalog states it (``su_systems``, each with its RA as source; a test keeps the two equal).
@@ -218,7 +218,7 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
     gpu_w = None if spec.gpu_power_w is None else _number(spec.gpu_power_w, "GPU power cap (W)", 0.0, 1e9)
     gpu = catalog.get(catalog.get(system).gpu)
     try:  # the GPU's own range (its modelled floor to its TDP), in the model's words
-        check_cap(gpu_w, gpu.gpu_spec.tdp_w, f"NVIDIA {gpu.id.upper()}")
+        check_cap(gpu_w, gpu.gpu_spec.tdp_w, gpu_name(gpu.id))
     except GpuPowerError as exc:
         raise GenerateError(str(exc)) from None
     return replace(spec, system=system, gpus=gpus, sus=sus, switch=switch, rack_kw=rack_kw, nodes_per_rack=npr,

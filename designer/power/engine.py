@@ -18,7 +18,7 @@ import numpy as np
 
 from ..formatting import kw
 from ..arrays import DesignArrays, gpu_tdp_w
-from ..gpu_power import GpuPowerError, check_cap
+from ..gpu_power import GpuPowerError, check_cap, gpu_name
 from ..collector import paused
 from ..engines import Context, EngineResult, frozen_array
 from ..findings import Finding
@@ -242,7 +242,7 @@ def _cap_findings(arrays: DesignArrays, catalog, cap_w: float | None) -> list[Fi
             continue
         seen.add(dev.gpu)
         try:
-            check_cap(cap_w, tdp, f"NVIDIA {dev.gpu.upper()}")
+            check_cap(cap_w, tdp, gpu_name(dev.gpu))
         except GpuPowerError as exc:
             out.append(Finding("error", "gpu-power-cap", f"settings.gpu_power_cap_w: {exc}", "project:settings"))
     return out

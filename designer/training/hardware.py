@@ -7,19 +7,12 @@ import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
-from ..gpu_power import GpuPowerError, capped_draw, check_cap, clock_ratio
+from ..gpu_power import GpuPowerError, capped_draw, check_cap, clock_ratio, gpu_name
 from .errors import TrainingError
 
 #: Systems to pick when only a GPU id is given: the usual chassis for that GPU.
 SYSTEM_FOR_GPU = {"a100": "dgx-a100", "h100": "dgx-h100", "h200": "dgx-h200", "b200": "dgx-b200",
                   "gb200": "gb200-nvl72", "b300": "dgx-b300", "gb300": "gb300-nvl72", "rubin": "vera-rubin-nvl72"}
-
-
-def gpu_name(gpu: str) -> str:
-    """The GPU as people call it ("NVIDIA B200", "NVIDIA Rubin"): the ids are NVIDIA's model names in lower
-    case, a model number in capitals and an architecture's name as a word."""
-    name = gpu.upper() if any(ch.isdigit() for ch in gpu) else gpu.capitalize()
-    return f"NVIDIA {name}"
 
 
 @dataclass(frozen=True)
