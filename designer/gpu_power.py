@@ -80,6 +80,9 @@ def capped_draw(typical_w: float, max_w: float, gpus: float, tdp_w: float,
     """(typical, max) draw of a system of ``gpus`` GPUs of ``tdp_w`` under ``cap_w`` (see Draw above)."""
     if cap_w is None or not gpus or not tdp_w or cap_w >= tdp_w or max_w <= 0:
         return typical_w, max_w
+    # below the modelled floor the power engine reports the cap as an error; the draw stops at the floor, so
+    # no figure rests on a cap the model itself refuses
+    cap_w = max(cap_w, floor_w(tdp_w))
     new_max = max(max_w - gpus * (tdp_w - cap_w), 0.0)
     return typical_w * new_max / max_w, new_max
 

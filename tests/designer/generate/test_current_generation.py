@@ -189,3 +189,21 @@ def test_the_ufm_appliance_follows_the_fabric_switch_not_the_nodes(design):
     assert types["ufm-appliance"] == 2 and "ufm-appliance-xdr" not in types
     g, _ = design("gb200-nvl72", 1, switch="q3400")  # and the XDR one on a Quantum-X800, for 400G trays too
     assert count_types(g.project)["ufm-appliance-xdr"] == 2
+
+
+def test_a_cap_below_the_modelled_floor_is_an_error_and_the_draw_stops_at_the_floor(design, catalog):
+    from dataclasses import replace
+
+    from designer.analysis import analyze
+
+    g, _ = design("dgx-b300", 1)
+    settings = g.project.settings
+
+    def it(cap):
+        a = analyze(g.project.with_settings(replace(settings, gpu_power_cap_w=cap)), catalog)
+        return a.power.it_max_kw, [f for f in a.findings if f.severity == "error"]
+
+    floor_kw, floor_errors = it(440.0)  # 40 % of the B300's 1,100 W TDP: the lowest cap modelled
+    low_kw, low_errors = it(200.0)
+    assert not floor_errors and low_errors and "440 W floor" in low_errors[0].message
+    assert low_kw == floor_kw  # not the 200 W the model refuses
