@@ -244,4 +244,8 @@ def test_a_gpu_power_cap_set_in_the_inspector_lowers_the_halls_power(win, qtbot)
     assert win.analysis.power.it_max_kw == pytest.approx(before - gpus * 0.3, abs=0.05)
     win.document.undo()  # one step: the design's GPUs at their TDP again
     assert win.project.settings.gpu_power_cap_w is None and form.gpu_cap.value() == 0
+    form.gpu_cap.stepUp()  # one step up from "none" lands on the lowest cap a design may state, not 50 W
+    assert form.gpu_cap.value() == 100 and win.project.settings.gpu_power_cap_w == 100.0
+    win.document.undo()
+    assert win.project.settings.gpu_power_cap_w is None and form.gpu_cap.value() == 0
     qtbot.waitUntil(lambda: win.analysis.power.it_max_kw == pytest.approx(before, abs=0.01), timeout=60000)

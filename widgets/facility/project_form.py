@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QL
 
 from designer.commands import RenameProjectCommand, SetWorkloadCommand, UpdateSettingsCommand
 from designer.model import Project
+from designer.gpu_power import FLOOR_W
 from designer.settings import COOLANTS
 from designer.training.models import PRESETS
 from designer.training.section import DEFAULT_WORKLOAD
@@ -89,8 +90,7 @@ class ProjectForm(QWidget):
         self.gpu_cap.setToolTip("A power limit on every GPU, as halls that cap power set one (an H100 at 500 W): it "
                                 "lowers the systems' draw by the GPUs' share and their clock with it, so power, "
                                 "cooling and the training estimate all follow")
-        self.gpu_cap.valueChanged.connect(
-            lambda v: self._push(UpdateSettingsCommand({"gpu_power_cap_w": float(v) if v else None})))
+        self.gpu_cap.valueChanged.connect(self._set_gpu_cap)
         form.addRow("GPU power cap", self.gpu_cap)
 
         form.addRow(form_heading("Training workload"))
@@ -134,6 +134,12 @@ class ProjectForm(QWidget):
         note.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
         form.addRow(note)
         self._workload: dict = {}
+
+    def _set_gpu_cap(self, watts: int) -> None:
+        if 0 < watts < FLOOR_W:  # one step up from "none" lands on the lowest cap a design may state
+            self.gpu_cap.setValue(int(FLOOR_W))
+            return
+        self._push(UpdateSettingsCommand({"gpu_power_cap_w": float(watts) if watts else None}))
 
     def _set_workload(self, **changes) -> None:
         workload = {k: v for k, v in {**self._workload, **changes}.items() if v is not None}
