@@ -57,15 +57,22 @@ def air_limits(project: Project, arrays: DesignArrays, s) -> tuple[np.ndarray, l
 
 def air_density_findings(project: Project, rack_air: np.ndarray, limit: np.ndarray,
                          containment: list[str], contained_kw: float) -> list[Finding]:
-    out = []
+    # Racks over the limit by the same figures are one finding naming them all (a SuperPOD of four-DGX racks
+    # has dozens alike): the panel selects every one, and the count of warnings stays the count of problems.
+    groups: dict[tuple, list] = {}
     for i in np.nonzero(rack_air > limit + 1e-9)[0]:
-        rack = project.racks[i]
         open_row = containment[i] == "none"
         row = {"none": "a row without aisle containment", None: "a row"}.get(containment[i], "a contained row")
         remedy = air_remedy(float(rack_air[i]), float(limit[i]), contained_kw if open_row else None)
-        out.append(Finding("warning", "air-density",
-                           f"rack {rack.name or rack.id} rejects {kw(rack_air[i])} to air, over the {limit[i]:g} kW "
-                           f"{row} can take: add {remedy}", f"rack:{rack.id}"))
+        groups.setdefault((kw(rack_air[i]), f"{limit[i]:g}", row, remedy), []).append(project.racks[i])
+    out = []
+    for (air, lim, row, remedy), racks in groups.items():
+        names = [r.name or r.id for r in racks]
+        who = (f"rack {names[0]} rejects" if len(racks) == 1 else
+               f"{len(racks)} racks ({', '.join(names[:3])}{' …' if len(racks) > 3 else ''}) each reject")
+        out.append(Finding("warning", "air-density", f"{who} {air} to air, over the {lim} kW {row} can take: "
+                                                     f"add {remedy}", f"rack:{racks[0].id}",
+                           tuple(f"rack:{r.id}" for r in racks[1:])))
     return out
 
 
