@@ -244,10 +244,15 @@ def cable_lengths_m(inv: Inventory, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cable length in metres between devices ``a`` and ``b`` (before rounding to orderable lengths)."""
     rack = np.asarray(inv.devices.rack, dtype=np.int64)
     z = np.asarray(inv.devices.z_mm, dtype=float)
-    ra, rb = rack[a], rack[b]
-    za, zb = z[a], z[b]
-    horizontal = np.abs(inv.rack_x[ra] - inv.rack_x[rb]) + np.abs(inv.rack_y[ra] - inv.rack_y[rb])
-    drops = (inv.rack_top[ra] - za) + (inv.rack_top[rb] - zb) + 2 * TRAY_ABOVE_RACK_MM
+    return run_lengths_m(inv.rack_x, inv.rack_y, inv.rack_top, rack[a], z[a], rack[b], z[b])
+
+
+def run_lengths_m(rack_x: np.ndarray, rack_y: np.ndarray, rack_top: np.ndarray, ra: np.ndarray, za: np.ndarray,
+                  rb: np.ndarray, zb: np.ndarray) -> np.ndarray:
+    """Metres of cable between ports at heights ``za``/``zb`` (mm) in racks ``ra``/``rb``: the tray rule every
+    fabric's cabling shares (up to the tray, along it, down, with slack; straight within one rack)."""
+    horizontal = np.abs(rack_x[ra] - rack_x[rb]) + np.abs(rack_y[ra] - rack_y[rb])
+    drops = (rack_top[ra] - za) + (rack_top[rb] - zb) + 2 * TRAY_ABOVE_RACK_MM
     run = horizontal + drops
     tray = run + np.maximum(SLACK_MIN_MM, SLACK_FRACTION * run)
     inside = np.abs(za - zb) + IN_RACK_SLACK_MM

@@ -31,7 +31,7 @@ import numpy as np
 
 from catalog import Catalog, DeviceType, PortGroup
 
-from ..fabric.geometry import IN_RACK_SLACK_MM, SLACK_FRACTION, SLACK_MIN_MM, TRAY_ABOVE_RACK_MM, U_MM, natural_key
+from ..fabric.geometry import U_MM, natural_key, run_lengths_m
 from ..model import Project
 
 FIBRE = "fiber-mpo12-mmf"
@@ -213,10 +213,7 @@ class _Lengths:
         self.mmf_reach = catalog.get(FIBRE).reach_m or 50.0
 
     def metres(self, ra: np.ndarray, za: np.ndarray, rb: np.ndarray, zb: np.ndarray) -> np.ndarray:
-        run = np.abs(self.x[ra] - self.x[rb]) + np.abs(self.y[ra] - self.y[rb]) + self.tops[ra] - za \
-            + self.tops[rb] - zb + 2 * TRAY_ABOVE_RACK_MM
-        tray = run + np.maximum(SLACK_MIN_MM, SLACK_FRACTION * run)
-        return np.where(ra == rb, np.abs(za - zb) + IN_RACK_SLACK_MM, tray) / 1000.0
+        return run_lengths_m(self.x, self.y, self.tops, ra, za, rb, zb)
 
     def add(self, cables: dict[str, Counter], cable: str, metres: np.ndarray) -> None:
         """Each run rounded up to the cable's shortest orderable length (the longest, counted as too long, when
