@@ -119,9 +119,13 @@ NUMBERS: dict[str, tuple[type, float, float]] = {
     "speed_gbps": (float, 1, 1e5),
     "su_systems": (int, 1, 10000),
     "systems_per_rack": (int, 1, 64),
+    "ethernet_su_systems": (int, 1, 10000),
+    "ethernet_planes": (int, 1, 2),
 }
 STRINGS = {"name", "manufacturer", "category", "part_number", "description", "airflow", "gpu", "form_factor", "media",
-           "basis", "top", "preliminary", "connector"}
+           "basis", "top", "preliminary", "connector", "default_fabric"}
+#: Compute-fabric technologies a system's reference architectures name (``default_fabric``).
+FABRICS = ("infiniband", "spectrum-x")
 #: Longest orderable cable run, m: a 2 km FR4 link rides one single-mode fibre (10 km for LR4).
 MAX_CABLE_M = 10000
 #: Cage and module tops: a flat-top module sits under a NIC's riding heat sink, a finned one in a switch cage.
@@ -253,7 +257,8 @@ def _ports(ctx: _Ctx, raw: Any) -> tuple[PortGroup, ...]:
     out = []
     for i, item in enumerate(raw):
         at = f"ports[{i}]"
-        d = _dict(ctx, at, item, {"role", "protocol", "speed_gbps", "count", "cage", "ports_per_cage", "top"},
+        d = _dict(ctx, at, item, {"role", "protocol", "speed_gbps", "count", "cage", "ports_per_cage", "top",
+                                  "breakout"},
                   {"role", "protocol", "speed_gbps", "count"})
         top = _text(ctx, f"{at}.top", d.get("top", ""))
         if top not in TOPS:
@@ -272,6 +277,7 @@ def _ports(ctx: _Ctx, raw: Any) -> tuple[PortGroup, ...]:
             cage=_text(ctx, f"{at}.cage", d.get("cage", "")),
             ports_per_cage=_number(ctx, f"{at}.ports_per_cage", d.get("ports_per_cage", 1), int, 1, 16),
             top=top,
+            breakout=_number(ctx, f"{at}.breakout", d.get("breakout", 1), int, 1, 8),
         ))
     return tuple(out)
 
@@ -432,6 +438,10 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
         raise ctx.fail("airflow", f"{quoted(fields['airflow'])} is not one of {', '.join(sorted(AIRFLOWS - {''}))}")
     if fields.get("top", "") not in TOPS:
         raise ctx.fail("top", f"{quoted(fields['top'])} is not flat or finned")
+    if fields.get("default_fabric", "infiniband") not in FABRICS:
+        raise ctx.fail("default_fabric", f"{quoted(fields['default_fabric'])} is not one of {', '.join(FABRICS)}")
+    if fields.get("default_fabric") == "spectrum-x" and not fields.get("ethernet_su_systems"):
+        raise ctx.fail("default_fabric", "spectrum-x needs the Ethernet RA's scalable unit (ethernet_su_systems)")
     if "gpu" in fields:
         fields["gpu"] = fields["gpu"].lower()
         if not fields["gpu"].strip() and fields.get("gpu_count"):

@@ -123,6 +123,9 @@ class PortGroup:
     #: the cage's heat-sink style where it matters for what plugs in: "finned" (a switch's riding-heatsink-free
     #: cage takes finned-top modules) or "flat" (a NIC's cage under a riding heatsink takes flat-top modules)
     top: str = ""
+    #: the most ports one port splits into, each at ``speed_gbps / n`` (an Ethernet switch's 800G cage as
+    #: 2 x 400G or 4 x 200G by twin-port modules and splitter cables); 1: it does not split
+    breakout: int = 1
 
     @property
     def cages(self) -> int:
@@ -247,6 +250,13 @@ class DeviceType:
     su_systems: int = 0
     #: systems per rack in the reference architecture's rack layout (servers); 0 when not stated
     systems_per_rack: int = 0
+    #: systems per scalable unit in the vendor's Spectrum-X (Ethernet) reference architecture; 0: the system
+    #: has no published Ethernet compute fabric
+    ethernet_su_systems: int = 0
+    #: planes of that Ethernet fabric (2: each GPU's port split in two halves, one per independent plane)
+    ethernet_planes: int = 0
+    #: the compute fabric the system's SuperPOD RA builds by default: "infiniband" or "spectrum-x"
+    default_fabric: str = ""
     # provenance
     figures: Mapping[str, Figure] = field(default_factory=lambda: EMPTY, compare=False, repr=False)
     origin: str = field(default="", compare=False)

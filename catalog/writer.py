@@ -67,7 +67,7 @@ def entry_to_json(dev: DeviceType) -> dict:
         common = Counter((fig.source, fig.evidence) for fig in f.values()).most_common(1)[0][0]
         doc["source"], doc["evidence"] = common
     for key in ("part_number", "description", "airflow", "gpu", "form_factor", "media", "connector", "top",
-                "basis", "preliminary"):
+                "basis", "preliminary", "default_fabric"):
         value = getattr(dev, key)
         if value:
             doc[key] = _figure(value, f.get(key)) if key in f else value
@@ -86,7 +86,8 @@ def entry_to_json(dev: DeviceType) -> dict:
              "count": _figure(p.count, f.get(f"ports[{i}].count")),
              **({"cage": p.cage} if p.cage else {}),
              **({"ports_per_cage": p.ports_per_cage} if p.ports_per_cage != 1 else {}),
-             **({"top": p.top} if p.top else {})}
+             **({"top": p.top} if p.top else {}),
+             **({"breakout": p.breakout} if p.breakout != 1 else {})}
             for i, p in enumerate(dev.ports)
         ]
     if dev.components:

@@ -61,6 +61,13 @@ class Settings:
     #: It lowers the draw the power and cooling engines see and the clock the training estimate runs at
     #: (designer/gpu_power.py).
     gpu_power_cap_w: float | None = None
+    #: What the compute fabric's switches run: "infiniband" (Quantum), "spectrum-x" (NVIDIA's Ethernet
+    #: for AI, as the DGX B300 Spectrum-4 RA builds it) or "roce" (other RoCE Ethernet). Only switches
+    #: of that kind are taken as compute-fabric switches.
+    fabric_technology: str = "infiniband"
+    #: Independent compute-fabric planes: 2 splits each GPU port in two halves, one per plane (Spectrum-X
+    #: twin-plane); a lost plane leaves every job running at half bandwidth.
+    fabric_planes: int = 1
 
     def __post_init__(self) -> None:
         check_settings(self)
@@ -68,7 +75,8 @@ class Settings:
     def to_json(self) -> dict:
         # an absent cap is left out, so that a design without one saves as it did before the setting existed
         return {f.name: getattr(self, f.name) for f in fields(self)
-                if not (f.name in OPTIONAL and getattr(self, f.name) is None)}
+                if not (f.name in OPTIONAL and getattr(self, f.name) is None)
+                and not (f.name in OMITTED_AT_DEFAULT and getattr(self, f.name) == f.default)}
 
     def updated(self, **changes) -> Settings:
         return replace(self, **changes)
@@ -76,6 +84,10 @@ class Settings:
 
 #: Settings that may be absent (None): no value means the feature is off.
 OPTIONAL = frozenset({"gpu_power_cap_w"})
+#: Settings left out of the file at their default, so that a design saves as it did before they existed.
+OMITTED_AT_DEFAULT = frozenset({"fabric_technology", "fabric_planes"})
+#: Compute-fabric technologies (``fabric.technology`` in the analysis).
+FABRIC_TECHNOLOGIES = ("infiniband", "spectrum-x", "roce")
 #: The highest GPU power cap a design may state, W: above every GPU's TDP in the catalog (Rubin, about
 #: 1,800 W). The design's own GPUs bound it tighter (their floor to their TDP); the power engine reports a
 #: cap outside that range, since these settings do not know which GPUs the design holds.
@@ -119,6 +131,11 @@ def check_settings(s: Settings) -> None:
     _positive("air_rack_limit_open_kw", s.air_rack_limit_open_kw, RACK_KW_MIN, 10000.0, inclusive_lo=True)
     if s.gpu_power_cap_w is not None:
         _positive("gpu_power_cap_w", s.gpu_power_cap_w, FLOOR_W, GPU_POWER_CAP_MAX_W, inclusive_lo=True)
+    if not isinstance(s.fabric_technology, str) or s.fabric_technology not in FABRIC_TECHNOLOGIES:
+        raise SettingsError(f"fabric_technology must be one of {', '.join(FABRIC_TECHNOLOGIES)}, "
+                            f"got {s.fabric_technology!r}")
+    if isinstance(s.fabric_planes, bool) or s.fabric_planes not in (1, 2):
+        raise SettingsError(f"fabric_planes must be 1 or 2, got {s.fabric_planes!r}")
 
 
 def settings_from_json(doc: object, where: str = "settings") -> Settings:

@@ -38,7 +38,9 @@ from .base import ExportError
 EXTRA_COLUMNS = ("a_rack_name", "a_u", "b_rack_name", "b_u", "a_device_name", "b_device_name",
                  "cable_part_number", "cable_ordering_part_number",
                  "a_transceiver_part_number", "b_transceiver_part_number", "a_label", "b_label")
-COLUMNS = LINK_COLUMNS + EXTRA_COLUMNS
+#: The plane of a twin-plane fabric (A, B; empty with one plane) comes last, so the columns before it keep
+#: their places.
+COLUMNS = LINK_COLUMNS + EXTRA_COLUMNS + ("plane",)
 #: Between the near end and the far end on a label: plain ASCII, because label printers' fonts and
 #: a CSV opened in a spreadsheet without an encoding prompt both get an arrow wrong.
 LABEL_SEPARATOR = " > "
@@ -230,6 +232,8 @@ def cabling_plan(analysis: Analysis) -> CablingPlan:
         "b_transceiver_part_number": _pick(mod_pn, ch["module_b"]),
         # Each end's label reads from where it hangs: near end first, then the far end.
         "a_label": a_end + LABEL_SEPARATOR + b_end, "b_label": b_end + LABEL_SEPARATOR + a_end,
+        "plane": (np.asarray(["A", "B", ""], dtype=object)[plan.plane] if plan.planes > 1 and plan.plane is not None
+                  else np.full(len(plan), "", dtype=object)),
     }
     text = {c: text[c].tolist() for c in COLUMNS}
     # Every text of a link comes from one of these tables, so checking them checks every field.

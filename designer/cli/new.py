@@ -29,10 +29,16 @@ def add_parser(subparsers) -> None:
     size.add_argument("--gpus", metavar="N", help="GPUs wanted (rounded to whole systems and scalable units)")
     size.add_argument("--sus", metavar="N",
                       help="scalable units of the system's reference architecture (32 DGX B200/H100/H200, "
-                           "72 DGX B300 or Rubin NVL8, 8 NVL72 racks)")
+                           "72 DGX B300 or Rubin NVL8, 8 NVL72 racks; on spectrum-x 64 DGX B300, 1 GB300 "
+                           "NVL72 rack)")
+    s.add_argument("--fabric", metavar="TECH",
+                   help="compute fabric: infiniband or spectrum-x (default: the system's SuperPOD RA: spectrum-x "
+                        "for dgx-b300-dc, infiniband otherwise)")
+    s.add_argument("--planes", metavar="N", help="compute-fabric planes, 1 or 2 (default: 2 for spectrum-x, "
+                                                 "each GPU port split over two planes; 1 for infiniband)")
     s.add_argument("--switch", metavar="ID",
                    help="compute-fabric switch (default: the system's RA switch: qm9700 for 400G NDR systems, "
-                        "q3400 for 800G XDR ones)")
+                        "q3400 for 800G XDR ones, sn5610 for spectrum-x)")
     s.add_argument("--rack-kw", metavar="KW", help="rack power limit; sets DGX per rack (default: 40 kW; "
                                                    "the system's own figure for rack-scale systems)")
     s.add_argument("--nodes-per-rack", metavar="N", help="DGX per rack (default: as many as the rack power allows)")
@@ -91,7 +97,8 @@ def spec_from_args(args) -> SuperpodSpec:
         hall_cooling_kw=_float(args.hall_cooling_kw, "--hall-cooling-kw"),
         hall_liquid_kw=_float(args.hall_liquid_kw, "--hall-liquid-kw"),
         phase_sus=_int(args.phases, "--phases"), name=args.name or "",
-        gpu_power_w=_float(args.gpu_power_w, "--gpu-power-w"))
+        gpu_power_w=_float(args.gpu_power_w, "--gpu-power-w"), fabric=args.fabric,
+        planes=_int(args.planes, "--planes"))
 
 
 def phase_path(path: Path, phase: int) -> Path:

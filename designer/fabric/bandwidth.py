@@ -90,10 +90,13 @@ def bandwidth_section(inv: Inventory, catalog: Catalog, tree: FatTree | None,
         return bandwidth_figures(gpus=gpus, gpus_per_node=inv.gpus_per_node or 1, rails=inv.rails, port_gbps=0.0,
                                  nvlink_gbs=nvlink, domain=domain, message_bytes=message_bytes)
     node_port = catalog.get(inv.node_type).ports_of("compute")[0].speed_gbps if inv.node_type else tree.port_gbps
-    port = min(node_port, tree.port_gbps)
-    return bandwidth_figures(gpus=gpus, gpus_per_node=inv.gpus_per_node, rails=tree.rails, port_gbps=port,
-                             nvlink_gbs=nvlink, domain=domain, oversubscription=round(tree.actual_oversubscription, 4),
-                             endpoints=tree.nodes * tree.rails, leaf_uplinks=tree.links_leaf_spine,
+    # every plane carries its share of each node port: a GPU's 800G as 2 x 400G over two planes
+    port = min(node_port / tree.planes, tree.port_gbps)
+    return bandwidth_figures(gpus=gpus, gpus_per_node=inv.gpus_per_node, rails=tree.rails * tree.planes,
+                             port_gbps=port, nvlink_gbs=nvlink, domain=domain,
+                             oversubscription=round(tree.actual_oversubscription, 4),
+                             endpoints=tree.nodes * tree.rails * tree.planes,
+                             leaf_uplinks=tree.links_leaf_spine * tree.planes,
                              leaf_down=tree.leaf_down, message_bytes=message_bytes)
 
 

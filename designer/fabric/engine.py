@@ -149,6 +149,36 @@ def parts_findings(plan: WiringPlan, catalog: Catalog) -> list[Finding]:
     return out
 
 
+def technology_findings(project: Project, catalog: Catalog, inv: Inventory, hall: str) -> list[Finding]:
+    """Compute-fabric switches of the other kind than the design's technology (they are left out of the
+    fabric), and a second plane the switches cannot be split for."""
+    out: list[Finding] = []
+    wanted = "infiniband" if inv.technology == "infiniband" else "ethernet"
+    other: Counter = Counter()
+    where = ""
+    types: dict[str, str] = {}
+    for rack in project.racks:
+        for d in rack.devices:
+            if d.type not in types:
+                dt = catalog.find(d.type)
+                g = next((g for g in dt.ports if g.role == "fabric"), None) if dt is not None and \
+                    dt.kind == "switch" else None
+                types[d.type] = g.protocol if g is not None else ""
+            proto = types[d.type]
+            name = (d.name or d.id).lower()
+            if proto and proto != wanted and proto == "infiniband" and "storage" not in name \
+                    and any(r in name for r in ("leaf", "spine", "core")):
+                other[d.type] += 1
+                where = where or f"rack:{rack.id}"
+    if other:
+        names = ", ".join(f"{n} {_type_name(catalog, t)}" for t, n in other.items())
+        out.append(Finding("error", "fabric-technology-mismatch",
+                           f"the design's compute fabric is {inv.technology} but it places InfiniBand fabric "
+                           f"switches ({names}): they are left out of the fabric; change the fabric technology "
+                           f"in the project settings or replace them", where or hall))
+    return out
+
+
 def analyze_fabric(ctx: Context) -> FabricResult:
     """Size the design's compute fabric once, wire it from the floor plan, and check it."""
     project, catalog, s = ctx.project, ctx.catalog, ctx.settings
@@ -161,21 +191,23 @@ def analyze_fabric(ctx: Context) -> FabricResult:
         return FabricResult(section=section, findings=tuple(findings), inventory=inv, tree=required,
                             tiers_requested=tiers, tiers_exceeded=exceeded, error=error, plan=plan)
 
+    findings.extend(technology_findings(project, catalog, inv, hall))
+    kind = {"technology": inv.technology, "planes": inv.planes}
     if not inv.nodes:
-        return result({"endpoints": 0, "nodes": 0, "gpus": 0, "tiers": 0, "leaf": 0, "spine": 0, "core": 0,
+        return result({**kind, "endpoints": 0, "nodes": 0, "gpus": 0, "tiers": 0, "leaf": 0, "spine": 0, "core": 0,
                        "links": dict(EMPTY_LINKS), "max_endpoints": 0, "cables": {}, "cables_by_length": {},
                        "cables_total": 0, "transceivers": {}, "placed": {r: len(inv.switches[r]) for r in
                                                                           ("leaf", "spine", "core")},
                        "notes": ["no compute nodes in the design"]})
     if required is None:
-        return result({"endpoints": len(inv.nodes) * inv.rails + len(inv.reserved), "error": error})
+        return result({**kind, "endpoints": len(inv.nodes) * inv.rails + len(inv.reserved), "error": error})
     plan = plan_wiring(project, catalog, oversubscription=oversubscription, inv=inv, required=required)
     for column in (plan.tier, plan.a_dev, plan.a_port, plan.b_dev, plan.b_port, plan.rail, plan.raw_m,
                    *(v for v in plan.choice.values() if hasattr(v, "flags"))):
         column.flags.writeable = False  # the exports and every view share this plan
     switch_type = catalog.find(required.switch)
     switch = switch_type.name if switch_type is not None else required.switch  # the name people read
-    needs = (("leaf", required.leaf), ("spine", required.spine), ("core", required.core))
+    needs = (("leaf", required.leaf_switches), ("spine", required.spine_switches), ("core", required.core_switches))
     if not any(plan.placed[r] for r, _ in needs):
         parts = " + ".join(f"{n} {r}" for r, n in needs if n)
         findings.append(Finding("warning", "fabric-no-switches",

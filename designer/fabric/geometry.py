@@ -79,24 +79,40 @@ class Inventory:
     switches: dict            # role -> device indices
     switch_type: str | None
     notes: list
+    #: what the fabric runs and in how many planes (the design's settings)
+    technology: str = "infiniband"
+    planes: int = 1
+    #: the sized node type's compute-port speed as its NIC has it (each plane takes 1/planes of it), Gb/s
+    node_port_gbps: float = 0.0
 
 
-def _fabric_group(dtype, roles=("fabric",)):
+#: Names of Ethernet switches that serve another network: never taken for compute-fabric switches.
+OTHER_NETWORKS = ("storage", "inband", "in-band", "oob", "mgmt", "management")
+
+
+def _fabric_group(dtype, roles=("fabric",), protocol: str = "infiniband"):
     for g in dtype.ports:
-        if g.role in roles and g.protocol == "infiniband":
+        if g.role in roles and g.protocol == protocol:
             return g
     return None
 
 
 def _role_of(name: str) -> str | None:
     low = name.lower()
+    if "superspine" in low or "super-spine" in low:  # the Ethernet RAs' name for the third tier
+        return "core"
     for role in ROLES:
         if role in low:
             return role
     return None
 
 
-def _fabric_role(catalog: Catalog, type_id: str) -> tuple:
+def protocol_of(technology: str) -> str:
+    """The port protocol of a compute-fabric technology's switches."""
+    return "infiniband" if technology == "infiniband" else "ethernet"
+
+
+def _fabric_role(catalog: Catalog, type_id: str, protocol: str = "infiniband") -> tuple:
     """What a device of this type is to the fabric, with what its wiring needs: ("node", type, compute group),
     ("system", type, compute group, trays), ("appliance", type, group), ("switch", type, group) or ("other", type)."""
     dtype = catalog.get(type_id)
@@ -108,10 +124,10 @@ def _fabric_role(catalog: Catalog, type_id: str) -> tuple:
             if ctype.ports_of("compute"):
                 return ("system", dtype, ctype.ports_of("compute")[0], comp.count)
         return ("system", dtype, dtype.ports_of("compute")[0], 0)  # no tray breakdown: one node
-    if dtype.kind == "appliance" and _fabric_group(dtype):
-        return ("appliance", dtype, _fabric_group(dtype))
-    if dtype.kind == "switch" and _fabric_group(dtype):
-        return ("switch", dtype, _fabric_group(dtype))
+    if dtype.kind == "appliance" and _fabric_group(dtype, protocol=protocol):
+        return ("appliance", dtype, _fabric_group(dtype, protocol=protocol))
+    if dtype.kind == "switch" and _fabric_group(dtype, protocol=protocol):
+        return ("switch", dtype, _fabric_group(dtype, protocol=protocol))
     return ("other", dtype)
 
 
@@ -122,18 +138,23 @@ def compute_port_gbps(catalog: Catalog, type_id: str) -> float:
     return float(role[2].speed_gbps) if role[0] in ("node", "system") else 0.0
 
 
+def _su(dtype, protocol: str) -> int:
+    """Systems per scalable unit in the RA of the fabric's kind (the Ethernet RA's SU on Ethernet)."""
+    return (dtype.ethernet_su_systems if protocol == "ethernet" else 0) or dtype.su_systems
+
+
 def _add_system(dev: FabricDevices, nodes: list, name: str, ri: int, top: float, units: int, dtype, g,
-                n: int, cage: Cage) -> tuple:
+                n: int, cage: Cage, su: int) -> tuple:
     """A rack-scale system's nodes, one per compute tray spread up the rack (one at mid-height without a tray
     breakdown); returns its rail key."""
     if not n:
         nodes.append(dev.add(name, ri, top / 2, g.ports_per_cage, False, dtype.id, cage))
-        return (dtype.id, g.count, g.ports_per_cage, dtype.su_systems or DEFAULT_SU_RACKS, dtype.gpu_count)
+        return (dtype.id, g.count, g.ports_per_cage, su or DEFAULT_SU_RACKS, dtype.gpu_count)
     span = units * U_MM
     for t in range(n):
         nodes.append(dev.add(f"{name}/tray{t + 1:02d}", ri, span * (t + 0.5) / n,
                              g.ports_per_cage, False, dtype.id, cage))
-    return (dtype.id, g.count, g.ports_per_cage, (dtype.su_systems or DEFAULT_SU_RACKS) * n, dtype.gpu_count / n)
+    return (dtype.id, g.count, g.ports_per_cage, (su or DEFAULT_SU_RACKS) * n, dtype.gpu_count / n)
 
 
 def _sizing_basis(rails_seen: dict, notes: list[str]) -> tuple:
@@ -149,9 +170,13 @@ def _sizing_basis(rails_seen: dict, notes: list[str]) -> tuple:
 
 
 def inventory(project: Project, catalog: Catalog) -> Inventory:
-    """Nodes (servers' and rack systems' compute ports), UFM-style appliances and InfiniBand switches.
+    """Nodes (servers' and rack systems' compute ports), UFM-style appliances and the compute-fabric switches:
+    InfiniBand ones, or Ethernet ones when the design's fabric technology is Ethernet.
 
-    Storage-fabric devices (named "storage...") are left out: they belong to another fabric.
+    Storage-fabric devices (named "storage...") are left out: they belong to another fabric; so are Ethernet
+    switches named for another network (in-band, out-of-band, management).
+    With two planes every node port is split in two halves (its cage carries one port of each plane) and
+    the switches run their ports split to that speed where the catalog says they split.
     """
     dev = FabricDevices()
     nodes, reserved, notes = [], [], []
@@ -162,6 +187,9 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
     # What a device is to the fabric depends only on its type: decide it once per type, not per device.
     roles: dict[str, tuple] = {}
     cages: dict[str, Cage] = {}  # and what its cages accept, once per type too
+    technology = getattr(project.settings, "fabric_technology", "infiniband")
+    planes = getattr(project.settings, "fabric_planes", 1)
+    protocol = protocol_of(technology)
 
     rack_types: dict[str, tuple] = {}
     for ri, rack in enumerate(project.racks):
@@ -174,24 +202,28 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
         for d in rack.devices:
             role = roles.get(d.type)
             if role is None:
-                role = roles[d.type] = _fabric_role(catalog, d.type)
+                role = roles[d.type] = _fabric_role(catalog, d.type, protocol)
                 if role[0] != "other":
                     cages[d.type] = cage_of(role[2], role[0] == "switch")
             what, dtype = role[0], role[1]
             if what == "other":
                 continue
             name = d.name or d.id
-            if "storage" in name.lower():
+            low = name.lower()
+            if "storage" in low or (what == "switch" and protocol == "ethernet"
+                                    and any(w in low for w in OTHER_NETWORKS)):
                 continue
             z = ((d.u or 1) - 1) * U_MM + dtype.u_height * U_MM / 2
             if what == "node":
                 g = role[2]
                 nodes.append(dev.add(name, ri, z, g.ports_per_cage, False, dtype.id, cages[d.type]))
-                key = (dtype.id, g.count, g.ports_per_cage, dtype.su_systems or DEFAULT_SU_SYSTEMS, dtype.gpu_count)
+                key = (dtype.id, g.count, g.ports_per_cage, _su(dtype, protocol) or DEFAULT_SU_SYSTEMS,
+                       dtype.gpu_count)
                 rails_seen[key] = rails_seen.get(key, 0) + 1
             elif what == "system":
                 n = role[3]
-                key = _add_system(dev, nodes, name, ri, top, units, dtype, role[2], n, cages[d.type])
+                key = _add_system(dev, nodes, name, ri, top, units, dtype, role[2], n, cages[d.type],
+                                  _su(dtype, protocol))
                 rails_seen[key] = rails_seen.get(key, 0) + (n or 1)
             elif what == "appliance":
                 # one device, listed once per fabric port: the wiring numbers its ports 1, 2 … in that order
@@ -202,13 +234,37 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
                 switches[_role_of(name)].append(idx)
                 switch_types[dtype.id] = switch_types.get(dtype.id, 0) + 1
     node_type, rails, cage_ports, su_nodes, gpn = _sizing_basis(rails_seen, notes)
+    node_gbps = next((dev.cages[i].speed_gbps for i in nodes if dev.types[i] == node_type), 0.0)
+    breakout = {t: r[2].breakout for t, r in roles.items() if r[0] == "switch"}
+    _run_split(dev, nodes, switches, breakout, node_gbps / planes if node_gbps else 0.0, planes)
     for role in ROLES:
         switches[role].sort(key=lambda i: natural_key(dev.labels[i]))
     switch_type = max(switch_types, key=switch_types.get) if switch_types else None
     if len(switch_types) > 1:
         notes.append(f"several compute-fabric switch models; sized with {switch_type}")
     return Inventory(dev, ids, halls, np.asarray(xs, float), np.asarray(ys, float), np.asarray(tops, float),
-                     nodes, rails, node_type, cage_ports, su_nodes, gpn, reserved, switches, switch_type, notes)
+                     nodes, rails, node_type, cage_ports, su_nodes, gpn, reserved, switches, switch_type, notes,
+                     technology, planes, node_gbps)
+
+
+def _run_split(dev: FabricDevices, nodes: list, switches: dict, breakout: dict, plane_gbps: float,
+               planes: int) -> None:
+    """Cages as the fabric runs them: a node cage carries one port of each plane at the plane's speed; a switch
+    whose ports split (an Ethernet switch's, by twin-port modules: ``breakout`` by type) runs them at that
+    speed."""
+    if planes > 1:
+        for i in nodes:
+            c = dev.cages[i]
+            dev.cages[i] = replace(c, speed_gbps=c.speed_gbps / planes, ports=c.ports * planes)
+            dev.cage_ports[i] = c.ports * planes
+    if not plane_gbps:
+        return
+    for i in (j for role in switches.values() for j in role):
+        c = dev.cages[i]
+        ways = round(c.speed_gbps / plane_gbps)
+        if 1 < ways <= breakout.get(dev.types[i], 1) and abs(c.speed_gbps / plane_gbps - ways) < 1e-9:
+            dev.cages[i] = replace(c, speed_gbps=plane_gbps, ports=c.ports * ways)
+            dev.cage_ports[i] = c.ports * ways
 
 
 def mounted_sources(project: Project, catalog: Catalog, inv: Inventory) -> list[tuple | None]:

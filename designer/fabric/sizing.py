@@ -25,7 +25,7 @@ sets) and their spines, spine ``j`` of every pod uplinks to core group ``j``.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
@@ -49,12 +49,33 @@ def smallest_divisor_at_least(n: int, minimum: int) -> int | None:
     return None
 
 
-def fabric_ports(switch: DeviceType):
-    """The switch's fabric port group, or FabricError when it has none."""
-    for group in switch.ports:
-        if group.role == "fabric":
-            return group
-    raise FabricError(f"{switch.id} is not a fabric switch: it has no fabric ports")
+def fabric_ports(switch: DeviceType, speed_gbps: float = 0.0):
+    """The switch's fabric port group, or FabricError when it has none.
+
+    With ``speed_gbps`` below the ports' own speed, the group as the switch runs it split to that speed
+    (an SN5610's 64 x 800G as 128 x 400G, twin-port modules in its cages), when the catalog says its ports
+    split that far; FabricError otherwise.
+    """
+    group = next((g for g in switch.ports if g.role == "fabric"), None)
+    if group is None:
+        raise FabricError(f"{switch.id} is not a fabric switch: it has no fabric ports")
+    if not speed_gbps or speed_gbps >= group.speed_gbps:
+        return group
+    ways = group.speed_gbps / speed_gbps
+    if abs(ways - round(ways)) > 1e-9 or round(ways) > group.breakout:
+        what = (f"its {group.speed_gbps:g}G ports split at most {group.breakout} ways "
+                f"({group.speed_gbps / group.breakout:g}G)" if group.breakout > 1
+                else f"its {group.speed_gbps:g}G ports do not split")
+        raise FabricError(f"{switch.id} cannot run {speed_gbps:g}G fabric ports: {what}")
+    n = int(round(ways))
+    return replace(group, speed_gbps=speed_gbps, count=group.count * n, ports_per_cage=group.ports_per_cage * n,
+                   breakout=1)
+
+
+def technology_of(switch: DeviceType) -> str:
+    """``infiniband`` for a Quantum switch, ``spectrum-x`` for an Ethernet one (the RAs' Spectrum-X fabric)."""
+    group = next((g for g in switch.ports if g.role == "fabric"), None)
+    return "spectrum-x" if group is not None and group.protocol == "ethernet" else "infiniband"
 
 
 def leaf_split(radix: int, oversubscription: float) -> tuple[int, int]:
@@ -97,6 +118,28 @@ class FatTree:
     reserved_unplaced: int = 0
     #: the node ports' speed, Gb/s (0: the switch's port speed); UFM ports run at the switch's speed
     node_port_gbps: float = 0.0
+    #: independent copies of the tree (Spectrum-X twin-plane: each GPU port split in two, one half per plane).
+    #: Every count field above is one plane's; the ``*_switches`` properties and :meth:`to_json` count all.
+    planes: int = 1
+    #: "infiniband", "spectrum-x" or "roce": what the switches run
+    technology: str = "infiniband"
+
+    # -- every plane ------------------------------------------------------
+    @property
+    def leaf_switches(self) -> int:
+        return self.leaf * self.planes
+
+    @property
+    def spine_switches(self) -> int:
+        return self.spine * self.planes
+
+    @property
+    def core_switches(self) -> int:
+        return self.core * self.planes
+
+    @property
+    def switches(self) -> int:
+        return (self.leaf + self.spine + self.core) * self.planes
 
     # -- derived counts ---------------------------------------------------
     @property
@@ -176,18 +219,19 @@ class FatTree:
         return used.ravel()
 
     def ports(self) -> dict:
-        k = self.radix
-        leaf_down = int(self.leaf_down_used().sum())
-        leaf_up = self.links_leaf_spine
-        spine_used = int(self.spine_ports_used().sum())
-        core_used = int(self.core_ports_used().sum())
+        """Ports per tier over every plane: total, used facing down and up, free."""
+        k, n = self.radix, self.planes
+        leaf_down = int(self.leaf_down_used().sum()) * n
+        leaf_up = self.links_leaf_spine * n
+        spine_used = int(self.spine_ports_used().sum()) * n
+        core_used = int(self.core_ports_used().sum()) * n
         out = {
-            "leaf": {"total": self.leaf * k, "down_used": leaf_down, "up_used": leaf_up,
-                     "used": leaf_down + leaf_up, "free": self.leaf * k - leaf_down - leaf_up},
-            "spine": {"total": self.spine * k, "down_used": leaf_up, "up_used": self.links_spine_core,
-                      "used": spine_used, "free": self.spine * k - spine_used},
-            "core": {"total": self.core * k, "down_used": core_used, "up_used": 0,
-                     "used": core_used, "free": self.core * k - core_used},
+            "leaf": {"total": self.leaf_switches * k, "down_used": leaf_down, "up_used": leaf_up,
+                     "used": leaf_down + leaf_up, "free": self.leaf_switches * k - leaf_down - leaf_up},
+            "spine": {"total": self.spine_switches * k, "down_used": leaf_up, "up_used": self.links_spine_core * n,
+                      "used": spine_used, "free": self.spine_switches * k - spine_used},
+            "core": {"total": self.core_switches * k, "down_used": core_used, "up_used": 0,
+                     "used": core_used, "free": self.core_switches * k - core_used},
         }
         return out
 
@@ -195,6 +239,8 @@ class FatTree:
         """(switch, node, reserved) cages: the switch's as the catalog has it, NIC cages flat-top OSFP."""
         switch = catalog.find(self.switch)
         group = next((g for g in switch.ports if g.role == "fabric"), None) if switch is not None else None
+        if group is not None:  # as the switch runs them: split to the planes' speed
+            group = replace(group, speed_gbps=self.port_gbps, ports_per_cage=self.switch_cage_ports)
         sw = media.cage_of(group, True) if group is not None else \
             media.Cage(self.port_gbps, self.switch_cage_ports, "", "OSFP", True)
         node = media.Cage(self.node_port_gbps or self.port_gbps, self.node_cage_ports, "flat", "OSFP")
@@ -227,16 +273,18 @@ class FatTree:
             cables[fibre] = cables.get(fibre, 0) + links
             return parts.options(sw, cls)[0].id, parts.options(a, cls)[0].id
 
-        ups = self.links_leaf_spine + self.links_spine_core
+        n = self.planes
+        ups = (self.links_leaf_spine + self.links_spine_core) * n
         up_mod = join(sw, ups, "switch-to-switch")[0] if ups else None
-        node_mod, node_part = join(node, self.nodes * self.rails, "node") if self.nodes else (None, None)
-        res_mod, res_part = join(res, self.reserved_ports, "reserved-port") if self.reserved_ports else (None, None)
-        if node_part is not None:
-            xcvr[node_part] = xcvr.get(node_part, 0) + self.nodes * -(-self.rails // self.node_cage_ports)
+        node_mod, node_part = join(node, self.nodes * self.rails * n, "node") if self.nodes else (None, None)
+        res_mod, res_part = join(res, self.reserved_ports * n, "reserved-port") if self.reserved_ports \
+            else (None, None)
+        if node_part is not None:  # a node cage carries one port of each plane
+            xcvr[node_part] = xcvr.get(node_part, 0) + self.nodes * -(-self.rails * n // self.node_cage_ports)
         if res_part is not None:
-            xcvr[res_part] = xcvr.get(res_part, 0) + self.reserved_ports
+            xcvr[res_part] = xcvr.get(res_part, 0) + self.reserved_ports * n
         for part, cages in self._switch_cages(up_mod, node_mod, res_mod).items():
-            xcvr[part] = xcvr.get(part, 0) + cages
+            xcvr[part] = xcvr.get(part, 0) + cages * n
         return cables, {k: v for k, v in sorted(xcvr.items()) if v}, notes
 
     def _switch_cages(self, up_mod: str | None, node_mod: str | None, res_mod: str | None) -> dict[str, int]:
@@ -273,17 +321,21 @@ class FatTree:
             notes.append(f"{self.reserved_unplaced} appliance (UFM) ports find no free node slot: every leaf "
                          "port carries a node or an uplink, and they open no leaf block of their own")
         notes += part_notes
+        n = self.planes
+        plane_links = {"node_leaf": self.links_node_leaf, "leaf_spine": self.links_leaf_spine,
+                       "spine_core": self.links_spine_core}
         return {
             "switch": self.switch, "radix": self.radix, "port_gbps": self.port_gbps,
+            "technology": self.technology, "planes": n,
             "endpoints": self.endpoints, "reserved_ports": self.reserved_ports, "nodes": self.nodes,
             "rails": self.rails, "su_nodes": self.su_nodes, "scalable_units": self.scalable_units,
             "tiers": self.tiers, "oversubscription": round(self.actual_oversubscription, 4),
-            "leaf": self.leaf, "spine": self.spine, "core": self.core,
-            "switches": self.leaf + self.spine + self.core,
+            "leaf": self.leaf_switches, "spine": self.spine_switches, "core": self.core_switches,
+            "switches": self.switches,
+            "per_plane": {"leaf": self.leaf, "spine": self.spine, "core": self.core, "links": plane_links},
             "leaf_ports": {"down": self.leaf_down, "up": self.leaf_up},
             "pods": self.pods if self.tiers == 3 else 0,
-            "links": {"node_leaf": self.links_node_leaf, "leaf_spine": self.links_leaf_spine,
-                      "spine_core": self.links_spine_core},
+            "links": {k: v * n for k, v in plane_links.items()},
             "ports": self.ports(),
             "max_endpoints": self.max_endpoints,
             "max_endpoints_by_tiers": {str(t): n for t, n in self.max_by_tiers.items()},
@@ -386,16 +438,33 @@ def _three_tier(switch: DeviceType, k: int, up: int, rails: int, blocks: int, le
 def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_nodes: int = 32,
                   tiers: int | str = "auto", oversubscription: float = 1.0, reserved_ports: int = 0,
                   node_cage_ports: int = DEFAULT_NODE_CAGE_PORTS, spines_placed: int = 0,
-                  cores_placed: int = 0, full_su: bool = True, node_port_gbps: float = 0.0) -> FatTree:
+                  cores_placed: int = 0, full_su: bool = True, node_port_gbps: float = 0.0, planes: int = 1,
+                  technology: str = "") -> FatTree:
     """Size a rail-optimized fat tree for ``endpoints`` fabric ports (reserved ones included).
 
     ``spines_placed``, ``cores_placed``: switches the design already has. A two-tier tree uses every
     spine when there are more than it needs and their count divides each leaf's uplinks; a three-tier
     tree whose last pod is partly built gives it a whole pod's spines when they are placed, and uses
     every core placed when they make whole core groups (a fabric built for growth keeps its cables).
+
+    ``planes`` independent trees (Spectrum-X twin-plane) each take one share of every node port: a 800G
+    port as 2 x 400G, one half per plane; the switch runs its ports split to that speed. The counts are
+    one plane's (the ``*_switches`` properties count all); ``spines_placed``/``cores_placed`` count all.
     """
     forced = _check(endpoints, rails, su_nodes, oversubscription, reserved_ports, tiers)
+    if planes not in (1, 2):
+        raise FabricError(f"planes must be 1 or 2, got {planes!r}")
     group = fabric_ports(switch)
+    node_gbps = node_port_gbps or group.speed_gbps
+    plane_gbps = node_gbps / planes
+    if planes > 1 or (group.breakout > 1 and plane_gbps < group.speed_gbps):
+        # each plane takes its share of the node port; an Ethernet switch runs its cages split to that speed
+        group = fabric_ports(switch, plane_gbps)
+    technology = technology or technology_of(switch)
+    node_port_gbps = plane_gbps if node_port_gbps or planes > 1 else 0.0
+    node_cage_ports *= planes
+    spines_placed //= planes
+    cores_placed //= planes
     k = group.count
     down, up = leaf_split(k, oversubscription)
     if down < 1 or up < 1:
@@ -405,7 +474,7 @@ def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_node
     args = dict(endpoints=endpoints, switch=switch, group=group, rails=rails, su_nodes=su_nodes, forced=forced,
                 oversubscription=oversubscription, reserved_ports=reserved_ports, node_cage_ports=node_cage_ports,
                 spines_placed=spines_placed, cores_placed=cores_placed, full_su=full_su,
-                node_port_gbps=node_port_gbps)
+                node_port_gbps=node_port_gbps, planes=planes, technology=technology)
     best = _sized(down=down, up=up, **args)
     if oversubscription > 1 and best.tiers == 2 and best.spine > 2 * -(-best.leaf * best.leaf_up // k):
         # Each leaf spreads its uplinks evenly, so the spine count divides them: an uplink count with no divisor
@@ -426,7 +495,7 @@ def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_node
 
 def _sized(*, endpoints: int, switch: DeviceType, group, rails: int, su_nodes: int, forced, oversubscription: float,
            reserved_ports: int, node_cage_ports: int, spines_placed: int, cores_placed: int, full_su: bool,
-           node_port_gbps: float, down: int, up: int) -> FatTree:
+           node_port_gbps: float, planes: int, technology: str, down: int, up: int) -> FatTree:
     """The tree for one leaf split (``down`` ports to nodes, ``up`` to spines)."""
     k = group.count
     reach = limits(k, rails, down)
@@ -456,7 +525,8 @@ def _sized(*, endpoints: int, switch: DeviceType, group, rails: int, su_nodes: i
                   endpoints=endpoints, reserved_ports=placed_reserved, rails=rails, su_nodes=su_nodes,
                   oversubscription=float(oversubscription), nodes=nodes, leaf_down=down, leaf_up=up, leaf=leaves,
                   max_by_tiers=reach, radix_max_by_tiers=radix_reach, node_cage_ports=node_cage_ports,
-                  reserved_unplaced=reserved_ports - placed_reserved, node_port_gbps=float(node_port_gbps))
+                  reserved_unplaced=reserved_ports - placed_reserved, node_port_gbps=float(node_port_gbps),
+                  planes=planes, technology=technology)
     if n_tiers == 2:
         return _two_tier(switch, k, up, leaves, spines_placed, common)
     return _three_tier(switch, k, up, rails, blocks, leaves, spines_placed, cores_placed, common)

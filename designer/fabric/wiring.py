@@ -23,6 +23,8 @@ from .sizing import FabricError, FatTree, size_fat_tree
 from .topology import TIER_NAMES, all_tiers
 
 DEFAULT_SWITCH = "qm9700"
+#: The compute switch of an Ethernet design that places none: the DGX B300 Spectrum-X RA's Spectrum-4.
+DEFAULT_ETHERNET_SWITCH = "sn5610"
 CAGE_KEY = media.CAGE_KEY  # cage key = device * CAGE_KEY + cage
 
 
@@ -43,6 +45,8 @@ class Link:
     rail: int | str
     a_rack: str
     b_rack: str
+    #: the plane of a twin-plane fabric ("A", "B"); "" with one plane
+    plane: str = ""
 
 
 def port_name(per_cage: int, port: int) -> str:
@@ -50,8 +54,13 @@ def port_name(per_cage: int, port: int) -> str:
     return f"{port // per_cage + 1}/{port % per_cage + 1}" if per_cage > 1 else str(port + 1)
 
 
+def plane_name(plane: int) -> str:
+    """A plane as people name it: A, B (empty for a single-plane fabric, given as -1)."""
+    return "" if plane < 0 else "AB"[plane] if plane < 2 else str(plane + 1)
+
+
 #: The fields of a link, in the order the cabling export writes them.
-LINK_COLUMNS = tuple(f.name for f in fields(Link))
+LINK_COLUMNS = tuple(f.name for f in fields(Link) if f.name != "plane")  # the plane is written last (exporters)
 
 
 @dataclass
@@ -70,6 +79,12 @@ class WiringPlan:
     placed: dict
     unwired_links: dict
     unwired_endpoints: list  # device labels whose ports found no leaf
+    #: the plane of each link (0 with one plane)
+    plane: np.ndarray | None = None
+
+    @property
+    def planes(self) -> int:
+        return self.inv.planes
 
     def __len__(self) -> int:
         return len(self.tier)
@@ -120,14 +135,16 @@ class WiringPlan:
         ppc = dev.cage_ports
         ids = self.choice["module_ids"]
         out = []
+        plane = self.plane if self.plane is not None and self.planes > 1 else np.full(len(self), -1)
         cols = zip(self.tier.tolist(), self.a_dev.tolist(), self.a_port.tolist(), self.b_dev.tolist(),
                    self.b_port.tolist(), self.rail.tolist(), self.choice["medium"].tolist(),
                    media.cable_column(self.choice).tolist(), self.choice["length_m"].tolist(),
-                   self.choice["module_a"].tolist(), self.choice["module_b"].tolist())
-        for t, a, ap, b, bp, rail, med, cable, length, ma, mb in cols:
+                   self.choice["module_a"].tolist(), self.choice["module_b"].tolist(), plane.tolist())
+        for t, a, ap, b, bp, rail, med, cable, length, ma, mb, pl in cols:
             out.append(Link(labels[a], port_name(ppc[a], ap), labels[b], port_name(ppc[b], bp), TIER_NAMES[t],
                             media.MEDIA[med], cable, length, ids[ma] if ma >= 0 else "",
-                            ids[mb] if mb >= 0 else "", rail if rail >= 0 else "", racks[a], racks[b]))
+                            ids[mb] if mb >= 0 else "", rail if rail >= 0 else "", racks[a], racks[b],
+                            plane_name(pl)))
         return out
 
 
@@ -139,10 +156,9 @@ def device_cages(inv: Inventory) -> tuple[list, np.ndarray]:
 
 
 def node_port_gbps(inv: Inventory) -> float:
-    """The port speed of the node type the fabric is sized for (0 without nodes: the switch's speed)."""
-    dev = inv.devices
-    first = next((i for i in inv.nodes if dev.types[i] == inv.node_type), inv.nodes[0] if inv.nodes else None)
-    return dev.cages[first].speed_gbps if first is not None else 0.0
+    """The port speed of the node type the fabric is sized for, as its NIC has it (0 without nodes: the
+    switch's speed); each plane takes its share."""
+    return inv.node_port_gbps
 
 
 def _assign_roles(inv: Inventory, need: FatTree | None) -> dict:
@@ -150,7 +166,7 @@ def _assign_roles(inv: Inventory, need: FatTree | None) -> dict:
     placed = {role: list(inv.switches[role]) for role in ("leaf", "spine", "core")}
     spare = sorted(inv.switches[None], key=lambda i: inv.devices.labels[i])
     if need is not None:
-        for role, n in (("leaf", need.leaf), ("spine", need.spine), ("core", need.core)):
+        for role, n in (("leaf", need.leaf_switches), ("spine", need.spine_switches), ("core", need.core_switches)):
             while spare and len(placed[role]) < n:
                 placed[role].append(spare.pop(0))
     return placed
@@ -158,11 +174,11 @@ def _assign_roles(inv: Inventory, need: FatTree | None) -> dict:
 
 def _wired_tree(inv: Inventory, required: FatTree, placed: dict, switch, **kw) -> FatTree | None:
     """The largest part of the required fabric the placed leaves can carry (nodes first, then appliances)."""
-    if all(len(placed[r]) >= n for r, n in (("leaf", required.leaf), ("spine", required.spine),
-                                            ("core", required.core))):
+    if all(len(placed[r]) >= n for r, n in (("leaf", required.leaf_switches), ("spine", required.spine_switches),
+                                            ("core", required.core_switches))):
         return required
     r = inv.rails
-    capacity = (len(placed["leaf"]) // r) * required.leaf_down * r
+    capacity = (len(placed["leaf"]) // inv.planes // r) * required.leaf_down * r
     nodes = min(len(inv.nodes), capacity // r)
     reserved = min(len(inv.reserved), capacity - nodes * r)
     if nodes * r + reserved == 0:
@@ -171,7 +187,8 @@ def _wired_tree(inv: Inventory, required: FatTree, placed: dict, switch, **kw) -
         try:
             return size_fat_tree(nodes * r + reserved, switch, rails=r, su_nodes=inv.su_nodes, tiers=tiers,
                                  reserved_ports=reserved, node_cage_ports=inv.node_cage_ports,
-                                 node_port_gbps=node_port_gbps(inv), **kw)
+                                 node_port_gbps=node_port_gbps(inv), planes=inv.planes,
+                                 technology=inv.technology, **kw)
         except FabricError:
             continue
     return None
@@ -182,12 +199,13 @@ def size_design(inv: Inventory, catalog: Catalog, *, tiers="auto", oversubscript
     endpoints = len(inv.nodes) * inv.rails + len(inv.reserved)
     if not inv.nodes:
         return None
-    switch = catalog.get(inv.switch_type or DEFAULT_SWITCH)
+    default = DEFAULT_SWITCH if inv.technology == "infiniband" else DEFAULT_ETHERNET_SWITCH
+    switch = catalog.get(inv.switch_type or default)
     return size_fat_tree(endpoints, switch, rails=inv.rails, su_nodes=inv.su_nodes, tiers=tiers,
                          oversubscription=oversubscription, reserved_ports=len(inv.reserved),
                          node_cage_ports=inv.node_cage_ports, node_port_gbps=node_port_gbps(inv),
                          spines_placed=len(inv.switches["spine"]),
-                         cores_placed=len(inv.switches["core"]))
+                         cores_placed=len(inv.switches["core"]), planes=inv.planes, technology=inv.technology)
 
 
 def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscription: float = 1.0,
@@ -205,7 +223,7 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
     if wired is None:
         choice = media.choose(catalog, np.zeros(0), empty, empty, empty, empty, [])
         lost = [inv.devices.labels[i] for i in inv.nodes + inv.reserved]
-        unwired["node_leaf"] = len(inv.nodes) * inv.rails + len(inv.reserved)
+        unwired["node_leaf"] = (len(inv.nodes) * inv.rails + len(inv.reserved)) * inv.planes
         return WiringPlan(inv, required, None, empty, empty, empty, empty, empty, empty, np.zeros(0), choice,
                           placed, unwired, sorted(set(lost)))
     r = inv.rails
@@ -219,7 +237,9 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
         seen[d] = res_port[i] + 1
     endpoint_dev = np.concatenate([np.repeat(nodes, r), reserved])
     endpoint_port = np.concatenate([np.tile(np.arange(r, dtype=np.int64), len(nodes)), res_port])
-    maps = [np.asarray(placed[role], dtype=np.int64) for role in ("leaf", "spine", "core")]
+    n_planes = inv.planes
+    # each plane takes its share of the placed switches, in name order (plane A's, then plane B's)
+    shares = {role: len(placed[role]) // n_planes for role in ("leaf", "spine", "core")}
 
     def lookup(table: np.ndarray, idx: np.ndarray) -> np.ndarray:
         out = np.full(len(idx), -1, dtype=np.int64)
@@ -227,16 +247,23 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
         out[ok] = table[idx[ok]]
         return out
 
-    cols = {k: [] for k in ("tier", "a_dev", "a_port", "b_dev", "b_port", "rail")}
-    for t, (tier, lower, upper) in enumerate(zip(all_tiers(wired), [None, maps[0], maps[1]], maps)):
-        a = endpoint_dev[tier.a_index] if lower is None else lookup(lower, tier.a_index)
-        b = lookup(upper, tier.b_index)
-        ok = (a >= 0) & (b >= 0)
-        unwired[("node_leaf", "leaf_spine", "spine_core")[t]] = int((~ok).sum())
-        a_port = endpoint_port[tier.a_index] if lower is None else tier.a_port
-        for name, col in (("tier", np.full(len(tier), t, dtype=np.int64)), ("a_dev", a), ("a_port", a_port),
-                          ("b_dev", b), ("b_port", tier.b_port), ("rail", tier.rail)):
-            cols[name].append(col[ok])
+    cols = {k: [] for k in ("tier", "a_dev", "a_port", "b_dev", "b_port", "rail", "plane")}
+    tiers = all_tiers(wired)
+    for p in range(n_planes):
+        maps = [np.asarray(placed[role][p * shares[role]:(p + 1) * shares[role]], dtype=np.int64)
+                for role in ("leaf", "spine", "core")]
+        for t, (tier, lower, upper) in enumerate(zip(tiers, [None, maps[0], maps[1]], maps)):
+            a = endpoint_dev[tier.a_index] if lower is None else lookup(lower, tier.a_index)
+            b = lookup(upper, tier.b_index)
+            ok = (a >= 0) & (b >= 0)
+            key = ("node_leaf", "leaf_spine", "spine_core")[t]
+            unwired[key] = unwired[key] + int((~ok).sum())
+            # a node cage carries one port of each plane: port r of the NIC becomes ports r*planes + p
+            a_port = endpoint_port[tier.a_index] * n_planes + p if lower is None else tier.a_port
+            for name, col in (("tier", np.full(len(tier), t, dtype=np.int64)), ("a_dev", a), ("a_port", a_port),
+                              ("b_dev", b), ("b_port", tier.b_port), ("rail", tier.rail),
+                              ("plane", np.full(len(tier), p, dtype=np.int64))):
+                cols[name].append(col[ok])
     c = {k: np.concatenate(v) for k, v in cols.items()}
     raw = cable_lengths_m(inv, c["a_dev"], c["b_dev"])
     ppc = np.asarray(inv.devices.cage_ports, dtype=np.int64)
@@ -245,6 +272,7 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
     cages, cage_of_dev = device_cages(inv)
     choice = media.choose(catalog, raw, a_key, b_key, cage_of_dev[c["a_dev"]], cage_of_dev[c["b_dev"]], cages)
     lost = [inv.devices.labels[i] for i in inv.nodes[wired.nodes:] + inv.reserved[wired.reserved_ports:]]
-    unwired["node_leaf"] += (len(inv.nodes) - wired.nodes) * r + len(inv.reserved) - wired.reserved_ports
+    unwired["node_leaf"] += ((len(inv.nodes) - wired.nodes) * r + len(inv.reserved) - wired.reserved_ports) \
+        * n_planes
     return WiringPlan(inv, required, wired, c["tier"], c["a_dev"], c["a_port"], c["b_dev"], c["b_port"],
-                      c["rail"], raw, choice, placed, unwired, sorted(set(lost), key=lost.index))
+                      c["rail"], raw, choice, placed, unwired, sorted(set(lost), key=lost.index), c["plane"])

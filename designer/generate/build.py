@@ -105,7 +105,10 @@ def _segment(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, net: 
 
 def _ufm_reservation(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog) -> tuple[int, int]:
     """(leaf ports the compute UFM appliances take, DGX of the last SU that give way to them)."""
-    ufm = catalog.get(ufm_for(catalog, spec.switch))
+    ufm_id = ufm_for(catalog, spec.switch)
+    if ufm_id is None:  # an Ethernet fabric has no UFM appliances: every node slot carries a node
+        return 0, 0
+    ufm = catalog.get(ufm_id)
     rails = spec.rails or profile.rails
     ufm_ports = sum(g.count for g in ufm.ports if g.role == "fabric") * 2
     # The NDR RAs take one DGX of the last SU out for the UFM links (B200 Table 4: 31 nodes); the XDR RA
@@ -131,9 +134,10 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     test the nearest-fit search runs before building a candidate.
     """
     spec = check_spec(spec, catalog)
-    profile = system_profile(catalog, spec.system)
+    profile = system_profile(catalog, spec.system, spec.fabric)
     settings = Settings(fabric_tiers=spec.tiers, fabric_oversubscription=spec.oversubscription,
-                        gpu_power_cap_w=spec.gpu_power_w)
+                        gpu_power_cap_w=spec.gpu_power_w, fabric_technology=profile.fabric,
+                        fabric_planes=spec.planes or 1)
     ufm_ports, reserved_nodes = _ufm_reservation(spec, profile, catalog)
     sus, units, notes = nodes_for(spec, profile, reserved_nodes)
     _check_phases(spec, sus)
@@ -257,7 +261,7 @@ def nearest_fit(spec: SuperpodSpec, catalog: Catalog) -> Generated | None:
     SUs says where to start, so a hall far too small for the target is not searched SU by SU.
     """
     spec = check_spec(spec, catalog)
-    profile = system_profile(catalog, spec.system)
+    profile = system_profile(catalog, spec.system, spec.fabric)
     target = spec.sus if spec.sus is not None else \
         math.ceil(math.ceil(spec.gpus / profile.gpus_per_node) / units_per_su(profile))
     start = target - 1

@@ -18,23 +18,27 @@ def su_network_items(net: NetworkPlan, profile: SystemProfile, sus: int, ufm_in_
     su_of_block = [min(blk * tree.leaf_down // profile.nodes_per_su, sus - 1) for blk in range(tree.blocks)]
     out: list[tuple[list, list]] = [([], []) for _ in range(sus)]
     blk_width = max(4, len(str(tree.blocks)))
-    for blk, su in enumerate(su_of_block):
-        for r in range(tree.rails):
-            out[su][0 if r < tree.rails / 2 else 1].append(
-                (f"leaf{blk + 1}r{r}", tree.switch, f"leaf-{blk + 1:0{blk_width}d}-r{r}", "rear"))
+    for p in range(tree.planes):
+        tag, key = plane_tag(tree, p)
+        for blk, su in enumerate(su_of_block):
+            for r in range(tree.rails):
+                out[su][0 if r < tree.rails / 2 else 1].append(
+                    (f"leaf{key}{blk + 1}r{r}", tree.switch, f"leaf-{tag}{blk + 1:0{blk_width}d}-r{r}", "rear"))
     if tree.tiers == 3:
-        first_spine = 0
         width = max(4, len(str(tree.spine)))
-        for pod in range(tree.pods):
-            leaves, spines = tree.pod_of_leaf(pod)
-            first_blk = pod * tree.pod_leaves // tree.rails
-            pod_sus = sorted({su_of_block[k] for k in range(first_blk, first_blk + leaves // tree.rails)})
-            for j in range(spines):
-                su = pod_sus[j % len(pod_sus)]
-                i = first_spine + j
-                out[su][(j // len(pod_sus)) % 2].append((f"spine{i + 1}", tree.switch, f"spine-{i + 1:0{width}d}",
-                                                         "rear"))
-            first_spine += spines
+        for p in range(tree.planes):
+            tag, key = plane_tag(tree, p)
+            first_spine = 0
+            for pod in range(tree.pods):
+                leaves, spines = tree.pod_of_leaf(pod)
+                first_blk = pod * tree.pod_leaves // tree.rails
+                pod_sus = sorted({su_of_block[k] for k in range(first_blk, first_blk + leaves // tree.rails)})
+                for j in range(spines):
+                    su = pod_sus[j % len(pod_sus)]
+                    i = first_spine + j
+                    out[su][(j // len(pod_sus)) % 2].append(
+                        (f"spine{key}{i + 1}", tree.switch, f"spine-{tag}{i + 1:0{width}d}", "rear"))
+                first_spine += spines
     if net.storage is not None:
         spread = _spread(net.storage.leaf, sus)
         first = 0
@@ -55,6 +59,20 @@ def su_network_items(net: NetworkPlan, profile: SystemProfile, sus: int, ufm_in_
     return out
 
 
+def plane_tag(tree, p: int) -> tuple[str, str]:
+    """(name infix, id infix) of plane ``p``'s switches: "a-" and "a" on a twin-plane fabric, nothing on one
+    plane, so that a single-plane design keeps its names and plane A's switches sort before plane B's."""
+    if tree.planes == 1:
+        return "", ""
+    letter = "ab"[p]
+    return f"{letter}-", letter
+
+
+def upper_tier_name(tree) -> str:
+    """The third tier as each technology names it: core (InfiniBand), super-spine (the Ethernet RAs)."""
+    return "core" if tree.technology == "infiniband" else "superspine"
+
+
 def _spread(total: int, parts: int) -> list[int]:
     """``total`` split over ``parts`` as evenly as whole numbers allow, earlier parts first."""
     base, extra = divmod(total, parts)
@@ -65,10 +83,15 @@ def central_items(net: NetworkPlan, ufm_in_band: bool = False) -> dict[str, list
     """The band's racks by title: each a list of ``(id suffix, type, name, face)``."""
     tree = net.compute
     out: dict[str, list] = {}
-    if tree.tiers < 3:  # three-tier spines stand with their pods (see su_network_items)
-        out["SPINE"] = [(f"spine{i + 1}", tree.switch, f"spine-{i + 1:04d}", "rear") for i in range(tree.spine)]
-    if tree.core:
-        out["CORE"] = [(f"core{i + 1}", tree.switch, f"core-{i + 1:04d}", "rear") for i in range(tree.core)]
+    top = upper_tier_name(tree)
+    for p in range(tree.planes):
+        tag, key = plane_tag(tree, p)
+        if tree.tiers < 3:  # three-tier spines stand with their pods (see su_network_items)
+            out.setdefault("SPINE", []).extend((f"spine{key}{i + 1}", tree.switch, f"spine-{tag}{i + 1:04d}", "rear")
+                                               for i in range(tree.spine))
+        if tree.core:
+            out.setdefault(top.upper(), []).extend((f"{top}{key}{i + 1}", tree.switch, f"{top}-{tag}{i + 1:04d}",
+                                                    "rear") for i in range(tree.core))
     if net.storage is not None:
         s = net.storage
         out["STORAGE"] = [(f"sts{i + 1}", s.switch, f"storage-spine-{i + 1:04d}", "rear") for i in range(s.spine)] + \

@@ -99,7 +99,8 @@ def compute_fabric(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog,
     try:
         return size_fat_tree(endpoints, switch, rails=rails, su_nodes=profile.nodes_per_su, tiers=spec.tiers,
                              oversubscription=spec.oversubscription, reserved_ports=reserved, node_cage_ports=cage,
-                             node_port_gbps=compute_port_gbps(catalog, profile.id))
+                             node_port_gbps=compute_port_gbps(catalog, profile.id), planes=spec.planes or 1,
+                             technology=profile.fabric)
     except FabricError as exc:
         advice = _bigger_switch(catalog, spec, rails, endpoints, profile.port_gbps)
         raise GenerateError(f"compute fabric: {exc}{advice}") from None
@@ -152,9 +153,9 @@ def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, 
                   racks: int) -> NetworkPlan:
     """Every network's switches for ``nodes`` (servers or trays) in ``racks`` compute racks."""
     nets = spec.networks
-    ufm_compute = UFM_PER_FABRIC
     ufm = ufm_for(catalog, spec.switch)
-    reserved = sum(g.count for g in catalog.get(ufm).ports if g.role == "fabric") * ufm_compute
+    ufm_compute = UFM_PER_FABRIC if ufm is not None else 0
+    reserved = sum(g.count for g in catalog.get(ufm).ports if g.role == "fabric") * ufm_compute if ufm else 0
     compute = compute_fabric(profile, spec, catalog, nodes, reserved)
     storage = None
     protocol = ""
@@ -185,11 +186,10 @@ def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, 
     oob = 0
     if "oob" in nets:
         if profile.rack_scale:
-            switches = compute.leaf + compute.spine + compute.core + (storage.switches if storage else 0) \
-                + inband_mgmt
+            switches = compute.switches + (storage.switches if storage else 0) + inband_mgmt
             ports = 2 * racks + switches + ufm_compute + ufm_storage + MANAGEMENT_NODES
             oob = math.ceil(ports / OOB_PORTS)
         else:
             oob = math.ceil(nodes / DGX_PER_OOB_SWITCH)
     return NetworkPlan(compute, storage, inband, inband_mgmt, oob, ufm_compute, ufm_storage, MANAGEMENT_NODES,
-                       protocol, ufm)
+                       protocol, ufm or "ufm-appliance")

@@ -17,8 +17,8 @@ from .spec import SuperpodSpec
 if TYPE_CHECKING:  # build imports this module
     from .build import Generated
 
-_LEAF = re.compile(r"^leaf-(\d+)-r\d+$")
-_SPINE = re.compile(r"^spine-(\d+)$")
+_LEAF = re.compile(r"^leaf-(?:[ab]-)?(\d+)-r\d+$")  # a twin-plane fabric names its plane: leaf-a-0001-r0
+_SPINE = re.compile(r"^spine-(?:[ab]-)?(\d+)$")
 _NODE_UNIT = re.compile(r"^su(\d+)-\d+$")
 _SU_RACK = re.compile(r"^su(\d+)-")
 

@@ -28,6 +28,11 @@ DEFAULT_SWITCH = "qm9700"
 #: The compute switch of the XDR reference architectures (RA-11339-001, DGX Rubin NVL8: Quantum-X800 Q3400),
 #: for systems whose compute ports run at 800 Gb/s.
 XDR_SWITCH = "q3400"
+#: The compute switch of the Spectrum-X reference architectures (RA-11337-001 and the NVL72 AI Factory RA's
+#: text: Spectrum-4 SN5610).
+ETHERNET_SWITCH = "sn5610"
+#: Compute-fabric technologies the generator builds.
+FABRICS = ("infiniband", "spectrum-x")
 #: Rack power limit when none is asked for: the B200 RA's 2-DGX rack (28.6 kW) in a 40 kW rack position;
 #: rack-scale systems get their own rack's figure.
 DEFAULT_RACK_KW = 40.0
@@ -93,6 +98,10 @@ class SuperpodSpec:
     name: str = ""
     #: per-GPU power cap the design carries (settings.gpu_power_cap_w), W; None: no cap
     gpu_power_w: float | None = None
+    #: compute-fabric technology: "infiniband" or "spectrum-x"; None: the system's RA default
+    fabric: str | None = None
+    #: compute-fabric planes (1 or 2); None: the RA's (2 for Spectrum-X, 1 for InfiniBand)
+    planes: int | None = None
 
     def with_sus(self, sus: int) -> SuperpodSpec:
         return replace(self, sus=sus, gpus=None)
@@ -121,14 +130,36 @@ class SystemProfile:
     systems_per_rack: int = 0
     #: fed by the rack's power shelves on a DC busbar (no PDUs)
     busbar: bool = False
+    #: the compute fabric's technology ("infiniband" or "spectrum-x"): it sets the SU and the switch
+    fabric: str = "infiniband"
 
     @property
     def default_switch(self) -> str:
+        if self.fabric != "infiniband":
+            return ETHERNET_SWITCH
         return XDR_SWITCH if self.port_gbps >= 800 else DEFAULT_SWITCH
 
 
 
-def system_profile(catalog: Catalog, system: str) -> SystemProfile:
+def fabric_for(catalog: Catalog, system: str, fabric: str | None) -> str:
+    """The compute fabric the system is built with: the one asked for, else its SuperPOD RA's; a clear
+    GenerateError when the system's RAs build no such fabric."""
+    dev = catalog.get(system)
+    if fabric is None:
+        return dev.default_fabric or "infiniband"
+    name = str(fabric).strip().lower()
+    if name not in FABRICS:
+        raise GenerateError(f"--fabric: {fabric!r} is not a fabric the generator builds; choose "
+                            f"{' or '.join(FABRICS)}")
+    if name == "spectrum-x" and not dev.ethernet_su_systems:
+        have = [d.id for d in catalog if d.id in SYSTEMS and d.ethernet_su_systems]
+        raise GenerateError(f"--fabric spectrum-x: {system} has no Ethernet reference architecture with a "
+                            f"published scalable unit (its RA builds InfiniBand); allowed for {system}: "
+                            f"infiniband. Spectrum-X is built for {', '.join(have)}")
+    return name
+
+
+def system_profile(catalog: Catalog, system: str, fabric: str | None = None) -> SystemProfile:
     if system in NO_PUBLISHED_SU:
         raise GenerateError(f"{system}: {NO_PUBLISHED_SU[system]}")
     if system not in SYSTEMS:
@@ -138,7 +169,8 @@ def system_profile(catalog: Catalog, system: str) -> SystemProfile:
     compute = dev.ports_of("compute")
     if not compute:
         raise GenerateError(f"{system} has no compute-fabric ports in the catalog")
-    su = dev.su_systems or SYSTEMS[system]
+    fabric = fabric_for(catalog, system, fabric)
+    su = (dev.ethernet_su_systems if fabric != "infiniband" else 0) or dev.su_systems or SYSTEMS[system]
     speed = float(compute[0].speed_gbps)
     if dev.kind == "rack_system":
         trays = 0
@@ -151,15 +183,20 @@ def system_profile(catalog: Catalog, system: str) -> SystemProfile:
             raise GenerateError(f"{system}: the catalog does not say which of its trays carry compute ports")
         storage = sum(g.count for g in dev.ports_of("storage"))
         return SystemProfile(system, dev.name, True, int(dev.gpu_count or 0), rails, su * trays, trays,
-                             (dev.power_max_w or 0) / 1000, int(dev.u_height), storage // trays, 0, speed)
+                             (dev.power_max_w or 0) / 1000, int(dev.u_height), storage // trays, 0, speed,
+                             fabric=fabric)
     return SystemProfile(system, dev.name, False, int(dev.gpu_count or 0), int(compute[0].count), su, 1,
                          (dev.power_max_w or 0) / 1000, int(math.ceil(dev.u_height)),
                          sum(g.count for g in dev.ports_of("storage")), sum(g.count for g in dev.ports_of("inband")),
-                         speed, dev.systems_per_rack, dev.busbar)
+                         speed, dev.systems_per_rack, dev.busbar, fabric)
+
+
+def _fabric_switch(d, protocol: str = "infiniband") -> bool:
+    return d.kind == "switch" and any(g.role == "fabric" and g.protocol == protocol for g in d.ports)
 
 
 def _ib_fabric_switch(d) -> bool:
-    return d.kind == "switch" and any(g.role == "fabric" and g.protocol == "infiniband" for g in d.ports)
+    return _fabric_switch(d)
 
 
 def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
@@ -171,15 +208,19 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
         raise GenerateError("give the size as GPUs or as scalable units, one of the two")
     gpus = None if spec.gpus is None else _whole(spec.gpus, "GPUs")
     sus = None if spec.sus is None else _whole(spec.sus, "scalable units", hi=100_000)
-    profile = system_profile(catalog, system)
+    profile = system_profile(catalog, system, spec.fabric)
+    fabric = profile.fabric
     switch = (spec.switch or profile.default_switch).strip().lower()
     try:
         sw = catalog.get(switch)
     except UnknownDeviceError as exc:
         raise GenerateError(str(exc)) from None
-    if not _ib_fabric_switch(sw):
-        raise GenerateError(f"{switch} is not an InfiniBand fabric switch; compute-fabric switches: "
-                            f"{', '.join(d.id for d in catalog if _ib_fabric_switch(d))}")
+    protocol = "infiniband" if fabric == "infiniband" else "ethernet"
+    if not _fabric_switch(sw, protocol):
+        kind = "an InfiniBand" if protocol == "infiniband" else "an Ethernet"
+        raise GenerateError(f"--switch: {switch} is not {kind} fabric switch, which --fabric {fabric} needs; "
+                            f"allowed: {', '.join(d.id for d in catalog if _fabric_switch(d, protocol))}")
+    planes = _planes(spec.planes, fabric, catalog.get(system), sw)
     rack_kw = None if spec.rack_kw is None else _number(spec.rack_kw, "rack power (kW)", 0.0, 10_000.0)
     npr = None if spec.nodes_per_rack is None else _whole(spec.nodes_per_rack, "nodes per rack", hi=64)
     rails = None if spec.rails is None else _whole(spec.rails, "rails", hi=64)
@@ -223,7 +264,22 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
         raise GenerateError(str(exc)) from None
     return replace(spec, system=system, gpus=gpus, sus=sus, switch=switch, rack_kw=rack_kw, nodes_per_rack=npr,
                    rails=rails, oversubscription=over, tiers=tiers, networks=networks, hall=hall,
-                   phase_sus=phase, gpu_power_w=gpu_w, **caps)
+                   phase_sus=phase, gpu_power_w=gpu_w, fabric=fabric, planes=planes, **caps)
+
+
+def _planes(value, fabric: str, system, switch) -> int:
+    """Planes asked for (1 or 2), else the RA's: twin-plane Spectrum-X, one InfiniBand plane."""
+    if value is None:
+        return (system.ethernet_planes or 1) if fabric != "infiniband" else 1
+    if isinstance(value, bool) or str(value).strip() not in ("1", "2"):
+        raise GenerateError(f"--planes: must be 1 or 2, got {value!r}")
+    planes = int(str(value).strip())
+    group = next(g for g in switch.ports if g.role == "fabric")
+    if planes == 2 and group.breakout < 2:
+        raise GenerateError(f"--planes 2: the {switch.id}'s {group.speed_gbps:g}G ports do not split, so a node "
+                            f"port cannot be shared by two planes; twin planes are built of Ethernet switches "
+                            f"(--fabric spectrum-x)")
+    return planes
 
 
 def parse_hall(text: str) -> tuple[float, float] | None:
@@ -240,8 +296,11 @@ def parse_hall(text: str) -> tuple[float, float] | None:
         raise GenerateError(f"hall {text!r}: give WIDTHxDEPTH in metres (for example 40x30) or fit") from None
 
 
-def ufm_for(catalog: Catalog, switch: str) -> str:
+def ufm_for(catalog: Catalog, switch: str) -> str | None:
     """The compute fabric's UFM appliance: the one whose fabric ports run at the switch's speed (the XDR
     appliance on a Quantum-X800, the NDR one on a Quantum-2), whatever the nodes' ports run at."""
-    speed = next((g.speed_gbps for g in catalog.get(switch).ports if g.role == "fabric"), 400.0)
+    group = next((g for g in catalog.get(switch).ports if g.role == "fabric"), None)
+    if group is not None and group.protocol == "ethernet":
+        return None  # UFM manages InfiniBand; a Spectrum-X fabric is managed from its switches' own OS
+    speed = group.speed_gbps if group is not None else 400.0
     return "ufm-appliance-xdr" if speed >= 800 else "ufm-appliance"

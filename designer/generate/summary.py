@@ -12,6 +12,7 @@ from ..rack_roles import rack_role
 from .build import Generated
 
 _NUMBERED = re.compile(r"[-\d]+(r\d+)?$")
+_PLANE = re.compile(r"-[ab]$")  # a twin-plane fabric's leaf-a-0001-r0, spine-b-0002
 
 
 def _switches_by_network(generated: Generated) -> dict[str, dict[str, int]]:
@@ -19,9 +20,9 @@ def _switches_by_network(generated: Generated) -> dict[str, dict[str, int]]:
     out: dict[str, Counter] = {}
     for rack in generated.project.racks:
         for d in rack.devices:
-            label = _NUMBERED.sub("", d.name)
-            if label in ("leaf", "spine", "core"):
-                out.setdefault("compute", Counter())[label] += 1
+            label = _PLANE.sub("", _NUMBERED.sub("", d.name))
+            if label in ("leaf", "spine", "core", "superspine"):
+                out.setdefault("compute", Counter())["core" if label == "superspine" else label] += 1
             elif label.startswith("storage-") and label != "storage-ufm":
                 out.setdefault("storage", Counter())[label.split("-", 1)[1]] += 1
             elif label.startswith("inband-"):
@@ -60,6 +61,8 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
         "hall_liquid_cooling_kw": hall.liquid_cooling_capacity_kw,
         "switches": _switches_by_network(generated),
         "fabric_tiers": fabric.tiers,
+        "fabric_technology": fabric.technology,
+        "fabric_planes": fabric.planes,
         "it_power_max_kw": s.it_power_max_kw,
         "it_power_typical_kw": s.it_power_typical_kw,
         "gpu_power_cap_w": project.settings.gpu_power_cap_w,

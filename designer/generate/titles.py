@@ -4,6 +4,9 @@ from __future__ import annotations
 from .networks import NetworkPlan
 from .spec import SystemProfile
 
+#: Fabric technologies as people name them.
+FABRIC_NAMES = {"infiniband": "InfiniBand", "spectrum-x": "Spectrum-X Ethernet", "roce": "RoCE Ethernet"}
+
 
 def design_title(profile: SystemProfile, sus: int, units: int) -> str:
     what = "racks" if profile.rack_scale else "systems"
@@ -17,8 +20,12 @@ def design_description(profile: SystemProfile, sus: int, units: int, per_rack: i
     what = "racks" if profile.rack_scale else "systems"
     parts = [f"{units:,} {profile.name.split(' (')[0]} {what} ({gpus:,} GPUs) in {sus} scalable "
              f"unit{'s' if sus != 1 else ''}" + ("" if profile.rack_scale else f", {per_rack} per rack"),
-             f"compute fabric {t.leaf} leaf + {t.spine} spine" + (f" + {t.core} core" if t.core else "")
-             + f" {t.switch.upper()} ({t.tiers} tiers, {t.rails} rails)"]
+             f"compute fabric {t.leaf_switches} leaf + {t.spine_switches} spine"
+             + (f" + {t.core_switches} {'core' if t.technology == 'infiniband' else 'super-spine'}" if t.core else "")
+             + f" {t.switch.upper()} ("
+             + ("" if t.technology == "infiniband" else f"{FABRIC_NAMES.get(t.technology, t.technology)}, ")
+             + f"{t.tiers} tiers, {t.rails} rails"
+             + (f", {t.planes} planes of {t.port_gbps:g}G" if t.planes > 1 else "") + ")"]
     if net.storage:
         parts.append(f"storage {net.storage.leaf} leaf + {net.storage.spine} spine {net.storage.switch.upper()}")
     if net.oob:

@@ -45,6 +45,15 @@ class PortUse:
 
 
 @view
+class PlaneCounts:
+    """``fabric.per_plane``: one plane's switches and links (every plane is the same tree)"""
+    leaf: int
+    spine: int
+    core: int
+    links: TierLinks
+
+
+@view
 class FabricView:
     """``fabric``: the fat tree sized for the design and wired on its floor plan.
 
@@ -86,10 +95,16 @@ class FabricView:
     wired_links: TierLinks | None = None
     unwired_links: TierLinks | None = None
     too_long_links: int | None = None
+    #: what the switches run: "infiniband", "spectrum-x" or "roce"
+    technology: str = "infiniband"
+    #: independent planes; the leaf, spine, core, link, cable and port counts include every plane
+    planes: int = 1
+    per_plane: PlaneCounts | None = None
 
     def __post_init__(self):
         if self.error is None:  # a tree, or the empty one of a design without nodes: every count is there
             require(self, "fabric", ("nodes", "tiers", "leaf", "spine", "core", "links", "max_endpoints", "notes",
+                                     "technology", "planes",
                                      "cables", "cables_by_length", "cables_total", "transceivers", "gpus", "placed"))
 
     @property

@@ -58,7 +58,7 @@ def test_links_sheet_holds_the_csv_rows(written):
     rows = list(ws.iter_rows(values_only=True))
     assert rows[0] == COLUMNS
     assert ws.freeze_panes == "A2"
-    assert ws.auto_filter.ref == f"A1:Y{len(rows)}"
+    assert ws.auto_filter.ref == f"A1:Z{len(rows)}"
     assert all(ws.column_dimensions[c].width >= 8 for c in "ABCDEFGHIJKLMNOPQRSTUVWXY")
     assert ws.column_dimensions["X"].width > ws.column_dimensions["E"].width  # labels are wider than tiers
     with (folder / "cabling.csv").open(encoding="utf-8", newline="") as fh:
