@@ -1,4 +1,5 @@
-"""Benchmark: the SuperPOD generator on 100,000-GPU targets (budgets: DGX B200 and B300 <= 1 s, NVL72 <= 0.5 s).
+"""Benchmark: the SuperPOD generator on 100,000-GPU targets (budgets: DGX B200, B300 and B300 on Spectrum-X
+<= 1 s, NVL72 <= 0.5 s).
 
     python -m bench generate
 
@@ -30,7 +31,10 @@ def bench() -> dict:
                       ("generate_100k_nvl72_s", SuperpodSpec(system="gb200-nvl72", gpus=100_000, switch="q3400")),
                       # the current generation on its own RA's switch (Q3400 by default): same budget
                       ("generate_100k_b300_s", SuperpodSpec(system="dgx-b300", gpus=100_000)),
-                      ("generate_100k_gb300_s", SuperpodSpec(system="gb300-nvl72", gpus=100_000))):
+                      ("generate_100k_gb300_s", SuperpodSpec(system="gb300-nvl72", gpus=100_000)),
+                      # the DGX B300 Spectrum-X RA: twin planes of SN5610, a super-spine tier past 8,192 GPUs
+                      ("generate_100k_ethernet_s", SuperpodSpec(system="dgx-b300", gpus=100_000,
+                                                                fabric="spectrum-x"))):
         seconds, g = best_of(lambda spec=spec: generate(spec, catalog))
         both, analysis = best_of(lambda spec=spec: analyze(generate(spec, catalog).project, catalog), runs=2)
         out[key] = round(seconds, 3)

@@ -79,20 +79,24 @@ def test_generate_is_a_named_benchmark_with_the_figures_of_the_budget(monkeypatc
     original = gen.SuperpodSpec
 
     def small(**kw):
-        calls.append(kw["system"])
-        return original(system=kw["system"], sus=1, switch=kw.get("switch"))
+        calls.append((kw["system"], kw.get("fabric")))
+        return original(system=kw["system"], sus=1, switch=kw.get("switch"), fabric=kw.get("fabric"))
 
     monkeypatch.setattr(gen, "SuperpodSpec", small)
     figures = once(gb).bench()
-    assert calls == ["dgx-b200", "gb200-nvl72", "dgx-b300", "gb300-nvl72"]
+    assert calls == [("dgx-b200", None), ("gb200-nvl72", None), ("dgx-b300", None), ("gb300-nvl72", None),
+                     ("dgx-b300", "spectrum-x")]
     assert figures["generate_100k_gpus"] == 248 and figures["generate_100k_nvl72_gpus"] == 576
     assert figures["generate_100k_b300_gpus"] == figures["generate_100k_gb300_gpus"] == 576
     # DGX B200 on the Q3400 (the only switch three tiers of which reach 100,000 of its GPUs): its 400G cages
     # take no optic an XDR cage does, which the analysis says in one error; the 800G systems build clean
     assert figures["generate_100k_errors"] == 1 and figures["generate_100k_nvl72_errors"] == 0
     assert figures["generate_100k_b300_errors"] == 0 and figures["generate_100k_gb300_errors"] == 0
+    # one SU of the Spectrum-X RA: 64 DGX B300, no node making way for UFM (an Ethernet fabric has none)
+    assert figures["generate_100k_ethernet_gpus"] == 512 and figures["generate_100k_ethernet_errors"] == 0
     assert {"generate_100k_s", "generate_analyze_100k_s", "generate_100k_nvl72_s",
-            "generate_analyze_100k_nvl72_s", "generate_100k_b300_s", "generate_100k_gb300_s"} <= set(figures)
+            "generate_analyze_100k_nvl72_s", "generate_100k_b300_s", "generate_100k_gb300_s",
+            "generate_100k_ethernet_s"} <= set(figures)
 
 
 def test_a_failing_analyze_run_is_an_error(tmp_path):

@@ -30,6 +30,10 @@ def add_parser(subparsers):
     p.add_argument("--node-cage-ports", type=int, default=0, metavar="C",
                    help="node ports per cage: 2 for DGX H100/B200 twin-port OSFP, 1 for DGX B300 "
                         "(default: 2 at 400 Gb/s, else 1)")
+    p.add_argument("--planes", default="1", metavar="N",
+                   help="independent planes, 1 or 2: 2 splits each node port in two halves, one per plane, as "
+                        "Spectrum-X twin-plane fabrics do (needs a switch whose ports split, such as sn5610; "
+                        "default: 1)")
     p.add_argument("--json", action="store_true", help="print the sizing as one JSON document")
     return p
 
@@ -45,10 +49,18 @@ def run(args, catalog: Catalog) -> int:
     cage = args.node_cage_ports or (2 if speed == 400 else 1)
     if not 1 <= cage <= 16:
         raise FabricError(f"podplanner fabric: --node-cage-ports must be 1 to 16, got {args.node_cage_ports!r}")
+    if str(args.planes).strip() not in ("1", "2"):
+        raise FabricError(f"podplanner fabric: --planes must be 1 or 2, got {args.planes!r}")
+    planes = int(str(args.planes).strip())
+    group = next((g for g in switch.ports if g.role == "fabric"), None)
+    if planes == 2 and group is not None and group.breakout < 2:
+        raise FabricError(f"podplanner fabric: --planes 2: the {switch.id}'s {group.speed_gbps:g}G ports do not "
+                          f"split, so a node port cannot be shared by two planes; use an Ethernet switch whose "
+                          f"ports split (sn5610, sn5600)")
     try:
         tree = size_fat_tree(args.endpoints, switch, rails=args.rails, su_nodes=args.su_nodes, tiers=args.tiers,
                              oversubscription=args.oversubscription, reserved_ports=args.reserved_ports,
-                             node_cage_ports=cage, node_port_gbps=speed)
+                             node_cage_ports=cage, node_port_gbps=speed, planes=planes)
     except FabricError as exc:
         raise FabricError(f"podplanner fabric: {exc}") from None
     doc = tree.to_json(catalog)
@@ -61,9 +73,13 @@ def run(args, catalog: Catalog) -> int:
 
 def render(doc: dict) -> str:
     """A readable table of a sizing document."""
+    planes = doc.get("planes", 1)
     lines = [f"{doc['endpoints']:,} endpoints on {doc['switch']} ({doc['radix']} x {doc['port_gbps']:g} Gb/s): "
              f"{doc['nodes']:,} nodes x {doc['rails']} rails, {doc['reserved_ports']} reserved ports, "
-             f"{doc['tiers']} tiers, {doc['oversubscription']:g}:1",
+             f"{doc['tiers']} tiers, {doc['oversubscription']:g}:1"
+             + (f"; {planes} planes, each node port split over them (counts below are all planes; one plane: "
+                f"{doc['per_plane']['leaf']:,} leaf, {doc['per_plane']['spine']:,} spine, "
+                f"{doc['per_plane']['core']:,} core)" if planes > 1 else ""),
              "", f"{'tier':8}{'switches':>10}{'ports':>10}{'used':>10}{'free':>10}{'links up':>12}"]
     up = {"leaf": doc["links"]["leaf_spine"], "spine": doc["links"]["spine_core"], "core": 0}
     for tier in ("leaf", "spine", "core"):
