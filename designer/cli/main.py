@@ -33,7 +33,7 @@ from catalog.records import EVIDENCE
 
 from .. import __version__
 from ..fileformat import ProjectFileError, load
-from ..formatting import count, kw, money, percent, quantity
+from ..formatting import count, kw, money, number, percent, quantity
 from ..settings import Settings, SettingsError
 from ..training.errors import TrainingError
 from ..fabric.sizing import FabricError
@@ -319,6 +319,9 @@ def cmd_analyze(args, catalog: Catalog) -> int:
     print(f"  coolant       {quantity(c.coolant_flow_lpm, 'l/min'):>13} {c.settings.coolant} at "
           f"{quantity(c.settings.coolant_delta_t_k, 'K')}   air {quantity(c.air_cfm, 'CFM')}")
     print(f"  heaviest rack {quantity(result.floor.max_load_kg_m2, 'kg/m²'):>13}")
+    fabric_line = _fabric_line(result, catalog)
+    if fabric_line:
+        print(f"  {fabric_line}")
     for line in _chain_lines(result):
         print(f"  {line}")
     b, cost = result.bom, result.cost
@@ -338,6 +341,25 @@ def cmd_analyze(args, catalog: Catalog) -> int:
     for f in result.findings:
         print(f"  {f.severity}: {namer.summary(f.places)}: {f.message}")
     return 0
+
+
+#: Fabric technologies as people name them.
+TECHNOLOGY_NAMES = {"infiniband": "InfiniBand", "spectrum-x": "Spectrum-X Ethernet", "roce": "RoCE Ethernet"}
+
+
+def _fabric_line(result, catalog: Catalog) -> str:
+    """The compute fabric in one line: technology, planes, switches by tier (every plane), cables."""
+    f = result.fabric
+    if not f.built:
+        return ""
+    switch = catalog.find(f.switch or "")
+    model = switch.name if switch is not None else (f.switch or "")
+    top = "core" if f.technology == "infiniband" else "super-spine"
+    tiers = f"{number(f.leaf)} leaf + {number(f.spine)} spine" + (f" + {number(f.core)} {top}" if f.core else "")
+    planes = (f", {f.planes} planes of {f.port_gbps:g}G ({number(f.per_plane.leaf)} + {number(f.per_plane.spine)}"
+              + (f" + {number(f.per_plane.core)}" if f.core else "") + " each)") if f.planes > 1 else ""
+    return (f"fabric        {TECHNOLOGY_NAMES.get(f.technology, f.technology)}{planes}: {tiers} {model}, "
+            f"{f.tiers} tiers, {count(f.cables_total or 0, 'cable')}")
 
 
 def _chain_lines(result) -> list[str]:

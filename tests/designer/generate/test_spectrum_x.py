@@ -144,6 +144,9 @@ def test_the_choice_is_stored_and_reported(capsys, tmp_path):
     assert (fabric["technology"], fabric["planes"], fabric["leaf"], fabric["spine"]) == ("spectrum-x", 2, 16, 8)
     assert fabric["per_plane"] == {"leaf": 8, "spine": 4, "core": 0,
                                    "links": {"node_leaf": 512, "leaf_spine": 512, "spine_core": 0}}
+    code, out, err = run(capsys, "analyze", str(path))
+    assert code == 0 and "fabric        Spectrum-X Ethernet, 2 planes of 400G (8 + 4 each): 16 leaf + 8 spine " \
+                         "NVIDIA Spectrum-4 SN5610 Ethernet switch, 2 tiers, 2,048 cables" in out
 
 
 def test_a_single_plane_spectrum_x_runs_the_800g_ports_whole(catalog):
