@@ -206,6 +206,12 @@ def _from_netbox(args, catalog: Catalog) -> int:
         project = read_netbox(args.folder, catalog)
     except NetBoxImportError as exc:
         raise GenerateError(f"{prog}: {exc}") from None
+    # NetBox holds no design settings: the compute fabric's kind and planes follow from its switches
+    from ..fabric.geometry import placed_technology
+
+    kind = placed_technology(project, catalog)
+    if kind is not None and kind != ("infiniband", 1):
+        project = project.with_settings(project.settings.updated(fabric_technology=kind[0], fabric_planes=kind[1]))
     from ..fileformat import save
 
     try:

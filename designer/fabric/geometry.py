@@ -247,6 +247,37 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
                      technology, planes, node_gbps)
 
 
+def placed_technology(project: Project, catalog: Catalog) -> tuple[str, int] | None:
+    """(technology, planes) that the compute-fabric switches a design places imply, or None when it places
+    none: a design read from elsewhere (NetBox) carries no settings, only its switches. Ethernet leaves or
+    spines and no InfiniBand ones make a Spectrum-X fabric; leaves named for two planes (leaf-a-…,
+    leaf-b-…) a twin-plane one."""
+    protocols: set[str] = set()
+    plane_names: set[str] = set()
+    kinds: dict[str, str] = {}
+    for rack in project.racks:
+        for d in rack.devices:
+            name = (d.name or d.id).lower()
+            role = _role_of(name)
+            if role is None or any(w in name for w in OTHER_NETWORKS):
+                continue
+            if d.type not in kinds:
+                dt = catalog.find(d.type)
+                g = next((g for g in dt.ports if g.role == "fabric"), None) if dt is not None and \
+                    dt.kind == "switch" else None
+                kinds[d.type] = g.protocol if g is not None else ""
+            if kinds[d.type]:
+                protocols.add(kinds[d.type])
+                m = re.match(r"(leaf|spine|superspine|core)-([ab])-", name)
+                if m:
+                    plane_names.add(m.group(2))
+    if not protocols:
+        return None
+    if protocols == {"ethernet"}:
+        return "spectrum-x", 2 if plane_names == {"a", "b"} else 1
+    return "infiniband", 1
+
+
 def _run_split(dev: FabricDevices, nodes: list, switches: dict, breakout: dict, plane_gbps: float,
                planes: int) -> None:
     """Cages as the fabric runs them: a node cage carries one port of each plane at the plane's speed; a switch

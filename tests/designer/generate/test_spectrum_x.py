@@ -157,3 +157,4 @@ def test_a_single_plane_spectrum_x_runs_the_800g_ports_whole(catalog):
     assert (t.planes, t.port_gbps, t.radix, t.leaf, t.spine) == (1, 800, 64, 16, 8)
     with pytest.raises(GenerateError, match="--planes: must be 1 or 2"):
         generate(SuperpodSpec(system="dgx-b300", sus=1, fabric="spectrum-x", planes=0), catalog)
+
