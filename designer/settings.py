@@ -134,8 +134,12 @@ def check_settings(s: Settings) -> None:
     if not isinstance(s.fabric_technology, str) or s.fabric_technology not in FABRIC_TECHNOLOGIES:
         raise SettingsError(f"fabric_technology must be one of {', '.join(FABRIC_TECHNOLOGIES)}, "
                             f"got {s.fabric_technology!r}")
-    if isinstance(s.fabric_planes, bool) or s.fabric_planes not in (1, 2):
+    if isinstance(s.fabric_planes, bool) or not isinstance(s.fabric_planes, int) or s.fabric_planes not in (1, 2):
         raise SettingsError(f"fabric_planes must be 1 or 2, got {s.fabric_planes!r}")
+    if s.fabric_planes == 2 and s.fabric_technology == "infiniband":
+        raise SettingsError("fabric_planes must be 1 on an InfiniBand fabric, got 2: two planes share each node "
+                            "port, which only Ethernet switches whose ports split carry (fabric_technology "
+                            "spectrum-x or roce)")
 
 
 def settings_from_json(doc: object, where: str = "settings") -> Settings:

@@ -23,7 +23,7 @@ from ..formatting import quantity
 from ..engines import Context, EngineResult
 from ..findings import Finding
 from ..model import Project
-from .geometry import Inventory, inventory
+from .geometry import OTHER_NETWORKS, Inventory, inventory
 from .sizing import FabricError, FatTree
 from . import media
 from .wiring import Link, WiringPlan, device_cages, plan_wiring, size_design
@@ -166,16 +166,18 @@ def technology_findings(project: Project, catalog: Catalog, inv: Inventory, hall
                 types[d.type] = g.protocol if g is not None else ""
             proto = types[d.type]
             name = (d.name or d.id).lower()
-            if proto and proto != wanted and proto == "infiniband" and "storage" not in name \
+            if proto and proto != wanted and not any(w in name for w in OTHER_NETWORKS) \
                     and any(r in name for r in ("leaf", "spine", "core")):
                 other[d.type] += 1
                 where = where or f"rack:{rack.id}"
     if other:
         names = ", ".join(f"{n} {_type_name(catalog, t)}" for t, n in other.items())
+        kind = "Ethernet" if wanted == "infiniband" else "InfiniBand"
         out.append(Finding("error", "fabric-technology-mismatch",
-                           f"the design's compute fabric is {inv.technology} but it places InfiniBand fabric "
-                           f"switches ({names}): they are left out of the fabric; change the fabric technology "
-                           f"in the project settings or replace them", where or hall))
+                           f"the design's compute fabric is {inv.technology} but it places {kind} fabric "
+                           f"switches named as compute-fabric tiers ({names}): they are left out of the fabric; "
+                           f"change the fabric technology in the project settings or replace them",
+                           where or hall))
     return out
 
 
@@ -211,7 +213,8 @@ def analyze_fabric(ctx: Context) -> FabricResult:
     if not any(plan.placed[r] for r, _ in needs):
         parts = " + ".join(f"{n} {r}" for r, n in needs if n)
         findings.append(Finding("warning", "fabric-no-switches",
-                                f"no compute-fabric switches placed: {required.endpoints:,} fabric ports need "
+                                f"no compute-fabric switches placed: {required.endpoints * required.planes:,} "
+                                f"fabric ports need "
                                 f"{parts} {switch} switches ({required.tiers} tiers)", hall))
     else:
         for role, need in needs:
@@ -219,7 +222,8 @@ def analyze_fabric(ctx: Context) -> FabricResult:
             if len(have) < need:
                 where = _rack_where(inv, have[-1]) if have else hall
                 findings.append(Finding("warning", "fabric-too-few-switches",
-                                        f"{required.endpoints:,} fabric ports need {need} {role} {switch} switches "
+                                        f"{required.endpoints * required.planes:,} fabric ports need {need} {role} "
+                                        f"{switch} switches "
                                         f"({required.tiers} tiers); the design places {len(have)}", where))
     reserved = {inv.devices.labels[i] for i in inv.reserved}
     lost_nodes = [n for n in plan.unwired_endpoints if n not in reserved]

@@ -10,6 +10,7 @@ The plan is columnar (numpy) so 100,000 endpoints wire in well under a second;
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, fields
 
 import numpy as np
@@ -172,13 +173,39 @@ def _assign_roles(inv: Inventory, need: FatTree | None) -> dict:
     return placed
 
 
+#: A switch named for its plane: leaf-a-0001-r0, spine-b-0002, superspine-a-0003.
+_PLANE_NAME = re.compile(r"^(?:leaf|spine|superspine|super-spine|core)-([ab])-")
+
+
+def plane_shares(inv: Inventory, placed: dict) -> list[dict]:
+    """Each plane's placed switches per role: those named for it (``leaf-a-…`` in plane A), in name order,
+    then any not named for a plane given to the plane with the fewest of that role. A switch missing
+    from one plane leaves that plane short, never the other one's switches moved across."""
+    if inv.planes == 1:
+        return [placed]
+    out: list[dict] = [{role: [] for role in placed} for _ in range(inv.planes)]
+    labels = inv.devices.labels
+    for role, devices in placed.items():
+        rest = []
+        for i in devices:
+            m = _PLANE_NAME.match(labels[i].lower())
+            if m and "ab".index(m.group(1)) < inv.planes:
+                out["ab".index(m.group(1))][role].append(i)
+            else:
+                rest.append(i)
+        for i in rest:
+            min(out, key=lambda share: len(share[role]))[role].append(i)
+    return out
+
+
 def _wired_tree(inv: Inventory, required: FatTree, placed: dict, switch, **kw) -> FatTree | None:
-    """The largest part of the required fabric the placed leaves can carry (nodes first, then appliances)."""
-    if all(len(placed[r]) >= n for r, n in (("leaf", required.leaf_switches), ("spine", required.spine_switches),
-                                            ("core", required.core_switches))):
+    """The largest part of the required fabric one plane's placed leaves can carry (nodes first, then
+    appliances); ``placed`` is that plane's share."""
+    if all(len(placed[r]) >= n for r, n in (("leaf", required.leaf), ("spine", required.spine),
+                                            ("core", required.core))):
         return required
     r = inv.rails
-    capacity = (len(placed["leaf"]) // inv.planes // r) * required.leaf_down * r
+    capacity = (len(placed["leaf"]) // r) * required.leaf_down * r
     nodes = min(len(inv.nodes), capacity // r)
     reserved = min(len(inv.reserved), capacity - nodes * r)
     if nodes * r + reserved == 0:
@@ -214,21 +241,28 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
     inv = inv or inventory(project, catalog)
     required = required or size_design(inv, catalog, tiers=tiers, oversubscription=oversubscription)
     placed = _assign_roles(inv, required)
-    wired = None
+    shares = plane_shares(inv, placed)
+    wired_planes: list[FatTree | None] = [None] * inv.planes
     if required is not None:
         switch = catalog.get(required.switch)
-        wired = _wired_tree(inv, required, placed, switch, oversubscription=oversubscription)
+        wired_planes = [_wired_tree(inv, required, share, switch, oversubscription=oversubscription)
+                        for share in shares]
+    # the plane that carries the fewest endpoints stands for the wiring (its missing endpoints are the findings')
+    wired = None if any(w is None for w in wired_planes) else min(wired_planes, key=lambda w: (w.nodes,
+                                                                                                w.reserved_ports))
     empty = np.zeros(0, dtype=np.int64)
     unwired = {"node_leaf": 0, "leaf_spine": 0, "spine_core": 0}
-    if wired is None:
+    if all(w is None for w in wired_planes):
         choice = media.choose(catalog, np.zeros(0), empty, empty, empty, empty, [])
         lost = [inv.devices.labels[i] for i in inv.nodes + inv.reserved]
         unwired["node_leaf"] = (len(inv.nodes) * inv.rails + len(inv.reserved)) * inv.planes
         return WiringPlan(inv, required, None, empty, empty, empty, empty, empty, empty, np.zeros(0), choice,
                           placed, unwired, sorted(set(lost)))
     r = inv.rails
-    nodes = np.asarray(inv.nodes[: wired.nodes], dtype=np.int64)
-    reserved = np.asarray(inv.reserved[: wired.reserved_ports], dtype=np.int64)
+    n_planes = inv.planes
+    most = max((w for w in wired_planes if w is not None), key=lambda w: (w.nodes, w.reserved_ports))
+    nodes = np.asarray(inv.nodes[: most.nodes], dtype=np.int64)
+    reserved = np.asarray(inv.reserved[: most.reserved_ports], dtype=np.int64)
     # a multi-port appliance appears once per port: number its ports in order
     res_port = np.zeros(len(reserved), dtype=np.int64)
     seen: dict = {}
@@ -237,9 +271,8 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
         seen[d] = res_port[i] + 1
     endpoint_dev = np.concatenate([np.repeat(nodes, r), reserved])
     endpoint_port = np.concatenate([np.tile(np.arange(r, dtype=np.int64), len(nodes)), res_port])
-    n_planes = inv.planes
-    # each plane takes its share of the placed switches, in name order (plane A's, then plane B's)
-    shares = {role: len(placed[role]) // n_planes for role in ("leaf", "spine", "core")}
+    # an appliance's cage is not split: its ports take no plane suffix
+    endpoint_split = np.concatenate([np.ones(len(nodes) * r, dtype=np.int64), np.zeros(len(reserved), dtype=np.int64)])
 
     def lookup(table: np.ndarray, idx: np.ndarray) -> np.ndarray:
         out = np.full(len(idx), -1, dtype=np.int64)
@@ -248,18 +281,26 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
         return out
 
     cols = {k: [] for k in ("tier", "a_dev", "a_port", "b_dev", "b_port", "rail", "plane")}
-    tiers = all_tiers(wired)
-    for p in range(n_planes):
-        maps = [np.asarray(placed[role][p * shares[role]:(p + 1) * shares[role]], dtype=np.int64)
-                for role in ("leaf", "spine", "core")]
-        for t, (tier, lower, upper) in enumerate(zip(tiers, [None, maps[0], maps[1]], maps)):
+    lost_planes: list[int] = []
+    for p, (share, tree) in enumerate(zip(shares, wired_planes)):
+        if tree is None:  # no leaf of this plane: none of its links is wired
+            unwired["node_leaf"] += len(inv.nodes) * r + len(inv.reserved)
+            continue
+        unwired["node_leaf"] += (len(inv.nodes) - tree.nodes) * r + len(inv.reserved) - tree.reserved_ports
+        lost_planes += inv.nodes[tree.nodes:] + inv.reserved[tree.reserved_ports:]
+        maps = [np.asarray(share[role], dtype=np.int64) for role in ("leaf", "spine", "core")]
+        for t, (tier, lower, upper) in enumerate(zip(all_tiers(tree), [None, maps[0], maps[1]], maps)):
             a = endpoint_dev[tier.a_index] if lower is None else lookup(lower, tier.a_index)
             b = lookup(upper, tier.b_index)
             ok = (a >= 0) & (b >= 0)
             key = ("node_leaf", "leaf_spine", "spine_core")[t]
             unwired[key] = unwired[key] + int((~ok).sum())
             # a node cage carries one port of each plane: port r of the NIC becomes ports r*planes + p
-            a_port = endpoint_port[tier.a_index] * n_planes + p if lower is None else tier.a_port
+            if lower is None:
+                split = endpoint_split[tier.a_index]
+                a_port = endpoint_port[tier.a_index] * np.where(split == 1, n_planes, 1) + split * p
+            else:
+                a_port = tier.a_port
             for name, col in (("tier", np.full(len(tier), t, dtype=np.int64)), ("a_dev", a), ("a_port", a_port),
                               ("b_dev", b), ("b_port", tier.b_port), ("rail", tier.rail),
                               ("plane", np.full(len(tier), p, dtype=np.int64))):
@@ -271,8 +312,6 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
     b_key = c["b_dev"] * CAGE_KEY + c["b_port"] // ppc[c["b_dev"]]
     cages, cage_of_dev = device_cages(inv)
     choice = media.choose(catalog, raw, a_key, b_key, cage_of_dev[c["a_dev"]], cage_of_dev[c["b_dev"]], cages)
-    lost = [inv.devices.labels[i] for i in inv.nodes[wired.nodes:] + inv.reserved[wired.reserved_ports:]]
-    unwired["node_leaf"] += ((len(inv.nodes) - wired.nodes) * r + len(inv.reserved) - wired.reserved_ports) \
-        * n_planes
+    lost = [inv.devices.labels[i] for i in dict.fromkeys(lost_planes)]
     return WiringPlan(inv, required, wired, c["tier"], c["a_dev"], c["a_port"], c["b_dev"], c["b_port"],
                       c["rail"], raw, choice, placed, unwired, sorted(set(lost), key=lost.index), c["plane"])

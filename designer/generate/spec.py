@@ -221,6 +221,8 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
         raise GenerateError(f"--switch: {switch} is not {kind} fabric switch, which --fabric {fabric} needs; "
                             f"allowed: {', '.join(d.id for d in catalog if _fabric_switch(d, protocol))}")
     planes = _planes(spec.planes, fabric, catalog.get(system), sw)
+    if spec.planes is not None:
+        _check_parts(catalog, profile, sw, planes)
     rack_kw = None if spec.rack_kw is None else _number(spec.rack_kw, "rack power (kW)", 0.0, 10_000.0)
     npr = None if spec.nodes_per_rack is None else _whole(spec.nodes_per_rack, "nodes per rack", hi=64)
     rails = None if spec.rails is None else _whole(spec.rails, "rails", hi=64)
@@ -265,6 +267,22 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
     return replace(spec, system=system, gpus=gpus, sus=sus, switch=switch, rack_kw=rack_kw, nodes_per_rack=npr,
                    rails=rails, oversubscription=over, tiers=tiers, networks=networks, hall=hall,
                    phase_sus=phase, gpu_power_w=gpu_w, fabric=fabric, planes=planes, **caps)
+
+
+def _check_parts(catalog: Catalog, profile: SystemProfile, switch, planes: int) -> None:
+    """Refuse a plane count whose ports no catalog optic joins (a DGX B300's 800G port whole on an SN5610
+    cage: the catalog has no single-port 800G Ethernet module), rather than write a design of unwired links."""
+    from ..fabric.sizing import FabricError, size_fat_tree
+
+    try:
+        tree = size_fat_tree(profile.rails, switch, rails=profile.rails, su_nodes=1, node_port_gbps=profile.port_gbps,
+                             node_cage_ports=1, planes=planes)
+    except FabricError as exc:
+        raise GenerateError(f"--planes {planes}: {exc}") from None
+    notes = tree.optics(catalog)[2]
+    if notes:
+        raise GenerateError(f"--planes {planes}: {notes[0].split(': the ')[0]}; the reference architecture's "
+                            f"plane count ({'2' if planes == 1 else '1'}) has them")
 
 
 def _planes(value, fabric: str, system, switch) -> int:

@@ -10,6 +10,7 @@ from ..analysis import Analysis
 from ..formatting import count, kw, money, number, quantity
 from ..rack_roles import rack_role
 from .build import Generated
+from .titles import FABRIC_NAMES
 
 _NUMBERED = re.compile(r"[-\d]+(r\d+)?$")
 _PLANE = re.compile(r"-[ab]$")  # a twin-plane fabric's leaf-a-0001-r0, spine-b-0002
@@ -96,8 +97,13 @@ def key_lines(numbers: dict) -> list[str]:
              + f"; hall {number(n['hall_m'][0], 1)} x {quantity(n['hall_m'][1], 'm')}"]
     for net, tiers in n["switches"].items():
         parts = ", ".join(f"{v} {'switches' if k == 'switch' and v != 1 else k}" for k, v in tiers.items())
+        kind = "" if n.get("fabric_technology", "infiniband") == "infiniband" else \
+            f"{FABRIC_NAMES.get(n['fabric_technology'], n['fabric_technology'])}, "
+        planes = f", {n['fabric_planes']} planes" if n.get("fabric_planes", 1) > 1 else ""
+        if net == "compute" and tiers.get("core") and kind:
+            parts = parts.replace(" core", " super-spine")
         lines.append(f"{NETWORK_NAMES.get(net, net)}: {parts}"
-                     + (f" ({n['fabric_tiers']} tiers)" if net == "compute" else ""))
+                     + (f" ({kind}{n['fabric_tiers']} tiers{planes})" if net == "compute" else ""))
     lines.append(f"IT power {kw(n['it_power_max_kw'])} max ({kw(n['it_power_typical_kw'])} typical), "
                  f"facility {kw(n['facility_power_kw'])}"
                  + (f"; every GPU capped at {quantity(n['gpu_power_cap_w'], 'W')}" if n.get("gpu_power_cap_w") else ""))

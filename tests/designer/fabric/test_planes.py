@@ -88,3 +88,44 @@ def test_infiniband_leaves_in_an_ethernet_design_are_an_error_naming_them(catalo
     assert "spectrum-x" in found[0].message and "Quantum-X800" in found[0].message
     # the InfiniBand switches are left out: the Ethernet fabric the nodes need has no switch placed
     assert a.fabric.technology == "spectrum-x" and a.fabric.placed.leaf == 0
+
+
+def test_a_missing_switch_leaves_its_own_plane_short_and_never_crosses_planes(catalog):
+    from dataclasses import replace
+
+    g = generate(SuperpodSpec(system="dgx-b300", sus=2, fabric="spectrum-x"), catalog)
+    gone = {"leaf-b-0002-r7", "spine-a-0001"}
+    project = g.project.with_racks(replace(r, devices=tuple(d for d in r.devices if d.name not in gone))
+                                   for r in g.project.racks)
+    a = analyze(project, catalog)
+    links = a.result("fabric").links()
+    for link in links:  # every switch end is on the link's own plane
+        for end in (link.a_device, link.b_device):
+            if end.startswith(("leaf-", "spine-")):
+                assert end.split("-")[1] == link.plane.lower(), link
+    per_plane = {p: sum(link.plane == p and link.tier == "node-leaf" for link in links) for p in "AB"}
+    # plane A keeps all 128 nodes x 8 rails; plane B loses the second block (64 nodes) with its rail-7 leaf
+    assert per_plane == {"A": 1024, "B": 1024 - 512}
+    # plane A's 7 spines carry what they can, plane B's 8 all of theirs: only plane A's uplinks to the lost
+    # spine are unwired
+    up = {p: sum(link.plane == p and link.tier == "leaf-spine" for link in links) for p in "AB"}
+    assert up["B"] == 8 * 64 and up["A"] < 16 * 64
+    assert a.fabric.unwired_links.node_leaf == 512
+    codes = {f.code for f in a.findings}
+    assert "fabric-too-few-switches" in codes
+
+
+def test_settings_refuse_a_fractional_or_infiniband_second_plane():
+    for bad in (2.0, 1.0, True):
+        with pytest.raises(SettingsError, match="fabric_planes must be 1 or 2"):
+            settings_from_json({"fabric_technology": "spectrum-x", "fabric_planes": bad})
+    with pytest.raises(SettingsError, match="fabric_planes must be 1 on an InfiniBand fabric"):
+        settings_from_json({"fabric_planes": 2})
+
+
+def test_ethernet_leaves_in_an_infiniband_design_are_an_error_too(catalog):
+    g = generate(SuperpodSpec(system="dgx-b300", sus=1, fabric="spectrum-x"), catalog)
+    a = analyze(g.project.with_settings(Settings()), catalog)
+    found = [f for f in a.findings if f.code == "fabric-technology-mismatch"]
+    assert len(found) == 1 and "places Ethernet fabric switches" in found[0].message
+    assert "24 NVIDIA Spectrum-4 SN5610" in found[0].message

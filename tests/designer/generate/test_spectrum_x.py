@@ -149,12 +149,11 @@ def test_the_choice_is_stored_and_reported(capsys, tmp_path):
                          "NVIDIA Spectrum-4 SN5610 Ethernet switch, 2 tiers, 2,048 cables" in out
 
 
-def test_a_single_plane_spectrum_x_runs_the_800g_ports_whole(catalog):
-    g = generate(SuperpodSpec(system="dgx-b300", sus=1, fabric="spectrum-x", planes=1), catalog)
-    t = g.networks.compute
-    # 64 x 800G on the SN5610: 32 down, 32 up; 64 nodes on rail r need 2 leaves a rail -> 16 leaves,
-    # 16 x 32 / 64 = 8 spines
-    assert (t.planes, t.port_gbps, t.radix, t.leaf, t.spine) == (1, 800, 64, 16, 8)
+def test_a_single_plane_whose_ports_no_optic_joins_is_refused_naming_the_flag(catalog):
+    # one plane runs each DGX B300 port whole at 800G on an SN5610 cage: the catalog has no single-port 800G
+    # Ethernet module for it, so the design would be all unwired links; the RA's two planes have them
+    with pytest.raises(GenerateError, match=r"--planes 1: no catalog parts join .* the reference architecture's "
+                                            r"plane count \(2\) has them"):
+        generate(SuperpodSpec(system="dgx-b300", sus=1, fabric="spectrum-x", planes=1), catalog)
     with pytest.raises(GenerateError, match="--planes: must be 1 or 2"):
         generate(SuperpodSpec(system="dgx-b300", sus=1, fabric="spectrum-x", planes=0), catalog)
-
