@@ -37,6 +37,7 @@ EVIDENCE = {
     "unconfirmed": "no primary figure found; an assumption, marked so",
 }
 TECHNOLOGY_NAMES = ("infiniband", "spectrum-x", "roce")
+SHORT_NAMES = {"infiniband": "InfiniBand", "spectrum-x": "Spectrum-X Ethernet", "roce": "RoCE Ethernet"}
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,7 @@ from designer.findings import Finding
 
 from ..formatting import quantity
 from .errors import TrainingError
+from ..fabric.technology import SHORT_NAMES
 from .estimate import estimate
 from .hardware import cluster_from_counts, with_plane_lost, with_power_cap
 from .models import model_from_params, override, preset
@@ -152,7 +153,7 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
         if est.plan.tp > cluster.nvlink_domain:
             findings.append(Finding("warning", "training-tp-infiniband",
                                     f"TP {est.plan.tp} exceeds the NVLink domain of {cluster.nvlink_domain}: "
-                                    f"tensor-parallel traffic crosses InfiniBand", where))
+                                    f"tensor-parallel traffic crosses {SHORT_NAMES[cluster.fabric]}", where))
     except TrainingError as exc:
         return {"status": "error", "error": str(exc), "gpus": cluster.gpus}, [
             Finding("error", "training-workload", f"training workload: {exc}", where)]
