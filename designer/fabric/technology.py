@@ -11,7 +11,8 @@ Three effects, each from the physics of the fabric rather than a single fudge fa
    spread it over every uplink. Plain RoCE hashes each flow to one uplink (ECMP): with ``q`` flows per link's
    worth of traffic hashed onto ``U`` uplinks the flows on one uplink are about Poisson(q), an uplink with
    ``k`` flows carries ``min(k, q) / q`` of its rate, so the fabric delivers ``E[min(k, q)] / q`` of what it
-   could (``1 - 1/e`` = 63 % for one flow a link). Each tier crossed upwards hashes once more.
+   could (``1 - 1/e`` = 63 % for one flow a link). Each tier crossed upwards hashes once more, taken as an
+   independent stage (an approximation: the second stage sees flows the first has already slowed).
 3. **Latency per switch hop** -- NCCL's network hop latency (designer/fabric/collectives.py) is NCCL's own
    cost model, calibrated on InfiniBand; another technology adds its switch's extra port-to-port latency on
    each hop of the path (1 switch inside a leaf, 3 through a spine, 5 through a core).

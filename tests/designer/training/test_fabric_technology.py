@@ -200,7 +200,15 @@ def b300_designs():
 
 def test_b300_design_on_each_technology(b300_designs):
     cat, designs = b300_designs
-    docs = {name: analyze(p, cat).to_json() for name, p in designs.items()}
+    results = {name: analyze(p, cat) for name, p in designs.items()}
+    docs = {name: r.to_json() for name, r in results.items()}
+    # the typed views read the new figures
+    spx = results["spectrum-x"]
+    assert spx.bandwidth.technology.name == "spectrum-x" and spx.bandwidth.technology.planes == 2
+    assert spx.bandwidth.per_gpu.scale_out_effective_gbs == pytest.approx(92.74, abs=0.01)
+    assert spx.training.fabric.technology == "spectrum-x"
+    assert spx.training.scenarios.plane_lost.scale_out_gbs_per_gpu == 50.0
+    assert results["infiniband"].training.scenarios.plane_lost is None
     for name, doc in docs.items():
         assert doc["bandwidth"]["technology"]["name"] == name
         assert doc["training"]["status"] == "ok" and doc["training"]["gpus"] == 2048
