@@ -8,12 +8,14 @@ from __future__ import annotations
 import argparse
 import math
 
+from ..fabric.technology import TECHNOLOGY_NAMES
 from ..training.errors import TrainingError
 from ..gpu_power import gpu_name
 from ..training.hardware import cluster_from_gpu, cluster_from_system, with_power_cap
 from ..training.models import PRESETS, model_from_params, override, preset
 from ..training.plan import RECOMPUTE, Training
 from ..training.planner import best_plan, given_plan
+from ..training.section import plane_lost
 from ..training.batch import default_global_batch
 from ..training.software import ATTENTION, DEFAULT_PROFILE, DP_IMPL, FP8_RECIPE, KNOBS, PROFILES, profile
 from .flags import real, whole
@@ -47,6 +49,12 @@ def add_parser(subparsers):
     t.add_argument("--gpus", type=whole(1, MAX_GPUS), metavar="N", help="GPU count (default: one system)")
     # down:up at the leaf, as the design's settings bound it: 1 (non-blocking) to 64
     t.add_argument("--oversubscription", type=real(1, 64), default=1.0, metavar="X", help="fabric down:up ratio")
+    t.add_argument("--fabric", choices=TECHNOLOGY_NAMES, type=str.lower, default="infiniband",
+                   help="scale-out fabric technology: infiniband (adaptive routing), spectrum-x (RoCE with "
+                        "adaptive routing) or roce (RoCE with ECMP hashing); default infiniband")
+    t.add_argument("--planes", type=whole(1, 2), choices=(1, 2), default=1, metavar="N",
+                   help="fabric planes each GPU's port is split over, 1 or 2 (2: Spectrum-X twin-plane; "
+                        "adds the plane-lost scenario)")
     # the range depends on the GPU (its floor to its TDP): the engine checks it, with its own message
     t.add_argument("--gpu-power-w", type=real(None, None), metavar="W",
                    help="cap each GPU's power at W watts (nvidia-smi -pl): slower clock, lower draw")
@@ -118,11 +126,13 @@ def _model(args):
 def _cluster(args, catalog):
     if args.gpus is not None and args.gpus <= 0:
         raise TrainingError(f"--gpus must be positive, got {args.gpus}")
+    net = {"oversubscription": args.oversubscription, "fabric": getattr(args, "fabric", None) or "infiniband",
+           "planes": getattr(args, "planes", None) or 1}
     if args.system:
-        cluster = cluster_from_system(catalog, args.system, args.gpus, oversubscription=args.oversubscription)
+        cluster = cluster_from_system(catalog, args.system, args.gpus, **net)
     else:
         # a bare GPU id trains on its usual chassis (hardware.SYSTEM_FOR_GPU): domain, fabric, power, price
-        cluster = cluster_from_gpu(catalog, args.gpu or "h100", args.gpus or 8, oversubscription=args.oversubscription)
+        cluster = cluster_from_gpu(catalog, args.gpu or "h100", args.gpus or 8, **net)
     return with_power_cap(cluster, getattr(args, "gpu_power_w", None))
 
 
@@ -165,6 +175,7 @@ def run(args, catalog) -> int:
     doc["chosen"] = chosen
     if summary:
         doc["search"] = summary
+    doc["scenarios"] = {"plane_lost": plane_lost(est)}
     if args.json:
         print_json(doc)
         return 0
@@ -197,6 +208,16 @@ def _print_text(d: dict) -> None:
           + ", ".join(f"{k} {v:.1f}" for k, v in d["memory_breakdown_gb"].items()))
     print("  exposed comm (s/step): " + ", ".join(f"{k} {v:.3f}" for k, v in d["exposed_comm_s"].items())
           + f"; bubble {d['bubble_fraction'] * 100:.1f} %")
+    f = d.get("fabric")
+    if f:
+        print(f"  fabric {f['technology']}, {f['planes']} plane{'s' if f['planes'] > 1 else ''}: "
+              f"{f['scale_out_gbs_per_gpu']:g} GB/s per GPU, {f['bandwidth_vs_infiniband'] * 100:.1f} % of "
+              f"InfiniBand's bus bandwidth, {f['network_step_latency_us']:.2f} us a network step")
+    lost = (d.get("scenarios") or {}).get("plane_lost")
+    if lost:
+        print(f"  plane lost: {lost['tokens_per_s']:,.0f} tokens/s ({lost['relative_tokens_per_s'] * 100:.1f} % of "
+              f"normal), step {lost['step_time_s']:.3f} s, {lost['time_to_train_days']:.1f} days compute "
+              f"(+{lost['extra_days']:.1f}); the job keeps running on half the scale-out bandwidth")
     g = d["goodput"]
     print(f"  train {d['tokens']:.3g} tokens: {d['time_to_train_days']:.1f} days compute, "
           f"{d['wall_time_days']:.1f} days wall at ETTR {g['ettr'] * 100:.1f} % "

@@ -5,6 +5,12 @@ NVIDIA quotes NVLink per GPU as both directions added (1.8 TB/s for Blackwell),
 while collectives are bounded by one direction, so both are given.
 Bisection of a non-blocking fat tree is half the endpoints times the port speed
 (dcim.md §3.4); an oversubscribed leaf divides what leaves a leaf by its ratio.
+
+Given the fabric's technology (designer/fabric/technology.py), the network side of every
+collective runs at what that technology achieves of the line rate (link efficiency, and for
+plain RoCE the ECMP load balance once traffic leaves a leaf) with its switches' extra latency on
+each network step; ``technology`` says which figures and where they come from. Without one
+(plain numbers, no fabric), collectives stay at peak link rates.
 """
 from __future__ import annotations
 
@@ -14,6 +20,7 @@ from ..engines import Context, EngineResult
 from . import collectives
 from .geometry import Inventory
 from .sizing import FatTree
+from .technology import path_hops, technology as technology_named
 
 DEFAULT_MESSAGE_BYTES = 1 << 30  # 1 GiB, a typical gradient bucket scale for large models
 
@@ -21,8 +28,13 @@ DEFAULT_MESSAGE_BYTES = 1 << 30  # 1 GiB, a typical gradient bucket scale for la
 def bandwidth_figures(*, gpus: int, gpus_per_node: float, rails: int, port_gbps: float, nvlink_gbs: float,
                       domain: int, oversubscription: float = 1.0, endpoints: int | None = None,
                       leaf_uplinks: int | None = None, leaf_down: int | None = None,
-                      message_bytes: float = DEFAULT_MESSAGE_BYTES) -> dict:
-    """All bandwidth figures from plain numbers (Gb/s for ports, GB/s both directions for NVLink)."""
+                      message_bytes: float = DEFAULT_MESSAGE_BYTES, technology: str | None = None,
+                      tiers: int = 2, planes: int = 1) -> dict:
+    """All bandwidth figures from plain numbers (Gb/s for ports, GB/s both directions for NVLink).
+
+    ``technology`` (infiniband, spectrum-x, roce; None: peak link rates) sets the network's achievable
+    share of the line rate and its latency per step; ``tiers`` and ``planes`` describe the fabric."""
+    tech = technology_named(technology) if technology is not None else None
     scale_out_gbps = rails * port_gbps / gpus_per_node if gpus_per_node else 0.0
     scale_out_gbs = scale_out_gbps / 8
     nvlink_one_way = nvlink_gbs / 2
@@ -44,12 +56,21 @@ def bandwidth_figures(*, gpus: int, gpus_per_node: float, rails: int, port_gbps:
         "oversubscription": oversubscription,
         "message_bytes": int(message_bytes),
     }
+    nodes = gpus / gpus_per_node if gpus_per_node else 0
+    beyond_leaf = leaf_down is not None and nodes > leaf_down
+    if tech is not None:
+        inside, outside = tech.efficiency(False, tiers), tech.efficiency(True, tiers)
+        out["per_gpu"]["scale_out_effective_gbs"] = round(scale_out_gbs * inside, 3)
+        out["per_gpu"]["scale_out_effective_gbs_beyond_leaf"] = round(scale_out_gbs * outside / oversubscription, 3)
+        out["technology"] = tech.to_json(tiers, planes)
     if gpus < 1:
         out["collectives"] = {}
         return out
-    nodes = gpus / gpus_per_node if gpus_per_node else 0
-    beyond_leaf = leaf_down is not None and nodes > leaf_down
     net = scale_out_gbs * 1e9 / (oversubscription if beyond_leaf else 1.0)
+    alpha_network = collectives.ALPHA_NETWORK_S
+    if tech is not None:
+        net *= tech.efficiency(beyond_leaf, tiers)
+        alpha_network += tech.extra_hop_latency_us(path_hops(tiers) if beyond_leaf else 1) * 1e-6
     groups = {"all_gpus": gpus}
     if domain and gpus > domain:
         groups["one_nvlink_domain"] = domain
@@ -62,12 +83,15 @@ def bandwidth_figures(*, gpus: int, gpus_per_node: float, rails: int, port_gbps:
         return out
     out["collectives"] = {
         name: {"gpus": n, **collectives.estimates(message_bytes, n, domain or 1, nvlink_one_way * 1e9,
-                                                  net if n > domain else scale_out_gbs * 1e9)}
+                                                  net if n > domain else scale_out_gbs * 1e9,
+                                                  alpha_network=alpha_network)}
         for name, n in groups.items()
     }
     out["collective_assumptions"] = {
-        "alpha_nvlink_us": collectives.ALPHA_NVLINK_S * 1e6, "alpha_network_us": collectives.ALPHA_NETWORK_S * 1e6,
-        "efficiency": "peak link rates; real NCCL runs reach about 80-90 % of them",
+        "alpha_nvlink_us": collectives.ALPHA_NVLINK_S * 1e6, "alpha_network_us": round(alpha_network * 1e6, 4),
+        "efficiency": ("peak link rates; real NCCL runs reach about 80-90 % of them" if tech is None else
+                       f"NVLink at its peak rate; the network at {tech.efficiency(beyond_leaf, tiers):.1%} of "
+                       f"line rate ({tech.label}: see technology)"),
     }
     return out
 
@@ -97,7 +121,8 @@ def bandwidth_section(inv: Inventory, catalog: Catalog, tree: FatTree | None,
                              oversubscription=round(tree.actual_oversubscription, 4),
                              endpoints=tree.nodes * tree.rails * tree.planes,
                              leaf_uplinks=tree.links_leaf_spine * tree.planes,
-                             leaf_down=tree.leaf_down, message_bytes=message_bytes)
+                             leaf_down=tree.leaf_down, message_bytes=message_bytes,
+                             technology=tree.technology, tiers=tree.tiers, planes=tree.planes)
 
 
 def analyze_bandwidth(ctx: Context) -> EngineResult:

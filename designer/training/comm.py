@@ -14,6 +14,13 @@ Bus bandwidth of a ring over n members, k of them in each NVLink domain, is the
 fabric's rule (collectives.group_bus_bw): NVLink inside one domain; across domains one
 ring per NIC, so k NICs' worth bounded by NVLink, and one NIC when members sit in
 different domains (k = 1). Rank order is Megatron's: TP fastest, then CP, EP (inside DP), DP, PP.
+
+The fabric's technology (designer/fabric/technology.py) sets what a NIC's share delivers: the
+engine's bus-bandwidth efficiency (Generation.ib_busbw_eff) is InfiniBand's, and another
+technology scales it by its achievable share of the line rate over InfiniBand's (RoCE framing;
+for plain RoCE, ECMP hash collisions once traffic leaves a leaf), and adds its switches' extra
+latency on every network hop (``net_hop_us``). Whether traffic leaves a leaf is judged for the
+whole cluster, as oversubscription is.
 """
 from __future__ import annotations
 
@@ -21,13 +28,26 @@ import numpy as np
 
 from designer.fabric.collectives import (LL128_BW, RING_BASE_US, RING_HOP_NET_US, RING_HOP_NVLINK_US,
                                          group_bus_bw)
+from designer.fabric.technology import TECHNOLOGIES, path_hops, relative_to_infiniband
 
 from .efficiency import Generation
+
+def fabric_factor(cluster) -> float:
+    """The cluster's fabric technology's achievable bandwidth over InfiniBand's (1.0 on InfiniBand)."""
+    return relative_to_infiniband(cluster.fabric, cluster.beyond_leaf, cluster.fabric_tiers)
+
+
+def net_hop_us(cluster, protocol: str) -> float:
+    """NCCL's network ring-step latency (InfiniBand-calibrated) plus what the cluster's switches add on the
+    path a step takes: through the top tier when the traffic leaves a leaf, one switch otherwise."""
+    hops = path_hops(cluster.fabric_tiers) if cluster.beyond_leaf else 1
+    return RING_HOP_NET_US[protocol] + TECHNOLOGIES[cluster.fabric].extra_hop_latency_us(hops)
+
 
 def bandwidths(cluster, gen: Generation):
     """(NVLink bus B/s, one NIC's fabric B/s) per GPU."""
     nvl = cluster.nvlink_gbs_uni * gen.nvlink_busbw_eff * 1e9
-    ib = cluster.ib_gbs_per_gpu * gen.ib_busbw_eff * 1e9 / cluster.oversubscription
+    ib = cluster.ib_gbs_per_gpu * gen.ib_busbw_eff * fabric_factor(cluster) * 1e9 / cluster.oversubscription
     return nvl, ib
 
 
@@ -51,9 +71,9 @@ def ring(size_bytes, n, stride, cluster, nvl, ib, kind: str = "ag"):
     busbw = group_bus_bw(n, k, nvl, ib)
     moved = (twice * size_bytes) * (steps / (twice * n)) / busbw
     ll128 = 1e-6 * (RING_BASE_US["ll128"] + steps * RING_HOP_NVLINK_US["ll128"]
-                    + inter * (RING_HOP_NET_US["ll128"] - RING_HOP_NVLINK_US["ll128"])) + moved / LL128_BW
+                    + inter * (net_hop_us(cluster, "ll128") - RING_HOP_NVLINK_US["ll128"])) + moved / LL128_BW
     simple = 1e-6 * (RING_BASE_US["simple"] + steps * RING_HOP_NVLINK_US["simple"]
-                     + inter * (RING_HOP_NET_US["simple"] - RING_HOP_NVLINK_US["simple"])) + moved
+                     + inter * (net_hop_us(cluster, "simple") - RING_HOP_NVLINK_US["simple"])) + moved
     return np.where(n > 1, np.minimum(ll128, simple), 0.0)
 
 
@@ -79,7 +99,7 @@ def cp_comm(m, c, T, cluster, nvl, ib):
     span = c["tp"] * cpn
     inside = span <= cluster.nvlink_domain
     bw = np.where(inside, nvl, ib)
-    hop = np.where(inside, RING_HOP_NVLINK_US["simple"], RING_HOP_NET_US["simple"]) * 1e-6
+    hop = np.where(inside, RING_HOP_NVLINK_US["simple"], net_hop_us(cluster, "simple")) * 1e-6
     kv = T * 2 * np.maximum(m.kv_heads / c["tp"], 1) * m.head_dim * 2.0
     fwd = np.where(cpn > 1, (cpn - 1) * (kv / bw + hop), 0.0)
     return fwd, 2 * fwd
@@ -100,7 +120,7 @@ def ep_comm(m, c, T, cluster, nvl, ib):
     inside = size * (k - 1) / np.maximum(e_f, 1) / nvl
     outside = size * (e_f - k) / np.maximum(e_f, 1) / ib
     lat = (RING_BASE_US["simple"] + (k - 1) * RING_HOP_NVLINK_US["simple"]
-           + (e_f - k) * RING_HOP_NET_US["simple"] / np.maximum(k, 1)) * 1e-6
+           + (e_f - k) * net_hop_us(cluster, "simple") / np.maximum(k, 1)) * 1e-6
     one = np.where(e > 1, np.maximum(inside, outside) + lat, 0.0)
     return 2 * one, 2 * one
 
@@ -111,7 +131,7 @@ def pp_p2p(m, c, T, cluster, nvl, ib):
     span = c["tp"] * c["cp"] * c["dp"] * 2
     inside = span <= cluster.nvlink_domain
     bw = np.where(inside, nvl, ib)
-    hop = np.where(inside, RING_HOP_NVLINK_US["simple"], RING_HOP_NET_US["simple"]) * 1e-6
+    hop = np.where(inside, RING_HOP_NVLINK_US["simple"], net_hop_us(cluster, "simple")) * 1e-6
     return np.where(c["pp"] > 1, T * m.hidden * 2.0 / c["tp"] / bw + RING_BASE_US["simple"] * 1e-6 + hop, 0.0)
 
 

@@ -43,7 +43,20 @@ class Estimate:
         out["gpu_power_cap_w"] = self.cluster.gpu_power_cap_w
         out["clock_ratio"] = round(self.cluster.clock_ratio, 4)
         out["notes"] = notes(self.cluster, self.training)
+        out["fabric"] = fabric_json(self.cluster)
         return out
+
+
+def fabric_json(cluster) -> dict:
+    """The scale-out fabric the estimate ran on: technology, planes, per-GPU bandwidth and what the
+    technology delivers of InfiniBand's bus bandwidth (designer/fabric/technology.py)."""
+    from .comm import fabric_factor, net_hop_us
+
+    return {"technology": cluster.fabric, "planes": cluster.planes,
+            "scale_out_gbs_per_gpu": round(cluster.ib_gbs_per_gpu, 3),
+            "oversubscription": cluster.oversubscription, "beyond_leaf": cluster.beyond_leaf,
+            "bandwidth_vs_infiniband": round(fabric_factor(cluster), 4),
+            "network_step_latency_us": round(net_hop_us(cluster, "simple"), 3)}
 
 
 def notes(cluster, training) -> list[str]:

@@ -7,6 +7,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, replace
 
+from ..fabric.technology import TECHNOLOGIES
 from ..gpu_power import GpuPowerError, capped_draw, check_cap, clock_ratio, gpu_name
 from .errors import TrainingError
 
@@ -43,6 +44,18 @@ class Cluster:
     gpu_power_cap_w: float | None = None
     #: dense NVFP4 tensor-core peak (None: no FP4 tensor cores). Never the sparse "inference" headline.
     fp4_tflops: float | None = None
+    #: compute-fabric technology (designer/fabric/technology.py): infiniband, spectrum-x or roce
+    fabric: str = "infiniband"
+    #: fabric planes each GPU's port is split over (2: Spectrum-X twin-plane); ib_gbs_per_gpu counts them all
+    planes: int = 1
+    #: switch tiers of the fabric, and the GPUs one leaf reaches (0: unknown, traffic taken to leave the leaf)
+    fabric_tiers: int = 2
+    leaf_gpus: int = 0
+
+    @property
+    def beyond_leaf(self) -> bool:
+        """Whether the job's network traffic leaves a leaf (as oversubscription, judged for the whole cluster)."""
+        return self.gpus > self.leaf_gpus
 
     @property
     def clock_ratio(self) -> float:
@@ -59,6 +72,10 @@ class Cluster:
         if (self.nvlink_domain <= 0 or self.ib_gbs_per_gpu <= 0 or not math.isfinite(self.oversubscription)
                 or self.oversubscription < 1):
             raise TrainingError("cluster: NVLink domain and fabric bandwidth must be positive, oversubscription ≥ 1")
+        if self.fabric not in TECHNOLOGIES:
+            raise TrainingError(f"cluster: fabric must be one of {', '.join(TECHNOLOGIES)}, got {self.fabric!r}")
+        if self.planes not in (1, 2):
+            raise TrainingError(f"cluster: planes must be 1 or 2, got {self.planes!r}")
         return self
 
     def peak_tflops(self, precision: str) -> float:
@@ -86,7 +103,8 @@ def _device(catalog, device_id: str, what: str):
         raise TrainingError(f"unknown {what} {device_id!r}; known: {', '.join(known)}") from None
 
 
-def cluster_from_system(catalog, system_id: str, gpus: int | None = None, *, oversubscription: float = 1.0) -> Cluster:
+def cluster_from_system(catalog, system_id: str, gpus: int | None = None, *, oversubscription: float = 1.0,
+                        fabric: str = "infiniband", planes: int = 1) -> Cluster:
     """A cluster of ``gpus`` GPUs built from catalog system ``system_id`` (default one system)."""
     sysdev = _device(catalog, system_id, "system")
     if not sysdev.gpu_count or not sysdev.gpu:
@@ -104,7 +122,7 @@ def cluster_from_system(catalog, system_id: str, gpus: int | None = None, *, ove
                    spec.nvlink_gbps, sysdev.nvlink_domain or per, ib_gbs, oversubscription, sysdev.id, per,
                    typical, peak, price, sysdev.price.currency if sysdev.price else "USD",
                    preliminary=sysdev.preliminary or gpu.preliminary, tdp_w=spec.tdp_w or 0.0,
-                   fp4_tflops=spec.fp4_tflops).validate()
+                   fp4_tflops=spec.fp4_tflops, fabric=fabric, planes=planes).validate()
 
 
 def cluster_from_gpu(catalog, gpu_id: str, gpus: int, **kw) -> Cluster:
@@ -119,7 +137,8 @@ def cluster_from_gpu(catalog, gpu_id: str, gpus: int, **kw) -> Cluster:
     return Cluster(dev.id, spec.generation, gpus, spec.bf16_tflops, spec.fp8_tflops, spec.hbm_gb, spec.hbm_tbps,
                    spec.nvlink_gbps, 8, 50.0, kw.get("oversubscription", 1.0), "", 8, spec.tdp_w * 1.8,
                    spec.tdp_w * 2.0, 0.0, preliminary=dev.preliminary, tdp_w=spec.tdp_w or 0.0,
-                   fp4_tflops=spec.fp4_tflops).validate()
+                   fp4_tflops=spec.fp4_tflops, fabric=kw.get("fabric", "infiniband"),
+                   planes=kw.get("planes", 1)).validate()
 
 
 def with_power_cap(cluster: Cluster, cap_w: float | None) -> Cluster:
@@ -140,17 +159,22 @@ def with_power_cap(cluster: Cluster, cap_w: float | None) -> Cluster:
 
 
 def cluster_from_counts(catalog, gpus_by_system: dict[str, int], *, oversubscription: float = 1.0,
-                        ib_gbs_per_gpu: float | None = None) -> Cluster | None:
+                        ib_gbs_per_gpu: float | None = None, fabric: str = "infiniband", planes: int = 1,
+                        fabric_tiers: int = 2, leaf_nodes: int = 0) -> Cluster | None:
     """The design's cluster from its GPUs by system: the system it holds most GPUs of, and all
     its GPUs of that type (None when it holds none). A mixed design trains on its dominant GPU
-    type only. ``ib_gbs_per_gpu`` is the fabric's scale-out per GPU when a fabric is sized."""
+    type only. ``ib_gbs_per_gpu`` is the fabric's scale-out per GPU when a fabric is sized; ``fabric``,
+    ``planes``, ``fabric_tiers`` and ``leaf_nodes`` (nodes one leaf reaches, 0: unknown) describe it."""
     gpus = Counter({k: v for k, v in gpus_by_system.items() if v})
     if not gpus:
         return None
     system, _ = gpus.most_common(1)[0]
     gpu = catalog.get(system).gpu
     total = sum(n for s, n in gpus.items() if catalog.get(s).gpu == gpu)
-    cluster = cluster_from_system(catalog, system, total, oversubscription=oversubscription)
+    cluster = cluster_from_system(catalog, system, total, oversubscription=oversubscription, fabric=fabric,
+                                  planes=planes)
+    cluster = replace(cluster, fabric_tiers=max(int(fabric_tiers), 1),
+                      leaf_gpus=max(int(leaf_nodes), 0) * cluster.gpus_per_system)
     if ib_gbs_per_gpu:
         cluster = replace(cluster, ib_gbs_per_gpu=ib_gbs_per_gpu)
     return replace(cluster, gpus=total)
@@ -165,3 +189,12 @@ def cluster_from_project(project, catalog, *, oversubscription: float = 1.0) -> 
             if dev is not None and dev.gpu_count and dev.gpu:
                 gpus[dev.id] += dev.gpu_count
     return cluster_from_counts(catalog, gpus, oversubscription=oversubscription)
+
+
+def with_plane_lost(cluster: Cluster) -> Cluster:
+    """``cluster`` with one of its two fabric planes down: every GPU keeps its NIC but half of its scale-out
+    bandwidth, the job runs on (NVIDIA's Spectrum-X RA: a single switch, optic or cable failure leaves the job
+    running at half bandwidth). A TrainingError for a single-plane fabric, where a lost plane stops the job."""
+    if cluster.planes != 2:
+        raise TrainingError(f"a {cluster.planes}-plane fabric has no plane to lose and keep running")
+    return replace(cluster, ib_gbs_per_gpu=cluster.ib_gbs_per_gpu / 2)

@@ -11,7 +11,9 @@ from designer.findings import Finding
 
 from ..formatting import quantity
 from .errors import TrainingError
-from .hardware import cluster_from_counts, with_power_cap
+from ..fabric.technology import SHORT_NAMES
+from .estimate import estimate
+from .hardware import cluster_from_counts, with_plane_lost, with_power_cap
 from .models import model_from_params, override, preset
 from .plan import RECOMPUTE, Training
 from .batch import default_global_batch
@@ -87,11 +89,16 @@ def analyze_training(ctx) -> EngineResult:
     fabric, bandwidth = ctx["fabric"], ctx["bandwidth"]
     oversubscription = ctx.settings.fabric_oversubscription
     ib_gbs = None
-    if fabric.tree is not None:
-        oversubscription = max(1.0, round(fabric.tree.actual_oversubscription, 4))
+    # no sized fabric: the technology and planes the settings ask for, traffic taken to leave the leaf
+    net = {"fabric": ctx.settings.fabric_technology, "planes": ctx.settings.fabric_planes}
+    tree = fabric.tree
+    if tree is not None:
+        oversubscription = max(1.0, round(tree.actual_oversubscription, 4))
         ib_gbs = (bandwidth.section.get("per_gpu") or {}).get("scale_out_gbs") or None
+        net = {"fabric": tree.technology, "planes": tree.planes, "fabric_tiers": tree.tiers,
+               "leaf_nodes": tree.leaf_down}
     cluster = cluster_from_counts(ctx.catalog, ctx["devices"].gpus_by_system, oversubscription=oversubscription,
-                                  ib_gbs_per_gpu=ib_gbs)
+                                  ib_gbs_per_gpu=ib_gbs, **net)
     section, findings = training_section(cluster, ctx.settings, ctx.project.workload_dict)
     return EngineResult(section=section, findings=tuple(findings))
 
@@ -146,7 +153,7 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
         if est.plan.tp > cluster.nvlink_domain:
             findings.append(Finding("warning", "training-tp-infiniband",
                                     f"TP {est.plan.tp} exceeds the NVLink domain of {cluster.nvlink_domain}: "
-                                    f"tensor-parallel traffic crosses InfiniBand", where))
+                                    f"tensor-parallel traffic crosses {SHORT_NAMES[cluster.fabric]}", where))
     except TrainingError as exc:
         return {"status": "error", "error": str(exc), "gpus": cluster.gpus}, [
             Finding("error", "training-workload", f"training workload: {exc}", where)]
@@ -156,7 +163,28 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
     if search:
         section["search"] = search
     section["scaling"] = _scaling(model, training, cluster, full=est if search else None)
+    section["scenarios"] = {"plane_lost": plane_lost(est)}
     return section, findings
+
+
+def plane_lost(est) -> dict | None:
+    """The same plan with one of a twin-plane fabric's planes down: half the scale-out bandwidth, the job
+    still running (None for a single-plane fabric, where losing the plane stops the job instead).
+
+    The plan is kept as it is (a running job does not re-plan); only its communication slows."""
+    cluster = est.cluster
+    if cluster.planes != 2:
+        return None
+    lost = estimate(est.model, est.training, est.plan, with_plane_lost(cluster), allow_idle=True)
+    normal_tps = est.tokens_per_s
+    return {"planes_up": 1, "scale_out_gbs_per_gpu": round(lost.cluster.ib_gbs_per_gpu, 3),
+            "tokens_per_s": round(lost.tokens_per_s, 1), "step_time_s": round(lost.step_time_s, 4),
+            "time_to_train_days": lost.time_to_train_days, "wall_time_days": lost.wall_time_days,
+            "mfu": round(lost.mfu, 4), "exposed_comm_s": lost.exposed_comm_s,
+            "relative_tokens_per_s": round(lost.tokens_per_s / normal_tps, 4) if normal_tps else None,
+            "extra_days": round(lost.time_to_train_days - est.time_to_train_days, 2),
+            "note": "one plane of two down: every GPU keeps half its scale-out bandwidth and the job runs on "
+                    "with the same plan"}
 
 
 def _scaling(model, training, cluster, full=None) -> list[dict]:

@@ -121,6 +121,9 @@ class PerGpuBandwidth:
     scale_out_gbs_beyond_leaf: float
     nvlink_gbs_bidirectional: float
     nvlink_gbs_one_way: float
+    #: what the fabric's technology delivers of the line rate, inside a leaf and beyond it (absent without a fabric)
+    scale_out_effective_gbs: float | None = None
+    scale_out_effective_gbs_beyond_leaf: float | None = None
 
 
 @view
@@ -158,6 +161,25 @@ class CollectiveAssumptions:
 
 
 @view
+class FabricTechnology:
+    """``bandwidth.technology``: the fabric technology's achievable share of the line rate and latency per hop,
+    each figure with its source and evidence mark (designer/fabric/technology.py)"""
+    name: str
+    label: str
+    planes: int
+    routing: str
+    link_efficiency: float
+    load_balance_beyond_leaf: float
+    efficiency_within_leaf: float
+    efficiency_beyond_leaf: float
+    switch_hops_beyond_leaf: int
+    switch_latency_us: float
+    extra_step_latency_us: float
+    figures: Mapping[str, Mapping]
+    claims: tuple[Mapping, ...]
+
+
+@view
 class BandwidthView:
     """``bandwidth``: per-GPU and bisection bandwidth and collective times; ``status`` and ``error`` alone
     when the fabric engine found no tree to stand on."""
@@ -173,6 +195,8 @@ class BandwidthView:
     message_bytes: int | None = None
     collectives: Collectives | None = None
     collective_assumptions: CollectiveAssumptions | None = None
+    #: absent when there is no compute fabric to stand on
+    technology: FabricTechnology | None = None
 
     def __post_init__(self):
         if self.status != "error":

@@ -137,6 +137,41 @@ class ScalingPoint:
 
 
 @view
+class TrainingFabric:
+    """``training.fabric``: the scale-out fabric the estimate ran on"""
+    technology: str
+    planes: int
+    scale_out_gbs_per_gpu: float
+    oversubscription: float
+    beyond_leaf: bool
+    bandwidth_vs_infiniband: float
+    network_step_latency_us: float
+
+
+@view
+class PlaneLost:
+    """``training.scenarios.plane_lost``: the same plan with one of two fabric planes down (half the scale-out
+    bandwidth, the job still running)"""
+    planes_up: int
+    scale_out_gbs_per_gpu: float
+    tokens_per_s: float
+    step_time_s: float
+    time_to_train_days: float
+    wall_time_days: float
+    mfu: float
+    exposed_comm_s: ExposedComm
+    relative_tokens_per_s: float | None
+    extra_days: float
+    note: str
+
+
+@view
+class TrainingScenarios:
+    """``training.scenarios``: ``plane_lost`` is null unless the fabric has two planes"""
+    plane_lost: PlaneLost | None = None
+
+
+@view
 class TrainingView:
     """``training``: the estimate when ``status`` is ``"ok"``; otherwise ``status`` says why there is none
     (no GPUs in the design) or ``error`` what was wrong with the workload."""
@@ -196,6 +231,8 @@ class TrainingView:
     chosen: Mapping[str, str] | None = None
     search: PlanSearch | None = None
     scaling: Rows[ScalingPoint] | None = None
+    fabric: TrainingFabric | None = None
+    scenarios: TrainingScenarios | None = None
     error: str | None = None
 
     def __post_init__(self):
