@@ -371,7 +371,7 @@ def _training_lines(result) -> list[str]:
         return []
     out = [f"training      {t.tokens_per_s:,.0f} tokens/s ({t.model}, TP{t.tp} PP{t.pp} DP{t.dp}), "
            f"{t.time_to_train_days:,.1f} days for {t.tokens:.3g} tokens"
-           + (f" on {t.fabric.technology}" if t.fabric else "")]
+           + (f" on {TECHNOLOGY_NAMES.get(t.fabric.technology, t.fabric.technology)}" if t.fabric else "")]
     lost = t.scenarios.plane_lost if t.scenarios else None
     if lost is not None:
         share = f" ({percent(lost.relative_tokens_per_s)} of normal)" if lost.relative_tokens_per_s else ""

@@ -232,12 +232,12 @@ def test_analyze_text_prints_the_plane_lost_line_only_for_two_planes(b300_design
     from designer.fileformat import save
 
     cat, designs = b300_designs
-    for name in ("infiniband", "spectrum-x"):
+    for name, shown in (("infiniband", "InfiniBand"), ("spectrum-x", "Spectrum-X Ethernet")):
         path = tmp_path / f"{name}.podplan.json"
         save(designs[name], path)
         assert main(["analyze", str(path)]) == 0
         out = capsys.readouterr().out
-        assert f"on {name}" in out and "training" in out
+        assert f"on {shown}\n" in out and "training" in out  # the name people read, not the id
         assert ("plane lost" in out) == (name == "spectrum-x")
 
 
