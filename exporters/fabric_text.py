@@ -42,3 +42,36 @@ def switches_value(fabric, leaf: int, spine: int, core: int) -> str:
     if planes > 1 and pp is not None:
         counts += f" ({number(pp.leaf)} / {number(pp.spine)} / {number(pp.core)} per plane)"
     return f"{head}: {counts}"
+
+
+def rack_planes(analysis) -> dict[str, dict[str, int]]:
+    """Rack id -> {plane name: compute-fabric switches of that plane in the rack}, for a twin-plane fabric
+    (a switch's links are all of its plane; a node, cabled to every plane, is none's); empty with one plane."""
+    import numpy as np
+
+    from designer.fabric.wiring import plane_name
+
+    if not analysis.has("fabric") or "fabric" not in analysis.results:
+        return {}
+    fabric = analysis.result("fabric")
+    plan = fabric.plan if fabric.error is None else None
+    if plan is None or not len(plan) or plan.plane is None or plan.planes < 2:
+        return {}
+    devs = np.concatenate([plan.a_dev, plan.b_dev]).astype(np.int64)
+    planes = np.concatenate([plan.plane, plan.plane]).astype(np.int64)
+    pairs = np.unique(np.stack([devs, planes]), axis=1)
+    dev_ids, n_planes = np.unique(pairs[0], return_counts=True)
+    single = set(dev_ids[n_planes == 1].tolist())
+    inv = plan.inv
+    out: dict[str, dict[str, int]] = {}
+    for d, p in pairs.T.tolist():
+        if d in single:
+            rack = inv.rack_ids[inv.devices.rack[d]]
+            counts = out.setdefault(rack, {})
+            counts[plane_name(p)] = counts.get(plane_name(p), 0) + 1
+    return {r: dict(sorted(c.items())) for r, c in out.items()}
+
+
+def planes_text(counts: dict[str, int]) -> str:
+    """A rack's switches by plane as one attribute value: "A:4 B:4"."""
+    return " ".join(f"{p}:{n}" for p, n in counts.items())
