@@ -142,7 +142,7 @@ def test_spectrum_x_bill_orders_ethernet_switches_and_optics_only_on_the_compute
         assert "InfiniBand and Ethernet" in r["basis"] and "Spectrum-X Ethernet" in r["basis"]
     sn5610 = [r for r in rows if "SN5610" in r["description"]]
     assert [int(r["quantity"]) for r in sn5610] == [24]
-    text = " ".join(r["description"] + " " + r["part_number"] for r in rows)
+    text = " ".join(r["description"] + " " + r["part_number"] + " " + r["basis"] for r in rows)
     for infiniband in ("Quantum", "QM9", "Q3400", "UFM", "Unified Fabric Manager", "MQM"):
         assert infiniband not in text
     assert not [f for f in spectrum_x.findings if f.code == "bom-optics-protocol"]

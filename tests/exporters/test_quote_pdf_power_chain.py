@@ -36,4 +36,4 @@ def test_a_spectrum_x_fabric_is_named_with_its_planes_and_super_spine(spectrum_x
     assert text.count(row) == 2  # key figures and the fabric page
     assert "2 independent planes" in text and "1,024 node links" in text
     assert "Switch tiers, all 2 planes (each plane 8 leaf, 4 spine)" in text
-    assert "leaf / spine / core" not in text and "UFM Enterprise" not in text
+    assert "leaf / spine / core" not in text and "UFM" not in text
