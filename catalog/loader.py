@@ -123,7 +123,10 @@ NUMBERS: dict[str, tuple[type, float, float]] = {
     "ethernet_planes": (int, 1, 2),
 }
 STRINGS = {"name", "manufacturer", "category", "part_number", "description", "airflow", "gpu", "form_factor", "media",
-           "basis", "top", "preliminary", "connector", "default_fabric"}
+           "basis", "top", "preliminary", "connector", "default_fabric", "protocols"}
+#: What a transceiver's protocols name (``protocols``, comma-separated): a twin-port OSFP sold for both runs
+#: whichever its switch speaks.
+MODULE_PROTOCOLS = ("infiniband", "ethernet")
 #: Compute-fabric technologies a system's reference architectures name (``default_fabric``).
 FABRICS = ("infiniband", "spectrum-x")
 #: Longest orderable cable run, m: a 2 km FR4 link rides one single-mode fibre (10 km for LR4).
@@ -438,6 +441,12 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
         raise ctx.fail("airflow", f"{quoted(fields['airflow'])} is not one of {', '.join(sorted(AIRFLOWS - {''}))}")
     if fields.get("top", "") not in TOPS:
         raise ctx.fail("top", f"{quoted(fields['top'])} is not flat or finned")
+    if "protocols" in fields:
+        names = [p.strip() for p in fields["protocols"].split(",")]
+        if not all(names) or set(names) - set(MODULE_PROTOCOLS) or len(set(names)) != len(names):
+            raise ctx.fail("protocols", f"{quoted(fields['protocols'])} is not a comma-separated list of "
+                                        f"{', '.join(MODULE_PROTOCOLS)}")
+        fields["protocols"] = ", ".join(names)
     if fields.get("default_fabric", "infiniband") not in FABRICS:
         raise ctx.fail("default_fabric", f"{quoted(fields['default_fabric'])} is not one of {', '.join(FABRICS)}")
     if fields.get("default_fabric") == "spectrum-x" and not fields.get("ethernet_su_systems"):

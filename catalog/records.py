@@ -226,6 +226,9 @@ class DeviceType:
     #: "OSFP to 2 x OSFP" for a splitter (a twin-port end and two single-port ends); a module and a fibre
     #: join only when their connectors match
     connector: str = ""
+    #: the protocols a transceiver is sold for, comma-separated: "infiniband", "ethernet" or both (a twin-port
+    #: OSFP "includes both InfiniBand and Ethernet protocols", the one its switch speaks); empty: not stated
+    protocols: str = ""
     lengths_m: tuple[float, ...] = ()
     #: a cable's ordering part number by length ("30" -> "980-9I570-00N030"), where the vendor's table was read
     length_part_numbers: Mapping[str, str] = field(default_factory=lambda: EMPTY)

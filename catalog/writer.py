@@ -67,7 +67,7 @@ def entry_to_json(dev: DeviceType) -> dict:
         common = Counter((fig.source, fig.evidence) for fig in f.values()).most_common(1)[0][0]
         doc["source"], doc["evidence"] = common
     for key in ("part_number", "description", "airflow", "gpu", "form_factor", "media", "connector", "top",
-                "basis", "preliminary", "default_fabric"):
+                "basis", "preliminary", "default_fabric", "protocols"):
         value = getattr(dev, key)
         if value:
             doc[key] = _figure(value, f.get(key)) if key in f else value

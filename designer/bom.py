@@ -72,6 +72,40 @@ def liquid_racks(ctx: Context) -> int:
     return int(np.unique(a.dev_rack[wet]).size)
 
 
+#: the fabric technology -> the protocol its switches speak, and the name a buyer knows it by
+FABRIC_PROTOCOL = {"spectrum-x": ("ethernet", "Spectrum-X Ethernet"), "roce": ("ethernet", "RoCE Ethernet")}
+
+
+def fabric_optics(fabric, catalog) -> tuple[dict[str, str], list[Finding]]:
+    """On an Ethernet compute fabric, what each of its transceiver lines says of the part's protocols (a
+    twin-port OSFP sold for InfiniBand and Ethernet alike runs its switch's), and a warning for a part the
+    catalog does not list for Ethernet. Nothing on an InfiniBand fabric."""
+    technology = getattr(fabric.inventory, "technology", "infiniband")
+    if technology not in FABRIC_PROTOCOL:
+        return {}, []
+    protocol, name = FABRIC_PROTOCOL[technology]
+    bases: dict[str, str] = {}
+    findings: list[Finding] = []
+    for type_id in sorted(fabric.section.get("transceivers") or {}):
+        dev = catalog.get(type_id)
+        protocols = [p.strip() for p in dev.protocols.split(",") if p.strip()]
+        if protocol in protocols:
+            both = len(protocols) > 1
+            fig = dev.figures.get("protocols")
+            unconfirmed = fig is not None and fig.evidence == "U"
+            bases[type_id] = (f"compute fabric, {name}: "
+                              + ("an InfiniBand and Ethernet part, it runs the protocol of the port it plugs into"
+                                 if both else "an Ethernet part")
+                              + (" (assumed from its family; not stated for this part)" if unconfirmed else ""))
+        else:
+            said = f"listed for {dev.protocols} only" if protocols else "not listed for Ethernet"
+            findings.append(Finding("warning", "bom-optics-protocol",
+                                    f"the compute fabric is {name} but its transceiver {dev.name} is {said} in the "
+                                    "catalog: check that the part runs Ethernet, or order its Ethernet SKU",
+                                    "project:bom"))
+    return bases, findings
+
+
 def analyze_bom(ctx: Context) -> BomResult:
     fabric, devices = ctx["fabric"], ctx["devices"]
     hardware = hardware_counts(ctx)
@@ -79,8 +113,11 @@ def analyze_bom(ctx: Context) -> BomResult:
     counts = QuoteCounts(gpus=devices.gpus, nodes=node_count(hardware, ctx), devices=dict(hardware),
                          liquid_racks=liquid_racks(ctx))
     storage = storage_fabric(ctx.project, ctx.catalog)
+    bases, optics_findings = fabric_optics(fabric, ctx.catalog)
     bom, findings = build_bill(hardware + fabric.parts(), ctx.catalog, ctx.project.currency, quote, counts,
-                               cable_lengths=fabric.cable_lengths(), as_of=effective_date(quote), storage=storage)
+                               cable_lengths=fabric.cable_lengths(), as_of=effective_date(quote), storage=storage,
+                               bases=bases)
+    findings += optics_findings
     # what the storage fabric's count could not cover is missing from the bill: say so beside it
     findings += [Finding("warning", "bom-storage-fabric", note, "project:bom") for note in storage.notes]
     return BomResult(section=bom, findings=tuple(findings), price_total=bom["price_total"],

@@ -71,13 +71,21 @@ class CablingPlan:
         """The rows without the header, in :data:`COLUMNS` order."""
         return zip(*(self.text[c] for c in COLUMNS))
 
-    def cables(self) -> list[dict]:
-        """The pull list of cables: one entry per catalog cable and orderable length, shortest first.
+    def planes(self) -> list[str]:
+        """The planes of a twin-plane fabric's links ("A", "B"), in order; empty with one plane."""
+        return sorted(set(self.text["plane"]) - {""})
+
+    def cables(self, plane: str | None = None) -> list[dict]:
+        """The pull list of cables: one entry per catalog cable and orderable length, shortest first; of one
+        plane's links with ``plane``.
 
         A copper pair (two links on one twin-port cable) counts once; links no cable reaches count none.
         """
         cable, length = self.text["cable"], self.length_m
-        own = np.nonzero(self.owner & ~np.isnan(length))[0]
+        keep = self.owner & ~np.isnan(length)
+        if plane is not None:
+            keep &= np.asarray(self.text["plane"], dtype=object) == plane
+        own = np.nonzero(keep)[0]
         counts: dict[tuple[str, float], int] = {}
         if len(own):
             ids = np.asarray(cable, dtype=object)[own]
@@ -93,11 +101,16 @@ class CablingPlan:
                         "length_m": m, "count": n, "total_length_m": round(m * n, 1)})
         return out
 
-    def transceivers(self) -> list[dict]:
-        """The pull list of transceivers: one module per cage an optical link plugs into."""
+    def transceivers(self, plane: str | None = None) -> list[dict]:
+        """The pull list of transceivers: one module per cage an optical link plugs into. With ``plane``, the
+        modules in cages carrying that plane's links only; with ``plane=""``, those in cages carrying ports of
+        more than one plane (a node's 800G cage: one 400G port per plane)."""
         keys = np.concatenate([self.a_cage, self.b_cage])
         mods = np.concatenate([np.asarray(self.text["a_transceiver"], dtype=object),
                                np.asarray(self.text["b_transceiver"], dtype=object)])
+        if plane is not None:
+            sel = self._cage_planes() == plane
+            keys, mods = keys[sel], mods[sel]
         counts: dict[str, int] = {}
         for mid in sorted(set(mods.tolist()) - {""}):
             counts[mid] = len(np.unique(keys[mods == mid]))
@@ -107,9 +120,30 @@ class CablingPlan:
             out.append({"transceiver": mid, "name": dev.name, "part_number": dev.part_number, "count": n})
         return out
 
-    def unreachable(self) -> int:
-        """Links no catalog cable is long enough for: wired, but nothing to pull."""
-        return int(np.isnan(self.length_m).sum())
+    def _cage_planes(self) -> np.ndarray:
+        """Per link end (a ends, then b ends): the plane of every link its cage carries, or "" where the cage
+        carries links of more than one plane."""
+        keys = np.concatenate([self.a_cage, self.b_cage])
+        plane = np.asarray(self.text["plane"], dtype=object)
+        plane = np.concatenate([plane, plane])
+        names = self.planes()
+        if not len(keys) or not names:
+            return np.full(len(keys), "", dtype=object)
+        code = np.zeros(len(keys), dtype=np.int64)
+        for i, name in enumerate(names):
+            code[plane == name] = 1 << i
+        uniq, inverse = np.unique(keys, return_inverse=True)
+        seen = np.zeros(len(uniq), dtype=np.int64)
+        np.bitwise_or.at(seen, inverse, code)
+        of_code = {1 << i: name for i, name in enumerate(names)}
+        return np.asarray([of_code.get(c, "") for c in seen.tolist()], dtype=object)[inverse]
+
+    def unreachable(self, plane: str | None = None) -> int:
+        """Links no catalog cable is long enough for: wired, but nothing to pull (of one plane with ``plane``)."""
+        missing = np.isnan(self.length_m)
+        if plane is not None:
+            missing &= np.asarray(self.text["plane"], dtype=object) == plane
+        return int(missing.sum())
 
 
 def _tray_units(dtype: DeviceType, device: MountedDevice, units: int, catalog: Catalog) -> list[float]:

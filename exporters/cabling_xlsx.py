@@ -7,6 +7,10 @@
   copper pair (two links on one twin-port cable) is one cable; a transceiver is one per cage.
 - "Summary": the project, and links and cables per tier and medium.
 
+A twin-plane (Spectrum-X) fabric's pull list and summary have a table per plane: its cables and the
+transceivers of the switch cages carrying its links; a node's cage carries one port of each plane, so its
+transceivers are a table of their own, under both planes.
+
 A 100,000-GPU design has some 300,000 links: openpyxl, even streaming, takes about two
 minutes for their 7.5 million cells. So openpyxl writes the workbook with the Links sheet's
 header only, and the link rows are then put into that sheet's XML directly, built column by
@@ -153,16 +157,44 @@ def _with_link_rows(workbook: bytes, rows_xml: str, strings: _SharedStrings) -> 
 
 
 def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tuple[int, float, int]:
+    """The cables and transceivers to take from stores; a twin-plane fabric's by plane (a node cage carrying a
+    port of each plane holds one module, listed once under both planes), each table with its total."""
     ws = wb.create_sheet(PULL_LIST)
     for letter, width in zip("ABCDEFG", (62, 18, 22, 12, 10, 16, 26)):
         ws.column_dimensions[letter].width = width
     ws.append([_cell(ws, NOT_XML.sub("\ufffd", f"Pull list: {project_name}"), font=TITLE)])
     ws.append([_cell(ws, "A copper pair (two links on one twin-port cable) is one cable; a transceiver is one "
                          "per cage, whichever of its ports carry links.", font=NOTE)])
-    ws.append([])
-    ws.append([_cell(ws, "Cables", font=BOLD)])
+    planes = plan.planes()
+    if planes:
+        ws.append([_cell(ws, f"Twin-plane fabric: cables and switch-side transceivers are listed per plane "
+                             f"({', '.join(planes)}); a node's cage carries one port of each plane, so its "
+                             "transceiver is listed once, under both planes.", font=NOTE)])
+    n_cables, metres = 0, 0.0
+    for plane in planes or [None]:
+        ws.append([])
+        n, m = _cable_table(ws, plan, "Cables" + (f", plane {plane}" if plane else ""), plane)
+        n_cables, metres = n_cables + n, metres + m
+    missing = plan.unreachable()
+    if missing:
+        ws.append([_cell(ws, f"{count(missing, 'link')} have no parts, longer than any cable in the catalog reaches or "
+                             "with no part that fits their cages: they have no cable to pull and are not counted "
+                             "here.", font=NOTE)])
+    n_modules = 0
+    groups = [(f"Transceivers, plane {p}", p) for p in planes] + [("Transceivers, both planes (node cages)", "")]
+    for title, plane in groups if planes else [("Transceivers", None)]:
+        modules = plan.transceivers(plane)
+        if plane == "" and not modules:
+            continue
+        ws.append([])
+        n_modules += _transceiver_table(ws, title, modules)
+    return n_cables, round(metres, 1), n_modules
+
+
+def _cable_table(ws, plan: CablingPlan, title: str, plane: str | None) -> tuple[int, float]:
+    ws.append([_cell(ws, title, font=BOLD)])
     ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in CABLE_HEADER])
-    cables = plan.cables()
+    cables = plan.cables(plane)
     for c in cables:
         ws.append([_cell(ws, NOT_XML.sub("\ufffd", c["name"])), c["part_number"], c["ordering_part_number"] or None,
                    c["length_m"],
@@ -175,15 +207,12 @@ def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tupl
               + [_cell(ws, n_cables, font=BOLD, number_format=COUNT_FORMAT, border=TOTAL_BORDER),
                  _cell(ws, metres, font=BOLD, number_format=LENGTH_FORMAT, border=TOTAL_BORDER),
                  _cell(ws, None, border=TOTAL_BORDER)])
-    missing = plan.unreachable()
-    if missing:
-        ws.append([_cell(ws, f"{count(missing, 'link')} have no parts, longer than any cable in the catalog reaches or "
-                             "with no part that fits their cages: they have no cable to pull and are not counted "
-                             "here.", font=NOTE)])
-    ws.append([])
-    ws.append([_cell(ws, "Transceivers", font=BOLD)])
+    return n_cables, metres
+
+
+def _transceiver_table(ws, title: str, modules: list[dict]) -> int:
+    ws.append([_cell(ws, title, font=BOLD)])
     ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in TRANSCEIVER_HEADER])
-    modules = plan.transceivers()
     for m in modules:
         ws.append([_cell(ws, NOT_XML.sub("\ufffd", m["name"])), m["part_number"],
                    _cell(ws, m["count"], number_format=COUNT_FORMAT),
@@ -192,14 +221,17 @@ def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tupl
     ws.append([_cell(ws, "Total", font=BOLD, border=TOTAL_BORDER), _cell(ws, None, border=TOTAL_BORDER),
                _cell(ws, n_modules, font=BOLD, number_format=COUNT_FORMAT, border=TOTAL_BORDER),
                _cell(ws, None, border=TOTAL_BORDER)])
-    return n_cables, metres, n_modules
+    return n_modules
 
 
-def tier_medium_counts(plan: CablingPlan) -> list[tuple[str, str, str, int, int]]:
-    """(tier, medium, cable, links, physical cables) for each mix the plan has, tiers in fabric order."""
+def tier_medium_counts(plan: CablingPlan, plane: str | None = None) -> list[tuple[str, str, str, int, int]]:
+    """(tier, medium, cable, links, physical cables) for each mix the plan has (of one plane's links with
+    ``plane``), tiers in fabric order."""
     counts: dict[tuple[str, str, str], list[int]] = {}
-    for tier, medium, cable, own in zip(plan.text["tier"], plan.text["medium"], plan.text["cable"],
-                                        plan.owner.tolist()):
+    for tier, medium, cable, own, pl in zip(plan.text["tier"], plan.text["medium"], plan.text["cable"],
+                                            plan.owner.tolist(), plan.text["plane"]):
+        if plane is not None and pl != plane:
+            continue
         slot = counts.setdefault((tier, medium, cable), [0, 0])
         slot[0] += 1
         slot[1] += own
@@ -219,15 +251,23 @@ def _summary_sheet(wb: Workbook, plan: CablingPlan, project_name: str, n_cables:
                               ("Cable length (m)", metres, LENGTH_FORMAT), ("Transceivers", n_modules, COUNT_FORMAT),
                               ("Links no catalog cable reaches", plan.unreachable(), COUNT_FORMAT)):
         ws.append([label, _cell(ws, value, number_format=fmt)])
-    ws.append([])
-    ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in SUMMARY_HEADER])
-    for tier, medium, cable, links, cables in tier_medium_counts(plan):
-        ws.append([tier, medium or NO_CABLE, cable or None, _cell(ws, links, number_format=COUNT_FORMAT),
-                   _cell(ws, cables, number_format=COUNT_FORMAT)])
-    ws.append([_cell(ws, "Total", font=BOLD, border=TOTAL_BORDER), _cell(ws, None, border=TOTAL_BORDER),
-               _cell(ws, None, border=TOTAL_BORDER),
-               _cell(ws, len(plan), font=BOLD, number_format=COUNT_FORMAT, border=TOTAL_BORDER),
-               _cell(ws, n_cables, font=BOLD, number_format=COUNT_FORMAT, border=TOTAL_BORDER)])
+    planes = plan.planes()
+    if planes:
+        ws.append(["Planes", _cell(ws, ", ".join(planes))])
+    for plane in planes or [None]:
+        ws.append([])
+        if plane:
+            ws.append([_cell(ws, f"Plane {plane}", font=BOLD)])
+        ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in SUMMARY_HEADER])
+        rows = tier_medium_counts(plan, plane)
+        for tier, medium, cable, links, cables in rows:
+            ws.append([tier, medium or NO_CABLE, cable or None, _cell(ws, links, number_format=COUNT_FORMAT),
+                       _cell(ws, cables, number_format=COUNT_FORMAT)])
+        ws.append([_cell(ws, "Total", font=BOLD, border=TOTAL_BORDER), _cell(ws, None, border=TOTAL_BORDER),
+                   _cell(ws, None, border=TOTAL_BORDER),
+                   _cell(ws, sum(r[3] for r in rows), font=BOLD, number_format=COUNT_FORMAT, border=TOTAL_BORDER),
+                   _cell(ws, sum(r[4] for r in rows), font=BOLD, number_format=COUNT_FORMAT,
+                         border=TOTAL_BORDER)])
 
 
 #: rows a worksheet holds (Excel's limit), less the header

@@ -46,6 +46,7 @@ from designer.rack_roles import ROLES, rack_role
 
 from . import pdf_style as st
 from .base import ExportError
+from .fabric_text import planes_text, rack_planes, switches_label, switches_value
 from .plan_drawing import grid_segments
 
 if TYPE_CHECKING:
@@ -71,6 +72,10 @@ DASHED = "PODPLAN-DASHED"
 STYLE = "PODPLAN"
 #: The attributes of a rack block, in the order CAD's attribute editor lists them.
 RACK_TAGS = ("NAME", "TYPE", "KW", "GPUS")
+#: the extra attribute of a twin-plane design's rack blocks: its compute-fabric switches by plane ("A:4 B:4")
+PLANES_TAG = "PLANES"
+#: a twin-plane design's layer per plane, holding each network rack's count of that plane's switches
+PLANE_LAYERS = {"A": ("FABRIC-PLANE-A", 4), "B": ("FABRIC-PLANE-B", 6)}
 FLOOR_TAGS = ("NAME", "TYPE")
 #: Widest a capital or digit of a sans-serif font is, as a share of the text height: labels are sized so
 #: the longest name fits its rack in whichever font the CAD program substitutes for Arial.
@@ -143,7 +148,7 @@ def _setup(doc) -> None:
         layer.description = description
 
 
-def _rack_block(doc, name: str, width: float, depth: float) -> None:
+def _rack_block(doc, name: str, width: float, depth: float, tags=RACK_TAGS) -> None:
     """Footprint, front edge and clearance bands of a rack type, centred on the block's origin.
 
     The footprint is on layer 0 so each INSERT draws it in its own role layer's colour; the
@@ -168,7 +173,7 @@ def _rack_block(doc, name: str, width: float, depth: float) -> None:
         blk.add_line(far[0], far[1], dxfattribs={"layer": layer})
     # last, so no band edge covers it
     blk.add_line((-hw, hd), (hw, hd), dxfattribs={"layer": FRONTS})
-    _attdefs(blk, RACK_TAGS, min(width, depth) * 0.15)
+    _attdefs(blk, tags, min(width, depth) * 0.15)
 
 
 def _floor_block(doc, name: str, width: float, depth: float) -> None:
@@ -216,11 +221,17 @@ def write_dxf(analysis: Analysis, path) -> str:
     doc = ezdxf.new(DXF_VERSION)
     _setup(doc)
     msp = doc.modelspace()
-    types = _Types(doc, project, catalog)
+    planes = rack_planes(analysis)
+    plane_names = sorted({p for c in planes.values() for p in c})
+    for p in plane_names:
+        layer, aci = PLANE_LAYERS.get(p, (f"FABRIC-PLANE-{p}", 7))
+        doc.layers.add(layer, color=aci).description = f"Compute fabric plane {p}: switches per rack"
+    types = _Types(doc, project, catalog, RACK_TAGS + ((PLANES_TAG,) if planes else ()))
     bounds, offsets = _layout(project, racks_of, floors_of, types)
 
-    # an INSERT, its ATTRIBs, its SEQEND and its label
-    raw = _RawEntities(doc, (len(RACK_TAGS) + 3) * len(project.racks)
+    # an INSERT, its ATTRIBs, its SEQEND and its label (and a twin-plane design's plane texts)
+    raw = _RawEntities(doc, (len(types.rack_tags) + 3) * len(project.racks)
+                       + sum(len(c) for c in planes.values())
                        + (len(FLOOR_TAGS) + 3) * len(project.floor_devices))
     drawn = _Drawn()
     for h in project.halls:
@@ -229,7 +240,7 @@ def write_dxf(analysis: Analysis, path) -> str:
         for (ax, ay), (bx, by) in grid_segments(h.outline, h.tile_mm):
             msp.add_line((ax + dx, -ay), (bx + dx, -by), dxfattribs={"layer": GRID})
         for r in racks_of[h.id]:
-            _put_rack(raw, analysis, types, drawn, r, dx)
+            _put_rack(raw, analysis, types, drawn, r, dx, planes.get(r.id, {}) if planes else None)
         for f in floors_of[h.id]:
             _put_floor_unit(raw, catalog, types, drawn, f, dx)
 
@@ -245,7 +256,7 @@ def write_dxf(analysis: Analysis, path) -> str:
         name.set_placement((bx0 + offsets[h.id], -by0 + size * 0.8), align=TextEntityAlignment.BOTTOM_LEFT)
         maxy = max(maxy, -by0 + size * 2)
     title_bottom, title_right = _title_block(msp, analysis, on, offsets, drawn.roles, drawn.cdus, drawn.others,
-                                             minx, maxx, miny)
+                                             minx, maxx, miny, plane_names)
     miny, maxx = min(miny, title_bottom), max(maxx, title_right)
     doc.header["$EXTMIN"] = (minx, miny, 0.0)
     doc.header["$EXTMAX"] = (maxx, maxy, 0.0)
@@ -280,15 +291,16 @@ def _by_hall(project) -> tuple[dict[str, list], dict[str, list]]:
 class _Types:
     """One block per rack type and per floor-unit type, made in ``doc``, and what their INSERTs carry."""
 
-    def __init__(self, doc, project, catalog):
+    def __init__(self, doc, project, catalog, rack_tags=RACK_TAGS):
         self.catalog = catalog
+        self.rack_tags = rack_tags
         #: rack type -> block, width, depth, catalog name
         self.racks: dict[str, tuple[str, float, float, str]] = {}
         for r in project.racks:
             if r.type not in self.racks:
                 w, d = rack_size(catalog, r.type)
                 block = _block_name("RACK-", r.type)
-                _rack_block(doc, block, w, d)
+                _rack_block(doc, block, w, d, rack_tags)
                 dev = catalog.find(r.type)
                 self.racks[r.type] = (block, w, d, dev.name if dev is not None else r.type)
         #: floor-unit type -> block; floor unit id -> its footprint
@@ -351,8 +363,11 @@ class _Drawn:
         self.cdus = self.others = 0
 
 
-def _put_rack(raw: _RawEntities, analysis: Analysis, types: _Types, drawn: _Drawn, r, dx: float) -> None:
-    """A rack: an INSERT of its type's block with its attributes, and its name as a label."""
+def _put_rack(raw: _RawEntities, analysis: Analysis, types: _Types, drawn: _Drawn, r, dx: float,
+              planes: dict[str, int] | None = None) -> None:
+    """A rack: an INSERT of its type's block with its attributes, and its name as a label; in a twin-plane
+    design (``planes`` not None) its switches by plane as an attribute, and each plane's count as a text on
+    that plane's layer, either side of the name."""
     block, w, d, type_name = types.racks[r.type]
     role = rack_role(r, types.catalog)
     drawn.roles[role] += 1
@@ -361,10 +376,20 @@ def _put_rack(raw: _RawEntities, analysis: Analysis, types: _Types, drawn: _Draw
     kw = figures.max_kw if figures is not None else None
     name = r.name or r.id
     # the attributes are data for CAD's attribute extraction: plain numbers, no separators
-    raw.insert(block, ROLE_LAYERS[role], x, y, -r.rotation % 360.0, RACK_TAGS,
-               (name, type_name, "" if kw is None else f"{kw:.1f}", str(types.gpus_in(r))), min(w, d) * 0.15)
+    values = (name, type_name, "" if kw is None else f"{kw:.1f}", str(types.gpus_in(r)))
+    if planes is not None:
+        values += (planes_text(planes),)
+    raw.insert(block, ROLE_LAYERS[role], x, y, -r.rotation % 360.0, types.rack_tags, values, min(w, d) * 0.15)
     height, text_angle = _label(name, w, d, r.rotation)
     raw.text(name, RACK_LABELS, x, y, height, text_angle, 1)
+    if planes:
+        a = math.radians(text_angle)
+        for i, (plane, n) in enumerate(planes.items()):
+            text = f"{plane}: {n} sw"
+            size = min(height * 0.8, _label(text, w, d, r.rotation)[0])
+            off = (height / 2 + size * 0.9) * (1 if i == 0 else -1) * (1 + 1.2 * (i // 2))
+            layer = PLANE_LAYERS.get(plane, (f"FABRIC-PLANE-{plane}", 7))[0]
+            raw.text(text, layer, x - off * math.sin(a), y + off * math.cos(a), size, text_angle, 1)
 
 
 def _put_floor_unit(raw: _RawEntities, catalog, types: _Types, drawn: _Drawn, f, dx: float) -> None:
@@ -492,7 +517,7 @@ def _dated(text: str, on: _dt.date, name: str) -> str:
 
 
 def _title_block(msp, analysis, on, offsets, role_count, cdu_count, other_count,
-                 minx: float, maxx: float, miny: float) -> tuple[float, float]:
+                 minx: float, maxx: float, miny: float, plane_names=()) -> tuple[float, float]:
     """Project, scale, date, what is drawn and where each hall was put, and a legend, framed under the plan;
     returns the frame's bottom and right edges."""
     project = analysis.project
@@ -513,7 +538,17 @@ def _title_block(msp, analysis, on, offsets, role_count, cdu_count, other_count,
         lines.append((f"{_text_value(hl.name or hl.id)}: {where}.", h2))
     lines.append(("Layers: racks by role (RACKS-*), RACK-FRONTS (cold-aisle edge), CLEARANCE-FRONT and "
                   "CLEARANCE-REAR (space kept free), CDUS, LABELS-*.", h2))
-    lines.append(("Rack blocks carry the attributes NAME, TYPE, KW (maximum draw) and GPUS.", h2))
+    if plane_names:
+        fa = analysis.fabric
+        tiers = switches_label(fa).split(": ", 1)[1]
+        lines.append((f"Compute fabric switches ({tiers}): "
+                      f"{switches_value(fa, fa.leaf or 0, fa.spine or 0, fa.core or 0)}.", h2))
+        lines.append(("Rack blocks carry the attributes NAME, TYPE, KW (maximum draw), GPUS and PLANES (compute-"
+                      "fabric switches by plane, as A:4 B:4); layers " + ", ".join(
+                          PLANE_LAYERS.get(p, (f"FABRIC-PLANE-{p}",))[0] for p in plane_names)
+                      + " show each rack's switches of that plane.", h2))
+    else:
+        lines.append(("Rack blocks carry the attributes NAME, TYPE, KW (maximum draw) and GPUS.", h2))
     lines.append(("Cable routes are not drawn: the wiring plan gives lengths (overhead trays, Manhattan "
                   "distance between racks), not paths.", h2))
     top = miny - h1 * 2
@@ -553,4 +588,4 @@ def _title_block(msp, analysis, on, offsets, role_count, cdu_count, other_count,
     return bottom - h2, right
 
 
-__all__ = ["LAYERS", "RACK_TAGS", "ROLE_LAYERS", "write_dxf"]
+__all__ = ["LAYERS", "PLANES_TAG", "PLANE_LAYERS", "RACK_TAGS", "ROLE_LAYERS", "write_dxf"]

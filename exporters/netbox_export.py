@@ -33,6 +33,15 @@ name the wiring plan uses, and the library names its interfaces its own way. The
 types carry no interface templates: ``09-interfaces.csv`` creates the interfaces the
 cables end on, named as the cabling plan names them (a rack-scale system is one
 NetBox device, so its trays' ports are ``tray01/1`` ...).
+
+Twin-plane Ethernet (Spectrum-X) fabrics: a node's 800G cage carries one 400G port of each plane (cage 1:
+ports ``1/1``, plane A, and ``1/2``, plane B), and an SN5610 cage two 400G ports of one plane; each is its own
+``400gbase-x-osfp`` interface, named as the cabling plan names it. A switch's plane (A, B) goes in the
+``podplanner_plane`` custom field, written only for a design of more than one plane, and each cable's
+description names its plane. The SN5610's type carries the 64 OSFP cages, the management port and the
+console as the community library's SN5610 has them (``swp1`` ... ``swp64``); the split ports the cables
+end on are the interfaces of ``09-interfaces.csv`` (on Cumulus Linux, ``1/1`` and ``1/2`` are
+``swp1s0`` and ``swp1s1``).
 """
 from __future__ import annotations
 
@@ -51,7 +60,7 @@ from catalog.files import write_atomic
 from designer.analysis import Analysis
 from designer.fabric import media
 from designer.fabric.topology import TIER_NAMES
-from designer.fabric.wiring import port_name
+from designer.fabric.wiring import plane_name, port_name
 from designer.facility import NO_FACILITY
 from designer.formatting import count
 from designer.quote.lines import cable_part_number
@@ -67,6 +76,7 @@ from .netbox_readme import readme
 COMMUNITY_TYPES = {
     "sn2201": ("Nvidia", "SN2201", "device-types/Nvidia/SN2201.yaml"),
     "sn5600": ("Nvidia", "SN5600", "device-types/Nvidia/SN5600.yaml"),
+    "sn5610": ("Nvidia", "SN5610", "device-types/Nvidia/SN5610.yaml"),
 }
 #: The library's spelling of a manufacturer: NetBox slugs "NVIDIA" and "Nvidia" alike, and slugs are unique.
 MANUFACTURER_SPELLING = {"NVIDIA": "Nvidia"}
@@ -110,6 +120,9 @@ CUSTOM_FIELDS = (
     ("podplanner_facility", "Facility (PodPlanner)", "json", "dcim.location",
      "The hall's busway, UPS, generators, air and water classes and floor tiles, as PodPlanner keeps them"),
 )
+#: the custom field of a twin-plane design: which plane a fabric switch belongs to
+PLANE_FIELD = ("podplanner_plane", "Fabric plane", "text", "dcim.device",
+               "The compute-fabric plane (A, B) of a twin-plane design's switch; empty on a device of both planes")
 
 ROLE_NAMES = {"compute": "Compute", "rack_scale": "Rack-scale system", "network": "Network", "storage": "Storage",
               "management": "Management", "power": "Power shelf", "pdu": "PDU", "cdu": "CDU",
@@ -119,6 +132,21 @@ CABLE_TYPES = {"mmf": "mmf", "smf": "smf", "dac": "dac-passive", "acc": "dac-act
 #: InfiniBand speed per port (Gb/s) -> NetBox interface type
 IB_TYPES = {10: "infiniband-sdr", 20: "infiniband-ddr", 40: "infiniband-qdr", 56: "infiniband-fdr",
             100: "infiniband-edr", 200: "infiniband-hdr", 400: "infiniband-ndr", 800: "infiniband-xdr"}
+#: (Ethernet speed per port in Gb/s, cage) -> NetBox interface type (dcim/choices.py, in every release from 4.1)
+ETHERNET_TYPES = {(400, "OSFP"): "400gbase-x-osfp", (800, "OSFP"): "800gbase-x-osfp",
+                  (400, "QSFP112"): "400gbase-x-qsfp112", (200, "QSFP56"): "200gbase-x-qsfp56",
+                  (400, "QSFP-DD"): "400gbase-x-qsfpdd", (800, "QSFP-DD"): "800gbase-x-qsfpdd"}
+#: What a type's YAML adds from the community library's file of the same switch (read at
+#: netbox-community/devicetype-library, device-types/Nvidia/SN5610.yaml): its console, management port,
+#: supply bays and the 64 OSFP cages, named and typed as there.
+LIBRARY_COMPONENTS = {
+    "sn5610": {
+        "console-ports": [{"name": "con0", "type": "rj-45"}],
+        "module-bays": [{"name": f"PSU{i}", "position": f"PSU{i}"} for i in range(1, 5)],
+        "interfaces": [{"name": "eth0", "type": "1000base-t", "mgmt_only": True}]
+                      + [{"name": f"swp{i}", "type": "800gbase-x-osfp"} for i in range(1, 65)],
+    },
+}
 #: catalog airflow -> NetBox airflow, where one names the other exactly
 AIRFLOW = {"front-to-rear": "front-to-rear", "rear-to-front": "rear-to-front", "passive": "passive"}
 #: A device less deep than this (or of unknown depth) is imported half-depth, so NetBox refuses
@@ -243,15 +271,23 @@ def _location_names(project) -> dict[str, str]:
     return names
 
 
-def _interface_type(dev, catalog) -> str:
-    """The NetBox type of a type's fabric ports: InfiniBand by speed (the wiring plan cables only those)."""
+def _interface_type(dev, catalog, technology: str = "infiniband", port_gbps: float = 0) -> str:
+    """The NetBox type of a type's fabric ports: InfiniBand by speed (the wiring plan cables only those); on an
+    Ethernet fabric, Ethernet at the fabric's speed per port (an 800G cage split 2 x 400G: two 400G ports)."""
     groups = list(dev.ports)
     for comp in dev.components:
         part = catalog.find(comp.id)
         if part is not None:
             groups.extend(part.ports)
     for g in groups:
-        if g.protocol == "infiniband" and g.role in ("compute", "fabric"):
+        if g.role not in ("compute", "fabric"):
+            continue
+        if technology != "infiniband":
+            if g.protocol == "ethernet" or g.role == "compute":
+                speed = int(port_gbps or g.speed_gbps)
+                return ETHERNET_TYPES.get((speed, (g.cage or "").upper()), "other")
+            continue
+        if g.protocol == "infiniband":
             return IB_TYPES.get(int(g.speed_gbps), "other")
     return "other"
 
@@ -269,6 +305,12 @@ def _device_type_yaml(dev) -> dict:
         doc["weight"] = round(float(dev.weight_kg), 2)
         doc["weight_unit"] = "kg"
     doc["comments"] = f"{dev.name}. Exported by PodPlanner from catalog entry {dev.id}."
+    library = LIBRARY_COMPONENTS.get(dev.id)
+    if library:
+        doc["comments"] += (" Cages, management port, console and supply bays as the community devicetype-library's "
+                            f"{COMMUNITY_TYPES[dev.id][2]}; the fabric cables end on the split ports of "
+                            "09-interfaces.csv (cage/port: 1/1 and 1/2 are swp1s0 and swp1s1 on Cumulus Linux).")
+        doc.update(library)
     return doc
 
 
@@ -282,21 +324,29 @@ def write_netbox(analysis: Analysis, folder) -> str:
     rack_names = _rack_names(project)
     dev_names = _device_names(project)
     rows: dict[str, list] = {name: [] for name in FILES}
+    wiring = _Wiring(analysis, project)
+    planes = wiring.switch_planes()
+    fields = CUSTOM_FIELDS + ((PLANE_FIELD,) if planes else ())
     rows["00-custom-fields.csv"] = [(n, label, "PodPlanner", kind, types, desc)
-                                    for n, label, kind, types, desc in CUSTOM_FIELDS]
+                                    for n, label, kind, types, desc in fields]
     _site_rows(rows, project, site, locations)
 
     # -- types: one pass over the design ------------------------------------------------------
     device_type = {d.id: d.type for r in project.racks for d in r.devices}
     used_types = Counter(device_type.values()) + Counter(f.type for f in project.floor_devices)
-    wiring = _Wiring(analysis, project)
     cabled_types = {device_type[d] for d in wiring.cabled_devices}
     refs = _type_refs(catalog, used_types, cabled_types)
     rack_models = _type_rows(rows, project, catalog, refs, used_types)
     _device_rows(rows, project, catalog, used_types, refs, site, locations, rack_names, dev_names, rack_models)
+    columns = dict(COLUMNS)
+    if planes:
+        columns["08-devices.csv"] += ("cf_podplanner_plane",)
+        id_column = COLUMNS["08-devices.csv"].index("cf_podplanner_id")
+        rows["08-devices.csv"] = [(*row, planes.get(row[id_column], "")) for row in rows["08-devices.csv"]]
 
     # -- interfaces and cables ------------------------------------------------------------------
-    itype = {t: _interface_type(catalog.get(t), catalog) for t in cabled_types}
+    technology, port_gbps = _fabric_technology(analysis)
+    itype = {t: _interface_type(catalog.get(t), catalog, technology, port_gbps) for t in cabled_types}
     # written as ready-made lines: csv.writer quoting the 900,000 rows of a 100,000-GPU design took over a second
     rows["09-interfaces.csv"] = wiring.interface_lines(dev_names, {d: itype[device_type[d]]
                                                                    for d in wiring.cabled_devices})
@@ -304,14 +354,23 @@ def write_netbox(analysis: Analysis, folder) -> str:
 
     # -- write ------------------------------------------------------------------------------------
     for name in FILES:
-        _write_csv(folder / name, COLUMNS[name], rows[name])
+        _write_csv(folder / name, columns[name], rows[name])
     yaml_files = _write_device_types(folder, catalog, used_types, refs)
     community = sorted({COMMUNITY_TYPES[t] for t, ref in refs.items()
                         if t in COMMUNITY_TYPES and ref == COMMUNITY_TYPES[t][:2]})
-    write_atomic(folder / "README.txt", readme(site, community, yaml_files, {n: len(r) for n, r in rows.items()}))
+    write_atomic(folder / "README.txt", readme(site, community, yaml_files, {n: len(r) for n, r in rows.items()},
+                                                     planes=bool(planes)))
     return (f"{count(len(project.racks), 'rack')}, {count(len(rows['08-devices.csv']), 'device')}, "
             f"{count(len(rows['09-interfaces.csv']), 'interface')}, {count(len(rows['10-cables.csv']), 'cable')}, "
             f"{count(len(yaml_files), 'device type')}")
+
+
+def _fabric_technology(analysis: Analysis) -> tuple[str, float]:
+    """The compute fabric's technology and its speed per port (Gb/s; 0 where the analysis has none)."""
+    if not analysis.has("fabric"):
+        return "infiniband", 0.0
+    fabric = analysis.fabric
+    return fabric.technology or "infiniband", float(fabric.port_gbps or 0)
 
 
 def _folder(folder) -> Path:
@@ -479,6 +538,20 @@ class _Wiring:
         self.names = [self.device[d][1] + port_name(n, p) for d, p, n in zip(k_dev, k_port, k_ppc)]
         self.owners = [self.device[d][0] for d in k_dev]
 
+    def switch_planes(self) -> dict[str, str]:
+        """The plane ("A", "B") of each cabled device whose links are all of one plane, by design device id:
+        the switches of a twin-plane fabric (a node, cabled to both, has none); empty with one plane."""
+        plan = self.plan
+        if plan is None or plan.plane is None or plan.planes < 2:
+            return {}
+        seen: dict[str, set] = {}
+        for devs in (plan.a_dev, plan.b_dev):
+            pairs = np.unique(np.stack([np.asarray(devs, dtype=np.int64),
+                                        np.asarray(plan.plane, dtype=np.int64)]), axis=1)
+            for d, p in pairs.T.tolist():
+                seen.setdefault(self.device[d][0], set()).add(p)
+        return {d: plane_name(next(iter(p))) for d, p in seen.items() if len(p) == 1}
+
     def interface_lines(self, dev_names: dict, itype: dict) -> list[str]:
         """The rows of 09-interfaces.csv as CSV lines, in the order cables first use them."""
         if self.plan is None:
@@ -503,7 +576,7 @@ class _Wiring:
 
         cable_ids = list(ch["cable_ids"]) + [""]
 
-        def describe(t, rail, med, cid, length, ma, mb) -> tuple:
+        def describe(t, rail, med, cid, length, ma, mb, plane) -> tuple:
             """The row's text after the ends and after the label: few distinct ones, so each is made once."""
             ok = not math.isnan(length) and length > 0
             cable = catalog.find(cable_ids[cid]) if cable_ids[cid] else None
@@ -511,15 +584,17 @@ class _Wiring:
             if cable is not None and ok:
                 legacy, ordering = cable_part_number(cable, length)
                 part = ordering or legacy
-            what = (TIER_NAMES[t], f"rail {rail}" if rail >= 0 else "", part or cable_ids[cid],
+            what = (TIER_NAMES[t], f"plane {plane_name(plane)}" if plane >= 0 else "",
+                    f"rail {rail}" if rail >= 0 else "", part or cable_ids[cid],
                     " / ".join(ids[m] for m in (ma, mb) if m >= 0))
             before_label = f",{CABLE_TYPES.get(media.MEDIA[med], '')},planned,{num(length) if ok else ''},"
             before_label += "m," if ok else ","
             return before_label, "," + csv_field(", ".join(w for w in what if w)) + "\r\n"
 
         rows = []
+        planes = (plan.plane if plan.plane is not None and plan.planes > 1 else np.full(len(plan), -1)).tolist()
         cols = zip(ends, plan.tier.tolist(), plan.rail.tolist(), ch["medium"].tolist(), ch["cable"].tolist(),
-                   ch["length_m"].tolist(), ch["module_a"].tolist(), ch["module_b"].tolist())
+                   ch["length_m"].tolist(), ch["module_a"].tolist(), ch["module_b"].tolist(), planes)
         for n, ((a, b), *key) in enumerate(cols, 1):
             d = described.get(tuple(key))
             if d is None:

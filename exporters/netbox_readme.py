@@ -5,7 +5,8 @@ from __future__ import annotations
 from designer.formatting import count
 
 
-def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[str], rows: dict[str, int]) -> str:
+def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[str], rows: dict[str, int],
+           planes: bool = False) -> str:
     """The README: the order to import the files in, how many rows each holds, the device types (this export's
     and the community library's (manufacturer, model, path) to import first), and where things are."""
     def rows_of(name: str) -> str:
@@ -57,4 +58,11 @@ def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[st
         "devices of the same names.",
         "",
     ]
+    if planes:
+        lines += [
+            "Twin-plane fabric: each switch's plane (A or B) is in the custom field 'Fabric plane', and",
+            "each cable's description names its plane. A node's 800G cage carries one 400G port of each",
+            "plane (cage 1: 1/1 on plane A, 1/2 on plane B); a switch's cage two 400G ports of its plane.",
+            "",
+        ]
     return "\n".join(lines)

@@ -271,9 +271,12 @@ def _add_storage(bill: _Bill, storage: StorageFabric, spares: Decimal) -> None:
 
 def build_bill(counts: Mapping[str, int], catalog: Catalog, currency: str, quote: QuoteSettings,
                quote_counts: QuoteCounts | None = None, *, cable_lengths: Mapping[str, Counter] | None = None,
-               as_of: date | None = None, storage: StorageFabric | None = None) -> tuple[dict, list[Finding]]:
+               as_of: date | None = None, storage: StorageFabric | None = None,
+               bases: Mapping[str, str] | None = None) -> tuple[dict, list[Finding]]:
     """``counts``: catalog id -> quantity of hardware; ``cable_lengths``: cable id -> {length_m: quantity};
-    ``storage``: the storage fabric's optics and fibres, billed on lines of their own."""
+    ``storage``: the storage fabric's optics and fibres, billed on lines of their own; ``bases``: catalog id ->
+    what its hardware line says of it (a compute-fabric transceiver on an Ethernet fabric: its protocols)."""
+    bases = bases or {}
     cable_lengths = cable_lengths or {}
     as_of = as_of or date.today()
     bill = _Bill(catalog, quote, as_of)
@@ -285,7 +288,7 @@ def build_bill(counts: Mapping[str, int], catalog: Catalog, currency: str, quote
             continue
         variants = sorted(cable_lengths[type_id].items()) if type_id in cable_lengths else [(None, qty)]
         for length, n in variants:
-            _add_line(bill, dev, int(n), spares, length=length)
+            _add_line(bill, dev, int(n), spares, length=length, basis=bases.get(type_id, ""))
     if storage is not None:
         _add_storage(bill, storage, spares)
     if quote_counts is not None:

@@ -101,6 +101,8 @@ class _Endpoints:
     50,000 ports to append one by one."""
 
     rows: list = field(default_factory=list)  # (rack, z, speed, node-side module id or "", ports)
+    #: ports of appliances on the storage fabric (its UFM), counted among the rows
+    appliance_ports: int = 0
 
     def add(self, rack: int, z: float, speed: float, module: str, n: int) -> None:
         if n > 0:
@@ -183,6 +185,7 @@ def _walk(project: Project, catalog: Catalog):
                     continue
                 if "storage" in name:
                     ends.add(ri, z, group.speed_gbps, NODE_MODULES.get((group.cage, 1), ""), group.count)
+                    ends.appliance_ports += group.count
                     continue
             for speed, module, n in ports:
                 ends.add(ri, z, speed, module, n)
@@ -302,7 +305,8 @@ def _node_modules(ends: _Endpoints) -> Counter:
     return +out
 
 
-def _bases(links: Counter, uplinks: int, smf: int, switch_cages: Counter, node_side: Counter) -> dict[str, str]:
+def _bases(links: Counter, uplinks: int, smf: int, switch_cages: Counter, node_side: Counter,
+           appliances: bool = True) -> dict[str, str]:
     """How each part's quantity was counted, said on its bill line."""
     bases = {FIBRE: f"storage fabric: one per link, {links[FIBRE]:,} node-leaf and {uplinks - smf:,} between "
                     "switches",
@@ -313,7 +317,8 @@ def _bases(links: Counter, uplinks: int, smf: int, switch_cages: Counter, node_s
         bases[module] = f"storage fabric: one per switch cage carrying links ({count:,})"
     for module, count in node_side.items():
         both = f" and {switch_cages[module]:,} on switches" if module in switch_cages else ""
-        bases[module] = f"storage fabric: {count:,} on the storage ports of nodes and storage UFM{both}"
+        ufm = " and storage UFM" if appliances else ""
+        bases[module] = f"storage fabric: {count:,} on the storage ports of nodes{ufm}{both}"
     return bases
 
 
@@ -346,7 +351,8 @@ def storage_fabric(project: Project, catalog: Catalog) -> StorageFabric:
     return StorageFabric(leaves=len(leaves), spines=len(spines), cores=len(cores), node_links=ends.count,
                          uplinks=uplinks, transceivers=+(switch_cages + node_side),
                          cables={k: v for k, v in cables.items() if v},
-                         bases=_bases(links, uplinks, smf, switch_cages, node_side), notes=tuple(notes))
+                         bases=_bases(links, uplinks, smf, switch_cages, node_side, bool(ends.appliance_ports)),
+                         notes=tuple(notes))
 
 
 __all__ = ["StorageFabric", "storage_fabric"]

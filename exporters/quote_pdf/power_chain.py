@@ -13,6 +13,7 @@ from designer.names import cdu_unit_name
 from designer.views import PowerView, RowPower
 from designer.views.base import require
 
+from ..fabric_text import is_ethernet, switches_label, switches_value, technology_name, tier_names
 from .layout import CONTENT_W
 from .plan import MAX_HALLS, PlanFlowable
 from .text import cell, plural
@@ -195,23 +196,34 @@ def fabric(quote: Quote) -> None:
     rows = [
         ("Switch", f"{quote.name_of(fa.switch)} ({number(fa.radix)} ports at {quantity(fa.port_gbps, 'Gb/s')})"),
         ("Topology", f"{fa.tiers}-tier fat tree, {plural(fa.rails, 'rail')}, oversubscription "
-                     f"{fa.oversubscription:g}:1"),
+                     f"{fa.oversubscription:g}:1"
+                     + (f"; {technology_name(fa.technology)}" if is_ethernet(fa) else "")
+                     + (f", {fa.planes} independent planes (each node port split between them)"
+                        if fa.planes > 1 else "")),
         ("Endpoints", f"{number(fa.endpoints)} ports of {plural(fa.nodes, 'node')} "
-                      f"(reach of {fa.tiers} tiers: {number(fa.max_endpoints)})"),
+                      + (f"each split {fa.planes} ways, one port per plane: {number(fa.links.node_leaf)} node links "
+                         if fa.planes > 1 else "")
+                      + f"(reach of {fa.tiers} tiers: {number(fa.max_endpoints)})"),
         ("Scalable units", f"{number(fa.scalable_units)} ({number(fa.su_nodes)} nodes each)"),
-        ("Switches: leaf / spine / core", f"{number(fa.leaf)} / {number(fa.spine)} / {number(fa.core)} "
-                                          f"({number(fa.switches)} in all)"),
+        (switches_label(fa), f"{switches_value(fa, fa.leaf, fa.spine, fa.core)}; {number(fa.switches)} in all"
+         if is_ethernet(fa) or fa.planes > 1 else
+         f"{number(fa.leaf)} / {number(fa.spine)} / {number(fa.core)} ({number(fa.switches)} in all)"),
         ("Cables", f"{number(fa.cables_total)}, {quantity(fa.cable_length_total_m / 1000, 'km')} in all"),
     ]
     if fa.too_long_links:
         rows.append(("Links without parts (too long, or none fits)", number(fa.too_long_links)))
     s.append(quote.pairs(rows))
     links, ports = fa.links, fa.ports
-    s += quote.minor("Switch tiers")
+    pp = fa.per_plane if fa.planes > 1 else None
+    s += quote.minor("Switch tiers" + (f", all {fa.planes} planes (each plane {number(pp.leaf)} leaf, "
+                                       f"{number(pp.spine)} spine"
+                                       + (f", {number(pp.core)} {tier_names(fa)[2].lower()}" if pp.core else "")
+                                       + ")" if pp is not None else ""))
     trows = [["Tier", "Switches", "Ports", "Links from below", "Ports used down", "Ports used up", "Ports free"]]
-    for tier, switches, p, below in (("Leaf", fa.leaf, ports.leaf, links.node_leaf),
-                                     ("Spine", fa.spine, ports.spine, links.leaf_spine),
-                                     ("Core", fa.core, ports.core, links.spine_core)):
+    leaf_name, spine_name, core_name = tier_names(fa)
+    for tier, switches, p, below in ((leaf_name, fa.leaf, ports.leaf, links.node_leaf),
+                                     (spine_name, fa.spine, ports.spine, links.leaf_spine),
+                                     (core_name, fa.core, ports.core, links.spine_core)):
         if switches or p.total:
             trows.append([tier, number(switches), number(p.total), number(below), number(p.down_used),
                           number(p.up_used), number(p.free)])

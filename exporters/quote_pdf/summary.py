@@ -8,6 +8,7 @@ from reportlab.platypus import Spacer
 
 from designer.formatting import kw, kw_pair, money, number, percent, quantity
 
+from ..fabric_text import switches_label, switches_value
 from .bill import totals_table
 from .text import cell, plural
 
@@ -85,7 +86,7 @@ def key_figures(quote: Quote, training) -> list[tuple[str, str]]:
         ("Coolant flow", quantity(summ.coolant_flow_lpm, "l/min") if summ.coolant_flow_lpm else
          "none (air-cooled)"),
         ("Compute fabric", f"{tiers}-tier fat tree of {quote.name_of(fabric.switch)}" if tiers else "not built"),
-        ("Switches: leaf / spine / core", f"{number(sw.leaf)} / {number(sw.spine)} / {number(sw.core)}"),
+        (switches_label(fabric), switches_value(fabric, sw.leaf, sw.spine, sw.core)),
         ("Fabric cables", number(summ.cables) + (f" ({quantity(cable_km, 'km')})" if cable_km else "")),
     ]
     floor = quote.optional("floor")

@@ -15,6 +15,7 @@ from designer.fileformat import load
 from designer.quote.lines import QuoteCounts, build_bill, cable_part_number, length_code
 from designer.quote_settings import PriceEntry, QuoteSettings
 from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+from tests.conftest import edit_json
 
 QUOTE = QuoteSettings(quote_date="2026-12-01")
 
@@ -221,3 +222,37 @@ def test_bill_is_judged_on_the_quote_date(dgx, catalog):
     (nvaie,) = [ln for ln in lines_of(bom) if ln["id"] == "nvaie"]
     assert "stale" not in nvaie["flags"]
     assert date.fromisoformat(analyze(dgx.with_quote(QuoteSettings()), catalog)["bom"]["as_of"]) >= date(2026, 1, 1)
+
+
+def test_an_ethernet_fabric_warns_of_optics_the_catalog_lists_for_infiniband_only(catalog_copy):
+    """The Spectrum-X bill keeps a twin-port module sold for InfiniBand and Ethernet alike (and says so); one the
+    catalog lists for InfiniBand only is billed with a warning to check its Ethernet SKU."""
+    from designer.generate.build import generate
+    from designer.generate.spec import SuperpodSpec
+
+    def infiniband_only(data):
+        data["protocols"] = "infiniband"
+
+    edit_json(catalog_copy / "optics" / "osfp-800g-2xsr4.json", infiniband_only)
+    catalog = load_catalog([], builtin=catalog_copy)
+    project = generate(SuperpodSpec(system="dgx-b300", sus=1, fabric="spectrum-x"), catalog).project
+    a = analyze(project, catalog)
+    warnings = [f for f in a.findings if f.code == "bom-optics-protocol"]
+    assert len(warnings) == 1 and "MMA4Z00-NS" in warnings[0].message and "infiniband only" in warnings[0].message
+    flat = [ln for ln in lines_of(a["bom"]) if ln["part_number"] == "980-9I51A-00NS00" and not ln["spare"]]
+    assert "assumed from its family" in flat[0]["basis"]
+
+
+def test_an_infiniband_fabric_bill_says_nothing_of_protocols(dgx_bom):
+    assert not [ln for ln in lines_of(dgx_bom["bom"]) if "compute fabric" in ln.get("basis", "")]
+
+
+def test_a_transceiver_protocols_list_is_checked(catalog_copy):
+    from catalog.loader import CatalogError
+
+    def bad(data):
+        data["protocols"] = "infiniband, nvlink"
+
+    edit_json(catalog_copy / "optics" / "osfp-800g-2xsr4.json", bad)
+    with pytest.raises(CatalogError, match="protocols"):
+        load_catalog([], builtin=catalog_copy)

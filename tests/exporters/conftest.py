@@ -16,3 +16,14 @@ def dgx(catalog):
 @pytest.fixture(scope="session")
 def nvl72(catalog):
     return analyze(load(GB200_NVL72_SU, catalog), catalog)
+
+
+@pytest.fixture(scope="session")
+def spectrum_x(catalog):
+    """One scalable unit of DGX B300 on a twin-plane Spectrum-X fabric (64 systems, 512 GPUs), as
+    ``new superpod --system dgx-b300 --fabric spectrum-x --sus 1`` builds it."""
+    from designer.generate.build import generate
+    from designer.generate.spec import SuperpodSpec
+
+    project = generate(SuperpodSpec(system="dgx-b300", sus=1, fabric="spectrum-x"), catalog).project
+    return analyze(project, catalog)

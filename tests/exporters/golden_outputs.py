@@ -25,14 +25,16 @@ What would differ from one run to the next is pinned without touching an exporte
 date is set in the project's quote settings (:data:`QUOTE_DATE`); the quote and the DXF title
 block are dated by it.
 
-The designs: the two bundled samples, and a 4-SU DGX B200 SuperPOD made once by the generator
+The designs: the two bundled samples, a 4-SU DGX B200 SuperPOD made once by the generator
 (``podplanner new superpod --system dgx-b200 --sus 4``) and kept as ``golden/dgx-b200-4su.podplan.json``,
-so that a change to the generator does not move these goldens.
+and one SU of DGX B300 on a twin-plane Spectrum-X fabric (``--system dgx-b300 --fabric spectrum-x --sus 1``)
+kept as ``golden/dgx-b300-spectrum-x-su.podplan.json``, so that a change to the generator does not move
+these goldens.
 
 When a change of output is intended, ``make golden`` writes them all again (this module run as a
 script: ``python tests/exporters/golden_outputs.py [--design D] [--format F]``); the diff of
 ``tests/exporters/golden`` is then the review of what changed. ``--generated-design`` writes the
-4-SU design again from the generator, which moves its goldens too.
+generated designs again from the generator, which moves their goldens too.
 """
 from __future__ import annotations
 
@@ -62,12 +64,19 @@ GOLDEN_DIR = Path(__file__).resolve().parent / "golden"
 GENERATED_DESIGN = GOLDEN_DIR / "dgx-b200-4su.podplan.json"
 #: how the generated design was made (and is made again by --generated-design)
 GENERATOR_ARGS = ["superpod", "--system", "dgx-b200", "--sus", "4"]
+SPECTRUM_X_DESIGN = GOLDEN_DIR / "dgx-b300-spectrum-x-su.podplan.json"
+#: generated design file -> the ``new`` arguments that made it
+GENERATED: dict[Path, list[str]] = {
+    GENERATED_DESIGN: GENERATOR_ARGS,
+    SPECTRUM_X_DESIGN: ["superpod", "--system", "dgx-b300", "--fabric", "spectrum-x", "--sus", "1"],
+}
 
 #: design name (the golden folder) -> project file
 DESIGNS: dict[str, Path] = {
     "dgx-b200-su": DGX_B200_SU,
     "gb200-nvl72-su": GB200_NVL72_SU,
     "dgx-b200-4su": GENERATED_DESIGN,
+    "dgx-b300-spectrum-x-su": SPECTRUM_X_DESIGN,
 }
 
 #: the quote's date, which the quote and the DXF's title block are dated by
@@ -313,15 +322,15 @@ def write_golden(design: str, fmt: str, texts: dict[str, str]) -> None:
             f.write(text)
 
 
-def write_generated_design(catalog) -> None:
-    """The 4-SU design made again by the generator, as ``podplanner new superpod`` would make it."""
+def write_generated_design(catalog, path: Path = GENERATED_DESIGN) -> None:
+    """A generated design made again by the generator, as ``podplanner new superpod`` would make it."""
+    from designer.cli.new import add_parser, spec_from_args
     from designer.generate.build import generate
-    from designer.generate.cli import add_parser, spec_from_args
 
     parser = argparse.ArgumentParser()
     add_parser(parser.add_subparsers(dest="command"))
-    args = parser.parse_args(["new", *GENERATOR_ARGS, "-o", str(GENERATED_DESIGN)])
-    save(generate(spec_from_args(args), catalog).project, GENERATED_DESIGN)
+    args = parser.parse_args(["new", *GENERATED[path], "-o", str(path)])
+    save(generate(spec_from_args(args), catalog).project, path)
 
 
 def regenerate(designs=None, formats=None, *, generated_design: bool = False, log=print) -> None:
@@ -329,8 +338,11 @@ def regenerate(designs=None, formats=None, *, generated_design: bool = False, lo
 
     catalog = load_catalog([])
     if generated_design:
-        write_generated_design(catalog)
-        log(f"wrote {GENERATED_DESIGN.relative_to(ROOT)}")
+        for path in GENERATED:
+            if designs and not any(DESIGNS[d] == path for d in designs):
+                continue
+            write_generated_design(catalog, path)
+            log(f"wrote {path.relative_to(ROOT)}")
     with tempfile.TemporaryDirectory() as tmp:
         for design in designs or DESIGNS:
             a = analysis(design, catalog)
@@ -347,7 +359,8 @@ def main(argv=None) -> int:
     p.add_argument("--design", action="append", choices=list(DESIGNS), help="only this design (repeatable)")
     p.add_argument("--format", action="append", choices=list(FORMATS), help="only this format (repeatable)")
     p.add_argument("--generated-design", action="store_true",
-                   help=f"first make {GENERATED_DESIGN.name} again with the generator (moves its goldens)")
+                   help="first make " + ", ".join(p.name for p in GENERATED)
+                        + " again with the generator (moves their goldens)")
     args = p.parse_args(argv)
     regenerate(args.design, args.format, generated_design=args.generated_design)
     return 0

@@ -126,3 +126,23 @@ def test_text_that_looks_like_a_formula_stays_text(catalog, tmp_path):
     rows = list(_csv.DictReader((tmp_path / "b.csv").open(encoding="utf-8")))
     (rack,) = [r for r in rows if r["part_number"] == "AR3307"]
     assert rack["price_source"] == "'=HYPERLINK(\"http://x\",\"click\")"
+
+
+def test_spectrum_x_bill_orders_ethernet_switches_and_optics_only_on_the_compute_fabric(spectrum_x, tmp_path):
+    """1 SU of DGX B300 on Spectrum-X: 16 leaves and 8 spines (two planes of 8 + 4) are SN5610s; the 512
+    node cages take 512 flat-top twin-port modules and the 1,536 switch cages carrying links (512 leaf down,
+    512 leaf up, 512 spine) finned ones, each line saying the part runs Ethernet; no InfiniBand switch, no UFM."""
+    out = tmp_path / "bom.csv"
+    write_bom_csv(spectrum_x, out)
+    rows = [r for r in read(out) if not r["description"].startswith("Spare:")]
+    compute = [r for r in rows if "compute fabric" in r["basis"]]
+    assert sorted((r["part_number"], int(r["quantity"])) for r in compute) == [
+        ("980-9I510-00NS00", 1536), ("980-9I51A-00NS00", 512)]
+    for r in compute:
+        assert "InfiniBand and Ethernet" in r["basis"] and "Spectrum-X Ethernet" in r["basis"]
+    sn5610 = [r for r in rows if "SN5610" in r["description"]]
+    assert [int(r["quantity"]) for r in sn5610] == [24]
+    text = " ".join(r["description"] + " " + r["part_number"] + " " + r["basis"] for r in rows)
+    for infiniband in ("Quantum", "QM9", "Q3400", "UFM", "Unified Fabric Manager", "MQM"):
+        assert infiniband not in text
+    assert not [f for f in spectrum_x.findings if f.code == "bom-optics-protocol"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import dataclasses
 import os
+from collections import Counter
 from dataclasses import replace
 
 import openpyxl
@@ -174,3 +175,44 @@ def test_names_that_look_like_formulas_stay_text(catalog, tmp_path):
 def test_registry_names_the_workbook_format():
     fmt = FORMATS["cabling-xlsx"]
     assert (fmt.flag, fmt.suffix) == ("--cabling-xlsx", ".xlsx")
+
+
+# -- a twin-plane Spectrum-X fabric: 1 SU of DGX B300 ------------------------------------------------------------
+
+def test_spectrum_x_pull_list_and_summary_are_split_by_plane(spectrum_x, tmp_path):
+    """Per plane 512 node-leaf and 512 leaf-spine links, each one fibre; 768 switch-side twin-port modules per
+    plane (256 leaf down, 256 leaf up, 256 spine cages); the 512 node cages carry one port of each plane."""
+    write_cabling_xlsx(spectrum_x, tmp_path / "c.xlsx")
+    write_cabling_csv(spectrum_x, tmp_path / "c.csv")
+    wb = openpyxl.load_workbook(tmp_path / "c.xlsx")
+    links = list(wb[LINKS].iter_rows(values_only=True))
+    plane_col = links[0].index("plane")
+    with open(tmp_path / "c.csv", encoding="utf-8", newline="") as fh:
+        csv_rows = list(csv.DictReader(fh))
+    for rows, plane_of in ((links[1:], lambda r: r[plane_col]), (csv_rows, lambda r: r["plane"])):
+        assert Counter(plane_of(r) for r in rows) == {"A": 1024, "B": 1024}
+    tiers = Counter((r["plane"], r["tier"]) for r in csv_rows)
+    assert tiers == {("A", "node-leaf"): 512, ("A", "leaf-spine"): 512,
+                     ("B", "node-leaf"): 512, ("B", "leaf-spine"): 512}
+    for r in csv_rows:  # a switch's name says its plane; a node's port n/1 is plane A's, n/2 plane B's
+        assert r["b_device"].split("-")[1] == r["plane"].lower()
+        if r["tier"] == "node-leaf":
+            assert r["a_port"].endswith("/1" if r["plane"] == "A" else "/2")
+
+    pull = wb[PULL_LIST]
+    for plane in "AB":
+        rows, total = table(pull, f"Cables, plane {plane}", CABLE_HEADER)
+        assert total[4] == 1024 and sum(r[4] for r in rows) == 1024
+        rows, total = table(pull, f"Transceivers, plane {plane}", TRANSCEIVER_HEADER)
+        assert [(r[3], r[2]) for r in rows] == [("osfp-800g-2xsr4", 768)] and total[2] == 768
+    rows, total = table(pull, "Transceivers, both planes (node cages)", TRANSCEIVER_HEADER)
+    assert [(r[3], r[2]) for r in rows] == [("osfp-800g-2xsr4-flat", 512)]
+
+    summary = wb[SUMMARY]
+    values = {r[0]: r[1] for r in summary.iter_rows(values_only=True) if r and r[0]}
+    assert (values["Links"], values["Cables to pull"], values["Transceivers"], values["Planes"]) == (
+        2048, 2048, 2048, "A, B")
+    for plane in "AB":
+        rows, total = table(summary, f"Plane {plane}", SUMMARY_HEADER)
+        assert [(r[0], r[3], r[4]) for r in rows] == [("node-leaf", 512, 512), ("leaf-spine", 512, 512)]
+        assert (total[3], total[4]) == (1024, 1024)

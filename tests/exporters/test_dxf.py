@@ -238,3 +238,29 @@ def test_a_design_without_a_hall_is_refused(dgx, tmp_path):
         write_dxf(analyze(replace(dgx.project, halls=(), racks=(), floor_devices=()), dgx.catalog),
                   tmp_path / "x.dxf")
     assert not os.listdir(tmp_path)
+
+
+def test_spectrum_x_racks_carry_their_switches_by_plane(spectrum_x, tmp_path):
+    """1 SU of DGX B300 on Spectrum-X: 8 leaves and 4 spines per plane, in three network racks that each hold
+    switches of both planes; the PLANES attribute and the per-plane layers add up to 12 switches a plane."""
+    from exporters.dxf import PLANE_LAYERS, PLANES_TAG, write_dxf
+
+    path = tmp_path / "plan.dxf"
+    write_dxf(spectrum_x, path)
+    doc = ezdxf.readfile(path)
+    msp = doc.modelspace()
+    per_plane: Counter = Counter()
+    for insert in msp.query("INSERT"):
+        attribs = {a.dxf.tag: a.dxf.text for a in insert.attribs}
+        for part in attribs[PLANES_TAG].split():
+            plane, n = part.split(":")
+            per_plane[plane] += int(n)
+    assert per_plane == {"A": 12, "B": 12}
+    for plane in "AB":
+        layer = PLANE_LAYERS[plane][0]
+        assert layer in doc.layers
+        texts = [e.dxf.text for e in msp.query(f'TEXT[layer=="{layer}"]')]
+        assert sum(int(t.split()[1]) for t in texts) == 12 and all(t.startswith(f"{plane}: ") for t in texts)
+    title = " ".join(e.dxf.text for e in msp.query('TEXT[layer=="TITLE"]'))
+    assert "Spectrum-X Ethernet, 2 planes: 16 / 8 / 0 (8 / 4 / 0 per plane)" in title
+    assert "leaf / spine / super-spine" in title

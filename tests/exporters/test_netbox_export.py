@@ -267,3 +267,73 @@ def test_a_long_device_name_is_shortened_for_netbox_and_kept_whole_for_the_round
     assert len(row["name"]) <= DEVICE_NAME_MAX and row["name"].endswith(f"({dev.id})")
     back = read_netbox(tmp_path / "nb", catalog)
     assert back.racks[0].devices[0].name == long_name
+
+
+# -- a twin-plane Spectrum-X fabric: 1 SU of DGX B300, two planes of 8 leaves and 4 spines each --------------------
+
+@pytest.fixture(scope="module")
+def spectrum_x_folder(spectrum_x, tmp_path_factory):
+    folder = tmp_path_factory.mktemp("netbox-sx") / "out"
+    write_netbox(spectrum_x, folder)
+    return folder
+
+
+def test_spectrum_x_switches_carry_their_plane_in_a_custom_field(spectrum_x_folder):
+    folder = spectrum_x_folder
+    fields = {r["name"]: r for r in read(folder, "00-custom-fields.csv")}
+    assert fields["podplanner_plane"]["object_types"] == "dcim.device"
+    with open(folder / "08-devices.csv", encoding="utf-8", newline="") as fh:
+        header = next(csv.reader(fh))
+    assert header == [*COLUMNS["08-devices.csv"], "cf_podplanner_plane"]
+    assert {c for c in header if not c.startswith("cf_")} <= NETBOX_41_FIELDS["08-devices.csv"]
+    devices = read(folder, "08-devices.csv")
+    planes = Counter((r["cf_podplanner_plane"], r["name"].split("-")[0]) for r in devices
+                     if r["cf_podplanner_type"] == "sn5610")
+    assert planes == {("A", "leaf"): 8, ("B", "leaf"): 8, ("A", "spine"): 4, ("B", "spine"): 4}
+    for r in devices:
+        if r["cf_podplanner_type"] == "sn5610":
+            assert r["name"].startswith(("leaf-a-", "spine-a-") if r["cf_podplanner_plane"] == "A"
+                                        else ("leaf-b-", "spine-b-"))
+    # a node is cabled to both planes: no plane of its own
+    assert {r["cf_podplanner_plane"] for r in devices if r["cf_podplanner_type"] == "dgx-b300"} == {""}
+    assert "Twin-plane fabric" in (folder / "README.txt").read_text(encoding="utf-8")
+
+
+def test_spectrum_x_cables_and_split_ports_of_both_planes(spectrum_x_folder):
+    folder = spectrum_x_folder
+    cables = read(folder, "10-cables.csv")
+    plane_of = {r["name"]: r["cf_podplanner_plane"] for r in read(folder, "08-devices.csv")}
+    per = Counter()
+    for c in cables:
+        tier, plane = c["description"].split(", ")[:2]
+        switch = c["side_b_device"]
+        assert plane == f"plane {plane_of[switch]}"
+        if tier == "leaf-spine":
+            assert plane_of[c["side_a_device"]] == plane_of[switch]
+        per[plane, tier] += 1
+    # per plane: 64 nodes x 8 rails node-leaf, as many leaf-spine (1:1); both planes twice that
+    assert per == {("plane A", "node-leaf"): 512, ("plane A", "leaf-spine"): 512,
+                   ("plane B", "node-leaf"): 512, ("plane B", "leaf-spine"): 512}
+    # a DGX B300's 800G cage carries port 1 on plane A and port 2 on plane B
+    dgx = [c for c in cables if c["side_a_device"] == "dgx-0001"]
+    assert sorted((c["side_a_name"], plane_of[c["side_b_device"]]) for c in dgx) == sorted(
+        [(f"{cage}/1", "A") for cage in range(1, 9)] + [(f"{cage}/2", "B") for cage in range(1, 9)])
+    interfaces = read(folder, "09-interfaces.csv")
+    assert len(interfaces) == 2 * len(cables)
+    assert {r["type"] for r in interfaces} == {"400gbase-x-osfp"}  # 400 GbE per port, not InfiniBand
+    ends = Counter((c[f"side_{s}_device"], c[f"side_{s}_name"]) for c in cables for s in "ab")
+    assert set(ends.values()) == {1} and set(ends) == {(r["device"], r["name"]) for r in interfaces}
+
+
+def test_spectrum_x_sn5610_type_has_the_librarys_64_osfp_cages(spectrum_x_folder, catalog):
+    import yaml
+
+    doc = yaml.safe_load((spectrum_x_folder / TYPES_FOLDER / "sn5610.yaml").read_text(encoding="utf-8"))
+    cages = [i for i in doc["interfaces"] if not i.get("mgmt_only")]
+    assert [i["name"] for i in cages] == [f"swp{n}" for n in range(1, 65)]
+    assert {i["type"] for i in cages} == {"800gbase-x-osfp"}
+    assert [i["name"] for i in doc["interfaces"] if i.get("mgmt_only")] == ["eth0"]
+    assert doc["console-ports"] == [{"name": "con0", "type": "rj-45"}]
+    # read back by the catalog's own library reader, it is still the catalog's SN5610
+    dev = import_devicetype(spectrum_x_folder / TYPES_FOLDER / "sn5610.yaml")
+    assert dev.id == "sn5610" and any(g.count == 64 and g.cage == "OSFP" for g in dev.ports)

@@ -24,3 +24,16 @@ def test_the_chain_above_the_racks_is_printed_with_the_analysis_figures(catalog,
     g = a.power.generators[0]
     assert f"generators {g.units} x {kw(g.unit_kw)}, 1 spare {number(g.capacity_kw, 1)} {number(g.load_kw, 1)}" in text
     assert "2 x 800 A busway" in text
+
+
+def test_a_spectrum_x_fabric_is_named_with_its_planes_and_super_spine(spectrum_x, tmp_path):
+    """1 SU of DGX B300 on Spectrum-X: per plane 8 leaves and 4 spines (64 nodes x 8 rails at 400G on 128-port
+    SN5610s), both planes 16 and 8; the quote says so on the summary and on the fabric page."""
+    path = tmp_path / "q.pdf"
+    write_quote_pdf(spectrum_x, path)
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(path)).pages)
+    row = "Switches: leaf / spine / super-spine Spectrum-X Ethernet, 2 planes: 16 / 8 / 0 (8 / 4 / 0 per plane)"
+    assert text.count(row) == 2  # key figures and the fabric page
+    assert "2 independent planes" in text and "1,024 node links" in text
+    assert "Switch tiers, all 2 planes (each plane 8 leaf, 4 spine)" in text
+    assert "leaf / spine / core" not in text and "UFM" not in text

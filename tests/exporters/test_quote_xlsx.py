@@ -367,3 +367,27 @@ def test_no_cell_names_a_design_object_by_its_id(catalog, tmp_path):
     texts = [v for ws in openpyxl.load_workbook(path) for row in ws.iter_rows(values_only=True) for v in row
              if isinstance(v, str)]
     assert texts and not [t for t in texts if pattern.search(t) or re.search(r"\b(rack|floor|hall|project):\w", t)]
+
+
+def test_spectrum_x_quote_recalculated_by_libreoffice(spectrum_x, tmp_path):
+    """The Spectrum-X quote as a buyer's spreadsheet computes it: LibreOffice opens it, recalculates every
+    formula and saves it; the totals it gets are the bill's, and the lines name only Ethernet switches."""
+    import shutil
+    import subprocess
+
+    soffice = shutil.which("soffice")
+    if soffice is None:
+        pytest.skip("LibreOffice (soffice) is not installed")
+    src = tmp_path / "q.xlsx"
+    write_quote_xlsx(spectrum_x, src)
+    out = tmp_path / "lo"
+    subprocess.run([soffice, f"-env:UserInstallation=file://{tmp_path / 'profile'}", "--headless", "--calc",
+                    "--convert-to", "xlsx", "--outdir", str(out), str(src)], check=True, timeout=180,
+                   capture_output=True)
+    wb = openpyxl.load_workbook(out / "q.xlsx", data_only=True)
+    totals = [r for r in wb[SUMMARY].iter_rows(values_only=True) if r and r[0] == "Total after discount (USD)"]
+    assert totals and totals[0][1] == pytest.approx(spectrum_x.bom.price_total, abs=0.01)
+    texts = " ".join(str(v) for ws in wb for row in ws.iter_rows(values_only=True) for v in row if isinstance(v, str))
+    assert "Spectrum-4 SN5610" in texts and "InfiniBand and Ethernet part" in texts
+    for infiniband in ("Quantum", "UFM", "QM9700", "Q3400"):
+        assert infiniband not in texts
