@@ -1,4 +1,5 @@
-"""The fabric chart: the compute fabric's ports per tier, used and free stacked."""
+"""The fabric chart: the compute fabric's ports per tier, used and free stacked, under a line naming the fabric
+(its technology, planes and switches)."""
 from __future__ import annotations
 
 import numpy as np
@@ -28,8 +29,10 @@ class FabricChart:
         self.card = Card(f"Fabric ports per tier &nbsp;{key(used, 'used')} {key(free.darker(120), 'free')}",
                          self.plot, "fabric engine: no data")
 
-    def update(self, tiers: list[tuple[str, float, float]]) -> None:
+    def update(self, tiers: list[tuple[str, float, float]], caption: str = "") -> None:
+        """Draw ``tiers`` (from :func:`fabric_tiers`) under ``caption`` (from :func:`fabric_text`)."""
         self.tiers = list(tiers)
+        self.card.set_caption(caption if tiers else "")
         x = np.arange(len(tiers), dtype=float)
         used = np.array([t[1] for t in tiers], dtype=float)
         free = np.array([t[2] for t in tiers], dtype=float)
