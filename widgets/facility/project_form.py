@@ -154,6 +154,9 @@ class ProjectForm(QWidget):
         note.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
         form.addRow(note)
         self._workload: dict = {}
+        for combo in self.findChildren(QComboBox):  # long choices elide in a narrow dock; the open list shows them
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(12)
 
     def _set_fabric(self, index: int) -> None:
         """A technology; InfiniBand is one plane, so choosing it on a twin-plane design makes it one (one step)."""
