@@ -89,7 +89,14 @@ class SuperpodForm:
         self.fabric_combo = QComboBox()
         for fabric in FABRICS:
             self.fabric_combo.addItem(FABRIC_NAMES[fabric], fabric)
-        lay.addRow("Fabric", self.fabric_combo)
+        # why the choice is closed, in words beside it (a disabled field's tooltip is easily missed)
+        self.fabric_note = QLabel()
+        self.fabric_note.setStyleSheet(MUTED_STYLE)
+        fabric_row = QHBoxLayout()
+        fabric_row.setContentsMargins(0, 0, 0, 0)
+        fabric_row.addWidget(self.fabric_combo, 1)
+        fabric_row.addWidget(self.fabric_note, 0)
+        lay.addRow("Fabric", fabric_row)
         self.planes_combo = QComboBox()
         lay.addRow("Planes", self.planes_combo)
         self.switch_combo = QComboBox()
@@ -277,11 +284,15 @@ class SuperpodForm:
         name = system_name(self.catalog, system)
         self.fabric_combo.model().item(self.fabric_combo.findData("spectrum-x")).setEnabled(ethernet)
         self.fabric_combo.setEnabled(ethernet)
-        self.fabric_combo.setToolTip(
+        self.fabric_note.setText("" if ethernet else "no Spectrum-X RA")
+        self.fabric_note.setVisible(not ethernet)
+        tip = (
             f"The compute fabric's technology; the {name} reference architectures build "
             f"{FABRIC_NAMES[(dev.default_fabric if dev else '') or 'infiniband']} by default" if ethernet else
             f"InfiniBand only: NVIDIA has published no Spectrum-X (Ethernet) reference architecture with a "
             f"scalable unit for the {name}")
+        self.fabric_combo.setToolTip(tip)
+        self.fabric_note.setToolTip(tip)
         self.fabric_combo.blockSignals(True)  # one change of the target: the system's
         self.fabric_combo.setCurrentIndex(max(0, self.fabric_combo.findData(
             (dev.default_fabric if dev else "") or "infiniband")))
