@@ -52,6 +52,7 @@ def test_the_fabric_starts_at_the_systems_reference_architecture(dialog):
     _pick(dialog.system_combo, "dgx-b300")
     assert dialog.fabric_combo.currentText() == "InfiniBand"  # the DGX B300 SuperPOD RA: Quantum-X800
     assert dialog.fabric_combo.isEnabled() and _enabled(dialog.fabric_combo, "spectrum-x")
+    assert not dialog.fabric_note.isVisibleTo(dialog)
     assert [dialog.fabric_combo.itemText(i) for i in range(dialog.fabric_combo.count())] == \
         ["InfiniBand", "Spectrum-X Ethernet"]  # names, never ids
     assert "72 DGX" in dialog.sus_spin.suffix()
@@ -108,6 +109,7 @@ def test_an_infiniband_only_system_cannot_pick_spectrum_x(qtbot, dialog):
     assert dialog.fabric_combo.currentData() == "infiniband"
     assert not dialog.fabric_combo.isEnabled() and not _enabled(dialog.fabric_combo, "spectrum-x")
     assert "InfiniBand only" in dialog.fabric_combo.toolTip() and "DGX B200" in dialog.fabric_combo.toolTip()
+    assert dialog.fabric_note.isVisibleTo(dialog) and "no Spectrum-X" in dialog.fabric_note.text()  # said, not hidden
     assert all(d in ("qm9700", "qm9790", "q3400") for d in _items(dialog.switch_combo))
     assert dialog.spec().fabric == "infiniband"
     _wait_for(qtbot, dialog, "fabric technology: InfiniBand, 1 plane")
@@ -191,6 +193,9 @@ def test_comparing_infiniband_with_spectrum_x_shows_the_fabric_deltas(qtbot, syn
     dialog = window.compare_with(x_path)
     qtbot.waitUntil(lambda: dialog.doc is not None or dialog.error != "", timeout=TIMEOUT_MS)
     assert dialog.error == ""
+    # both variants share the generator's name: B is told apart by its file
+    assert "(x.podplan.json)" in dialog.status.text()
+    assert dialog.table.horizontalHeaderItem(2).text() == "B (x.podplan.json)"
     assert [dialog.cell("fabric_technology", c) for c in (1, 2, 3)] == ["InfiniBand", "Spectrum-X Ethernet",
                                                                          "changed"]
     assert [dialog.cell("fabric_planes", c) for c in (1, 2)] == ["1", "2"]
