@@ -211,3 +211,13 @@ def test_comparing_infiniband_with_spectrum_x_shows_the_fabric_deltas(qtbot, syn
     labels = [dialog.table.item(r, 0).text() for r in range(rows)]
     assert "Compute-fabric technology" in labels and "Compute-fabric transceivers" in labels
     dialog.close()
+
+
+def test_the_cabling_summary_says_what_fabric_its_links_are_of(qtbot, synced_window, tmp_path, b300_designs):
+    path = tmp_path / "x.podplan.json"
+    save(b300_designs[1], path)
+    window = synced_window(path)
+    window.workspaces.switch("network")
+    panel = window.cabling
+    qtbot.waitUntil(lambda: "cables" in panel.subtitle.text(), timeout=TIMEOUT_MS)
+    assert panel.subtitle.text().startswith("Spectrum-X Ethernet, 2 planes · 4,096 cables")
