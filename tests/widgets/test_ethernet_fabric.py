@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+from PySide6.QtCore import QPointF
 
 from designer.analysis import analyze
 from designer.fileformat import save
@@ -179,9 +180,16 @@ def test_fabric_texts_name_the_technology_and_planes(catalog, b300_designs):
 
 def test_the_fabric_chart_names_its_fabric(qtbot, ethernet_window):
     window = ethernet_window
-    card = window.dashboards.fabric_card
-    qtbot.waitUntil(lambda: card.caption.text() != "", timeout=TIMEOUT_MS)
-    assert card.caption.text() == "Spectrum-X Ethernet, 2 planes: 32 leaf + 16 spine (16 + 8 per plane)"
+    chart = window.dashboards.fabric
+    axis = chart.plot.getAxis("bottom")
+    qtbot.waitUntil(lambda: chart.kind != "", timeout=TIMEOUT_MS)
+    assert axis.label.isVisible() and axis.label.toPlainText().strip() == "Spectrum-X Ethernet, 2 planes"
+    detail = "Spectrum-X Ethernet, 2 planes: 32 leaf + 16 spine (16 + 8 per plane)"
+    assert chart.card.title.toolTip() == detail
+    leaf = chart.text_at(chart.plot, chart.plot.getViewBox().mapViewToScene(QPointF(0.0, 100.0)))
+    assert leaf.endswith(f"free ports\n{detail}")  # the bar's ports are both planes'
+    window.dashboards.set_analysis(None)  # no fabric: no title left over
+    assert not axis.label.isVisible() and chart.card.title.toolTip() == ""
 
 
 # -- Compare with… -----------------------------------------------------------------------------------------

@@ -114,12 +114,6 @@ class Card(QWidget):
         self.title.setFont(font)
         # The key after the title wraps onto a second line in a narrow card rather than widening it.
         self.title.setWordWrap(True)
-        #: a muted line under the title saying what the chart is of (the fabric's technology and planes); hidden
-        #: while empty
-        self.caption = QLabel()
-        self.caption.setWordWrap(True)
-        self.caption.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
-        self.caption.setVisible(False)
         self.plot = plot
         self.placeholder = QLabel(placeholder)
         self.placeholder.setAlignment(Qt.AlignmentFlag.AlignCenter)
@@ -135,12 +129,7 @@ class Card(QWidget):
         box.setContentsMargins(4, 4, 4, 4)
         box.setSpacing(2)
         box.addWidget(self.title)
-        box.addWidget(self.caption)
         box.addWidget(self.stack, 1)
-
-    def set_caption(self, text: str) -> None:
-        self.caption.setText(text)
-        self.caption.setVisible(bool(text))
 
     def show_plot(self, on: bool) -> None:
         self.stack.setCurrentWidget(self.plot if on else self.placeholder)

@@ -139,7 +139,8 @@ class DashboardPanel(QWidget):
         self.power.update(*rack_figures(analysis))
         self.heat.update(analysis.cooling if analysis is not None else None)
         fabric = analysis.fabric if analysis is not None else None
-        self.fabric.update(fabric_tiers(fabric), fabric_text(fabric))
+        self.fabric.update(fabric_tiers(fabric), fabric_kind(fabric), fabric_text(fabric),
+                           fabric.planes if fabric is not None else 1)
         self.training.update(analysis.training if analysis is not None else None)
 
     # ---- layout -----------------------------------------------------------------------------
