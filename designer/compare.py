@@ -3,7 +3,8 @@
 Both sides are read from their own :class:`~designer.analysis.Analysis`; nothing is
 recomputed here. A delta is B - A, and its share is of A (none when A is 0). Money is
 compared only in one currency: prices are never converted, so two designs priced in
-different currencies show both totals and no delta.
+different currencies show both totals and no delta. A figure that is a name (the compute
+fabric's technology) has no delta: it is the same or it changed.
 """
 from __future__ import annotations
 
@@ -11,11 +12,17 @@ from typing import Any, Callable
 
 from .analysis import Analysis
 from .formatting import DECIMALS, MISSING, number, percent
+from .settings import FABRIC_NAMES
 
 
 def _switches(a: Analysis) -> int:
     sw = a.summary.switches
     return sw.leaf + sw.spine + sw.core
+
+
+def _transceivers(a: Analysis) -> int | None:
+    optics = a.fabric.transceivers
+    return None if optics is None else sum(optics.values())
 
 
 def _worst_ups(a: Analysis) -> float | None:
@@ -34,10 +41,17 @@ FIGURES: tuple[tuple[str, str, str, Callable[[Analysis], Any], bool], ...] = (
     ("air_heat_kw", "Heat to air", "kW", lambda a: a.summary.air_heat_kw, False),
     ("ups_failover_utilisation", "UPS loading with its partner lost", "share", _worst_ups, False),
     ("switches", "Compute-fabric switches", "", _switches, False),
+    ("leaf_switches", "Leaf switches", "", lambda a: a.summary.switches.leaf, False),
+    ("spine_switches", "Spine switches", "", lambda a: a.summary.switches.spine, False),
+    ("core_switches", "Core switches", "", lambda a: a.summary.switches.core, False),
+    # what the fabric is built of: InfiniBand or Ethernet, on one plane or split over two (Spectrum-X)
+    ("fabric_technology", "Compute-fabric technology", "name", lambda a: a.fabric.technology, False),
+    ("fabric_planes", "Compute-fabric planes", "", lambda a: a.fabric.planes, False),
     # what an upgrade changes underneath the totals: the fabric's port speed (NDR 400G to XDR 800G) and how
     # much of the GPUs' peak the best plan reaches (more HBM lets it shard less)
     ("fabric_port_gbps", "Compute-fabric port speed", "Gb/s", lambda a: a.fabric.port_gbps, False),
     ("cables", "Fabric cables", "", lambda a: a.summary.cables, False),
+    ("transceivers", "Compute-fabric transceivers", "", _transceivers, False),
     ("price_total", "Price", "currency", lambda a: a.summary.price_total, True),
     ("tokens_per_s", "Training throughput", "tokens/s", lambda a: a.summary.tokens_per_s, False),
     ("mfu", "Model FLOPs utilisation", "share", lambda a: a.training.mfu, False),
@@ -94,6 +108,10 @@ def row_texts(doc: dict) -> list[tuple[str, str, str, str]]:
         unit = row["unit"]
         label = f"{row['label']} ({unit})" if unit and unit != "share" else row["label"]
         money = row.get("money", False)
+        if unit == "name":  # a technology: named as people say it, and either the same or changed
+            a, b = (MISSING if v is None else FABRIC_NAMES.get(v, str(v)) for v in (row["a"], row["b"]))
+            out.append((row["label"], a, b, "no change" if row["a"] == row["b"] else "changed"))
+            continue
         if row["delta"] is None:
             change = MISSING if row["a"] is None or row["b"] is None else "not comparable"
         elif unit == "share":  # points between the percentages shown, so the three columns agree

@@ -88,6 +88,8 @@ OPTIONAL = frozenset({"gpu_power_cap_w"})
 OMITTED_AT_DEFAULT = frozenset({"fabric_technology", "fabric_planes"})
 #: Compute-fabric technologies (``fabric.technology`` in the analysis).
 FABRIC_TECHNOLOGIES = ("infiniband", "spectrum-x", "roce")
+#: Those technologies as people name them (forms, figures, comparisons show these, never the ids).
+FABRIC_NAMES = {"infiniband": "InfiniBand", "spectrum-x": "Spectrum-X Ethernet", "roce": "RoCE Ethernet"}
 #: The highest GPU power cap a design may state, W: above every GPU's TDP in the catalog (Rubin, about
 #: 1,800 W). The design's own GPUs bound it tighter (their floor to their TDP); the power engine reports a
 #: cap outside that range, since these settings do not know which GPUs the design holds.

@@ -25,7 +25,8 @@ class RenameProjectCommand(Command):
 
 @dataclass
 class UpdateSettingsCommand(FieldEdit):
-    """Change design assumptions (PUE, coolant, delta-T ...); out-of-range values are refused."""
+    """Change design assumptions (PUE, coolant, delta-T ...); out-of-range values are refused, and so is an
+    InfiniBand fabric of two planes (its switches' ports do not split; twin planes are Ethernet's)."""
 
     changes: dict
     label: str = "Edit design settings"
@@ -35,6 +36,11 @@ class UpdateSettingsCommand(FieldEdit):
             settings = project.settings.updated(**self.changes)
         except (SettingsError, TypeError) as exc:
             raise CommandError(str(exc)) from None
+        if ({"fabric_technology", "fabric_planes"} & set(self.changes) and settings.fabric_technology == "infiniband"
+                and settings.fabric_planes > 1):
+            raise CommandError("an InfiniBand fabric is one plane: a Quantum switch's ports do not split, so a GPU's "
+                               "port cannot be shared by two planes; twin planes are built of Ethernet switches "
+                               "(Spectrum-X or RoCE)")
         return project.with_settings(settings), Change(project=True)
 
 

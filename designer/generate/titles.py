@@ -1,11 +1,11 @@
 """What a generated design is called and how its description sums it up."""
 from __future__ import annotations
 
+from ..settings import FABRIC_NAMES
 from .networks import NetworkPlan
 from .spec import SystemProfile
 
-#: Fabric technologies as people name them.
-FABRIC_NAMES = {"infiniband": "InfiniBand", "spectrum-x": "Spectrum-X Ethernet", "roce": "RoCE Ethernet"}
+__all__ = ["FABRIC_NAMES", "design_description", "design_title"]
 
 
 def design_title(profile: SystemProfile, sus: int, units: int) -> str:

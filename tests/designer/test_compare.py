@@ -70,3 +70,54 @@ def test_a_mistyped_flag_or_command_gets_a_suggestion(capsys):
     assert "(--jsn: did you mean --json?)" in capsys.readouterr().err
     assert main(["comparre", "a", "b"]) == 2
     assert "did you mean 'compare'?" in capsys.readouterr().err
+
+
+@pytest.fixture(scope="module")
+def ib_and_ethernet(catalog):
+    """The same DGX B300 SuperPOD (1,024 GPUs) on one InfiniBand plane and on twin Spectrum-X planes, analysed."""
+    from designer.generate import SuperpodSpec, generate
+
+    ib = generate(SuperpodSpec(system="dgx-b300", gpus=1024, fabric="infiniband"), catalog, with_phases=False)
+    ethernet = generate(SuperpodSpec(system="dgx-b300", gpus=1024, fabric="spectrum-x"), catalog, with_phases=False)
+    return analyze(ib.project, catalog), analyze(ethernet.project, catalog)
+
+
+def test_an_infiniband_and_a_spectrum_x_design_differ_in_their_fabric_rows(ib_and_ethernet):
+    a, b = ib_and_ethernet
+    doc = compare(a, b)
+    rows = {r["key"]: r for r in doc["figures"]}
+    assert rows["gpus"]["delta"] == 0  # the same system and size: what differs is the fabric
+    tech = rows["fabric_technology"]
+    assert (tech["a"], tech["b"], tech["delta"], tech["unit"]) == ("infiniband", "spectrum-x", None, "name")
+    assert (rows["fabric_planes"]["a"], rows["fabric_planes"]["b"], rows["fabric_planes"]["delta"]) == (1, 2, 1)
+    for tier in ("leaf", "spine", "core"):  # every plane counted, as the analysis counts them
+        row = rows[f"{tier}_switches"]
+        assert (row["a"], row["b"]) == (getattr(a.summary.switches, tier), getattr(b.summary.switches, tier))
+    assert rows["leaf_switches"]["b"] == b.fabric.leaf == 2 * b.fabric.per_plane.leaf
+    assert rows["switches"]["b"] == rows["leaf_switches"]["b"] + rows["spine_switches"]["b"] + \
+        rows["core_switches"]["b"]
+    assert rows["transceivers"]["a"] == sum(a.fabric.transceivers.values())
+    assert rows["transceivers"]["delta"] == sum(b.fabric.transceivers.values()) - sum(a.fabric.transceivers.values())
+    for key in ("cables", "it_power_max_kw", "price_total", "tokens_per_s", "time_to_train_days",
+                "cost_per_gpu_hour"):
+        assert rows[key]["a"] is not None and rows[key]["b"] is not None, key
+    assert rows["price_total"]["delta"] == pytest.approx(b.summary.price_total - a.summary.price_total)
+    # the rows that were there keep their keys and order; the fabric's are added among them
+    keys = [r["key"] for r in doc["figures"]]
+    old = ["gpus", "racks", "it_power_max_kw", "facility_power_kw", "liquid_heat_kw", "air_heat_kw",
+           "ups_failover_utilisation", "switches", "fabric_port_gbps", "cables", "price_total", "tokens_per_s",
+           "mfu", "time_to_train_days", "cost_per_gpu_hour"]
+    assert [k for k in keys if k in old] == old
+
+
+def test_the_fabric_rows_read_as_names_not_ids(ib_and_ethernet):
+    from designer.compare import compare_text, row_texts
+
+    texts = {row[0]: row[1:] for row in row_texts(compare(*ib_and_ethernet))}
+    assert texts["Compute-fabric technology"] == ("InfiniBand", "Spectrum-X Ethernet", "changed")
+    assert texts["Compute-fabric planes"][:2] == ("1", "2")
+    assert texts["Leaf switches"][2].startswith("+")
+    same = {row[0]: row[1:] for row in row_texts(compare(ib_and_ethernet[0], ib_and_ethernet[0]))}
+    assert same["Compute-fabric technology"] == ("InfiniBand", "InfiniBand", "no change")
+    text = compare_text(compare(*ib_and_ethernet))
+    assert "spectrum-x" not in text and "Spectrum-X Ethernet" in text

@@ -212,7 +212,7 @@ class NewSuperpodDialog(SuperpodForm, QDialog):
         self.title_label.setText(g.project.name)
         out = list(preview.lines)
         if preview.notes:
-            out += ["", "Notes:"] + [f"• {n}" for n in preview.notes]
+            out += ["", "Notes:"] + [f"• {readable(n, self.catalog)}" for n in preview.notes]
         phase = preview.spec.phase_sus
         if phase:
             phases = math.ceil(g.sus / phase)

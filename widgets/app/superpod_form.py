@@ -13,8 +13,9 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDoubleSpinBo
 
 from designer.formatting import count, quantity
 from designer.generate import NETWORKS, SYSTEMS, GenerateError, SuperpodSpec
-from designer.generate.spec import DEFAULT_RACK_KW, DEFAULT_SWITCH, MAX_LIMIT, system_profile
+from designer.generate.spec import DEFAULT_RACK_KW, DEFAULT_SWITCH, FABRICS, MAX_LIMIT, system_profile
 from designer.generate.summary import NETWORK_NAMES
+from designer.settings import FABRIC_NAMES
 
 from .superpod_preview import FITTED, MAX_SUS, MUTED_STYLE, fabric_switches, system_name
 
@@ -82,16 +83,27 @@ class SuperpodForm:
         return box
 
     def _fabric_box(self) -> QGroupBox:
-        """Racks and compute fabric: switch, rack power, DGX per rack, oversubscription, tiers."""
+        """Racks and compute fabric: technology, planes, switch, rack power, DGX per rack, oversubscription, tiers."""
         box = QGroupBox("Racks and compute fabric")
         lay = QFormLayout(box)
+        self.fabric_combo = QComboBox()
+        for fabric in FABRICS:
+            self.fabric_combo.addItem(FABRIC_NAMES[fabric], fabric)
+        # why the choice is closed, in words beside it (a disabled field's tooltip is easily missed)
+        self.fabric_note = QLabel()
+        self.fabric_note.setStyleSheet(MUTED_STYLE)
+        fabric_row = QHBoxLayout()
+        fabric_row.setContentsMargins(0, 0, 0, 0)
+        fabric_row.addWidget(self.fabric_combo, 1)
+        fabric_row.addWidget(self.fabric_note, 0)
+        lay.addRow("Fabric", fabric_row)
+        self.planes_combo = QComboBox()
+        lay.addRow("Planes", self.planes_combo)
         self.switch_combo = QComboBox()
-        for dev in fabric_switches(self.catalog):
-            self.switch_combo.addItem(dev.name, dev.id)
-        self.switch_combo.setCurrentIndex(max(0, self.switch_combo.findData(DEFAULT_SWITCH)))
         self.switch_combo.setToolTip("Leaf, spine and core switches of the compute fabric (the NDR reference "
                                      "architectures use the Quantum-2 QM9700, the XDR ones the Quantum-X800 "
-                                     "Q3400); set from the system, and yours to change")
+                                     "Q3400, the Spectrum-X ones the Spectrum-4 SN5610); set from the system and "
+                                     "fabric, and yours to change")
         lay.addRow("Compute switch", self.switch_combo)
         self.rack_kw_spin = QDoubleSpinBox()
         self.rack_kw_spin.setRange(0, 10_000)
@@ -190,7 +202,9 @@ class SuperpodForm:
         self.system_combo.currentIndexChanged.connect(self._on_system)
         self.size_group.buttonToggled.connect(self._on_size_mode)
         self.hall_combo.currentIndexChanged.connect(self._on_hall_mode)
-        for combo in (self.system_combo, self.switch_combo, self.tiers_combo, self.hall_combo):
+        self.fabric_combo.currentIndexChanged.connect(self._on_fabric)
+        for combo in (self.system_combo, self.fabric_combo, self.planes_combo, self.switch_combo, self.tiers_combo,
+                      self.hall_combo):
             combo.currentIndexChanged.connect(self._changed)
         for spin in (self.gpus_spin, self.sus_spin, self.rack_kw_spin, self.per_rack_spin, self.over_spin,
                      self.hall_w_spin, self.hall_d_spin, self.hall_power_spin, self.hall_air_spin,
@@ -231,6 +245,8 @@ class SuperpodForm:
             gpus=self.gpus_spin.value() if by_gpus else None,
             sus=None if by_gpus else self.sus_spin.value(),
             switch=self.switch_combo.currentData(),
+            fabric=self.fabric_combo.currentData(),
+            planes=self.planes_combo.currentData(),
             rack_kw=opt(self.rack_kw_spin),
             nodes_per_rack=None if rack_scale else opt(self.per_rack_spin),
             oversubscription=self.over_spin.value(),
@@ -253,29 +269,86 @@ class SuperpodForm:
 
     # -- keeping the fields consistent -------------------------------------------------------------
     def _on_system(self) -> None:
+        """A system brings its RA's fabric (and with it the switch, the planes and the SU); a system with no
+        Spectrum-X reference architecture is built on InfiniBand only."""
         system = self.system_combo.currentData()
         rack_scale = self._rack_scale(system)
         self.per_rack_spin.setEnabled(not rack_scale)
         self.per_rack_spin.setToolTip("A rack-scale system is its own rack" if rack_scale
                                       else "DGX systems per rack; auto fills each rack up to its power limit")
         try:
-            profile = system_profile(self.catalog, system)
+            dev = self.catalog.get(system)
+        except Exception:  # noqa: BLE001 - a catalog without the system: the generator says so in the preview
+            dev = None
+        ethernet = dev is not None and bool(dev.ethernet_su_systems)
+        name = system_name(self.catalog, system)
+        self.fabric_combo.model().item(self.fabric_combo.findData("spectrum-x")).setEnabled(ethernet)
+        self.fabric_combo.setEnabled(ethernet)
+        self.fabric_note.setText("" if ethernet else "no Spectrum-X RA")
+        self.fabric_note.setVisible(not ethernet)
+        tip = (
+            f"The compute fabric's technology; the {name} reference architectures build "
+            f"{FABRIC_NAMES[(dev.default_fabric if dev else '') or 'infiniband']} by default" if ethernet else
+            f"InfiniBand only: NVIDIA has published no Spectrum-X (Ethernet) reference architecture with a "
+            f"scalable unit for the {name}")
+        self.fabric_combo.setToolTip(tip)
+        self.fabric_note.setToolTip(tip)
+        self.fabric_combo.blockSignals(True)  # one change of the target: the system's
+        self.fabric_combo.setCurrentIndex(max(0, self.fabric_combo.findData(
+            (dev.default_fabric if dev else "") or "infiniband")))
+        self.fabric_combo.blockSignals(False)
+        self._on_fabric()
+
+    def _on_fabric(self, *_args) -> None:
+        """The fabric sets the switches offered, the planes offered and the scalable unit's size."""
+        system = self.system_combo.currentData()
+        fabric = self.fabric_combo.currentData()
+        rack_scale = self._rack_scale(system)
+        try:
+            profile = system_profile(self.catalog, system, fabric)
         except GenerateError:
             profile = None
         auto_kw = profile.node_max_kw if rack_scale and profile else DEFAULT_RACK_KW
         self.rack_kw_spin.setSpecialValueText(f"auto ({quantity(auto_kw, 'kW')})")
-        if profile is not None:  # the RA's switch for this system: QM9700 for NDR nodes, Q3400 for XDR
-            at = self.switch_combo.findData(profile.default_switch)
-            if at >= 0:
-                self.switch_combo.setCurrentIndex(at)
+        self.switch_combo.blockSignals(True)
+        self.switch_combo.clear()
+        for dev in fabric_switches(self.catalog, fabric):
+            self.switch_combo.addItem(dev.name, dev.id)
+        # the RA's switch for this system and fabric: QM9700 for NDR nodes, Q3400 for XDR, SN5610 on Spectrum-X
+        default = profile.default_switch if profile is not None else DEFAULT_SWITCH
+        self.switch_combo.setCurrentIndex(max(0, self.switch_combo.findData(default)))
+        self.switch_combo.blockSignals(False)
+        self._fill_planes(system, fabric)
         if profile is not None:  # what one scalable unit is, beside the count
-            per = SYSTEMS[system]
+            per = profile.nodes_per_su // max(1, profile.trays)
             what = "racks" if rack_scale else "DGX"
             self.sus_spin.setSuffix(f" × {per} {what} ({count(per * profile.gpus_per_node, 'GPU')} per SU)")
-            tip = (f"Scalable units of the reference architecture: {per} {what} of {profile.gpus_per_node} GPUs "
-                   f"each (up to {MAX_SUS:,})")
+            tip = (f"Scalable units of the {FABRIC_NAMES.get(profile.fabric, profile.fabric)} reference "
+                   f"architecture: {per} {what} of {profile.gpus_per_node} GPUs each (up to {MAX_SUS:,})")
             self.sus_spin.setToolTip(tip)
             self.sus_radio.setToolTip(tip)
+
+    def _fill_planes(self, system: str, fabric: str) -> None:
+        """One plane for InfiniBand; one or two for Spectrum-X, two (the RA's) to start with."""
+        self.planes_combo.blockSignals(True)
+        self.planes_combo.clear()
+        self.planes_combo.addItem("1", 1)
+        if fabric == "infiniband":
+            self.planes_combo.setEnabled(False)
+            self.planes_combo.setToolTip("An InfiniBand fabric is one plane: a Quantum switch's ports do not split, "
+                                         "so a GPU's port cannot be shared by two planes")
+        else:
+            self.planes_combo.addItem("2 (each GPU port split over both)", 2)
+            try:
+                planes = self.catalog.get(system).ethernet_planes or 2
+            except Exception:  # noqa: BLE001
+                planes = 2
+            self.planes_combo.setCurrentIndex(max(0, self.planes_combo.findData(planes)))
+            self.planes_combo.setEnabled(True)
+            self.planes_combo.setToolTip("Independent fabric planes: 2 splits each GPU's port in two halves, one per "
+                                         "plane (the Spectrum-X RA's twin planes), so a lost plane leaves every "
+                                         "job running at half bandwidth")
+        self.planes_combo.blockSignals(False)
 
     def _on_size_mode(self, *_args) -> None:
         by_gpus = self.gpus_radio.isChecked()

@@ -13,6 +13,8 @@ from designer.generate import GenerateError, Generated, SuperpodSpec, generate
 from designer.generate.build import nearest_fit
 from designer.generate.summary import key_lines, key_numbers
 
+from ..dashboards.figures import fabric_kind, plane_text
+
 MAX_SUS = 100_000
 #: Hall power and cooling fields: 0 shows as this and means "fitted to the design".
 FITTED = "fitted to the design"
@@ -57,7 +59,18 @@ def compute_preview(spec: SuperpodSpec, catalog: Catalog) -> Preview:
         return Preview(spec, error=str(exc), nearest=nearest, fit=exc.fit)
     analysis = analyze(generated.project, catalog)
     numbers = key_numbers(generated, analysis, catalog)
-    return Preview(spec, generated, tuple(key_lines(numbers)), tuple(generated.notes), numbers=numbers)
+    return Preview(spec, generated, tuple(_with_fabric_kind(key_lines(numbers), analysis.fabric)),
+                   tuple(generated.notes), numbers=numbers)
+
+
+def _with_fabric_kind(lines: list[str], fabric) -> list[str]:
+    """``lines`` with the compute fabric's technology and planes after its switch counts:
+    'fabric technology: Spectrum-X Ethernet, 2 planes (16 leaf + 8 spine per plane)'."""
+    lines = list(lines)
+    at = next((i + 1 for i, line in enumerate(lines) if line.startswith("compute fabric")), len(lines))
+    per = plane_text(fabric)
+    lines.insert(at, f"fabric technology: {fabric_kind(fabric)}" + (f" ({per})" if per else ""))
+    return lines
 
 
 # -- words: the generator speaks in command-line flags; the dialog in its own field names ----------------
@@ -91,6 +104,8 @@ def system_name(catalog: Catalog, system: str) -> str:
         return system
 
 
-def fabric_switches(catalog: Catalog) -> list:
+def fabric_switches(catalog: Catalog, fabric: str = "infiniband") -> list:
+    """The switches a compute fabric of ``fabric`` ("infiniband" or "spectrum-x") is built of."""
+    protocol = "infiniband" if fabric == "infiniband" else "ethernet"
     return [d for d in catalog if d.kind == "switch"
-            and any(g.role == "fabric" and g.protocol == "infiniband" for g in d.ports)]
+            and any(g.role == "fabric" and g.protocol == protocol for g in d.ports)]

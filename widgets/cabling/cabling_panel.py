@@ -43,6 +43,7 @@ from designer.formatting import DECIMALS, count, number, quantity
 
 from ..app import style
 from ..app.doc_binding import bind
+from ..dashboards.figures import fabric_kind
 from ..plan.cable_routes import CableRoutesItem, medium_color
 from .length_chart import LengthChart
 from .length_chart import key_text as _key
@@ -285,6 +286,8 @@ class CablingPanel(QWidget):
         s = cabling_summary(self._analysis)
         self.title.setText(f"Cabling: {count(s.links, 'fabric link')}")
         parts = [count(s.cables, "cable"), f"{quantity(s.metres, 'm')} of cable"]
+        if self._analysis is not None and self._analysis.has("fabric"):  # what the links are of: its technology, planes
+            parts.insert(0, fabric_kind(self._analysis.fabric))
         if self._stale():
             parts.append(UPDATING)
         self.subtitle.setText(" · ".join(parts))

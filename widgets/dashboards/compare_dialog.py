@@ -79,8 +79,8 @@ class CompareDialog(QDialog):
         box.addWidget(self.status)
         box.addWidget(self.table, 1)
         box.addWidget(buttons)
-        self.resize(780, 440)
-        self.table.setHorizontalHeaderLabels(["", "A (this design)", "B", "change"])
+        self.resize(820, 620)  # every figure without scrolling, fabric rows included
+        self.table.setHorizontalHeaderLabels(["", "A (this design)", f"B ({Path(path).name})", "change"])
         relay = _the_relay()
         self._ticket = next(_tickets)
         relay.open[self._ticket] = self
@@ -95,8 +95,11 @@ class CompareDialog(QDialog):
             self.status.setStyleSheet("color: #B3261E;")
             return
         a_name = doc["a"]["name"] or "this design"
-        b_name = doc["b"]["name"] or Path(doc["b"]["file"]).name
-        self.status.setText(f"A: {a_name}   B: {b_name}   change: B − A, and its share of A")
+        b_file = Path(doc["b"]["file"]).name
+        b_name = doc["b"]["name"] or b_file
+        if b_name == a_name:  # two variants of one design (InfiniBand and Spectrum-X) share a name: the file tells
+            b_name += f" ({b_file})"
+        self.status.setText(f"A: {a_name}\nB: {b_name}\nchange: B − A, and its share of A")
         rows = row_texts(doc)
         self.table.setRowCount(len(rows))
         for r, (figure, a, b, change) in enumerate(rows):

@@ -32,18 +32,18 @@ from catalog import Catalog
 from ..app import style
 from .chart_parts import AXIS_TITLE_PX, CARD_MIN_WIDTH, CHART_MIN_HEIGHT, TICK_PX, pixel_font
 from .fabric_chart import FabricChart
-from .figures import (RACK_LABEL_GAP_PX, bar_index, fabric_tiers, fabric_tooltip, heat_figures, heat_tooltip,
-                      label_step, power_tooltip, rack_figures, rack_name, totals_parts, totals_text,
-                      training_points, training_tooltip)
+from .figures import (RACK_LABEL_GAP_PX, bar_index, fabric_kind, fabric_text, fabric_tiers, fabric_tooltip,
+                      heat_figures, heat_tooltip, label_step, power_tooltip, rack_figures, rack_name, totals_parts,
+                      totals_text, training_points, training_tooltip)
 from .heat_chart import HeatChart
 from .power_chart import RACK_LABEL_MAX_PX, PowerChart
 from .training_chart import NO_TRAINING, POINT_HOVER_PX, TrainingChart
 
 __all__ = ["AXIS_TITLE_PX", "CARD_MIN_WIDTH", "CHART_MIN_HEIGHT", "NO_TRAINING", "POINT_HOVER_PX",
            "RACK_LABEL_GAP_PX", "RACK_LABEL_MAX_PX", "TICK_PX", "TWO_COLUMNS_MIN_WIDTH", "DashboardPanel",
-           "bar_index", "fabric_tiers", "fabric_tooltip", "heat_figures", "heat_tooltip", "label_step",
-           "power_tooltip", "rack_figures", "rack_name", "totals_parts", "totals_text", "training_points",
-           "training_tooltip"]
+           "bar_index", "fabric_kind", "fabric_text", "fabric_tiers", "fabric_tooltip", "heat_figures",
+           "heat_tooltip", "label_step", "power_tooltip", "rack_figures", "rack_name", "totals_parts", "totals_text",
+           "training_points", "training_tooltip"]
 
 #: Two charts side by side need about this much width to keep ~300 px each; narrower, one column.
 TWO_COLUMNS_MIN_WIDTH = 700
@@ -138,7 +138,9 @@ class DashboardPanel(QWidget):
         self.totals.setText(self.totals_text(analysis) if analysis is not None else "")
         self.power.update(*rack_figures(analysis))
         self.heat.update(analysis.cooling if analysis is not None else None)
-        self.fabric.update(fabric_tiers(analysis.fabric if analysis is not None else None))
+        fabric = analysis.fabric if analysis is not None else None
+        self.fabric.update(fabric_tiers(fabric), fabric_kind(fabric), fabric_text(fabric),
+                           fabric.planes if fabric is not None else 1)
         self.training.update(analysis.training if analysis is not None else None)
 
     # ---- layout -----------------------------------------------------------------------------

@@ -1,4 +1,5 @@
-"""The fabric chart: the compute fabric's ports per tier, used and free stacked."""
+"""The fabric chart: the compute fabric's ports per tier, used and free stacked; its bottom axis names the fabric
+(technology and planes), and hovering a bar adds the switches of every plane and of one."""
 from __future__ import annotations
 
 import numpy as np
@@ -17,6 +18,9 @@ class FabricChart:
     def __init__(self, tick_metrics: QFontMetricsF):
         self._tick_metrics = tick_metrics
         self.tiers: list[tuple[str, float, float]] = []
+        #: the fabric's technology and planes (the bottom axis' title), and its switches (hover text)
+        self.kind, self.detail = "", ""
+        self.planes = 1
         used, free = style.series("used"), style.series("free")
         self.plot = new_plot("ports")
         self.ports_used = pg.BarGraphItem(x=[], height=[], width=0.6, brush=used, pen=pg.mkPen(None))
@@ -28,8 +32,18 @@ class FabricChart:
         self.card = Card(f"Fabric ports per tier &nbsp;{key(used, 'used')} {key(free.darker(120), 'free')}",
                          self.plot, "fabric engine: no data")
 
-    def update(self, tiers: list[tuple[str, float, float]]) -> None:
+    def update(self, tiers: list[tuple[str, float, float]], kind: str = "", detail: str = "",
+               planes: int = 1) -> None:
+        """Draw ``tiers`` (from :func:`fabric_tiers`) over ``kind`` (:func:`fabric_kind`, the axis title); the title's
+        tooltip is ``detail`` (:func:`fabric_text`), which hovering a bar adds too when there are several ``planes``
+        (a bar's ports are every plane's). The axis title costs no height a card would take from the charts below."""
         self.tiers = list(tiers)
+        self.kind, self.detail = (kind, detail) if tiers else ("", "")
+        self.planes = planes
+        bottom = self.plot.getAxis("bottom")
+        set_axis_title(bottom, self.kind, style.MUTED_TEXT)
+        bottom.showLabel(bool(self.kind))
+        self.card.title.setToolTip(self.detail)
         x = np.arange(len(tiers), dtype=float)
         used = np.array([t[1] for t in tiers], dtype=float)
         free = np.array([t[2] for t in tiers], dtype=float)
@@ -50,4 +64,6 @@ class FabricChart:
 
     def text_at(self, plot: pg.PlotWidget, scene_pos: QPointF) -> str | None:
         i = bar_index(plot.getViewBox().mapSceneToView(scene_pos).x(), len(self.tiers))
-        return None if i is None else fabric_tooltip(self.tiers, i)
+        if i is None:
+            return None
+        return fabric_tooltip(self.tiers, i) + (f"\n{self.detail}" if self.detail and self.planes > 1 else "")

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from designer.formatting import count, kw, number, percent, quantity
+from designer.settings import FABRIC_NAMES
 
 if TYPE_CHECKING:  # the views are read, never built, here; they load with the first analysis
     from designer.views import CoolingView, FabricView
@@ -40,6 +41,46 @@ def totals_parts(analysis) -> list[str]:
 def totals_text(analysis) -> str:
     """'256 GPUs · 484.6 kW IT · 576.0 PFLOPS BF16 · USD 17.52 M (est.)': :func:`totals_parts` on one line."""
     return " · ".join(totals_parts(analysis))
+
+
+def fabric_kind(fabric: FabricView | None) -> str:
+    """'Spectrum-X Ethernet, 2 planes' or 'InfiniBand, 1 plane': the technology by its name, and the planes."""
+    if fabric is None:
+        return ""
+    return f"{FABRIC_NAMES.get(fabric.technology, fabric.technology)}, {count(fabric.planes, 'plane')}"
+
+
+def _core_word(fabric: FabricView) -> str:
+    return "core" if fabric.technology == "infiniband" else "super-spine"  # as the RAs name the third tier
+
+
+def _switches(counts: Sequence[tuple[int, str]], words: bool = True) -> str:
+    return " + ".join(f"{number(n)} {word}" if words else number(n) for n, word in counts if n)
+
+
+def plane_text(fabric: FabricView | None) -> str:
+    """'16 leaf + 8 spine per plane' for a fabric of two planes or more; '' for one plane or none."""
+    one = fabric.per_plane if fabric is not None and fabric.built and fabric.planes > 1 else None
+    if one is None:
+        return ""
+    return _switches(((one.leaf, "leaf"), (one.spine, "spine"), (one.core, _core_word(fabric)))) + " per plane"
+
+
+def fabric_text(fabric: FabricView | None) -> str:
+    """'Spectrum-X Ethernet, 2 planes: 32 leaf + 16 spine (16 + 8 per plane)': the technology, the planes and the
+    switches of every plane, then of one; 'InfiniBand, 1 plane: 16 leaf + 8 spine'. A fabric the engine could
+    not size has its kind only."""
+    if fabric is None:
+        return ""
+    kind = fabric_kind(fabric)
+    if not fabric.built:
+        return kind
+    text = f"{kind}: " + _switches(((fabric.leaf or 0, "leaf"), (fabric.spine or 0, "spine"),
+                                     (fabric.core or 0, _core_word(fabric))))
+    one = fabric.per_plane
+    if plane_text(fabric):
+        text += " (" + _switches(((one.leaf, ""), (one.spine, ""), (one.core, "")), words=False) + " per plane)"
+    return text
 
 
 def fabric_tiers(fabric: FabricView | None) -> list[tuple[str, float, float]]:

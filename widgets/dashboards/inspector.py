@@ -39,6 +39,7 @@ from ..facility.facility_form import FacilityForm
 from ..facility.facility_sections import FiguresSection, HallFacilityView
 from ..facility.facility_view import hall_air_lines, loop_lines, loop_of, rack_lines
 from ..facility.project_form import ProjectForm, form_heading
+from .figures import fabric_text
 
 if TYPE_CHECKING:  # the views are read, never built, here; they load with the first analysis
     from designer.views import RackView
@@ -264,6 +265,9 @@ class InspectorPanel(QWidget):
         self._analysis_of = self._document.project if analysis is not None and self._document else None
         project = self._document.project if self._document else None
         first = self.ids[0] if self.ids else None
+        if project is not None and self.kind == "project":
+            self._fill_project_figures(project)
+            return
         if project is None or not first:
             return
         self._loading = True
@@ -369,8 +373,14 @@ class InspectorPanel(QWidget):
         if self.kind == "project":
             self.heading.setText(f"Project {project.name}")
             self.project_form.load(project)
+            self._fill_project_figures(project)
             return self.project_page
         return None
+
+    def _fill_project_figures(self, project: Project) -> None:
+        """The compute fabric the engines sized for the design: its technology, planes and switches."""
+        analysis = self.analysis_of(project)
+        self.project_form.show_fabric(None if analysis is None else fabric_text(analysis.fabric))
 
     def _fill_rack(self, project: Project, rack_id: str) -> None:
         rack = project.rack(rack_id)

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QL
 from designer.commands import RenameProjectCommand, SetWorkloadCommand, UpdateSettingsCommand
 from designer.model import Project
 from designer.gpu_power import FLOOR_W
-from designer.settings import COOLANTS
+from designer.settings import COOLANTS, FABRIC_NAMES, FABRIC_TECHNOLOGIES
 from designer.training.models import PRESETS
 from designer.training.section import DEFAULT_WORKLOAD
 from designer.training.software import DEFAULT_PROFILE
@@ -81,6 +81,26 @@ class ProjectForm(QWidget):
         self.tiers.activated.connect(
             lambda i: self._push(UpdateSettingsCommand({"fabric_tiers": self.tiers.itemData(i)})))
         form.addRow("Fabric tiers", self.tiers)
+        self.fabric = QComboBox()
+        for key in FABRIC_TECHNOLOGIES:
+            self.fabric.addItem(FABRIC_NAMES[key], key)
+        self.fabric.setToolTip("What the compute fabric's switches run; only switches of that kind in the racks are "
+                               "taken as its leaf, spine and core (a new SuperPOD sets it with its switches)")
+        self.fabric.activated.connect(self._set_fabric)
+        form.addRow("Fabric technology", self.fabric)
+        self.planes = QComboBox()
+        self.planes.addItem("1", 1)
+        self.planes.addItem("2 (each GPU port split over both)", 2)
+        self.planes.activated.connect(
+            lambda i: self._push(UpdateSettingsCommand({"fabric_planes": self.planes.itemData(i)})))
+        form.addRow("Fabric planes", self.planes)
+        #: the fabric the engines sized from these settings: technology, planes, switches (the inspector fills it)
+        self.fabric_figure = QLabel()
+        self.fabric_figure.setWordWrap(True)
+        self.fabric_figure.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
+        self.fabric_figure.setToolTip("The compute fabric as the fabric engine sized it: every plane's switches, "
+                                      "then one plane's")
+        form.addRow("Compute fabric", self.fabric_figure)
         self.gpu_cap = QSpinBox()
         self.gpu_cap.setRange(0, 5000)
         self.gpu_cap.setSingleStep(50)
@@ -134,6 +154,31 @@ class ProjectForm(QWidget):
         note.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
         form.addRow(note)
         self._workload: dict = {}
+        for combo in self.findChildren(QComboBox):  # long choices elide in a narrow dock; the open list shows them
+            combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
+            combo.setMinimumContentsLength(12)
+
+    def _set_fabric(self, index: int) -> None:
+        """A technology; InfiniBand is one plane, so choosing it on a twin-plane design makes it one (one step)."""
+        changes = {"fabric_technology": self.fabric.itemData(index)}
+        if changes["fabric_technology"] == "infiniband" and self.planes.currentData() != 1:
+            changes["fabric_planes"] = 1
+        self._push(UpdateSettingsCommand(changes))
+
+    def _show_planes(self, technology: str, planes: int) -> None:
+        """Two planes are offered on Ethernet only: a Quantum switch's ports do not split."""
+        ethernet = technology != "infiniband"
+        self.planes.model().item(self.planes.findData(2)).setEnabled(ethernet or planes == 2)
+        self.planes.setCurrentIndex(max(0, self.planes.findData(planes)))
+        self.planes.setToolTip(
+            "Independent fabric planes: 2 splits each GPU's port in two halves, one per plane (Spectrum-X twin "
+            "planes); a lost plane leaves every job running at half bandwidth" if ethernet else
+            "An InfiniBand fabric is one plane: a Quantum switch's ports do not split, so two planes are built "
+            "of Ethernet switches (Spectrum-X or RoCE)")
+
+    def show_fabric(self, text: str | None) -> None:
+        """The sized fabric's line (:func:`~widgets.dashboards.figures.fabric_text`); None while it is computed."""
+        self.fabric_figure.setText("computing…" if text is None else text or "no compute fabric")
 
     def _set_gpu_cap(self, watts: int) -> None:
         if 0 < watts < FLOOR_W:  # one step up from "none" lands on the lowest cap a design may state
@@ -159,6 +204,8 @@ class ProjectForm(QWidget):
                 box.setValue(getattr(s, key))
         self.coolant.setCurrentIndex(max(0, self.coolant.findData(s.coolant)))
         self.tiers.setCurrentIndex(max(0, self.tiers.findData(s.fabric_tiers)))
+        self.fabric.setCurrentIndex(max(0, self.fabric.findData(s.fabric_technology)))
+        self._show_planes(s.fabric_technology, s.fabric_planes)
         cap = int(round(s.gpu_power_cap_w or 0))
         if self.gpu_cap.value() != cap:
             self.gpu_cap.setValue(cap)
