@@ -34,7 +34,7 @@ from catalog.records import EVIDENCE
 from .. import __version__
 from ..fileformat import ProjectFileError, load
 from ..formatting import count, kw, money, number, percent, quantity
-from ..settings import Settings, SettingsError
+from ..settings import FABRIC_NAMES, Settings, SettingsError
 from ..training.errors import TrainingError
 from ..fabric.sizing import FabricError
 from ..generate.spec import GenerateError
@@ -345,10 +345,6 @@ def cmd_analyze(args, catalog: Catalog) -> int:
     return 0
 
 
-#: Fabric technologies as people name them.
-TECHNOLOGY_NAMES = {"infiniband": "InfiniBand", "spectrum-x": "Spectrum-X Ethernet", "roce": "RoCE Ethernet"}
-
-
 def _fabric_line(result, catalog: Catalog) -> str:
     """The compute fabric in one line: technology, planes, switches by tier (every plane), cables."""
     f = result.fabric
@@ -360,7 +356,7 @@ def _fabric_line(result, catalog: Catalog) -> str:
     tiers = f"{number(f.leaf)} leaf + {number(f.spine)} spine" + (f" + {number(f.core)} {top}" if f.core else "")
     planes = (f", {f.planes} planes of {f.port_gbps:g}G ({number(f.per_plane.leaf)} + {number(f.per_plane.spine)}"
               + (f" + {number(f.per_plane.core)}" if f.core else "") + " each)") if f.planes > 1 else ""
-    return (f"fabric        {TECHNOLOGY_NAMES.get(f.technology, f.technology)}{planes}: {tiers} {model}, "
+    return (f"fabric        {FABRIC_NAMES.get(f.technology, f.technology)}{planes}: {tiers} {model}, "
             f"{f.tiers} tiers, {count(f.cables_total or 0, 'cable')}")
 
 
@@ -371,7 +367,7 @@ def _training_lines(result) -> list[str]:
         return []
     out = [f"training      {t.tokens_per_s:,.0f} tokens/s ({t.model}, TP{t.tp} PP{t.pp} DP{t.dp}), "
            f"{t.time_to_train_days:,.1f} days for {t.tokens:.3g} tokens"
-           + (f" on {TECHNOLOGY_NAMES.get(t.fabric.technology, t.fabric.technology)}" if t.fabric else "")]
+           + (f" on {FABRIC_NAMES.get(t.fabric.technology, t.fabric.technology)}" if t.fabric else "")]
     lost = t.scenarios.plane_lost if t.scenarios else None
     if lost is not None:
         share = f" ({percent(lost.relative_tokens_per_s)} of normal)" if lost.relative_tokens_per_s else ""

@@ -10,7 +10,7 @@ from ..analysis import Analysis
 from ..formatting import count, kw, money, number, quantity
 from ..rack_roles import rack_role
 from .build import Generated
-from .titles import FABRIC_NAMES
+from ..settings import FABRIC_NAMES
 
 _NUMBERED = re.compile(r"[-\d]+(r\d+)?$")
 _PLANE = re.compile(r"-[ab]$")  # a twin-plane fabric's leaf-a-0001-r0, spine-b-0002

@@ -5,12 +5,13 @@ from ..settings import FABRIC_NAMES
 from .networks import NetworkPlan
 from .spec import SystemProfile
 
-__all__ = ["FABRIC_NAMES", "design_description", "design_title"]
-
 
 def design_title(profile: SystemProfile, sus: int, units: int) -> str:
     what = "racks" if profile.rack_scale else "systems"
-    return f"{profile.name.split(' (')[0]} SuperPOD - {sus} scalable unit{'s' if sus != 1 else ''} ({units:,} {what})"
+    # an Ethernet build says so in its name: the same system and size on InfiniBand is another design
+    fabric = "" if profile.fabric == "infiniband" else f" on {FABRIC_NAMES.get(profile.fabric, profile.fabric)}"
+    return (f"{profile.name.split(' (')[0]} SuperPOD{fabric} - {sus} scalable unit{'s' if sus != 1 else ''} "
+            f"({units:,} {what})")
 
 
 def design_description(profile: SystemProfile, sus: int, units: int, per_rack: int, net: NetworkPlan) -> str:
