@@ -6,6 +6,7 @@ with one line that names the flag.
 """
 from __future__ import annotations
 
+import math
 
 from catalog import Catalog, UnknownDeviceError
 
@@ -23,6 +24,9 @@ def add_parser(subparsers):
     p.add_argument("--tiers", default="auto", choices=("auto", "2", "3"), help="switch tiers (default: auto)")
     p.add_argument("--oversubscription", type=float, default=1.0, metavar="X",
                    help="down:up ratio at the leaf, 1 = non-blocking (default: 1)")
+    p.add_argument("--core-oversubscription", type=float, default=1.0, metavar="X",
+                   help="down:up ratio at the spines of a three-tier tree, above the pod (Meta's RoCE "
+                        "clusters: 7); fewer spine uplinks and cores (default: 1)")
     p.add_argument("--reserved-ports", type=int, default=0, metavar="P",
                    help="ports for management appliances such as UFM; they take node slots (default: 0)")
     p.add_argument("--node-port-gbps", type=float, default=0.0, metavar="G",
@@ -45,10 +49,14 @@ def run(args, catalog: Catalog) -> int:
     cage = args.node_cage_ports or (2 if speed == 400 else 1)
     if not 1 <= cage <= 16:
         raise FabricError(f"podplanner fabric: --node-cage-ports must be 1 to 16, got {args.node_cage_ports!r}")
+    core = args.core_oversubscription
+    if not (math.isfinite(core) and 1 <= core <= 64):
+        raise FabricError(f"podplanner fabric: --core-oversubscription must be a down:up ratio from 1 to 64 "
+                          f"(1 = as many spine uplinks as downlinks), got {core:g}")
     try:
         tree = size_fat_tree(args.endpoints, switch, rails=args.rails, su_nodes=args.su_nodes, tiers=args.tiers,
                              oversubscription=args.oversubscription, reserved_ports=args.reserved_ports,
-                             node_cage_ports=cage, node_port_gbps=speed)
+                             node_cage_ports=cage, node_port_gbps=speed, core_oversubscription=core)
     except FabricError as exc:
         raise FabricError(f"podplanner fabric: {exc}") from None
     doc = tree.to_json(catalog)

@@ -194,7 +194,8 @@ def _wired_tree(inv: Inventory, required: FatTree, placed: dict, switch, **kw) -
     return None
 
 
-def size_design(inv: Inventory, catalog: Catalog, *, tiers="auto", oversubscription: float = 1.0) -> FatTree | None:
+def size_design(inv: Inventory, catalog: Catalog, *, tiers="auto", oversubscription: float = 1.0,
+                core_oversubscription: float = 1.0) -> FatTree | None:
     """The fat tree the design's endpoints need (None when it has no compute endpoints)."""
     endpoints = len(inv.nodes) * inv.rails + len(inv.reserved)
     if not inv.nodes:
@@ -205,7 +206,8 @@ def size_design(inv: Inventory, catalog: Catalog, *, tiers="auto", oversubscript
                          oversubscription=oversubscription, reserved_ports=len(inv.reserved),
                          node_cage_ports=inv.node_cage_ports, node_port_gbps=node_port_gbps(inv),
                          spines_placed=len(inv.switches["spine"]),
-                         cores_placed=len(inv.switches["core"]), planes=inv.planes, technology=inv.technology)
+                         cores_placed=len(inv.switches["core"]), planes=inv.planes, technology=inv.technology,
+                         core_oversubscription=core_oversubscription)
 
 
 def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscription: float = 1.0,
@@ -217,7 +219,8 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
     wired = None
     if required is not None:
         switch = catalog.get(required.switch)
-        wired = _wired_tree(inv, required, placed, switch, oversubscription=oversubscription)
+        wired = _wired_tree(inv, required, placed, switch, oversubscription=oversubscription,
+                            core_oversubscription=required.core_oversubscription)
     empty = np.zeros(0, dtype=np.int64)
     unwired = {"node_leaf": 0, "leaf_spine": 0, "spine_core": 0}
     if wired is None:
