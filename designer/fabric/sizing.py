@@ -382,6 +382,8 @@ class FatTree:
             notes.append(f"{self.reserved_unplaced} appliance (UFM) ports find no free node slot: every leaf "
                          "port carries a node or an uplink, and they open no leaf block of their own")
         notes += part_notes
+        if self.technology == "roce":
+            notes.append(ROCE_NOTE)
         n = self.planes
         plane_links = {"node_leaf": self.links_node_leaf, "leaf_spine": self.links_leaf_spine,
                        "spine_core": self.links_spine_core}
@@ -419,6 +421,13 @@ class FatTree:
                 "spine_ports": {"down": self.spine_down, "up": self.radix - self.spine_down} if self.tiers == 3
                 else {"down": self.radix, "up": 0},
                 "bisection": self.bisection()}
+
+
+#: What a RoCE tree here is and is not: the NVIDIA RAs' rail-optimized leaves, not Meta's rack switch.
+ROCE_NOTE = ("RoCE fabric built rail-optimized as NVIDIA's reference architectures build theirs (NIC r of every "
+             "node on a rail-r leaf, a leaf serving many racks), not as Meta's RoCE clusters are (one top-of-rack "
+             "switch per rack of 16 GPUs, hardware-2026.md §5.4); the tiers and the oversubscription above the pod "
+             "are counted alike")
 
 
 def spine_uplinks(down: int, core_oversubscription: float) -> int:
