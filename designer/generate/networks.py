@@ -100,7 +100,7 @@ def compute_fabric(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog,
         return size_fat_tree(endpoints, switch, rails=rails, su_nodes=profile.nodes_per_su, tiers=spec.tiers,
                              oversubscription=spec.oversubscription, reserved_ports=reserved, node_cage_ports=cage,
                              node_port_gbps=compute_port_gbps(catalog, profile.id), planes=spec.planes or 1,
-                             technology=profile.fabric)
+                             technology=profile.fabric, core_oversubscription=spec.core_oversubscription)
     except FabricError as exc:
         advice = _bigger_switch(catalog, spec, rails, endpoints, profile.port_gbps)
         raise GenerateError(f"compute fabric: {exc}{advice}") from None
