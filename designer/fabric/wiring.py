@@ -25,6 +25,8 @@ from .topology import TIER_NAMES, all_tiers
 DEFAULT_SWITCH = "qm9700"
 #: The compute switch of an Ethernet design that places none: the DGX B300 Spectrum-X RA's Spectrum-4.
 DEFAULT_ETHERNET_SWITCH = "sn5610"
+#: The compute switch of a RoCE design that places none: the generator's (Spectrum-4 SN5600, 128 x 400G).
+DEFAULT_ROCE_SWITCH = "sn5600"
 CAGE_KEY = media.CAGE_KEY  # cage key = device * CAGE_KEY + cage
 
 
@@ -200,7 +202,7 @@ def size_design(inv: Inventory, catalog: Catalog, *, tiers="auto", oversubscript
     endpoints = len(inv.nodes) * inv.rails + len(inv.reserved)
     if not inv.nodes:
         return None
-    default = DEFAULT_SWITCH if inv.technology == "infiniband" else DEFAULT_ETHERNET_SWITCH
+    default = {"infiniband": DEFAULT_SWITCH, "roce": DEFAULT_ROCE_SWITCH}.get(inv.technology, DEFAULT_ETHERNET_SWITCH)
     switch = catalog.get(inv.switch_type or default)
     return size_fat_tree(endpoints, switch, rails=inv.rails, su_nodes=inv.su_nodes, tiers=tiers,
                          oversubscription=oversubscription, reserved_ports=len(inv.reserved),

@@ -161,7 +161,7 @@ def fabric_for(catalog: Catalog, system: str, fabric: str | None) -> str:
     name = str(fabric).strip().lower()
     if name not in FABRICS:
         raise GenerateError(f"--fabric: {fabric!r} is not a fabric the generator builds; choose "
-                            f"{' or '.join(FABRICS)}")
+                            f"{', '.join(FABRICS[:-1])} or {FABRICS[-1]}")
     if name == "spectrum-x" and not dev.ethernet_su_systems:
         have = [d.id for d in catalog if d.id in SYSTEMS and d.ethernet_su_systems]
         raise GenerateError(f"--fabric spectrum-x: {system} has no Ethernet reference architecture with a "
