@@ -84,5 +84,10 @@ def render(doc: dict) -> str:
     lines += [f"  {n:>10,} x {cid}" for cid, n in doc["cables"].items()]
     lines.append("transceivers:")
     lines += [f"  {n:>10,} x {cid}" for cid, n in doc["transceivers"].items()]
+    if "bisection" in doc:  # spines oversubscribed above the pod
+        b = doc["bisection"]
+        lines.append(f"above the pod: spines {doc['core_oversubscription']:g}:1 ({doc['spine_ports']['down']} "
+                     f"ports down, {doc['spine_ports']['up']} up); bisection {b['across_pods_tbps']:,g} Tb/s across "
+                     f"pods, {b['within_pod_tbps']:,g} Tb/s within a pod of {b['pod_endpoints']:,} endpoints")
     lines += [f"note: {n}" for n in doc.get("notes", [])]
     return "\n".join(lines)

@@ -185,3 +185,11 @@ def test_fabric_cli_bad_flag_exits_2(capsys, value):
     assert main(["fabric", "--endpoints", "256", "--core-oversubscription", value]) == 2
     err = capsys.readouterr().err
     assert len(err.strip().splitlines()) == 1 and "--core-oversubscription" in err
+
+
+def test_fabric_cli_text_states_the_bisection_above_the_pod(catalog, capsys):
+    assert cli.run(parse("--endpoints", "24576", "--switch", "sn5600", "--node-port-gbps", "400", "--tiers", "3",
+                         "--core-oversubscription", "7"), catalog) == 0
+    out = capsys.readouterr().out
+    assert "above the pod: spines 7:1 (112 ports down, 16 up); bisection 704 Tb/s across pods, 1,433.6 Tb/s " \
+           "within a pod of 7,168 endpoints" in out

@@ -113,3 +113,9 @@ def test_bad_roce_requests_are_one_line_exit_2(capsys, tmp_path, argv, words):
 def test_roce_spec_errors_name_the_fabric(catalog):
     with pytest.raises(GenerateError, match="dgx-h100, dgx-h200, dgx-b200"):
         generate(SuperpodSpec(system="dgx-b300-dc", sus=1, fabric="roce"), catalog)
+
+
+def test_description_states_the_ratio_above_the_pod(meta):
+    g, _ = meta
+    assert "RoCE Ethernet, 3 tiers, 8 rails, 7:1 above the pod" in g.project.description
+    assert "super-spine" in g.project.description
