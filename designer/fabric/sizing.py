@@ -534,7 +534,10 @@ def _three_tier(switch: DeviceType, k: int, up: int, rails: int, blocks: int, le
     # groups, as many as a core's ports hold (Meta-like 1:7 on 128 ports, 4 pods x 16: two positions a core).
     share = 1
     if core_over != 1:
-        share = max(1, min(pod_spines, k // (pods * ports_per_pod)))
+        most = max(1, min(pod_spines, k // (pods * ports_per_pod)))
+        # cores placed for growth (a phased build's, placed for every pod) keep their cables: the share that
+        # uses every one of them, when there is one; else as few cores as the ports allow
+        share = next((s for s in range(1, most + 1) if -(-pod_spines // s) * core_group == cores_placed), most)
     return FatTree(tiers=3, spine=spines, core=-(-pod_spines // share) * core_group, pods=pods,
                    pod_leaves=pod_leaves, pod_spines=pod_spines, last_pod_leaves=last_leaves,
                    last_pod_spines=last_spines, core_group=core_group, core_ports_per_pod=ports_per_pod,

@@ -13,7 +13,8 @@ Port numbering (0-based, ``cage = port // ports_per_cage``):
 * spine: ``0 .. k/2-1`` face leaves (``0 .. k-1`` with two tiers), then uplinks; a spine oversubscribed
   above the pod has more leaf-facing ports (``tree.spine_down``) and fewer uplinks after them;
 * core: each pod owns ``core_ports_per_pod`` consecutive ports on every core of a group; where spine
-  positions share a core group (``core_share``), each position owns a block of ``pods`` such runs.
+  positions share a core group (``core_share``), each position owns an equal block of the core's ports
+  (k / share), its pods' runs from the block's start, so a pod added later moves no cable.
 """
 from __future__ import annotations
 
@@ -92,7 +93,8 @@ def spine_core(tree: FatTree) -> Tier:
     c = q // np.repeat(chunk, up)
     share = tree.core_share
     core = np.repeat(j // share, up) * cg + c
-    core_port = (np.repeat(j % share * tree.pods + pod, up)) * tree.core_ports_per_pod + q % np.repeat(chunk, up)
+    block = tree.radix // share  # ports of a core each spine position sharing it owns
+    core_port = np.repeat(j % share * block + pod * tree.core_ports_per_pod, up) + q % np.repeat(chunk, up)
     return Tier(spine, half + q, core, core_port, np.full(len(spine), -1, dtype=np.int64))
 
 

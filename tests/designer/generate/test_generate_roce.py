@@ -119,3 +119,18 @@ def test_description_states_the_ratio_above_the_pod(meta):
     g, _ = meta
     assert "RoCE Ethernet, 3 tiers, 8 rails, 7:1 above the pod" in g.project.description
     assert "super-spine" in g.project.description
+
+
+def test_a_phased_build_moves_no_switch_cable(catalog):
+    """In three phases of 32 SUs the cores are placed for the whole build (32) and every spine-core cable of an
+    earlier phase stays where it is: spine position j keeps its half of core j // 2 (ports 0-63 or 64-127), each
+    pod its 16 ports within it, however many pods there are yet."""
+    g = generate(SuperpodSpec(system="dgx-h100", gpus=24_576, fabric="roce", tiers="3", core_oversubscription=7,
+                              phase_sus=32), catalog)
+    earlier: set = set()
+    for phase in g.phases:
+        fabric = analyze(phase, catalog).result("fabric")
+        assert fabric.section["core"] == 32 and not any(fabric.section["unwired_links"].values())
+        cables = {(x.a_device, x.a_port, x.b_device, x.b_port) for x in fabric.links() if x.tier != "node-leaf"}
+        assert earlier <= cables
+        earlier = cables
