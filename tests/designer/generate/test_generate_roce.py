@@ -134,3 +134,10 @@ def test_a_phased_build_moves_no_switch_cable(catalog):
         cables = {(x.a_device, x.a_port, x.b_device, x.b_port) for x in fabric.links() if x.tier != "node-leaf"}
         assert earlier <= cables
         earlier = cables
+
+
+def test_beyond_three_tiers_of_sn5600_the_error_counts_its_400g_ports(capsys, tmp_path):
+    # SN5600 as 128 x 400G: 128 pods x 8 blocks x 8 rails x 64 ports = 524,288 endpoints at 1:1 above the pod
+    code, _, err = run(capsys, "new", "superpod", "--system", "dgx-h100", "--fabric", "roce", "--gpus", "600000",
+                       "-o", str(tmp_path / "x.json"))
+    assert code == 2 and "524,288" in err and "2 separate planes of sn5600" in err, err
