@@ -92,27 +92,12 @@ def bandwidth_section(inv: Inventory, catalog: Catalog, tree: FatTree | None,
     node_port = catalog.get(inv.node_type).ports_of("compute")[0].speed_gbps if inv.node_type else tree.port_gbps
     # every plane carries its share of each node port: a GPU's 800G as 2 x 400G over two planes
     port = min(node_port / tree.planes, tree.port_gbps)
-    return across_pods(bandwidth_figures(gpus=gpus, gpus_per_node=inv.gpus_per_node, rails=tree.rails * tree.planes,
-                                         port_gbps=port, nvlink_gbs=nvlink, domain=domain,
-                                         oversubscription=round(tree.actual_oversubscription, 4),
-                                         endpoints=tree.nodes * tree.rails * tree.planes,
-                                         leaf_uplinks=tree.links_leaf_spine * tree.planes,
-                                         leaf_down=tree.leaf_down, message_bytes=message_bytes), tree)
-
-
-def across_pods(out: dict, tree: FatTree) -> dict:
-    """``out`` with the figures above the pod where the spines are oversubscribed (a three-tier tree built
-    with a core oversubscription, :meth:`FatTree.bisection`); as it was otherwise, where ``bisection_tbps``
-    already holds across pods."""
-    if tree.tiers != 3 or tree.core_oversubscription == 1:
-        return out
-    b = tree.bisection()
-    out["bisection_tbps_across_pods"] = b["across_pods_tbps"]
-    out["bisection_tbps_within_pod"] = b["within_pod_tbps"]
-    out["oversubscription_across_pods"] = b["oversubscription_across_pods"]
-    per_gpu = out["per_gpu"]
-    per_gpu["scale_out_gbs_beyond_pod"] = round(per_gpu["scale_out_gbs"] / b["oversubscription_across_pods"], 3)
-    return out
+    return bandwidth_figures(gpus=gpus, gpus_per_node=inv.gpus_per_node, rails=tree.rails * tree.planes,
+                             port_gbps=port, nvlink_gbs=nvlink, domain=domain,
+                             oversubscription=round(tree.actual_oversubscription, 4),
+                             endpoints=tree.nodes * tree.rails * tree.planes,
+                             leaf_uplinks=tree.links_leaf_spine * tree.planes,
+                             leaf_down=tree.leaf_down, message_bytes=message_bytes)
 
 
 def analyze_bandwidth(ctx: Context) -> EngineResult:
@@ -121,4 +106,19 @@ def analyze_bandwidth(ctx: Context) -> EngineResult:
     if fabric.error is not None:
         # The fabric finding already says why; repeating it here would count one problem twice.
         return EngineResult(section={"status": "error", "error": fabric.error})
-    return EngineResult(section=bandwidth_section(fabric.inventory, ctx.catalog, fabric.tree))
+    return EngineResult(section=across_pods(bandwidth_section(fabric.inventory, ctx.catalog, fabric.tree), fabric.tree))
+
+
+def across_pods(out: dict, tree: FatTree | None) -> dict:
+    """``out`` with the figures above the pod where the spines are oversubscribed (a three-tier tree built
+    with a core oversubscription, :meth:`FatTree.bisection`); as it was otherwise, where ``bisection_tbps``
+    already holds across pods."""
+    if tree is None or tree.tiers != 3 or tree.core_oversubscription == 1:
+        return out
+    b = tree.bisection()
+    out["bisection_tbps_across_pods"] = b["across_pods_tbps"]
+    out["bisection_tbps_within_pod"] = b["within_pod_tbps"]
+    out["oversubscription_across_pods"] = b["oversubscription_across_pods"]
+    per_gpu = out["per_gpu"]
+    per_gpu["scale_out_gbs_beyond_pod"] = round(per_gpu["scale_out_gbs"] / b["oversubscription_across_pods"], 3)
+    return out
