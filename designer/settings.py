@@ -68,6 +68,9 @@ class Settings:
     #: Independent compute-fabric planes: 2 splits each GPU port in two halves, one per plane (Spectrum-X
     #: twin-plane); a lost plane leaves every job running at half bandwidth.
     fabric_planes: int = 1
+    #: Down:up ratio at the spine switches of a three-tier fabric, above the pod (Meta's RoCE clusters: 7,
+    #: pods of full bisection joined at 1:7); 1 gives the cores as many links as the pods take in.
+    fabric_core_oversubscription: float = 1.0
 
     def __post_init__(self) -> None:
         check_settings(self)
@@ -85,7 +88,7 @@ class Settings:
 #: Settings that may be absent (None): no value means the feature is off.
 OPTIONAL = frozenset({"gpu_power_cap_w"})
 #: Settings left out of the file at their default, so that a design saves as it did before they existed.
-OMITTED_AT_DEFAULT = frozenset({"fabric_technology", "fabric_planes"})
+OMITTED_AT_DEFAULT = frozenset({"fabric_technology", "fabric_planes", "fabric_core_oversubscription"})
 #: Compute-fabric technologies (``fabric.technology`` in the analysis).
 FABRIC_TECHNOLOGIES = ("infiniband", "spectrum-x", "roce")
 #: Those technologies as people name them (forms, figures, comparisons show these, never the ids).
@@ -142,6 +145,7 @@ def check_settings(s: Settings) -> None:
         raise SettingsError("fabric_planes must be 1 on an InfiniBand fabric, got 2: two planes share each node "
                             "port, which only Ethernet switches whose ports split carry (fabric_technology "
                             "spectrum-x or roce)")
+    _positive("fabric_core_oversubscription", s.fabric_core_oversubscription, 1.0, 64.0, inclusive_lo=True)
 
 
 def settings_from_json(doc: object, where: str = "settings") -> Settings:

@@ -6,6 +6,7 @@ with one line that names the flag.
 """
 from __future__ import annotations
 
+import math
 
 from catalog import Catalog, UnknownDeviceError
 
@@ -23,6 +24,9 @@ def add_parser(subparsers):
     p.add_argument("--tiers", default="auto", choices=("auto", "2", "3"), help="switch tiers (default: auto)")
     p.add_argument("--oversubscription", type=float, default=1.0, metavar="X",
                    help="down:up ratio at the leaf, 1 = non-blocking (default: 1)")
+    p.add_argument("--core-oversubscription", type=float, default=1.0, metavar="X",
+                   help="down:up ratio at the spines of a three-tier tree, above the pod (Meta's RoCE "
+                        "clusters: 7); fewer spine uplinks and cores (default: 1)")
     p.add_argument("--reserved-ports", type=int, default=0, metavar="P",
                    help="ports for management appliances such as UFM; they take node slots (default: 0)")
     p.add_argument("--node-port-gbps", type=float, default=0.0, metavar="G",
@@ -49,6 +53,10 @@ def run(args, catalog: Catalog) -> int:
     cage = args.node_cage_ports or (2 if speed == 400 else 1)
     if not 1 <= cage <= 16:
         raise FabricError(f"podplanner fabric: --node-cage-ports must be 1 to 16, got {args.node_cage_ports!r}")
+    core = args.core_oversubscription
+    if not (math.isfinite(core) and 1 <= core <= 64):
+        raise FabricError(f"podplanner fabric: --core-oversubscription must be a down:up ratio from 1 to 64 "
+                          f"(1 = as many spine uplinks as downlinks), got {core:g}")
     if str(args.planes).strip() not in ("1", "2"):
         raise FabricError(f"podplanner fabric: --planes must be 1 or 2, got {args.planes!r}")
     planes = int(str(args.planes).strip())
@@ -60,7 +68,8 @@ def run(args, catalog: Catalog) -> int:
     try:
         tree = size_fat_tree(args.endpoints, switch, rails=args.rails, su_nodes=args.su_nodes, tiers=args.tiers,
                              oversubscription=args.oversubscription, reserved_ports=args.reserved_ports,
-                             node_cage_ports=cage, node_port_gbps=speed, planes=planes)
+                             node_cage_ports=cage, node_port_gbps=speed, planes=planes,
+                             core_oversubscription=core)
     except FabricError as exc:
         raise FabricError(f"podplanner fabric: {exc}") from None
     doc = tree.to_json(catalog)
@@ -92,5 +101,10 @@ def render(doc: dict) -> str:
     lines += [f"  {n:>10,} x {cid}" for cid, n in doc["cables"].items()]
     lines.append("transceivers:")
     lines += [f"  {n:>10,} x {cid}" for cid, n in doc["transceivers"].items()]
+    if "bisection" in doc:  # spines oversubscribed above the pod
+        b = doc["bisection"]
+        lines.append(f"above the pod: spines {doc['core_oversubscription']:g}:1 ({doc['spine_ports']['down']} "
+                     f"ports down, {doc['spine_ports']['up']} up); bisection {b['across_pods_tbps']:,g} Tb/s across "
+                     f"pods, {b['within_pod_tbps']:,g} Tb/s within a pod of {b['pod_endpoints']:,} endpoints")
     lines += [f"note: {n}" for n in doc.get("notes", [])]
     return "\n".join(lines)

@@ -68,9 +68,11 @@ def _setting(name: str):
 #: Bounds of ``fabric``'s numeric flags (its parser lives in designer/cli/fabric.py; they are set here, where
 #: every command's flags are bounded). Endpoints stop at a billion, a thousand times the largest fabric built,
 #: so that the sizer, not the parser, names the real reach of the switch; a node has at most 64 fabric ports;
-#: a scalable unit at most 4,096 nodes; down:up at the leaf 1 to 64, as the design's settings take it.
+#: a scalable unit at most 4,096 nodes; down:up at the leaf and at the spines 1 to 64, as the design's settings
+#: take them.
 FABRIC_FLAGS = {"endpoints": whole(1, 10**9), "rails": whole(1, 64), "su_nodes": whole(1, 4_096),
-                "oversubscription": real(1, 64), "reserved_ports": whole(0, 1_000_000)}
+                "oversubscription": real(1, 64), "core_oversubscription": real(1, 64),
+                "reserved_ports": whole(0, 1_000_000)}
 
 
 def _bound(parser: argparse.ArgumentParser, types: Mapping[str, object]) -> None:

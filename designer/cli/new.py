@@ -32,18 +32,22 @@ def add_parser(subparsers) -> None:
                            "72 DGX B300 or Rubin NVL8, 8 NVL72 racks; on spectrum-x 64 DGX B300, 1 GB300 "
                            "NVL72 rack)")
     s.add_argument("--fabric", metavar="TECH",
-                   help="compute fabric: infiniband or spectrum-x (default: the system's SuperPOD RA: spectrum-x "
-                        "for dgx-b300-dc, infiniband otherwise)")
+                   help="compute fabric: infiniband, spectrum-x or roce (roce: one 400 GbE plane on sn5600 for "
+                        "dgx-h100, dgx-h200, dgx-b200) (default: the system's SuperPOD RA: spectrum-x for "
+                        "dgx-b300-dc, infiniband otherwise)")
     s.add_argument("--planes", metavar="N", help="compute-fabric planes, 1 or 2 (default: 2 for spectrum-x, "
                                                  "each GPU port split over two planes; 1 for infiniband)")
     s.add_argument("--switch", metavar="ID",
                    help="compute-fabric switch (default: the system's RA switch: qm9700 for 400G NDR systems, "
-                        "q3400 for 800G XDR ones, sn5610 for spectrum-x)")
+                        "q3400 for 800G XDR ones, sn5610 for spectrum-x; sn5600 for roce)")
     s.add_argument("--rack-kw", metavar="KW", help="rack power limit; sets DGX per rack (default: 40 kW; "
                                                    "the system's own figure for rack-scale systems)")
     s.add_argument("--nodes-per-rack", metavar="N", help="DGX per rack (default: as many as the rack power allows)")
     s.add_argument("--rails", metavar="R", help="compute-fabric rails per node (default: the system's NIC count)")
     s.add_argument("--oversubscription", metavar="X", default="1", help="leaf down:up ratio (default: 1, non-blocking)")
+    s.add_argument("--core-oversubscription", metavar="X", default="1",
+                   help="spine down:up ratio above the pod of a three-tier compute fabric (Meta's 24K RoCE "
+                        "cluster: 7); fewer spine uplinks and cores (default: 1)")
     s.add_argument("--tiers", default="auto", choices=("auto", "2", "3"), help="compute-fabric tiers (default: auto)")
     s.add_argument("--networks", metavar="LIST", default=",".join(NETWORKS),
                    help=f"networks to build, comma-separated (default: {','.join(NETWORKS)})")
@@ -98,7 +102,8 @@ def spec_from_args(args) -> SuperpodSpec:
         hall_liquid_kw=_float(args.hall_liquid_kw, "--hall-liquid-kw"),
         phase_sus=_int(args.phases, "--phases"), name=args.name or "",
         gpu_power_w=_float(args.gpu_power_w, "--gpu-power-w"), fabric=args.fabric,
-        planes=_int(args.planes, "--planes"))
+        planes=_int(args.planes, "--planes"),
+        core_oversubscription=_float(args.core_oversubscription, "--core-oversubscription"))
 
 
 def phase_path(path: Path, phase: int) -> Path:

@@ -131,4 +131,19 @@ def analyze_bandwidth(ctx: Context) -> EngineResult:
     if fabric.error is not None:
         # The fabric finding already says why; repeating it here would count one problem twice.
         return EngineResult(section={"status": "error", "error": fabric.error})
-    return EngineResult(section=bandwidth_section(fabric.inventory, ctx.catalog, fabric.tree))
+    return EngineResult(section=across_pods(bandwidth_section(fabric.inventory, ctx.catalog, fabric.tree), fabric.tree))
+
+
+def across_pods(out: dict, tree: FatTree | None) -> dict:
+    """``out`` with the figures above the pod where the spines are oversubscribed (a three-tier tree built
+    with a core oversubscription, :meth:`FatTree.bisection`); as it was otherwise, where ``bisection_tbps``
+    already holds across pods."""
+    if tree is None or tree.tiers != 3 or tree.core_oversubscription == 1:
+        return out
+    b = tree.bisection()
+    out["bisection_tbps_across_pods"] = b["across_pods_tbps"]
+    out["bisection_tbps_within_pod"] = b["within_pod_tbps"]
+    out["oversubscription_across_pods"] = b["oversubscription_across_pods"]
+    per_gpu = out["per_gpu"]
+    per_gpu["scale_out_gbs_beyond_pod"] = round(per_gpu["scale_out_gbs"] / b["oversubscription_across_pods"], 3)
+    return out

@@ -74,7 +74,8 @@ def _rack_where(inv: Inventory, device: int) -> str:
 
 
 def size_for_design(inv: Inventory, catalog: Catalog, tiers="auto", oversubscription: float = 1.0, *,
-                    where: str = "") -> tuple[FatTree | None, bool, list[Finding], str | None]:
+                    where: str = "", core_oversubscription: float = 1.0
+                    ) -> tuple[FatTree | None, bool, list[Finding], str | None]:
     """The one sizing policy: (tree, tiers exceeded, findings, error).
 
     The project's tier setting is tried first; when the endpoints need more tiers than it
@@ -84,10 +85,11 @@ def size_for_design(inv: Inventory, catalog: Catalog, tiers="auto", oversubscrip
     if not inv.nodes:
         return None, False, [], None
     try:
-        return size_design(inv, catalog, tiers=tiers, oversubscription=oversubscription), False, [], None
+        return size_design(inv, catalog, tiers=tiers, oversubscription=oversubscription,
+                           core_oversubscription=core_oversubscription), False, [], None
     except FabricError as exc:
         first = str(exc)
-    tree = _auto_tree(inv, catalog, oversubscription) if str(tiers) != "auto" else None
+    tree = _auto_tree(inv, catalog, oversubscription, core_oversubscription) if str(tiers) != "auto" else None
     if tree is None:  # not even the tiers the endpoints need can be built
         return None, False, [Finding("error", "fabric-impossible", first, where)], first
     why = (f"{first} (the design allows {tiers} tiers)" if tree.tiers > int(tiers) else
@@ -95,10 +97,12 @@ def size_for_design(inv: Inventory, catalog: Catalog, tiers="auto", oversubscrip
     return tree, True, [Finding("error", "fabric-tier-forbidden", f"{why}; sized at {tree.tiers} tiers", where)], None
 
 
-def _auto_tree(inv: Inventory, catalog: Catalog, oversubscription: float) -> FatTree | None:
+def _auto_tree(inv: Inventory, catalog: Catalog, oversubscription: float,
+               core_oversubscription: float = 1.0) -> FatTree | None:
     """The tree at the tiers the endpoints need, or None when no tier count of the switch holds them."""
     try:
-        return size_design(inv, catalog, tiers="auto", oversubscription=oversubscription)
+        return size_design(inv, catalog, tiers="auto", oversubscription=oversubscription,
+                           core_oversubscription=core_oversubscription)
     except FabricError:
         return None
 
@@ -187,7 +191,9 @@ def analyze_fabric(ctx: Context) -> FabricResult:
     tiers, oversubscription = str(s.fabric_tiers), s.fabric_oversubscription
     inv = inventory(project, catalog)
     hall = _hall_of(project, inv)
-    required, exceeded, findings, error = size_for_design(inv, catalog, tiers, oversubscription, where=hall)
+    required, exceeded, findings, error = size_for_design(
+        inv, catalog, tiers, oversubscription, where=hall,
+        core_oversubscription=getattr(s, "fabric_core_oversubscription", 1.0))
 
     def result(section: dict, plan: WiringPlan | None = None) -> FabricResult:
         return FabricResult(section=section, findings=tuple(findings), inventory=inv, tree=required,

@@ -21,6 +21,13 @@ Why these rules (hardware.md §7):
 
 Three tiers follow the k-ary fat tree: pods of at most k/2 leaves (whole rail
 sets) and their spines, spine ``j`` of every pod uplinks to core group ``j``.
+
+Above the pod the spines may be oversubscribed on their own ratio (``core_oversubscription``,
+down:up at the spine), as Meta's RoCE clusters are: pods of full bisection joined at 1:7
+(Llama 3, hardware-2026.md §5.4). A spine then splits its ports as a leaf does (k = 128 at
+7:1: 112 to leaves, 16 to cores), so a pod holds more leaves, and each spine sends
+ceil(down / ratio) uplinks to the cores: fewer spine-core links, fewer cores. At 1 (the
+default) the pod is k/2 leaves and every spine sends up what it takes in, as before.
 """
 from __future__ import annotations
 
@@ -123,6 +130,11 @@ class FatTree:
     planes: int = 1
     #: "infiniband", "spectrum-x" or "roce": what the switches run
     technology: str = "infiniband"
+    #: down:up ratio at the spines, above the pod (3 tiers); 1 = as many uplinks as downlinks
+    core_oversubscription: float = 1.0
+    #: spine positions that share one core group: an oversubscribed spine layer sends so few uplinks that
+    #: a core's ports serve the same spine position of every pod more than once over (1 at a 1:1 spine)
+    core_share: int = 1
 
     # -- every plane ------------------------------------------------------
     @property
@@ -165,7 +177,17 @@ class FatTree:
 
     @property
     def links_spine_core(self) -> int:
-        return self.links_leaf_spine if self.tiers == 3 else 0
+        if self.tiers != 3:
+            return 0
+        if self.core_oversubscription == 1:
+            return self.links_leaf_spine
+        full = (self.pods - 1) * self.pod_spines * self.spine_uplinks_of_pod(0) if self.pods > 1 else 0
+        return full + self.last_pod_spines * self.spine_uplinks_of_pod(self.pods - 1)
+
+    @property
+    def spine_down(self) -> int:
+        """Ports of a spine that face leaves (3 tiers; its uplinks follow them): k/2 at a 1:1 spine."""
+        return leaf_split(self.radix, self.core_oversubscription)[0]
 
     @property
     def max_endpoints(self) -> int:
@@ -199,12 +221,47 @@ class FatTree:
         for p in range(self.pods):
             leaves, spines = self.pod_of_leaf(p)
             down = leaves * self.leaf_up // spines
-            used += [down * (2 if self.tiers == 3 else 1)] * spines
+            used += [down + (self.spine_uplinks_of_pod(p) if self.tiers == 3 else 0)] * spines
         return np.asarray(used, dtype=np.int64)
 
-    def spine_uplinks_of_pod(self, p: int) -> int:
+    def spine_downlinks_of_pod(self, p: int) -> int:
+        """Links from the leaves of pod ``p`` to each of its spines."""
         leaves, spines = self.pod_of_leaf(p)
         return leaves * self.leaf_up // spines
+
+    def spine_uplinks_of_pod(self, p: int) -> int:
+        """Links from each spine of pod ``p`` to the cores: its downlinks over the spine's ratio, rounded up."""
+        return spine_uplinks(self.spine_downlinks_of_pod(p), self.core_oversubscription)
+
+    # -- bandwidth --------------------------------------------------------
+    def bisection(self) -> dict:
+        """Bisection over every plane, Tb/s (one direction), of the whole fabric and of one full pod.
+
+        A cut through a fat tree is bounded by the thinnest tier it crosses: the node links, the leaf
+        uplinks, and (across pods, 3 tiers) the spine uplinks; half of that crosses a bisection. Within a
+        pod the spine ratio plays no part; across pods it does.
+        """
+        n, gbps = self.planes, self.port_gbps
+        node_links = self.nodes * self.rails
+        across = min(node_links, self.links_leaf_spine, self.links_spine_core if self.tiers == 3 else node_links)
+        pod_nodes = min(self.nodes, (self.pod_leaves // self.rails) * self.leaf_down)
+        pod_links = min(pod_nodes * self.rails, self.pod_leaves * self.leaf_up)
+        return {"across_pods_tbps": round(across * gbps * n / 2 / 1000, 3),
+                "within_pod_tbps": round(pod_links * gbps * n / 2 / 1000, 3),
+                "pod_endpoints": pod_nodes * self.rails * n,
+                "oversubscription_across_pods": round(self.oversubscription_across_pods, 4)}
+
+    @property
+    def oversubscription_across_pods(self) -> float:
+        """What a node port's traffic to another pod shares: the leaf's ratio times the spines' (never below 1)."""
+        return max(1.0, self.actual_oversubscription) * max(1.0, self.actual_core_oversubscription)
+
+    @property
+    def actual_core_oversubscription(self) -> float:
+        """Down:up of a full pod's spines as built (1 with two tiers)."""
+        if self.tiers != 3:
+            return 1.0
+        return self.spine_downlinks_of_pod(0) / self.spine_uplinks_of_pod(0)
 
     def core_ports_used(self) -> np.ndarray:
         if self.tiers < 3:
@@ -216,6 +273,10 @@ class FatTree:
             chunk = self.core_ports_per_pod  # a partial pod fills its cores' ports as a full one will
             per_core = np.clip(up - np.arange(self.core_group) * chunk, 0, chunk)
             used[:spines] += per_core
+        if self.core_share > 1:  # spine positions j, j+1, ... of one share land on the same cores
+            shared = np.zeros((-(-self.pod_spines // self.core_share), self.core_group), dtype=np.int64)
+            np.add.at(shared, np.arange(self.pod_spines) // self.core_share, used)
+            used = shared
         return used.ravel()
 
     def ports(self) -> dict:
@@ -321,6 +382,8 @@ class FatTree:
             notes.append(f"{self.reserved_unplaced} appliance (UFM) ports find no free node slot: every leaf "
                          "port carries a node or an uplink, and they open no leaf block of their own")
         notes += part_notes
+        if self.technology == "roce":
+            notes.append(ROCE_NOTE)
         n = self.planes
         plane_links = {"node_leaf": self.links_node_leaf, "leaf_spine": self.links_leaf_spine,
                        "spine_core": self.links_spine_core}
@@ -330,6 +393,7 @@ class FatTree:
             "endpoints": self.endpoints, "reserved_ports": self.reserved_ports, "nodes": self.nodes,
             "rails": self.rails, "su_nodes": self.su_nodes, "scalable_units": self.scalable_units,
             "tiers": self.tiers, "oversubscription": round(self.actual_oversubscription, 4),
+            **self._core_json(),
             "leaf": self.leaf_switches, "spine": self.spine_switches, "core": self.core_switches,
             "switches": self.switches,
             "per_plane": {"leaf": self.leaf, "spine": self.spine, "core": self.core, "links": plane_links},
@@ -347,14 +411,42 @@ class FatTree:
         }
 
 
-def limits(radix: int, rails: int, down: int) -> dict[int, int]:
-    """Largest endpoint count at 2 and 3 tiers for this leaf split and rail count."""
+    def _core_json(self) -> dict:
+        """The spines' own ratio and the bisection across pods and within one: given only when the spines are
+        oversubscribed (a 1:1 spine layer's documents stay as they were; its ``bisection_tbps`` is the fabric's)."""
+        if self.core_oversubscription == 1:
+            return {}
+        return {"core_oversubscription": round(self.actual_core_oversubscription, 4),
+                "core_oversubscription_requested": self.core_oversubscription,
+                "spine_ports": {"down": self.spine_down, "up": self.radix - self.spine_down} if self.tiers == 3
+                else {"down": self.radix, "up": 0},
+                "bisection": self.bisection()}
+
+
+#: What a RoCE tree here is and is not: the NVIDIA RAs' rail-optimized leaves, not Meta's rack switch.
+ROCE_NOTE = ("RoCE fabric built rail-optimized as NVIDIA's reference architectures build theirs (NIC r of every "
+             "node on a rail-r leaf, a leaf serving many racks), not as Meta's RoCE clusters are (one top-of-rack "
+             "switch per rack of 16 GPUs, hardware-2026.md §5.4); the tiers and the oversubscription above the pod "
+             "are counted alike")
+
+
+def spine_uplinks(down: int, core_oversubscription: float) -> int:
+    """Uplinks of a spine with ``down`` leaf links at a down:up ratio; rounds toward less oversubscription."""
+    if core_oversubscription == 1:
+        return down
+    return max(1, math.ceil(down / core_oversubscription - 1e-9))
+
+
+def limits(radix: int, rails: int, down: int, core_oversubscription: float = 1.0) -> dict[int, int]:
+    """Largest endpoint count at 2 and 3 tiers for this leaf split and rail count: at 3 tiers ``radix`` pods
+    (one port of each core apiece) of as many whole rail sets as a spine's leaf-facing ports reach."""
     two = (radix // rails) * rails * down
-    sets_per_pod = (radix // 2) // rails
+    sets_per_pod = leaf_split(radix, core_oversubscription)[0] // rails
     return {2: two, 3: radix * sets_per_pod * rails * down}
 
 
-def _check(endpoints, rails, su_nodes, oversubscription, reserved_ports, tiers) -> int | None:
+def _check(endpoints, rails, su_nodes, oversubscription, reserved_ports, tiers,
+           core_oversubscription=1.0) -> int | None:
     for name, value in (("endpoints", endpoints), ("rails", rails), ("su_nodes", su_nodes)):
         if not isinstance(value, (int, np.integer)) or isinstance(value, bool) or value < 1:
             raise FabricError(f"{name} must be a whole number of at least 1, got {value!r}")
@@ -366,6 +458,11 @@ def _check(endpoints, rails, su_nodes, oversubscription, reserved_ports, tiers) 
             and oversubscription >= 1):
         raise FabricError(f"oversubscription must be a ratio of at least 1 (1 = non-blocking), "
                           f"got {oversubscription!r}")
+    if isinstance(core_oversubscription, bool) or not (
+            isinstance(core_oversubscription, (int, float)) and math.isfinite(core_oversubscription)
+            and 1 <= core_oversubscription <= 64):
+        raise FabricError(f"core oversubscription must be a ratio from 1 to 64 (down:up at the spines, "
+                          f"1 = as many uplinks as downlinks), got {core_oversubscription!r}")
     if tiers in ("auto", None):
         return None
     if str(tiers) in ("2", "3"):
@@ -404,8 +501,11 @@ def _core_group(k: int, pods: int, pod_spines: int, spine_up: int, last_up: int,
 
 def _three_tier(switch: DeviceType, k: int, up: int, rails: int, blocks: int, leaves: int, spines_placed: int,
                 cores_placed: int, common: dict) -> FatTree:
-    """Pods of leaves and spines joined by core switches; the last pod may be partly built."""
-    half = k // 2
+    """Pods of leaves and spines joined by core switches; the last pod may be partly built.
+
+    ``half`` is a spine's leaf-facing ports: k/2 at a 1:1 spine, more when it is oversubscribed."""
+    core_over = common["core_oversubscription"]
+    half = leaf_split(k, core_over)[0]
     sets_per_pod = half // rails
     if sets_per_pod < 1:
         raise FabricError(f"{rails} rails are more than a {k}-port switch's pod of {half} leaves can hold")
@@ -424,22 +524,31 @@ def _three_tier(switch: DeviceType, k: int, up: int, rails: int, blocks: int, le
         # uplinks over them as when the pods are full, so adding leaves adds cables and moves none.
         pod_leaves, pod_spines, last_spines = full_leaves, full_spines, full_spines
         last_leaves = leaves - (pods - 1) * pod_leaves
-    spine_up = pod_leaves * up // pod_spines
-    last_up = last_leaves * up // last_spines
+    spine_up = spine_uplinks(pod_leaves * up // pod_spines, core_over)
+    last_up = spine_uplinks(last_leaves * up // last_spines, core_over)
     core_group, ports_per_pod = _core_group(k, pods, pod_spines, spine_up, last_up, cores_placed)
     if core_group is None:
         raise FabricError(f"{pods} pods are more than the {k}-port core switches can join")
     spines = (pods - 1) * pod_spines + last_spines
-    return FatTree(tiers=3, spine=spines, core=pod_spines * core_group, pods=pods, pod_leaves=pod_leaves,
-                   pod_spines=pod_spines, last_pod_leaves=last_leaves, last_pod_spines=last_spines,
-                   core_group=core_group, core_ports_per_pod=ports_per_pod, **common)
+    # An oversubscribed spine layer may leave each core most of its ports: spine positions then share core
+    # groups, as many as a core's ports hold (Meta-like 1:7 on 128 ports, 4 pods x 16: two positions a core).
+    share = 1
+    if core_over != 1:
+        most = max(1, min(pod_spines, k // (pods * ports_per_pod)))
+        # cores placed for growth (a phased build's, placed for every pod) keep their cables: the share that
+        # uses every one of them, when there is one; else as few cores as the ports allow
+        share = next((s for s in range(1, most + 1) if -(-pod_spines // s) * core_group == cores_placed), most)
+    return FatTree(tiers=3, spine=spines, core=-(-pod_spines // share) * core_group, pods=pods,
+                   pod_leaves=pod_leaves, pod_spines=pod_spines, last_pod_leaves=last_leaves,
+                   last_pod_spines=last_spines, core_group=core_group, core_ports_per_pod=ports_per_pod,
+                   core_share=share, **common)
 
 
 def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_nodes: int = 32,
                   tiers: int | str = "auto", oversubscription: float = 1.0, reserved_ports: int = 0,
                   node_cage_ports: int = DEFAULT_NODE_CAGE_PORTS, spines_placed: int = 0,
                   cores_placed: int = 0, full_su: bool = True, node_port_gbps: float = 0.0, planes: int = 1,
-                  technology: str = "") -> FatTree:
+                  technology: str = "", core_oversubscription: float = 1.0) -> FatTree:
     """Size a rail-optimized fat tree for ``endpoints`` fabric ports (reserved ones included).
 
     ``spines_placed``, ``cores_placed``: switches the design already has. A two-tier tree uses every
@@ -450,8 +559,11 @@ def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_node
     ``planes`` independent trees (Spectrum-X twin-plane) each take one share of every node port: a 800G
     port as 2 x 400G, one half per plane; the switch runs its ports split to that speed. The counts are
     one plane's (the ``*_switches`` properties count all); ``spines_placed``/``cores_placed`` count all.
+
+    ``core_oversubscription``: down:up at the spines of a three-tier tree (Meta's 1:7 above the pod is 7):
+    bigger pods, fewer spine uplinks and cores. It has no part in a two-tier tree.
     """
-    forced = _check(endpoints, rails, su_nodes, oversubscription, reserved_ports, tiers)
+    forced = _check(endpoints, rails, su_nodes, oversubscription, reserved_ports, tiers, core_oversubscription)
     if planes not in (1, 2):
         raise FabricError(f"planes must be 1 or 2, got {planes!r}")
     group = fabric_ports(switch)
@@ -474,7 +586,8 @@ def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_node
     args = dict(endpoints=endpoints, switch=switch, group=group, rails=rails, su_nodes=su_nodes, forced=forced,
                 oversubscription=oversubscription, reserved_ports=reserved_ports, node_cage_ports=node_cage_ports,
                 spines_placed=spines_placed, cores_placed=cores_placed, full_su=full_su,
-                node_port_gbps=node_port_gbps, planes=planes, technology=technology)
+                node_port_gbps=node_port_gbps, planes=planes, technology=technology,
+                core_oversubscription=float(core_oversubscription))
     best = _sized(down=down, up=up, **args)
     if oversubscription > 1 and best.tiers == 2 and best.spine > 2 * -(-best.leaf * best.leaf_up // k):
         # Each leaf spreads its uplinks evenly, so the spine count divides them: an uplink count with no divisor
@@ -495,10 +608,11 @@ def size_fat_tree(endpoints: int, switch: DeviceType, *, rails: int = 8, su_node
 
 def _sized(*, endpoints: int, switch: DeviceType, group, rails: int, su_nodes: int, forced, oversubscription: float,
            reserved_ports: int, node_cage_ports: int, spines_placed: int, cores_placed: int, full_su: bool,
-           node_port_gbps: float, planes: int, technology: str, down: int, up: int) -> FatTree:
+           node_port_gbps: float, planes: int, technology: str, down: int, up: int,
+           core_oversubscription: float = 1.0) -> FatTree:
     """The tree for one leaf split (``down`` ports to nodes, ``up`` to spines)."""
     k = group.count
-    reach = limits(k, rails, down)
+    reach = limits(k, rails, down, core_oversubscription)
     radix_reach = limits(k, 1, k // 2)
     nodes = (endpoints - reserved_ports) // rails  # reserved ports displace whole nodes, as UFM does in Table 4
     if nodes < 1:
@@ -517,7 +631,8 @@ def _sized(*, endpoints: int, switch: DeviceType, group, rails: int, su_nodes: i
     need = 2 if blocks * down * rails <= reach[2] else 3
     if node_slots * rails + placed_reserved > reach[3]:
         raise FabricError(f"{endpoints:,} endpoints are more than 3 tiers of {switch.id} reach "
-                          f"({reach[3]:,} at {rails} rails, {oversubscription:g}:1)")
+                          f"({reach[3]:,} at {rails} rails, {oversubscription:g}:1"
+                          + (f", spines {core_oversubscription:g}:1)" if core_oversubscription != 1 else ")"))
     if forced == 2 and need == 3:
         raise FabricError(f"{endpoints:,} endpoints need 3 tiers; 2 tiers of {switch.id} reach at most {reach[2]:,}")
     n_tiers = forced or need
@@ -526,7 +641,7 @@ def _sized(*, endpoints: int, switch: DeviceType, group, rails: int, su_nodes: i
                   oversubscription=float(oversubscription), nodes=nodes, leaf_down=down, leaf_up=up, leaf=leaves,
                   max_by_tiers=reach, radix_max_by_tiers=radix_reach, node_cage_ports=node_cage_ports,
                   reserved_unplaced=reserved_ports - placed_reserved, node_port_gbps=float(node_port_gbps),
-                  planes=planes, technology=technology)
+                  planes=planes, technology=technology, core_oversubscription=float(core_oversubscription))
     if n_tiers == 2:
         return _two_tier(switch, k, up, leaves, spines_placed, common)
     return _three_tier(switch, k, up, rails, blocks, leaves, spines_placed, cores_placed, common)

@@ -10,8 +10,11 @@ Port numbering (0-based, ``cage = port // ports_per_cage``):
 * leaf: ports ``0 .. down-1`` face nodes (port = slot within the block), then
   ``down .. down+up-1`` face spines, consecutive uplinks to the same spine so a
   twin-port cage carries two links to one spine cage;
-* spine: ``0 .. k/2-1`` face leaves (``0 .. k-1`` with two tiers), then uplinks;
-* core: each pod owns ``core_ports_per_pod`` consecutive ports on every core of a group.
+* spine: ``0 .. k/2-1`` face leaves (``0 .. k-1`` with two tiers), then uplinks; a spine oversubscribed
+  above the pod has more leaf-facing ports (``tree.spine_down``) and fewer uplinks after them;
+* core: each pod owns ``core_ports_per_pod`` consecutive ports on every core of a group; where spine
+  positions share a core group (``core_share``), each position owns an equal block of the core's ports
+  (k / share), its pods' runs from the block's start, so a pod added later moves no cable.
 """
 from __future__ import annotations
 
@@ -76,7 +79,7 @@ def spine_core(tree: FatTree) -> Tier:
     if tree.tiers < 3:
         empty = np.zeros(0, dtype=np.int64)
         return Tier(empty, empty, empty, empty, empty)
-    half, cg = tree.radix // 2, tree.core_group
+    half, cg = tree.spine_down, tree.core_group
     spines_of_pod = _pod_arrays(tree, lambda p: tree.pod_of_leaf(p)[1])
     pod = np.repeat(np.arange(tree.pods, dtype=np.int64), spines_of_pod)
     j = np.concatenate([np.arange(n, dtype=np.int64) for n in spines_of_pod])
@@ -88,8 +91,10 @@ def spine_core(tree: FatTree) -> Tier:
     start = np.repeat(np.cumsum(up) - up, up)
     q = np.arange(int(up.sum()), dtype=np.int64) - start
     c = q // np.repeat(chunk, up)
-    core = np.repeat(j, up) * cg + c
-    core_port = np.repeat(pod, up) * tree.core_ports_per_pod + q % np.repeat(chunk, up)
+    share = tree.core_share
+    core = np.repeat(j // share, up) * cg + c
+    block = tree.radix // share  # ports of a core each spine position sharing it owns
+    core_port = np.repeat(j % share * block + pod * tree.core_ports_per_pod, up) + q % np.repeat(chunk, up)
     return Tier(spine, half + q, core, core_port, np.full(len(spine), -1, dtype=np.int64))
 
 

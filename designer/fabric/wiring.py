@@ -26,6 +26,8 @@ from .topology import TIER_NAMES, all_tiers
 DEFAULT_SWITCH = "qm9700"
 #: The compute switch of an Ethernet design that places none: the DGX B300 Spectrum-X RA's Spectrum-4.
 DEFAULT_ETHERNET_SWITCH = "sn5610"
+#: The compute switch of a RoCE design that places none: the generator's (Spectrum-4 SN5600, 128 x 400G).
+DEFAULT_ROCE_SWITCH = "sn5600"
 CAGE_KEY = media.CAGE_KEY  # cage key = device * CAGE_KEY + cage
 
 
@@ -221,18 +223,20 @@ def _wired_tree(inv: Inventory, required: FatTree, placed: dict, switch, **kw) -
     return None
 
 
-def size_design(inv: Inventory, catalog: Catalog, *, tiers="auto", oversubscription: float = 1.0) -> FatTree | None:
+def size_design(inv: Inventory, catalog: Catalog, *, tiers="auto", oversubscription: float = 1.0,
+                core_oversubscription: float = 1.0) -> FatTree | None:
     """The fat tree the design's endpoints need (None when it has no compute endpoints)."""
     endpoints = len(inv.nodes) * inv.rails + len(inv.reserved)
     if not inv.nodes:
         return None
-    default = DEFAULT_SWITCH if inv.technology == "infiniband" else DEFAULT_ETHERNET_SWITCH
+    default = {"infiniband": DEFAULT_SWITCH, "roce": DEFAULT_ROCE_SWITCH}.get(inv.technology, DEFAULT_ETHERNET_SWITCH)
     switch = catalog.get(inv.switch_type or default)
     return size_fat_tree(endpoints, switch, rails=inv.rails, su_nodes=inv.su_nodes, tiers=tiers,
                          oversubscription=oversubscription, reserved_ports=len(inv.reserved),
                          node_cage_ports=inv.node_cage_ports, node_port_gbps=node_port_gbps(inv),
                          spines_placed=len(inv.switches["spine"]),
-                         cores_placed=len(inv.switches["core"]), planes=inv.planes, technology=inv.technology)
+                         cores_placed=len(inv.switches["core"]), planes=inv.planes, technology=inv.technology,
+                         core_oversubscription=core_oversubscription)
 
 
 def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscription: float = 1.0,
@@ -245,7 +249,8 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
     wired_planes: list[FatTree | None] = [None] * inv.planes
     if required is not None:
         switch = catalog.get(required.switch)
-        wired_planes = [_wired_tree(inv, required, share, switch, oversubscription=oversubscription)
+        wired_planes = [_wired_tree(inv, required, share, switch, oversubscription=oversubscription,
+                                    core_oversubscription=required.core_oversubscription)
                         for share in shares]
     # the plane that carries the fewest endpoints stands for the wiring (its missing endpoints are the findings')
     wired = None if any(w is None for w in wired_planes) else min(wired_planes, key=lambda w: (w.nodes,

@@ -137,7 +137,8 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     profile = system_profile(catalog, spec.system, spec.fabric)
     settings = Settings(fabric_tiers=spec.tiers, fabric_oversubscription=spec.oversubscription,
                         gpu_power_cap_w=spec.gpu_power_w, fabric_technology=profile.fabric,
-                        fabric_planes=spec.planes or 1)
+                        fabric_planes=spec.planes or 1,
+                        fabric_core_oversubscription=spec.core_oversubscription)
     ufm_ports, reserved_nodes = _ufm_reservation(spec, profile, catalog)
     sus, units, notes = nodes_for(spec, profile, reserved_nodes)
     _check_phases(spec, sus)

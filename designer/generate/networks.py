@@ -100,7 +100,7 @@ def compute_fabric(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog,
         return size_fat_tree(endpoints, switch, rails=rails, su_nodes=profile.nodes_per_su, tiers=spec.tiers,
                              oversubscription=spec.oversubscription, reserved_ports=reserved, node_cage_ports=cage,
                              node_port_gbps=compute_port_gbps(catalog, profile.id), planes=spec.planes or 1,
-                             technology=profile.fabric)
+                             technology=profile.fabric, core_oversubscription=spec.core_oversubscription)
     except FabricError as exc:
         advice = _bigger_switch(catalog, spec, rails, endpoints, profile.port_gbps)
         raise GenerateError(f"compute fabric: {exc}{advice}") from None
@@ -116,25 +116,37 @@ def profile_cage_ports(profile: SystemProfile, catalog: Catalog) -> int:
     return dev.ports_of("compute")[0].ports_per_cage
 
 
+def _as_run(switch, gbps: float):
+    """The switch's fabric ports as they would run for node ports of ``gbps`` (an Ethernet switch's split to
+    them; 0: as the catalog has them)."""
+    try:
+        return fabric_ports(switch, gbps)
+    except FabricError:
+        return fabric_ports(switch)
+
+
 def _bigger_switch(catalog: Catalog, spec: SuperpodSpec, rails: int, endpoints: int, node_gbps: float) -> str:
     """What does reach: another switch of the nodes' port speed whose three tiers hold the endpoints (a
     faster switch's cages take no part that a slower node's cage does: 400G DGX B200 on an 800G Q3400
     would have links no optic joins), or a split into planes."""
     sw = catalog.get(spec.switch)
-    group = fabric_ports(sw)
+    core = spec.core_oversubscription
+    protocol = "infiniband" if spec.fabric in (None, "infiniband") else "ethernet"
+    gbps = node_gbps / (spec.planes or 1) if protocol == "ethernet" else 0.0
+    group = _as_run(sw, gbps)
     down, _ = leaf_split(group.count, spec.oversubscription)
-    reach = limits(group.count, rails, down)[3]
+    reach = limits(group.count, rails, down, core)[3]
     if endpoints <= reach:
         return ""
     better, faster = [], []
     for dev in catalog:
         if dev.kind != "switch" or dev.id == sw.id:
             continue
-        g = next((g for g in dev.ports if g.role == "fabric" and g.protocol == "infiniband"), None)
-        if g is None:
+        if not any(g.role == "fabric" and g.protocol == protocol for g in dev.ports):
             continue
+        g = _as_run(dev, gbps)
         d, _ = leaf_split(g.count, spec.oversubscription)
-        r3 = limits(g.count, rails, d)[3]
+        r3 = limits(g.count, rails, d, core)[3]
         if r3 >= endpoints:
             (better if g.speed_gbps == node_gbps else faster).append((r3, dev.id, g.speed_gbps))
     planes = math.ceil(endpoints / reach)

@@ -31,8 +31,15 @@ XDR_SWITCH = "q3400"
 #: The compute switch of the Spectrum-X reference architectures (RA-11337-001 and the NVL72 AI Factory RA's
 #: text: Spectrum-4 SN5610).
 ETHERNET_SWITCH = "sn5610"
+#: The compute switch of a RoCE fabric: Spectrum-4 SN5600, its 64 x 800G cages run as 128 x 400G.
+ROCE_SWITCH = "sn5600"
 #: Compute-fabric technologies the generator builds.
-FABRICS = ("infiniband", "spectrum-x")
+FABRICS = ("infiniband", "spectrum-x", "roce")
+#: Systems the generator builds a RoCE compute fabric for: their compute NICs are ConnectX-7 (DGX H100, H200,
+#: B200: 8 x 400G), which, as every ConnectX-7 and ConnectX-8, run InfiniBand or Ethernet (VPI), so the same
+#: ports run RoCE on an Ethernet switch. NVIDIA publishes no SuperPOD RA for them on RoCE: the SU is their
+#: InfiniBand RA's (32 systems), the fabric a single plane at 400G, and there is no UFM on Ethernet.
+ROCE_SYSTEMS = ("dgx-h100", "dgx-h200", "dgx-b200")
 #: Rack power limit when none is asked for: the B200 RA's 2-DGX rack (28.6 kW) in a 40 kW rack position;
 #: rack-scale systems get their own rack's figure.
 DEFAULT_RACK_KW = 40.0
@@ -98,10 +105,12 @@ class SuperpodSpec:
     name: str = ""
     #: per-GPU power cap the design carries (settings.gpu_power_cap_w), W; None: no cap
     gpu_power_w: float | None = None
-    #: compute-fabric technology: "infiniband" or "spectrum-x"; None: the system's RA default
+    #: compute-fabric technology: "infiniband", "spectrum-x" or "roce"; None: the system's RA default
     fabric: str | None = None
-    #: compute-fabric planes (1 or 2); None: the RA's (2 for Spectrum-X, 1 for InfiniBand)
+    #: compute-fabric planes (1 or 2); None: the RA's (2 for Spectrum-X, 1 for InfiniBand and RoCE)
     planes: int | None = None
+    #: down:up ratio at the spines of a three-tier compute fabric, above the pod (Meta's 24K cluster: 7)
+    core_oversubscription: float = 1.0
 
     def with_sus(self, sus: int) -> SuperpodSpec:
         return replace(self, sus=sus, gpus=None)
@@ -130,11 +139,13 @@ class SystemProfile:
     systems_per_rack: int = 0
     #: fed by the rack's power shelves on a DC busbar (no PDUs)
     busbar: bool = False
-    #: the compute fabric's technology ("infiniband" or "spectrum-x"): it sets the SU and the switch
+    #: the compute fabric's technology ("infiniband", "spectrum-x" or "roce"): it sets the SU and the switch
     fabric: str = "infiniband"
 
     @property
     def default_switch(self) -> str:
+        if self.fabric == "roce":
+            return ROCE_SWITCH
         if self.fabric != "infiniband":
             return ETHERNET_SWITCH
         return XDR_SWITCH if self.port_gbps >= 800 else DEFAULT_SWITCH
@@ -150,12 +161,17 @@ def fabric_for(catalog: Catalog, system: str, fabric: str | None) -> str:
     name = str(fabric).strip().lower()
     if name not in FABRICS:
         raise GenerateError(f"--fabric: {fabric!r} is not a fabric the generator builds; choose "
-                            f"{' or '.join(FABRICS)}")
+                            f"{', '.join(FABRICS[:-1])} or {FABRICS[-1]}")
     if name == "spectrum-x" and not dev.ethernet_su_systems:
         have = [d.id for d in catalog if d.id in SYSTEMS and d.ethernet_su_systems]
         raise GenerateError(f"--fabric spectrum-x: {system} has no Ethernet reference architecture with a "
                             f"published scalable unit (its RA builds InfiniBand); allowed for {system}: "
                             f"infiniband. Spectrum-X is built for {', '.join(have)}")
+    if name == "roce" and system not in ROCE_SYSTEMS:
+        raise GenerateError(f"--fabric roce: built for the 400G ConnectX-7 systems {', '.join(ROCE_SYSTEMS)} "
+                            f"(one 400 GbE plane on SN5600, their InfiniBand RA's scalable unit); {system} is not "
+                            f"one of them: choose infiniband"
+                            + (" or spectrum-x" if dev.ethernet_su_systems else ""))
     return name
 
 
@@ -170,7 +186,8 @@ def system_profile(catalog: Catalog, system: str, fabric: str | None = None) -> 
     if not compute:
         raise GenerateError(f"{system} has no compute-fabric ports in the catalog")
     fabric = fabric_for(catalog, system, fabric)
-    su = (dev.ethernet_su_systems if fabric != "infiniband" else 0) or dev.su_systems or SYSTEMS[system]
+    # Spectrum-X has its own RA's SU; RoCE has no NVIDIA RA, so it keeps the InfiniBand RA's
+    su = (dev.ethernet_su_systems if fabric == "spectrum-x" else 0) or dev.su_systems or SYSTEMS[system]
     speed = float(compute[0].speed_gbps)
     if dev.kind == "rack_system":
         trays = 0
@@ -233,6 +250,7 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
     if npr is not None and profile.rack_scale:
         raise GenerateError(f"a {system} is a whole rack: nodes per rack does not apply to it")
     over = _number(spec.oversubscription, "oversubscription", 1.0, 64.0, inclusive=True)
+    core_over = _number(spec.core_oversubscription, "--core-oversubscription", 1.0, 64.0, inclusive=True)
     tiers = str(spec.tiers).strip().lower()
     if tiers not in ("auto", "2", "3"):
         raise GenerateError(f"tiers must be auto, 2 or 3, got {spec.tiers!r}")
@@ -266,7 +284,8 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
         raise GenerateError(str(exc)) from None
     return replace(spec, system=system, gpus=gpus, sus=sus, switch=switch, rack_kw=rack_kw, nodes_per_rack=npr,
                    rails=rails, oversubscription=over, tiers=tiers, networks=networks, hall=hall,
-                   phase_sus=phase, gpu_power_w=gpu_w, fabric=fabric, planes=planes, **caps)
+                   phase_sus=phase, gpu_power_w=gpu_w, fabric=fabric, planes=planes,
+                   core_oversubscription=core_over, **caps)
 
 
 def _check_parts(catalog: Catalog, profile: SystemProfile, switch, planes: int) -> None:
@@ -286,9 +305,9 @@ def _check_parts(catalog: Catalog, profile: SystemProfile, switch, planes: int) 
 
 
 def _planes(value, fabric: str, system, switch) -> int:
-    """Planes asked for (1 or 2), else the RA's: twin-plane Spectrum-X, one InfiniBand plane."""
+    """Planes asked for (1 or 2), else the RA's: twin-plane Spectrum-X, one InfiniBand or RoCE plane."""
     if value is None:
-        return (system.ethernet_planes or 1) if fabric != "infiniband" else 1
+        return (system.ethernet_planes or 1) if fabric == "spectrum-x" else 1
     if isinstance(value, bool) or str(value).strip() not in ("1", "2"):
         raise GenerateError(f"--planes: must be 1 or 2, got {value!r}")
     planes = int(str(value).strip())

@@ -26,7 +26,9 @@ def design_description(profile: SystemProfile, sus: int, units: int, per_rack: i
              + f" {t.switch.upper()} ("
              + ("" if t.technology == "infiniband" else f"{FABRIC_NAMES.get(t.technology, t.technology)}, ")
              + f"{t.tiers} tiers, {t.rails} rails"
-             + (f", {t.planes} planes of {t.port_gbps:g}G" if t.planes > 1 else "") + ")"]
+             + (f", {t.planes} planes of {t.port_gbps:g}G" if t.planes > 1 else "")
+             + (f", {t.actual_core_oversubscription:g}:1 above the pod" if t.tiers == 3 and t.core_oversubscription != 1
+                else "") + ")"]
     if net.storage:
         parts.append(f"storage {net.storage.leaf} leaf + {net.storage.spine} spine {net.storage.switch.upper()}")
     if net.oob:
