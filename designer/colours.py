@@ -68,6 +68,8 @@ SERIES: dict[str, str] = {
     "air": FLOOR_OTHER[0],
     "tokens": ROLES["compute"][0],
     "days": "#D55E00",
+    # the job with one of two fabric planes down: a hollow mark of the tokens/s colour
+    "plane_lost": ROLES["compute"][0],
 }
 
 #: Cable routes on the plan, by medium (designer.cabling_view.MEDIUM_KEYS): lines drawn over rack and CDU

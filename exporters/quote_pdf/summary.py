@@ -107,7 +107,20 @@ def training_figures(training) -> list[tuple[str, str]]:
             ("Expected throughput", f"{quantity(training.tokens_per_s, 'tokens/s')} "
                                     f"(MFU {percent(training.mfu, 1)})"),
             ("Days to train", f"{quantity(training.time_to_train_days, 'days')} of compute; "
-                              f"{quantity(training.wall_time_days, 'days')} with failures and checkpoints")]
+                              f"{quantity(training.wall_time_days, 'days')} with failures and checkpoints")] \
+        + plane_lost_figures(training)
+
+
+def plane_lost_figures(training) -> list[tuple[str, str]]:
+    """What losing one of two fabric planes costs the job (it keeps running on the other): twin-plane only."""
+    lost = training.scenarios.plane_lost if training.scenarios is not None else None
+    if lost is None:
+        return []
+    share = f", {percent(lost.relative_tokens_per_s)} of normal" if lost.relative_tokens_per_s else ""
+    return [("With one fabric plane lost", f"{quantity(lost.tokens_per_s, 'tokens/s')}{share}; "
+                                           f"{quantity(lost.time_to_train_days, 'days')} of compute "
+                                           f"(+{number(lost.extra_days, 1)}): the job runs on at half the "
+                                           f"scale-out bandwidth")]
 
 
 def price_figures(quote: Quote) -> list[tuple[str, str]]:

@@ -37,3 +37,14 @@ def test_a_spectrum_x_fabric_is_named_with_its_planes_and_super_spine(spectrum_x
     assert "2 independent planes" in text and "1,024 node links" in text
     assert "Switch tiers, all 2 planes (each plane 8 leaf, 4 spine)" in text
     assert "leaf / spine / core" not in text and "UFM" not in text
+
+
+def test_a_twin_plane_quote_says_what_losing_a_plane_costs_the_job(spectrum_x, tmp_path):
+    path = tmp_path / "q.pdf"
+    write_quote_pdf(spectrum_x, path)
+    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(path)).pages)
+    lost = spectrum_x.training.scenarios.plane_lost
+    assert lost is not None and lost.tokens_per_s < spectrum_x.training.tokens_per_s
+    share = f"{lost.relative_tokens_per_s * 100:.0f} % of normal"
+    assert f"With one fabric plane lost {lost.tokens_per_s:,.0f} tokens/s, {share}" in text
+    assert "the job runs on at half the scale-out bandwidth" in text

@@ -55,7 +55,8 @@ def test_the_fabric_starts_at_the_systems_reference_architecture(dialog):
     assert dialog.fabric_combo.isEnabled() and _enabled(dialog.fabric_combo, "spectrum-x")
     assert not dialog.fabric_note.isVisibleTo(dialog)
     assert [dialog.fabric_combo.itemText(i) for i in range(dialog.fabric_combo.count())] == \
-        ["InfiniBand", "Spectrum-X Ethernet"]  # names, never ids
+        ["InfiniBand", "Spectrum-X Ethernet", "RoCE Ethernet"]  # names, never ids
+    assert not _enabled(dialog.fabric_combo, "roce")  # RoCE is built for the 400G ConnectX-7 systems
     assert "72 DGX" in dialog.sus_spin.suffix()
     _pick(dialog.system_combo, "dgx-b300-dc")
     assert dialog.fabric_combo.currentData() == "spectrum-x"  # its RA builds Spectrum-X
@@ -95,25 +96,34 @@ def test_choosing_spectrum_x_generates_a_twin_plane_design(qtbot, dialog):
     assert ready.args[0].settings.fabric_planes == 2
 
 
-def test_one_plane_of_spectrum_x_is_one_plane(qtbot, dialog):
+def test_one_plane_of_spectrum_x_says_why_it_cannot_be_built(qtbot, dialog):
     _pick(dialog.system_combo, "dgx-b300")
     _pick(dialog.fabric_combo, "spectrum-x")
     _pick(dialog.planes_combo, 1)
     dialog.sus_radio.setChecked(True)
     dialog.sus_spin.setValue(1)
-    _wait_for(qtbot, dialog, "fabric technology: Spectrum-X Ethernet, 1 plane")
-    assert dialog.preview.generated.project.settings.fabric_planes == 1
+    # a DGX B300 port run whole at 800G on an SN5610 cage takes no optic the catalog has: the preview says so
+    # instead of offering a design of unwired links
+    _wait_for(qtbot, dialog, "--planes 1: no catalog parts join")
+    assert dialog.preview.generated is None
 
 
 def test_an_infiniband_only_system_cannot_pick_spectrum_x(qtbot, dialog):
-    _pick(dialog.system_combo, "dgx-b200")
+    _pick(dialog.system_combo, "gb200-nvl72")
     assert dialog.fabric_combo.currentData() == "infiniband"
     assert not dialog.fabric_combo.isEnabled() and not _enabled(dialog.fabric_combo, "spectrum-x")
-    assert "InfiniBand only" in dialog.fabric_combo.toolTip() and "DGX B200" in dialog.fabric_combo.toolTip()
+    assert "InfiniBand only" in dialog.fabric_combo.toolTip() and "GB200 NVL72" in dialog.fabric_combo.toolTip()
     assert dialog.fabric_note.isVisibleTo(dialog) and "no Spectrum-X" in dialog.fabric_note.text()  # said, not hidden
     assert all(d in ("qm9700", "qm9790", "q3400") for d in _items(dialog.switch_combo))
     assert dialog.spec().fabric == "infiniband"
     _wait_for(qtbot, dialog, "fabric technology: InfiniBand, 1 plane")
+    # a DGX B200 has no Spectrum-X RA either, but its ConnectX-7 ports build a RoCE fabric
+    _pick(dialog.system_combo, "dgx-b200")
+    assert dialog.fabric_combo.isEnabled() and _enabled(dialog.fabric_combo, "roce")
+    assert not _enabled(dialog.fabric_combo, "spectrum-x") and "RoCE" in dialog.fabric_combo.toolTip()
+    _pick(dialog.fabric_combo, "roce")
+    assert all(d in ("sn5600", "sn5610") for d in _items(dialog.switch_combo))
+    assert dialog.spec().fabric == "roce"
     # from a system with Ethernet back to one without: InfiniBand again, and the choice closed
     _pick(dialog.system_combo, "dgx-b300")
     _pick(dialog.fabric_combo, "spectrum-x")
@@ -163,7 +173,7 @@ def test_the_settings_command_refuses_two_infiniband_planes(catalog, b300_design
     from designer.commands import CommandError, Document, UpdateSettingsCommand
 
     doc = Document(b300_designs[0], catalog)
-    with pytest.raises(CommandError, match="one plane"):
+    with pytest.raises(CommandError, match="fabric_planes must be 1 on an InfiniBand fabric"):
         doc.push(UpdateSettingsCommand({"fabric_planes": 2}))
     assert doc.project.settings.fabric_planes == 1 and not doc.can_undo()
 
@@ -201,8 +211,8 @@ def test_comparing_infiniband_with_spectrum_x_shows_the_fabric_deltas(qtbot, syn
     dialog = window.compare_with(x_path)
     qtbot.waitUntil(lambda: dialog.doc is not None or dialog.error != "", timeout=TIMEOUT_MS)
     assert dialog.error == ""
-    # both variants share the generator's name: B is told apart by its file
-    assert "(x.podplan.json)" in dialog.status.text()
+    # the Ethernet variant says so in its name
+    assert "B: NVIDIA DGX B300 SuperPOD on Spectrum-X Ethernet" in dialog.status.text()
     assert dialog.table.horizontalHeaderItem(2).text() == "B (x.podplan.json)"
     assert [dialog.cell("fabric_technology", c) for c in (1, 2, 3)] == ["InfiniBand", "Spectrum-X Ethernet",
                                                                          "changed"]
@@ -229,3 +239,14 @@ def test_the_cabling_summary_says_what_fabric_its_links_are_of(qtbot, synced_win
     panel = window.cabling
     qtbot.waitUntil(lambda: "cables" in panel.subtitle.text(), timeout=TIMEOUT_MS)
     assert panel.subtitle.text().startswith("Spectrum-X Ethernet, 2 planes · 4,096 cables")
+
+
+def test_the_training_chart_marks_the_job_with_one_plane_lost(qtbot, ethernet_window):
+    window = ethernet_window
+    chart = window.dashboards.training
+    qtbot.waitUntil(lambda: len(chart.lost_point.xData or []) == 1, timeout=TIMEOUT_MS)
+    lost = window.analysis.training.scenarios.plane_lost
+    assert chart.lost_point.xData[0] == window.analysis.training.gpus
+    assert chart.lost_point.yData[0] == lost.tokens_per_s < window.analysis.training.tokens_per_s
+    title = chart.card.title.text()
+    assert "one plane lost: " in title and f"+{lost.extra_days:,.1f} days" in title

@@ -13,7 +13,7 @@ from PySide6.QtWidgets import (QButtonGroup, QCheckBox, QComboBox, QDoubleSpinBo
 
 from designer.formatting import count, quantity
 from designer.generate import NETWORKS, SYSTEMS, GenerateError, SuperpodSpec
-from designer.generate.spec import DEFAULT_RACK_KW, DEFAULT_SWITCH, FABRICS, MAX_LIMIT, system_profile
+from designer.generate.spec import DEFAULT_RACK_KW, DEFAULT_SWITCH, FABRICS, MAX_LIMIT, ROCE_SYSTEMS, system_profile
 from designer.generate.summary import NETWORK_NAMES
 from designer.settings import FABRIC_NAMES
 
@@ -281,14 +281,19 @@ class SuperpodForm:
         except Exception:  # noqa: BLE001 - a catalog without the system: the generator says so in the preview
             dev = None
         ethernet = dev is not None and bool(dev.ethernet_su_systems)
+        roce = system in ROCE_SYSTEMS
         name = system_name(self.catalog, system)
         self.fabric_combo.model().item(self.fabric_combo.findData("spectrum-x")).setEnabled(ethernet)
-        self.fabric_combo.setEnabled(ethernet)
+        self.fabric_combo.model().item(self.fabric_combo.findData("roce")).setEnabled(roce)
+        self.fabric_combo.setEnabled(ethernet or roce)
         self.fabric_note.setText("" if ethernet else "no Spectrum-X RA")
         self.fabric_note.setVisible(not ethernet)
+        default = FABRIC_NAMES[(dev.default_fabric if dev else '') or 'infiniband']
         tip = (
-            f"The compute fabric's technology; the {name} reference architectures build "
-            f"{FABRIC_NAMES[(dev.default_fabric if dev else '') or 'infiniband']} by default" if ethernet else
+            f"The compute fabric's technology; the {name} reference architectures build {default} by default"
+            if ethernet else
+            f"NVIDIA has published no Spectrum-X (Ethernet) reference architecture with a scalable unit for the "
+            f"{name}: InfiniBand, or a RoCE Ethernet fabric of SN5600 on its ConnectX-7 ports" if roce else
             f"InfiniBand only: NVIDIA has published no Spectrum-X (Ethernet) reference architecture with a "
             f"scalable unit for the {name}")
         self.fabric_combo.setToolTip(tip)

@@ -21,6 +21,15 @@ NO_TRAINING = "No training result yet: the training engine's estimate appears he
 POINT_HOVER_PX = 12
 
 
+def plane_lost_point(training: TrainingView | None) -> tuple[float, float, str] | None:
+    """(GPUs, tokens/s, caption) of the job with one of two fabric planes down; None on one plane."""
+    lost = training.scenarios.plane_lost if training is not None and training.scenarios is not None else None
+    if lost is None or not training.gpus:
+        return None
+    share = f"{lost.relative_tokens_per_s:.0%} of the tokens/s, " if lost.relative_tokens_per_s else ""
+    return float(training.gpus), float(lost.tokens_per_s), f"{share}+{lost.extra_days:,.1f} days"
+
+
 class TrainingChart:
     """Training vs GPU count: two curves sharing the GPU axis, each with its own y axis."""
 
@@ -43,13 +52,23 @@ class TrainingChart:
         self.days_curve = pg.PlotDataItem([], [], pen=dashed(days), symbol="s", symbolSize=5, symbolBrush=days)
         self.days_view.addItem(self.days_curve)
         self.plot.getViewBox().sigResized.connect(self._sync_days_view)
-        self.card = Card(f"Training vs GPU count &nbsp;{key(tokens, 'tokens/s')} "
-                         f"{key(days, 'days to train')}", self.plot, NO_TRAINING)
+        lost = style.series("plane_lost")
+        # A twin-plane fabric's job with one plane down, at the design's GPU count: a hollow mark below the curve.
+        self.lost_point = self.plot.plot([], [], pen=None, symbol="o", symbolSize=11, symbolBrush=None,
+                                         symbolPen=pg.mkPen(lost, width=2), name="one plane lost")
+        self._title = (f"Training vs GPU count &nbsp;{key(tokens, 'tokens/s')} "
+                       f"{key(days, 'days to train')}")
+        self.card = Card(self._title, self.plot, NO_TRAINING)
 
     def update(self, training: TrainingView | None) -> None:
         self.points = gpus, tokens, days = training_points(training.scaling if training is not None else None)
         self.tokens_curve.setData(gpus, tokens)
         self.days_curve.setData(gpus, days)
+        lost = plane_lost_point(training)
+        self.lost_point.setData(*([lost[0]], [lost[1]]) if lost else ([], []))
+        self.card.title.setText(self._title + (
+            f' <span style="color:{style.series("plane_lost").name()}">○</span>&nbsp;'
+            f'<span style="font-weight:normal">one plane lost: {lost[2]}</span>' if lost else ""))
         if len(gpus):
             self._set_ranges(gpus, tokens, days)
         if not len(gpus) and training is not None:
