@@ -311,7 +311,7 @@ def _basis(ctx: _Ctx, basis: str) -> str:
     if basis in BASES or (basis.startswith(BASIS_PREFIXES) and basis.partition(":")[2].strip()):
         return basis
     raise ctx.fail("basis", f"{quoted(basis)} is not one of {', '.join(BASES)}, device:ID[,ID...] psu:COUPLER "
-                            "or node:ID (per node, when the design holds ID)")
+                            "or node:ID[,ID...] (per node, when the design holds one of the IDs)")
 
 
 def _length_part_numbers(ctx: _Ctx, raw: Any) -> Mapping[str, str]:

@@ -235,7 +235,7 @@ class DeviceType:
     # commerce
     price: Price | None = None
     #: for quote-only kinds: what one unit is counted per: "gpu", "node" (a unit with compute-fabric
-    #: ports), "node:ID" (per node, when the design holds ID), "psu:C19/C20" (per power supply whose
+    #: ports), "node:ID[,ID...]" (per node, when the design holds one of the IDs), "psu:C19/C20" (per power supply whose
     #: input names the coupler), "device:ID[,ID...]" (per such device), "liquid-rack" (per rack with
     #: liquid-cooled devices, when the design has a CDU to serve it); see designer/quote/lines.py
     basis: str = ""

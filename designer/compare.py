@@ -25,6 +25,19 @@ def _transceivers(a: Analysis) -> int | None:
     return None if optics is None else sum(optics.values())
 
 
+def _scale_out(a: Analysis) -> float | None:
+    """Scale-out GB/s per GPU over every plane: what the fabric gives a GPU, whatever its ports' speed."""
+    bw = a.bandwidth
+    return bw.per_gpu.scale_out_gbs if bw.per_gpu is not None else None
+
+
+def _plane_lost(a: Analysis) -> float | None:
+    """Tokens/s with one of two planes down (None on one plane: no such scenario)."""
+    t = a.training
+    lost = t.scenarios.plane_lost if t.scenarios is not None else None
+    return lost.tokens_per_s if lost is not None else None
+
+
 def _worst_ups(a: Analysis) -> float | None:
     shares = [s.failover_utilisation for u in a.power.ups for s in u.systems]
     shares = [s for s in shares if s is not None]
@@ -49,13 +62,17 @@ FIGURES: tuple[tuple[str, str, str, Callable[[Analysis], Any], bool], ...] = (
     ("fabric_planes", "Compute-fabric planes", "", lambda a: a.fabric.planes, False),
     # what an upgrade changes underneath the totals: the fabric's port speed (NDR 400G to XDR 800G) and how
     # much of the GPUs' peak the best plan reaches (more HBM lets it shard less)
-    ("fabric_port_gbps", "Compute-fabric port speed", "Gb/s", lambda a: a.fabric.port_gbps, False),
+    ("fabric_port_gbps", "Compute-fabric port speed, each plane", "Gb/s", lambda a: a.fabric.port_gbps, False),
+    # what a GPU gets over all planes (two 400G planes give what one 800G plane does), and the thinnest cut
+    ("scale_out_gbs_per_gpu", "Scale-out bandwidth per GPU", "GB/s", _scale_out, False),
+    ("bisection_tbps", "Bisection bandwidth", "Tb/s", lambda a: a.bandwidth.bisection_tbps, False),
     ("cables", "Fabric cables", "", lambda a: a.summary.cables, False),
     ("transceivers", "Compute-fabric transceivers", "", _transceivers, False),
     ("price_total", "Price", "currency", lambda a: a.summary.price_total, True),
     ("tokens_per_s", "Training throughput", "tokens/s", lambda a: a.summary.tokens_per_s, False),
     ("mfu", "Model FLOPs utilisation", "share", lambda a: a.training.mfu, False),
     ("time_to_train_days", "Days to train", "", lambda a: a.training.time_to_train_days, False),
+    ("tokens_per_s_plane_lost", "Training throughput with one plane lost", "tokens/s", _plane_lost, False),
     ("cost_per_gpu_hour", "Cost per GPU-hour", "currency", lambda a: a.summary.cost_per_gpu_hour, True),
 )
 

@@ -58,7 +58,7 @@ def run(args, catalog: Catalog) -> int:
         raise FabricError(f"podplanner fabric: --core-oversubscription must be a down:up ratio from 1 to 64 "
                           f"(1 = as many spine uplinks as downlinks), got {core:g}")
     if str(args.planes).strip() not in ("1", "2"):
-        raise FabricError(f"podplanner fabric: --planes must be 1 or 2, got {args.planes!r}")
+        raise FabricError(f"podplanner fabric: --planes: must be 1 or 2, got {args.planes!r}")
     planes = int(str(args.planes).strip())
     group = next((g for g in switch.ports if g.role == "fabric"), None)
     if planes == 2 and group is not None and group.breakout < 2:

@@ -141,6 +141,8 @@ def across_pods(out: dict, tree: FatTree | None) -> dict:
     if tree is None or tree.tiers != 3 or tree.core_oversubscription == 1:
         return out
     b = tree.bisection()
+    # the headline bisection is the fabric's thinnest cut: above the pod when the spines are oversubscribed
+    out["bisection_tbps"] = min(out["bisection_tbps"], b["across_pods_tbps"])
     out["bisection_tbps_across_pods"] = b["across_pods_tbps"]
     out["bisection_tbps_within_pod"] = b["within_pod_tbps"]
     out["oversubscription_across_pods"] = b["oversubscription_across_pods"]

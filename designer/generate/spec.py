@@ -300,8 +300,11 @@ def _check_parts(catalog: Catalog, profile: SystemProfile, switch, planes: int) 
         raise GenerateError(f"--planes {planes}: {exc}") from None
     notes = tree.optics(catalog)[2]
     if notes:
-        raise GenerateError(f"--planes {planes}: {notes[0].split(': the ')[0]}; the reference architecture's "
-                            f"plane count ({'2' if planes == 1 else '1'}) has them")
+        run = profile.port_gbps / planes
+        other = 2 if planes == 1 else 1
+        raise GenerateError(f"--planes {planes}: each {profile.id} port would run at {run:g}G, and the catalog has "
+                            f"no optic that joins it to the {switch.id}'s cages ({notes[0].split(': the ')[0]}); "
+                            f"--planes {other}, the reference architecture's, has them")
 
 
 def _planes(value, fabric: str, system, switch) -> int:

@@ -126,8 +126,8 @@ def count_basis(dev: DeviceType, counts: QuoteCounts, catalog: Catalog) -> tuple
     kind, _, arg = dev.basis.partition(":")
     if kind == "gpu":
         return counts.gpus, f"{counts.gpus:,} GPUs"
-    if kind == "node":
-        if arg and not counts.devices.get(arg.strip().lower()):
+    if kind == "node":  # node:ID[,ID...]: per node, when the design holds any of the IDs
+        if arg and not any(counts.devices.get(i.strip().lower()) for i in arg.split(",")):
             return 0, ""
         return counts.nodes, f"{counts.nodes:,} managed nodes"
     if kind == "device":

@@ -100,7 +100,29 @@ def analyze_training(ctx) -> EngineResult:
     cluster = cluster_from_counts(ctx.catalog, ctx["devices"].gpus_by_system, oversubscription=oversubscription,
                                   ib_gbs_per_gpu=ib_gbs, **net)
     section, findings = training_section(cluster, ctx.settings, ctx.project.workload_dict)
+    if tree is not None and tree.tiers == 3 and getattr(tree, "actual_core_oversubscription", 1.0) > 1 \
+            and section.get("status") == "ok":
+        findings.append(_above_pod(tree, section))
     return EngineResult(section=section, findings=tuple(findings))
+
+
+def _above_pod(tree, section: dict) -> Finding:
+    """Why the spines' oversubscription above the pod is not charged to the estimate, said where it is read.
+
+    NCCL's rings run one per rail and are ordered by node, so a ring crosses each pod boundary twice: the
+    few flows that leave a pod share thousands of spine uplinks, and the data-parallel all-reduce runs at the
+    leaf's rate (Meta's 1:7 aggregation tier relies on the same, with topology-aware placement). An
+    all-to-all across pods (expert parallelism spanning pods) would see the ratio; the estimate does not
+    charge it."""
+    ratio = tree.actual_core_oversubscription
+    section["above_pod"] = {"oversubscription": round(ratio, 4), "charged": False,
+                            "pod_gpus": int(min(tree.nodes, (tree.pod_leaves // tree.rails) * tree.leaf_down)
+                                            * section.get("gpus", 0) // max(1, tree.nodes))}
+    return Finding("info", "training-above-pod",
+                   f"the spines' {ratio:g}:1 above the pod is not charged to the training estimate: NCCL's rings, "
+                   f"one per rail in node order, cross each pod boundary twice, so the data-parallel traffic runs "
+                   f"at the leaf's rate; an expert-parallel all-to-all spanning pods would see {ratio:g}:1",
+                   "project:training")
 
 
 def training_section(cluster, settings, workload: dict | None) -> tuple[dict, list[Finding]]:

@@ -100,6 +100,8 @@ class FabricView:
     #: independent planes; the leaf, spine, core, link, cable and port counts include every plane
     planes: int = 1
     per_plane: PlaneCounts | None = None
+    #: the spines' down:up above the pod of a three-tier tree, as built; absent at 1 (non-blocking)
+    core_oversubscription: float | None = None
 
     def __post_init__(self):
         if self.error is None:  # a tree, or the empty one of a design without nodes: every count is there
@@ -197,6 +199,10 @@ class BandwidthView:
     collective_assumptions: CollectiveAssumptions | None = None
     #: absent when there is no compute fabric to stand on
     technology: FabricTechnology | None = None
+    #: with spines oversubscribed above the pod (a three-tier tree at a core ratio above 1); absent otherwise
+    bisection_tbps_across_pods: float | None = None
+    bisection_tbps_within_pod: float | None = None
+    oversubscription_across_pods: float | None = None
 
     def __post_init__(self):
         if self.status != "error":

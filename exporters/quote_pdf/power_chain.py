@@ -197,6 +197,8 @@ def fabric(quote: Quote) -> None:
         ("Switch", f"{quote.name_of(fa.switch)} ({number(fa.radix)} ports at {quantity(fa.port_gbps, 'Gb/s')})"),
         ("Topology", f"{fa.tiers}-tier fat tree, {plural(fa.rails, 'rail')}, oversubscription "
                      f"{fa.oversubscription:g}:1"
+                     + (f" at the leaf and {fa.core_oversubscription:g}:1 above the pod"
+                        if fa.core_oversubscription and fa.core_oversubscription > 1 else "")
                      + (f"; {technology_name(fa.technology)}" if is_ethernet(fa) else "")
                      + (f", {fa.planes} independent planes (each node port split between them)"
                         if fa.planes > 1 else "")),
@@ -210,6 +212,12 @@ def fabric(quote: Quote) -> None:
          f"{number(fa.leaf)} / {number(fa.spine)} / {number(fa.core)} ({number(fa.switches)} in all)"),
         ("Cables", f"{number(fa.cables_total)}, {quantity(fa.cable_length_total_m / 1000, 'km')} in all"),
     ]
+    bw = quote.optional("bandwidth")
+    if bw is not None and bw.bisection_tbps is not None:
+        rows.append(("Bisection bandwidth", f"{quantity(bw.bisection_tbps, 'Tb/s')}"
+                     + (f" across pods ({quantity(bw.bisection_tbps_within_pod, 'Tb/s')} within one pod)"
+                        if bw.bisection_tbps_across_pods is not None else "")
+                     + f"; {quantity(bw.bisection_tbps_non_blocking, 'Tb/s')} non-blocking"))
     if fa.too_long_links:
         rows.append(("Links without parts (too long, or none fits)", number(fa.too_long_links)))
     s.append(quote.pairs(rows))

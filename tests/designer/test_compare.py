@@ -108,6 +108,13 @@ def test_an_infiniband_and_a_spectrum_x_design_differ_in_their_fabric_rows(ib_an
            "ups_failover_utilisation", "switches", "fabric_port_gbps", "cables", "price_total", "tokens_per_s",
            "mfu", "time_to_train_days", "cost_per_gpu_hour"]
     assert [k for k in keys if k in old] == old
+    # two 400G planes give a GPU what one 800G plane does: the port speed halves, the bandwidth does not
+    assert rows["fabric_port_gbps"]["b"] * 2 == rows["fabric_port_gbps"]["a"]
+    assert rows["scale_out_gbs_per_gpu"]["a"] == rows["scale_out_gbs_per_gpu"]["b"] == 100.0
+    assert rows["bisection_tbps"]["b"] == b.bandwidth.bisection_tbps > 0
+    # only the twin-plane design has a plane to lose
+    lost = rows["tokens_per_s_plane_lost"]
+    assert lost["a"] is None and lost["b"] == b.training.scenarios.plane_lost.tokens_per_s < rows["tokens_per_s"]["b"]
 
 
 def test_the_fabric_rows_read_as_names_not_ids(ib_and_ethernet):

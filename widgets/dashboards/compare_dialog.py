@@ -79,7 +79,7 @@ class CompareDialog(QDialog):
         box.addWidget(self.status)
         box.addWidget(self.table, 1)
         box.addWidget(buttons)
-        self.resize(820, 620)  # every figure without scrolling, fabric rows included
+        self.resize(860, 700)  # every figure without scrolling, fabric rows included
         self.table.setHorizontalHeaderLabels(["", "A (this design)", f"B ({Path(path).name})", "change"])
         relay = _the_relay()
         self._ticket = next(_tickets)

@@ -63,7 +63,7 @@ def test_the_fabric_command_takes_planes(catalog, capsys):
     assert cli.run(parse("--endpoints", "512", "--switch", "sn5610", "--node-port-gbps", "800", "--planes", "2"),
                    catalog) == 0
     assert "2 planes, each node port split over them" in capsys.readouterr().out
-    for argv, says in ((("--planes", "3"), "--planes must be 1 or 2, got '3'"),
+    for argv, says in ((("--planes", "3"), "--planes: must be 1 or 2, got '3'"),
                        (("--switch", "q3400", "--planes", "2"), "--planes 2: the q3400's 800G ports do not split")):
         with pytest.raises(FabricError, match=says):
             cli.run(parse("--endpoints", "512", *argv), catalog)
