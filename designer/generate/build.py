@@ -150,6 +150,10 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
                      f"{profile.systems_per_rack} for the RA's rack")
     racks_compute = units if profile.rack_scale else math.ceil(units / per_rack)
     net = plan_networks(profile, spec, catalog, units * profile.trays, racks_compute)
+    if spec.core_oversubscription != 1 and net.compute.tiers < 3:
+        notes.append(f"the spines' {spec.core_oversubscription:g}:1 above the pod is not used: "
+                     f"{net.compute.tiers} tiers reach these GPUs, and a ratio above the pod needs a third; "
+                     f"ask --tiers 3 for one")
     seg = _segment(profile, spec, catalog, net, sus, per_rack, rack_kw)
     # the band: spines, cores, storage spines, in-band, UFM and management nodes; a phased build keeps its
     # UFM there, where the last SU cannot move it

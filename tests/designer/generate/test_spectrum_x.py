@@ -158,3 +158,9 @@ def test_a_single_plane_whose_ports_no_optic_joins_is_refused_naming_the_flag(ca
         generate(SuperpodSpec(system="dgx-b300", sus=1, fabric="spectrum-x", planes=1), catalog)
     with pytest.raises(GenerateError, match="--planes: must be 1 or 2"):
         generate(SuperpodSpec(system="dgx-b300", sus=1, fabric="spectrum-x", planes=0), catalog)
+
+
+def test_a_ratio_above_the_pod_on_two_tiers_is_said_to_go_unused(catalog):
+    g = generate(SuperpodSpec(system="dgx-h100", sus=2, fabric="roce", core_oversubscription=7), catalog)
+    assert g.networks.compute.tiers == 2
+    assert any("7:1 above the pod is not used: 2 tiers reach these GPUs" in n for n in g.notes), g.notes
