@@ -115,3 +115,15 @@ def racks_as():
                        results=MappingProxyType(results), project=replace(analysis.project, racks=tuple(racks)))
 
     return make
+
+
+@pytest.fixture
+def dialog(qtbot, catalog):
+    """The New SuperPOD dialog, shown, its preview worker stopped at the end."""
+    from widgets.app.new_superpod import NewSuperpodDialog
+
+    d = NewSuperpodDialog(catalog, debounce_ms=20)
+    qtbot.addWidget(d)
+    d.show()
+    yield d
+    d.runner.shutdown(wait=True)

@@ -8,19 +8,9 @@ from PySide6.QtCore import QPointF
 from designer.analysis import analyze
 from designer.fileformat import save
 from designer.generate import SuperpodSpec, generate
-from widgets.app.new_superpod import NewSuperpodDialog
 from widgets.dashboards.figures import fabric_kind, fabric_text, plane_text
 
 TIMEOUT_MS = 60000  # a hang, never a slow machine
-
-
-@pytest.fixture
-def dialog(qtbot, catalog):
-    d = NewSuperpodDialog(catalog, debounce_ms=20)
-    qtbot.addWidget(d)
-    d.show()
-    yield d
-    d.runner.shutdown(wait=True)
 
 
 @pytest.fixture(scope="module")

@@ -1,21 +1,11 @@
 """File ▸ New SuperPOD…: a live preview from the worker, refusals with the nearest fit, OK opens the design."""
 from __future__ import annotations
 
-import pytest
 
 from designer.generate import SuperpodSpec
-from widgets.app.new_superpod import NewSuperpodDialog, compute_preview, readable
+from widgets.app.new_superpod import compute_preview, readable
 
 TIMEOUT_MS = 60000  # a hang, never a slow machine
-
-
-@pytest.fixture
-def dialog(qtbot, catalog):
-    d = NewSuperpodDialog(catalog, debounce_ms=20)
-    qtbot.addWidget(d)
-    d.show()
-    yield d
-    d.runner.shutdown(wait=True)
 
 
 def _wait_for(qtbot, dialog, *texts):

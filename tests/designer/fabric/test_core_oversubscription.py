@@ -5,7 +5,6 @@ aggregation layer joins eight pods at 1:7. The counts below are worked by hand f
 """
 from __future__ import annotations
 
-import argparse
 import json
 import math
 
@@ -17,6 +16,8 @@ from designer.fabric import FabricError, size_fat_tree
 from designer.fabric.sizing import ROCE_NOTE, limits
 from designer.fabric.topology import all_tiers
 from designer.settings import Settings, SettingsError, settings_from_json
+
+from .test_fabric_cli import parse
 
 
 @pytest.fixture(scope="module")
@@ -146,13 +147,6 @@ def test_roce_tree_says_its_leaves_are_rail_optimized(sn5600):
     assert ROCE_NOTE in meta_like(sn5600).to_json()["notes"]
     assert "rail-optimized" in ROCE_NOTE and "top-of-rack" in ROCE_NOTE
     assert ROCE_NOTE not in size_fat_tree(24_576, sn5600, tiers=3).to_json()["notes"]
-
-
-def parse(*argv):
-    p = argparse.ArgumentParser(prog="podplanner")
-    sub = p.add_subparsers(dest="command")
-    cli.add_parser(sub)
-    return p.parse_args(["fabric", *argv])
 
 
 def test_fabric_cli_flag(catalog, capsys):

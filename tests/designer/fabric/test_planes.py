@@ -1,7 +1,6 @@
 """Twin-plane fabrics: each node port split over two independent trees, Ethernet switches run split."""
 from __future__ import annotations
 
-import argparse
 import json
 
 import pytest
@@ -13,12 +12,7 @@ from designer.fabric.sizing import fabric_ports
 from designer.generate import SuperpodSpec, generate
 from designer.settings import Settings, SettingsError, settings_from_json
 
-
-def parse(*argv):
-    p = argparse.ArgumentParser(prog="podplanner")
-    sub = p.add_subparsers(dest="command")
-    cli.add_parser(sub)
-    return p.parse_args(["fabric", *argv])
+from .test_fabric_cli import parse
 
 
 def test_an_ethernet_switch_runs_its_cages_split_and_a_quantum_one_does_not(catalog):
