@@ -217,7 +217,8 @@ def fabric(quote: Quote) -> None:
         rows.append(("Bisection bandwidth", f"{quantity(bw.bisection_tbps, 'Tb/s')}"
                      + (f" across pods ({quantity(bw.bisection_tbps_within_pod, 'Tb/s')} within one pod)"
                         if bw.bisection_tbps_across_pods is not None else "")
-                     + f"; {quantity(bw.bisection_tbps_non_blocking, 'Tb/s')} non-blocking"))
+                     + (" (non-blocking)" if bw.bisection_tbps >= (bw.bisection_tbps_non_blocking or 0) else
+                        f"; {quantity(bw.bisection_tbps_non_blocking, 'Tb/s')} were it non-blocking")))
     if fa.too_long_links:
         rows.append(("Links without parts (too long, or none fits)", number(fa.too_long_links)))
     s.append(quote.pairs(rows))
