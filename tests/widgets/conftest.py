@@ -22,13 +22,15 @@ def _isolated_settings(tmp_path_factory):
 
 @pytest.fixture(autouse=True)
 def _no_modal_dialogs(monkeypatch):
-    """A modal box would block an offscreen test: closing an edited window discards, errors are recorded."""
+    """A modal box would block an offscreen test: closing an edited window discards, errors are recorded, and
+    Save over a file changed on disk writes nothing (tests of that question put the real box back)."""
     from widgets.app.file_actions import FileController
     from widgets.app.main_window import MainWindow
 
     monkeypatch.setattr(FileController, "ask_save_changes", lambda self: "discard")
     monkeypatch.setattr(FileController, "ask_restore", lambda self, recovery: False)
     monkeypatch.setattr(FileController, "ask_save_path", lambda self: None)
+    monkeypatch.setattr(FileController, "ask_disk_conflict", lambda self, state: "cancel")
     monkeypatch.setattr(MainWindow, "show_error", lambda self, text: self.statusBar().showMessage(text))
 
 

@@ -20,6 +20,7 @@ from designer import samples
 from designer.fileformat import ProjectFileError, load
 
 from . import error_log, file_limit, welcome
+from .disk_state import fingerprint
 from .main_window import APP_NAME, MainWindow
 
 
@@ -65,12 +66,13 @@ def run_app(path: str | None, catalog: Catalog, quit_after_s: float | None = Non
 def _open_window(path: str | None, catalog: Catalog, offer_recovery: bool = True) -> MainWindow:
     target = path or str(samples.DEFAULT)
     project, error = None, None
+    known = fingerprint(target)  # before reading: a change made meanwhile shows as one
     try:
         project = load(target, catalog)
     except ProjectFileError as exc:
         error = str(exc)
         print(f"podplanner: error: {error}", file=sys.stderr)
-    window = MainWindow(catalog, project, path if project is not None else None)
+    window = MainWindow(catalog, project, path if project is not None else None, disk=known)
     if window.first_start:
         # The screen's whole work area first: without a window manager (a kiosk, a remote X session) the
         # maximise request alone leaves the window at its default size.

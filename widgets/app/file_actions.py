@@ -7,6 +7,12 @@ without saving moves it to a trash kept a week. A session whose window is gone w
 is a crash: at start the user is offered to restore it, and File ▸ Recover offers every version
 of every session at any time. Autosave never raises: what it cannot write is reported in the
 status bar with the reason. Saving goes through :func:`designer.fileformat.save`, which is atomic.
+
+The autosave writes only into the recovery folder, never the user's file. The file itself is watched
+(:mod:`.file_watch`): Save re-reads it first and, when another program changed or deleted it since this
+window read or wrote it, asks instead of writing (reload theirs, keep mine under another name, compare,
+or overwrite). The fingerprint of the file as read goes with each autosave, so work restored after a
+crash is checked against the file the same way.
 """
 from __future__ import annotations
 
@@ -19,6 +25,8 @@ from PySide6.QtWidgets import QFileDialog, QMessageBox
 
 from designer.fileformat import SUFFIX, ProjectFileError, load, save
 
+from .disk_state import DiskState, Fingerprint, describe, fingerprint
+from .file_watch import FileWatch
 from .recovery_store import TRASH_KEEP_S, RecoveryStore, Session, Version
 
 RECENT_KEY = "recent_files"
@@ -78,6 +86,8 @@ class FileController(QObject):
         self.timer.timeout.connect(self._retry)
         self.timer.start()
         self.autosave_done.connect(self._on_autosave_done)
+        #: the open file on disk against what this window last read or wrote
+        self.watch = FileWatch(self)
         self._submit(self._quietly, self.store.purge)
 
     # -- questions (tests replace these to avoid modal dialogs) ---------------
@@ -121,6 +131,32 @@ class FileController(QObject):
             f"{TRASH_KEEP_S // 86400} days.")
         return answer == QMessageBox.StandardButton.Yes
 
+    def ask_disk_conflict(self, state: DiskState) -> str:
+        """Save found the file changed (or gone) on disk: 'overwrite', 'save_as', 'reload', 'compare' or
+        'cancel'."""
+        name = Path(self.watch.path).name if self.watch.path else "The file"
+        missing = state is DiskState.MISSING
+        box = QMessageBox(QMessageBox.Icon.Warning, "File changed on disk",
+                          describe(state, name, edited=self.window.document.dirty), parent=self.window)
+        box.setInformativeText(
+            f"Save {name} again where it was?" if missing else
+            f"Saving now replaces what is in {name} with this window's design. "
+            "Save mine as… keeps both; Compare shows the two side by side first.")
+        buttons = {"overwrite": box.addButton("Save" if missing else "Overwrite",
+                                              QMessageBox.ButtonRole.DestructiveRole if not missing
+                                              else QMessageBox.ButtonRole.AcceptRole),
+                   "save_as": box.addButton("Save mine as…", QMessageBox.ButtonRole.AcceptRole)}
+        if not missing:
+            buttons["compare"] = box.addButton("Compare…", QMessageBox.ButtonRole.ActionRole)
+            buttons["reload"] = box.addButton("Discard mine and reload" if self.window.document.dirty
+                                              else "Reload", QMessageBox.ButtonRole.ResetRole)
+        cancel = box.addButton(QMessageBox.StandardButton.Cancel)
+        box.setDefaultButton(buttons["save_as"])
+        box.setEscapeButton(cancel)
+        box.exec()
+        clicked = box.clickedButton()
+        return next((answer for answer, button in buttons.items() if button is clicked), "cancel")
+
     # -- saving -------------------------------------------------------------
     def save(self) -> bool:
         if self.window.path is None:
@@ -133,12 +169,63 @@ class FileController(QObject):
             return False
         return self._write(Path(path))
 
+    def _may_write(self, path: Path) -> bool:
+        """Before writing over the watched file: True when it holds what this window last read or wrote, or
+        the user says to write anyway; otherwise what they chose instead is done and nothing is written."""
+        if self.watch.path is None or not _same_file(path, self.watch.path):
+            return True  # another file: the save dialog asked about replacing it
+        state = self.watch.check()
+        if state is DiskState.SAME:
+            return True
+        answer = self.ask_disk_conflict(state)
+        if answer == "overwrite":
+            return True
+        if answer == "save_as":
+            self._save_mine_as()
+        elif answer == "reload":
+            self.reload()
+        elif answer == "compare":
+            self.window.compare_with(path)
+        return False
+
+    def _save_mine_as(self) -> bool:
+        """Keep this window's design under another name (asked); the changed file stays as it is."""
+        path = self.ask_save_path()
+        if not path:
+            return False
+        return self._write(Path(path))
+
+    def reload(self) -> bool:
+        """Open the file as it is on disk now, in place of this window's design (whose unsaved changes are
+        autosaved first, so they go to the trash of the recovery folder and not nowhere)."""
+        path = self.watch.path
+        if path is None:
+            return False
+        if self.window.document.dirty:
+            self.autosave()
+        known = fingerprint(path)
+        try:
+            project = load(path, self.window.catalog)
+        except ProjectFileError as exc:
+            self.window.show_error(f"{path} cannot be reloaded: {exc}")
+            return False
+        self.window.adopt_project(project, path, disk=known)
+        self.window.statusBar().showMessage(f"Reloaded {path}", 5000)
+        return True
+
+    def track(self, path: Path | None, known: Fingerprint | None) -> None:
+        """The window's file is now ``path``, holding ``known`` (what the window read or wrote there)."""
+        self.watch.follow(path, known)
+
     def _write(self, path: Path) -> bool:
+        if not self._may_write(path):
+            return False
         try:
             save(self.window.document.project, path, catalog=self.window.catalog)
         except (OSError, ValueError) as exc:
             self.window.show_error(f"{path}: cannot be saved ({getattr(exc, 'strerror', None) or exc})")
             return False
+        self.track(path, fingerprint(path))
         self.window.path = path
         self.window.document.mark_clean()
         self.add_recent(path)
@@ -193,7 +280,7 @@ class FileController(QObject):
             if not document.dirty:
                 return
             item = (document.project, str(self.window.path) if self.window.path else None,
-                    document.project.name or "Untitled project", self.window.catalog)
+                    document.project.name or "Untitled project", self.window.catalog, self.watch.known)
         except Exception as exc:  # noqa: BLE001 - autosave must never take the window down
             self._on_autosave_done("", _reason(exc))
             return
@@ -240,8 +327,8 @@ class FileController(QObject):
         if item is None:
             return
         try:
-            project, original, title, catalog = item
-            path = self.store.write(project, original, title, catalog=catalog)
+            project, original, title, catalog, known = item
+            path = self.store.write(project, original, title, catalog=catalog, original_disk=known)
         except Exception as exc:  # noqa: BLE001 - reported in the status bar, never raised
             self.autosave_error = _reason(exc)
             self.autosave_done.emit("", self.autosave_error)
@@ -330,7 +417,8 @@ class FileController(QObject):
         except ProjectFileError as exc:
             self.window.show_error(f"This autosave cannot be opened and is kept as it is: {exc}")
             return False
-        self.window.adopt_project(project, Path(session.original) if session.original else None, dirty=True)
+        self.window.adopt_project(project, Path(session.original) if session.original else None, dirty=True,
+                                  disk=session.original_disk)
         try:
             self._submit(self.store.adopt, session).result()
         except OSError as exc:
@@ -358,3 +446,10 @@ class FileController(QObject):
             return False
         self._submit(self._quietly, self.store.discard_session, session).result()
         return True
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return Path(a).resolve() == Path(b).resolve()
+    except OSError:
+        return Path(a).absolute() == Path(b).absolute()

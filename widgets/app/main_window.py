@@ -14,7 +14,7 @@ from pathlib import Path
 
 from PySide6.QtCore import QSettings, Qt, Signal
 from PySide6.QtWidgets import (QDockWidget, QFileDialog, QLabel, QMainWindow, QMessageBox, QProgressBar,
-                               QTabWidget)
+                               QTabWidget, QVBoxLayout, QWidget)
 
 from catalog import Catalog
 from designer import samples
@@ -26,6 +26,8 @@ from designer.totals import TotalsCounter
 
 from . import file_limit, menus, style
 from .analysis_hub import AnalysisHub
+from .disk_bar import DiskChangeBar
+from .disk_state import Fingerprint, fingerprint
 from ..quote.bom_panel import BomPanel
 from ..cabling.cabling_panel import CablingPanel
 from ..dashboards.dashboards import DashboardPanel, totals_parts
@@ -52,7 +54,9 @@ class MainWindow(QMainWindow):
     document_replaced = Signal(object)
 
     def __init__(self, catalog: Catalog, project: Project | None = None, path: str | Path | None = None, *,
-                 settings: QSettings | None = None, recovery_dir: Path | None = None, debounce_ms: int = 200):
+                 settings: QSettings | None = None, recovery_dir: Path | None = None, debounce_ms: int = 200,
+                 disk: Fingerprint | None = None):
+        """``disk``: what ``path`` held when ``project`` was read from it (by default, what it holds now)."""
         super().__init__()
         self.catalog = catalog
         self.path: Path | None = Path(path) if path else None
@@ -68,7 +72,15 @@ class MainWindow(QMainWindow):
         self.central_tabs = QTabWidget(self)
         self.central_tabs.setDocumentMode(True)
         self.central_tabs.addTab(self.view, "Floor plan")
-        self.setCentralWidget(self.central_tabs)
+        # Above the plan and the bill: the open file changed on disk (hidden until it does).
+        self.disk_bar = DiskChangeBar(self)
+        central = QWidget(self)
+        column = QVBoxLayout(central)
+        column.setContentsMargins(0, 0, 0, 0)
+        column.setSpacing(0)
+        column.addWidget(self.disk_bar)
+        column.addWidget(self.central_tabs, 1)
+        self.setCentralWidget(central)
         self._build_docks()
         self.bom = BomPanel(self)
         self.hub.subscribe(self.bom.set_analysis)
@@ -83,6 +95,11 @@ class MainWindow(QMainWindow):
         self.runner.failed.connect(self._on_engine_failed)
         self.runner.busy_changed.connect(self._on_busy)
         self.files = FileController(self, self.settings, recovery_dir)
+        self.files.watch.state_changed.connect(lambda _state: self._show_disk_state())
+        self.disk_bar.reload_requested.connect(self.files.reload)
+        self.disk_bar.save_as_requested.connect(self.files.save_as)
+        self.disk_bar.save_requested.connect(self.files.save)
+        self.disk_bar.compare_requested.connect(lambda: self.compare_with(self.files.watch.path))
         # After the hub's slot on runner.finished, so an export waiting for the analysis reads it.
         self.exports = ExportController(self)
         self.quote_actions = QuoteActions(self)
@@ -94,6 +111,8 @@ class MainWindow(QMainWindow):
         self.resize(1400, 900)
         self._restore_layout()
         self._set_document(Document(project if project is not None else Project(), catalog))
+        if self.path is not None:
+            self.files.track(self.path, disk or fingerprint(self.path))
 
     def _build_docks(self) -> None:
         catalog = self.catalog
@@ -228,17 +247,29 @@ class MainWindow(QMainWindow):
         self.document_replaced.emit(document)
 
     def adopt_project(self, project: Project, path: Path | None, *, dirty: bool = False,
-                      keep_autosaves: bool = False) -> None:
+                      keep_autosaves: bool = False, disk: Fingerprint | None = None) -> None:
         """Make ``project`` the open document (a restored autosave is ``dirty``; going back to an earlier
-        autosave of the same document ``keep_autosaves``)."""
+        autosave of the same document ``keep_autosaves``); ``disk`` is what ``path`` held when ``project``
+        was read from it (None: not known, so Save asks before writing over the file). Going back to an
+        earlier autosave keeps the file's watch as it was."""
         self.path = path
         document = Document(project, self.catalog)
         if dirty:
             document.mark_unsaved()
+        if not keep_autosaves:
+            self.files.track(path, disk)
         self._set_document(document, keep_autosaves=keep_autosaves)
+
+    def _show_disk_state(self) -> None:
+        """The bar above the plan follows the open file's state on disk."""
+        watch = self.files.watch
+        name = watch.path.name if watch.path is not None else ""
+        self.disk_bar.show_state(watch.state, name, edited=self.document is not None and self.document.dirty)
 
     def _on_project_changed(self, project: Project, change: Change) -> None:
         self.files.document_changed()
+        if self.disk_bar.isVisible():
+            self._show_disk_state()  # its offer depends on whether there are edits to lose
         self._update_edit_actions()
         self.update_title()
         self._update_counts(project)
@@ -400,6 +431,8 @@ class MainWindow(QMainWindow):
 
     def open_path(self, path: str | Path) -> bool:
         """Open a project file; on failure report it and keep the current project."""
+        # Read before the project: a change made while it loads then shows as a change, not as ours.
+        known = fingerprint(path)
         try:
             project = load(path, self.catalog)
         except ProjectFileError as exc:
@@ -414,7 +447,7 @@ class MainWindow(QMainWindow):
         if Path(path).resolve().parent == samples.FOLDER.resolve():
             self.adopt_project(project, None)  # a sample is a starting point: Save asks where to keep it
         else:
-            self.adopt_project(project, Path(path))
+            self.adopt_project(project, Path(path), disk=known)
             self.files.add_recent(path)
         return True
 

@@ -4,7 +4,8 @@
 
     recovery/
       <pid>-<random>/          what one window autosaved (a "session")
-        session.json           whose it is: pid, the file it was opened from, its title
+        session.json           whose it is: pid, the file it was opened from (and what that file held when
+                               the window read it: size, time, SHA-256), its title
         lock                   locked while the window lives; the kernel unlocks it when the process dies
         v00001.podplan.json    versions, oldest first; the newest is replaced until VERSION_EVERY_S passed
       trash/<session>-<when>/  sessions the user discarded, removed after TRASH_KEEP_S
@@ -32,6 +33,8 @@ from catalog import Catalog
 from catalog.files import FileReadError, pid_alive, read_text, sweep_temporaries, write_atomic
 from designer.fileformat import SUFFIX, save
 from designer.model import Project
+
+from .disk_state import Fingerprint
 
 try:  # POSIX; elsewhere the pid alone tells a live session
     import fcntl
@@ -78,6 +81,8 @@ class Session:
     title: str
     original: str | None
     versions: tuple[Version, ...]
+    #: what ``original`` held when the window read or last saved it (None: not recorded)
+    original_disk: Fingerprint | None = None
 
     @property
     def latest(self) -> Version:
@@ -123,7 +128,16 @@ def _session(folder: Path) -> Session | None:
     original = meta.get("original") if isinstance(meta.get("original"), str) else None
     title = meta.get("title") if isinstance(meta.get("title"), str) and meta.get("title") else (
         Path(original).name if original else "Untitled project")
-    return Session(folder, title, original, tuple(versions))
+    return Session(folder, title, original, tuple(versions), _fingerprint(meta.get("original_disk")))
+
+
+def _fingerprint(value) -> Fingerprint | None:
+    if not isinstance(value, dict):
+        return None
+    size, mtime_ns, sha256 = value.get("size"), value.get("mtime_ns"), value.get("sha256")
+    if isinstance(size, int) and isinstance(mtime_ns, int) and isinstance(sha256, str):
+        return Fingerprint(size, mtime_ns, sha256)
+    return None
 
 
 class RecoveryStore:
@@ -140,9 +154,10 @@ class RecoveryStore:
 
     # -- this window's session ----------------------------------------------
     def write(self, project: Project, original: str | None, title: str, now: float | None = None, *,
-              catalog: Catalog | None = None) -> Path:
+              catalog: Catalog | None = None, original_disk: Fingerprint | None = None) -> Path:
         """Autosave ``project`` as the session's newest version, with ``catalog``'s version (the window's:
-        the catalog the design is edited with); returns the file written."""
+        the catalog the design is edited with), and what ``original`` held when the window read it;
+        returns the file written. Only the recovery folder is written, never ``original``."""
         now = time.time() if now is None else now
         with self._mutex:
             self._open()
@@ -151,9 +166,12 @@ class RecoveryStore:
                 self._seq_started = now
             path = self.folder / f"v{self._seq:05d}{SUFFIX}"
             save(project, path, pretty=False, catalog=catalog)
+            disk = None if original_disk is None else {
+                "size": original_disk.size, "mtime_ns": original_disk.mtime_ns, "sha256": original_disk.sha256}
+            # ASCII: a path may hold bytes UTF-8 cannot
             write_atomic(self.folder / "session.json",
                          json.dumps({"pid": os.getpid(), "original": original, "title": title,
-                                     "saved_at": now}))  # ASCII: a path may hold bytes UTF-8 cannot
+                                     "saved_at": now, "original_disk": disk}))
             for old in _versions(self.folder)[KEEP_VERSIONS:]:
                 with suppress(OSError):
                     old.path.unlink()
