@@ -121,6 +121,8 @@ def test_reload_from_the_save_question_shows_the_other_design(win, catalog, desi
     assert (win.project.name, len(win.project.racks)) == THEIRS
     assert not win.document.dirty and win.path == design
     assert on_disk(catalog, design) == THEIRS
+    trashed = win.files.trashed()  # the discarded edits were autosaved first: File ▸ Recover has them
+    assert len(trashed) == 1 and on_disk(catalog, trashed[0].latest.path) == MINE
     assert win.files.save()  # what is on disk is what the window read: no question
 
 
