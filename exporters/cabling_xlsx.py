@@ -103,12 +103,14 @@ class _SharedStrings:
         for value in self.index:
             value = NOT_XML.sub("\ufffd", value)
             space = ' xml:space="preserve"' if value != value.strip() else ""
-            items.append(f"<si><t{space}>{escape(value)}</t></si>")
+            # a carriage return as a character reference: a bare one reads back as a line feed (XML's line ends)
+            items.append(f"<si><t{space}>{escape(value, _CR)}</t></si>")
         head = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="{_MAIN_NS}" '
                 f'count="{len(items)}" uniqueCount="{len(items)}">')
         return (head + "".join(items) + "</sst>").encode("utf-8")
 
 
+_CR = {"\r": "&#13;"}
 _MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 _SST_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
 _SST_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"
