@@ -8,6 +8,10 @@ order: scripts read them by position). After them come what a person on the floo
 rack names, the U each end sits at, the devices' names, part numbers with the length code
 and the text of each end's label.
 
+Every text cell goes through :mod:`exporters.cell_text`: a rack or device name or id, a part number or a
+label starting with = + - @, a tab or a carriage return gets a quote in front, so a spreadsheet shows it
+and never runs it as a formula; number columns are left as they are.
+
 A 100,000-GPU design has some 300,000 links, so the plan is built column by column from
 the wiring plan's numpy columns: every per-device text (rack name, U, label prefix) is
 made once per device and then picked per link by index, never looked up link by link.
@@ -205,7 +209,9 @@ def cabling_plan(analysis: Analysis, *, for_csv: bool = False) -> CablingPlan:
     """The cabling plan of the analysis' wiring plan; raises :class:`ExportError` when no fabric can be built.
 
     With ``for_csv``, every text column is as the CSV holds it: a text a spreadsheet could run as a formula gets a
-    quote in front (:mod:`exporters.cell_text`), escaped once per device or distinct value, not per link.
+    quote in front (:mod:`exporters.cell_text`), escaped once per device or distinct value, not per link. Such a
+    plan is for writing only: its pull list reads catalog ids from the text, so the workbook takes the plain plan.
+    Ports, lengths, rails and U positions are made of digits here and are left as they are.
     """
     fabric = analysis.result("fabric")
     if fabric.error is not None:
