@@ -109,7 +109,7 @@ class _Row:
 
     def text(self, column: str, *, required: bool = False, default: str = "") -> str:
         value = self.values.get(column)
-        value = default if value is None else value.strip()
+        value = default if value is None else _unquoted(value.strip())
         if required and not value:
             raise self.error(column, "is empty")
         return value
@@ -130,6 +130,16 @@ class _Row:
         if not lo <= value <= hi:
             raise self.error(column, f"{text} is outside {lo:g}..{hi:g}")
         return value
+
+
+#: what the export puts a single quote in front of, so that a spreadsheet does not run it as a formula
+#: (exporters/cell_text.py: = + - @ tab carriage return), and a quote itself where it would be taken off
+_QUOTED = ("=", "+", "-", "@", "\t", "\r", "'")
+
+
+def _unquoted(text: str) -> str:
+    """A text as the design had it: the quote the export put in front of a formula-like text taken off."""
+    return text[1:] if text[:1] == "'" and text[1:2] in _QUOTED else text
 
 
 def _facility(row, column: str) -> Facility:

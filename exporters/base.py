@@ -1,6 +1,7 @@
 """What an export format is, and the error it raises for a design it cannot write."""
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -45,12 +46,15 @@ class ExportFormat:
 
 
 def check_target(fmt: ExportFormat, path: str | Path) -> None:
-    """Refuse, before any work, a target this format must not write: a missing folder, a folder for a file,
+    """Refuse, before any work, a target this format must not write: a missing or read-only folder, a folder for a file,
     a device or pipe (the atomic writer would replace it with a regular file), or for a folder format a
     folder holding files that are not this format's (an export never overwrites a stranger's README)."""
     path = Path(path)
     if not path.parent.is_dir():
         raise ExportError(f"{path.parent}: no such folder")
+    # the export writes a temporary beside the target and renames it: the folder must take new files
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        raise ExportError(f"{path.parent}: cannot write in this folder (permission denied)")
     if fmt.folder:
         if path.exists() and not path.is_dir():
             raise ExportError(f"{path}: is a file, not a folder")

@@ -15,6 +15,7 @@ from designer.formatting import count, number
 from designer.views import BomLine, BomView
 
 from .base import ExportError
+from .cell_text import csv_text
 
 COLUMNS = ("section", "line", "manufacturer", "part_number", "ordering_part_number", "description", "basis",
            "quantity", "unit", "years", "unit_price", "discount_percent", "net_unit_price", "extended_price",
@@ -49,21 +50,17 @@ def _money(x: float | None) -> str:
     return "" if x is None else f"{x:.2f}"
 
 
-def _text(value: str) -> str:
-    """Text a spreadsheet opening the CSV must not run: a leading = + - @ is escaped by a quote mark (OWASP)."""
-    return "'" + value if value[:1] in ("=", "+", "-", "@", "\t", "\r") else value
-
-
 def bom_rows(analysis: Analysis):
     """The rows of the table (without the header), in the bill's order."""
     for section in bill_of(analysis).sections:
         for ln in section.lines:
-            yield [section.title, ln.line, _text(ln.manufacturer), _text(ln.part_number),
-                   _text(ln.alt_part_number), _text(ln.description), _text(ln.basis), ln.quantity,
-                   ln.unit, ln.term_years,
+            # every text cell through the one sanitiser; the numbers (line, quantity, years, prices) as they are
+            yield [csv_text(section.title), ln.line, csv_text(ln.manufacturer), csv_text(ln.part_number),
+                   csv_text(ln.alt_part_number), csv_text(ln.description), csv_text(ln.basis), ln.quantity,
+                   csv_text(ln.unit), ln.term_years,
                    _money(ln.unit_price), f"{ln.discount_percent:g}", _money(ln.net_unit_price),
-                   _money(ln.extended_price), ln.currency or "", _text(ln.price_source), ln.price_date,
-                   "; ".join(flag_words(ln))]
+                   _money(ln.extended_price), csv_text(ln.currency or ""), csv_text(ln.price_source),
+                   csv_text(ln.price_date), csv_text("; ".join(flag_words(ln)))]
 
 
 def write_bom_csv(analysis: Analysis, path) -> str:

@@ -8,6 +8,10 @@ order: scripts read them by position). After them come what a person on the floo
 rack names, the U each end sits at, the devices' names, part numbers with the length code
 and the text of each end's label.
 
+Every text cell goes through :mod:`exporters.cell_text`: a rack or device name or id, a part number or a
+label starting with = + - @, a tab or a carriage return gets a quote in front, so a spreadsheet shows it
+and never runs it as a formula; number columns are left as they are.
+
 A 100,000-GPU design has some 300,000 links, so the plan is built column by column from
 the wiring plan's numpy columns: every per-device text (rack name, U, label prefix) is
 made once per device and then picked per link by index, never looked up link by link.
@@ -33,6 +37,7 @@ from designer.rack_roles import system_components
 from designer.rules import occupied_span
 
 from .base import ExportError
+from .cell_text import csv_texts, needs_escape
 
 #: Appended after the wiring plan's columns, for the people who pull and label the cables.
 EXTRA_COLUMNS = ("a_rack_name", "a_u", "b_rack_name", "b_u", "a_device_name", "b_device_name",
@@ -200,8 +205,14 @@ def _u_text(u) -> str:
     return "" if u is None else f"{u:g}"
 
 
-def cabling_plan(analysis: Analysis) -> CablingPlan:
-    """The cabling plan of the analysis' wiring plan; raises :class:`ExportError` when no fabric can be built."""
+def cabling_plan(analysis: Analysis, *, for_csv: bool = False) -> CablingPlan:
+    """The cabling plan of the analysis' wiring plan; raises :class:`ExportError` when no fabric can be built.
+
+    With ``for_csv``, every text column is as the CSV holds it: a text a spreadsheet could run as a formula gets a
+    quote in front (:mod:`exporters.cell_text`), escaped once per device or distinct value, not per link. Such a
+    plan is for writing only: its pull list reads catalog ids from the text, so the workbook takes the plain plan.
+    Ports, lengths, rails and U positions are made of digits here and are left as they are.
+    """
     fabric = analysis.result("fabric")
     if fabric.error is not None:
         raise ExportError(f"the design's compute fabric cannot be built: {fabric.error}")
@@ -252,20 +263,30 @@ def cabling_plan(analysis: Analysis) -> CablingPlan:
     a_end = _pick(dev_end, a) + " P" + a_port
     b_end = _pick(dev_end, b) + " P" + b_port
 
+    labels, rack_ids, rack_names, names = dev.labels, dev_rack_id, dev_rack_name, dev_name
+    tiers, media_names, cables = TIER_NAMES, media.MEDIA, cable_ids + [""]
+    # A label starts with its near end's rack name (or device name); its far end is inside the text.
+    a_lead = b_lead = ""
+    if for_csv:
+        labels, rack_ids, rack_names, names, pn, ordering, mod_text, mod_pn, tiers, media_names, cables = (
+            csv_texts(t) for t in (labels, rack_ids, rack_names, names, pn, ordering, mod_text, mod_pn, tiers,
+                                   media_names, cables))
+        lead = ["'" if needs_escape(e) else "" for e in dev_end]
+        a_lead, b_lead = _pick(lead, a), _pick(lead, b)
     text = {
-        "a_device": _pick(dev.labels, a), "a_port": a_port, "b_device": _pick(dev.labels, b), "b_port": b_port,
-        "tier": _pick(TIER_NAMES, plan.tier), "medium": _pick(media.MEDIA, medium),
-        "cable": _pick(cable_ids + [""], ch["cable"]), "length_m": len_text,
+        "a_device": _pick(labels, a), "a_port": a_port, "b_device": _pick(labels, b), "b_port": b_port,
+        "tier": _pick(tiers, plan.tier), "medium": _pick(media_names, medium),
+        "cable": _pick(cables, ch["cable"]), "length_m": len_text,
         "a_transceiver": _pick(mod_text, ch["module_a"]), "b_transceiver": _pick(mod_text, ch["module_b"]),
-        "rail": rail_text, "a_rack": _pick(dev_rack_id, a), "b_rack": _pick(dev_rack_id, b),
-        "a_rack_name": _pick(dev_rack_name, a), "a_u": _pick(dev_u_text, a),
-        "b_rack_name": _pick(dev_rack_name, b), "b_u": _pick(dev_u_text, b),
-        "a_device_name": _pick(dev_name, a), "b_device_name": _pick(dev_name, b),
+        "rail": rail_text, "a_rack": _pick(rack_ids, a), "b_rack": _pick(rack_ids, b),
+        "a_rack_name": _pick(rack_names, a), "a_u": _pick(dev_u_text, a),
+        "b_rack_name": _pick(rack_names, b), "b_u": _pick(dev_u_text, b),
+        "a_device_name": _pick(names, a), "b_device_name": _pick(names, b),
         "cable_part_number": _pick(pn, combo_idx), "cable_ordering_part_number": _pick(ordering, combo_idx),
         "a_transceiver_part_number": _pick(mod_pn, ch["module_a"]),
         "b_transceiver_part_number": _pick(mod_pn, ch["module_b"]),
         # Each end's label reads from where it hangs: near end first, then the far end.
-        "a_label": a_end + LABEL_SEPARATOR + b_end, "b_label": b_end + LABEL_SEPARATOR + a_end,
+        "a_label": a_lead + a_end + LABEL_SEPARATOR + b_end, "b_label": b_lead + b_end + LABEL_SEPARATOR + a_end,
         "plane": (np.asarray(["A", "B", ""], dtype=object)[plan.plane] if plan.planes > 1 and plan.plane is not None
                   else np.full(len(plan), "", dtype=object)),
     }
@@ -288,21 +309,8 @@ def cabling_rows(analysis: Analysis):
     return cabling_plan(analysis).rows()
 
 
-#: the added columns that carry names people typed: a spreadsheet opening the CSV must not run one as a formula
-NAME_COLUMNS = ("a_rack_name", "b_rack_name", "a_device_name", "b_device_name", "a_label", "b_label")
-
-
-def _as_text(values: list) -> list:
-    """A leading = + - @ escaped by a quote mark (OWASP's CSV advice), each distinct name looked at once."""
-    seen: dict = {}
-    return [seen[v] if v in seen else seen.setdefault(v, "'" + v if v[:1] in ("=", "+", "-", "@") else v)
-            for v in values]
-
-
 def write_cabling_csv(analysis: Analysis, path) -> str:
-    plan = cabling_plan(analysis)
-    for name in NAME_COLUMNS:
-        plan.text[name] = _as_text(plan.text[name])
+    plan = cabling_plan(analysis, for_csv=True)
 
     def write(fh) -> None:
         if plan.needs_quoting:

@@ -33,7 +33,7 @@ from designer.formatting import count, number
 
 from .base import ExportError
 from .cabling import COLUMNS, CablingPlan, cabling_plan
-from .xlsx_cells import BOLD, HEADER_FILL, NOT_XML, NOTE, TITLE, TOTAL_BORDER
+from .xlsx_cells import BOLD, HEADER_FILL, NOT_XML, NOTE, TITLE, TOTAL_BORDER, as_text
 
 LINKS = "Links"
 PULL_LIST = "Pull list"
@@ -54,9 +54,7 @@ COUNT_FORMAT = "#,##0"
 
 
 def _cell(ws, value, font=None, fill=None, number_format=None, border=None):
-    c = WriteOnlyCell(ws, value)
-    if isinstance(value, str) and value.startswith("="):
-        c.data_type = "s"  # a name from the design, never a formula
+    c = as_text(WriteOnlyCell(ws, value))  # a name from the design or the catalog, never a formula
     if font is not None:
         c.font = font
     if fill is not None:
@@ -105,12 +103,14 @@ class _SharedStrings:
         for value in self.index:
             value = NOT_XML.sub("\ufffd", value)
             space = ' xml:space="preserve"' if value != value.strip() else ""
-            items.append(f"<si><t{space}>{escape(value)}</t></si>")
+            # a carriage return as a character reference: a bare one reads back as a line feed (XML's line ends)
+            items.append(f"<si><t{space}>{escape(value, _CR)}</t></si>")
         head = (f'<?xml version="1.0" encoding="UTF-8" standalone="yes"?>\n<sst xmlns="{_MAIN_NS}" '
                 f'count="{len(items)}" uniqueCount="{len(items)}">')
         return (head + "".join(items) + "</sst>").encode("utf-8")
 
 
+_CR = {"\r": "&#13;"}
 _MAIN_NS = "http://schemas.openxmlformats.org/spreadsheetml/2006/main"
 _SST_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sharedStrings+xml"
 _SST_REL = "http://schemas.openxmlformats.org/officeDocument/2006/relationships/sharedStrings"
@@ -196,10 +196,10 @@ def _cable_table(ws, plan: CablingPlan, title: str, plane: str | None) -> tuple[
     ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in CABLE_HEADER])
     cables = plan.cables(plane)
     for c in cables:
-        ws.append([_cell(ws, NOT_XML.sub("\ufffd", c["name"])), c["part_number"], c["ordering_part_number"] or None,
-                   c["length_m"],
+        ws.append([_cell(ws, NOT_XML.sub("\ufffd", c["name"])), _cell(ws, c["part_number"]),
+                   _cell(ws, c["ordering_part_number"] or None), c["length_m"],
                    _cell(ws, c["count"], number_format=COUNT_FORMAT),
-                   _cell(ws, c["total_length_m"], number_format=LENGTH_FORMAT), c["cable"]])
+                   _cell(ws, c["total_length_m"], number_format=LENGTH_FORMAT), _cell(ws, c["cable"])])
     n_cables = sum(c["count"] for c in cables)
     metres = round(sum(c["total_length_m"] for c in cables), 1)
     ws.append([_cell(ws, "Total", font=BOLD, border=TOTAL_BORDER)]
@@ -214,9 +214,9 @@ def _transceiver_table(ws, title: str, modules: list[dict]) -> int:
     ws.append([_cell(ws, title, font=BOLD)])
     ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in TRANSCEIVER_HEADER])
     for m in modules:
-        ws.append([_cell(ws, NOT_XML.sub("\ufffd", m["name"])), m["part_number"],
+        ws.append([_cell(ws, NOT_XML.sub("\ufffd", m["name"])), _cell(ws, m["part_number"]),
                    _cell(ws, m["count"], number_format=COUNT_FORMAT),
-                   m["transceiver"]])
+                   _cell(ws, m["transceiver"])])
     n_modules = sum(m["count"] for m in modules)
     ws.append([_cell(ws, "Total", font=BOLD, border=TOTAL_BORDER), _cell(ws, None, border=TOTAL_BORDER),
                _cell(ws, n_modules, font=BOLD, number_format=COUNT_FORMAT, border=TOTAL_BORDER),
@@ -261,7 +261,7 @@ def _summary_sheet(wb: Workbook, plan: CablingPlan, project_name: str, n_cables:
         ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in SUMMARY_HEADER])
         rows = tier_medium_counts(plan, plane)
         for tier, medium, cable, links, cables in rows:
-            ws.append([tier, medium or NO_CABLE, cable or None, _cell(ws, links, number_format=COUNT_FORMAT),
+            ws.append([tier, medium or NO_CABLE, _cell(ws, cable or None), _cell(ws, links, number_format=COUNT_FORMAT),
                        _cell(ws, cables, number_format=COUNT_FORMAT)])
         ws.append([_cell(ws, "Total", font=BOLD, border=TOTAL_BORDER), _cell(ws, None, border=TOTAL_BORDER),
                    _cell(ws, None, border=TOTAL_BORDER),

@@ -22,6 +22,7 @@ from designer.fileformat import load
 from designer.formatting import quantity
 
 from .registry import FORMATS, ExportError, check_target
+from .staging import Staging, StagingError
 
 NAME = "export"
 MIN_DPI, MAX_DPI = 36, 600
@@ -69,16 +70,27 @@ def run(args, catalog: Catalog) -> int:
         project = load(args.file, catalog)
         project = _with_quote_flags(project, args)
         analysis = analyze(project, catalog)
-    for fmt, out in wanted:
-        options = {"dpi": args.dpi} if "dpi" in fmt.options and args.dpi is not None else {}
+    # Each format goes to a temporary beside its target; all are renamed into place only when every one
+    # is written, so a failing format leaves no partial set (exporters/staging.py).
+    staging, wrote = Staging(), []
+    try:
+        for fmt, out in wanted:
+            options = {"dpi": args.dpi} if "dpi" in fmt.options and args.dpi is not None else {}
+            try:
+                with progress.step(f"Writing {fmt.title} to {out.name}"):
+                    wrote.append((out, fmt.write(analysis, staging.temporary(fmt, out), **options)))
+            except ExportError as exc:
+                raise UsageError(f"podplanner export: {fmt.flag}: {exc}") from None
+            except OSError as exc:
+                raise UsageError(f"podplanner export: {fmt.flag}: {out}: cannot be written "
+                                 f"({exc.strerror or exc})") from None
         try:
-            with progress.step(f"Writing {fmt.title} to {out.name}"):
-                account = fmt.write(analysis, out, **options)
-        except ExportError as exc:
-            raise UsageError(f"podplanner export: {fmt.flag}: {exc}") from None
-        except OSError as exc:
-            raise UsageError(f"podplanner export: {fmt.flag}: {out}: cannot be written "
-                             f"({exc.strerror or exc})") from None
+            staging.commit()
+        except StagingError as exc:
+            raise UsageError(f"podplanner export: {exc.fmt.flag}: {exc}") from None
+    finally:
+        staging.discard()
+    for out, account in wrote:
         print(f"wrote {out}: {account}")
     return 0
 

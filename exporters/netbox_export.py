@@ -68,6 +68,7 @@ from designer.rack_roles import device_role
 
 from . import pdf_style as st
 from .base import ExportError
+from .cell_text import csv_cell, csv_text
 from .netbox_readme import readme
 
 #: Catalog types the community devicetype-library holds (read at netbox-community/devicetype-library),
@@ -181,6 +182,17 @@ COLUMNS = {
     "10-cables.csv": ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
                       "type", "status", "length", "length_unit", "label", "description"),
 }
+
+
+#: the columns written as numbers (by :func:`num`, or counts), left as they are; every other column is text, and
+#: a text a spreadsheet could run as a formula gets a quote in front (:mod:`exporters.cell_text`). A hall's
+#: outline is points the export formats itself ("-1200,0;..."), read back as numbers by PodPlanner's import.
+NUMBER_COLUMNS = frozenset((
+    "position", "length", "width", "u_height", "outer_width", "outer_depth", "weight", "max_weight",
+    "cf_podplanner_x_mm", "cf_podplanner_y_mm", "cf_podplanner_rotation_deg", "cf_podplanner_power_limit_kw",
+    "cf_podplanner_outline_mm", "cf_podplanner_tile_mm", "cf_podplanner_power_capacity_kw",
+    "cf_podplanner_cooling_capacity_kw", "cf_podplanner_liquid_cooling_capacity_kw",
+    "cf_podplanner_floor_rating_kg_m2"))
 
 
 def _role(dev) -> str:
@@ -557,7 +569,7 @@ class _Wiring:
         if self.plan is None:
             return []
         names, owners = self.names, self.owners
-        head = {d: f"{csv_field(dev_names[d])}," for d in self.cabled_devices}
+        head = {d: f"{csv_field(csv_text(dev_names[d]))}," for d in self.cabled_devices}
         tail = {d: f",{itype[d]}\r\n" for d in self.cabled_devices}
         return [head[owners[k]] + names[k] + tail[owners[k]] for k in self.first_use.tolist()]
 
@@ -570,7 +582,7 @@ class _Wiring:
         ends = self.end_of.reshape(-1, 2).tolist()
         names, owners = self.names, self.owners
         # each end written once as "device,dcim.interface,port"
-        device_text = {d: csv_field(dev_names[d]) + ",dcim.interface," for d in self.cabled_devices}
+        device_text = {d: csv_field(csv_text(dev_names[d])) + ",dcim.interface," for d in self.cabled_devices}
         end_text = [device_text[o] + n for o, n in zip(owners, names)]
         described: dict[tuple, tuple] = {}
 
@@ -614,6 +626,11 @@ def csv_field(text: str) -> str:
 
 
 def _write_csv(path: Path, header, rows) -> None:
+    """A file's rows: tuples, whose text columns are escaped here, or ready-made lines, escaped as they were made."""
+    if rows and not isinstance(rows[0], str):
+        text = [i for i, name in enumerate(header) if name not in NUMBER_COLUMNS]
+        rows = [_escaped(row, text) for row in rows]
+
     def write(fh) -> None:
         w = csv.writer(fh)
         w.writerow(header)
@@ -623,3 +640,10 @@ def _write_csv(path: Path, header, rows) -> None:
             w.writerows(rows)
 
     write_atomic(path, write, newline="")
+
+
+def _escaped(row, text_columns: list[int]) -> list:
+    out = list(row)
+    for i in text_columns:
+        out[i] = csv_cell(out[i])
+    return out

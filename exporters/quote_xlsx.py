@@ -43,6 +43,7 @@ from .xlsx_cells import (
     TITLE,
     TOTAL_BORDER,
     WRAP,
+    as_text,
     fit_columns,
     put_text,
     ref,
@@ -351,7 +352,7 @@ def _section_table(sheet: _Pairs, sections: list[tuple[BomSection, _SectionCells
     top = row
     for section, cells in sections:
         s = cells.sheet
-        link = ws.cell(row, 1, section.title)
+        link = as_text(ws.cell(row, 1, section.title))
         link.hyperlink = Hyperlink(ref=link.coordinate, location=ref(s, "A1"))
         link.font = Font(color="1F4E79", underline="single")
         ws.cell(row, 2, f"={ref(s, cells.list_subtotal)}")

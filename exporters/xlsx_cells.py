@@ -8,6 +8,8 @@ from typing import Mapping
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
 from openpyxl.worksheet.worksheet import Worksheet
 
+from .cell_text import looks_like_formula
+
 MONEY = "#,##0.00"
 BOLD = Font(bold=True)
 TITLE = Font(bold=True, size=14)
@@ -43,10 +45,19 @@ def put_text(cell, value) -> None:
     if isinstance(value, str):
         value = NOT_XML.sub("\ufffd", value)
         cell.value = value
-        if value.startswith("="):
-            cell.data_type = "s"
+        as_text(cell)
     else:
         cell.value = value
+
+
+def as_text(cell):
+    """``cell`` (its value set) kept as text where a spreadsheet could take its text for a formula
+    (:func:`exporters.cell_text.looks_like_formula`): a string cell, never a formula, and with Excel's quote
+    prefix, so that editing the cell keeps it text. Returns the cell."""
+    if isinstance(cell.value, str) and looks_like_formula(cell.value):
+        cell.data_type = "s"
+        cell.quotePrefix = True
+    return cell
 
 
 def ref(sheet: str, cell: str) -> str:

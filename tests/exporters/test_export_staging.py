@@ -1,0 +1,115 @@
+"""A multi-format export writes the whole set or nothing: each format to a temporary, all renamed at the end."""
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+
+import pytest
+
+from designer.cli import main
+from designer.samples import DGX_B200_SU
+from exporters import cli as export_command
+from exporters.base import ExportError
+from exporters.registry import FORMATS
+from exporters.staging import Staging, StagingError
+
+
+def run(capsys, *args):
+    code = main(list(args), commands=[export_command])
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def _failing(path, **_):
+    """A format that writes part of its file and then finds it cannot go on."""
+    with open(path, "w") as fh:
+        fh.write("half")
+    raise ExportError("the design's compute fabric cannot be built: test")
+
+
+def test_a_failing_format_leaves_nothing_of_the_set(capsys, tmp_path, monkeypatch):
+    monkeypatch.setitem(FORMATS, "cabling", replace(FORMATS["cabling"], write=lambda a, p, **o: _failing(p)))
+    code, out, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(tmp_path / "bill.csv"),
+                         "--netbox", str(tmp_path / "netbox"), "--cabling", str(tmp_path / "cab.csv"),
+                         "--cabling-xlsx", str(tmp_path / "cab.xlsx"))
+    assert code == 2 and out == ""
+    assert err == "podplanner: error: export: --cabling: the design's compute fabric cannot be built: test\n"
+    assert os.listdir(tmp_path) == []  # no bill, no NetBox folder (nor its empty 07-device-types), no temporaries
+
+
+def test_a_format_that_cannot_write_leaves_the_old_files_as_they_were(capsys, tmp_path, monkeypatch):
+    def full(analysis, path, **_):
+        raise OSError(28, "No space left on device")
+
+    bill, folder = tmp_path / "bill.csv", tmp_path / "netbox"
+    assert run(capsys, "export", str(DGX_B200_SU), "--csv", str(bill), "--netbox", str(folder))[0] == 0
+    before = {p: p.read_bytes() for p in [bill, *folder.rglob("*")] if p.is_file()}
+    bill.write_text("old bill")
+    before[bill] = b"old bill"
+    monkeypatch.setitem(FORMATS, "dxf", replace(FORMATS["dxf"], write=full))
+    code, out, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(bill), "--netbox", str(folder),
+                         "--dxf", str(tmp_path / "plan.dxf"))
+    assert code == 2 and out == "" and err.count("\n") == 1
+    assert err.endswith(f"--dxf: {tmp_path / 'plan.dxf'}: cannot be written (No space left on device)\n")
+    assert {p: p.read_bytes() for p in [bill, *folder.rglob("*")] if p.is_file()} == before
+    assert sorted(os.listdir(tmp_path)) == ["bill.csv", "netbox"]
+
+
+def test_a_whole_set_is_written_with_no_temporaries_left(capsys, tmp_path):
+    code, out, _ = run(capsys, "export", str(DGX_B200_SU), "--csv", str(tmp_path / "bill.csv"),
+                       "--netbox", str(tmp_path / "netbox"), "--cabling", str(tmp_path / "cab.csv"))
+    assert code == 0 and [line.split(":")[0] for line in out.splitlines()] == [
+        f"wrote {tmp_path / n}" for n in ("bill.csv", "netbox", "cab.csv")]
+    assert sorted(os.listdir(tmp_path)) == ["bill.csv", "cab.csv", "netbox"]
+    assert (tmp_path / "netbox" / "07-device-types").is_dir()
+
+
+def test_a_target_in_a_folder_that_takes_no_files_is_refused_before_the_analysis(capsys, tmp_path, monkeypatch):
+    real = os.access
+    monkeypatch.setattr(os, "access", lambda p, mode, **k: False if str(p) == str(tmp_path / "ro") else
+                        real(p, mode, **k))
+    (tmp_path / "ro").mkdir()
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(tmp_path / "bill.csv"),
+                       "--cabling", str(tmp_path / "ro" / "c.csv"))
+    assert code == 2 and "--cabling" in err and "cannot write in this folder" in err and err.count("\n") == 1
+    assert sorted(os.listdir(tmp_path)) == ["ro"]
+
+
+def test_a_rename_that_fails_puts_every_target_back(tmp_path, monkeypatch):
+    """The commit itself failing on its third target: the first two (a replaced file, a replaced folder) are
+    put back as they were, and no temporary or old copy is left."""
+    old_file, old_folder, third = tmp_path / "a.csv", tmp_path / "nb", tmp_path / "c.csv"
+    old_file.write_text("old a")
+    old_folder.mkdir()
+    (old_folder / "README.txt").write_text("old readme")
+    staging = Staging()
+    staging.temporary(FORMATS["csv"], old_file).write_text("new a")
+    new_folder = staging.temporary(FORMATS["netbox"], old_folder)
+    new_folder.mkdir()
+    (new_folder / "README.txt").write_text("new readme")
+    staging.temporary(FORMATS["cabling"], third).write_text("new c")
+    real = os.replace
+
+    def replace_but_the_third(src, dst):
+        if str(dst) == str(third):
+            raise OSError(5, "Input/output error")
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace_but_the_third)
+    with pytest.raises(StagingError, match=r"c\.csv: cannot be written \(Input/output error\)") as caught:
+        staging.commit()
+    staging.discard()
+    assert caught.value.fmt is FORMATS["cabling"]
+    assert old_file.read_text() == "old a" and (old_folder / "README.txt").read_text() == "old readme"
+    assert sorted(os.listdir(tmp_path)) == ["a.csv", "nb"] and os.listdir(old_folder) == ["README.txt"]
+
+
+def test_a_symlinked_target_is_written_through(tmp_path):
+    real = tmp_path / "real.csv"
+    real.write_text("old")
+    link = tmp_path / "link.csv"
+    link.symlink_to(real)
+    staging = Staging()
+    staging.temporary(FORMATS["csv"], link).write_text("new")
+    staging.commit()
+    assert link.is_symlink() and real.read_text() == "new" and sorted(os.listdir(tmp_path)) == ["link.csv", "real.csv"]
