@@ -22,6 +22,7 @@ from designer.rack_roles import device_role, system_components
 from designer.rules import occupied_span
 
 from . import pdf_style as st
+from . import pdf_text
 
 FACES = ("front", "rear")
 HEADER_PT = 34.0
@@ -54,12 +55,15 @@ def short_name(dev: DeviceType) -> str:
 def fit(text: str, font: str, size: float, room: float, *, whole_words: bool = False) -> str:
     """``text`` cut to fit ``room`` points: with ``whole_words``, by dropping trailing words while two are left
     ("Quantum-2 QM9700 NDR InfiniBand switch" -> "Quantum-2 QM9700 NDR"), else with an ellipsis
-    (empty when not even one letter fits)."""
-    text = st.printable(text)
-    if stringWidth(text, font, size) <= room:
+    (empty when not even one letter fits). Only as much of ``text`` as the room could hold is looked at, and
+    the ellipsis is placed by bisection (:mod:`exporters.pdf_text`): a 5 MB name costs what a long one does."""
+    text, cut = pdf_text.head(text, font, size, room)
+    if not cut and stringWidth(text, font, size) <= room:
         return text
     if whole_words:
         words = text.split()
+        if cut and text[-1].isspace():
+            words.append("")  # the cut fell between words: the first pop takes this, so all of them are tried
         while len(words) > 2:
             words.pop()
             while len(words) > 2 and words[-1].isdigit():  # "Spectrum SN2201 1" would misread "1 GbE"
@@ -69,9 +73,7 @@ def fit(text: str, font: str, size: float, room: float, *, whole_words: bool = F
                 continue
             if stringWidth(short, font, size) <= room:
                 return short
-    while text and stringWidth(text + "…", font, size) > room:
-        text = text[:-1]
-    return (text.rstrip(" ,(-") + "…") if text else ""
+    return pdf_text.ellipsise(text, font, size, room, strip=" ,(-", empty="")
 
 
 def elevation_drawing(rack: Rack, catalog: Catalog, *, width: float = 250.0, height: float = 440.0,

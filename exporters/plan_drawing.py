@@ -41,6 +41,7 @@ from designer.rack_roles import ROLES as ROLE_ORDER
 from designer.rack_roles import rack_role
 
 from . import pdf_style as st
+from . import pdf_text
 
 if TYPE_CHECKING:
     from designer.analysis import Analysis
@@ -171,6 +172,8 @@ def plan_drawing(analysis: Analysis, hall_id: str | None = None, *, width: float
     scale = choose_scale(span_x, span_y, avail_w, avail_h)
     k = PT_PER_MM / scale
     scale_label = f"Scale 1:{number(scale)} at print size"
+    # the hall's name takes what the scale leaves of the line, cut with an ellipsis when it is longer
+    title = pdf_text.clip(title, st.BOLD, 10, width - 20 - stringWidth(scale_label, st.FONT, 7.5))
     if shrink_width:
         widest_item = max((14 + stringWidth(label, st.FONT, 7) + 12 for _, _, label in legend.items), default=0.0)
         need = math.ceil(max(span_x * k + 8,
@@ -319,7 +322,8 @@ def _legend_of(c: _Contents, width: float) -> _Legend:
 
 
 def _header_texts(hall, c: _Contents) -> tuple[str, str]:
-    """The hall's name, and its size, area, what it holds and what the colours show."""
+    """The hall's name (as it is: the caller cuts it to the room it has), and its size, area, what it holds
+    and what the colours show."""
     bx0, by0, bx1, by1 = hall.bounds
     what = ("racks by role" if c.colour_by == "role" else
             "racks by maximum draw as a share of their power limit"
@@ -327,7 +331,7 @@ def _header_texts(hall, c: _Contents) -> tuple[str, str]:
     floor_units = f", {count(len(c.floors), 'floor unit')}" if c.floors else ""
     sub = (f"{quantity((bx1 - bx0) / 1000, 'm')} × {quantity((by1 - by0) / 1000, 'm')}, "
            f"{quantity(hall.area_m2, 'm²')}, {count(len(c.racks), 'rack')}{floor_units}; {what}")
-    return st.printable(hall.name or hall.id), st.printable(sub)
+    return hall.name or hall.id, st.printable(sub)
 
 
 def _draw_racks(d: PlanDrawing, c: _Contents, page: _Page, legend: _Legend) -> None:
@@ -441,9 +445,11 @@ class _Fit(NamedTuple):
 
 def _fit(text: str, corners: np.ndarray) -> _Fit:
     """How large ``text`` can be printed inside a footprint, level or turned."""
-    text = st.printable(text)
     xs, ys = corners[:, 0], corners[:, 1]
     bw, bh = float(xs.max() - xs.min()), float(ys.max() - ys.min())
+    # no more of a long name than the footprint could hold at the smallest size is looked at: cut, it is
+    # too wide for either way, as the whole of it is
+    text, _ = pdf_text.head(text, st.FONT, MIN_LABEL_PT, max(bw, bh) - 2)
     unit = stringWidth(text, st.FONT, 1.0) or 1.0
     across = min(MAX_LABEL_PT, bh * 0.6, (bw - 2) / unit)
     along = min(MAX_LABEL_PT, bw * 0.6, (bh - 2) / unit)

@@ -54,8 +54,8 @@ def build(quote: Quote) -> tuple[bytes, int]:
     """The PDF of ``quote`` and its number of pages."""
     buf = io.BytesIO()
     q = quote.project.quote
-    doc = QuoteDoc(buf, quote.pages, project=quote.project.name, quote_number=quote.number, currency=quote.cur,
-                   valid_until=long_date(quote.valid_until), title=f"Quotation {quote.number}: {quote.project.name}",
+    doc = QuoteDoc(buf, quote.pages, project=quote.name, quote_number=quote.number, currency=quote.cur,
+                   valid_until=long_date(quote.valid_until), title=f"Quotation {quote.number}: {quote.name}",
                    author=q.prepared_by or "PodPlanner")
     quote.story = [quote.pages]  # first, so that it hears the page count of every pass
     for chapter in CHAPTERS:

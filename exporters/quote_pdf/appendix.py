@@ -14,13 +14,21 @@ from designer.quote_settings import parse_date
 
 from .. import pdf_style as st
 from .layout import CONTENT_W
-from .text import DAGGER, DOUBLE_DAGGER, long_date, percent_typed, plural
+from .text import DAGGER, DOUBLE_DAGGER, NAME_ROOM, fit_lines, long_date, name, percent_typed, plural
 
 if TYPE_CHECKING:
     from .quote import Quote
 
 #: At most this many findings get a row; the rest are counted.
 MAX_FINDINGS = 200
+#: The width of the findings table's columns.
+FINDING_WIDTHS = (50.0, 110.0, CONTENT_W - 160)
+#: A finding's places are cut to this many lines of their column.
+WHERE_LINES = 4
+#: A finding's text longer than this may name a place by a long name: each such name is cut in it.
+LONG_FINDING = 400
+#: ... of its first this many places (a finding about every rack names a few of them).
+NAMED_PLACES = 20
 #: A catalog figure's key as the sources table names what is unconfirmed.
 FIELD_WORDS = {"price.amount": "price", "part_number": "part number", "power_typical_w": "typical power",
                "power_max_w": "maximum power", "weight_kg": "weight", "u_height": "height in U",
@@ -59,16 +67,60 @@ def findings(quote: Quote) -> None:
     quote.story.append(quote.p(quote.t(f"The design checks report {said}.{first}")))
     shown = fs[:MAX_FINDINGS]
     rows = [["Severity", "Where", "Finding"]]
+    names = PlaceNames(quote.project)
     for f in shown:
         colour = st.SEVERITY_COLOURS.get(f.severity, st.TEXT).hexval()[2:]
+        # each long name cut to two lines of the column, so that "+14 more" after it is still read
+        where = names.cut(quote.namer.summary(f.places), f.places, 2 * (FINDING_WIDTHS[1] - 7))
+        where = fit_lines(where, FINDING_WIDTHS[1], WHERE_LINES)
         rows.append([Paragraph(f'<font color="#{colour}"><b>{quote.t(f.severity)}</b></font>', quote.s["Cell"]),
-                     quote.namer.summary(f.places), f.message])
-    quote.story.append(quote.table(rows, [50, 110, CONTENT_W - 160]))
+                     where, names.cut(f.message, f.places)])
+    quote.story.append(quote.table(rows, list(FINDING_WIDTHS)))
     if len(fs) > MAX_FINDINGS:
         rest = Counter(f.severity for f in fs[MAX_FINDINGS:])
         quote.story.append(quote.p(quote.t(
             f"{number(len(fs) - MAX_FINDINGS)} more findings are not listed ("
             + ", ".join(plural(rest[k], words[k]) for k in words if rest.get(k)) + ")."), "Note"))
+
+
+class PlaceNames:
+    """The user's names a finding's places go by (a rack's name, row and hall; a device's name and its rack's),
+    to cut where a long text holds them: a 2,000-character rack name in a finding prints as its first hundred
+    characters and an ellipsis, and the rest of the finding after it."""
+
+    def __init__(self, project):
+        self.project = project
+        self._devices: dict[str, tuple] | None = None
+
+    def of(self, place: str) -> list[str]:
+        p = self.project
+        kind, _, ident = place.partition(":")
+        if kind == "rack" and p.has_rack(ident):
+            r = p.rack(ident)
+            return [r.name, r.row] + self.of(f"hall:{r.hall}")
+        if kind == "hall" and p.has_hall(ident):
+            return [p.hall(ident).name]
+        if kind == "floor" and p.has_floor_device(ident):
+            f = p.floor_device(ident)
+            return [f.name] + self.of(f"hall:{f.hall}")
+        if kind == "device":
+            if self._devices is None:
+                self._devices = {d.id: (r, d) for r in p.racks for d in r.devices}
+            found = self._devices.get(ident)
+            if found is not None:
+                return [found[1].name] + self.of(f"rack:{found[0].id}")
+        return []
+
+    def cut(self, text: str, places, room: float = NAME_ROOM) -> str:
+        """``text`` with every long name of ``places`` in it cut to ``room`` as :func:`~.text.name` cuts names."""
+        if len(text) <= LONG_FINDING:
+            return text
+        raw = sorted({n for place in places[:NAMED_PLACES] for n in self.of(place) if n}, key=len, reverse=True)
+        for n in raw:
+            short = name(n, room)
+            if short != n and n in text:
+                text = text.replace(n, short)
+        return text
 
 
 def sources(quote: Quote) -> None:

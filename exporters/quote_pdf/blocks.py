@@ -10,8 +10,12 @@ from collections.abc import Iterable
 from reportlab.platypus import CondPageBreak, PageBreak, Paragraph, Table
 
 from .. import pdf_style as st
+from ..pdf_text import clip
 from .layout import CONTENT_W, Heading, table_style
-from .text import keep_units, text
+from .text import fit_lines, keep_units, lines_room, text
+
+#: A heading is cut to this many lines of the page: the table of contents lists it in a cell.
+HEADING_LINES = 2
 
 
 class Blocks:
@@ -32,7 +36,9 @@ class Blocks:
     def heading(self, text: str, level: int = 0) -> Heading:
         """A heading that reaches the table of contents and the outline, under a key of its own."""
         self._keys += 1
-        return Heading(self.t(text), self.s["H1" if level == 0 else "H2"], level, f"h{self._keys}")
+        style = self.s["H1" if level == 0 else "H2"]
+        text = clip(text, style.fontName, style.fontSize, lines_room(CONTENT_W, HEADING_LINES, style.fontSize))
+        return Heading(self.t(text), style, level, f"h{self._keys}")
 
     def minor(self, text: str, room: float = 90.0) -> list:
         """A small heading over a table, on a new page unless ``room`` points are left."""
@@ -63,8 +69,8 @@ class Blocks:
                     elif c in numeric:
                         # a figure never wraps, and the table draws a plain string far faster than a paragraph
                         out.append(st.printable(words))
-                    else:
-                        out.append(Paragraph(self.t(words), self.s["Cell"]))
+                    else:  # text of any length: cut to the lines a cell may take
+                        out.append(Paragraph(self.t(fit_lines(words, widths[c])), self.s["Cell"]))
                 else:
                     out.append(value)
             cells.append(out)
@@ -86,7 +92,8 @@ class Blocks:
 
     def pairs(self, rows: list[tuple[str, str]], widths=(190.0, CONTENT_W - 190.0)) -> Table:
         """A two-column table of label and value (no header)."""
-        cells = [[Paragraph(self.t(k), self.s["Cell"]), Paragraph(self.t(v), self.s["CellBold"])] for k, v in rows]
+        cells = [[Paragraph(self.t(fit_lines(k, widths[0])), self.s["Cell"]),
+                  Paragraph(self.t(fit_lines(v, widths[1], font=st.BOLD)), self.s["CellBold"])] for k, v in rows]
         t = Table(cells, colWidths=list(widths))
         t.setStyle(table_style([("VALIGN", (0, 0), (-1, -1), "TOP"),
                                 ("LEFTPADDING", (0, 0), (-1, -1), 3.5), ("RIGHTPADDING", (0, 0), (-1, -1), 3.5),

@@ -9,22 +9,27 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from designer.formatting import money, number, percent
 
 from .. import pdf_style as st
+from ..pdf_text import clip_counted
 from .layout import CONTENT_W, table_style
-from .text import DAGGER, long_date, plural
+from .text import DAGGER, fit_lines, lines_room, long_date, plural
 
 if TYPE_CHECKING:
     from .quote import Quote
+
+#: The project's description is cut to this many lines of the cover, and the cover says so.
+DESCRIPTION_LINES = 6
+#: A value on the cover (customer, prepared by, quote number) is cut to this many lines of its column.
+VALUE_LINES = 4
 
 
 def cover(quote: Quote) -> None:
     """The first page: the project, who it is for, its number and dates, and the total in a box."""
     q, s, summ = quote.project.quote, quote.story, quote.a.summary
-    s.append(quote.p(quote.t(quote.project.name), "CoverTitle"))
-    desc = quote.project.description.strip()
+    s.append(quote.p(quote.t(quote.name), "CoverTitle"))
     line = f"{number(summ.gpus)} GPUs in {plural(summ.racks, 'rack')}"
     if summ.halls != 1:
         line += f" across {plural(summ.halls, 'hall')}"
-    s.append(quote.p(quote.t(desc) + "<br/>" + quote.t(line) if desc else quote.t(line), "CoverSub"))
+    s.append(quote.p(description(quote) + quote.t(line), "CoverSub"))
     rows = [("Customer", q.customer.strip() or "To be confirmed", ""),
             ("Prepared by", q.prepared_by.strip() or "PodPlanner", ""),
             ("Quote number", quote.number, "derived from the project name and date" if quote.number_derived else ""),
@@ -33,6 +38,7 @@ def cover(quote: Quote) -> None:
             ("Currency", quote.cur, "all prices exclude tax and shipping")]
     cells = []
     for label, value, note in rows:
+        value = fit_lines(value, CONTENT_W - 110, VALUE_LINES, font=st.BOLD, size=10.5)
         v = quote.t(value) + (f'<br/><font name="{st.FONT}" size="7" color="#5C6673">{quote.t(note)}</font>'
                               if note else "")
         cells.append([quote.p(quote.t(label), "CoverLabel"), quote.p(v, "CoverValue")])
@@ -47,6 +53,22 @@ def cover(quote: Quote) -> None:
         "equipment and the computed fabric; prices marked " + DAGGER + " are indicative (press, third-party "
         "or planning estimates) and are to be confirmed by the vendor before ordering.", "Note")]
     s += [NextPageTemplate("body")]
+
+
+def description(quote: Quote) -> str:
+    """The project's description as the cover's subtitle markup, with a line break after it ("" when it has
+    none): cut to DESCRIPTION_LINES lines with an ellipsis and a note of how much of it is printed."""
+    desc = quote.project.description.strip()
+    if not desc:
+        return ""
+    style = quote.s["CoverSub"]
+    shown, kept = clip_counted(desc, style.fontName, style.fontSize,
+                               lines_room(CONTENT_W, DESCRIPTION_LINES, style.fontSize))
+    note = ""
+    if kept is not None:
+        note = f' <font size="8">(shortened: the first {number(kept)} of its {number(len(desc))} characters)</font>'
+
+    return quote.t(shown) + note + "<br/>"
 
 
 def total_box(quote: Quote) -> Table:

@@ -8,11 +8,11 @@ are laid out in every pass but drawn only once the page count is known (:class:`
 from __future__ import annotations
 
 from reportlab.lib.pagesizes import A4
-from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, TableStyle
 from reportlab.platypus.doctemplate import IndexingFlowable
 
 from .. import pdf_style as st
+from ..pdf_text import clip
 
 PAGE_W, PAGE_H = A4
 MARGIN_X = 40.0
@@ -142,15 +142,6 @@ def table_style(commands: list) -> TableStyle:
     """A table style that sets the embedded font first: a table's own default is Helvetica, which it sets on
     the canvas even where every cell is a paragraph, and which would then sit unembedded in the PDF."""
     return TableStyle([("FONT", (0, 0), (-1, -1), st.FONT, 7.5)] + list(commands))
-
-
-def clip(text: str, font: str, size: float, room: float) -> str:
-    """``text`` cut to ``room`` points with an ellipsis: a long name in a header must not run into the other half."""
-    if stringWidth(text, font, size) <= room:
-        return text
-    while text and stringWidth(text + "…", font, size) > room:
-        text = text[:-1]
-    return text + "…"
 
 
 class Deferred(Flowable):

@@ -12,7 +12,7 @@ from ..plan_drawing import plan_drawing
 from .layout import CONTENT_W, Deferred, PageCount, table_style
 from designer.formatting import number
 
-from .text import plural
+from .text import name, plural
 
 if TYPE_CHECKING:
     from designer.analysis import Analysis
@@ -73,7 +73,7 @@ def floor_plan(quote: Quote) -> None:
         quote.story.append(PlanFlowable(quote.a, hall.id, "role", quote.pages))
     if len(halls) > MAX_HALLS:
         quote.story.append(quote.p(f"{number(len(halls) - MAX_HALLS)} more halls are not drawn: "
-                                   + quote.t(", ".join(h.name or h.id for h in halls[MAX_HALLS:])), "Note"))
+                                   + quote.t(", ".join(name(h.name or h.id) for h in halls[MAX_HALLS:])), "Note"))
 
 
 def builds(quote: Quote) -> list[list]:

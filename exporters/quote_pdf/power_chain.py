@@ -16,7 +16,7 @@ from designer.views.base import require
 from ..fabric_text import is_ethernet, switches_label, switches_value, technology_name, tier_names
 from .layout import CONTENT_W
 from .plan import MAX_HALLS, PlanFlowable
-from .text import cell, plural
+from .text import cell, name, plural
 
 if TYPE_CHECKING:
     from .quote import Quote
@@ -55,13 +55,13 @@ def power(quote: Quote) -> None:
         s += quote.minor("By hall")
         rows = [["Hall", "IT typical (kW)", "IT maximum (kW)", "Capacity (kW)", "Headroom (kW)", "Facility (kW)"]]
         for h in halls:
-            rows.append([h.name or h.id, cell(h.it_typical_kw, "kW"), cell(h.it_max_kw, "kW"),
+            rows.append([name(h.name or h.id), cell(h.it_typical_kw, "kW"), cell(h.it_max_kw, "kW"),
                          cell(h.capacity_kw, "kW"), cell(h.headroom_kw, "kW"), cell(h.facility_kw, "kW")])
         s.append(quote.table(rows, [CONTENT_W - 5 * 72] + [72] * 5, numeric=(1, 2, 3, 4, 5)))
     power_chain(quote, pw)
     prow = pw.rows
     if prow:
-        hall_names = {h.id: h.name or h.id for h in quote.project.halls}
+        hall_names = {h.id: name(h.name or h.id) for h in quote.project.halls}
         shown = prow
         note = ""
         if len(prow) > MAX_POWER_ROWS:
@@ -73,7 +73,7 @@ def power(quote: Quote) -> None:
             s.append(quote.p(quote.t(note), "Note"))
         rows = [["Hall", "Row of racks", "Racks in row", "Typical (kW)", "Maximum (kW)"]]
         for r in shown:
-            rows.append([hall_names.get(r.hall, r.hall), r.row or "(no row)", number(r.racks),
+            rows.append([hall_names.get(r.hall, r.hall), name(r.row) if r.row else "(no row)", number(r.racks),
                          cell(r.typical_kw, "kW"), cell(r.max_kw, "kW")])
         s.append(quote.table(rows, [CONTENT_W - 4 * 90, 90, 90, 90, 90], numeric=(2, 3, 4)))
     sup = pw.supplies
@@ -104,11 +104,11 @@ def power(quote: Quote) -> None:
 def power_chain(quote: Quote, pw: PowerView) -> None:
     """Each level above the racks: what it may carry, what it carries, and what it carries with its partner
     lost (the figure a facilities team signs off)."""
-    hall_names = {h.id: h.name or h.id for h in quote.project.halls}
+    hall_names = {h.id: name(h.name or h.id) for h in quote.project.halls}
     rows = [["Level", "Capacity (kW)", "Normal (kW)", "Partner lost (kW)", "Peak (kW)"]]
     for ups in pw.ups:
         for u in ups.systems:
-            rows.append([f"{hall_names.get(ups.hall, ups.hall)}: {u.name} ({ups.scheme})",
+            rows.append([f"{hall_names.get(ups.hall, ups.hall)}: {name(u.name)} ({ups.scheme})",
                          cell(u.capacity_kw, "kW"), cell(u.normal_kw, "kW"), cell(u.failover_kw, "kW"),
                          cell(u.peak_kw, "kW")])
     rated = [r for r in pw.rows if r.rating_kw]
@@ -119,7 +119,7 @@ def power_chain(quote: Quote, pw: PowerView) -> None:
         top = max(rated, key=lambda r: max(f.failover_utilisation or 0 for _, f in feeds(r)))
         side, f = max(feeds(top), key=lambda kv: kv[1].failover_utilisation or 0)
         runs = f"{top.runs} x " if top.runs > 1 else ""
-        rows.append([f"Busiest row {top.row}: {runs}{quantity(top.rating_a, 'A')} {top.distribution} {side}",
+        rows.append([f"Busiest row {name(top.row)}: {runs}{quantity(top.rating_a, 'A')} {top.distribution} {side}",
                      cell(top.failover_capacity_kw, "kW"), cell(f.normal_kw, "kW"),
                      cell(f.failover_kw, "kW"), cell(f.peak_kw, "kW")])
     for g in pw.generators:
@@ -158,7 +158,7 @@ def cooling(quote: Quote) -> None:
         rows = [["Hall", "Air (kW)", "Air capacity (kW)", "Air headroom (kW)", "Liquid (kW)",
                  "Liquid capacity (kW)", "Liquid headroom (kW)"]]
         for h in halls:
-            rows.append([h.name or h.id, cell(h.air_kw, "kW"), cell(h.air_capacity_kw, "kW"),
+            rows.append([name(h.name or h.id), cell(h.air_kw, "kW"), cell(h.air_capacity_kw, "kW"),
                          cell(h.air_headroom_kw, "kW"), cell(h.liquid_kw, "kW"),
                          cell(h.liquid_capacity_kw, "kW"), cell(h.liquid_headroom_kw, "kW")])
         s.append(quote.table(rows, [CONTENT_W - 6 * 64] + [64] * 6, numeric=(1, 2, 3, 4, 5, 6)))
@@ -172,7 +172,7 @@ def cooling(quote: Quote) -> None:
         rows = [["CDUs", "Racks", "Load (kW)", "Capacity (kW)", "With one CDU out (kW)", "Load share",
                  "Redundancy", "Flow / capacity (l/min)"]]
         for lp in shown:
-            units = ", ".join(cdu_unit_name(quote.project, u) for u in lp.units)
+            units = ", ".join(name(cdu_unit_name(quote.project, u)) for u in lp.units)
             rows.append([units, number(len(lp.racks)), cell(lp.load_kw, "kW"), cell(lp.capacity_kw, "kW"),
                          cell(lp.capacity_n_minus_1_kw, "kW"), percent(lp.utilisation), lp.redundancy,
                          f"{cell(lp.coolant_flow_lpm, 'l/min')} / {cell(lp.flow_capacity_lpm, 'l/min')}"])

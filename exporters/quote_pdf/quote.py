@@ -15,9 +15,13 @@ from designer.quote_settings import QuoteError, parse_date
 from designer.views import BomLine
 
 from ..base import ExportError
+from ..pdf_text import clip
 from .blocks import Blocks
-from .layout import PageCount
-from .text import derived_quote_number
+from .layout import CONTENT_W, PageCount
+from .text import derived_quote_number, lines_room
+
+#: The project's name is cut to this many lines of the cover's title (and is printed so everywhere).
+TITLE_LINES = 3
 
 if TYPE_CHECKING:
     from designer.analysis import Analysis
@@ -34,6 +38,10 @@ class Quote(Blocks):
             if not analysis.has(key):
                 raise ExportError(f"the analysis has no {PROJECT_PLACES.get(key, key).lower()} to quote")
         self.a, self.project, self.catalog = analysis, analysis.project, analysis.catalog
+        title = self.s["CoverTitle"]
+        #: the project's name as the quote prints it: cut to the cover title's lines
+        self.name = clip(self.project.name, title.fontName, title.fontSize,
+                         lines_room(CONTENT_W, TITLE_LINES, title.fontSize))
         # the findings' places, named as the window's findings panel names them
         self.namer = Namer(self.project, self.catalog)
         self.bom, self.cost = analysis.bom, analysis.cost

@@ -42,7 +42,7 @@ def opening(quote: Quote):
             systems[dev.name] += n
     made_of = ", ".join(f"{number(n)} × {name}" for name, n in systems.most_common(3)) or "no GPU systems"
     return quote.p(
-        f"{quote.t(quote.project.name)} is a design of <b>{number(summ.gpus)} GPUs</b> ({quote.t(made_of)}) in "
+        f"{quote.t(quote.name)} is a design of <b>{number(summ.gpus)} GPUs</b> ({quote.t(made_of)}) in "
         f"{plural(summ.racks, 'rack')} across {plural(summ.halls, 'hall')}. This quote prices its "
         f"{plural(quote.bom.lines, 'bill line')} at <b>{quote.t(money(quote.bom.price_total, quote.cur))}</b> "
         f"net{total_caveat(quote)}.")

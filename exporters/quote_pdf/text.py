@@ -6,6 +6,10 @@ the quote's own. Data reaches paragraph markup through :func:`text`, which escap
 
 A setting without a unit (PUE, power factor, oversubscription, years of depreciation) is printed as the
 user typed it (``f"{pue:g}"``), as the CLI prints it: "PUE 1.3", not "PUE 1.30".
+
+User text (names, a description) may be of any length, and is never laid out in full when it is long: a
+name is cut to :data:`NAME_ROOM` points (:func:`name`), a table cell's text to :data:`CELL_LINES` lines of
+its column, and any other data to :data:`PARAGRAPH_CHARS` characters (:func:`text`), each with an ellipsis.
 """
 from __future__ import annotations
 
@@ -16,6 +20,7 @@ from datetime import date
 from designer.formatting import DECIMALS, count, number, percent
 
 from .. import pdf_style as st
+from ..pdf_text import clip, shorten
 
 #: Marks beside a unit price (explained in the bill's legend): indicative, stale, undated.
 DAGGER, DOUBLE_DAGGER, SECTION_MARK = "†", "‡", "§"
@@ -26,9 +31,37 @@ INDICATIVE = "indicative: press, third-party or planning estimate"
 plural = count
 
 
+#: Data in running text is cut after this many characters: some 3 pages of body text, more than any
+#: sentence the quote writes, and a 10 MB text is never laid out.
+PARAGRAPH_CHARS = 20_000
+#: A name of a rack, hall, row or unit is cut to this many points of 7.5-point text (some 100 characters):
+#: two or three lines of a narrow table column.
+NAME_ROOM = 420.0
+#: A table cell's text is cut to this many lines of its column (wrapped, it may take up to twice as many).
+CELL_LINES = 12
+
+
 def text(data: object) -> str:
-    """Data as paragraph text: printable, markup escaped (a project named "A&B <test>" prints as typed)."""
-    return st.para_text(data)
+    """Data as paragraph text: printable, markup escaped (a project named "A&B <test>" prints as typed), and
+    cut to :data:`PARAGRAPH_CHARS` characters."""
+    return st.para_text(shorten(str(data), PARAGRAPH_CHARS))
+
+
+def name(data: object, room: float = NAME_ROOM) -> str:
+    """A user's name for something, printable and cut to ``room`` points of 7.5-point text with an ellipsis."""
+    return clip(data, st.FONT, 7.5, room)
+
+
+def lines_room(width: float, lines: int, size: float) -> float:
+    """The room of ``lines`` lines ``width`` points wide for text cut to fit them: a line broken inside a long
+    word leaves up to a character's width (``size``) of it empty."""
+    return lines * max(width - size, size)
+
+
+def fit_lines(data: object, width: float, lines: int = CELL_LINES, *, font: str = st.FONT,
+              size: float = 7.5) -> str:
+    """Text for a column ``width`` points wide (its padding taken off), cut to ``lines`` lines' worth."""
+    return clip(data, font, size, lines_room(width - 7.0, lines, size))
 
 
 def cell(x: float | None, unit: str) -> str:
