@@ -278,6 +278,8 @@ def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:
                                  "and optionally date and source")
             entry = PriceEntry(**p)
             check_price_entry(entry, f"{where}.prices[{i}]")
+            if entry.amount == 0:  # -0.0 is 0.0
+                entry = replace(entry, amount=entry.amount + 0)
             entries.append(entry)
         d["prices"] = tuple(entries)
     return QuoteSettings(**d)
