@@ -305,3 +305,11 @@ def test_a_price_of_minus_zero_is_written_as_zero(capsys, tmp_path):
     assert main(["--catalog", str(user), "export", str(GOLDEN), "--csv", str(out)], commands=[exporters.cli]) == 0
     cells = [c for row in csv.reader(out.open(newline="")) for c in row]
     assert "-0.00" not in cells and "0.00" in cells
+
+
+@pytest.mark.parametrize(("name", "words"), [("SU\n01", "--name holds a control character (\\n)"),
+                                             ("x" * (MAX_TEXT_CHARS + 1), "--name is 201 characters long")])
+def test_a_generated_design_s_name_is_held_to_the_bounds_before_anything_is_written(capsys, tmp_path, name, words):
+    out = tmp_path / "new.podplan.json"
+    line = one_error(capsys, "new", "superpod", "--system", "dgx-b200", "--sus", "1", "--name", name, "-o", str(out))
+    assert words in line and not out.exists()
