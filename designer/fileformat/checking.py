@@ -179,6 +179,8 @@ class _Reader(PlainRacks, ValueChecks):
 
     def stamp(self, value: Any, where: str) -> str:
         """A version the file was written with (``0.1.0``, ``2026.12+04fd10a41f65``): one short line of text."""
+        if isinstance(value, str) and (len(value) > MAX_STAMP_CHARS or not value.isprintable()):
+            raise ProjectFileError(where, f"must be one line of at most {MAX_STAMP_CHARS} printable characters")
         text = self.text(value, where, allow_empty=False)
         if len(text) > MAX_STAMP_CHARS or not text.isprintable():
             raise ProjectFileError(where, f"must be one line of at most {MAX_STAMP_CHARS} printable characters")
