@@ -208,7 +208,7 @@ def _number(ctx: _Ctx, name: str, raw: Any, kind: type, lo: float, hi: float) ->
         raise ctx.fail(name, f"must be a whole number, got {quoted(value)}")
     if not lo <= value <= hi:
         raise ctx.fail(name, f"{quoted(value)} is outside {lo:g}..{hi:g}")
-    return int(value) if kind is int else float(value)
+    return int(value) if kind is int else float(value) + 0.0  # + 0.0: -0.0 is 0.0 (a price of -0 prints 0.00)
 
 
 def quoted(value: Any) -> str:

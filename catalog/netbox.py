@@ -234,11 +234,14 @@ def _check_loadable(dev: DeviceType, file: str) -> None:
 
 
 def _check_events(text: str, file: str) -> None:
-    """Walk the YAML's events before building anything: refuse aliases, too many nodes, too deep a nest."""
+    """Walk the YAML's events before building anything: refuse aliases, too many nodes, too deep a nest,
+    and a key given twice in one mapping (YAML would keep the last silently: ``model:`` twice)."""
     nodes = depth = 0
+    # per open mapping: the keys seen and whether a key comes next; None per open sequence
+    open_nodes: list[list | None] = []
     for event in yaml.parse(text, Loader=_LOADER):
+        line = event.start_mark.line + 1 if event.start_mark else "?"
         if isinstance(event, yaml.AliasEvent):
-            line = event.start_mark.line + 1 if event.start_mark else "?"
             raise CatalogError(file, "", f"line {line}: YAML aliases (*{str(event.anchor)[:40]}) are not accepted; "
                                          "NetBox device types use none")
         if isinstance(event, (yaml.ScalarEvent, yaml.MappingStartEvent, yaml.SequenceStartEvent)):
@@ -246,12 +249,23 @@ def _check_events(text: str, file: str) -> None:
             if nodes > MAX_NODES:
                 raise CatalogError(file, "", f"holds more than {MAX_NODES:,} YAML values; no device type is "
                                              "that large")
+            mapping = open_nodes[-1] if open_nodes else None
+            if mapping is not None:
+                keys, key_next = mapping
+                if key_next and isinstance(event, yaml.ScalarEvent):
+                    if event.value in keys:
+                        raise CatalogError(file, "", f"line {line}: key {quoted(event.value)} is given twice in one "
+                                                     "mapping (the last would silently replace the first)")
+                    keys.add(event.value)
+                mapping[1] = not key_next
         if isinstance(event, (yaml.MappingStartEvent, yaml.SequenceStartEvent)):
             depth += 1
             if depth > MAX_DEPTH:
                 raise CatalogError(file, "", f"nests more than {MAX_DEPTH} levels deep; a device type has three")
+            open_nodes.append([set(), True] if isinstance(event, yaml.MappingStartEvent) else None)
         elif isinstance(event, (yaml.MappingEndEvent, yaml.SequenceEndEvent)):
             depth -= 1
+            open_nodes.pop()
 
 
 def load_yaml(text: str, file: str) -> object:

@@ -72,8 +72,9 @@ def money(amount: float | None, currency: str = "") -> str:
     if amount is None:
         return "no price"
     text = f"{abs(amount):,.2f}"
+    negative = amount < 0 and any(c in "123456789" for c in text)  # -0.001 is 0.00, not −0.00
     text = f"{currency} {text}" if currency else text
-    return f"−{text}" if amount < 0 else text
+    return f"−{text}" if negative else text
 
 
 def count(n: int, word: str, many: str | None = None) -> str:

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from functools import cached_property
 from typing import Iterable
 
+from .bounds import id_key
 from .facility import NO_FACILITY, Facility
 from .quote_settings import QuoteSettings
 from .settings import Settings
@@ -208,9 +209,26 @@ class Project:
         """The id of the rack a mounted device is in (device ids are unique in the whole design), or None."""
         return self._device_rack.get(device_id)
 
+    @cached_property
+    def _folded_ids(self) -> dict[str, str]:
+        """The non-ASCII hall, rack and floor unit ids by what they are compared by (NFKC)."""
+        return {id_key(i): i for i in (*self._hall_pos, *self._rack_pos, *self._floor_pos) if not i.isascii()}
+
+    @cached_property
+    def _folded_devices(self) -> dict[str, str]:
+        """The non-ASCII mounted device ids by what they are compared by (NFKC) -> the rack's id."""
+        return {id_key(d): r for d, r in self._device_rack.items() if not d.isascii()}
+
     def uses_id(self, ident: str) -> bool:
-        """Whether a hall, rack or floor unit already has this id (ids are unique across all three)."""
-        return ident in self._rack_pos or ident in self._hall_pos or ident in self._floor_pos
+        """Whether a hall, rack or floor unit already has this id, compared after NFKC (ids are unique across
+        all three)."""
+        key = id_key(ident)
+        return key in self._rack_pos or key in self._hall_pos or key in self._floor_pos or key in self._folded_ids
+
+    def device_id_rack(self, device_id: str) -> str | None:
+        """The id of the rack holding a mounted device whose id is ``device_id`` compared after NFKC, or None."""
+        key = id_key(device_id)
+        return self._device_rack.get(key) or self._folded_devices.get(key)
 
     def with_hall(self, hall: Hall) -> Project:
         items = list(self.halls)

@@ -15,6 +15,8 @@ import unicodedata
 from dataclasses import dataclass, fields, replace
 from datetime import date
 
+from .bounds import MAX_TEXT_CHARS
+
 #: Bill sections in quote order: (key, title).
 SECTIONS = (
     ("compute", "Compute"),
@@ -31,8 +33,8 @@ SECTION_TITLES = dict(SECTIONS)
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
 _CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
-#: Longest text field a quote keeps (a customer name, a quote number).
-MAX_TEXT = 200
+#: Longest text field a quote keeps (a customer name, a quote number): the design's one bound for a text.
+MAX_TEXT = MAX_TEXT_CHARS
 
 
 class QuoteError(ValueError):
@@ -276,6 +278,8 @@ def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:
                                  "and optionally date and source")
             entry = PriceEntry(**p)
             check_price_entry(entry, f"{where}.prices[{i}]")
+            if entry.amount == 0:  # -0.0 is 0.0
+                entry = replace(entry, amount=entry.amount + 0)
             entries.append(entry)
         d["prices"] = tuple(entries)
     return QuoteSettings(**d)

@@ -18,6 +18,7 @@ from typing import TextIO
 
 from catalog import Catalog
 from designer.cli import UsageError
+from designer.cli.flags import path
 from designer.fileformat import load
 from designer.formatting import quantity
 
@@ -33,12 +34,13 @@ QUOTE_FORMATS = ("pdf", "xlsx", "csv")
 def add_parser(subparsers) -> None:
     e = subparsers.add_parser(NAME, help="write files from a design: " + ", ".join(
         f.title.lower() for f in FORMATS.values()))
-    e.add_argument("file")
+    e.add_argument("file", type=path)
     for fmt in FORMATS.values():
-        e.add_argument(fmt.flag, dest=f"out_{fmt.name}", metavar=fmt.metavar, help=fmt.description)
+        e.add_argument(fmt.flag, dest=f"out_{fmt.name}", metavar=fmt.metavar, type=path, help=fmt.description)
     e.add_argument("--dpi", type=_dpi, metavar="N", help=f"resolution of the PNG images, {MIN_DPI}-{MAX_DPI} (150)")
-    e.add_argument("--prices", metavar="FILE", help="a price list (CSV or XLSX: part number, price, currency, date) "
-                                                   "whose prices override the catalog's for this export")
+    e.add_argument("--prices", metavar="FILE", type=path,
+                   help="a price list (CSV or XLSX: part number, price, currency, date) whose prices override the "
+                        "catalog's for this export")
     e.add_argument("--customer", metavar="NAME", help="the customer the quote is for (overrides the project's)")
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 from typing import Callable
 
@@ -18,6 +19,10 @@ from typing import Callable
 #: sensible integer here (a token budget) has 17. Longer text is refused before it is parsed,
 #: so a huge literal never costs time or memory.
 MAX_CHARS = 40
+#: The longest file or folder name in a path, in bytes: what ext4, XFS, Btrfs and APFS hold.
+MAX_NAME_BYTES = 255
+#: The longest path, in bytes: Linux's PATH_MAX.
+MAX_PATH_BYTES = 4096
 # 1000, 1_000 and 1,000 alike; a comma only between groups of three ("2,4" is a list, not 24)
 _WHOLE_RE = re.compile(r"[+-]?(?:\d{1,3}(?:,\d{3})+|\d+(?:_\d+)*)", re.ASCII)
 
@@ -109,3 +114,26 @@ def checked(parse: Callable[[str], float], check: Callable[[float], None]) -> Ca
 
     run.__name__ = getattr(parse, "__name__", "value")
     return run
+
+
+def path(text: str) -> str:
+    """A file or folder a file system can name: each name in it at most MAX_NAME_BYTES, the whole at most
+    MAX_PATH_BYTES, no NUL. Refused while argparse parses, before any work, with the flag named."""
+    try:
+        raw = os.fsencode(text)
+    except UnicodeEncodeError:
+        raw = text.encode("utf-8", "surrogatepass")
+    if b"\0" in raw:
+        raise argparse.ArgumentTypeError("a path holds no NUL character")
+    if len(raw) > MAX_PATH_BYTES:
+        raise argparse.ArgumentTypeError(f"the path is {len(raw):,} bytes long; a path is at most "
+                                         f"{MAX_PATH_BYTES:,} bytes")
+    seps = os.sep.encode() + (os.altsep.encode() if os.altsep else b"")
+    longest = max(re.split(b"[" + re.escape(seps) + b"]", raw), key=len)
+    if len(longest) > MAX_NAME_BYTES:
+        raise argparse.ArgumentTypeError(f"a name in the path is {len(longest):,} bytes long; a file or folder "
+                                         f"name is at most {MAX_NAME_BYTES} bytes")
+    return text
+
+
+path.__name__ = "path"

@@ -39,7 +39,7 @@ from ..training.errors import TrainingError
 from ..fabric.sizing import FabricError
 from ..generate.spec import GenerateError
 from ..names import Namer
-from .flags import checked, real, whole
+from .flags import checked, path, real, whole
 
 #: Errors that are the user's to fix: one line on stderr, exit 2.
 USER_ERRORS = (CatalogError, ProjectFileError, UnknownDeviceError, TrainingError, FabricError, GenerateError)
@@ -125,13 +125,13 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
     p = _Parser(prog="podplanner", description="Design AI datacenters: DGX SuperPODs, GB200 NVL72 halls, "
                                                  "their power, cooling and fabric.")
     p.add_argument("--version", action="version", version=f"podplanner {__version__}")
-    p.add_argument("--catalog", action="append", metavar="DIR", default=None,
+    p.add_argument("--catalog", action="append", metavar="DIR", default=None, type=path,
                    help="extra catalog folder (JSON entries or NetBox device-type YAML); repeatable; "
                         "overrides built-in ids")
     sub = p.add_subparsers(dest="command", parser_class=_Parser)
 
     a = sub.add_parser("analyze", help="analyse a project file")
-    a.add_argument("file")
+    a.add_argument("file", type=path)
     a.add_argument("--json", action="store_true", help="print the analysis as one JSON document")
     w = a.add_argument_group("what-if settings (override the project's)")
     w.add_argument("--pue", type=_setting("pue"), help="power usage effectiveness, >= 1")
@@ -151,7 +151,7 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
 
     v = sub.add_parser("validate",
                        help="check a project file; exit 0 valid, 1 findings of severity error, 2 unreadable")
-    v.add_argument("file")
+    v.add_argument("file", type=path)
 
     from .fabric import add_parser as add_fabric_parser
     from .new import add_parser as add_new_parser
@@ -170,13 +170,13 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
     cs.add_argument("id")
     cs.add_argument("--json", action="store_true")
     ci = csub.add_parser("import-netbox", help="convert a NetBox devicetype-library YAML file into a catalog entry")
-    ci.add_argument("yaml")
-    ci.add_argument("-o", "--output", metavar="DIR", help="catalog folder to write the JSON entry into "
+    ci.add_argument("yaml", type=path)
+    ci.add_argument("-o", "--output", metavar="DIR", type=path, help="catalog folder to write the JSON entry into "
                                                           "(default: print it)")
     ci.add_argument("--force", action="store_true", help="with -o: replace an entry of the same id already there")
     cmp = sub.add_parser("compare", help="two designs' key figures side by side with the change from A to B")
-    cmp.add_argument("a", metavar="A", help="the first project file")
-    cmp.add_argument("b", metavar="B", help="the second project file")
+    cmp.add_argument("a", metavar="A", type=path, help="the first project file")
+    cmp.add_argument("b", metavar="B", type=path, help="the second project file")
     cmp.add_argument("--json", action="store_true", help="print the comparison as one JSON document")
     for command in commands:
         command.add_parser(sub)

@@ -7,12 +7,14 @@ hall) prints its errors and exits 1, as ``validate`` does.
 """
 from __future__ import annotations
 
+import argparse
 import sys
 from pathlib import Path
 
 from catalog import Catalog
 
 from ..generate.spec import NETWORKS, SYSTEMS, GenerateError, SuperpodSpec, parse_hall
+from .flags import path as checked_path
 from .json_output import print_json
 
 NAME = "new"
@@ -60,12 +62,12 @@ def add_parser(subparsers) -> None:
     s.add_argument("--gpu-power-w", metavar="W", help="cap every GPU's power at W watts (stored in the design's "
                                                       "settings; default: no cap, the GPUs run at their TDP)")
     s.add_argument("--name", help="design name (default: from the system and size)")
-    s.add_argument("-o", "--output", required=True, metavar="FILE", help="project file to write")
+    s.add_argument("-o", "--output", required=True, metavar="FILE", type=checked_path, help="project file to write")
     s.add_argument("--json", action="store_true", help="print the key numbers as one JSON document")
     nb = sub.add_parser("from-netbox", help="a design from a folder written by podplanner export --netbox "
                                             "(halls, racks, devices and their places), checked as a project file is")
-    nb.add_argument("folder", metavar="DIR")
-    nb.add_argument("-o", "--output", required=True, metavar="FILE", help="project file to write")
+    nb.add_argument("folder", metavar="DIR", type=checked_path)
+    nb.add_argument("-o", "--output", required=True, metavar="FILE", type=checked_path, help="project file to write")
 
 
 def _int(text: str | None, flag: str) -> int | None:
@@ -126,6 +128,10 @@ def _write(project, path: Path, catalog: Catalog) -> None:
 
 def _writable_target(path: Path, what: str) -> None:
     """Refuse, before any work, a target that is a folder, a device or pipe, or in a folder that is not there."""
+    try:
+        checked_path(str(path))  # a phase file's name is longer than -o's
+    except argparse.ArgumentTypeError as exc:
+        raise GenerateError(f"{PROG}: {what}: {exc}") from None
     if path.is_dir():
         raise GenerateError(f"{PROG}: {what} {path}: is a folder; give a file name")
     if path.exists() and not path.is_file():

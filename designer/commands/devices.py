@@ -21,10 +21,10 @@ class AddDeviceCommand(Command):
 
     def apply(self, project, catalog):
         rack = existing_rack(project, self.rack_id)
-        ident = checked_text(self.device.id, "device id")
-        if not ident.strip():
+        if not isinstance(self.device.id, str) or not self.device.id.strip():
             raise CommandError("a device needs an id")
-        in_rack = project.device_rack(ident)
+        ident = checked_text(self.device.id, "device id", ident=True)
+        in_rack = project.device_id_rack(ident)
         if in_rack is not None:  # a finding or a cable end names a device by its id alone
             raise CommandError(f"device id {ident!r} is already used in rack {project.rack(in_rack).name!r}")
         device = replace(self.device, id=ident, name=checked_text(self.device.name, "device name"),

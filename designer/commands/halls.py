@@ -88,7 +88,7 @@ class AddHallCommand(Command):
     label: str = "Add hall"
 
     def apply(self, project, catalog):
-        ident = checked_text(self.hall.id, "hall id")
+        ident = checked_text(self.hall.id, "hall id", ident=True)
         check_fresh_id(project, ident, set(), "hall")
         hall = replace(self.hall, id=ident, name=checked_text(self.hall.name, "hall name"),
                        outline=checked_outline(self.hall.outline))

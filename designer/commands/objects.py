@@ -8,7 +8,7 @@ from dataclasses import dataclass, field, replace
 
 from catalog import Catalog
 
-from ..bounds import RACK_LIMIT_KW
+from ..bounds import RACK_LIMIT_KW, id_key
 from ..model import FACES, FloorDevice, Project, Rack
 from ..placement import check_move, check_new, footprints_of
 from ..rules import rack_space_problem
@@ -31,7 +31,7 @@ def _new_rack(project: Project, catalog: Catalog, r: Rack, taken: set[str], kind
     rtype = catalog_entry(catalog, r.type, ["rack"])
     if not project.has_hall(r.hall):
         raise CommandError(f"rack {r.name!r}: no hall with id {r.hall!r}")
-    ident = checked_text(r.id, "rack id")
+    ident = checked_text(r.id, "rack id", ident=True)
     check_fresh_id(project, ident, taken, "rack")
     name, row = checked_text(r.name, f"rack {ident!r} name"), checked_text(r.row, f"rack {ident!r} row")
     if r.power_limit_kw is not None:
@@ -45,16 +45,17 @@ def _new_rack(project: Project, catalog: Catalog, r: Rack, taken: set[str], kind
         dtype = types.get(d.type)
         if dtype is None:
             dtype = types[d.type] = catalog_entry(catalog, d.type, MOUNT_KINDS)
-        dev_id = checked_text(d.id, f"rack {name!r}: device id")
-        if not dev_id.strip():
+        if not isinstance(d.id, str) or not d.id.strip():
             raise CommandError(f"rack {name!r}: a device needs an id")
-        if dev_id in ids:
+        dev_id = checked_text(d.id, f"rack {name!r}: device id", ident=True)
+        key = id_key(dev_id)  # ids are compared after NFKC
+        if key in ids:
             raise CommandError(f"rack {name!r}: two devices share an id")
-        in_rack = project.device_rack(dev_id)
-        if in_rack is not None or dev_id in others:  # a finding or a cable end names a device by its id alone
+        in_rack = project.device_id_rack(dev_id)
+        if in_rack is not None or key in others:  # a finding or a cable end names a device by its id alone
             where = f"rack {project.rack(in_rack).name!r}" if in_rack is not None else "another new rack"
             raise CommandError(f"rack {name!r}: device id {dev_id!r} is already used in {where}")
-        ids.add(dev_id)
+        ids.add(key)
         dev_name = checked_text(d.name, f"rack {name!r}: device name")
         if d.face not in FACES:
             raise CommandError(f"rack {name!r}: face must be front or rear, got {d.face!r}")
@@ -74,7 +75,7 @@ def _new_floor_device(project: Project, catalog: Catalog, d: FloorDevice, taken:
     dtype = catalog_entry(catalog, d.type, FLOOR_KIND_LIST)
     if not project.has_hall(d.hall):
         raise CommandError(f"floor unit {d.name or d.id!r}: no hall with id {d.hall!r}")
-    ident = checked_text(d.id, "floor unit id")
+    ident = checked_text(d.id, "floor unit id", ident=True)
     check_fresh_id(project, ident, taken, "floor unit")
     name = checked_text(d.name, f"floor unit {ident!r} name")
     place = checked_place((d.x, d.y, d.rotation), f"floor unit {d.name or d.id}")

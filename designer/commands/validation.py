@@ -10,7 +10,7 @@ from typing import Iterable
 
 from catalog import Catalog, UnknownDeviceError
 
-from ..bounds import COORD_MM, stored_text
+from ..bounds import COORD_MM, id_key, stored_text
 from ..model import FloorDevice, Project, Rack
 from ..placement import Problem
 from .base import CommandError
@@ -35,12 +35,13 @@ def _shown(value) -> str:
     return repr(value)
 
 
-def checked_text(value, what: str) -> str:
-    """``value`` as the design keeps text (NFC), refused where it is not text or cannot be stored."""
+def checked_text(value, what: str, *, ident: bool = False, prose: bool = False) -> str:
+    """``value`` as the design keeps text (NFC), refused where it is not text or the file format would not
+    keep it (designer.bounds: too long, a control character, an invisible character in an ``ident``)."""
     if not isinstance(value, str):
         raise CommandError(f"{what} must be text, got {_shown(value)}")
     try:
-        return stored_text(value)
+        return stored_text(value, ident=ident, prose=prose)
     except ValueError as exc:
         raise CommandError(f"{what} {exc}") from None
 
@@ -89,9 +90,10 @@ def catalog_entry(catalog: Catalog, type_id: str, kinds: Iterable[str]):
 def check_fresh_id(project: Project, ident: str, taken: set[str], what: str) -> None:
     if not isinstance(ident, str) or not ident.strip():
         raise CommandError(f"{what} needs an id")
-    if project.uses_id(ident) or ident in taken:
+    key = id_key(ident)  # ids are compared after NFKC
+    if project.uses_id(ident) or key in taken:
         raise CommandError(f"{what} id {ident!r} is already used")
-    taken.add(ident)
+    taken.add(key)
 
 
 def _positive_number(value, what: str, *, optional: bool = True, lo: float = 0.0, hi: float = math.inf) -> None:

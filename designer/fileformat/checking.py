@@ -6,13 +6,12 @@ are among themselves.
 from __future__ import annotations
 
 import json
-import unicodedata
 from dataclasses import replace
 from typing import Any
 
 from catalog import Catalog
 
-from ..bounds import HALL_BOUNDS, RACK_LIMIT_KW, WORKLOAD_MAX
+from ..bounds import HALL_BOUNDS, RACK_LIMIT_KW, WORKLOAD_MAX, id_key
 from ..facility import NO_FACILITY, FacilityError, facility_from_json
 from ..model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
 from ..quote_settings import QuoteError, quote_from_json
@@ -89,19 +88,20 @@ class _Reader(PlainRacks, ValueChecks):
         if ident is None:  # a generated id must not take one written anywhere in the design
             n = len(seen) + 1
             written = self.written_device_ids()
-            while (f"{rack_id}-d{n}" in seen or f"{rack_id}-d{n}" in explicit or f"{rack_id}-d{n}" in taken
-                   or f"{rack_id}-d{n}" in written):
+            while (id_key(f"{rack_id}-d{n}") in seen or id_key(f"{rack_id}-d{n}") in explicit
+                   or id_key(f"{rack_id}-d{n}") in taken or id_key(f"{rack_id}-d{n}") in written):
                 n += 1
             ident = f"{rack_id}-d{n}"
-        ident = self.text(ident, f"{where}.id", allow_empty=False)
-        if ident in seen:
+        ident = self.text(ident, f"{where}.id", allow_empty=False, ident=True)
+        key = id_key(ident)  # ids are compared after NFKC
+        if key in seen:
             raise ProjectFileError(f"{where}.id", f"id {ident!r} is used twice in this rack")
-        if ident in taken:  # a finding, an export row or a wiring end names a device by its id alone
+        if key in taken:  # a finding, an export row or a wiring end names a device by its id alone
             raise ProjectFileError(f"{where}.id", f"{json.dumps(ident, ensure_ascii=False)} is already used at "
-                                                  f"{self.device_path(ident)}")
-        seen.add(ident)
-        taken.add(ident)
-        self.device_paths[ident] = where
+                                                  f"{self.device_path(key)}")
+        seen.add(key)
+        taken.add(key)
+        self.device_paths[key] = where
         u = d.get("u")
         if u is not None:
             u = self.number(u, f"{where}.u")
@@ -118,22 +118,24 @@ class _Reader(PlainRacks, ValueChecks):
         return dev
 
     def written_device_ids(self) -> set[str]:
-        """Every mounted device id written in the document (in NFC), gathered once, when an id is first made."""
+        """Every mounted device id written in the document (as compared: NFKC), gathered once, when an id is
+        first made."""
         if self._written_ids is None:
-            self._written_ids = {unicodedata.normalize("NFC", m["id"])
+            self._written_ids = {id_key(m["id"])
                                  for r in self._racks_doc if type(r) is dict and type(r.get("devices")) is list
                                  for m in r["devices"] if type(m) is dict and type(m.get("id")) is str}
         return self._written_ids
 
     def device_path(self, ident: str) -> str:
-        """Where mounted device ``ident`` was first read (for a message: the racks are searched)."""
+        """Where mounted device ``ident`` (as compared: NFKC) was first read (for a message: the racks are
+        searched)."""
         if ident in self.device_paths:
             return self.device_paths[ident]
         # plain_rack read it, so it is written as it is kept; a rack the checking reader read that has it
         # as written has it in device_paths
         for i, r in enumerate(self._racks_doc):
             for j, m in enumerate(r.get("devices") or () if type(r) is dict else ()):
-                if type(m) is dict and m.get("id") == ident:
+                if type(m) is dict and type(m.get("id")) is str and id_key(m["id"]) == ident:
                     return f"racks[{i}].devices[{j}]"
         return "another rack"  # not reached
 
@@ -149,7 +151,7 @@ class _Reader(PlainRacks, ValueChecks):
             raise ProjectFileError(f"{where}.devices", "must be a list")
         ident = self.ident(d["id"], f"{where}.id", seen)
         dev_seen: set[str] = set()
-        explicit = {unicodedata.normalize("NFC", m["id"]) for m in devices_raw
+        explicit = {id_key(m["id"]) for m in devices_raw
                     if isinstance(m, dict) and isinstance(m.get("id"), str)}
         devices = tuple(self.mounted(m, f"{where}.devices[{i}]", ident, rtype.rack_units, dev_seen, explicit)
                         for i, m in enumerate(devices_raw))
@@ -177,6 +179,8 @@ class _Reader(PlainRacks, ValueChecks):
 
     def stamp(self, value: Any, where: str) -> str:
         """A version the file was written with (``0.1.0``, ``2026.12+04fd10a41f65``): one short line of text."""
+        if isinstance(value, str) and (len(value) > MAX_STAMP_CHARS or not value.isprintable()):
+            raise ProjectFileError(where, f"must be one line of at most {MAX_STAMP_CHARS} printable characters")
         text = self.text(value, where, allow_empty=False)
         if len(text) > MAX_STAMP_CHARS or not text.isprintable():
             raise ProjectFileError(where, f"must be one line of at most {MAX_STAMP_CHARS} printable characters")
@@ -259,7 +263,7 @@ class _Reader(PlainRacks, ValueChecks):
             where, _, reason = str(exc).partition(": ")
             raise ProjectFileError(where, reason) from None
         return Project(name=self.text(doc.get("name", "Untitled"), "name"),
-                       description=self.text(doc.get("description", ""), "description"),
+                       description=self.text(doc.get("description", ""), "description", prose=True),
                        currency=currency, halls=halls, racks=racks, floor_devices=floor, settings=settings,
                        workload=tuple(sorted(workload.items())), quote=quote)
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from operator import itemgetter
 from typing import Any
 
-from ..bounds import COORD_MM, RACK_LIMIT_KW, stored
+from ..bounds import COORD_MM, MAX_TEXT_CHARS, RACK_LIMIT_KW, stored
 from ..model import FACES, MountedDevice, Rack
 from .values import MOUNTED_KINDS, WIDE
 
@@ -50,8 +50,10 @@ class PlainRacks:
         if (type(ident) is not str or not ident or ident.isspace() or ident in seen or type(hall) is not str
                 or hall not in halls or type(name) is not str or type(row) is not str):
             return None
-        plain_text = self.plain_text
-        if not (plain_text or stored(ident) and stored(name) and stored(row)):
+        if self.plain_text:  # ASCII without an escape: no control character, only the length to check
+            if len(ident) > MAX_TEXT_CHARS or len(name) > MAX_TEXT_CHARS or len(row) > MAX_TEXT_CHARS:
+                return None
+        elif not (stored(ident, ident=True) and stored(name) and stored(row)):
             return None  # text the checking reader changes or refuses
         known = self._rack_types.get(type_id)
         if known is None:
@@ -107,7 +109,10 @@ class PlainRacks:
                     break
                 if type(mid) is not str or not mid or mid.isspace() or mid in taken:
                     break
-                if not (plain_text or stored(mid) and stored(mname)):
+                if plain_text:
+                    if len(mid) > MAX_TEXT_CHARS or len(mname) > MAX_TEXT_CHARS:
+                        break
+                elif not (stored(mid, ident=True) and stored(mname)):
                     break
                 # u's class is part of the key: 1, 1.0 and true are equal keys, and true is no number
                 key = (mtype, u.__class__, u, face)

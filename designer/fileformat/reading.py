@@ -6,6 +6,13 @@ and refuses what :mod:`json` reads (``NaN``, ``1e400``, a lone surrogate) with
 messages of its own. So a document orjson refuses, one that fails a check, and
 one with a float that may have been such a number are read again with
 :mod:`json`: the project and every message are exactly what :mod:`json` gives.
+
+A key given twice in one object is refused (either parser would keep the last one
+silently: a second ``"racks": []`` would empty the design). orjson cannot say so;
+what it read is written again, and a document without a backslash whose text holds
+as many colons as that writing holds no key twice: each key has its colon, which
+no escape can hide, and dropping a key drops it. Any other document is read again
+with :mod:`json`, whose ``object_pairs_hook`` sees every key.
 """
 from __future__ import annotations
 
@@ -14,6 +21,7 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import Any
 
 import orjson
 
@@ -42,13 +50,63 @@ def _json_error(text: str, exc: ValueError) -> ProjectFileError:
                                 f"(at most {limit} digits are read)")
 
 
+class _Repeated(dict):
+    """An object that gave a key twice (``key``), as :class:`_Objects` makes it."""
+
+    key: str
+
+
+class _Objects:
+    """The json parser's object_pairs_hook: a dict per object, a :class:`_Repeated` where a key is given twice."""
+
+    def __init__(self):
+        self.repeated = False
+
+    def __call__(self, pairs: list) -> dict:
+        d = dict(pairs)
+        if len(d) == len(pairs):
+            return d
+        seen: set = set()
+        d = _Repeated(d)
+        d.key = next(k for k, _ in pairs if k in seen or seen.add(k))
+        self.repeated = True
+        return d
+
+
+def _repeated_key(doc: Any, where: str = "") -> str:
+    """The path of the first key given twice in ``doc`` (as json read it with :class:`_Objects`)."""
+    stack = [(doc, where)]
+    while stack:
+        value, where = stack.pop()
+        if type(value) is _Repeated:
+            return f"{where}.{value.key}" if where else value.key
+        if isinstance(value, dict):
+            stack.extend((v, f"{where}.{k}" if where else k) for k, v in reversed(value.items()))
+        elif isinstance(value, list):
+            stack.extend((v, f"{where}[{i}]") for i, v in reversed(list(enumerate(value))))
+    return where  # not reached
+
+
+def _no_key_twice(text: str, doc: Any) -> bool:
+    """Whether ``doc``, as orjson read it from ``text``, surely kept every key of ``text`` (see the module)."""
+    if "\\" in text:
+        return False
+    try:
+        written = orjson.dumps(doc)
+    except orjson.JSONEncodeError:  # a value orjson does not write (it reads none)
+        return False
+    return text.count(":") == written.count(b":")
+
+
 def _read(text: str, catalog: Catalog) -> Project:
     text = text.removeprefix("\ufeff")  # a byte-order mark some editors write (load drops it already)
     try:
         doc = orjson.loads(text)
     except orjson.JSONDecodeError:
-        pass  # json says where, or reads what orjson refuses (NaN, 1e400, a lone surrogate)
+        fast = False  # json says where, or reads what orjson refuses (NaN, 1e400, a lone surrogate)
     else:
+        fast = _no_key_twice(text, doc)  # before reading: a migration may change doc
+    if fast:
         # ASCII text without an escape holds only ASCII strings: plain_rack need not look at each (one
         # character is looked for at memchr's speed, "\\u" some forty times slower)
         reader = _Reader(catalog, plain_text=text.isascii() and "\\" not in text)
@@ -60,12 +118,16 @@ def _read(text: str, catalog: Catalog) -> Project:
             if not reader.wide_number:
                 return project
             # orjson may have read a whole number beyond 64 bits as a float: read it as json does
+    objects = _Objects()
     try:
-        doc = json.loads(text)
+        doc = json.loads(text, object_pairs_hook=objects)
     except RecursionError:
         raise ProjectFileError("", "not valid JSON: nested too deeply") from None
     except ValueError as exc:  # json.JSONDecodeError, or a whole number of too many digits
         raise _json_error(text, exc) from None
+    if objects.repeated:
+        raise ProjectFileError(_repeated_key(doc), "is given twice in one object (the last would silently "
+                                                   "replace the first)")
     return _Reader(catalog).read(doc)
 
 

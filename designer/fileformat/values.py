@@ -5,12 +5,11 @@ Each names the path of the value it refuses (``racks[3].x``) in a :class:`Projec
 from __future__ import annotations
 
 import math
-import unicodedata
 from typing import Any
 
 from catalog import UnknownDeviceError
 
-from ..bounds import COORD_MM, LONE_SURROGATE, encodable
+from ..bounds import COORD_MM, id_key, stored_text
 from .errors import ProjectFileError
 
 #: Kinds of device a rack may hold, in the order a message lists them.
@@ -37,16 +36,18 @@ class ValueChecks:
         return value
 
     @staticmethod
-    def text(value: Any, where: str, allow_empty: bool = True) -> str:
-        """``value`` in NFC (one text, however it was composed), or a ProjectFileError."""
+    def text(value: Any, where: str, allow_empty: bool = True, *, ident: bool = False, prose: bool = False) -> str:
+        """``value`` in NFC (one text, however it was composed) and within the bounds of designer.bounds
+        (one line of a person's length; ``prose`` some pages; an ``ident`` nothing invisible), or a
+        ProjectFileError."""
         if not isinstance(value, str):
             raise ProjectFileError(where, f"must be text, got {value!r}")
-        if not value.isascii():
-            if not encodable(value):
-                raise ProjectFileError(where, LONE_SURROGATE)
-            value = unicodedata.normalize("NFC", value)
         if not allow_empty and not value.strip():
             raise ProjectFileError(where, "must not be empty")
+        try:
+            value = stored_text(value, ident=ident, prose=prose)
+        except ValueError as exc:
+            raise ProjectFileError(where, str(exc)) from None
         return value
 
     def number(self, value: Any, where: str, lo: float = -math.inf, hi: float = math.inf, *,
@@ -83,12 +84,13 @@ class ValueChecks:
         return dev
 
     def ident(self, value: Any, where: str, seen: dict[str, str]) -> str:
-        ident = self.text(value, where, allow_empty=False)
-        if ident in seen:
-            raise ProjectFileError(where, f"id {ident!r} is also used by {seen[ident]}")
-        seen[ident] = where
+        """An id, unique in ``seen`` (keyed by :func:`designer.bounds.id_key`: ``ｓｕ01`` is ``su01``)."""
+        ident = self.text(value, where, allow_empty=False, ident=True)
+        key = id_key(ident)
+        if key in seen:
+            raise ProjectFileError(where, f"id {ident!r} is also used by {seen[key]}")
+        seen[key] = where
         return ident
-
 
     def known_type(self, type_id: Any, kinds: tuple[str, ...]):
         """The catalog entry a type field names, or None where :meth:`device_type` would refuse it."""

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from catalog import Catalog, UnknownDeviceError
 
+from ..bounds import stored_text
 from ..gpu_power import GpuPowerError, check_cap, gpu_name
 
 #: Systems the generator lays out, with their scalable unit (nodes for servers, racks for rack systems) as
@@ -282,8 +283,14 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
         check_cap(gpu_w, gpu.gpu_spec.tdp_w, gpu_name(gpu.id))
     except GpuPowerError as exc:
         raise GenerateError(str(exc)) from None
+    if not isinstance(spec.name, str):
+        raise GenerateError(f"the design's name must be text, got {spec.name!r:.40}")
+    try:  # held to what a project file keeps: the design written must open again
+        name = stored_text(spec.name)
+    except ValueError as exc:
+        raise GenerateError(f"--name {exc}") from None
     return replace(spec, system=system, gpus=gpus, sus=sus, switch=switch, rack_kw=rack_kw, nodes_per_rack=npr,
-                   rails=rails, oversubscription=over, tiers=tiers, networks=networks, hall=hall,
+                   name=name, rails=rails, oversubscription=over, tiers=tiers, networks=networks, hall=hall,
                    phase_sus=phase, gpu_power_w=gpu_w, fabric=fabric, planes=planes,
                    core_oversubscription=core_over, **caps)
 

@@ -100,7 +100,7 @@ def _amount(raw: object, where: str, currency: str) -> float:
             raise QuoteError(f"{where}: price {str(raw)[:40]!r} is not a number") from None
     if not math.isfinite(value) or value < 0 or value > 1e12:
         raise QuoteError(f"{where}: price {str(raw)[:40]!r} is not a price between 0 and 1e12")
-    return value
+    return value + 0.0  # -0.0 is 0.0
 
 
 def _date(raw: object) -> str:

@@ -66,6 +66,26 @@ def test_invalid_yaml_is_refused_with_a_line(tmp_path):
         import_devicetype(bad)
 
 
+@pytest.mark.parametrize(("text", "line", "key"), [
+    ("manufacturer: NVIDIA\nmodel: A\nslug: a\nmodel: B\nu_height: 1\n", 4, "model"),
+    ("manufacturer: NVIDIA\nmodel: A\nslug: a\nu_height: 1\ninterfaces:\n  - {name: p0, name: p1, type: other}\n",
+     6, "name"),
+])
+def test_a_key_given_twice_is_refused_with_its_line(tmp_path, text, line, key):
+    twice = tmp_path / "twice.yaml"
+    twice.write_text(text)
+    with pytest.raises(CatalogError, match=f"line {line}: key '{key}' is given twice in one mapping") as err:
+        import_devicetype(twice)
+    assert "\n" not in str(err.value)
+
+
+def test_the_same_key_in_two_mappings_is_read(tmp_path):
+    ok = tmp_path / "ok.yaml"
+    ok.write_text("manufacturer: NVIDIA\nmodel: A\nslug: a\nu_height: 1\n"
+                  "interfaces:\n  - {name: p0, type: other}\n  - {name: p1, type: other}\n")
+    assert import_devicetype(ok).id == "a"
+
+
 def test_yaml_tags_are_not_executed(tmp_path):
     evil = tmp_path / "evil.yaml"
     evil.write_text("manufacturer: !!python/object/apply:os.system ['echo hi']\nmodel: X\nslug: x\nu_height: 1\n")

@@ -339,7 +339,7 @@ def test_whole_numbers_beyond_64_bits_keep_their_value(catalog):
 
 def test_a_number_orjson_may_have_changed_makes_json_read_the_document(catalog, monkeypatch):
     reads, json_loads = [], json.loads
-    monkeypatch.setattr(reading.json, "loads", lambda text: reads.append(1) or json_loads(text))
+    monkeypatch.setattr(reading.json, "loads", lambda text, **kw: reads.append(1) or json_loads(text, **kw))
     doc = copy.deepcopy(LARGE_DOC)
     loads(json.dumps(doc), catalog)
     assert reads == []

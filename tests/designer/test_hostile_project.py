@@ -186,9 +186,10 @@ def test_a_message_stays_one_printable_line(catalog):
     doc["racks"][0]["devices"][0]["id"] = "n2"
     doc["racks"][0]["devices"][1]["id"] = "n2"
     doc["racks"][0]["devices"][0]["type"] = "no\nsuch\u2028type"
+    doc["racks"][0]["devices"][0]["no\nsuch\u2028field"] = 1
     text = message(doc, catalog)
     assert "\n" not in text and "\u2028" not in text and text.isprintable()
-    assert "no\\nsuch\\u2028type" in text
+    assert "no\\nsuch\\u2028field" in text
 
 
 # --- edits: what a command makes, the reader opens again ---------------------------------------------

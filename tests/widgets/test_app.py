@@ -87,9 +87,8 @@ def test_a_start_up_file_over_the_size_limit_is_offered_a_larger_limit(started, 
     monkeypatch.setenv(READ_LIMIT_ENV, "1")  # restored after the test, with whatever the window sets
     monkeypatch.setattr(file_limit, "_GIVEN_AT_START", "1")
     doc = json.loads(DGX_B200_SU.read_text())
-    doc["description"] = "hand-over log " * 100_000  # 1.4 MB
     big = tmp_path / "big.podplan.json"
-    big.write_text(json.dumps(doc))
+    big.write_text(json.dumps(doc, indent=2) + " " * 1_400_000)  # 1.4 MB: a design's text bounded, its layout not
     offered = []
     monkeypatch.setattr(MainWindow, "ask_raise_limit", lambda self, path, mb: offered.append(mb) or True)
     before = {id(w) for w in QApplication.topLevelWidgets()}

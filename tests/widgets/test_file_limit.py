@@ -28,11 +28,10 @@ def settings(tmp_path, monkeypatch):
 
 @pytest.fixture
 def big_design(tmp_path) -> Path:
-    """The golden design with a 3 MB design note: 3 MB on disk."""
+    """The golden design laid out over 3 MB of white space: 3 MB on disk (its texts are bounded, its layout not)."""
     doc = json.loads(GOLDEN.read_text())
-    doc["description"] = "x" * (3 * MB)
     path = tmp_path / "big.podplan.json"
-    path.write_text(json.dumps(doc))
+    path.write_text(json.dumps(doc, indent=2) + " " * (3 * MB))
     return path
 
 
@@ -85,12 +84,12 @@ def test_a_file_over_the_limit_is_refused_unless_the_user_raises_it(window, sett
     offered = []
     monkeypatch.setattr(MainWindow, "ask_raise_limit", lambda self, path, mb: offered.append((path, mb)) or False)
     assert not window.open_path(big_design)
-    assert offered == [(big_design, 4)]  # 3 MB of note and the design, rounded up
+    assert offered == [(big_design, 4)]  # 3 MB of white space and the design, rounded up
     assert "more than the 1,048,576 bytes allowed" in window.last_error
     assert window.path is None and read_limit() == 1 * MB
     monkeypatch.setattr(MainWindow, "ask_raise_limit", lambda self, path, mb: True)
     assert window.open_path(big_design)
-    assert window.path == big_design and len(window.project.description) == 3 * MB
+    assert window.path == big_design and len(window.project.racks) == 2
     assert read_limit() == 4 * MB and int(settings.value(file_limit.SETTING)) == 4
 
 
