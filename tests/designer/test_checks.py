@@ -154,10 +154,17 @@ def test_clusters_are_the_components_of_the_overlapping_pairs():
     from designer.placement import overlap_clusters, overlapping_pairs, rectangles
 
     rng = np.random.default_rng(7)
-    for n, turned in ((400, False), (400, True), (3000, False)):
-        rows = np.column_stack([rng.uniform(0, 30_000, n), rng.uniform(0, 30_000, n), np.full(n, 600.0),
-                                np.full(n, 1200.0), rng.choice([0.0, 30.0, 90.0], n) if turned else np.zeros(n)])
-        rows[: n // 10, :2] = rows[n // 10: n // 5, :2]  # some at the very same spot
+    # scattered racks (some at the very same spot), piles of near-identical ones, small units in loose piles
+    for n, turned, spots, jitter, size in ((400, False, 0, 0, 600), (400, True, 0, 0, 600), (3000, False, 0, 0, 600),
+                                           (2000, False, 40, 80, 600), (2000, True, 40, 80, 600),
+                                           (2000, False, 300, 60, 40), (2000, True, 300, 60, 40),
+                                           (2000, False, 300, 60, 10), (2000, True, 300, 60, 10)):
+        xy = rng.uniform(0, 30_000, (n, 2))
+        if spots:
+            xy = xy[rng.integers(0, spots, n)] + rng.uniform(0, jitter, (n, 2))
+        rows = np.column_stack([xy, np.full(n, float(size)), np.full(n, 2.0 * size),
+                                rng.choice([0.0, 30.0, 31.0, 90.0, 180.0], n) if turned else np.zeros(n)])
+        rows[: n // 10, :2] = rows[n // 10: n // 5, :2]
         polys, halls = rectangles(rows), rng.choice(np.array(["a", "b"], dtype=object), n)
         parent = list(range(n))
 
