@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from catalog import Catalog
 
 from .engines import Context, EngineResult, run_engines
-from .findings import Finding, sort_findings
+from .findings import Finding, listed, sort_findings
 from .model import Project
 from .registry import ENGINES
 
@@ -115,7 +115,9 @@ class Analysis:
     def to_json(self) -> dict:
         out: dict[str, Any] = {"summary": dict(self.summary_json)}
         out.update((name, dict(section)) for name, section in self.sections.items())
-        out["findings"] = [f.to_json() for f in self.findings]
+        kept, left_out = listed(self.findings)
+        out["findings"] = [f.to_json() for f in kept]
+        out["findings_left_out"] = {lo.code: lo.count for lo in left_out}
         return out
 
 

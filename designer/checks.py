@@ -15,9 +15,15 @@ import shapely
 from catalog import Catalog
 
 from .findings import Finding
+from .formatting import count
 from .model import Project
-from .placement import hall_shape, overlapping_pairs, placed_objects
+from .placement import hall_shape, overlap_areas, overlap_clusters, placed_objects
 from .rules import collisions, occupied_span
+
+#: A cluster of overlapping footprints names this many of them in its message (all three of three) ...
+CLUSTER_NAMED = 2
+#: ... and carries at most this many as its places (the window selects them on a click).
+CLUSTER_PLACES = 1000
 
 
 def check_space(project: Project, catalog: Catalog, placed=None) -> list[Finding]:
@@ -38,13 +44,34 @@ def check_space(project: Project, catalog: Catalog, placed=None) -> list[Finding
             for i in idx[~shapely.covers(shape, placed.polys[idx])]:
                 findings.append(Finding("error", "outside-hall",
                                         f"{placed.labels[i]} is not inside hall {hall.label}", placed.wheres[i]))
-        left, right, areas = overlapping_pairs(placed.polys, placed.halls)
-        for a, b, area in zip(left, right, areas):
-            findings.append(Finding("error", "overlap",
-                                    f"{placed.labels[a]} overlaps {placed.labels[b]} by {area / 1e6:.2f} m²",
-                                    placed.wheres[a]))
+        findings.extend(overlap_finding(placed, members)
+                        for members in overlap_clusters(placed.polys, placed.halls))
     findings.extend(check_rack_units(project, catalog))
     return findings
+
+
+def overlap_finding(placed, members) -> Finding:
+    """One finding for footprints joined by overlaps: a pair by its shared area, a cluster by its size and extent.
+
+    Its places are the members, the first :data:`CLUSTER_PLACES` of a bigger cluster (the message says how many).
+    """
+    labels, wheres = placed.labels, placed.wheres
+    if len(members) == 2:
+        a, b = members
+        area = overlap_areas(placed.polys[[a]], placed.polys[[b]])[0]
+        return Finding("error", "overlap", f"{labels[a]} overlaps {labels[b]} by {area / 1e6:.2f} m²",
+                       wheres[a], (wheres[a], wheres[b]))
+    racks = sum(1 for i in members.tolist() if wheres[i].startswith("rack:"))
+    kinds = " and ".join(count(n, word) for n, word in ((racks, "rack"), (len(members) - racks, "floor unit")) if n)
+    x0, y0, x1, y1 = shapely.total_bounds(placed.polys[members])
+    first = [labels[i] for i in members[:CLUSTER_NAMED + 1].tolist()]
+    named = (", ".join(first[:-1]) + f" and {first[-1]}" if len(members) <= CLUSTER_NAMED + 1
+             else ", ".join(first[:CLUSTER_NAMED]) + f" and {len(members) - CLUSTER_NAMED:,} more")
+    shown = (f" (the first {CLUSTER_PLACES:,} of them are marked)" if len(members) > CLUSTER_PLACES else "")
+    return Finding("error", "overlap",
+                   f"{kinds} overlap one another within {(x1 - x0) / 1e3:,.2f} m × {(y1 - y0) / 1e3:,.2f} m: "
+                   f"{named}{shown}",
+                   wheres[members[0]], tuple(wheres[i] for i in members[:CLUSTER_PLACES].tolist()))
 
 
 def check_rack_units(project: Project, catalog: Catalog) -> list[Finding]:

@@ -33,6 +33,7 @@ from catalog.records import EVIDENCE
 
 from .. import __version__
 from ..fileformat import ProjectFileError, load
+from ..findings import listed
 from ..formatting import count, kw, money, number, percent, quantity
 from ..settings import FABRIC_NAMES, Settings, SettingsError
 from ..training.errors import TrainingError
@@ -277,8 +278,11 @@ def cmd_validate(args, catalog: Catalog) -> int:
 
     project = load(args.file, catalog)
     findings = analyze(project, catalog).findings  # the findings analyze reports, every engine's
-    for f in findings:
+    kept, left_out = listed(findings)
+    for f in kept:
         print(f"{args.file}: {f.severity}: {f.where}: {f.message}")
+    for lo in left_out:
+        print(f"{args.file}: {lo.severity}: {lo.text()}")
     errors = sum(f.severity == "error" for f in findings)
     print(f"{args.file}: {len(project.racks)} racks, {len(findings)} findings, {errors} errors")
     return 1 if errors else 0
@@ -342,8 +346,11 @@ def cmd_analyze(args, catalog: Catalog) -> int:
     for type_id, n in result.devices.by_type.items():
         print(f"  {n:6,d} x {type_id}")
     namer = Namer(result.project, catalog)  # a summary for people: places by name (validate keeps ids for grep)
-    for f in result.findings:
+    kept, left_out = listed(result.findings)
+    for f in kept:
         print(f"  {f.severity}: {namer.summary(f.places)}: {f.message}")
+    for lo in left_out:
+        print(f"  {lo.severity}: {lo.text()}")
     return 0
 
 

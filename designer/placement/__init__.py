@@ -17,7 +17,8 @@ from .footprints import (DEFAULT_RACK_MM, Footprint, floor_footprint, footprint_
                          rack_footprint, rack_size)
 from .geometry import box, corner_arrays, corners, extent, local_to_hall, rear_offset, rectangles
 from .index import (OVERLAP_TOLERANCE_MM2, WALL_TOLERANCE_MM, Problem, SpaceIndex, carry_index, check_move,
-                    check_new, hall_shape, overlapping_pairs, space_index)
+                    check_new, hall_shape, overlap_areas, overlap_clusters,
+                    overlapping_pairs, space_index)
 from .naming import new_ids, next_names, next_row_letter, split_name
 
 __all__ = [
@@ -25,6 +26,6 @@ __all__ = [
     "ROW_AISLE_MM", "WALL_TOLERANCE_MM", "Footprint", "Problem", "SpaceIndex", "align", "box", "carry_index",
     "check_move", "check_new", "clearance_bands", "corner_arrays", "corners", "distribute", "extent",
     "floor_footprint", "footprint_of", "footprints_of", "hall_shape", "local_to_hall", "new_ids", "next_names",
-    "next_row_letter", "overlapping_pairs", "placed_objects", "rack_footprint", "rack_size", "rear_offset",
-    "rectangles", "snap_centre", "snap_delta", "space_index", "split_name",
+    "next_row_letter", "overlap_areas", "overlap_clusters", "overlapping_pairs", "placed_objects", "rack_footprint",
+    "rack_size", "rear_offset", "rectangles", "snap_centre", "snap_delta", "space_index", "split_name",
 ]

@@ -53,6 +53,154 @@ def overlapping_pairs(polys: np.ndarray, halls: np.ndarray):
     return _real_overlaps(polys[left[keep]], polys[right[keep]], left[keep], right[keep])
 
 
+#: At most about this many candidate pairs come back from one query of the tree: the overlap clusters
+#: query a slice of the footprints at a time and shrink the slice where they crowd, so memory stays bounded.
+PAIR_BUDGET = 1_000_000
+#: Unturned footprints whose bounds all fall in the same steps of this size (mm) are checked as one
+#: pile when they share an area: a pile of near-identical racks is queried once, not once per rack.
+PILE_STEP_MM = 50.0
+
+
+def overlap_clusters(polys: np.ndarray, halls: np.ndarray) -> list[np.ndarray]:
+    """The footprints joined by overlaps: each set of two or more, as ascending indices, by their first member.
+
+    The connected components of the pairs :func:`overlapping_pairs` reports, found without listing
+    them all (85,000 racks at one spot are 3.6 billion pairs). Footprints in one hall with the same
+    bounds to :data:`PILE_STEP_MM` (or the very same corners, when turned) that all share an area
+    form a pile: they overlap one another, so they join at once, and the tree is queried with the
+    pile's bounds once. Its candidates are dropped when already in the pile's component, before any
+    area is measured; the rest are measured against each member. The components grow by union-find,
+    and the queries go a slice of piles at a time, so time and memory grow with the footprints and
+    the piles that meet, not with the pairs inside a pile.
+    """
+    n = len(polys)
+    if n < 2:
+        return []
+    labels = np.arange(n)  # each footprint's component: its smallest member, kept fully compressed
+    bounds, filled = _box_fit(polys)
+    hall_codes = np.unique(halls.astype(str), return_inverse=True)[1].reshape(-1)
+    pile, members, starts, unturned, core, core_polys = _piles(polys, hall_codes, bounds, filled, labels)
+    sizes, first = np.diff(starts), members[starts[:-1]]
+    envelopes = shapely.box(*(np.minimum.reduceat(bounds[members, k], starts[:-1]) for k in (0, 1)),
+                            *(np.maximum.reduceat(bounds[members, k], starts[:-1]) for k in (2, 3)))
+    def over_core(piles, right):
+        """Whether each footprint ``right[i]`` lies over the area all of pile ``piles[i]`` covers, by more
+        than the tolerance: then it overlaps each member (a pile of one: the member)."""
+        boxes = unturned[piles] & filled[right]
+        areas = np.empty(len(piles))
+        areas[boxes] = _box_areas(core[piles[boxes]], bounds[right[boxes]])
+        areas[~boxes] = shapely.area(shapely.intersection(core_polys[piles[~boxes]], polys[right[~boxes]]))
+        return areas > OVERLAP_TOLERANCE_MM2
+
+    tree = shapely.STRtree(polys)
+    start, step = 0, 16
+    while start < len(first):
+        piles, right = tree.query(envelopes[start:start + step])  # bounds that meet: the areas decide
+        found = len(piles)
+        piles += start
+        keep = pile[right] > piles  # each pair of piles once
+        piles, right = piles[keep], right[keep]
+        keep = hall_codes[first[piles]] == hall_codes[right]
+        piles, right = piles[keep], right[keep]
+
+        # one footprint of each pile a pile meets first: in a crowd most piles join on it
+        once = np.unique(piles * len(first) + pile[right], return_index=True)[1]
+        keep = labels[first[piles[once]]] != labels[right[once]]
+        once = once[keep]
+        over = over_core(piles[once], right[once])
+        _union(labels, first[piles[once[over]]], right[once[over]])
+        keep = labels[first[piles]] != labels[right]
+        piles, right = piles[keep], right[keep]
+        over = over_core(piles, right)
+        _union(labels, first[piles[over]], right[over])
+        keep = ~over & (sizes[piles] > 1)  # the rest is measured against each member
+        piles, right = piles[keep], right[keep]
+        while len(piles):
+            keep = labels[first[piles]] != labels[right]
+            piles, right = piles[keep], right[keep]
+            take = max(1, int(np.searchsorted(np.cumsum(sizes[piles]), PAIR_BUDGET)))
+            (a, b), piles, right = _each_member(members, starts, piles[:take], right[:take]), piles[take:], right[take:]
+            areas = _box_areas(bounds[a], bounds[b])
+            turned = ~(filled[a] & filled[b])
+            if turned.any():
+                areas[turned] = shapely.area(shapely.intersection(polys[a[turned]], polys[b[turned]]))
+            big = areas > OVERLAP_TOLERANCE_MM2
+            _union(labels, a[big], b[big])
+        start += step
+        step = max(1, step // 2) if found > PAIR_BUDGET else min(step * 2, 65536) if found < PAIR_BUDGET // 8 else step
+    joined = np.flatnonzero(np.bincount(labels, minlength=n)[labels] > 1)
+    order = joined[np.argsort(labels[joined], kind="stable")]
+    cuts = np.flatnonzero(np.diff(labels[order])) + 1
+    return np.split(order, cuts) if len(order) else []
+
+
+def _each_member(members: np.ndarray, starts: np.ndarray, piles: np.ndarray, right: np.ndarray):
+    """The pairs (member of ``piles[i]``, ``right[i]``) for every member of each pile."""
+    reach = starts[piles + 1] - starts[piles]
+    offsets = np.arange(reach.sum()) - np.repeat(np.cumsum(reach) - reach, reach)
+    return members[np.repeat(starts[piles], reach) + offsets], np.repeat(right, reach)
+
+
+def _piles(polys: np.ndarray, hall_codes: np.ndarray, bounds: np.ndarray, filled: np.ndarray, labels: np.ndarray):
+    """Footprints in piles, each pile's members joined.
+
+    A pile is the footprints of one hall, all unturned or all turned, with bounds in the same
+    :data:`PILE_STEP_MM` steps, when one area lies in all of them; any other is a pile of its own.
+    ``labels`` must be every footprint on its own (``arange``); it comes back with each pile under its
+    first member. Returns the pile of each footprint, the footprints by pile, where each pile starts
+    in them (and the end), whether the pile is unturned, and the area every member of each pile covers,
+    as bounds (of an unturned pile) and as a polygon.
+    """
+    n = len(polys)
+    steps = np.floor(bounds / PILE_STEP_MM)
+    key = np.ascontiguousarray(np.column_stack([hall_codes.astype(float), filled, steps]))
+    pile = np.unique(key.view(np.dtype((np.void, key.dtype.itemsize * key.shape[1]))),
+                     return_inverse=True)[1].reshape(-1)
+    members, starts, core, core_polys = _by_pile(pile, polys, bounds, filled)
+    whole = shapely.area(core_polys)[pile] > OVERLAP_TOLERANCE_MM2
+    if not whole.all():  # a loose pile breaks up into its members
+        pile = np.unique(np.where(whole, pile, pile.max() + 1 + np.arange(n)), return_inverse=True)[1].reshape(-1)
+        members, starts, core, core_polys = _by_pile(pile, polys, bounds, filled)
+    labels[members] = np.repeat(members[starts[:-1]], np.diff(starts))
+    return pile, members, starts, filled[members[starts[:-1]]], core, core_polys
+
+
+def _by_pile(pile: np.ndarray, polys: np.ndarray, bounds: np.ndarray, filled: np.ndarray):
+    """The footprints by pile (ascending in each), where each pile starts (and the end), what all members cover."""
+    members = np.argsort(pile, kind="stable")
+    starts = np.concatenate([[0], np.flatnonzero(np.diff(pile[members])) + 1, [len(pile)]])
+    core = np.column_stack([np.maximum.reduceat(bounds[members, 0], starts[:-1]),
+                            np.maximum.reduceat(bounds[members, 1], starts[:-1]),
+                            np.minimum.reduceat(bounds[members, 2], starts[:-1]),
+                            np.minimum.reduceat(bounds[members, 3], starts[:-1])])
+    boxes = np.clip(core, None, np.column_stack([core[:, 2:], core[:, 2:]]))  # an empty core is a point
+    core_polys = shapely.box(boxes[:, 0], boxes[:, 1], boxes[:, 2], boxes[:, 3])
+    first, sizes = members[starts[:-1]], np.diff(starts)
+    turned = ~filled[first]
+    core_polys[turned & (sizes == 1)] = polys[first[turned & (sizes == 1)]]
+    for i in np.flatnonzero(turned & (sizes > 1)).tolist():
+        core_polys[i] = shapely.intersection_all(polys[members[starts[i]:starts[i + 1]]])
+    return members, starts, core, core_polys
+
+
+def _union(labels: np.ndarray, a: np.ndarray, b: np.ndarray) -> None:
+    """Join the components of each pair ``a[i]``, ``b[i]`` (vectorised union-find: roots hook under the smaller)."""
+    while len(a):
+        ra, rb = labels[a], labels[b]
+        apart = ra != rb
+        if not apart.any():
+            return
+        a, b, ra, rb = a[apart], b[apart], ra[apart], rb[apart]
+        low = np.minimum(ra, rb)
+        np.minimum.at(labels, ra, low)
+        np.minimum.at(labels, rb, low)
+        while True:  # point every footprint at its root again
+            up = labels[labels]
+            if np.array_equal(up, labels):
+                break
+            labels[:] = up
+
+
 def _box_fit(polys: np.ndarray):
     """Bounds of each polygon, and whether it fills them (an unturned or quarter-turned rectangle)."""
     bounds = shapely.bounds(polys)
@@ -70,13 +218,18 @@ def overlap_areas(a: np.ndarray, b: np.ndarray) -> np.ndarray:
     if not len(a):
         return np.empty(0)
     (ba, fa), (bb, fb) = _box_fit(a), _box_fit(b)
-    w = np.minimum(ba[:, 2], bb[:, 2]) - np.maximum(ba[:, 0], bb[:, 0])
-    h = np.minimum(ba[:, 3], bb[:, 3]) - np.maximum(ba[:, 1], bb[:, 1])
-    areas = np.clip(w, 0, None) * np.clip(h, 0, None)
+    areas = _box_areas(ba, bb)
     turned = ~(fa & fb)
     if turned.any():
         areas[turned] = shapely.area(shapely.intersection(a[turned], b[turned]))
     return areas
+
+
+def _box_areas(ba: np.ndarray, bb: np.ndarray) -> np.ndarray:
+    """Area shared by each pair of bounds ``ba[i]``, ``bb[i]``."""
+    w = np.minimum(ba[:, 2], bb[:, 2]) - np.maximum(ba[:, 0], bb[:, 0])
+    h = np.minimum(ba[:, 3], bb[:, 3]) - np.maximum(ba[:, 1], bb[:, 1])
+    return np.clip(w, 0, None) * np.clip(h, 0, None)
 
 
 def _real_overlaps(a: np.ndarray, b: np.ndarray, left: np.ndarray, right: np.ndarray):

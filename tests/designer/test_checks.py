@@ -91,3 +91,93 @@ def test_a_design_beyond_three_tiers_still_analyses(catalog):
     assert r.summary_json["gpus"] == 100_000
     assert "fabric-impossible" in {f.code for f in r.findings}
     assert r["bandwidth"]["status"] == "error"
+
+
+# -- overlaps by cluster ---------------------------------------------------------------------------------------
+def _racks_at(catalog, spots, cdus=()):
+    """The golden design with one empty rack at each ``(x, y[, hall])`` of ``spots`` in a 2 km square hall."""
+    p = load(GOLDEN, catalog)
+    big = replace(p.halls[0], outline=((0, 0), (2_000_000, 0), (2_000_000, 2_000_000), (0, 2_000_000)))
+    other = replace(big, id="h2", name="Hall 2")
+    template = replace(p.rack("r2"), devices=())
+    racks = tuple(replace(template, id=f"q{i}", name=f"Q{i}", x=s[0], y=s[1], hall=s[2] if len(s) > 2 else "h1")
+                  for i, s in enumerate(spots))
+    floors = tuple(replace(p.floor_devices[0], id=f"c{i}", name=f"CDU-{i}", x=x, y=y, serves=())
+                   for i, (x, y) in enumerate(cdus))
+    return replace(p, halls=(big, other), racks=racks, floor_devices=floors)
+
+
+def test_85000_racks_at_one_spot_are_one_finding(catalog):
+    import time
+
+    p = _racks_at(catalog, [(1500, 2400)] * 85_000)
+    start = time.perf_counter()
+    found = check_space(p, catalog)
+    assert time.perf_counter() - start < 30  # the pairs were 3.6 billion
+    assert [f.code for f in found] == ["overlap"]
+    f = found[0]
+    assert f.message == ("85,000 racks overlap one another within 0.60 m × 1.20 m: rack Q0, rack Q1 and 84,998 more "
+                         "(the first 1,000 of them are marked)")
+    assert f.where == "rack:q0" and len(f.places) == 1000 and f.places[:2] == ("rack:q0", "rack:q1")
+
+
+def test_a_chain_of_overlaps_is_one_cluster(catalog):
+    # each rack 500 mm after the last: 100 mm into the next one only, never into the one after
+    p = _racks_at(catalog, [(1500 + 500 * i, 2400) for i in range(1000)])
+    found = check_space(p, catalog)
+    assert [f.code for f in found] == ["overlap"]
+    assert found[0].message.startswith("1,000 racks overlap one another within 500.10 m × 1.20 m: rack Q0, rack Q1 "
+                                       "and 998 more")
+
+
+def test_clusters_pairs_touching_racks_and_halls(catalog):
+    spots = [(1500, 2400), (1550, 2400), (1600, 2400),  # three at one spot
+             (10_000, 2400), (10_300, 2400),  # a pair, 300 mm over each other
+             (20_000, 2400), (20_600, 2400),  # side by side: they touch
+             (30_000, 2400, "h1"), (30_000, 2400, "h2")]  # the same spot in two halls
+    found = check_space(_racks_at(catalog, spots), catalog)
+    assert [(f.where, f.message) for f in found] == [
+        ("rack:q0", "3 racks overlap one another within 0.70 m × 1.20 m: rack Q0, rack Q1 and rack Q2"),
+        ("rack:q3", "rack Q3 overlaps rack Q4 by 0.36 m²")]
+    assert found[0].places == ("rack:q0", "rack:q1", "rack:q2") and found[1].places == ("rack:q3", "rack:q4")
+
+
+def test_a_cluster_counts_racks_and_floor_units(catalog):
+    p = _racks_at(catalog, [(4200, 2400), (4300, 2400)], cdus=[(4200, 2400)])
+    (f,) = check_space(p, catalog)
+    assert f.message.startswith("2 racks and 1 floor unit overlap one another") and f.places[-1] == "floor:c0"
+
+
+def test_clusters_are_the_components_of_the_overlapping_pairs():
+    import numpy as np
+
+    from designer.placement import overlap_clusters, overlapping_pairs, rectangles
+
+    rng = np.random.default_rng(7)
+    # scattered racks (some at the very same spot), piles of near-identical ones, small units in loose piles
+    for n, turned, spots, jitter, size in ((400, False, 0, 0, 600), (400, True, 0, 0, 600), (3000, False, 0, 0, 600),
+                                           (2000, False, 40, 80, 600), (2000, True, 40, 80, 600),
+                                           (2000, False, 300, 60, 40), (2000, True, 300, 60, 40),
+                                           (2000, False, 300, 60, 10), (2000, True, 300, 60, 10)):
+        xy = rng.uniform(0, 30_000, (n, 2))
+        if spots:
+            xy = xy[rng.integers(0, spots, n)] + rng.uniform(0, jitter, (n, 2))
+        rows = np.column_stack([xy, np.full(n, float(size)), np.full(n, 2.0 * size),
+                                rng.choice([0.0, 30.0, 31.0, 90.0, 180.0], n) if turned else np.zeros(n)])
+        rows[: n // 10, :2] = rows[n // 10: n // 5, :2]
+        polys, halls = rectangles(rows), rng.choice(np.array(["a", "b"], dtype=object), n)
+        parent = list(range(n))
+
+        def root(i, parent=parent):
+            while parent[i] != i:
+                i = parent[i]
+            return i
+
+        left, right, _ = overlapping_pairs(polys, halls)
+        for a, b in zip(left.tolist(), right.tolist()):
+            parent[max(root(a), root(b))] = min(root(a), root(b))
+        groups: dict[int, list[int]] = {}
+        for i in range(n):
+            groups.setdefault(root(i), []).append(i)
+        expected = sorted(g for g in groups.values() if len(g) > 1)
+        assert [c.tolist() for c in overlap_clusters(polys, halls)] == expected

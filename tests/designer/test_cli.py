@@ -310,3 +310,42 @@ def test_catalog_show_names_the_source_of_every_figure(capsys, device_id):
     assert code == 0 and cited
     for source in cited:
         assert f"  {source}: " in sources, source
+
+
+def test_findings_past_the_first_hundred_of_a_code_are_counted(capsys, tmp_path):
+    """1,000 racks at one spot are one overlap finding; 250 racks outside the hall are 100 lines and a count."""
+    doc = json.loads(GOLDEN.read_text())
+    rack = {**doc["racks"][1], "devices": []}
+    doc["racks"] = ([{**rack, "id": f"s{i}", "name": f"S{i}"} for i in range(1000)]
+                    + [{**rack, "id": f"o{i}", "name": f"O{i}", "x": 100_000 + 700 * i} for i in range(250)])
+    doc["floor_devices"] = []
+    path = tmp_path / "crowded.podplan.json"
+    path.write_text(json.dumps(doc))
+    code, out, _ = run(capsys, "validate", str(path))
+    lines = out.splitlines()
+    assert code == 1 and sum(": overlap" in line or "overlap one another" in line for line in lines) == 1
+    assert f"{path}: error: rack:s0: 1,000 racks overlap one another within 0.60 m × 1.20 m: rack S0, rack S1 and " \
+           f"998 more" in lines
+    assert sum("is not inside hall" in line for line in lines) == 100
+    assert f"{path}: error: and 150 more outside-hall findings" in lines
+    assert lines[-1].startswith(f"{path}: 1250 racks, ")  # the last line counts every finding
+    assert int(lines[-1].split(", ")[1].split()[0]) >= 251
+    code, out, _ = run(capsys, "analyze", str(path))
+    assert "  error: and 150 more outside-hall findings" in out.splitlines()
+    code, out, _ = run(capsys, "analyze", str(path), "--json")
+    doc = json.loads(out)
+    assert doc["findings_left_out"]["outside-hall"] == 150
+    assert sum(f["code"] == "outside-hall" for f in doc["findings"]) == 100
+    assert [f["code"] for f in doc["findings"]].count("overlap") == 1
+    assert set(doc["findings"][0]) == {"severity", "code", "message", "where", "places"}
+
+
+def test_listed_keeps_order_and_counts_the_rest_by_code():
+    from designer.findings import Finding, LeftOut, listed
+
+    fs = ([Finding("error", "a", f"a{i}", "x") for i in range(3)] + [Finding("warning", "b", "b", "x")]
+          + [Finding("info", "a", "late", "x")])
+    kept, left_out = listed(fs, per_code=2)
+    assert [f.message for f in kept] == ["a0", "a1", "b"]
+    assert left_out == [LeftOut("a", "error", 2)] and left_out[0].text() == "and 2 more a findings"
+    assert listed(fs) == (fs, [])
