@@ -293,3 +293,41 @@ def test_fuzzed_user_catalog_entries(entry, tmp_path, capsys, monkeypatch):
     default_catalog.cache_clear()
     # the fuzzing reached both outcomes: entries refused, entries taken
     assert CATALOG_MUTANTS // 2 <= refused < CATALOG_MUTANTS, refused
+
+
+#: The second battery's hostile texts: control and invisible characters, formula prefixes, a text past its
+#: bound, an id that reads the same as another after NFKC.
+HOSTILE_II = ['"a\\u0000b"', '"a\\u001bb"', '"a\\rb"', '"a\\nb"', '"su01-01\\u200b"', '"\\uff53\\uff55"',
+              '"=cmd|\' /C calc\'!A0"', '"@SUM(A1)"', '"+1"', '"-1"', '"\\tTAB"', '"' + "n" * 300 + '"', '"-0"',
+              "-0.0"]
+
+
+def mutant_ii(text: str, rng: random.Random) -> bytes:
+    """A hostile text in one string place, or a key given twice (the last one would win)."""
+    doc = json.loads(text)
+    if rng.random() < 0.25:
+        raw = json.dumps(doc)
+        key = rng.choice(["racks", "halls", "name", "settings"])
+        return raw.replace("{", '{"' + key + '": [], ', 1).encode()
+    places = [p for p, v in _leaves(doc) if p and isinstance(v, str)]
+    _set(doc, rng.choice(places), MARK)
+    return json.dumps(doc).replace(f'"{MARK}"', rng.choice(HOSTILE_II)).encode()
+
+
+def test_fuzzed_project_files_ii(tmp_path, capsys):
+    """Every mutant is refused in one line (exit 2) or read, analysed and exported without a formula cell."""
+    rng = random.Random(f"{SEED}-ii")
+    text = samples.DGX_B200_SU.read_text(encoding="utf-8")
+    path = tmp_path / "mutant.podplan.json"
+    codes = {0: 0, 1: 0, 2: 0}
+    for i in range(60):
+        path.write_bytes(mutant_ii(text, rng))
+        code = check(capsys, "validate", str(path))
+        codes[code] += 1
+        if code != 2:
+            out = tmp_path / "cabling.csv"
+            assert check(capsys, "export", str(path), "--cabling", str(out)) in (0, 1), f"mutant {i}"
+            for row in out.read_text(encoding="utf-8").splitlines()[1:]:
+                for cell in row.split(","):
+                    assert not cell.lstrip('"').startswith(("=", "@", "\t", "\r")), f"mutant {i}: {cell[:40]}"
+    assert codes[2] > 10 and codes[0] + codes[1] >= 5, codes  # refused in one line, or read and exported
