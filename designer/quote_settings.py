@@ -15,7 +15,7 @@ import unicodedata
 from dataclasses import dataclass, fields, replace
 from datetime import date
 
-from .bounds import MAX_TEXT_CHARS
+from .bounds import MAX_TEXT_CHARS, encodable, text_problem
 
 #: Bill sections in quote order: (key, title).
 SECTIONS = (
@@ -174,11 +174,13 @@ class QuoteSettings:
 def _text(value: object, where: str) -> None:
     if not isinstance(value, str):
         raise QuoteError(f"{where}: must be text, got {value!r}")
-    if len(value) > MAX_TEXT:
-        raise QuoteError(f"{where}: is {len(value)} characters long (at most {MAX_TEXT})")
-    # what XML (so XLSX) and PDF text cannot carry
-    if any(ord(c) < 32 and c != "\t" or 0xD800 <= ord(c) <= 0xDFFF or c in "\ufffe\uffff" for c in value):
-        raise QuoteError(f"{where}: holds a control character, a lone surrogate or a non-character")
+    # the one bound every text of a design is held to (designer/bounds.py), and what XML (so XLSX) and PDF
+    # text cannot carry besides
+    if not encodable(value) or any(c in "\ufffe\uffff" for c in value):
+        raise QuoteError(f"{where}: holds a lone surrogate or a non-character")
+    problem = text_problem(value)
+    if problem is not None:
+        raise QuoteError(f"{where}: {problem}")
 
 
 def _number(value: object, where: str, lo: float, hi: float, *, whole: bool = False) -> None:

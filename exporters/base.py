@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
@@ -68,3 +69,8 @@ def check_target(fmt: ExportFormat, path: str | Path) -> None:
         raise ExportError(f"{path}: is a folder")
     if path.exists() and not path.is_file():
         raise ExportError(f"{path}: is not a regular file (a device or a pipe)")
+    # judged by the mode bits as the atomic writer judges them: root may write anything, but a file its owner
+    # made read-only is one somebody meant to keep
+    if path.is_file() and (not path.stat().st_mode & (stat.S_IWUSR | stat.S_IWGRP | stat.S_IWOTH)
+                           or not os.access(path, os.W_OK)):
+        raise ExportError(f"{path}: is read-only; make it writable or save elsewhere")

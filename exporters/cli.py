@@ -10,6 +10,7 @@ and how long it took, on stderr ("Writing Quote (PDF) to q.pdf… 1.20 s"); wher
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from contextlib import contextmanager
@@ -65,6 +66,13 @@ def run(args, catalog: Catalog) -> int:
             check_target(fmt, out)
         except ExportError as exc:
             raise UsageError(f"podplanner export: {fmt.flag}: {exc}") from None
+    seen: dict[str, str] = {}
+    for fmt, out in wanted:  # two formats on one file would each replace the other's (a link counts as its file)
+        real = os.path.realpath(out)
+        if real in seen:
+            raise UsageError(f"podplanner export: {seen[real]} and {fmt.flag} name the same file ({out}); give each "
+                             f"format its own")
+        seen[real] = fmt.flag
     from designer.analysis import analyze
 
     progress = Progress(sys.stderr)

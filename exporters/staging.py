@@ -21,9 +21,10 @@ from pathlib import Path
 
 from .base import ExportError, ExportFormat
 
-#: Characters of the target's name kept in its temporary's, so that the temporary's name is not too long
-#: where the target's just fits.
+#: Bytes of the target's name kept in its temporary's, so that the temporary's name is not too long where the
+#: target's just fits (a name is at most 255 bytes); and the longest suffix kept (".xlsx", ".csv").
 _NAME_KEEP = 100
+_SUFFIX_KEEP = 16
 
 
 class StagingError(ExportError):
@@ -56,6 +57,7 @@ class Staging:
     def __init__(self):
         self._staged: list[_Staged] = []
         self._token = f"{os.getpid()}-{secrets.token_hex(8)}"
+        self._count = 0
 
     def temporary(self, fmt: ExportFormat, target: str | os.PathLike) -> Path:
         """Where ``fmt`` writes instead of ``target``: a path beside it that does not exist yet."""
@@ -128,18 +130,13 @@ class Staging:
             _remove(s.temporary)
         self._staged = []
 
-    def _undo(self, done: list[_Staged]) -> None:
-        """The targets renamed so far put back as they were (a folder moved aside back in place)."""
-        for s in reversed(done):
-            if s.aside is None:
-                continue  # a file replaced by os.replace: the atomic rename leaves no old copy to restore
-            with suppress(OSError):
-                if s.placed:
-                    os.rename(s.target, s.temporary)
-                os.rename(s.aside, s.target)
-
     def _beside(self, target: Path, kind: str, suffix: str) -> Path:
-        return target.parent / f".{target.name[:_NAME_KEEP]}.{self._token}.{kind}{suffix}"
+        """A name beside ``target`` no other of this run's temporaries has (each call numbered), at most
+        ``_NAME_KEEP`` bytes of the target's name and a short suffix, so that it fits where the target does."""
+        self._count += 1
+        stem = target.name.encode()[:_NAME_KEEP].decode(errors="ignore")
+        suffix = suffix if len(suffix.encode()) <= _SUFFIX_KEEP else ""
+        return target.parent / f".{stem}.{self._token}-{self._count}.{kind}{suffix}"
 
 
 def _keep_mode(target: Path, temporary: Path) -> None:

@@ -109,7 +109,9 @@ def _read(text: str, catalog: Catalog) -> Project:
     if fast:
         # ASCII text without an escape holds only ASCII strings: plain_rack need not look at each (one
         # character is looked for at memchr's speed, "\\u" some forty times slower)
-        reader = _Reader(catalog, plain_text=text.isascii() and "\\" not in text)
+        # ASCII with no escape and no DEL (JSON needs escapes only below 0x20, so a raw 0x7F can stand in a
+        # string): then no text holds a control character and the fast reader checks lengths alone
+        reader = _Reader(catalog, plain_text=text.isascii() and "\\" not in text and "\x7f" not in text)
         try:
             project = reader.read(doc)
         except ProjectFileError:

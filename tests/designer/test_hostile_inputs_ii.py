@@ -313,3 +313,30 @@ def test_a_generated_design_s_name_is_held_to_the_bounds_before_anything_is_writ
     out = tmp_path / "new.podplan.json"
     line = one_error(capsys, "new", "superpod", "--system", "dgx-b200", "--sus", "1", "--name", name, "-o", str(out))
     assert words in line and not out.exists()
+
+
+def test_a_raw_del_is_refused_by_the_fast_reader_too(tmp_path):
+    """JSON needs escapes only below 0x20: a raw DEL may stand in a string of an all-ASCII file."""
+    import json as _json
+
+    from designer.fileformat import ProjectFileError, load
+    from catalog import default_catalog
+    from designer import samples
+
+    doc = _json.loads(samples.DGX_B200_SU.read_text(encoding="utf-8"))
+    for field in ("id", "name"):
+        d = _json.loads(_json.dumps(doc))
+        d["racks"][0][field] = "su01\x7f01"
+        path = tmp_path / f"del-{field}.podplan.json"
+        path.write_text(_json.dumps(d, ensure_ascii=False), encoding="utf-8")
+        assert "\\" not in path.read_text(encoding="utf-8")
+        with pytest.raises(ProjectFileError, match=rf"racks\[0\]\.{field}: holds a control character \(\\x7f\)"):
+            load(path, default_catalog())
+
+
+def test_quote_texts_are_held_to_the_one_line_rule():
+    from designer.quote_settings import QuoteError, QuoteSettings
+
+    for bad in ("ACME\tCorp", "ACME\x7fCorp", "ACME\u0085Corp", "ACME\u2028Corp", "x" * 201):
+        with pytest.raises(QuoteError, match="quote.customer: "):
+            QuoteSettings(customer=bad)

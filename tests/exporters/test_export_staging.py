@@ -113,3 +113,59 @@ def test_a_symlinked_target_is_written_through(tmp_path):
     staging.temporary(FORMATS["csv"], link).write_text("new")
     staging.commit()
     assert link.is_symlink() and real.read_text() == "new" and sorted(os.listdir(tmp_path)) == ["link.csv", "real.csv"]
+
+
+def test_targets_alike_in_their_first_hundred_bytes_get_temporaries_of_their_own(capsys, tmp_path):
+    bill, cabling = tmp_path / ("p" * 100 + "-bom.csv"), tmp_path / ("p" * 100 + "-cabling.csv")
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(bill), "--cabling", str(cabling))
+    assert code == 0, err
+    assert bill.read_text(encoding="utf-8").startswith("section,line,manufacturer,part_number")
+    assert cabling.read_text(encoding="utf-8").startswith("a_device,a_port")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([bill.name, cabling.name])
+
+
+def test_a_long_multibyte_name_that_fits_is_written(capsys, tmp_path):
+    target = tmp_path / ("中" * 80 + ".csv")  # 244 bytes: within a name's 255
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(target))
+    assert code == 0, err
+    assert target.is_file()
+
+
+def test_one_file_named_by_two_formats_is_refused_before_any_work(capsys, tmp_path):
+    link = tmp_path / "link.csv"
+    link.symlink_to(tmp_path / "x.csv")
+    for second in (tmp_path / "x.csv", link):
+        code, out, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(tmp_path / "x.csv"),
+                             "--cabling", str(second))
+        assert code == 2 and "--csv and --cabling name the same file" in err and len(err.splitlines()) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["link.csv"]
+
+
+def test_a_read_only_target_is_kept(capsys, tmp_path):
+    target = tmp_path / "out.csv"
+    target.write_text("KEEP")
+    target.chmod(0o444)
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(target))
+    assert code == 2 and "is read-only" in err and target.read_text() == "KEEP"
+
+
+def test_a_new_target_put_in_place_before_a_failed_rename_is_taken_away(tmp_path, monkeypatch):
+    old, new = tmp_path / "old.csv", tmp_path / "new.csv"
+    old.write_text("OLD")
+    staging = Staging()
+    fmt_a, fmt_b = FORMATS["cabling"], FORMATS["csv"]
+    staging.temporary(fmt_a, new).write_text("NEW1")
+    staging.temporary(fmt_b, old).write_text("NEW2")
+    real = os.replace
+
+    def replace_failing(src, dst):
+        if str(dst) == str(old):
+            raise OSError(28, "No space left on device")
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace_failing)
+    with pytest.raises(StagingError):
+        staging.commit()
+    monkeypatch.setattr(os, "replace", real)
+    staging.discard()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.csv"] and old.read_text() == "OLD"
