@@ -20,6 +20,18 @@ def run(capsys, *args):
     return code, out, err
 
 
+def _replace_fails_onto(monkeypatch, target, error: OSError) -> None:
+    """``os.replace`` onto ``target`` fails with ``error``; every other rename goes through."""
+    real = os.replace
+
+    def replace(src, dst):
+        if str(dst) == str(target):
+            raise error
+        return real(src, dst)
+
+    monkeypatch.setattr(os, "replace", replace)
+
+
 def _failing(path, **_):
     """A format that writes part of its file and then finds it cannot go on."""
     with open(path, "w") as fh:
@@ -88,14 +100,7 @@ def test_a_rename_that_fails_puts_every_target_back(tmp_path, monkeypatch):
     new_folder.mkdir()
     (new_folder / "README.txt").write_text("new readme")
     staging.temporary(FORMATS["cabling"], third).write_text("new c")
-    real = os.replace
-
-    def replace_but_the_third(src, dst):
-        if str(dst) == str(third):
-            raise OSError(5, "Input/output error")
-        return real(src, dst)
-
-    monkeypatch.setattr(os, "replace", replace_but_the_third)
+    _replace_fails_onto(monkeypatch, third, OSError(5, "Input/output error"))
     with pytest.raises(StagingError, match=r"c\.csv: cannot be written \(Input/output error\)") as caught:
         staging.commit()
     staging.discard()
@@ -156,16 +161,9 @@ def test_a_new_target_put_in_place_before_a_failed_rename_is_taken_away(tmp_path
     fmt_a, fmt_b = FORMATS["cabling"], FORMATS["csv"]
     staging.temporary(fmt_a, new).write_text("NEW1")
     staging.temporary(fmt_b, old).write_text("NEW2")
-    real = os.replace
-
-    def replace_failing(src, dst):
-        if str(dst) == str(old):
-            raise OSError(28, "No space left on device")
-        return real(src, dst)
-
-    monkeypatch.setattr(os, "replace", replace_failing)
+    _replace_fails_onto(monkeypatch, old, OSError(28, "No space left on device"))
     with pytest.raises(StagingError):
         staging.commit()
-    monkeypatch.setattr(os, "replace", real)
+    monkeypatch.undo()
     staging.discard()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.csv"] and old.read_text() == "OLD"

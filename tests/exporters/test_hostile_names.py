@@ -39,6 +39,22 @@ def hostile(catalog):
     return analyze(project, catalog)
 
 
+def _hostile_cells(wb, *, own_formulas: bool = False, quoted: bool = False) -> set[str]:
+    """The hostile names a workbook holds, each checked to be a text cell (with Excel's quote prefix when
+    ``quoted``); a formula cell is refused, or with ``own_formulas`` allowed when it names none of them."""
+    seen = set()
+    for ws in wb.worksheets:
+        for row in ws.iter_rows():
+            for cell in row:
+                if isinstance(cell.value, str) and cell.value in HOSTILE:
+                    seen.add(cell.value)
+                    assert cell.data_type == "s" and (cell.quotePrefix or not quoted), (ws.title, cell.coordinate)
+                if cell.data_type == "f":
+                    assert own_formulas, (ws.title, cell.coordinate, cell.value)
+                    assert "cmd" not in cell.value and "SUM(A1)" not in cell.value, cell.value
+    return seen
+
+
 def _csv_rows(path: Path) -> list[dict]:
     with path.open(encoding="utf-8", newline="") as fh:
         return list(csv.DictReader(fh))
@@ -87,14 +103,7 @@ def test_the_cabling_workbook_keeps_every_name_as_text(hostile, tmp_path):
 
     write_cabling_xlsx(hostile, tmp_path / "c.xlsx")
     wb = openpyxl.load_workbook(tmp_path / "c.xlsx")
-    found = set()
-    for ws in wb.worksheets:
-        for row in ws.iter_rows():
-            for cell in row:
-                assert cell.data_type != "f", (ws.title, cell.coordinate, cell.value)
-                if isinstance(cell.value, str) and cell.value in HOSTILE:
-                    found.add(cell.value)
-    assert found == set(HOSTILE)
+    assert _hostile_cells(wb) == set(HOSTILE)
     assert dict(r for r in wb["Summary"].iter_rows(values_only=True, max_col=2) if r[0] == "Project") == \
         {"Project": "=1+1"}
 
@@ -164,16 +173,7 @@ def test_the_bill_csv_and_the_quote_workbook_keep_formula_like_text_as_text(host
     assert {r["price_source"] for r in rows if r["part_number"] == part} == {"'=cmd|' /C calc'!A0"}
     write_quote_xlsx(analysis, tmp_path / "q.xlsx")
     wb = openpyxl.load_workbook(tmp_path / "q.xlsx")
-    seen = set()
-    for ws in wb.worksheets:
-        for row in ws.iter_rows():
-            for cell in row:
-                if isinstance(cell.value, str) and cell.value in HOSTILE:
-                    seen.add(cell.value)
-                    assert cell.data_type == "s" and cell.quotePrefix, (ws.title, cell.coordinate)
-                if cell.data_type == "f":  # the workbook's own formulas only
-                    assert "cmd" not in cell.value and "SUM(A1)" not in cell.value, cell.value
-    assert {"=cmd|' /C calc'!A0", "@SUM(A1)"} <= seen
+    assert {"=cmd|' /C calc'!A0", "@SUM(A1)"} <= _hostile_cells(wb, own_formulas=True, quoted=True)
 
 
 @pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
