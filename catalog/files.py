@@ -14,6 +14,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import shutil
 import secrets
 import stat
 import threading
@@ -104,6 +105,9 @@ TEMP_SUFFIX = ".podplanner-tmp"
 _TEMP_RE = re.compile(r"^\..+\.(?P<pid>\d+)-[0-9a-f]{16}" + re.escape(TEMP_SUFFIX) + "$")
 #: What earlier versions named their temporaries (no pid: only their age tells they are stale).
 _OLD_TEMP_RE = re.compile(r"^\..+\.[0-9a-f]{12}\.tmp$")
+#: A multi-format export's temporaries and the old targets it keeps aside while it renames (exporters/staging.py):
+#: ``.<target>.<pid>-<random>-<n>.staged<suffix>`` or ``.old<suffix>``, files or (NetBox) folders.
+_STAGED_RE = re.compile(r"^\..+\.(?P<pid>\d+)-[0-9a-f]{16}-\d+\.(staged|old)(\.[A-Za-z0-9]{1,15})?$")
 #: A temporary this old belongs to no write still running, whoever made it.
 STALE_AFTER_S = 24 * 3600
 
@@ -134,20 +138,25 @@ def sweep_temporaries(folder: str | os.PathLike, *, now: float | None = None) ->
     except OSError:
         return removed
     for entry in entries:
-        ours = _TEMP_RE.match(entry.name)
+        staged = _STAGED_RE.match(entry.name)
+        ours = _TEMP_RE.match(entry.name) or staged
         if not ours and not _OLD_TEMP_RE.match(entry.name):
             continue
         try:
             info = entry.stat(follow_symlinks=False)
         except OSError:
             continue
-        if not stat.S_ISREG(info.st_mode):
+        folder_of_export = staged is not None and stat.S_ISDIR(info.st_mode)
+        if not stat.S_ISREG(info.st_mode) and not folder_of_export:
             continue
         old = now - info.st_mtime > STALE_AFTER_S
         orphan = ours is not None and int(ours["pid"]) != os.getpid() and not pid_alive(int(ours["pid"]))
         if old or orphan:
             with suppress(OSError):
-                os.unlink(entry.path)
+                if folder_of_export:
+                    shutil.rmtree(entry.path)
+                else:
+                    os.unlink(entry.path)
                 removed.append(Path(entry.path))
     return removed
 

@@ -19,6 +19,8 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+from catalog.files import sweep_temporaries
+
 from .base import ExportError, ExportFormat
 
 #: Bytes of the target's name kept in its temporary's, so that the temporary's name is not too long where the
@@ -58,12 +60,16 @@ class Staging:
         self._staged: list[_Staged] = []
         self._token = f"{os.getpid()}-{secrets.token_hex(8)}"
         self._count = 0
+        self._swept: set[Path] = set()
 
     def temporary(self, fmt: ExportFormat, target: str | os.PathLike) -> Path:
         """Where ``fmt`` writes instead of ``target``: a path beside it that does not exist yet."""
         target = Path(target)
         if target.is_symlink():  # write where the link points, and keep the link (as the atomic writer does)
             target = Path(os.path.realpath(target))
+        if target.parent not in self._swept:  # what a killed export left here goes first
+            self._swept.add(target.parent)
+            sweep_temporaries(target.parent)
         temporary = self._beside(target, "staged", target.suffix)
         self._staged.append(_Staged(fmt, target, temporary))
         return temporary

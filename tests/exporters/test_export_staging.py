@@ -167,3 +167,23 @@ def test_a_new_target_put_in_place_before_a_failed_rename_is_taken_away(tmp_path
     monkeypatch.undo()
     staging.discard()
     assert sorted(p.name for p in tmp_path.iterdir()) == ["old.csv"] and old.read_text() == "OLD"
+
+
+def test_what_a_killed_export_left_is_swept_by_the_next(capsys, tmp_path):
+    import subprocess
+    import sys
+
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    pid = int(dead.stdout)  # a process that has ended: its temporaries are orphans
+    staged_file = tmp_path / f".bill.csv.{pid}-0123456789abcdef-1.staged.csv"
+    staged_folder = tmp_path / f".netbox.{pid}-0123456789abcdef-2.staged"
+    aside = tmp_path / f".bill.csv.{pid}-0123456789abcdef-3.old.csv"
+    staged_file.write_text("half")
+    staged_folder.mkdir()
+    (staged_folder / "07-device-types").mkdir()
+    aside.write_text("old")
+    keep = tmp_path / ".notes.staged"  # a name of another making is never touched
+    keep.write_text("mine")
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(tmp_path / "bill.csv"))
+    assert code == 0, err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [".notes.staged", "bill.csv"]
