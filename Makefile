@@ -49,11 +49,16 @@ run: $(STAMP)
 # ruff first: a lint finding fails the run before the tests start (configuration in pyproject.toml).
 test: $(STAMP)
 	$(PY) -m ruff check .
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m "not libreoffice"
+
+# The spreadsheets read back by LibreOffice headless (Debian: apt install libreoffice-calc-nogui).
+test-consumers: $(STAMP)
+	@command -v soffice >/dev/null || { echo "test-consumers: LibreOffice (soffice) is not installed"; exit 1; }
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m libreoffice
 
 # pytest-qt's `qt_api` setting is unknown without pytest-qt: that warning is silenced there.
 test-noqt: $(NOQT_STAMP)
-	$(NOQT_PY) -m pytest -q -p no:cacheprovider -W ignore::pytest.PytestConfigWarning $(NOQT_TESTS)
+	$(NOQT_PY) -m pytest -q -p no:cacheprovider -W ignore::pytest.PytestConfigWarning -m "not libreoffice" $(NOQT_TESTS)
 
 # The exporters' golden outputs (tests/exporters/golden), written again when a change of output is intended;
 # review the diff of that folder before committing it.

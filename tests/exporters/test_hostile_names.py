@@ -9,7 +9,6 @@ is read back and holds those names as they are, as text cells, never as formulas
 from __future__ import annotations
 
 import csv
-import shutil
 import subprocess
 from dataclasses import replace
 from pathlib import Path
@@ -176,7 +175,7 @@ def test_the_bill_csv_and_the_quote_workbook_keep_formula_like_text_as_text(host
     assert {"=cmd|' /C calc'!A0", "@SUM(A1)"} <= _hostile_cells(wb, own_formulas=True, quoted=True)
 
 
-@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+@pytest.mark.libreoffice
 def test_libreoffice_shows_the_escaped_names_and_runs_none(hostile, tmp_path):
     """LibreOffice opens the cabling CSV with formula evaluation on (its CSV filter's 13th option) and saves what
     it shows: the escaped names come out as written, while a control file's bare =1+1 comes out as 2."""

@@ -369,6 +369,7 @@ def test_no_cell_names_a_design_object_by_its_id(catalog, tmp_path):
     assert texts and not [t for t in texts if pattern.search(t) or re.search(r"\b(rack|floor|hall|project):\w", t)]
 
 
+@pytest.mark.libreoffice
 def test_spectrum_x_quote_recalculated_by_libreoffice(spectrum_x, tmp_path):
     """The Spectrum-X quote as a buyer's spreadsheet computes it: LibreOffice opens it, recalculates every
     formula and saves it; the totals it gets are the bill's, and the lines name only Ethernet switches."""
@@ -376,8 +377,7 @@ def test_spectrum_x_quote_recalculated_by_libreoffice(spectrum_x, tmp_path):
     import subprocess
 
     soffice = shutil.which("soffice")
-    if soffice is None:
-        pytest.skip("LibreOffice (soffice) is not installed")
+    assert soffice is not None, "LibreOffice (soffice) is needed: make test-consumers reads the files back with it"
     src = tmp_path / "q.xlsx"
     write_quote_xlsx(spectrum_x, src)
     out = tmp_path / "lo"
