@@ -121,6 +121,10 @@ NUMBERS: dict[str, tuple[type, float, float]] = {
     "systems_per_rack": (int, 1, 64),
     "ethernet_su_systems": (int, 1, 10000),
     "ethernet_planes": (int, 1, 2),
+    "usable_tb": (float, 0, 1e7),
+    "read_gbs": (float, 0, 1e5),
+    "write_gbs": (float, 0, 1e5),
+    "min_count": (int, 1, 100000),
 }
 STRINGS = {"name", "manufacturer", "category", "part_number", "description", "airflow", "gpu", "form_factor", "media",
            "basis", "top", "preliminary", "connector", "default_fabric", "protocols"}

@@ -210,6 +210,12 @@ class DeviceType:
     outlets_c19: int = 0
     # cooling
     cooling_capacity_kw: float | None = None
+    #: a storage appliance's usable capacity (TB) and sequential read/write throughput (GB/s), as its vendor states
+    usable_tb: float | None = None
+    read_gbs: float | None = None
+    write_gbs: float | None = None
+    #: fewest of it that work together (a scale-out storage cluster's smallest size); 0: no minimum
+    min_count: int = 0
     flow_lpm: float | None = None
     #: a CDU's approach: its secondary supply sits this far above the facility water, K
     approach_k: float | None = None
@@ -282,6 +288,11 @@ class DeviceType:
     @property
     def gpus(self) -> int:
         return self.gpu_count
+
+    @property
+    def is_storage(self) -> bool:
+        """A storage appliance: it states the throughput it serves."""
+        return self.write_gbs is not None and self.read_gbs is not None
 
     def ports_of(self, role: str) -> tuple[PortGroup, ...]:
         return tuple(p for p in self.ports if p.role == role)

@@ -21,7 +21,7 @@ from .registry import ENGINES
 
 if TYPE_CHECKING:
     from .views import (BandwidthView, BomView, CoolingView, CostView, DeviceCounts, FabricView, FloorView,
-                        PowerView, RackView, Summary, TrainingView)
+                        PowerView, RackView, StorageView, Summary, TrainingView)
 
 
 @dataclass(frozen=True)
@@ -88,6 +88,10 @@ class Analysis:
     @cached_property
     def bandwidth(self) -> BandwidthView:
         return self._view("bandwidth", "BandwidthView")
+
+    @cached_property
+    def storage(self) -> StorageView:
+        return self._view("storage", "StorageView")
 
     @cached_property
     def training(self) -> TrainingView:

@@ -1,9 +1,9 @@
 """The ``bom`` engine: the bill of materials a buyer orders from, priced, by section.
 
-It reads counts the other engines produced (the devices engine's inventory, and the fabric
-engine's cables by length and transceivers) and never recounts them; the storage fabric, which no
-engine wires, is counted from the placed storage switches (:mod:`designer.quote.storage`); the bill itself is
-built in :mod:`designer.quote.lines`. Racks that hold a rack-scale system (a GB200 NVL72
+It reads counts the other engines produced (the devices engine's inventory, the fabric
+engine's cables by length and transceivers, the storage engine's storage-fabric optics counted from
+the placed storage switches, :mod:`designer.storage.fabric`) and never recounts them; the bill itself
+is built in :mod:`designer.quote.lines`. Racks that hold a rack-scale system (a GB200 NVL72
 ships in its own rack) are not ordered again as enclosures.
 """
 from __future__ import annotations
@@ -16,7 +16,6 @@ import numpy as np
 from .engines import Context, EngineResult
 from .findings import Finding
 from .quote.lines import QuoteCounts, build_bill
-from .quote.storage import storage_fabric
 from .quote_settings import effective_date
 
 
@@ -112,7 +111,7 @@ def analyze_bom(ctx: Context) -> BomResult:
     quote = ctx.project.quote
     counts = QuoteCounts(gpus=devices.gpus, nodes=node_count(hardware, ctx), devices=dict(hardware),
                          liquid_racks=liquid_racks(ctx))
-    storage = storage_fabric(ctx.project, ctx.catalog)
+    storage = ctx["storage"].fabric
     bases, optics_findings = fabric_optics(fabric, ctx.catalog)
     bom, findings = build_bill(hardware + fabric.parts(), ctx.catalog, ctx.project.currency, quote, counts,
                                cable_lengths=fabric.cable_lengths(), as_of=effective_date(quote), storage=storage,

@@ -19,6 +19,7 @@ from .floor_loading import analyze_floor
 from .inventory import run as count_devices
 from .model import Rename
 from .power import analyze_power
+from .storage.engine import analyze_storage
 from .training import analyze_training
 
 
@@ -75,7 +76,8 @@ ENGINES: tuple[Engine, ...] = (
     Engine("floor", analyze_floor),
     Engine("fabric", analyze_fabric),
     Engine("bandwidth", analyze_bandwidth, needs=("fabric",)),
-    Engine("training", analyze_training, needs=("devices", "fabric", "bandwidth")),
-    Engine("bom", analyze_bom, needs=("devices", "fabric")),
+    Engine("storage", analyze_storage, needs=("devices",)),
+    Engine("training", analyze_training, needs=("devices", "fabric", "bandwidth", "storage")),
+    Engine("bom", analyze_bom, needs=("devices", "fabric", "storage")),
     Engine("cost", analyze_cost, needs=("bom", "power", "devices", "training")),
 )

@@ -71,6 +71,11 @@ class Settings:
     #: Down:up ratio at the spine switches of a three-tier fabric, above the pod (Meta's RoCE clusters: 7,
     #: pods of full bisection joined at 1:7); 1 gives the cores as many links as the pods take in.
     fabric_core_oversubscription: float = 1.0
+    #: Storage performance tier the design is held to, as the SuperPOD RAs name them (good, better, best for
+    #: 8-GPU DGX; standard, enhanced for NVL72 racks); "auto": the family's middle tier (designer/storage/tiers.py).
+    storage_tier: str = "auto"
+    #: Usable storage capacity the design must hold, PB; None: no capacity target.
+    storage_capacity_pb: float | None = None
 
     def __post_init__(self) -> None:
         check_settings(self)
@@ -86,11 +91,14 @@ class Settings:
 
 
 #: Settings that may be absent (None): no value means the feature is off.
-OPTIONAL = frozenset({"gpu_power_cap_w"})
+OPTIONAL = frozenset({"gpu_power_cap_w", "storage_capacity_pb"})
 #: Settings left out of the file at their default, so that a design saves as it did before they existed.
-OMITTED_AT_DEFAULT = frozenset({"fabric_technology", "fabric_planes", "fabric_core_oversubscription"})
+OMITTED_AT_DEFAULT = frozenset({"fabric_technology", "fabric_planes", "fabric_core_oversubscription",
+                                "storage_tier"})
 #: Compute-fabric technologies (``fabric.technology`` in the analysis).
 FABRIC_TECHNOLOGIES = ("infiniband", "spectrum-x", "roce")
+#: Storage tiers a design may state (designer/storage/tiers.py: which apply to which systems).
+STORAGE_TIERS = ("auto", "good", "better", "best", "standard", "enhanced")
 #: Those technologies as people name them (forms, figures, comparisons show these, never the ids).
 FABRIC_NAMES = {"infiniband": "InfiniBand", "spectrum-x": "Spectrum-X Ethernet", "roce": "RoCE Ethernet"}
 #: The highest GPU power cap a design may state, W: above every GPU's TDP in the catalog (Rubin, about
@@ -146,6 +154,10 @@ def check_settings(s: Settings) -> None:
                             "port, which only Ethernet switches whose ports split carry (fabric_technology "
                             "spectrum-x or roce)")
     _positive("fabric_core_oversubscription", s.fabric_core_oversubscription, 1.0, 64.0, inclusive_lo=True)
+    if not isinstance(s.storage_tier, str) or s.storage_tier not in STORAGE_TIERS:
+        raise SettingsError(f"storage_tier must be one of {', '.join(STORAGE_TIERS)}, got {s.storage_tier!r}")
+    if s.storage_capacity_pb is not None:
+        _positive("storage_capacity_pb", s.storage_capacity_pb, 0.0, 1e6)
 
 
 def settings_from_json(doc: object, where: str = "settings") -> Settings:

@@ -61,6 +61,14 @@ def add_parser(subparsers) -> None:
                    help="build in phases of SUS scalable units (default 1); writes one file per phase beside FILE")
     s.add_argument("--gpu-power-w", metavar="W", help="cap every GPU's power at W watts (stored in the design's "
                                                       "settings; default: no cap, the GPUs run at their TDP)")
+    s.add_argument("--storage-tier", metavar="TIER",
+                   help="storage performance tier the appliances are sized to: good, better or best (8-GPU DGX), "
+                        "standard or enhanced (NVL72 racks), as the SuperPOD RAs name them (default: better / "
+                        "standard)")
+    s.add_argument("--storage-pb", metavar="PB", help="usable storage capacity the appliances must hold, in PB "
+                                                      "(default: what the tier's GB/s takes)")
+    s.add_argument("--storage-appliance", metavar="ID", help="storage appliance: wekapod-nitro (default) or "
+                                                             "ddn-ai400x2")
     s.add_argument("--name", help="design name (default: from the system and size)")
     s.add_argument("-o", "--output", required=True, metavar="FILE", type=checked_path, help="project file to write")
     s.add_argument("--json", action="store_true", help="print the key numbers as one JSON document")
@@ -105,7 +113,9 @@ def spec_from_args(args) -> SuperpodSpec:
         phase_sus=_int(args.phases, "--phases"), name=args.name or "",
         gpu_power_w=_float(args.gpu_power_w, "--gpu-power-w"), fabric=args.fabric,
         planes=_int(args.planes, "--planes"),
-        core_oversubscription=_float(args.core_oversubscription, "--core-oversubscription"))
+        core_oversubscription=_float(args.core_oversubscription, "--core-oversubscription"),
+        storage_tier=args.storage_tier, storage_pb=_float(args.storage_pb, "--storage-pb"),
+        storage_appliance=args.storage_appliance)
 
 
 def phase_path(path: Path, phase: int) -> Path:

@@ -138,7 +138,8 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     settings = Settings(fabric_tiers=spec.tiers, fabric_oversubscription=spec.oversubscription,
                         gpu_power_cap_w=spec.gpu_power_w, fabric_technology=profile.fabric,
                         fabric_planes=spec.planes or 1,
-                        fabric_core_oversubscription=spec.core_oversubscription)
+                        fabric_core_oversubscription=spec.core_oversubscription,
+                        storage_tier=spec.storage_tier or "auto", storage_capacity_pb=spec.storage_pb)
     ufm_ports, reserved_nodes = _ufm_reservation(spec, profile, catalog)
     sus, units, notes = nodes_for(spec, profile, reserved_nodes)
     _check_phases(spec, sus)

@@ -40,7 +40,7 @@ def su_network_items(net: NetworkPlan, profile: SystemProfile, sus: int, ufm_in_
                         (f"spine{key}{i + 1}", tree.switch, f"spine-{tag}{i + 1:0{width}d}", "rear"))
                 first_spine += spines
     if net.storage is not None:
-        spread = _spread(net.storage.leaf, sus)
+        spread = _spread(net.storage.leaf - net.storage_appliance_leaves, sus)
         first = 0
         for su in range(sus):
             for k in range(spread[su]):
@@ -94,8 +94,15 @@ def central_items(net: NetworkPlan, ufm_in_band: bool = False) -> dict[str, list
                                                     "rear") for i in range(tree.core))
     if net.storage is not None:
         s = net.storage
+        first = s.leaf - net.storage_appliance_leaves
         out["STORAGE"] = [(f"sts{i + 1}", s.switch, f"storage-spine-{i + 1:04d}", "rear") for i in range(s.spine)] + \
-                         [(f"stc{i + 1}", s.switch, f"storage-core-{i + 1:04d}", "rear") for i in range(s.core)]
+                         [(f"stc{i + 1}", s.switch, f"storage-core-{i + 1:04d}", "rear") for i in range(s.core)] + \
+                         [(f"st{i + 1}", s.switch, f"storage-leaf-{i + 1:04d}", "rear") for i in range(first, s.leaf)]
+    if net.storage_plan is not None:  # the appliances, in racks of their own beside their leaves
+        a = net.storage_plan
+        width = max(4, len(str(a.count)))
+        out["ARRAY"] = [(f"sa{i + 1}", a.appliance, f"storage-array-{i + 1:0{width}d}", "front")
+                        for i in range(a.count)]
     if net.inband is not None or net.inband_management:
         items = []
         if net.inband is not None:

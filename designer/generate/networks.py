@@ -31,6 +31,7 @@ from ..fabric.geometry import compute_port_gbps
 from ..fabric.sizing import FabricError, FatTree, fabric_ports, leaf_split, limits, size_fat_tree, \
     smallest_divisor_at_least
 from .spec import GenerateError, SuperpodSpec, SystemProfile, ufm_for
+from .storage import StoragePlan, plan_storage
 
 UFM_PER_FABRIC = 2
 MANAGEMENT_NODES = 7
@@ -41,6 +42,8 @@ INBAND_LEAF_PAIRS_PER_SPINE_PAIR = 16
 INBAND_MANAGEMENT_LEAVES = 2
 #: GB200 storage: node-side blocking 5:3 (R2 summary of RA-11338-001).
 GB200_STORAGE_DOWN_UP = (5, 3)
+#: DGX storage ports: "slightly oversubscribed with a ratio near 4:3" (H100 RA, storage fabric)
+DGX_STORAGE_DOWN_UP = (4, 3)
 STORAGE_SWITCH = {"infiniband": "qm9700", "ethernet": "sn5600"}
 
 
@@ -73,6 +76,27 @@ def size_tree(ports: int, radix: int, down: int, up: int, switch: str) -> Tree:
     return Tree(switch, leaves, spines, math.ceil(spines * half / radix))
 
 
+def storage_tree(node_ports: int, ratio: tuple[int, int], device_ports: int, radix: int, switch: str) -> Tree:
+    """The storage fabric as the H100 RA builds it: "the storage devices are connected at a 1:1 port to uplink
+    ratio; the DGX system connections are slightly oversubscribed with a ratio near 4:3" (GB200 racks: 5:3).
+    A leaf spends a port on each node port, its share of an uplink, and two on each storage-device port (its
+    own and its uplink); the spines take every uplink. Beyond one spine layer's reach, pods and a core, as
+    :func:`size_tree` builds them. The B200 RA's 4-SU figure (8 leaves, 4 spines for 127 DGX, their storage
+    and 2 storage UFM) is this rule's."""
+    d, u = ratio
+    uplinks = math.ceil(node_ports * u / d) + device_ports
+    if node_ports + device_ports <= 0:
+        return Tree(switch, 0, 0)
+    leaves = math.ceil((node_ports + device_ports + uplinks) / radix)
+    per_leaf_up = math.ceil(uplinks / leaves)
+    if leaves <= radix:
+        return Tree(switch, leaves, max(1, math.ceil(leaves * per_leaf_up / radix)))
+    half = radix // 2
+    pods = math.ceil(leaves / half)
+    spines = pods * min(per_leaf_up, half)
+    return Tree(switch, leaves, spines, math.ceil(spines * half / radix))
+
+
 @dataclass(frozen=True)
 class NetworkPlan:
     compute: FatTree
@@ -87,6 +111,9 @@ class NetworkPlan:
     storage_protocol: str
     #: the compute fabric's UFM appliance (NDR or XDR); the storage fabric's is always NDR
     ufm_type: str = "ufm-appliance"
+    #: the storage appliances (None: no storage network), and the storage leaves that stand beside them
+    storage_plan: StoragePlan | None = None
+    storage_appliance_leaves: int = 0
 
 
 def compute_fabric(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, nodes: int,
@@ -163,7 +190,11 @@ def _bigger_switch(catalog: Catalog, spec: SuperpodSpec, rails: int, endpoints: 
 
 def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, nodes: int,
                   racks: int) -> NetworkPlan:
-    """Every network's switches for ``nodes`` (servers or trays) in ``racks`` compute racks."""
+    """Every network's switches for ``nodes`` (servers or trays) in ``racks`` compute racks; the storage fabric
+    also serves the storage appliances, whose leaves stand with them in the band."""
+    gpus = racks * catalog.get(profile.id).gpu_count if profile.rack_scale else nodes * profile.gpus_per_node
+    appliances = plan_storage(spec, catalog, profile.id, profile.rack_scale, gpus)
+    app_leaves = 0
     nets = spec.networks
     ufm = ufm_for(catalog, spec.switch)
     ufm_compute = UFM_PER_FABRIC if ufm is not None else 0
@@ -179,14 +210,21 @@ def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, 
         group = fabric_ports(switch)
         if profile.rack_scale:
             speed = groups[0].speed_gbps
-            radix = int(group.count * group.speed_gbps // speed)
-            d, u = GB200_STORAGE_DOWN_UP
-            up = math.ceil(radix * u / (d + u))
-            storage = size_tree(racks * sum(g.count for g in groups), radix, radix - up, up, switch.id)
-        else:  # non-blocking; an Ethernet switch's 800G cages each carry two 400G storage ports
-            radix = int(group.count * group.speed_gbps // groups[0].speed_gbps) if groups else group.count
-            down, up = leaf_split(radix, 1.0)
-            storage = size_tree(nodes * profile.storage_ports, radix, down, up, switch.id)
+            ratio = GB200_STORAGE_DOWN_UP
+            node_ports = racks * sum(g.count for g in groups)
+        else:  # an Ethernet switch's 800G cages each carry two 400G storage ports
+            speed = groups[0].speed_gbps if groups else group.speed_gbps
+            ratio = DGX_STORAGE_DOWN_UP
+            node_ports = nodes * profile.storage_ports
+        radix = int(group.count * group.speed_gbps // speed)
+        # an appliance port counts as the node ports of its speed it displaces (a 400G port: two 200G); the
+        # storage UFM appliances stand on the storage fabric as the storage systems do, at 1:1
+        ufm_ports = UFM_PER_FABRIC * 2 if protocol == "infiniband" else 0
+        app_ports = math.ceil(appliances.ports * appliances.port_gbps / speed) if appliances else 0
+        storage = storage_tree(node_ports, ratio, app_ports + ufm_ports, radix, switch.id)
+        if app_ports:
+            app_leaves = max(1, round(storage.leaf * app_ports / (node_ports + app_ports + ufm_ports)))
+            app_leaves = min(app_leaves, storage.leaf - 1) if storage.leaf > 1 else 0
     inband = None
     inband_mgmt = 0
     if "inband" in nets:
@@ -200,8 +238,10 @@ def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, 
         if profile.rack_scale:
             switches = compute.switches + (storage.switches if storage else 0) + inband_mgmt
             ports = 2 * racks + switches + ufm_compute + ufm_storage + MANAGEMENT_NODES
+            ports += appliances.count if appliances and storage is not None else 0
             oob = math.ceil(ports / OOB_PORTS)
         else:
+            # one SN2201 per 8 DGX (the RA's figure) leaves ports for the storage appliances' management too
             oob = math.ceil(nodes / DGX_PER_OOB_SWITCH)
     return NetworkPlan(compute, storage, inband, inband_mgmt, oob, ufm_compute, ufm_storage, MANAGEMENT_NODES,
-                       protocol, ufm or "ufm-appliance")
+                       protocol, ufm or "ufm-appliance", appliances if storage is not None else None, app_leaves)

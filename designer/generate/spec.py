@@ -112,6 +112,12 @@ class SuperpodSpec:
     planes: int | None = None
     #: down:up ratio at the spines of a three-tier compute fabric, above the pod (Meta's 24K cluster: 7)
     core_oversubscription: float = 1.0
+    #: storage tier (designer/storage/tiers.py) the appliances are sized to; None: the family's default
+    storage_tier: str | None = None
+    #: usable storage capacity the appliances must hold, PB; None: as many as the tier's GB/s takes
+    storage_pb: float | None = None
+    #: storage appliance catalog id; None: the generator's default (designer/generate/storage.py)
+    storage_appliance: str | None = None
 
     def with_sus(self, sus: int) -> SuperpodSpec:
         return replace(self, sus=sus, gpus=None)
@@ -289,7 +295,11 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
         name = stored_text(spec.name)
     except ValueError as exc:
         raise GenerateError(f"--name {exc}") from None
+    from .storage import check_storage  # the storage plan reads this module's errors
+
+    storage_tier, storage_pb, appliance = check_storage(spec, catalog, system, profile.rack_scale)
     return replace(spec, system=system, gpus=gpus, sus=sus, switch=switch, rack_kw=rack_kw, nodes_per_rack=npr,
+                   storage_tier=storage_tier, storage_pb=storage_pb, storage_appliance=appliance,
                    name=name, rails=rails, oversubscription=over, tiers=tiers, networks=networks, hall=hall,
                    phase_sus=phase, gpu_power_w=gpu_w, fabric=fabric, planes=planes,
                    core_oversubscription=core_over, **caps)

@@ -24,7 +24,7 @@ def _switches_by_network(generated: Generated) -> dict[str, dict[str, int]]:
             label = _PLANE.sub("", _NUMBERED.sub("", d.name))
             if label in ("leaf", "spine", "core", "superspine"):
                 out.setdefault("compute", Counter())["core" if label == "superspine" else label] += 1
-            elif label.startswith("storage-") and label != "storage-ufm":
+            elif label.startswith("storage-") and label not in ("storage-ufm", "storage-array"):
                 out.setdefault("storage", Counter())[label.split("-", 1)[1]] += 1
             elif label.startswith("inband-"):
                 tier = label.split("-", 1)[1]
@@ -32,6 +32,16 @@ def _switches_by_network(generated: Generated) -> dict[str, dict[str, int]]:
             elif label == "oob":
                 out.setdefault("oob", Counter())["switch"] += 1
     return {k: dict(v) for k, v in out.items()}
+
+
+def _storage(analysis: Analysis) -> dict | None:
+    """The storage appliances and the tier they meet (None: no storage section or no tier)."""
+    if not analysis.has("storage") or analysis.storage.tier is None:
+        return None
+    st = analysis.storage
+    return {"tier": st.tier, "tier_name": st.tier_name, "appliances": {a.name: a.count for a in st.appliances},
+            "read_gb_s": st.read_gb_s, "write_gb_s": st.write_gb_s, "need_read_gb_s": st.need.read_gb_s,
+            "need_write_gb_s": st.need.write_gb_s, "capacity_pb": st.capacity_pb, "placed": st.placed}
 
 
 def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> dict:
@@ -61,6 +71,7 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
         "hall_air_cooling_kw": hall.cooling_capacity_kw,
         "hall_liquid_cooling_kw": hall.liquid_cooling_capacity_kw,
         "switches": _switches_by_network(generated),
+        "storage": _storage(analysis),
         "fabric_tiers": fabric.tiers,
         "fabric_technology": fabric.technology,
         "fabric_planes": fabric.planes,
@@ -104,6 +115,13 @@ def key_lines(numbers: dict) -> list[str]:
             parts = parts.replace(" core", " super-spine")
         lines.append(f"{NETWORK_NAMES.get(net, net)}: {parts}"
                      + (f" ({kind}{n['fabric_tiers']} tiers{planes})" if net == "compute" else ""))
+    st = n.get("storage")
+    if st and st["placed"]:
+        kinds = ", ".join(f"{c:,} × {name}" for name, c in st["appliances"].items())
+        lines.append(f"storage: {kinds}: {quantity(st['write_gb_s'], 'GB/s')} write, "
+                     f"{quantity(st['read_gb_s'], 'GB/s')} read, {number(st['capacity_pb'], 2)} PB usable "
+                     f"({st['tier_name']} tier asks {quantity(st['need_write_gb_s'], 'GB/s')} write, "
+                     f"{quantity(st['need_read_gb_s'], 'GB/s')} read)")
     lines.append(f"IT power {kw(n['it_power_max_kw'])} max ({kw(n['it_power_typical_kw'])} typical), "
                  f"facility {kw(n['facility_power_kw'])}"
                  + (f"; every GPU capped at {quantity(n['gpu_power_cap_w'], 'W')}" if n.get("gpu_power_cap_w") else ""))

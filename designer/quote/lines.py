@@ -23,7 +23,7 @@ from catalog.records import QUOTE_KINDS
 
 from ..findings import Finding
 from ..quote_settings import SECTIONS, PriceEntry, QuoteSettings, parse_date, part_key, QuoteError
-from .storage import StorageFabric
+from ..storage.fabric import StorageFabric
 
 CENT = Decimal("0.01")
 _SURE = Figure(None, "", "P")

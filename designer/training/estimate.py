@@ -165,7 +165,7 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
         "bubble_fraction": _r(res["bubble_fraction"][0]),
         "time_to_train_days": _r(train_s / 86400, 2),
         "gpu_hours": _r(train_s * cluster.gpus / 3600, 0),
-        "goodput": {k: _r(v, 4) for k, v in gp.items()},
+        "goodput": {k: _r(v, 4) if isinstance(v, float) else v for k, v in gp.items()},
         "wall_time_days": _r(wall_s / 86400, 2),
         "energy": {"it_power_kw": _r(kw_it, 1), "pue": training.pue, "energy_mwh": _r(energy_mwh, 1),
                    "energy_cost": _r(energy_mwh * 1000 * training.electricity_per_kwh, 0),

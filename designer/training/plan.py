@@ -31,10 +31,14 @@ class Training:
     #: Checkpoint write bandwidth per GPU, GB/s. BLOOM wrote 2.3 TB in ≈40 s from 384
     #: A100s = 0.15 GB/s per GPU (reference §3.2 G2).
     checkpoint_gbs_per_gpu: float = 0.15
+    #: Restore (checkpoint read) bandwidth per GPU after a failure, GB/s; None: the write figure.
+    restore_gbs_per_gpu: float | None = None
     #: Mean hours between unexpected interruptions per GPU: Llama 3 saw 419 in 54 days
     #: on 16,384 H100s ⇒ ≈5.1×10⁴ GPU-hours each (reference §2.6, G1).
     gpu_mtbf_hours: float = 50_700.0
-    restart_s: float = 600.0  # detect, reschedule, reload: ~10 min (assumption)
+    #: Detect, diagnose and reschedule after a failure, before the checkpoint is read back: MegaScale's
+    #: "less than 10 minutes" (NSDI 2024 §6.3); the read itself is charged from the storage's read rate.
+    restart_s: float = 600.0
     electricity_per_kwh: float = 0.08
     pue: float = 1.25
     amortization_years: float = 4.0

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from designer.engines import EngineResult
 from designer.findings import Finding
@@ -13,6 +13,9 @@ from ..formatting import quantity
 from .errors import TrainingError
 from ..fabric.technology import SHORT_NAMES
 from .estimate import estimate
+from .goodput import goodput
+from .failures import JobFailures, scenario_gpu_mtbf_hours
+from ..storage.tiers import TIERS, tiers_above
 from .hardware import cluster_from_counts, with_plane_lost, with_power_cap
 from .models import model_from_params, override, preset
 from .plan import RECOMPUTE, Training
@@ -99,11 +102,53 @@ def analyze_training(ctx) -> EngineResult:
                "leaf_nodes": tree.leaf_down}
     cluster = cluster_from_counts(ctx.catalog, ctx["devices"].gpus_by_system, oversubscription=oversubscription,
                                   ib_gbs_per_gpu=ib_gbs, **net)
-    section, findings = training_section(cluster, ctx.settings, ctx.project.workload_dict)
+    io = design_io(ctx, cluster.gpus) if cluster is not None else None
+    section, findings = training_section(cluster, ctx.settings, ctx.project.workload_dict, io=io)
     if tree is not None and tree.tiers == 3 and getattr(tree, "actual_core_oversubscription", 1.0) > 1 \
             and section.get("status") == "ok":
         findings.append(_above_pod(tree, section))
     return EngineResult(section=section, findings=tuple(findings))
+
+
+@dataclass(frozen=True)
+class DesignIO:
+    """What a design gives its training job's checkpoints: storage GB/s, the tier behind them, its failures."""
+
+    write_gbs: float
+    read_gbs: float
+    failures: JobFailures
+    tier: object = None  # designer.storage.tiers.Tier, or None
+    placed: bool = False
+    #: (tier id, write GB/s, read GB/s) each higher tier asks for the design's GPUs, lowest first
+    tiers_above: tuple = ()
+
+
+def _hosts(ctx) -> int:
+    """GPU hosts: servers, and rack systems' compute trays (each its own host)."""
+    hosts = 0
+    for type_id, n in ctx["devices"].counts.items():
+        dev = ctx.catalog.find(type_id)
+        if dev is None or not dev.gpu_count:
+            continue
+        if dev.kind == "rack_system":
+            hosts += n * sum(c.count for c in dev.components
+                             if (part := ctx.catalog.find(c.id)) is not None and part.gpu_count)
+        elif dev.kind == "server":
+            hosts += n
+    return hosts
+
+
+def design_io(ctx, gpus: int) -> DesignIO | None:
+    storage = ctx["storage"]
+    tree = ctx["fabric"].tree
+    links = (tree.links_node_leaf + tree.links_leaf_spine + tree.links_spine_core) * tree.planes if tree else 0
+    failures = JobFailures(gpus, _hosts(ctx), links, tree.switches if tree else 0)
+    if storage.write_gbs <= 0 or storage.read_gbs <= 0:
+        return DesignIO(0.0, 0.0, failures)
+    above = ()
+    if storage.tier is not None:
+        above = tuple((t, TIERS[t].need(gpus)[1], TIERS[t].need(gpus)[0]) for t in tiers_above(storage.tier))
+    return DesignIO(storage.write_gbs, storage.read_gbs, failures, storage.tier, storage.placed, above)
 
 
 def _above_pod(tree, section: dict) -> Finding:
@@ -125,9 +170,11 @@ def _above_pod(tree, section: dict) -> Finding:
                    "project:training")
 
 
-def training_section(cluster, settings, workload: dict | None) -> tuple[dict, list[Finding]]:
-    """(section dict, findings) for ``workload`` on ``cluster`` (None: the design has no GPUs).
-    Never raises for a bad workload: it becomes a finding."""
+def training_section(cluster, settings, workload: dict | None, io: DesignIO | None = None
+                     ) -> tuple[dict, list[Finding]]:
+    """(section dict, findings) for ``workload`` on ``cluster`` (None: the design has no GPUs); ``io``: the
+    design's storage and failure rates (None: the engine's stated defaults). Never raises for a bad workload:
+    it becomes a finding."""
     if cluster is None:
         return {"status": "no GPUs in the design"}, []
     stated = workload is not None
@@ -145,7 +192,7 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
             gbs, chosen["global_batch"] = default_global_batch(model, cluster.gpus, cluster.nvlink_domain, tokens)
         software = profile(wl.get("software"), **{k: wl.get(k) for k in KNOBS})
         training = Training(global_batch=gbs, tokens=tokens, precision=str(wl.get("precision") or "bf16").lower(),
-                            pue=settings.pue, software=software).validate()
+                            pue=settings.pue, software=software, **_io_fields(io, cluster.gpus)).validate()
         plan_fields = plan_fields_of(wl)
         findings: list[Finding] = []
         if plan_fields and not parse_flag(wl.get("search"), "workload search"):
@@ -186,7 +233,62 @@ def training_section(cluster, settings, workload: dict | None) -> tuple[dict, li
         section["search"] = search
     section["scaling"] = _scaling(model, training, cluster, full=est if search else None)
     section["scenarios"] = {"plane_lost": plane_lost(est)}
+    if io is not None:
+        findings += _checkpoints(section, est, io)
     return section, findings
+
+
+#: share of training time checkpoints may cost (pauses and work redone) before a finding says so
+CHECKPOINT_SHARE_LIMIT = 0.05
+
+
+def _io_fields(io: DesignIO | None, gpus: int) -> dict:
+    """The Training fields a design's storage and failure rates set (none: the engine's defaults)."""
+    if io is None:
+        return {}
+    out = {"gpu_mtbf_hours": io.failures.gpu_mtbf_hours}
+    if io.write_gbs > 0:
+        out |= {"checkpoint_gbs_per_gpu": io.write_gbs / gpus, "restore_gbs_per_gpu": io.read_gbs / gpus}
+    return out
+
+
+def _checkpoints(section: dict, est, io: DesignIO) -> list[Finding]:
+    """The goodput section's storage basis, failure breakdown and the 2 %-a-month scenario; a finding when
+    checkpoints cost more than CHECKPOINT_SHARE_LIMIT of the time, naming the tier that brings it under."""
+    gp = section["goodput"]
+    gp["storage_basis"] = ("the design's storage appliances" if io.placed else
+                           f"the {io.tier.name} tier's RA figures (no storage appliances placed)" if io.tier else
+                           "the engine's default (no storage tier for these systems)")
+    gp["storage_tier"] = io.tier.id if io.tier else None
+    gp["failures"] = io.failures.to_json()
+    gpus = est.cluster.gpus
+    scenario = goodput(est.model.params, gpus, replace(est.training, gpu_mtbf_hours=scenario_gpu_mtbf_hours()))
+    days = est.time_to_train_days
+    section["scenarios"]["two_percent_gpus_a_month"] = {
+        "job_mtbf_h": round(scenario["job_mtbf_h"], 4), "ettr": round(scenario["ettr"], 4),
+        "checkpoint_interval_s": round(scenario["checkpoint_interval_s"], 1),
+        "checkpoint_share": round(scenario["checkpoint_share"], 4),
+        "wall_time_days": round(days / scenario["ettr"], 2) if days else None,
+        "note": "every GPU failing at 2 % a month and nothing else: a planning figure with no source found"}
+    share = gp["checkpoint_share"]
+    if share <= CHECKPOINT_SHARE_LIMIT:
+        return []
+    fix = None
+    for tier_id, write, read in io.tiers_above:
+        trial = goodput(est.model.params, gpus, replace(est.training, checkpoint_gbs_per_gpu=write / gpus,
+                                                        restore_gbs_per_gpu=read / gpus))
+        if trial["checkpoint_share"] <= CHECKPOINT_SHARE_LIMIT:
+            fix = (TIERS[tier_id].name, trial["checkpoint_share"], write)
+            break
+    tier = f"the {io.tier.name} tier's" if io.tier else "the storage's"
+    advice = (f"the {fix[0]} tier ({quantity(fix[2], 'GB/s')} of write) brings it to {fix[1] * 100:.1f} %" if fix else
+              "no higher tier brings it under " f"{CHECKPOINT_SHARE_LIMIT * 100:g} %"
+              + ("" if gp["async_checkpoint"] else "; asynchronous checkpoints (async_checkpoint) would"))
+    return [Finding("warning", "training-checkpoint-share",
+                    f"checkpoints cost {share * 100:.1f} % of training time (a {gp['checkpoint_tb']:.2f} TB "
+                    f"checkpoint takes {gp['checkpoint_s']:.1f} s at {tier} {quantity(gp['write_gb_s'], 'GB/s')}, "
+                    f"one every {gp['checkpoint_interval_s'] / 60:.1f} min against a failure every "
+                    f"{gp['job_mtbf_h'] * 60:.0f} min): {advice}", "project:training")]
 
 
 def plane_lost(est) -> dict | None:

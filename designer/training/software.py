@@ -71,6 +71,10 @@ class Software:
     fused_kernels: bool = True
     #: context parallelism (ring attention) available
     context_parallel: bool = True
+    #: checkpoints saved asynchronously: training waits only while each GPU's shard is copied to host memory,
+    #: and a background process writes it. Megatron-Core (``--async-save``, torch_dist format) and PyTorch DCP
+    #: (``async_save``; torchtitan's ``checkpoint.async_mode``) offer it, both off unless asked for.
+    async_checkpoint: bool = False
 
     @property
     def flash(self) -> bool:
@@ -122,7 +126,7 @@ LABELS = {
 #: The single knobs, as flags and workload keys (value parsers).
 KNOBS = {
     "attention": str, "tp_overlap": bool, "dp_overlap": bool, "pp_overlap": bool, "dp_impl": str,
-    "grad_comm_bytes": int, "fp8": str, "fused_kernels": bool, "context_parallel": bool,
+    "grad_comm_bytes": int, "fp8": str, "fused_kernels": bool, "context_parallel": bool, "async_checkpoint": bool,
 }
 
 

@@ -12,15 +12,16 @@ from .cooling import CduLoop, CoolingView, FloorView, HallCooling, RackCooling, 
 from .fabric import BandwidthView, FabricView
 from .power import HallPower, PowerView, RackPower, RowPower
 from .rack import RackIndex, RackView
+from .storage import StorageView
 from .summary import DeviceCounts, FindingView, Summary, SwitchCounts
 from .training import TrainingView
 
 #: The view of each section of ``analyze --json``.
 SECTION_VIEWS = {"power": PowerView, "cooling": CoolingView, "floor": FloorView, "fabric": FabricView,
                  "bandwidth": BandwidthView, "training": TrainingView, "bom": BomView, "cost": CostView,
-                 "devices": DeviceCounts}
+                 "devices": DeviceCounts, "storage": StorageView}
 
 __all__ = ["SECTION_VIEWS", "BandwidthView", "BomLine", "BomSection", "BomView", "CduLoop", "CoolingView",
            "CostView", "DeviceCounts", "FabricView", "FindingView", "FloorView", "HallCooling", "HallPower",
            "PowerView", "RackCooling", "RackFloor", "RackIndex", "RackPower", "RackView", "RowPower", "Rows",
-           "Summary", "SwitchCounts", "TrainingView", "ViewError", "build", "build_all", "require", "undeclared"]
+           "StorageView", "Summary", "SwitchCounts", "TrainingView", "ViewError", "build", "build_all", "require", "undeclared"]

@@ -24,6 +24,7 @@ class SoftwareProfile:
     fp8: str
     fused_kernels: bool
     context_parallel: bool
+    async_checkpoint: bool
 
 
 @view
@@ -55,16 +56,56 @@ class ExposedComm:
 
 
 @view
+class FailureShare:
+    """``training.goodput.failures.share``: each part's share of the job's interruptions"""
+    gpu_and_software: float
+    host: float
+    fabric_link: float
+    switch: float
+
+
+@view
+class FailureCounts:
+    """``training.goodput.failures.counted``: the parts whose failures interrupt the job"""
+    gpus: int
+    hosts: int
+    fabric_links: int
+    switches: int
+
+
+@view
+class JobFailures:
+    """``training.goodput.failures``: the design's interruption rate, from its parts"""
+    job_mtbf_h: float
+    failures_per_day: float
+    counted: FailureCounts
+    share: FailureShare
+    sources: tuple[str, ...]
+
+
+@view
 class Goodput:
-    """``training.goodput``"""
+    """``training.goodput``: the checkpoint (written in ``checkpoint_s`` at ``write_gb_s``), the interval, the
+    restarts and what they leave of the wall time (``ettr``); ``checkpoint_share``: what the checkpoints' pauses
+    and the work redone since the last one cost"""
     job_mtbf_h: float
     checkpoint_s: float
+    checkpoint_blocking_s: float
     checkpoint_interval_s: float
     young_interval_s: float
     restart_s: float
+    restore_s: float
     failures_per_day: float
     ettr: float
     checkpoint_tb: float
+    checkpoint_share: float
+    write_gb_s: float
+    read_gb_s: float
+    async_checkpoint: bool
+    #: where the storage figures come from, the tier, and the failure breakdown (a design's analysis only)
+    storage_basis: str | None = None
+    storage_tier: str | None = None
+    failures: JobFailures | None = None
 
 
 @view
@@ -166,9 +207,21 @@ class PlaneLost:
 
 
 @view
+class FailureScenario:
+    """``training.scenarios.two_percent_gpus_a_month``: the planning figure people quote, beside the design's own"""
+    job_mtbf_h: float
+    ettr: float
+    checkpoint_interval_s: float
+    checkpoint_share: float
+    wall_time_days: float | None
+    note: str
+
+
+@view
 class TrainingScenarios:
     """``training.scenarios``: ``plane_lost`` is null unless the fabric has two planes"""
     plane_lost: PlaneLost | None = None
+    two_percent_gpus_a_month: FailureScenario | None = None
 
 
 @view

@@ -49,7 +49,7 @@ def test_sample_bill_counts_what_the_engines_counted(dgx_bom, catalog):
     assert sum(ln["quantity"] for ln in fibre) == dgx_bom["fabric"]["cables"]["fiber-mpo12-mmf"]
     assert {ln["part_number"] for ln in fibre} == {f"MFP7E10-N{int(ln['length_m']):03d}" for ln in fibre}
     racks = lines_of(bom, "racks")
-    assert sum(ln["quantity"] for ln in racks) == len(dgx_bom.project.racks) == 22
+    assert sum(ln["quantity"] for ln in racks) == len(dgx_bom.project.racks) == 23  # with the storage array rack
     # six C19/C20 cords per DGX B200 (its user guide), one installation per system
     cords = next(ln for ln in lines_of(bom, "power") if ln["id"] == "power-cord-c19-c20")
     assert cords["quantity"] == 6 * 31

@@ -20,8 +20,8 @@ GOLDEN = Path(__file__).parent / "golden"
 
 def test_registry_runs_every_engine_after_what_it_needs():
     names = [e.name for e in ENGINES]
-    assert names == ["devices", "space", "catalog", "power", "cooling", "floor", "fabric", "bandwidth", "training",
-                     "bom", "cost"]
+    assert names == ["devices", "space", "catalog", "power", "cooling", "floor", "fabric", "bandwidth", "storage",
+                     "training", "bom", "cost"]
     for i, engine in enumerate(ENGINES):
         assert set(engine.needs) <= set(names[:i]), engine.name
 
@@ -94,8 +94,8 @@ def test_analyze_json_keeps_every_key(name, path, capsys):
     got = key_paths(doc)
     assert not golden - got, f"keys lost: {sorted(golden - got)[:10]}"
     assert not got - golden, f"keys added without updating the golden list: {sorted(got - golden)[:10]}"
-    assert list(doc) == ["summary", "devices", "power", "cooling", "floor", "fabric", "bandwidth", "training", "bom",
-                         "cost", "findings", "findings_left_out"]
+    assert list(doc) == ["summary", "devices", "power", "cooling", "floor", "fabric", "bandwidth", "storage",
+                         "training", "bom", "cost", "findings", "findings_left_out"]
 
 
 def test_each_rack_says_whose_limit_holds_it(catalog):

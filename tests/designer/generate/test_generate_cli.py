@@ -37,12 +37,15 @@ def test_one_su_dgx_b200_prints_its_key_numbers_and_writes_a_valid_file(capsys, 
         return next(x for x in lines if x.startswith(label + ":"))
 
     assert line("compute fabric") == "compute fabric: 8 leaf, 4 spine (2 tiers)"
-    assert "2 leaf" in line("storage fabric") and "1 spine" in line("storage fabric")
+    # the RA rule (DGX storage ports at 4:3, storage devices at 1:1): 31 x 2 DGX ports, 2 storage UFM and 8
+    # WEKApod nodes take (62 x 7/4 + 4 x 2 + 16 x 2) / 64 ports: 3 leaves
+    assert line("storage fabric") == "storage fabric: 3 leaf, 2 spine"
+    assert line("storage").startswith("storage: 8 × WEKApod Nitro")
     assert line("out-of-band management").split(":")[1].split()[0] == "4"
     inband = line("in-band management")
     assert "2 spine" in inband and "2 leaf" in inband and inband.count("2 ") == 3
     # the figures the analysis holds, written as everywhere else (one decimal of kW, the money to the cent)
-    assert f"IT power {kw(s['it_power_max_kw'])} max" in out and "IT power 489.1 kW max" in out
+    assert f"IT power {kw(s['it_power_max_kw'])} max" in out and "IT power 499.0 kW max" in out
     assert f"facility {kw(s['facility_power_kw'])}" in out
     assert f"heat {kw(s['liquid_heat_kw'])} to liquid, {kw(s['air_heat_kw'])} to air" in out
     assert f"price {money(s['price_total'], s['currency'])}" in out
@@ -75,7 +78,10 @@ def test_json_is_one_document_with_the_key_numbers(capsys, tmp_path, catalog):
     assert doc["racks"] == len(load(out_file, catalog).racks)
     assert doc["switches"]["compute"] == {"leaf": 8, "spine": 4}
     assert sum(doc["switches"]["oob"].values()) == 4
-    assert doc["switches"]["storage"] == {"leaf": 2, "spine": 1}
+    assert doc["switches"]["storage"] == {"leaf": 3, "spine": 2}
+    assert doc["storage"]["tier"] == "better" and doc["storage"]["appliances"] == {
+        "WEKApod Nitro storage node, NDR InfiniBand (1U, 14 x 7.68 TB E3.S)": 8}
+    assert doc["storage"]["write_gb_s"] == 8 * 32 >= doc["storage"]["need_write_gb_s"]
     assert doc["it_power_max_kw"] == pytest.approx(a.summary_json["it_power_max_kw"])
     assert doc["facility_power_kw"] == pytest.approx(a.summary_json["facility_power_kw"])
     assert doc["liquid_heat_kw"] == 0 and doc["air_heat_kw"] == pytest.approx(a.summary_json["air_heat_kw"])

@@ -64,6 +64,11 @@ class StorageFabric:
     #: catalog id -> how its quantity was counted, for the bill line's basis
     bases: dict[str, str] = field(default_factory=dict)
     notes: tuple[str, ...] = ()
+    #: GB/s of the clients' (nodes') storage ports, of the storage appliances' ports, and what the fabric
+    #: carries between the two (:func:`client_server_gbs`); 0 where the design has no such ports
+    client_gbs: float = 0.0
+    server_gbs: float = 0.0
+    carried_gbs: float = 0.0
 
     @property
     def empty(self) -> bool:
@@ -82,6 +87,16 @@ class _Tier:
     port_gbps: np.ndarray
     used: np.ndarray  # MPO ports carrying links
     smf: np.ndarray  # of which single-mode (a run past multimode reach)
+    #: Gb/s of the clients' (nodes') and the storage appliances' ports on each leaf, and its links to the tier above
+    client_gbps: np.ndarray = None
+    server_gbps: np.ndarray = None
+    up: np.ndarray = None
+
+    def __post_init__(self):
+        n = len(self.names)
+        for name in ("client_gbps", "server_gbps", "up"):
+            if getattr(self, name) is None:
+                setattr(self, name, np.zeros(n, dtype=float if name != "up" else np.int64))
 
     @classmethod
     def of(cls, rows: list[tuple]) -> _Tier:
@@ -100,24 +115,26 @@ class _Endpoints:
     """Storage ports as runs of ``n`` alike ports (a device's group): a 100,000-GPU hall has 25,000 runs, not
     50,000 ports to append one by one."""
 
-    rows: list = field(default_factory=list)  # (rack, z, speed, node-side module id or "", ports)
+    rows: list = field(default_factory=list)  # (rack, z, speed, node-side module id or "", ports, serves)
     #: ports of appliances on the storage fabric (its UFM), counted among the rows
     appliance_ports: int = 0
 
-    def add(self, rack: int, z: float, speed: float, module: str, n: int) -> None:
+    def add(self, rack: int, z: float, speed: float, module: str, n: int, serves: bool = False) -> None:
+        """``serves``: the ports of a storage appliance (the side that serves the data), not a client's."""
         if n > 0:
-            self.rows.append((rack, z, speed, module, n))
+            self.rows.append((rack, z, speed, module, n, serves))
 
     @property
     def count(self) -> int:
         return sum(r[4] for r in self.rows)
 
-    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(rack, z, speed) per port."""
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(rack, z, speed, serves) per port."""
         n = np.asarray([r[4] for r in self.rows], dtype=np.int64)
         return (np.repeat(np.asarray([r[0] for r in self.rows], dtype=np.int64), n),
                 np.repeat(np.asarray([r[1] for r in self.rows], dtype=float), n),
-                np.repeat(np.asarray([r[2] for r in self.rows], dtype=float), n))
+                np.repeat(np.asarray([r[2] for r in self.rows], dtype=float), n),
+                np.repeat(np.asarray([r[5] for r in self.rows], dtype=bool), n))
 
     def modules(self) -> Counter:
         """Ports by node-side module id ("" where the catalog has none for the cage)."""
@@ -188,7 +205,7 @@ def _walk(project: Project, catalog: Catalog):
                     ends.appliance_ports += group.count
                     continue
             for speed, module, n in ports:
-                ends.add(ri, z, speed, module, n)
+                ends.add(ri, z, speed, module, n, dtype.is_storage)
     return {t: _Tier.of(r) for t, r in rows.items()}, ends, np.asarray(tops, dtype=float)
 
 
@@ -235,10 +252,12 @@ class _Lengths:
 def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict[str, Counter]) -> Counter:
     """Endpoints spread evenly over the leaves in rack order; a fibre per link, a splitter per two slow ones
     (a node port at half the switch port's speed or less: the 1:2 splitter is the only one catalogued)."""
-    rack, z, speed = ends.arrays()
+    rack, z, speed, serves = ends.arrays()
     n, n_leaves = len(rack), len(leaves)
     starts = np.arange(n_leaves, dtype=np.int64) * n // n_leaves
     leaf = np.searchsorted(starts, np.arange(n), side="right") - 1
+    leaves.client_gbps += np.bincount(leaf[~serves], weights=speed[~serves], minlength=n_leaves)
+    leaves.server_gbps += np.bincount(leaf[serves], weights=speed[serves], minlength=n_leaves)
     per_port = np.where(2 * speed <= leaves.port_gbps[leaf], 2, 1)
     # a splitter joins two ports of one leaf at one speed, in order: number them within each (leaf, speed)
     order = np.lexsort((np.arange(n), speed, leaf))
@@ -273,6 +292,7 @@ def _uplinks(lower: _Tier, upper: _Tier, lengths: _Lengths, cables: dict[str, Co
     metres = lengths.metres(lower.rack[below], lower.z[below], upper.rack[far], upper.z[far])
     smf = metres > lengths.mmf_reach
     lower.used += up
+    lower.up += up
     upper.used += np.bincount(far, minlength=len(upper))
     lower.smf += np.bincount(below[smf], minlength=len(lower))
     upper.smf += np.bincount(far[smf], minlength=len(upper))
@@ -322,6 +342,21 @@ def _bases(links: Counter, uplinks: int, smf: int, switch_cages: Counter, node_s
     return bases
 
 
+def client_server_gbs(leaves: _Tier, spines: int) -> float:
+    """GB/s the fabric carries from the nodes to the storage appliances (a write; a read is the same paths the
+    other way): on each leaf, what stays on the leaf plus what its uplinks carry, summed on the sending and on
+    the receiving side, the smaller of the two. Without spines only leaf-local traffic flows. Each direction of
+    a link carries its full rate (full duplex), so a write and a read do not share it."""
+    client, server = leaves.client_gbps, leaves.server_gbps
+    local = np.minimum(client, server)
+    if not spines:
+        return float(local.sum()) / 8.0
+    up = leaves.up * leaves.port_gbps
+    send = np.minimum(client, local + up).sum()
+    take = np.minimum(server, local + up).sum()
+    return float(min(send, take)) / 8.0
+
+
 def storage_fabric(project: Project, catalog: Catalog) -> StorageFabric:
     """The storage fabric's optics and fibres; empty when the design places no storage leaf."""
     tiers, ends, tops = _walk(project, catalog)
@@ -349,6 +384,9 @@ def storage_fabric(project: Project, catalog: Catalog) -> StorageFabric:
                      "of their kind; they are listed at the longest length: move the storage leaves nearer "
                      "their nodes")
     return StorageFabric(leaves=len(leaves), spines=len(spines), cores=len(cores), node_links=ends.count,
+                         client_gbs=float(leaves.client_gbps.sum()) / 8.0,
+                         server_gbs=float(leaves.server_gbps.sum()) / 8.0,
+                         carried_gbs=client_server_gbs(leaves, len(spines)),
                          uplinks=uplinks, transceivers=+(switch_cages + node_side),
                          cables={k: v for k, v in cables.items() if v},
                          bases=_bases(links, uplinks, smf, switch_cages, node_side, bool(ends.appliance_ports)),

@@ -1,0 +1,129 @@
+"""The ``storage`` engine: the tier the design is held to, what its appliances and storage fabric deliver.
+
+What the training estimate's checkpoints and restarts read is the smaller of the appliances' summed
+throughput and what the storage fabric carries between the nodes and the appliances (:mod:`.fabric`).
+A design without storage appliances is taken at its tier's RA figures, and says so: its checkpoint
+figures then describe the storage the tier asks for, not storage the design holds.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..engines import Context, EngineResult
+from ..findings import Finding
+from ..formatting import quantity
+from .fabric import StorageFabric, storage_fabric
+from .tiers import Tier, TierError, tier_for, tiers_above
+
+WHERE = "project:storage"
+
+
+@dataclass(frozen=True, kw_only=True)
+class StorageResult(EngineResult):
+    fabric: StorageFabric
+    #: None when the design has no GPUs (nothing to hold to a tier) or states a tier its systems have not
+    tier: Tier | None
+    #: GB/s a checkpoint write and a restore read get: what the design delivers, or the tier's figure
+    #: when it places no storage appliances (``placed`` false); 0 with neither
+    write_gbs: float
+    read_gbs: float
+    placed: bool
+    capacity_pb: float
+
+
+def _main_system(ctx: Context):
+    """(catalog type, GPUs) of the design's GPU system that holds the most GPUs, or (None, 0)."""
+    by_system = ctx["devices"].gpus_by_system
+    if not by_system:
+        return None, 0
+    type_id = max(sorted(by_system), key=lambda k: by_system[k])
+    return ctx.catalog.get(type_id), sum(by_system.values())
+
+
+def _appliances(ctx: Context) -> list[dict]:
+    out = []
+    for type_id, n in sorted(ctx["devices"].counts.items()):
+        dev = ctx.catalog.find(type_id)
+        if dev is None or not dev.is_storage:
+            continue
+        out.append({"type": type_id, "name": dev.name, "count": n, "read_gb_s": round(dev.read_gbs * n, 3),
+                    "write_gb_s": round(dev.write_gbs * n, 3), "usable_tb": round((dev.usable_tb or 0) * n, 3),
+                    "unconfirmed": sorted(f for f in ("read_gbs", "write_gbs", "usable_tb")
+                                          if (fig := dev.figures.get(f)) is not None and fig.unconfirmed)})
+    return out
+
+
+def analyze_storage(ctx: Context) -> StorageResult:
+    fabric = storage_fabric(ctx.project, ctx.catalog)
+    system, gpus = _main_system(ctx)
+    settings = ctx.settings
+    findings: list[Finding] = []
+    tier = None
+    if system is not None:
+        try:
+            tier = tier_for(settings.storage_tier, system.id, system.kind == "rack_system")
+        except TierError as exc:
+            findings.append(Finding("error", "storage-tier", str(exc), WHERE))
+    apps = _appliances(ctx)
+    app_read = sum(a["read_gb_s"] for a in apps)
+    app_write = sum(a["write_gb_s"] for a in apps)
+    capacity_pb = sum(a["usable_tb"] for a in apps) / 1000.0
+    need_read, need_write = tier.need(gpus) if tier else (0.0, 0.0)
+    placed = bool(apps)
+    limited_by = None
+    if placed:
+        carried = fabric.carried_gbs
+        read, write = min(app_read, carried), min(app_write, carried)
+        limited_by = "storage fabric" if carried < app_write else "appliances"
+        if carried < app_write:
+            findings.append(_fabric_short(fabric, app_write))
+    else:
+        read, write = need_read, need_write
+        if tier is not None:
+            findings.append(Finding("info", "storage-not-placed",
+                                    f"no storage appliances in the design: checkpoint and restore figures assume "
+                                    f"the {tier.name} tier's {quantity(need_write, 'GB/s')} of write and "
+                                    f"{quantity(need_read, 'GB/s')} of read for {gpus:,} GPUs", WHERE))
+    if placed and tier is not None and (write < need_write * 0.999 or read < need_read * 0.999):
+        findings.append(_tier_short(tier, gpus, read, write, need_read, need_write))
+    target = settings.storage_capacity_pb
+    if placed and target is not None and capacity_pb < target:
+        findings.append(Finding("warning", "storage-capacity",
+                                f"storage appliances hold {capacity_pb:,.2f} PB usable, the design asks for "
+                                f"{target:,.2f} PB", WHERE))
+    section = {
+        "tier": tier.id if tier else None,
+        "tier_name": tier.name if tier else None,
+        "tier_evidence": tier.evidence if tier else None,
+        "tier_note": tier.note if tier else None,
+        "read_gb_s": round(read, 3), "write_gb_s": round(write, 3), "capacity_pb": round(capacity_pb, 4),
+        "placed": placed,
+        "basis": ("appliances and storage fabric" if placed else
+                  "the tier's RA figures (no storage appliances placed)" if tier else "no storage"),
+        "limited_by": limited_by,
+        "need": {"read_gb_s": round(need_read, 3), "write_gb_s": round(need_write, 3), "gpus": gpus},
+        "capacity_target_pb": target,
+        "appliances": apps,
+        "appliance_read_gb_s": round(app_read, 3), "appliance_write_gb_s": round(app_write, 3),
+        "fabric": {"leaves": fabric.leaves, "spines": fabric.spines, "clients_gb_s": round(fabric.client_gbs, 3),
+                   "appliances_gb_s": round(fabric.server_gbs, 3), "carried_gb_s": round(fabric.carried_gbs, 3)},
+        "tiers_above": list(tiers_above(tier)) if tier else [],
+    }
+    return StorageResult(section=section, findings=tuple(findings), fabric=fabric, tier=tier,
+                         write_gbs=write, read_gbs=read, placed=placed, capacity_pb=capacity_pb)
+
+
+def _fabric_short(fabric: StorageFabric, app_write: float) -> Finding:
+    return Finding("warning", "storage-fabric-limit",
+                   f"the storage fabric carries {quantity(fabric.carried_gbs, 'GB/s')} between the nodes and the "
+                   f"storage appliances, less than their {quantity(app_write, 'GB/s')} of write: "
+                   f"{'no storage leaf joins them' if not fabric.leaves else 'add storage leaf uplinks or spines'}",
+                   WHERE)
+
+
+def _tier_short(tier: Tier, gpus: int, read: float, write: float, need_read: float, need_write: float) -> Finding:
+    short = [f"{quantity(write, 'GB/s')} of write against {quantity(need_write, 'GB/s')}"] if write < need_write else []
+    if read < need_read:
+        short.append(f"{quantity(read, 'GB/s')} of read against {quantity(need_read, 'GB/s')}")
+    return Finding("warning", "storage-tier-short",
+                   f"storage delivers {' and '.join(short)} the {tier.name} tier asks for {gpus:,} GPUs", WHERE)
