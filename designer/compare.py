@@ -13,6 +13,10 @@ from typing import Any, Callable
 from .analysis import Analysis
 from .formatting import DECIMALS, MISSING, number, percent
 from .settings import FABRIC_NAMES
+from .storage.tiers import TIER_NAMES
+
+#: names people read for the figures that are names (a fabric technology, a storage tier)
+NAMES = {**FABRIC_NAMES, **TIER_NAMES}
 
 
 def _switches(a: Analysis) -> int:
@@ -36,6 +40,19 @@ def _plane_lost(a: Analysis) -> float | None:
     t = a.training
     lost = t.scenarios.plane_lost if t.scenarios is not None else None
     return lost.tokens_per_s if lost is not None else None
+
+
+def _storage(field: str):
+    """A storage figure, None when the analysis has no storage section (one made with engines left out)."""
+    return lambda a: getattr(a.storage, field) if a.has("storage") else None
+
+
+def _goodput(field: str):
+    """A checkpoint or failure figure of the training estimate (None where there is no estimate)."""
+    def read(a: Analysis):
+        g = a.training.goodput if a.training.ok else None
+        return getattr(g, field) if g is not None else None
+    return read
 
 
 def _worst_ups(a: Analysis) -> float | None:
@@ -72,6 +89,15 @@ FIGURES: tuple[tuple[str, str, str, Callable[[Analysis], Any], bool], ...] = (
     ("tokens_per_s", "Training throughput", "tokens/s", lambda a: a.summary.tokens_per_s, False),
     ("mfu", "Model FLOPs utilisation", "share", lambda a: a.training.mfu, False),
     ("time_to_train_days", "Days to train", "", lambda a: a.training.time_to_train_days, False),
+    # the storage behind the checkpoints, and what failures and checkpoints leave of the wall time
+    ("storage_tier", "Storage tier", "name", _storage("tier"), False),
+    ("storage_write_gb_s", "Storage write", "GB/s", _storage("write_gb_s"), False),
+    ("storage_read_gb_s", "Storage read", "GB/s", _storage("read_gb_s"), False),
+    ("storage_capacity_pb", "Storage capacity (usable)", "PB", _storage("capacity_pb"), False),
+    ("checkpoint_s", "Checkpoint write time", "s", _goodput("checkpoint_s"), False),
+    ("ettr", "Effective training time (ETTR)", "share", _goodput("ettr"), False),
+    ("checkpoint_share", "Training time lost to checkpoints", "share", _goodput("checkpoint_share"), False),
+    ("wall_time_days", "Days to train, with failures", "", lambda a: a.training.wall_time_days, False),
     ("tokens_per_s_plane_lost", "Training throughput with one plane lost", "tokens/s", _plane_lost, False),
     ("cost_per_gpu_hour", "Cost per GPU-hour", "currency", lambda a: a.summary.cost_per_gpu_hour, True),
 )
@@ -101,11 +127,15 @@ def compare(a: Analysis, b: Analysis, name_a: str = "", name_b: str = "") -> dic
             "figures": rows}
 
 
-def _shown(x: Any, unit: str, money: bool = False, sign: str = "") -> str:
+#: shares read to a tenth of a percent: a point of ETTR is days on a long run
+FINE_SHARES = frozenset({"ettr", "checkpoint_share"})
+
+
+def _shown(x: Any, unit: str, money: bool = False, sign: str = "", fine: bool = False) -> str:
     if x is None:
         return MISSING
     if unit == "share":
-        text = percent(abs(x))
+        text = percent(abs(x), 1 if fine else 0)
         return f"{'+' if sign and x > 0 else '-' if x < 0 else ''}{text}"
     if money and abs(x) < 100:  # a price per GPU-hour is read to the cent
         digits = 2
@@ -125,20 +155,24 @@ def row_texts(doc: dict) -> list[tuple[str, str, str, str]]:
         unit = row["unit"]
         label = f"{row['label']} ({unit})" if unit and unit != "share" else row["label"]
         money = row.get("money", False)
-        if unit == "name":  # a technology: named as people say it, and either the same or changed
-            a, b = (MISSING if v is None else FABRIC_NAMES.get(v, str(v)) for v in (row["a"], row["b"]))
+        if unit == "name":  # a technology or a tier: named as people say it, and either the same or changed
+            a, b = (MISSING if v is None else NAMES.get(v, str(v)) for v in (row["a"], row["b"]))
             out.append((row["label"], a, b, "no change" if row["a"] == row["b"] else "changed"))
             continue
         if row["delta"] is None:
             change = MISSING if row["a"] is None or row["b"] is None else "not comparable"
         elif unit == "share":  # points between the percentages shown, so the three columns agree
-            points = round(row["b"] * 100) - round(row["a"] * 100)
-            change = f"{points:+d} points" if points else "no change"
+            fine = row["key"] in FINE_SHARES
+            digits = 1 if fine else 0
+            points = round(round(row["b"] * 100, digits) - round(row["a"] * 100, digits), digits)
+            change = (f"{points:+.{digits}f} points" if points else "no change")
         else:
             change = _shown(row["delta"], unit, money, "+") if row["delta"] else "no change"
             if row["delta_percent"] is not None and row["delta"]:
                 change += f" ({row['delta_percent']:+.1f} %)"
-        out.append((label, _shown(row["a"], unit, money), _shown(row["b"], unit, money), change))
+        fine = row["key"] in FINE_SHARES
+        out.append((label, _shown(row["a"], unit, money, fine=fine), _shown(row["b"], unit, money, fine=fine),
+                    change))
     return out
 
 

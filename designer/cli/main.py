@@ -31,6 +31,7 @@ from catalog.files import FileReadError, write_atomic
 from catalog.loader import one_line
 from catalog.records import EVIDENCE
 
+from .summary_lines import storage_lines, training_lines
 from .. import __version__
 from ..fileformat import ProjectFileError, load
 from ..findings import listed
@@ -341,7 +342,7 @@ def cmd_analyze(args, catalog: Catalog) -> int:
                       if cost.cost_per_million_tokens is not None else "")
         print(f"  cost          {money(cost.cost_per_gpu_hour, cost.currency)} per GPU-hour at "
               f"{percent(cost.utilisation)} use over {cost.depreciation_years:g} years{per_tokens}")
-    for line in _training_lines(result):
+    for line in storage_lines(result) + training_lines(result):
         print(f"  {line}")
     for type_id, n in result.devices.by_type.items():
         print(f"  {n:6,d} x {type_id}")
@@ -367,23 +368,6 @@ def _fabric_line(result, catalog: Catalog) -> str:
               + (f" + {number(f.per_plane.core)}" if f.core else "") + " each)") if f.planes > 1 else ""
     return (f"fabric        {FABRIC_NAMES.get(f.technology, f.technology)}{planes}: {tiers} {model}, "
             f"{f.tiers} tiers, {count(f.cables_total or 0, 'cable')}")
-
-
-def _training_lines(result) -> list[str]:
-    """The training estimate in a line, and on a twin-plane fabric what losing one plane costs."""
-    t = result.training
-    if not t.ok:
-        return []
-    out = [f"training      {t.tokens_per_s:,.0f} tokens/s ({t.model}, TP{t.tp} PP{t.pp} DP{t.dp}), "
-           f"{t.time_to_train_days:,.1f} days for {t.tokens:.3g} tokens"
-           + (f" on {FABRIC_NAMES.get(t.fabric.technology, t.fabric.technology)}" if t.fabric else "")]
-    lost = t.scenarios.plane_lost if t.scenarios else None
-    if lost is not None:
-        share = f" ({percent(lost.relative_tokens_per_s)} of normal)" if lost.relative_tokens_per_s else ""
-        out.append(f"plane lost    {lost.tokens_per_s:,.0f} tokens/s{share}, {lost.time_to_train_days:,.1f} days "
-                   f"(+{lost.extra_days:,.1f}): one of two planes down, the job runs on at half the scale-out "
-                   f"bandwidth")
-    return out
 
 
 def _chain_lines(result) -> list[str]:

@@ -84,6 +84,12 @@ def analyze_storage(ctx: Context) -> StorageResult:
                                     f"no storage appliances in the design: checkpoint and restore figures assume "
                                     f"the {tier.name} tier's {quantity(need_write, 'GB/s')} of write and "
                                     f"{quantity(need_read, 'GB/s')} of read for {gpus:,} GPUs", WHERE))
+    for a in apps:
+        least = ctx.catalog.get(a["type"]).min_count
+        if a["count"] < least:
+            findings.append(Finding("warning", "storage-appliance-minimum",
+                                    f"{a['count']:,} × {a['name']}: a cluster of them needs at least {least:,}",
+                                    WHERE))
     if placed and tier is not None and (write < need_write * 0.999 or read < need_read * 0.999):
         findings.append(_tier_short(tier, gpus, read, write, need_read, need_write))
     target = settings.storage_capacity_pb

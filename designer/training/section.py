@@ -144,7 +144,7 @@ def design_io(ctx, gpus: int) -> DesignIO | None:
     links = (tree.links_node_leaf + tree.links_leaf_spine + tree.links_spine_core) * tree.planes if tree else 0
     failures = JobFailures(gpus, _hosts(ctx), links, tree.switches if tree else 0)
     if storage.write_gbs <= 0 or storage.read_gbs <= 0:
-        return DesignIO(0.0, 0.0, failures)
+        return DesignIO(0.0, 0.0, failures, storage.tier, storage.placed)
     above = ()
     if storage.tier is not None:
         above = tuple((t, TIERS[t].need(gpus)[1], TIERS[t].need(gpus)[0]) for t in tiers_above(storage.tier))
@@ -256,9 +256,14 @@ def _checkpoints(section: dict, est, io: DesignIO) -> list[Finding]:
     """The goodput section's storage basis, failure breakdown and the 2 %-a-month scenario; a finding when
     checkpoints cost more than CHECKPOINT_SHARE_LIMIT of the time, naming the tier that brings it under."""
     gp = section["goodput"]
-    gp["storage_basis"] = ("the design's storage appliances" if io.placed else
-                           f"the {io.tier.name} tier's RA figures (no storage appliances placed)" if io.tier else
-                           "the engine's default (no storage tier for these systems)")
+    if io.write_gbs <= 0:
+        gp["storage_basis"] = ("the engine's default of 0.15 GB/s per GPU (BLOOM's checkpoint writes): the design's "
+                               "storage delivers nothing, see the storage findings" if io.placed else
+                               "the engine's default of 0.15 GB/s per GPU (BLOOM's checkpoint writes): no storage "
+                               "tier for these systems")
+    else:
+        gp["storage_basis"] = ("the design's storage appliances" if io.placed else
+                               f"the {io.tier.name} tier's RA figures (no storage appliances placed)")
     gp["storage_tier"] = io.tier.id if io.tier else None
     gp["failures"] = io.failures.to_json()
     gpus = est.cluster.gpus
