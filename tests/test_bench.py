@@ -61,11 +61,12 @@ def test_each_benchmark_module_has_its_bench(module):
 def test_the_analyze_benchmarks_design_analyses_without_errors(tmp_path, catalog):
     path = save_design(tmp_path / "small.podplan.json", gpus=64)
     project = load(path, catalog)
-    # the generator's SU: 4 compute racks of 2 DGX, 2 network racks, spine, storage, in-band and management racks
-    assert len(project.racks) == 10
+    # the generator's SU: 4 compute racks of 2 DGX, 2 network racks, spine, storage, storage array, in-band and
+    # management racks
+    assert len(project.racks) == 11
     doc = check_run(path, child_env(tmp_path / "pycache"))  # the untimed run the benchmark checks first
     assert doc["summary"]["gpus"] == 64
-    assert doc["summary"]["racks"] == 10
+    assert doc["summary"]["racks"] == 11
     assert not [f for f in doc["findings"] if f["severity"] == "error"]
 
 

@@ -275,6 +275,12 @@ def _checkpoints(section: dict, est, io: DesignIO) -> list[Finding]:
         "checkpoint_share": round(scenario["checkpoint_share"], 4),
         "wall_time_days": round(days / scenario["ettr"], 2) if days else None,
         "note": "every GPU failing at 2 % a month and nothing else: a planning figure with no source found"}
+    # the token stream the job reads: Megatron's indexed datasets hold a token in 2 bytes under a 65,500-word
+    # vocabulary and 4 above (megatron/core/datasets/indexed_dataset.py, best_fitting_dtype)
+    per_token = 2 if est.model.vocab < 65_500 else 4
+    need = est.tokens_per_s * per_token / 1e9
+    section["data_loading"] = {"bytes_per_token": per_token, "read_gb_s": round(need, 6),
+                               "share_of_storage_read": round(need / gp["read_gb_s"], 6) if gp["read_gb_s"] else None}
     share = gp["checkpoint_share"]
     if share <= CHECKPOINT_SHARE_LIMIT:
         return []

@@ -225,6 +225,14 @@ class TrainingScenarios:
 
 
 @view
+class DataLoading:
+    """``training.data_loading``: the token stream the job reads against the storage's read GB/s"""
+    bytes_per_token: int
+    read_gb_s: float
+    share_of_storage_read: float | None
+
+
+@view
 class TrainingView:
     """``training``: the estimate when ``status`` is ``"ok"``; otherwise ``status`` says why there is none
     (no GPUs in the design) or ``error`` what was wrong with the workload."""
@@ -286,6 +294,7 @@ class TrainingView:
     scaling: Rows[ScalingPoint] | None = None
     fabric: TrainingFabric | None = None
     scenarios: TrainingScenarios | None = None
+    data_loading: DataLoading | None = None
     error: str | None = None
 
     def __post_init__(self):

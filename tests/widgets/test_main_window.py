@@ -149,4 +149,4 @@ def test_sample_menu_lists_every_sample(window):
     # the generated SU: 8 NVL72 racks, 2 SU network racks, spine, storage, in-band and management racks
     from designer.fileformat import load
 
-    assert len(window.scene.rack_items) == len(load(bundled.GB200_NVL72_SU, window.catalog).racks) == 15
+    assert len(window.scene.rack_items) == len(load(bundled.GB200_NVL72_SU, window.catalog).racks) == 16

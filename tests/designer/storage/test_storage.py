@@ -236,3 +236,11 @@ def test_a_100k_gpu_design_on_the_lowest_tier_raises_the_checkpoint_share_findin
     assert "training-checkpoint-share" not in {x.code for x in b.findings}
     assert b.training.goodput.checkpoint_s < g.checkpoint_s and b.training.goodput.ettr > g.ettr
     assert "storage-tier-short" in {x.code for x in analyze(better, catalog).findings}
+
+
+def test_data_loading_reads_the_token_stream_against_the_storage(b200_better):
+    t = b200_better.training
+    # llama3-70b's 128,256-word vocabulary takes 4 bytes a token in Megatron's indexed datasets
+    assert t.data_loading.bytes_per_token == 4
+    assert t.data_loading.read_gb_s == pytest.approx(t.tokens_per_s * 4 / 1e9, abs=1e-6)
+    assert t.data_loading.share_of_storage_read == pytest.approx(t.data_loading.read_gb_s / 568.0, abs=1e-6)
