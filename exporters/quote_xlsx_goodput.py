@@ -43,7 +43,7 @@ def goodput_lines(rows: _CostLines, analysis: Analysis) -> None:
     rows.row += 1
     rows.heading("Checkpoints and failures")
     line("gp_ckpt_tb", "Checkpoint size", gp.checkpoint_tb, "TB", "#,##0.000")
-    line("gp_write", "Checkpoint write speed", gp.write_gb_s, "GB/s: " + (gp.storage_basis or "the storage tier"),
+    line("gp_write", "Checkpoint write speed", gp.write_gb_s, "GB/s, from " + (gp.storage_basis or "the storage tier"),
          RATE)
     line("gp_ckpt_s", "Checkpoint time", gp.checkpoint_s, "s to write", SECONDS)
     line("gp_pause", "Pause per checkpoint", gp.checkpoint_blocking_s,
@@ -108,6 +108,6 @@ def storage_lines(rows: _CostLines, analysis: Analysis) -> None:
         line("st_usable", "Appliances: usable capacity", st.capacity_pb, "PB", "#,##0.000")
         line("st_fabric", "Storage fabric carries", st.fabric.carried_gb_s,
              f"GB/s ({number(st.fabric.leaves)} leaf and {number(st.fabric.spines)} spine switches)", RATE)
-    limit = f", limited by the {st.limited_by}" if st.limited_by else ""
-    line("st_read", "Checkpoints and restores get: read", st.read_gb_s, f"GB/s ({st.basis}{limit})", RATE)
-    line("st_write", "Checkpoints and restores get: write", st.write_gb_s, f"GB/s ({st.basis}{limit})", RATE)
+    unit = f"GB/s, from {st.basis}" + (f"; limited by the {st.limited_by}" if st.limited_by else "")
+    line("st_read", "Checkpoints and restores get: read", st.read_gb_s, unit, RATE)
+    line("st_write", "Checkpoints and restores get: write", st.write_gb_s, unit, RATE)

@@ -54,14 +54,14 @@ def goodput(quote: Quote) -> None:
 def goodput_figures(training: TrainingView, gp: Goodput, tier: str | None) -> list[tuple[str, str]]:
     """The checkpoint's size, speed and pause, its interval, the restarts, the failure rate and the wall time."""
     where = gp.storage_basis or "the storage tier's figures"
-    if tier:
-        where += f", tier {tier}"
+    if tier and tier.lower() not in where.lower():
+        where += f"; tier {tier}"
     pause = (f"asynchronous: the job pauses {quantity(gp.checkpoint_blocking_s, 's')} while it is copied off the GPUs"
              if gp.async_checkpoint else
              f"synchronous: the job pauses {quantity(gp.checkpoint_blocking_s, 's')} for each")
     rows = [
-        ("Checkpoint size; write speed", f"{quantity(gp.checkpoint_tb, 'TB')} at {quantity(gp.write_gb_s, 'GB/s')} "
-                                         f"({where})"),
+        ("Checkpoint size; write speed", f"{quantity(gp.checkpoint_tb, 'TB')} at {quantity(gp.write_gb_s, 'GB/s')}, "
+                                         f"from {where}"),
         ("Checkpoint time", f"{quantity(gp.checkpoint_s, 's')} to write; {pause}"),
         ("Checkpoint interval", f"every {minutes(gp.checkpoint_interval_s)} "
                                 f"({quantity(gp.checkpoint_interval_s, 's')})"),
@@ -133,7 +133,7 @@ def storage(quote: Quote) -> None:
     else:
         rows.append(("Appliances", "none placed: the tier's own figures are used"))
     rows.append(("Checkpoints and restores get", f"{quantity(st.read_gb_s, 'GB/s')} read, "
-                                                 f"{quantity(st.write_gb_s, 'GB/s')} write ({st.basis})"
+                                                 f"{quantity(st.write_gb_s, 'GB/s')} write, from {st.basis}"
                  + (f"; limited by the {st.limited_by}" if st.limited_by else "")))
     s.append(quote.pairs(rows))
     if st.tier_note:
