@@ -113,8 +113,8 @@ def test_a_design_without_appliances_says_the_tiers_figures_are_used(catalog, tm
     assert not a.storage.placed
     text = pdf_words(a, tmp_path / "quote.pdf")
     assert "Appliances none placed: the tier's own figures are used" in text
-    assert f"{quantity(a.storage.read_gb_s, 'GB/s')} read, {quantity(a.storage.write_gb_s, 'GB/s')} write " \
-           f"({a.storage.basis})" in text
+    assert f"{quantity(a.storage.read_gb_s, 'GB/s')} read, {quantity(a.storage.write_gb_s, 'GB/s')} write, " \
+           f"from {a.storage.basis}" in text
     assert "Storage appliances against the tier" not in text
 
 
