@@ -81,7 +81,7 @@ def check_racks(doc, analysis):
 
 def test_dgx_sample_reads_back_with_every_rack_where_the_design_has_it(dgx, tmp_path):
     doc, said = written(dgx, tmp_path)
-    assert said.startswith("1 hall, 22 racks, ")
+    assert said.startswith("1 hall, 23 racks, ")
     assert doc.dxfversion >= "AC1027"  # R2013
     assert doc.header["$INSUNITS"] == units.MM == 4 and doc.units == units.MM
     for name, (aci, rgb, linetype, _, _) in LAYERS.items():
@@ -148,7 +148,7 @@ def test_plan_is_not_mirrored_fronts_and_clearances_follow_the_rotation(dgx, tmp
 
 def test_gb200_sample_draws_its_cdus_as_floor_units(nvl72, tmp_path):
     doc, said = written(nvl72, tmp_path)
-    assert said.startswith("1 hall, 15 racks, 2 floor units, ")
+    assert said.startswith("1 hall, 16 racks, 2 floor units, ")
     check_racks(doc, nvl72)
     msp = doc.modelspace()
     floors = nvl72.project.floor_devices
@@ -179,7 +179,7 @@ def test_halls_are_drawn_side_by_side_and_the_title_says_where(dgx, tmp_path):
     racks = tuple(replace(r, hall="hall-2") if i % 3 == 0 else r for i, r in enumerate(project.racks))
     analysis = analyze(replace(project, halls=(first, second), racks=racks), dgx.catalog)
     doc, said = written(analysis, tmp_path)
-    assert said.startswith("2 halls, 22 racks, ")
+    assert said.startswith("2 halls, 23 racks, ")
     check_racks(doc, analysis)
     msp = doc.modelspace()
     shift = hall_dx(doc)
@@ -201,7 +201,7 @@ def test_the_title_block_is_dated_by_the_quote_so_any_day_writes_the_same_file(d
     doc, _ = written(analysis, tmp_path, "b.dxf")
     assert (tmp_path / "a.dxf").read_bytes() == (tmp_path / "b.dxf").read_bytes()
     titles = [t.dxf.text for t in doc.modelspace().query('TEXT[layer=="TITLE"]')]
-    assert any(t.startswith("Written by PodPlanner for the quote of 2025-03-04. 1 hall, 22 racks") for t in titles)
+    assert any(t.startswith("Written by PodPlanner for the quote of 2025-03-04. 1 hall, 23 racks") for t in titles)
     # a quote without a date is priced, and drawn, on the day it is written
     days = {date.today().isoformat()}
     undated = analyze(dgx.project.with_quote(dgx.project.quote.updated(quote_date="")), dgx.catalog)
@@ -217,7 +217,7 @@ def test_a_name_with_a_line_break_cannot_break_the_file(dgx, tmp_path):
     analysis = analyze(replace(dgx.project, racks=tuple(racks), name="Pod\r\nOne"), dgx.catalog)
     doc, _ = written(analysis, tmp_path)
     names = {e.get_attrib_text("NAME") for e in doc.modelspace().query("INSERT")}
-    assert "SU01 01" in names and len(names) == 22
+    assert "SU01 01" in names and len(names) == 23
 
 
 def test_a_large_generated_design_keeps_its_counts(catalog, tmp_path):

@@ -83,10 +83,10 @@ def test_netbox_folder_round_trip_through_the_command_line(capsys, tmp_path, cat
 
     folder = tmp_path / "netbox"
     code, text, _ = run(capsys, "export", str(DGX_B200_SU), "--netbox", str(folder))
-    assert code == 0 and "22 racks" in text and (folder / "README.txt").is_file()
+    assert code == 0 and "23 racks" in text and (folder / "README.txt").is_file()
     back = tmp_path / "back.podplan.json"
     code, text, _ = run(capsys, "new", "from-netbox", str(folder), "-o", str(back))
-    assert code == 0 and "22 racks, 111 devices" in text
+    assert code == 0 and "23 racks, 123 devices" in text
     original, again = load(DGX_B200_SU, catalog), load(back, catalog)
     assert [(r.id, r.type, r.x, r.y, r.rotation) for r in again.racks] == \
         [(r.id, r.type, r.x, r.y, r.rotation) for r in original.racks]

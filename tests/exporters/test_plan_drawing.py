@@ -47,7 +47,7 @@ def test_scale_is_the_largest_standard_one_that_fits():
 
 def test_plan_draws_every_rack_to_scale_with_names_and_legend(dgx):
     d = plan_drawing(dgx, width=515, height=700)
-    assert d.scale == 50 and d.racks_drawn == 22 and d.labels_drawn == 22
+    assert d.scale == 50 and d.racks_drawn == 23 and d.labels_drawn == 23
     roles = [rack_role(r, dgx.catalog) for r in dgx.project.racks]
     assert d.legend == [f"Compute ({roles.count('compute')})", f"Network ({roles.count('network')})",
                         f"Storage ({roles.count('storage')})", f"Management ({roles.count('management')})",
@@ -68,7 +68,7 @@ def test_plan_draws_every_rack_to_scale_with_names_and_legend(dgx):
 def test_plan_by_power_load_bins_every_rack(dgx):
     d = plan_drawing(dgx, colour_by="power")
     counts = [int(m.group(1)) for label in d.legend if (m := re.search(r"\((\d+)\)$", label))]
-    assert sum(counts) == 22
+    assert sum(counts) == 23
     share = {r["id"]: r["utilisation"] for r in dgx["power"]["racks"]}
     under = sum(1 for v in share.values() if v < 0.6)
     assert f"Under 60 % of limit ({under})" in d.legend

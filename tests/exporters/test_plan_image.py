@@ -109,7 +109,7 @@ def _rgb(colour) -> np.ndarray:
 def test_svg_is_sized_in_points_and_names_fonts_a_viewer_has(dgx, tmp_path):
     out = tmp_path / "plan.svg"
     account = write_svg(dgx, out)
-    assert account == "floor plan of 1 hall, 22 racks, at 1:50"
+    assert account == "floor plan of 1 hall, 23 racks, at 1:50"
     sheet = project_drawing(dgx)
     root = ET.parse(out).getroot()
     assert root.tag == SVG + "svg"
@@ -117,7 +117,7 @@ def test_svg_is_sized_in_points_and_names_fonts_a_viewer_has(dgx, tmp_path):
     assert root.get("width") == f"{w:g}pt" and root.get("height") == f"{h:g}pt"
     assert [float(v) for v in root.get("viewBox").split()] == [0, 0, w, h]
     assert root.find(SVG + "title").text == f"{dgx.project.name}: floor plan"
-    assert root.find(SVG + "desc").text == "Data hall 1: 22 racks at 1:50"
+    assert root.find(SVG + "desc").text == "Data hall 1: 23 racks at 1:50"
     # no clip path: viewers without clip-path support paint its rectangle black over the plan
     assert root.find(f".//{SVG}clipPath") is None
 
@@ -204,7 +204,7 @@ def _share_of(img: np.ndarray, cx: int, cy: int, half: int, rgb: np.ndarray, tol
 
 def test_png_is_the_sheet_at_its_dpi_with_every_rack_in_its_colour(dgx, tmp_path):
     out = tmp_path / "plan.png"
-    assert write_png(dgx, out, dpi=120) == "120 dpi floor plan of 1 hall, 22 racks, at 1:50"
+    assert write_png(dgx, out, dpi=120) == "120 dpi floor plan of 1 hall, 23 racks, at 1:50"
     sheet = project_drawing(dgx)
     with Image.open(out) as im:
         assert im.format == "PNG" and im.mode == "RGB"
@@ -238,14 +238,14 @@ def test_png_default_dpi_and_a_bad_one(dgx, tmp_path):
 def test_heat_map_png_has_the_legend_colours_and_each_rack_by_its_load(dgx, tmp_path):
     out = tmp_path / "heat.png"
     dpi = 100
-    assert write_heatmap_png(dgx, out, dpi=dpi) == "100 dpi power heat map of 1 hall, 22 racks, at 1:50"
+    assert write_heatmap_png(dgx, out, dpi=dpi) == "100 dpi power heat map of 1 hall, 23 racks, at 1:50"
     sheet = project_drawing(dgx, "power")
     plan = sheet.halls[0][0]
     with Image.open(out) as im:
         assert im.size == png_size(sheet, dpi)
         img = np.asarray(im).astype(float)
     share = {r["id"]: r["utilisation"] for r in dgx["power"]["racks"]}
-    assert len(share) == 22 and None not in share.values()
+    assert len(share) == 23 and None not in share.values()
     # The window's load bands, in the legend's order: each rack by its band, each key one swatch of it.
     expected = Counter(load_band(share[r.id]) for r in dgx.project.racks)
     assert len(expected) >= 2  # the sample shows more than one colour
@@ -265,12 +265,12 @@ def test_several_halls_are_stacked_each_at_its_own_scale(two_halls, tmp_path):
     sheet = project_drawing(two_halls)
     (first, _, y1), (second, _, y2) = sheet.halls
     assert [first.hall_name, second.hall_name] == ["Data hall 1", "Data hall 2"]
-    assert first.racks_drawn == 14 and second.racks_drawn == 8
+    assert first.racks_drawn == 15 and second.racks_drawn == 8
     assert sheet.height == pytest.approx(first.height + second.height + HALL_GAP_PT + 2 * MARGIN_PT)
     assert y1 == pytest.approx(second.height + HALL_GAP_PT + MARGIN_PT) and y2 == MARGIN_PT
 
     svg = tmp_path / "plan.svg"
-    assert write_svg(two_halls, svg) == "floor plan of 2 halls, 22 racks, at 1:50"
+    assert write_svg(two_halls, svg) == "floor plan of 2 halls, 23 racks, at 1:50"
     root = ET.parse(svg).getroot()
     texts = [n.text for n, _ in _walk(root) if n.tag == SVG + "text"]
     assert texts.count("Data hall 1") == texts.count("Data hall 2") == 1
