@@ -11,6 +11,7 @@ from designer.analysis import Analysis
 from designer.formatting import number
 from designer.views import CostView
 
+from .quote_xlsx_goodput import goodput_lines, storage_lines
 from .xlsx_cells import BOLD, INPUT_FILL, MONEY, NOTE, TITLE, fit_columns, put_text, ref
 
 HOURS_PER_YEAR = 8760
@@ -67,6 +68,8 @@ def cost_sheet(ws: Worksheet, analysis: Analysis, totals: Mapping[str, str], sum
         put_text(ws.cell(rows.row, 1), text)
         ws.cell(rows.row, 1).font = NOTE
         rows.row += 1
+    goodput_lines(rows, analysis)
+    storage_lines(rows, analysis)
     # column B holds the inputs and results; the largest of them sets its width
     figures = (cost.capital, cost.support_per_year, cost.energy_kwh_per_year, cost.energy_per_year,
                cost.yearly_cost, cost.total_over_period, cost.gpu_hours_per_year, cost.tokens_per_s)

@@ -7,9 +7,10 @@ printed as the bill engine rounded them, so the PDF, the XLSX and the window agr
 
 The package is one module per chapter, each a function of the :class:`~.quote.Quote` being written:
 ``cover`` (cover, contents), ``summary``, ``bill`` (bill of materials, cost of ownership), ``plan``
-(floor plans, rack elevations), ``power_chain`` (power, cooling, fabric) and ``appendix`` (findings,
-assumptions, sources), over the shared ``layout`` (document template, passes, page furniture),
-``blocks`` (paragraphs, headings, tables, tiles) and ``text`` (escaping, marks, dates).
+(floor plans, rack elevations), ``power_chain`` (power, cooling, fabric), ``goodput`` (checkpoints and
+failures, storage) and ``appendix`` (findings, assumptions, sources), over the shared ``layout`` (document
+template, passes, page furniture), ``blocks`` (paragraphs, headings, tables, tiles) and ``text`` (escaping,
+marks, dates).
 """
 from __future__ import annotations
 

@@ -1,4 +1,5 @@
-"""The engineering chapter: power (by hall, row and supply, and the chain above the racks), cooling, and the fabric.
+"""The engineering chapter: power (by hall, row and supply, and the chain above the racks), cooling, the fabric
+and storage.
 
 Each figure is the analysis's, read through its typed view; a section whose engine did not run is left out.
 """
@@ -14,6 +15,7 @@ from designer.views import PowerView, RowPower
 from designer.views.base import require
 
 from ..fabric_text import is_ethernet, switches_label, switches_value, technology_name, tier_names
+from .goodput import storage
 from .layout import CONTENT_W
 from .plan import MAX_HALLS, PlanFlowable
 from .text import cell, name, plural
@@ -27,11 +29,12 @@ MAX_CDU_LOOPS = 60
 
 
 def engineering(quote: Quote) -> None:
-    """The engineering chapter: power, cooling, then the compute fabric."""
-    quote.chapter("Power, cooling and fabric")
+    """The engineering chapter: power, cooling, the compute fabric, then storage."""
+    quote.chapter("Power, cooling, fabric and storage")
     power(quote)
     cooling(quote)
     fabric(quote)
+    storage(quote)
 
 
 def power(quote: Quote) -> None:

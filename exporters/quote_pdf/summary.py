@@ -10,6 +10,7 @@ from designer.formatting import kw, kw_pair, money, number, percent, quantity
 
 from ..fabric_text import switches_label, switches_value
 from .bill import totals_table
+from .goodput import goodput
 from .text import cell, plural
 
 if TYPE_CHECKING:
@@ -27,6 +28,7 @@ def summary(quote: Quote) -> None:
     s += [quote.cards(headline(quote, trained)), Spacer(1, 4)]
     s += quote.subheading("Key figures")
     s.append(quote.pairs(key_figures(quote, training)))
+    goodput(quote)
     s += quote.subheading("Price by section")
     s.append(totals_table(quote))
 
