@@ -60,6 +60,10 @@ def goodput(params: float, gpus: int, training) -> dict:
     size = params * CHECKPOINT_BYTES_PER_PARAM
     write_gbs = gpus * training.checkpoint_gbs_per_gpu
     read_gbs = gpus * (training.restore_gbs_per_gpu or training.checkpoint_gbs_per_gpu)
+    sharded = bool(getattr(training.software, "checkpoint_sharded", True))
+    if not sharded:  # one consolidated file through one host's storage links, both ways
+        host = training.host_storage_gbs or 8 * training.checkpoint_gbs_per_gpu
+        write_gbs, read_gbs = min(write_gbs, host), min(read_gbs, host)
     write_s = size / (write_gbs * 1e9)
     restore_s = size / (read_gbs * 1e9)
     restart = training.restart_s + restore_s
@@ -75,8 +79,12 @@ def goodput(params: float, gpus: int, training) -> dict:
     # what checkpointing costs: the pauses and the work redone since the last one; restarts excluded
     # (with instant checkpoints the ratio would be e^(-R/M), Daly's limit)
     share = max(0.0, 1.0 - ratio * math.exp(restart / mtbf_s))
+    # work redone after a failure: half of an interval and its pause on average, and with an asynchronous save the
+    # write in flight, whose checkpoint is not yet there to restart from
+    lost = (tau + blocking) / 2 + (write_s if asynchronous else 0.0)
     return {"job_mtbf_h": mtbf_s / 3600, "checkpoint_s": write_s, "checkpoint_blocking_s": blocking,
             "checkpoint_interval_s": tau, "young_interval_s": young_interval(blocking, mtbf_s),
             "restart_s": restart, "restore_s": restore_s, "failures_per_day": 86400.0 / mtbf_s, "ettr": ratio,
             "checkpoint_tb": size / 1e12, "checkpoint_share": share, "write_gb_s": write_gbs,
-            "read_gb_s": read_gbs, "async_checkpoint": asynchronous}
+            "read_gb_s": read_gbs, "async_checkpoint": asynchronous, "sharded": sharded,
+            "lost_work_per_failure_s": lost}

@@ -33,6 +33,9 @@ class Training:
     checkpoint_gbs_per_gpu: float = 0.15
     #: Restore (checkpoint read) bandwidth per GPU after a failure, GB/s; None: the write figure.
     restore_gbs_per_gpu: float | None = None
+    #: What one host's storage ports carry, GB/s: the limit of a consolidated (unsharded) checkpoint, which one
+    #: host writes. None: 8 GPUs' share of the per-GPU figure.
+    host_storage_gbs: float | None = None
     #: Mean hours between unexpected interruptions per GPU: Llama 3 saw 419 in 54 days
     #: on 16,384 H100s ⇒ ≈5.1×10⁴ GPU-hours each (reference §2.6, G1).
     gpu_mtbf_hours: float = 50_700.0

@@ -121,6 +121,8 @@ class DesignIO:
     placed: bool = False
     #: (tier id, write GB/s, read GB/s) each higher tier asks for the design's GPUs, lowest first
     tiers_above: tuple = ()
+    #: what one GPU host's storage ports carry, GB/s (0: unknown)
+    host_gbs: float = 0.0
 
 
 def _hosts(ctx) -> int:
@@ -138,17 +140,35 @@ def _hosts(ctx) -> int:
     return hosts
 
 
+def _host_storage_gbs(ctx) -> float:
+    """GB/s of one GPU host's storage ports (a server's, or a rack system's compute tray's), for the design's
+    system with the most GPUs; 0 when it has none."""
+    by_system = ctx["devices"].gpus_by_system
+    if not by_system:
+        return 0.0
+    dev = ctx.catalog.find(max(sorted(by_system), key=lambda k: by_system[k]))
+    if dev is None:
+        return 0.0
+    groups = dev.ports_of("storage")
+    if dev.kind == "rack_system":
+        trays = [p for c in dev.components if (p := ctx.catalog.find(c.id)) is not None and p.gpu_count]
+        groups = trays[0].ports_of("storage") if trays else ()
+    return sum(g.count * g.speed_gbps for g in groups) / 8.0
+
+
 def design_io(ctx, gpus: int) -> DesignIO | None:
     storage = ctx["storage"]
     tree = ctx["fabric"].tree
     links = (tree.links_node_leaf + tree.links_leaf_spine + tree.links_spine_core) * tree.planes if tree else 0
-    failures = JobFailures(gpus, _hosts(ctx), links, tree.switches if tree else 0)
+    hosts = _hosts(ctx)
+    failures = JobFailures(gpus, hosts, links, tree.switches if tree else 0)
     if storage.write_gbs <= 0 or storage.read_gbs <= 0:
         return DesignIO(0.0, 0.0, failures, storage.tier, storage.placed)
+    host_gbs = _host_storage_gbs(ctx)
     above = ()
     if storage.tier is not None:
         above = tuple((t, TIERS[t].need(gpus)[1], TIERS[t].need(gpus)[0]) for t in tiers_above(storage.tier))
-    return DesignIO(storage.write_gbs, storage.read_gbs, failures, storage.tier, storage.placed, above)
+    return DesignIO(storage.write_gbs, storage.read_gbs, failures, storage.tier, storage.placed, above, host_gbs)
 
 
 def _above_pod(tree, section: dict) -> Finding:
@@ -249,6 +269,8 @@ def _io_fields(io: DesignIO | None, gpus: int) -> dict:
     out = {"gpu_mtbf_hours": io.failures.gpu_mtbf_hours}
     if io.write_gbs > 0:
         out |= {"checkpoint_gbs_per_gpu": io.write_gbs / gpus, "restore_gbs_per_gpu": io.read_gbs / gpus}
+    if io.host_gbs > 0:
+        out["host_storage_gbs"] = io.host_gbs
     return out
 
 

@@ -75,6 +75,9 @@ class Software:
     #: and a background process writes it. Megatron-Core (``--async-save``, torch_dist format) and PyTorch DCP
     #: (``async_save``; torchtitan's ``checkpoint.async_mode``) offer it, both off unless asked for.
     async_checkpoint: bool = False
+    #: checkpoints saved sharded, every rank writing its own part at once (Megatron-Core's torch_dist format,
+    #: PyTorch DCP, DeepSpeed's per-rank files); off: one consolidated file, written through one host
+    checkpoint_sharded: bool = True
 
     @property
     def flash(self) -> bool:
@@ -127,6 +130,7 @@ LABELS = {
 KNOBS = {
     "attention": str, "tp_overlap": bool, "dp_overlap": bool, "pp_overlap": bool, "dp_impl": str,
     "grad_comm_bytes": int, "fp8": str, "fused_kernels": bool, "context_parallel": bool, "async_checkpoint": bool,
+    "checkpoint_sharded": bool,
 }
 
 

@@ -25,6 +25,7 @@ class SoftwareProfile:
     fused_kernels: bool
     context_parallel: bool
     async_checkpoint: bool
+    checkpoint_sharded: bool
 
 
 @view
@@ -102,6 +103,8 @@ class Goodput:
     write_gb_s: float
     read_gb_s: float
     async_checkpoint: bool
+    sharded: bool
+    lost_work_per_failure_s: float
     #: where the storage figures come from, the tier, and the failure breakdown (a design's analysis only)
     storage_basis: str | None = None
     storage_tier: str | None = None

@@ -244,3 +244,14 @@ def test_data_loading_reads_the_token_stream_against_the_storage(b200_better):
     assert t.data_loading.bytes_per_token == 4
     assert t.data_loading.read_gb_s == pytest.approx(t.tokens_per_s * 4 / 1e9, abs=1e-6)
     assert t.data_loading.share_of_storage_read == pytest.approx(t.data_loading.read_gb_s / 568.0, abs=1e-6)
+
+
+def test_a_consolidated_checkpoint_is_written_through_one_host(catalog, b200_better):
+    project = replace(b200_better.project, workload={"checkpoint_sharded": False})
+    g = analyze(project, catalog).training.goodput
+    # one DGX B200's two 400G storage ports (100 GB/s) against the appliances' 256 GB/s
+    assert not g.sharded and g.write_gb_s == pytest.approx(100.0, abs=0.5)
+    assert g.checkpoint_s > b200_better.training.goodput.checkpoint_s
+    sharded = b200_better.training.goodput
+    assert sharded.lost_work_per_failure_s == pytest.approx(
+        (sharded.checkpoint_interval_s + sharded.checkpoint_blocking_s) / 2, abs=0.01)
