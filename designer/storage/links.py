@@ -6,8 +6,8 @@ for it, not in every analysis.
 
 Ports, named so each is unique on its device and the same on every export of the design:
 
-- a node's, an appliance's or the storage UFM's storage ports: ``storage1``, ``storage2`` … in the order of
-  its port groups (``storage1/1``, ``storage1/2`` on a twin-port cage); on a rack-scale system the ports of
+- a node's, an appliance's or the storage UFM's storage ports: ``S1``, ``S2`` … (S for storage) in the order of
+  its port groups (``S1/1``, ``S1/2`` on a twin-port cage); on a rack-scale system the ports of
   each compute tray, the device named ``NAME/trayNN`` as the compute fabric's wiring plan names trays;
 - a switch's ports: numbered from 1 in the order its links are made (node links, then links to the tier
   below, then to the tier above), ``cage/port`` on a twin-port cage as the compute fabric names them; the
@@ -32,7 +32,7 @@ from .fabric import FIBRE, SMF, SPLITTER, SWITCH_MODULES, TIERS, TWIN_NODE_MODUL
 #: the links' tiers, as the compute fabric names its own
 LINK_TIERS = ("node-leaf", "leaf-spine", "spine-core")
 #: the first part of an endpoint's storage port names
-PORT_PREFIX = "storage"
+PORT_PREFIX = "S"
 
 
 @dataclass(frozen=True)
