@@ -119,7 +119,8 @@ class _Endpoints:
     50,000 ports to append one by one."""
 
     #: (rack, z, speed, node-side module id or "", ports, serves, ref); ref is (device, first port, ports per
-    #: cage, ports per tray or 0 where the device holds them itself), for the link list (:mod:`.links`)
+    #: cage, ports per tray or 0 where the device holds them itself, the first part of the ports' names: "S"
+    #: for storage ports, none for an appliance's fabric ports), for the link list (:mod:`.links`)
     rows: list = field(default_factory=list)
     #: ports of appliances on the storage fabric (its UFM), counted among the rows
     appliance_ports: int = 0
@@ -171,6 +172,16 @@ def _storage_groups(dtype: DeviceType, catalog: Catalog) -> list[tuple[PortGroup
     return out
 
 
+def storage_fabric_port_group(dtype: DeviceType, catalog: Catalog, switch: bool) -> PortGroup | None:
+    """The port group a device's storage-fabric links end on: a switch's fabric ports; else its storage ports
+    (its own or its trays'), or the fabric ports of an appliance that has none (the storage UFM)."""
+    if not switch:
+        groups = _storage_groups(dtype, catalog)
+        if groups:
+            return groups[0][0]
+    return _fabric_group(dtype)
+
+
 def _switch_row(name: str, rack: int, z: float, group: PortGroup, device=None) -> tuple:
     cage_gbps = group.speed_gbps * group.ports_per_cage
     per_cage = group.ports_per_cage if group.ports_per_cage > 1 else max(1, round(cage_gbps / MPO_GBPS))
@@ -208,12 +219,12 @@ def _walk(project: Project, catalog: Catalog):
                     continue
                 if "storage" in name:
                     ends.add(ri, z, group.speed_gbps, NODE_MODULES.get((group.cage, 1), ""), group.count,
-                             ref=(d, 0, 1, 0))
+                             ref=(d, 0, 1, 0, ""))
                     ends.appliance_ports += group.count
                     continue
             first = 0
             for speed, module, n, per_cage, per_tray in ports:
-                ends.add(ri, z, speed, module, n, dtype.is_storage, (d, first, per_cage, per_tray))
+                ends.add(ri, z, speed, module, n, dtype.is_storage, (d, first, per_cage, per_tray, "S"))
                 first += per_tray or n
     return {t: _Tier.of(r) for t, r in rows.items()}, ends, np.asarray(tops, dtype=float)
 
@@ -420,4 +431,4 @@ def storage_fabric(project: Project, catalog: Catalog, record=None) -> StorageFa
                          notes=tuple(notes))
 
 
-__all__ = ["StorageFabric", "storage_fabric"]
+__all__ = ["StorageFabric", "storage_fabric", "storage_fabric_port_group"]

@@ -8,7 +8,8 @@ Ports, named so each is unique on its device and the same on every export of the
 
 - a node's, an appliance's or the storage UFM's storage ports: ``S1``, ``S2`` … (S for storage) in the order of
   its port groups (``S1/1``, ``S1/2`` on a twin-port cage); on a rack-scale system the ports of
-  each compute tray, the device named ``NAME/trayNN`` as the compute fabric's wiring plan names trays;
+  each compute tray, the device named ``NAME/trayNN`` as the compute fabric's wiring plan names trays; the
+  storage UFM's fabric ports ``1``, ``2`` as the compute fabric names a UFM's;
 - a switch's ports: numbered from 1 in the order its links are made (node links, then links to the tier
   below, then to the tier above), ``cage/port`` on a twin-port cage as the compute fabric names them; the
   single-mode links start on a cage of their own, so each cage holds one kind of module, as the bill counts.
@@ -31,8 +32,6 @@ from .fabric import FIBRE, SMF, SPLITTER, SWITCH_MODULES, TIERS, TWIN_NODE_MODUL
 
 #: the links' tiers, as the compute fabric names its own
 LINK_TIERS = ("node-leaf", "leaf-spine", "spine-core")
-#: the first part of an endpoint's storage port names
-PORT_PREFIX = "S"
 
 
 @dataclass(frozen=True)
@@ -113,13 +112,13 @@ class _Recorder:
         """One link per endpoint port: ``cable`` is each port's fibre, ``half`` its half of a splitter (-1: none)."""
         leaf_dev = self._switches("leaf", leaves)
         dev, port, module, cage = [], [], [], []
-        for rack, _z, _speed, mod, n, _serves, (d, first, per_cage, per_tray) in ends.rows:
+        for rack, _z, _speed, mod, n, _serves, (d, first, per_cage, per_tray, prefix) in ends.rows:
             twin = mod == TWIN_NODE_MODULE
             for k in range(n):
                 tray, j = (k // per_tray + 1, k % per_tray + first) if per_tray else (0, k + first)
                 i = self._device(rack, d, tray)
                 dev.append(i)
-                port.append(PORT_PREFIX + port_name(per_cage, j))
+                port.append(prefix + port_name(per_cage, j))
                 module.append(mod)
                 cage.append(i * CAGE_KEY + (j // per_cage if twin or per_cage > 1 else j))
         n = len(dev)
