@@ -66,24 +66,27 @@ def storage_columns(analysis: Analysis, links: StorageLinks, *, for_csv: bool, t
     rack_ids, rack_names, dev_u, dev_name, dev_label = _device_tables(analysis, links, tray_units)
     dev_u_text = [_u_text(u) for u in dev_u]
     dev_end = [f"{rn} U{ut}" if ut else f"{rn} {nm}" for rn, ut, nm in zip(rack_names, dev_u_text, dev_name)]
-    # Cables by (id, length) and modules by id: a handful of each, made once.
-    pairs = list(zip(links.cable.tolist(), links.length_m.tolist()))
-    parts = {p: cable_part_number(catalog.get(p[0]), p[1]) for p in set(pairs)}
-    modules = sorted(set(links.a_transceiver.tolist()) | set(links.b_transceiver.tolist()))
-    module_pn = {m: catalog.get(m).part_number if m else "" for m in modules}
-    length_text = [f"{m:g}" for _, m in pairs]
-    pn = [parts[p][0] for p in pairs]
-    ordering = [parts[p][1] for p in pairs]
+    # Cables by (id, length) and modules by id: a handful of each, made once and picked per link by index.
+    cable_ids, cable_idx = np.unique(links.cable.astype(str), return_inverse=True)
+    lens, len_idx = np.unique(links.length_m, return_inverse=True)
+    combos, combo_idx = np.unique(cable_idx * len(lens) + len_idx, return_inverse=True)
+    parts = [cable_part_number(catalog.get(str(cable_ids[c // len(lens)])), float(lens[c % len(lens)]))
+             for c in combos.tolist()]
+    pn, ordering = [p for p, _ in parts], [o for _, o in parts]
+    modules, module_idx = np.unique(np.concatenate([links.a_transceiver, links.b_transceiver]).astype(str),
+                                    return_inverse=True)
+    mod_text = modules.tolist()
+    mod_pn = [catalog.get(m).part_number if m else "" for m in mod_text]
+    a_mod_idx, b_mod_idx = module_idx[:len(links)], module_idx[len(links):]
     quoting = any(("," in v or '"' in v or "\n" in v or "\r" in v)
-                  for t in (rack_ids, rack_names, dev_name, dev_label, dev_end) for v in t)
+                  for t in (rack_ids, rack_names, dev_name, dev_label, dev_end, pn, ordering, mod_pn) for v in t)
     # a switch's port reads "P3/1" as on the compute rows; a node's storage port by its name ("S1")
     a_end = np.asarray(dev_end, dtype=object)[a] + _port_text(links.a_port)
     b_end = np.asarray(dev_end, dtype=object)[b] + _port_text(links.b_port)
     a_lead = b_lead = ""
-    device_texts = (rack_ids, rack_names, dev_name, dev_label)
-    if for_csv:
-        rack_ids, rack_names, dev_name, dev_label = (csv_texts(t) for t in device_texts)
-        pn, ordering = csv_texts(pn), csv_texts(ordering)
+    if for_csv:  # escaped once per device or distinct value, as the compute rows are
+        rack_ids, rack_names, dev_name, dev_label, pn, ordering, mod_text, mod_pn = (
+            csv_texts(t) for t in (rack_ids, rack_names, dev_name, dev_label, pn, ordering, mod_text, mod_pn))
         lead = np.asarray(["'" if needs_escape(e) else "" for e in dev_end], dtype=object)
         a_lead, b_lead = lead[a], lead[b]
 
@@ -91,20 +94,17 @@ def storage_columns(analysis: Analysis, links: StorageLinks, *, for_csv: bool, t
         return np.asarray(values, dtype=object)[index].tolist()
 
     n = len(links)
-    a_mod, b_mod = links.a_transceiver.tolist(), links.b_transceiver.tolist()
-    a_pn, b_pn = [module_pn[m] for m in a_mod], [module_pn[m] for m in b_mod]
-    if for_csv:  # catalog ids and part numbers: the compute rows escape theirs too
-        a_mod, b_mod, a_pn, b_pn = (csv_texts(t) for t in (a_mod, b_mod, a_pn, b_pn))
     text = {
         "a_device": pick(dev_label, a), "a_port": links.a_port.tolist(), "b_device": pick(dev_label, b),
         "b_port": links.b_port.tolist(), "tier": pick(LINK_TIERS, links.tier), "medium": links.medium.tolist(),
-        "cable": links.cable.tolist(), "length_m": length_text, "a_transceiver": a_mod, "b_transceiver": b_mod,
+        "cable": links.cable.tolist(), "length_m": pick([f"{m:g}" for m in lens.tolist()], len_idx),
+        "a_transceiver": pick(mod_text, a_mod_idx), "b_transceiver": pick(mod_text, b_mod_idx),
         "rail": [""] * n, "a_rack": pick(rack_ids, a), "b_rack": pick(rack_ids, b),
         "a_rack_name": pick(rack_names, a), "a_u": pick(dev_u_text, a),
         "b_rack_name": pick(rack_names, b), "b_u": pick(dev_u_text, b),
         "a_device_name": pick(dev_name, a), "b_device_name": pick(dev_name, b),
-        "cable_part_number": pn, "cable_ordering_part_number": ordering,
-        "a_transceiver_part_number": a_pn, "b_transceiver_part_number": b_pn,
+        "cable_part_number": pick(pn, combo_idx), "cable_ordering_part_number": pick(ordering, combo_idx),
+        "a_transceiver_part_number": pick(mod_pn, a_mod_idx), "b_transceiver_part_number": pick(mod_pn, b_mod_idx),
         "a_label": (a_lead + a_end + separator + b_end).tolist(),
         "b_label": (b_lead + b_end + separator + a_end).tolist(),
         "plane": [""] * n, "network": [NETWORK] * n,
