@@ -7,6 +7,9 @@
   copper pair (two links on one twin-port cable) is one cable; a transceiver is one per cage.
 - "Summary": the project, and links and cables per tier and medium.
 
+The storage fabric's links follow the compute fabric's (``network`` "storage"); the summary names their tiers
+"storage node-leaf" and so on. On a twin-plane design, whose tables are per plane, they have tables of their own.
+
 A twin-plane (Spectrum-X) fabric's pull list and summary have a table per plane: its cables and the
 transceivers of the switch cages carrying its links; a node's cage carries one port of each plane, so its
 transceivers are a table of their own, under both planes.
