@@ -28,7 +28,7 @@ from catalog import Catalog
 from ..fabric.media import CAGE_KEY
 from ..fabric.wiring import port_name
 from ..model import Project
-from .fabric import FIBRE, SMF, SPLITTER, SWITCH_MODULES, TIERS, TWIN_NODE_MODULE, StorageFabric, storage_fabric
+from .fabric import FIBRE, SMF, SPLITTER, SWITCH_MODULES, TIERS, StorageFabric, storage_fabric
 
 #: the links' tiers, as the compute fabric names its own
 LINK_TIERS = ("node-leaf", "leaf-spine", "spine-core")
@@ -112,15 +112,29 @@ class _Recorder:
         """One link per endpoint port: ``cable`` is each port's fibre, ``half`` its half of a splitter (-1: none)."""
         leaf_dev = self._switches("leaf", leaves)
         dev, port, module, cage = [], [], [], []
+        names: dict[tuple[str, int], list[str]] = {}  # port names by (prefix, ports per cage), made once
+
+        def name(prefix: str, per_cage: int, j: int) -> str:
+            table = names.setdefault((prefix, per_cage), [])
+            while len(table) <= j:
+                table.append(prefix + port_name(per_cage, len(table)))
+            return table[j]
+
         for rack, _z, _speed, mod, n, _serves, (d, first, per_cage, per_tray, prefix) in ends.rows:
-            twin = mod == TWIN_NODE_MODULE
-            for k in range(n):
-                tray, j = (k // per_tray + 1, k % per_tray + first) if per_tray else (0, k + first)
-                i = self._device(rack, d, tray)
+            module += [mod] * n
+            if not per_tray:  # the device's own ports: one device, ports first, first + 1, ...
+                i = self._device(rack, d)
+                name(prefix, per_cage, first + n - 1)
+                dev += [i] * n
+                port += names[prefix, per_cage][first:first + n]
+                cage += [i * CAGE_KEY + j // per_cage for j in range(first, first + n)]
+                continue
+            for k in range(n):  # a tray's
+                j = k % per_tray + first
+                i = self._device(rack, d, k // per_tray + 1)
                 dev.append(i)
-                port.append(prefix + port_name(per_cage, j))
-                module.append(mod)
-                cage.append(i * CAGE_KEY + (j // per_cage if twin or per_cage > 1 else j))
+                port.append(name(prefix, per_cage, j))
+                cage.append(i * CAGE_KEY + j // per_cage)
         n = len(dev)
         fibre = np.where(split, SPLITTER, FIBRE).astype(object)
         lengths_of = np.zeros(len(run))
@@ -175,8 +189,8 @@ class _Recorder:
             table = np.asarray([port_name(p, q) for q in range(top)], dtype=object)
             sel = per[sw] == p
             names[sel] = table[port[sel]]
-        module = np.asarray([SWITCH_MODULES["smf" if m else "mmf", int(p)] for m, p in
-                             zip(smf.tolist(), per[sw].tolist())], dtype=object)
+        kinds = np.asarray([SWITCH_MODULES[m, p] for m in ("mmf", "smf") for p in (1, 2)], dtype=object)
+        module = kinds[smf * 2 + per[sw] - 1]
         return names, module, dev[sw] * CAGE_KEY + port // per[sw]
 
     def links(self) -> StorageLinks:
