@@ -1,4 +1,5 @@
-"""The cabling plan as CSV: one row per fabric link, port to port, from the analysis' wiring plan.
+"""The cabling plan as CSV: one row per fabric link, port to port, from the analysis' wiring plan, then the
+storage fabric's links (:mod:`exporters.cabling_storage`), each row's ``network`` saying which.
 
 Installers pull cables from it, so lengths are the orderable ones the fabric engine
 chose and a copper pair shows as two links that share one cable part.
@@ -37,15 +38,17 @@ from designer.rack_roles import system_components
 from designer.rules import occupied_span
 
 from .base import ExportError
+from .cabling_storage import storage_cabling, storage_columns
 from .cell_text import csv_texts, needs_escape
 
 #: Appended after the wiring plan's columns, for the people who pull and label the cables.
 EXTRA_COLUMNS = ("a_rack_name", "a_u", "b_rack_name", "b_u", "a_device_name", "b_device_name",
                  "cable_part_number", "cable_ordering_part_number",
                  "a_transceiver_part_number", "b_transceiver_part_number", "a_label", "b_label")
-#: The plane of a twin-plane fabric (A, B; empty with one plane) comes last, so the columns before it keep
-#: their places.
-COLUMNS = LINK_COLUMNS + EXTRA_COLUMNS + ("plane",)
+#: The plane of a twin-plane fabric (A, B; empty with one plane) comes after them, then the network a link is of
+#: ("compute", or "storage" on the storage fabric's rows after the compute fabric's), so the columns before
+#: each keep their places.
+COLUMNS = LINK_COLUMNS + EXTRA_COLUMNS + ("plane", "network")
 #: Between the near end and the far end on a label: plain ASCII, because label printers' fonts and
 #: a CSV opened in a spreadsheet without an encoding prompt both get an arrow wrong.
 LABEL_SEPARATOR = " > "
@@ -80,9 +83,18 @@ class CablingPlan:
         """The planes of a twin-plane fabric's links ("A", "B"), in order; empty with one plane."""
         return sorted(set(self.text["plane"]) - {""})
 
-    def cables(self, plane: str | None = None) -> list[dict]:
+    def of_network(self, network: str) -> np.ndarray:
+        """Per link: whether it is of ``network`` ("compute", "storage")."""
+        return np.asarray(self.text["network"], dtype=object) == network
+
+    def networks(self) -> list[str]:
+        """The networks the plan's links are of, compute first."""
+        seen = set(self.text["network"])
+        return [n for n in ("compute", "storage") if n in seen]
+
+    def cables(self, plane: str | None = None, network: str | None = None) -> list[dict]:
         """The pull list of cables: one entry per catalog cable and orderable length, shortest first; of one
-        plane's links with ``plane``.
+        plane's links with ``plane`` (the compute fabric's), of one network's with ``network``.
 
         A copper pair (two links on one twin-port cable) counts once; links no cable reaches count none.
         """
@@ -90,6 +102,8 @@ class CablingPlan:
         keep = self.owner & ~np.isnan(length)
         if plane is not None:
             keep &= np.asarray(self.text["plane"], dtype=object) == plane
+        if network is not None:
+            keep &= self.of_network(network)
         own = np.nonzero(keep)[0]
         counts: dict[tuple[str, float], int] = {}
         if len(own):
@@ -106,16 +120,22 @@ class CablingPlan:
                         "length_m": m, "count": n, "total_length_m": round(m * n, 1)})
         return out
 
-    def transceivers(self, plane: str | None = None) -> list[dict]:
+    def transceivers(self, plane: str | None = None, network: str | None = None) -> list[dict]:
         """The pull list of transceivers: one module per cage an optical link plugs into. With ``plane``, the
-        modules in cages carrying that plane's links only; with ``plane=""``, those in cages carrying ports of
-        more than one plane (a node's 800G cage: one 400G port per plane)."""
+        modules in cages carrying that plane's compute links only; with ``plane=""``, those in cages carrying
+        ports of more than one plane (a node's 800G cage: one 400G port per plane). With ``network``, those of
+        that network's links (a cage carries one network's)."""
         keys = np.concatenate([self.a_cage, self.b_cage])
         mods = np.concatenate([np.asarray(self.text["a_transceiver"], dtype=object),
                                np.asarray(self.text["b_transceiver"], dtype=object)])
+        sel = np.ones(len(keys), dtype=bool)
         if plane is not None:
-            sel = self._cage_planes() == plane
-            keys, mods = keys[sel], mods[sel]
+            sel &= self._cage_planes() == plane
+            network = "compute"
+        if network is not None:
+            of = self.of_network(network)
+            sel &= np.concatenate([of, of])
+        keys, mods = keys[sel], mods[sel]
         counts: dict[str, int] = {}
         for mid in sorted(set(mods.tolist()) - {""}):
             counts[mid] = len(np.unique(keys[mods == mid]))
@@ -216,12 +236,28 @@ def cabling_plan(analysis: Analysis, *, for_csv: bool = False) -> CablingPlan:
     fabric = analysis.result("fabric")
     if fabric.error is not None:
         raise ExportError(f"the design's compute fabric cannot be built: {fabric.error}")
+    compute = _compute_columns(analysis, for_csv)
+    links = storage_cabling(analysis)
+    if not len(links):
+        return CablingPlan(**compute, catalog=analysis.catalog)
+    storage = storage_columns(analysis, links, for_csv=for_csv, tray_units=_tray_units, separator=LABEL_SEPARATOR)
+    quoting = bool(compute.pop("needs_quoting") | storage.pop("quoting"))
+    joined = {k: np.concatenate([compute[k], storage[k]]) for k in ("owner", "length_m", "a_cage", "b_cage")}
+    return CablingPlan({c: compute["text"][c] + storage["text"][c] for c in COLUMNS},
+                       {c: compute["numbers"][c] + storage["numbers"][c] for c in compute["numbers"]},
+                       joined["owner"].astype(bool), joined["length_m"].astype(float), joined["a_cage"],
+                       joined["b_cage"], analysis.catalog, quoting)
+
+
+def _compute_columns(analysis: Analysis, for_csv: bool) -> dict:
+    """The compute fabric's rows: the plan's fields but the catalog, by :class:`CablingPlan`'s names."""
     catalog = analysis.catalog
-    plan = fabric.plan
+    plan = analysis.result("fabric").plan
     if plan is None or not len(plan):
         empty = np.zeros(0, dtype=np.int64)
-        return CablingPlan({c: [] for c in COLUMNS}, {c: [] for c in ("length_m", "rail", "a_u", "b_u")},
-                           np.zeros(0, dtype=bool), np.zeros(0), empty, empty, catalog)
+        return {"text": {c: [] for c in COLUMNS}, "numbers": {c: [] for c in ("length_m", "rail", "a_u", "b_u")},
+                "owner": np.zeros(0, dtype=bool), "length_m": np.zeros(0), "a_cage": empty, "b_cage": empty,
+                "needs_quoting": False}
     inv, ch = plan.inv, plan.choice
     dev = inv.devices
     a, b = plan.a_dev, plan.b_dev
@@ -289,6 +325,7 @@ def cabling_plan(analysis: Analysis, *, for_csv: bool = False) -> CablingPlan:
         "a_label": a_lead + a_end + LABEL_SEPARATOR + b_end, "b_label": b_lead + b_end + LABEL_SEPARATOR + a_end,
         "plane": (np.asarray(["A", "B", ""], dtype=object)[plan.plane] if plan.planes > 1 and plan.plane is not None
                   else np.full(len(plan), "", dtype=object)),
+        "network": np.full(len(plan), "compute", dtype=object),
     }
     text = {c: text[c].tolist() for c in COLUMNS}
     # Every text of a link comes from one of these tables, so checking them checks every field.
@@ -300,8 +337,9 @@ def cabling_plan(analysis: Analysis, *, for_csv: bool = False) -> CablingPlan:
         "a_u": _pick(dev_u, a).tolist(), "b_u": _pick(dev_u, b).tolist(),
     }
     a_cage, b_cage = plan.cage_keys()  # one transceiver per cage, as the fabric counts them
-    return CablingPlan(text, numbers, np.asarray(ch["owner"], dtype=bool) & (medium != media.NONE),
-                       np.asarray(length, dtype=float), a_cage, b_cage, catalog, quoting)
+    return {"text": text, "numbers": numbers, "owner": np.asarray(ch["owner"], dtype=bool) & (medium != media.NONE),
+            "length_m": np.asarray(length, dtype=float), "a_cage": a_cage, "b_cage": b_cage,
+            "needs_quoting": quoting}
 
 
 def cabling_rows(analysis: Analysis):

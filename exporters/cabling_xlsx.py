@@ -7,6 +7,9 @@
   copper pair (two links on one twin-port cable) is one cable; a transceiver is one per cage.
 - "Summary": the project, and links and cables per tier and medium.
 
+The storage fabric's links follow the compute fabric's (``network`` "storage"); the summary names their tiers
+"storage node-leaf" and so on. On a twin-plane design, whose tables are per plane, they have tables of their own.
+
 A twin-plane (Spectrum-X) fabric's pull list and summary have a table per plane: its cables and the
 transceivers of the switch cages carrying its links; a node's cage carries one port of each plane, so its
 transceivers are a table of their own, under both planes.
@@ -188,13 +191,20 @@ def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tupl
             continue
         ws.append([])
         n_modules += _transceiver_table(ws, title, modules)
+    if planes and "storage" in plan.networks():  # the plane tables hold the compute fabric's alone
+        ws.append([])
+        n, m = _cable_table(ws, plan, "Cables, storage fabric", None, "storage")
+        n_cables, metres = n_cables + n, metres + m
+        ws.append([])
+        n_modules += _transceiver_table(ws, "Transceivers, storage fabric", plan.transceivers(network="storage"))
     return n_cables, round(metres, 1), n_modules
 
 
-def _cable_table(ws, plan: CablingPlan, title: str, plane: str | None) -> tuple[int, float]:
+def _cable_table(ws, plan: CablingPlan, title: str, plane: str | None, network: str | None = None
+                 ) -> tuple[int, float]:
     ws.append([_cell(ws, title, font=BOLD)])
     ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in CABLE_HEADER])
-    cables = plan.cables(plane)
+    cables = plan.cables(plane, network)
     for c in cables:
         ws.append([_cell(ws, NOT_XML.sub("\ufffd", c["name"])), _cell(ws, c["part_number"]),
                    _cell(ws, c["ordering_part_number"] or None), c["length_m"],
@@ -224,14 +234,18 @@ def _transceiver_table(ws, title: str, modules: list[dict]) -> int:
     return n_modules
 
 
-def tier_medium_counts(plan: CablingPlan, plane: str | None = None) -> list[tuple[str, str, str, int, int]]:
+def tier_medium_counts(plan: CablingPlan, plane: str | None = None,
+                       network: str | None = None) -> list[tuple[str, str, str, int, int]]:
     """(tier, medium, cable, links, physical cables) for each mix the plan has (of one plane's links with
-    ``plane``), tiers in fabric order."""
+    ``plane``, of one network's with ``network``), tiers in fabric order, the storage fabric's after the compute
+    fabric's and named for it ("storage node-leaf")."""
     counts: dict[tuple[str, str, str], list[int]] = {}
-    for tier, medium, cable, own, pl in zip(plan.text["tier"], plan.text["medium"], plan.text["cable"],
-                                            plan.owner.tolist(), plan.text["plane"]):
-        if plane is not None and pl != plane:
+    for tier, medium, cable, own, pl, net in zip(plan.text["tier"], plan.text["medium"], plan.text["cable"],
+                                                 plan.owner.tolist(), plan.text["plane"], plan.text["network"]):
+        if (plane is not None and pl != plane) or (network is not None and net != network):
             continue
+        if net != "compute":
+            tier = f"{net} {tier}"
         slot = counts.setdefault((tier, medium, cable), [0, 0])
         slot[0] += 1
         slot[1] += own
@@ -254,12 +268,15 @@ def _summary_sheet(wb: Workbook, plan: CablingPlan, project_name: str, n_cables:
     planes = plan.planes()
     if planes:
         ws.append(["Planes", _cell(ws, ", ".join(planes))])
-    for plane in planes or [None]:
+    sections = [(f"Plane {p}", p, None) for p in planes]
+    if planes and "storage" in plan.networks():
+        sections.append(("Storage fabric", None, "storage"))
+    for title, plane, network in sections or [(None, None, None)]:
         ws.append([])
-        if plane:
-            ws.append([_cell(ws, f"Plane {plane}", font=BOLD)])
+        if title:
+            ws.append([_cell(ws, title, font=BOLD)])
         ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in SUMMARY_HEADER])
-        rows = tier_medium_counts(plan, plane)
+        rows = tier_medium_counts(plan, plane, network)
         for tier, medium, cable, links, cables in rows:
             ws.append([tier, medium or NO_CABLE, _cell(ws, cable or None), _cell(ws, links, number_format=COUNT_FORMAT),
                        _cell(ws, cables, number_format=COUNT_FORMAT)])

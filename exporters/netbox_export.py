@@ -34,6 +34,11 @@ types carry no interface templates: ``09-interfaces.csv`` creates the interfaces
 cables end on, named as the cabling plan names them (a rack-scale system is one
 NetBox device, so its trays' ports are ``tray01/1`` ...).
 
+The storage fabric: its links (:mod:`designer.storage.links`) follow the compute fabric's in
+``09-interfaces.csv`` and ``10-cables.csv`` (:mod:`.netbox_storage`), their cable labels going on from the
+compute fabric's; a node's storage ports are ``S1``, ``S2`` …, a storage switch's ``cage/port``. The storage
+appliances are devices of role Storage with their types' YAML like any other.
+
 Twin-plane Ethernet (Spectrum-X) fabrics: a node's 800G cage carries one 400G port of each plane (cage 1:
 ports ``1/1``, plane A, and ``1/2``, plane B), and an SN5610 cage two 400G ports of one plane; each is its own
 ``400gbase-x-osfp`` interface, named as the cabling plan names it. A switch's plane (A, B) goes in the
@@ -68,7 +73,9 @@ from designer.rack_roles import device_role
 from . import pdf_style as st
 from .base import ExportError
 from .cell_text import csv_cell, csv_text
+from .cabling_storage import storage_cabling
 from .netbox_readme import readme
+from .netbox_storage import StorageWiring
 from .netbox_types import (COMMUNITY_TYPES, TYPES_FOLDER, _interface_type,
                            _write_device_types, manufacturer_name, model_name, slug)
 
@@ -162,8 +169,11 @@ NUMBER_COLUMNS = frozenset((
 
 
 def _role(dev) -> str:
-    """A device's NetBox role: its colour role, except that a room air handler is not a CDU."""
-    return "crah" if dev.kind == "crah" else device_role(dev)
+    """A device's NetBox role: its colour role, except that a room air handler is not a CDU and a storage
+    appliance (a type that states the throughput it serves) is storage, not management gear."""
+    if dev.kind == "crah":
+        return "crah"
+    return "storage" if dev.is_storage else device_role(dev)
 
 
 def num(value: float | None) -> str:
@@ -240,6 +250,7 @@ def write_netbox(analysis: Analysis, folder) -> str:
     dev_names = _device_names(project)
     rows: dict[str, list] = {name: [] for name in FILES}
     wiring = _Wiring(analysis, project)
+    storage = StorageWiring(storage_cabling(analysis), catalog)
     planes = wiring.switch_planes()
     fields = CUSTOM_FIELDS + ((PLANE_FIELD,) if planes else ())
     rows["00-custom-fields.csv"] = [(n, label, "PodPlanner", kind, types, desc)
@@ -249,7 +260,7 @@ def write_netbox(analysis: Analysis, folder) -> str:
     # -- types: one pass over the design ------------------------------------------------------
     device_type = {d.id: d.type for r in project.racks for d in r.devices}
     used_types = Counter(device_type.values()) + Counter(f.type for f in project.floor_devices)
-    cabled_types = {device_type[d] for d in wiring.cabled_devices}
+    cabled_types = {device_type[d] for d in (*wiring.cabled_devices, *storage.cabled_devices)}
     refs = _type_refs(catalog, used_types, cabled_types)
     rack_models = _type_rows(rows, project, catalog, refs, used_types)
     _device_rows(rows, project, catalog, used_types, refs, site, locations, rack_names, dev_names, rack_models)
@@ -261,11 +272,17 @@ def write_netbox(analysis: Analysis, folder) -> str:
 
     # -- interfaces and cables ------------------------------------------------------------------
     technology, port_gbps = _fabric_technology(analysis)
-    itype = {t: _interface_type(catalog.get(t), catalog, technology, port_gbps) for t in cabled_types}
+    itype = {t: _interface_type(catalog.get(t), catalog, technology, port_gbps)
+             for t in {device_type[d] for d in wiring.cabled_devices}}
     # written as ready-made lines: csv.writer quoting the 900,000 rows of a 100,000-GPU design took over a second
     rows["09-interfaces.csv"] = wiring.interface_lines(dev_names, {d: itype[device_type[d]]
                                                                    for d in wiring.cabled_devices})
     rows["10-cables.csv"] = wiring.cable_lines(dev_names, catalog)
+    # the storage fabric's after the compute fabric's, its cables labelled on from them
+    rows["09-interfaces.csv"] += storage.interface_lines(dev_names, csv_field)
+    rows["10-cables.csv"] += storage.cable_lines(dev_names, catalog, csv_field, num,
+                                                 {m: CABLE_TYPES[m] for m in ("mmf", "smf")},
+                                                 len(rows["10-cables.csv"]) + 1)
 
     # -- write ------------------------------------------------------------------------------------
     for name in FILES:

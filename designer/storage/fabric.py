@@ -91,6 +91,8 @@ class _Tier:
     client_gbps: np.ndarray = None
     server_gbps: np.ndarray = None
     up: np.ndarray = None
+    #: (rack index, device) of each switch, for the link list (:mod:`.links`)
+    refs: list = None
 
     def __post_init__(self):
         n = len(self.names)
@@ -104,7 +106,8 @@ class _Tier:
         col = [np.array([r[i] for r in rows], dtype=float) for i in range(1, 6)]
         n = len(rows)
         return cls([r[0] for r in rows], col[0].astype(np.int64), col[1], col[2].astype(np.int64),
-                   col[3].astype(np.int64), col[4], np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64))
+                   col[3].astype(np.int64), col[4], np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                   refs=[(r[1], r[6]) for r in rows])
 
     def __len__(self) -> int:
         return len(self.names)
@@ -115,14 +118,18 @@ class _Endpoints:
     """Storage ports as runs of ``n`` alike ports (a device's group): a 100,000-GPU hall has 25,000 runs, not
     50,000 ports to append one by one."""
 
-    rows: list = field(default_factory=list)  # (rack, z, speed, node-side module id or "", ports, serves)
+    #: (rack, z, speed, node-side module id or "", ports, serves, ref); ref is (device, first port, ports per
+    #: cage, ports per tray or 0 where the device holds them itself, the first part of the ports' names: "S"
+    #: for storage ports, none for an appliance's fabric ports), for the link list (:mod:`.links`)
+    rows: list = field(default_factory=list)
     #: ports of appliances on the storage fabric (its UFM), counted among the rows
     appliance_ports: int = 0
 
-    def add(self, rack: int, z: float, speed: float, module: str, n: int, serves: bool = False) -> None:
+    def add(self, rack: int, z: float, speed: float, module: str, n: int, serves: bool = False,
+            ref: tuple = None) -> None:
         """``serves``: the ports of a storage appliance (the side that serves the data), not a client's."""
         if n > 0:
-            self.rows.append((rack, z, speed, module, n, serves))
+            self.rows.append((rack, z, speed, module, n, serves, ref))
 
     @property
     def count(self) -> int:
@@ -165,10 +172,20 @@ def _storage_groups(dtype: DeviceType, catalog: Catalog) -> list[tuple[PortGroup
     return out
 
 
-def _switch_row(name: str, rack: int, z: float, group: PortGroup) -> tuple:
+def storage_fabric_port_group(dtype: DeviceType, catalog: Catalog, switch: bool) -> PortGroup | None:
+    """The port group a device's storage-fabric links end on: a switch's fabric ports; else its storage ports
+    (its own or its trays'), or the fabric ports of an appliance that has none (the storage UFM)."""
+    if not switch:
+        groups = _storage_groups(dtype, catalog)
+        if groups:
+            return groups[0][0]
+    return _fabric_group(dtype)
+
+
+def _switch_row(name: str, rack: int, z: float, group: PortGroup, device=None) -> tuple:
     cage_gbps = group.speed_gbps * group.ports_per_cage
     per_cage = group.ports_per_cage if group.ports_per_cage > 1 else max(1, round(cage_gbps / MPO_GBPS))
-    return name, rack, z, group.cages * per_cage, per_cage, cage_gbps / per_cage
+    return name, rack, z, group.cages * per_cage, per_cage, cage_gbps / per_cage, device
 
 
 def _walk(project: Project, catalog: Catalog):
@@ -198,25 +215,30 @@ def _walk(project: Project, catalog: Catalog):
                 name = (d.name or d.id).lower()
                 if "storage" in name and dtype.kind == "switch":
                     tier = "core" if "core" in name else "spine" if "spine" in name else "leaf"
-                    rows[tier].append(_switch_row(d.name or d.id, ri, z, group))
+                    rows[tier].append(_switch_row(d.name or d.id, ri, z, group, d))
                     continue
                 if "storage" in name:
-                    ends.add(ri, z, group.speed_gbps, NODE_MODULES.get((group.cage, 1), ""), group.count)
+                    ends.add(ri, z, group.speed_gbps, NODE_MODULES.get((group.cage, 1), ""), group.count,
+                             ref=(d, 0, 1, 0, ""))
                     ends.appliance_ports += group.count
                     continue
-            for speed, module, n in ports:
-                ends.add(ri, z, speed, module, n, dtype.is_storage)
+            first = 0
+            for speed, module, n, per_cage, per_tray in ports:
+                ends.add(ri, z, speed, module, n, dtype.is_storage, (d, first, per_cage, per_tray, "S"))
+                first += per_tray or n
     return {t: _Tier.of(r) for t, r in rows.items()}, ends, np.asarray(tops, dtype=float)
 
 
 def _storage_role(catalog: Catalog, type_id: str) -> tuple:
-    """(type, fabric group of a switch or appliance or None, storage ports as (speed, module, count)); the
-    type is None for what never joins the storage fabric."""
+    """(type, fabric group of a switch or appliance or None, storage ports as (speed, module, count, ports per
+    cage, ports per tray or 0 on the device itself)); the type is None for what never joins the storage fabric."""
     dtype = catalog.find(type_id)
     if dtype is None:
         return None, None, ()
     group = _fabric_group(dtype) if dtype.kind in ("switch", "appliance") else None
-    ports = tuple((g.speed_gbps, NODE_MODULES.get((g.cage, g.ports_per_cage), ""), g.count * times)
+    own = bool(dtype.ports_of("storage"))
+    ports = tuple((g.speed_gbps, NODE_MODULES.get((g.cage, g.ports_per_cage), ""), g.count * times,
+                   max(1, g.ports_per_cage), 0 if own else g.count)
                   for g, times in _storage_groups(dtype, catalog))
     return (dtype if group is not None or ports else None), group, ports
 
@@ -235,21 +257,27 @@ class _Lengths:
     def metres(self, ra: np.ndarray, za: np.ndarray, rb: np.ndarray, zb: np.ndarray) -> np.ndarray:
         return run_lengths_m(self.x, self.y, self.tops, ra, za, rb, zb)
 
-    def add(self, cables: dict[str, Counter], cable: str, metres: np.ndarray) -> None:
-        """Each run rounded up to the cable's shortest orderable length (the longest, counted as too long, when
-        none reaches)."""
-        if not len(metres):
-            return
+    def orderable(self, cable: str, metres: np.ndarray) -> tuple[np.ndarray, int]:
+        """Each run rounded up to the cable's shortest orderable length (the longest when none reaches), and how
+        many none reaches."""
         table = np.asarray(sorted(self.catalog.get(cable).lengths_m), dtype=float)
         i = np.searchsorted(table, metres - 1e-9, side="left")
-        self.too_long += int((i >= len(table)).sum())
-        lengths, n = np.unique(table[np.minimum(i, len(table) - 1)], return_counts=True)
+        return table[np.minimum(i, len(table) - 1)], int((i >= len(table)).sum())
+
+    def add(self, cables: dict[str, Counter], cable: str, metres: np.ndarray) -> None:
+        """Each run at its orderable length (:meth:`orderable`); one none reaches is counted as too long."""
+        if not len(metres):
+            return
+        ordered, too_long = self.orderable(cable, metres)
+        self.too_long += too_long
+        lengths, n = np.unique(ordered, return_counts=True)
         into = cables.setdefault(cable, Counter())
         for length, k in zip(lengths.tolist(), n.tolist()):
             into[float(length)] += int(k)
 
 
-def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict[str, Counter]) -> Counter:
+def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict[str, Counter],
+                record=None) -> Counter:
     """Endpoints spread evenly over the leaves in rack order; a fibre per link, a splitter per two slow ones
     (a node port at half the switch port's speed or less: the 1:2 splitter is the only one catalogued)."""
     rack, z, speed, serves = ends.arrays()
@@ -275,10 +303,15 @@ def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict
     leaves.used += np.bincount(cable_leaf, minlength=n_leaves)
     lengths.add(cables, FIBRE, run[~split])
     lengths.add(cables, SPLITTER, run[split])
+    if record is not None:  # each port's cable and its half of a splitter, as counted here
+        half = np.empty(n, dtype=np.int64)
+        half[order] = (np.arange(n) - first) % per_port[order]
+        record.node_links(ends, leaves, lengths, inverse, cable_leaf, split, run, np.where(per_port > 1, half, -1))
     return Counter({FIBRE: int((per_port == 1).sum()), SPLITTER: int((per_port > 1).sum())})
 
 
-def _uplinks(lower: _Tier, upper: _Tier, lengths: _Lengths, cables: dict[str, Counter], *, above: bool) -> int:
+def _uplinks(lower: _Tier, upper: _Tier, lengths: _Lengths, cables: dict[str, Counter], *, above: bool,
+             record=None) -> int:
     """Each lower switch's share of the upper tier's down ports (all its ports, half when a tier ``above``
     takes the other half), no more than it has free; the links are dealt to the upper switches in turn, so
     they fill evenly. A run past the multimode reach goes single-mode, as the compute fabric's does."""
@@ -298,6 +331,8 @@ def _uplinks(lower: _Tier, upper: _Tier, lengths: _Lengths, cables: dict[str, Co
     upper.smf += np.bincount(far[smf], minlength=len(upper))
     lengths.add(cables, FIBRE, metres[~smf])
     lengths.add(cables, SMF, metres[smf])
+    if record is not None:
+        record.uplinks(lower, upper, lengths, below, far, metres, smf)
     return total
 
 
@@ -357,17 +392,20 @@ def client_server_gbs(leaves: _Tier, spines: int) -> float:
     return float(min(send, take)) / 8.0
 
 
-def storage_fabric(project: Project, catalog: Catalog) -> StorageFabric:
-    """The storage fabric's optics and fibres; empty when the design places no storage leaf."""
+def storage_fabric(project: Project, catalog: Catalog, record=None) -> StorageFabric:
+    """The storage fabric's optics and fibres; empty when the design places no storage leaf.
+
+    ``record``: what takes each link as it is counted (:class:`.links._Recorder`), so the link list and these
+    counts come from one walk and one assignment."""
     tiers, ends, tops = _walk(project, catalog)
     leaves, spines, cores = tiers["leaf"], tiers["spine"], tiers["core"]
     if not len(leaves) or not ends.count:
         return StorageFabric(leaves=len(leaves), spines=len(spines), cores=len(cores))
     lengths = _Lengths(project, tops, catalog)
     cables: dict[str, Counter] = {}
-    links = _node_links(leaves, ends, lengths, cables)
-    uplinks = _uplinks(leaves, spines, lengths, cables, above=bool(len(cores)))
-    uplinks += _uplinks(spines, cores, lengths, cables, above=False)
+    links = _node_links(leaves, ends, lengths, cables, record)
+    uplinks = _uplinks(leaves, spines, lengths, cables, above=bool(len(cores)), record=record)
+    uplinks += _uplinks(spines, cores, lengths, cables, above=False, record=record)
     switch_cages = _switch_modules([leaves, spines, cores])
     node_side = _node_modules(ends)
     smf = sum(cables.get(SMF, Counter()).values())
@@ -393,4 +431,4 @@ def storage_fabric(project: Project, catalog: Catalog) -> StorageFabric:
                          notes=tuple(notes))
 
 
-__all__ = ["StorageFabric", "storage_fabric"]
+__all__ = ["StorageFabric", "storage_fabric", "storage_fabric_port_group"]

@@ -8,6 +8,7 @@ from collections import Counter
 from dataclasses import replace
 
 import openpyxl
+from openpyxl.utils import get_column_letter
 import pytest
 from drawn import DGX_B200_SU, GB200_NVL72_SU
 
@@ -59,14 +60,15 @@ def test_links_sheet_holds_the_csv_rows(written):
     rows = list(ws.iter_rows(values_only=True))
     assert rows[0] == COLUMNS
     assert ws.freeze_panes == "A2"
-    assert ws.auto_filter.ref == f"A1:Z{len(rows)}"
+    assert ws.auto_filter.ref == f"A1:{get_column_letter(len(COLUMNS))}{len(rows)}"
     assert all(ws.column_dimensions[c].width >= 8 for c in "ABCDEFGHIJKLMNOPQRSTUVWXY")
     assert ws.column_dimensions["X"].width > ws.column_dimensions["E"].width  # labels are wider than tiers
     with (folder / "cabling.csv").open(encoding="utf-8", newline="") as fh:
         text = list(csv.DictReader(fh))
     links = analysis.result("fabric").links()
-    assert len(rows) - 1 == len(text) == len(links)
-    assert account.startswith(f"{len(links):,} links, ")
+    assert len(rows) - 1 == len(text) >= len(links)  # the compute fabric's links, then the storage fabric's
+    assert sum(r["network"] == "compute" for r in text) == len(links)
+    assert account.startswith(f"{len(text):,} links, ")
     for row, csv_row in zip(rows[1:], text):
         for name, value in zip(COLUMNS, row):
             if name in NUMBER_COLUMNS:
@@ -189,8 +191,13 @@ def test_spectrum_x_pull_list_and_summary_are_split_by_plane(spectrum_x, tmp_pat
     plane_col = links[0].index("plane")
     with open(tmp_path / "c.csv", encoding="utf-8", newline="") as fh:
         csv_rows = list(csv.DictReader(fh))
+    network_col = links[0].index("network")
+    links = [links[0]] + [r for r in links[1:] if r[network_col] == "compute"]
+    storage_rows = [r for r in csv_rows if r["network"] == "storage"]
+    csv_rows = [r for r in csv_rows if r["network"] == "compute"]
     for rows, plane_of in ((links[1:], lambda r: r[plane_col]), (csv_rows, lambda r: r["plane"])):
         assert Counter(plane_of(r) for r in rows) == {"A": 1024, "B": 1024}
+    assert storage_rows and {r["plane"] for r in storage_rows} == {""}
     tiers = Counter((r["plane"], r["tier"]) for r in csv_rows)
     assert tiers == {("A", "node-leaf"): 512, ("A", "leaf-spine"): 512,
                      ("B", "node-leaf"): 512, ("B", "leaf-spine"): 512}
@@ -210,8 +217,16 @@ def test_spectrum_x_pull_list_and_summary_are_split_by_plane(spectrum_x, tmp_pat
 
     summary = wb[SUMMARY]
     values = {r[0]: r[1] for r in summary.iter_rows(values_only=True) if r and r[0]}
+    storage = spectrum_x.result("storage").fabric  # its rows come after the planes' and are counted apart
+    storage_cables = sum(sum(c.values()) for c in storage.cables.values())
     assert (values["Links"], values["Cables to pull"], values["Transceivers"], values["Planes"]) == (
-        2048, 2048, 2048, "A, B")
+        2048 + len(storage_rows), 2048 + storage_cables, 2048 + sum(storage.transceivers.values()), "A, B")
+    rows, total = table(pull, "Cables, storage fabric", CABLE_HEADER)
+    assert total[4] == storage_cables
+    rows, total = table(pull, "Transceivers, storage fabric", TRANSCEIVER_HEADER)
+    assert {r[3]: r[2] for r in rows} == storage.transceivers
+    rows, total = table(summary, "Storage fabric", SUMMARY_HEADER)
+    assert total[3] == len(storage_rows) == storage.node_links + storage.uplinks
     for plane in "AB":
         rows, total = table(summary, f"Plane {plane}", SUMMARY_HEADER)
         assert [(r[0], r[3], r[4]) for r in rows] == [("node-leaf", 512, 512), ("leaf-spine", 512, 512)]

@@ -24,7 +24,9 @@ def test_export_cabling_csv(capsys, tmp_path):
     out = tmp_path / "cabling.csv"
     code, text, _ = run(capsys, "export", str(DGX_B200_SU), "--cabling", str(out))
     rows = list(csv.DictReader(out.open()))
-    assert code == 0 and "508 links" in text and len(rows) == 508
+    # 508 links of the compute fabric, then 192 of the storage fabric
+    assert code == 0 and "700 links" in text and len(rows) == 700
+    assert [r["network"] for r in rows] == ["compute"] * 508 + ["storage"] * 192
     assert all(float(r["length_m"]) > 0 and r["cable"] for r in rows)
 
 
@@ -83,11 +85,13 @@ def test_netbox_folder_round_trip_through_the_command_line(capsys, tmp_path, cat
 
     folder = tmp_path / "netbox"
     code, text, _ = run(capsys, "export", str(DGX_B200_SU), "--netbox", str(folder))
-    assert code == 0 and "23 racks" in text and (folder / "README.txt").is_file()
+    original = load(DGX_B200_SU, catalog)
+    racks, devices = len(original.racks), sum(len(r.devices) for r in original.racks)
+    assert code == 0 and f"{racks} racks" in text and "700 cables" in text and (folder / "README.txt").is_file()
     back = tmp_path / "back.podplan.json"
     code, text, _ = run(capsys, "new", "from-netbox", str(folder), "-o", str(back))
-    assert code == 0 and "23 racks, 123 devices" in text
-    original, again = load(DGX_B200_SU, catalog), load(back, catalog)
+    assert code == 0 and f"{racks} racks, {devices} devices" in text
+    again = load(back, catalog)
     assert [(r.id, r.type, r.x, r.y, r.rotation) for r in again.racks] == \
         [(r.id, r.type, r.x, r.y, r.rotation) for r in original.racks]
     assert [[(d.type, d.u, d.face) for d in r.devices] for r in again.racks] == \

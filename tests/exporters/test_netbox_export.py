@@ -152,7 +152,10 @@ def test_device_types_are_library_yaml_except_the_communitys_own(exported, catal
     used = {d.type for r in analysis.project.racks for d in r.devices} | {
         f.type for f in analysis.project.floor_devices}
     files = sorted(os.listdir(folder / TYPES_FOLDER))
-    community = used & set(COMMUNITY_TYPES)
+    # a type with cabled ports (the storage fabric's SN5600 leaves) is this export's own, not the library's
+    name_type = {r["name"]: r["cf_podplanner_type"] for r in read(folder, "08-devices.csv")}
+    cabled = {name_type[r["device"]] for r in read(folder, "09-interfaces.csv")}
+    community = (used & set(COMMUNITY_TYPES)) - cabled
     assert community  # both samples hold the SN2201 management switches
     assert files == sorted(f"{t}.yaml" for t in used - community)
     devices = read(folder, "08-devices.csv")
@@ -177,11 +180,18 @@ def test_cables_follow_the_wiring_plan_end_to_end(exported):
     links = analysis.result("fabric").links()
     cables = read(folder, "10-cables.csv")
     interfaces = read(folder, "09-interfaces.csv")
-    assert len(cables) == len(links) > 500
+    storage = analysis.result("storage").fabric
+    # the compute fabric's cables, then the storage fabric's
+    assert len(cables) == len(links) + storage.node_links + storage.uplinks and len(links) > 500
+    assert all(c["description"].startswith("storage ") for c in cables[len(links):])
+    assert len({c["label"] for c in cables}) == len(cables)
     devices = {r["name"]: r for r in read(folder, "08-devices.csv")}
     ports = Counter((r["device"], r["name"]) for r in interfaces)
     assert max(ports.values()) == 1  # NetBox: one interface of a name per device
-    assert {r["type"] for r in interfaces} <= IB_TYPES
+    compute_ends = {(c[f"side_{s}_device"], c[f"side_{s}_name"]) for c in cables[:len(links)] for s in "ab"}
+    assert {r["type"] for r in interfaces if (r["device"], r["name"]) in compute_ends} <= IB_TYPES
+    # the storage fabric: InfiniBand, or Ethernet where its switches are (GB200's 200 GbE QSFP112: "other")
+    assert {r["type"] for r in interfaces} <= IB_TYPES | {"400gbase-x-osfp", "other"}
     ends = Counter()
     appliance_ends = 0
     for cable, link in zip(cables, links):
@@ -202,6 +212,9 @@ def test_cables_follow_the_wiring_plan_end_to_end(exported):
                 appliance_ends += 1  # numbered per port: see the next test
             else:
                 assert name == port
+    for cable in cables[len(links):]:
+        for side in "ab":
+            ends[(cable[f"side_{side}_device"], cable[f"side_{side}_name"])] += 1
     assert set(ends) == set(ports) and max(ends.values()) == 1  # every interface carries one cable
     assert appliance_ends == 4
 
@@ -219,7 +232,10 @@ def test_rack_scale_system_is_one_device_with_its_trays_ports(catalog, tmp_path)
     nvl = [r for r in read(tmp_path, "08-devices.csv") if r["cf_podplanner_type"] == "gb200-nvl72"]
     assert len(nvl) == 8 and all((r["position"], r["face"]) == ("1", "front") for r in nvl)
     ports = [r["name"] for r in read(tmp_path, "09-interfaces.csv") if r["device"] == nvl[0]["name"]]
-    assert len(ports) == 18 * 4 and ports[0] == "tray01/1" and "tray18/4" in ports
+    compute = [p for p in ports if p.startswith("tray")]
+    assert len(compute) == 18 * 4 and compute[0] == "tray01/1" and "tray18/4" in compute
+    # and its storage ports, S1 … S72 (the catalog holds them on the system)
+    assert [p for p in ports if not p.startswith("tray")] == [f"S{i}" for i in range(1, 73)]
     cdus = [r for r in read(tmp_path, "08-devices.csv") if r["cf_podplanner_type"] == "cdu-inrow-2mw"]
     assert [r["role"] for r in cdus] == ["CDU", "CDU"]
 
@@ -232,7 +248,8 @@ def test_names_shared_by_devices_are_made_unique_and_deterministic(catalog, tmp_
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
     rows = read(tmp_path / "one", "08-devices.csv")
     pdus = [r for r in rows if r["cf_podplanner_name"] == "PDU A1"]
-    assert len(pdus) == 23 and [r["name"] for r in pdus[:2]] == ["SU01-01 PDU A1", "SU01-02 PDU A1"]
+    racks_with = sum(any(d.name == "PDU A1" for d in r.devices) for r in analysis.project.racks)
+    assert len(pdus) == racks_with > 20 and [r["name"] for r in pdus[:2]] == ["SU01-01 PDU A1", "SU01-02 PDU A1"]
     assert any(r["name"] == r["cf_podplanner_name"] == "dgx-0001" for r in rows)
 
 
@@ -305,6 +322,8 @@ def test_spectrum_x_cables_and_split_ports_of_both_planes(spectrum_x_folder):
     plane_of = {r["name"]: r["cf_podplanner_plane"] for r in read(folder, "08-devices.csv")}
     per = Counter()
     for c in cables:
+        if c["description"].startswith("storage "):  # the storage fabric's: of no plane
+            continue
         tier, plane = c["description"].split(", ")[:2]
         switch = c["side_b_device"]
         assert plane == f"plane {plane_of[switch]}"
@@ -315,12 +334,14 @@ def test_spectrum_x_cables_and_split_ports_of_both_planes(spectrum_x_folder):
     assert per == {("plane A", "node-leaf"): 512, ("plane A", "leaf-spine"): 512,
                    ("plane B", "node-leaf"): 512, ("plane B", "leaf-spine"): 512}
     # a DGX B300's 800G cage carries port 1 on plane A and port 2 on plane B
-    dgx = [c for c in cables if c["side_a_device"] == "dgx-0001"]
+    dgx = [c for c in cables if c["side_a_device"] == "dgx-0001" and not c["description"].startswith("storage ")]
     assert sorted((c["side_a_name"], plane_of[c["side_b_device"]]) for c in dgx) == sorted(
         [(f"{cage}/1", "A") for cage in range(1, 9)] + [(f"{cage}/2", "B") for cage in range(1, 9)])
     interfaces = read(folder, "09-interfaces.csv")
     assert len(interfaces) == 2 * len(cables)
-    assert {r["type"] for r in interfaces} == {"400gbase-x-osfp"}  # 400 GbE per port, not InfiniBand
+    assert {r["type"] for r in interfaces} == {"400gbase-x-osfp", "400gbase-x-qsfp112"}  # 400 GbE, not InfiniBand
+    # the QSFP112 ones: the nodes' storage ports (BlueField-3)
+    assert {r["name"][0] for r in interfaces if r["type"] == "400gbase-x-qsfp112"} == {"S"}
     ends = Counter((c[f"side_{s}_device"], c[f"side_{s}_name"]) for c in cables for s in "ab")
     assert set(ends.values()) == {1} and set(ends) == {(r["device"], r["name"]) for r in interfaces}
 
