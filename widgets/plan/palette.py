@@ -30,14 +30,17 @@ from ..app import style
 #: The MIME type of a palette drag; the payload is the catalog id in UTF-8 and nothing else.
 MIME_DEVICE = "application/x-podplanner-device"
 #: (category title, catalog kinds shown under it), in palette order. GPUs, optics and cables are parts, not placeable.
+#: Appliances are split by what they are: storage appliances under Storage, the rest (UFM) under Network.
 CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Compute systems", ("server",)),
     ("Rack-scale systems", ("rack_system", "tray")),
     ("Network", ("switch", "appliance")),
+    ("Storage", ("appliance",)),
     ("Power", ("pdu", "power_shelf")),
-    ("Cooling", ("cdu",)),
+    ("Cooling", ("cdu", "crah")),
     ("Racks", ("rack",)),
 )
+STORAGE_CATEGORY = "Storage"
 ID_ROLE = Qt.ItemDataRole.UserRole
 ICON_PX = 32
 
@@ -49,6 +52,12 @@ FIGURE_LABELS = {
     "liquid_fraction": "liquid share", "flow_lpm": "coolant flow", "airflow": "airflow",
     "part_number": "part number", "psu.redundant": "PSU redundancy", "psu.rating_w": "PSU rating",
 }
+
+
+def in_category(title: str, dev: DeviceType) -> bool:
+    """Whether ``dev`` (of one of the category's kinds) is listed under ``title``: a storage appliance under
+    Storage only, so that no type is listed twice."""
+    return dev.is_storage == (title == STORAGE_CATEGORY) if dev.kind == "appliance" else True
 
 
 def mime_data_for(device_id: str) -> QMimeData:
@@ -277,7 +286,8 @@ class CatalogPalette(QWidget):
         bold = QFont(self.font())
         bold.setBold(True)
         for title, kinds in CATEGORIES:
-            devices = sorted(self.catalog.of_kind(*kinds), key=lambda d: (kinds.index(d.kind), d.name.lower()))
+            devices = sorted((d for d in self.catalog.of_kind(*kinds) if in_category(title, d)),
+                             key=lambda d: (kinds.index(d.kind), d.name.lower()))
             if not devices:
                 continue
             cat = QTreeWidgetItem([title])
