@@ -72,6 +72,7 @@ def test_borrowed_tier_figures_are_shown_as_unconfirmed(qtbot, synced_window, tm
     qtbot.waitUntil(lambda: fields.unconfirmed.isVisibleTo(window), timeout=TIMEOUT_MS)
     assert window.analysis.storage.tier_evidence == "U"
     assert "Better tier's figures are unconfirmed" in fields.unconfirmed.text()
+    assert "dgx-b300" not in fields.basis.text()  # the borrowing is said in words, not by the catalog id
     assert window.dashboards.storage.value("Storage tier") == "Better (unconfirmed)"
 
 
@@ -90,13 +91,14 @@ def test_the_dashboard_shows_the_analysis_storage_and_checkpoint_figures(qtbot, 
     assert card.card.showing_plot
     assert card.value("Checkpoint") == f"{goodput.checkpoint_tb:.2f} TB in {duration(goodput.checkpoint_s)}"
     assert card.value("Interval") == f"every {duration(goodput.checkpoint_interval_s)}"
-    assert card.value("ETTR") == percent(goodput.ettr, 1)
+    wall = analysis.training.wall_time_days
+    assert card.value("ETTR") == f"{percent(goodput.ettr, 1)} · {wall:.1f} days wall time"
     assert card.value("Checkpoint share") == f"{percent(goodput.checkpoint_share, 1)} of the wall time"
     assert card.value("Job MTBF").startswith(f"{goodput.job_mtbf_h:.1f} h")
     assert card.value("Write").startswith(f"{storage.write_gb_s:,.1f} GB/s of {storage.need.write_gb_s:,.1f} GB/s")
     scenario = analysis.training.scenarios.two_percent_gpus_a_month
-    expected = f"2 % a month {percent(scenario.ettr, 1)}, {scenario.wall_time_days:.1f} days"
-    assert expected in card.value("ETTR, wall time")
+    assert card.value("At 2 % GPUs a month") == (f"{percent(scenario.ettr, 1)} · {scenario.wall_time_days:.1f} days "
+                                                 f"wall time (job MTBF {scenario.job_mtbf_h:.1f} h)")
     appliances = card.value("Appliances")
     assert "WEKApod" in appliances and "wekapod" not in appliances  # names people read, not ids
     assert card.figures.text().count("<tr>") == len(card.rows)
@@ -135,7 +137,9 @@ def test_the_dialog_builds_a_spec_with_the_storage_chosen(qtbot, dialog):
     assert _texts(dialog.storage_tier_combo) == ["Automatic (the RA's: Better)", "Good", "Better", "Best"]
     dialog.storage_tier_combo.setCurrentIndex(dialog.storage_tier_combo.findData("best"))
     dialog.storage_pb_spin.setValue(3)
-    dialog.storage_appliance_combo.setCurrentIndex(dialog.storage_appliance_combo.findData("ddn-ai400x2"))
+    ddn = dialog.storage_appliance_combo.findData("ddn-ai400x2")
+    assert dialog.storage_appliance_combo.itemText(ddn) == "DDN AI400X2 storage appliance"
+    dialog.storage_appliance_combo.setCurrentIndex(ddn)
     spec = dialog.spec()
     assert (spec.storage_tier, spec.storage_pb, spec.storage_appliance) == ("best", 3.0, "ddn-ai400x2")
     _wait_for(qtbot, dialog, "Best tier asks")

@@ -12,6 +12,7 @@ from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QGroupBox,
 from designer.generate.storage import DEFAULT_APPLIANCE, storage_protocol
 from designer.storage.tiers import DEFAULT_TIER, DGX_TIERS, NVL72_TIERS, TIER_NAMES, family_of, tier_for
 
+from ..dashboards.storage_figures import UNCONFIRMED_COLOUR
 from .superpod_preview import MUTED_STYLE, system_name
 
 
@@ -82,6 +83,8 @@ class SuperpodStorage:
         if tier is not None and tier.evidence == "U":  # the system's own RA states none: borrowed, unconfirmed
             note = ("Unconfirmed: " + tier.note.split("; ", 1)[-1]).replace(system, system_name(self.catalog, system))
         self.storage_note.setText(note)
+        self.storage_note.setStyleSheet(f"color: {UNCONFIRMED_COLOUR};" if note.startswith("Unconfirmed")
+                                        else MUTED_STYLE)
         self._fill_appliances(protocol)
 
     def _fill_appliances(self, protocol: str) -> None:
@@ -92,10 +95,11 @@ class SuperpodStorage:
         default = DEFAULT_APPLIANCE.get(protocol)
         combo.addItem(f"Automatic ({appliance_name(self.catalog, default)})" if default else "Automatic", None)
         for dev in sorted((d for d in self.catalog if d.is_storage), key=lambda d: d.name.lower()):
-            combo.addItem(dev.name, dev.id)
+            combo.addItem(appliance_name(self.catalog, dev.id), dev.id)
+            item = combo.model().item(combo.count() - 1)
+            item.setToolTip(dev.name)  # the bracketed detail (rack units, drives) the short name leaves out
             groups = dev.ports_of("storage")
             if groups and groups[0].protocol != protocol:
-                item = combo.model().item(combo.count() - 1)
                 item.setEnabled(False)
                 item.setToolTip(f"Its storage ports run {groups[0].protocol}; this system's storage fabric is "
                                 f"{protocol}")

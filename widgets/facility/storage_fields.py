@@ -50,7 +50,7 @@ class StorageFields:
         self.basis = QLabel()
         self.basis.setWordWrap(True)
         self.basis.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
-        form.addRow("Storage", self.basis)
+        form.addRow("Basis", self.basis)
         self.unconfirmed = QLabel()
         self.unconfirmed.setWordWrap(True)
         self.unconfirmed.setStyleSheet(f"color: {UNCONFIRMED_COLOUR};")
