@@ -148,8 +148,9 @@ class DashboardPanel(QWidget):
                            fabric.planes if fabric is not None else 1)
         self.training.update(analysis.training if analysis is not None else None)
         # an analysis whose storage engine did not run (a partial result) shows the card's placeholder
-        stored = analysis is not None and "storage" in analysis.sections
-        self.storage.update(analysis.storage if stored else None, analysis.training if stored else None)
+        stored = analysis is not None and analysis.has("storage")
+        trained = stored and analysis.has("training")
+        self.storage.update(analysis.storage if stored else None, analysis.training if trained else None)
 
     # ---- layout -----------------------------------------------------------------------------
     def resizeEvent(self, event) -> None:

@@ -381,7 +381,7 @@ class InspectorPanel(QWidget):
         """The compute fabric the engines sized for the design (technology, planes, switches) and its storage."""
         analysis = self.analysis_of(project)
         self.project_form.show_fabric(None if analysis is None else fabric_text(analysis.fabric))
-        self.project_form.show_storage(analysis.storage if analysis is not None and "storage" in analysis.sections
+        self.project_form.show_storage(analysis.storage if analysis is not None and analysis.has("storage")
                                        else None)
 
     def _fill_rack(self, project: Project, rack_id: str) -> None:
