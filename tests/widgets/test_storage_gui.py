@@ -101,7 +101,7 @@ def test_the_dashboard_shows_the_analysis_storage_and_checkpoint_figures(qtbot, 
                                                  f"wall time (job MTBF {scenario.job_mtbf_h:.1f} h)")
     appliances = card.value("Appliances")
     assert "WEKApod" in appliances and "wekapod" not in appliances  # names people read, not ids
-    assert card.figures.text().count("<tr>") == len(card.rows)
+    assert card.text().count("<tr>") == len(card.rows)
 
     # another tier: the card follows the new analysis, and says whether the write falls short of it
     window.inspector.project_form.storage.tier.activated.emit(
@@ -113,6 +113,28 @@ def test_the_dashboard_shows_the_analysis_storage_and_checkpoint_figures(qtbot, 
     assert card.value("Write").endswith("(short)") == (after.write_gb_s < after.need.write_gb_s)
     window.dashboards.set_analysis(None)
     assert not card.card.showing_plot and "No storage result yet" in card.card.placeholder.text()
+
+
+def test_the_card_puts_its_halves_side_by_side_when_wide(qtbot, catalog, designs):
+    from PySide6.QtWidgets import QBoxLayout
+
+    from designer.analysis import analyze
+    from widgets.dashboards.storage_card import SIDE_BY_SIDE_MIN_WIDTH, StorageCard
+
+    analysis = analyze(designs["dgx-b200"], catalog)
+    card = StorageCard()
+    qtbot.addWidget(card.card)
+    card.update(analysis.storage, analysis.training)
+    card.card.show()
+    card.card.resize(SIDE_BY_SIDE_MIN_WIDTH + 200, 400)
+    tier, checkpoints = card.figures.tier, card.figures.checkpoints
+    # the layout places the halves on the event loop's next pass after the direction changes
+    qtbot.waitUntil(lambda: card.figures.box.direction() == QBoxLayout.Direction.LeftToRight
+                    and checkpoints.x() > tier.x() and checkpoints.y() == tier.y())
+    card.card.resize(SIDE_BY_SIDE_MIN_WIDTH - 100, 600)
+    qtbot.waitUntil(lambda: card.figures.box.direction() == QBoxLayout.Direction.TopToBottom
+                    and checkpoints.y() > tier.y() and checkpoints.x() == tier.x())
+    assert "Checkpoint" in card.figures.checkpoints.text() and "Write" in card.figures.tier.text()
 
 
 def test_an_async_checkpoint_says_so(catalog, designs):

@@ -20,6 +20,8 @@ if TYPE_CHECKING:  # the views are read, never built, here; they load with the f
 FAMILY_NAMES = {"dgx": "8-GPU DGX", "nvl72": "NVL72 racks"}
 #: Amber, as the palette and the bill mark unconfirmed figures.
 UNCONFIRMED_COLOUR = "#B26A00"
+#: The label column's width: the longest label ("At 2 % GPUs a month") at the dashboards' font size.
+LABEL_PX = 150
 NO_STORAGE = "No storage result yet: the storage tier and checkpoint figures appear here once the engines have run."
 
 
@@ -102,11 +104,14 @@ def _against(delivered: float, asked: float) -> str:
 
 
 def storage_rows(storage: StorageView | None, training: TrainingView | None) -> list[tuple[str, str]]:
-    """(label, value) rows of the storage card: the tier, write and read against its ask, capacity, the
-    appliances, then the checkpoint, its interval, ETTR and wall time, its share, the job's MTBF and the same
-    for every GPU failing at 2 % a month."""
+    """(label, value) rows of the storage card: :func:`tier_rows`, then :func:`checkpoint_rows`."""
     if storage is None:
         return []
+    return tier_rows(storage) + checkpoint_rows(training)
+
+
+def tier_rows(storage: StorageView) -> list[tuple[str, str]]:
+    """The tier, write and read against what it asks, the capacity and the appliances."""
     rows = [("Storage tier", storage.tier_name or "none")]
     if storage.tier_evidence == "U":
         rows[-1] = ("Storage tier", f"{storage.tier_name} (unconfirmed)")
@@ -121,9 +126,16 @@ def storage_rows(storage: StorageView | None, training: TrainingView | None) -> 
         rows.append(("Appliances", ", ".join(f"{a.count:,} × {a.name.split(' (')[0]}" for a in storage.appliances)))
     else:
         rows.append(("Appliances", "none placed: the tier's figures stand in"))
+    return rows
+
+
+def checkpoint_rows(training: TrainingView | None) -> list[tuple[str, str]]:
+    """The checkpoint, its interval, the restart, ETTR and wall time, the checkpoints' share, the job's MTBF,
+    and the same for every GPU failing at 2 % a month; none without a training estimate."""
     goodput = training.goodput if training is not None and training.ok else None
     if goodput is None:
-        return rows
+        return []
+    rows = []
     written = f"{number(goodput.checkpoint_tb, 2)} TB in {duration(goodput.checkpoint_s)}"
     if goodput.async_checkpoint:
         written += f" (async, {duration(goodput.checkpoint_blocking_s)} blocking)"
@@ -146,13 +158,12 @@ def storage_rows(storage: StorageView | None, training: TrainingView | None) -> 
     return rows
 
 
-def storage_html(storage: StorageView | None, training: TrainingView | None) -> str:
-    """:func:`storage_rows` as a two-column table, with the unconfirmed note below in amber."""
-    rows = storage_rows(storage, training)
-    body = "".join(f"<tr><td style='color:#5C6673; padding-right:10px'>{html.escape(label)}</td>"
+def rows_html(rows: list[tuple[str, str]], note: str = "") -> str:
+    """``rows`` as a table of label and value, with ``note`` below it in amber."""
+    # one label width for both halves of the card, so that their values line up when they are stacked
+    body = "".join(f"<tr><td width='{LABEL_PX}' style='color:#5C6673; padding-right:10px'>{html.escape(label)}</td>"
                    f"<td>{html.escape(value)}</td></tr>" for label, value in rows)
     text = f"<table cellspacing='0' cellpadding='2'>{body}</table>"
-    note = unconfirmed_text(storage)
     if note:
         text += f"<p style='color:{UNCONFIRMED_COLOUR}'>{html.escape(note[:1].upper() + note[1:])}.</p>"
     return text
