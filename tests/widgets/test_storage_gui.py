@@ -76,6 +76,18 @@ def test_borrowed_tier_figures_are_shown_as_unconfirmed(qtbot, synced_window, tm
     assert window.dashboards.storage.value("Storage tier") == "Better (unconfirmed)"
 
 
+def test_an_nvl72_design_offers_its_own_tiers(qtbot, synced_window):
+    from designer import samples
+
+    window = synced_window(samples.GB200_NVL72_SU)
+    window.inspector.show_selection("project")
+    fields = window.inspector.project_form.storage
+    qtbot.waitUntil(lambda: fields.tier.count() == 3, timeout=TIMEOUT_MS)
+    assert _texts(fields.tier) == ["Automatic (the RA's: Standard)", "Standard", "Enhanced"]
+    fields.tier.activated.emit(fields.tier.findData("enhanced"))
+    assert window.project.settings.storage_tier == "enhanced" and window.analysis.storage.tier_name == "Enhanced"
+
+
 def test_tier_choices_follow_the_family():
     assert [v for v, _ in tier_choices("nvl72", "auto")] == ["auto", "standard", "enhanced"]
     assert tier_choices("nvl72", "good")[-1] == ("good", "Good (not a tier of NVL72 racks)")
