@@ -40,7 +40,7 @@ def test_no_file_opens_the_default_sample(started, catalog, qtbot):
     from designer.samples import DGX_B200_SU
     from designer.fileformat import load
 
-    assert len(win.scene.rack_items) == len(load(DGX_B200_SU, catalog).racks) == 22
+    assert len(win.scene.rack_items) == len(load(DGX_B200_SU, catalog).racks) == 23  # with its storage array rack
     assert win.last_error is None
 
 
@@ -96,4 +96,4 @@ def test_a_start_up_file_over_the_size_limit_is_offered_a_larger_limit(started, 
     win = _new_window(before)
     qtbot.waitUntil(lambda: win.path == big, timeout=60000)  # the design is read inside the wait
     assert offered == [2] and read_limit() == 2 * 1024 * 1024
-    assert len(win.scene.rack_items) == 22 and started["shown"] == []
+    assert len(win.scene.rack_items) == 23 and started["shown"] == []
