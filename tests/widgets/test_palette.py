@@ -5,7 +5,8 @@ import pytest
 
 from PySide6.QtCore import Qt
 
-from widgets.plan.palette import CATEGORIES, ID_ROLE, MIME_DEVICE, CatalogPalette, device_tooltip, icon_for_kind
+from widgets.plan.palette import (CATEGORIES, ID_ROLE, MIME_DEVICE, STORAGE_GLYPH, CatalogPalette, device_tooltip,
+                                  icon_for_kind)
 
 
 @pytest.fixture
@@ -43,6 +44,9 @@ def test_storage_appliances_are_listed_under_storage_once(palette, catalog):
     mime = palette.tree.mimeData([palette.item_for("wekapod-nitro")])
     assert bytes(mime.data(MIME_DEVICE)) == b"wekapod-nitro"
     assert palette.item_for("wekapod-nitro").flags() & Qt.ItemFlag.ItemIsDragEnabled
+    # drawn in the storage colour of the plan's legend, not as the grey UFM appliance beside them
+    assert palette.item_for("wekapod-nitro").icon(0).cacheKey() == icon_for_kind(STORAGE_GLYPH).cacheKey()
+    assert palette.item_for("ufm-appliance").icon(0).cacheKey() == icon_for_kind("appliance").cacheKey()
     palette.set_filter("weka")
     assert sorted(palette.visible_ids()) == ["wekapod-nitro", "wekapod-nitro-eth"]
 

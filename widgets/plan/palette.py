@@ -41,6 +41,8 @@ CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Racks", ("rack",)),
 )
 STORAGE_CATEGORY = "Storage"
+#: The icon of a storage appliance (an appliance by kind, drawn as storage).
+STORAGE_GLYPH = "storage"
 ID_ROLE = Qt.ItemDataRole.UserRole
 ICON_PX = 32
 
@@ -115,6 +117,14 @@ def _draw_glyph(p: QPainter, kind: str, color: QColor) -> None:
         else:
             p.drawPolygon(_bolt(11, 12, 8))
         return
+    if kind == STORAGE_GLYPH:  # a 1U box with drive bays, dark on the storage role's light yellow
+        body = QRectF(2.5, 11.5, 27, 9)
+        p.drawRoundedRect(body, 2, 2)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(dark)
+        for i in range(6):
+            p.drawRect(QRectF(5 + i * 3.2, 13.5, 2.0, 5.0))
+        return
     if kind == "pdu":
         p.drawRoundedRect(QRectF(11.5, 2.5, 9, 27), 2, 2)
         p.setPen(Qt.PenStyle.NoPen)
@@ -146,7 +156,9 @@ def icon_for_kind(kind: str) -> QIcon:
             pm.fill(Qt.GlobalColor.transparent)
             painter = QPainter(pm)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            _draw_glyph(painter, kind, style.KIND_COLORS.get(kind, style.FLOOR_OTHER[0]))
+            color = style.ROLES["storage"][0] if kind == STORAGE_GLYPH else style.KIND_COLORS.get(
+                kind, style.FLOOR_OTHER[0])
+            _draw_glyph(painter, kind, color)
             painter.end()
             icon.addPixmap(pm)
         _ICONS[kind] = icon
@@ -299,7 +311,8 @@ class CatalogPalette(QWidget):
             for dev in devices:
                 item = QTreeWidgetItem([dev.name])
                 item.setData(0, ID_ROLE, dev.id)
-                item.setIcon(0, icon_for_kind(dev.kind))
+                # storage in the colour the plan's legend gives storage racks, not the management grey
+                item.setIcon(0, icon_for_kind(STORAGE_GLYPH if dev.is_storage else dev.kind))
                 item.setToolTip(0, device_tooltip(dev))
                 item.setStatusTip(0, f"{dev.id}: drag onto the floor plan or a rack elevation")
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled)
