@@ -40,7 +40,7 @@ def test_no_file_opens_the_default_sample(started, catalog, qtbot):
     from designer.samples import DGX_B200_SU
     from designer.fileformat import load
 
-    assert len(win.scene.rack_items) == len(load(DGX_B200_SU, catalog).racks) == 23
+    assert len(win.scene.rack_items) == len(load(DGX_B200_SU, catalog).racks) == 23  # with its storage array rack
     assert win.last_error is None
 
 

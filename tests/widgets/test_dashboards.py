@@ -204,7 +204,7 @@ def _tick_labels(plot, side: str = "bottom") -> list[tuple[str, QRectF]]:
 
 def test_charts_keep_their_height_and_a_short_dock_scrolls(qtbot, catalog, gb200):
     p = _shown(qtbot, catalog, 1400, 300, gb200)
-    assert [c.plot.height() >= CHART_MIN_HEIGHT for c in p.cards] == [True] * 4
+    assert [c.plot.height() >= CHART_MIN_HEIGHT for c in p.cards] == [True] * len(p.cards)
     assert p.scroll.verticalScrollBar().maximum() > 0  # two rows of cards do not fit in 300 px: it scrolls
     # the panel itself can still be dragged shorter than one chart: the dock stays resizable
     assert p.minimumSizeHint().height() < CHART_MIN_HEIGHT
@@ -216,7 +216,7 @@ def test_charts_keep_their_height_and_a_short_dock_scrolls(qtbot, catalog, gb200
     assert p.columns == 1
     assert len({c.x() for c in p.cards}) == 1
     ys = [c.y() for c in p.cards]
-    assert ys == sorted(ys) and len(set(ys)) == 4
+    assert ys == sorted(ys) and len(set(ys)) == len(p.cards)
     assert min(c.plot.height() for c in p.cards) >= CHART_MIN_HEIGHT
 
     _settle(qtbot, p, 1400, 300)

@@ -146,7 +146,7 @@ def test_sample_menu_lists_every_sample(window):
     assert len(titles) == len(bundled.all_samples()) == 2
     assert "DGX B200 SuperPOD - 1 scalable unit" in titles
     window.samples_menu.actions()[titles.index("GB200 NVL72 SuperPOD - 1 scalable unit")].trigger()
-    # the generated SU: 8 NVL72 racks, 2 SU network racks, spine, storage, in-band and management racks
+    # the generated SU: 8 NVL72 racks, 2 SU network racks, spine, storage, storage array, in-band and management racks
     from designer.fileformat import load
 
     assert len(window.scene.rack_items) == len(load(bundled.GB200_NVL72_SU, window.catalog).racks) == 16

@@ -3,7 +3,10 @@ from __future__ import annotations
 
 import pytest
 
-from widgets.plan.palette import CATEGORIES, MIME_DEVICE, CatalogPalette, device_tooltip, icon_for_kind
+from PySide6.QtCore import Qt
+
+from widgets.plan.palette import (CATEGORIES, ID_ROLE, MIME_DEVICE, STORAGE_GLYPH, CatalogPalette, device_tooltip,
+                                  icon_for_kind)
 
 
 @pytest.fixture
@@ -16,12 +19,36 @@ def palette(qtbot, catalog):
 
 
 def test_categories_list_placeable_types_only(palette, catalog):
-    assert palette.categories() == ["Compute systems", "Rack-scale systems", "Network", "Power", "Cooling", "Racks"]
+    assert palette.categories() == ["Compute systems", "Rack-scale systems", "Network", "Storage", "Power", "Cooling",
+                                    "Racks"]
     ids = set(palette.ids())
     assert {"dgx-b200", "gb200-nvl72", "qm9700", "cdu-inrow-2mw", "pdu-415v-32a-3ph", "rack-48u-600x1200"} <= ids
     shown_kinds = {k for _, kinds in CATEGORIES for k in kinds}
     assert ids == {d.id for d in catalog if d.kind in shown_kinds}
     assert not ids & {d.id for d in catalog.of_kind("gpu", "transceiver", "cable")}
+
+
+def _listed_under(palette, title: str) -> list[str]:
+    cat = next(c for c in palette._categories if c.text(0) == title)
+    return [cat.child(i).data(0, ID_ROLE) for i in range(cat.childCount())]
+
+
+def test_storage_appliances_are_listed_under_storage_once(palette, catalog):
+    storage = _listed_under(palette, "Storage")
+    assert {"wekapod-nitro", "wekapod-nitro-eth", "ddn-ai400x2"} == set(storage)
+    network = _listed_under(palette, "Network")
+    assert "ufm-appliance" in network and not set(storage) & set(network)  # a UFM appliance stays a network part
+    assert len(palette.ids()) == len(set(palette.ids()))  # no type listed twice
+    # the air handler the README says can be dragged onto the plan is under Cooling, beside the CDUs
+    assert "crah-cw-200kw" in _listed_under(palette, "Cooling")
+    mime = palette.tree.mimeData([palette.item_for("wekapod-nitro")])
+    assert bytes(mime.data(MIME_DEVICE)) == b"wekapod-nitro"
+    assert palette.item_for("wekapod-nitro").flags() & Qt.ItemFlag.ItemIsDragEnabled
+    # drawn in the storage colour of the plan's legend, not as the grey UFM appliance beside them
+    assert palette.item_for("wekapod-nitro").icon(0).cacheKey() == icon_for_kind(STORAGE_GLYPH).cacheKey()
+    assert palette.item_for("ufm-appliance").icon(0).cacheKey() == icon_for_kind("appliance").cacheKey()
+    palette.set_filter("weka")
+    assert sorted(palette.visible_ids()) == ["wekapod-nitro", "wekapod-nitro-eth"]
 
 
 def test_search_filters_by_id_and_name(palette, qtbot):
@@ -35,7 +62,7 @@ def test_search_filters_by_id_and_name(palette, qtbot):
     assert sorted(palette.visible_ids()) == ["rack-48u-600x1200", "rack-48u-750x1200", "rack-48u-800x1200"]
     # Categories with nothing left are hidden.
     hidden = {c.text(0) for c in palette._categories if c.isHidden()}
-    assert hidden == {"Compute systems", "Rack-scale systems", "Network", "Power", "Cooling"}
+    assert hidden == {"Compute systems", "Rack-scale systems", "Network", "Storage", "Power", "Cooling"}
 
 
 def test_drag_payload_is_the_catalog_id_only(palette):

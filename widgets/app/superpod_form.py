@@ -1,7 +1,7 @@
 """The New SuperPOD dialog's form: the generator's options in field groups, read back as a target.
 
 :class:`SuperpodForm` is the dialog's half that builds the groups (system and size, racks and compute fabric,
-networks, hall, build phases), keeps their fields consistent with each other (a rack-scale system has no
+networks, storage, hall, build phases), keeps their fields consistent with each other (a rack-scale system has no
 "DGX per rack", a fitted hall no width) and reads them as a :class:`~designer.generate.SuperpodSpec`. The
 dialog supplies ``catalog`` and ``_changed``, which every field calls.
 """
@@ -18,9 +18,10 @@ from designer.generate.summary import NETWORK_NAMES
 from designer.settings import FABRIC_NAMES
 
 from .superpod_preview import FITTED, MAX_SUS, MUTED_STYLE, fabric_switches, system_name
+from .superpod_storage import SuperpodStorage
 
 
-class SuperpodForm:
+class SuperpodForm(SuperpodStorage):
     """The form's fields, their groups and their reading; mixed into the dialog (a QDialog)."""
 
     # -- building ------------------------------------------------------------------------------------
@@ -29,8 +30,8 @@ class SuperpodForm:
         col = QVBoxLayout(form)
         col.setContentsMargins(0, 0, 6, 0)
 
-        for box in (self._size_box(), self._fabric_box(), self._networks_box(), self._hall_box(),
-                    self._phases_box()):
+        for box in (self._size_box(), self._fabric_box(), self._networks_box(), self._storage_box(),
+                    self._hall_box(), self._phases_box()):
             col.addWidget(box)
         col.addStretch(1)
         self._connect_form()
@@ -213,6 +214,7 @@ class SuperpodForm:
         for check in self.network_checks.values():
             check.toggled.connect(self._changed)
         self.name_edit.textChanged.connect(self._changed)
+        self._connect_storage()
         self.size_group.buttonToggled.connect(lambda _b, on: on and self._changed())
         self._on_size_mode()
         self._on_hall_mode()
@@ -258,6 +260,7 @@ class SuperpodForm:
             hall_liquid_kw=opt(self.hall_liquid_spin),
             phase_sus=opt(self.phases_spin),
             name=self.name_edit.text().strip(),
+            **self.storage_spec(),
         )
 
     def _rack_scale(self, system: str) -> bool:
@@ -298,6 +301,7 @@ class SuperpodForm:
             f"scalable unit for the {name}")
         self.fabric_combo.setToolTip(tip)
         self.fabric_note.setToolTip(tip)
+        self._fill_storage(system)
         self.fabric_combo.blockSignals(True)  # one change of the target: the system's
         self.fabric_combo.setCurrentIndex(max(0, self.fabric_combo.findData(
             (dev.default_fabric if dev else "") or "infiniband")))

@@ -86,11 +86,14 @@ def readable(message: str, catalog: Catalog) -> str:
     text = re.sub(r"--rack-kw (\S+)", r"rack power \1 kW", text)
     text = re.sub(r"--nodes-per-rack (\S+)", r"\1 DGX per rack", text)
     text = re.sub(r"--sus (\S+)", r"\1 scalable units", text)
+    text = re.sub(r"--storage-tier\b", "storage tier", text)
+    text = re.sub(r"--storage-pb\b", "storage capacity (PB)", text)
+    text = re.sub(r"--storage-appliance\b", "storage appliance", text)
 
     def named(m: re.Match) -> str:  # a catalog id left in the advice reads as the model's name
         dev = catalog.find(m.group(0))
-        return system_name(catalog, dev.id) if dev is not None and dev.kind in ("switch", "server",
-                                                                                "rack_system") else m.group(0)
+        named_kind = dev is not None and (dev.kind in ("switch", "server", "rack_system") or dev.is_storage)
+        return system_name(catalog, dev.id) if named_kind else m.group(0)
 
     text = re.sub(r"\b[a-z0-9]+(?:-[a-z0-9]+)+\b|\b[a-z]+\d+[a-z0-9]*\b", named, text)
     return text[:1].upper() + text[1:]

@@ -1,4 +1,5 @@
-"""Live charts of the latest analysis: kW per rack against its limit, heat by medium, fabric ports, scaling.
+"""Live charts of the latest analysis: kW per rack against its limit, heat by medium, fabric ports, scaling,
+and the storage and checkpoint figures.
 
 Every plot item is created once and refreshed with ``setOpts``/``setData`` on
 each :meth:`DashboardPanel.set_analysis`, so a result arriving every few
@@ -37,6 +38,7 @@ from .figures import (RACK_LABEL_GAP_PX, bar_index, fabric_kind, fabric_text, fa
                       totals_text, training_points, training_tooltip)
 from .heat_chart import HeatChart
 from .power_chart import RACK_LABEL_MAX_PX, PowerChart
+from .storage_card import StorageCard
 from .training_chart import NO_TRAINING, POINT_HOVER_PX, TrainingChart
 
 __all__ = ["AXIS_TITLE_PX", "CARD_MIN_WIDTH", "CHART_MIN_HEIGHT", "NO_TRAINING", "POINT_HOVER_PX",
@@ -50,7 +52,8 @@ TWO_COLUMNS_MIN_WIDTH = 700
 
 
 class DashboardPanel(QWidget):
-    """Four charts fed by :meth:`set_analysis`; :meth:`set_busy` shows that a newer result is coming."""
+    """Four charts and the storage card fed by :meth:`set_analysis`; :meth:`set_busy` shows that a newer result
+    is coming."""
 
     def __init__(self, catalog: Catalog, parent: QWidget | None = None):
         super().__init__(parent)
@@ -67,10 +70,12 @@ class DashboardPanel(QWidget):
         metrics = QFontMetricsF(pixel_font(TICK_PX))
         self.power, self.heat = PowerChart(metrics), HeatChart(metrics)
         self.fabric, self.training = FabricChart(metrics), TrainingChart(metrics)
+        self.storage = StorageCard()
+        self.storage_card = self.storage.card
         self._name_chart_parts()
         for chart in (self.power, self.heat, self.fabric, self.training):
             chart.plot.scene().sigMouseMoved.connect(partial(self._on_mouse_moved, chart.plot, chart.text_at))
-        self.cards = [self.kw_card, self.heat_card, self.fabric_card, self.train_card]
+        self.cards = [self.kw_card, self.heat_card, self.fabric_card, self.train_card, self.storage_card]
         self._build_layout()
         self._reflow()
         self.set_analysis(None)
@@ -142,6 +147,10 @@ class DashboardPanel(QWidget):
         self.fabric.update(fabric_tiers(fabric), fabric_kind(fabric), fabric_text(fabric),
                            fabric.planes if fabric is not None else 1)
         self.training.update(analysis.training if analysis is not None else None)
+        # an analysis whose storage engine did not run (a partial result) shows the card's placeholder
+        stored = analysis is not None and analysis.has("storage")
+        trained = stored and analysis.has("training")
+        self.storage.update(analysis.storage if stored else None, analysis.training if trained else None)
 
     # ---- layout -----------------------------------------------------------------------------
     def resizeEvent(self, event) -> None:
@@ -157,7 +166,9 @@ class DashboardPanel(QWidget):
         for card in self.cards:
             self.grid.removeWidget(card)
         for i, card in enumerate(self.cards):
-            self.grid.addWidget(card, i // columns, i % columns)
+            # an odd card out at the end spans both columns rather than leaving half a row empty
+            span = columns if i == len(self.cards) - 1 and i % columns == 0 else 1
+            self.grid.addWidget(card, i // columns, i % columns, 1, span)
         rows = math.ceil(len(self.cards) / columns)
         for r in range(len(self.cards)):
             self.grid.setRowStretch(r, 1 if r < rows else 0)

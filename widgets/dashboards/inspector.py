@@ -378,9 +378,11 @@ class InspectorPanel(QWidget):
         return None
 
     def _fill_project_figures(self, project: Project) -> None:
-        """The compute fabric the engines sized for the design: its technology, planes and switches."""
+        """The compute fabric the engines sized for the design (technology, planes, switches) and its storage."""
         analysis = self.analysis_of(project)
         self.project_form.show_fabric(None if analysis is None else fabric_text(analysis.fabric))
+        self.project_form.show_storage(analysis.storage if analysis is not None and analysis.has("storage")
+                                       else None)
 
     def _fill_rack(self, project: Project, rack_id: str) -> None:
         rack = project.rack(rack_id)

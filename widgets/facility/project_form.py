@@ -1,4 +1,4 @@
-"""The project page of the inspector: name, design assumptions and the training workload.
+"""The project page of the inspector: name, design assumptions, storage and the training workload.
 
 Each field pushes one command (:class:`UpdateSettingsCommand`, :class:`SetWorkloadCommand`,
 :class:`RenameProjectCommand`); a run of edits to one field merges into one undo step,
@@ -20,6 +20,7 @@ from designer.training.software import DEFAULT_PROFILE
 from designer.training.software import LABELS as SOFTWARE_LABELS
 
 from ..app import style
+from .storage_fields import StorageFields
 
 #: (setting, label, suffix, minimum, maximum, decimals)
 SETTINGS = [
@@ -113,6 +114,9 @@ class ProjectForm(QWidget):
         self.gpu_cap.valueChanged.connect(self._set_gpu_cap)
         form.addRow("GPU power cap", self.gpu_cap)
 
+        form.addRow(form_heading("Storage"))
+        self.storage = StorageFields(form, self._push)
+
         form.addRow(form_heading("Training workload"))
         self.model = QComboBox()
         self.model.addItem(f"not set (assume {DEFAULT_MODEL})", None)
@@ -180,6 +184,10 @@ class ProjectForm(QWidget):
         """The sized fabric's line (:func:`~widgets.dashboards.figures.fabric_text`); None while it is computed."""
         self.fabric_figure.setText("computing…" if text is None else text or "no compute fabric")
 
+    def show_storage(self, storage) -> None:
+        """The analysis' storage section (None while it is computed): the tiers offered and the tier's basis."""
+        self.storage.show_storage(storage)
+
     def _set_gpu_cap(self, watts: int) -> None:
         if 0 < watts < FLOOR_W:  # one step up from "none" lands on the lowest cap a design may state
             self.gpu_cap.setValue(int(FLOOR_W))
@@ -209,6 +217,7 @@ class ProjectForm(QWidget):
         cap = int(round(s.gpu_power_cap_w or 0))
         if self.gpu_cap.value() != cap:
             self.gpu_cap.setValue(cap)
+        self.storage.load(s)
         self._workload = dict(project.workload)
         w = self._workload
         self.model.setCurrentIndex(max(0, self.model.findData(w.get("model"))))

@@ -30,14 +30,19 @@ from ..app import style
 #: The MIME type of a palette drag; the payload is the catalog id in UTF-8 and nothing else.
 MIME_DEVICE = "application/x-podplanner-device"
 #: (category title, catalog kinds shown under it), in palette order. GPUs, optics and cables are parts, not placeable.
+#: Appliances are split by what they are: storage appliances under Storage, the rest (UFM) under Network.
 CATEGORIES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Compute systems", ("server",)),
     ("Rack-scale systems", ("rack_system", "tray")),
     ("Network", ("switch", "appliance")),
+    ("Storage", ("appliance",)),
     ("Power", ("pdu", "power_shelf")),
-    ("Cooling", ("cdu",)),
+    ("Cooling", ("cdu", "crah")),
     ("Racks", ("rack",)),
 )
+STORAGE_CATEGORY = "Storage"
+#: The icon of a storage appliance (an appliance by kind, drawn as storage).
+STORAGE_GLYPH = "storage"
 ID_ROLE = Qt.ItemDataRole.UserRole
 ICON_PX = 32
 
@@ -49,6 +54,12 @@ FIGURE_LABELS = {
     "liquid_fraction": "liquid share", "flow_lpm": "coolant flow", "airflow": "airflow",
     "part_number": "part number", "psu.redundant": "PSU redundancy", "psu.rating_w": "PSU rating",
 }
+
+
+def in_category(title: str, dev: DeviceType) -> bool:
+    """Whether ``dev`` (of one of the category's kinds) is listed under ``title``: a storage appliance under
+    Storage only, so that no type is listed twice."""
+    return dev.is_storage == (title == STORAGE_CATEGORY) if dev.kind == "appliance" else True
 
 
 def mime_data_for(device_id: str) -> QMimeData:
@@ -106,6 +117,14 @@ def _draw_glyph(p: QPainter, kind: str, color: QColor) -> None:
         else:
             p.drawPolygon(_bolt(11, 12, 8))
         return
+    if kind == STORAGE_GLYPH:  # a 1U box with drive bays, dark on the storage role's light yellow
+        body = QRectF(2.5, 11.5, 27, 9)
+        p.drawRoundedRect(body, 2, 2)
+        p.setPen(Qt.PenStyle.NoPen)
+        p.setBrush(dark)
+        for i in range(6):
+            p.drawRect(QRectF(5 + i * 3.2, 13.5, 2.0, 5.0))
+        return
     if kind == "pdu":
         p.drawRoundedRect(QRectF(11.5, 2.5, 9, 27), 2, 2)
         p.setPen(Qt.PenStyle.NoPen)
@@ -137,7 +156,9 @@ def icon_for_kind(kind: str) -> QIcon:
             pm.fill(Qt.GlobalColor.transparent)
             painter = QPainter(pm)
             painter.setRenderHint(QPainter.RenderHint.Antialiasing)
-            _draw_glyph(painter, kind, style.KIND_COLORS.get(kind, style.FLOOR_OTHER[0]))
+            color = style.ROLES["storage"][0] if kind == STORAGE_GLYPH else style.KIND_COLORS.get(
+                kind, style.FLOOR_OTHER[0])
+            _draw_glyph(painter, kind, color)
             painter.end()
             icon.addPixmap(pm)
         _ICONS[kind] = icon
@@ -277,7 +298,8 @@ class CatalogPalette(QWidget):
         bold = QFont(self.font())
         bold.setBold(True)
         for title, kinds in CATEGORIES:
-            devices = sorted(self.catalog.of_kind(*kinds), key=lambda d: (kinds.index(d.kind), d.name.lower()))
+            devices = sorted((d for d in self.catalog.of_kind(*kinds) if in_category(title, d)),
+                             key=lambda d: (kinds.index(d.kind), d.name.lower()))
             if not devices:
                 continue
             cat = QTreeWidgetItem([title])
@@ -289,7 +311,8 @@ class CatalogPalette(QWidget):
             for dev in devices:
                 item = QTreeWidgetItem([dev.name])
                 item.setData(0, ID_ROLE, dev.id)
-                item.setIcon(0, icon_for_kind(dev.kind))
+                # storage in the colour the plan's legend gives storage racks, not the management grey
+                item.setIcon(0, icon_for_kind(STORAGE_GLYPH if dev.is_storage else dev.kind))
                 item.setToolTip(0, device_tooltip(dev))
                 item.setStatusTip(0, f"{dev.id}: drag onto the floor plan or a rack elevation")
                 item.setFlags(Qt.ItemFlag.ItemIsEnabled | Qt.ItemFlag.ItemIsSelectable | Qt.ItemFlag.ItemIsDragEnabled)
