@@ -24,4 +24,5 @@ SECTION_VIEWS = {"power": PowerView, "cooling": CoolingView, "floor": FloorView,
 __all__ = ["SECTION_VIEWS", "BandwidthView", "BomLine", "BomSection", "BomView", "CduLoop", "CoolingView",
            "CostView", "DeviceCounts", "FabricView", "FindingView", "FloorView", "HallCooling", "HallPower",
            "PowerView", "RackCooling", "RackFloor", "RackIndex", "RackPower", "RackView", "RowPower", "Rows",
-           "StorageView", "Summary", "SwitchCounts", "TrainingView", "ViewError", "build", "build_all", "require", "undeclared"]
+           "StorageView", "Summary", "SwitchCounts", "TrainingView", "ViewError", "build", "build_all", "require",
+           "undeclared"]

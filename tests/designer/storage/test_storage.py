@@ -153,7 +153,8 @@ def test_the_two_percent_scenario_is_shown_beside_the_designs_own_rate(b200_bett
     assert scenario.ettr < t.goodput.ettr and scenario.wall_time_days > t.wall_time_days
     f = t.goodput.failures
     assert (f.counted.gpus, f.counted.hosts) == (1016, 127)
-    assert sum((f.share.gpu_and_software, f.share.host, f.share.fabric_link, f.share.switch)) == pytest.approx(1, abs=1e-3)
+    shares = (f.share.gpu_and_software, f.share.host, f.share.fabric_link, f.share.switch)
+    assert sum(shares) == pytest.approx(1, abs=1e-3)
 
 
 def test_async_checkpoints_pause_for_the_host_copy_only(catalog, b200_better):
