@@ -6,19 +6,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from designer.generate import SuperpodSpec, generate
 from designer.storage.fabric import storage_fabric
 from designer.storage.links import LINK_TIERS, storage_links
-
-
-@pytest.fixture(scope="module")
-def b200_4su(catalog):
-    return generate(SuperpodSpec(system="dgx-b200", sus=4), catalog).project
-
-
-@pytest.fixture(scope="module")
-def gb200_4su(catalog):
-    return generate(SuperpodSpec(system="gb200-nvl72", sus=4), catalog).project
 
 
 def _cables(links) -> dict[str, Counter]:

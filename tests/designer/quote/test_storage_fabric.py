@@ -3,7 +3,6 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-import pytest
 
 from designer.analysis import analyze
 from designer.fileformat import load
@@ -11,16 +10,6 @@ from designer.generate import SuperpodSpec, generate
 from designer.quote.lines import STORAGE_SUFFIX
 from designer.storage.fabric import storage_fabric
 from designer.samples import DGX_B200_SU
-
-
-@pytest.fixture(scope="module")
-def b200_4su(catalog):
-    return generate(SuperpodSpec(system="dgx-b200", sus=4), catalog).project
-
-
-@pytest.fixture(scope="module")
-def gb200_4su(catalog):
-    return generate(SuperpodSpec(system="gb200-nvl72", sus=4), catalog).project
 
 
 def test_b200_four_su_counts_every_storage_link_and_module(b200_4su, catalog):
