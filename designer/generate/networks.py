@@ -31,6 +31,7 @@ from ..fabric.geometry import compute_port_gbps
 from ..fabric.sizing import FabricError, FatTree, fabric_ports, leaf_split, limits, size_fat_tree, \
     smallest_divisor_at_least
 from .spec import GenerateError, SuperpodSpec, SystemProfile, ufm_for
+from ..storage.fabric import server_leaves
 from .storage import StoragePlan, plan_storage
 
 UFM_PER_FABRIC = 2
@@ -222,9 +223,9 @@ def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, 
         ufm_ports = UFM_PER_FABRIC * 2 if protocol == "infiniband" else 0
         app_ports = math.ceil(appliances.ports * appliances.port_gbps / speed) if appliances else 0
         storage = storage_tree(node_ports, ratio, app_ports + ufm_ports, radix, switch.id)
-        if app_ports:
-            app_leaves = max(1, round(storage.leaf * app_ports / (node_ports + app_ports + ufm_ports)))
-            app_leaves = min(app_leaves, storage.leaf - 1) if storage.leaf > 1 else 0
+        # the appliances' ports are dealt over the last leaves (the storage fabric's own rule): stand those leaves
+        # in the band beside them
+        app_leaves = server_leaves(app_ports, storage.leaf, radix) if app_ports else 0
     inband = None
     inband_mgmt = 0
     if "inband" in nets:

@@ -8,6 +8,8 @@ hand-made design is counted the same way as a generated one:
   fabric ports of appliances named "storage" (the storage fabric's UFM);
 - node-leaf links: one per endpoint port, spread evenly over the leaves in rack order (so each leaf serves
   the racks nearest one another, as the generator places a leaf in each scalable unit's network racks);
+  a storage appliance's ports are dealt in turn over the last leaves (at least two), where the generator
+  stands them beside the appliances, so that no one leaf's loss cuts the storage off;
 - leaf-spine links: each leaf cables its share of the spines' ports (spine ports ÷ leaves, rounded down),
   no more than the ports its node links leave free. With the B200 RA's 8 leaves and 4 spines of 64 ports
   that is 32 uplinks per leaf, the full non-blocking leaf as the RA cables a full SU. Where core switches
@@ -24,6 +26,7 @@ switches past the multimode reach goes single-mode (DR4 modules), as the compute
 """
 from __future__ import annotations
 
+import math
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -276,14 +279,42 @@ class _Lengths:
             into[float(length)] += int(k)
 
 
+def server_leaves(server_ports: int, leaves: int, leaf_ports: int) -> int:
+    """How many leaves the storage appliances' ports are dealt over: the last ones in name order (where the
+    generator stands them, beside the appliances), at least two so that no one leaf's loss cuts the storage
+    off, and as many as their ports fill at 1:1 (each takes a port down and one up)."""
+    if server_ports <= 0 or leaves <= 0:
+        return 0
+    return min(leaves, max(2, math.ceil(2 * server_ports / max(leaf_ports, 1))))
+
+
+def _deal(serves: np.ndarray, n_leaves: int, leaf_ports: int) -> np.ndarray:
+    """Each port's leaf: the storage appliances' dealt in turn over the last :func:`server_leaves` leaves, so one
+    appliance's two ports reach two leaves; the clients' ports spread evenly over the leaves in rack order.
+
+    In a large fabric the appliances' leaves are theirs alone: the clients' leaves then carry at most a tenth
+    more each, and no node is cabled across the hall to the appliances' racks. In a small one (the RA's 4 SU:
+    8 leaves for nodes and storage together) every leaf takes clients, as the RA's leaf count assumes."""
+    n = len(serves)
+    leaf = np.empty(n, dtype=np.int64)
+    servers = np.flatnonzero(serves)
+    k = server_leaves(len(servers), n_leaves, leaf_ports)
+    if k:
+        leaf[servers] = n_leaves - k + np.arange(len(servers)) % k
+    clients = np.flatnonzero(~serves)
+    spread = n_leaves - k if k and n_leaves >= 11 * k else n_leaves
+    starts = np.arange(spread, dtype=np.int64) * len(clients) // max(spread, 1)
+    leaf[clients] = np.searchsorted(starts, np.arange(len(clients)), side="right") - 1
+    return leaf
+
+
 def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict[str, Counter],
                 record=None) -> Counter:
     """Endpoints spread evenly over the leaves in rack order; a fibre per link, a splitter per two slow ones
     (a node port at half the switch port's speed or less: the 1:2 splitter is the only one catalogued)."""
     rack, z, speed, serves = ends.arrays()
     n, n_leaves = len(rack), len(leaves)
-    starts = np.arange(n_leaves, dtype=np.int64) * n // n_leaves
-    leaf = np.searchsorted(starts, np.arange(n), side="right") - 1
+    leaf = _deal(serves, n_leaves, int(np.median(leaves.mpo_ports)) if n_leaves else 0)
     leaves.client_gbps += np.bincount(leaf[~serves], weights=speed[~serves], minlength=n_leaves)
     leaves.server_gbps += np.bincount(leaf[serves], weights=speed[serves], minlength=n_leaves)
     per_port = np.where(2 * speed <= leaves.port_gbps[leaf], 2, 1)

@@ -3,7 +3,7 @@
 The H100 RA's Table 6 (RA-11333-001, catalog source S5) gives read/write GB/s for a single node, one
 scalable unit (32 DGX, 256 GPUs) and four, as Good, Better and Best; the GB200 RA (RA-11338-001, read
 through a summary, R2) gives Standard and Enhanced per SU of 8 NVL72 racks (576 GPUs), with the same
-figures as Better and Best. The aggregate a design needs is the RA's four-SU figure, the largest size it
+figures as Better and Best, per an SU of 2.25 times the GPUs. The aggregate a design needs is the RA's four-SU figure, the largest size it
 states, per GPU times the design's GPUs: at one SU that gives 7.5 GB/s of write for Good where the table
 rounds to 7.
 
@@ -18,8 +18,6 @@ from dataclasses import dataclass, replace
 #: the tiers of each family, lowest first, as the RA names them
 DGX_TIERS = ("good", "better", "best")
 NVL72_TIERS = ("standard", "enhanced")
-#: a tier named as the other family names the same figures (the GB200 RA's Standard is the H100 RA's Better)
-ALIASES = {"standard": "better", "enhanced": "best", "better": "standard", "best": "enhanced"}
 #: what a design without a stated tier gets: the middle of each family (the RA states no default; Better
 #: and Standard are the same figures, the ones the GB200 RA calls its base)
 DEFAULT_TIER = {"dgx": "better", "nvl72": "standard"}
@@ -89,8 +87,8 @@ def tier_for(name: str | None, system_id: str, rack_scale: bool) -> Tier:
     key = (name or "auto").strip().lower()
     if key == "auto":
         key = DEFAULT_TIER[family]
-    if key not in own and ALIASES.get(key) in own:
-        key = ALIASES[key]
+    # the GB200 RA's Standard and Enhanced have the H100 RA's Better and Best per-SU figures, but its SU holds
+    # 576 GPUs, not 256: per GPU they ask less, so one family's name is never taken for the other's tier
     if key not in own:
         raise TierError(f"storage tier {name!r} is not one the {'NVL72' if family == 'nvl72' else 'DGX'} SuperPOD "
                         f"RA states; choose {', '.join(own)}")

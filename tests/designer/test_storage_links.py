@@ -62,6 +62,12 @@ def test_every_storage_appliance_has_its_two_ports_cabled(b200_4su, catalog):
         if d.id in arrays:
             ports.setdefault(d.id, []).append(port)
     assert ports == {i: ["S1", "S2"] for i in arrays}
+    # and each appliance's two ports reach two leaves: no one leaf's loss cuts a node of the storage cluster off
+    leaves: dict[str, set] = {}
+    for a, b in zip(links.a_dev.tolist(), links.b_dev.tolist()):
+        if links.devices[a][1].id in arrays:
+            leaves.setdefault(links.devices[a][1].id, set()).add(links.devices[b][1].name)
+    assert all(len(v) == 2 for v in leaves.values()) and len(set().union(*leaves.values())) == 2
 
 
 def test_a_node_storage_port_reads_the_same_each_time(b200_4su, catalog):

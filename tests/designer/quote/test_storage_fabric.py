@@ -94,9 +94,10 @@ def test_a_three_tier_storage_fabric_cables_its_cores_and_goes_single_mode_past_
     # pods of 32 leaves; 28 uplinks a leaf, so 28 spines a pod, and 112 spines' upper halves on 56 cores
     assert (s.leaves, s.spines, s.cores) == (115, 112, 56)
     assert s.node_links == 2047 * 2 + 4 + 40 * 2  # and 40 WEKApod nodes for the Better tier's 1,280 GB/s write
-    # leaf-spine: every leaf port its 36 or 37 endpoints leave free (under its 31-port share of the spines' lower
-    # halves); spine-core: the cores' 56 x 64 ports
-    assert s.uplinks == (115 * 64 - s.node_links) + 56 * 64
+    # the 80 appliance ports on the last 3 leaves, their own (26 or 27 each); the 4,098 node and UFM ports on the
+    # other 112 (36 or 37 each). Leaf-spine: every port a node leaf leaves free, the appliance leaves their
+    # 31-port share of the spines' lower halves; spine-core: the cores' 56 x 64 ports
+    assert s.uplinks == (112 * 64 - (s.node_links - 80)) + 3 * 31 + 56 * 64
     smf = sum(s.cables["fiber-mpo12-smf"].values())
     assert smf > 0 and s.transceivers["osfp-800g-2xdr4"] >= smf / 2
     assert max(s.cables["fiber-mpo12-mmf"]) <= 50

@@ -27,7 +27,11 @@ def test_tiers_are_the_ras_four_su_figures_per_gpu():
     # the GB200 RA's Standard is the H100 RA's Better figures, per SU of 8 racks (576 GPUs)
     standard = tier_for("standard", "gb200-nvl72", True)
     assert standard.need(2304) == (160.0, 80.0)
-    assert tier_for("better", "gb200-nvl72", True).id == "standard"  # the same figures by the other name
+    # the same per-SU figures as Better and Best, but per GPU less: neither family's names stand for the other's
+    with pytest.raises(TierError, match="standard, enhanced"):
+        tier_for("better", "gb200-nvl72", True)
+    with pytest.raises(TierError, match="good, better, best"):
+        tier_for("standard", "dgx-b200", False)
     assert tier_for(None, "gb200-nvl72", True).id == "standard" and tier_for("auto", "dgx-b200", False).id == "better"
 
 
