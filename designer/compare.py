@@ -8,6 +8,7 @@ fabric's technology) has no delta: it is the same or it changed.
 """
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any, Callable
 
 from .analysis import Analysis
@@ -97,7 +98,7 @@ FIGURES: tuple[tuple[str, str, str, Callable[[Analysis], Any], bool], ...] = (
     ("checkpoint_s", "Checkpoint write time", "s", _goodput("checkpoint_s"), False),
     ("ettr", "Effective training time (ETTR)", "share", _goodput("ettr"), False),
     ("checkpoint_share", "Training time lost to checkpoints", "share", _goodput("checkpoint_share"), False),
-    ("wall_time_days", "Days to train, with failures", "", lambda a: a.training.wall_time_days, False),
+    ("wall_time_days", "Wall time to train, with failures", "days", lambda a: a.training.wall_time_days, False),
     ("tokens_per_s_plane_lost", "Training throughput with one plane lost", "tokens/s", _plane_lost, False),
     ("cost_per_gpu_hour", "Cost per GPU-hour", "currency", lambda a: a.summary.cost_per_gpu_hour, True),
 )
@@ -178,7 +179,10 @@ def row_texts(doc: dict) -> list[tuple[str, str, str, str]]:
 
 def compare_text(doc: dict) -> str:
     """The comparison as a table a person reads: figure, A, B, change."""
-    head = [("", doc["a"]["name"] or "A", doc["b"]["name"] or "B", "change")]
+    a, b = doc["a"]["name"] or "A", doc["b"]["name"] or "B"
+    if a == b:  # two designs of one name (two tiers of one generated SuperPOD): told apart by their files
+        a, b = (Path(doc[k]["file"]).name or k.upper() for k in ("a", "b"))
+    head = [("", a, b, "change")]
     body = row_texts(doc)
     widths = [max(len(r[i]) for r in head + body) for i in range(4)]
     lines = ["  ".join((r[0].ljust(widths[0]), r[1].rjust(widths[1]), r[2].rjust(widths[2]), r[3]))

@@ -21,6 +21,7 @@ from .bounds import MAX_TEXT_CHARS, encodable, text_problem
 SECTIONS = (
     ("compute", "Compute"),
     ("network", "Networking"),
+    ("storage", "Storage"),
     ("optics", "Optics and cables"),
     ("power", "Power"),
     ("cooling", "Cooling"),

@@ -171,6 +171,8 @@ def settings_from_json(doc: object, where: str = "settings") -> Settings:
     doc = dict(doc)
     if isinstance(doc.get("fabric_tiers"), int) and not isinstance(doc.get("fabric_tiers"), bool):
         doc["fabric_tiers"] = str(doc["fabric_tiers"])  # 2 and "2" mean the same
+    if isinstance(doc.get("storage_tier"), str):
+        doc["storage_tier"] = doc["storage_tier"].strip().lower()  # "Best" as the command line takes it
     try:
         return Settings(**doc)
     except SettingsError as exc:

@@ -28,17 +28,19 @@ def training_lines(result) -> list[str]:
     t = result.training
     if not t.ok:
         return []
-    out = [f"training      {t.tokens_per_s:,.0f} tokens/s ({t.model}, TP{t.tp} PP{t.pp} DP{t.dp}), "
+    plan = f"TP{t.tp} PP{t.pp} DP{t.dp}" + (f" CP{t.cp}" if (t.cp or 1) > 1 else "") + \
+        (f" EP{t.ep}" if (t.ep or 1) > 1 else "")
+    out = [f"training      {t.tokens_per_s:,.0f} tokens/s ({t.model}, {plan}), "
            f"{t.time_to_train_days:,.1f} days for {t.tokens:.3g} tokens"
            + (f" on {FABRIC_NAMES.get(t.fabric.technology, t.fabric.technology)}" if t.fabric else "")]
     g = t.goodput
     if g is not None:
         mode = "async" if g.async_checkpoint else "sync"
-        out.append(f"checkpoints   {number(g.checkpoint_tb, 2)} TB in {quantity(g.checkpoint_s, 's')} at "
+        out.append(f"checkpoints   {quantity(g.checkpoint_tb, 'TB')} in {quantity(g.checkpoint_s, 's')} at "
                    f"{quantity(g.write_gb_s, 'GB/s')} ({mode}, {quantity(g.checkpoint_blocking_s, 's')} pause) every "
                    f"{number(g.checkpoint_interval_s / 60, 1)} min; a failure every "
                    f"{number(g.job_mtbf_h * 60, 0)} min; ETTR {percent(g.ettr, 1)}, checkpoints cost "
-                   f"{percent(g.checkpoint_share, 1)}: {t.wall_time_days:,.1f} days wall")
+                   f"{percent(g.checkpoint_share, 1)}: {quantity(t.wall_time_days, 'days')} wall")
     lost = t.scenarios.plane_lost if t.scenarios else None
     if lost is not None:
         share = f" ({percent(lost.relative_tokens_per_s)} of normal)" if lost.relative_tokens_per_s else ""

@@ -92,6 +92,11 @@ def add_parser(subparsers):
     sw.add_argument("--grad-comm-bytes", type=whole(2, 4), choices=(2, 4), help="bytes per gradient element reduced")
     sw.add_argument("--fp8-recipe", dest="fp8", choices=FP8_RECIPE, type=str.lower,
                     help="FP8 recipe of the framework (none: no FP8)")
+    sw.add_argument("--async-checkpoint", action=argparse.BooleanOptionalAction, default=None,
+                    help="save checkpoints asynchronously: the job pauses only to copy them to host memory")
+    sw.add_argument("--checkpoint-sharded", action=argparse.BooleanOptionalAction, default=None,
+                    help="every rank writes its share of a checkpoint (default); --no-checkpoint-sharded: one "
+                         "consolidated file through one host")
     t.add_argument("--search", action="store_true", help="find the best plan (given plan flags are kept fixed)")
     t.add_argument("--json", action="store_true", help="print one JSON document")
     return t
@@ -176,6 +181,9 @@ def run(args, catalog) -> int:
     if summary:
         doc["search"] = summary
     doc["scenarios"] = {"plane_lost": plane_lost(est)}
+    # no design here: the checkpoints take the engine's stated default, which says so (analyze gives a design's)
+    doc["goodput"]["storage_basis"] = (f"the engine's default of {training.checkpoint_gbs_per_gpu:g} GB/s per GPU "
+                                       "(BLOOM's checkpoint writes); analyze a design for its own storage")
     if args.json:
         print_json(doc)
         return 0

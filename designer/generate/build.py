@@ -31,6 +31,7 @@ from .networks import NetworkPlan, plan_networks
 from .phases import phases_of
 from .rack_filling import CDU_TYPE, FIRST_U, NETWORK_RACK_KW, RACK_TYPE, RackBuilder, fill_by_power
 from .sizing import nodes_for, rack_density, units_per_su, with_capacities
+from .storage import cluster_note
 from .spec import MAX_PHASES, GenerateError, SuperpodSpec, SystemProfile, check_spec, system_profile, ufm_for
 from .titles import design_description, design_title
 
@@ -151,6 +152,9 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
                      f"{profile.systems_per_rack} for the RA's rack")
     racks_compute = units if profile.rack_scale else math.ceil(units / per_rack)
     net = plan_networks(profile, spec, catalog, units * profile.trays, racks_compute)
+    note = cluster_note(net.storage_plan, catalog, profile.id, profile.rack_scale, units * profile.gpus_per_node)
+    if note:
+        notes.append(note)
     if spec.core_oversubscription != 1 and net.compute.tiers < 3:
         notes.append(f"the spines' {spec.core_oversubscription:g}:1 above the pod is not used: "
                      f"{net.compute.tiers} tiers reach these GPUs, and a ratio above the pod needs a third; "

@@ -297,7 +297,7 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
         raise GenerateError(f"--name {exc}") from None
     from .storage import check_storage  # the storage plan reads this module's errors
 
-    storage_tier, storage_pb, appliance = check_storage(spec, catalog, system, profile.rack_scale)
+    storage_tier, storage_pb, appliance = check_storage(spec, catalog, system, profile.rack_scale, networks)
     return replace(spec, system=system, gpus=gpus, sus=sus, switch=switch, rack_kw=rack_kw, nodes_per_rack=npr,
                    storage_tier=storage_tier, storage_pb=storage_pb, storage_appliance=appliance,
                    name=name, rails=rails, oversubscription=over, tiers=tiers, networks=networks, hall=hall,

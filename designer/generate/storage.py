@@ -15,7 +15,7 @@ from dataclasses import dataclass
 
 from catalog import Catalog, UnknownDeviceError
 
-from ..storage.tiers import TierError, tier_for
+from ..storage.tiers import TIERS, TierError, tier_for, tiers_above
 from .spec import GenerateError
 
 #: the default appliance by the storage fabric's protocol
@@ -34,8 +34,19 @@ class StoragePlan:
     sized_by: str
 
 
-def check_storage(spec, catalog: Catalog, system: str, rack_scale: bool) -> tuple[str | None, float | None, str]:
+#: the most capacity one design may ask for, PB (10 EB: beyond any AI cluster's storage), and the most appliances
+MAX_STORAGE_PB = 10_000.0
+MAX_APPLIANCES = 50_000
+
+
+def check_storage(spec, catalog: Catalog, system: str, rack_scale: bool,
+                  networks: tuple[str, ...]) -> tuple[str | None, float | None, str]:
     """(tier as asked or None, capacity PB or None, appliance id) checked, or a GenerateError naming the flag."""
+    asked = [flag for flag, v in (("--storage-tier", spec.storage_tier), ("--storage-pb", spec.storage_pb),
+                                  ("--storage-appliance", spec.storage_appliance)) if v is not None]
+    if asked and "storage" not in networks:
+        raise GenerateError(f"{', '.join(asked)}: the design builds no storage network; add storage to --networks "
+                            f"(compute,storage,...) or leave {'it' if len(asked) == 1 else 'them'} out")
     tier = None
     if spec.storage_tier is not None:
         if not isinstance(spec.storage_tier, str):
@@ -50,8 +61,9 @@ def check_storage(spec, catalog: Catalog, system: str, rack_scale: bool) -> tupl
             pb = float(spec.storage_pb)
         except (TypeError, ValueError, OverflowError):
             raise GenerateError(f"--storage-pb must be a number of petabytes, got {spec.storage_pb!r:.40}") from None
-        if not math.isfinite(pb) or pb <= 0 or pb > 1e6:
-            raise GenerateError(f"--storage-pb must be above 0 and at most 1,000,000 PB, got {spec.storage_pb!r}")
+        if not math.isfinite(pb) or pb <= 0 or pb > MAX_STORAGE_PB:
+            raise GenerateError(f"--storage-pb must be above 0 and at most {MAX_STORAGE_PB:,.0f} PB, "
+                                f"got {spec.storage_pb!r}")
     protocol = storage_protocol(catalog, system)
     appliance = spec.storage_appliance or DEFAULT_APPLIANCE[protocol]
     if not isinstance(appliance, str):
@@ -59,8 +71,9 @@ def check_storage(spec, catalog: Catalog, system: str, rack_scale: bool) -> tupl
     appliance = appliance.strip().lower()
     try:
         dev = catalog.get(appliance)
-    except UnknownDeviceError as exc:
-        raise GenerateError(f"--storage-appliance: {exc}") from None
+    except UnknownDeviceError:
+        choices = ", ".join(d.id for d in catalog if d.is_storage)
+        raise GenerateError(f"--storage-appliance: no catalog entry {appliance!r:.60}; choose {choices}") from None
     if not dev.is_storage or not dev.ports_of("storage"):
         choices = ", ".join(d.id for d in catalog if d.is_storage)
         raise GenerateError(f"--storage-appliance: {appliance} is not a storage appliance; choose {choices}")
@@ -98,5 +111,25 @@ def plan_storage(spec, catalog: Catalog, system: str, rack_scale: bool, gpus: in
     count = max(counts[sized_by], dev.min_count or 1, 1)
     if count > counts[sized_by]:
         sized_by = "smallest cluster"
+    if count > MAX_APPLIANCES:
+        raise GenerateError(f"{count:,} × {dev.name} are more than the {MAX_APPLIANCES:,} appliances one design "
+                            f"holds: ask less --storage-pb, or an appliance of more capacity")
     group = dev.ports_of("storage")
     return StoragePlan(dev.id, count, tier.id, count * sum(g.count for g in group), group[0].speed_gbps, sized_by)
+
+
+def cluster_note(plan: StoragePlan | None, catalog: Catalog, system: str, rack_scale: bool, gpus: int) -> str:
+    """What a design built to its appliance's smallest cluster should know when that cluster meets higher tiers
+    too (choosing them then changes nothing); "" otherwise."""
+    if plan is None or plan.sized_by != "smallest cluster":
+        return ""
+    dev = catalog.get(plan.appliance)
+    write, read = plan.count * dev.write_gbs, plan.count * dev.read_gbs
+    tier = tier_for(plan.tier, system, rack_scale)
+    met = [TIERS[t].name for t in tiers_above(tier)
+           if TIERS[t].need(gpus)[1] <= write and TIERS[t].need(gpus)[0] <= read]
+    if not met:
+        return ""
+    return (f"{plan.count} × {dev.name}, the smallest cluster, give {write:,.1f} GB/s of write and {read:,.1f} of "
+            f"read where the {tier.name} tier asks {tier.need(gpus)[1]:,.1f} and {tier.need(gpus)[0]:,.1f}: they meet "
+            f"the {' and '.join(met)} tier{'s' if len(met) > 1 else ''} too, so a higher tier changes nothing here")

@@ -46,12 +46,16 @@ WHERE = "project:bom"
 STORAGE_SUFFIX = ", storage fabric"
 
 
+#: What the bill says of storage when the design places no storage appliance, and when it does.
+STORAGE_EXCLUDED = "Storage systems: partner-supplied and partner-priced (DDN, VAST, WEKA, NetApp and others)."
+STORAGE_INCLUDED = ("Storage systems beyond the appliances on this bill (their software licences past the term, user "
+                    "and home storage); the appliances' prices are indicative, to be quoted by their vendor.")
 #: What no bill from this design includes, said on every quote (shared reference quote.md §3-4).
 EXCLUSIONS = (
     "Tax, duty, freight and insurance.",
-    "Storage systems: partner-supplied and partner-priced (DDN, VAST, WEKA, NetApp and others).",
-    "Optics and cables of the in-band and out-of-band networks, and the storage systems' own links to the "
-    "storage fabric: only the compute and storage fabrics' switch and node links are derived from the layout.",
+    STORAGE_EXCLUDED,
+    "Optics and cables of the in-band and out-of-band networks: only the compute and storage fabrics' switch, "
+    "node and storage-appliance links are derived from the layout.",
     "Facility plant above the rack: UPS, switchgear, busway, chillers and the facility water loop.",
     "Hardware support beyond the term bundled in the system SKUs.",
     "Power cords of switches, appliances, management nodes and systems whose inlets the catalog does not name "
@@ -84,6 +88,8 @@ def section_of(dev: DeviceType) -> str:
     section (a coolant manifold is cooling, a power cord power)."""
     if dev.kind == "accessory" and dev.category in dict(SECTIONS):
         return dev.category
+    if dev.is_storage:  # a storage appliance: its own section, not the networks'
+        return "storage"
     return SECTION_OF_KIND[dev.kind]
 
 
@@ -449,7 +455,8 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
         "term_years": bill.quote.term_years,
         "price_list": {"name": bill.quote.price_list_name, "entries": len(bill.quote.prices),
                        "used": len(bill.used_list_keys), "unused": unused},
-        "exclusions": list(EXCLUSIONS),
+        "exclusions": [STORAGE_INCLUDED if e == STORAGE_EXCLUDED and bill.lines["storage"] else e
+                       for e in EXCLUSIONS],
         "notes": [note for key, note in NOTES if key in ids],
     }
     return bom, findings

@@ -13,7 +13,7 @@ from ..engines import Context, EngineResult
 from ..findings import Finding
 from ..formatting import quantity
 from .fabric import StorageFabric, storage_fabric
-from .tiers import Tier, TierError, tier_for, tiers_above
+from .tiers import TIERS, Tier, TierError, tier_for, tiers_above
 
 WHERE = "project:storage"
 
@@ -74,9 +74,9 @@ def analyze_storage(ctx: Context) -> StorageResult:
     if placed:
         carried = fabric.carried_gbs
         read, write = min(app_read, carried), min(app_write, carried)
-        limited_by = "storage fabric" if carried < app_write else "appliances"
+        limited_by = _limit(fabric, app_write)
         if carried < app_write:
-            findings.append(_fabric_short(fabric, app_write))
+            findings.append(_fabric_short(fabric, app_write, limited_by))
     else:
         read, write = need_read, need_write
         if tier is not None:
@@ -113,18 +113,46 @@ def analyze_storage(ctx: Context) -> StorageResult:
         "appliance_read_gb_s": round(app_read, 3), "appliance_write_gb_s": round(app_write, 3),
         "fabric": {"leaves": fabric.leaves, "spines": fabric.spines, "clients_gb_s": round(fabric.client_gbs, 3),
                    "appliances_gb_s": round(fabric.server_gbs, 3), "carried_gb_s": round(fabric.carried_gbs, 3)},
-        "tiers_above": list(tiers_above(tier)) if tier else [],
+        # the family's higher tiers the design does not already meet (a smallest cluster may meet them all)
+        "tiers_above": [t for t in tiers_above(tier) if TIERS[t].need(gpus)[1] > write * 1.001
+                        or TIERS[t].need(gpus)[0] > read * 1.001] if tier else [],
     }
     return StorageResult(section=section, findings=tuple(findings), fabric=fabric, tier=tier,
                          write_gbs=write, read_gbs=read, placed=placed, capacity_pb=capacity_pb)
 
 
-def _fabric_short(fabric: StorageFabric, app_write: float) -> Finding:
+def _limit(fabric: StorageFabric, app_write: float) -> str:
+    """What bounds a checkpoint write: the appliances, or between them and the nodes the nodes' own storage
+    ports, the appliances' ports or the storage fabric's uplinks (the first that is full)."""
+    carried = fabric.carried_gbs
+    if carried >= app_write:
+        return "appliances"
+    if carried >= fabric.client_gbs * 0.999:
+        return "nodes' storage ports"
+    if carried >= fabric.server_gbs * 0.999:
+        return "appliances' ports"
+    return "storage fabric"
+
+
+def _fabric_short(fabric: StorageFabric, app_write: float, limit: str) -> Finding:
+    """Why the appliances' write does not reach the nodes, and whether more switches would help."""
+    carried = quantity(fabric.carried_gbs, "GB/s")
+    if not fabric.leaves:
+        return Finding("warning", "storage-fabric-limit",
+                       f"no storage leaf joins the storage appliances' {quantity(app_write, 'GB/s')} of write to the "
+                       f"nodes: place storage leaves (switches named storage-leaf-…)", WHERE)
+    if limit == "nodes' storage ports":  # capacity bought beyond what the nodes can read or write: not a fault
+        return Finding("info", "storage-fabric-limit",
+                       f"the nodes' storage ports carry at most {carried}, less than the storage appliances' "
+                       f"{quantity(app_write, 'GB/s')} of write: the appliances are sized past the nodes' throughput "
+                       f"(for capacity); more switches would not raise it", WHERE)
+    if limit == "appliances' ports":
+        return Finding("warning", "storage-fabric-limit",
+                       f"the storage appliances' own ports carry {carried}, less than their "
+                       f"{quantity(app_write, 'GB/s')} of write", WHERE)
     return Finding("warning", "storage-fabric-limit",
-                   f"the storage fabric carries {quantity(fabric.carried_gbs, 'GB/s')} between the nodes and the "
-                   f"storage appliances, less than their {quantity(app_write, 'GB/s')} of write: "
-                   f"{'no storage leaf joins them' if not fabric.leaves else 'add storage leaf uplinks or spines'}",
-                   WHERE)
+                   f"the storage fabric carries {carried} between the nodes and the storage appliances, less than "
+                   f"their {quantity(app_write, 'GB/s')} of write: add storage leaf uplinks or spines", WHERE)
 
 
 def _tier_short(tier: Tier, gpus: int, read: float, write: float, need_read: float, need_write: float) -> Finding:

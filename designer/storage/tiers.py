@@ -3,9 +3,9 @@
 The H100 RA's Table 6 (RA-11333-001, catalog source S5) gives read/write GB/s for a single node, one
 scalable unit (32 DGX, 256 GPUs) and four, as Good, Better and Best; the GB200 RA (RA-11338-001, read
 through a summary, R2) gives Standard and Enhanced per SU of 8 NVL72 racks (576 GPUs), with the same
-figures as Better and Best, per an SU of 2.25 times the GPUs. The aggregate a design needs is the RA's four-SU figure, the largest size it
-states, per GPU times the design's GPUs: at one SU that gives 7.5 GB/s of write for Good where the table
-rounds to 7.
+figures as Better and Best but per an SU of 2.25 times the GPUs. The aggregate a design needs is the
+RA's four-SU figure, the largest size it states, per GPU times the design's GPUs: at one SU that gives
+7.5 GB/s of write for Good where the table rounds to 7.
 
 No B300, GB300 or Rubin RA read states a table (hardware-2026.md §7). Those systems take their form
 factor's figures per GPU (an 8-GPU DGX the H100 RA's, an NVL72 rack the GB200 RA's), and the tier says
@@ -94,8 +94,8 @@ def tier_for(name: str | None, system_id: str, rack_scale: bool) -> Tier:
                         f"RA states; choose {', '.join(own)}")
     tier = TIERS[key]
     if system_id not in RA_SYSTEMS[family]:
-        tier = replace(tier, evidence="U", note=tier.note + f"; no storage table found for {system_id}'s own RA, "
-                                                         "so its form factor's figures per GPU are used")
+        tier = replace(tier, evidence="U", note=tier.note + "; no storage table was found in this system's own "
+                                                         "RA, so its form factor's figures per GPU are used")
     return tier
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import math
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 
 from designer.engines import EngineResult
 from designer.findings import Finding
@@ -13,9 +13,7 @@ from ..formatting import quantity
 from .errors import TrainingError
 from ..fabric.technology import SHORT_NAMES
 from .estimate import estimate
-from .goodput import goodput
-from .failures import JobFailures, scenario_gpu_mtbf_hours
-from ..storage.tiers import TIERS, tiers_above
+from .design_io import DesignIO, checkpoints, design_io, io_fields
 from .hardware import cluster_from_counts, with_plane_lost, with_power_cap
 from .models import model_from_params, override, preset
 from .plan import RECOMPUTE, Training
@@ -110,67 +108,6 @@ def analyze_training(ctx) -> EngineResult:
     return EngineResult(section=section, findings=tuple(findings))
 
 
-@dataclass(frozen=True)
-class DesignIO:
-    """What a design gives its training job's checkpoints: storage GB/s, the tier behind them, its failures."""
-
-    write_gbs: float
-    read_gbs: float
-    failures: JobFailures
-    tier: object = None  # designer.storage.tiers.Tier, or None
-    placed: bool = False
-    #: (tier id, write GB/s, read GB/s) each higher tier asks for the design's GPUs, lowest first
-    tiers_above: tuple = ()
-    #: what one GPU host's storage ports carry, GB/s (0: unknown)
-    host_gbs: float = 0.0
-
-
-def _hosts(ctx) -> int:
-    """GPU hosts: servers, and rack systems' compute trays (each its own host)."""
-    hosts = 0
-    for type_id, n in ctx["devices"].counts.items():
-        dev = ctx.catalog.find(type_id)
-        if dev is None or not dev.gpu_count:
-            continue
-        if dev.kind == "rack_system":
-            hosts += n * sum(c.count for c in dev.components
-                             if (part := ctx.catalog.find(c.id)) is not None and part.gpu_count)
-        elif dev.kind == "server":
-            hosts += n
-    return hosts
-
-
-def _host_storage_gbs(ctx) -> float:
-    """GB/s of one GPU host's storage ports (a server's, or a rack system's compute tray's), for the design's
-    system with the most GPUs; 0 when it has none."""
-    by_system = ctx["devices"].gpus_by_system
-    if not by_system:
-        return 0.0
-    dev = ctx.catalog.find(max(sorted(by_system), key=lambda k: by_system[k]))
-    if dev is None:
-        return 0.0
-    groups = dev.ports_of("storage")
-    if dev.kind == "rack_system":
-        trays = [p for c in dev.components if (p := ctx.catalog.find(c.id)) is not None and p.gpu_count]
-        groups = trays[0].ports_of("storage") if trays else ()
-    return sum(g.count * g.speed_gbps for g in groups) / 8.0
-
-
-def design_io(ctx, gpus: int) -> DesignIO | None:
-    storage = ctx["storage"]
-    tree = ctx["fabric"].tree
-    links = (tree.links_node_leaf + tree.links_leaf_spine + tree.links_spine_core) * tree.planes if tree else 0
-    hosts = _hosts(ctx)
-    failures = JobFailures(gpus, hosts, links, tree.switches if tree else 0)
-    if storage.write_gbs <= 0 or storage.read_gbs <= 0:
-        return DesignIO(0.0, 0.0, failures, storage.tier, storage.placed)
-    host_gbs = _host_storage_gbs(ctx)
-    above = ()
-    if storage.tier is not None:
-        above = tuple((t, TIERS[t].need(gpus)[1], TIERS[t].need(gpus)[0]) for t in tiers_above(storage.tier))
-    return DesignIO(storage.write_gbs, storage.read_gbs, failures, storage.tier, storage.placed, above, host_gbs)
-
-
 def _above_pod(tree, section: dict) -> Finding:
     """Why the spines' oversubscription above the pod is not charged to the estimate, said where it is read.
 
@@ -212,7 +149,7 @@ def training_section(cluster, settings, workload: dict | None, io: DesignIO | No
             gbs, chosen["global_batch"] = default_global_batch(model, cluster.gpus, cluster.nvlink_domain, tokens)
         software = profile(wl.get("software"), **{k: wl.get(k) for k in KNOBS})
         training = Training(global_batch=gbs, tokens=tokens, precision=str(wl.get("precision") or "bf16").lower(),
-                            pue=settings.pue, software=software, **_io_fields(io, cluster.gpus)).validate()
+                            pue=settings.pue, software=software, **io_fields(io, cluster.gpus)).validate()
         plan_fields = plan_fields_of(wl)
         findings: list[Finding] = []
         if plan_fields and not parse_flag(wl.get("search"), "workload search"):
@@ -254,74 +191,8 @@ def training_section(cluster, settings, workload: dict | None, io: DesignIO | No
     section["scaling"] = _scaling(model, training, cluster, full=est if search else None)
     section["scenarios"] = {"plane_lost": plane_lost(est)}
     if io is not None:
-        findings += _checkpoints(section, est, io)
+        findings += checkpoints(section, est, io)
     return section, findings
-
-
-#: share of training time checkpoints may cost (pauses and work redone) before a finding says so
-CHECKPOINT_SHARE_LIMIT = 0.05
-
-
-def _io_fields(io: DesignIO | None, gpus: int) -> dict:
-    """The Training fields a design's storage and failure rates set (none: the engine's defaults)."""
-    if io is None:
-        return {}
-    out = {"gpu_mtbf_hours": io.failures.gpu_mtbf_hours}
-    if io.write_gbs > 0:
-        out |= {"checkpoint_gbs_per_gpu": io.write_gbs / gpus, "restore_gbs_per_gpu": io.read_gbs / gpus}
-    if io.host_gbs > 0:
-        out["host_storage_gbs"] = io.host_gbs
-    return out
-
-
-def _checkpoints(section: dict, est, io: DesignIO) -> list[Finding]:
-    """The goodput section's storage basis, failure breakdown and the 2 %-a-month scenario; a finding when
-    checkpoints cost more than CHECKPOINT_SHARE_LIMIT of the time, naming the tier that brings it under."""
-    gp = section["goodput"]
-    if io.write_gbs <= 0:
-        gp["storage_basis"] = ("the engine's default of 0.15 GB/s per GPU (BLOOM's checkpoint writes): the design's "
-                               "storage delivers nothing, see the storage findings" if io.placed else
-                               "the engine's default of 0.15 GB/s per GPU (BLOOM's checkpoint writes): no storage "
-                               "tier for these systems")
-    else:
-        gp["storage_basis"] = ("the design's storage appliances" if io.placed else
-                               f"the {io.tier.name} tier's RA figures (no storage appliances placed)")
-    gp["storage_tier"] = io.tier.id if io.tier else None
-    gp["failures"] = io.failures.to_json()
-    gpus = est.cluster.gpus
-    scenario = goodput(est.model.params, gpus, replace(est.training, gpu_mtbf_hours=scenario_gpu_mtbf_hours()))
-    days = est.time_to_train_days
-    section["scenarios"]["two_percent_gpus_a_month"] = {
-        "job_mtbf_h": round(scenario["job_mtbf_h"], 4), "ettr": round(scenario["ettr"], 4),
-        "checkpoint_interval_s": round(scenario["checkpoint_interval_s"], 1),
-        "checkpoint_share": round(scenario["checkpoint_share"], 4),
-        "wall_time_days": round(days / scenario["ettr"], 2) if days else None,
-        "note": "every GPU failing at 2 % a month and nothing else: a planning figure with no source found"}
-    # the token stream the job reads: Megatron's indexed datasets hold a token in 2 bytes under a 65,500-word
-    # vocabulary and 4 above (megatron/core/datasets/indexed_dataset.py, best_fitting_dtype)
-    per_token = 2 if est.model.vocab < 65_500 else 4
-    need = est.tokens_per_s * per_token / 1e9
-    section["data_loading"] = {"bytes_per_token": per_token, "read_gb_s": round(need, 6),
-                               "share_of_storage_read": round(need / gp["read_gb_s"], 6) if gp["read_gb_s"] else None}
-    share = gp["checkpoint_share"]
-    if share <= CHECKPOINT_SHARE_LIMIT:
-        return []
-    fix = None
-    for tier_id, write, read in io.tiers_above:
-        trial = goodput(est.model.params, gpus, replace(est.training, checkpoint_gbs_per_gpu=write / gpus,
-                                                        restore_gbs_per_gpu=read / gpus))
-        if trial["checkpoint_share"] <= CHECKPOINT_SHARE_LIMIT:
-            fix = (TIERS[tier_id].name, trial["checkpoint_share"], write)
-            break
-    tier = f"the {io.tier.name} tier's" if io.tier else "the storage's"
-    advice = (f"the {fix[0]} tier ({quantity(fix[2], 'GB/s')} of write) brings it to {fix[1] * 100:.1f} %" if fix else
-              "no higher tier brings it under " f"{CHECKPOINT_SHARE_LIMIT * 100:g} %"
-              + ("" if gp["async_checkpoint"] else "; asynchronous checkpoints (async_checkpoint) would"))
-    return [Finding("warning", "training-checkpoint-share",
-                    f"checkpoints cost {share * 100:.1f} % of training time (a {gp['checkpoint_tb']:.2f} TB "
-                    f"checkpoint takes {gp['checkpoint_s']:.1f} s at {tier} {quantity(gp['write_gb_s'], 'GB/s')}, "
-                    f"one every {gp['checkpoint_interval_s'] / 60:.1f} min against a failure every "
-                    f"{gp['job_mtbf_h'] * 60:.0f} min): {advice}", "project:training")]
 
 
 def plane_lost(est) -> dict | None:

@@ -38,6 +38,8 @@ def goodput(quote: Quote) -> None:
     s += quote.subheading("Checkpoints and failures", 200)
     st = quote.optional("storage")
     tier = st.tier_name if st is not None and st.tier == gp.storage_tier and st.tier_name else gp.storage_tier
+    if tier and st is not None and st.tier_evidence == "U":  # borrowed from another system's RA: say so here too
+        tier += " (unconfirmed for these systems)"
     s.append(quote.pairs(goodput_figures(training, gp, tier)))
     scenario = training.scenarios.two_percent_gpus_a_month if training.scenarios is not None else None
     s += quote.minor("Failure rate: this design against the planning figure", 80)
@@ -54,7 +56,7 @@ def goodput(quote: Quote) -> None:
 def goodput_figures(training: TrainingView, gp: Goodput, tier: str | None) -> list[tuple[str, str]]:
     """The checkpoint's size, speed and pause, its interval, the restarts, the failure rate and the wall time."""
     where = gp.storage_basis or "the storage tier's figures"
-    if tier and tier.lower() not in where.lower():
+    if tier and tier.split(" (")[0].lower() not in where.lower():
         where += f"; tier {tier}"
     pause = (f"asynchronous: the job pauses {quantity(gp.checkpoint_blocking_s, 's')} while it is copied off the GPUs"
              if gp.async_checkpoint else

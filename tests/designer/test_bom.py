@@ -168,7 +168,7 @@ def test_excluded_optional_lines_leave_the_bill(dgx, catalog):
     ids = {ln["id"] for ln in lines_of(bom)}
     assert not ids & set(excluded)
     assert bom["unpriced"] == [] and bom["yearly_total"] == 0
-    assert {s["section"] for s in bom["sections"]} == {"compute", "network", "optics", "power", "racks"}
+    assert {s["section"] for s in bom["sections"]} == {"compute", "network", "storage", "optics", "power", "racks"}
 
 
 def test_length_codes_follow_the_vendor_table(catalog):

@@ -201,7 +201,7 @@ def test_bad_storage_values_give_a_message_in_the_form(qtbot, dialog):
     assert not dialog.ok_button.isEnabled()
 
     combo.setCurrentIndex(0)
-    dialog.storage_pb_spin.setValue(2_000_000)
-    _wait_for(qtbot, dialog, "at most 1,000,000 PB")
+    dialog.storage_pb_spin.setValue(20_000)
+    _wait_for(qtbot, dialog, "at most 10,000 PB")
     assert dialog.error_label.text().startswith("Storage capacity (PB) must be above 0")
     assert not dialog.ok_button.isEnabled()

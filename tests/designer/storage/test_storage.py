@@ -37,7 +37,7 @@ def test_tiers_are_the_ras_four_su_figures_per_gpu():
 
 def test_a_system_without_an_ra_table_borrows_its_form_factors_tiers_marked_unconfirmed():
     b300 = tier_for("good", "dgx-b300", False)
-    assert b300.evidence == "U" and "dgx-b300" in b300.note
+    assert b300.evidence == "U" and "this system's own RA" in b300.note
     assert tier_for("enhanced", "gb300-nvl72", True).evidence == "U"
     with pytest.raises(TierError, match="standard, enhanced"):
         tier_for("good", "gb200-nvl72", True)
@@ -89,6 +89,10 @@ def test_storage_pb_sizes_for_capacity_and_ddn_for_the_tier(catalog):
     (["--system", "dgx-b200", "--storage-pb", "nan"], "--storage-pb"),
     (["--system", "gb200-nvl72", "--storage-appliance", "ddn-ai400x2"], "wekapod-nitro-eth"),
     (["--system", "dgx-b200", "--storage-appliance", "qm9700"], "not a storage appliance"),
+    (["--system", "dgx-b200", "--storage-appliance", "foo"], "choose ddn-ai400x2, wekapod-nitro, wekapod-nitro-eth"),
+    (["--system", "dgx-b200", "--networks", "compute,oob", "--storage-tier", "best"], "builds no storage network"),
+    (["--system", "dgx-b200", "--storage-pb", "9000"], "more than the 50,000 appliances"),
+    (["--system", "dgx-b200", "--storage-pb", "20000"], "at most 10,000 PB"),
 ])
 def test_bad_storage_flags_exit_2_naming_the_flag(argv, message, tmp_path, capsys):
     out = tmp_path / "x.podplan.json"
@@ -276,3 +280,62 @@ def test_held_out_failure_rates_of_runs_no_figure_was_set_from():
     delta = CHECKPOINT_PAUSE_S + 70e9 * 14 / (9_600 * 0.1e9)
     got = ettr(daly_interval(delta, mtbf_s), delta, 600.0, mtbf_s)
     assert 0.93 < got < 0.97
+
+
+
+def test_a_rack_systems_hosts_are_its_compute_trays_and_one_tray_writes_a_consolidated_checkpoint(catalog):
+    a = analyze(generate(SuperpodSpec(system="gb200-nvl72", sus=1), catalog).project, catalog)
+    assert a.training.goodput.failures.counted.hosts == 8 * 18
+    project = replace(a.project, workload={"checkpoint_sharded": False})
+    g = analyze(project, catalog).training.goodput
+    assert g.write_gb_s == pytest.approx(4 * 200 / 8)  # a compute tray's 4 x 200 GbE storage ports
+
+
+def test_a_design_of_two_systems_charges_the_job_for_its_own(catalog, b200_better):
+    project = b200_better.project
+    racks = []
+    for r in project.racks:  # the first 32 DGX become DGX H100: the job runs on the 95 DGX B200
+        devs = tuple(replace(d, type="dgx-h100") if d.type == "dgx-b200" and d.name <= "dgx-0032" else d
+                     for d in r.devices)
+        racks.append(replace(r, devices=devs))
+    a = analyze(replace(project, racks=tuple(racks)), catalog)
+    counted = a.training.goodput.failures.counted
+    assert a.training.gpus == 95 * 8 and counted.gpus == 760 and counted.hosts == 95
+    whole = b200_better.training.goodput.failures.counted
+    assert counted.fabric_links == round(whole.fabric_links * 760 / 1016)
+
+
+def test_the_storage_names_its_limit_and_the_tiers_it_does_not_meet(catalog, b200_better):
+    st = b200_better.storage
+    assert st.tiers_above == ()  # 8 WEKApod nodes already meet the Best tier at 4 SU
+    good = analyze(generate(SuperpodSpec(system="dgx-b200", sus=16, storage_tier="good"), catalog).project, catalog)
+    assert good.storage.tiers_above == ("better", "best")
+    # capacity bought past what the nodes' storage ports carry: said as such, and not as a fault
+    big = generate(SuperpodSpec(system="dgx-b200", sus=1, storage_pb=100), catalog)
+    a = analyze(big.project, catalog)
+    assert a.storage.limited_by == "nodes' storage ports"
+    (f,) = [f for f in a.findings if f.code == "storage-fabric-limit"]
+    assert f.severity == "info" and "more switches would not raise it" in f.message
+
+
+def test_a_smallest_cluster_that_meets_higher_tiers_says_so(catalog):
+    g = generate(SuperpodSpec(system="dgx-b200", sus=4, storage_tier="good"), catalog)
+    (note,) = [n for n in g.notes if "smallest cluster" in n]
+    assert "meet the Better and Best tiers too" in note
+
+
+def test_failures_that_leave_under_90_percent_say_where_the_time_goes(catalog, hundred_k):
+    a = analyze(hundred_k, catalog)
+    (f,) = [f for f in a.findings if f.code == "training-ettr"]
+    g = a.training.goodput
+    restarts = 1 - math.exp(-g.restart_s / (g.job_mtbf_h * 3600))
+    assert g.ettr < 0.9 and f"lose {restarts * 100:.1f} %" in f.message and "restart" in f.message
+
+
+def test_the_bill_has_a_storage_section_and_says_what_it_leaves_out(b200_better):
+    bom = b200_better.bom
+    storage = next(s for s in bom.sections if s.section == "storage")
+    assert [ln.id for ln in storage.lines] == ["wekapod-nitro"]
+    assert not any(ln.id == "wekapod-nitro" for s in bom.sections if s.section == "network" for ln in s.lines)
+    assert any("appliances on this bill" in e for e in bom.exclusions)
+    assert not any("partner-supplied" in e for e in bom.exclusions)
