@@ -96,13 +96,19 @@ def central_items(net: NetworkPlan, ufm_in_band: bool = False) -> dict[str, list
         s = net.storage
         first = s.leaf - net.storage_appliance_leaves
         out["STORAGE"] = [(f"sts{i + 1}", s.switch, f"storage-spine-{i + 1:04d}", "rear") for i in range(s.spine)] + \
-                         [(f"stc{i + 1}", s.switch, f"storage-core-{i + 1:04d}", "rear") for i in range(s.core)] + \
-                         [(f"st{i + 1}", s.switch, f"storage-leaf-{i + 1:04d}", "rear") for i in range(first, s.leaf)]
-    if net.storage_plan is not None:  # the appliances, in racks of their own beside their leaves
+                         [(f"stc{i + 1}", s.switch, f"storage-core-{i + 1:04d}", "rear") for i in range(s.core)]
+        # the appliances' leaves stand in the appliances' racks, so their links stay inside those racks
+        leaves = [(f"st{i + 1}", s.switch, f"storage-leaf-{i + 1:04d}", "rear") for i in range(first, s.leaf)]
+        if net.storage_plan is None:
+            out["STORAGE"] += leaves
+    if net.storage_plan is not None:  # the appliances, in racks of their own with their leaves
         a = net.storage_plan
         width = max(4, len(str(a.count)))
-        out["ARRAY"] = [(f"sa{i + 1}", a.appliance, f"storage-array-{i + 1:0{width}d}", "front")
-                        for i in range(a.count)]
+        arrays = [(f"sa{i + 1}", a.appliance, f"storage-array-{i + 1:0{width}d}", "front") for i in range(a.count)]
+        # each leaf beside the block of appliances whose first ports it takes (the storage fabric's dealing rule)
+        k = max(len(leaves), 1)
+        out["ARRAY"] = [item for j in range(k) for item in
+                        leaves[j:j + 1] + arrays[j * a.count // k:(j + 1) * a.count // k]]
     if net.inband is not None or net.inband_management:
         items = []
         if net.inband is not None:

@@ -146,6 +146,13 @@ class _Endpoints:
                 np.repeat(np.asarray([r[2] for r in self.rows], dtype=float), n),
                 np.repeat(np.asarray([r[5] for r in self.rows], dtype=bool), n))
 
+    def ranks(self) -> tuple[np.ndarray, np.ndarray]:
+        """(row, rank) per port: which device's run of ports it is in, and its place in that run (0, 1, ...)."""
+        n = np.asarray([r[4] for r in self.rows], dtype=np.int64)
+        row = np.repeat(np.arange(len(n)), n)
+        starts = np.concatenate(([0], np.cumsum(n)[:-1])) if len(n) else np.zeros(0, dtype=np.int64)
+        return row, np.arange(int(n.sum())) - np.repeat(starts, n)
+
     def modules(self) -> Counter:
         """Ports by node-side module id ("" where the catalog has none for the cage)."""
         out: Counter = Counter()
@@ -288,9 +295,12 @@ def server_leaves(server_ports: int, leaves: int, leaf_ports: int) -> int:
     return min(leaves, max(2, math.ceil(2 * server_ports / max(leaf_ports, 1))))
 
 
-def _deal(serves: np.ndarray, n_leaves: int, leaf_ports: int) -> np.ndarray:
-    """Each port's leaf: the storage appliances' dealt in turn over the last :func:`server_leaves` leaves, so one
-    appliance's two ports reach two leaves; the clients' ports spread evenly over the leaves in rack order.
+def _deal(serves: np.ndarray, n_leaves: int, leaf_ports: int, row: np.ndarray | None = None,
+          rank: np.ndarray | None = None) -> np.ndarray:
+    """Each port's leaf: the storage appliances' over the last :func:`server_leaves` leaves, the appliances in rack
+    order in even blocks, one block a leaf (the generator stands each leaf among its block), an appliance's
+    second port on the next leaf, so that its two ports reach two leaves; the clients' ports spread evenly over
+    the leaves in rack order.
 
     In a large fabric the appliances' leaves are theirs alone: the clients' leaves then carry at most a tenth
     more each, and no node is cabled across the hall to the appliances' racks. In a small one (the RA's 4 SU:
@@ -300,7 +310,11 @@ def _deal(serves: np.ndarray, n_leaves: int, leaf_ports: int) -> np.ndarray:
     servers = np.flatnonzero(serves)
     k = server_leaves(len(servers), n_leaves, leaf_ports)
     if k:
-        leaf[servers] = n_leaves - k + np.arange(len(servers)) % k
+        if row is None:
+            row, rank = np.arange(n), np.zeros(n, dtype=np.int64)
+        devices, device = np.unique(row[servers], return_inverse=True)
+        block = device * k // max(len(devices), 1)
+        leaf[servers] = n_leaves - k + (block + rank[servers]) % k
     clients = np.flatnonzero(~serves)
     spread = n_leaves - k if k and n_leaves >= 11 * k else n_leaves
     starts = np.arange(spread, dtype=np.int64) * len(clients) // max(spread, 1)
@@ -314,7 +328,7 @@ def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict
     (a node port at half the switch port's speed or less: the 1:2 splitter is the only one catalogued)."""
     rack, z, speed, serves = ends.arrays()
     n, n_leaves = len(rack), len(leaves)
-    leaf = _deal(serves, n_leaves, int(np.median(leaves.mpo_ports)) if n_leaves else 0)
+    leaf = _deal(serves, n_leaves, int(np.median(leaves.mpo_ports)) if n_leaves else 0, *ends.ranks())
     leaves.client_gbps += np.bincount(leaf[~serves], weights=speed[~serves], minlength=n_leaves)
     leaves.server_gbps += np.bincount(leaf[serves], weights=speed[serves], minlength=n_leaves)
     per_port = np.where(2 * speed <= leaves.port_gbps[leaf], 2, 1)

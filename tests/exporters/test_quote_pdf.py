@@ -220,7 +220,7 @@ def test_pages_render_with_content(written):
 def test_rack_builds_share_one_elevation(written):
     _, _, pages = written
     text = "\n".join(pages)
-    assert "23 racks in 8 distinct builds" in text
+    assert "23 racks in 9 distinct builds" in text
     assert "Build 1  × 15 racks" in text and "e.g. SU01-01, SU01-02, SU01-03 …" in text
 
 
