@@ -10,6 +10,7 @@ and how long it took, on stderr ("Writing Quote (PDF) to q.pdf… 1.20 s"); wher
 """
 from __future__ import annotations
 
+import math
 import os
 import sys
 import time
@@ -43,6 +44,12 @@ def add_parser(subparsers) -> None:
                    help="a price list (CSV or XLSX: part number, price, currency, date) whose prices override the "
                         "catalog's for this export")
     e.add_argument("--customer", metavar="NAME", help="the customer the quote is for (overrides the project's)")
+    e.add_argument("--quote-number", metavar="Q", help="the quote's number (overrides the project's)")
+    e.add_argument("--valid-days", metavar="N", help="days the quote is valid from its date, 1-3650 (overrides the "
+                                                     "project's; default 30)")
+    e.add_argument("--section-discount", metavar="SECTION=PCT", action="append",
+                   help="percent off list on one bill section (compute, network, storage, optics, power, cooling, "
+                        "racks, software, services); repeatable, overrides the project's for that section")
 
 
 def run(args, catalog: Catalog) -> int:
@@ -52,9 +59,9 @@ def run(args, catalog: Catalog) -> int:
         flags = [f"{f.flag} {f.metavar}" for f in FORMATS.values()]
         raise UsageError(f"podplanner export: say what to write: {', '.join(flags[:-1])} or {flags[-1]}")
     priced = [fmt for fmt, _ in wanted if fmt.name in QUOTE_FORMATS]
-    for flag in ("prices", "customer"):
+    for flag in ("prices", "customer", "quote_number", "valid_days", "section_discount"):
         if getattr(args, flag) is not None and not priced:
-            raise UsageError(f"podplanner export: --{flag} applies to the quote: give it with "
+            raise UsageError(f"podplanner export: --{flag.replace('_', '-')} applies to the quote: give it with "
                              + ", ".join(FORMATS[n].flag for n in QUOTE_FORMATS if n in FORMATS))
     if args.customer is not None and not args.customer.strip():
         raise UsageError("podplanner export: --customer: give the customer's name")
@@ -136,7 +143,8 @@ class Progress:
 
 
 def _with_quote_flags(project, args):
-    """The project with ``--prices`` and ``--customer`` applied, through the same command the window uses."""
+    """The project with the quote's flags (``--prices``, ``--customer``, ``--quote-number``, ``--valid-days``,
+    ``--section-discount``) applied, through the same command the window uses."""
     from catalog.files import FileReadError
     from designer.commands import CommandError, UpdateQuoteCommand
     from designer.quote.prices import read_price_list
@@ -153,12 +161,51 @@ def _with_quote_flags(project, args):
         changes.update(prices=entries, price_list_name=name)
     if args.customer is not None:
         changes["customer"] = args.customer
+    if args.quote_number is not None:
+        if not args.quote_number.strip():
+            raise UsageError("podplanner export: --quote-number: give the quote's number")
+        changes["quote_number"] = args.quote_number.strip()
+    if args.valid_days is not None:
+        changes["validity_days"] = _whole_days(args.valid_days)
+    if args.section_discount:
+        discounts = project.quote.discount_map
+        for item in args.section_discount:
+            section, pct = _section_discount(item)
+            discounts[section] = pct
+        changes["discounts"] = discounts
     if not changes:
         return project
     try:
         return UpdateQuoteCommand(changes).apply(project, None)[0]
     except CommandError as exc:
         raise UsageError(f"podplanner export: {exc}") from None
+
+
+def _whole_days(text: str) -> int:
+    t = text.strip()
+    if not (t.isascii() and t.isdigit()) or len(t) > 4 or not 1 <= int(t) <= 3650:
+        raise UsageError(f"podplanner export: --valid-days: {text[:20]!r} is not a whole number of days from 1 to "
+                         f"3650")
+    return int(t)
+
+
+def _section_discount(item: str) -> tuple[str, float]:
+    """``network=8`` -> ("network", 8.0), or a UsageError naming the flag and the sections."""
+    from designer.quote_settings import SECTION_KEYS
+
+    section, sep, pct = item.partition("=")
+    section = section.strip().lower()
+    if not sep or section not in SECTION_KEYS:
+        raise UsageError(f"podplanner export: --section-discount: {item[:40]!r} is not SECTION=PCT with a section "
+                         f"of {', '.join(SECTION_KEYS)}")
+    try:
+        value = float(pct)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or not 0 <= value <= 100:
+        raise UsageError(f"podplanner export: --section-discount: {section}: {pct[:20]!r} is not a percentage "
+                         f"from 0 to 100")
+    return section, value
 
 
 def _dpi(text: str) -> int:

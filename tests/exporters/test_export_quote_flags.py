@@ -1,0 +1,65 @@
+"""The quote's number, validity and section discounts from the command line, as the window's quote edits set them."""
+from __future__ import annotations
+
+import pytest
+from openpyxl import load_workbook
+from pypdf import PdfReader
+
+from designer.cli import main
+from designer.samples import DGX_B200_SU
+from exporters import cli as export_command
+
+
+def run(capsys, *args):
+    code = main(list(args), commands=[export_command])
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def _summary(path) -> dict:
+    ws = load_workbook(path).worksheets[0]
+    return {row[0]: row[1] for row in ws.iter_rows(values_only=True) if row and row[0]}
+
+
+def test_number_validity_and_section_discounts_reach_the_workbook_and_the_pdf(capsys, tmp_path):
+    xlsx, pdf = tmp_path / "q.xlsx", tmp_path / "q.pdf"
+    code, out, _ = run(capsys, "export", str(DGX_B200_SU), "--xlsx", str(xlsx), "--pdf", str(pdf),
+                       "--quote-number", "Q-2026-118", "--valid-days", "45",
+                       "--section-discount", "network=8", "--section-discount", "STORAGE=5")
+    assert code == 0, out
+    summary = _summary(xlsx)
+    assert summary["Quote number"] == "Q-2026-118" and summary["Valid for (days)"] == 45
+    text = "\n".join(p.extract_text() for p in PdfReader(str(pdf)).pages)
+    assert "Q-2026-118" in text
+    # the discounts are the bill's own: the sections' net subtotals carry them
+    from catalog import load_catalog
+    from designer.analysis import analyze
+    from designer.commands import UpdateQuoteCommand
+    from designer.fileformat import load
+
+    catalog = load_catalog([])
+    project = load(DGX_B200_SU, catalog)
+    project = UpdateQuoteCommand({"discounts": {"network": 8, "storage": 5}}).apply(project, None)[0]
+    bom = analyze(project, catalog).bom
+    sections = {s.section: s for s in bom.sections}
+    assert sections["network"].discount_percent == 8 and sections["storage"].discount_percent == 5
+    assert f"{bom.price_total:,.2f}" in text
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--valid-days", "0"], "--valid-days: '0' is not a whole number of days from 1 to 3650"),
+    (["--valid-days", "4000"], "from 1 to 3650"),
+    (["--section-discount", "gpus=5"], "--section-discount: 'gpus=5' is not SECTION=PCT"),
+    (["--section-discount", "network=150"], "network: '150' is not a percentage from 0 to 100"),
+    (["--section-discount", "network=nan"], "is not a percentage"),
+    (["--quote-number", "  "], "--quote-number: give the quote's number"),
+])
+def test_bad_quote_flags_exit_2_naming_the_flag(capsys, tmp_path, args, message):
+    out = tmp_path / "q.xlsx"
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--xlsx", str(out), *args)
+    assert code == 2 and message in err and not out.exists()
+
+
+def test_quote_flags_need_a_quote_format(capsys, tmp_path):
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--svg", str(tmp_path / "p.svg"), "--quote-number", "Q")
+    assert code == 2 and "--quote-number applies to the quote" in err
