@@ -44,6 +44,10 @@ def add_parser(subparsers) -> None:
                    help="a price list (CSV or XLSX: part number, price, currency, date) whose prices override the "
                         "catalog's for this export")
     e.add_argument("--customer", metavar="NAME", help="the customer the quote is for (overrides the project's)")
+    e.add_argument("--quote-settings", metavar="FILE", type=path,
+                   help="a JSON file of quote settings, as the project file's \"quote\" object holds them "
+                        "(customer, quote_number, validity_days, discounts, ...): each key given overrides the "
+                        "project's; the flags below override the file")
     e.add_argument("--quote-number", metavar="Q", help="the quote's number (overrides the project's)")
     e.add_argument("--valid-days", metavar="N", help="days the quote is valid from its date, 1-3650 (overrides the "
                                                      "project's; default 30)")
@@ -59,7 +63,7 @@ def run(args, catalog: Catalog) -> int:
         flags = [f"{f.flag} {f.metavar}" for f in FORMATS.values()]
         raise UsageError(f"podplanner export: say what to write: {', '.join(flags[:-1])} or {flags[-1]}")
     priced = [fmt for fmt, _ in wanted if fmt.name in QUOTE_FORMATS]
-    for flag in ("prices", "customer", "quote_number", "valid_days", "section_discount"):
+    for flag in ("prices", "customer", "quote_number", "valid_days", "section_discount", "quote_settings"):
         if getattr(args, flag) is not None and not priced:
             raise UsageError(f"podplanner export: --{flag.replace('_', '-')} applies to the quote: give it with "
                              + ", ".join(FORMATS[n].flag for n in QUOTE_FORMATS if n in FORMATS))
@@ -150,7 +154,7 @@ def _with_quote_flags(project, args):
     from designer.quote.prices import read_price_list
     from designer.quote_settings import QuoteError
 
-    changes: dict = {}
+    changes: dict = _quote_file(args.quote_settings) if args.quote_settings else {}
     if args.prices:
         try:
             entries, name = read_price_list(args.prices, default_currency=project.currency)
@@ -168,7 +172,7 @@ def _with_quote_flags(project, args):
     if args.valid_days is not None:
         changes["validity_days"] = _whole_days(args.valid_days)
     if args.section_discount:
-        discounts = project.quote.discount_map
+        discounts = dict(changes["discounts"]) if "discounts" in changes else project.quote.discount_map
         for item in args.section_discount:
             section, pct = _section_discount(item)
             discounts[section] = pct
@@ -179,6 +183,40 @@ def _with_quote_flags(project, args):
         return UpdateQuoteCommand(changes).apply(project, None)[0]
     except CommandError as exc:
         raise UsageError(f"podplanner export: {exc}") from None
+
+
+#: a file of quote settings is a few kB; a price list belongs in --prices
+QUOTE_FILE_LIMIT = 1024 * 1024
+
+
+def _quote_file(path) -> dict:
+    """The quote settings a ``--quote-settings`` file gives (its ``quote`` object, or the file's own), each
+    checked as a project file's are; only the keys it gives."""
+    import json
+
+    from catalog.files import FileReadError, read_text
+    from designer.quote_settings import QuoteError, quote_from_json
+
+    def pairs(items):
+        d = dict(items)
+        if len(d) != len(items):
+            key = next(k for i, (k, _) in enumerate(items) if k in dict(items[:i]))
+            raise UsageError(f"podplanner export: --quote-settings: {path}: {key!r} is given twice in one object")
+        return d
+
+    try:
+        doc = json.loads(read_text(path, limit=QUOTE_FILE_LIMIT), object_pairs_hook=pairs)
+    except FileReadError as exc:
+        raise UsageError(f"podplanner export: --quote-settings: {path}: {exc}") from None
+    except (ValueError, RecursionError) as exc:
+        raise UsageError(f"podplanner export: --quote-settings: {path}: not valid JSON ({str(exc)[:120]})") from None
+    if isinstance(doc, dict) and set(doc) == {"quote"}:
+        doc = doc["quote"]
+    try:
+        parsed = quote_from_json(doc, "quote")
+    except QuoteError as exc:
+        raise UsageError(f"podplanner export: --quote-settings: {path}: {exc}") from None
+    return {key: getattr(parsed, key) for key in doc}
 
 
 def _whole_days(text: str) -> int:

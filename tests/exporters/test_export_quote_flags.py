@@ -63,3 +63,40 @@ def test_bad_quote_flags_exit_2_naming_the_flag(capsys, tmp_path, args, message)
 def test_quote_flags_need_a_quote_format(capsys, tmp_path):
     code, _, err = run(capsys, "export", str(DGX_B200_SU), "--svg", str(tmp_path / "p.svg"), "--quote-number", "Q")
     assert code == 2 and "--quote-number applies to the quote" in err
+
+
+def test_a_quote_settings_file_sets_the_quote_and_the_flags_override_it(capsys, tmp_path):
+    settings = tmp_path / "quote.json"
+    settings.write_text('{"quote": {"customer": "Acme AI", "quote_number": "Q-7", "validity_days": 60, '
+                        '"discounts": {"compute": 4}}}')
+    xlsx = tmp_path / "q.xlsx"
+    code, out, _ = run(capsys, "export", str(DGX_B200_SU), "--xlsx", str(xlsx), "--quote-settings", str(settings),
+                       "--valid-days", "21", "--section-discount", "network=8")
+    assert code == 0, out
+    summary = _summary(xlsx)
+    assert (summary["Customer"], summary["Quote number"], summary["Valid for (days)"]) == ("Acme AI", "Q-7", 21)
+    # the discounts the export applied: the file's for compute, the flag's for networking
+    from argparse import Namespace
+
+    from catalog import load_catalog
+    from designer.fileformat import load
+    from exporters.cli import _with_quote_flags
+
+    args = Namespace(prices=None, customer=None, quote_number=None, valid_days="21",
+                     section_discount=["network=8"], quote_settings=settings)
+    quote = _with_quote_flags(load(DGX_B200_SU, load_catalog([])), args).quote
+    assert quote.discount_map == {"compute": 4, "network": 8} and quote.validity_days == 21
+
+
+@pytest.mark.parametrize("text, message", [
+    ('{"quote": {"customer": "A", "colour": "red"}}', "quote.colour: is not a quote setting"),
+    ('{"customer": "A", "customer": "B"}', "'customer' is given twice in one object"),
+    ('{"validity_days": 0}', "quote.validity_days"),
+    ("{not json", "not valid JSON"),
+])
+def test_a_bad_quote_settings_file_exits_2_naming_the_key(capsys, tmp_path, text, message):
+    settings = tmp_path / "quote.json"
+    settings.write_text(text)
+    out = tmp_path / "q.xlsx"
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--xlsx", str(out), "--quote-settings", str(settings))
+    assert code == 2 and message in err and not out.exists()
