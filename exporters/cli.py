@@ -87,10 +87,12 @@ def run(args, catalog: Catalog) -> int:
     from designer.analysis import analyze
 
     progress = Progress(sys.stderr)
+    rows_of: dict[str, int] = {}
     with progress.step(f"Analysing {Path(args.file).name}"):
         project = load(args.file, catalog)
-        project = _with_quote_flags(project, args)
+        project = _with_quote_flags(project, args, rows_of)
         analysis = analyze(project, catalog)
+    _say_unmatched(analysis, args, rows_of)
     # Each format goes to a temporary beside its target; all are renamed into place only when every one
     # is written, so a failing format leaves no partial set (exporters/staging.py).
     staging, wrote = Staging(), []
@@ -146,7 +148,23 @@ class Progress:
         self.stream.flush()
 
 
-def _with_quote_flags(project, args):
+def _say_unmatched(analysis, args, rows_of: dict[str, int]) -> None:
+    """The price list's rows that price no part on the bill, by their row in the file, on stderr (the window
+    lists them in a finding): a typo in a part number otherwise leaves the catalog's price on its line."""
+    if not args.prices or not analysis.has("bom"):
+        return
+    from designer.quote_settings import part_key
+
+    unused = analysis.bom.price_list.unused
+    if not unused:
+        return
+    rows = sorted((rows_of.get(part_key(pn), 0), pn) for pn in unused)
+    shown = ", ".join(f"row {n} ({pn})" for n, pn in rows[:20]) + (" …" if len(rows) > 20 else "")
+    print(f"podplanner export: --prices: {len(rows):,} row{'s' if len(rows) != 1 else ''} of {Path(args.prices).name} "
+          f"match{'es' if len(rows) == 1 else ''} no part on the bill: {shown}", file=sys.stderr)
+
+
+def _with_quote_flags(project, args, rows_of: dict[str, int] | None = None):
     """The project with the quote's flags (``--prices``, ``--customer``, ``--quote-number``, ``--valid-days``,
     ``--section-discount``) applied, through the same command the window uses."""
     from catalog.files import FileReadError
@@ -157,7 +175,7 @@ def _with_quote_flags(project, args):
     changes: dict = _quote_file(args.quote_settings) if args.quote_settings else {}
     if args.prices:
         try:
-            entries, name = read_price_list(args.prices, default_currency=project.currency)
+            entries, name = read_price_list(args.prices, default_currency=project.currency, rows_of=rows_of)
         except QuoteError as exc:
             raise UsageError(f"podplanner export: --prices: {exc}") from None
         except FileReadError as exc:

@@ -162,8 +162,11 @@ def _rows_xlsx(raw: bytes, where: str) -> tuple[list[tuple[int, list]], str]:
         wb.close()
 
 
-def parse_price_rows(rows: list[tuple[int, list]], where: str, default_currency: str = "") -> tuple[PriceEntry, ...]:
-    """``rows``: (row number in the file, cells); blank rows are skipped, errors name the file's row."""
+def parse_price_rows(rows: list[tuple[int, list]], where: str, default_currency: str = "",
+                     rows_of: dict[str, int] | None = None) -> tuple[PriceEntry, ...]:
+    """``rows``: (row number in the file, cells); blank rows are skipped, errors name the file's row.
+    ``rows_of``, when given, is filled with each entry's row (by :func:`part_key`), for saying which rows
+    match nothing."""
     rows = [(n, r) for n, r in rows if any(c not in (None, "") and str(c).strip() for c in r)]
     if not rows:
         raise QuoteError(f"{where}: holds no rows")
@@ -194,11 +197,15 @@ def parse_price_rows(rows: list[tuple[int, list]], where: str, default_currency:
         if part_key(pn) in entries:
             raise QuoteError(f"{at}: part number {pn!r} is listed twice")
         entries[part_key(pn)] = entry
+        if rows_of is not None:
+            rows_of[part_key(pn)] = n
     return tuple(entries.values())
 
 
-def read_price_list(path: str | Path, default_currency: str = "") -> tuple[tuple[PriceEntry, ...], str]:
-    """(the list's entries, its file name) from a CSV or XLSX file, read through the safe reader."""
+def read_price_list(path: str | Path, default_currency: str = "",
+                    rows_of: dict[str, int] | None = None) -> tuple[tuple[PriceEntry, ...], str]:
+    """(the list's entries, its file name) from a CSV or XLSX file, read through the safe reader; ``rows_of``:
+    see :func:`parse_price_rows`."""
     path = Path(path)
     raw = read_bytes(path, PRICE_LIST_LIMIT)
     where = path.name
@@ -207,4 +214,4 @@ def read_price_list(path: str | Path, default_currency: str = "") -> tuple[tuple
         where = f"{where}, sheet {sheet}"
     else:
         rows = _rows_csv(raw, where)
-    return parse_price_rows(rows, where, default_currency), path.name
+    return parse_price_rows(rows, where, default_currency, rows_of), path.name

@@ -100,3 +100,16 @@ def test_a_bad_quote_settings_file_exits_2_naming_the_key(capsys, tmp_path, text
     out = tmp_path / "q.xlsx"
     code, _, err = run(capsys, "export", str(DGX_B200_SU), "--xlsx", str(out), "--quote-settings", str(settings))
     assert code == 2 and message in err and not out.exists()
+
+
+def test_price_list_rows_that_match_no_part_are_named_by_their_row(capsys, tmp_path):
+    prices = tmp_path / "prices.csv"
+    prices.write_text("part_number,price,currency\nDGXB-G1440+P1CMI36,480000,USD\nNOPE-123,5,USD\n\n"
+                      "MFP7E10-N010,100,USD\nTYPO-9,1,USD\n")
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(tmp_path / "b.csv"), "--prices", str(prices))
+    assert code == 0
+    assert "2 rows of prices.csv match no part on the bill: row 3 (NOPE-123), row 6 (TYPO-9)" in err
+    # a list whose every row prices a part says nothing
+    prices.write_text("part_number,price,currency\nDGXB-G1440+P1CMI36,480000,USD\n")
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(tmp_path / "b.csv"), "--prices", str(prices))
+    assert code == 0 and "match no part" not in err
