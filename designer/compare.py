@@ -123,9 +123,11 @@ def compare(a: Analysis, b: Analysis, name_a: str = "", name_b: str = "") -> dic
             unit = cur_a if cur_a == cur_b else f"{cur_a} / {cur_b}"
         rows.append({"key": key, "label": label, "unit": unit, "money": money, "a": va, "b": vb, "delta": delta,
                      "delta_percent": None if share is None else round(share * 100, 2)})
+    from .compare_bill import bill_changes
+
     return {"a": {"name": a.summary.name, "file": name_a, "currency": cur_a},
             "b": {"name": b.summary.name, "file": name_b, "currency": cur_b},
-            "figures": rows}
+            "figures": rows, "bill": bill_changes(a, b) if a.has("bom") and b.has("bom") else None}
 
 
 #: shares read to a tenth of a percent: a point of ETTR is days on a long run
@@ -187,4 +189,8 @@ def compare_text(doc: dict) -> str:
     widths = [max(len(r[i]) for r in head + body) for i in range(4)]
     lines = ["  ".join((r[0].ljust(widths[0]), r[1].rjust(widths[1]), r[2].rjust(widths[2]), r[3]))
              for r in head + body]
+    if doc.get("bill") is not None:
+        from .compare_bill import bill_changes_text
+
+        lines += [""] + bill_changes_text(doc["bill"])
     return "\n".join(line.rstrip() for line in lines)
