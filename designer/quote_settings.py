@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 import re
 import unicodedata
+from .quote_seller import Seller, SellerError, seller_from_json
 from dataclasses import dataclass, fields, replace
 from datetime import date
 
@@ -128,6 +129,8 @@ class QuoteSettings:
     depreciation_years: float = 4.0
     utilisation: float = 0.8
     energy_price_per_kwh: float = 0.10
+    #: who sells: company, address, contact, logo and default terms (designer/quote_seller.py)
+    seller: Seller = Seller()
 
     def __post_init__(self) -> None:
         _keep_nfc(self, _TEXT_FIELDS)
@@ -151,6 +154,11 @@ class QuoteSettings:
         for key in ("excluded", "prices"):
             if isinstance(changes.get(key), list):
                 changes[key] = tuple(changes[key])
+        if isinstance(changes.get("seller"), dict):
+            try:
+                changes["seller"] = seller_from_json(changes["seller"])
+            except SellerError as exc:
+                raise QuoteError(str(exc)) from None
         return replace(self, **changes)
 
     def with_discount(self, section: str, percent: float) -> QuoteSettings:
@@ -168,6 +176,10 @@ class QuoteSettings:
                 value = [p.to_json() for p in value]
             elif f.name == "excluded":
                 value = list(value)
+            elif f.name == "seller":
+                if value.empty:  # a quote without a seller saves as it did before sellers existed
+                    continue
+                value = value.to_json()
             out[f.name] = value
         return out
 
@@ -240,6 +252,8 @@ def check_quote(q: QuoteSettings) -> None:
     _number(q.depreciation_years, "quote.depreciation_years", 0.5, 30)
     _number(q.utilisation, "quote.utilisation", 0.01, 1)
     _number(q.energy_price_per_kwh, "quote.energy_price_per_kwh", 0, 100)
+    if not isinstance(q.seller, Seller):
+        raise QuoteError(f"quote.seller: must be a seller, got {q.seller!r:.40}")
 
 
 def _check_prices(prices: tuple) -> None:
@@ -285,6 +299,11 @@ def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:
                 entry = replace(entry, amount=entry.amount + 0)
             entries.append(entry)
         d["prices"] = tuple(entries)
+    if "seller" in d:
+        try:
+            d["seller"] = seller_from_json(d["seller"], f"{where}.seller")
+        except SellerError as exc:
+            raise QuoteError(str(exc)) from None
     return QuoteSettings(**d)
 
 

@@ -48,6 +48,10 @@ def add_parser(subparsers) -> None:
                    help="a JSON file of quote settings, as the project file's \"quote\" object holds them "
                         "(customer, quote_number, validity_days, discounts, ...): each key given overrides the "
                         "project's; the flags below override the file")
+    e.add_argument("--seller", metavar="FILE", type=path,
+                   help="a JSON file of the seller: company, address, contact, email, phone, tax_id, logo (a PNG "
+                        "or JPEG file), payment_terms, delivery_terms, warranty_terms, incoterm (overrides the "
+                        "quote's)")
     e.add_argument("--quote-number", metavar="Q", help="the quote's number (overrides the project's)")
     e.add_argument("--valid-days", metavar="N", help="days the quote is valid from its date, 1-3650 (overrides the "
                                                      "project's; default 30)")
@@ -63,7 +67,7 @@ def run(args, catalog: Catalog) -> int:
         flags = [f"{f.flag} {f.metavar}" for f in FORMATS.values()]
         raise UsageError(f"podplanner export: say what to write: {', '.join(flags[:-1])} or {flags[-1]}")
     priced = [fmt for fmt, _ in wanted if fmt.name in QUOTE_FORMATS]
-    for flag in ("prices", "customer", "quote_number", "valid_days", "section_discount", "quote_settings"):
+    for flag in ("prices", "customer", "quote_number", "valid_days", "section_discount", "quote_settings", "seller"):
         if getattr(args, flag) is not None and not priced:
             raise UsageError(f"podplanner export: --{flag.replace('_', '-')} applies to the quote: give it with "
                              + ", ".join(FORMATS[n].flag for n in QUOTE_FORMATS if n in FORMATS))
@@ -173,6 +177,8 @@ def _with_quote_flags(project, args, rows_of: dict[str, int] | None = None):
     from designer.quote_settings import QuoteError
 
     changes: dict = _quote_file(args.quote_settings) if args.quote_settings else {}
+    if args.seller:
+        changes["seller"] = _seller_file(args.seller)
     if args.prices:
         try:
             entries, name = read_price_list(args.prices, default_currency=project.currency, rows_of=rows_of)
@@ -207,27 +213,46 @@ def _with_quote_flags(project, args, rows_of: dict[str, int] | None = None):
 QUOTE_FILE_LIMIT = 1024 * 1024
 
 
-def _quote_file(path) -> dict:
-    """The quote settings a ``--quote-settings`` file gives (its ``quote`` object, or the file's own), each
-    checked as a project file's are; only the keys it gives."""
+def _json_file(path, flag: str):
+    """A small JSON file, each object's keys given once, or a UsageError naming ``flag`` and the file."""
     import json
 
     from catalog.files import FileReadError, read_text
-    from designer.quote_settings import QuoteError, quote_from_json
 
     def pairs(items):
         d = dict(items)
         if len(d) != len(items):
             key = next(k for i, (k, _) in enumerate(items) if k in dict(items[:i]))
-            raise UsageError(f"podplanner export: --quote-settings: {path}: {key!r} is given twice in one object")
+            raise UsageError(f"podplanner export: {flag}: {path}: {key!r} is given twice in one object")
         return d
 
     try:
-        doc = json.loads(read_text(path, limit=QUOTE_FILE_LIMIT), object_pairs_hook=pairs)
+        return json.loads(read_text(path, limit=QUOTE_FILE_LIMIT), object_pairs_hook=pairs)
     except FileReadError as exc:
-        raise UsageError(f"podplanner export: --quote-settings: {path}: {exc}") from None
+        raise UsageError(f"podplanner export: {flag}: {path}: {exc}") from None
     except (ValueError, RecursionError) as exc:
-        raise UsageError(f"podplanner export: --quote-settings: {path}: not valid JSON ({str(exc)[:120]})") from None
+        raise UsageError(f"podplanner export: {flag}: {path}: not valid JSON ({str(exc)[:120]})") from None
+
+
+def _seller_file(path):
+    """The seller a ``--seller`` file gives (its ``seller`` object, or the file's own), checked."""
+    from designer.quote_seller import SellerError, seller_from_json
+
+    doc = _json_file(path, "--seller")
+    if isinstance(doc, dict) and set(doc) == {"seller"}:
+        doc = doc["seller"]
+    try:
+        return seller_from_json(doc, "seller")
+    except SellerError as exc:
+        raise UsageError(f"podplanner export: --seller: {path}: {exc}") from None
+
+
+def _quote_file(path) -> dict:
+    """The quote settings a ``--quote-settings`` file gives (its ``quote`` object, or the file's own), each
+    checked as a project file's are; only the keys it gives."""
+    from designer.quote_settings import QuoteError, quote_from_json
+
+    doc = _json_file(path, "--quote-settings")
     if isinstance(doc, dict) and set(doc) == {"quote"}:
         doc = doc["quote"]
     try:

@@ -83,7 +83,7 @@ def test_a_quote_settings_file_sets_the_quote_and_the_flags_override_it(capsys, 
     from exporters.cli import _with_quote_flags
 
     args = Namespace(prices=None, customer=None, quote_number=None, valid_days="21",
-                     section_discount=["network=8"], quote_settings=settings)
+                     section_discount=["network=8"], quote_settings=settings, seller=None)
     quote = _with_quote_flags(load(DGX_B200_SU, load_catalog([])), args).quote
     assert quote.discount_map == {"compute": 4, "network": 8} and quote.validity_days == 21
 
@@ -113,3 +113,32 @@ def test_price_list_rows_that_match_no_part_are_named_by_their_row(capsys, tmp_p
     prices.write_text("part_number,price,currency\nDGXB-G1440+P1CMI36,480000,USD\n")
     code, _, err = run(capsys, "export", str(DGX_B200_SU), "--csv", str(tmp_path / "b.csv"), "--prices", str(prices))
     assert code == 0 and "match no part" not in err
+
+
+def test_a_seller_file_sets_the_quotes_seller(capsys, tmp_path):
+    from argparse import Namespace
+
+    from catalog import load_catalog
+    from designer.fileformat import load, loads, to_dict
+    from exporters.cli import _with_quote_flags
+
+    seller = tmp_path / "seller.json"
+    seller.write_text('{"company": "Acme Systems GmbH", "address": "Hauptstr. 1\\n10115 Berlin", '
+                      '"payment_terms": "30 days net", "incoterm": "DAP Berlin"}')
+    args = Namespace(prices=None, customer=None, quote_number=None, valid_days=None, section_discount=None,
+                     quote_settings=None, seller=seller)
+    catalog = load_catalog([])
+    project = _with_quote_flags(load(DGX_B200_SU, catalog), args)
+    s = project.quote.seller
+    assert (s.company, s.address_lines()) == ("Acme Systems GmbH", ["Hauptstr. 1", "10115 Berlin"])
+    assert s.terms == [("Payment terms", "30 days net"), ("Incoterm", "DAP Berlin")]
+    # kept with the quote in the project file, and read back the same
+    import json
+
+    assert loads(json.dumps(to_dict(project)), catalog).quote.seller == s
+    seller.write_text('{"company": "A", "fax": "1"}')
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--xlsx", str(tmp_path / "q.xlsx"), "--seller", str(seller))
+    assert code == 2 and "seller.fax: is not a seller field" in err
+    seller.write_text('{"company": "A", "logo": "logo.gif"}')
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--xlsx", str(tmp_path / "q.xlsx"), "--seller", str(seller))
+    assert code == 2 and "is not a PNG or JPEG file" in err
