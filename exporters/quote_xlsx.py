@@ -4,6 +4,8 @@ A buyer reworks a quote in a spreadsheet, so every money figure derived from a l
 price is a live formula: a line's net unit price and extended price, the section
 subtotals, the summary's totals and the cost of ownership. Each section has one
 discount cell that its lines refer to, so changing it recomputes the whole workbook.
+Each formula cell also stores the value it computes (:mod:`.quote_xlsx_values`), so a
+reader that does not recalculate (a previewer, pandas, a mail client) shows every total.
 The bill's rounding is kept (the net unit price is rounded to the cent, then
 multiplied), so the workbook's totals equal the analysis' to the cent.
 

@@ -20,7 +20,7 @@ from exporters import cli as export_command
 from exporters.quote_xlsx import COST, SUMMARY, build_workbook, write_quote_xlsx
 from exporters.quote_xlsx_values import Cached, serial, with_values
 
-from tests.exporters.test_quote_xlsx import Evaluated, row_of, section_sheets, subtotal
+from tests.exporters.test_quote_xlsx import Evaluated, recalculated_by_libreoffice, row_of, section_sheets, subtotal
 
 
 @pytest.fixture(scope="module")
@@ -162,25 +162,10 @@ def test_a_value_goes_with_a_formula():
     assert serial(date(2026, 3, 16)) == 46097
 
 
-#: LibreOffice told to recalculate every formula of an XLSX it opens (by default it keeps the stored values)
-RECALCULATE_ALWAYS = """<?xml version="1.0" encoding="UTF-8"?>
-<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema"
- xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
-<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse">
-<value>0</value></prop></item>
-</oor:items>
-"""
-
-
 @pytest.mark.libreoffice
 def test_libreoffice_recalculates_the_values_the_file_holds(mixed, tmp_path):
     """LibreOffice recalculates a copy whose stored values are all wrong (-1): what it computes is what the
     written file holds, in every formula cell, to the cent."""
-    import shutil
-    import subprocess
-
-    soffice = shutil.which("soffice")
-    assert soffice is not None, "LibreOffice (soffice) is needed: make test-consumers reads the files back with it"
     path = tmp_path / "q.xlsx"
     write_quote_xlsx(mixed, path)
     wb, _, cached = build_workbook(mixed)
@@ -189,14 +174,7 @@ def test_libreoffice_recalculates_the_values_the_file_holds(mixed, tmp_path):
         wrong.sheets[sheet] = dict.fromkeys(cells, -1)
     poisoned = tmp_path / "poisoned.xlsx"
     poisoned.write_bytes(with_values(_saved(wb), wrong))
-    profile = tmp_path / "profile"
-    (profile / "user").mkdir(parents=True)
-    (profile / "user" / "registrymodifications.xcu").write_text(RECALCULATE_ALWAYS)
-    out = tmp_path / "lo"
-    subprocess.run([soffice, f"-env:UserInstallation=file://{profile}", "--headless", "--calc",
-                    "--convert-to", "xlsx", "--outdir", str(out), str(poisoned)], check=True, timeout=180,
-                   capture_output=True)
-    ours, theirs = cached_values(path), cached_values(out / "poisoned.xlsx")
+    ours, theirs = cached_values(path), cached_values(recalculated_by_libreoffice(poisoned, tmp_path))
     cells = formula_cells(path)
     assert len(cells) > 50
     for sheet, cell, formula in cells:
