@@ -4,6 +4,8 @@ A buyer reworks a quote in a spreadsheet, so every money figure derived from a l
 price is a live formula: a line's net unit price and extended price, the section
 subtotals, the summary's totals and the cost of ownership. Each section has one
 discount cell that its lines refer to, so changing it recomputes the whole workbook.
+Each formula cell also stores the value it computes (:mod:`.quote_xlsx_values`), so a
+reader that does not recalculate (a previewer, pandas, a mail client) shows every total.
 The bill's rounding is kept (the net unit price is rounded to the cent, then
 multiplied), so the workbook's totals equal the analysis' to the cent.
 
@@ -31,6 +33,7 @@ from designer.views import BomLine, BomSection, BomView
 
 from .bom_csv import bill_of, flag_words
 from .quote_xlsx_cost import cost_sheet
+from .quote_xlsx_values import Cached, serial, with_values
 from .xlsx_cells import (
     BOLD,
     ESTIMATE,
@@ -102,8 +105,8 @@ class _SectionCells:
         self.other: dict[str, str] = {}
 
 
-def _section_sheet(ws: Worksheet, section: BomSection, bom: BomView, project_name: str, max_age_days: int
-                   ) -> _SectionCells:
+def _section_sheet(ws: Worksheet, section: BomSection, bom: BomView, project_name: str, max_age_days: int,
+                   cached: Cached) -> _SectionCells:
     cur = bom.currency
     cells = _SectionCells(ws.title)
     lines = section.lines
@@ -111,7 +114,7 @@ def _section_sheet(ws: Worksheet, section: BomSection, bom: BomView, project_nam
     widths = _Widths()
     _section_head(ws, section, cur, project_name, max_age_days, widths)
     for row, ln in enumerate(lines, start=first):
-        _line_row(ws, row, ln, cur, widths)
+        _line_row(ws, row, ln, cur, widths, cached)
     widths.see(_COL["Discount %"], "100.00")
     # the subtotals below the table are wider than any line's price
     widths.see(_COL["Extended price"], number(section.list_subtotal, 2))
@@ -125,7 +128,7 @@ def _section_sheet(ws: Worksheet, section: BomSection, bom: BomView, project_nam
     ws.page_setup.fitToWidth, ws.page_setup.fitToHeight = 1, 0
     ws.sheet_properties.pageSetUpPr.fitToPage = True
 
-    at, row = _subtotal_rows(ws, lines, cur, first, last)
+    at, row = _subtotal_rows(ws, lines, cur, first, last, cached)
     if section.unpriced:
         note = ws[f"{_COL['Net unit price']}{row}"]
         note.value = f"Excludes {count(section.unpriced, 'unpriced line')} (no price)"
@@ -164,7 +167,7 @@ def _section_head(ws: Worksheet, section: BomSection, cur: str, project_name: st
         widths.see(get_column_letter(col), max(head.split(), key=len))
 
 
-def _line_row(ws: Worksheet, row: int, ln: BomLine, cur: str, widths: _Widths) -> None:
+def _line_row(ws: Worksheet, row: int, ln: BomLine, cur: str, widths: _Widths, cached: Cached) -> None:
     """One bill line: its data, and for a priced line the formulas of its net and extended price."""
     c = {k: f"{v}{row}" for k, v in _COL.items()}
     values = {
@@ -183,10 +186,13 @@ def _line_row(ws: Worksheet, row: int, ln: BomLine, cur: str, widths: _Widths) -
         # wrong cent, while 1500*(100-12.345) is 131482.5 once its float noise is rounded off at 6 places
         values["Net unit price"] = (f"=ROUND(ROUND({c['Unit list price']}*(100-{c['Discount %']}),6),0)/100")
         values["Extended price"] = f"={c['Net unit price']}*{c['Qty']}*{c['Years']}"
+    # what the formulas compute to: the bill's own figures, rounded as the formulas round
+    computed = {"Discount %": ln.discount_percent, "Net unit price": ln.net_unit_price,
+                "Extended price": ln.extended_price}
     for name, value in values.items():
         cell = ws[c[name]]
         if name in FORMULA_COLUMNS:
-            cell.value = value
+            cached.put(cell, value, computed[name])
         else:
             put_text(cell, value)
         if name == "Discount %":
@@ -213,7 +219,23 @@ def _line_row(ws: Worksheet, row: int, ln: BomLine, cur: str, widths: _Widths) -
             widths.see(_COL[name], str(shown), MAX_WIDTH.get(name, 60))
 
 
-def _subtotal_rows(ws: Worksheet, lines, cur: str, first: int, last: int) -> tuple[dict[str, str], int]:
+def _subtotal_values(lines, cur: str) -> dict[str, float]:
+    """What each subtotal row's formula computes to: the same sums over the lines' figures, an empty price
+    counting 0."""
+    ext = [(ln, ln.extended_price or 0.0) for ln in lines]
+    in_cur = [(ln, e) for ln, e in ext if ln.currency == cur]
+    out = {"list_subtotal": sum((ln.unit_price or 0.0) * ln.quantity * ln.term_years for ln, _ in in_cur),
+           "net_subtotal": sum(e for _, e in in_cur),
+           "one_off": sum(e for ln, e in in_cur if ln.unit == "each"),
+           "per_year": sum((ln.net_unit_price or 0.0) * ln.quantity for ln, _ in in_cur if ln.unit != "each")}
+    out["discount"] = out["list_subtotal"] - out["net_subtotal"]
+    for other in {ln.currency for ln in lines if ln.currency and ln.currency != cur}:
+        out[f"other:{other}"] = sum(e for ln, e in ext if ln.currency == other)
+    return out
+
+
+def _subtotal_rows(ws: Worksheet, lines, cur: str, first: int, last: int, cached: Cached
+                   ) -> tuple[dict[str, str], int]:
     """The subtotals, below the filtered table so a filter never hides or double-counts them: where each is,
     and the first row below them."""
     span = {k: f"{v}{first}:{v}{last}" for k, v in _COL.items()}
@@ -236,6 +258,7 @@ def _subtotal_rows(ws: Worksheet, lines, cur: str, first: int, last: int) -> tup
         rows.append((f"other:{other}", f"Net subtotal in {other}, not converted and not in the {cur} totals",
                      f'=SUMIF({span["Currency"]},"{other}",{span["Extended price"]})', other))
     label_col, value_col = _COL["Net unit price"], _COL["Extended price"]
+    computed = _subtotal_values(lines, cur)
     row = last + 2
     at: dict[str, str] = {}
     for key, text, formula, currency in rows:
@@ -244,7 +267,8 @@ def _subtotal_rows(ws: Worksheet, lines, cur: str, first: int, last: int) -> tup
             formula = f"={at['list_subtotal']}-{value_col}{row + 1}"
         lab, val = ws[f"{label_col}{row}"], ws[at[key]]
         lab.value, lab.alignment = text, RIGHT
-        val.value, val.number_format = formula, _money_format(currency, cur)
+        cached.put(val, formula, computed[key])
+        val.number_format = _money_format(currency, cur)
         if key == "net_subtotal":
             lab.font = val.font = BOLD
             val.border = TOTAL_BORDER
@@ -255,18 +279,20 @@ def _subtotal_rows(ws: Worksheet, lines, cur: str, first: int, last: int) -> tup
 # -- the summary --------------------------------------------------------------------------------------------------
 
 class _Pairs:
-    """A sheet filled top to bottom with label and value pairs; ``out`` keeps where the named values are."""
+    """A sheet filled top to bottom with label and value pairs; ``out`` keeps where the named values are, and
+    ``cached`` what its formulas compute to."""
 
-    def __init__(self, ws: Worksheet, row: int):
-        self.ws, self.row = ws, row
+    def __init__(self, ws: Worksheet, row: int, cached: Cached):
+        self.ws, self.row, self.cached = ws, row, cached
         self.out: dict[str, str] = {}
 
     def pair(self, label: str, value, fmt: str | None = None, key: str | None = None, *,
-             formula: bool = False) -> None:
+             computed: float | None = None) -> None:
+        """A label and its value; with ``computed``, the value is a formula that computes to it."""
         self.ws.cell(self.row, 1, label).font = BOLD
         cell = self.ws.cell(self.row, 2)
-        if formula:
-            cell.value = value
+        if computed is not None:
+            self.cached.put(cell, value, computed)
         else:
             put_text(cell, value)
         cell.alignment = Alignment(horizontal="left")
@@ -282,15 +308,15 @@ class _Pairs:
         self.row += 1
 
 
-def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: BomView, sections: list[tuple[BomSection, _SectionCells]]
-                   ) -> dict[str, str]:
+def _summary_sheet(ws: Worksheet, analysis: Analysis, bom: BomView, sections: list[tuple[BomSection, _SectionCells]],
+                   cached: Cached) -> dict[str, str]:
     summary = analysis.summary
     put_text(ws["A1"], f"Quotation: {summary.name}")
     ws["A1"].font = TITLE
     ws["A2"] = (f"Bill of materials from PodPlanner, priced as of {bom.as_of}. Change a section's discount on "
                 "its sheet; every price, subtotal and the cost of ownership recompute.")
     ws["A2"].font = NOTE
-    sheet = _Pairs(ws, 4)
+    sheet = _Pairs(ws, 4, cached)
     _quote_pairs(sheet, analysis, bom)
     sheet.heading("Key figures")
     sheet.pair("GPUs", summary.gpus, "#,##0", "gpus")
@@ -325,9 +351,11 @@ def _quote_pairs(sheet: _Pairs, analysis: Analysis, bom: BomView) -> None:
     pair("Prepared by", quote.prepared_by or None)
     pair("Quote number", quote.quote_number or None)
     # the bill prices as of the quote's own date, or the day it was analysed when the quote has none
-    pair("Quote date", date.fromisoformat(bom.as_of), "yyyy-mm-dd", "date")
+    day = date.fromisoformat(bom.as_of)
+    pair("Quote date", day, "yyyy-mm-dd", "date")
     pair("Valid for (days)", quote.validity_days, "0", "validity")
-    pair("Valid until", f"={out['date']}+{out['validity']}", "yyyy-mm-dd", formula=True)
+    pair("Valid until", f"={out['date']}+{out['validity']}", "yyyy-mm-dd",
+         computed=serial(day) + quote.validity_days)
     pair("Currency", bom.currency)
     price_list = bom.price_list
     pair("Price list", f"{price_list.name or 'user price list'} ({number(price_list.used)} of "
@@ -341,7 +369,8 @@ def _quote_pairs(sheet: _Pairs, analysis: Analysis, bom: BomView) -> None:
 
 def _section_table(sheet: _Pairs, sections: list[tuple[BomSection, _SectionCells]], cur: str) -> None:
     """A row per section sheet (formulas on its subtotals), their total, and the quote's totals below."""
-    ws, row, out = sheet.ws, sheet.row, sheet.out
+    ws, row, out, cached = sheet.ws, sheet.row, sheet.out, sheet.cached
+    put = cached.put
     heads = ("Section", f"List subtotal ({cur})", "Discount %", f"Discount ({cur})", f"Net subtotal ({cur})",
              f"One-off ({cur})", f"Subscriptions per year ({cur})", "Unpriced lines")
     for col, head in enumerate(heads, start=1):
@@ -350,31 +379,43 @@ def _section_table(sheet: _Pairs, sections: list[tuple[BomSection, _SectionCells
     ws.row_dimensions[row].height = 30
     row += 1
     top = row
+    sums = dict.fromkeys((2, 4, 5, 6, 7, 8), 0.0)
     for section, cells in sections:
         s = cells.sheet
         link = as_text(ws.cell(row, 1, section.title))
         link.hyperlink = Hyperlink(ref=link.coordinate, location=ref(s, "A1"))
         link.font = Font(color="1F4E79", underline="single")
-        ws.cell(row, 2, f"={ref(s, cells.list_subtotal)}")
-        ws.cell(row, 3, f"={ref(s, DISCOUNT_CELL)}").number_format = "0.00"
-        ws.cell(row, 4, f"=B{row}-E{row}")
-        ws.cell(row, 5, f"={ref(s, cells.net_subtotal)}")
+        got = {2: cached.get(s, cells.list_subtotal), 5: cached.get(s, cells.net_subtotal)}
+        got[4] = got[2] - got[5]
         # a section without subscription lines is all one-off
-        ws.cell(row, 6, f"={ref(s, cells.one_off)}" if cells.one_off else f"=E{row}")
-        ws.cell(row, 7, f"={ref(s, cells.per_year)}" if cells.per_year else 0)
+        got[6] = cached.get(s, cells.one_off) if cells.one_off else got[5]
+        got[7] = cached.get(s, cells.per_year) if cells.per_year else 0
+        got[8] = section.unpriced or 0
+        put(ws.cell(row, 2), f"={ref(s, cells.list_subtotal)}", got[2])
+        put(ws.cell(row, 3), f"={ref(s, DISCOUNT_CELL)}", section.discount_percent).number_format = "0.00"
+        put(ws.cell(row, 4), f"=B{row}-E{row}", got[4])
+        put(ws.cell(row, 5), f"={ref(s, cells.net_subtotal)}", got[5])
+        put(ws.cell(row, 6), f"={ref(s, cells.one_off)}" if cells.one_off else f"=E{row}", got[6])
+        if cells.per_year:
+            put(ws.cell(row, 7), f"={ref(s, cells.per_year)}", got[7])
+        else:
+            ws.cell(row, 7, 0)
         ws.cell(row, 8, section.unpriced or None)
         for col in range(2, 8):
             if col != 3:
                 ws.cell(row, col).number_format = MONEY
+        for col in sums:
+            sums[col] += got[col]
         row += 1
     bottom = row - 1
     ws.cell(row, 1, "Total").font = BOLD
-    for col in (2, 4, 5, 6, 7, 8):
+    for col, total in sums.items():
         letter = get_column_letter(col)
-        c = ws.cell(row, col, f"=SUM({letter}{top}:{letter}{bottom})")
+        c = put(ws.cell(row, col), f"=SUM({letter}{top}:{letter}{bottom})", int(total) if col == 8 else total)
         c.number_format = MONEY if col != 8 else "0"
     # the discount the buyer gets over the whole quote, 0 where nothing is priced
-    ws.cell(row, 3, f"=IF(B{row}=0,0,D{row}/B{row}*100)").number_format = "0.00"
+    share = 0 if sums[2] == 0 else sums[4] / sums[2] * 100
+    put(ws.cell(row, 3), f"=IF(B{row}=0,0,D{row}/B{row}*100)", share).number_format = "0.00"
     for col in range(1, 9):
         ws.cell(row, col).font, ws.cell(row, col).border = BOLD, TOTAL_BORDER
     out.update(list_total=f"B{row}", discount_total=f"D{row}", net_total=f"E{row}", one_off=f"F{row}",
@@ -383,7 +424,7 @@ def _section_table(sheet: _Pairs, sections: list[tuple[BomSection, _SectionCells
     for label, key in ((f"Total at list price ({cur})", "list_total"), (f"Discount ({cur})", "discount_total"),
                        (f"Total after discount ({cur})", "net_total")):
         ws.cell(row, 1, label).font = BOLD
-        c = ws.cell(row, 2, f"={out[key]}")
+        c = put(ws.cell(row, 2), f"={out[key]}", cached.get(ws.title, out[key]))
         c.number_format, c.font = MONEY, (TITLE if key == "net_total" else BOLD)
         out[f"{key}_line"] = f"B{row}"
         row += 1
@@ -393,9 +434,11 @@ def _section_table(sheet: _Pairs, sections: list[tuple[BomSection, _SectionCells
 def _other_currencies(sheet: _Pairs, bom: BomView, sections: list[tuple[BomSection, _SectionCells]]) -> None:
     """A row per other currency the bill holds lines in: their sum, kept out of the totals."""
     for other in sorted(bom.other_currencies):
-        refs = [ref(c.sheet, c.other[other]) for _, c in sections if other in c.other]
+        held = [(c.sheet, c.other[other]) for _, c in sections if other in c.other]
         sheet.ws.cell(sheet.row, 1, f"Lines priced in {other}, not converted and not in the totals").font = BOLD
-        sheet.ws.cell(sheet.row, 2, "=" + "+".join(refs)).number_format = _money_format(other, bom.currency)
+        cell = sheet.cached.put(sheet.ws.cell(sheet.row, 2), "=" + "+".join(ref(s, c) for s, c in held),
+                                sum(sheet.cached.get(s, c) for s, c in held))
+        cell.number_format = _money_format(other, bom.currency)
         sheet.out[f"other:{other}"] = f"B{sheet.row}"
         sheet.row += 1
 
@@ -432,8 +475,8 @@ def _notes(sheet: _Pairs, bom: BomView, sections: list[tuple[BomSection, _Sectio
     sheet.row = row
 
 
-def build_workbook(analysis: Analysis) -> tuple[Workbook, int]:
-    """The workbook and the number of section sheets in it."""
+def build_workbook(analysis: Analysis) -> tuple[Workbook, int, Cached]:
+    """The workbook, the number of section sheets in it and what its formulas compute to."""
     bom = bill_of(analysis)
     name = analysis.summary.name
     wb = Workbook()
@@ -441,23 +484,24 @@ def build_workbook(analysis: Analysis) -> tuple[Workbook, int]:
     summary_ws.title = SUMMARY
     taken = {SUMMARY.lower(), COST.lower()}
     sections = []
+    cached = Cached()
     quote = _quote(analysis)
     max_age = quote.price_max_age_days
     for section in bom.sections:
         ws = wb.create_sheet(sheet_name(section.title, taken))
-        sections.append((section, _section_sheet(ws, section, bom, name, max_age)))
-    totals = _summary_sheet(summary_ws, analysis, bom, sections)
-    cost_sheet(wb.create_sheet(COST), analysis, totals, SUMMARY)
+        sections.append((section, _section_sheet(ws, section, bom, name, max_age, cached)))
+    totals = _summary_sheet(summary_ws, analysis, bom, sections, cached)
+    cost_sheet(wb.create_sheet(COST), analysis, totals, SUMMARY, cached)
     wb.properties.title = NOT_XML.sub("\ufffd", f"Quotation: {name}")
     wb.properties.creator = NOT_XML.sub("\ufffd", quote.prepared_by) or "PodPlanner"
-    return wb, len(sections)
+    return wb, len(sections), cached
 
 
 def write_quote_xlsx(analysis: Analysis, path) -> str:
-    wb, n_sections = build_workbook(analysis)
+    wb, n_sections, cached = build_workbook(analysis)
     buf = io.BytesIO()
     wb.save(buf)
-    write_atomic(path, buf.getvalue())
+    write_atomic(path, with_values(buf.getvalue(), cached))
     bom = analysis.bom
     unpriced = sum(s.unpriced for s in bom.sections)
     return (f"{count(bom.lines, 'line')} in {count(n_sections, 'section')}"

@@ -132,7 +132,8 @@ def _cell_value(value) -> str:
 def xlsx_cells(path: Path) -> dict[str, str]:
     import openpyxl
 
-    wb = openpyxl.load_workbook(path)  # formulas as written: openpyxl stores no computed values
+    wb = openpyxl.load_workbook(path)  # formulas as written
+    stored = openpyxl.load_workbook(path, data_only=True)  # and the value each formula cell stores
     out = [f"sheets: {json.dumps(wb.sheetnames, ensure_ascii=False)}\n"]
     for ws in wb.worksheets:
         out.append(f"===== {ws.title} ({ws.dimensions}) =====\n")
@@ -141,6 +142,8 @@ def xlsx_cells(path: Path) -> dict[str, str]:
                 if cell.value is None:
                     continue
                 line = f"{ws.title}!{cell.coordinate}\t{_cell_value(cell.value)}"
+                if cell.data_type == "f":
+                    line += f"\t-> {_cell_value(stored[ws.title][cell.coordinate].value)}"
                 if cell.number_format != "General":
                     line += f"\t[{cell.number_format}]"
                 out.append(line + "\n")

@@ -9,6 +9,7 @@ is read back and holds those names as they are, as text cells, never as formulas
 from __future__ import annotations
 
 import csv
+import datetime
 import subprocess
 from dataclasses import replace
 from pathlib import Path
@@ -173,6 +174,10 @@ def test_the_bill_csv_and_the_quote_workbook_keep_formula_like_text_as_text(host
     write_quote_xlsx(analysis, tmp_path / "q.xlsx")
     wb = openpyxl.load_workbook(tmp_path / "q.xlsx")
     assert {"=cmd|' /C calc'!A0", "@SUM(A1)"} <= _hostile_cells(wb, own_formulas=True, quoted=True)
+    # the workbook's own formulas store their numbers; the text kept as text stores none
+    stored = openpyxl.load_workbook(tmp_path / "q.xlsx", data_only=True)
+    own = [(ws.title, c.coordinate) for ws in wb for row in ws.iter_rows() for c in row if c.data_type == "f"]
+    assert own and all(isinstance(stored[s][c].value, (int, float, datetime.datetime)) for s, c in own)
 
 
 @pytest.mark.libreoffice

@@ -369,22 +369,40 @@ def test_no_cell_names_a_design_object_by_its_id(catalog, tmp_path):
     assert texts and not [t for t in texts if pattern.search(t) or re.search(r"\b(rack|floor|hall|project):\w", t)]
 
 
-@pytest.mark.libreoffice
-def test_spectrum_x_quote_recalculated_by_libreoffice(spectrum_x, tmp_path):
-    """The Spectrum-X quote as a buyer's spreadsheet computes it: LibreOffice opens it, recalculates every
-    formula and saves it; the totals it gets are the bill's, and the lines name only Ethernet switches."""
+#: LibreOffice told to recalculate every formula of an XLSX it opens (by default it keeps the values stored)
+RECALCULATE_ALWAYS = """<?xml version="1.0" encoding="UTF-8"?>
+<oor:items xmlns:oor="http://openoffice.org/2001/registry" xmlns:xs="http://www.w3.org/2001/XMLSchema"
+ xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance">
+<item oor:path="/org.openoffice.Office.Calc/Formula/Load"><prop oor:name="OOXMLRecalcMode" oor:op="fuse">
+<value>0</value></prop></item>
+</oor:items>
+"""
+
+
+def recalculated_by_libreoffice(src, tmp_path):
+    """The workbook at ``src`` as LibreOffice saves it after recalculating every formula: its path."""
     import shutil
     import subprocess
 
     soffice = shutil.which("soffice")
     assert soffice is not None, "LibreOffice (soffice) is needed: make test-consumers reads the files back with it"
-    src = tmp_path / "q.xlsx"
-    write_quote_xlsx(spectrum_x, src)
+    profile = tmp_path / "profile"
+    (profile / "user").mkdir(parents=True, exist_ok=True)
+    (profile / "user" / "registrymodifications.xcu").write_text(RECALCULATE_ALWAYS)
     out = tmp_path / "lo"
-    subprocess.run([soffice, f"-env:UserInstallation=file://{tmp_path / 'profile'}", "--headless", "--calc",
+    subprocess.run([soffice, f"-env:UserInstallation=file://{profile}", "--headless", "--calc",
                     "--convert-to", "xlsx", "--outdir", str(out), str(src)], check=True, timeout=180,
                    capture_output=True)
-    wb = openpyxl.load_workbook(out / "q.xlsx", data_only=True)
+    return out / src.name
+
+
+@pytest.mark.libreoffice
+def test_spectrum_x_quote_recalculated_by_libreoffice(spectrum_x, tmp_path):
+    """The Spectrum-X quote as a buyer's spreadsheet computes it: LibreOffice opens it, recalculates every
+    formula and saves it; the totals it gets are the bill's, and the lines name only Ethernet switches."""
+    src = tmp_path / "q.xlsx"
+    write_quote_xlsx(spectrum_x, src)
+    wb = openpyxl.load_workbook(recalculated_by_libreoffice(src, tmp_path), data_only=True)
     totals = [r for r in wb[SUMMARY].iter_rows(values_only=True) if r and r[0] == "Total after discount (USD)"]
     assert totals and totals[0][1] == pytest.approx(spectrum_x.bom.price_total, abs=0.01)
     texts = " ".join(str(v) for ws in wb for row in ws.iter_rows(values_only=True) for v in row if isinstance(v, str))
