@@ -228,6 +228,7 @@ def png_size(path: Path) -> dict[str, str]:
 #: format -> its text form: {"": text} for a file, {path inside: text} for a folder
 NORMALISERS = {
     "pdf": pdf_text,
+    "pdf-appendix": pdf_text,
     "xlsx": xlsx_cells,
     "csv": as_is,
     "dxf": dxf_summary,
