@@ -91,7 +91,7 @@ def price_tile(quote: Quote) -> tuple[str, str]:
     text = money(total)
     if stringWidth(text, style.fontName, style.fontSize) <= TILE_ROOM:
         return text, f"{quote.cur}, total price (net)"
-    return f"{number(total / 1e6, 1)} M", f"{quote.cur} million, total price (net)"
+    return number(total / 1e6, 1), f"{quote.cur} million, total price (net)"
 
 
 def key_figures(quote: Quote, training) -> list[tuple[str, str]]:

@@ -358,6 +358,8 @@ def test_large_design_stays_a_readable_length(large):
     assert a.summary.gpus >= 100_000
     assert 10 < len(pages) < 40 and 10 < len(inside) < 40
     text = "\n".join(pages)
+    # the total's tile, too wide to the cent, in millions
+    assert f"{a.bom.price_total / 1e6:,.1f}\nUSD million, total price (net)" in text
     assert usd(a.bom.price_total) in text
     builds = re.search(r"([\d,]+) racks in (\d+) distinct builds", text)
     assert builds and int(builds.group(1).replace(",", "")) == len(a.project.racks)
