@@ -9,7 +9,7 @@ with the diff.
 
 The text forms:
 
-* PDF (the quote): each page's text as pypdf extracts it.
+* PDF (the customer's quote, its technical appendix): each page's text as pypdf extracts it.
 * XLSX (the quote, the cabling plan): every cell that holds something, ``Sheet!A1<TAB>value``,
   a formula as written (``=SUM(E5:E9)``), text in JSON quotes (so ``"12"`` is not ``12``), and
   the number format when it is not General.
