@@ -30,7 +30,7 @@ from .staging import Staging, StagingError
 NAME = "export"
 MIN_DPI, MAX_DPI = 36, 600
 #: the formats that carry prices and the customer's name
-QUOTE_FORMATS = ("pdf", "xlsx", "csv")
+QUOTE_FORMATS = ("pdf", "pdf-appendix", "xlsx", "csv")
 
 
 def add_parser(subparsers) -> None:

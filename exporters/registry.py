@@ -24,6 +24,12 @@ def _write_pdf(analysis, path) -> str:
     return write_quote_pdf(analysis, path)
 
 
+def _write_pdf_appendix(analysis, path) -> str:
+    from .quote_pdf import write_appendix_pdf
+
+    return write_appendix_pdf(analysis, path)
+
+
 def _write_xlsx(analysis, path) -> str:
     from .quote_xlsx import write_quote_xlsx
 
@@ -80,8 +86,11 @@ _NETBOX_FILES = ("00-custom-fields.csv", "01-sites.csv", "02-locations.csv", "03
 
 FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
     ExportFormat("pdf", "Quote (PDF)", ".pdf",
-                 "the priced quote: cover, summary, floor plan, rack elevations, bill of materials, cost of "
-                 "ownership, power, cooling and fabric details, findings, sources", _write_pdf),
+                 "the customer's priced quote: cover, summary, floor plan, rack elevations, bill of materials "
+                 "with part numbers, terms and acceptance block", _write_pdf),
+    ExportFormat("pdf-appendix", "Quote technical appendix (PDF)", ".pdf",
+                 "the quote's internal technical appendix: training estimate, cost of ownership, power, cooling, "
+                 "fabric and storage details, findings, price sources and their dates", _write_pdf_appendix),
     ExportFormat("xlsx", "Quote (XLSX)", ".xlsx",
                  "the bill of materials as a workbook with live formulas: one sheet per section, summary and "
                  "cost of ownership", _write_xlsx),

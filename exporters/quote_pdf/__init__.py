@@ -1,5 +1,6 @@
-"""The customer's quote as a PDF: cover, summary, floor plan, rack elevations, priced bill, cost of ownership,
-engineering detail, findings, and the sources every price and part number rests on.
+"""The quote as two PDFs from one analysis: the customer's copy (cover, summary, floor plan, rack elevations,
+priced bill, terms and the acceptance block) and the internal technical appendix (the training estimate, cost of
+ownership, engineering detail, findings, and the sources every price and part number rests on, with their dates).
 
 Everything is read from one analysis, through its typed views; no figure is recomputed here, and
 every figure is written by :mod:`designer.formatting`. The bill's lines, subtotals and totals are
@@ -8,7 +9,8 @@ printed as the bill engine rounded them, so the PDF, the XLSX and the window agr
 The package is one module per chapter, each a function of the :class:`~.quote.Quote` being written:
 ``cover`` (cover, contents), ``summary``, ``bill`` (bill of materials, cost of ownership), ``plan``
 (floor plans, rack elevations), ``power_chain`` (power, cooling, fabric), ``goodput`` (checkpoints and
-failures, storage) and ``appendix`` (findings, assumptions, sources), over the shared ``layout`` (document
+failures, storage), ``terms`` (terms, exclusions, acceptance) and ``appendix`` (findings, assumptions,
+sources); :data:`CUSTOMER` and :data:`APPENDIX` list which each document prints, over the shared ``layout`` (document
 template, passes, page furniture), ``blocks`` (paragraphs, headings, tables, tiles) and ``text`` (escaping,
 marks, dates).
 """
@@ -30,6 +32,7 @@ from .plan import ELEVATION_H, MAX_ELEVATIONS, MAX_HALLS, elevations, floor_plan
 from .power_chain import MAX_CDU_LOOPS, MAX_POWER_ROWS, engineering
 from .quote import Quote
 from .summary import summary
+from .terms import terms
 from .text import (
     DAGGER,
     DOUBLE_DAGGER,
@@ -46,34 +49,47 @@ from .text import (
 if TYPE_CHECKING:
     from designer.analysis import Analysis
 
-#: The chapters in the order they are printed; each appends to the quote's story.
-CHAPTERS = (cover, contents, summary, floor_plan, elevations, bill, cost_of_ownership, engineering, findings,
-            sources)
+#: The customer's copy's chapters in the order they are printed; each appends to the quote's story.
+CUSTOMER = (cover, contents, summary, floor_plan, elevations, bill, terms)
+#: The internal technical appendix's chapters: everything the customer's copy leaves out.
+APPENDIX = (cover, contents, summary, cost_of_ownership, engineering, findings, sources)
 
 
 def build(quote: Quote) -> tuple[bytes, int]:
-    """The PDF of ``quote`` and its number of pages."""
+    """The PDF of ``quote`` (the customer's copy, or the appendix when ``quote.internal``) and its pages."""
     buf = io.BytesIO()
     q = quote.project.quote
+    kind = "Technical appendix" if quote.internal else "Quotation"
     doc = QuoteDoc(buf, quote.pages, project=quote.name, quote_number=quote.number, currency=quote.cur,
-                   valid_until=long_date(quote.valid_until), title=f"Quotation {quote.number}: {quote.name}",
-                   author=q.prepared_by or "PodPlanner")
+                   valid_until=long_date(quote.valid_until), title=f"{kind} {quote.number}: {quote.name}",
+                   author=q.prepared_by or "PodPlanner", kind=kind)
     quote.story = [quote.pages]  # first, so that it hears the page count of every pass
-    for chapter in CHAPTERS:
+    for chapter in APPENDIX if quote.internal else CUSTOMER:
         chapter(quote)
     doc.multiBuild(quote.story, maxPasses=6)
     return buf.getvalue(), doc.pages.total or doc.page
 
 
-def write_quote_pdf(analysis: Analysis, path) -> str:
-    """Write the quote for ``analysis`` to ``path`` (PDF); returns what it wrote in words."""
+def _write(analysis: Analysis, path, *, internal: bool) -> str:
     st.register_fonts()
     if not analysis.has("bom") or not analysis.bom.lines:
         raise ExportError("the design's bill of materials has no lines: place racks and devices first")
-    quote = Quote(analysis)
+    quote = Quote(analysis, internal=internal)
     data, pages = build(quote)
     write_atomic(path, data)
+    if internal:
+        return f"{plural(len(analysis.findings), 'finding')}, {plural(pages, 'page')}"
     return f"{plural(quote.bom.lines, 'line')}, {plural(pages, 'page')}"
+
+
+def write_quote_pdf(analysis: Analysis, path) -> str:
+    """Write the customer's quote for ``analysis`` to ``path`` (PDF); returns what it wrote in words."""
+    return _write(analysis, path, internal=False)
+
+
+def write_appendix_pdf(analysis: Analysis, path) -> str:
+    """Write the internal technical appendix of the quote for ``analysis`` to ``path`` (PDF)."""
+    return _write(analysis, path, internal=True)
 
 
 #: The names this module had before it became a package, all still importable from here.
@@ -81,4 +97,4 @@ __all__ = ["BOTTOM", "CONTENT_W", "DAGGER", "DECIMALS", "DOUBLE_DAGGER", "ELEVAT
            "MARGIN_X", "MAX_CDU_LOOPS", "MAX_ELEVATIONS", "MAX_FINDINGS", "MAX_HALLS", "MAX_POWER_ROWS", "PAGE_H",
            "PAGE_W", "SECTION_MARK", "TOP", "cell", "count", "derived_quote_number", "field_words", "keep_units", "kw",
            "kw_pair", "long_date", "money", "number", "percent", "percent_typed", "plural", "quantity",
-           "write_quote_pdf"]
+           "write_appendix_pdf", "write_quote_pdf"]

@@ -10,7 +10,7 @@ from reportlab.platypus import Paragraph
 
 from catalog.records import EVIDENCE
 from designer.formatting import number, percent, quantity
-from designer.quote_settings import parse_date
+from designer.quote_settings import QuoteError, parse_date
 
 from .. import pdf_style as st
 from .layout import CONTENT_W
@@ -177,7 +177,8 @@ def part_sources(quote: Quote) -> None:
     s = quote.story
     s += quote.subheading("Where prices and part numbers come from")
     s.append(quote.p(quote.t(
-        "For every part on the bill: the source of its price and of its part number, with how sure it is. "
+        "For every part on the bill: the source of its price, with its date and age, and of its part number, "
+        "with how sure each is. "
         "Unconfirmed figures (not found in a vendor document) are marked; numbers in brackets refer to the "
         "references below."), "Note"))
     refs: dict[str, int] = {}
@@ -202,6 +203,8 @@ def part_sources(quote: Quote) -> None:
                 price_cell = f"{ref('list:' + ln.price_source, ln.price_source)} the price list loaded"
             elif ln.unit_price is None:
                 price_cell = "no price known"
+            if ln.unit_price is not None:
+                price_cell += price_age(quote, ln.price_date)
             pn_cell = figure_text(quote, dev, "part_number", ref) if dev is not None and ln.part_number else \
                 "no part number known"
             part = quote.t(dev.name if dev is not None else ln.description.removeprefix("Spare: "))
@@ -219,6 +222,19 @@ def part_sources(quote: Quote) -> None:
             text = quote.t(title) + (f'<br/><font size="6.3" color="#5C6673">{quote.t(url)}</font>' if url else "")
             rrows.append([str(i), Paragraph(text, quote.s["Cell"])])
         s.append(quote.table(rrows, [24, CONTENT_W - 24], numeric=(0,)))
+
+
+def price_age(quote: Quote, dated: str) -> str:
+    """A price's date and its age on the quote's date, as a grey line under its source; "undated" without one."""
+    if not dated:
+        return '<br/><font size="6.3" color="#5C6673">undated</font>'
+    try:
+        on = parse_date(dated, "price date")
+    except QuoteError:  # a date the price list spells its own way: printed as it is
+        return f'<br/><font size="6.3" color="#5C6673">dated {quote.t(dated)}</font>'
+    age = (quote.on - on).days
+    when = f"{plural(age, 'day')} before the quote" if age >= 0 else f"{plural(-age, 'day')} after the quote"
+    return f'<br/><font size="6.3" color="#5C6673">dated {quote.t(long_date(on))}, {when}</font>'
 
 
 def figure_text(quote: Quote, dev, field: str, ref) -> str:

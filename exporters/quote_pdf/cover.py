@@ -48,6 +48,12 @@ def cover(quote: Quote) -> None:
                             ("LEFTPADDING", (0, 0), (-1, -1), 0)]))
     s += [t, Spacer(1, 26)]
     s.append(total_box(quote))
+    if quote.internal:
+        s += [Spacer(1, 16), quote.p(quote.t(
+            f"Internal technical appendix to quotation {quote.number}, not for the customer: the design checks' "
+            "findings, the training estimate with its checkpoints and failures, the power, cooling, fabric and "
+            "storage details, the cost of ownership, and the source and age of every price and part number."),
+            "Note")]
     s += [Spacer(1, 16), quote.p(
         "This quotation is generated from the design by PodPlanner. Quantities are counted from the placed "
         "equipment and the computed fabric; prices marked " + DAGGER + " are indicative (press, third-party "

@@ -64,13 +64,15 @@ class QuoteDoc(BaseDocTemplate):
     """The A4 document: a cover page template and a body template, each with its header and footer."""
 
     def __init__(self, buf, pages: PageCount, *, project: str, quote_number: str, currency: str, valid_until: str,
-                 title: str, author: str):
+                 title: str, author: str, kind: str = "Quotation"):
         super().__init__(buf, pagesize=A4, leftMargin=MARGIN_X, rightMargin=MARGIN_X, topMargin=TOP,
-                         bottomMargin=BOTTOM, title=title, author=author, subject=f"Quotation {quote_number}",
+                         bottomMargin=BOTTOM, title=title, author=author, subject=f"{kind} {quote_number}",
                          creator="PodPlanner", initialFontName=st.FONT, initialFontSize=9)
         self.project, self.quote_number = st.printable(project), st.printable(quote_number)
         self.currency, self.valid_until = currency, valid_until
         self.pages = pages
+        #: what the cover's band calls the document ("Quotation", "Technical appendix")
+        self.kind = kind
         body = Frame(MARGIN_X, BOTTOM, CONTENT_W, PAGE_H - TOP - BOTTOM, id="body", leftPadding=0, rightPadding=0,
                      topPadding=0, bottomPadding=0)
         cover = Frame(MARGIN_X, BOTTOM, CONTENT_W, PAGE_H - 190 - BOTTOM, id="cover", leftPadding=0,
@@ -109,7 +111,8 @@ class QuoteDoc(BaseDocTemplate):
         c.setFont(st.BOLD, 7.6)
         c.setFillColor(st.ACCENT)
         # a long quote number gets at most half the line: the project name keeps the other half
-        right = clip(f"Quote {self.quote_number}", st.FONT, 7.6, CONTENT_W / 2 - 12)
+        label = "Quote" if self.kind == "Quotation" else "Appendix to quote"
+        right = clip(f"{label} {self.quote_number}", st.FONT, 7.6, CONTENT_W / 2 - 12)
         room = CONTENT_W - c.stringWidth(right, st.FONT, 7.6) - 24
         c.drawString(MARGIN_X, y, clip(self.project, st.BOLD, 7.6, room))
         c.setFont(st.FONT, 7.6)
@@ -127,7 +130,7 @@ class QuoteDoc(BaseDocTemplate):
         c.rect(0, PAGE_H - 150, PAGE_W, 150, stroke=0, fill=1)
         c.setFillColor(st.WHITE)
         c.setFont(st.BOLD, 30)
-        c.drawString(MARGIN_X, PAGE_H - 88, "Quotation")
+        c.drawString(MARGIN_X, PAGE_H - 88, self.kind)
         c.setFont(st.FONT, 8)
         tagline = "AI datacenter design and bill of materials"
         c.drawRightString(PAGE_W - MARGIN_X, PAGE_H - 112, tagline)

@@ -30,8 +30,10 @@ if TYPE_CHECKING:
 class Quote(Blocks):
     """The state every chapter shares, and the story they write into."""
 
-    def __init__(self, analysis: Analysis):
+    def __init__(self, analysis: Analysis, *, internal: bool = False):
         super().__init__()
+        #: the internal technical appendix (findings, training, sources) rather than the customer's copy
+        self.internal = internal
         if analysis.project is None or analysis.catalog is None:
             raise ExportError("the analysis holds no design to quote (it was made without its project and catalog)")
         for key in ("bom", "cost"):

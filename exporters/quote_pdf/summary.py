@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING
 
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Spacer
 
 from designer.formatting import kw, kw_pair, money, number, percent, quantity
@@ -11,7 +12,11 @@ from designer.formatting import kw, kw_pair, money, number, percent, quantity
 from ..fabric_text import switches_label, switches_value
 from .bill import totals_table
 from .goodput import goodput
+from .layout import CONTENT_W
 from .text import cell, plural
+
+#: The width a headline tile's figure has: a quarter of the page less the gutters and the tile's padding.
+TILE_ROOM = (CONTENT_W - 3 * 6) / 4 - 14
 
 if TYPE_CHECKING:
     from .quote import Quote
@@ -19,16 +24,19 @@ if TYPE_CHECKING:
 
 def summary(quote: Quote) -> None:
     """What the design is and what it costs in one paragraph, then the headline tiles, the key figures and the
-    price of each section of the bill."""
-    training = quote.optional("training")
+    price of each section of the bill. The customer's copy keeps to the design, its power and its price; the
+    internal appendix adds the training estimate, its checkpoints and failures, and the cost of ownership's
+    rates."""
+    training = quote.optional("training") if quote.internal else None
     trained = training if training is not None and training.ok else None  # else the key figures say why
-    quote.chapter("Executive summary")
+    quote.chapter("Technical summary" if quote.internal else "Executive summary")
     s = quote.story
     s.append(opening(quote))
     s += [quote.cards(headline(quote, trained)), Spacer(1, 4)]
     s += quote.subheading("Key figures")
     s.append(quote.pairs(key_figures(quote, training)))
-    goodput(quote)
+    if quote.internal:
+        goodput(quote)
     s += quote.subheading("Price by section")
     s.append(totals_table(quote))
 
@@ -51,14 +59,21 @@ def opening(quote: Quote):
 
 
 def headline(quote: Quote, trained) -> list[tuple[str, str]]:
-    """The eight tiles under the opening: size, power, training speed and the cost of an hour and of tokens
-    ("–" where the design has no training estimate or no GPUs to price an hour of)."""
+    """The tiles under the opening: size and power; in the customer's copy the racks, halls and price, in the
+    internal appendix training speed and the cost of an hour and of tokens ("–" where the design has no
+    training estimate or no GPUs to price an hour of)."""
     summ, cost, cur = quote.a.summary, quote.cost, quote.cur
-    return [
+    tiles = [
         (number(summ.gpus), "GPUs"),
         (cell(summ.bf16_pflops, "PFLOPS"), "peak PFLOPS, dense BF16"),
         (kw(summ.it_power_max_kw), f"IT power, maximum ({kw(summ.it_power_typical_kw)} typical)"),
         (kw(summ.facility_power_kw), "facility power at maximum draw"),
+    ]
+    if not quote.internal:
+        return tiles + [(number(summ.racks), "racks"), (number(summ.halls), "halls" if summ.halls != 1 else "hall"),
+                        (number(quote.bom.lines), "bill lines"),
+                        price_tile(quote)]
+    return tiles + [
         (cell(summ.tokens_per_s, "tokens/s") if trained else "–", "tokens per second, training"),
         (quantity(trained.time_to_train_days, "days") if trained and trained.time_to_train_days else "–",
          "to train the workload"),
@@ -67,6 +82,16 @@ def headline(quote: Quote, trained) -> list[tuple[str, str]]:
         (money(cost.cost_per_million_tokens, cur) if cost.cost_per_million_tokens is not None else "–",
          "per million training tokens"),
     ]
+
+
+def price_tile(quote: Quote) -> tuple[str, str]:
+    """The net total as a tile: to the cent where it fits the tile, else in millions (the key figures and the
+    bill print it to the cent)."""
+    total, style = quote.bom.price_total, quote.s["Figure"]
+    text = money(total)
+    if stringWidth(text, style.fontName, style.fontSize) <= TILE_ROOM:
+        return text, f"{quote.cur}, total price (net)"
+    return number(total / 1e6, 1), f"{quote.cur} million, total price (net)"
 
 
 def key_figures(quote: Quote, training) -> list[tuple[str, str]]:
@@ -95,7 +120,8 @@ def key_figures(quote: Quote, training) -> list[tuple[str, str]]:
     if floor is not None:
         rows.append(("Total weight; highest floor load", f"{quantity(floor.total_weight_kg, 'kg')}; "
                                                          f"{quantity(floor.max_load_kg_m2, 'kg/m²')}"))
-    rows += training_figures(training)
+    if quote.internal:
+        rows += training_figures(training)
     return rows + price_figures(quote)
 
 
@@ -130,6 +156,8 @@ def price_figures(quote: Quote) -> list[tuple[str, str]]:
     b, cost, cur = quote.bom, quote.cost, quote.cur
     rows = [("Total price (net)", money(b.price_total, cur)
              + (f", {money(b.list_total, cur)} at list" if b.discount_total else ""))]
+    if not quote.internal:  # the cost of ownership rests on the training estimate: the appendix's
+        return rows
     if cost.cost_per_gpu_hour is not None:
         rows.append(("Cost per GPU-hour", money(cost.cost_per_gpu_hour, cur)))
     if cost.cost_per_million_tokens is not None:

@@ -9,7 +9,7 @@ with the diff.
 
 The text forms:
 
-* PDF (the quote): each page's text as pypdf extracts it.
+* PDF (the customer's quote, its technical appendix): each page's text as pypdf extracts it.
 * XLSX (the quote, the cabling plan): every cell that holds something, ``Sheet!A1<TAB>value``,
   a formula as written (``=SUM(E5:E9)``), text in JSON quotes (so ``"12"`` is not ``12``), and
   the number format when it is not General.
@@ -231,6 +231,7 @@ def png_size(path: Path) -> dict[str, str]:
 #: format -> its text form: {"": text} for a file, {path inside: text} for a folder
 NORMALISERS = {
     "pdf": pdf_text,
+    "pdf-appendix": pdf_text,
     "xlsx": xlsx_cells,
     "csv": as_is,
     "dxf": dxf_summary,

@@ -23,7 +23,7 @@ from exporters import pdf_style as st
 from exporters import pdf_text
 from exporters.elevation_drawing import elevation_drawing, fit
 from exporters.plan_drawing import plan_drawing
-from exporters.quote_pdf import write_quote_pdf
+from exporters.quote_pdf import write_appendix_pdf, write_quote_pdf
 
 ELLIPSIS = pdf_text.ELLIPSIS
 
@@ -129,9 +129,10 @@ def renamed(project, *, rack="", row="", hall="", device="", name="", descriptio
                                description=description or project.description)
 
 
-def quote_of(project, catalog, path) -> list[str]:
-    """Write the quote of ``project``; each page's text, after rendering every page."""
-    write_quote_pdf(analyze(project, catalog), path)
+def quote_of(project, catalog, path, *, appendix: bool = False) -> list[str]:
+    """Write the quote of ``project`` (its customer's copy, or its technical appendix); each page's text, after
+    rendering every page."""
+    (write_appendix_pdf if appendix else write_quote_pdf)(analyze(project, catalog), path)
     pdf = pdfium.PdfDocument(str(path))
     try:
         for page in pdf:
@@ -150,10 +151,11 @@ def test_a_2000_character_rack_name_is_cut_in_the_findings_and_the_elevations(su
     """The findings name the rack by the first of its name and go on: what the rack draws, the other racks."""
     project = renamed(su, rack="X" * 2000)
     racks = (dataclasses.replace(project.racks[0], power_limit_kw=1.0),) + project.racks[1:]
-    pages = quote_of(dataclasses.replace(project, racks=racks), catalog, tmp_path / "quote.pdf")
+    pages = quote_of(dataclasses.replace(project, racks=racks), catalog, tmp_path / "quote.pdf", appendix=True)
     findings = next(t for t in pages if "The design checks report" in t)
     assert re.search(f"X{ELLIPSIS} draws up to [0-9.]+ kW, over its 1 kW limit", findings)
     assert re.search(f"Racks X+\\n(X+\\n)*X+{ELLIPSIS}, SU01-02 \\+14 more", findings)
+    pages = quote_of(dataclasses.replace(project, racks=racks), catalog, tmp_path / "quote.pdf")
     elevations = next(t for t in pages if "Rack elevations" in t and "e.g." in t)
     assert re.search(f"e\\.g\\. X+{ELLIPSIS}", elevations)
 
@@ -162,25 +164,32 @@ def test_names_of_2000_characters_everywhere_stay_in_their_cells(su, catalog, tm
     """No break opportunity in any of them: each is cut, and no cell is taller than a page."""
     project = renamed(su, rack="R" * 2000, row="W" * 2000, hall="H" * 2000, device="D" * 2000,
                       name="P" * 2000, description="E" * 2000)
-    pages = quote_of(project, catalog, tmp_path / "quote.pdf")
-    assert pages[0].count("PPPP") and f"P{ELLIPSIS}" in pages[0]
-    assert "(shortened: the first" in pages[0] and "of its 2,000 characters)" in pages[0]
-    for letter in "PEHRW":
-        assert sum(len(r) for r in runs(pages[:1] if letter == "E" else pages[1:], letter)) > 0, letter
-    # the header of every body page: the project's name cut to half the line, ellipsis and all
-    assert all(re.search(f"P+{ELLIPSIS}\\n?Quote ", t) for t in pages[2:]), "header"
+    body = []
+    for appendix, label in ((False, "Quote "), (True, "Appendix to quote ")):
+        pages = quote_of(project, catalog, tmp_path / "quote.pdf", appendix=appendix)
+        assert pages[0].count("PPPP") and f"P{ELLIPSIS}" in pages[0]
+        assert "(shortened: the first" in pages[0] and "of its 2,000 characters)" in pages[0]
+        assert runs(pages[:1], "E"), "description"
+        body += pages[1:]
+        # the header of every body page: the project's name cut to half the line, ellipsis and all
+        assert all(re.search(f"P+{ELLIPSIS}\\n?{label}", t) for t in pages[2:]), "header"
+    for letter in "PHRW":  # each cut where one of the two documents prints it
+        assert sum(len(r) for r in runs(body, letter)) > 0, letter
 
 
 def test_megabytes_of_names_and_description(su, catalog, tmp_path):
     path = tmp_path / "quote.pdf"
     project = renamed(su, rack="R" * 5_000_000, row="W" * 5_000_000, hall="H" * 5_000_000,
                       device="D" * 5_000_000, name="P" * 1_000_000, description="E" * 10_000_000)
-    pages = quote_of(project, catalog, path)
-    assert path.stat().st_size < 1_000_000  # no name went into the file whole
-    assert "of its 10,000,000 characters)" in pages[0]
-    assert PdfReader(str(path)).metadata.title.endswith(ELLIPSIS)
+    both = []
+    for appendix in (False, True):
+        pages = quote_of(project, catalog, path, appendix=appendix)
+        assert path.stat().st_size < 1_000_000  # no name went into the file whole
+        assert "of its 10,000,000 characters)" in pages[0]
+        assert PdfReader(str(path)).metadata.title.endswith(ELLIPSIS)
+        both += pages
     for letter in "PEHRW":
-        found = runs(pages, letter)
+        found = runs(both, letter)
         assert found and all(len(r) < 200 for r in found), letter
         assert any(r.endswith(ELLIPSIS) for r in found), letter
 

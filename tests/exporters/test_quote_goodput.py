@@ -11,7 +11,7 @@ from pypdf import PdfReader
 from designer.analysis import analyze
 from designer.fileformat import load
 from designer.formatting import number, percent, quantity
-from exporters.quote_pdf import write_quote_pdf
+from exporters.quote_pdf import write_appendix_pdf
 from exporters.quote_xlsx import write_quote_xlsx
 
 #: a kept 4-SU DGX B200 design without storage appliances (the tier's own figures are used)
@@ -19,8 +19,8 @@ NO_APPLIANCES = Path(__file__).resolve().parent / "golden" / "dgx-b200-4su.podpl
 
 
 def pdf_words(analysis, path: Path) -> str:
-    """The PDF's text with every run of white space as one space (a value may wrap in its cell)."""
-    write_quote_pdf(analysis, path)
+    """The technical appendix's text with every run of white space as one space (a value may wrap in its cell)."""
+    write_appendix_pdf(analysis, path)
     return " ".join(" ".join(p.extract_text() for p in PdfReader(str(path)).pages).split())
 
 

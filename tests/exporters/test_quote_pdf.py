@@ -1,4 +1,5 @@
-"""The quote PDF: written from one analysis, read back with pypdf and rendered with pypdfium2.
+"""The quote PDFs, the customer's copy and the internal technical appendix: written from one analysis, read back
+with pypdf and rendered with pypdfium2.
 
 Every figure is compared with the bill as the analysis holds it, formatted the way a
 customer reads it ("USD 1,081,000.00"), so a total that drifts from the bill, a lost
@@ -25,7 +26,7 @@ from designer.model import MountedDevice
 from designer.samples import DGX_B200_SU, GB200_NVL72_SU
 from designer.views import ViewError
 from exporters.base import ExportError
-from exporters.quote_pdf import derived_quote_number, write_quote_pdf
+from exporters.quote_pdf import derived_quote_number, write_appendix_pdf, write_quote_pdf
 
 CUSTOMER = "Acme AI Labs & Partners <EU>"
 QUOTE_NUMBER = "QT-2026-0042"
@@ -64,6 +65,25 @@ def written(analysis, tmp_path_factory):
     path = tmp_path_factory.mktemp("quote") / "quote.pdf"
     account = write_quote_pdf(analysis, path)
     return path, account, pages_text(path)
+
+
+@pytest.fixture(scope="module")
+def appendix(analysis, tmp_path_factory):
+    path = tmp_path_factory.mktemp("appendix") / "appendix.pdf"
+    account = write_appendix_pdf(analysis, path)
+    return path, account, pages_text(path)
+
+
+def toc_checks(path, pages, checks: dict[str, str]) -> None:
+    """Each title is in the contents with the page its chapter opens on."""
+    toc = pages[1]
+    assert "Contents" in toc
+    for title, opening in checks.items():
+        # the dotted leader and the page number are drawn when the entry is: pypdf may read them before it
+        m = (re.search(r"^" + re.escape(title) + r"[ .]+(\d+)\s*$", toc, re.M)
+             or re.search(r"[ .]+ (\d+)\n" + re.escape(title) + r"\s*$", toc, re.M))
+        assert m, title
+        assert opening in pages[int(m.group(1)) - 1], title
 
 
 def test_account_names_lines_and_pages(analysis, written):
@@ -154,22 +174,22 @@ def test_indicative_and_stale_prices_are_marked_with_a_legend(written):
     assert "‡ price older than 365 days" in text
 
 
-def test_table_of_contents_lists_chapters_with_their_pages(written):
+def test_table_of_contents_lists_chapters_with_their_pages(written, appendix):
     path, _, pages = written
-    toc = pages[1]
-    assert "Contents" in toc
-    checks = {"Executive summary": "is a design of 248 GPUs", "Floor plan": "Scale 1:",
-              "Rack elevations": "distinct build", "Bill of materials": "Unit price is the list price",
-              "Cost of ownership": "Straight-line cost of ownership", "Findings": "The design checks report",
-              "Assumptions and sources": "Quote assumptions"}
-    for title, opening in checks.items():
-        # the dotted leader and the page number are drawn when the entry is: pypdf may read them before it
-        m = (re.search(r"^" + re.escape(title) + r"[ .]+(\d+)\s*$", toc, re.M)
-             or re.search(r"[ .]+ (\d+)\n" + re.escape(title) + r"\s*$", toc, re.M))
-        assert m, title
-        assert opening in pages[int(m.group(1)) - 1], title
+    toc_checks(path, pages, {"Executive summary": "is a design of 248 GPUs", "Floor plan": "Scale 1:",
+                             "Rack elevations": "distinct build", "Bill of materials": "Unit price is the list price",
+                             "Terms and acceptance": "This quotation is valid for 45 days"})
     outline = [item.title for item in PdfReader(str(path)).outline if not isinstance(item, list)]
-    assert outline[:3] == ["Executive summary", "Floor plan", "Rack elevations"]
+    assert outline == ["Executive summary", "Floor plan", "Rack elevations", "Bill of materials",
+                       "Terms and acceptance"]
+    path, _, pages = appendix
+    toc_checks(path, pages, {"Technical summary": "is a design of 248 GPUs",
+                             "Cost of ownership": "Straight-line cost of ownership",
+                             "Power, cooling, fabric and storage": "Power",
+                             "Findings": "The design checks report", "Assumptions and sources": "Quote assumptions"})
+    outline = [item.title for item in PdfReader(str(path)).outline if not isinstance(item, list)]
+    assert outline == ["Technical summary", "Cost of ownership", "Power, cooling, fabric and storage", "Findings",
+                       "Assumptions and sources"]
 
 
 def test_every_font_is_embedded_vera(written):
@@ -224,8 +244,8 @@ def test_rack_builds_share_one_elevation(written):
     assert "Build 1  × 15 racks" in text and "e.g. SU01-01, SU01-02, SU01-03 …" in text
 
 
-def test_cost_of_ownership_inputs_and_results(analysis, written):
-    _, _, pages = written
+def test_cost_of_ownership_inputs_and_results(analysis, appendix):
+    _, _, pages = appendix
     cost = analysis.cost
     page = next(t for t in pages if "Straight-line cost of ownership" in t)
     for name, amount in (("capital", cost.capital), ("depreciation", cost.depreciation_per_year),
@@ -238,16 +258,21 @@ def test_cost_of_ownership_inputs_and_results(analysis, written):
         assert assumption[:1].upper() + assumption[1:40] in page
 
 
-def test_sources_cite_the_catalog_with_unconfirmed_marked(analysis, written):
-    _, _, pages = written
+def test_sources_cite_the_catalog_with_unconfirmed_marked(analysis, appendix):
+    _, _, pages = appendix
     text = "\n".join(pages)
     src = analysis.catalog.sources[analysis.catalog.get("dgx-b200").figure("price.amount").source]
     assert src.title in text
     assert "unconfirmed" in text and "References" in text
 
 
-def test_exclusions_and_caveats_of_the_bill_are_printed(analysis, written):
+def test_exclusions_and_caveats_of_the_bill_are_printed(analysis, written, appendix):
+    """The customer reads what the quote leaves out; the appendix also holds the notes its figures rest on."""
     text = re.sub(r"\s+", " ", "\n".join(written[2]))
+    assert "Not included" in text
+    for line in analysis.bom.exclusions:
+        assert line in text
+    text = re.sub(r"\s+", " ", "\n".join(appendix[2]))
     assert "Not included" in text
     for line in analysis.bom.exclusions + analysis.bom.notes:
         assert line in text
@@ -285,8 +310,8 @@ def test_a_section_without_any_price_says_so(tmp_path):
 def test_findings_are_capped_with_a_count_of_the_rest(analysis, tmp_path):
     many = tuple(Finding("warning", "test", f"synthetic finding {i}", "project:bom") for i in range(230))
     path = tmp_path / "q.pdf"
-    write_quote_pdf(dataclasses.replace(analysis, findings=(Finding("error", "x", "the worst", "hall:hall-1"),)
-                                        + many), path)
+    write_appendix_pdf(dataclasses.replace(analysis, findings=(Finding("error", "x", "the worst", "hall:hall-1"),)
+                                           + many), path)
     text = "\n".join(pages_text(path))
     assert "1 error, 230 warnings" in text
     assert "synthetic finding 198" in text and "synthetic finding 199" not in text
@@ -301,11 +326,12 @@ def test_findings_are_capped_with_a_count_of_the_rest(analysis, tmp_path):
                                              ("cost", "yearly_cost"), ("fabric", "transceivers")])
 def test_a_figure_the_analysis_lacks_fails_instead_of_printing_zero(analysis, tmp_path, section, figure):
     """The quote once printed "Cooling equipment 0.0 kW" for a figure read under a misspelt key: read through the
-    typed views, a figure an engine did not write stops the quote, naming the figure."""
+    typed views, a figure an engine did not write stops the quote, naming the figure (the appendix prints them
+    all)."""
     sections = dict(analysis.sections)
     sections[section] = {k: v for k, v in sections[section].items() if k != figure}
     with pytest.raises(ViewError, match=rf"{section}\.{figure}"):
-        write_quote_pdf(dataclasses.replace(analysis, sections=MappingProxyType(sections)), tmp_path / "q.pdf")
+        write_appendix_pdf(dataclasses.replace(analysis, sections=MappingProxyType(sections)), tmp_path / "q.pdf")
     assert not (tmp_path / "q.pdf").exists()
 
 
@@ -322,21 +348,25 @@ def large(catalog, tmp_path_factory):
     a = analyze(dgx_b200_project(), catalog)
     path = tmp_path_factory.mktemp("large") / "quote.pdf"
     write_quote_pdf(a, path)
-    return a, path, pages_text(path)
+    inside = path.with_name("appendix.pdf")
+    write_appendix_pdf(a, inside)
+    return a, path, pages_text(path), pages_text(inside)
 
 
 def test_large_design_stays_a_readable_length(large):
-    a, _, pages = large
+    a, _, pages, inside = large
     assert a.summary.gpus >= 100_000
-    assert 15 < len(pages) < 60
+    assert 10 < len(pages) < 40 and 10 < len(inside) < 40
     text = "\n".join(pages)
+    # the total's tile, too wide to the cent, in millions
+    assert f"{a.bom.price_total / 1e6:,.1f}\nUSD million, total price (net)" in text
     assert usd(a.bom.price_total) in text
     builds = re.search(r"([\d,]+) racks in (\d+) distinct builds", text)
     assert builds and int(builds.group(1).replace(",", "")) == len(a.project.racks)
 
 
 def test_a_table_that_spans_pages_repeats_its_header(large):
-    _, _, pages = large
+    _, _, _, pages = large
     # the per-row power table of the large design is longer than a page
     with_rows = [i for i, t in enumerate(pages) if "Racks in row" in t]
     assert len(with_rows) >= 2 and with_rows == list(range(with_rows[0], with_rows[0] + len(with_rows)))
@@ -376,6 +406,9 @@ def test_findings_and_cdu_loops_name_racks_and_units_as_people_read_them(catalog
     analysis = analyze(project, catalog)
     path = tmp_path / "q.pdf"
     write_quote_pdf(analysis, path)
+    customer = "\n".join(pages_text(path))
+    assert "su01-01" not in customer and "spine-02" not in customer
+    write_appendix_pdf(analysis, path)
     pages = pages_text(path)
     text = "\n".join(pages)
     findings = text[text.index("The design checks report"):]

@@ -1,5 +1,5 @@
-"""The quote PDF's power chain table: the UPS, busway and generator figures a facilities team signs off,
-read back from the PDF and compared with the analysis."""
+"""The quote's power chain table: the UPS, busway and generator figures a facilities team signs off, read back
+from the technical appendix and compared with the analysis."""
 from __future__ import annotations
 
 from pypdf import PdfReader
@@ -8,13 +8,13 @@ from designer.analysis import analyze
 from designer.fileformat import load
 from designer.formatting import kw, number
 from designer.samples import GB200_NVL72_SU
-from exporters.quote_pdf import write_quote_pdf
+from exporters.quote_pdf import write_appendix_pdf, write_quote_pdf
 
 
 def test_the_chain_above_the_racks_is_printed_with_the_analysis_figures(catalog, tmp_path):
     a = analyze(load(GB200_NVL72_SU, catalog), catalog)
     path = tmp_path / "quote.pdf"
-    write_quote_pdf(a, path)
+    write_appendix_pdf(a, path)
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(path)).pages)
     assert "Power chain above the racks" in text
     ups = a.power.ups[0].systems[0]
@@ -28,20 +28,21 @@ def test_the_chain_above_the_racks_is_printed_with_the_analysis_figures(catalog,
 
 def test_a_spectrum_x_fabric_is_named_with_its_planes_and_super_spine(spectrum_x, tmp_path):
     """1 SU of DGX B300 on Spectrum-X: per plane 8 leaves and 4 spines (64 nodes x 8 rails at 400G on 128-port
-    SN5610s), both planes 16 and 8; the quote says so on the summary and on the fabric page."""
+    SN5610s), both planes 16 and 8; the customer's summary says so, and the appendix's summary and fabric page."""
     path = tmp_path / "q.pdf"
-    write_quote_pdf(spectrum_x, path)
-    text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(path)).pages)
     row = "Switches: leaf / spine / super-spine Spectrum-X Ethernet, 2 planes: 16 / 8 / 0 (8 / 4 / 0 per plane)"
-    assert text.count(row) == 2  # key figures and the fabric page
+    for write, times in ((write_quote_pdf, 1), (write_appendix_pdf, 2)):
+        write(spectrum_x, path)
+        text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(path)).pages)
+        assert text.count(row) == times  # key figures (and the fabric page)
+        assert "leaf / spine / core" not in text and "UFM" not in text
     assert "2 independent planes" in text and "1,024 node links" in text
     assert "Switch tiers, all 2 planes (each plane 8 leaf, 4 spine)" in text
-    assert "leaf / spine / core" not in text and "UFM" not in text
 
 
 def test_a_twin_plane_quote_says_what_losing_a_plane_costs_the_job(spectrum_x, tmp_path):
     path = tmp_path / "q.pdf"
-    write_quote_pdf(spectrum_x, path)
+    write_appendix_pdf(spectrum_x, path)
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(path)).pages)
     lost = spectrum_x.training.scenarios.plane_lost
     assert lost is not None and lost.tokens_per_s < spectrum_x.training.tokens_per_s

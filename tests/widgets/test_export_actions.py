@@ -26,6 +26,22 @@ def test_the_menu_lists_the_formats_the_command_line_offers(window):
     assert set(window.exports.actions) == set(FORMATS)
 
 
+def test_the_window_offers_the_customer_quote_and_its_technical_appendix(window, qtbot, tmp_path, monkeypatch):
+    from pypdf import PdfReader
+
+    titles = [a.text() for a in window.export_menu.actions()]
+    assert "Quote (PDF)…" in titles and "Quote technical appendix (PDF)…" in titles
+    for name in ("pdf", "pdf-appendix"):
+        out = tmp_path / f"{name}.pdf"
+        monkeypatch.setattr(type(window.exports), "ask_path", lambda self, fmt, out=out: str(out))
+        with qtbot.waitSignal(window.exports.exported, timeout=60000):
+            window.exports.actions[name].trigger()
+    quote = " ".join(p.extract_text() for p in PdfReader(str(tmp_path / "pdf.pdf")).pages)
+    appendix = " ".join(p.extract_text() for p in PdfReader(str(tmp_path / "pdf-appendix.pdf")).pages)
+    assert "Accepted for" in quote and "The design checks report" not in quote
+    assert "The design checks report" in appendix and "Accepted for" not in appendix
+
+
 def _rows(path):
     return list(csv.DictReader(path.open(encoding="utf-8", newline="")))
 
