@@ -348,6 +348,9 @@ def _quote_pairs(sheet: _Pairs, analysis: Analysis, bom: BomView) -> None:
     pair, out = sheet.pair, sheet.out
     pair("Project", analysis.summary.name)
     pair("Customer", quote.customer or None)
+    seller = quote.seller
+    pair("Seller", " · ".join(x for x in (seller.company, ", ".join(seller.address_lines()), seller.email,
+                                          f"tax id {seller.tax_id}" if seller.tax_id else "") if x) or None)
     pair("Prepared by", quote.prepared_by or None)
     pair("Quote number", quote.quote_number or None)
     # the bill prices as of the quote's own date, or the day it was analysed when the quote has none

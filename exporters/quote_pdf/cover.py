@@ -9,6 +9,7 @@ from reportlab.platypus.tableofcontents import TableOfContents
 from designer.formatting import money, number, percent
 
 from .. import pdf_style as st
+from ..base import ExportError
 from ..pdf_text import clip_counted
 from .layout import CONTENT_W, table_style
 from .text import DAGGER, fit_lines, lines_room, long_date, plural
@@ -30,16 +31,22 @@ def cover(quote: Quote) -> None:
     if summ.halls != 1:
         line += f" across {plural(summ.halls, 'hall')}"
     s.append(quote.p(description(quote) + quote.t(line), "CoverSub"))
-    rows = [("Customer", q.customer.strip() or "To be confirmed", ""),
-            ("Prepared by", q.prepared_by.strip() or "PodPlanner", ""),
+    seller = q.seller
+    if seller.logo:
+        s.append(logo(seller.logo))
+    rows = ([("Seller", seller_text(seller), f"tax id {seller.tax_id}" if seller.tax_id else "")]
+            if not seller.empty else [])
+    rows += [("Customer", q.customer.strip() or "To be confirmed", ""),
+             ("Prepared by", q.prepared_by.strip() or seller.contact.strip() or "PodPlanner", ""),
             ("Quote number", quote.number, "derived from the project name and date" if quote.number_derived else ""),
             ("Quote date", long_date(quote.on), "" if q.quote_date else "prices as of this date"),
             ("Valid until", long_date(quote.valid_until), f"{plural(q.validity_days, 'day')} from the quote date"),
             ("Currency", quote.cur, "all prices exclude tax and shipping")]
     cells = []
     for label, value, note in rows:
-        value = fit_lines(value, CONTENT_W - 110, VALUE_LINES, font=st.BOLD, size=10.5)
-        v = quote.t(value) + (f'<br/><font name="{st.FONT}" size="7" color="#5C6673">{quote.t(note)}</font>'
+        value = "\n".join(fit_lines(part, CONTENT_W - 110, VALUE_LINES, font=st.BOLD, size=10.5)
+                          for part in value.split("\n")[:VALUE_LINES + 2])
+        v = quote.t(value).replace("\n", "<br/>") + (f'<br/><font name="{st.FONT}" size="7" color="#5C6673">{quote.t(note)}</font>'
                               if note else "")
         cells.append([quote.p(quote.t(label), "CoverLabel"), quote.p(v, "CoverValue")])
     t = Table(cells, colWidths=[110, CONTENT_W - 110])
@@ -59,6 +66,40 @@ def cover(quote: Quote) -> None:
         "equipment and the computed fabric; prices marked " + DAGGER + " are indicative (press, third-party "
         "or planning estimates) and are to be confirmed by the vendor before ordering.", "Note")]
     s += [NextPageTemplate("body")]
+
+
+#: the seller's logo on the cover: at most this high and wide, its proportions kept
+LOGO_H, LOGO_W = 48.0, 180.0
+
+
+def seller_text(seller) -> str:
+    """The seller on the cover: company, address lines, contact and how to reach them (one per line)."""
+    reach = " · ".join(x for x in (seller.contact, seller.email, seller.phone) if x.strip())
+    return "\n".join(x for x in [seller.company, *seller.address_lines(), reach] if x.strip())
+
+
+def seller_line(seller) -> str:
+    """The seller in one line for every page's footer ("" without a seller)."""
+    if seller.empty:
+        return ""
+    parts = [seller.company, ", ".join(seller.address_lines()), seller.email or seller.phone,
+             f"tax id {seller.tax_id}" if seller.tax_id else ""]
+    return " · ".join(p for p in parts if p.strip())
+
+
+def logo(path: str):
+    """The seller's logo as a flowable, or an ExportError naming the file that cannot be drawn."""
+    from reportlab.lib.utils import ImageReader
+    from reportlab.platypus import Image
+
+    try:
+        width, height = ImageReader(path).getSize()
+    except Exception as exc:  # reportlab raises what PIL raises: any unreadable image
+        raise ExportError(f"the seller's logo {path[-80:]!r} cannot be read as an image ({str(exc)[:80]})") from None
+    scale = min(LOGO_H / height, LOGO_W / width, 1.0) if width and height else 1.0
+    img = Image(path, width=width * scale, height=height * scale)
+    img.hAlign = "LEFT"
+    return img
 
 
 def description(quote: Quote) -> str:

@@ -64,12 +64,14 @@ class QuoteDoc(BaseDocTemplate):
     """The A4 document: a cover page template and a body template, each with its header and footer."""
 
     def __init__(self, buf, pages: PageCount, *, project: str, quote_number: str, currency: str, valid_until: str,
-                 title: str, author: str, kind: str = "Quotation"):
+                 title: str, author: str, kind: str = "Quotation", seller: str = ""):
         super().__init__(buf, pagesize=A4, leftMargin=MARGIN_X, rightMargin=MARGIN_X, topMargin=TOP,
                          bottomMargin=BOTTOM, title=title, author=author, subject=f"{kind} {quote_number}",
                          creator="PodPlanner", initialFontName=st.FONT, initialFontSize=9)
         self.project, self.quote_number = st.printable(project), st.printable(quote_number)
         self.currency, self.valid_until = currency, valid_until
+        #: who sells, in one line under every page's footer ("" without a seller)
+        self.seller = st.printable(seller)
         self.pages = pages
         #: what the cover's band calls the document ("Quotation", "Technical appendix")
         self.kind = kind
@@ -103,6 +105,8 @@ class QuoteDoc(BaseDocTemplate):
         c.drawCentredString(PAGE_W / 2, y, f"Valid until {self.valid_until}")
         total = self.pages.total
         c.drawRightString(PAGE_W - MARGIN_X, y, f"Page {self.page} of {total}" if total else f"Page {self.page}")
+        if self.seller:
+            c.drawString(MARGIN_X, y - 9, clip(self.seller, st.FONT, 7, CONTENT_W))
         c.restoreState()
 
     def _body_page(self, c, doc) -> None:

@@ -1,8 +1,9 @@
 """The customer's last pages: the terms the quote's own settings state, what it leaves out, and the acceptance block
 the customer signs.
 
-Only what the quote holds today is printed here: its validity, currency, price basis, subscription term, spares
-and discounts. No seller and no payment terms are invented.
+The seller's own terms (payment, delivery, warranty, incoterm) come first, as its profile states them; then what
+the quote's settings hold: its validity, currency, price basis, subscription term, spares and discounts. No term
+the seller did not state is invented.
 """
 from __future__ import annotations
 
@@ -51,7 +52,9 @@ def term_sentences(quote: Quote) -> list[str]:
     """The quote's settings as terms, one sentence each: validity, currency and price basis, subscription term,
     spares and discounts."""
     b, q = quote.bom, quote.project.quote
-    items = [f"This quotation is valid for {plural(q.validity_days, 'day')} from its date "
+    items = [f"{label}: {text.strip()}" + ("" if text.strip().endswith(".") else ".")
+             for label, text in q.seller.terms]
+    items += [f"This quotation is valid for {plural(q.validity_days, 'day')} from its date "
              f"({long_date(quote.on)}), until {long_date(quote.valid_until)}.",
              f"All prices are in {quote.cur}, excluding tax and shipping, as of "
              f"{long_date(parse_date(b.as_of, 'as of'))}; lines priced in another currency are not converted.",
