@@ -23,7 +23,7 @@ COLUMNS = ("section", "line", "manufacturer", "part_number", "ordering_part_numb
 
 #: the bill's flags in the words a buyer reads
 FLAG_WORDS = {"unpriced": "no price", "unconfirmed": "indicative price", "stale": "stale price",
-              "undated": "undated price"}
+              "undated": "undated price", "no-part-number": "no part number"}
 
 
 def flag_words(line: BomLine, *, indicative: str = FLAG_WORDS["unconfirmed"]) -> list[str]:

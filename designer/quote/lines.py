@@ -4,10 +4,15 @@ Quantities come from what the other engines counted (devices, the fabric's cable
 length and transceivers); the quote-only lines (software, services, power cords) are
 counted here from the catalog's ``basis`` of each. Money is decimal and rounded per
 line: the net unit price is the list unit price less the section's discount, rounded to
-the cent, and a line's extended price is net unit × quantity × years. A total is given
+the cent, and a line's extended price is net unit × quantity × years. On a subscription
+line (``per_year``) ``unit_price`` and ``net_unit_price`` are prices per unit per year, and
+``unit_price_per_year`` repeats the net one there so that the columns multiply:
+quantity × term_years × unit_price_per_year == extended_price, to the cent. A total is given
 in the project's currency only; a line in another currency stays out of it and says so.
 A part without a price is listed with no price, never at zero, and the total says it
-leaves it out.
+leaves it out. A line without a part number says why in ``part_number_note`` (the note of
+the catalog's ``part_number`` figure, or a general one), is flagged ``no-part-number``, and
+a finding lists such lines.
 """
 from __future__ import annotations
 
@@ -44,6 +49,12 @@ CONFIRMED_EVIDENCE = {"P", "P*"}
 WHERE = "project:bom"
 #: what a storage-fabric line's description ends with, beside the compute fabric's lines of the same part
 STORAGE_SUFFIX = ", storage fabric"
+
+
+#: flag of a line with no part number to order it by
+NO_PART_NUMBER = "no-part-number"
+#: why a line has no part number when its catalog entry does not say
+NO_PART_NUMBER_NOTE = "no part number in the catalog: to be specified before ordering"
 
 
 #: What the bill says of storage when the design places no storage appliance, and when it does.
@@ -228,17 +239,24 @@ class _Bill:
                 "per_year": dev.per_year, "term_years": years, "spare": spare, "basis": basis,
                 # the vendor calls the part's figures preliminary: the quote marks the line and says why
                 "preliminary": dev.preliminary,
-                "flags": _flags(price, self.as_of, self.quote.price_max_age_days)}
+                "flags": _flags(price, self.as_of, self.quote.price_max_age_days),
+                # why there is no part number to order the line by; "" when there is one
+                "part_number_note": "" if part_number else (pn_fig and pn_fig.note) or NO_PART_NUMBER_NOTE}
+        if not part_number:
+            line["flags"].append(NO_PART_NUMBER)
         if length is not None:
             line["length_m"] = length
         discount = Decimal(str(self.quote.discount(section)))
         if price is None:
-            line.update(unit_price=None, discount_percent=float(discount), net_unit_price=None, list_extended=None,
-                        extended_price=None, currency=None, price_source="", price_date="",
-                        price_confirmed=False, price_unconfirmed=None, price_from_list=False)
+            line.update(unit_price=None, discount_percent=float(discount), net_unit_price=None,
+                        unit_price_per_year=None, list_extended=None, extended_price=None, currency=None,
+                        price_source="", price_date="", price_confirmed=False, price_unconfirmed=None,
+                        price_from_list=False)
         else:
             net = money(price.unit * (1 - discount / 100))
             line.update(unit_price=price.unit, discount_percent=float(discount), net_unit_price=net,
+                        # the net price of one unit for one year: quantity × years × it is the extended price
+                        unit_price_per_year=net if dev.per_year else None,
                         list_extended=price.unit * qty * years, extended_price=net * qty * years,
                         currency=price.currency, price_source=price.source, price_date=price.date,
                         price_confirmed=price.confirmed, price_unconfirmed=not price.confirmed,
@@ -330,6 +348,7 @@ class _Totals:
     indicative_elsewhere: bool = False  # an indicative price in another currency
     other: dict[str, Decimal] = field(default_factory=dict)
     unpriced: list[str] = field(default_factory=list)
+    no_part_number: list[str] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)
 
 
@@ -360,7 +379,9 @@ def _section(bill: _Bill, key: str, title: str, lines: list[dict], currency: str
             t.indicative_elsewhere |= not ln["price_confirmed"]
         if "stale" in ln["flags"]:
             t.stale.append(ln["description"])
-        for k in ("unit_price", "net_unit_price", "list_extended", "extended_price"):
+        if NO_PART_NUMBER in ln["flags"] and not ln["spare"]:
+            t.no_part_number.append(ln["description"])
+        for k in ("unit_price", "net_unit_price", "unit_price_per_year", "list_extended", "extended_price"):
             if ln[k] is not None:
                 ln[k] = float(money(ln[k]))
     t.list_total += sec_list
@@ -403,6 +424,14 @@ def _price_findings(bill: _Bill, currency: str, wanted: str, t: _Totals) -> list
                                 f"{len(stale)} price{'s are' if len(stale) != 1 else ' is'} older than "
                                 f"{bill.quote.price_max_age_days} days: " + "; ".join(sorted(set(stale))[:4])
                                 + (" …" if len(set(stale)) > 4 else ""), WHERE))
+    if t.no_part_number:
+        names = sorted(set(t.no_part_number))
+        findings.append(Finding("info", "bom-no-part-number",
+                                f"{len(names)} line{'s' if len(names) != 1 else ''} of the bill "
+                                f"{'have' if len(names) != 1 else 'has'} no part number and "
+                                f"{'say' if len(names) != 1 else 'says'} why (planning items, or parts the "
+                                "vendor publishes no number for); specify them before ordering: "
+                                + "; ".join(names[:6]) + (" …" if len(names) > 6 else ""), WHERE))
     if t.net_total and t.unconfirmed_net:
         share = float(t.unconfirmed_net / t.net_total) * 100
         findings.append(Finding("info", "bom-indicative",
@@ -462,5 +491,5 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
     return bom, findings
 
 
-__all__ = ["CONFIRMED_EVIDENCE", "QuoteCounts", "SECTION_OF_KIND", "build_bill", "cable_part_number",
+__all__ = ["CONFIRMED_EVIDENCE", "NO_PART_NUMBER", "QuoteCounts", "SECTION_OF_KIND", "build_bill", "cable_part_number",
            "count_basis", "length_code", "section_of"]

@@ -35,8 +35,15 @@ class BomLine:
     line: int
     #: why the vendor calls the part's figures preliminary; "" when they are not
     preliminary: str = ""
+    #: why the line has no part number to order it by (it is then flagged "no-part-number"); "" when it has one
+    part_number_note: str = ""
+    #: list price of one unit (per year on a subscription line)
     unit_price: float | None = None
+    #: the list unit price less the section's discount (per year on a subscription line)
     net_unit_price: float | None = None
+    #: subscription lines: the net price of one unit for one year, so that quantity × term_years × it equals
+    #: extended_price; None on one-off and unpriced lines
+    unit_price_per_year: float | None = None
     list_extended: float | None = None
     extended_price: float | None = None
     currency: str | None = None

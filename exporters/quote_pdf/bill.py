@@ -174,6 +174,8 @@ def bom_row(quote: Quote, ln: BomLine) -> list:
     notes = []
     if ln.basis:
         notes.append(ln.basis)
+    if not pn and ln.part_number_note:  # why this line has no part number, said where it is read
+        notes.append(ln.part_number_note)
     if ln.per_year:
         notes.append(f"per {ln.unit} for {plural(ln.term_years, 'year')}")
     if "stale" in ln.flags:

@@ -74,7 +74,8 @@ def test_unpriced_line_is_never_zero(dgx_bom):
     bom = dgx_bom["bom"]
     (ufm,) = [ln for ln in lines_of(bom) if ln["id"] == "ufm-licence"]
     assert ufm["quantity"] == 31 and ufm["unit"] == "node-year" and ufm["term_years"] == 3
-    assert ufm["unit_price"] is None and ufm["extended_price"] is None and ufm["flags"] == ["unpriced"]
+    assert ufm["unit_price"] is None and ufm["extended_price"] is None
+    assert ufm["flags"] == ["unpriced", "no-part-number"] and ufm["part_number_note"]
     assert bom["unpriced"] == ["NVIDIA UFM Enterprise licence and support"]
     assert next(s for s in bom["sections"] if s["section"] == "software")["unpriced"] == 1
     assert "bom-unpriced" in {f.code for f in dgx_bom.findings}

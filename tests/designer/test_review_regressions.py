@@ -98,7 +98,7 @@ def test_infinite_values_are_never_written(catalog, tmp_path):
 def test_bom_lists_every_kind_and_keeps_currencies_apart(catalog, tmp_path):
     bom, findings = build_bill(Counter({"gb200-compute-tray": 2}), catalog, "USD", QuoteSettings())
     assert [ln["id"] for s in bom["sections"] for ln in s["lines"]] == ["gb200-compute-tray"]
-    assert [f.code for f in findings] == ["bom-unpriced"]
+    assert [f.code for f in findings] == ["bom-unpriced", "bom-no-part-number"]
     (tmp_path / "eur.json").write_text(json.dumps({
         "id": "rack-eu", "kind": "rack", "name": "EU rack", "manufacturer": "A", "category": "racks",
         "source": "EST", "rack_units": 42, "width_mm": 600, "depth_mm": 1200, "height_mm": 2000,

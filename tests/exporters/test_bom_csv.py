@@ -85,7 +85,7 @@ def test_extended_prices_sum_to_the_section_subtotals(project, catalog, tmp_path
 def test_an_unpriced_line_has_empty_price_cells(analysis, tmp_path):
     out = tmp_path / "bom.csv"
     write_bom_csv(analysis, out)
-    (row,) = [r for r in read(out) if r["flags"] == "no price"]
+    (row,) = [r for r in read(out) if r["flags"] == "no price; no part number"]
     assert row["description"] == "NVIDIA UFM Enterprise licence and support"
     assert [row[k] for k in ("unit_price", "net_unit_price", "extended_price", "currency")] == ["", "", "", ""]
     assert (row["quantity"], row["unit"], row["years"]) == ("31", "node-year", "3")

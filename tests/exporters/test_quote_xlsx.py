@@ -242,7 +242,7 @@ def test_an_unpriced_line_has_no_price_and_stays_out_of_the_totals(analysis, wri
     row = next(r for r in range(HEADER_ROW + 1, ws.max_row + 1) if ws[f"A{r}"].value == unpriced.line)
     assert (ws[f"J{row}"].value, ws[f"L{row}"].value, ws[f"M{row}"].value, ws[f"N{row}"].value) == (
         None, None, None, None)
-    assert ws[f"Q{row}"].value == "no price"
+    assert ws[f"Q{row}"].value == "no price; no part number"
     assert ws[f"G{row}"].value == 31
     # it sits inside the summed range, and the sum still equals the bill's, which leaves it out
     assert f"M{row}" in "".join(str(c.value) for c in ws["M"])
