@@ -55,6 +55,8 @@ def add_parser(subparsers) -> None:
     e.add_argument("--quote-number", metavar="Q", help="the quote's number (overrides the project's)")
     e.add_argument("--valid-days", metavar="N", help="days the quote is valid from its date, 1-3650 (overrides the "
                                                      "project's; default 30)")
+    e.add_argument("--discount", metavar="PCT", help="percent off list on the whole quote: every section of the bill "
+                                                     "(a --section-discount replaces it for its section)")
     e.add_argument("--section-discount", metavar="SECTION=PCT", action="append",
                    help="percent off list on one bill section (compute, network, storage, optics, power, cooling, "
                         "racks, software, services); repeatable, overrides the project's for that section")
@@ -67,7 +69,8 @@ def run(args, catalog: Catalog) -> int:
         flags = [f"{f.flag} {f.metavar}" for f in FORMATS.values()]
         raise UsageError(f"podplanner export: say what to write: {', '.join(flags[:-1])} or {flags[-1]}")
     priced = [fmt for fmt, _ in wanted if fmt.name in QUOTE_FORMATS]
-    for flag in ("prices", "customer", "quote_number", "valid_days", "section_discount", "quote_settings", "seller"):
+    for flag in ("prices", "customer", "quote_number", "valid_days", "discount", "section_discount", "quote_settings",
+                 "seller"):
         if getattr(args, flag) is not None and not priced:
             raise UsageError(f"podplanner export: --{flag.replace('_', '-')} applies to the quote: give it with "
                              + ", ".join(FORMATS[n].flag for n in QUOTE_FORMATS if n in FORMATS))
@@ -195,6 +198,11 @@ def _with_quote_flags(project, args, rows_of: dict[str, int] | None = None):
         changes["quote_number"] = args.quote_number.strip()
     if args.valid_days is not None:
         changes["validity_days"] = _whole_days(args.valid_days)
+    if args.discount is not None:
+        from designer.quote_settings import SECTION_KEYS
+
+        whole = _percent(args.discount, "--discount", "the whole quote")
+        changes["discounts"] = {key: whole for key in SECTION_KEYS}
     if args.section_discount:
         discounts = dict(changes["discounts"]) if "discounts" in changes else project.quote.discount_map
         for item in args.section_discount:
@@ -279,14 +287,19 @@ def _section_discount(item: str) -> tuple[str, float]:
     if not sep or section not in SECTION_KEYS:
         raise UsageError(f"podplanner export: --section-discount: {item[:40]!r} is not SECTION=PCT with a section "
                          f"of {', '.join(SECTION_KEYS)}")
+    return section, _percent(pct, "--section-discount", section)
+
+
+def _percent(text: str, flag: str, what: str) -> float:
+    """A discount in percent, 0-100 with at most three decimals (as the quote keeps them)."""
     try:
-        value = float(pct)
+        value = float(text)
     except ValueError:
         value = math.nan
-    if not math.isfinite(value) or not 0 <= value <= 100:
-        raise UsageError(f"podplanner export: --section-discount: {section}: {pct[:20]!r} is not a percentage "
-                         f"from 0 to 100")
-    return section, value
+    if not math.isfinite(value) or not 0 <= value <= 100 or round(value, 3) != value:
+        raise UsageError(f"podplanner export: {flag}: {what}: {text[:20]!r} is not a percentage from 0 to 100 "
+                         f"(at most three decimals)")
+    return value
 
 
 def _dpi(text: str) -> int:

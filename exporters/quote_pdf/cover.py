@@ -46,8 +46,8 @@ def cover(quote: Quote) -> None:
     for label, value, note in rows:
         value = "\n".join(fit_lines(part, CONTENT_W - 110, VALUE_LINES, font=st.BOLD, size=10.5)
                           for part in value.split("\n")[:VALUE_LINES + 2])
-        v = quote.t(value).replace("\n", "<br/>") + (f'<br/><font name="{st.FONT}" size="7" color="#5C6673">{quote.t(note)}</font>'
-                              if note else "")
+        small = f'<br/><font name="{st.FONT}" size="7" color="#5C6673">{quote.t(note)}</font>' if note else ""
+        v = quote.t(value).replace("\n", "<br/>") + small
         cells.append([quote.p(quote.t(label), "CoverLabel"), quote.p(v, "CoverValue")])
     t = Table(cells, colWidths=[110, CONTENT_W - 110])
     t.setStyle(table_style([("VALIGN", (0, 0), (-1, -1), "TOP"), ("LINEBELOW", (0, 0), (-1, -1), 0.4, st.RULE),

@@ -51,6 +51,8 @@ def test_number_validity_and_section_discounts_reach_the_workbook_and_the_pdf(ca
     (["--valid-days", "4000"], "from 1 to 3650"),
     (["--section-discount", "gpus=5"], "--section-discount: 'gpus=5' is not SECTION=PCT"),
     (["--section-discount", "network=150"], "network: '150' is not a percentage from 0 to 100"),
+    (["--discount", "-3"], "--discount: the whole quote: '-3' is not a percentage"),
+    (["--discount", "8.0001"], "at most three decimals"),
     (["--section-discount", "network=nan"], "is not a percentage"),
     (["--quote-number", "  "], "--quote-number: give the quote's number"),
 ])
@@ -83,7 +85,7 @@ def test_a_quote_settings_file_sets_the_quote_and_the_flags_override_it(capsys, 
     from exporters.cli import _with_quote_flags
 
     args = Namespace(prices=None, customer=None, quote_number=None, valid_days="21",
-                     section_discount=["network=8"], quote_settings=settings, seller=None)
+                     section_discount=["network=8"], quote_settings=settings, seller=None, discount=None)
     quote = _with_quote_flags(load(DGX_B200_SU, load_catalog([])), args).quote
     assert quote.discount_map == {"compute": 4, "network": 8} and quote.validity_days == 21
 
@@ -126,7 +128,7 @@ def test_a_seller_file_sets_the_quotes_seller(capsys, tmp_path):
     seller.write_text('{"company": "Acme Systems GmbH", "address": "Hauptstr. 1\\n10115 Berlin", '
                       '"payment_terms": "30 days net", "incoterm": "DAP Berlin"}')
     args = Namespace(prices=None, customer=None, quote_number=None, valid_days=None, section_discount=None,
-                     quote_settings=None, seller=seller)
+                     quote_settings=None, seller=seller, discount=None)
     catalog = load_catalog([])
     project = _with_quote_flags(load(DGX_B200_SU, catalog), args)
     s = project.quote.seller
@@ -142,3 +144,65 @@ def test_a_seller_file_sets_the_quotes_seller(capsys, tmp_path):
     seller.write_text('{"company": "A", "logo": "logo.gif"}')
     code, _, err = run(capsys, "export", str(DGX_B200_SU), "--xlsx", str(tmp_path / "q.xlsx"), "--seller", str(seller))
     assert code == 2 and "is not a PNG or JPEG file" in err
+
+
+
+def _png(path) -> None:
+    """A 2 x 1 PNG, written by hand (no imaging library needed)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    raw = b"\x00" + b"\x1f\x4e\x79" * 2
+    path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", 2, 1, 8, 2, 0, 0, 0))
+                     + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b""))
+
+
+def test_the_customer_quote_names_its_seller_terms_and_acceptance(capsys, tmp_path):
+    """The issue's command: a customer PDF holding the seller's name and address, the payment terms and an
+    acceptance block, and none of the internal material, which the appendix holds."""
+    logo = tmp_path / "logo.png"
+    _png(logo)
+    seller = tmp_path / "seller.json"
+    seller.write_text('{"company": "Acme Systems GmbH", "address": "Hauptstr. 1\\n10115 Berlin", '
+                      '"email": "sales@acme.example", "tax_id": "DE123456789", "payment_terms": "30 days net", '
+                      f'"incoterm": "DAP Berlin", "logo": "{logo}"}}')
+    pdf, appendix = tmp_path / "q.pdf", tmp_path / "a.pdf"
+    code, out, err = run(capsys, "export", str(DGX_B200_SU), "--pdf", str(pdf), "--pdf-appendix", str(appendix),
+                         "--customer", "Example Labs", "--seller", str(seller), "--quote-number", "Q-1",
+                         "--discount", "8")
+    assert code == 0, err
+    pages = [p.extract_text() for p in PdfReader(str(pdf)).pages]
+    text = "\n".join(pages)
+    assert "Acme Systems GmbH" in pages[0] and "10115 Berlin" in pages[0] and "DE123456789" in pages[0]
+    assert all("Acme Systems GmbH" in p for p in pages)  # the footer's seller line, on every page
+    assert "Payment terms: 30 days net." in text and "Incoterm: DAP Berlin." in text
+    assert "Accepted for Example Labs" in text and "Q-1" in text and "Signature" in text
+    assert "http" not in text and "Findings" not in text
+    inside = "\n".join(p.extract_text() for p in PdfReader(str(appendix)).pages)
+    assert "http" in inside and "Findings" in inside
+    # the whole quote 8 % off: every section's discount, and the total 8 % under list
+    from argparse import Namespace
+
+    from catalog import load_catalog
+    from designer.analysis import analyze
+    from designer.fileformat import load
+    from exporters.cli import _with_quote_flags
+
+    catalog = load_catalog([])
+    args = Namespace(prices=None, customer=None, quote_number=None, valid_days=None, section_discount=["compute=2"],
+                     quote_settings=None, seller=None, discount="8")
+    bom = analyze(_with_quote_flags(load(DGX_B200_SU, catalog), args), catalog).bom
+    assert {s.section: s.discount_percent for s in bom.sections} == {s.section: (2 if s.section == "compute" else 8)
+                                                                       for s in bom.sections}
+
+
+def test_an_unreadable_logo_is_named(capsys, tmp_path):
+    logo = tmp_path / "logo.png"
+    logo.write_bytes(b"not a png")
+    seller = tmp_path / "seller.json"
+    seller.write_text(f'{{"company": "Acme", "logo": "{logo}"}}')
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--pdf", str(tmp_path / "q.pdf"), "--seller", str(seller))
+    assert code == 2 and "the seller's logo" in err and "cannot be read as an image" in err
