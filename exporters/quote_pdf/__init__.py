@@ -26,7 +26,7 @@ from .. import pdf_style as st
 from ..base import ExportError
 from .appendix import FIELD_WORDS, MAX_FINDINGS, field_words, findings, sources
 from .bill import bill, cost_of_ownership
-from .cover import contents, cover, seller_line
+from .cover import contents, cover, logo, seller_line
 from .layout import BOTTOM, CONTENT_W, MARGIN_X, PAGE_H, PAGE_W, TOP, QuoteDoc
 from .plan import ELEVATION_H, MAX_ELEVATIONS, MAX_HALLS, elevations, floor_plan
 from .power_chain import MAX_CDU_LOOPS, MAX_POWER_ROWS, engineering
@@ -63,7 +63,7 @@ def build(quote: Quote) -> tuple[bytes, int]:
     doc = QuoteDoc(buf, quote.pages, project=quote.name, quote_number=quote.number, currency=quote.cur,
                    valid_until=long_date(quote.valid_until), title=f"{kind} {quote.number}: {quote.name}",
                    author=q.seller.company or q.prepared_by or "PodPlanner", kind=kind,
-                   seller=seller_line(q.seller))
+                   seller=seller_line(q.seller), logo=logo(q.seller.logo) if q.seller.logo else None)
     quote.story = [quote.pages]  # first, so that it hears the page count of every pass
     for chapter in APPENDIX if quote.internal else CUSTOMER:
         chapter(quote)

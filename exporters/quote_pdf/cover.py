@@ -32,8 +32,6 @@ def cover(quote: Quote) -> None:
         line += f" across {plural(summ.halls, 'hall')}"
     s.append(quote.p(description(quote) + quote.t(line), "CoverSub"))
     seller = q.seller
-    if seller.logo:
-        s.append(logo(seller.logo))
     rows = ([("Seller", seller_text(seller), f"tax id {seller.tax_id}" if seller.tax_id else "")]
             if not seller.empty else [])
     rows += [("Customer", q.customer.strip() or "To be confirmed", ""),
@@ -68,14 +66,14 @@ def cover(quote: Quote) -> None:
     s += [NextPageTemplate("body")]
 
 
-#: the seller's logo on the cover: at most this high and wide, its proportions kept
-LOGO_H, LOGO_W = 48.0, 180.0
+#: the seller's logo in the cover's band: at most this high and wide, its proportions kept
+LOGO_H, LOGO_W = 40.0, 150.0
 
 
 def seller_text(seller) -> str:
-    """The seller on the cover: company, address lines, contact and how to reach them (one per line)."""
+    """The seller on the cover in three lines at most: company, address, and whom to reach and how."""
     reach = " · ".join(x for x in (seller.contact, seller.email, seller.phone) if x.strip())
-    return "\n".join(x for x in [seller.company, *seller.address_lines(), reach] if x.strip())
+    return "\n".join(x for x in [seller.company, ", ".join(seller.address_lines()), reach] if x.strip())
 
 
 def seller_line(seller) -> str:
@@ -87,19 +85,18 @@ def seller_line(seller) -> str:
     return " · ".join(p for p in parts if p.strip())
 
 
-def logo(path: str):
-    """The seller's logo as a flowable, or an ExportError naming the file that cannot be drawn."""
+def logo(path: str) -> tuple:
+    """(image, width, height in points) of the seller's logo scaled into LOGO_W x LOGO_H, for the cover's band;
+    an ExportError naming the file when it cannot be read."""
     from reportlab.lib.utils import ImageReader
-    from reportlab.platypus import Image
 
     try:
-        width, height = ImageReader(path).getSize()
+        image = ImageReader(path)
+        width, height = image.getSize()
     except Exception as exc:  # reportlab raises what PIL raises: any unreadable image
         raise ExportError(f"the seller's logo {path[-80:]!r} cannot be read as an image ({str(exc)[:80]})") from None
-    scale = min(LOGO_H / height, LOGO_W / width, 1.0) if width and height else 1.0
-    img = Image(path, width=width * scale, height=height * scale)
-    img.hAlign = "LEFT"
-    return img
+    scale = min(LOGO_H / height, LOGO_W / width) if width and height else 1.0
+    return image, width * scale, height * scale
 
 
 def description(quote: Quote) -> str:

@@ -64,7 +64,7 @@ class QuoteDoc(BaseDocTemplate):
     """The A4 document: a cover page template and a body template, each with its header and footer."""
 
     def __init__(self, buf, pages: PageCount, *, project: str, quote_number: str, currency: str, valid_until: str,
-                 title: str, author: str, kind: str = "Quotation", seller: str = ""):
+                 title: str, author: str, kind: str = "Quotation", seller: str = "", logo: tuple | None = None):
         super().__init__(buf, pagesize=A4, leftMargin=MARGIN_X, rightMargin=MARGIN_X, topMargin=TOP,
                          bottomMargin=BOTTOM, title=title, author=author, subject=f"{kind} {quote_number}",
                          creator="PodPlanner", initialFontName=st.FONT, initialFontSize=9)
@@ -72,6 +72,8 @@ class QuoteDoc(BaseDocTemplate):
         self.currency, self.valid_until = currency, valid_until
         #: who sells, in one line under every page's footer ("" without a seller)
         self.seller = st.printable(seller)
+        #: the seller's logo for the cover's band: (image, width, height), or None
+        self.logo = logo
         self.pages = pages
         #: what the cover's band calls the document ("Quotation", "Technical appendix")
         self.kind = kind
@@ -141,6 +143,12 @@ class QuoteDoc(BaseDocTemplate):
         c.setFont(st.FONT, 11)
         room = CONTENT_W - c.stringWidth(tagline, st.FONT, 8) - 24
         c.drawString(MARGIN_X, PAGE_H - 112, clip(f"No. {self.quote_number}", st.FONT, 11, room))
+        if self.logo is not None:  # top right of the band, on a white plate so any logo reads
+            image, w, h = self.logo
+            x, y = PAGE_W - MARGIN_X - w, PAGE_H - 40 - h
+            c.setFillColor(st.WHITE)
+            c.rect(x - 6, y - 6, w + 12, h + 12, stroke=0, fill=1)
+            c.drawImage(image, x, y, width=w, height=h, mask="auto")
         c.restoreState()
         self._footer(c)
 
