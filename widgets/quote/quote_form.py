@@ -24,6 +24,7 @@ from designer.quote_settings import MAX_TEXT, QuoteError, QuoteSettings
 
 from ..app.doc_binding import bind, push
 from ..facility.project_form import form_heading
+from .seller_dialog import SellerDialog
 
 
 
@@ -197,11 +198,14 @@ class QuoteActions(QObject):
         super().__init__(window)
         self.window = window
         self.form: QuoteForm | None = None
+        self.seller_dialog: SellerDialog | None = None
 
     def build_menu(self, menubar) -> QMenu:
         menu = menubar.addMenu("&Quote")
         self.settings_action = menu.addAction("Quote &settings…")
         self.settings_action.triggered.connect(self.show_settings)
+        self.seller_action = menu.addAction("S&eller…")
+        self.seller_action.triggered.connect(self.show_seller)
         self.load_action = menu.addAction("&Load price list…")
         self.load_action.triggered.connect(lambda: self.load_price_list())
         self.clear_action = menu.addAction("&Clear price list")
@@ -223,6 +227,18 @@ class QuoteActions(QObject):
         self.form.raise_()
         self.form.activateWindow()
         return self.form
+
+    def show_seller(self) -> SellerDialog:
+        """Quote ▸ Seller…: a window-modal dialog filled from the current quote's seller (returns at once)."""
+        if self.seller_dialog is not None:
+            self.seller_dialog.close()
+            self.seller_dialog.deleteLater()
+        dialog = SellerDialog(self.window.document, self.window)
+        # another document opened behind it (a recovery, a sample) must not receive this one's seller
+        self.window.document_replaced.connect(dialog.reject)
+        self.seller_dialog = dialog
+        dialog.open()
+        return dialog
 
     # -- questions (tests replace these to avoid modal dialogs) -----------------
     def ask_price_list_path(self) -> str | None:
