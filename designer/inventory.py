@@ -25,6 +25,13 @@ class DevicesResult(EngineResult):
     bf16_pflops: float
 
 
+def dominant_system(gpus_by_system: Mapping[str, int]) -> str | None:
+    """The GPU system the design holds most GPUs of (the first listed among equals), or None: the one rule the
+    training estimate, its checkpoints and failures, and the storage tier all take the design's system by."""
+    held = {k: v for k, v in gpus_by_system.items() if v}
+    return max(held, key=held.__getitem__) if held else None
+
+
 def run(ctx: Context) -> DevicesResult:
     a, catalog = ctx.arrays, ctx.catalog
     t = a.types

@@ -32,7 +32,7 @@ from ..fabric.sizing import FabricError, FatTree, fabric_ports, leaf_split, limi
     smallest_divisor_at_least
 from .spec import GenerateError, SuperpodSpec, SystemProfile, ufm_for
 from ..storage.fabric import server_leaves
-from .storage import StoragePlan, plan_storage
+from .storage import StoragePlan, plan_storage, storage_protocol
 
 UFM_PER_FABRIC = 2
 MANAGEMENT_NODES = 7
@@ -206,7 +206,7 @@ def plan_networks(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, 
     if "storage" in nets:
         dev = catalog.get(profile.id)
         groups = dev.ports_of("storage")
-        protocol = groups[0].protocol if groups else "infiniband"
+        protocol = storage_protocol(catalog, profile.id)
         switch = catalog.get(STORAGE_SWITCH[protocol])
         group = fabric_ports(switch)
         if profile.rack_scale:

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 
 from ..engines import Context, EngineResult
 from ..findings import Finding
+from ..inventory import dominant_system
 from ..formatting import quantity
 from .fabric import StorageFabric, storage_fabric
 from .tiers import TIERS, Tier, TierError, tier_for, tiers_above
@@ -34,9 +35,9 @@ class StorageResult(EngineResult):
 def _main_system(ctx: Context):
     """(catalog type, GPUs) of the design's GPU system that holds the most GPUs, or (None, 0)."""
     by_system = ctx["devices"].gpus_by_system
-    if not by_system:
+    type_id = dominant_system(by_system)
+    if type_id is None:
         return None, 0
-    type_id = max(sorted(by_system), key=lambda k: by_system[k])
     return ctx.catalog.get(type_id), sum(by_system.values())
 
 

@@ -76,13 +76,13 @@ class TierError(ValueError):
     """A storage tier the design's systems have no figures for."""
 
 
-def family_of(system_id: str, rack_scale: bool) -> str:
+def family_of(rack_scale: bool) -> str:
     return "nvl72" if rack_scale else "dgx"
 
 
 def tier_for(name: str | None, system_id: str, rack_scale: bool) -> Tier:
     """The tier ``name`` (None or "auto": the family's default) for ``system_id``, borrowed figures marked U."""
-    family = family_of(system_id, rack_scale)
+    family = family_of(rack_scale)
     own = DGX_TIERS if family == "dgx" else NVL72_TIERS
     key = (name or "auto").strip().lower()
     if key == "auto":

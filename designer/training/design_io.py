@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from designer.findings import Finding
 
 from ..formatting import number, percent, quantity
+from ..inventory import dominant_system
 from ..storage.tiers import TIERS, tiers_above
 from .failures import JobFailures, scenario_gpu_mtbf_hours
 from .goodput import goodput
@@ -68,9 +69,9 @@ def _host_storage_gbs(ctx, dev) -> float:
 def design_io(ctx, gpus: int) -> DesignIO | None:
     """The storage and failure rates the training job on the design's main system sees (``gpus`` of them)."""
     by_system = ctx["devices"].gpus_by_system
-    if not by_system:
+    main = dominant_system(by_system)
+    if main is None:
         return None
-    main = max(sorted(by_system), key=lambda k: by_system[k])
     dev = ctx.catalog.get(main)
     share = gpus / max(sum(by_system.values()), 1)  # of the fabrics' links and switches
     storage, tree = ctx["storage"], ctx["fabric"].tree
@@ -79,8 +80,11 @@ def design_io(ctx, gpus: int) -> DesignIO | None:
     sf = storage.fabric
     links += sf.node_links + sf.uplinks
     switches += sf.leaves + sf.spines + sf.cores
-    systems = ctx["devices"].counts.get(main, 0)
-    failures = JobFailures(gpus, _hosts(ctx, dev, systems), round(links * share), round(switches * share))
+    # the job runs on every system of the main system's GPU (as the estimate's cluster takes them): their hosts
+    counts = ctx["devices"].counts
+    hosts = sum(_hosts(ctx, ctx.catalog.get(k), counts.get(k, 0)) for k in by_system
+                if ctx.catalog.get(k).gpu == dev.gpu)
+    failures = JobFailures(gpus, hosts, round(links * share), round(switches * share))
     if storage.write_gbs <= 0 or storage.read_gbs <= 0:
         return DesignIO(0.0, 0.0, failures, storage.tier, storage.placed)
     above = ()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import math
 
+from ..inventory import dominant_system
 from collections import Counter
 from dataclasses import dataclass, replace
 
@@ -166,9 +167,9 @@ def cluster_from_counts(catalog, gpus_by_system: dict[str, int], *, oversubscrip
     type only. ``ib_gbs_per_gpu`` is the fabric's scale-out per GPU when a fabric is sized; ``fabric``,
     ``planes``, ``fabric_tiers`` and ``leaf_nodes`` (nodes one leaf reaches, 0: unknown) describe it."""
     gpus = Counter({k: v for k, v in gpus_by_system.items() if v})
-    if not gpus:
+    system = dominant_system(gpus)
+    if system is None:
         return None
-    system, _ = gpus.most_common(1)[0]
     gpu = catalog.get(system).gpu
     total = sum(n for s, n in gpus.items() if catalog.get(s).gpu == gpu)
     cluster = cluster_from_system(catalog, system, total, oversubscription=oversubscription, fabric=fabric,

@@ -61,7 +61,7 @@ class SuperpodStorage:
         """The system's family's tiers and the appliances its storage fabric takes; a choice that still applies
         is kept."""
         rack_scale = self._rack_scale(system)
-        family = family_of(system, rack_scale)
+        family = family_of(rack_scale)
         own = NVL72_TIERS if family == "nvl72" else DGX_TIERS
         kept = self.storage_tier_combo.currentData()
         self.storage_tier_combo.blockSignals(True)
