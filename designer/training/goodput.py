@@ -60,14 +60,14 @@ def goodput(params: float, gpus: int, training) -> dict:
     size = params * CHECKPOINT_BYTES_PER_PARAM
     write_gbs = gpus * training.checkpoint_gbs_per_gpu
     read_gbs = gpus * (training.restore_gbs_per_gpu or training.checkpoint_gbs_per_gpu)
-    sharded = bool(getattr(training.software, "checkpoint_sharded", True))
+    sharded = training.software.checkpoint_sharded
     if not sharded:  # one consolidated file through one host's storage links, both ways
         host = training.host_storage_gbs or 8 * training.checkpoint_gbs_per_gpu
         write_gbs, read_gbs = min(write_gbs, host), min(read_gbs, host)
     write_s = size / (write_gbs * 1e9)
     restore_s = size / (read_gbs * 1e9)
     restart = training.restart_s + restore_s
-    asynchronous = bool(getattr(training.software, "async_checkpoint", False))
+    asynchronous = training.software.async_checkpoint
     if asynchronous:
         blocking = CHECKPOINT_PAUSE_S + size / gpus / (HOST_COPY_GBS * 1e9)
         tau = max(daly_interval(blocking, mtbf_s), write_s)
