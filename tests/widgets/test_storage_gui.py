@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from designer.fileformat import save
-from designer.formatting import percent
+from designer.formatting import percent, quantity
 from designer.generate import SuperpodSpec, generate
 from widgets.dashboards.storage_figures import duration, storage_rows, tier_choices
 
@@ -101,7 +101,7 @@ def test_the_dashboard_shows_the_analysis_storage_and_checkpoint_figures(qtbot, 
     analysis = window.analysis
     goodput, storage = analysis.training.goodput, analysis.storage
     assert card.card.showing_plot
-    assert card.value("Checkpoint") == f"{goodput.checkpoint_tb:.2f} TB in {duration(goodput.checkpoint_s)}"
+    assert card.value("Checkpoint") == f"{quantity(goodput.checkpoint_tb, 'TB')} in {duration(goodput.checkpoint_s)}"
     assert card.value("Interval") == f"every {duration(goodput.checkpoint_interval_s)}"
     wall = analysis.training.wall_time_days
     assert card.value("ETTR") == f"{percent(goodput.ettr, 1)} · {wall:.1f} days wall time"

@@ -9,7 +9,7 @@ from __future__ import annotations
 import html
 from typing import TYPE_CHECKING
 
-from designer.formatting import MISSING, number, percent
+from designer.formatting import MISSING, number, percent, quantity
 from designer.storage.tiers import DEFAULT_TIER, DGX_TIERS, NVL72_TIERS, TIER_NAMES
 
 if TYPE_CHECKING:  # the views are read, never built, here; they load with the first analysis
@@ -136,7 +136,7 @@ def checkpoint_rows(training: TrainingView | None) -> list[tuple[str, str]]:
     if goodput is None:
         return []
     rows = []
-    written = f"{number(goodput.checkpoint_tb, 2)} TB in {duration(goodput.checkpoint_s)}"
+    written = f"{quantity(goodput.checkpoint_tb, 'TB')} in {duration(goodput.checkpoint_s)}"
     if goodput.async_checkpoint:
         written += f" (async, {duration(goodput.checkpoint_blocking_s)} blocking)"
     rows.append(("Checkpoint", written))
