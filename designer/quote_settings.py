@@ -35,6 +35,7 @@ SECTION_TITLES = dict(SECTIONS)
 
 _DATE_RE = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
 _CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
+_REVISION_RE = re.compile(r"^[A-Z]{1,2}$")
 #: Longest text field a quote keeps (a customer name, a quote number): the design's one bound for a text.
 MAX_TEXT = MAX_TEXT_CHARS
 
@@ -109,6 +110,8 @@ class QuoteSettings:
     customer: str = ""
     prepared_by: str = ""
     quote_number: str = ""
+    #: the quote's revision letter: A for the first issue, then B, C, ... Z, AA ... as it is re-issued
+    revision: str = "A"
     #: ISO date the prices are quoted on; "" = the day the design is analysed
     quote_date: str = ""
     validity_days: int = 30
@@ -176,6 +179,8 @@ class QuoteSettings:
                 value = [p.to_json() for p in value]
             elif f.name == "excluded":
                 value = list(value)
+            elif f.name == "revision" and value == "A":  # a first issue saves as it did before revisions
+                continue
             elif f.name == "seller":
                 if value.empty:  # a quote without a seller saves as it did before sellers existed
                     continue
@@ -220,7 +225,7 @@ def check_price_entry(p: PriceEntry, where: str) -> None:
     _text(p.source, f"{where}.source")
 
 
-_TEXT_FIELDS = ("customer", "prepared_by", "quote_number", "price_list_name", "quote_date")
+_TEXT_FIELDS = ("customer", "prepared_by", "quote_number", "price_list_name", "quote_date", "revision")
 
 
 def check_quote(q: QuoteSettings) -> None:
@@ -228,6 +233,8 @@ def check_quote(q: QuoteSettings) -> None:
         _text(getattr(q, name), f"quote.{name}")
     if q.quote_date:
         parse_date(q.quote_date, "quote.quote_date")
+    if not _REVISION_RE.match(q.revision):
+        raise QuoteError(f"quote.revision: {q.revision!r:.40} is not a revision letter (A to Z, then AA to ZZ)")
     _number(q.validity_days, "quote.validity_days", 1, 3650, whole=True)
     if not isinstance(q.discounts, tuple):
         raise QuoteError("quote.discounts: must map sections to percentages")
@@ -307,10 +314,20 @@ def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:
     return QuoteSettings(**d)
 
 
+def next_revision(letter: str) -> str:
+    """The revision after ``letter``: B after A, AA after Z, AB after AA; ZZ is the last."""
+    if letter == "ZZ":
+        raise QuoteError("quote.revision: ZZ is the last revision letter")
+    if len(letter) == 1:
+        return "AA" if letter == "Z" else chr(ord(letter) + 1)
+    head, tail = letter
+    return chr(ord(head) + 1) + "A" if tail == "Z" else head + chr(ord(tail) + 1)
+
+
 def effective_date(q: QuoteSettings, today: date | None = None) -> date:
     """The day prices are quoted on: the quote's own date, or today."""
     return parse_date(q.quote_date, "quote.quote_date") if q.quote_date else (today or date.today())
 
 
 __all__ = ["SECTIONS", "SECTION_KEYS", "SECTION_TITLES", "PriceEntry", "QuoteError", "QuoteSettings",
-           "check_quote", "effective_date", "parse_date", "part_key", "quote_from_json"]
+           "check_quote", "effective_date", "next_revision", "parse_date", "part_key", "quote_from_json"]
