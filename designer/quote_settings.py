@@ -65,9 +65,14 @@ class PriceEntry:
     date: str = ""
     #: where the price came from ("Acme distributor quote 4711"); the list's file name when not given
     source: str = ""
+    #: what one unit costs the seller, in the price's currency: the internal appendix's margins; None = not given
+    cost: float | None = None
+    #: the seller's own number for the part, put on a bill line that has no vendor part number (a service, a
+    #: generic cord); "" = none
+    seller_part_number: str = ""
 
     def __post_init__(self) -> None:
-        _keep_nfc(self, ("part_number", "date", "source"))
+        _keep_nfc(self, ("part_number", "date", "source", "seller_part_number"))
 
     @property
     def key(self) -> str:
@@ -79,7 +84,16 @@ class PriceEntry:
             d["date"] = self.date
         if self.source:
             d["source"] = self.source
+        if self.cost is not None:
+            d["cost"] = self.cost
+        if self.seller_part_number:
+            d["seller_part_number"] = self.seller_part_number
         return d
+
+
+#: the keys a price entry may have in a project file, and those it must
+PRICE_KEYS = frozenset({"part_number", "amount", "currency", "date", "source", "cost", "seller_part_number"})
+PRICE_REQUIRED = frozenset({"part_number", "amount", "currency"})
 
 
 def _nfc(value: object) -> object:
@@ -98,6 +112,62 @@ def _keep_nfc(obj, names: tuple[str, ...]) -> None:
 def part_key(part_number: str) -> str:
     """How part numbers are matched: case and surrounding blanks do not matter."""
     return part_number.strip().upper()
+
+
+@dataclass(frozen=True, slots=True)
+class ExchangeRate:
+    """One unit of ``base`` buys ``rate`` units of ``quote``, as stated on ``date`` by ``source`` (a bank's
+    reference rate, the seller's treasury): how a price in ``base`` is put on a quote in ``quote``."""
+
+    base: str
+    quote: str
+    rate: float
+    date: str
+    source: str = ""
+
+    def __post_init__(self) -> None:
+        _keep_nfc(self, ("date", "source"))
+
+    def to_json(self) -> dict:
+        d = {"base": self.base, "quote": self.quote, "rate": self.rate, "date": self.date}
+        if self.source:
+            d["source"] = self.source
+        return d
+
+    def text(self) -> str:
+        """"1 EUR = 1.0850 USD (2026-12-01, ECB reference rate)" — how the quote states it."""
+        return (f"1 {self.base} = {self.rate:,.6g} {self.quote} ({self.date}"
+                + (f", {self.source}" if self.source else "") + ")")
+
+
+#: most exchange rates a quote keeps (one per currency pair is all a quote needs)
+MAX_EXCHANGE_RATES = 50
+
+
+def check_exchange_rate(r: ExchangeRate, where: str) -> None:
+    for name in ("base", "quote"):
+        value = getattr(r, name)
+        if not isinstance(value, str) or not _CURRENCY_RE.match(value):
+            raise QuoteError(f"{where}.{name}: {value!r:.40} is not an ISO 4217 code such as USD")
+    if r.base == r.quote:
+        raise QuoteError(f"{where}: converts {r.base} to itself")
+    _number(r.rate, f"{where}.rate", 1e-6, 1e6)
+    if r.rate <= 0:
+        raise QuoteError(f"{where}.rate: must be more than 0")
+    _text(r.date, f"{where}.date")
+    if not r.date:
+        raise QuoteError(f"{where}.date: a rate is stated as of a date; give one such as 2026-12-01")
+    parse_date(r.date, f"{where}.date")
+    _text(r.source, f"{where}.source")
+
+
+def exchange_rate_from_json(doc: object, where: str) -> ExchangeRate:
+    keys = {"base", "quote", "rate", "date", "source"}
+    if not isinstance(doc, dict) or set(doc) - keys or not {"base", "quote", "rate", "date"} <= set(doc):
+        raise QuoteError(f"{where}: must be an object with base, quote, rate, date and optionally source")
+    rate = ExchangeRate(**doc)
+    check_exchange_rate(rate, where)
+    return rate
 
 
 class CheckedPrices(tuple):
@@ -128,6 +198,8 @@ class QuoteSettings:
     #: the user's price list, overriding catalog prices by part number
     prices: tuple[PriceEntry, ...] = ()
     price_list_name: str = ""
+    #: the rates prices in another currency are converted at, each stated with its date
+    exchange_rates: tuple[ExchangeRate, ...] = ()
     # cost of ownership
     depreciation_years: float = 4.0
     utilisation: float = 0.8
@@ -154,7 +226,7 @@ class QuoteSettings:
         """A copy with some settings changed; lists are taken as tuples, anything else of a wrong type refused."""
         if "discounts" in changes and isinstance(changes["discounts"], dict):
             changes["discounts"] = tuple(sorted((k, v) for k, v in changes["discounts"].items() if v != 0))
-        for key in ("excluded", "prices"):
+        for key in ("excluded", "prices", "exchange_rates"):
             if isinstance(changes.get(key), list):
                 changes[key] = tuple(changes[key])
         if isinstance(changes.get("seller"), dict):
@@ -179,6 +251,10 @@ class QuoteSettings:
                 value = [p.to_json() for p in value]
             elif f.name == "excluded":
                 value = list(value)
+            elif f.name == "exchange_rates":
+                if not value:  # a quote without rates saves as it did before rates existed
+                    continue
+                value = [r.to_json() for r in value]
             elif f.name == "revision" and value == "A":  # a first issue saves as it did before revisions
                 continue
             elif f.name == "seller":
@@ -212,6 +288,13 @@ def _number(value: object, where: str, lo: float, hi: float, *, whole: bool = Fa
         raise QuoteError(f"{where}: must be between {lo:g} and {hi:g}, got {value!r:.40}")
 
 
+def check_currency(code: object, where: str) -> str:
+    """``code`` when it is an ISO 4217 code such as USD; a QuoteError naming ``where`` otherwise."""
+    if not isinstance(code, str) or not _CURRENCY_RE.match(code):
+        raise QuoteError(f"{where}: {code!r:.40} is not an ISO 4217 code such as USD")
+    return code
+
+
 def check_price_entry(p: PriceEntry, where: str) -> None:
     _text(p.part_number, f"{where}.part_number")
     if not p.part_number.strip():
@@ -223,6 +306,9 @@ def check_price_entry(p: PriceEntry, where: str) -> None:
     if p.date:
         parse_date(p.date, f"{where}.date")
     _text(p.source, f"{where}.source")
+    if p.cost is not None:
+        _number(p.cost, f"{where}.cost", 0, 1e12)
+    _text(p.seller_part_number, f"{where}.seller_part_number")
 
 
 _TEXT_FIELDS = ("customer", "prepared_by", "quote_number", "price_list_name", "quote_date", "revision")
@@ -256,6 +342,19 @@ def check_quote(q: QuoteSettings) -> None:
         raise QuoteError("quote.prices: must be a list of prices")
     if not isinstance(q.prices, CheckedPrices):
         _check_prices(q.prices)
+    if not isinstance(q.exchange_rates, tuple):
+        raise QuoteError("quote.exchange_rates: must be a list of rates")
+    if len(q.exchange_rates) > MAX_EXCHANGE_RATES:
+        raise QuoteError(f"quote.exchange_rates: {len(q.exchange_rates):,} rates; at most {MAX_EXCHANGE_RATES}")
+    pairs: set[frozenset] = set()
+    for i, r in enumerate(q.exchange_rates):
+        if not isinstance(r, ExchangeRate):
+            raise QuoteError(f"quote.exchange_rates[{i}]: must be an exchange rate, got {r!r:.40}")
+        check_exchange_rate(r, f"quote.exchange_rates[{i}]")
+        pair = frozenset((r.base, r.quote))
+        if pair in pairs:  # EUR->USD and USD->EUR both given could disagree: one rate per pair
+            raise QuoteError(f"quote.exchange_rates[{i}]: a rate between {r.base} and {r.quote} is given twice")
+        pairs.add(pair)
     _number(q.depreciation_years, "quote.depreciation_years", 0.5, 30)
     _number(q.utilisation, "quote.utilisation", 0.01, 1)
     _number(q.energy_price_per_kwh, "quote.energy_price_per_kwh", 0, 100)
@@ -296,16 +395,23 @@ def quote_from_json(doc: object, where: str = "quote") -> QuoteSettings:
             raise QuoteError(f"{where}.prices: must be a list")
         entries = []
         for i, p in enumerate(d["prices"]):
-            if not isinstance(p, dict) or set(p) - {"part_number", "amount", "currency", "date", "source"} \
-                    or not {"part_number", "amount", "currency"} <= set(p):
+            if not isinstance(p, dict) or set(p) - PRICE_KEYS or not set(p) >= PRICE_REQUIRED:
                 raise QuoteError(f"{where}.prices[{i}]: must be an object with part_number, amount, currency "
-                                 "and optionally date and source")
+                                 "and optionally date, source, cost and seller_part_number")
             entry = PriceEntry(**p)
             check_price_entry(entry, f"{where}.prices[{i}]")
             if entry.amount == 0:  # -0.0 is 0.0
                 entry = replace(entry, amount=entry.amount + 0)
             entries.append(entry)
         d["prices"] = tuple(entries)
+    if "exchange_rates" in d:
+        if not isinstance(d["exchange_rates"], list):
+            raise QuoteError(f"{where}.exchange_rates: must be a list")
+        if len(d["exchange_rates"]) > MAX_EXCHANGE_RATES:
+            raise QuoteError(f"{where}.exchange_rates: {len(d['exchange_rates']):,} rates; "
+                             f"at most {MAX_EXCHANGE_RATES}")
+        d["exchange_rates"] = tuple(exchange_rate_from_json(r, f"{where}.exchange_rates[{i}]")
+                                    for i, r in enumerate(d["exchange_rates"]))
     if "seller" in d:
         try:
             d["seller"] = seller_from_json(d["seller"], f"{where}.seller")
@@ -324,10 +430,22 @@ def next_revision(letter: str) -> str:
     return chr(ord(head) + 1) + "A" if tail == "Z" else head + chr(ord(tail) + 1)
 
 
+def conversion(q: QuoteSettings, base: str, to: str) -> tuple[float, ExchangeRate] | None:
+    """(factor, the stated rate) that turns an amount in ``base`` into ``to``: the rate stated for the pair, or
+    the inverse of the one stated the other way; None when the quote states none."""
+    for r in q.exchange_rates:
+        if r.base == base and r.quote == to:
+            return r.rate, r
+        if r.base == to and r.quote == base:
+            return 1 / r.rate, r
+    return None
+
+
 def effective_date(q: QuoteSettings, today: date | None = None) -> date:
     """The day prices are quoted on: the quote's own date, or today."""
     return parse_date(q.quote_date, "quote.quote_date") if q.quote_date else (today or date.today())
 
 
-__all__ = ["SECTIONS", "SECTION_KEYS", "SECTION_TITLES", "PriceEntry", "QuoteError", "QuoteSettings",
-           "check_quote", "effective_date", "next_revision", "parse_date", "part_key", "quote_from_json"]
+__all__ = ["SECTIONS", "SECTION_KEYS", "SECTION_TITLES", "ExchangeRate", "PriceEntry", "QuoteError", "QuoteSettings",
+           "check_currency", "check_quote", "conversion", "effective_date", "next_revision", "parse_date", "part_key",
+           "quote_from_json"]

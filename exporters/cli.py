@@ -60,6 +60,12 @@ def add_parser(subparsers) -> None:
     e.add_argument("--section-discount", metavar="SECTION=PCT", action="append",
                    help="percent off list on one bill section (compute, network, storage, optics, power, cooling, "
                         "racks, software, services); repeatable, overrides the project's for that section")
+    e.add_argument("--currency", metavar="CUR", help="the currency the quote is totalled in, an ISO 4217 code such as "
+                                                     "USD or EUR (overrides the project's); prices in another currency "
+                                                     "are converted at the quote's stated exchange rates")
+    e.add_argument("--exchange-rate", metavar="CUR=RATE@DATE", action="append",
+                   help="one unit of CUR is RATE of the quote's currency, as stated on DATE (YYYY-MM-DD), e.g. "
+                        "EUR=1.085@2026-12-01; repeatable, replaces the project's rate for that currency")
 
 
 def run(args, catalog: Catalog) -> int:
@@ -70,7 +76,7 @@ def run(args, catalog: Catalog) -> int:
         raise UsageError(f"podplanner export: say what to write: {', '.join(flags[:-1])} or {flags[-1]}")
     priced = [fmt for fmt, _ in wanted if fmt.name in QUOTE_FORMATS]
     for flag in ("prices", "customer", "quote_number", "valid_days", "discount", "section_discount", "quote_settings",
-                 "seller"):
+                 "seller", "currency", "exchange_rate"):
         if getattr(args, flag) is not None and not priced:
             raise UsageError(f"podplanner export: --{flag.replace('_', '-')} applies to the quote: give it with "
                              + ", ".join(FORMATS[n].flag for n in QUOTE_FORMATS if n in FORMATS))
@@ -171,6 +177,27 @@ def _say_unmatched(analysis, args, rows_of: dict[str, int]) -> None:
           f"match{'es' if len(rows) == 1 else ''} no part on the bill: {shown}", file=sys.stderr)
 
 
+def _exchange_rate(item: str, currency: str):
+    """An ``--exchange-rate CUR=RATE@DATE`` into the quote's currency, checked as a project file's rate is."""
+    from designer.quote_settings import ExchangeRate, QuoteError, check_exchange_rate
+
+    cur, eq, rest = item.partition("=")
+    rate, at, day = rest.partition("@")
+    if not (eq and at):
+        raise UsageError(f"podplanner export: --exchange-rate: {item[:60]!r} is not CUR=RATE@DATE, such as "
+                         f"EUR=1.085@2026-12-01")
+    try:
+        value = float(rate.strip())
+    except ValueError:
+        raise UsageError(f"podplanner export: --exchange-rate: {rate.strip()[:30]!r} is not a number") from None
+    found = ExchangeRate(cur.strip().upper(), currency, value, day.strip())
+    try:
+        check_exchange_rate(found, "--exchange-rate")
+    except QuoteError as exc:
+        raise UsageError(f"podplanner export: {exc}") from None
+    return found
+
+
 def _with_quote_flags(project, args, rows_of: dict[str, int] | None = None):
     """The project with the quote's flags (``--prices``, ``--customer``, ``--quote-number``, ``--valid-days``,
     ``--section-discount``) applied, through the same command the window uses."""
@@ -180,6 +207,22 @@ def _with_quote_flags(project, args, rows_of: dict[str, int] | None = None):
     from designer.quote_settings import QuoteError
 
     changes: dict = _quote_file(args.quote_settings) if args.quote_settings else {}
+    # (a caller building its own arguments may leave out the flags it does not use)
+    currency, exchange_rates = getattr(args, "currency", None), getattr(args, "exchange_rate", None)
+    if currency is not None:
+        from designer.commands import SetCurrencyCommand
+
+        try:
+            project = SetCurrencyCommand(currency).apply(project, None)[0]
+        except CommandError as exc:
+            raise UsageError(f"podplanner export: --currency: {exc}") from None
+    if exchange_rates:
+        rates = {r.base: r for r in changes.get("exchange_rates", project.quote.exchange_rates)}
+        for item in exchange_rates:
+            rate = _exchange_rate(item, project.currency)
+            rates = {b: r for b, r in rates.items() if {r.base, r.quote} != {rate.base, rate.quote}}
+            rates[rate.base] = rate
+        changes["exchange_rates"] = tuple(rates.values())
     if args.seller:
         changes["seller"] = _seller_file(args.seller)
     if args.prices:

@@ -461,6 +461,7 @@ def _notes(sheet: _Pairs, bom: BomView, sections: list[tuple[BomSection, _Sectio
     if any(ln.per_year for s, _ in sections for ln in s.lines):
         notes.append(f"Subscriptions and support are quoted for {count(bom.term_years, 'year')}; the per-year "
                      "column is one year of them, and the cost of ownership counts them yearly.")
+    notes += bom.conversion_notes()
     notes += list(bom.notes)
     notes += [f"Not included: {text[0].lower()}{text[1:]}" for text in bom.exclusions]
     if not notes:

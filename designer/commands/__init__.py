@@ -21,8 +21,8 @@ from .document import Document, Listener
 from .floor import FLOOR_FIELDS, RemoveFloorDevicesCommand, UpdateFloorDeviceCommand
 from .halls import HALL_FIELDS, AddHallCommand, UpdateFacilityCommand, UpdateHallCommand
 from .objects import AddObjectsCommand, MoveObjectsCommand
-from .project import (RenameProjectCommand, SetDiscountCommand, SetWorkloadCommand, UpdateQuoteCommand,
-                      UpdateSettingsCommand)
+from .project import (RenameProjectCommand, SetCurrencyCommand, SetDiscountCommand, SetWorkloadCommand,
+                      UpdateQuoteCommand, UpdateSettingsCommand)
 from .racks import RACK_FIELDS, PlaceRackCommand, RemoveRacksCommand, UpdateRackCommand
 from .validation import FLOOR_KIND_LIST, MOUNT_KINDS
 
@@ -30,7 +30,8 @@ __all__ = [
     "AddDeviceCommand", "AddHallCommand", "AddObjectsCommand", "Change", "Command", "CommandError", "Document",
     "FLOOR_FIELDS", "FLOOR_KIND_LIST", "HALL_FIELDS", "Listener", "MOUNT_KINDS", "MacroCommand", "MoveDeviceCommand",
     "MoveObjectsCommand", "PlaceRackCommand", "RACK_FIELDS", "RemoveDeviceCommand", "RemoveFloorDevicesCommand",
-    "RemoveRacksCommand", "RenameProjectCommand", "SetDiscountCommand", "SetWorkloadCommand", "UpdateFacilityCommand",
+    "RemoveRacksCommand", "RenameProjectCommand", "SetCurrencyCommand", "SetDiscountCommand", "SetWorkloadCommand",
+    "UpdateFacilityCommand",
     "UpdateFloorDeviceCommand", "UpdateHallCommand", "UpdateQuoteCommand", "UpdateRackCommand",
     "UpdateSettingsCommand",
 ]

@@ -1,10 +1,10 @@
 """Edits of the project as a whole: its name, design settings, workload and quote."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ..bounds import WORKLOAD_MAX
-from ..quote_settings import SECTION_TITLES, QuoteError
+from ..quote_settings import SECTION_TITLES, QuoteError, check_currency
 from ..settings import SettingsError
 from .base import Change, Command, CommandError, FieldEdit
 from .validation import check_bounded, checked_text
@@ -83,6 +83,24 @@ class UpdateQuoteCommand(FieldEdit):
         except (QuoteError, TypeError) as exc:
             raise CommandError(str(exc)) from None
         return project.with_quote(quote), Change(project=True)
+
+
+@dataclass
+class SetCurrencyCommand(Command):
+    """Set the currency the quote is totalled in (ISO 4217, such as USD or EUR). A price in another currency is
+    converted at one of the quote's stated exchange rates, or stays out of the total and says so."""
+
+    currency: str
+    label: str = "Set quote currency"
+    merge_key = "project-currency"
+
+    def apply(self, project, catalog):
+        try:
+            code = check_currency(self.currency.strip().upper() if isinstance(self.currency, str) else self.currency,
+                                  "currency")
+        except QuoteError as exc:
+            raise CommandError(str(exc)) from None
+        return replace(project, currency=code), Change(project=True)
 
 
 @dataclass

@@ -20,17 +20,18 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from datetime import date
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import Decimal
 from typing import Mapping
 
 from catalog import Catalog, DeviceType, Figure
 from catalog.records import QUOTE_KINDS
 
 from ..findings import Finding
-from ..quote_settings import SECTIONS, PriceEntry, QuoteSettings, parse_date, part_key, QuoteError
+from ..quote_settings import SECTIONS, QuoteSettings, part_key
 from ..storage.fabric import StorageFabric
+from .unit_prices import (CONFIRMED_EVIDENCE, CONVERTED, UnitPrice, catalog_price, converted, list_price, money,
+                          price_flags)
 
-CENT = Decimal("0.01")
 _SURE = Figure(None, "", "P")
 #: catalog kind -> bill section
 SECTION_OF_KIND = {
@@ -44,8 +45,6 @@ SECTION_OF_KIND = {
     "software": "software",
     "service": "services",
 }
-#: evidence tags of a price a buyer can rely on: a vendor's own list read directly (or verbatim)
-CONFIRMED_EVIDENCE = {"P", "P*"}
 WHERE = "project:bom"
 #: what a storage-fabric line's description ends with, beside the compute fabric's lines of the same part
 STORAGE_SUFFIX = ", storage fabric"
@@ -102,10 +101,6 @@ def section_of(dev: DeviceType) -> str:
     if dev.is_storage:  # a storage appliance: its own section, not the networks'
         return "storage"
     return SECTION_OF_KIND[dev.kind]
-
-
-def money(x: Decimal) -> Decimal:
-    return x.quantize(CENT, rounding=ROUND_HALF_UP)
 
 
 def length_code(metres: float) -> str:
@@ -166,72 +161,41 @@ def count_basis(dev: DeviceType, counts: QuoteCounts, catalog: Catalog) -> tuple
     return 0, ""
 
 
-@dataclass(frozen=True)
-class _Price:
-    unit: Decimal
-    currency: str
-    source: str
-    date: str
-    confirmed: bool
-    from_list: bool
-
-
-def _catalog_price(dev: DeviceType, catalog: Catalog) -> _Price | None:
-    if dev.price is None:
-        return None
-    fig = dev.figure("price.amount")
-    source = catalog.sources.get(fig.source).title if fig and fig.source in catalog.sources else ""
-    evidence = fig.evidence if fig else "U"
-    return _Price(money(Decimal(str(dev.price.amount))), dev.price.currency, source, dev.price.date,
-                  evidence in CONFIRMED_EVIDENCE, False)
-
-
-def _list_price(entry: PriceEntry, list_name: str) -> _Price:
-    source = entry.source or (f"price list {list_name}" if list_name else "user price list")
-    return _Price(money(Decimal(str(entry.amount))), entry.currency, source, entry.date, True, True)
-
-
-def _flags(price: _Price | None, as_of: date, max_age_days: int) -> list[str]:
-    if price is None:
-        return ["unpriced"]
-    flags = []
-    if not price.confirmed:
-        flags.append("unconfirmed")
-    if price.date:
-        try:
-            age = (as_of - parse_date(price.date, "price date")).days
-        except QuoteError:
-            age = None
-        if age is not None and age > max_age_days:
-            flags.append("stale")
-    elif price.confirmed:
-        flags.append("undated")
-    return flags
-
-
 class _Bill:
-    def __init__(self, catalog: Catalog, quote: QuoteSettings, as_of: date):
-        self.catalog, self.quote, self.as_of = catalog, quote, as_of
+    def __init__(self, catalog: Catalog, quote: QuoteSettings, as_of: date, currency: str):
+        self.catalog, self.quote, self.as_of, self.currency = catalog, quote, as_of, currency
+        #: the stated rates lines were converted at, and how many lines each converted
+        self.rates_used: Counter = Counter()
         self.by_part = {p.key: p for p in quote.prices}
         self.used_list_keys: set[str] = set()
         self.lines: dict[str, list[dict]] = {k: [] for k, _ in SECTIONS}
 
-    def price_for(self, dev: DeviceType, *numbers: str) -> _Price | None:
+    def price_for(self, dev: DeviceType, *numbers: str) -> UnitPrice | None:
+        """The unit price of ``dev`` in the quote's currency where a stated rate allows: the price list's entry
+        for one of its part ``numbers`` or its catalog id, else the catalog's price."""
+        price = None
         for pn in (*numbers, dev.id):
             if pn and part_key(pn) in self.by_part:
                 self.used_list_keys.add(part_key(pn))
-                return _list_price(self.by_part[part_key(pn)], self.quote.price_list_name)
-        return _catalog_price(dev, self.catalog)
+                price = list_price(self.by_part[part_key(pn)], self.quote.price_list_name)
+                break
+        else:
+            price = catalog_price(dev, self.catalog)
+        return None if price is None else converted(price, self.quote, self.currency)
 
     def add(self, dev: DeviceType, qty: int, *, part_number: str, alt: str = "", description: str,
             length: float | None = None, spare: bool = False, basis: str = "") -> dict:
         section = section_of(dev)
         price = self.price_for(dev, part_number, alt)
+        # a part the vendor numbers nothing for takes the seller's own number from the seller's price list
+        by_seller = not part_number and price is not None and bool(price.seller_part_number)
+        if by_seller:
+            part_number = price.seller_part_number
         years = self.quote.term_years if dev.per_year else 1
         pn_fig = dev.figure("part_number")
         line = {"section": section, "id": dev.id, "manufacturer": dev.manufacturer,
-                "part_number": part_number, "alt_part_number": alt,
-                "part_number_unconfirmed": bool(part_number and pn_fig and pn_fig.unconfirmed),
+                "part_number": part_number, "alt_part_number": alt, "part_number_by_seller": by_seller,
+                "part_number_unconfirmed": bool(part_number and not by_seller and pn_fig and pn_fig.unconfirmed),
                 "alt_part_number_unconfirmed": bool(alt and (dev.figure("length_part_numbers") or _SURE).unconfirmed),
                 "description": description, "quantity": int(qty),
                 "unit": {"gpu": "GPU-year", "node": "node-year"}.get(dev.basis.partition(":")[0], "year")
@@ -239,7 +203,7 @@ class _Bill:
                 "per_year": dev.per_year, "term_years": years, "spare": spare, "basis": basis,
                 # the vendor calls the part's figures preliminary: the quote marks the line and says why
                 "preliminary": dev.preliminary,
-                "flags": _flags(price, self.as_of, self.quote.price_max_age_days),
+                "flags": price_flags(price, self.as_of, self.quote.price_max_age_days),
                 # why there is no part number to order the line by; "" when there is one
                 "part_number_note": "" if part_number else (pn_fig and pn_fig.note) or NO_PART_NUMBER_NOTE}
         if not part_number:
@@ -251,7 +215,8 @@ class _Bill:
             line.update(unit_price=None, discount_percent=float(discount), net_unit_price=None,
                         unit_price_per_year=None, list_extended=None, extended_price=None, currency=None,
                         price_source="", price_date="", price_confirmed=False, price_unconfirmed=None,
-                        price_from_list=False)
+                        price_from_list=False, original_unit_price=None, original_currency=None, exchange_rate=None,
+                        unit_cost=None, extended_cost=None, margin=None)
         else:
             net = money(price.unit * (1 - discount / 100))
             line.update(unit_price=price.unit, discount_percent=float(discount), net_unit_price=net,
@@ -260,7 +225,16 @@ class _Bill:
                         list_extended=price.unit * qty * years, extended_price=net * qty * years,
                         currency=price.currency, price_source=price.source, price_date=price.date,
                         price_confirmed=price.confirmed, price_unconfirmed=not price.confirmed,
-                        price_from_list=price.from_list)
+                        price_from_list=price.from_list, original_unit_price=None, original_currency=None,
+                        exchange_rate=None, unit_cost=price.cost,
+                        # what the line costs the seller, and what it leaves: from a seller's price list only
+                        extended_cost=None if price.cost is None else price.cost * qty * years,
+                        margin=None if price.cost is None else (net - price.cost) * qty * years)
+            if price.converted is not None:
+                unit, cur, factor, rate = price.converted
+                line.update(original_unit_price=float(unit), original_currency=cur, exchange_rate=float(factor))
+                line["flags"].append(CONVERTED)
+                self.rates_used[rate] += 1
         self.lines[section].append(line)
         return line
 
@@ -303,7 +277,7 @@ def build_bill(counts: Mapping[str, int], catalog: Catalog, currency: str, quote
     bases = bases or {}
     cable_lengths = cable_lengths or {}
     as_of = as_of or date.today()
-    bill = _Bill(catalog, quote, as_of)
+    bill = _Bill(catalog, quote, as_of, currency)
     spares = Decimal(str(quote.spares_percent)) / 100
     for type_id in sorted(counts):
         dev = catalog.get(type_id)
@@ -350,14 +324,17 @@ class _Totals:
     unpriced: list[str] = field(default_factory=list)
     no_part_number: list[str] = field(default_factory=list)
     stale: list[str] = field(default_factory=list)
+    #: the seller's margins, each section's: (title, net of its lines with a cost, their cost, lines with a cost,
+    #: priced lines without one)
+    margins: list[tuple[str, str, Decimal, Decimal, int, int]] = field(default_factory=list)
 
 
 def _section(bill: _Bill, key: str, title: str, lines: list[dict], currency: str, t: _Totals) -> dict:
     """One section: numbers its lines, adds them to the totals and rounds their prices for the report (the
     totals keep the exact Decimals)."""
-    sec_list = sec_net = Decimal(0)
+    sec_list = sec_net = costed_net = cost = Decimal(0)
     sec_other: dict[str, Decimal] = {}
-    n_unpriced = 0
+    n_unpriced = n_costed = n_uncosted = 0
     for ln in lines:
         t.number += 1
         ln["line"] = t.number
@@ -373,6 +350,12 @@ def _section(bill: _Bill, key: str, title: str, lines: list[dict], currency: str
                 t.one_off += ln["extended_price"]
             if not ln["price_confirmed"]:
                 t.unconfirmed_net += ln["extended_price"]
+            if ln["extended_cost"] is None:
+                n_uncosted += 1
+            else:
+                n_costed += 1
+                costed_net += ln["extended_price"]
+                cost += ln["extended_cost"]
         else:
             sec_other[ln["currency"]] = sec_other.get(ln["currency"], Decimal(0)) + ln["extended_price"]
             t.other[ln["currency"]] = t.other.get(ln["currency"], Decimal(0)) + ln["extended_price"]
@@ -381,11 +364,13 @@ def _section(bill: _Bill, key: str, title: str, lines: list[dict], currency: str
             t.stale.append(ln["description"])
         if NO_PART_NUMBER in ln["flags"] and not ln["spare"]:
             t.no_part_number.append(ln["description"])
-        for k in ("unit_price", "net_unit_price", "unit_price_per_year", "list_extended", "extended_price"):
+        for k in ("unit_price", "net_unit_price", "unit_price_per_year", "list_extended", "extended_price",
+                  "unit_cost", "extended_cost", "margin"):
             if ln[k] is not None:
                 ln[k] = float(money(ln[k]))
     t.list_total += sec_list
     t.net_total += sec_net
+    t.margins.append((key, title, costed_net, cost, n_costed, n_uncosted))
     return {"section": key, "title": title, "lines": lines, "currency": currency,
             "list_subtotal": float(money(sec_list)), "discount_percent": bill.quote.discount(key),
             "discount": float(money(sec_list - sec_net)), "subtotal": float(money(sec_net)),
@@ -454,6 +439,23 @@ def _price_list_findings(bill: _Bill, unused: list[str]) -> list[Finding]:
     return []
 
 
+def _margin_row(net: Decimal, cost: Decimal, costed: int, uncosted: int) -> dict:
+    return {"net": float(money(net)), "cost": float(money(cost)), "margin": float(money(net - cost)),
+            "margin_percent": float((net - cost) / net * 100) if net else None,
+            "costed_lines": costed, "uncosted_lines": uncosted}
+
+
+def _margins(t: _Totals) -> dict:
+    """What the bill leaves the seller, by section and in all, over the lines whose cost the seller's price list
+    gives (in the bill's currency); the priced lines without a cost are counted, never guessed."""
+    sections = [{"section": key, "title": title, **_margin_row(net, cost, n, m)}
+                for key, title, net, cost, n, m in t.margins if n or m]
+    net = sum((row[2] for row in t.margins), Decimal(0))
+    cost = sum((row[3] for row in t.margins), Decimal(0))
+    return {**_margin_row(net, cost, sum(r[4] for r in t.margins), sum(r[5] for r in t.margins)),
+            "sections": sections}
+
+
 def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
     currency = _bill_currency(bill, wanted)
     t = _Totals()
@@ -487,9 +489,18 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
         "exclusions": [STORAGE_INCLUDED if e == STORAGE_EXCLUDED and bill.lines["storage"] else e
                        for e in EXCLUSIONS],
         "notes": [note for key, note in NOTES if key in ids],
+        "margins": _margins(t),
+        # the stated rates prices were converted at, each with the lines it converted
+        "exchange_rates": [{**rate.to_json(), "text": rate.text(), "lines": n}
+                           for rate, n in sorted(bill.rates_used.items(), key=lambda kv: (kv[0].base, kv[0].quote))],
     }
+    if bill.rates_used:
+        findings.append(Finding("info", "bom-converted",
+                                "prices converted to " + currency + " at the quote's stated rates: "
+                                + "; ".join(f"{r['text']}, {r['lines']:,} line{'s' if r['lines'] != 1 else ''}"
+                                            for r in bom["exchange_rates"]), WHERE))
     return bom, findings
 
 
-__all__ = ["CONFIRMED_EVIDENCE", "NO_PART_NUMBER", "QuoteCounts", "SECTION_OF_KIND", "build_bill", "cable_part_number",
-           "count_basis", "length_code", "section_of"]
+__all__ = ["CONFIRMED_EVIDENCE", "CONVERTED", "NO_PART_NUMBER", "QuoteCounts", "SECTION_OF_KIND", "build_bill",
+           "cable_part_number", "count_basis", "length_code", "section_of"]

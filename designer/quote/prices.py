@@ -1,7 +1,9 @@
 """A user's price list (CSV or XLSX): part number -> price, currency and date, overriding catalog prices.
 
 The first row names the columns; names are matched loosely ("Part number", "PN", "SKU";
-"Price", "Unit price", "List price"; "Currency"; "Date", "Price date"; "Source", "Note").
+"Price", "Unit price", "List price"; "Currency"; "Date", "Price date"; "Source", "Note"; and, for the seller,
+"Cost" beside a price column (what a unit costs the seller: the appendix's margins) and "Seller part number"
+(the seller's number for a part the vendor gives none).
 A part number and a price are required on every row; currency may instead be given once
 for the whole list (``default_currency``). Every error names the file and the row.
 """
@@ -27,6 +29,11 @@ COLUMNS = {
     "currency": ("currency", "cur", "ccy"),
     "date": ("date", "price date", "as of", "valid from"),
     "source": ("source", "note", "notes", "quote", "reference"),
+    # what a unit costs the seller (the appendix's margins): a "Cost" column beside a price column, or by name
+    "cost": ("cost", "unit cost", "buy price", "purchase price", "our cost", "net cost"),
+    # the seller's own number for a part the vendor gives none (a service, a generic cord)
+    "seller_part_number": ("seller part number", "seller sku", "our part number", "our sku", "reseller part number",
+                           "seller pn"),
 }
 
 
@@ -38,9 +45,10 @@ def _columns(header: list, where: str) -> dict[str, int]:
     names = [_norm(h) for h in header]
     found: dict[str, int] = {}
     for field, aliases in COLUMNS.items():
-        # the first alias any column carries wins: "Part number" before a "Part" column beside it
+        # the first alias any column carries wins: "Part number" before a "Part" column beside it; a column is one
+        # field's ("Cost" alone is the price, as lists of costs have always been read; beside a price, the cost)
         for alias in (field.replace("_", " "), *aliases):
-            if alias in names:
+            if alias in names and names.index(alias) not in found.values():
                 found[field] = names.index(alias)
                 break
     for need in ("part_number", "amount"):
@@ -188,8 +196,13 @@ def parse_price_rows(rows: list[tuple[int, list]], where: str, default_currency:
         currency = str(cell("currency") or default_currency or "").strip().upper()
         if not currency:
             raise QuoteError(f"{at}: no currency (add a currency column)")
+        cost = cell("cost")
+        if cost is not None and not str(cost).strip():
+            cost = None
         entry = PriceEntry(part_number=pn, amount=_amount(cell("amount"), at, currency), currency=currency,
-                           date=_date(cell("date")), source=str(cell("source") or "").strip()[:200])
+                           date=_date(cell("date")), source=str(cell("source") or "").strip()[:200],
+                           cost=None if cost is None else _amount(cost, f"{at}, cost", currency),
+                           seller_part_number=str(cell("seller_part_number") or "").strip()[:200])
         try:
             check_price_entry(entry, at)
         except QuoteError as exc:

@@ -49,6 +49,19 @@ class BomLine:
     currency: str | None = None
     price_unconfirmed: bool | None = None
     length_m: float | None = None
+    #: a price converted from another currency (flag "converted"): its list unit price and currency there, and
+    #: the factor it was multiplied by (one of the quote's stated exchange rates, or its inverse)
+    original_unit_price: float | None = None
+    original_currency: str | None = None
+    exchange_rate: float | None = None
+    #: the part number is the seller's own (a seller's price list's), for a part the vendor numbers nothing for
+    part_number_by_seller: bool = False
+    #: what one unit (one unit-year on a subscription) costs the seller, from a seller's price list; None = not given
+    unit_cost: float | None = None
+    #: unit_cost × quantity × term_years
+    extended_cost: float | None = None
+    #: extended_price - extended_cost: what the line leaves the seller
+    margin: float | None = None
 
 
 @view
@@ -77,6 +90,41 @@ class PriceListUse:
 
 
 @view
+class ExchangeRateUse:
+    """``bom.exchange_rates[]``: a rate the quote states, and how many lines of the bill it converted"""
+    base: str
+    quote: str
+    rate: float
+    date: str
+    #: "1 EUR = 1.085 USD (2026-12-01, ECB reference rate)"
+    text: str
+    lines: int
+    source: str = ""
+
+
+@view
+class MarginRow:
+    """``bom.margins`` and ``bom.margins.sections[]``: what the bill leaves the seller over its lines with a cost"""
+    #: net price of the lines whose cost is known
+    net: float
+    cost: float
+    margin: float
+    #: margin / net × 100; None when no line has a cost
+    margin_percent: float | None
+    costed_lines: int
+    #: priced lines (in the bill's currency) whose cost the price list does not give
+    uncosted_lines: int
+    section: str = ""
+    title: str = ""
+
+
+@view
+class Margins(MarginRow):
+    """``bom.margins``"""
+    sections: Rows[MarginRow] = ()
+
+
+@view
 class BomView:
     """``bom``"""
     currency: str
@@ -98,6 +146,19 @@ class BomView:
     price_list: PriceListUse
     exclusions: tuple[str, ...]
     notes: tuple[str, ...]
+    exchange_rates: Rows[ExchangeRateUse]
+    #: the seller's margins: internal, printed in the technical appendix only
+    margins: Margins
+
+    def conversion_notes(self) -> list[str]:
+        """One sentence per exchange rate the bill's prices were converted at, with its date and source, as
+        every copy of the quote states it."""
+        out = []
+        for r in self.exchange_rates:
+            other = r.base if r.quote == self.currency else r.quote
+            out.append(f"Prices in {other} are converted to {self.currency} at {r.text}, on "
+                       f"{r.lines:,} line{'s' if r.lines != 1 else ''} of the bill.")
+        return out
 
 
 @view

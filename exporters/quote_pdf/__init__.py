@@ -1,6 +1,7 @@
 """The quote as two PDFs from one analysis: the customer's copy (cover, summary, floor plan, rack elevations,
 priced bill, terms and the acceptance block) and the internal technical appendix (the training estimate, cost of
-ownership, engineering detail, findings, and the sources every price and part number rests on, with their dates).
+ownership, the seller's margins, engineering detail, findings, and the sources every price and part number rests
+on, with their dates).
 
 Everything is read from one analysis, through its typed views; no figure is recomputed here, and
 every figure is written by :mod:`designer.formatting`. The bill's lines, subtotals and totals are
@@ -27,6 +28,7 @@ from ..base import ExportError
 from .appendix import FIELD_WORDS, MAX_FINDINGS, field_words, findings, sources
 from .bill import bill, cost_of_ownership
 from .cover import contents, cover, logo, seller_line
+from .margins import margins
 from .layout import BOTTOM, CONTENT_W, MARGIN_X, PAGE_H, PAGE_W, TOP, QuoteDoc
 from .plan import ELEVATION_H, MAX_ELEVATIONS, MAX_HALLS, elevations, floor_plan
 from .power_chain import MAX_CDU_LOOPS, MAX_POWER_ROWS, engineering
@@ -52,7 +54,7 @@ if TYPE_CHECKING:
 #: The customer's copy's chapters in the order they are printed; each appends to the quote's story.
 CUSTOMER = (cover, contents, summary, floor_plan, elevations, bill, terms)
 #: The internal technical appendix's chapters: everything the customer's copy leaves out.
-APPENDIX = (cover, contents, summary, cost_of_ownership, engineering, findings, sources)
+APPENDIX = (cover, contents, summary, cost_of_ownership, margins, engineering, findings, sources)
 
 
 def build(quote: Quote) -> tuple[bytes, int]:

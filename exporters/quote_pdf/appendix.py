@@ -142,8 +142,10 @@ def assumptions(quote: Quote) -> list[str]:
     """The terms of the quote (date, currency, term, spares, marks, discounts, exclusions) and the settings its
     engineering figures rest on, one sentence each."""
     b, q = quote.bom, quote.project.quote
+    rates = "; ".join(r.text for r in b.exchange_rates)
     items = [f"Prices as of {long_date(parse_date(b.as_of, 'as of'))}, in {quote.cur}, excluding tax and "
-             "shipping; no currency is converted.",
+             "shipping; " + (f"prices in other currencies converted at {rates}." if rates
+                             else "no currency is converted."),
              f"Subscriptions and support are quoted for {plural(b.term_years, 'year')}.",
              f"Spare optics and cables: {percent_typed(b.spares_percent)} of each part, rounded up.",
              f"A price older than {plural(q.price_max_age_days, 'day')} is marked {DOUBLE_DAGGER}; a price from a "

@@ -78,6 +78,7 @@ def bill(quote: Quote) -> None:
     for c, v in b.other_currencies.items():
         notes.append(f"Lines priced in {c} come to {money(v, c)}; they are not converted and not in the "
                      f"{cur} totals.")
+    notes += b.conversion_notes()
     for n in notes:
         quote.story.append(quote.p(quote.t(n), "Note"))
     for name, why in preliminary_parts(quote).items():

@@ -57,7 +57,10 @@ def term_sentences(quote: Quote) -> list[str]:
     items += [f"This quotation is valid for {plural(q.validity_days, 'day')} from its date "
              f"({long_date(quote.on)}), until {long_date(quote.valid_until)}.",
              f"All prices are in {quote.cur}, excluding tax and shipping, as of "
-             f"{long_date(parse_date(b.as_of, 'as of'))}; lines priced in another currency are not converted.",
+             f"{long_date(parse_date(b.as_of, 'as of'))}"
+             + ("; lines priced in " + ", ".join(b.other_currencies) + " are not converted and not in the totals."
+                if b.other_currencies else "."),
+             *b.conversion_notes(),
              f"Subscriptions and support are quoted for a term of {plural(b.term_years, 'year')}: their extended "
              "prices cover the whole term.",
              f"Prices marked {DAGGER} are indicative and are to be confirmed by the vendor before ordering."]

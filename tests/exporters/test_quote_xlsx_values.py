@@ -14,7 +14,7 @@ from designer.analysis import analyze
 from designer.cli import main
 from designer.commands import SetDiscountCommand
 from designer.fileformat import load
-from designer.quote_settings import PriceEntry
+from designer.quote_settings import ExchangeRate, PriceEntry
 from designer.samples import DGX_B200_SU
 from exporters import cli as export_command
 from exporters.quote_xlsx import COST, SUMMARY, build_workbook, write_quote_xlsx
@@ -31,11 +31,14 @@ def project(catalog):
 
 @pytest.fixture(scope="module")
 def mixed(project, catalog):
-    """Discounts that round to the cent (one on a half cent), a rack priced in EUR and the catalog's unpriced
-    lines: every kind of formula the workbook writes."""
+    """Discounts that round to the cent (one on a half cent), a rack priced in EUR, a switch converted from GBP and
+    the catalog's unpriced lines: every kind of formula the workbook writes."""
     for section, percent in (("compute", 10), ("power", 7.3), ("software", 12.5), ("optics", 12.345)):
         project = SetDiscountCommand(section, percent).apply(project, catalog)[0]
-    quote = project.quote.updated(prices=(PriceEntry("AR3307", 2000.0, "EUR", "2026-01-05", "Rack vendor quote"),),
+    # and a switch priced in GBP, converted to USD at a stated rate (a price with a third of a cent in it)
+    quote = project.quote.updated(prices=(PriceEntry("AR3307", 2000.0, "EUR", "2026-01-05", "Rack vendor quote"),
+                                          PriceEntry("920-9B210-00FN-0M0", 24999.99, "GBP", "2026-11-20", "UK")),
+                                  exchange_rates=(ExchangeRate("GBP", "USD", 1.2677, "2026-12-01", "BoE"),),
                                   customer="Acme Research", quote_number="Q-2026-017", validity_days=45)
     return analyze(project.with_quote(quote), catalog)
 
@@ -180,3 +183,13 @@ def test_libreoffice_recalculates_the_values_the_file_holds(mixed, tmp_path):
     for sheet, cell, formula in cells:
         assert as_number(theirs[(sheet, cell)]) == pytest.approx(as_number(ours[(sheet, cell)]), abs=0.005), (
             f"{sheet}!{cell} {formula}")
+
+
+@pytest.mark.parametrize("empty", ["<v/>", "<v />", "<v></v>"])
+def test_values_fill_the_empty_value_either_xml_writer_leaves(empty):
+    """openpyxl writes an empty value as ``<v />`` through the standard library and as ``<v></v>`` through lxml
+    (installed with svglib): the value goes in either way."""
+    from exporters.quote_xlsx_values import _fill
+
+    xml = f'<row r="11"><c r="B11" s="5"><f>B9+B10</f>{empty}</c></row>'
+    assert _fill(xml, {"B11": 46387}) == '<row r="11"><c r="B11" s="5"><f>B9+B10</f><v>46387</v></c></row>'

@@ -389,6 +389,9 @@ class BomPanel(QWidget):
                    if ln.price_date else "Undated price")
         if prefix:
             tip.append(f"In {ln.currency}, not converted: left out of the {currency} total")
+        if ln.original_currency:
+            tip.append(f"Converted from {money(ln.original_unit_price, ln.original_currency)} at "
+                       f"{ln.exchange_rate:g} {ln.currency} per {ln.original_currency}")
         for col in (UNIT, EXTENDED):
             cells[col].setForeground(WARNING_TEXT if "stale" in ln.flags else style.TEXT)
             cells[col].setToolTip("\n".join(tip))
@@ -430,6 +433,7 @@ class BomPanel(QWidget):
             notes.append(f"{STALE} old")
         if "undated" in flags:
             notes.append(f"{UNDATED} undated")
+        notes += [f"converted at {r.text}" for r in bom.exchange_rates]
         self.notes.setText(" · ".join(notes))
         self.notes.setToolTip(f"Prices are judged as of {bom.as_of}. {INDICATIVE} a press, third-party or "
                               f"planning price, not a vendor quote. {STALE} a price older than the quote's limit "

@@ -206,6 +206,8 @@ class QuoteActions(QObject):
         self.settings_action.triggered.connect(self.show_settings)
         self.seller_action = menu.addAction("S&eller…")
         self.seller_action.triggered.connect(self.show_seller)
+        self.currency_action = menu.addAction("C&urrency and exchange rates…")
+        self.currency_action.triggered.connect(self.show_currency)
         self.load_action = menu.addAction("&Load price list…")
         self.load_action.triggered.connect(lambda: self.load_price_list())
         self.clear_action = menu.addAction("&Clear price list")
@@ -237,6 +239,16 @@ class QuoteActions(QObject):
         # another document opened behind it (a recovery, a sample) must not receive this one's seller
         self.window.document_replaced.connect(dialog.reject)
         self.seller_dialog = dialog
+        dialog.open()
+        return dialog
+
+    def show_currency(self):
+        """Quote ▸ Currency and exchange rates…: a window-modal dialog filled from the design (returns at once)."""
+        from .currency_dialog import CurrencyDialog
+
+        dialog = CurrencyDialog(self.window.document, self.window)
+        self.window.document_replaced.connect(dialog.reject)
+        self.currency_dialog = dialog
         dialog.open()
         return dialog
 
