@@ -21,7 +21,7 @@ from designer.quote_seller import FIELDS, LABELS, MULTILINE, Seller
 from ..app.doc_binding import push
 from ..facility.project_form import form_heading
 
-LOGO_FILTER = "Images (*.png *.jpg *.jpeg);;PNG (*.png);;JPEG (*.jpg *.jpeg)"
+LOGO_FILTER = "Images (*.png *.jpg *.jpeg *.svg);;PNG (*.png);;JPEG (*.jpg *.jpeg);;SVG (*.svg)"
 #: lines a box of terms shows before it scrolls (an address shows four)
 _BOX_LINES = 3
 
