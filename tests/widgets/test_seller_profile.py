@@ -10,10 +10,11 @@ from PySide6.QtCore import QSettings
 from PySide6.QtWidgets import QDialogButtonBox
 
 import drawn as samples
+from designer.commands import UpdateQuoteCommand
 from designer.quote_seller import Seller
 from widgets.app.main_window import MainWindow
 from widgets.quote.seller_dialog import SellerDialog
-from widgets.quote.seller_profile import KEY, read_default, save_default
+from widgets.quote.seller_profile import FROM_DEFAULT, KEY, read_default, save_default
 
 DEFAULT = Seller(company="Default Sales Engineering Ltd", address="1 Quay Street\nDublin", email="me@dse.example",
                  payment_terms="45 days net", incoterm="DAP Dublin")
@@ -118,3 +119,81 @@ def test_a_broken_stored_default_is_said_in_the_dialog_and_fills_nothing(window,
     assert dialog.status.isVisible() and "Your default seller profile was ignored" in dialog.status.text()
     dialog.fill_from_default()  # even if called: says why, changes no field
     assert dialog.fields["company"].text() == ""
+
+
+# -- the window's exports ------------------------------------------------------------------
+def _export(window, qtbot, monkeypatch, name, out):
+    monkeypatch.setattr(type(window.exports), "ask_path", lambda self, fmt: str(out))
+    with qtbot.waitSignal(window.exports.exported, timeout=60000) as sig:
+        window.exports.actions[name].trigger()
+    return sig.args
+
+
+def _pdf_text(path) -> str:
+    from pypdf import PdfReader
+
+    return " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(path)).pages)
+
+
+def test_a_quote_without_a_seller_is_exported_with_the_default(window, qtbot, monkeypatch, settings, tmp_path):
+    save_default(settings, DEFAULT)
+    assert window.document.project.quote.seller.empty
+    revision, dirty = window.document.revision, window.document.dirty
+    for name in ("pdf", "pdf-appendix"):
+        path, account = _export(window, qtbot, monkeypatch, name, tmp_path / f"{name}.pdf")
+        assert account.endswith(FROM_DEFAULT)
+        assert FROM_DEFAULT in window.statusBar().currentMessage()
+        text = _pdf_text(path)
+        assert DEFAULT.company in text and "1 Quay Street" in text
+    path, account = _export(window, qtbot, monkeypatch, "xlsx", tmp_path / "quote.xlsx")
+    assert account.endswith(FROM_DEFAULT)
+    from openpyxl import load_workbook
+
+    cells = [c.value for ws in load_workbook(path).worksheets for row in ws.iter_rows() for c in row]
+    assert any(isinstance(v, str) and DEFAULT.company in v for v in cells)
+    # the design is not changed: its quote still has no seller
+    assert window.document.project.quote.seller.empty
+    assert (window.document.revision, window.document.dirty) == (revision, dirty)
+
+
+def test_a_seller_on_the_quote_wins_over_the_default(window, qtbot, monkeypatch, settings, tmp_path):
+    save_default(settings, DEFAULT)
+    window.document.push(UpdateQuoteCommand({"seller": {"company": "Own Seller GmbH"}}))
+    qtbot.waitUntil(lambda: window.exports._current(), timeout=60000)
+    path, account = _export(window, qtbot, monkeypatch, "pdf", tmp_path / "q.pdf")
+    assert FROM_DEFAULT not in account
+    text = _pdf_text(path)
+    assert "Own Seller GmbH" in text and DEFAULT.company not in text
+
+
+def test_without_a_default_nothing_is_added(window, qtbot, monkeypatch, tmp_path):
+    path, account = _export(window, qtbot, monkeypatch, "pdf", tmp_path / "q.pdf")
+    assert FROM_DEFAULT not in account and DEFAULT.company not in _pdf_text(path)
+
+
+def test_other_formats_do_not_mention_the_default(window, qtbot, monkeypatch, settings, tmp_path):
+    save_default(settings, DEFAULT)
+    _, account = _export(window, qtbot, monkeypatch, "csv", tmp_path / "bill.csv")
+    assert FROM_DEFAULT not in account
+
+
+def test_a_broken_default_is_said_in_the_exports_status(window, qtbot, monkeypatch, settings, tmp_path):
+    settings.setValue(KEY, '{"company": "A", "fax": "1"}')
+    path, account = _export(window, qtbot, monkeypatch, "pdf", tmp_path / "q.pdf")
+    assert "your default seller profile was ignored" in account and "fax" in account
+    assert "your default seller profile was ignored" in window.statusBar().currentMessage()
+    assert path.endswith("q.pdf")
+
+
+def test_an_unreadable_logo_of_the_default_is_reported_as_the_defaults(window, qtbot, monkeypatch, settings,
+                                                                     tmp_path):
+    bad = tmp_path / "logo.svg"
+    bad.write_text("not svg", encoding="utf-8")
+    save_default(settings, Seller(company="Default Ltd", logo=str(bad)))
+    errors = []
+    monkeypatch.setattr(type(window.exports), "report_error", lambda self, text: errors.append(text))
+    monkeypatch.setattr(type(window.exports), "ask_path", lambda self, fmt: str(tmp_path / "q.pdf"))
+    window.exports.actions["pdf"].trigger()
+    qtbot.waitUntil(lambda: bool(errors), timeout=60000)
+    assert "logo.svg" in errors[0] and FROM_DEFAULT in errors[0]
+    assert not (tmp_path / "q.pdf").exists()
