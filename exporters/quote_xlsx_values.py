@@ -23,8 +23,9 @@ _MAIN = "{http://schemas.openxmlformats.org/spreadsheetml/2006/main}"
 _REL = "{http://schemas.openxmlformats.org/officeDocument/2006/relationships}"
 _PACKAGE_REL = "{http://schemas.openxmlformats.org/package/2006/relationships}"
 #: a formula cell as openpyxl writes it: its reference, its other attributes (no type), its formula and
-#: an empty value
-_FORMULA_CELL = re.compile(r'<c r="([A-Z]+[0-9]+)"((?: (?!t=)[a-z]+="[^"]*")*)>(<f>[^<]*</f>)<v ?/>')
+#: an empty value (``<v />`` from the standard library's writer, ``<v></v>`` when openpyxl writes with lxml,
+#: which it does whenever lxml is installed, as svglib brings it)
+_FORMULA_CELL = re.compile(r'<c r="([A-Z]+[0-9]+)"((?: (?!t=)[a-z]+="[^"]*")*)>(<f>[^<]*</f>)(?:<v ?/>|<v></v>)')
 
 
 def serial(day: date) -> int:

@@ -151,3 +151,14 @@ def test_an_svg_logo_reads_no_file_outside_its_folder(tmp_path, svg_logo):
                         encoding="utf-8")
     drawing, w, _ = logo(str(svg_logo))  # drawn without the file it refers to, not an error
     assert w == LOGO_W and _images(drawing) == []
+
+
+@pytest.mark.parametrize("empty", ["<v />", "<v/>", "<v></v>"])
+def test_formula_values_are_stored_whichever_writer_openpyxl_uses(empty):
+    """svglib brings lxml, and openpyxl writes with lxml whenever it is installed: its empty value is
+    ``<v></v>``, not ``<v />``; the quote workbook's formula cells keep their computed values either way."""
+    from exporters.quote_xlsx_values import _fill
+
+    xml = f'<row r="1"><c r="B1" s="3"><f>A1+1</f>{empty}</c><c r="C1"><f>"x"&amp;A1</f>{empty}</c></row>'
+    assert _fill(xml, {"B1": 2, "C1": "x1"}) == ('<row r="1"><c r="B1" s="3"><f>A1+1</f><v>2</v></c>'
+                                                  '<c r="C1" t="str"><f>"x"&amp;A1</f><v>x1</v></c></row>')
