@@ -3,7 +3,8 @@ delivery, warranty, incoterm), printed on the quote's cover, in every page's foo
 
 A seller is kept with the quote it is on (``quote.seller`` in the project file), so a quote reads the same
 anywhere; ``podplanner export --seller FILE`` sets it for one export. Every text is held to the bounds every
-text of a design is (designer/bounds.py); a logo is a PNG or JPEG file's path, read when the quote is drawn.
+text of a design is (designer/bounds.py); a logo is a PNG, JPEG or SVG file's path, read when the quote is drawn
+(an SVG logo stays a vector drawing in the PDF).
 """
 from __future__ import annotations
 
@@ -17,9 +18,9 @@ FIELDS = (("company", 200), ("address", 1000), ("contact", 200), ("email", 200),
           ("warranty_terms", 1000), ("incoterm", 100))
 #: the names people read for them
 LABELS = {"company": "Company", "address": "Address", "contact": "Contact", "email": "E-mail", "phone": "Phone",
-          "tax_id": "Tax id", "logo": "Logo (PNG or JPEG file)", "payment_terms": "Payment terms",
+          "tax_id": "Tax id", "logo": "Logo (PNG, JPEG or SVG file)", "payment_terms": "Payment terms",
           "delivery_terms": "Delivery", "warranty_terms": "Warranty", "incoterm": "Incoterm"}
-LOGO_SUFFIXES = (".png", ".jpg", ".jpeg")
+LOGO_SUFFIXES = (".png", ".jpg", ".jpeg", ".svg")
 #: the texts that may run over several lines
 MULTILINE = frozenset({"address", "payment_terms", "delivery_terms", "warranty_terms"})
 
@@ -57,7 +58,7 @@ class Seller:
             if problem is not None:
                 raise SellerError(f"{where}: {problem}")
         if self.logo and not self.logo.lower().endswith(LOGO_SUFFIXES):
-            raise SellerError(f"quote.seller.logo: {self.logo[-40:]!r} is not a PNG or JPEG file")
+            raise SellerError(f"quote.seller.logo: {self.logo[-40:]!r} is not a PNG, JPEG or SVG file")
 
     @property
     def empty(self) -> bool:

@@ -8,6 +8,7 @@ what the step must produce being absent:
 - ``analyze --json`` on both samples is a JSON document with their GPUs;
 - ``export`` writes every format the exporters' registry lists, each a non-empty file (the
   NetBox export a folder of CSV files);
+- a quote PDF with a seller whose logo is an SVG file (svglib and lxml are bundled and draw it);
 - ``new superpod`` generates a design that ``validate`` then reads;
 - the window opens offscreen on the sample and quits itself after a few seconds with exit 0
   (exit 1 if anything was logged as an error meanwhile), having written its log; a broken file
@@ -111,6 +112,19 @@ def check_exports(work: Path) -> None:
                 raise CheckFailed(f"export did not write {target.name}")
 
 
+def check_svg_logo(work: Path) -> None:
+    """A quote PDF with an SVG logo: svglib, lxml, tinycss2 and cssselect2 are in the bundle and draw it."""
+    logo = work / "logo.svg"
+    logo.write_text('<svg xmlns="http://www.w3.org/2000/svg" width="120" height="40">'
+                    '<rect width="120" height="40" fill="#C0392B"/></svg>', encoding="utf-8")
+    seller = work / "seller.json"
+    seller.write_text(json.dumps({"company": "Package Check GmbH", "logo": str(logo)}), encoding="utf-8")
+    target = work / "svg-logo.pdf"
+    run("export", str(SAMPLES["dgx"]), "--pdf", str(target), "--seller", str(seller))
+    if not target.is_file() or target.stat().st_size == 0:
+        raise CheckFailed("export with an SVG logo did not write svg-logo.pdf")
+
+
 def check_generate(work: Path) -> None:
     out = work / "generated.podplan.json"
     run("new", "superpod", "--system", "dgx-b200", "--gpus", "1024", "-o", str(out))
@@ -161,6 +175,7 @@ def main() -> int:
             check_version()
             check_analyze()
             check_exports(work)
+            check_svg_logo(work)
             check_generate(work)
             check_window(work)
         report_size()

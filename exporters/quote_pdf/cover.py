@@ -87,7 +87,10 @@ def seller_line(seller) -> str:
 
 def logo(path: str) -> tuple:
     """(image, width, height in points) of the seller's logo scaled into LOGO_W x LOGO_H, for the cover's band;
-    an ExportError naming the file when it cannot be read."""
+    an ExportError naming the file when it cannot be read. A PNG or JPEG is an ImageReader; an SVG is a
+    reportlab Drawing, already scaled, which the page draws as vectors."""
+    if path.lower().endswith(".svg"):
+        return svg_logo(path)
     from reportlab.lib.utils import ImageReader
 
     try:
@@ -97,6 +100,52 @@ def logo(path: str) -> tuple:
         raise ExportError(f"the seller's logo {path[-80:]!r} cannot be read as an image ({str(exc)[:80]})") from None
     scale = min(LOGO_H / height, LOGO_W / width) if width and height else 1.0
     return image, width * scale, height * scale
+
+
+#: an SVG logo larger than this is refused: a logo is a few kilobytes, and svglib holds the whole tree in memory
+SVG_MAX_BYTES = 4 * 1024 * 1024
+
+
+def svg_logo(path: str) -> tuple:
+    """(drawing, width, height in points) of an SVG logo scaled into LOGO_W x LOGO_H, its proportions kept.
+
+    reportlab reads no SVG: svglib turns it into a reportlab Drawing, which stays vector in the PDF. A file
+    too large, unreadable, not SVG, or of no size is an ExportError naming it; files it refers to outside its
+    own folder are not read."""
+    import logging
+    import math
+    import os
+
+    name = repr(path[-80:])
+    try:
+        size = os.stat(path).st_size
+    except OSError as exc:
+        raise ExportError(f"the seller's logo {name} cannot be read ({exc.strerror or exc})") from None
+    if size > SVG_MAX_BYTES:
+        raise ExportError(f"the seller's logo {name} is {size / 1024 / 1024:.1f} MB; an SVG logo may be at most "
+                          f"{SVG_MAX_BYTES // (1024 * 1024)} MB")
+    from svglib.svglib import svg2rlg
+
+    quiet = logging.getLogger("svglib.svglib")
+    level = quiet.level
+    quiet.setLevel(logging.CRITICAL)  # its complaints go into the ExportError, not onto the console
+    try:
+        drawing = svg2rlg(path, external_reference_root=os.path.dirname(os.path.abspath(path)))
+    except Exception as exc:  # svglib raises what lxml and its own parsers raise on a broken file
+        raise ExportError(f"the seller's logo {name} cannot be read as an SVG drawing "
+                          f"({type(exc).__name__}: {str(exc)[:80]})") from None
+    finally:
+        quiet.setLevel(level)
+    width, height = (getattr(drawing, "width", 0), getattr(drawing, "height", 0)) if drawing is not None else (0, 0)
+    if drawing is None or not drawing.contents:
+        raise ExportError(f"the seller's logo {name} cannot be read as an SVG drawing (no drawing in it)")
+    if not (isinstance(width, int | float) and isinstance(height, int | float) and math.isfinite(width)
+            and math.isfinite(height) and width > 0 and height > 0):
+        raise ExportError(f"the seller's logo {name} has no size (give the SVG a width and height or a viewBox)")
+    scale = min(LOGO_H / height, LOGO_W / width)
+    drawing.scale(scale, scale)
+    drawing.width, drawing.height = width * scale, height * scale
+    return drawing, width * scale, height * scale
 
 
 def description(quote: Quote) -> str:

@@ -7,6 +7,8 @@ are laid out in every pass but drawn only once the page count is known (:class:`
 """
 from __future__ import annotations
 
+from reportlab.graphics import renderPDF
+from reportlab.graphics.shapes import Drawing
 from reportlab.lib.pagesizes import A4
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, TableStyle
 from reportlab.platypus.doctemplate import IndexingFlowable
@@ -72,7 +74,7 @@ class QuoteDoc(BaseDocTemplate):
         self.currency, self.valid_until = currency, valid_until
         #: who sells, in one line under every page's footer ("" without a seller)
         self.seller = st.printable(seller)
-        #: the seller's logo for the cover's band: (image, width, height), or None
+        #: the seller's logo for the cover's band: (image or SVG drawing, width, height), or None
         self.logo = logo
         self.pages = pages
         #: what the cover's band calls the document ("Quotation", "Technical appendix")
@@ -148,7 +150,10 @@ class QuoteDoc(BaseDocTemplate):
             x, y = PAGE_W - MARGIN_X - w, PAGE_H - 40 - h
             c.setFillColor(st.WHITE)
             c.rect(x - 6, y - 6, w + 12, h + 12, stroke=0, fill=1)
-            c.drawImage(image, x, y, width=w, height=h, mask="auto")
+            if isinstance(image, Drawing):  # an SVG logo, scaled already: drawn as vectors
+                renderPDF.draw(image, c, x, y)
+            else:
+                c.drawImage(image, x, y, width=w, height=h, mask="auto")
         c.restoreState()
         self._footer(c)
 

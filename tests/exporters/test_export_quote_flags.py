@@ -143,7 +143,7 @@ def test_a_seller_file_sets_the_quotes_seller(capsys, tmp_path):
     assert code == 2 and "seller.fax: is not a seller field" in err
     seller.write_text('{"company": "A", "logo": "logo.gif"}')
     code, _, err = run(capsys, "export", str(DGX_B200_SU), "--xlsx", str(tmp_path / "q.xlsx"), "--seller", str(seller))
-    assert code == 2 and "is not a PNG or JPEG file" in err
+    assert code == 2 and "is not a PNG, JPEG or SVG file" in err
 
 
 

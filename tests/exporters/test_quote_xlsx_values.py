@@ -184,12 +184,3 @@ def test_libreoffice_recalculates_the_values_the_file_holds(mixed, tmp_path):
         assert as_number(theirs[(sheet, cell)]) == pytest.approx(as_number(ours[(sheet, cell)]), abs=0.005), (
             f"{sheet}!{cell} {formula}")
 
-
-@pytest.mark.parametrize("empty", ["<v/>", "<v />", "<v></v>"])
-def test_values_fill_the_empty_value_either_xml_writer_leaves(empty):
-    """openpyxl writes an empty value as ``<v />`` through the standard library and as ``<v></v>`` through lxml
-    (installed with svglib): the value goes in either way."""
-    from exporters.quote_xlsx_values import _fill
-
-    xml = f'<row r="11"><c r="B11" s="5"><f>B9+B10</f>{empty}</c></row>'
-    assert _fill(xml, {"B11": 46387}) == '<row r="11"><c r="B11" s="5"><f>B9+B10</f><v>46387</v></c></row>'

@@ -83,16 +83,16 @@ def test_the_dialog_is_filled_from_the_current_seller(window, qtbot):
     assert window.document.revision == revision
 
 
-def test_a_logo_that_is_not_png_or_jpeg_is_refused_in_the_dialog(window, qtbot):
+def test_a_logo_that_is_not_png_jpeg_or_svg_is_refused_in_the_dialog(window, qtbot):
     before = window.document.project.quote.seller
     undo_text = window.undo_action.text()
     dialog = _open_dialog(window, qtbot)
     qtbot.keyClicks(dialog.fields["company"], "Acme")
-    qtbot.keyClicks(dialog.fields["logo"], "/tmp/logo.svg")
+    qtbot.keyClicks(dialog.fields["logo"], "/tmp/logo.gif")
     _press(dialog, QDialogButtonBox.StandardButton.Ok)
     assert dialog.isVisible()
     assert dialog.status.isVisible()
-    assert "quote.seller.logo" in dialog.status.text() and "PNG or JPEG" in dialog.status.text()
+    assert "quote.seller.logo" in dialog.status.text() and "PNG, JPEG or SVG" in dialog.status.text()
     assert window.document.project.quote.seller == before
     assert window.undo_action.text() == undo_text
     # corrected, the same dialog sets it
@@ -136,7 +136,7 @@ def test_screenshot_at_natural_size(window, qtbot):
                     incoterm="DAP Berlin")
     window.document.push(UpdateQuoteCommand({"seller": seller.to_json()}))
     dialog = _open_dialog(window, qtbot)
-    dialog.show_refusal("quote.seller.logo: 'x.svg' is not a PNG or JPEG file")
+    dialog.show_refusal("quote.seller.logo: 'x.gif' is not a PNG, JPEG or SVG file")
     dialog.adjustSize()
     qtbot.wait(10)
     for edit in dialog.fields.values():  # nothing squeezed below what it needs

@@ -35,7 +35,7 @@ DESCRIPTION = ("Design AI datacenters: lay out DGX SuperPODs and GB200 NVL72 hal
 #: pyproject.toml's runtime ``dependencies``, by distribution name (tests keep the two equal): a packaged app
 #: has no metadata of PodPlanner itself to list them from.
 RUNTIME_DEPENDENCIES = ("PySide6-Essentials", "pyqtgraph", "shapely", "numpy", "reportlab", "PyYAML", "orjson",
-                        "openpyxl", "ezdxf", "pypdfium2")
+                        "openpyxl", "ezdxf", "pypdfium2", "svglib")
 
 NOT_BUNDLED = "metadata not bundled"
 NO_LICENCE = "the package's metadata states no licence"

@@ -11,9 +11,13 @@ calls the format's ``write`` on the immutable analysis and hands the outcome bac
 a queued signal. Closing the window waits for the files being written, so they are finished
 (the writer replaces a file whole or not at all); an export still waiting for the analysis
 of an edit, when the window closes or another design is opened, is reported as not written.
+
+A quote (PDF, appendix, XLSX) of a design whose quote has no seller is written with the user's default seller
+(widgets/quote/seller_profile.py), when one is saved, and the status says so; the design is not changed.
 """
 from __future__ import annotations
 
+import dataclasses
 import traceback
 from concurrent.futures import Future, ThreadPoolExecutor
 from contextlib import suppress
@@ -23,6 +27,11 @@ from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressBar
 
 from exporters.registry import FORMATS, ExportError, ExportFormat, check_target
+
+from .seller_profile import FROM_DEFAULT, read_default
+
+#: the formats that print the quote's seller: they take the user's default seller when the quote has none
+SELLER_FORMATS = frozenset({"pdf", "pdf-appendix", "xlsx"})
 
 
 class ExportController(QObject):
@@ -144,18 +153,37 @@ class ExportController(QObject):
             return
         if self._executor is None:
             self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="podplanner-export")
+        analysis, note = self._with_default_seller(fmt, self.window.analysis)
         self._in_flight += 1
         self._show_progress(f"Writing {path.name}…")
-        future = self._executor.submit(fmt.write, self.window.analysis, path)
-        future.add_done_callback(lambda f, fm=fmt, p=path: self._done(fm, p, f))
+        future = self._executor.submit(fmt.write, analysis, path)
+        future.add_done_callback(lambda f, fm=fmt, p=path, n=note: self._done(fm, p, f, n))
 
-    def _done(self, fmt: ExportFormat, path: Path, future: Future) -> None:
+    def _with_default_seller(self, fmt: ExportFormat, analysis) -> tuple[object, str]:
+        """The analysis to write ``fmt`` from, and what to add to its account: a quote whose seller is empty
+        gets the user's default seller for this export only ("" and the analysis as it is otherwise)."""
+        project = getattr(analysis, "project", None)
+        if fmt.name not in SELLER_FORMATS or project is None or not project.quote.seller.empty:
+            return analysis, ""
+        stored = read_default(self.window.settings)
+        if stored.seller is None:
+            return analysis, stored.problem
+        # the seller is printed, never computed from: the engines' results hold for the design with it
+        project = project.with_quote(project.quote.updated(seller=stored.seller))
+        return dataclasses.replace(analysis, project=project), FROM_DEFAULT
+
+    def _done(self, fmt: ExportFormat, path: Path, future: Future, note: str = "") -> None:
         # Runs on the worker thread (or the caller's, if cancelled): only emit, never touch widgets.
         if future.cancelled():
             return
         exc = future.exception()
+        account = None if exc else future.result()
+        if account is not None and note:
+            account = f"{account}; {note}"
+        elif isinstance(exc, ExportError) and note == FROM_DEFAULT:  # the default seller's logo, say
+            exc = ExportError(f"{exc} ({note})")
         with suppress(RuntimeError):  # the controller was deleted while the file was written
-            self._delivered.emit(fmt, path, None if exc else future.result(), exc)
+            self._delivered.emit(fmt, path, account, exc)
 
     def _on_written(self, fmt: ExportFormat, path: Path, account: str | None, exc: BaseException | None) -> None:
         self._in_flight = max(0, self._in_flight - 1)
