@@ -49,8 +49,8 @@ def add_parser(subparsers) -> None:
                         "(customer, quote_number, validity_days, discounts, ...): each key given overrides the "
                         "project's; the flags below override the file")
     e.add_argument("--seller", metavar="FILE", type=path,
-                   help="a JSON file of the seller: company, address, contact, email, phone, tax_id, logo (a PNG "
-                        "or JPEG file), payment_terms, delivery_terms, warranty_terms, incoterm (overrides the "
+                   help="a JSON file of the seller: company, address, contact, email, phone, tax_id, logo (a PNG, "
+                        "JPEG or SVG file), payment_terms, delivery_terms, warranty_terms, incoterm (overrides the "
                         "quote's)")
     e.add_argument("--quote-number", metavar="Q", help="the quote's number (overrides the project's)")
     e.add_argument("--valid-days", metavar="N", help="days the quote is valid from its date, 1-3650 (overrides the "
