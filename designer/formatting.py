@@ -77,6 +77,13 @@ def money(amount: float | None, currency: str = "") -> str:
     return f"−{text}" if negative else text
 
 
+def adjustment(pct: float) -> str:
+    """A section's or the quote's price adjustment in words: ``discount 8 %`` off list, or ``uplift 5 %`` over it
+    (a negative discount), its decimal only when it has one."""
+    word = "uplift" if pct < 0 else "discount"
+    return f"{word} {percent(abs(pct) / 100, 1 if pct % 1 else 0)}"
+
+
 def count(n: int, word: str, many: str | None = None) -> str:
     """``1 rack``, ``1,024 racks``."""
     return f"{n:,} {word if n == 1 else (many or word + 's')}"

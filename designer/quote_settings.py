@@ -36,6 +36,8 @@ SECTION_TITLES = dict(SECTIONS)
 _DATE_RE = re.compile(r"^\d{4}-\d{2}(-\d{2})?$")
 _CURRENCY_RE = re.compile(r"^[A-Z]{3}$")
 _REVISION_RE = re.compile(r"^[A-Z]{1,2}$")
+#: the lowest discount: an uplift of 100 % over list (a negative discount is an uplift)
+MIN_DISCOUNT = -100.0
 #: Longest text field a quote keeps (a customer name, a quote number): the design's one bound for a text.
 MAX_TEXT = MAX_TEXT_CHARS
 
@@ -185,7 +187,7 @@ class QuoteSettings:
     #: ISO date the prices are quoted on; "" = the day the design is analysed
     quote_date: str = ""
     validity_days: int = 30
-    #: section key -> discount in percent off list
+    #: section key -> discount in percent off list; a negative one is an uplift over list (down to -100: double)
     discounts: tuple[tuple[str, float], ...] = ()
     #: spare optics and cables, percent of each part's quantity (rounded up per part)
     spares_percent: float = 3.0
@@ -327,7 +329,7 @@ def check_quote(q: QuoteSettings) -> None:
     for key, pct in q.discounts:
         if key not in SECTION_TITLES:
             raise QuoteError(f"quote.discounts.{key}: is not a section ({', '.join(SECTION_KEYS)})")
-        _number(pct, f"quote.discounts.{key}", 0, 100)
+        _number(pct, f"quote.discounts.{key}", MIN_DISCOUNT, 100)
         # net prices are rounded to the cent from list × (100 - discount); three decimals keep that exact
         if round(pct, 3) != pct:
             raise QuoteError(f"quote.discounts.{key}: give at most three decimals, got {pct!r}")

@@ -56,7 +56,8 @@ def add_parser(subparsers) -> None:
     e.add_argument("--valid-days", metavar="N", help="days the quote is valid from its date, 1-3650 (overrides the "
                                                      "project's; default 30)")
     e.add_argument("--discount", metavar="PCT", help="percent off list on the whole quote: every section of the bill "
-                                                     "(a --section-discount replaces it for its section)")
+                                                     "(a --section-discount replaces it for its section); "
+                                                     "negative for an uplift over list")
     e.add_argument("--section-discount", metavar="SECTION=PCT", action="append",
                    help="percent off list on one bill section (compute, network, storage, optics, power, cooling, "
                         "racks, software, services); repeatable, overrides the project's for that section")
@@ -334,14 +335,15 @@ def _section_discount(item: str) -> tuple[str, float]:
 
 
 def _percent(text: str, flag: str, what: str) -> float:
-    """A discount in percent, 0-100 with at most three decimals (as the quote keeps them)."""
+    """A discount in percent, -100 to 100 with at most three decimals (as the quote keeps them); a negative one
+    is an uplift over list."""
     try:
         value = float(text)
     except ValueError:
         value = math.nan
-    if not math.isfinite(value) or not 0 <= value <= 100 or round(value, 3) != value:
-        raise UsageError(f"podplanner export: {flag}: {what}: {text[:20]!r} is not a percentage from 0 to 100 "
-                         f"(at most three decimals)")
+    if not math.isfinite(value) or not -100 <= value <= 100 or round(value, 3) != value:
+        raise UsageError(f"podplanner export: {flag}: {what}: {text[:20]!r} is not a percentage from -100 to 100 "
+                         f"(a negative one is an uplift; at most three decimals)")
     return value
 
 

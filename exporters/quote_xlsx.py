@@ -146,7 +146,7 @@ def _section_head(ws: Worksheet, section: BomSection, cur: str, project_name: st
     """The title, the section's one discount cell, the legend and the header row of the line table."""
     put_text(ws["A1"], f"{section.title}: {project_name}")
     ws["A1"].font = TITLE
-    label = ws.cell(2, LINE_COLUMNS.index("Discount %"), "Section discount % (change it here)")
+    label = ws.cell(2, LINE_COLUMNS.index("Discount %"), "Section discount % (change it here; negative for an uplift)")
     label.font, label.alignment = BOLD, RIGHT
     disc = ws[DISCOUNT_CELL]
     disc.value = section.discount_percent

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING
 from reportlab.platypus import Paragraph
 
 from catalog.records import EVIDENCE
-from designer.formatting import number, percent, quantity
+from designer.formatting import adjustment, number, percent, quantity
 from designer.quote_settings import QuoteError, parse_date
 
 from .. import pdf_style as st
@@ -153,8 +153,8 @@ def assumptions(quote: Quote) -> list[str]:
     disc = {k: v for k, v in q.discounts if v}
     if disc:
         titles = {sec.section: sec.title for sec in b.sections}
-        items.append("Discounts off list: "
-                     + ", ".join(f"{titles.get(k, k)} {percent_typed(v)}" for k, v in disc.items()) + ".")
+        items.append("Price adjustments on list: "
+                     + ", ".join(f"{titles.get(k, k)} {adjustment(v)}" for k, v in disc.items()) + ".")
     else:
         items.append("No discount is applied: every price is the list price.")
     if q.excluded:

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING
 from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph, Spacer, Table
 
-from designer.formatting import kw, money, number, percent, quantity
+from designer.formatting import adjustment, kw, money, number, percent, quantity
 from designer.quote_settings import parse_date
 from designer.views import BomLine, BomSection
 
@@ -40,7 +40,8 @@ def bill(quote: Quote) -> None:
     quote.chapter("Bill of materials")
     q = quote.project.quote
     legend = [f"Prices in {cur}, excluding tax and shipping, as of {long_date(parse_date(b.as_of, 'as of'))}. "
-              "Unit price is the list price; the net unit price is the list price less the section's discount, "
+              "Unit price is the list price; the net unit price is the list price less the section's discount (or plus "
+              "its uplift), "
               "rounded to the cent, and the extended price is net unit price × quantity × years of the term "
               f"({plural(b.term_years, 'year')} for subscriptions and support, one for everything else).",
               f"{DAGGER} {INDICATIVE}. {DOUBLE_DAGGER} price older than {plural(q.price_max_age_days, 'day')} "
@@ -144,10 +145,10 @@ def section_table(quote: Quote, sec: BomSection, widths: list[float]) -> Table:
     caveat = f" ({'; '.join(notes)})" if notes else ""
     title = quote.t(sec.title)
     if sec.discount or sec.discount_percent:
-        pct = percent_typed(sec.discount_percent)
+        adjusted = adjustment(sec.discount_percent)
         rows.append([Paragraph(f"{title} at list price", s["Cell"]), "", "", "", "",
                      Paragraph(quote.t(money(sec.list_subtotal, cur)), s["CellRight"])])
-        rows.append([Paragraph(f"Discount {pct} on {title}", s["Cell"]), "", "", "", "",
+        rows.append([Paragraph(f"{adjusted[:1].upper()}{adjusted[1:]} on {title}", s["Cell"]), "", "", "", "",
                      Paragraph(quote.t(money(-sec.discount, cur)), s["CellRight"])])
     rows.append([Paragraph(f"{title} subtotal{quote.t(caveat)}", label_style), "", "", "", "",
                  Paragraph(quote.t(money(sec.subtotal, cur)), s["CellRightBold"])])
@@ -234,7 +235,8 @@ def totals_table(quote: Quote) -> Table:
     caveat = f", excluding {plural(unpriced, 'unpriced line')}" if unpriced else ""
     rows.append([Paragraph("<b>Total at list price</b>", quote.s["Cell"]), "", "", "",
                  Paragraph(quote.t(money(b.list_total, cur)), quote.s["CellRightBold"])])
-    rows.append([Paragraph("<b>Total discount</b>", quote.s["Cell"]), "", "", "",
+    rows.append([Paragraph("<b>Total uplift</b>" if b.discount_total < 0 else "<b>Total discount</b>",
+                           quote.s["Cell"]), "", "", "",
                  Paragraph(quote.t(money(-b.discount_total, cur) if b.discount_total else money(0, cur)),
                            quote.s["CellRightBold"])])
     rows.append([Paragraph(f"<b>Total (net){quote.t(caveat)}</b>", quote.s["Cell"]), "", "", "",

@@ -172,7 +172,9 @@ def total_box(quote: Quote) -> Table:
              quote.p(quote.t(money(b.price_total, quote.cur)), "Figure")]
     if b.discount_total:
         lines.append(quote.p(quote.t(f"{money(b.list_total, quote.cur)} at list price, less "
-                                     f"{money(b.discount_total, quote.cur)} discount"), "Small"))
+                                     f"{money(b.discount_total, quote.cur)} discount" if b.discount_total > 0 else
+                                     f"{money(b.list_total, quote.cur)} at list price, plus "
+                                     f"{money(-b.discount_total, quote.cur)} uplift"), "Small"))
     notes = []
     if b.unpriced:
         notes.append(f"excludes {plural(len(quote.unpriced_lines()), 'unpriced line')}: "

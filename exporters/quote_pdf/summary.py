@@ -172,5 +172,7 @@ def total_caveat(quote: Quote) -> str:
     if n:
         parts.append(f"excluding {plural(n, 'unpriced line')}")
     if quote.bom.discount_total:
-        parts.append(f"after {quote.t(money(quote.bom.discount_total, quote.cur))} discount")
+        d = quote.bom.discount_total
+        parts.append(f"after {quote.t(money(d, quote.cur))} discount" if d > 0
+                     else f"including {quote.t(money(-d, quote.cur))} uplift")
     return (" (" + "; ".join(parts) + ")") if parts else ""

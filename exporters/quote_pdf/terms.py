@@ -68,8 +68,17 @@ def term_sentences(quote: Quote) -> list[str]:
         items.append(f"Spare optics and cables: {percent_typed(b.spares_percent)} of each part's quantity, "
                      "rounded up, are included on their own lines.")
     if b.discount_total:
-        items.append(f"The net total of {money(b.price_total, quote.cur)} is after "
-                     f"{money(b.discount_total, quote.cur)} of discounts off list, shown by section in the bill.")
+        up = any(sec.discount_percent < 0 for sec in b.sections)
+        down = any(sec.discount_percent > 0 for sec in b.sections)
+        total = money(abs(b.discount_total), quote.cur)
+        if up and down:
+            what = (f"is after discounts and uplifts, {total} {'off' if b.discount_total > 0 else 'over'} list in "
+                    "all")
+        elif up:
+            what = f"includes {total} of uplifts over list"
+        else:
+            what = f"is after {total} of discounts off list"
+        items.append(f"The net total of {money(b.price_total, quote.cur)} {what}, shown by section in the bill.")
     return items
 
 

@@ -93,3 +93,18 @@ def test_a_sellers_list_puts_its_part_numbers_on_the_quote_and_its_margins_in_th
         assert text not in customer
     cells = [c for ws in openpyxl.load_workbook(xlsx) for row in ws.iter_rows(values_only=True) for c in row]
     assert 465000 not in cells and 15000 not in cells and "ACME-SVC-DGX-INST" in cells
+
+
+def test_an_uplift_is_a_negative_discount_and_every_copy_calls_it_one(capsys, tmp_path):
+    pdf, appendix = tmp_path / "q.pdf", tmp_path / "a.pdf"
+    code, _, err = run(capsys, "export", str(DGX_B200_SU), "--pdf", str(pdf), "--pdf-appendix", str(appendix),
+                       "--section-discount", "services=-10", "--section-discount", "network=4")
+    assert code == 0, err
+    customer, internal = _text(pdf), _text(appendix)
+    # the services section: 31 installations at 25,000.00 list, 10 % over it (and 4 % off networking)
+    assert "Uplift 10 % on Services USD 77,500.00" in customer
+    # 77,500.00 over list on services, 45,640.00 off it on networking: 31,860.00 over list in all
+    assert ("The net total of USD 23,823,422.00 is after discounts and uplifts, USD 31,860.00 over list in all"
+            in customer)
+    assert "Discount 4 % on Networking" in customer
+    assert "Price adjustments on list: Networking discount 4 %, Services uplift 10 %." in internal

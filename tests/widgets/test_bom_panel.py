@@ -138,7 +138,7 @@ def test_a_refused_discount_is_shown_not_raised(window):
     shown = []
     window.bom.refused.connect(shown.append)
     assert not window.bom.set_discount("compute", 150.0)
-    assert shown and "between 0 and 100" in shown[0] and "discounts.compute" in shown[0]
+    assert shown and "between -100 and 100" in shown[0] and "discounts.compute" in shown[0]
     assert window.bom.status.text() == shown[0] and not window.bom.status.isHidden()
     assert window.document.project.quote.discount("compute") == 0.0
     assert window.bom.discount_editor("compute").value() == 0.0
@@ -350,3 +350,29 @@ def test_a_preliminary_part_is_marked_on_its_line_with_the_reason(qtbot, catalog
     assert cell.toolTip().endswith("Preliminary: " + catalog.get("vera-rubin-nvl72").preliminary)
     other = _line_item(panel, next(ln.line for ln in lines if ln.id != "vera-rubin-nvl72"), 1)
     assert "Preliminary" not in other.text()
+
+
+def test_the_whole_quotes_discount_sets_every_section_in_one_undo_step(window):
+    from designer.quote_settings import SECTION_KEYS
+
+    doc, panel = window.document, window.bom
+    assert panel.whole.minimum() == -100.0 and panel.whole.maximum() == 100.0
+    steps = len(doc._done)
+    panel.whole.setValue(7.5)
+    panel.apply_whole.click()
+    assert len(doc._done) == steps + 1
+    assert all(doc.project.quote.discount(key) == 7.5 for key in SECTION_KEYS)
+    assert all(panel.discount_editor(key).value() == 7.5 for key in panel.section_keys(visible_only=False))
+    doc.undo()
+    assert all(doc.project.quote.discount(key) == 0.0 for key in SECTION_KEYS)
+
+
+def test_an_uplift_is_a_negative_discount_and_the_totals_say_uplift(window, qtbot):
+    panel = window.bom
+    assert panel.set_discount("compute", -5.0)
+    assert window.document.project.quote.discount("compute") == -5.0
+    qtbot.waitUntil(lambda: panel.bom is not None and any(s.discount_percent == -5.0 for s in panel.bom.sections),
+                    timeout=20000)
+    compute = next(s for s in panel.bom.sections if s.section == "compute")
+    assert compute.discount < 0 and compute.subtotal == pytest.approx(compute.list_subtotal * 1.05, abs=0.01)
+    assert "uplift +" in panel.totals.text()

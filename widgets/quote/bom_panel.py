@@ -15,10 +15,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QStyledItemDelegate, QTreeView, QVBoxLayout, QWidget)
+                               QPushButton, QStyledItemDelegate, QTreeView, QVBoxLayout, QWidget)
 
-from designer.commands import Document, SetDiscountCommand
-from designer.formatting import MISSING, count, money
+from designer.commands import Document, MacroCommand, SetDiscountCommand
+from designer.formatting import MISSING, adjustment, count, money
+from designer.quote_settings import MIN_DISCOUNT, SECTION_KEYS
 
 from ..app import style
 from ..app.doc_binding import push
@@ -56,14 +57,15 @@ class _DiscountDelegate(QStyledItemDelegate):
         if index.data(SECTION_ROLE) is None:
             return None
         spin = QDoubleSpinBox(parent)
-        spin.setRange(0.0, 100.0)
+        spin.setRange(MIN_DISCOUNT, 100.0)
         spin.setDecimals(2)
         spin.setSingleStep(1.0)
         spin.setSuffix(" %")
         spin.setAlignment(Qt.AlignmentFlag.AlignRight)
         # Commit on Enter, focus out or an arrow step, not on every keystroke: typing 15 is not 1, then 15.
         spin.setKeyboardTracking(False)
-        spin.setToolTip(f"Discount off list on every line of {index.data(Qt.ItemDataRole.ToolTipRole)}")
+        spin.setToolTip(f"Discount off list on every line of {index.data(Qt.ItemDataRole.ToolTipRole)} "
+                        "(negative: an uplift over list)")
         spin.valueChanged.connect(lambda _v, s=spin: self.commitData.emit(s))
         return spin
 
@@ -174,9 +176,23 @@ class BomPanel(QWidget):
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
         self.empty.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
+        # one discount (or uplift) for the whole quote: every section's, as export --discount sets it
+        self.whole = QDoubleSpinBox()
+        self.whole.setRange(MIN_DISCOUNT, 100.0)
+        self.whole.setDecimals(2)
+        self.whole.setSuffix(" %")
+        self.whole.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.whole.setToolTip("A discount off list for the whole quote (negative: an uplift over list)")
+        self.apply_whole = QPushButton("Apply to every section")
+        self.apply_whole.setToolTip("Set every section's discount to the whole quote's, as one undoable edit")
+        self.apply_whole.clicked.connect(lambda: self.set_whole_discount(round(self.whole.value(), 2)))
         top = QHBoxLayout()
         top.addWidget(self.filter, 1)
         top.addWidget(self.counts)
+        top.addSpacing(12)
+        top.addWidget(QLabel("Whole quote"))
+        top.addWidget(self.whole)
+        top.addWidget(self.apply_whole)
         box = QVBoxLayout(self)
         box.setContentsMargins(6, 4, 6, 4)
         box.addLayout(top)
@@ -224,6 +240,17 @@ class BomPanel(QWidget):
         elif row is not None:
             index = self.model.indexFromItem(self.model.item(row.row(), DISCOUNT))
             self.model.dataChanged.emit(index, index)  # the spin box goes back to the bill's value
+        return ok
+
+    def set_whole_discount(self, percent: float) -> bool:
+        """Every section's discount set to ``percent`` as one undo step (a negative one is an uplift)."""
+        command = MacroCommand([SetDiscountCommand(key, percent) for key in SECTION_KEYS],
+                               label="Set the whole quote's discount")
+        ok = push(self._document, command, self._refuse)
+        if ok:
+            self.status.hide()
+            for row in self._rows.values():
+                self._set_discount_item(row, percent)
         return ok
 
     # ---- for tests and the report view: what is on screen ------------------------------------
@@ -335,7 +362,8 @@ class BomPanel(QWidget):
         cells[EXTENDED].setTextAlignment(Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
         tip = f"{sec.title}: net {money(sec.subtotal, currency)}"
         if sec.discount:
-            tip += f" = list {money(sec.list_subtotal)} less {sec.discount_percent:g} % ({money(sec.discount)})"
+            tip += (f" = list {money(sec.list_subtotal)} with {adjustment(sec.discount_percent)} "
+                    f"({money(-sec.discount)})")
         if sec.unpriced:
             tip += f"; leaves out {count(sec.unpriced, 'line')} without a price"
         cells[EXTENDED].setToolTip(tip)
@@ -382,7 +410,7 @@ class BomPanel(QWidget):
         cells[EXTENDED].setText(f"{prefix}{money(ln.extended_price)}")
         tip = [f"List {money(ln.unit_price, ln.currency)} per {ln.unit if ln.unit != 'each' else 'unit'}"]
         if ln.discount_percent:
-            tip.append(f"less {ln.discount_percent:g} % = {money(ln.net_unit_price)} net")
+            tip.append(f"with {adjustment(ln.discount_percent)} = {money(ln.net_unit_price)} net")
         tip.append(("Indicative price (not a vendor quote): " if "unconfirmed" in ln.flags else "Price: ")
                    + (ln.price_source or "no source given"))
         tip.append(f"Dated {ln.price_date}" + (", older than the quote's limit" if "stale" in ln.flags else "")
@@ -406,7 +434,8 @@ class BomPanel(QWidget):
         cur = bom.currency
         parts = [f"List {money(bom.list_total, cur)}"]
         if bom.discount_total:
-            parts.append(f"discount {money(-bom.discount_total)}")
+            parts.append(f"discount {money(-bom.discount_total)}" if bom.discount_total > 0
+                         else f"uplift +{money(-bom.discount_total)}")
         net = f"<b>Net {money(bom.price_total, cur)}</b>" + (" (est.)" if bom.estimated else "")
         parts.append(net)
         unpriced = sum(s.unpriced for s in bom.sections)
