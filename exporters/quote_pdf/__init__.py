@@ -63,7 +63,8 @@ def build(quote: Quote) -> tuple[bytes, int]:
     doc = QuoteDoc(buf, quote.pages, project=quote.name, quote_number=quote.number, currency=quote.cur,
                    valid_until=long_date(quote.valid_until), title=f"{kind} {quote.number}: {quote.name}",
                    author=q.seller.company or q.prepared_by or "PodPlanner", kind=kind,
-                   seller=seller_line(q.seller), logo=logo(q.seller.logo) if q.seller.logo else None)
+                   seller=seller_line(q.seller), logo=logo(q.seller.logo) if q.seller.logo else None,
+                   revision=q.revision)
     quote.story = [quote.pages]  # first, so that it hears the page count of every pass
     for chapter in APPENDIX if quote.internal else CUSTOMER:
         chapter(quote)
