@@ -74,8 +74,9 @@ def changes(quote: Quote) -> None:
         f"What changed in the bill of materials between revision {old} and this revision {now}: "
         f"{plural(len(added), 'line')} added, {len(removed):,} removed and {len(changed):,} changed. A line is "
         "the same in both when it is the same part on the same kind of line (a cable of another length is another "
-        "line). Changes are listed by section in the bill's order. Unit prices are list prices, as the bill prints "
-        "them; a change is of the line's extended price, net of its section's discount.")))
+        "line). Changes are listed by section in the bill's order."
+        + (" Unit prices are list prices, as the bill prints them; a change is of the line's extended price, net of "
+           "its section's discount." if ch["comparable"] else ""))))
     if not ch["comparable"]:
         s.append(quote.p(quote.t(
             f"Prices cannot be compared: revision {old} is priced in {quote.since.bom.currency} and this revision "
