@@ -60,6 +60,7 @@ def test_the_pdf_lists_what_changed_since_the_earlier_revision_and_the_net_chang
     code, out, err = run(capsys, "export", str(pb), "--pdf", str(pdf), "--changes-since", str(pa))
     assert code == 0, err
     texts = pages(pdf)
+    assert "supersedes revision A" in texts[0]
     found = changes_pages(texts)
     assert len(found) == 1
     page = found[0]
@@ -100,6 +101,15 @@ def test_the_revision_flag_overrides_the_projects(capsys, tmp_path, revisions):
     assert code == 0, err
     texts = pages(pdf)
     assert "No. Q-118 rev. AC" in texts[0] and "Appendix to quote Q-118 rev. AC" in texts[1]
+
+
+def test_a_long_quote_number_is_cut_never_the_revision_after_it(capsys, tmp_path, revisions):
+    _, pb, _, _ = revisions
+    pdf = tmp_path / "q.pdf"
+    code, _, err = run(capsys, "export", str(pb), "--pdf", str(pdf), "--quote-number", "Q" * 120)
+    assert code == 0, err
+    texts = pages(pdf)
+    assert "… rev. B" in texts[0] and all("… rev. B" in t for t in texts[1:])
 
 
 def test_the_appendix_carries_the_changes_page_too(capsys, tmp_path, revisions):
