@@ -53,6 +53,11 @@ def add_parser(subparsers) -> None:
                         "JPEG or SVG file), payment_terms, delivery_terms, warranty_terms, incoterm (overrides the "
                         "quote's)")
     e.add_argument("--quote-number", metavar="Q", help="the quote's number (overrides the project's)")
+    e.add_argument("--revision", metavar="LETTER", help="the quote's revision letter, A to Z then AA to ZZ (overrides "
+                                                        "the project's; default A)")
+    e.add_argument("--changes-since", metavar="OLD", type=path,
+                   help="an earlier revision's project file: the quote PDF (and its appendix) gets a page of what "
+                        "changed in the bill since that revision")
     e.add_argument("--valid-days", metavar="N", help="days the quote is valid from its date, 1-3650 (overrides the "
                                                      "project's; default 30)")
     e.add_argument("--discount", metavar="PCT", help="percent off list on the whole quote: every section of the bill "
@@ -77,10 +82,11 @@ def run(args, catalog: Catalog) -> int:
         raise UsageError(f"podplanner export: say what to write: {', '.join(flags[:-1])} or {flags[-1]}")
     priced = [fmt for fmt, _ in wanted if fmt.name in QUOTE_FORMATS]
     for flag in ("prices", "customer", "quote_number", "valid_days", "discount", "section_discount", "quote_settings",
-                 "seller", "currency", "exchange_rate"):
+                 "seller", "currency", "exchange_rate", "revision"):
         if getattr(args, flag) is not None and not priced:
             raise UsageError(f"podplanner export: --{flag.replace('_', '-')} applies to the quote: give it with "
                              + ", ".join(FORMATS[n].flag for n in QUOTE_FORMATS if n in FORMATS))
+    _check_changes_since(args, wanted)
     if args.customer is not None and not args.customer.strip():
         raise UsageError("podplanner export: --customer: give the customer's name")
     if args.dpi is not None and not any("dpi" in fmt.options for fmt, _ in wanted):
@@ -106,6 +112,7 @@ def run(args, catalog: Catalog) -> int:
         project = load(args.file, catalog)
         project = _with_quote_flags(project, args, rows_of)
         analysis = analyze(project, catalog)
+    since = _earlier(args, catalog, progress)
     _say_unmatched(analysis, args, rows_of)
     # Each format goes to a temporary beside its target; all are renamed into place only when every one
     # is written, so a failing format leaves no partial set (exporters/staging.py).
@@ -115,7 +122,8 @@ def run(args, catalog: Catalog) -> int:
             options = {"dpi": args.dpi} if "dpi" in fmt.options and args.dpi is not None else {}
             try:
                 with progress.step(f"Writing {fmt.title} to {out.name}"):
-                    wrote.append((out, fmt.write(analysis, staging.temporary(fmt, out), **options)))
+                    write = _writer(fmt, since)
+                    wrote.append((out, write(analysis, staging.temporary(fmt, out), **options)))
             except ExportError as exc:
                 raise UsageError(f"podplanner export: {fmt.flag}: {exc}") from None
             except OSError as exc:
@@ -130,6 +138,41 @@ def run(args, catalog: Catalog) -> int:
     for out, account in wrote:
         print(f"wrote {out}: {account}")
     return 0
+
+
+#: the formats that can print the page of changes since an earlier revision
+CHANGES_FORMATS = ("pdf", "pdf-appendix")
+
+
+def _check_changes_since(args, wanted) -> None:
+    """``--changes-since`` is the quote PDF's: refused without --pdf or --pdf-appendix."""
+    if args.changes_since is not None and not any(fmt.name in CHANGES_FORMATS for fmt, _ in wanted):
+        raise UsageError("podplanner export: --changes-since applies to the quote PDF: give it with "
+                         + " or ".join(FORMATS[n].flag for n in CHANGES_FORMATS if n in FORMATS))
+
+
+def _earlier(args, catalog: Catalog, progress: Progress):
+    """The analysis of the ``--changes-since`` design (None without the flag); a UsageError naming the file when
+    it cannot be read or analysed."""
+    if args.changes_since is None:
+        return None
+    from .quote_pdf import earlier_analysis
+
+    with progress.step(f"Analysing {Path(args.changes_since).name}"):
+        try:
+            return earlier_analysis(args.changes_since, catalog)
+        except ExportError as exc:
+            raise UsageError(f"podplanner export: --changes-since: {exc}") from None
+
+
+def _writer(fmt, since):
+    """What writes ``fmt``: its own write, or for the quote PDFs with ``since`` one that adds the changes page."""
+    if since is None or fmt.name not in CHANGES_FORMATS:
+        return fmt.write
+    from .quote_pdf import write_appendix_pdf, write_quote_pdf
+
+    write = write_quote_pdf if fmt.name == "pdf" else write_appendix_pdf
+    return lambda analysis, out: write(analysis, out, since=since)
 
 
 class Progress:
@@ -236,6 +279,9 @@ def _with_quote_flags(project, args, rows_of: dict[str, int] | None = None):
         changes.update(prices=entries, price_list_name=name)
     if args.customer is not None:
         changes["customer"] = args.customer
+    revision = getattr(args, "revision", None)  # (a caller's namespace made before the flag existed has none)
+    if revision is not None:
+        changes["revision"] = revision.strip()
     if args.quote_number is not None:
         if not args.quote_number.strip():
             raise UsageError("podplanner export: --quote-number: give the quote's number")

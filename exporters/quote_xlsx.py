@@ -353,6 +353,7 @@ def _quote_pairs(sheet: _Pairs, analysis: Analysis, bom: BomView) -> None:
                                           f"tax id {seller.tax_id}" if seller.tax_id else "") if x) or None)
     pair("Prepared by", quote.prepared_by or None)
     pair("Quote number", quote.quote_number or None)
+    pair("Revision", quote.revision)
     # the bill prices as of the quote's own date, or the day it was analysed when the quote has none
     day = date.fromisoformat(bom.as_of)
     pair("Quote date", day, "yyyy-mm-dd", "date")

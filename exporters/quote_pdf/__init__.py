@@ -27,6 +27,7 @@ from .. import pdf_style as st
 from ..base import ExportError
 from .appendix import FIELD_WORDS, MAX_FINDINGS, field_words, findings, sources
 from .bill import bill, cost_of_ownership
+from .changes import MAX_ROWS, changes, earlier_analysis
 from .cover import contents, cover, logo, seller_line
 from .margins import margins
 from .layout import BOTTOM, CONTENT_W, MARGIN_X, PAGE_H, PAGE_W, TOP, QuoteDoc
@@ -52,9 +53,10 @@ if TYPE_CHECKING:
     from designer.analysis import Analysis
 
 #: The customer's copy's chapters in the order they are printed; each appends to the quote's story.
-CUSTOMER = (cover, contents, summary, floor_plan, elevations, bill, terms)
+CUSTOMER = (cover, contents, summary, floor_plan, elevations, bill, changes, terms)
 #: The internal technical appendix's chapters: everything the customer's copy leaves out.
-APPENDIX = (cover, contents, summary, cost_of_ownership, margins, engineering, findings, sources)
+APPENDIX = (cover, contents, summary, cost_of_ownership, margins, changes, engineering, findings, sources)
+#: (``changes`` prints "Changes since revision X" only when the quote is given an earlier revision's analysis)
 
 
 def build(quote: Quote) -> tuple[bytes, int]:
@@ -65,7 +67,8 @@ def build(quote: Quote) -> tuple[bytes, int]:
     doc = QuoteDoc(buf, quote.pages, project=quote.name, quote_number=quote.number, currency=quote.cur,
                    valid_until=long_date(quote.valid_until), title=f"{kind} {quote.number}: {quote.name}",
                    author=q.seller.company or q.prepared_by or "PodPlanner", kind=kind,
-                   seller=seller_line(q.seller), logo=logo(q.seller.logo) if q.seller.logo else None)
+                   seller=seller_line(q.seller), logo=logo(q.seller.logo) if q.seller.logo else None,
+                   revision=q.revision)
     quote.story = [quote.pages]  # first, so that it hears the page count of every pass
     for chapter in APPENDIX if quote.internal else CUSTOMER:
         chapter(quote)
@@ -73,11 +76,11 @@ def build(quote: Quote) -> tuple[bytes, int]:
     return buf.getvalue(), doc.pages.total or doc.page
 
 
-def _write(analysis: Analysis, path, *, internal: bool) -> str:
+def _write(analysis: Analysis, path, *, internal: bool, since: Analysis | None = None) -> str:
     st.register_fonts()
     if not analysis.has("bom") or not analysis.bom.lines:
         raise ExportError("the design's bill of materials has no lines: place racks and devices first")
-    quote = Quote(analysis, internal=internal)
+    quote = Quote(analysis, internal=internal, since=since)
     data, pages = build(quote)
     write_atomic(path, data)
     if internal:
@@ -85,14 +88,16 @@ def _write(analysis: Analysis, path, *, internal: bool) -> str:
     return f"{plural(quote.bom.lines, 'line')}, {plural(pages, 'page')}"
 
 
-def write_quote_pdf(analysis: Analysis, path) -> str:
-    """Write the customer's quote for ``analysis`` to ``path`` (PDF); returns what it wrote in words."""
-    return _write(analysis, path, internal=False)
+def write_quote_pdf(analysis: Analysis, path, *, since: Analysis | None = None) -> str:
+    """Write the customer's quote for ``analysis`` to ``path`` (PDF); returns what it wrote in words. With
+    ``since`` (the analysis of an earlier revision's design) it holds a page of what changed in the bill."""
+    return _write(analysis, path, internal=False, since=since)
 
 
-def write_appendix_pdf(analysis: Analysis, path) -> str:
-    """Write the internal technical appendix of the quote for ``analysis`` to ``path`` (PDF)."""
-    return _write(analysis, path, internal=True)
+def write_appendix_pdf(analysis: Analysis, path, *, since: Analysis | None = None) -> str:
+    """Write the internal technical appendix of the quote for ``analysis`` to ``path`` (PDF), with the page of
+    changes since an earlier revision when ``since`` is given."""
+    return _write(analysis, path, internal=True, since=since)
 
 
 #: The names this module had before it became a package, all still importable from here.
@@ -101,3 +106,5 @@ __all__ = ["BOTTOM", "CONTENT_W", "DAGGER", "DECIMALS", "DOUBLE_DAGGER", "ELEVAT
            "PAGE_W", "SECTION_MARK", "TOP", "cell", "count", "derived_quote_number", "field_words", "keep_units", "kw",
            "kw_pair", "long_date", "money", "number", "percent", "percent_typed", "plural", "quantity",
            "write_appendix_pdf", "write_quote_pdf"]
+#: and the page of changes since an earlier revision
+__all__ += ["MAX_ROWS", "earlier_analysis"]

@@ -37,6 +37,8 @@ def cover(quote: Quote) -> None:
     rows += [("Customer", q.customer.strip() or "To be confirmed", ""),
              ("Prepared by", q.prepared_by.strip() or seller.contact.strip() or "PodPlanner", ""),
             ("Quote number", quote.number, "derived from the project name and date" if quote.number_derived else ""),
+            ("Revision", q.revision, "first issue" if q.revision == "A" else "supersedes the earlier revisions"
+             if quote.since is None else f"supersedes revision {quote.since.project.quote.revision}"),
             ("Quote date", long_date(quote.on), "" if q.quote_date else "prices as of this date"),
             ("Valid until", long_date(quote.valid_until), f"{plural(q.validity_days, 'day')} from the quote date"),
             ("Currency", quote.cur, "all prices exclude tax and shipping")]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from reportlab.graphics import renderPDF
 from reportlab.graphics.shapes import Drawing
 from reportlab.lib.pagesizes import A4
+from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import BaseDocTemplate, Flowable, Frame, PageTemplate, Paragraph, TableStyle
 from reportlab.platypus.doctemplate import IndexingFlowable
 
@@ -66,12 +67,16 @@ class QuoteDoc(BaseDocTemplate):
     """The A4 document: a cover page template and a body template, each with its header and footer."""
 
     def __init__(self, buf, pages: PageCount, *, project: str, quote_number: str, currency: str, valid_until: str,
-                 title: str, author: str, kind: str = "Quotation", seller: str = "", logo: tuple | None = None):
+                 title: str, author: str, kind: str = "Quotation", seller: str = "", logo: tuple | None = None,
+                 revision: str = "A"):
         super().__init__(buf, pagesize=A4, leftMargin=MARGIN_X, rightMargin=MARGIN_X, topMargin=TOP,
-                         bottomMargin=BOTTOM, title=title, author=author, subject=f"{kind} {quote_number}",
+                         bottomMargin=BOTTOM, title=title, author=author,
+                         subject=f"{kind} {quote_number}{revised(revision)}",
                          creator="PodPlanner", initialFontName=st.FONT, initialFontSize=9)
         self.project, self.quote_number = st.printable(project), st.printable(quote_number)
         self.currency, self.valid_until = currency, valid_until
+        #: the quote's revision letter, printed after its number wherever the number is
+        self.revision = st.printable(revision)
         #: who sells, in one line under every page's footer ("" without a seller)
         self.seller = st.printable(seller)
         #: the seller's logo for the cover's band: (image or SVG drawing, width, height), or None
@@ -120,7 +125,7 @@ class QuoteDoc(BaseDocTemplate):
         c.setFillColor(st.ACCENT)
         # a long quote number gets at most half the line: the project name keeps the other half
         label = "Quote" if self.kind == "Quotation" else "Appendix to quote"
-        right = clip(f"{label} {self.quote_number}", st.FONT, 7.6, CONTENT_W / 2 - 12)
+        right = numbered(f"{label} {self.quote_number}", self.revision, st.FONT, 7.6, CONTENT_W / 2 - 12)
         room = CONTENT_W - c.stringWidth(right, st.FONT, 7.6) - 24
         c.drawString(MARGIN_X, y, clip(self.project, st.BOLD, 7.6, room))
         c.setFont(st.FONT, 7.6)
@@ -144,7 +149,8 @@ class QuoteDoc(BaseDocTemplate):
         c.drawRightString(PAGE_W - MARGIN_X, PAGE_H - 112, tagline)
         c.setFont(st.FONT, 11)
         room = CONTENT_W - c.stringWidth(tagline, st.FONT, 8) - 24
-        c.drawString(MARGIN_X, PAGE_H - 112, clip(f"No. {self.quote_number}", st.FONT, 11, room))
+        number = numbered(f"No. {self.quote_number}", self.revision, st.FONT, 11, room)
+        c.drawString(MARGIN_X, PAGE_H - 112, number)
         if self.logo is not None:  # top right of the band, on a white plate so any logo reads
             image, w, h = self.logo
             x, y = PAGE_W - MARGIN_X - w, PAGE_H - 40 - h
@@ -156,6 +162,18 @@ class QuoteDoc(BaseDocTemplate):
                 c.drawImage(image, x, y, width=w, height=h, mask="auto")
         c.restoreState()
         self._footer(c)
+
+
+def revised(revision: str) -> str:
+    """What follows the quote number: " rev. B"."""
+    return f" rev. {revision}"
+
+
+def numbered(text: str, revision: str, font: str, size: float, room: float) -> str:
+    """A quote number (after its label) and its revision in ``room`` points: a long number is cut, never the
+    revision after it."""
+    tail = revised(revision)
+    return clip(text, font, size, max(room - stringWidth(tail, font, size), size)) + tail
 
 
 def table_style(commands: list) -> TableStyle:

@@ -10,6 +10,7 @@ from __future__ import annotations
 from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
+from designer.compare_bill import bill_changes
 from designer.names import PROJECT_PLACES, Namer
 from designer.quote_settings import QuoteError, parse_date
 from designer.views import BomLine
@@ -30,7 +31,7 @@ if TYPE_CHECKING:
 class Quote(Blocks):
     """The state every chapter shares, and the story they write into."""
 
-    def __init__(self, analysis: Analysis, *, internal: bool = False):
+    def __init__(self, analysis: Analysis, *, internal: bool = False, since: Analysis | None = None):
         super().__init__()
         #: the internal technical appendix (findings, training, sources) rather than the customer's copy
         self.internal = internal
@@ -57,6 +58,13 @@ class Quote(Blocks):
         self.number = q.quote_number.strip() or derived_quote_number(self.project.name, self.on)
         self.number_derived = not q.quote_number.strip()
         self.pages = PageCount()
+        #: the analysis of an earlier revision's design, and what changed in the bill since (None without one)
+        self.since = since
+        self.changes = None
+        if since is not None:
+            if not since.has("bom"):
+                raise ExportError("the earlier revision's design has no bill of materials to compare with")
+            self.changes = bill_changes(since, analysis)
 
     def optional(self, section: str) -> Any:
         """The typed view of a section the quote prints only when its engine ran (an analysis made with some

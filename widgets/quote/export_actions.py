@@ -227,3 +227,35 @@ class ExportController(QObject):
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None
+
+    # -- the quote PDF with the changes since an earlier revision (Quote menu) ---------
+    def ask_earlier_design(self) -> str | None:
+        """The project file of an earlier revision of this design (tests replace this to avoid the dialog)."""
+        start = str(self.window.path.parent) if self.window.path else str(Path.home())
+        path, _ = QFileDialog.getOpenFileName(self.window, "Changes since an earlier revision", start,
+                                              EARLIER_FILTER)
+        return path or None
+
+    def export_changes_since(self, earlier: str | Path | None = None, path: str | Path | None = None) -> None:
+        """Write the customer's quote PDF with a page of what changed in the bill since the revision in
+        ``earlier``, asked for when not given; that design is read and analysed on the export's worker, and a
+        file that cannot be used is reported as any export error is."""
+        earlier = earlier or self.ask_earlier_design()
+        if earlier:
+            self.export(changes_format(Path(earlier), self.window.catalog), path)
+
+
+#: the project files an earlier revision is picked from
+EARLIER_FILTER = "PodPlanner projects (*.podplan.json *.json)"
+
+
+def changes_format(earlier: Path, catalog) -> ExportFormat:
+    """The customer's quote PDF, with the page of changes since the revision in the design file ``earlier``."""
+    from dataclasses import replace
+
+    def write(analysis, path) -> str:
+        from exporters.quote_pdf import earlier_analysis, write_quote_pdf
+
+        return write_quote_pdf(analysis, path, since=earlier_analysis(earlier, catalog))
+
+    return replace(FORMATS["pdf"], write=write)

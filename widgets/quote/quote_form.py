@@ -20,7 +20,7 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QDoubleSpin
 from catalog.records import QUOTE_KINDS
 from designer.commands import Document, UpdateQuoteCommand
 from designer.model import Project
-from designer.quote_settings import MAX_TEXT, QuoteError, QuoteSettings
+from designer.quote_settings import MAX_TEXT, QuoteError, QuoteSettings, next_revision
 
 from ..app.doc_binding import bind, push
 from ..facility.project_form import form_heading
@@ -32,6 +32,13 @@ from .seller_dialog import SellerDialog
 class _PriceListEdit(UpdateQuoteCommand):
     """Loading or clearing a price list: its own undo step, never merged into the edit before it
     (two list edits in a row touch the same fields, which would otherwise make them one step)."""
+
+    merge_key = None
+
+
+@dataclass
+class _RevisionEdit(UpdateQuoteCommand):
+    """A revision letter typed or a new revision: its own undo step (two new revisions are two steps)."""
 
     merge_key = None
 
@@ -71,6 +78,7 @@ class QuoteForm(QDialog):
             edit.textEdited.connect(lambda text, k=key: self._push({k: text}))
             self.texts[key] = edit
             form.addRow(label, edit)
+        self._add_revision(form)
         self.quote_date = QLineEdit()
         self.quote_date.setPlaceholderText("the day of the analysis (or YYYY-MM-DD)")
         self.quote_date.setToolTip("The day prices are quoted on; empty means the day the design is analysed")
@@ -121,6 +129,41 @@ class QuoteForm(QDialog):
         box.addWidget(buttons)
         self.setMinimumWidth(480)
 
+    def _add_revision(self, form: QFormLayout) -> None:
+        """The revision letter (A, B, ... Z, AA ... ZZ), checked by the command, and a button to the next one."""
+        self.revision = QLineEdit()
+        self.revision.setMaxLength(2)
+        self.revision.setMaximumWidth(60)
+        self.revision.setToolTip("The quote's revision letter: A for the first issue, then B, C, ... Z, AA ... ZZ")
+        # Pushed when typing ends: a letter being replaced is not one to refuse at every keystroke.
+        self.revision.editingFinished.connect(self._push_revision)
+        self.new_revision = QPushButton("New revision")
+        self.new_revision.setToolTip("Re-issue the quote under the next revision letter (one undo step)")
+        self.new_revision.setAutoDefault(False)
+        self.new_revision.setDefault(False)
+        self.new_revision.clicked.connect(self.next_revision)
+        row = QHBoxLayout()
+        row.addWidget(self.revision)
+        row.addWidget(self.new_revision)
+        row.addStretch(1)
+        form.addRow("Revision", row)
+
+    def _push_revision(self) -> None:
+        text = self.revision.text().strip()
+        if self._document is not None and text != self._document.project.quote.revision:
+            self._push_command(_RevisionEdit({"revision": text}, label="Set revision"))
+
+    def next_revision(self) -> None:
+        """The next revision letter (B after A), as one undoable edit; past ZZ the refusal is shown."""
+        if self._document is None:
+            return
+        try:
+            letter = next_revision(self._document.project.quote.revision)
+        except QuoteError as exc:
+            self.status.setText(str(exc))
+            return
+        self._push_command(_RevisionEdit({"revision": letter}, label=f"New revision {letter}"))
+
     def _add_optional_lines(self, form: QFormLayout, catalog) -> None:
         """One box per quote-only line of the catalog (subscriptions, services, cords): ticked = on the bill."""
         form.addRow(form_heading("Lines on the bill"))
@@ -160,6 +203,8 @@ class QuoteForm(QDialog):
             for key, edit in self.texts.items():
                 if edit.text() != getattr(q, key):
                     edit.setText(getattr(q, key))
+            if not self.revision.hasFocus() and self.revision.text() != q.revision:
+                self.revision.setText(q.revision)
             if not self.quote_date.hasFocus() and self.quote_date.text() != q.quote_date:
                 self.quote_date.setText(q.quote_date)
             for key, _label, _suffix, _lo, _hi, _decimals, scale in NUMBER_FIELDS:
@@ -182,7 +227,10 @@ class QuoteForm(QDialog):
     def _push(self, changes: dict) -> None:
         if self._loading:
             return
-        if push(self._document, UpdateQuoteCommand(changes), self.status.setText):
+        self._push_command(UpdateQuoteCommand(changes))
+
+    def _push_command(self, command: UpdateQuoteCommand) -> None:
+        if push(self._document, command, self.status.setText):
             self.status.setText("")
 
     def _push_date(self) -> None:
@@ -212,6 +260,11 @@ class QuoteActions(QObject):
         self.load_action.triggered.connect(lambda: self.load_price_list())
         self.clear_action = menu.addAction("&Clear price list")
         self.clear_action.triggered.connect(self.clear_price_list)
+        menu.addSeparator()
+        self.changes_action = menu.addAction("Quote PDF with &changes since an earlier revision…")
+        self.changes_action.setToolTip("The customer's quote PDF with a page of what changed in the bill since the "
+                                       "revision in another project file")
+        self.changes_action.triggered.connect(lambda: self.window.exports.export_changes_since())
         menu.aboutToShow.connect(self._update_actions)
         self.menu = menu
         return menu
