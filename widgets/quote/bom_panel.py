@@ -15,11 +15,11 @@ from typing import TYPE_CHECKING
 from PySide6.QtCore import QEvent, QModelIndex, QSize, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetrics, QStandardItem, QStandardItemModel
 from PySide6.QtWidgets import (QAbstractItemView, QDoubleSpinBox, QHBoxLayout, QHeaderView, QLabel, QLineEdit,
-                               QPushButton, QStyledItemDelegate, QTreeView, QVBoxLayout, QWidget)
+                               QStyledItemDelegate, QTreeView, QVBoxLayout, QWidget)
 
-from designer.commands import Document, MacroCommand, SetDiscountCommand
+from designer.commands import Document, SetDiscountCommand
 from designer.formatting import MISSING, adjustment, count, money
-from designer.quote_settings import MIN_DISCOUNT, SECTION_KEYS
+from designer.quote_settings import MIN_DISCOUNT
 
 from ..app import style
 from ..app.doc_binding import push
@@ -176,23 +176,9 @@ class BomPanel(QWidget):
         self.empty.setAlignment(Qt.AlignmentFlag.AlignCenter)
         self.empty.setWordWrap(True)
         self.empty.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
-        # one discount (or uplift) for the whole quote: every section's, as export --discount sets it
-        self.whole = QDoubleSpinBox()
-        self.whole.setRange(MIN_DISCOUNT, 100.0)
-        self.whole.setDecimals(2)
-        self.whole.setSuffix(" %")
-        self.whole.setAlignment(Qt.AlignmentFlag.AlignRight)
-        self.whole.setToolTip("A discount off list for the whole quote (negative: an uplift over list)")
-        self.apply_whole = QPushButton("Apply to every section")
-        self.apply_whole.setToolTip("Set every section's discount to the whole quote's, as one undoable edit")
-        self.apply_whole.clicked.connect(lambda: self.set_whole_discount(round(self.whole.value(), 2)))
         top = QHBoxLayout()
         top.addWidget(self.filter, 1)
         top.addWidget(self.counts)
-        top.addSpacing(12)
-        top.addWidget(QLabel("Whole quote"))
-        top.addWidget(self.whole)
-        top.addWidget(self.apply_whole)
         box = QVBoxLayout(self)
         box.setContentsMargins(6, 4, 6, 4)
         box.addLayout(top)
@@ -240,17 +226,6 @@ class BomPanel(QWidget):
         elif row is not None:
             index = self.model.indexFromItem(self.model.item(row.row(), DISCOUNT))
             self.model.dataChanged.emit(index, index)  # the spin box goes back to the bill's value
-        return ok
-
-    def set_whole_discount(self, percent: float) -> bool:
-        """Every section's discount set to ``percent`` as one undo step (a negative one is an uplift)."""
-        command = MacroCommand([SetDiscountCommand(key, percent) for key in SECTION_KEYS],
-                               label="Set the whole quote's discount")
-        ok = push(self._document, command, self._refuse)
-        if ok:
-            self.status.hide()
-            for row in self._rows.values():
-                self._set_discount_item(row, percent)
         return ok
 
     # ---- for tests and the report view: what is on screen ------------------------------------
@@ -451,8 +426,8 @@ class BomPanel(QWidget):
             notes.append(f"subscriptions {money(bom.yearly_total)}/yr × {bom.term_years}")
         notes.append(f"as of {bom.as_of}")
         plist = bom.price_list
-        if plist.name:
-            notes.append(f"price list {plist.name} ({plist.used:,} of {plist.entries:,} used)")
+        if plist.name or plist.entries:
+            notes.append(f"price list {plist.name or '(unnamed)'} ({plist.used:,} of {plist.entries:,} used)")
         else:
             notes.append("catalog prices")
         flags = {f for s in bom.sections for ln in s.lines for f in ln.flags}

@@ -18,9 +18,9 @@ from PySide6.QtWidgets import (QCheckBox, QDialog, QDialogButtonBox, QDoubleSpin
                                QWidget)
 
 from catalog.records import QUOTE_KINDS
-from designer.commands import Document, UpdateQuoteCommand
+from designer.commands import Document, MacroCommand, SetDiscountCommand, UpdateQuoteCommand
 from designer.model import Project
-from designer.quote_settings import MAX_TEXT, QuoteError, QuoteSettings, next_revision
+from designer.quote_settings import MAX_TEXT, MIN_DISCOUNT, SECTION_KEYS, QuoteError, QuoteSettings, next_revision
 
 from ..app.doc_binding import bind, push
 from ..facility.project_form import form_heading
@@ -117,6 +117,7 @@ class QuoteForm(QDialog):
         row.addWidget(self.load_button)
         row.addWidget(self.clear_button)
         form.addRow("Price list", row)
+        self._add_whole_discount(form)
         self.status = QLabel()
         self.status.setWordWrap(True)
         self.status.setStyleSheet("color: #B3261E;")
@@ -127,7 +128,7 @@ class QuoteForm(QDialog):
         box.addWidget(self.status)
         box.addStretch(1)
         box.addWidget(buttons)
-        self.setMinimumWidth(480)
+        self.setMinimumWidth(640)  # the optional lines' names whole
 
     def _add_revision(self, form: QFormLayout) -> None:
         """The revision letter (A, B, ... Z, AA ... ZZ), checked by the command, and a button to the next one."""
@@ -237,6 +238,34 @@ class QuoteForm(QDialog):
         text = self.quote_date.text().strip()
         if self._document is not None and text != self._document.project.quote.quote_date:
             self._push({"quote_date": text})
+
+
+    def _add_whole_discount(self, form: QFormLayout) -> None:
+        """One discount (or uplift, below zero) for the whole quote: every section's, as export --discount."""
+        self.whole = QDoubleSpinBox()
+        self.whole.setRange(MIN_DISCOUNT, 100.0)
+        self.whole.setDecimals(2)
+        self.whole.setSuffix(" %")
+        self.whole.setAlignment(Qt.AlignmentFlag.AlignRight)
+        self.whole.setToolTip("A discount off list for the whole quote (negative: an uplift over list); each "
+                              "section's own is set in the Bill of materials tab")
+        self.apply_whole = QPushButton("Apply to every section")
+        self.apply_whole.setAutoDefault(False)
+        self.apply_whole.setToolTip("Set every section's discount to this one, as one undoable edit")
+        self.apply_whole.clicked.connect(lambda: self.set_whole_discount(round(self.whole.value(), 2)))
+        row = QHBoxLayout()
+        row.addWidget(self.whole, 1)
+        row.addWidget(self.apply_whole)
+        form.addRow("Whole-quote discount", row)
+
+    def set_whole_discount(self, percent: float) -> bool:
+        """Every section's discount set to ``percent`` as one undo step (a negative one is an uplift)."""
+        command = MacroCommand([SetDiscountCommand(key, percent) for key in SECTION_KEYS],
+                               label="Set the whole quote's discount")
+        if push(self._document, command, self.status.setText):
+            self.status.setText("")
+            return True
+        return False
 
 
 class QuoteActions(QObject):
