@@ -12,6 +12,13 @@ optional: a level left unset is not checked, and the analysis says so. Figures a
   A3 5-40, A4 5-45; H1 (5th edition, high density) 5-25 °C [U for the H1 figure].
 - Facility water classes W32, W40, W45: the number is the warmest facility supply, °C (dcim.md §3.3
   via coolnetsystem, [S]; the full W-class table is [U]).
+- Mechanical load on the UPS, per equipment class: CDU pumps on the UPS by default, since a cold-plate
+  rack loses its coolant flow, and overheats in seconds, when its CDU's pumps stop in a utility event, so
+  the pumps ride through on the UPS with the racks they cool (The Data Center Engineer, "How CDU location
+  can change UPS count, redundancy design, and retrofit complexity", thedatacenterengineer.com/?p=3392,
+  [S]); CRAH and fan-wall fans off it by default (air heat rides through on the room's thermal mass until
+  the generators start: planning practice, [U]). Chillers are not modelled as devices, so their critical
+  parts are left to the PUE.
 - Raised-floor tiles: a concentrated (point) rating on a 25 mm indentor and a rolling rating for a
   wheel crossing the panel, both in kg here (handoff-facilities C.5, [S]).
 - Row pitch: a row owns its racks' depth plus one aisle (half the aisle in front, half behind);
@@ -35,6 +42,8 @@ CONTAINMENTS = ("none", "hot", "cold")
 INLET_CLASSES = {"A1": (15.0, 32.0), "A2": (10.0, 35.0), "A3": (5.0, 40.0), "A4": (5.0, 45.0), "H1": (5.0, 25.0)}
 #: Warmest facility water supply per ASHRAE liquid class, °C.
 WATER_CLASSES = {"W32": 32.0, "W40": 40.0, "W45": 45.0}
+#: The water_class that says the hall has no facility water at all.
+NO_WATER = "none"
 
 
 class FacilityError(ValueError):
@@ -76,10 +85,15 @@ class Facility:
     generator_kw: float | None = None
     generators: int = 0
     generator_redundant: int = 1
+    #: which cooling equipment the UPS carries (per class): CDU pumps, CRAH / fan-wall fans
+    cdu_on_ups: bool = True
+    crah_on_ups: bool = False
     # -- air and water --
     inlet_class: str = "A1"
     #: every row's containment unless the row sets its own; None: not stated (the general air limit applies)
     containment: str | None = None
+    #: W32 / W40 / W45, or "none": the hall has no facility water (a liquid-cooled rack cannot stand in it);
+    #: None: not stated, not checked
     water_class: str | None = None
     # -- floor --
     tile_point_kg: float | None = None
@@ -179,7 +193,10 @@ def check_facility(f: Facility, where: str = "facility") -> None:
                             "generators leaves none to carry the load")
     _choice(f.inlet_class, f"{where}.inlet_class", tuple(INLET_CLASSES))
     _choice(f.containment, f"{where}.containment", CONTAINMENTS, optional=True)
-    _choice(f.water_class, f"{where}.water_class", tuple(WATER_CLASSES), optional=True)
+    _choice(f.water_class, f"{where}.water_class", (*WATER_CLASSES, NO_WATER), optional=True)
+    for key in ("cdu_on_ups", "crah_on_ups"):
+        if not isinstance(getattr(f, key), bool):
+            raise FacilityError(f"{where}.{key}: must be true or false, got {getattr(f, key)!r:.40}")
     _number(f.tile_point_kg, f"{where}.tile_point_kg", 1, 100000)
     _number(f.tile_rolling_kg, f"{where}.tile_rolling_kg", 1, 100000)
     _number(f.aisle_mm, f"{where}.aisle_mm", 0, 20000, optional=False)

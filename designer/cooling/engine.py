@@ -27,7 +27,7 @@ from ..model import Project
 from ..names import cdu_names
 from ..settings import COOLANTS
 from .air import air_density_findings, air_limits, air_remedy, room_air
-from .liquid import loop_temperatures
+from .liquid import loop_temperatures, no_water_findings
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -133,6 +133,7 @@ def analyze_cooling(ctx: Context) -> CoolingResult:
     room, room_findings = room_air(project, catalog, arrays, rack_air, rack_cfm)
     findings += room_findings
     findings += loop_temperatures(project, catalog, arrays, loops)
+    findings += no_water_findings(project, arrays, rack_liquid)
     _fault_domains(arrays, loops)
     halls = _hall_list(project, arrays, rack_air, rack_liquid, rack_cfm, room, findings)
 

@@ -5,7 +5,8 @@ a facility water class. Each is the smallest standard size that carries the desi
   415 V three-phase: the smallest whose continuous limit carries every row's feed and whose rating
   carries it with the other feed lost; a row too heavy for one 800 A run gets two (or more) a side.
 - UPS: 2N, one system per feed, each of 1,200 kW modules (Vertiv Liebert EXL, 625-1,200 kVA at
-  unity power factor, [P*]), enough modules that either system carries the hall's failover load.
+  unity power factor, [P*]), enough modules that either system carries the hall's failover load with
+  the CDU pumps it carries (designer/facility.py: pumps on the UPS by default).
 - Generators: 1,600 kW units, the continuous rating of a Caterpillar 3516B-HD (2,000 kVA at 0.8
   PF, [P*]), since Tier III counts generators at a rating with no runtime limit; N+1 on IT x PUE.
 - Aisles: hot-aisle containment, the case the 25-30 kW per-rack air limit assumes.
@@ -49,6 +50,7 @@ def facility_for(power, arrays, liquid_kw: float, settings) -> Facility:
             break
     per_side = max((sum(r["feeds"][k]["failover_kw"] for r in power_section["rows"]) for k in ("A", "B")),
                    default=0.0)
+    per_side += power_section.get("cooling_on_ups_kw", 0.0)  # the survivor of 2N carries all the pumps
     modules = max(1, math.ceil(per_side / UPS_MODULE_KW - 1e-9))
     facility_kw = power_section["it_max_kw"] * settings.pue
     generators = max(1, math.ceil(facility_kw / GENERATOR_KW - 1e-9)) + 1

@@ -11,7 +11,14 @@ and generators, in normal operation, with a partner lost and at the transient pe
   ``DR`` (distributed redundant) — ``blocks`` systems; row i's feed A comes from block i mod n and
   its feed B from block i+1 mod n, so when one block fails its load moves to the blocks paired with
   it. A system's capacity is (modules - spare modules) x module kW.
-- Generators carry the facility load (IT x PUE): N + ``generator_redundant`` units.
+- Cooling equipment on the UPS (each hall's facility says which classes: CDU pumps by default, see
+  designer/facility.py) is dual-corded like the racks: 2N — half on each system in normal operation,
+  all of it on the survivor; N/N+1 — all on the one system; DR — an even share per block, and a failed
+  block's share on the block that takes it over. Its share is named in the UPS findings: a UPS whose
+  load with the pumps is over its capacity is an error, since the racks it cools lose their coolant
+  flow with them.
+- Generators carry the facility load, IT x PUE, or IT plus the modelled cooling equipment where that is
+  more (a PUE that leaves no room for the pumps): N + ``generator_redundant`` units.
 - Transient peaks (milliseconds) are held to full ratings, never the continuous limit: a breaker
   does not trip on them, but neither may they exceed what the circuit or UPS is rated for.
 """
@@ -121,21 +128,49 @@ def _rows(arrays, feeds: RackFeeds, sides: dict, racks_in_row: np.ndarray, halls
     return rows_out, row_util
 
 
-def _hall_ups(hall, hall_rows: list[int], sides: dict, findings: list[Finding], where: str) -> tuple[dict, float]:
-    """A hall's UPS systems against their capacity: the report's entry, and the hall's worst UPS utilisation."""
+def _cooling_shares(f: Facility, cooling: float) -> tuple[float, float]:
+    """What one UPS system carries of the hall's cooling equipment on the UPS: in normal operation, and at
+    most with its partner (or a block) lost."""
+    if f.ups_scheme == "2N":
+        return cooling / 2.0, cooling
+    if f.ups_scheme in ("N", "N+1"):
+        return cooling, cooling
+    share = cooling / f.ups_blocks
+    return share, 2.0 * share
+
+
+def _hall_ups(hall, hall_rows: list[int], sides: dict, findings: list[Finding], where: str,
+              cooling: float = 0.0) -> tuple[dict, float]:
+    """A hall's UPS systems against their capacity, with the cooling equipment they carry: the report's entry,
+    and the hall's worst UPS utilisation."""
     f = hall.facility
     util = 0.0
     systems = _ups_systems(f, hall_rows, sides)
     capacity, spare = _ups_capacity(f)
     installed = f.ups_modules * f.ups_module_kw
+    cool_normal, cool_fo = _cooling_shares(f, cooling)
     listed = []
-    for name, normal, fo, pk in systems:
+    for name, it_normal, it_fo, pk in systems:
+        normal, fo, pk = it_normal + cool_normal, it_fo + cool_fo, pk + cool_normal
         util = max(util, normal / capacity, fo / capacity)
         listed.append({"name": name, "capacity_kw": _r(capacity), "installed_kw": _r(installed),
                        "normal_kw": _r(normal), "failover_kw": _r(fo), "peak_kw": _r(pk),
+                       "cooling_kw": _r(cool_normal), "cooling_failover_kw": _r(cool_fo),
                        "utilisation": _share(normal, capacity), "failover_utilisation": _share(fo, capacity)})
         label = f"{name} in {hall.label}"
-        if normal > installed + 1e-9:
+        worst = max(normal, fo)
+        if cooling > 0 and worst > capacity + 1e-9:
+            pumps = cool_fo if fo >= normal else cool_normal
+            it_only = it_fo if fo >= normal else it_normal
+            because = (f"; without them it would carry {kw(it_only)} ({it_only / capacity:.1%})"
+                       if it_only <= capacity + 1e-9 else "")
+            findings.append(Finding("error", "ups-over-capacity-with-cooling",
+                                    f"{label} must carry {kw(worst)}" + (" when its partner is lost" if fo > normal
+                                                                          else "")
+                                    + f", {worst / capacity:.1%} of its {kw(capacity)}: {kw(pumps)} of it is the "
+                                    f"cooling equipment it carries ({_cooling_names(f)}), which the racks need "
+                                    f"to ride through an outage{because}; add UPS modules", where))
+        elif normal > installed + 1e-9:
             findings.append(Finding("error", "ups-over-capacity",
                                     f"{label} carries {kw(normal)}, over its {kw(installed)} "
                                     f"({f.ups_modules} modules x {f.ups_module_kw:g} kW)", where))
@@ -159,8 +194,12 @@ def _hall_ups(hall, hall_rows: list[int], sides: dict, findings: list[Finding], 
              "blocks": f.ups_blocks if f.ups_scheme == "DR" else None, "systems": listed}, util)
 
 
+def _cooling_names(f: Facility) -> str:
+    return " and ".join(name for name, on in (("CDU pumps", f.cdu_on_ups), ("CRAH fans", f.crah_on_ups)) if on)
+
+
 def _hall_generators(hall, load: float, findings: list[Finding], where: str) -> dict:
-    """A hall's generators against its facility load (IT x PUE)."""
+    """A hall's generators against its facility load."""
     f = hall.facility
     cap_all = f.generators * f.generator_kw
     cap_n = (f.generators - f.generator_redundant) * f.generator_kw
@@ -179,9 +218,14 @@ def _hall_generators(hall, load: float, findings: list[Finding], where: str) -> 
     return out
 
 
-def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: list[float]):
+def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: list[float],
+                cooling_on_ups=None, cooling_by_hall=None):
     """Rows, UPS and generators of every hall, their findings, and per rack the worst utilisation of the
-    chain that feeds it (rack inlets, its row's distribution, its UPS) for the heat map."""
+    chain that feeds it (rack inlets, its row's distribution, its UPS) for the heat map. ``cooling_on_ups``:
+    per hall, the cooling equipment its UPS carries; ``cooling_by_hall``: all of it, kW."""
+    nh = len(project.halls)
+    cooling_on_ups = np.zeros(nh) if cooling_on_ups is None else cooling_on_ups
+    cooling_by_hall = np.zeros(nh) if cooling_by_hall is None else cooling_by_hall
     s = settings
     n = arrays.n_racks
     order, row_of = arrays.rows
@@ -198,10 +242,12 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
         hall_rows = [i for i, (hh, _) in enumerate(order) if hh == h]
         where = f"hall:{hall.id}"
         if f.ups_scheme is not None:
-            ups, hall_util[h] = _hall_ups(hall, hall_rows, sides, findings, where)
+            ups, hall_util[h] = _hall_ups(hall, hall_rows, sides, findings, where, float(cooling_on_ups[h]))
+            ups["cooling_on_ups_kw"] = _r(float(cooling_on_ups[h]))
             ups_out.append(ups)
         if f.generators:
-            gen_out.append(_hall_generators(hall, it_max_by_hall[h] * s.pue, findings, where))
+            load = max(it_max_by_hall[h] * s.pue, it_max_by_hall[h] + float(cooling_by_hall[h]))
+            gen_out.append(_hall_generators(hall, load, findings, where))
         if f.distribution_amps is None and not any(f.row(order[i][1]).distribution_amps for i in hall_rows) \
                 and f.ups_scheme is None and not f.generators and hall_rows:
             findings.append(Finding("info", "power-chain-unchecked",

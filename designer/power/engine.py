@@ -131,12 +131,26 @@ def _hall_list(project: Project, arrays: DesignArrays, rack_typ: np.ndarray, rac
     return halls
 
 
-def _cooling_equipment_kw(arrays: DesignArrays) -> float:
-    """What the CDUs and CRAHs draw: floor units, and CDUs mounted in racks."""
+def cooling_equipment_by_hall(arrays: DesignArrays, n_halls: int) -> dict[str, np.ndarray]:
+    """What the cooling equipment draws at its maximum, per hall, by class: ``cdu`` (pumps of floor CDUs
+    and of CDUs mounted in racks) and ``crah`` (CRAH and fan-wall fans), kW."""
     t = arrays.types
-    cooling_unit = np.array([d.kind in ("cdu", "crah") for d in t.types], dtype=bool)
-    return float(np.sum(t.power_max_w[arrays.floor_type] * cooling_unit[arrays.floor_type])) / 1000.0 + float(
-        arrays.per_rack(arrays.dev(t.power_max_w), arrays.dev(t.is_cdu)).sum()) / 1000.0
+    out = {}
+    for cls in ("cdu", "crah"):
+        is_cls = np.array([d.kind == cls for d in t.types], dtype=bool)
+        floor = np.bincount(arrays.floor_hall, weights=t.power_max_w[arrays.floor_type] * is_cls[arrays.floor_type],
+                            minlength=n_halls)
+        in_racks = arrays.per_rack(arrays.dev(t.power_max_w), arrays.dev(is_cls))
+        racked = np.bincount(arrays.rack_hall, weights=in_racks, minlength=n_halls)
+        out[cls] = (floor + racked)[:n_halls] / 1000.0 if n_halls else np.zeros(0)
+    return out
+
+
+def cooling_on_ups(project: Project, cooling: dict[str, np.ndarray]) -> np.ndarray:
+    """Per hall, the cooling equipment its UPS carries, as the hall's facility says per class."""
+    return np.array([float(cooling["cdu"][h]) * hall.facility.cdu_on_ups
+                     + float(cooling["crah"][h]) * hall.facility.crah_on_ups
+                     for h, hall in enumerate(project.halls)], dtype=float)
 
 
 @paused()  # a row per rack of figures: many small containers, no cycles
@@ -161,7 +175,10 @@ def analyze_power(ctx: Context) -> PowerResult:
     findings = _rack_findings([n or i for n, i in zip(names, ids)], ids, rack_max, limits, feeds, s)
     util = np.divide(rack_max, limits, out=np.zeros_like(rack_max), where=limits > 0)
     hall_it = [float(rack_max[arrays.rack_hall == h].sum()) for h in range(len(project.halls))]
-    chain, chain_findings, above = power_chain(project, arrays, feeds, s, hall_it)
+    cooling = cooling_equipment_by_hall(arrays, len(project.halls))
+    on_ups = cooling_on_ups(project, cooling)
+    chain, chain_findings, above = power_chain(project, arrays, feeds, s, hall_it, on_ups,
+                                               cooling["cdu"] + cooling["crah"])
     findings += chain_findings
     inlet_util = np.maximum.reduce([_ratio(normal_a, cap_a), _ratio(normal_b, cap_b),
                                     _ratio(feeds.fail_a, feeds.rating_a * s.failover_derating),
@@ -176,13 +193,16 @@ def analyze_power(ctx: Context) -> PowerResult:
     supplies, psu_findings = _supplies(project, arrays)
     findings += psu_findings + _cap_findings(arrays, catalog, s.gpu_power_cap_w)
     it_typ, it_max = float(rack_typ.sum()), float(rack_max.sum())
-    cdu_kw = _cooling_equipment_kw(arrays)
+    cdu_kw = float(cooling["cdu"].sum() + cooling["crah"].sum())
+    findings += _pue_findings(project, hall_it, cooling, s.pue)
     section = {
         "settings": {"pue": s.pue, "power_factor": s.power_factor, "derating": s.derating,
                      "failover_derating": s.failover_derating, "gpu_power_cap_w": s.gpu_power_cap_w},
         "it_typical_kw": _r(it_typ), "it_max_kw": _r(it_max),
         "facility_typical_kw": _r(it_typ * s.pue), "facility_max_kw": _r(it_max * s.pue),
         "cooling_equipment_kw": _r(cdu_kw),
+        "cooling_on_ups_kw": _r(float(on_ups.sum())),
+        "pue_cooling_floor": _r(1.0 + cdu_kw / it_max, 4) if it_max > 0 else None,
         "halls": halls, "rows": row_list, "racks": racks, "supplies": supplies,
         "ups": chain["ups"], "generators": chain["generators"],
         "peak_kw": _r(feeds.peak_a.sum() + feeds.peak_b.sum()),
@@ -192,6 +212,21 @@ def analyze_power(ctx: Context) -> PowerResult:
                        rack_limit_kw=frozen_array(limits), rack_utilisation=frozen_array(util),
                        rack_chain_utilisation=frozen_array(chain_util), feeds=feeds,
                        it_typical_kw=_r(it_typ), it_max_kw=_r(it_max), facility_max_kw=_r(it_max * s.pue))
+
+
+def _pue_findings(project: Project, hall_it: list[float], cooling: dict[str, np.ndarray], pue: float) -> list[Finding]:
+    """A warning per hall whose modelled pumps and fans alone draw more than the PUE leaves above its IT load:
+    the facility and generator figures (IT x PUE) would then leave them out."""
+    out = []
+    for h, hall in enumerate(project.halls):
+        mech = float(cooling["cdu"][h] + cooling["crah"][h])
+        if hall_it[h] > 0 and mech > hall_it[h] * (pue - 1.0) + 1e-9:
+            out.append(Finding("warning", "pue-below-cooling",
+                               f"{hall.label}: its CDU pumps and CRAH fans draw {kw(mech)}, more than the "
+                               f"{kw(hall_it[h] * (pue - 1.0))} a PUE of {pue:g} leaves above its {kw(hall_it[h])} "
+                               f"IT load; the generators are held to IT plus that cooling load instead",
+                               f"hall:{hall.id}"))
+    return out
 
 
 def _supplies(project: Project, arrays: DesignArrays) -> tuple[list[dict], list[Finding]]:

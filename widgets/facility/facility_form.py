@@ -16,7 +16,7 @@ from PySide6.QtWidgets import QAbstractSpinBox, QComboBox, QDoubleSpinBox, QSpin
 
 from designer.commands import UpdateFacilityCommand
 from designer.facility import (CONTAINMENTS, DISTRIBUTION_NAMES, DISTRIBUTIONS, INLET_CLASSES, UPS_SCHEME_NAMES,
-                               UPS_SCHEMES, WATER_CLASSES, FacilityError)
+                               NO_WATER, UPS_SCHEMES, WATER_CLASSES, FacilityError)
 from designer.model import Hall
 
 from .facility_sections import Section
@@ -52,12 +52,18 @@ CHOICES = {
     "inlet_class": ("Inlet air class", [(c, f"{c} ({lo:g}–{hi:g} °C)") for c, (lo, hi) in INLET_CLASSES.items()]),
     "containment": ("Containment", [(UNSET, "not stated")] + [(c, CONTAINMENT_NAMES[c]) for c in CONTAINMENTS]),
     "water_class": ("Facility water", [(UNSET, "not set: not checked")]
-                    + [(w, f"{w} (up to {t:g} °C)") for w, t in WATER_CLASSES.items()]),
+                    + [(w, f"{w} (up to {t:g} °C)") for w, t in WATER_CLASSES.items()]
+                    + [(NO_WATER, "none: the hall has no facility water")]),
+    "cdu_on_ups": ("CDU pumps", [("on", "on the UPS"), ("off", "not on the UPS")]),
+    "crah_on_ups": ("CRAH / fan-wall fans", [("on", "on the UPS"), ("off", "not on the UPS")]),
 }
+#: Choices that are true or false in the facility ("on" / "off" in the combo).
+BOOLS = {"cdu_on_ups", "crah_on_ups"}
 #: The form's groups, in order: (heading, settings).
 GROUPS = [
     ("Row power distribution", ["distribution", "distribution_amps", "distribution_voltage_v", "distribution_runs"]),
-    ("UPS", ["ups_scheme", "ups_module_kw", "ups_modules", "ups_redundant_modules", "ups_blocks"]),
+    ("UPS", ["ups_scheme", "ups_module_kw", "ups_modules", "ups_redundant_modules", "ups_blocks", "cdu_on_ups",
+             "crah_on_ups"]),
     ("Generators", ["generators", "generator_kw", "generator_redundant"]),
     ("Air and water", ["inlet_class", "containment", "water_class"]),
     ("Floor", ["tile_point_kg", "tile_rolling_kg", "aisle_mm"]),
@@ -70,6 +76,9 @@ TOOLTIPS = {
     "ups_blocks": "Distributed redundant only: systems sharing the hall, any one of which may fail",
     "generator_redundant": "Units that may be out while the rest carry the facility load",
     "containment": "Every row's aisle containment, unless a row states its own; it sets the air a rack may reject",
+    "cdu_on_ups": "Whether the UPS carries the CDUs' pumps (counted in its load); a cold-plate rack overheats in "
+                  "seconds without them",
+    "crah_on_ups": "Whether the UPS carries the CRAHs' and fan walls' fans (counted in its load)",
     "tile_rolling_kg": "What a tile takes from a caster rolling across it, checked against the racks' caster loads",
 }
 
@@ -104,7 +113,8 @@ class FacilityForm(Section):
         combo = QComboBox()
         for value, text in CHOICES[key][1]:
             combo.addItem(text, value)
-        combo.activated.connect(lambda i, k=key, c=combo: self._edit(k, c.itemData(i) or None, snap_back=True))
+        combo.activated.connect(lambda i, k=key, c=combo: self._edit(
+            k, (c.itemData(i) == "on") if k in BOOLS else (c.itemData(i) or None), snap_back=True))
         self.combos[key] = combo
         return combo
 
@@ -159,6 +169,8 @@ class FacilityForm(Section):
         try:
             for key, combo in self.combos.items():
                 value = getattr(f, key)
+                if key in BOOLS:
+                    value = "on" if value else "off"
                 combo.setCurrentIndex(max(0, combo.findData(UNSET if value is None else value)))
             for key, box in self.numbers.items():
                 value = getattr(f, key)
