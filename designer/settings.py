@@ -40,7 +40,10 @@ class Settings:
     air_delta_t_k: float = 11.1
     #: Rack power limit when neither the rack nor its hall sets one; rack-scale systems get their own class.
     rack_limit_kw: float = 100.0
-    rack_system_limit_kw: float = 132.0
+    #: The limit of a rack holding a rack-scale system, when neither it nor its hall sets one; None (the
+    #: default): what one of its feeds carries continuously (designer/power/engine.py), its draw on one feed
+    #: held to it. A file of an earlier version keeps the number it saved.
+    rack_system_limit_kw: float | None = None
     #: Compute-fabric tiers the design may use: "auto", "2" or "3" (a fabric that needs more is a finding).
     fabric_tiers: str = "auto"
     #: Down:up ratio at the leaf switches; 1 is non-blocking.
@@ -91,7 +94,7 @@ class Settings:
 
 
 #: Settings that may be absent (None): no value means the feature is off.
-OPTIONAL = frozenset({"gpu_power_cap_w", "storage_capacity_pb"})
+OPTIONAL = frozenset({"gpu_power_cap_w", "storage_capacity_pb", "rack_system_limit_kw"})
 #: Settings left out of the file at their default, so that a design saves as it did before they existed.
 OMITTED_AT_DEFAULT = frozenset({"fabric_technology", "fabric_planes", "fabric_core_oversubscription",
                                 "storage_tier"})
@@ -137,7 +140,8 @@ def check_settings(s: Settings) -> None:
     if s.fabric_tiers not in ("auto", "2", "3"):
         raise SettingsError(f"fabric_tiers must be auto, 2 or 3, got {s.fabric_tiers!r}")
     _positive("fabric_oversubscription", s.fabric_oversubscription, 1.0, 64.0, inclusive_lo=True)
-    _positive("rack_system_limit_kw", s.rack_system_limit_kw, RACK_KW_MIN, 10000.0, inclusive_lo=True)
+    if s.rack_system_limit_kw is not None:
+        _positive("rack_system_limit_kw", s.rack_system_limit_kw, RACK_KW_MIN, 10000.0, inclusive_lo=True)
     _positive("failover_derating", s.failover_derating, 0.5, 1.0, inclusive_lo=True)
     _positive("phase_imbalance_limit", s.phase_imbalance_limit, 0.0, 3.0)
     _positive("air_rack_limit_kw", s.air_rack_limit_kw, RACK_KW_MIN, 10000.0, inclusive_lo=True)

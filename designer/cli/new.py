@@ -54,7 +54,16 @@ def add_parser(subparsers) -> None:
     s.add_argument("--networks", metavar="LIST", default=",".join(NETWORKS),
                    help=f"networks to build, comma-separated (default: {','.join(NETWORKS)})")
     s.add_argument("--hall", metavar="WxD", default="fit", help="hall width x depth in metres, or fit (default)")
-    s.add_argument("--hall-power-kw", metavar="KW", help="IT power the hall supplies (default: fitted to the design)")
+    hall_power = s.add_mutually_exclusive_group()
+    hall_power.add_argument("--hall-power-kw", metavar="KW",
+                            help="IT power the hall supplies (default: fitted to the design); its UPS is sized to it")
+    hall_power.add_argument("--hall-mw", metavar="MW", help="the hall's IT power limit in MW (--hall-power-kw in MW)")
+    s.add_argument("--floor-kg-m2", metavar="N", help="the hall floor's rating, kg/m² (default: 2,500 for rack-scale "
+                                                      "and busbar systems, 1,500 otherwise)")
+    s.add_argument("--facility-water", metavar="CLASS",
+                   help="the hall's facility water: an ASHRAE class W32, W40 or W45 (warmest supply, °C), or none: "
+                        "no facility water, where a liquid-cooled rack is an error (default: W32 where there is "
+                        "liquid heat)")
     s.add_argument("--hall-cooling-kw", metavar="KW", help="heat the hall's air system removes (default: fitted)")
     s.add_argument("--hall-liquid-kw", metavar="KW", help="heat the facility water loop takes (default: fitted)")
     s.add_argument("--phases", metavar="SUS", nargs="?", const="1",
@@ -101,13 +110,27 @@ def _float(text: str | None, flag: str) -> float | None:
         raise GenerateError(f"{PROG}: {flag}: a number, got {text!r}") from None
 
 
+def _positive(text: str | None, flag: str, hi: float) -> float | None:
+    value = _float(text, flag)
+    if value is not None and not (0 < value <= hi):  # NaN fails too
+        raise GenerateError(f"{PROG}: {flag}: must be above 0 and at most {hi:,.0f}, got {text.strip()}")
+    return value
+
+
+def _hall_kw(args) -> float | None:
+    mw = _positive(getattr(args, "hall_mw", None), "--hall-mw", 1_000_000.0)
+    return mw * 1000.0 if mw is not None else _float(args.hall_power_kw, "--hall-power-kw")
+
+
 def spec_from_args(args) -> SuperpodSpec:
     return SuperpodSpec(
         system=args.system, gpus=_int(args.gpus, "--gpus"), sus=_int(args.sus, "--sus"), switch=args.switch,
         rack_kw=_float(args.rack_kw, "--rack-kw"), nodes_per_rack=_int(args.nodes_per_rack, "--nodes-per-rack"),
         rails=_int(args.rails, "--rails"), oversubscription=_float(args.oversubscription, "--oversubscription"),
         tiers=args.tiers, networks=tuple(args.networks.split(",")), hall=parse_hall(args.hall),
-        hall_power_kw=_float(args.hall_power_kw, "--hall-power-kw"),
+        hall_power_kw=_hall_kw(args),
+        floor_kg_m2=_positive(args.floor_kg_m2, "--floor-kg-m2", 100_000.0),
+        facility_water=args.facility_water,
         hall_cooling_kw=_float(args.hall_cooling_kw, "--hall-cooling-kw"),
         hall_liquid_kw=_float(args.hall_liquid_kw, "--hall-liquid-kw"),
         phase_sus=_int(args.phases, "--phases"), name=args.name or "",

@@ -177,7 +177,11 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     project = Project(name=spec.name or design_title(profile, sus, units),
                       description=design_description(profile, sus, units, per_rack, net), settings=settings)
     hall = Hall("hall-1", "Data hall 1", ((0.0, 0.0), (w, 0.0), (w, d), (0.0, d)), tile_mm=TILE,
-                floor_rating_kg_m2=FLOOR_RATING[profile.rack_scale or profile.busbar], rack_power_limit_kw=rack_kw)
+                floor_rating_kg_m2=(spec.floor_kg_m2 if spec.floor_kg_m2 is not None
+                                    else FLOOR_RATING[profile.rack_scale or profile.busbar]),
+                # a rack-scale system is held to its feeds' capacity unless a limit is asked for: its own
+                # maximum as the hall's limit painted every such rack "at the limit"
+                rack_power_limit_kw=None if profile.rack_scale and spec.rack_kw is None else rack_kw)
     try:
         project, _ = AddHallCommand(hall).apply(project, catalog)
         project, _ = AddObjectsCommand(racks=tuple(b.racks), floor_devices=tuple(b.cdus)).apply(project, catalog)
@@ -189,7 +193,9 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     cooling = analyze_cooling(ctx).section
     it_max, liquid, air = power.it_max_kw, float(cooling["liquid_kw"]), float(cooling["air_kw"])
     project = with_capacities(project, spec, it_max, liquid, air)
-    project = project.with_hall(replace(project.halls[0], facility=facility_for(power, ctx.arrays, liquid, settings)))
+    facility = facility_for(power, ctx.arrays, liquid, settings, hall_kw=project.halls[0].power_capacity_kw,
+                            water=spec.facility_water)
+    project = project.with_hall(replace(project.halls[0], facility=facility))
     gpus = units * profile.gpus_per_node
     out = Generated(project, spec, profile, net, sus, units, gpus, grid, notes, it_max, liquid, air)
     if with_phases and spec.phase_sus is not None:

@@ -6,12 +6,14 @@ a facility water class. Each is the smallest standard size that carries the desi
   carries it with the other feed lost; a row too heavy for one 800 A run gets two (or more) a side.
 - UPS: 2N, one system per feed, each of 1,200 kW modules (Vertiv Liebert EXL, 625-1,200 kVA at
   unity power factor, [P*]), enough modules that either system carries the hall's failover load with
-  the CDU pumps it carries (designer/facility.py: pumps on the UPS by default).
+  the CDU pumps it carries (designer/facility.py: pumps on the UPS by default), and at least the hall's
+  stated IT power capacity: the hall's power limit is the UPS's source, so the two never disagree.
 - Generators: 1,600 kW units, the continuous rating of a Caterpillar 3516B-HD (2,000 kVA at 0.8
   PF, [P*]), since Tier III counts generators at a rating with no runtime limit; N+1 on IT x PUE.
 - Aisles: hot-aisle containment, the case the 25-30 kW per-rack air limit assumes.
-- Facility water: W32 where the hall has liquid load; with the in-row CDU's 5 K approach the racks get
-  37 °C, under the NVL72's 45 °C.
+- Facility water: as the user states it (``--facility-water``: W32, W40, W45 or none), else W32 where the
+  hall has liquid load; with the in-row CDU's 5 K approach W32 gives the racks 37 °C, under the NVL72's
+  45 °C (an unconfirmed figure; the analysis checks the class against it).
 """
 from __future__ import annotations
 
@@ -29,8 +31,10 @@ UPS_MODULE_KW = 1200.0
 GENERATOR_KW = 1600.0
 
 
-def facility_for(power, arrays, liquid_kw: float, settings) -> Facility:
-    """The facility that carries a design, given its power result (``analyze_power``) and arrays."""
+def facility_for(power, arrays, liquid_kw: float, settings, *, hall_kw: float | None = None,
+                 water: str | None = None) -> Facility:
+    """The facility that carries a design, given its power result (``analyze_power``) and arrays; its UPS
+    carries the hall's stated IT power ``hall_kw`` too, and ``water`` is the stated facility water class."""
     power_section, feeds = power.section, power.feeds
     order, row_of = arrays.rows
     in_row = np.bincount(row_of, minlength=len(order))
@@ -50,6 +54,7 @@ def facility_for(power, arrays, liquid_kw: float, settings) -> Facility:
             break
     per_side = max((sum(r["feeds"][k]["failover_kw"] for r in power_section["rows"]) for k in ("A", "B")),
                    default=0.0)
+    per_side = max(per_side, hall_kw or 0.0)
     per_side += power_section.get("cooling_on_ups_kw", 0.0)  # the survivor of 2N carries all the pumps
     modules = max(1, math.ceil(per_side / UPS_MODULE_KW - 1e-9))
     facility_kw = power_section["it_max_kw"] * settings.pue
@@ -58,4 +63,4 @@ def facility_for(power, arrays, liquid_kw: float, settings) -> Facility:
                     distribution_runs=runs,
                     ups_scheme="2N", ups_module_kw=UPS_MODULE_KW, ups_modules=min(modules, 1000),
                     generator_kw=GENERATOR_KW, generators=min(generators, 1000), generator_redundant=1,
-                    containment="hot", water_class="W32" if liquid_kw > 0 else None)
+                    containment="hot", water_class=water if water is not None else "W32" if liquid_kw > 0 else None)

@@ -13,6 +13,7 @@ from dataclasses import dataclass, replace
 from catalog import Catalog, UnknownDeviceError
 
 from ..bounds import stored_text
+from ..facility import NO_WATER, WATER_CLASSES
 from ..gpu_power import GpuPowerError, check_cap, gpu_name
 
 #: Systems the generator lays out, with their scalable unit (nodes for servers, racks for rack systems) as
@@ -101,6 +102,10 @@ class SuperpodSpec:
     hall_power_kw: float | None = None
     hall_cooling_kw: float | None = None
     hall_liquid_kw: float | None = None
+    #: the hall's floor rating, kg/m²; None: the generator's (2,500 for rack-scale and busbar systems, else 1,500)
+    floor_kg_m2: float | None = None
+    #: the hall's facility water: an ASHRAE class W32 / W40 / W45 or "none"; None: W32 where there is liquid heat
+    facility_water: str | None = None
     #: scalable units per build phase; None builds everything at once
     phase_sus: int | None = None
     name: str = ""
@@ -279,6 +284,14 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
     caps = {k: None if getattr(spec, k) is None else _number(getattr(spec, k), what, 0.0, 1e9)
             for k, what in (("hall_power_kw", "hall power (kW)"), ("hall_cooling_kw", "hall air cooling (kW)"),
                             ("hall_liquid_kw", "hall liquid cooling (kW)"))}
+    floor = None if spec.floor_kg_m2 is None else _number(spec.floor_kg_m2, "--floor-kg-m2 (kg/m²)", 0.0, 100_000.0)
+    water = spec.facility_water
+    if water is not None:
+        water = str(water).strip()
+        water = {w.lower(): w for w in (*WATER_CLASSES, NO_WATER)}.get(water.lower())
+        if water is None:
+            raise GenerateError(f"--facility-water: one of none, {', '.join(WATER_CLASSES)} (ASHRAE facility water "
+                                f"classes, the warmest supply in °C), got {spec.facility_water!r:.40}")
     phase = None if spec.phase_sus is None else _whole(spec.phase_sus, "scalable units per phase", hi=100_000)
     if phase is not None and sus is not None and math.ceil(sus / phase) > MAX_PHASES:
         raise GenerateError(f"{math.ceil(sus / phase)} phases of {phase} scalable unit{'s' if phase != 1 else ''} "
@@ -302,7 +315,7 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
                    storage_tier=storage_tier, storage_pb=storage_pb, storage_appliance=appliance,
                    name=name, rails=rails, oversubscription=over, tiers=tiers, networks=networks, hall=hall,
                    phase_sus=phase, gpu_power_w=gpu_w, fabric=fabric, planes=planes,
-                   core_oversubscription=core_over, **caps)
+                   core_oversubscription=core_over, floor_kg_m2=floor, facility_water=water, **caps)
 
 
 def _check_parts(catalog: Catalog, profile: SystemProfile, switch, planes: int) -> None:

@@ -19,6 +19,10 @@ and generators, in normal operation, with a partner lost and at the transient pe
   flow with them.
 - Generators carry the facility load, IT x PUE, or IT plus the modelled cooling equipment where that is
   more (a PUE that leaves no room for the pumps): N + ``generator_redundant`` units.
+- A rack is counted on the distribution of the row its file names. One that stands off that row's line
+  (moved out of it on the plan, its row left as it was) is a warning naming the row it stands in, if any:
+  the busway counted is not the one over it. Rows of three racks or more have a line (the median of their
+  racks' centres across the row); off it is more than half a 1,200 mm rack depth away.
 - Transient peaks (milliseconds) are held to full ratings, never the continuous limit: a breaker
   does not trip on them, but neither may they exceed what the circuit or UPS is rated for.
 """
@@ -194,6 +198,27 @@ def _hall_ups(hall, hall_rows: list[int], sides: dict, findings: list[Finding], 
              "blocks": f.ups_blocks if f.ups_scheme == "DR" else None, "systems": listed}, util)
 
 
+def _ups_it_capacity(f: Facility, cooling: float) -> float:
+    """The IT load a hall's UPS carries with its redundancy kept (a 2N side alone, an N+1 system with its spare
+    out, n - 1 of a DR scheme's blocks), less the cooling equipment it carries."""
+    capacity, _ = _ups_capacity(f)
+    systems = f.ups_blocks - 1 if f.ups_scheme == "DR" else 1
+    return max(capacity * systems - cooling, 0.0)
+
+
+def _hall_limit_finding(hall, it_capacity: float, cooling: float, findings: list[Finding], where: str) -> None:
+    """The hall's stated IT power and its UPS are one limit: a capacity the UPS cannot carry is a warning."""
+    stated = hall.power_capacity_kw
+    if stated is None or stated <= it_capacity + 1e-6:
+        return
+    f = hall.facility
+    less = f" less {kw(cooling)} of {_cooling_names(f)}" if cooling > 0 else ""
+    findings.append(Finding("warning", "hall-power-over-ups",
+                            f"{hall.label} states {kw(stated)} of IT power, but its {f.ups_scheme} UPS carries "
+                            f"{kw(it_capacity)} of IT with its redundancy kept{less}: the lower is the hall's real "
+                            "limit; add UPS modules or lower the hall's power capacity", where))
+
+
 def _cooling_names(f: Facility) -> str:
     return " and ".join(name for name, on in (("CDU pumps", f.cdu_on_ups), ("CRAH fans", f.crah_on_ups)) if on)
 
@@ -244,6 +269,8 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
         if f.ups_scheme is not None:
             ups, hall_util[h] = _hall_ups(hall, hall_rows, sides, findings, where, float(cooling_on_ups[h]))
             ups["cooling_on_ups_kw"] = _r(float(cooling_on_ups[h]))
+            ups["it_capacity_kw"] = _r(_ups_it_capacity(f, float(cooling_on_ups[h])))
+            _hall_limit_finding(hall, ups["it_capacity_kw"], float(cooling_on_ups[h]), findings, where)
             ups_out.append(ups)
         if f.generators:
             load = max(it_max_by_hall[h] * s.pue, it_max_by_hall[h] + float(cooling_by_hall[h]))
@@ -254,8 +281,63 @@ def power_chain(project, arrays, feeds: RackFeeds, settings, it_max_by_hall: lis
                                     f"hall {hall.label} gives no busway, UPS or generator ratings: only the racks' "
                                     "own feeds are checked", where))
 
+    findings += off_row_findings(project, arrays)
     rack_chain = np.maximum(row_util[row_of], hall_util[arrays.rack_hall]) if n else np.zeros(0)
     return {"rows": rows_out, "ups": ups_out, "generators": gen_out}, findings, rack_chain
+
+
+#: How far, across its row, a rack's centre may stand from the row's line: half a 1,200 mm deep rack, mm.
+OFF_ROW_MM = 600.0
+
+
+def off_row_findings(project, arrays) -> list[Finding]:
+    """A warning for each rack standing off the line of the row its file names, naming the row it stands in."""
+    order, row_of = arrays.rows
+    n, nr = len(row_of), len(order)
+    if n == 0:
+        return []
+    x, y = np.asarray(arrays.rack_x, float), np.asarray(arrays.rack_y, float)
+    counts = np.bincount(row_of, minlength=nr)
+    # a row runs along x when most of its racks face along y (rotation 0 or 180): a rack moved away must not
+    # turn its row by widening its spread
+    faces_y = np.fromiter(((r.rotation % 180.0) < 45.0 or (r.rotation % 180.0) > 135.0 for r in project.racks),
+                          dtype=bool, count=n)
+    along_x = np.bincount(row_of, weights=faces_y.astype(float), minlength=nr) * 2 >= counts
+    across = np.where(along_x[row_of], y, x)
+    by_row = np.lexsort((across, row_of))
+    start = np.searchsorted(row_of[by_row], np.arange(nr))
+    line = across[by_row][np.minimum(start + counts // 2, n - 1)]  # each row's median across it
+    # along each row, its extent from the racks on its line
+    named = np.array([bool(r) for _, r in order], dtype=bool)
+    off = named[row_of] & (counts[row_of] >= 3) & (np.abs(across - line[row_of]) > OFF_ROW_MM)
+    if not off.any():
+        return []
+    on = ~off
+    along = np.where(along_x[row_of], x, y)
+    a_lo, a_hi = np.full(nr, np.inf), np.full(nr, -np.inf)
+    np.minimum.at(a_lo, row_of[on], along[on])
+    np.maximum.at(a_hi, row_of[on], along[on])
+    out = []
+    for i in np.nonzero(off)[0]:
+        r = int(row_of[i])
+        h, row = order[r]
+        rack = project.racks[int(i)]
+        hall = project.halls[h]
+        stands = None
+        for r2, (h2, row2) in enumerate(order):
+            if r2 == r or h2 != h or not row2 or counts[r2] < 2:
+                continue
+            c_across, c_along = (y[i], x[i]) if along_x[r2] else (x[i], y[i])
+            if abs(c_across - line[r2]) <= OFF_ROW_MM and a_lo[r2] - 1200.0 <= c_along <= a_hi[r2] + 1200.0:
+                stands = row2
+                break
+        where_now = f"stands in row {stands}" if stands else "stands in no row"
+        out.append(Finding("warning", "rack-off-row",
+                           f"rack {rack.name or rack.id} is in row {row} by its file but {where_now} "
+                           f"({abs(across[i] - line[r]) / 1000:.1f} m off row {row}'s line): its power is counted on "
+                           f"row {row}'s {DISTRIBUTION_NAMES[hall.facility.distribution]}, not the one it stands "
+                           f"under; set its row" + (f" to {stands}" if stands else ""), f"rack:{rack.id}"))
+    return out
 
 
 def busiest_runs(arrays, place: np.ndarray, runs: np.ndarray, values: np.ndarray) -> np.ndarray:

@@ -9,6 +9,12 @@ Conventions (see the DCIM reference):
   maximum (:mod:`designer.power.feeds`).
 - A supply set of ``count`` supplies with ``redundant`` spares delivers (count - redundant) x rating.
   On the loss of one feed half of the supplies remain.
+- A rack holding a rack-scale system (an NVL72) is held, unless it, its hall or the project states a
+  limit, to what one of its feeds carries continuously (``derating`` x the feed's inlet rating: 134.8 kW
+  for an NVL72's four shelves a side): its draw on one feed, after any throttling, against that, since
+  under N+N either feed may have to carry it for the hours a repair takes. The system's own maximum is
+  no limit: holding it to that painted every such rack "at the limit". Its transient peaks with a feed
+  lost are checked against what that feed's supplies deliver.
 """
 from __future__ import annotations
 
@@ -39,13 +45,36 @@ def _r(x: float, nd: int = 3) -> float:
     return round(float(x), nd)
 
 
-def rack_limits_kw(project: Project, arrays: DesignArrays) -> tuple[np.ndarray, list[str]]:
+#: A rack-scale system's limit when no one states it and its feeds are not rated: the GB200 NVL72's maximum
+#: (catalog, Supermicro's 132 kW), the project default before feed capacities were taken.
+RACK_SYSTEM_FALLBACK_KW = 132.0
+
+
+def one_feed_kw(feeds: RackFeeds) -> np.ndarray:
+    """What one feed of each rack carries continuously: the weaker of two, or its only one (0: not rated)."""
+    ca, cb = feeds.continuous_a, feeds.continuous_b
+    two = (feeds.inlets_a > 0) & (feeds.inlets_b > 0)
+    return np.where(feeds.unrated, 0.0, np.where(two, np.minimum(ca, cb), np.maximum(ca, cb)))
+
+
+def rack_limits_kw(project: Project, arrays: DesignArrays, feeds: RackFeeds | None = None
+                   ) -> tuple[np.ndarray, list[str]]:
     """Each rack's limit and where it comes from: ``rack`` (its own), ``hall`` (its hall's default),
-    ``rack_system`` (the project's limit for rack-scale systems) or ``project`` (the project's default)."""
+    ``rack_system`` (the project's limit for rack-scale systems), ``feed`` (a rack-scale system's one-feed
+    capacity, when the project states no such limit) or ``project`` (the project's default)."""
     s = project.settings
     has_system = arrays.per_rack(arrays.dev(arrays.types.fills_rack).astype(float)) > 0
-    out = np.where(has_system, s.rack_system_limit_kw, s.rack_limit_kw)
-    source = ["rack_system" if system else "project" for system in has_system.tolist()]
+    system_kw = s.rack_system_limit_kw
+    fed = np.zeros(len(has_system), dtype=bool)
+    if system_kw is None:
+        one = one_feed_kw(feeds) if feeds is not None else np.zeros(len(has_system))
+        fed = has_system & (one > 0)
+        system = np.where(fed, one, RACK_SYSTEM_FALLBACK_KW)
+    else:
+        system = np.full(len(has_system), float(system_kw))
+    out = np.where(has_system, system, s.rack_limit_kw)
+    source = ["feed" if f else "rack_system" if system else "project" for system, f in zip(has_system.tolist(),
+                                                                                              fed.tolist())]
     for i, rack in enumerate(project.racks):
         if rack.power_limit_kw is not None:
             out[i], source[i] = rack.power_limit_kw, "rack"
@@ -78,7 +107,7 @@ class PowerResult(EngineResult):
 
 
 def _rack_list(project, ids, names, rack_typ, rack_max, limits, limit_sources, util, chain_util, feeds: RackFeeds,
-               failover: np.ndarray) -> list[dict]:
+               failover: np.ndarray, held: np.ndarray) -> list[dict]:
     """One report row per rack: the columns rounded as whole arrays, then zipped."""
     def col(a: np.ndarray, nd: int = 3) -> list:
         return np.round(a, nd).tolist()
@@ -91,7 +120,7 @@ def _rack_list(project, ids, names, rack_typ, rack_max, limits, limit_sources, u
          "limit_source": src, "headroom_kw": head, "utilisation": u, "pdus": n, "inlet": kind,
          "chain_utilisation": cu, "peak_kw": pk, "feeds": fd}
         for rid, name, r, typ, mx, lim, src, head, u, n, kind, cu, pk, fd in zip(
-            ids, names, project.racks, col(rack_typ), col(rack_max), col(limits), limit_sources, col(limits - rack_max),
+            ids, names, project.racks, col(rack_typ), col(rack_max), col(limits), limit_sources, col(limits - held),
             col(util, 4), pdus.tolist(), feeds.inlet_kind, _or_none(chain_util, 4), col(feeds.peak_a + feeds.peak_b),
             rack_feed_rows)
     ]
@@ -161,8 +190,8 @@ def analyze_power(ctx: Context) -> PowerResult:
     it_mask = arrays.dev(t.is_it)
     rack_typ = arrays.per_rack(arrays.dev(t.power_typical_w), it_mask) / 1000.0
     rack_max = arrays.per_rack(arrays.dev(t.power_max_w), it_mask) / 1000.0
-    limits, limit_sources = rack_limits_kw(project, arrays)
     feeds = rack_feeds(arrays, catalog, s.power_factor, s.derating)
+    limits, limit_sources = rack_limits_kw(project, arrays, feeds)
     count_a, count_b = feeds.inlets_a, feeds.inlets_b
     cap_a, cap_b = feeds.continuous_a, feeds.continuous_b
     two_feeds = (count_a > 0) & (count_b > 0)
@@ -172,8 +201,13 @@ def analyze_power(ctx: Context) -> PowerResult:
     names = [r.name for r in project.racks]
     ids = arrays.rack_ids
     # a rack without a name is labelled by its id on the plan, so its messages say the same
-    findings = _rack_findings([n or i for n, i in zip(names, ids)], ids, rack_max, limits, feeds, s)
-    util = np.divide(rack_max, limits, out=np.zeros_like(rack_max), where=limits > 0)
+    labels = [n or i for n, i in zip(names, ids)]
+    # a rack held to one feed's capacity is held to its draw on one feed (throttled, if its supplies must)
+    by_feed = np.array([src == "feed" for src in limit_sources], dtype=bool)
+    held = np.where(by_feed & two_feeds, failover, rack_max)
+    findings = _rack_findings(labels, ids, held, limits, feeds, s, by_feed)
+    findings += _peak_findings(project, arrays, labels, ids, by_feed, failover, rack_max, feeds)
+    util = np.divide(held, limits, out=np.zeros_like(rack_max), where=limits > 0)
     hall_it = [float(rack_max[arrays.rack_hall == h].sum()) for h in range(len(project.halls))]
     cooling = cooling_equipment_by_hall(arrays, len(project.halls))
     on_ups = cooling_on_ups(project, cooling)
@@ -186,7 +220,7 @@ def analyze_power(ctx: Context) -> PowerResult:
     # a rack without inlets has no chain the design states: unknown, not idle
     chain_util = np.where(count_a + count_b > 0, np.maximum(inlet_util, above), np.nan)
     racks = _rack_list(project, ids, names, rack_typ, rack_max, limits, limit_sources, util, chain_util, feeds,
-                       failover)
+                       failover, held)
     row_list = _row_list(arrays, chain, rack_typ, rack_max)
     halls = _hall_list(project, arrays, rack_typ, rack_max, s, findings)
 
@@ -330,17 +364,61 @@ def _side_rows(f: RackFeeds, side: str, inlets: np.ndarray) -> tuple[list[dict],
     return rows, which
 
 
-def _rack_findings(names, ids, rack_max, limits, f: RackFeeds, s) -> list[Finding]:
-    """Each rack against its limit, and its inlets in normal operation, with a feed or an inlet lost, at
-    the peak, per phase and per outlet."""
+def _peak_findings(project: Project, arrays: DesignArrays, names, ids, by_feed: np.ndarray, failover: np.ndarray,
+                   rack_max: np.ndarray, f: RackFeeds) -> list[Finding]:
+    """A warning per kind of rack-scale system whose transient peaks, with one feed lost, exceed what the
+    surviving feed's supplies deliver: the rack's peak factor scaled onto its one-feed draw."""
+    t = arrays.types
+    out = []
+    peak_total = f.peak_a + f.peak_b
+    factor = np.divide(peak_total, rack_max, out=np.ones_like(rack_max), where=rack_max > 0)
+    one_feed_peak = failover * factor
+    system_of = {}
+    for k in np.nonzero(arrays.dev(t.fills_rack))[0]:
+        system_of.setdefault(int(arrays.dev_rack[k]), t.types[int(arrays.dev_type[k])])
+    groups: dict[str, list[int]] = {}
+    supplies: dict[str, float] = {}
+    kinds: dict[str, object] = {}
+    for i in np.nonzero(by_feed)[0]:
+        dev = system_of.get(int(i))
+        if dev is None or dev.psu is None:
+            continue
+        feed_kw = (dev.psu.count // 2) * dev.psu.rating_w / 1000.0
+        if one_feed_peak[i] > feed_kw + 1e-9:
+            groups.setdefault(dev.id, []).append(int(i))
+            supplies[dev.id] = feed_kw
+            kinds[dev.id] = dev
+    for dev_id, racks in groups.items():
+        dev = kinds[dev_id]
+        i = racks[0]
+        name = dev.name
+        fig = dev.figure("peak_factor")
+        more = f" and {len(racks) - 1:,} more" if len(racks) > 1 else ""
+        places = tuple(f"rack:{ids[r]}" for r in racks)
+        out.append(Finding("warning", "peak-over-one-feed",
+                           f"{name} in rack {names[i]}{more}: with one feed lost its transient peaks reach "
+                           f"{kw(one_feed_peak[i])}"
+                           + (" (an unconfirmed peak factor)" if fig is not None and fig.unconfirmed else "")
+                           + f", over the {kw(supplies[dev_id])} the surviving feed's supplies deliver: they must "
+                           "ride through on their overload rating, or the system must smooth its power",
+                           places[0], places))
+    return out
+
+
+def _rack_findings(names, ids, rack_max, limits, f: RackFeeds, s, by_feed=None) -> list[Finding]:
+    """Each rack against its limit (a rack held to one feed's capacity: its draw on one feed), and its inlets
+    in normal operation, with a feed or an inlet lost, at the peak, per phase and per outlet."""
     out: list[Finding] = []
     inlets = f.inlets_a + f.inlets_b
     two = (f.inlets_a > 0) & (f.inlets_b > 0)
     rated = (inlets > 0) & ~f.unrated
     what = ["power shelves" if k == "power_shelf" else "PDUs" for k in f.inlet_kind]
     add = _adder(out, ids)
+    by_feed = np.zeros(len(rack_max), dtype=bool) if by_feed is None else by_feed
     add("error", "rack-over-limit", rack_max > limits,
-        lambda i: f"rack {names[i]} draws up to {kw(rack_max[i])}, over its {limits[i]:g} kW limit")
+        lambda i: f"rack {names[i]} draws up to {kw(rack_max[i])}"
+                  + (f" on one feed, over the {limits[i]:g} kW one feed carries continuously" if by_feed[i]
+                     else f", over its {limits[i]:g} kW limit"))
     add("warning", "no-pdu", (rack_max > 0) & (inlets == 0),
         lambda i: f"rack {names[i]} draws {kw(rack_max[i])} but has no rack PDU or power shelf: its circuits are "
                   "not checked (the chain above counts it as dual-corded)")

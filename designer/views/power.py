@@ -144,6 +144,9 @@ class UpsSystem:
     peak_kw: float
     utilisation: float | None
     failover_utilisation: float | None
+    #: the cooling equipment it carries (its share in normal operation, and with its partner lost)
+    cooling_kw: float = 0.0
+    cooling_failover_kw: float = 0.0
 
 
 @view
@@ -156,6 +159,9 @@ class UpsPlant:
     module_kw: float
     systems: Rows[UpsSystem]
     blocks: int | None = None
+    #: the hall's cooling equipment on the UPS, and the IT load the UPS carries with its redundancy kept
+    cooling_on_ups_kw: float = 0.0
+    it_capacity_kw: float | None = None
 
 
 @view
@@ -181,6 +187,9 @@ class PowerView:
     facility_max_kw: float
     cooling_equipment_kw: float
     halls: Rows[HallPower]
+    #: the cooling equipment the halls' UPS carry, and the PUE the modelled pumps and fans alone give
+    cooling_on_ups_kw: float = 0.0
+    pue_cooling_floor: float | None = None
     rows: Rows[RowPower]
     racks: Rows[RackPower]
     supplies: Rows[SupplyGroup]

@@ -104,3 +104,108 @@ def test_generated_gb200_4su_sizes_its_ups_with_the_pumps(catalog):
         ups_modules=4)))
     assert [f.severity for f in analyze(four, catalog).findings
             if f.code == "ups-over-capacity-with-cooling"] == ["error", "error"]
+
+
+# -- 4. limits as the user states them ---------------------------------------------------------------
+
+def test_no_facility_water_is_a_value_and_a_liquid_cooled_rack_in_such_a_hall_is_an_error(catalog):
+    f = facility_from_json({"water_class": "none"})
+    assert f.water_class == "none" and f.to_json() == {"water_class": "none"}
+    assert facility_from_json({}).water_class is None  # an old file without it is not checked, as before
+    r = analyze(nvl_design(Facility(water_class="none")), catalog)
+    errors = [x for x in r.findings if x.code == "no-facility-water"]
+    assert [x.severity for x in errors] == ["error"] and errors[0].places == ("rack:a0", "rack:a1")
+    assert "2 liquid-cooled rack(s) (A00 and 1 more)" in errors[0].message
+    # air-cooled racks in a hall without water are fine
+    dgx = Rack("d", "D01", "h", "rack-48u-600x1200", 1000, 2000, 0, "A", (MountedDevice("n", "dgx-b200", 1),))
+    dry = Project(name="t", halls=(replace(HALL, facility=Facility(water_class="none")),), racks=(dgx,))
+    assert findings(analyze(dry, catalog), "no-facility-water") == []
+    with pytest.raises(FacilityError, match="water_class: must be one of W32, W40, W45, none"):
+        facility_from_json({"water_class": "W50"})
+
+
+def test_a_water_class_too_warm_for_the_nvl72_says_its_limit_is_unconfirmed(catalog):
+    # W45 plus the in-row CDU's 5 K approach gives 50 °C, over the NVL72's 45 °C (a secondary-source figure)
+    r = analyze(nvl_design(Facility(water_class="W45")), catalog)
+    warm = [x for x in r.findings if x.code == "coolant-too-warm"]
+    assert len(warm) == 1 and "50 °C" in warm[0].message and "unconfirmed" in warm[0].message
+    assert findings(analyze(nvl_design(Facility(water_class="W40")), catalog), "coolant-too-warm") == []
+
+
+def test_hall_power_capacity_the_ups_cannot_carry_is_a_warning(catalog):
+    # a 2N side of 300 kW carries 300 - 20 kW of pumps = 280 kW of IT; a hall stating 400 kW claims more
+    p = nvl_design(Facility(ups_scheme="2N", ups_module_kw=300))
+    over = p.with_hall(replace(p.halls[0], power_capacity_kw=400.0))
+    r = analyze(over, catalog)
+    assert r["power"]["ups"][0]["it_capacity_kw"] == 280.0
+    warn = [x for x in r.findings if x.code == "hall-power-over-ups"]
+    assert [x.severity for x in warn] == ["warning"] and "400.0 kW" in warn[0].message and "280.0 kW" in warn[0].message
+    fits = p.with_hall(replace(p.halls[0], power_capacity_kw=280.0))
+    assert findings(analyze(fits, catalog), "hall-power-over-ups") == []
+
+
+def test_generated_hall_takes_the_stated_limits(catalog):
+    from designer.generate.build import generate
+    from designer.generate.spec import SuperpodSpec
+
+    g = generate(SuperpodSpec(system="gb200-nvl72", sus=1, floor_kg_m2=3000, facility_water="w40",
+                              hall_power_kw=5000.0), catalog, with_phases=False)
+    hall = g.project.halls[0]
+    assert (hall.floor_rating_kg_m2, hall.facility.water_class, hall.power_capacity_kw) == (3000, "W40", 5000.0)
+    r = analyze(g.project, catalog)
+    assert r["power"]["ups"][0]["it_capacity_kw"] >= 5000.0  # the hall's limit is its UPS's source
+    assert findings(r, "hall-power-over-ups") == []
+    dry = generate(SuperpodSpec(system="gb200-nvl72", sus=1, facility_water="none"), catalog, with_phases=False)
+    assert [x.severity for x in analyze(dry.project, catalog).findings if x.code == "no-facility-water"] == ["error"]
+
+
+# -- 5. honest rack limits ---------------------------------------------------------------------------
+
+def test_a_rack_moved_out_of_its_row_names_the_row_it_stands_in(catalog):
+    racks = nvl_row(4, "A") + nvl_row(4, "B", y=5000.0)
+    moved = replace(racks[0], x=1000 + 600 * 4, y=5000.0)  # row A's first rack now stands at the end of row B
+    p = Project(name="t", halls=(HALL,), racks=tuple([moved] + racks[1:]), settings=Settings())
+    off = [x for x in analyze(p, catalog).findings if x.code == "rack-off-row"]
+    assert [(x.severity, x.where) for x in off] == [("warning", "rack:a0")]
+    assert "is in row A by its file but stands in row B" in off[0].message and "set its row to B" in off[0].message
+    astray = replace(racks[0], y=8500.0)
+    p2 = Project(name="t", halls=(HALL,), racks=tuple([astray] + racks[1:]), settings=Settings())
+    off2 = [x for x in analyze(p2, catalog).findings if x.code == "rack-off-row"]
+    assert len(off2) == 1 and "stands in no row" in off2[0].message
+    assert findings(analyze(Project(name="t", halls=(HALL,), racks=tuple(racks)), catalog), "rack-off-row") == []
+
+
+def test_nvl72_peak_over_one_feeds_shelves_is_one_warning_naming_every_rack(catalog):
+    r = analyze(nvl_design(Facility(), n=3), catalog)
+    peak = [x for x in r.findings if x.code == "peak-over-one-feed"]
+    assert [x.severity for x in peak] == ["warning"] and peak[0].places == ("rack:a0", "rack:a1", "rack:a2")
+    assert "168.0 kW" in peak[0].message and "132.0 kW" in peak[0].message and "unconfirmed" in peak[0].message
+
+
+def _bands(analysis):
+    from designer.colours import load_band
+
+    return {rid: load_band(u) for rid, u in zip(analysis.result("power").rack_ids,
+                                                 analysis.result("power").rack_utilisation.tolist())}
+
+
+def _said(analysis, rack_id: str) -> bool:
+    """A finding about the rack's own limit names it."""
+    return any(f"rack:{rack_id}" in f.places and f.code == "rack-over-limit" for f in analysis.findings)
+
+
+@pytest.mark.parametrize("system", ["gb200-nvl72", "gb300-nvl72"])
+def test_default_nvl72_designs_show_no_rack_at_the_limit_unless_a_finding_says_so(catalog, system):
+    from designer import samples
+    from designer.fileformat import load
+    from designer.generate.build import generate
+    from designer.generate.spec import SuperpodSpec
+
+    project = (load(samples.GB200_NVL72_SU, catalog) if system == "gb200-nvl72"
+               else generate(SuperpodSpec(system=system, sus=1), catalog, with_phases=False).project)
+    a = analyze(project, catalog)
+    bands = _bands(a)
+    hot = [rid for rid, band in bands.items() if band in ("at_limit", "over") and not _said(a, rid)]
+    assert hot == []
+    systems = [r.id for r in project.racks if any(d.type == system for d in r.devices)]
+    assert systems and {bands[rid] for rid in systems} == {"near"}  # 132 kW on one feed of 134.8 kW: 97.9 %

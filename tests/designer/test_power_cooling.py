@@ -102,6 +102,9 @@ def test_samples_are_clean_and_carry_the_summary_keys(catalog):
             # The hand-drawn NVL72 SU stacks 20 QM9700 (1.72 kW max each) in one leaf rack: 34.4 kW to air, over
             # the ~30 kW a rack can reject to the room. The generated sample spreads its leaves over more racks.
             assert serious == [("air-density", "rack:n01")]
+        elif sample == samples.GB200_NVL72_SU:
+            # held to its feeds, the NVL72's 168 kW peak over the 132 kW one feed's shelves deliver is a warning
+            assert serious == [("peak-over-one-feed", "rack:su01-01")]
         else:
             assert serious == []
         for key in ("facility_power_kw", "liquid_heat_kw", "air_heat_kw", "coolant_flow_lpm"):
@@ -125,10 +128,15 @@ def test_rack_over_limit_from_rack_hall_and_default(catalog):
     assert findings(analyze(project(four, rack_limit_kw=50), catalog), "rack-over-limit") == ["rack:r3"]
 
 
-def test_rack_scale_system_gets_the_132_kw_class(catalog):
+def test_rack_scale_system_is_held_to_one_feeds_capacity_unless_the_project_states_a_limit(catalog):
     nvl = rack("r1", [MountedDevice("s", "gb200-nvl72", 1)])
     r = analyze(project(nvl), catalog)
-    assert r["power"]["racks"][0]["limit_kw"] == 132 and findings(r, "rack-over-limit") == []
+    row = r["power"]["racks"][0]
+    # four 400 V 64 A shelf inputs a feed at PF 0.95, 80 % continuous: 134.8 kW, against its 132 kW on one feed
+    assert (row["limit_kw"], row["limit_source"]) == (pytest.approx(134.795, abs=1e-3), "feed")
+    assert row["utilisation"] == pytest.approx(132 / 134.795, abs=1e-4) and findings(r, "rack-over-limit") == []
+    stated = analyze(project(nvl, rack_system_limit_kw=132), catalog)["power"]["racks"][0]
+    assert (stated["limit_kw"], stated["limit_source"], stated["utilisation"]) == (132, "rack_system", 1.0)
     assert findings(analyze(project(nvl, rack_system_limit_kw=120), catalog), "rack-over-limit") == ["rack:r1"]
 
 

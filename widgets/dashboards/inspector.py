@@ -49,7 +49,8 @@ PENDING = "computing…"
 #: Refusals and a load over its limit.
 OVER_LIMIT_TEXT = "#B3261E"
 #: Why the power engine chose a rack's limit (its ``limit_source``, when it says), as the inspector words it.
-LIMIT_SOURCES = {"project": "project setting", "rack_system": "rack-scale system", "rack_scale": "rack-scale system"}
+LIMIT_SOURCES = {"project": "project setting", "rack_system": "rack-scale system", "rack_scale": "rack-scale system",
+                 "feed": "what one feed carries continuously, held to the rack's draw on one feed"}
 #: Racks a floor unit's "serves" line names before the count of the rest (its tooltip names them all).
 SERVES_SHOWN = 16
 

@@ -30,9 +30,11 @@ SETTINGS = [
     ("coolant_delta_t_k", "Coolant ΔT", " K", 1.0, 50.0, 1),
     ("air_delta_t_k", "Air ΔT", " K", 1.0, 50.0, 1),
     ("rack_limit_kw", "Rack limit", " kW", 1.0, 10000.0, 1),
-    ("rack_system_limit_kw", "Rack-scale limit", " kW", 1.0, 10000.0, 1),
+    ("rack_system_limit_kw", "Rack-scale limit", " kW", 0.0, 10000.0, 1),
     ("fabric_oversubscription", "Fabric oversubscription", " : 1", 1.0, 64.0, 1),
 ]
+#: Settings whose box at 0 says "not stated" (None in the settings), with what then holds.
+UNSET_AT_ZERO = {"rack_system_limit_kw": "each system's one-feed capacity"}
 #: What the training engine assumes when the project states no workload (shown, not decided, here).
 DEFAULT_MODEL = DEFAULT_WORKLOAD["model"]
 
@@ -67,7 +69,10 @@ class ProjectForm(QWidget):
             box.setDecimals(decimals)
             box.setSingleStep(10 ** -decimals if decimals else 1)
             box.setSuffix(suffix)
-            box.valueChanged.connect(lambda v, k=key: self._push(UpdateSettingsCommand({k: round(v, 6)})))
+            if key in UNSET_AT_ZERO:
+                box.setSpecialValueText(UNSET_AT_ZERO[key])
+            box.valueChanged.connect(lambda v, k=key: self._push(UpdateSettingsCommand(
+                {k: (round(v, 6) or None) if k in UNSET_AT_ZERO else round(v, 6)})))
             self.settings[key] = box
             form.addRow(label, box)
         self.coolant = QComboBox()
@@ -208,8 +213,9 @@ class ProjectForm(QWidget):
             self.name.setText(project.name)
         s = project.settings
         for key, box in self.settings.items():
-            if abs(box.value() - getattr(s, key)) > 1e-9:
-                box.setValue(getattr(s, key))
+            value = getattr(s, key) or 0.0  # a setting left unstated shows the box's "not stated" text
+            if abs(box.value() - value) > 1e-9:
+                box.setValue(value)
         self.coolant.setCurrentIndex(max(0, self.coolant.findData(s.coolant)))
         self.tiers.setCurrentIndex(max(0, self.tiers.findData(s.fabric_tiers)))
         self.fabric.setCurrentIndex(max(0, self.fabric.findData(s.fabric_technology)))

@@ -1,0 +1,61 @@
+"""``new superpod --floor-kg-m2 --facility-water --hall-mw``: the hall's limits as the user states them."""
+from __future__ import annotations
+
+import pytest
+
+from designer.analysis import analyze
+from designer.fileformat import load
+
+from ._support import run
+
+
+@pytest.mark.parametrize(("flags", "named"), [
+    (["--facility-water", "W50"], "--facility-water: one of none, W32, W40, W45"),
+    (["--floor-kg-m2", "-5"], "--floor-kg-m2: must be above 0"),
+    (["--floor-kg-m2", "heavy"], "--floor-kg-m2: a number, got 'heavy'"),
+    (["--floor-kg-m2", "nan"], "--floor-kg-m2: must be above 0"),
+    (["--hall-mw", "0"], "--hall-mw: must be above 0"),
+    (["--hall-mw", "-3"], "--hall-mw: must be above 0"),
+    (["--hall-mw", "2", "--hall-power-kw", "2000"], "not allowed with argument"),
+])
+def test_bad_limits_exit_2_naming_the_flag(capsys, tmp_path, flags, named):
+    out_file = tmp_path / "x.podplan.json"
+    code, _, err = run(capsys, "new", "superpod", "--system", "gb200-nvl72", "--sus", "1", *flags,
+                       "-o", str(out_file))
+    assert code == 2 and named in err, err
+    assert "Traceback" not in err and not out_file.exists()
+
+
+def test_stated_limits_are_stored_on_the_hall(capsys, tmp_path, catalog):
+    out_file = tmp_path / "g.podplan.json"
+    code, out, err = run(capsys, "new", "superpod", "--system", "gb200-nvl72", "--sus", "1", "--floor-kg-m2", "3000",
+                         "--facility-water", "W40", "--hall-mw", "2.5", "-o", str(out_file))
+    assert code == 0, err + out
+    hall = load(out_file, catalog).halls[0]
+    assert (hall.floor_rating_kg_m2, hall.facility.water_class, hall.power_capacity_kw) == (3000.0, "W40", 2500.0)
+
+
+def test_hall_mw_below_the_design_is_refused_with_the_nearest_fit(capsys, tmp_path):
+    code, _, err = run(capsys, "new", "superpod", "--system", "gb200-nvl72", "--sus", "4", "--hall-mw", "2",
+                       "-o", str(tmp_path / "x.json"))
+    assert code == 2 and "hall power 2.00 MW" in err and "nearest that fits: --sus" in err, err
+
+
+def test_no_facility_water_with_an_nvl72_is_an_error(capsys, tmp_path, catalog):
+    out_file = tmp_path / "dry.podplan.json"
+    code, out, err = run(capsys, "new", "superpod", "--system", "gb200-nvl72", "--sus", "1", "--facility-water",
+                         "none", "-o", str(out_file))
+    assert code == 1  # written, but it fails its own checks
+    assert "which has no facility water" in out + err
+    project = load(out_file, catalog)
+    assert project.halls[0].facility.water_class == "none"
+    codes = [(f.severity, f.code) for f in analyze(project, catalog).findings if f.severity == "error"]
+    assert codes == [("error", "no-facility-water")]
+
+
+def test_an_air_cooled_hall_may_have_no_facility_water(capsys, tmp_path, catalog):
+    out_file = tmp_path / "air.podplan.json"
+    code, out, err = run(capsys, "new", "superpod", "--system", "dgx-b200", "--sus", "1", "--facility-water", "none",
+                         "-o", str(out_file))
+    assert code == 0, err + out
+    assert load(out_file, catalog).halls[0].facility.water_class == "none"
