@@ -57,7 +57,7 @@ def test_a_rack_shows_its_feeds_and_cooling_from_the_analysis(window):
     assert "Feed B: 66.0 kW of" in text and "132.0 kW if A fails" in text
     assert "Inlets: 4 power shelves per feed" in text
     assert f"Power chain: {percent(fig.chain_utilisation)} at its most loaded element" in text
-    assert "Power chain: 96 % at its most loaded element" in text
+    assert "Power chain: 78 % at its most loaded element" in text  # its row's busway A with feed B lost
     assert "Throttled" not in text  # an NVL72 keeps its full draw on 24 of 48 supplies
     row = next(r for r in window.analysis.power.rows if r.row == "R01A")
     a_row = row.feeds.A
@@ -137,11 +137,12 @@ def test_the_hall_shows_its_ups_generators_and_rows(window):
     ups = window.analysis.power.ups[0]
     a, b = ups.systems
     text = window.inspector.hall_figures.power.text()
-    assert "UPS: 2N · 1 module of 1,200.0 kW" in text
-    assert (f"UPS A: {kw(a.normal_kw)} of 1,200.0 kW ({percent(a.utilisation)}) · {kw(a.failover_kw)} "
+    # two modules a side: the hall's 1,400 kW of IT and the CDUs' 40 kW of pumps on the survivor
+    assert "UPS: 2N · 2 modules of 1,200.0 kW" in text
+    assert (f"UPS A: {kw(a.normal_kw)} of 2,400.0 kW ({percent(a.utilisation)}) · {kw(a.failover_kw)} "
             f"({percent(a.failover_utilisation)}) if UPS B fails") in text
-    assert "UPS A: 573.4 kW of 1,200.0 kW (48 %) · 1,146.8 kW (96 %) if UPS B fails" in text
-    assert f"UPS B: {kw(b.normal_kw)} of 1,200.0 kW" in text
+    assert "UPS A: 593.4 kW of 2,400.0 kW (25 %) · 1,186.8 kW (49 %) if UPS B fails" in text
+    assert f"UPS B: {kw(b.normal_kw)} of 2,400.0 kW" in text
     gen = window.analysis.power.generators[0]
     assert (f"Generators: 2 × 1,600.0 kW, 1 spare: {kw(gen.load_kw)} of 1,600.0 kW "
             f"({percent(gen.utilisation)})") in text
@@ -189,12 +190,12 @@ def test_typed_busway_amps_merge_and_a_refused_value_shows_why(qtbot, window):
     assert window.undo_action.text() == "Undo Edit rating per feed"
     window.document.undo()
     assert window.project.halls[0].facility.distribution_amps == 800.0 and not window.document.can_undo()
-    # One module with one spare carries nothing: refused, with the reason under the fields.
+    # Two modules with two spares carry nothing: refused, with the reason under the fields.
     before = window.project
     with qtbot.waitSignal(window.inspector.refused) as blocker:
-        form.numbers["ups_redundant_modules"].setValue(1)
+        form.numbers["ups_redundant_modules"].setValue(2)
     assert window.project is before
-    assert blocker.args[0].startswith("Spare modules: 1 spare of 1 modules leaves none")
+    assert blocker.args[0].startswith("Spare modules: 2 spare of 2 modules leaves none")
     assert window.inspector.status.text() == blocker.args[0]
     form.numbers["ups_redundant_modules"].editingFinished.emit()  # leaving the field shows the model again
     assert form.numbers["ups_redundant_modules"].value() == 0
@@ -288,3 +289,50 @@ def test_a_hall_with_air_handlers_words_their_capacity_and_airflow(catalog):
     assert _plain(lines["Redundancy"].text) == "N: 200.0 kW with the largest unit down, less than the air heat"
     assert lines["Redundancy"].over
     assert _plain(lines["Airflow"].text) == "63,400 CFM for the 34,320 CFM the racks draw"
+
+
+def test_the_hall_says_no_facility_water_and_which_cooling_rides_on_the_ups(window):
+    window.scene.select_many([])
+    form = window.inspector.facility_form
+    water = form.combos["water_class"]
+    assert water.currentData() == "W32" and water.findData("none") >= 0
+    water.activated.emit(water.findData("none"))  # as a user's choice would
+    assert window.project.halls[0].facility.water_class == "none"
+    errors = [f for f in window.analysis.findings if f.code == "no-facility-water"]
+    assert [f.severity for f in errors] == ["error"] and len(errors[0].places) == 8  # the SU's eight NVL72
+    pumps = form.combos["cdu_on_ups"]
+    assert pumps.currentData() == "on" and form.combos["crah_on_ups"].currentData() == "off"
+    pumps.activated.emit(pumps.findData("off"))
+    assert window.project.halls[0].facility.cdu_on_ups is False
+    assert window.analysis.power.ups[0].systems[0].cooling_kw == 0.0
+    assert window.undo_action.text() == "Undo Edit CDU pumps"
+    window.document.undo()
+    assert window.project.halls[0].facility.cdu_on_ups is True and pumps.currentData() == "on"
+    assert window.analysis.power.ups[0].systems[0].cooling_kw == 20.0  # two 20 kW CDUs, half a side
+
+
+def test_the_rack_power_heat_map_shows_no_nvl72_at_the_limit(window):
+    from widgets.plan.floor_heatmap import DEFAULT_LAYER, rack_shares
+
+    assert DEFAULT_LAYER == "rack_power"
+    bands = {rid: style.heat_band(share) for rid, share in rack_shares(window.analysis).items()}
+    said = {p for f in window.analysis.findings if f.code == "rack-over-limit" for p in f.places}
+    assert [rid for rid, band in bands.items() if band in ("at_limit", "over") and f"rack:{rid}" not in said] == []
+    assert bands[RACK] == "near"  # 132 kW on one feed of 134.8 kW
+    window.heat_map_action.trigger()
+    assert window.scene.rack_items[RACK].fill_color == style.heat_color(132 / 134.795)
+    assert "At the limit" not in [text for _, text in window.scene.legend()]
+
+
+def test_the_rack_scale_limit_left_unstated_reads_as_each_systems_feed_capacity(window):
+    window.inspector.show_selection("hall", ["hall-1"])
+    window.inspector.project_button.click()
+    box = window.inspector.project_form.settings["rack_system_limit_kw"]
+    assert window.project.settings.rack_system_limit_kw is None
+    assert box.value() == 0 and box.text() == "each system's one-feed capacity"
+    box.setValue(132.0)  # stated: every NVL72 held to its own maximum again, and shown at the limit
+    assert window.project.settings.rack_system_limit_kw == 132.0
+    assert window.analysis.rack(RACK).limit_source == "rack_system" and window.analysis.rack(RACK).utilisation == 1.0
+    box.setValue(0.0)
+    assert window.project.settings.rack_system_limit_kw is None
+    assert window.analysis.rack(RACK).limit_source == "feed"
