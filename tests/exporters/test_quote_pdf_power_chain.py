@@ -18,9 +18,10 @@ def test_the_chain_above_the_racks_is_printed_with_the_analysis_figures(catalog,
     text = " ".join(" ".join(p.extract_text().split()) for p in PdfReader(str(path)).pages)
     assert "Power chain above the racks" in text
     ups = a.power.ups[0].systems[0]
-    assert ups.name == "UPS A" and ups.capacity_kw == 1200 and ups.failover_kw == 1146.75
-    # the one formatter rounds half up from the figure as written: 1,146.75 prints 1,146.8 as in the window
-    assert f"UPS A (2N) 1,200.0 {number(ups.normal_kw, 1)} 1,146.8" in text
+    # two modules a side: the hall's 1,400 kW of IT plus the 40 kW of CDU pumps the survivor carries
+    assert ups.name == "UPS A" and ups.capacity_kw == 2400 and ups.failover_kw == 1186.75
+    # the one formatter rounds half up from the figure as written: 1,186.75 prints 1,186.8 as in the window
+    assert f"UPS A (2N) 2,400.0 {number(ups.normal_kw, 1)} 1,186.8" in text
     g = a.power.generators[0]
     assert f"generators {g.units} x {kw(g.unit_kw)}, 1 spare {number(g.capacity_kw, 1)} {number(g.load_kw, 1)}" in text
     assert "2 x 800 A busway" in text

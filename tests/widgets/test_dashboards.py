@@ -323,7 +323,7 @@ def test_tooltip_texts(gb200):
 def test_tooltip_texts_of_the_gb200_samples(gb200, catalog):
     rack = gb200.power.racks[5]
     assert power_tooltip(rack.name, rack.max_kw, rack.limit_kw, rack.utilisation) == \
-        "SU01-06 · 132.0 kW of 132.0 kW limit (100 %)"
+        "SU01-06 · 132.0 kW of 134.8 kW limit (98 %)"
     drawn_gb200 = analyze(load(samples.GB200_NVL72_SU, catalog), catalog)
     air = drawn_gb200.cooling.air_kw
     assert heat_tooltip(drawn_gb200.cooling, 0) == "Liquid 897.6 kW of 1,200.0 kW hall capacity"
@@ -340,7 +340,8 @@ def test_hovering_a_bar_or_point_shows_its_exact_figure(qtbot, catalog, gb200, n
         plot.scene().sigMouseMoved.emit(plot.getViewBox().mapViewToScene(QPointF(x, y)))
 
     hover(p.kw_plot, 5.3, 60.0)
-    assert QToolTip.isVisible() and QToolTip.text() == "SU01-06 · 132.0 kW of 132.0 kW limit (100 %)"
+    # an NVL72 held to one feed's continuous capacity, not to its own maximum
+    assert QToolTip.isVisible() and QToolTip.text() == "SU01-06 · 132.0 kW of 134.8 kW limit (98 %)"
     hover(p.kw_plot, 7.6, 10.0)  # nearer the ninth bar than the eighth
     ninth = gb200.power.racks[8]
     assert QToolTip.text() == power_tooltip(ninth.name, ninth.max_kw, ninth.limit_kw, ninth.utilisation)
