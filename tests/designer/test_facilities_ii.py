@@ -209,3 +209,22 @@ def test_default_nvl72_designs_show_no_rack_at_the_limit_unless_a_finding_says_s
     assert hot == []
     systems = [r.id for r in project.racks if any(d.type == system for d in r.devices)]
     assert systems and {bands[rid] for rid in systems} == {"near"}  # 132 kW on one feed of 134.8 kW: 97.9 %
+
+
+def test_crah_fans_ride_on_the_ups_only_where_the_hall_says_so(catalog):
+    crah = FloorDevice("crah1", "crah-cw-200kw", "h", 15000, 8000)  # 6 kW of fans (a planning estimate)
+    base = nvl_design(Facility(ups_scheme="N", ups_module_kw=400))
+    with_crah = replace(base, floor_devices=base.floor_devices + (crah,))
+    off = analyze(with_crah, catalog)["power"]
+    assert off["ups"][0]["cooling_on_ups_kw"] == 20.0 and off["cooling_equipment_kw"] == 26.0
+    on = with_crah.with_hall(replace(with_crah.halls[0], facility=with_crah.halls[0].facility.updated(
+        crah_on_ups=True)))
+    ups = analyze(on, catalog)["power"]["ups"][0]
+    assert ups["cooling_on_ups_kw"] == 26.0 and ups["systems"][0]["normal_kw"] == 264.0 + 26.0
+
+
+def test_a_file_that_saved_the_old_132_kw_rack_scale_limit_keeps_it():
+    from designer.settings import settings_from_json
+
+    assert Settings().rack_system_limit_kw is None and "rack_system_limit_kw" not in Settings().to_json()
+    assert settings_from_json({"rack_system_limit_kw": 132.0}).rack_system_limit_kw == 132.0
