@@ -1,0 +1,75 @@
+"""The REST client a NetBox push talks through: its token header, paging, bulk chunks, and errors in words (the
+push itself is tested against a real NetBox in tests/netbox)."""
+from __future__ import annotations
+
+import json
+import urllib.error
+
+import pytest
+
+from exporters.netbox_api import CHUNK, NetBoxAPI, NetBoxAPIError
+
+
+class Recorder:
+    """Answers the client's requests from a function of (method, url, body); keeps what was asked."""
+
+    def __init__(self, answer):
+        self.answer, self.asked = answer, []
+
+    def __call__(self, req, timeout):
+        body = json.loads(req.data) if req.data else None
+        self.asked.append((req.get_method(), req.full_url, body, dict(req.header_items())))
+        status, doc = self.answer(req.get_method(), req.full_url, body)
+        return status, json.dumps(doc).encode()
+
+
+def test_a_v2_token_is_a_bearer_and_a_v1_token_a_token():
+    seen = Recorder(lambda m, u, b: (200, {"netbox-version": "4.7.3"}))
+    NetBoxAPI("http://nb.example:8000/", "nbt_abc.def", opener=seen).status()
+    NetBoxAPI("http://nb.example:8000", "0123456789abcdef", opener=seen).status()
+    assert [a[3]["Authorization"] for a in seen.asked] == ["Bearer nbt_abc.def", "Token 0123456789abcdef"]
+    assert seen.asked[0][1] == "http://nb.example:8000/api/status/"
+
+
+def test_every_page_is_read():
+    pages = {"1": ({"results": [{"id": 1}, {"id": 2}], "next": "http://nb/api/dcim/racks/?limit=2&offset=2"}),
+             "2": ({"results": [{"id": 3}], "next": None})}
+    seen = Recorder(lambda m, u, b: (200, pages["2" if "offset=2" in u else "1"]))
+    api = NetBoxAPI("http://nb", "t", opener=seen)
+    assert [o["id"] for o in api.all("dcim/racks", site_id=4)] == [1, 2, 3]
+    assert "site_id=4" in seen.asked[0][1] and "limit=1000" in seen.asked[0][1]
+
+
+def test_bulk_writes_go_in_chunks_and_a_refused_object_is_named():
+    def answer(method, url, body):
+        if any(o.get("name") == "bad" for o in body):
+            return 400, [{}] * (len(body) - 1) + [{"name": ["rack with this name already exists."]}]
+        return 201, [{"id": i, **o} for i, o in enumerate(body)]
+    seen = Recorder(answer)
+    api = NetBoxAPI("http://nb", "t", opener=seen)
+    made = api.create("dcim/racks", [{"name": f"r{i}"} for i in range(CHUNK + 3)])
+    assert len(made) == CHUNK + 3 and [len(a[2]) for a in seen.asked] == [CHUNK, 3]
+    with pytest.raises(NetBoxAPIError, match=r'HTTP 400: name: rack with this name already exists\. '
+                                             r'\(object: \{"name": "bad"\}\)'):
+        api.create("dcim/racks", [{"name": "ok"}, {"name": "bad"}])
+
+
+@pytest.mark.parametrize("status, message", [(403, r"refuses the token \(HTTP 403: Invalid token\)"),
+                                             (401, "refuses the token")])
+def test_a_refused_token_says_so(status, message):
+    api = NetBoxAPI("http://nb", "t", opener=Recorder(lambda m, u, b: (status, {"detail": "Invalid token"})))
+    with pytest.raises(NetBoxAPIError, match=message):
+        api.status()
+
+
+def test_an_unreachable_or_foreign_server_and_a_bad_address_are_named():
+    def down(req, timeout):
+        raise urllib.error.URLError("Connection refused")
+    with pytest.raises(NetBoxAPIError, match=r"NetBox at http://127.0.0.1:9 cannot be reached \(Connection refused\)"):
+        NetBoxAPI("http://127.0.0.1:9", "t", opener=down).status()
+    with pytest.raises(NetBoxAPIError, match="does not look like NetBox's"):
+        NetBoxAPI("http://nb", "t", opener=Recorder(lambda m, u, b: (200, {"hello": 1}))).status()
+    with pytest.raises(NetBoxAPIError, match="is not a NetBox address"):
+        NetBoxAPI("ftp://nb", "t")
+    with pytest.raises(NetBoxAPIError, match="no API token"):
+        NetBoxAPI("http://nb", "  ")
