@@ -82,15 +82,19 @@ def imported(netbox, design, community_types):
 
 
 def summary(result) -> str:
+    """Per file: rows, created, refused; each message NetBox gave with the rows it gave it for
+    (every row and message is in build/netbox-import-report.json)."""
     lines = []
     for f in result["files"]:
-        lines.append(f"{f['file']}: {f['rows']} rows, {f['created']} created, {len(f['refused_rows'])} refused")
-        seen = set()
+        lines.append(f"{f['file']}: {f['rows']} rows, {f['created']} created, {len(f['refused_rows'])} refused"
+                     f" ({f['seconds']} s)")
+        by_message: dict[str, list] = {}
         for r in f["refused_rows"]:
             for e in r["errors"]:
-                if e not in seen:
-                    seen.add(e)
-                    lines.append(f"    row {r['row']} ({r['first_cell']}): {e}")
+                by_message.setdefault(re.sub(r"Object not found: .*", "Object not found: ...", e), []).append(r)
+        for message, rows in by_message.items():
+            some = ", ".join(f"{r['row']} ({r['first_cell']})" for r in rows[:5])
+            lines.append(f"    {len(rows)} rows: {message}  [rows {some}{', ...' if len(rows) > 5 else ''}]")
     return "\n".join(lines)
 
 
