@@ -128,6 +128,27 @@ def python_bin() -> Path:
     return python_prefix() / "bin" / "python3.13"
 
 
+def python_source(src: Path) -> Path:
+    """The upstream CPython tarball of trixie's python3.13 source package, downloaded into ``src`` once."""
+    tarballs = sorted(src.glob(f"{PYTHON_SOURCE_PACKAGE}_*.orig.tar.xz"))
+    if not tarballs:
+        if os.geteuid() != 0:
+            sys.exit(f"netbox-env: as root, add {TRIXIE_SOURCES} (deb-src for trixie) or put "
+                     f"{PYTHON_SOURCE_PACKAGE}_*.orig.tar.xz in {src}")
+        added = not TRIXIE_SOURCES.exists()
+        if added:
+            TRIXIE_SOURCES.write_text(TRIXIE_SOURCES_TEXT)
+        try:
+            with Timer(f"apt-get source {PYTHON_SOURCE_PACKAGE} (trixie, source only)"):
+                run(["apt-get", "update", "-qq"])
+                run(["apt-get", "source", "--download-only", "-qq", f"{PYTHON_SOURCE_PACKAGE}/trixie"], cwd=src)
+        finally:
+            if added:  # the tarball is cached: the machine's apt need not fetch trixie's sources from now on
+                TRIXIE_SOURCES.unlink()
+        tarballs = sorted(src.glob(f"{PYTHON_SOURCE_PACKAGE}_*.orig.tar.xz"))
+    return tarballs[-1]
+
+
 def build_python() -> None:
     if python_bin().exists() and run([python_bin(), "-c", "import ssl, sqlite3, ctypes, lzma, bz2, zlib"],
                                       check=False).returncode == 0:
@@ -135,18 +156,7 @@ def build_python() -> None:
     apt_install(BUILD_PACKAGES)
     src = cache_dir() / "src"
     src.mkdir(parents=True, exist_ok=True)
-    tarballs = sorted(src.glob(f"{PYTHON_SOURCE_PACKAGE}_*.orig.tar.xz"))
-    if not tarballs:
-        if os.geteuid() != 0:
-            sys.exit(f"netbox-env: as root, add {TRIXIE_SOURCES} (deb-src for trixie) or put "
-                     f"{PYTHON_SOURCE_PACKAGE}_*.orig.tar.xz in {src}")
-        if not TRIXIE_SOURCES.exists():
-            TRIXIE_SOURCES.write_text(TRIXIE_SOURCES_TEXT)
-        with Timer(f"apt-get source {PYTHON_SOURCE_PACKAGE} (trixie, source only)"):
-            run(["apt-get", "update", "-qq"])
-            run(["apt-get", "source", "--download-only", "-qq", f"{PYTHON_SOURCE_PACKAGE}/trixie"], cwd=src)
-        tarballs = sorted(src.glob(f"{PYTHON_SOURCE_PACKAGE}_*.orig.tar.xz"))
-    tarball = tarballs[-1]
+    tarball = python_source(src)
     version = tarball.name.split("_")[1].removesuffix(".orig.tar.xz")
     tree = src / f"Python-{version}"
     if tree.exists():
@@ -360,6 +370,17 @@ def start_redis(run_dir: Path) -> int:
     return proc.pid
 
 
+#: what each recorded process runs: a recorded id is ended only while its command line still says so
+PROGRAMS = {"redis": "redis-server", "netbox": "runserver"}
+
+
+def runs(pid: int, program: str) -> bool:
+    try:
+        return program.encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
 def stop_pid(pid: int, timeout: float = 20) -> None:
     try:
         os.kill(pid, signal.SIGTERM)
@@ -444,8 +465,9 @@ def stop() -> None:
     if not state_file().exists():
         return
     state = json.loads(state_file().read_text())
-    for pid in state.get("pids", {}).values():
-        stop_pid(pid)
+    for name, pid in state.get("pids", {}).items():
+        if runs(pid, PROGRAMS[name]):
+            stop_pid(pid)
     if Path(state["pgdata"], "postmaster.pid").exists():
         stop_postgres(Path(state["pgdata"]))
     shutil.rmtree(state["run_dir"], ignore_errors=True)
