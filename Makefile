@@ -18,7 +18,7 @@ NOQT_TESTS := tests/designer tests/catalog tests/exporters tests/test_layers.py 
 PACKAGE_STAMP := $(VENV)/.packaging
 APP := dist/podplanner/podplanner
 
-.PHONY: run test test-noqt golden bench check-qt clean package package-check
+.PHONY: run test test-noqt test-netbox golden bench check-qt clean package package-check
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -49,16 +49,23 @@ run: $(STAMP)
 # ruff first: a lint finding fails the run before the tests start (configuration in pyproject.toml).
 test: $(STAMP)
 	$(PY) -m ruff check .
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m "not libreoffice"
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m "not libreoffice and not netbox"
 
 # The spreadsheets read back by LibreOffice headless (Debian: apt install libreoffice-calc-nogui).
 test-consumers: $(STAMP)
 	@command -v soffice >/dev/null || { echo "test-consumers: LibreOffice (soffice) is not installed"; exit 1; }
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m libreoffice
 
+# The NetBox folder imported by a real NetBox: tools/netbox/netbox_env.py builds Python 3.13 from Debian's
+# source, installs the netbox wheel and migrates, all cached in ~/.cache/podplanner-netbox (first run: minutes,
+# root for apt-get on a fresh machine); the test starts PostgreSQL, Redis and NetBox on 127.0.0.1 and stops them.
+test-netbox: $(STAMP)
+	$(PYTHON) tools/netbox/netbox_env.py prepare
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m netbox tests/netbox
+
 # pytest-qt's `qt_api` setting is unknown without pytest-qt: that warning is silenced there.
 test-noqt: $(NOQT_STAMP)
-	$(NOQT_PY) -m pytest -q -p no:cacheprovider -W ignore::pytest.PytestConfigWarning -m "not libreoffice" $(NOQT_TESTS)
+	$(NOQT_PY) -m pytest -q -p no:cacheprovider -W ignore::pytest.PytestConfigWarning -m "not libreoffice and not netbox" $(NOQT_TESTS)
 
 # The exporters' golden outputs (tests/exporters/golden), written again when a change of output is intended;
 # review the diff of that folder before committing it.

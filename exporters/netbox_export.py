@@ -117,6 +117,9 @@ CUSTOM_FIELDS = (
     ("podplanner_facility", "Facility (PodPlanner)", "json", "dcim.location",
      "The hall's busway, UPS, generators, air and water classes and floor tiles, as PodPlanner keeps them"),
 )
+#: search_weight, filter_logic and weight of every custom field: NetBox's own defaults, written out because
+#: NetBox's import form requires the three (a real NetBox 4.6 and 4.7 refuse the file without them)
+CUSTOM_FIELD_DEFAULTS = (1000, "loose", 100)
 #: the custom field of a twin-plane design: which plane a fabric switch belongs to
 PLANE_FIELD = ("podplanner_plane", "Fabric plane", "text", "dcim.device",
                "The compute-fabric plane (A, B) of a twin-plane design's switch; empty on a device of both planes")
@@ -133,7 +136,8 @@ NAME_MAX = 100
 RACK_WIDTH_IN = 19
 
 COLUMNS = {
-    "00-custom-fields.csv": ("name", "label", "group_name", "type", "object_types", "description"),
+    "00-custom-fields.csv": ("name", "label", "group_name", "type", "object_types", "description", "search_weight",
+                             "filter_logic", "weight"),
     "01-sites.csv": ("name", "slug", "status", "description", "comments", "cf_podplanner_name"),
     "02-locations.csv": ("site", "name", "slug", "status", "cf_podplanner_id",
                          "cf_podplanner_outline_mm", "cf_podplanner_tile_mm", "cf_podplanner_power_capacity_kw",
@@ -253,7 +257,7 @@ def write_netbox(analysis: Analysis, folder) -> str:
     storage = StorageWiring(storage_cabling(analysis), catalog)
     planes = wiring.switch_planes()
     fields = CUSTOM_FIELDS + ((PLANE_FIELD,) if planes else ())
-    rows["00-custom-fields.csv"] = [(n, label, "PodPlanner", kind, types, desc)
+    rows["00-custom-fields.csv"] = [(n, label, "PodPlanner", kind, types, desc, *CUSTOM_FIELD_DEFAULTS)
                                     for n, label, kind, types, desc in fields]
     _site_rows(rows, project, site, locations)
 

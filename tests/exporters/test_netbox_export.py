@@ -98,6 +98,14 @@ def test_folder_holds_every_file_with_the_columns_netbox_41_accepts(exported):
     assert account.startswith(f"{len(p.racks):,} racks, ")
 
 
+def test_custom_fields_carry_the_three_columns_netbox_requires(exported):
+    """NetBox 4.6 and 4.7 refuse a custom field row without search_weight, filter_logic and weight
+    ("This field is required."); every row gives NetBox's own defaults (tests/netbox imports it for real)."""
+    _, folder, _ = exported
+    for row in read(folder, "00-custom-fields.csv"):
+        assert (row["search_weight"], row["filter_logic"], row["weight"]) == ("1000", "loose", "100"), row["name"]
+
+
 def test_racks_keep_their_plan_position_type_and_row(exported, catalog):
     analysis, folder, _ = exported
     rows = read(folder, "06-racks.csv")

@@ -1,0 +1,495 @@
+"""A real NetBox on this machine for the NetBox hand-off test (``make test-netbox``).
+
+NetBox is on PyPI as the ``netbox`` wheel, which needs Python 3.12 or later; Debian 12 has 3.11. So
+``prepare`` builds CPython 3.13 from the upstream tarball that Debian's archive carries in trixie's
+``python3.13`` source package (a ``deb-src`` entry for trixie, never a binary one), makes a virtual
+environment from it and installs ``netbox`` there. ``start`` runs PostgreSQL and Redis on 127.0.0.1
+on their own ports, with their own data in a temporary folder, migrates (once: the migrated database
+is kept as a template), makes a superuser with an API token and starts NetBox's server; ``stop`` ends
+them and removes the temporary folder. Everything built is kept in the cache folder
+(``$PODPLANNER_NETBOX_CACHE``, else ``~/.cache/podplanner-netbox``) so a second run only starts servers.
+
+    python3 tools/netbox/netbox_env.py prepare     # build and install (cached), migrate the template
+    python3 tools/netbox/netbox_env.py start       # prints the state file; `stop` ends what it started
+    python3 tools/netbox/netbox_env.py stop
+
+Only the standard library: this runs under the system's Python (3.11) and drives NetBox's Python.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import pwd
+import secrets
+import shutil
+import signal
+import socket
+import string
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+NETBOX_VERSION = os.environ.get("PODPLANNER_NETBOX_VERSION", "4.7.3")
+PYTHON_SOURCE_PACKAGE = "python3.13"  # trixie's; its .orig.tar.xz is upstream CPython
+PG_PORT = int(os.environ.get("PODPLANNER_NETBOX_PG_PORT", "54329"))
+REDIS_PORT = int(os.environ.get("PODPLANNER_NETBOX_REDIS_PORT", "63799"))
+HTTP_PORT = int(os.environ.get("PODPLANNER_NETBOX_HTTP_PORT", "58000"))
+ADMIN = "admin"
+
+TRIXIE_SOURCES = Path("/etc/apt/sources.list.d/podplanner-trixie-src.sources")
+TRIXIE_SOURCES_TEXT = """\
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: trixie
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+"""
+# Debian 12 packages the build and the servers need (apt-get, when run as root and one is missing).
+BUILD_PACKAGES = ["build-essential", "libssl-dev", "libffi-dev", "zlib1g-dev", "libbz2-dev", "libreadline-dev",
+                  "libsqlite3-dev", "liblzma-dev", "libncurses-dev", "uuid-dev", "tk-dev", "libexpat1-dev", "xz-utils",
+                  "dpkg-dev", "libpq-dev"]
+SERVER_PACKAGES = ["postgresql", "redis-server"]
+
+HERE = Path(__file__).resolve().parent
+
+
+def cache_dir() -> Path:
+    default = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache")) / "podplanner-netbox"
+    return Path(os.environ.get("PODPLANNER_NETBOX_CACHE", default))
+
+
+def state_file() -> Path:
+    return cache_dir() / "running.json"
+
+
+def log(message: str) -> None:
+    print(f"[netbox-env] {message}", flush=True)
+
+
+def run(cmd, **kwargs) -> subprocess.CompletedProcess:
+    kwargs.setdefault("check", True)
+    return subprocess.run([str(c) for c in cmd], **kwargs)
+
+
+class Timer:
+    """Times a step and keeps the times for the summary line."""
+
+    times: dict[str, float] = {}
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __enter__(self):
+        self.start = time.monotonic()
+        log(f"{self.name} ...")
+        return self
+
+    def __exit__(self, *exc):
+        spent = time.monotonic() - self.start
+        Timer.times[self.name] = spent
+        log(f"{self.name}: {spent:.1f} s")
+
+
+# --- Debian packages ---------------------------------------------------------------------------------------
+
+
+def missing_packages(names) -> list[str]:
+    out = run(["dpkg-query", "-W", "-f", "${Package} ${Status}\n", *names], capture_output=True, text=True,
+              check=False).stdout
+    installed = {line.split()[0] for line in out.splitlines() if line.endswith(" installed")}
+    return [n for n in names if n not in installed]
+
+
+def apt_install(names) -> None:
+    missing = missing_packages(names)
+    if not missing:
+        return
+    if os.geteuid() != 0:
+        sys.exit(f"netbox-env: install these Debian packages first (as root): apt-get install {' '.join(missing)}")
+    with Timer(f"apt-get install {' '.join(missing)}"):
+        run(["apt-get", "update", "-qq"])
+        run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", *missing],
+            env={**os.environ, "DEBIAN_FRONTEND": "noninteractive"})
+
+
+# --- Python 3.13 from trixie's source package --------------------------------------------------------------
+
+
+def python_prefix() -> Path:
+    return cache_dir() / "python3.13"
+
+
+def python_bin() -> Path:
+    return python_prefix() / "bin" / "python3.13"
+
+
+def python_source(src: Path) -> Path:
+    """The upstream CPython tarball of trixie's python3.13 source package, downloaded into ``src`` once."""
+    tarballs = sorted(src.glob(f"{PYTHON_SOURCE_PACKAGE}_*.orig.tar.xz"))
+    if not tarballs:
+        if os.geteuid() != 0:
+            sys.exit(f"netbox-env: as root, add {TRIXIE_SOURCES} (deb-src for trixie) or put "
+                     f"{PYTHON_SOURCE_PACKAGE}_*.orig.tar.xz in {src}")
+        added = not TRIXIE_SOURCES.exists()
+        if added:
+            TRIXIE_SOURCES.write_text(TRIXIE_SOURCES_TEXT)
+        try:
+            with Timer(f"apt-get source {PYTHON_SOURCE_PACKAGE} (trixie, source only)"):
+                run(["apt-get", "update", "-qq"])
+                run(["apt-get", "source", "--download-only", "-qq", f"{PYTHON_SOURCE_PACKAGE}/trixie"], cwd=src)
+        finally:
+            if added:  # the tarball is cached: the machine's apt need not fetch trixie's sources from now on
+                TRIXIE_SOURCES.unlink()
+        tarballs = sorted(src.glob(f"{PYTHON_SOURCE_PACKAGE}_*.orig.tar.xz"))
+    return tarballs[-1]
+
+
+def build_python() -> None:
+    if python_bin().exists() and run([python_bin(), "-c", "import ssl, sqlite3, ctypes, lzma, bz2, zlib"],
+                                      check=False).returncode == 0:
+        return
+    apt_install(BUILD_PACKAGES)
+    src = cache_dir() / "src"
+    src.mkdir(parents=True, exist_ok=True)
+    tarball = python_source(src)
+    version = tarball.name.split("_")[1].removesuffix(".orig.tar.xz")
+    tree = src / f"Python-{version}"
+    if tree.exists():
+        shutil.rmtree(tree)
+    with Timer(f"unpack {tarball.name}"):
+        run(["tar", "xf", tarball.name], cwd=src)
+    jobs = str(os.cpu_count() or 2)
+    with Timer(f"build CPython {version} (configure, make -j{jobs}, make install)"):
+        build_log = src / "build.log"
+        with build_log.open("w") as out:
+            for step in (["./configure", f"--prefix={python_prefix()}", "--with-ensurepip=install"],
+                         ["make", f"-j{jobs}"], ["make", "install"]):
+                if run(step, cwd=tree, stdout=out, stderr=subprocess.STDOUT, check=False).returncode:
+                    sys.exit(f"netbox-env: {' '.join(step)} failed, see {build_log}")
+    shutil.rmtree(tree)
+
+
+# --- NetBox in its own virtual environment -----------------------------------------------------------------
+
+
+def venv_dir() -> Path:
+    return cache_dir() / f"netbox-{NETBOX_VERSION}" / "venv"
+
+
+def venv_python() -> Path:
+    return venv_dir() / "bin" / "python"
+
+
+def netbox_root() -> Path:
+    """NETBOX_ROOT of the pip-installed NetBox: conf/configuration.py, media, static."""
+    return cache_dir() / f"netbox-{NETBOX_VERSION}" / "root"
+
+
+def install_netbox() -> None:
+    stamp = venv_dir() / ".installed"
+    if stamp.exists():
+        return
+    apt_install(["libpq-dev", "build-essential"])  # psycopg[c] is built against libpq
+    if venv_dir().exists():
+        shutil.rmtree(venv_dir())
+    with Timer(f"venv + pip install netbox=={NETBOX_VERSION}"):
+        run([python_bin(), "-m", "venv", venv_dir()])
+        pip = [venv_python(), "-m", "pip", "--disable-pip-version-check", "-q", "install"]
+        run([*pip, "--upgrade", "pip"])
+        run([*pip, f"netbox=={NETBOX_VERSION}", "requests"])
+    stamp.write_text(NETBOX_VERSION + "\n")
+
+
+def secret(length: int) -> str:
+    alphabet = string.ascii_letters + string.digits + "!@#%^&*(-_=+)"
+    return "".join(secrets.choice(alphabet) for _ in range(length))
+
+
+def write_configuration() -> None:
+    conf = netbox_root() / "conf"
+    conf.mkdir(parents=True, exist_ok=True)
+    secrets_file = conf / "secrets.json"
+    if not secrets_file.exists():
+        secrets_file.write_text(json.dumps({"secret_key": secret(60), "pepper": secret(60)}))
+    keys = json.loads(secrets_file.read_text())
+    (conf / "__init__.py").touch()
+    (conf / "configuration.py").write_text(f"""\
+# Written by tools/netbox/netbox_env.py: a throw-away NetBox for PodPlanner's import test.
+ALLOWED_HOSTS = ["127.0.0.1", "localhost", "testserver"]
+DATABASES = {{
+    "default": {{
+        "ENGINE": "django.db.backends.postgresql",
+        "NAME": "netbox",
+        "USER": "netbox",
+        "PASSWORD": "netbox",
+        "HOST": "127.0.0.1",
+        "PORT": "{PG_PORT}",
+        "CONN_MAX_AGE": 300,
+    }}
+}}
+REDIS = {{
+    "tasks": {{"HOST": "127.0.0.1", "PORT": {REDIS_PORT}, "DATABASE": 0, "SSL": False}},
+    "caching": {{"HOST": "127.0.0.1", "PORT": {REDIS_PORT}, "DATABASE": 1, "SSL": False}},
+}}
+SECRET_KEY = {keys["secret_key"]!r}
+API_TOKEN_PEPPERS = {{1: {keys["pepper"]!r}}}
+CENSUS_REPORTING_ENABLED = False
+RELEASE_CHECK_URL = None
+DEBUG = False
+""")
+
+
+def netbox_env() -> dict[str, str]:
+    return {**os.environ, "NETBOX_ROOT": str(netbox_root()), "DJANGO_SETTINGS_MODULE": "netbox.settings",
+            "PYTHONDONTWRITEBYTECODE": "1"}
+
+
+def manage(*args, **kwargs) -> subprocess.CompletedProcess:
+    return run([venv_dir() / "bin" / "netbox", *args], env=netbox_env(), **kwargs)
+
+
+# --- PostgreSQL and Redis ------------------------------------------------------------------------------------
+
+
+def pg_bin(name: str) -> Path:
+    for candidate in sorted(Path("/usr/lib/postgresql").glob(f"*/bin/{name}"), reverse=True):
+        return candidate
+    found = shutil.which(name)
+    if not found:
+        sys.exit(f"netbox-env: PostgreSQL's {name} is not installed (apt-get install postgresql)")
+    return Path(found)
+
+
+def as_postgres(cmd, **kwargs):
+    """PostgreSQL refuses to run as root: as root, run its programs as the postgres user."""
+    if os.geteuid() == 0:
+        cmd = ["runuser", "-u", "postgres", "--", *cmd]
+    return run(cmd, **kwargs)
+
+
+def wait_for_port(port: int, what: str, timeout: float = 60) -> None:
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        with socket.socket() as s:
+            if s.connect_ex(("127.0.0.1", port)) == 0:
+                return
+        time.sleep(0.2)
+    raise RuntimeError(f"{what} did not open 127.0.0.1:{port} in {timeout:.0f} s")
+
+
+def port_free(port: int) -> bool:
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) != 0
+
+
+def start_postgres(pgdata: Path, sockets: Path, logfile: Path) -> None:
+    as_postgres([pg_bin("pg_ctl"), "-D", pgdata, "-l", logfile, "-w", "-t", "60", "start",
+                 "-o", f"-h 127.0.0.1 -p {PG_PORT} -k {sockets} -c fsync=off -c synchronous_commit=off "
+                       "-c full_page_writes=off"], stdout=subprocess.DEVNULL)
+
+
+def stop_postgres(pgdata: Path) -> None:
+    as_postgres([pg_bin("pg_ctl"), "-D", pgdata, "-w", "-m", "fast", "stop"], check=False,
+                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+
+
+def template_dir() -> Path:
+    """A migrated, stopped database cluster: each run starts from a copy of it."""
+    return cache_dir() / f"netbox-{NETBOX_VERSION}" / "pgdata-migrated"
+
+
+def new_run_dir() -> Path:
+    run_dir = Path(tempfile.mkdtemp(prefix="podplanner-netbox-"))
+    run_dir.chmod(0o755)
+    for sub in ("sockets", "logs"):
+        (run_dir / sub).mkdir()
+    if os.geteuid() == 0:
+        postgres = pwd.getpwnam("postgres")
+        for sub in ("sockets", "logs"):
+            os.chown(run_dir / sub, postgres.pw_uid, postgres.pw_gid)
+    return run_dir
+
+
+def chown_postgres(path: Path) -> None:
+    if os.geteuid() == 0:
+        run(["chown", "-R", "postgres:postgres", path])
+
+
+def make_template() -> None:
+    """initdb, a netbox role and database, NetBox's migrations; the stopped cluster is the template."""
+    if (template_dir() / "PG_VERSION").exists():
+        return
+    apt_install(SERVER_PACKAGES)
+    check_ports()
+    run_dir = new_run_dir()
+    pgdata = run_dir / "pgdata"
+    redis = None
+    try:
+        with Timer("initdb"):
+            pgdata.mkdir()
+            chown_postgres(pgdata)
+            as_postgres([pg_bin("initdb"), "-D", pgdata, "-U", "postgres", "--auth=trust", "-E", "UTF8",
+                         "--locale=C"], stdout=subprocess.DEVNULL)
+        start_postgres(pgdata, run_dir / "sockets", run_dir / "logs" / "postgres.log")
+        psql = [pg_bin("psql"), "-h", "127.0.0.1", "-p", PG_PORT, "-U", "postgres", "-q", "-c"]
+        run([*psql, "CREATE ROLE netbox LOGIN PASSWORD 'netbox'"])
+        run([*psql, "CREATE DATABASE netbox OWNER netbox"])
+        redis = start_redis(run_dir)
+        write_configuration()
+        with Timer("netbox migrate"):
+            manage("migrate", "--no-input", stdout=subprocess.DEVNULL)
+        with Timer("netbox collectstatic"):
+            manage("collectstatic", "--no-input", "--clear", stdout=subprocess.DEVNULL)
+        stop_postgres(pgdata)
+        partial = template_dir().with_name("pgdata-partial")
+        if partial.exists():
+            shutil.rmtree(partial)
+        shutil.copytree(pgdata, partial, symlinks=True)
+        partial.rename(template_dir())
+    finally:
+        stop_postgres(pgdata)
+        if redis:
+            stop_pid(redis)
+        shutil.rmtree(run_dir, ignore_errors=True)
+
+
+def start_redis(run_dir: Path) -> int:
+    redis = shutil.which("redis-server") or "/usr/bin/redis-server"
+    if not Path(redis).exists():
+        sys.exit("netbox-env: redis-server is not installed (apt-get install redis-server)")
+    proc = subprocess.Popen([redis, "--bind", "127.0.0.1", "--port", str(REDIS_PORT), "--save", "",
+                             "--appendonly", "no", "--dir", str(run_dir)],
+                            stdout=(run_dir / "logs" / "redis.log").open("w"), stderr=subprocess.STDOUT,
+                            start_new_session=True)
+    wait_for_port(REDIS_PORT, "redis-server")
+    return proc.pid
+
+
+#: what each recorded process runs: a recorded id is ended only while its command line still says so
+PROGRAMS = {"redis": "redis-server", "netbox": "runserver"}
+
+
+def runs(pid: int, program: str) -> bool:
+    try:
+        return program.encode() in Path(f"/proc/{pid}/cmdline").read_bytes()
+    except OSError:
+        return False
+
+
+def stop_pid(pid: int, timeout: float = 20) -> None:
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except ProcessLookupError:
+        return
+    end = time.monotonic() + timeout
+    while time.monotonic() < end:
+        try:
+            done, _ = os.waitpid(pid, os.WNOHANG)
+            if done:
+                return
+        except ChildProcessError:  # not our child (stopped from another process): poll for it
+            try:
+                os.kill(pid, 0)
+            except ProcessLookupError:
+                return
+        time.sleep(0.2)
+    with contextlib.suppress(ProcessLookupError):
+        os.kill(pid, signal.SIGKILL)
+
+
+def check_ports() -> None:
+    busy = [p for p in (PG_PORT, REDIS_PORT, HTTP_PORT) if not port_free(p)]
+    if busy:
+        raise RuntimeError(f"ports {busy} on 127.0.0.1 are in use (a NetBox still running? "
+                           f"`python3 tools/netbox/netbox_env.py stop`)")
+
+
+# --- the commands --------------------------------------------------------------------------------------------
+
+
+def prepare() -> None:
+    build_python()
+    install_netbox()
+    make_template()
+
+
+def start() -> dict:
+    """Start PostgreSQL (a copy of the migrated template), Redis and NetBox; return and save the state."""
+    prepare()
+    if state_file().exists():
+        stop()
+    check_ports()
+    run_dir = new_run_dir()
+    state = {"run_dir": str(run_dir), "pgdata": str(run_dir / "pgdata"), "pids": {},
+             "url": f"http://127.0.0.1:{HTTP_PORT}", "netbox_root": str(netbox_root()),
+             "python": str(venv_python()), "netbox_version": NETBOX_VERSION}
+    state_file().write_text(json.dumps(state, indent=1))
+    try:
+        with Timer("start PostgreSQL and Redis"):
+            shutil.copytree(template_dir(), run_dir / "pgdata", symlinks=True)
+            chown_postgres(run_dir / "pgdata")
+            start_postgres(run_dir / "pgdata", run_dir / "sockets", run_dir / "logs" / "postgres.log")
+            state["pids"]["redis"] = start_redis(run_dir)
+            state_file().write_text(json.dumps(state, indent=1))
+        write_configuration()
+        with Timer("superuser and API token"):
+            out = run([venv_python(), HERE / "nb_admin.py", ADMIN], env=netbox_env(), capture_output=True,
+                      text=True).stdout
+            state.update(json.loads(out.strip().splitlines()[-1]))
+        with Timer("start NetBox (runserver)"):
+            server = subprocess.Popen(
+                [venv_dir() / "bin" / "netbox", "runserver", f"127.0.0.1:{HTTP_PORT}", "--noreload", "--insecure"],
+                env=netbox_env(), stdout=(run_dir / "logs" / "netbox.log").open("w"), stderr=subprocess.STDOUT,
+                start_new_session=True)
+            state["pids"]["netbox"] = server.pid
+            state_file().write_text(json.dumps(state, indent=1))
+            wait_for_port(HTTP_PORT, "NetBox", timeout=120)
+            request = urllib.request.Request(f"{state['url']}/api/status/",
+                                             headers={"Authorization": state["authorization"]})
+            with urllib.request.urlopen(request, timeout=30) as response:
+                state["status"] = json.load(response)
+        state_file().write_text(json.dumps(state, indent=1))
+    except BaseException:
+        stop()
+        raise
+    return state
+
+
+def stop() -> None:
+    """Stop what ``start`` started (by the ids it recorded) and remove its temporary folder."""
+    if not state_file().exists():
+        return
+    state = json.loads(state_file().read_text())
+    for name, pid in state.get("pids", {}).items():
+        if runs(pid, PROGRAMS[name]):
+            stop_pid(pid)
+    if Path(state["pgdata"], "postmaster.pid").exists():
+        stop_postgres(Path(state["pgdata"]))
+    shutil.rmtree(state["run_dir"], ignore_errors=True)
+    state_file().unlink()
+
+
+def main(argv: list[str]) -> int:
+    command = argv[0] if argv else "prepare"
+    if command == "prepare":
+        prepare()
+    elif command == "start":
+        print(json.dumps(start(), indent=1))
+    elif command == "stop":
+        stop()
+    elif command == "python":
+        print(venv_python())
+    else:
+        sys.exit(f"usage: {Path(__file__).name} prepare | start | stop")
+    if Timer.times:
+        log("times: " + ", ".join(f"{k} {v:.0f} s" for k, v in Timer.times.items()))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
