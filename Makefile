@@ -18,7 +18,7 @@ NOQT_TESTS := tests/designer tests/catalog tests/exporters tests/test_layers.py 
 PACKAGE_STAMP := $(VENV)/.packaging
 APP := dist/podplanner/podplanner
 
-.PHONY: run test test-noqt test-netbox golden bench check-qt clean package package-check
+.PHONY: run test test-noqt test-netbox test-netbox-large golden bench check-qt clean package package-check
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -49,7 +49,7 @@ run: $(STAMP)
 # ruff first: a lint finding fails the run before the tests start (configuration in pyproject.toml).
 test: $(STAMP)
 	$(PY) -m ruff check .
-	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m "not libreoffice and not netbox"
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m "not libreoffice and not netbox and not netbox_large"
 
 # The spreadsheets read back by LibreOffice headless (Debian: apt install libreoffice-calc-nogui).
 test-consumers: $(STAMP)
@@ -61,11 +61,17 @@ test-consumers: $(STAMP)
 # root for apt-get on a fresh machine); the test starts PostgreSQL, Redis and NetBox on 127.0.0.1 and stops them.
 test-netbox: $(STAMP)
 	$(PYTHON) tools/netbox/netbox_env.py prepare
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m "netbox and not netbox_large" tests/netbox
+
+# The same, with a generated 4-SU design pushed beside the samples (about 10 minutes more: NetBox traces each
+# cable's path as it creates it).
+test-netbox-large: $(STAMP)
+	$(PYTHON) tools/netbox/netbox_env.py prepare
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m netbox tests/netbox
 
 # pytest-qt's `qt_api` setting is unknown without pytest-qt: that warning is silenced there.
 test-noqt: $(NOQT_STAMP)
-	$(NOQT_PY) -m pytest -q -p no:cacheprovider -W ignore::pytest.PytestConfigWarning -m "not libreoffice and not netbox" $(NOQT_TESTS)
+	$(NOQT_PY) -m pytest -q -p no:cacheprovider -W ignore::pytest.PytestConfigWarning -m "not libreoffice and not netbox and not netbox_large" $(NOQT_TESTS)
 
 # The exporters' golden outputs (tests/exporters/golden), written again when a change of output is intended;
 # review the diff of that folder before committing it.

@@ -8,6 +8,8 @@ XLSX cells, NetBox files) keep raw numbers and do not come here.
 from __future__ import annotations
 
 import math
+import re
+import unicodedata
 from decimal import ROUND_HALF_UP, Decimal
 
 #: Decimals shown for each unit, wherever it is shown. A rule per unit, not per screen, so one figure
@@ -75,6 +77,17 @@ def money(amount: float | None, currency: str = "") -> str:
     negative = amount < 0 and any(c in "123456789" for c in text)  # -0.001 is 0.00, not −0.00
     text = f"{currency} {text}" if currency else text
     return f"−{text}" if negative else text
+
+
+def name_code(name: str, limit: int = 16) -> str:
+    """A short code of a design's name, for a quote number or a NetBox site's device names:
+    ``DGX B200 SuperPOD - 1 scalable unit`` -> ``DGXB200S1SU`` (upper-case words and words with digits whole,
+    other words by their initial; accents dropped); "" for a name without a letter or digit."""
+    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()  # "Zürich" -> "Zurich"
+    parts = re.findall(r"[A-Za-z0-9]+", ascii_name)
+    code = "".join(p.upper() if (p.isupper() or any(c.isdigit() for c in p) or len(parts) == 1) else p[0].upper()
+                   for p in parts)
+    return code[:limit]
 
 
 def adjustment(pct: float) -> str:

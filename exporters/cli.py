@@ -39,6 +39,12 @@ def add_parser(subparsers) -> None:
     e.add_argument("file", type=path)
     for fmt in FORMATS.values():
         e.add_argument(fmt.flag, dest=f"out_{fmt.name}", metavar=fmt.metavar, type=path, help=fmt.description)
+    e.add_argument("--netbox-url", metavar="URL", help="push the design into the NetBox at URL through its REST API "
+                                                      "(idempotent: a second push changes nothing; never deletes)")
+    e.add_argument("--netbox-token", metavar="T", help="the NetBox API token for --netbox-url (or the NETBOX_TOKEN "
+                                                       "environment variable, which keeps it out of the process list)")
+    e.add_argument("--netbox-dry-run", action="store_true",
+                   help="with --netbox-url: say what the push would create and change, and change nothing")
     e.add_argument("--dpi", type=_dpi, metavar="N", help=f"resolution of the PNG images, {MIN_DPI}-{MAX_DPI} (150)")
     e.add_argument("--prices", metavar="FILE", type=path,
                    help="a price list (CSV or XLSX: part number, price, currency, date) whose prices override the "
@@ -77,8 +83,9 @@ def add_parser(subparsers) -> None:
 def run(args, catalog: Catalog) -> int:
     wanted = [(fmt, Path(getattr(args, f"out_{fmt.name}"))) for fmt in FORMATS.values()
               if getattr(args, f"out_{fmt.name}", None)]
-    if not wanted:
-        flags = [f"{f.flag} {f.metavar}" for f in FORMATS.values()]
+    push = _push_target(args)
+    if not wanted and push is None:
+        flags = [f"{f.flag} {f.metavar}" for f in FORMATS.values()] + ["--netbox-url URL"]
         raise UsageError(f"podplanner export: say what to write: {', '.join(flags[:-1])} or {flags[-1]}")
     priced = [fmt for fmt, _ in wanted if fmt.name in QUOTE_FORMATS]
     for flag in ("prices", "customer", "quote_number", "valid_days", "discount", "section_discount", "quote_settings",
@@ -137,7 +144,45 @@ def run(args, catalog: Catalog) -> int:
         staging.discard()
     for out, account in wrote:
         print(f"wrote {out}: {account}")
+    if push is not None:
+        _push(analysis, push, args.netbox_dry_run, progress)
     return 0
+
+
+def _push_target(args) -> tuple[str, str] | None:
+    """(URL, token) of ``--netbox-url``, the token from ``--netbox-token`` or NETBOX_TOKEN; None without a URL."""
+    if args.netbox_url is None:
+        if args.netbox_token is not None or args.netbox_dry_run:
+            raise UsageError("podplanner export: --netbox-token and --netbox-dry-run go with --netbox-url URL")
+        return None
+    token = args.netbox_token if args.netbox_token is not None else os.environ.get("NETBOX_TOKEN", "")
+    if not token.strip():
+        raise UsageError("podplanner export: --netbox-url: give the API token with --netbox-token T or in the "
+                         "NETBOX_TOKEN environment variable")
+    from .netbox_api import NetBoxAPI, NetBoxAPIError
+
+    try:
+        NetBoxAPI(args.netbox_url, token)  # the address and token checked before the analysis
+    except NetBoxAPIError as exc:
+        raise UsageError(f"podplanner export: --netbox-url: {exc}") from None
+    return args.netbox_url, token
+
+
+def _push(analysis, target: tuple[str, str], dry_run: bool, progress) -> None:
+    from .netbox_push import NetBoxPushError, push_netbox
+
+    url, token = target
+    try:
+        with progress.step(f"{'Comparing with' if dry_run else 'Pushing to'} NetBox at {url}"):
+            report = push_netbox(analysis, url, token, dry_run=dry_run,
+                                 say=lambda text: print(f"  {text}", file=sys.stderr))
+    except (NetBoxPushError, ExportError) as exc:
+        raise UsageError(f"podplanner export: --netbox-url: {exc}") from None
+    head = "would change" if dry_run else "changed"
+    print(f"NetBox {report.netbox_version} at {report.url}: {head} {report.changes:,} object"
+          f"{'s' if report.changes != 1 else ''}" + (" (dry run: nothing was written)" if dry_run else ""))
+    for line in report.lines():
+        print(f"  {line}")
 
 
 #: the formats that can print the page of changes since an earlier revision

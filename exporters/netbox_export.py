@@ -27,9 +27,9 @@ Device types: NetBox imports them only as YAML in the community devicetype-libra
 format (the format :mod:`catalog.netbox` reads), one file per type in
 ``07-device-types``, slug = catalog id so that file read by :mod:`catalog.netbox`
 gives the same catalog entry back. A type the library already holds is referenced by
-the library's manufacturer and model instead (:data:`COMMUNITY_TYPES`) and gets no YAML,
-but only while the design cables none of its ports: a cable needs an interface of the
-name the wiring plan uses, and the library names its interfaces its own way. The
+the library's manufacturer and model (:data:`COMMUNITY_TYPES`) and its YAML carries those, so
+that a NetBox holding the library's file finds it (the API push by model; an admin skips
+our file), and every design names the type alike. The
 types carry no interface templates: ``09-interfaces.csv`` creates the interfaces the
 cables end on, named as the cabling plan names them (a rack-scale system is one
 NetBox device, so its trays' ports are ``tray01/1`` ...).
@@ -66,7 +66,7 @@ from designer.fabric import media
 from designer.fabric.topology import TIER_NAMES
 from designer.fabric.wiring import plane_name, port_name
 from designer.facility import NO_FACILITY
-from designer.formatting import count
+from designer.formatting import count, name_code
 from designer.quote.lines import cable_part_number
 from designer.rack_roles import device_role
 
@@ -188,8 +188,15 @@ def num(value: float | None) -> str:
     return "0" if text == "-0" else text
 
 
-def _device_names(project) -> dict[str, str]:
-    """A NetBox name per device id (racked and floor), unique case-insensitively in the whole export.
+def site_code(name: str) -> str:
+    """The code a site's device names and cable labels start with (``DGXB200S1SU``): letters and digits only,
+    so it never needs quoting; ``SITE`` for a name without either."""
+    return name_code(name, 16) or "SITE"
+
+
+def _device_names(project, code: str = "") -> dict[str, str]:
+    """A NetBox name per device id (racked and floor), unique case-insensitively in the whole export and, with
+    the site's ``code`` in front, among every site a NetBox holds.
 
     The design's own name when no other device shares it; else prefixed by its rack's (or hall's)
     name; a clash left after that gets the device id.
@@ -198,7 +205,8 @@ def _device_names(project) -> dict[str, str]:
     entries = [(d.id, d.name or d.id, r.name or r.id) for r in project.racks for d in r.devices]
     entries += [(f.id, f.name or f.id, halls.get(f.hall, f.hall)) for f in project.floor_devices]
     first = Counter(base.lower() for _, base, _ in entries)
-    names = {i: base if first[base.lower()] == 1 else f"{where} {base}" for i, base, where in entries}
+    lead = f"{code}-" if code else ""
+    names = {i: lead + (base if first[base.lower()] == 1 else f"{where} {base}") for i, base, where in entries}
     second = Counter(n.lower() for n in names.values())
     for i in names:
         if second[names[i].lower()] > 1:
@@ -251,7 +259,10 @@ def write_netbox(analysis: Analysis, folder) -> str:
     site = (project.name or "PodPlanner design")[:NAME_MAX]
     locations = _location_names(project)
     rack_names = _rack_names(project)
-    dev_names = _device_names(project)
+    # every device name and cable label starts with the site's code: NetBox holds many sites, and its import
+    # files find a device by its name alone (and a cable label is told apart by its site's code)
+    code = site_code(project.name)
+    dev_names = _device_names(project, code)
     rows: dict[str, list] = {name: [] for name in FILES}
     wiring = _Wiring(analysis, project)
     storage = StorageWiring(storage_cabling(analysis), catalog)
@@ -264,8 +275,7 @@ def write_netbox(analysis: Analysis, folder) -> str:
     # -- types: one pass over the design ------------------------------------------------------
     device_type = {d.id: d.type for r in project.racks for d in r.devices}
     used_types = Counter(device_type.values()) + Counter(f.type for f in project.floor_devices)
-    cabled_types = {device_type[d] for d in (*wiring.cabled_devices, *storage.cabled_devices)}
-    refs = _type_refs(catalog, used_types, cabled_types)
+    refs = _type_refs(catalog, used_types)
     rack_models = _type_rows(rows, project, catalog, refs, used_types)
     _device_rows(rows, project, catalog, used_types, refs, site, locations, rack_names, dev_names, rack_models)
     columns = dict(COLUMNS)
@@ -281,12 +291,12 @@ def write_netbox(analysis: Analysis, folder) -> str:
     # written as ready-made lines: csv.writer quoting the 900,000 rows of a 100,000-GPU design took over a second
     rows["09-interfaces.csv"] = wiring.interface_lines(dev_names, {d: itype[device_type[d]]
                                                                    for d in wiring.cabled_devices})
-    rows["10-cables.csv"] = wiring.cable_lines(dev_names, catalog)
+    rows["10-cables.csv"] = wiring.cable_lines(dev_names, catalog, f"{code}-")
     # the storage fabric's after the compute fabric's, its cables labelled on from them
     rows["09-interfaces.csv"] += storage.interface_lines(dev_names, csv_field)
     rows["10-cables.csv"] += storage.cable_lines(dev_names, catalog, csv_field, num,
                                                  {m: CABLE_TYPES[m] for m in ("mmf", "smf")},
-                                                 len(rows["10-cables.csv"]) + 1)
+                                                 len(rows["10-cables.csv"]) + 1, f"{code}-")
 
     # -- write ------------------------------------------------------------------------------------
     for name in FILES:
@@ -324,7 +334,7 @@ def _folder(folder) -> Path:
 def _site_rows(rows: dict[str, list], project, site: str, locations: dict[str, str]) -> None:
     """The site, and a location per hall carrying the hall's outline, tiles, capacities and facility."""
     # NetBox's description holds 200 characters; the whole text goes in comments
-    rows["01-sites.csv"].append((site, slug(site), "planned", project.description[:200], project.description,
+    rows["01-sites.csv"].append((site, slug(site), "planned", project.description[:200].strip(), project.description,
                                  project.name))
     # a location's slug need only be unique within its site: the hall's id, never cut off by a long site name
     hall_slugs: dict[str, str] = {}
@@ -341,11 +351,13 @@ def _site_rows(rows: dict[str, list], project, site: str, locations: dict[str, s
                                          if h.facility != NO_FACILITY else ""))
 
 
-def _type_refs(catalog, used_types, cabled_types) -> dict[str, tuple[str, str]]:
-    """(manufacturer, model) each device row names its type by: the community library's where it has the type and
-    the type carries no cabled ports, else this export's own; two types named alike are refused."""
+def _type_refs(catalog, used_types) -> dict[str, tuple[str, str]]:
+    """(manufacturer, model) each device row names its type by: the community library's where it has the type,
+    else this export's own; the same in every design, so designs pushed into one NetBox share their types (the
+    cables end on the interfaces of 09-interfaces.csv, never on a type's templates); two types named alike are
+    refused."""
     def type_ref(type_id: str) -> tuple[str, str]:
-        if type_id in COMMUNITY_TYPES and type_id not in cabled_types:
+        if type_id in COMMUNITY_TYPES:
             return COMMUNITY_TYPES[type_id][:2]
         dev = catalog.get(type_id)
         return manufacturer_name(dev.manufacturer), model_name(dev)
@@ -480,8 +492,8 @@ class _Wiring:
         tail = {d: f",{itype[d]}\r\n" for d in self.cabled_devices}
         return [head[owners[k]] + names[k] + tail[owners[k]] for k in self.first_use.tolist()]
 
-    def cable_lines(self, dev_names: dict, catalog) -> list[str]:
-        """The rows of 10-cables.csv as CSV lines, one per link of the plan."""
+    def cable_lines(self, dev_names: dict, catalog, prefix: str = "") -> list[str]:
+        """The rows of 10-cables.csv as CSV lines, one per link of the plan, labelled ``{prefix}W000001`` ..."""
         if self.plan is None:
             return []
         plan, ch = self.plan, self.plan.choice
@@ -518,7 +530,7 @@ class _Wiring:
             d = described.get(tuple(key))
             if d is None:
                 d = described[tuple(key)] = describe(*key)
-            rows.append(f"{end_text[a]},{end_text[b]}{d[0]}W{n:06d}{d[1]}")
+            rows.append(f"{end_text[a]},{end_text[b]}{d[0]}{prefix}W{n:06d}{d[1]}")
         return rows
 
 

@@ -33,14 +33,15 @@ def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[st
         "",
         "NetBox refuses a row for an object that already exists (a manufacturer, a role, a custom",
         "field from an earlier import): delete that row from the file, or the file's rows that",
-        "exist, before importing it.",
+        "exist, before importing it; the push through the API (export --netbox-url) needs no such care.",
         "",
         "Device types in 07-device-types:",
         *(f"  {f}" for f in yaml_files),
     ]
     if community:
-        lines += ["", "Device types taken from the community devicetype-library",
-                  "(https://github.com/netbox-community/devicetype-library); import these files first:"]
+        lines += ["", "Device types the community devicetype-library also holds",
+                  "(https://github.com/netbox-community/devicetype-library): their files here carry the library's",
+                  "manufacturer and model; if NetBox already holds the library's file, skip this export's:"]
         lines += [f"  {path}  ({m} {model})" for m, model, path in community]
     lines += [
         "",
@@ -50,7 +51,7 @@ def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[st
         "and face; 0U PDUs have a face and no position. CDUs stand on the floor: they are devices",
         "in the hall's location, without a rack, with the same position fields.",
         "",
-        "Cables are labelled W000001 ... in the order of the cabling plan; their description holds",
+        "Cables are labelled <site code>-W000001 ... in the order of the cabling plan; their description holds",
         "the fabric tier, rail, part number with its length code and the transceivers. The storage",
         "fabric's cables follow the compute fabric's, their description starting 'storage'; a node's",
         "storage ports are the interfaces S1, S2 ... (the storage appliances' too).",
@@ -63,9 +64,12 @@ def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[st
         "to the object carries the same quote, so the files still import together, and PodPlanner's",
         "own import of this folder takes the quote off again.",
         "",
-        "Cables name their devices by name alone (NetBox before 4.4 has no site column there), so",
-        "every device name in these files is unique; import into a NetBox where no other site holds",
-        "devices of the same names.",
+        "Cables and interfaces name their devices by name alone (NetBox before 4.4 has no site column",
+        "there), so every device name starts with the site's code (the design's own name is in the",
+        "custom field 'PodPlanner name'): designs in sites of their own import into one NetBox side by",
+        "side. Manufacturers, roles, rack types and device types are shared by every site: for a second",
+        "design, NetBox refuses the rows it already holds, so skip those (export --netbox-url pushes",
+        "through the API and skips what exists by itself).",
         "",
     ]
     if planes:

@@ -66,8 +66,9 @@ class StorageWiring:
         head = [field(csv_text(dev_names[i])) + "," for i, _ in self.device]
         return [f"{head[d]}{name},{self.itype[d]}\r\n" for d, name in self._ends()]
 
-    def cable_lines(self, dev_names: dict, catalog, field, num, cable_types: dict, first: int) -> list[str]:
-        """The rows of 10-cables.csv as CSV lines, one per link, labelled on from ``first``."""
+    def cable_lines(self, dev_names: dict, catalog, field, num, cable_types: dict, first: int,
+                    prefix: str = "") -> list[str]:
+        """The rows of 10-cables.csv as CSV lines, one per link, labelled ``{prefix}W...`` on from ``first``."""
         links = self.links
         head = [field(csv_text(dev_names[i])) + ",dcim.interface," for i, _ in self.device]
         ends = list(self._ends())
@@ -88,5 +89,5 @@ class StorageWiring:
             if d is None:
                 d = described[key] = describe(*key)
             (a, an), (b, bn) = ends[2 * i], ends[2 * i + 1]
-            rows.append(f"{head[a]}{an},{head[b]}{bn}{d[0]}W{first + i:06d}{d[1]}")
+            rows.append(f"{head[a]}{an},{head[b]}{bn}{d[0]}{prefix}W{first + i:06d}{d[1]}")
         return rows

@@ -116,17 +116,20 @@ def _device_type_yaml(dev) -> dict:
 
 
 def _write_device_types(folder: Path, catalog, used_types, refs) -> list[str]:
-    """A YAML file per type the community library does not supply; an older export's files go."""
+    """A YAML file per type the design uses, so the folder holds every type it needs; a type the community library
+    holds is written under the library's manufacturer and model (a NetBox that holds the library's file already
+    has it: the API push finds it by model, an admin skips that file). An older export's files go."""
     # an older export's device types would be imported beside this one's: only this export's stay
     for old in (folder / TYPES_FOLDER).glob("*.yaml"):
         if old.is_file() and not old.is_symlink():
             old.unlink()
     yaml_files = []
     for t in sorted(used_types):
+        doc = _device_type_yaml(catalog.get(t))
         if refs[t] == COMMUNITY_TYPES.get(t, (None, None))[:2]:
-            continue
+            doc.update(manufacturer=refs[t][0], model=refs[t][1])
         file_name = f"{slug(t)}.yaml"
-        text = "---\n" + yaml.safe_dump(_device_type_yaml(catalog.get(t)), sort_keys=False, allow_unicode=True)
+        text = "---\n" + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
         write_atomic(folder / TYPES_FOLDER / file_name, text)
         yaml_files.append(file_name)
     return yaml_files

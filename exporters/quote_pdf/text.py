@@ -14,10 +14,9 @@ its column, and any other data to :data:`PARAGRAPH_CHARS` characters (:func:`tex
 from __future__ import annotations
 
 import re
-import unicodedata
 from datetime import date
 
-from designer.formatting import DECIMALS, count, number, percent
+from designer.formatting import DECIMALS, count, name_code, number, percent
 
 from .. import pdf_style as st
 from ..pdf_text import clip, shorten
@@ -89,8 +88,4 @@ def keep_units(line: str) -> str:
 
 def derived_quote_number(name: str, on: date) -> str:
     """A quote number from the project name and date when none is set: ``Q-20261203-DGXB200S1SU``."""
-    ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode()  # "Zürich" -> "Zurich"
-    parts = re.findall(r"[A-Za-z0-9]+", ascii_name)
-    slug = "".join(p.upper() if (p.isupper() or any(c.isdigit() for c in p) or len(parts) == 1) else p[0].upper()
-                   for p in parts)
-    return f"Q-{on:%Y%m%d}-{slug[:16] or 'DESIGN'}"
+    return f"Q-{on:%Y%m%d}-{name_code(name) or 'DESIGN'}"

@@ -84,7 +84,10 @@ def test_types_are_found_by_netbox_model_without_our_type_column(dgx_copy, folde
     edit(dgx_copy, "06-racks.csv", drop_column("cf_podplanner_type"))
     assert read_netbox(dgx_copy, catalog).racks == original.racks  # rack types from 05-rack-types.csv
     edit(dgx_copy, "08-devices.csv", drop_column("cf_podplanner_type"))
-    # our own types come from 07-device-types; a community-library type has no file there
+    # every type has its file in 07-device-types, a community-library type's under the library's name
+    assert read_netbox(dgx_copy, catalog).racks == original.racks
+    # a type whose file is gone (an admin who skipped it) is named
+    (dgx_copy / "07-device-types" / "sn2201.yaml").unlink()
     with pytest.raises(NetBoxImportError) as err:
         read_netbox(dgx_copy, catalog)
     assert (err.value.file, err.value.column) == ("08-devices.csv", "device_type")

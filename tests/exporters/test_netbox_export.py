@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+import yaml
 
 from catalog.netbox import import_devicetype
 from designer.analysis import analyze
@@ -155,23 +156,24 @@ def test_devices_sit_in_their_racks_at_their_u_and_face(exported, catalog):
         assert row["cf_podplanner_serves"].split(";") == list(unit.serves)  # design ids: names repeat across halls
 
 
-def test_device_types_are_library_yaml_except_the_communitys_own(exported, catalog):
+def test_every_device_type_is_in_the_folder_the_communitys_under_the_librarys_name(exported, catalog):
     analysis, folder, _ = exported
     used = {d.type for r in analysis.project.racks for d in r.devices} | {
         f.type for f in analysis.project.floor_devices}
     files = sorted(os.listdir(folder / TYPES_FOLDER))
-    # a type with cabled ports (the storage fabric's SN5600 leaves) is this export's own, not the library's
-    name_type = {r["name"]: r["cf_podplanner_type"] for r in read(folder, "08-devices.csv")}
-    cabled = {name_type[r["device"]] for r in read(folder, "09-interfaces.csv")}
-    community = (used & set(COMMUNITY_TYPES)) - cabled
+    # every type the design uses has its file: nothing needs fetching from the community library
+    assert files == sorted(f"{t}.yaml" for t in used)
+    community = used & set(COMMUNITY_TYPES)
     assert community  # both samples hold the SN2201 management switches
-    assert files == sorted(f"{t}.yaml" for t in used - community)
     devices = read(folder, "08-devices.csv")
+    readme = (folder / "README.txt").read_text(encoding="utf-8")
     for t in community:
         maker, model, path = COMMUNITY_TYPES[t]
         rows = [r for r in devices if r["cf_podplanner_type"] == t]
         assert rows and all((r["manufacturer"], r["device_type"]) == (maker, model) for r in rows)
-        assert path in (folder / "README.txt").read_text(encoding="utf-8")
+        doc = yaml.safe_load((folder / TYPES_FOLDER / f"{t}.yaml").read_text(encoding="utf-8"))
+        assert (doc["manufacturer"], doc["model"], doc["slug"]) == (maker, model, t)
+        assert path in readme  # an admin whose NetBox holds the library's file skips ours
     for name in files:
         # our own catalog reader takes the file back as the same type
         back = import_devicetype(folder / TYPES_FOLDER / name)
@@ -257,8 +259,13 @@ def test_names_shared_by_devices_are_made_unique_and_deterministic(catalog, tmp_
     rows = read(tmp_path / "one", "08-devices.csv")
     pdus = [r for r in rows if r["cf_podplanner_name"] == "PDU A1"]
     racks_with = sum(any(d.name == "PDU A1" for d in r.devices) for r in analysis.project.racks)
-    assert len(pdus) == racks_with > 20 and [r["name"] for r in pdus[:2]] == ["SU01-01 PDU A1", "SU01-02 PDU A1"]
-    assert any(r["name"] == r["cf_podplanner_name"] == "dgx-0001" for r in rows)
+    # every name starts with the site's code, so that designs in sites of their own share one NetBox
+    assert len(pdus) == racks_with > 20 and [r["name"] for r in pdus[:2]] == ["DGXB200S1SU-SU01-01 PDU A1",
+                                                                              "DGXB200S1SU-SU01-02 PDU A1"]
+    assert any(r["name"] == "DGXB200S1SU-dgx-0001" and r["cf_podplanner_name"] == "dgx-0001" for r in rows)
+    assert all(r["name"].startswith("DGXB200S1SU-") for r in rows)
+    labels = [r["label"] for r in read(tmp_path / "one", "10-cables.csv")]
+    assert labels[:2] == ["DGXB200S1SU-W000001", "DGXB200S1SU-W000002"] and len(set(labels)) == len(labels)
 
 
 def test_a_design_netbox_cannot_take_is_refused(catalog, tmp_path):
@@ -312,16 +319,21 @@ def test_spectrum_x_switches_carry_their_plane_in_a_custom_field(spectrum_x_fold
     assert header == [*COLUMNS["08-devices.csv"], "cf_podplanner_plane"]
     assert {c for c in header if not c.startswith("cf_")} <= NETBOX_41_FIELDS["08-devices.csv"]
     devices = read(folder, "08-devices.csv")
-    planes = Counter((r["cf_podplanner_plane"], r["name"].split("-")[0]) for r in devices
+    planes = Counter((r["cf_podplanner_plane"], r["cf_podplanner_name"].split("-")[0]) for r in devices
                      if r["cf_podplanner_type"] == "sn5610")
     assert planes == {("A", "leaf"): 8, ("B", "leaf"): 8, ("A", "spine"): 4, ("B", "spine"): 4}
     for r in devices:
         if r["cf_podplanner_type"] == "sn5610":
-            assert r["name"].startswith(("leaf-a-", "spine-a-") if r["cf_podplanner_plane"] == "A"
+            assert r["cf_podplanner_name"].startswith(("leaf-a-", "spine-a-") if r["cf_podplanner_plane"] == "A"
                                         else ("leaf-b-", "spine-b-"))
     # a node is cabled to both planes: no plane of its own
     assert {r["cf_podplanner_plane"] for r in devices if r["cf_podplanner_type"] == "dgx-b300"} == {""}
     assert "Twin-plane fabric" in (folder / "README.txt").read_text(encoding="utf-8")
+
+
+def folder_code(folder) -> str:
+    """The site code every device name of the folder starts with."""
+    return read(folder, "10-cables.csv")[0]["label"].rsplit("-W", 1)[0]
 
 
 def test_spectrum_x_cables_and_split_ports_of_both_planes(spectrum_x_folder):
@@ -342,7 +354,9 @@ def test_spectrum_x_cables_and_split_ports_of_both_planes(spectrum_x_folder):
     assert per == {("plane A", "node-leaf"): 512, ("plane A", "leaf-spine"): 512,
                    ("plane B", "node-leaf"): 512, ("plane B", "leaf-spine"): 512}
     # a DGX B300's 800G cage carries port 1 on plane A and port 2 on plane B
-    dgx = [c for c in cables if c["side_a_device"] == "dgx-0001" and not c["description"].startswith("storage ")]
+    code = folder_code(folder)
+    dgx = [c for c in cables
+           if c["side_a_device"] == f"{code}-dgx-0001" and not c["description"].startswith("storage ")]
     assert sorted((c["side_a_name"], plane_of[c["side_b_device"]]) for c in dgx) == sorted(
         [(f"{cage}/1", "A") for cage in range(1, 9)] + [(f"{cage}/2", "B") for cage in range(1, 9)])
     interfaces = read(folder, "09-interfaces.csv")

@@ -78,7 +78,7 @@ def test_netbox_folder_holds_the_storage_cables_and_appliances(b200, catalog, tm
         for side in "ab":
             assert interfaces[(c[f"side_{side}_device"], c[f"side_{side}_name"])] == "infiniband-ndr"
     devices = {r["name"]: r for r in _csv(tmp_path / "nb" / "08-devices.csv")}
-    arrays = [n for n in devices if n.startswith("storage-array-")]
+    arrays = [n for n, r in devices.items() if r["cf_podplanner_name"].startswith("storage-array-")]
     assert len(arrays) == 8 and {devices[n]["role"] for n in arrays} == {"Storage"}
     assert (tmp_path / "nb" / "07-device-types" / "wekapod-nitro.yaml").is_file()
     assert sorted(n for (d, n) in interfaces if d == arrays[0]) == ["S1", "S2"]

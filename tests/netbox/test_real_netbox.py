@@ -17,13 +17,11 @@ import urllib.request
 from pathlib import Path
 
 import pytest
-import yaml
 
 from designer.analysis import analyze
 from designer.samples import DGX_B200_SU
 from designer.fileformat import load
 from exporters.netbox_export import write_netbox
-from exporters.netbox_types import COMMUNITY_TYPES, _device_type_yaml
 
 pytestmark = pytest.mark.netbox
 
@@ -51,26 +49,12 @@ def design(catalog, tmp_path_factory):
 
 
 @pytest.fixture(scope="module")
-def community_types(design, catalog, tmp_path_factory):
-    """Stand-ins for the community devicetype-library files the README names (no network here): the
-    catalog's type under the library's manufacturer and model, without the library's components."""
+def imported(netbox, design):
+    """The folder imported as it is: it carries every device type it needs (the community library's types too,
+    under the library's names), so nothing is fetched from elsewhere."""
     _, folder, _ = design
-    readme = (folder / "README.txt").read_text(encoding="utf-8")
-    out = tmp_path_factory.mktemp("community-types")
-    for type_id, (manufacturer, model, path) in COMMUNITY_TYPES.items():
-        if path not in readme:
-            continue
-        doc = _device_type_yaml(catalog.get(type_id))
-        doc.update(manufacturer=manufacturer, model=model, slug=type_id)
-        (out / f"{type_id}.yaml").write_text("---\n" + yaml.safe_dump(doc, sort_keys=False), encoding="utf-8")
-    return out
-
-
-@pytest.fixture(scope="module")
-def imported(netbox, design, community_types):
-    _, folder, _ = design
-    proc = subprocess.run([netbox["python"], REPO / "tools" / "netbox" / "nb_import.py", folder, netbox["user"],
-                           community_types], env=netbox_env.netbox_env(), capture_output=True, text=True,
+    proc = subprocess.run([netbox["python"], REPO / "tools" / "netbox" / "nb_import.py", folder, netbox["user"]],
+                          env=netbox_env.netbox_env(), capture_output=True, text=True,
                           timeout=1800)
     assert proc.returncode == 0, proc.stderr[-4000:]
     result = json.loads(proc.stdout)

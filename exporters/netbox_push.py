@@ -1,0 +1,385 @@
+"""The design pushed straight into a NetBox through its REST API (``export FILE --netbox-url URL --netbox-token T``).
+
+What is pushed is what the NetBox folder holds: the folder is written first (to a temporary directory, by
+:func:`exporters.netbox_export.write_netbox`) and its files are read back here in the README's order, so the
+bulk-import files and the API can never say two different things about one design.
+
+A push is idempotent. Each object is found in NetBox by its natural key (a custom field by its name; a site,
+manufacturer, role, rack type or device type by its slug; a location by its site and slug; a rack by its site,
+location and name; a device by its site and name; an interface or a component template by its parent and
+name; a cable by the interface its A end is on), compared field by field, created when missing, and patched
+with only the fields that differ. A second push of the same design changes nothing; a moved rack patches
+that rack's custom fields and nothing else. Objects NetBox holds in the site that the design does not are
+counted and left as they are: a push never deletes.
+
+A dry run reads what NetBox holds and says what a push would create and change, and writes nothing.
+"""
+from __future__ import annotations
+
+import csv
+import io
+import json
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable
+
+import yaml
+
+from catalog.files import read_text
+
+from .base import ExportError
+from .cell_text import unescape
+from .netbox_api import NetBoxAPI, NetBoxAPIError
+
+#: a device type's component lists in the devicetype-library's YAML -> the API's template endpoint
+COMPONENTS = {"interfaces": "dcim/interface-templates", "console-ports": "dcim/console-port-templates",
+              "power-ports": "dcim/power-port-templates", "power-outlets": "dcim/power-outlet-templates",
+              "module-bays": "dcim/module-bay-templates", "front-ports": "dcim/front-port-templates",
+              "rear-ports": "dcim/rear-port-templates"}
+#: the custom fields whose values are numbers, and the one that holds JSON
+_DECIMAL_CF = {"podplanner_x_mm", "podplanner_y_mm", "podplanner_rotation_deg", "podplanner_power_limit_kw",
+               "podplanner_tile_mm", "podplanner_power_capacity_kw", "podplanner_cooling_capacity_kw",
+               "podplanner_liquid_cooling_capacity_kw", "podplanner_floor_rating_kg_m2"}
+_JSON_CF = {"podplanner_facility"}
+#: columns written as numbers in the files, and whether a whole number
+_NUMBERS = {"search_weight": int, "weight": float, "width": int, "u_height": float, "outer_width": float,
+            "outer_depth": float, "max_weight": int, "position": float, "length": float}
+#: an object not yet created in a dry run: its children refer to this id
+PENDING = -1
+
+
+class NetBoxPushError(ExportError):
+    """A push that cannot go on; the message says what NetBox refused or what is missing."""
+
+
+@dataclass
+class Tally:
+    """What one kind of object came to: created, updated (and which fields), unchanged, and NetBox's own extra."""
+
+    created: int = 0
+    updated: int = 0
+    unchanged: int = 0
+    #: field names patched, with how many objects each
+    fields: dict[str, int] = field(default_factory=dict)
+
+
+@dataclass
+class PushReport:
+    url: str
+    dry_run: bool
+    netbox_version: str = ""
+    kinds: dict[str, Tally] = field(default_factory=dict)
+    #: objects of the site NetBox holds that the design has not (never deleted)
+    extra: dict[str, int] = field(default_factory=dict)
+    requests: dict[str, int] = field(default_factory=dict)
+
+    def lines(self) -> list[str]:
+        verb = ("would create", "would update") if self.dry_run else ("created", "updated")
+        out = []
+        for kind, t in self.kinds.items():
+            what = f"{kind}: {t.created:,} {verb[0]}, {t.updated:,} {verb[1]}, {t.unchanged:,} unchanged"
+            if t.fields:
+                what += " (" + ", ".join(f"{name} on {n:,}" for name, n in sorted(t.fields.items())) + ")"
+            out.append(what)
+        for kind, n in self.extra.items():
+            out.append(f"{kind}: {n:,} in NetBox's site but not in the design (left as they are)")
+        return out
+
+    @property
+    def changes(self) -> int:
+        return sum(t.created + t.updated for t in self.kinds.values())
+
+
+def _rows(folder: Path, name: str) -> list[dict]:
+    path = folder / name
+    if not path.exists():
+        return []
+    reader = csv.DictReader(io.StringIO(read_text(path, limit=1 << 30)))
+    return [{k: unescape(v) if isinstance(v, str) else v for k, v in row.items()} for row in reader]
+
+
+def _cf(row: dict) -> dict:
+    out = {}
+    for key, value in row.items():
+        if not key.startswith("cf_"):
+            continue
+        name = key[3:]
+        if value in ("", None):
+            out[name] = None
+        elif name in _DECIMAL_CF:
+            out[name] = float(value)
+        elif name in _JSON_CF:
+            out[name] = json.loads(value)
+        else:
+            out[name] = value
+    return out
+
+
+def _plain(row: dict, *names: str) -> dict:
+    out = {}
+    for n in names:
+        value = row.get(n, "")
+        if value in ("", None):
+            continue
+        out[n] = _NUMBERS[n](value) if n in _NUMBERS else value
+    return out
+
+
+def _same(want, have) -> bool:
+    """Whether a value NetBox holds is the one wanted: a related object by its id, a choice by its value, numbers
+    as numbers, custom fields only those the design sets."""
+    if isinstance(have, dict) and "id" in have and not isinstance(want, dict):
+        return want == have["id"]
+    if isinstance(have, dict) and "value" in have and not isinstance(want, dict):
+        return want == have["value"]
+    if isinstance(want, dict) and isinstance(have, dict):
+        return all(_same(v, have.get(k)) for k, v in want.items())
+    if isinstance(want, list) and isinstance(have, list):
+        return sorted(map(str, want)) == sorted(map(str, have))
+    if isinstance(want, (int, float)) and not isinstance(want, bool) and have is not None:
+        try:
+            return abs(float(have) - float(want)) < 1e-6
+        except (TypeError, ValueError):
+            return False
+    if want is None:
+        return have in (None, "", {})
+    if isinstance(want, str) and isinstance(have, str):  # NetBox strips the blanks around every text it keeps
+        return want.strip() == have.strip()
+    return want == have
+
+
+class _Push:
+    def __init__(self, api: NetBoxAPI, dry_run: bool, say: Callable[[str], None]):
+        self.api, self.dry_run, self.say = api, dry_run, say
+        self.report = PushReport(api.base, dry_run)
+        self._pending = 0
+
+    def sync(self, kind: str, endpoint: str, wanted: list[tuple[tuple, dict]], existing: list[dict],
+             key_of: Callable[[dict], tuple]) -> dict[tuple, int]:
+        """Make NetBox hold ``wanted`` ((natural key, fields) pairs); returns every wanted key's id."""
+        have = {key_of(o): o for o in existing}
+        tally = self.report.kinds.setdefault(kind, Tally())
+        ids: dict[tuple, int] = {}
+        create, update, update_keys, create_keys = [], [], [], []
+        for key, body in wanted:
+            old = have.get(key)
+            if old is None:
+                create.append(body)
+                create_keys.append(key)
+                continue
+            ids[key] = old["id"]
+            changed = {k: v for k, v in body.items() if not _same(v, old.get(k))}
+            if changed:
+                update.append({"id": old["id"], **changed})
+                update_keys.append(key)
+                for k in changed:
+                    tally.fields[k] = tally.fields.get(k, 0) + 1
+            else:
+                tally.unchanged += 1
+        tally.created += len(create)
+        tally.updated += len(update)
+        if create or update:
+            self.say(f"{kind}: {len(create):,} to create, {len(update):,} to update")
+        if self.dry_run:
+            for key in create_keys:
+                ids[key] = PENDING
+            return ids
+        made = self.api.create(endpoint, create) if create else []
+        for key, obj in zip(create_keys, made):
+            ids[key] = obj["id"]
+        if update:
+            self.api.update(endpoint, update)
+        return ids
+
+    def all(self, endpoint: str, **filters) -> list[dict]:
+        """What NetBox holds; nothing under a parent that a dry run has not created yet."""
+        if any(v == PENDING for v in filters.values()):
+            return []
+        return self.api.all(endpoint, **filters)
+
+
+def push_netbox(analysis, url: str, token: str, *, dry_run: bool = False, api: NetBoxAPI | None = None,
+                say: Callable[[str], None] = lambda text: None) -> PushReport:
+    """Push ``analysis``' design into the NetBox at ``url``; returns what it created and changed (or would)."""
+    from .netbox_export import write_netbox
+
+    try:
+        api = api or NetBoxAPI(url, token)
+        version = str(api.status().get("netbox-version", ""))
+    except NetBoxAPIError as exc:
+        raise NetBoxPushError(str(exc)) from None
+    major = tuple(int(p) for p in version.split("-")[0].split(".")[:2] if p.isdigit())
+    if major < (4, 1):
+        raise NetBoxPushError(f"NetBox {version or '(unknown)'} at {api.base}: the push needs NetBox 4.1 or later")
+    with tempfile.TemporaryDirectory(prefix="podplanner-netbox-") as tmp:
+        folder = Path(tmp) / "netbox"
+        write_netbox(analysis, folder)
+        push = _Push(api, dry_run, say)
+        push.report.netbox_version = version
+        try:
+            _push_folder(push, folder)
+        except NetBoxAPIError as exc:
+            raise NetBoxPushError(str(exc)) from None
+    push.report.requests = dict(api.calls)
+    return push.report
+
+
+def _push_folder(p: _Push, folder: Path) -> None:
+    api = p
+    # -- custom fields, site, locations ---------------------------------------------------------------
+    rows = _rows(folder, "00-custom-fields.csv")
+    wanted = [((r["name"],), {**_plain(r, "name", "label", "group_name", "type", "description", "search_weight",
+                                        "filter_logic", "weight"),
+                              "object_types": [t.strip() for t in r["object_types"].split(",") if t.strip()]})
+              for r in rows]
+    for _, body in wanted:
+        body["weight"] = int(body["weight"]) if "weight" in body else 100
+    p.sync("Custom fields", "extras/custom-fields", wanted,
+           api.all("extras/custom-fields", name=[k[0] for k, _ in wanted]), lambda o: (o["name"],))
+    sites = {}
+    for r in _rows(folder, "01-sites.csv"):
+        ids = p.sync("Sites", "dcim/sites",
+                     [((r["slug"],), {**_plain(r, "name", "slug", "status", "description", "comments"),
+                                      "custom_fields": _cf(r)})],
+                     api.all("dcim/sites", slug=r["slug"]), lambda o: (o["slug"],))
+        sites[r["name"]] = ids[(r["slug"],)]
+    site_ids = sorted(set(sites.values()))
+    locations = {}
+    rows = _rows(folder, "02-locations.csv")
+    wanted = [((sites[r["site"]], r["slug"]), {"site": sites[r["site"]], **_plain(r, "name", "slug", "status"),
+                                               "custom_fields": _cf(r)}) for r in rows]
+    existing = [o for s in site_ids for o in api.all("dcim/locations", site_id=s)]
+    ids = p.sync("Locations", "dcim/locations", wanted, existing, lambda o: (o["site"]["id"], o["slug"]))
+    for r in rows:
+        locations[(r["site"], r["name"])] = ids[(sites[r["site"]], r["slug"])]
+    # -- manufacturers, roles, rack types, device types -----------------------------------------------
+    rows = _rows(folder, "03-manufacturers.csv")
+    ids = p.sync("Manufacturers", "dcim/manufacturers", [((r["slug"],), _plain(r, "name", "slug")) for r in rows],
+                 api.all("dcim/manufacturers", slug=[r["slug"] for r in rows]), lambda o: (o["slug"],))
+    makers = {r["name"]: ids[(r["slug"],)] for r in rows}
+    rows = _rows(folder, "04-device-roles.csv")
+    ids = p.sync("Device roles", "dcim/device-roles",
+                 [((r["slug"],), _plain(r, "name", "slug", "color", "description")) for r in rows],
+                 api.all("dcim/device-roles", slug=[r["slug"] for r in rows]), lambda o: (o["slug"],))
+    roles = {r["name"]: ids[(r["slug"],)] for r in rows}
+    rows = _rows(folder, "05-rack-types.csv")
+    ids = p.sync("Rack types", "dcim/rack-types",
+                 [((r["slug"],), {"manufacturer": _maker(makers, r["manufacturer"]),
+                                  **_plain(r, "model", "slug", "form_factor", "width", "u_height", "outer_width",
+                                           "outer_depth", "outer_unit", "weight", "max_weight", "weight_unit",
+                                           "description")}) for r in rows],
+                 api.all("dcim/rack-types", slug=[r["slug"] for r in rows]), lambda o: (o["slug"],))
+    rack_types = {r["model"]: ids[(r["slug"],)] for r in rows}
+    device_types = _device_types(p, folder, makers)
+    # -- racks, devices, interfaces, cables ---------------------------------------------------------
+    rows = _rows(folder, "06-racks.csv")
+    wanted = [((sites[r["site"]], locations[(r["site"], r["location"])], r["name"]),
+               {"site": sites[r["site"]], "location": locations[(r["site"], r["location"])], "name": r["name"],
+                "status": r["status"], "rack_type": rack_types[r["rack_type"]], "custom_fields": _cf(r)})
+              for r in rows]
+    existing = [o for s in site_ids for o in p.all("dcim/racks", site_id=s)]
+    rack_ids = p.sync("Racks", "dcim/racks", wanted, existing,
+                      lambda o: (o["site"]["id"], (o.get("location") or {}).get("id"), o["name"]))
+    racks = {(r["site"], r["location"], r["name"]): rack_ids[k] for r, (k, _) in zip(rows, wanted)}
+    _report_extra(p, "Racks", existing, set(rack_ids.values()))
+    rows = _rows(folder, "08-devices.csv")
+    wanted = []
+    for r in rows:
+        site = sites[r["site"]]
+        body = {"name": r["name"], "role": roles[r["role"]],
+                "device_type": _type(device_types, r["manufacturer"], r["device_type"]),
+                "status": r["status"], "site": site, "location": locations[(r["site"], r["location"])],
+                "rack": racks[(r["site"], r["location"], r["rack"])] if r["rack"] else None,
+                "position": float(r["position"]) if r["position"] else None, "face": r["face"] or None,
+                "custom_fields": _cf(r)}
+        wanted.append(((site, r["name"]), body))
+    existing = [o for s in site_ids for o in p.all("dcim/devices", site_id=s)]
+    device_ids = p.sync("Devices", "dcim/devices", wanted, existing, lambda o: (o["site"]["id"], o["name"]))
+    _report_extra(p, "Devices", existing, set(device_ids.values()))
+    devices = {name: device_ids[(site, name)] for site, name in device_ids}
+    rows = _rows(folder, "09-interfaces.csv")
+    wanted = [((devices[r["device"]], r["name"]), {"device": devices[r["device"]], "name": r["name"],
+                                                   "type": r["type"]}) for r in rows]
+    existing = [o for s in site_ids for o in p.all("dcim/interfaces", site_id=s)]
+    iface_ids = p.sync("Interfaces", "dcim/interfaces", wanted, existing, lambda o: (o["device"]["id"], o["name"]))
+    cabled = {(o["device"]["id"], o["name"]): (o.get("cable") or {}).get("id") for o in existing}
+    _cables(p, folder, devices, iface_ids, site_ids, cabled)
+
+
+def _maker(makers: dict, name: str) -> int:
+    if name not in makers:
+        raise NetBoxPushError(f"manufacturer {name!r} is not in 03-manufacturers.csv")
+    return makers[name]
+
+
+def _type(device_types: dict, manufacturer: str, model: str) -> int:
+    found = device_types.get((manufacturer, model))
+    if found is None:
+        raise NetBoxPushError(f"NetBox has no device type {manufacturer} {model}, and the export carries none: "
+                              "import it from the community devicetype-library first (the folder's README names it)")
+    return found
+
+
+def _device_types(p: _Push, folder: Path, makers: dict) -> dict[tuple[str, str], int]:
+    """The export's device types (YAML) with their component templates; and any type NetBox already holds."""
+    docs = []
+    for path in sorted((folder / "07-device-types").glob("*.yaml")):
+        doc = yaml.safe_load(read_text(path, limit=4 << 20))
+        docs.append(doc)
+    existing = p.all("dcim/device-types")
+    # a type is found by its manufacturer and model (NetBox's own uniqueness): one NetBox already holds from the
+    # community library, under its own slug, is used as it is and never rewritten
+    theirs = {(o["manufacturer"]["name"], o["model"]) for o in existing if o["slug"] not in {d["slug"] for d in docs}}
+    wanted = []
+    for doc in docs:
+        key = (doc["manufacturer"], doc["model"])
+        body = {k: v for k, v in doc.items() if k not in COMPONENTS and k != "manufacturer"}
+        body["manufacturer"] = _maker(makers, doc["manufacturer"])
+        wanted.append((key, {} if key in theirs else body))
+    ids = p.sync("Device types", "dcim/device-types", wanted, existing,
+                 lambda o: (o["manufacturer"]["name"], o["model"]))
+    out = {(o["manufacturer"]["name"], o["model"]): o["id"] for o in existing}
+    out.update(ids)
+    docs = [d for d in docs if (d["manufacturer"], d["model"]) not in theirs]  # their components are theirs
+    for key, endpoint in COMPONENTS.items():
+        wanted = []
+        for doc in docs:
+            type_id = ids[(doc["manufacturer"], doc["model"])]
+            for comp in doc.get(key) or ():
+                wanted.append(((type_id, comp["name"]), {"device_type": type_id, **comp}))
+        if not wanted:
+            continue
+        type_ids = sorted({k[0] for k, _ in wanted if k[0] != PENDING})
+        existing = [o for t in type_ids for o in p.all(endpoint, device_type_id=t)]
+        p.sync(f"Device type {key.replace('-', ' ')}", endpoint, wanted, existing,
+               lambda o: ((o.get("device_type") or {}).get("id"), o["name"]))
+    return out
+
+
+def _cables(p: _Push, folder: Path, devices: dict, ifaces: dict, site_ids: list[int], cabled: dict) -> None:
+    rows = _rows(folder, "10-cables.csv")
+    existing = {o["id"]: o for s in site_ids for o in p.all("dcim/cables", site_id=s)}
+    wanted, have = [], []
+    for r in rows:
+        a = ifaces[(devices[r["side_a_device"]], r["side_a_name"])]
+        b = ifaces[(devices[r["side_b_device"]], r["side_b_name"])]
+        body = {"a_terminations": [{"object_type": "dcim.interface", "object_id": a}],
+                "b_terminations": [{"object_type": "dcim.interface", "object_id": b}],
+                **_plain(r, "type", "status", "length", "length_unit", "label", "description")}
+        key = (devices[r["side_a_device"]], r["side_a_name"])
+        wanted.append(((a,), body))
+        cable_id = cabled.get(key)
+        if cable_id in existing:
+            have.append({**existing[cable_id], "_a": a})
+    for o in have:  # terminations compare by the interfaces' ids
+        for side in ("a_terminations", "b_terminations"):
+            o[side] = [{"object_type": t.get("object_type"), "object_id": t.get("object_id")} for t in o.get(side, [])]
+    p.sync("Cables", "dcim/cables", wanted, have, lambda o: (o["_a"],))
+    _report_extra(p, "Cables", list(existing.values()), {o["id"] for o in have})
+
+
+def _report_extra(p: _Push, kind: str, existing: list[dict], kept: set[int]) -> None:
+    extra = sum(1 for o in existing if o["id"] not in kept)
+    if extra:
+        p.report.extra[kind] = extra
