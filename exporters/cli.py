@@ -159,7 +159,7 @@ def _push_target(args) -> tuple[str, str] | None:
     if not token.strip():
         raise UsageError("podplanner export: --netbox-url: give the API token with --netbox-token T or in the "
                          "NETBOX_TOKEN environment variable")
-    from .netbox_api import NetBoxAPI, NetBoxAPIError
+    from designer.netbox_api import NetBoxAPI, NetBoxAPIError
 
     try:
         NetBoxAPI(args.netbox_url, token)  # the address and token checked before the analysis

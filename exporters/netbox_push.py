@@ -30,7 +30,7 @@ from catalog.files import read_text
 
 from .base import ExportError
 from .cell_text import unescape
-from .netbox_api import NetBoxAPI, NetBoxAPIError
+from designer.netbox_api import NetBoxAPI, NetBoxAPIError
 
 #: a device type's component lists in the devicetype-library's YAML -> the API's template endpoint
 COMPONENTS = {"interfaces": "dcim/interface-templates", "console-ports": "dcim/console-port-templates",

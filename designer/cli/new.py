@@ -8,6 +8,7 @@ hall) prints its errors and exits 1, as ``validate`` does.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from pathlib import Path
 
@@ -81,9 +82,13 @@ def add_parser(subparsers) -> None:
     s.add_argument("--name", help="design name (default: from the system and size)")
     s.add_argument("-o", "--output", required=True, metavar="FILE", type=checked_path, help="project file to write")
     s.add_argument("--json", action="store_true", help="print the key numbers as one JSON document")
-    nb = sub.add_parser("from-netbox", help="a design from a folder written by podplanner export --netbox "
-                                            "(halls, racks, devices and their places), checked as a project file is")
-    nb.add_argument("folder", metavar="DIR", type=checked_path)
+    nb = sub.add_parser("from-netbox", help="a design from a folder written by podplanner export --netbox, or from a "
+                                            "site of a running NetBox (halls, racks, devices and their places), "
+                                            "checked as a project file is")
+    nb.add_argument("folder", metavar="DIR", type=checked_path, nargs="?")
+    nb.add_argument("--url", metavar="URL", help="a running NetBox to read the site from, instead of a folder")
+    nb.add_argument("--token", metavar="T", help="its API token (or the NETBOX_TOKEN environment variable)")
+    nb.add_argument("--site", metavar="SLUG", help="the site to read, by its slug")
     nb.add_argument("-o", "--output", required=True, metavar="FILE", type=checked_path, help="project file to write")
 
 
@@ -246,8 +251,23 @@ def _from_netbox(args, catalog: Catalog) -> int:
         _writable_target(out, "-o")
     except GenerateError as exc:
         raise GenerateError(str(exc).replace(PROG, prog, 1)) from None
+    if (args.folder is None) == (args.url is None):
+        raise GenerateError(f"{prog}: give a folder (DIR) or a NetBox (--url URL --token T --site SLUG), one of them")
     try:
-        project = read_netbox(args.folder, catalog)
+        if args.url is not None:
+            from ..netbox_site import NetBoxSiteError, read_site
+
+            token = args.token if args.token is not None else os.environ.get("NETBOX_TOKEN", "")
+            if not token.strip() or not (args.site or "").strip():
+                raise GenerateError(f"{prog}: --url needs --token T (or NETBOX_TOKEN) and --site SLUG")
+            try:
+                project = read_site(args.url, token, args.site.strip(), catalog)
+            except NetBoxSiteError as exc:
+                raise GenerateError(f"{prog}: --url: {exc}") from None
+        else:
+            if args.token is not None or args.site is not None:
+                raise GenerateError(f"{prog}: --token and --site go with --url")
+            project = read_netbox(args.folder, catalog)
     except NetBoxImportError as exc:
         raise GenerateError(f"{prog}: {exc}") from None
     # NetBox holds no design settings: the compute fabric's kind and planes follow from its switches

@@ -1,11 +1,13 @@
 """export --netbox-url: the design pushed into a real NetBox through its REST API (``make test-netbox``).
 
-The two bundled samples go into one fresh NetBox, each into a site of its own, and (``make test-netbox-large``,
-about 10 minutes more: NetBox traces every cable's path as it creates it) a generated 4-SU DGX B200 design
-joins them. Each push creates what the NetBox folder holds, with no refused object, and NetBox then counts what
-the design holds; the shared objects (custom fields, manufacturers, roles, types) are found, not created again.
-A second push of the same design changes nothing; a moved rack changes that rack's plan position and nothing
-else; a dry run writes nothing.
+The DGX B200 sample and a copy of it under another name (so every device name of the one is a device name of
+the other, as two SUs of one campus are) go into one fresh NetBox, each into a site of its own; with
+``make test-netbox-large`` (about 15 minutes more: NetBox traces every cable's path as it creates it) the GB200
+NVL72 sample and a generated 4-SU DGX B200 design join them. Each push creates what the NetBox folder holds,
+with no refused object, and NetBox then counts what the design holds; the shared objects (custom fields,
+manufacturers, roles, types) are found, not created again. A second push of the same design changes nothing;
+a moved rack changes that rack's plan position and nothing else; a dry run writes nothing; a site read back
+(``new from-netbox --url``) compares equal to its design.
 """
 from __future__ import annotations
 
@@ -64,9 +66,9 @@ def site_id(state, slug: str) -> int:
 
 @pytest.fixture(scope="module")
 def designs(catalog):
-    b200 = analyze(load(DGX_B200_SU, catalog), catalog)
-    nvl72 = analyze(load(GB200_NVL72_SU, catalog), catalog)
-    return {"b200": b200, "nvl72": nvl72}
+    b200 = load(DGX_B200_SU, catalog)
+    east = dataclasses.replace(b200, name="DGX B200 SuperPOD East - 1 scalable unit")
+    return {"b200": analyze(b200, catalog), "east": analyze(east, catalog)}
 
 
 @pytest.fixture(scope="module")
@@ -103,9 +105,9 @@ def test_two_designs_go_into_one_netbox_each_in_its_own_site(netbox, designs, pu
     assert count(netbox, "dcim/sites") == 2
     assert count(netbox, "dcim/devices") == seen
     # shared objects were created by the first push only: the later one found them
-    assert pushed["nvl72"].kinds["Custom fields"].created == 0
+    assert pushed["east"].kinds["Custom fields"].created == 0
     assert pushed["b200"].kinds["Custom fields"].created == 16
-    assert pushed["nvl72"].kinds["Manufacturers"].unchanged > 0
+    assert pushed["east"].kinds["Manufacturers"].unchanged > 0 and pushed["east"].kinds["Device types"].created == 0
 
 
 def test_netbox_holds_each_design_in_its_site(netbox, designs, pushed):
@@ -127,13 +129,21 @@ def test_a_second_push_changes_nothing(netbox, designs, pushed):
     assert "POST" not in report.requests and "PATCH" not in report.requests
 
 
+@pytest.fixture(scope="module")
+def large(netbox, designs, pushed, catalog):
+    """The GB200 NVL72 sample and a generated 4-SU design pushed beside the others."""
+    more = {"nvl72": analyze(load(GB200_NVL72_SU, catalog), catalog),
+            "four": analyze(generate(SuperpodSpec(system="dgx-b200", sus=4), catalog).project, catalog)}
+    return more, {name: push_netbox(a, netbox["url"], token(netbox)) for name, a in more.items()}
+
+
 @pytest.mark.netbox_large
-def test_a_generated_4su_design_joins_them(netbox, designs, pushed, catalog):
-    four = analyze(generate(SuperpodSpec(system="dgx-b200", sus=4), catalog).project, catalog)
-    report = push_netbox(four, netbox["url"], token(netbox))
-    _holds(netbox, {"four": report}, {"four": four})
-    assert report.kinds["Custom fields"].created == report.kinds["Manufacturers"].created == 0
-    assert count(netbox, "dcim/sites") == 3
+def test_the_gb200_sample_and_a_generated_4su_design_join_them(netbox, large):
+    more, reports = large
+    _holds(netbox, reports, more)
+    for report in reports.values():
+        assert report.kinds["Custom fields"].created == 0
+    assert count(netbox, "dcim/sites") == 4
 
 
 def test_a_moved_rack_updates_that_rack_alone_and_a_dry_run_writes_nothing(netbox, designs, pushed, catalog):
@@ -150,3 +160,48 @@ def test_a_moved_rack_updates_that_rack_alone_and_a_dry_run_writes_nothing(netbo
     assert report.changes == 1 and report.kinds["Racks"].fields == {"custom_fields": 1}
     again = push_netbox(changed, netbox["url"], token(netbox))
     assert again.changes == 0
+
+
+def test_a_pushed_site_read_back_compares_equal_to_its_design(netbox, designs, pushed, catalog, tmp_path,
+                                                              monkeypatch):
+    """new from-netbox --url: the site read through the API is the design it came from."""
+    _read_back(netbox, designs["east"], catalog, tmp_path, monkeypatch)
+
+
+@pytest.mark.netbox_large
+def test_the_gb200_site_read_back_compares_equal_to_its_design(netbox, large, catalog, tmp_path, monkeypatch):
+    _read_back(netbox, large[0]["nvl72"], catalog, tmp_path, monkeypatch)
+
+
+def _placed(project) -> tuple:
+    """A design's racks, each with its devices, and its floor units, in id order."""
+    racks = sorted((dataclasses.replace(r, devices=tuple(sorted(r.devices, key=lambda d: d.id))) for r in
+                    project.racks), key=lambda r: r.id)
+    return tuple(racks), tuple(sorted(project.floor_devices, key=lambda f: f.id))
+
+
+def _read_back(netbox, analysis, catalog, tmp_path, monkeypatch) -> None:
+    from designer.cli.main import main
+    from designer.compare import compare
+    from designer.netbox_site import read_site
+    from exporters.netbox_types import slug
+
+    original = analysis.project
+    back = read_site(netbox["url"], token(netbox), slug(original.name[:100]), catalog)
+    # NetBox lists racks and devices by name, the design keeps its own order: the same racks, each the same
+    assert _placed(back) == _placed(original) and len(back.racks) == len(original.racks)
+    assert back.halls == original.halls and back.name == original.name
+    # NetBox holds no quote and no design settings (PUE, storage tier, workload): they are the original's
+    back = dataclasses.replace(back, settings=original.settings, quote=original.quote, workload=original.workload,
+                               currency=original.currency, description=original.description)
+    doc = compare(analysis, analyze(back, catalog))
+    moved = [row["key"] for row in doc["figures"] if row["a"] != row["b"]]
+    assert moved == [] and doc["bill"]["added"] == doc["bill"]["removed"] == doc["bill"]["changed"] == []
+    # and from the command line
+    out = tmp_path / "back.podplan.json"
+    monkeypatch.setenv("NETBOX_TOKEN", token(netbox))
+    assert main(["new", "from-netbox", "--url", netbox["url"], "--site", slug(original.name[:100]),
+                 "-o", str(out)]) == 0
+    assert _placed(load(out, catalog)) == _placed(original)
+    assert main(["new", "from-netbox", "--url", netbox["url"], "--token", token(netbox), "--site", "no-such-site",
+                 "-o", str(tmp_path / "x.json")]) == 2

@@ -7,7 +7,7 @@ import urllib.error
 
 import pytest
 
-from exporters.netbox_api import CHUNK, NetBoxAPI, NetBoxAPIError
+from designer.netbox_api import CHUNK, NetBoxAPI, NetBoxAPIError
 
 
 class Recorder:
@@ -73,3 +73,21 @@ def test_an_unreachable_or_foreign_server_and_a_bad_address_are_named():
         NetBoxAPI("ftp://nb", "t")
     with pytest.raises(NetBoxAPIError, match="no API token"):
         NetBoxAPI("http://nb", "  ")
+
+
+@pytest.mark.parametrize("args, message", [
+    (["{tmp}", "--url", "http://127.0.0.1:9"], "give a folder (DIR) or a NetBox"),
+    ([], "give a folder (DIR) or a NetBox"),
+    (["--url", "http://127.0.0.1:9", "--site", "s"], "--url needs --token T (or NETBOX_TOKEN) and --site SLUG"),
+    (["--url", "http://127.0.0.1:9", "--token", "t"], "--url needs --token T"),
+    (["{tmp}", "--site", "s"], "--token and --site go with --url"),
+    (["--url", "http://127.0.0.1:9", "--token", "t", "--site", "s"], "--url: NetBox at http://127.0.0.1:9 cannot be "
+                                                                     "reached"),
+])
+def test_from_netbox_says_what_it_needs(args, message, tmp_path, capsys, monkeypatch):
+    from designer.cli.main import main
+
+    monkeypatch.delenv("NETBOX_TOKEN", raising=False)
+    argv = ["new", "from-netbox", *[a.replace("{tmp}", str(tmp_path)) for a in args], "-o", str(tmp_path / "o.json")]
+    assert main(argv) == 2
+    assert message in capsys.readouterr().err
