@@ -81,9 +81,11 @@ def site_folder(api: NetBoxAPI, slug: str, folder: Path) -> None:
         raise NetBoxSiteError(f"NetBox at {api.base} has no site with the slug {slug!r}")
     site = sites[0]
     sid = site["id"]
-    locations = api.all("dcim/locations", site_id=sid)
-    racks = api.all("dcim/racks", site_id=sid)
-    devices = api.all("dcim/devices", site_id=sid)
+    # in the order they were created, which is the design's for a site PodPlanner pushed (NetBox lists by name;
+    # the storage fabric deals its nodes to leaves in the design's rack order)
+    locations = sorted(api.all("dcim/locations", site_id=sid), key=lambda o: o["id"])
+    racks = sorted(api.all("dcim/racks", site_id=sid), key=lambda o: o["id"])
+    devices = sorted(api.all("dcim/devices", site_id=sid), key=lambda o: o["id"])
     loc_name = {o["id"]: o["name"] for o in locations}
     _write(folder, SITES, [_row(site, COLUMNS[SITES])])
     _write(folder, LOCATIONS, [_row(o, COLUMNS[LOCATIONS], site=site["name"]) for o in locations])
