@@ -14,7 +14,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
-import sys
 import tempfile
 import urllib.request
 from pathlib import Path
@@ -30,19 +29,6 @@ from exporters.netbox_export import write_netbox
 from exporters.netbox_push import push_netbox
 
 pytestmark = pytest.mark.netbox
-
-REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tools" / "netbox"))
-import netbox_env  # noqa: E402  (tools/netbox is no package: found by the path above)
-
-
-@pytest.fixture(scope="module")
-def netbox():
-    state = netbox_env.start()
-    try:
-        yield state
-    finally:
-        netbox_env.stop()
 
 
 def token(state) -> str:

@@ -12,7 +12,6 @@ import json
 import os
 import re
 import subprocess
-import sys
 import urllib.request
 from pathlib import Path
 
@@ -23,21 +22,11 @@ from designer.samples import DGX_B200_SU
 from designer.fileformat import load
 from exporters.netbox_export import write_netbox
 
+import netbox_env  # noqa: E402  (tools/netbox, on the path conftest.py sets)
+
 pytestmark = pytest.mark.netbox
 
 REPO = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(REPO / "tools" / "netbox"))
-import netbox_env  # noqa: E402  (tools/netbox is no package: found by the path above)
-
-
-@pytest.fixture(scope="module")
-def netbox():
-    """A running NetBox (started here, stopped after the module); its state: url, token, python."""
-    state = netbox_env.start()
-    try:
-        yield state
-    finally:
-        netbox_env.stop()
 
 
 @pytest.fixture(scope="module")
