@@ -471,7 +471,7 @@ def stop() -> None:
     if Path(state["pgdata"], "postmaster.pid").exists():
         stop_postgres(Path(state["pgdata"]))
     shutil.rmtree(state["run_dir"], ignore_errors=True)
-    state_file().unlink()
+    state_file().unlink(missing_ok=True)  # a stop of the same run elsewhere may have taken it already
 
 
 def main(argv: list[str]) -> int:
