@@ -226,7 +226,6 @@ def push_netbox(analysis, url: str, token: str, *, dry_run: bool = False, api: N
 
 
 def _push_folder(p: _Push, folder: Path) -> None:
-    api = p
     # -- custom fields, site, locations ---------------------------------------------------------------
     rows = _rows(folder, "00-custom-fields.csv")
     wanted = [((r["name"],), {**_plain(r, "name", "label", "group_name", "type", "description", "search_weight",
@@ -236,32 +235,32 @@ def _push_folder(p: _Push, folder: Path) -> None:
     for _, body in wanted:
         body["weight"] = int(body["weight"]) if "weight" in body else 100
     p.sync("Custom fields", "extras/custom-fields", wanted,
-           api.all("extras/custom-fields", name=[k[0] for k, _ in wanted]), lambda o: (o["name"],))
+           p.all("extras/custom-fields", name=[k[0] for k, _ in wanted]), lambda o: (o["name"],))
     sites = {}
     for r in _rows(folder, "01-sites.csv"):
         ids = p.sync("Sites", "dcim/sites",
                      [((r["slug"],), {**_plain(r, "name", "slug", "status", "description", "comments"),
                                       "custom_fields": _cf(r)})],
-                     api.all("dcim/sites", slug=r["slug"]), lambda o: (o["slug"],))
+                     p.all("dcim/sites", slug=r["slug"]), lambda o: (o["slug"],))
         sites[r["name"]] = ids[(r["slug"],)]
     site_ids = sorted(set(sites.values()))
     locations = {}
     rows = _rows(folder, "02-locations.csv")
     wanted = [((sites[r["site"]], r["slug"]), {"site": sites[r["site"]], **_plain(r, "name", "slug", "status"),
                                                "custom_fields": _cf(r)}) for r in rows]
-    existing = [o for s in site_ids for o in api.all("dcim/locations", site_id=s)]
+    existing = [o for s in site_ids for o in p.all("dcim/locations", site_id=s)]
     ids = p.sync("Locations", "dcim/locations", wanted, existing, lambda o: (o["site"]["id"], o["slug"]))
     for r in rows:
         locations[(r["site"], r["name"])] = ids[(sites[r["site"]], r["slug"])]
     # -- manufacturers, roles, rack types, device types -----------------------------------------------
     rows = _rows(folder, "03-manufacturers.csv")
     ids = p.sync("Manufacturers", "dcim/manufacturers", [((r["slug"],), _plain(r, "name", "slug")) for r in rows],
-                 api.all("dcim/manufacturers", slug=[r["slug"] for r in rows]), lambda o: (o["slug"],))
+                 p.all("dcim/manufacturers", slug=[r["slug"] for r in rows]), lambda o: (o["slug"],))
     makers = {r["name"]: ids[(r["slug"],)] for r in rows}
     rows = _rows(folder, "04-device-roles.csv")
     ids = p.sync("Device roles", "dcim/device-roles",
                  [((r["slug"],), _plain(r, "name", "slug", "color", "description")) for r in rows],
-                 api.all("dcim/device-roles", slug=[r["slug"] for r in rows]), lambda o: (o["slug"],))
+                 p.all("dcim/device-roles", slug=[r["slug"] for r in rows]), lambda o: (o["slug"],))
     roles = {r["name"]: ids[(r["slug"],)] for r in rows}
     rows = _rows(folder, "05-rack-types.csv")
     ids = p.sync("Rack types", "dcim/rack-types",
@@ -269,7 +268,7 @@ def _push_folder(p: _Push, folder: Path) -> None:
                                   **_plain(r, "model", "slug", "form_factor", "width", "u_height", "outer_width",
                                            "outer_depth", "outer_unit", "weight", "max_weight", "weight_unit",
                                            "description")}) for r in rows],
-                 api.all("dcim/rack-types", slug=[r["slug"] for r in rows]), lambda o: (o["slug"],))
+                 p.all("dcim/rack-types", slug=[r["slug"] for r in rows]), lambda o: (o["slug"],))
     rack_types = {r["model"]: ids[(r["slug"],)] for r in rows}
     device_types = _device_types(p, folder, makers)
     # -- racks, devices, interfaces, cables ---------------------------------------------------------
