@@ -329,7 +329,8 @@ def _outlets(arrays: DesignArrays, ts: _TypeSupply, inl: _Inlets, s: _Supplies, 
     dev_t = arrays.dev_type
     inlet_dev, racks_of, on_a = inl.inlet_dev, inl.racks_of, inl.on_a
     c20 = ts.c20
-    cord = s.it & ts.has_psu[dev_t] & (t.fills_rack[dev_t] == 0)
+    # every corded device: one without supply data is dual-corded (two C14 inlets), as its load is taken
+    cord = s.it & ~s.busbar & (t.fills_rack[dev_t] == 0)
     need = [arrays.per_rack(np.where(cord & c20[dev_t], n_a, 0.0)),
             arrays.per_rack(np.where(cord & c20[dev_t], n_b, 0.0)),
             arrays.per_rack(np.where(cord & ~c20[dev_t], n_a, 0.0)),
