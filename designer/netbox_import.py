@@ -35,6 +35,7 @@ from catalog.records import FLOOR_KINDS, MOUNTABLE_KINDS
 from .facility import NO_FACILITY, Facility, facility_from_json
 from .fileformat import ProjectFileError, from_dict, to_dict
 from .model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
+from .netbox_parts import parts
 from .rules import span_problem
 
 SITES, LOCATIONS, RACK_TYPES, RACKS = "01-sites.csv", "02-locations.csv", "05-rack-types.csv", "06-racks.csv"
@@ -64,7 +65,13 @@ class _Table:
 
     def __init__(self, folder: Path, name: str, required: tuple[str, ...], limit: int):
         self.name = name
-        path = folder / name
+        self.header: list[str] = []
+        self.rows: list = []  # (file, row number, fields)
+        # the file, or the parts the export split it into: each with the header, read as one file
+        for path in parts(folder, name) or [folder / name]:
+            self._read(path, path.name, required, limit)
+
+    def _read(self, path: Path, name: str, required: tuple[str, ...], limit: int) -> None:
         try:
             text = read_text(path, limit)
         except FileReadError as exc:
@@ -75,27 +82,30 @@ class _Table:
                 if not any(v.strip() for v in row) and n > 1:
                     continue
                 rows.append((n, row))
-                if len(rows) > MAX_ROWS:
+                if len(rows) + len(self.rows) > MAX_ROWS:
                     raise NetBoxImportError(name, f"has more than {MAX_ROWS:,} rows, more than any design holds")
         except csv.Error as exc:
             raise NetBoxImportError(name, f"is not CSV ({exc})") from None
         if not rows or not any(rows[0][1]):
             raise NetBoxImportError(name, "has no header row")
-        self.header = [h.strip() for h in rows[0][1]]
+        header = [h.strip() for h in rows[0][1]]
+        if self.header and header != self.header:
+            raise NetBoxImportError(name, f"has another header than the file's first part {self.rows[0][0]}", 1)
+        self.header = header
         for column in required:
             if column not in self.header:
                 raise NetBoxImportError(name, "is missing; NetBox's import needs it", 1, column)
-        self.rows = rows[1:]
+        self.rows += [(name, n, row) for n, row in rows[1:]]
 
     def has(self, column: str) -> bool:
         return column in self.header
 
     def __iter__(self):
         width, header = len(self.header), self.header
-        for i, values in self.rows:
+        for file, i, values in self.rows:
             if len(values) != width:
-                raise NetBoxImportError(self.name, f"has {len(values)} fields; the header has {width}", i)
-            yield _Row(self.name, i, dict(zip(header, values)))
+                raise NetBoxImportError(file, f"has {len(values)} fields; the header has {width}", i)
+            yield _Row(file, i, dict(zip(header, values)))
 
 
 class _Row:

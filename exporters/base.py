@@ -7,6 +7,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from designer.netbox_parts import whole_name
+
 
 class ExportError(Exception):
     """A design this format cannot be written for, with the reason in words."""
@@ -39,7 +41,8 @@ class ExportFormat:
     owned: tuple[str, ...] = ()
 
     def owns(self, name: str) -> bool:
-        return name in self.owned
+        """Whether the format writes ``name`` (a part of a file it splits, ``10-cables-part02.csv``, too)."""
+        return name in self.owned or whole_name(name) in self.owned
 
     @property
     def metavar(self) -> str:

@@ -67,6 +67,8 @@ from designer.fabric.topology import TIER_NAMES
 from designer.fabric.wiring import plane_name, port_name
 from designer.facility import NO_FACILITY
 from designer.formatting import count, name_code
+from designer.netbox_parts import parts, split
+from designer.power.cords import power_cabling
 from designer.quote.lines import cable_part_number
 from designer.rack_roles import device_role
 
@@ -74,6 +76,7 @@ from . import pdf_style as st
 from .base import ExportError
 from .cell_text import csv_cell, csv_text
 from .cabling_storage import storage_cabling
+from .netbox_power import COLUMNS as POWER_COLUMNS, FILES as POWER_FILES, power_rows
 from .netbox_readme import readme
 from .netbox_storage import StorageWiring
 from .netbox_types import (COMMUNITY_TYPES, TYPES_FOLDER, _interface_type,
@@ -81,7 +84,7 @@ from .netbox_types import (COMMUNITY_TYPES, TYPES_FOLDER, _interface_type,
 
 FILES = ("00-custom-fields.csv", "01-sites.csv", "02-locations.csv", "03-manufacturers.csv",
          "04-device-roles.csv", "05-rack-types.csv", "06-racks.csv", "08-devices.csv", "09-interfaces.csv",
-         "10-cables.csv")
+         "10-cables.csv", *POWER_FILES)
 #: everything an export writes into its folder: only these may already be there (an older export)
 OWNED = (*FILES, TYPES_FOLDER, "README.txt")
 
@@ -158,6 +161,7 @@ COLUMNS = {
     "09-interfaces.csv": ("device", "name", "type"),
     "10-cables.csv": ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
                       "type", "status", "length", "length_unit", "label", "description"),
+    **POWER_COLUMNS,
 }
 
 
@@ -169,7 +173,7 @@ NUMBER_COLUMNS = frozenset((
     "cf_podplanner_x_mm", "cf_podplanner_y_mm", "cf_podplanner_rotation_deg", "cf_podplanner_power_limit_kw",
     "cf_podplanner_outline_mm", "cf_podplanner_tile_mm", "cf_podplanner_power_capacity_kw",
     "cf_podplanner_cooling_capacity_kw", "cf_podplanner_liquid_cooling_capacity_kw",
-    "cf_podplanner_floor_rating_kg_m2"))
+    "cf_podplanner_floor_rating_kg_m2", "voltage", "amperage", "max_utilization", "maximum_draw", "allocated_draw"))
 
 
 def _role(dev) -> str:
@@ -298,17 +302,30 @@ def write_netbox(analysis: Analysis, folder) -> str:
                                                  {m: CABLE_TYPES[m] for m in ("mmf", "smf")},
                                                  len(rows["10-cables.csv"]) + 1, f"{code}-")
 
+    # -- power: panels, feeds, the ports types do not bring, cords and feed cables -------------------------
+    community_devices = {d for d, t in device_type.items() if refs[t] == COMMUNITY_TYPES.get(t, (None, None))[:2]}
+    cabling = power_cabling(project, catalog)
+    rows.update(power_rows(project, catalog, cabling, site=site, code=code, locations=locations,
+                           rack_names=rack_names, dev_names=dev_names, community_devices=community_devices))
+
     # -- write ------------------------------------------------------------------------------------
+    written: dict[str, list[tuple[str, int]]] = {}
     for name in FILES:
-        _write_csv(folder / name, columns[name], rows[name])
+        for old in parts(folder, name):  # an older export's file or parts: this one may split it otherwise
+            old.unlink()
+        for file_name, part in split(name, rows[name]):
+            _write_csv(folder / file_name, columns[name], part)
+            written.setdefault(name, []).append((file_name, len(part)))
     yaml_files = _write_device_types(folder, catalog, used_types, refs)
     community = sorted({COMMUNITY_TYPES[t] for t, ref in refs.items()
                         if t in COMMUNITY_TYPES and ref == COMMUNITY_TYPES[t][:2]})
-    write_atomic(folder / "README.txt", readme(site, community, yaml_files, {n: len(r) for n, r in rows.items()},
-                                                     planes=bool(planes)))
+    write_atomic(folder / "README.txt", readme(site, community, yaml_files, written, planes=bool(planes)))
     return (f"{count(len(project.racks), 'rack')}, {count(len(rows['08-devices.csv']), 'device')}, "
             f"{count(len(rows['09-interfaces.csv']), 'interface')}, {count(len(rows['10-cables.csv']), 'cable')}, "
-            f"{count(len(yaml_files), 'device type')}")
+            f"{count(len(yaml_files), 'device type')}; power: {count(len(rows['11-power-panels.csv']), 'panel')}, "
+            f"{count(len(rows['12-power-feeds.csv']), 'feed')}, "
+            f"{count(len(rows['14-power-cables.csv']) + len(rows['15-feed-cables.csv']), 'power cable')}"
+            + (f", {count(cabling.unplugged, 'supply', 'supplies')} with no outlet" if cabling.unplugged else ""))
 
 
 def _fabric_technology(analysis: Analysis) -> tuple[str, float]:

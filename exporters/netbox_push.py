@@ -31,6 +31,7 @@ from catalog.files import read_text
 from .base import ExportError
 from .cell_text import unescape
 from designer.netbox_api import NetBoxAPI, NetBoxAPIError
+from designer.netbox_parts import parts
 
 #: a device type's component lists in the devicetype-library's YAML -> the API's template endpoint
 COMPONENTS = {"interfaces": "dcim/interface-templates", "console-ports": "dcim/console-port-templates",
@@ -92,11 +93,12 @@ class PushReport:
 
 
 def _rows(folder: Path, name: str) -> list[dict]:
-    path = folder / name
-    if not path.exists():
-        return []
-    reader = csv.DictReader(io.StringIO(read_text(path, limit=1 << 30)))
-    return [{k: unescape(v) if isinstance(v, str) else v for k, v in row.items()} for row in reader]
+    """A file's rows (of all its parts, where the export split it)."""
+    out = []
+    for path in parts(folder, name):
+        reader = csv.DictReader(io.StringIO(read_text(path, limit=1 << 30)))
+        out += [{k: unescape(v) if isinstance(v, str) else v for k, v in row.items()} for row in reader]
+    return out
 
 
 def _cf(row: dict) -> dict:
@@ -304,6 +306,7 @@ def _push_folder(p: _Push, folder: Path) -> None:
     iface_ids = p.sync("Interfaces", "dcim/interfaces", wanted, existing, lambda o: (o["device"]["id"], o["name"]))
     cabled = {(o["device"]["id"], o["name"]): (o.get("cable") or {}).get("id") for o in existing}
     _cables(p, folder, devices, iface_ids, site_ids, cabled)
+    _power(p, folder, sites, locations, racks, devices, site_ids)
 
 
 def _maker(makers: dict, name: str) -> int:
@@ -341,18 +344,23 @@ def _device_types(p: _Push, folder: Path, makers: dict) -> dict[tuple[str, str],
     out = {(o["manufacturer"]["name"], o["model"]): o["id"] for o in existing}
     out.update(ids)
     docs = [d for d in docs if (d["manufacturer"], d["model"]) not in theirs]  # their components are theirs
+    made: dict[str, dict] = {}
     for key, endpoint in COMPONENTS.items():
         wanted = []
         for doc in docs:
             type_id = ids[(doc["manufacturer"], doc["model"])]
             for comp in doc.get(key) or ():
-                wanted.append(((type_id, comp["name"]), {"device_type": type_id, **comp}))
+                body = {"device_type": type_id, **comp}
+                if key == "power-outlets" and comp.get("power_port"):
+                    # the YAML names the outlet's power port; the API takes that template's id
+                    body["power_port"] = made["power-ports"].get((type_id, comp["power_port"]), PENDING)
+                wanted.append(((type_id, comp["name"]), body))
         if not wanted:
             continue
         type_ids = sorted({k[0] for k, _ in wanted if k[0] != PENDING})
         existing = [o for t in type_ids for o in p.all(endpoint, device_type_id=t)]
-        p.sync(f"Device type {key.replace('-', ' ')}", endpoint, wanted, existing,
-               lambda o: ((o.get("device_type") or {}).get("id"), o["name"]))
+        made[key] = p.sync(f"Device type {key.replace('-', ' ')}", endpoint, wanted, existing,
+                           lambda o: ((o.get("device_type") or {}).get("id"), o["name"]))
     return out
 
 
@@ -375,7 +383,85 @@ def _cables(p: _Push, folder: Path, devices: dict, ifaces: dict, site_ids: list[
         for side in ("a_terminations", "b_terminations"):
             o[side] = [{"object_type": t.get("object_type"), "object_id": t.get("object_id")} for t in o.get(side, [])]
     p.sync("Cables", "dcim/cables", wanted, have, lambda o: (o["_a"],))
-    _report_extra(p, "Cables", list(existing.values()), {o["id"] for o in have})
+    # the site's data cables (its power cables are counted with the power)
+    data = [o for o in existing.values()
+            if all(t.get("object_type") == "dcim.interface" for t in o.get("a_terminations") or ())]
+    _report_extra(p, "Cables", data, {o["id"] for o in have})
+
+
+def _power(p: _Push, folder: Path, sites: dict, locations: dict, racks: dict, devices: dict,
+           site_ids: list[int]) -> None:
+    """Power panels and feeds, the power ports the types do not bring, and the power cables."""
+    rows = _rows(folder, "11-power-panels.csv")
+    wanted = [((sites[r["site"]], r["name"]),
+               {"site": sites[r["site"]], "location": locations[(r["site"], r["location"])],
+                **_plain(r, "name", "description")}) for r in rows]
+    existing = [o for s in site_ids for o in p.all("dcim/power-panels", site_id=s)]
+    ids = p.sync("Power panels", "dcim/power-panels", wanted, existing, lambda o: (o["site"]["id"], o["name"]))
+    panels = {(r["site"], r["name"]): ids[k] for r, (k, _) in zip(rows, wanted)}
+    rows = _rows(folder, "12-power-feeds.csv")
+    wanted = []
+    for r in rows:
+        panel = panels[(r["site"], r["power_panel"])]
+        body = {"power_panel": panel, "rack": racks[(r["site"], r["location"], r["rack"])],
+                **_plain(r, "name", "status", "type", "supply", "phase", "description")}
+        for n in ("voltage", "amperage", "max_utilization"):
+            if r.get(n):
+                body[n] = int(r[n])
+        wanted.append(((panel, r["name"]), body))
+    panel_ids = sorted({i for i in panels.values() if i != PENDING})
+    existing = [o for i in panel_ids for o in p.all("dcim/power-feeds", power_panel_id=i)]
+    feeds = p.sync("Power feeds", "dcim/power-feeds", wanted, existing,
+                   lambda o: (o["power_panel"]["id"], o["name"]))
+    feed_cable = {o["id"]: (o.get("cable") or {}).get("id") for o in existing}
+    rows = _rows(folder, "13-power-ports.csv")
+    wanted = []
+    for r in rows:
+        body = {"device": devices[r["device"]], **_plain(r, "name", "type", "description")}
+        for n in ("maximum_draw", "allocated_draw"):
+            if r.get(n):
+                body[n] = int(r[n])
+        wanted.append(((devices[r["device"]], r["name"]), body))
+    existing_ports = [o for s in site_ids for o in p.all("dcim/power-ports", site_id=s)]
+    p.sync("Power ports", "dcim/power-ports", wanted, existing_ports, lambda o: (o["device"]["id"], o["name"]))
+    # every power port and outlet the devices now have (their types brought most of them)
+    ports = {(o["device"]["id"], o["name"]): o for s in site_ids for o in p.all("dcim/power-ports", site_id=s)}
+    outlets = {(o["device"]["id"], o["name"]): o for s in site_ids for o in p.all("dcim/power-outlets", site_id=s)}
+    existing = {o["id"]: o for s in site_ids for o in p.all("dcim/cables", site_id=s)}
+
+    def port_id(table: dict, kind: str, device: str, name: str) -> int:
+        found = table.get((devices[device], name))
+        if found is None:
+            if p.dry_run:
+                return PENDING
+            raise NetBoxPushError(f"NetBox has no {kind} {name!r} on device {device!r}: its device type in NetBox "
+                                  "lacks the power components of this export's 07-device-types file")
+        return found["id"]
+
+    wanted, have = [], []
+    for r in _rows(folder, "14-power-cables.csv"):
+        a = port_id(outlets, "power outlet", r["side_a_device"], r["side_a_name"])
+        b = port_id(ports, "power port", r["side_b_device"], r["side_b_name"])
+        wanted.append(((("dcim.poweroutlet", a),), _power_cable(r, "dcim.poweroutlet", a, b)))
+        held = outlets.get((devices[r["side_a_device"]], r["side_a_name"]), {}).get("cable") or {}
+        if held.get("id") in existing:
+            have.append({**existing[held["id"]], "_a": ("dcim.poweroutlet", a)})
+    for r in _rows(folder, "15-feed-cables.csv"):
+        a = feeds[(panels[(r["side_a_site"], r["side_a_power_panel"])], r["side_a_name"])]
+        b = port_id(ports, "power port", r["side_b_device"], r["side_b_name"])
+        wanted.append(((("dcim.powerfeed", a),), _power_cable(r, "dcim.powerfeed", a, b)))
+        if feed_cable.get(a) in existing:
+            have.append({**existing[feed_cable[a]], "_a": ("dcim.powerfeed", a)})
+    for o in have:
+        for side in ("a_terminations", "b_terminations"):
+            o[side] = [{"object_type": t.get("object_type"), "object_id": t.get("object_id")} for t in o.get(side, [])]
+    p.sync("Power cables", "dcim/cables", wanted, have, lambda o: (o["_a"],))
+
+
+def _power_cable(r: dict, a_type: str, a: int, b: int) -> dict:
+    return {"a_terminations": [{"object_type": a_type, "object_id": a}],
+            "b_terminations": [{"object_type": "dcim.powerport", "object_id": b}],
+            **_plain(r, "type", "status", "label", "description")}
 
 
 def _report_extra(p: _Push, kind: str, existing: list[dict], kept: set[int]) -> None:

@@ -5,31 +5,52 @@ from __future__ import annotations
 from designer.formatting import count
 
 
-def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[str], rows: dict[str, int],
+#: each file's import page
+PAGES = {
+    "00-custom-fields.csv": "Customization > Custom Fields > Import",
+    "01-sites.csv": "Organization > Sites > Import",
+    "02-locations.csv": "Organization > Locations > Import",
+    "03-manufacturers.csv": "Devices > Manufacturers > Import",
+    "04-device-roles.csv": "Devices > Device Roles > Import",
+    "05-rack-types.csv": "Racks > Rack Types > Import",
+    "06-racks.csv": "Racks > Racks > Import",
+    "08-devices.csv": "Devices > Devices > Import",
+    "09-interfaces.csv": "Devices > Interfaces > Import",
+    "10-cables.csv": "Connections > Cables > Import",
+    "11-power-panels.csv": "Power > Power Panels > Import",
+    "12-power-feeds.csv": "Power > Power Feeds > Import",
+    "13-power-ports.csv": "Devices > Power Ports > Import",
+    "14-power-cables.csv": "Connections > Cables > Import",
+    "15-feed-cables.csv": "Connections > Cables > Import",
+}
+
+
+def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[str], rows: dict[str, list],
            planes: bool = False) -> str:
     """The README: the order to import the files in, how many rows each holds, the device types (this export's
     and the community library's (manufacturer, model, path) to import first), and where things are."""
-    def rows_of(name: str) -> str:
-        return count(rows[name], "row")
+    def listed(name: str) -> list[str]:
+        """The file's line, or a line per part of a file split for the import form (its rows each)."""
+        return [f"  {file:<28}{PAGES[name]:<40}({count(n, 'row')})" for file, n in rows[name]]
 
     lines = [
         f"NetBox import of the PodPlanner design {site!r}",
         "",
         "For NetBox 4.1 or later. Import the files in this order, each in the page named, with",
         "Import > Format CSV (or YAML for device types); every object is created with status 'planned'.",
+        "A file of many rows is split into parts (-part01, -part02 ...), each imported in its turn: NetBox's",
+        "import form works in one request, which the web server ends after its timeout (120 s by NetBox's",
+        "gunicorn setting); each part takes about a minute on a two-core NetBox.",
         "",
-        f"  00-custom-fields.csv  Customization > Custom Fields > Import   ({rows_of('00-custom-fields.csv')})",
-        f"  01-sites.csv          Organization > Sites > Import           ({rows_of('01-sites.csv')})",
-        f"  02-locations.csv      Organization > Locations > Import       ({rows_of('02-locations.csv')})",
-        f"  03-manufacturers.csv  Devices > Manufacturers > Import        ({rows_of('03-manufacturers.csv')})",
-        f"  04-device-roles.csv   Devices > Device Roles > Import         ({rows_of('04-device-roles.csv')})",
-        f"  05-rack-types.csv     Racks > Rack Types > Import             ({rows_of('05-rack-types.csv')})",
-        f"  06-racks.csv          Racks > Racks > Import                  ({rows_of('06-racks.csv')})",
-        f"  07-device-types/      Devices > Device Types > Import, YAML, a file at a time "
+        *listed("00-custom-fields.csv"), *listed("01-sites.csv"), *listed("02-locations.csv"),
+        *listed("03-manufacturers.csv"), *listed("04-device-roles.csv"), *listed("05-rack-types.csv"),
+        *listed("06-racks.csv"),
+        f"  {'07-device-types/':<28}Devices > Device Types > Import, YAML, a file at a time "
         f"({count(len(yaml_files), 'file')})",
-        f"  08-devices.csv        Devices > Devices > Import              ({rows_of('08-devices.csv')})",
-        f"  09-interfaces.csv     Devices > Interfaces > Import           ({rows_of('09-interfaces.csv')})",
-        f"  10-cables.csv         Connections > Cables > Import           ({rows_of('10-cables.csv')})",
+        *(line for name in PAGES if name > "08" for line in listed(name)),
+        "",
+        "15-feed-cables.csv names each feed by its power panel (side_a_power_panel), a column NetBox's",
+        "cable import has from 4.4 on: on an older NetBox, connect the feeds by hand or push through the API.",
         "",
         "NetBox refuses a row for an object that already exists (a manufacturer, a role, a custom",
         "field from an earlier import): delete that row from the file, or the file's rows that",
@@ -55,6 +76,15 @@ def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[st
         "the fabric tier, rail, part number with its length code and the transceivers. The storage",
         "fabric's cables follow the compute fabric's, their description starting 'storage'; a node's",
         "storage ports are the interfaces S1, S2 ... (the storage appliances' too).",
+        "",
+        "Power: a power panel per row's busway (or RPP) and side, A and B; a power feed per rack inlet (a",
+        "PDU's input, each shelf of a rack-scale system) named <rack> A1, <rack> B1 ..., feed A primary and",
+        "B redundant, with its voltage, phases, amperage and the design's continuous derating as maximum",
+        "utilisation. The device types bring their power ports (PSU1 ..., a PDU's Input) and a PDU's",
+        "outlets (C13-01 ..., C19-01 ...), so NetBox makes them with each device; the community library's",
+        "switch types have none, so their ports are in 13-power-ports.csv. Each supply's cord goes to an",
+        "outlet of its feed's PDU (14-power-cables.csv) and each feed to its inlet (15-feed-cables.csv),",
+        "labelled <site code>-P000001 ...; NetBox then shows each feed's and panel's utilisation.",
         "",
         "A name or id that starts with =, +, -, @, a tab or a carriage return (\"=SUM(A1)\", \"+5V\",",
         "\"-1\") is written with a single quote in front ('+5V), so that a spreadsheet opening these",

@@ -12,6 +12,8 @@ import yaml
 
 from catalog.files import write_atomic
 
+from .netbox_power import type_components
+
 #: NetBox's limit on a model's name (dcim models' max_length), as the export's other names
 NAME_MAX = 100
 #: where the export writes the types' YAML
@@ -128,6 +130,10 @@ def _write_device_types(folder: Path, catalog, used_types, refs) -> list[str]:
         doc = _device_type_yaml(catalog.get(t))
         if refs[t] == COMMUNITY_TYPES.get(t, (None, None))[:2]:
             doc.update(manufacturer=refs[t][0], model=refs[t][1])
+        else:
+            # power ports and outlets come with the type, so NetBox makes them with each device (a library
+            # type has supply bays and no power ports: its devices' ports are rows of 13-power-ports.csv)
+            doc.update(type_components(catalog.get(t), catalog))
         file_name = f"{slug(t)}.yaml"
         text = "---\n" + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
         write_atomic(folder / TYPES_FOLDER / file_name, text)

@@ -7,6 +7,8 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+
+from designer.netbox_parts import parts
 import yaml
 
 from catalog.netbox import import_devicetype
@@ -51,6 +53,19 @@ NETBOX_41_FIELDS = {
     "10-cables.csv": {"side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type", "side_b_name",
                       "type", "status", "tenant", "label", "color", "length", "length_unit", "description",
                       "comments", "tags"},
+    # the power files (PowerPanelImportForm, PowerFeedImportForm, PowerPortImportForm, CableImportForm);
+    # 15-feed-cables.csv's side_a_site and side_a_power_panel are NetBox 4.4's, as its README says
+    "11-power-panels.csv": {"site", "location", "name", "description", "comments", "tags"},
+    "12-power-feeds.csv": {"site", "power_panel", "location", "rack", "name", "status", "type", "mark_connected",
+                           "supply", "phase", "voltage", "amperage", "max_utilization", "tenant", "description",
+                           "comments", "tags"},
+    "13-power-ports.csv": {"device", "name", "label", "type", "mark_connected", "maximum_draw", "allocated_draw",
+                           "description", "tags"},
+    "14-power-cables.csv": {"side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type",
+                            "side_b_name", "type", "status", "tenant", "label", "color", "length", "length_unit",
+                            "description", "comments", "tags"},
+    "15-feed-cables.csv": {"side_a_site", "side_a_power_panel", "side_a_type", "side_a_name", "side_b_device",
+                           "side_b_type", "side_b_name", "type", "status", "label", "description"},
 }
 #: The model each file's custom fields must be assigned to
 OBJECT_TYPE = {"01-sites.csv": "dcim.site", "02-locations.csv": "dcim.location", "06-racks.csv": "dcim.rack",
@@ -60,14 +75,21 @@ STATUS = {"01-sites.csv": {"planned", "staging", "active", "decommissioning", "r
           "02-locations.csv": {"planned", "staging", "active", "decommissioning", "retired"},
           "06-racks.csv": {"reserved", "available", "planned", "active", "deprecated"},
           "08-devices.csv": {"offline", "active", "planned", "staged", "failed", "inventory", "decommissioning"},
-          "10-cables.csv": {"connected", "planned", "decommissioning"}}
+          "10-cables.csv": {"connected", "planned", "decommissioning"},
+          "12-power-feeds.csv": {"offline", "active", "planned", "failed"},
+          "14-power-cables.csv": {"connected", "planned", "decommissioning"},
+          "15-feed-cables.csv": {"connected", "planned", "decommissioning"}}
 CABLE_TYPES = {"dac-active", "dac-passive", "mmf", "mmf-om3", "mmf-om4", "smf", "smf-os2", "aoc"}
 IB_TYPES = {"infiniband-ndr", "infiniband-xdr", "infiniband-hdr"}
 
 
 def read(folder, name):
-    with open(folder / name, encoding="utf-8", newline="") as fh:
-        return list(csv.DictReader(fh))
+    """A file's rows, of every part where the export split it."""
+    rows = []
+    for path in parts(folder, name):
+        with open(path, encoding="utf-8", newline="") as fh:
+            rows += list(csv.DictReader(fh))
+    return rows
 
 
 @pytest.fixture(scope="module", params=[DGX_B200_SU, GB200_NVL72_SU], ids=["dgx-b200", "gb200-nvl72"])
@@ -80,12 +102,14 @@ def exported(request, catalog, tmp_path_factory):
 
 def test_folder_holds_every_file_with_the_columns_netbox_41_accepts(exported):
     analysis, folder, account = exported
-    assert sorted(os.listdir(folder)) == sorted([*FILES, TYPES_FOLDER, "README.txt"])
+    written = [path.name for name in FILES for path in parts(folder, name)]
+    assert sorted(os.listdir(folder)) == sorted([*written, TYPES_FOLDER, "README.txt"])
     custom = {r["name"]: set(r["object_types"].split(",")) for r in read(folder, "00-custom-fields.csv")}
     for name in FILES:
-        with open(folder / name, encoding="utf-8", newline="") as fh:
-            header = next(csv.reader(fh))
-        assert tuple(header) == COLUMNS[name]
+        for path in parts(folder, name):  # each part with the whole file's header
+            with open(path, encoding="utf-8", newline="") as fh:
+                header = next(csv.reader(fh))
+            assert tuple(header) == COLUMNS[name]
         plain = [c for c in header if not c.startswith("cf_")]
         assert set(plain) <= NETBOX_41_FIELDS[name], name
         for column in (c for c in header if c.startswith("cf_")):
@@ -254,7 +278,9 @@ def test_names_shared_by_devices_are_made_unique_and_deterministic(catalog, tmp_
     analysis = analyze(load(DGX_B200_SU, catalog), catalog)
     write_netbox(analysis, tmp_path / "one")
     write_netbox(analysis, tmp_path / "two")
-    for name in (*FILES, "README.txt"):
+    one = sorted(p.name for p in (tmp_path / "one").glob("*.*"))
+    assert one == sorted(p.name for p in (tmp_path / "two").glob("*.*")) and len(one) >= len(FILES) + 1
+    for name in one:
         assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
     rows = read(tmp_path / "one", "08-devices.csv")
     pdus = [r for r in rows if r["cf_podplanner_name"] == "PDU A1"]

@@ -1,0 +1,125 @@
+"""The design's power as NetBox holds it: power panels, power feeds, power ports and outlets, power cables.
+
+From :func:`designer.power.cords.power_cabling` (which follows the feed engine's convention, so NetBox and the
+power figures agree cord for cord):
+
+- a power panel per row's distribution element, side and parallel run (``Hall 1 R01A busway A``), in the hall's
+  location;
+- a power feed per rack inlet (a PDU's input, a mounted shelf's, each of a rack-scale system's shelves), in the
+  panel of its row and side: feed A ``primary``, B ``redundant``, AC, the inlet's phases, voltage and amperage,
+  and the design's continuous derating as its maximum utilisation (NetBox's power utilisation then reads what
+  the design is sized to);
+- power ports and outlets on the device types (:func:`type_components`, YAML ``power-ports`` and
+  ``power-outlets`` as the devicetype-library writes them), so each device gets them when NetBox creates it: a
+  DGX B200's ``PSU1``..``PSU6`` (C20, each supply's rating and its share of the system's maximum), a PDU's
+  ``Input`` and its ``C13-01``..., ``C19-01``... outlets; a type the community library holds (the SN2201, SN5600,
+  SN5610) has supply bays but no power ports there, so its devices' ports are rows of ``13-power-ports.csv``;
+- a cable per cord (a PDU's outlet to a supply), and one per feed to the inlet it feeds (the feed's
+  ``side_a_power_panel``, which NetBox's cable import takes from 4.4 on). Power cables are labelled
+  ``<site code>-P000001`` ..., apart from the data cables' ``W`` series.
+
+CDUs stand on the floor without a rack feed; their pumps' supply is a facility circuit, not written here.
+"""
+from __future__ import annotations
+
+from designer.power.cords import PowerCabling, outlet_names, supply_ports
+
+#: a supply's coupler -> NetBox's power port type (dcim/choices.py PowerPortTypeChoices, every release from 4.1)
+PORT_TYPES = {"C14": "iec-60320-c14", "C20": "iec-60320-c20"}
+#: an outlet's coupler -> NetBox's power outlet type
+OUTLET_TYPES = {"C13": "iec-60320-c13", "C19": "iec-60320-c19"}
+FEED_TYPES = {"A": "primary", "B": "redundant"}
+
+COLUMNS = {
+    "11-power-panels.csv": ("site", "location", "name", "description"),
+    "12-power-feeds.csv": ("site", "power_panel", "location", "rack", "name", "status", "type", "supply", "phase",
+                           "voltage", "amperage", "max_utilization", "description"),
+    "13-power-ports.csv": ("device", "name", "type", "maximum_draw", "allocated_draw", "description"),
+    "14-power-cables.csv": ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type",
+                            "side_b_name", "type", "status", "label", "description"),
+    "15-feed-cables.csv": ("side_a_site", "side_a_power_panel", "side_a_type", "side_a_name", "side_b_device",
+                           "side_b_type", "side_b_name", "type", "status", "label", "description"),
+}
+FILES = tuple(COLUMNS)
+
+
+def port_type(coupler: str, voltage_v: float) -> str:
+    """NetBox's type of a power input: IEC 60320 by coupler; an industrial input IEC 60309 at the 6 h position,
+    the 380-415 V three-phase (3P+N+E) or 200-250 V single-phase (P+N+E) one; blank where neither fits."""
+    if coupler in PORT_TYPES:
+        return PORT_TYPES[coupler]
+    if coupler == "3P+N+E" and 380 <= voltage_v <= 415:
+        return "iec-60309-3p-n-e-6h"
+    if coupler == "P+N+E" and 200 <= voltage_v <= 250:
+        return "iec-60309-p-n-e-6h"
+    return ""
+
+
+def type_components(dev, catalog) -> dict:
+    """A device type's ``power-ports`` and ``power-outlets`` in the devicetype-library's YAML form."""
+    out: dict = {}
+    ports = [{"name": p.name, "type": port_type(p.coupler, p.voltage_v), "maximum_draw": p.maximum_w,
+              **({"allocated_draw": p.allocated_w} if p.allocated_w else {})} for p in supply_ports(dev, catalog)]
+    for p in ports:
+        if not p["type"]:
+            del p["type"]
+    if ports:
+        out["power-ports"] = ports
+    if dev.kind == "pdu" and ports:
+        out["power-outlets"] = [{"name": name, **({"type": OUTLET_TYPES[kind]} if kind in OUTLET_TYPES else {}),
+                                 "power_port": ports[0]["name"]} for name, kind in outlet_names(dev)]
+    return out
+
+
+def panel_names(project, cabling: PowerCabling, locations: dict[str, str]) -> list[str]:
+    """A name per panel, unique in the site: its hall, row, element, side and (of several) run."""
+    halls = {h.id: h for h in project.halls}
+    runs: dict[tuple, int] = {}
+    for p in cabling.panels:
+        runs[(p.hall, p.row, p.side)] = max(runs.get((p.hall, p.row, p.side), 0), p.run)
+    names = []
+    for p in cabling.panels:
+        hall = halls.get(p.hall)
+        element = "RPP" if hall is not None and hall.facility.distribution == "rpp" else "busway"
+        run = f" run {p.run}" if runs[(p.hall, p.row, p.side)] > 1 else ""
+        names.append(f"{locations.get(p.hall, p.hall)} {p.row or '(no row)'} {element} {p.side}{run}"[:100])
+    return names
+
+
+def power_rows(project, catalog, cabling: PowerCabling, *, site: str, code: str, locations: dict[str, str],
+               rack_names: dict[str, str], dev_names: dict[str, str], community_devices: set[str]) -> dict:
+    """The rows of the power files, by file name."""
+    rows: dict[str, list] = {name: [] for name in FILES}
+    panels = panel_names(project, cabling, locations)
+    rack_hall = {r.id: r.hall for r in project.racks}
+    for p, name in zip(cabling.panels, panels):
+        rows["11-power-panels.csv"].append((site, locations[p.hall], name,
+                                            f"Feed {p.side} of row {p.row or '(none)'}"))
+    utilisation = round(project.settings.derating * 100)
+    label = 0
+    feed_names = []
+    for inlet in cabling.inlets:
+        name = f"{rack_names[inlet.rack]} {inlet.side}{inlet.number}"
+        feed_names.append(name)
+        rows["12-power-feeds.csv"].append((
+            site, panels[inlet.panel], locations[rack_hall[inlet.rack]], rack_names[inlet.rack], name, "planned",
+            FEED_TYPES[inlet.side], "ac", "three-phase" if inlet.phases == 3 else "single-phase",
+            round(inlet.voltage_v) or "", round(inlet.current_a) or "", utilisation,
+            f"{dev_names[inlet.device]} {inlet.port}"))
+    # the ports of devices whose type is the community library's (it has supply bays, no power ports)
+    types = {d.id: d.type for r in project.racks for d in r.devices}
+    for dev_id in sorted(community_devices, key=list(types).index):
+        for p in supply_ports(catalog.find(types[dev_id]), catalog):
+            rows["13-power-ports.csv"].append((dev_names[dev_id], p.name, port_type(p.coupler, p.voltage_v),
+                                               p.maximum_w, p.allocated_w or "", "Supply"))
+    for c in cabling.cords:
+        label += 1
+        rows["14-power-cables.csv"].append((dev_names[c.pdu], "dcim.poweroutlet", c.outlet, dev_names[c.device],
+                                            "dcim.powerport", c.port, "power", "planned", f"{code}-P{label:06d}",
+                                            f"feed {c.side}"))
+    for inlet, panel_feed in zip(cabling.inlets, feed_names):
+        label += 1
+        rows["15-feed-cables.csv"].append((site, panels[inlet.panel], "dcim.powerfeed", panel_feed,
+                                           dev_names[inlet.device], "dcim.powerport", inlet.port, "power", "planned",
+                                           f"{code}-P{label:06d}", f"feed {inlet.side}"))
+    return rows
