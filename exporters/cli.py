@@ -45,6 +45,10 @@ def add_parser(subparsers) -> None:
                                                        "environment variable, which keeps it out of the process list)")
     e.add_argument("--netbox-dry-run", action="store_true",
                    help="with --netbox-url: say what the push would create and change, and change nothing")
+    e.add_argument("--netbox-missing-only", action="store_true",
+                   help="with --netbox DIR and --netbox-url: write DIR for that NetBox, leaving out the shared rows "
+                        "it already holds (custom fields, manufacturers, roles, rack and device types), so that "
+                        "every row of DIR imports; nothing is pushed")
     e.add_argument("--dpi", type=_dpi, metavar="N", help=f"resolution of the PNG images, {MIN_DPI}-{MAX_DPI} (150)")
     e.add_argument("--prices", metavar="FILE", type=path,
                    help="a price list (CSV or XLSX: part number, price, currency, date) whose prices override the "
@@ -120,6 +124,7 @@ def run(args, catalog: Catalog) -> int:
         project = _with_quote_flags(project, args, rows_of)
         analysis = analyze(project, catalog)
     since = _earlier(args, catalog, progress)
+    held = _held(push, progress) if args.netbox_missing_only else None
     _say_unmatched(analysis, args, rows_of)
     # Each format goes to a temporary beside its target; all are renamed into place only when every one
     # is written, so a failing format leaves no partial set (exporters/staging.py).
@@ -129,7 +134,7 @@ def run(args, catalog: Catalog) -> int:
             options = {"dpi": args.dpi} if "dpi" in fmt.options and args.dpi is not None else {}
             try:
                 with progress.step(f"Writing {fmt.title} to {out.name}"):
-                    write = _writer(fmt, since)
+                    write = _writer(fmt, since, held)
                     wrote.append((out, write(analysis, staging.temporary(fmt, out), **options)))
             except ExportError as exc:
                 raise UsageError(f"podplanner export: {fmt.flag}: {exc}") from None
@@ -144,17 +149,35 @@ def run(args, catalog: Catalog) -> int:
         staging.discard()
     for out, account in wrote:
         print(f"wrote {out}: {account}")
-    if push is not None:
+    if push is not None and held is None:
         _push(analysis, push, args.netbox_dry_run, progress)
     return 0
+
+
+def _held(target: tuple[str, str], progress):
+    """The shared objects the NetBox of ``--netbox-missing-only`` holds."""
+    from designer.netbox_api import NetBoxAPIError
+
+    from .netbox_held import read_held
+
+    url, token = target
+    try:
+        with progress.step(f"Reading what NetBox at {url} holds"):
+            return read_held(url, token)
+    except NetBoxAPIError as exc:
+        raise UsageError(f"podplanner export: --netbox-url: {exc}") from None
 
 
 def _push_target(args) -> tuple[str, str] | None:
     """(URL, token) of ``--netbox-url``, the token from ``--netbox-token`` or NETBOX_TOKEN; None without a URL."""
     if args.netbox_url is None:
-        if args.netbox_token is not None or args.netbox_dry_run:
-            raise UsageError("podplanner export: --netbox-token and --netbox-dry-run go with --netbox-url URL")
+        if args.netbox_token is not None or args.netbox_dry_run or args.netbox_missing_only:
+            raise UsageError("podplanner export: --netbox-token, --netbox-dry-run and --netbox-missing-only go with "
+                             "--netbox-url URL")
         return None
+    if args.netbox_missing_only and (args.out_netbox is None or args.netbox_dry_run):
+        raise UsageError("podplanner export: --netbox-missing-only writes the folder of --netbox DIR for the NetBox "
+                         "at --netbox-url (and pushes nothing): give --netbox DIR, without --netbox-dry-run")
     token = args.netbox_token if args.netbox_token is not None else os.environ.get("NETBOX_TOKEN", "")
     if not token.strip():
         raise UsageError("podplanner export: --netbox-url: give the API token with --netbox-token T or in the "
@@ -210,8 +233,13 @@ def _earlier(args, catalog: Catalog, progress: Progress):
             raise UsageError(f"podplanner export: --changes-since: {exc}") from None
 
 
-def _writer(fmt, since):
-    """What writes ``fmt``: its own write, or for the quote PDFs with ``since`` one that adds the changes page."""
+def _writer(fmt, since, held=None):
+    """What writes ``fmt``: its own write; for the quote PDFs with ``since`` one that adds the changes page; for the
+    NetBox folder with ``held`` one written for that NetBox."""
+    if held is not None and fmt.name == "netbox":
+        from .netbox_export import write_netbox
+
+        return lambda analysis, out: write_netbox(analysis, out, held=held)
     if since is None or fmt.name not in CHANGES_FORMATS:
         return fmt.write
     from .quote_pdf import write_appendix_pdf, write_quote_pdf

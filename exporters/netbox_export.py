@@ -76,6 +76,7 @@ from . import pdf_style as st
 from .base import ExportError
 from .cell_text import csv_cell, csv_text
 from .cabling_storage import storage_cabling
+from .netbox_held import SHARED, Held
 from .netbox_power import COLUMNS as POWER_COLUMNS, FILES as POWER_FILES, power_rows
 from .netbox_readme import readme
 from .netbox_storage import StorageWiring
@@ -255,7 +256,9 @@ def _location_names(project) -> dict[str, str]:
     return names
 
 
-def write_netbox(analysis: Analysis, folder) -> str:
+def write_netbox(analysis: Analysis, folder, held: Held | None = None) -> str:
+    """Write the folder; ``held``: the shared objects a NetBox already holds, whose rows are left out so that the
+    folder imports into that NetBox without a refused row (:mod:`.netbox_held`)."""
     project, catalog = analysis.project, analysis.catalog
     if not project.racks:
         raise ExportError("the design has no racks: place racks and devices first")
@@ -309,6 +312,12 @@ def write_netbox(analysis: Analysis, folder) -> str:
                            rack_names=rack_names, dev_names=dev_names, community_devices=community_devices))
 
     # -- write ------------------------------------------------------------------------------------
+    left_out = 0
+    if held is not None:
+        for name in SHARED:
+            kept = [r for r in rows[name] if not held.holds(name, r, columns[name])]
+            left_out += len(rows[name]) - len(kept)
+            rows[name] = kept
     written: dict[str, list[tuple[str, int]]] = {}
     for name in FILES:
         for old in parts(folder, name):  # an older export's file or parts: this one may split it otherwise
@@ -316,10 +325,12 @@ def write_netbox(analysis: Analysis, folder) -> str:
         for file_name, part in split(name, rows[name]):
             _write_csv(folder / file_name, columns[name], part)
             written.setdefault(name, []).append((file_name, len(part)))
-    yaml_files = _write_device_types(folder, catalog, used_types, refs)
+    yaml_files, types_left_out = _write_device_types(folder, catalog, used_types, refs, held)
+    left_out += types_left_out
     community = sorted({COMMUNITY_TYPES[t] for t, ref in refs.items()
                         if t in COMMUNITY_TYPES and ref == COMMUNITY_TYPES[t][:2]})
-    write_atomic(folder / "README.txt", readme(site, community, yaml_files, written, planes=bool(planes)))
+    write_atomic(folder / "README.txt", readme(site, community, yaml_files, written, planes=bool(planes),
+                                              held=(held.url, left_out) if held is not None else None))
     return (f"{count(len(project.racks), 'rack')}, {count(len(rows['08-devices.csv']), 'device')}, "
             f"{count(len(rows['09-interfaces.csv']), 'interface')}, {count(len(rows['10-cables.csv']), 'cable')}, "
             f"{count(len(yaml_files), 'device type')}; power: {count(len(rows['11-power-panels.csv']), 'panel')}, "

@@ -26,7 +26,7 @@ PAGES = {
 
 
 def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[str], rows: dict[str, list],
-           planes: bool = False) -> str:
+           planes: bool = False, held: tuple[str, int] | None = None) -> str:
     """The README: the order to import the files in, how many rows each holds, the device types (this export's
     and the community library's (manufacturer, model, path) to import first), and where things are."""
     def listed(name: str) -> list[str]:
@@ -36,6 +36,9 @@ def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[st
     lines = [
         f"NetBox import of the PodPlanner design {site!r}",
         "",
+        *([f"Written for the NetBox at {held[0]}: the {count(held[1], 'shared object')} it already held",
+           "(custom fields, manufacturers, roles, rack and device types) are left out, so every row imports.",
+           ""] if held is not None else []),
         "For NetBox 4.1 or later. Import the files in this order, each in the page named, with",
         "Import > Format CSV (or YAML for device types); every object is created with status 'planned'.",
         "A file of many rows is split into parts (-part01, -part02 ...), each imported in its turn: NetBox's",
@@ -53,8 +56,9 @@ def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[st
         "cable import has from 4.4 on: on an older NetBox, connect the feeds by hand or push through the API.",
         "",
         "NetBox refuses a row for an object that already exists (a manufacturer, a role, a custom",
-        "field from an earlier import): delete that row from the file, or the file's rows that",
-        "exist, before importing it; the push through the API (export --netbox-url) needs no such care.",
+        "field from an earlier import). For a NetBox that holds other designs, write the folder for it:",
+        "export --netbox DIR --netbox-url URL --netbox-missing-only leaves out the shared rows it holds;",
+        "the push through the API (export --netbox-url) needs no such care.",
         "",
         "Device types in 07-device-types:",
         *(f"  {f}" for f in yaml_files),
@@ -97,9 +101,9 @@ def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[st
         "Cables and interfaces name their devices by name alone (NetBox before 4.4 has no site column",
         "there), so every device name starts with the site's code (the design's own name is in the",
         "custom field 'PodPlanner name'): designs in sites of their own import into one NetBox side by",
-        "side. Manufacturers, roles, rack types and device types are shared by every site: for a second",
-        "design, NetBox refuses the rows it already holds, so skip those (export --netbox-url pushes",
-        "through the API and skips what exists by itself).",
+        "side. Manufacturers, roles, rack types and device types are shared by every site: a folder",
+        "written with --netbox-missing-only for that NetBox leaves out those it holds (export",
+        "--netbox-url pushes through the API and skips what exists by itself).",
         "",
     ]
     if planes:

@@ -117,7 +117,7 @@ def _device_type_yaml(dev) -> dict:
     return doc
 
 
-def _write_device_types(folder: Path, catalog, used_types, refs) -> list[str]:
+def _write_device_types(folder: Path, catalog, used_types, refs, held=None) -> tuple[list[str], int]:
     """A YAML file per type the design uses, so the folder holds every type it needs; a type the community library
     holds is written under the library's manufacturer and model (a NetBox that holds the library's file already
     has it: the API push finds it by model, an admin skips that file). An older export's files go."""
@@ -125,7 +125,7 @@ def _write_device_types(folder: Path, catalog, used_types, refs) -> list[str]:
     for old in (folder / TYPES_FOLDER).glob("*.yaml"):
         if old.is_file() and not old.is_symlink():
             old.unlink()
-    yaml_files = []
+    yaml_files, skipped = [], 0
     for t in sorted(used_types):
         doc = _device_type_yaml(catalog.get(t))
         if refs[t] == COMMUNITY_TYPES.get(t, (None, None))[:2]:
@@ -134,8 +134,11 @@ def _write_device_types(folder: Path, catalog, used_types, refs) -> list[str]:
             # power ports and outlets come with the type, so NetBox makes them with each device (a library
             # type has supply bays and no power ports: its devices' ports are rows of 13-power-ports.csv)
             doc.update(type_components(catalog.get(t), catalog))
+        if held is not None and held.holds_type(doc["manufacturer"], doc["model"], doc["slug"]):
+            skipped += 1  # the NetBox the folder is for holds it
+            continue
         file_name = f"{slug(t)}.yaml"
         text = "---\n" + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
         write_atomic(folder / TYPES_FOLDER / file_name, text)
         yaml_files.append(file_name)
-    return yaml_files
+    return yaml_files, skipped
