@@ -5,7 +5,10 @@ columns of the NetBox folder the export writes, to a temporary folder that :func
 then reads: one reader for a folder and for a NetBox, so both come back alike, with the same checks and the
 same errors (a rack without a plan position cannot be placed: NetBox has no floor coordinates, so a site that
 PodPlanner did not push needs the ``podplanner_x_mm`` / ``podplanner_y_mm`` custom fields filled). A device type
-is taken by its ``podplanner_type`` custom field, else by its slug (a catalog id) or its model.
+is taken by its ``podplanner_type`` custom field, else by its slug (a catalog id) or its model. A rack PodPlanner
+did not write takes its power limit from its power feeds (:func:`feed_limits_kw`); the PDUs, power shelves and
+CDUs are devices like any other. The panels and feeds themselves are not kept: the design makes them again
+from its rows and its racks' inlets when it is exported.
 """
 from __future__ import annotations
 
@@ -74,6 +77,22 @@ def _write(folder: Path, name: str, rows: list[list[str]]) -> None:
         w.writerows(rows)
 
 
+def feed_limits_kw(feeds: list[dict]) -> dict[int, float]:
+    """Per rack id, the power its feeds supply with either side lost: the lesser of what its primary and its
+    redundant feeds each give (one side alone where it has only one), a feed giving NetBox's own
+    ``available_power`` (voltage x amperage, x 1.732 on three phases, x its maximum utilisation). Feeds without
+    a rack count for nothing."""
+    sides: dict[int, dict[str, float]] = {}
+    for f in feeds:
+        rack = (f.get("rack") or {}).get("id")
+        if rack is None or not f.get("available_power"):
+            continue
+        side = sides.setdefault(rack, {})
+        kind = _value(f.get("type")) or "primary"
+        side[kind] = side.get(kind, 0.0) + float(f["available_power"]) / 1000.0
+    return {rack: round(min(by_side.values()), 3) for rack, by_side in sides.items()}
+
+
 def site_folder(api: NetBoxAPI, slug: str, folder: Path) -> None:
     """Write NetBox's site ``slug`` into ``folder`` as the export's files."""
     sites = api.all("dcim/sites", slug=slug)
@@ -92,9 +111,16 @@ def site_folder(api: NetBoxAPI, slug: str, folder: Path) -> None:
     rack_types = {o["rack_type"]["id"] for o in racks if o.get("rack_type")}
     types = api.all("dcim/rack-types", id=sorted(rack_types)) if rack_types else []
     _write(folder, RACK_TYPES, [[_name(o.get("manufacturer")), o["model"], o["slug"]] for o in types])
-    _write(folder, RACKS, [_row(o, COLUMNS[RACKS], site=site["name"],
-                                location=loc_name.get((o.get("location") or {}).get("id"), ""),
-                                rack_type=_name(o.get("rack_type"))) for o in racks])
+    fed = feed_limits_kw(api.all("dcim/power-feeds", site_id=sid))
+    rows = []
+    for o in racks:
+        given = {"site": site["name"], "location": loc_name.get((o.get("location") or {}).get("id"), ""),
+                 "rack_type": _name(o.get("rack_type"))}
+        if not _cf(o, "cf_podplanner_power_limit_kw") and not _cf(o, "cf_podplanner_id") and o["id"] in fed:
+            # a rack PodPlanner did not write: its limit is what its feeds supply
+            given["cf_podplanner_power_limit_kw"] = f"{fed[o['id']]:.4f}".rstrip("0").rstrip(".")
+        rows.append(_row(o, COLUMNS[RACKS], **given))
+    _write(folder, RACKS, rows)
     dev_types = {o["device_type"]["id"] for o in devices}
     (folder / TYPES_FOLDER).mkdir(exist_ok=True)
     models = {}
