@@ -22,7 +22,8 @@ def window(qtbot, catalog):
 
 def test_the_menu_lists_the_formats_the_command_line_offers(window):
     titles = [a.text() for a in window.export_menu.actions()]
-    assert titles == [f"{fmt.title}…" for fmt in FORMATS.values()]
+    # the files, then (after a separator) the push through NetBox's API
+    assert titles == [f"{fmt.title}…" for fmt in FORMATS.values()] + ["", "Push to NetBox…"]
     assert set(window.exports.actions) == set(FORMATS)
 
 

@@ -55,6 +55,7 @@ class ExportController(QObject):
         self._in_flight = 0
         self._busy = False
         self._closed = False
+        self.push_dialog = None
         self.progress = QProgressBar()
         self.progress.setRange(0, 0)  # indeterminate: a format reports no progress
         self.progress.setMaximumWidth(90)
@@ -78,7 +79,21 @@ class ExportController(QObject):
             act.setToolTip(fmt.description)
             act.triggered.connect(lambda _=False, f=fmt: self.export(f))
             self.actions[fmt.name] = act
+        menu.addSeparator()
+        self.push_action = menu.addAction("Push to NetBox…")
+        self.push_action.setToolTip("Compare the design with a NetBox, or push it in, through NetBox's REST API")
+        self.push_action.triggered.connect(self.push_to_netbox)
         return menu
+
+    def push_to_netbox(self):
+        """The Push to NetBox dialog (one per window, kept with what it last said); returns it."""
+        from .netbox_push_dialog import NetBoxPushDialog
+
+        if self.push_dialog is None:
+            self.push_dialog = NetBoxPushDialog(self.window)
+        self.push_dialog.show()
+        self.push_dialog.raise_()
+        return self.push_dialog
 
     # -- questions (tests replace these to avoid modal dialogs) -----------------
     def ask_path(self, fmt: ExportFormat) -> str | None:
@@ -119,6 +134,10 @@ class ExportController(QObject):
             return
         self._pending.append((fmt, path, self.window.document))
         self.window.statusBar().showMessage(f"{fmt.title} will be written when the analysis is done…")
+
+    def current(self) -> bool:
+        """Whether the window's analysis is of the design as it is now (the newest edit's)."""
+        return self._current()
 
     def _current(self) -> bool:
         """Whether the window's analysis is of the design as it is now (the newest edit's)."""
@@ -227,6 +246,8 @@ class ExportController(QObject):
         if self._executor is not None:
             self._executor.shutdown(wait=True)
             self._executor = None
+        if self.push_dialog is not None:
+            self.push_dialog.done_with()
 
     # -- the quote PDF with the changes since an earlier revision (Quote menu) ---------
     def ask_earlier_design(self) -> str | None:
