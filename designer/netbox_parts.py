@@ -14,8 +14,9 @@ from pathlib import Path
 
 #: rows per part, per file: about a minute of NetBox's own import time each on two cores
 ROWS_PER_PART = {"08-devices.csv": 1000, "09-interfaces.csv": 2000, "10-cables.csv": 500,
-                 "12-power-feeds.csv": 1000, "13-power-ports.csv": 2000, "14-power-cables.csv": 500,
-                 "15-feed-cables.csv": 500}
+                 "12-power-feeds.csv": 1000, "13-power-ports.csv": 2000, "14-power-outlets.csv": 2000,
+                 "15-power-cables.csv": 500,
+                 "16-feed-cables.csv": 500}
 _PART = re.compile(r"^(?P<stem>.+)-part(?P<n>\d{2,4})(?P<ext>\.csv)$")
 
 
@@ -37,6 +38,20 @@ def split(name: str, rows: list) -> list[tuple[str, list]]:
     if not size or len(rows) <= size:
         return [(name, rows)]
     return [(part_name(name, k + 1), rows[i:i + size]) for k, i in enumerate(range(0, len(rows), size))]
+
+
+def written(folder: Path, name: str) -> list[Path]:
+    """Every file an export may have written of ``name``: the whole file and any parts (an interrupted or older
+    export may have left both), so that a new export removes them all."""
+    out = [folder / name] if (folder / name).exists() else []
+    stem = name.rsplit(".", 1)[0]
+    return out + [p for p in folder.glob(stem + "-part*.csv") if whole_name(p.name) == name]
+
+
+def is_part_of(name: str, owned) -> bool:
+    """Whether ``name`` is a part of a file of ``owned`` that the export splits (``10-cables-part02.csv``)."""
+    whole = whole_name(name)
+    return whole != name and whole in owned and whole in ROWS_PER_PART
 
 
 def parts(folder: Path, name: str) -> list[Path]:

@@ -21,6 +21,7 @@ import yaml
 
 from .netbox_api import NetBoxAPI, NetBoxAPIError
 from .netbox_import import DEVICES, LOCATIONS, RACK_TYPES, RACKS, SITES, TYPES_FOLDER, read_netbox
+from .settings import Settings
 
 #: the columns each file gets, as the export writes them (the reader needs only these)
 COLUMNS = {
@@ -77,20 +78,28 @@ def _write(folder: Path, name: str, rows: list[list[str]]) -> None:
         w.writerows(rows)
 
 
-def feed_limits_kw(feeds: list[dict]) -> dict[int, float]:
-    """Per rack id, the power its feeds supply with either side lost: the lesser of what its primary and its
-    redundant feeds each give (one side alone where it has only one), a feed giving NetBox's own
-    ``available_power`` (voltage x amperage, x 1.732 on three phases, x its maximum utilisation). Feeds without
-    a rack count for nothing."""
-    sides: dict[int, dict[str, float]] = {}
+def feed_limits_kw(feeds: list[dict], power_factor: float | None = None) -> dict[int, float]:
+    """Per rack id, the real power its feeds supply with either side lost: the lesser of what its primary and its
+    redundant feeds each give, a feed giving NetBox's own ``available_power`` (voltage x amperage, x 1.732 on three
+    phases, x its maximum utilisation: volt-amperes) x the power factor. A rack whose feeds are all of one type
+    (NetBox's default is primary: a site that never said which is B) is taken as an A/B pair split evenly when it
+    has two or more, a single feed when it has one. Feeds without a rack, offline or failed count for nothing."""
+    pf = Settings().power_factor if power_factor is None else power_factor
+    sides: dict[int, dict[str, list[float]]] = {}
     for f in feeds:
         rack = (f.get("rack") or {}).get("id")
-        if rack is None or not f.get("available_power"):
+        if rack is None or not f.get("available_power") or _value(f.get("status")) in ("offline", "failed"):
             continue
-        side = sides.setdefault(rack, {})
         kind = _value(f.get("type")) or "primary"
-        side[kind] = side.get(kind, 0.0) + float(f["available_power"]) / 1000.0
-    return {rack: round(min(by_side.values()), 3) for rack, by_side in sides.items()}
+        sides.setdefault(rack, {}).setdefault(kind, []).append(float(f["available_power"]) * pf / 1000.0)
+    out = {}
+    for rack, by_side in sides.items():
+        if len(by_side) > 1:
+            out[rack] = min(sum(v) for v in by_side.values())
+        else:
+            (one,) = by_side.values()
+            out[rack] = sum(one) / 2.0 if len(one) > 1 else one[0]
+    return {rack: round(kw, 3) for rack, kw in out.items()}
 
 
 def site_folder(api: NetBoxAPI, slug: str, folder: Path) -> None:

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
-from designer.netbox_parts import whole_name
+from designer.netbox_parts import is_part_of
 
 
 class ExportError(Exception):
@@ -42,7 +42,7 @@ class ExportFormat:
 
     def owns(self, name: str) -> bool:
         """Whether the format writes ``name`` (a part of a file it splits, ``10-cables-part02.csv``, too)."""
-        return name in self.owned or whole_name(name) in self.owned
+        return name in self.owned or is_part_of(name, self.owned)
 
     @property
     def metavar(self) -> str:

@@ -67,7 +67,7 @@ from designer.fabric.topology import TIER_NAMES
 from designer.fabric.wiring import plane_name, port_name
 from designer.facility import NO_FACILITY
 from designer.formatting import count, name_code
-from designer.netbox_parts import parts, split
+from designer.netbox_parts import split, written as files_of
 from designer.power.cords import power_cabling
 from designer.quote.lines import cable_part_number
 from designer.rack_roles import device_role
@@ -76,7 +76,7 @@ from . import pdf_style as st
 from .base import ExportError
 from .cell_text import csv_cell, csv_text
 from .cabling_storage import storage_cabling
-from .netbox_held import SHARED, Held
+from .netbox_held import Held, apply_held, held_unpowered
 from .netbox_power import COLUMNS as POWER_COLUMNS, FILES as POWER_FILES, power_rows
 from .netbox_readme import readme
 from .netbox_storage import StorageWiring
@@ -306,21 +306,19 @@ def write_netbox(analysis: Analysis, folder, held: Held | None = None) -> str:
                                                  len(rows["10-cables.csv"]) + 1, f"{code}-")
 
     # -- power: panels, feeds, the ports types do not bring, cords and feed cables -------------------------
-    community_devices = {d for d, t in device_type.items() if refs[t] == COMMUNITY_TYPES.get(t, (None, None))[:2]}
+    # a device whose type in NetBox brings no power components: the library's types, or one NetBox already held
+    ported = {d for d, t in device_type.items() if refs[t] == COMMUNITY_TYPES.get(t, (None, None))[:2]}
+    if held is not None:
+        ported |= held_unpowered(held, device_type, refs, catalog)
     cabling = power_cabling(project, catalog)
     rows.update(power_rows(project, catalog, cabling, site=site, code=code, locations=locations,
-                           rack_names=rack_names, dev_names=dev_names, community_devices=community_devices))
+                           rack_names=rack_names, dev_names=dev_names, ported_devices=ported))
 
     # -- write ------------------------------------------------------------------------------------
-    left_out = 0
-    if held is not None:
-        for name in SHARED:
-            kept = [r for r in rows[name] if not held.holds(name, r, columns[name])]
-            left_out += len(rows[name]) - len(kept)
-            rows[name] = kept
+    left_out = apply_held(held, rows, columns) if held is not None else 0
     written: dict[str, list[tuple[str, int]]] = {}
     for name in FILES:
-        for old in parts(folder, name):  # an older export's file or parts: this one may split it otherwise
+        for old in files_of(folder, name):  # an older export's file or parts: this one may split it otherwise
             old.unlink()
         for file_name, part in split(name, rows[name]):
             _write_csv(folder / file_name, columns[name], part)
@@ -335,7 +333,7 @@ def write_netbox(analysis: Analysis, folder, held: Held | None = None) -> str:
             f"{count(len(rows['09-interfaces.csv']), 'interface')}, {count(len(rows['10-cables.csv']), 'cable')}, "
             f"{count(len(yaml_files), 'device type')}; power: {count(len(rows['11-power-panels.csv']), 'panel')}, "
             f"{count(len(rows['12-power-feeds.csv']), 'feed')}, "
-            f"{count(len(rows['14-power-cables.csv']) + len(rows['15-feed-cables.csv']), 'power cable')}"
+            f"{count(len(rows['15-power-cables.csv']) + len(rows['16-feed-cables.csv']), 'power cable')}"
             + (f", {count(cabling.unplugged, 'supply', 'supplies')} with no outlet" if cabling.unplugged else ""))
 
 

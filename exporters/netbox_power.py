@@ -13,7 +13,9 @@ power figures agree cord for cord):
   ``power-outlets`` as the devicetype-library writes them), so each device gets them when NetBox creates it: a
   DGX B200's ``PSU1``..``PSU6`` (C20, each supply's rating and its share of the system's maximum), a PDU's
   ``Input`` and its ``C13-01``..., ``C19-01``... outlets; a type the community library holds (the SN2201, SN5600,
-  SN5610) has supply bays but no power ports there, so its devices' ports are rows of ``13-power-ports.csv``;
+  SN5610) has supply bays but no power ports there, so its devices' ports are rows of ``13-power-ports.csv``
+  (and a type a NetBox held before the export gave types power components: its ports there, a PDU's outlets in
+  ``14-power-outlets.csv``);
 - a cable per cord (a PDU's outlet to a supply), and one per feed to the inlet it feeds (the feed's
   ``side_a_power_panel``, which NetBox's cable import takes from 4.4 on). Power cables are labelled
   ``<site code>-P000001`` ..., apart from the data cables' ``W`` series.
@@ -23,6 +25,11 @@ CDUs stand on the floor without a rack feed; their pumps' supply is a facility c
 from __future__ import annotations
 
 from designer.power.cords import PowerCabling, outlet_names, supply_ports
+
+from .base import ExportError
+
+#: NetBox's limit on a power panel's and a power feed's name
+NAME_MAX = 100
 
 #: a supply's coupler -> NetBox's power port type (dcim/choices.py PowerPortTypeChoices, every release from 4.1)
 PORT_TYPES = {"C14": "iec-60320-c14", "C20": "iec-60320-c20"}
@@ -35,9 +42,10 @@ COLUMNS = {
     "12-power-feeds.csv": ("site", "power_panel", "location", "rack", "name", "status", "type", "supply", "phase",
                            "voltage", "amperage", "max_utilization", "description"),
     "13-power-ports.csv": ("device", "name", "type", "maximum_draw", "allocated_draw", "description"),
-    "14-power-cables.csv": ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type",
+    "14-power-outlets.csv": ("device", "name", "type", "power_port", "description"),
+    "15-power-cables.csv": ("side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type",
                             "side_b_name", "type", "status", "label", "description"),
-    "15-feed-cables.csv": ("side_a_site", "side_a_power_panel", "side_a_type", "side_a_name", "side_b_device",
+    "16-feed-cables.csv": ("side_a_site", "side_a_power_panel", "side_a_type", "side_a_name", "side_b_device",
                            "side_b_type", "side_b_name", "type", "status", "label", "description"),
 }
 FILES = tuple(COLUMNS)
@@ -82,13 +90,26 @@ def panel_names(project, cabling: PowerCabling, locations: dict[str, str]) -> li
         hall = halls.get(p.hall)
         element = "RPP" if hall is not None and hall.facility.distribution == "rpp" else "busway"
         run = f" run {p.run}" if runs[(p.hall, p.row, p.side)] > 1 else ""
-        names.append(f"{locations.get(p.hall, p.hall)} {p.row or '(no row)'} {element} {p.side}{run}"[:100])
+        tail = f" {element} {p.side}{run}"
+        head = f"{locations.get(p.hall, p.hall)} {p.row or '(no row)'}"
+        names.append(_plain_name(head, NAME_MAX - len(tail)) + tail)
+    if len(set(names)) != len(names):
+        raise ExportError("two power panels would share a name in NetBox (hall and row names cut to fit its "
+                          f"{NAME_MAX} characters): shorten the hall's or a row's name")
     return names
 
 
+def _plain_name(text: str, size: int) -> str:
+    """A name for a panel or feed: no comma (NetBox's cable import splits its name columns on commas), cut to
+    ``size`` characters."""
+    return text.replace(",", " ")[:max(1, size)].rstrip()
+
+
 def power_rows(project, catalog, cabling: PowerCabling, *, site: str, code: str, locations: dict[str, str],
-               rack_names: dict[str, str], dev_names: dict[str, str], community_devices: set[str]) -> dict:
-    """The rows of the power files, by file name."""
+               rack_names: dict[str, str], dev_names: dict[str, str], ported_devices: set[str]) -> dict:
+    """The rows of the power files, by file name; ``ported_devices``: the devices whose types in NetBox bring no
+    power components (the community library's, or a held type made without them), whose ports and outlets are
+    rows of their own."""
     rows: dict[str, list] = {name: [] for name in FILES}
     panels = panel_names(project, cabling, locations)
     rack_hall = {r.id: r.hall for r in project.racks}
@@ -98,28 +119,39 @@ def power_rows(project, catalog, cabling: PowerCabling, *, site: str, code: str,
     utilisation = round(project.settings.derating * 100)
     label = 0
     feed_names = []
+    seen: set[tuple[int, str]] = set()
     for inlet in cabling.inlets:
-        name = f"{rack_names[inlet.rack]} {inlet.side}{inlet.number}"
+        tail = f" {inlet.side}{inlet.number}"
+        name = _plain_name(rack_names[inlet.rack], NAME_MAX - len(tail)) + tail
+        if (inlet.panel, name.lower()) in seen:
+            raise ExportError(f"two power feeds of one panel would both be named {name!r} in NetBox (rack names cut "
+                              f"to fit its {NAME_MAX} characters): shorten the rack's name")
+        seen.add((inlet.panel, name.lower()))
         feed_names.append(name)
         rows["12-power-feeds.csv"].append((
             site, panels[inlet.panel], locations[rack_hall[inlet.rack]], rack_names[inlet.rack], name, "planned",
             FEED_TYPES[inlet.side], "ac", "three-phase" if inlet.phases == 3 else "single-phase",
             round(inlet.voltage_v) or "", round(inlet.current_a) or "", utilisation,
             f"{dev_names[inlet.device]} {inlet.port}"))
-    # the ports of devices whose type is the community library's (it has supply bays, no power ports)
+    # the ports of devices whose type in NetBox has none (the community library's has supply bays, no ports)
     types = {d.id: d.type for r in project.racks for d in r.devices}
-    for dev_id in sorted(community_devices, key=list(types).index):
-        for p in supply_ports(catalog.find(types[dev_id]), catalog):
+    for dev_id in (d for d in types if d in ported_devices):  # in the design's order
+        dev = catalog.find(types[dev_id])
+        ports = supply_ports(dev, catalog)
+        for p in ports:
             rows["13-power-ports.csv"].append((dev_names[dev_id], p.name, port_type(p.coupler, p.voltage_v),
                                                p.maximum_w, p.allocated_w or "", "Supply"))
+        if dev is not None and dev.kind == "pdu" and ports:
+            rows["14-power-outlets.csv"] += [(dev_names[dev_id], name, OUTLET_TYPES.get(kind, ""), ports[0].name,
+                                              "Outlet") for name, kind in outlet_names(dev)]
     for c in cabling.cords:
         label += 1
-        rows["14-power-cables.csv"].append((dev_names[c.pdu], "dcim.poweroutlet", c.outlet, dev_names[c.device],
+        rows["15-power-cables.csv"].append((dev_names[c.pdu], "dcim.poweroutlet", c.outlet, dev_names[c.device],
                                             "dcim.powerport", c.port, "power", "planned", f"{code}-P{label:06d}",
                                             f"feed {c.side}"))
     for inlet, panel_feed in zip(cabling.inlets, feed_names):
         label += 1
-        rows["15-feed-cables.csv"].append((site, panels[inlet.panel], "dcim.powerfeed", panel_feed,
+        rows["16-feed-cables.csv"].append((site, panels[inlet.panel], "dcim.powerfeed", panel_feed,
                                            dev_names[inlet.device], "dcim.powerport", inlet.port, "power", "planned",
                                            f"{code}-P{label:06d}", f"feed {inlet.side}"))
     return rows

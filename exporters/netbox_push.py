@@ -305,8 +305,8 @@ def _push_folder(p: _Push, folder: Path) -> None:
     existing = [o for s in site_ids for o in p.all("dcim/interfaces", site_id=s)]
     iface_ids = p.sync("Interfaces", "dcim/interfaces", wanted, existing, lambda o: (o["device"]["id"], o["name"]))
     cabled = {(o["device"]["id"], o["name"]): (o.get("cable") or {}).get("id") for o in existing}
-    _cables(p, folder, devices, iface_ids, site_ids, cabled)
-    _power(p, folder, sites, locations, racks, devices, site_ids)
+    cables = _cables(p, folder, devices, iface_ids, site_ids, cabled)
+    _power(p, folder, sites, locations, racks, devices, site_ids, cables)
 
 
 def _maker(makers: dict, name: str) -> int:
@@ -364,7 +364,8 @@ def _device_types(p: _Push, folder: Path, makers: dict) -> dict[tuple[str, str],
     return out
 
 
-def _cables(p: _Push, folder: Path, devices: dict, ifaces: dict, site_ids: list[int], cabled: dict) -> None:
+def _cables(p: _Push, folder: Path, devices: dict, ifaces: dict, site_ids: list[int], cabled: dict) -> dict:
+    """The data cables; returns every cable the sites held before, by id (the power cables are among them)."""
     rows = _rows(folder, "10-cables.csv")
     existing = {o["id"]: o for s in site_ids for o in p.all("dcim/cables", site_id=s)}
     wanted, have = [], []
@@ -387,11 +388,13 @@ def _cables(p: _Push, folder: Path, devices: dict, ifaces: dict, site_ids: list[
     data = [o for o in existing.values()
             if all(t.get("object_type") == "dcim.interface" for t in o.get("a_terminations") or ())]
     _report_extra(p, "Cables", data, {o["id"] for o in have})
+    return existing
 
 
 def _power(p: _Push, folder: Path, sites: dict, locations: dict, racks: dict, devices: dict,
-           site_ids: list[int]) -> None:
-    """Power panels and feeds, the power ports the types do not bring, and the power cables."""
+           site_ids: list[int], cables: dict) -> None:
+    """Power panels and feeds, every device's power ports and outlets, and the power cables; ``cables``: the
+    sites' cables NetBox holds, by id."""
     rows = _rows(folder, "11-power-panels.csv")
     wanted = [((sites[r["site"]], r["name"]),
                {"site": sites[r["site"]], "location": locations[(r["site"], r["location"])],
@@ -414,39 +417,27 @@ def _power(p: _Push, folder: Path, sites: dict, locations: dict, racks: dict, de
     feeds = p.sync("Power feeds", "dcim/power-feeds", wanted, existing,
                    lambda o: (o["power_panel"]["id"], o["name"]))
     feed_cable = {o["id"]: (o.get("cable") or {}).get("id") for o in existing}
-    rows = _rows(folder, "13-power-ports.csv")
-    wanted = []
-    for r in rows:
-        body = {"device": devices[r["device"]], **_plain(r, "name", "type", "description")}
-        for n in ("maximum_draw", "allocated_draw"):
-            if r.get(n):
-                body[n] = int(r[n])
-        wanted.append(((devices[r["device"]], r["name"]), body))
-    existing_ports = [o for s in site_ids for o in p.all("dcim/power-ports", site_id=s)]
-    p.sync("Power ports", "dcim/power-ports", wanted, existing_ports, lambda o: (o["device"]["id"], o["name"]))
-    # every power port and outlet the devices now have (their types brought most of them)
-    ports = {(o["device"]["id"], o["name"]): o for s in site_ids for o in p.all("dcim/power-ports", site_id=s)}
-    outlets = {(o["device"]["id"], o["name"]): o for s in site_ids for o in p.all("dcim/power-outlets", site_id=s)}
-    existing = {o["id"]: o for s in site_ids for o in p.all("dcim/cables", site_id=s)}
+    ports, outlets, cabled = _power_components(p, folder, devices, site_ids)
+    existing = cables
 
     def port_id(table: dict, kind: str, device: str, name: str) -> int:
         found = table.get((devices[device], name))
         if found is None:
             if p.dry_run:
                 return PENDING
-            raise NetBoxPushError(f"NetBox has no {kind} {name!r} on device {device!r}: its device type in NetBox "
-                                  "lacks the power components of this export's 07-device-types file")
-        return found["id"]
+            raise NetBoxPushError(f"NetBox has no {kind} {name!r} on device {device!r}, and this export's "
+                                  "device types and 13-power-ports.csv name none")
+        return found
 
     wanted, have = [], []
-    for r in _rows(folder, "14-power-cables.csv"):
+    for r in _rows(folder, "15-power-cables.csv"):
         a = port_id(outlets, "power outlet", r["side_a_device"], r["side_a_name"])
         b = port_id(ports, "power port", r["side_b_device"], r["side_b_name"])
         wanted.append(((("dcim.poweroutlet", a),), _power_cable(r, "dcim.poweroutlet", a, b)))
-        held = outlets.get((devices[r["side_a_device"]], r["side_a_name"]), {}).get("cable") or {}
-        if held.get("id") in existing:
-            have.append({**existing[held["id"]], "_a": ("dcim.poweroutlet", a)})
-    for r in _rows(folder, "15-feed-cables.csv"):
+        held = cabled.get(("dcim.poweroutlet", a))
+        if held in existing:
+            have.append({**existing[held], "_a": ("dcim.poweroutlet", a)})
+    for r in _rows(folder, "16-feed-cables.csv"):
         a = feeds[(panels[(r["side_a_site"], r["side_a_power_panel"])], r["side_a_name"])]
         b = port_id(ports, "power port", r["side_b_device"], r["side_b_name"])
         wanted.append(((("dcim.powerfeed", a),), _power_cable(r, "dcim.powerfeed", a, b)))
@@ -456,6 +447,41 @@ def _power(p: _Push, folder: Path, sites: dict, locations: dict, racks: dict, de
         for side in ("a_terminations", "b_terminations"):
             o[side] = [{"object_type": t.get("object_type"), "object_id": t.get("object_id")} for t in o.get(side, [])]
     p.sync("Power cables", "dcim/cables", wanted, have, lambda o: (o["_a"],))
+
+
+def _power_components(p: _Push, folder: Path, devices: dict, site_ids: list[int]) -> tuple[dict, dict, dict]:
+    """Every device's power ports and outlets, made where missing: those its type brings (NetBox makes them with a
+    device, but not on a device made before its type had them) and the rows of 13-power-ports.csv. Returns the
+    ids of ports and of outlets by (device id, name), and the cable each holds by (type, id)."""
+    types = {}
+    for path in sorted((folder / "07-device-types").glob("*.yaml")):
+        doc = yaml.safe_load(read_text(path, limit=4 << 20))
+        types[(doc["manufacturer"], doc["model"])] = doc
+    wanted_ports, wanted_outlets = [], []
+    for r in _rows(folder, "08-devices.csv"):
+        doc, dev = types.get((r["manufacturer"], r["device_type"])) or {}, devices[r["name"]]
+        for comp in doc.get("power-ports") or ():
+            wanted_ports.append(((dev, comp["name"]), {"device": dev, **comp}))
+        for comp in doc.get("power-outlets") or ():
+            wanted_outlets.append(((dev, comp["name"]), {"device": dev, **comp}))
+    for r in _rows(folder, "13-power-ports.csv"):
+        body = {"device": devices[r["device"]], **_plain(r, "name", "type", "description")}
+        for n in ("maximum_draw", "allocated_draw"):
+            if r.get(n):
+                body[n] = int(r[n])
+        wanted_ports.append(((devices[r["device"]], r["name"]), body))
+    have_ports = [o for s in site_ids for o in p.all("dcim/power-ports", site_id=s)]
+    ports = p.sync("Power ports", "dcim/power-ports", wanted_ports, have_ports,
+                   lambda o: (o["device"]["id"], o["name"]))
+    for (dev, _), body in wanted_outlets:  # the YAML names an outlet's port; the API takes the device's port id
+        if body.get("power_port"):
+            body["power_port"] = ports.get((dev, body["power_port"]), PENDING)
+    have_outlets = [o for s in site_ids for o in p.all("dcim/power-outlets", site_id=s)]
+    outlets = p.sync("Power outlets", "dcim/power-outlets", wanted_outlets, have_outlets,
+                     lambda o: (o["device"]["id"], o["name"]))
+    cabled = {("dcim.powerport", o["id"]): (o.get("cable") or {}).get("id") for o in have_ports}
+    cabled.update({("dcim.poweroutlet", o["id"]): (o.get("cable") or {}).get("id") for o in have_outlets})
+    return ports, outlets, cabled
 
 
 def _power_cable(r: dict, a_type: str, a: int, b: int) -> dict:

@@ -20,8 +20,9 @@ PAGES = {
     "11-power-panels.csv": "Power > Power Panels > Import",
     "12-power-feeds.csv": "Power > Power Feeds > Import",
     "13-power-ports.csv": "Devices > Power Ports > Import",
-    "14-power-cables.csv": "Connections > Cables > Import",
-    "15-feed-cables.csv": "Connections > Cables > Import",
+    "14-power-outlets.csv": "Devices > Power Outlets > Import",
+    "15-power-cables.csv": "Connections > Cables > Import",
+    "16-feed-cables.csv": "Connections > Cables > Import",
 }
 
 
@@ -52,7 +53,7 @@ def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[st
         f"({count(len(yaml_files), 'file')})",
         *(line for name in PAGES if name > "08" for line in listed(name)),
         "",
-        "15-feed-cables.csv names each feed by its power panel (side_a_power_panel), a column NetBox's",
+        "16-feed-cables.csv names each feed by its power panel (side_a_power_panel), a column NetBox's",
         "cable import has from 4.4 on: on an older NetBox, connect the feeds by hand or push through the API.",
         "",
         "NetBox refuses a row for an object that already exists (a manufacturer, a role, a custom",
@@ -86,8 +87,9 @@ def readme(site: str, community: list[tuple[str, str, str]], yaml_files: list[st
         "B redundant, with its voltage, phases, amperage and the design's continuous derating as maximum",
         "utilisation. The device types bring their power ports (PSU1 ..., a PDU's Input) and a PDU's",
         "outlets (C13-01 ..., C19-01 ...), so NetBox makes them with each device; the community library's",
-        "switch types have none, so their ports are in 13-power-ports.csv. Each supply's cord goes to an",
-        "outlet of its feed's PDU (14-power-cables.csv) and each feed to its inlet (15-feed-cables.csv),",
+        "switch types have none, so their ports are in 13-power-ports.csv (14-power-outlets.csv holds a",
+        "PDU's outlets only where NetBox held its type without them). Each supply's cord goes to an",
+        "outlet of its feed's PDU (15-power-cables.csv) and each feed to its inlet (16-feed-cables.csv),",
         "labelled <site code>-P000001 ...; NetBox then shows each feed's and panel's utilisation.",
         "",
         "A name or id that starts with =, +, -, @, a tab or a carriage return (\"=SUM(A1)\", \"+5V\",",

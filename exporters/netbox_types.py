@@ -134,9 +134,11 @@ def _write_device_types(folder: Path, catalog, used_types, refs, held=None) -> t
             # power ports and outlets come with the type, so NetBox makes them with each device (a library
             # type has supply bays and no power ports: its devices' ports are rows of 13-power-ports.csv)
             doc.update(type_components(catalog.get(t), catalog))
-        if held is not None and held.holds_type(doc["manufacturer"], doc["model"], doc["slug"]):
-            skipped += 1  # the NetBox the folder is for holds it
-            continue
+        if held is not None:
+            if held.device_type(doc["manufacturer"], doc["model"], doc["slug"]) is not None:
+                skipped += 1  # the NetBox the folder is for holds it
+                continue
+            doc["manufacturer"] = held.manufacturer(doc["manufacturer"]) or doc["manufacturer"]
         file_name = f"{slug(t)}.yaml"
         text = "---\n" + yaml.safe_dump(doc, sort_keys=False, allow_unicode=True)
         write_atomic(folder / TYPES_FOLDER / file_name, text)

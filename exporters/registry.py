@@ -83,7 +83,8 @@ def _write_cabling_xlsx(analysis, path) -> str:
 _NETBOX_FILES = ("00-custom-fields.csv", "01-sites.csv", "02-locations.csv", "03-manufacturers.csv",
                  "04-device-roles.csv", "05-rack-types.csv", "06-racks.csv", "07-device-types", "08-devices.csv",
                  "09-interfaces.csv", "10-cables.csv", "11-power-panels.csv", "12-power-feeds.csv",
-                 "13-power-ports.csv", "14-power-cables.csv", "15-feed-cables.csv", "README.txt")
+                 "13-power-ports.csv", "14-power-outlets.csv", "15-power-cables.csv",
+                 "16-feed-cables.csv", "README.txt")
 
 FORMATS: dict[str, ExportFormat] = {f.name: f for f in (
     ExportFormat("pdf", "Quote (PDF)", ".pdf",

@@ -35,7 +35,7 @@ from catalog import Catalog
 
 from ..arrays import FACILITY_KINDS, flatten
 from ..model import Project
-from .feeds import _odd_supply_on_a, circuit_kw
+from .feeds import _odd_supply_on_a, circuit_kw, dual_cord_coupler
 
 #: a supply's coupler -> the outlet kinds it plugs into, in order of preference
 FITS = {"C20": ("C19",), "C14": ("C13", "C19")}
@@ -103,7 +103,8 @@ def supply_ports(dev, catalog: Catalog) -> list[SupplyPort]:
 
     A PDU has one ``Input`` and a mounted power shelf one ``AC in``; a rack-scale system its shelves' inputs
     ``PS1``...; a device that draws IT power its supplies ``PSU1``..., two where the catalog gives no supply
-    data (dual-corded, as the feed loads take it); a tray without supply data none (it is fed from a busbar).
+    data (dual-corded, as the feed loads take it; a tray in a rack with power shelves is fed from the busbar and
+    gets no cord).
     """
     if dev is None:
         return []
@@ -119,9 +120,10 @@ def supply_ports(dev, catalog: Catalog) -> list[SupplyPort]:
         n = int(dev.psu.count)
         return [SupplyPort(f"PSU{k}", dev.psu.coupler, round(dev.psu.rating_w), round(maxw / max(n, 1)))
                 for k in range(1, n + 1)]
-    if dev.kind in FACILITY_KINDS or dev.kind == "tray" or not (dev.power_max_w or dev.power_typical_w):
+    if dev.kind in FACILITY_KINDS or not (dev.power_max_w or dev.power_typical_w):
         return []
-    return [SupplyPort(f"PSU{k}", "C14", round(maxw), round(maxw / 2)) for k in (1, 2)]
+    # each cord able to carry it all (1+1): the coupler that carries its maximum ("" where none does)
+    return [SupplyPort(f"PSU{k}", dual_cord_coupler(maxw), round(maxw), round(maxw / 2)) for k in (1, 2)]
 
 
 def _industrial(dev) -> str:
@@ -228,13 +230,14 @@ def power_cabling(project: Project, catalog: Catalog) -> PowerCabling:
                 continue
             c = len(ports)
             on_a = c // 2 + (1 if c % 2 and odd_on_a[j] else 0)
-            if not pdus["B"]:
+            if not numbers["B"]:  # a rack with inlets on one feed takes every supply there, as the engine does
                 on_a = c
-            elif not pdus["A"]:
+            elif not numbers["A"]:
                 on_a = 0
             for p, port in enumerate(ports):
                 side = "A" if p < on_a else "B"
-                plugged = _plug(free, pdus[side], FITS.get(port.coupler, ("C13", "C19")))
+                # no outlet takes a supply whose coupler is unknown, nor one on a side whose inlets are shelves
+                plugged = _plug(free, pdus[side], FITS[port.coupler]) if port.coupler in FITS else None
                 if plugged is None:
                     unplugged += 1
                     continue

@@ -86,6 +86,18 @@ def imbalance(phases: np.ndarray) -> np.ndarray:
 
 
 
+#: the most one cord of a coupler carries at 230 V: IEC 60320 C13/C14 10 A, C19/C20 16 A
+C14_MAX_W, C20_MAX_W = 2300.0, 3680.0
+
+
+def dual_cord_coupler(max_w: float) -> str:
+    """The inlet of a device without supply data, taken as dual-corded with each cord able to carry it all: a
+    C14 where 10 A at 230 V does, a C20 where 16 A does, else none that fits ("")."""
+    if max_w <= C14_MAX_W:
+        return "C14"
+    return "C20" if max_w <= C20_MAX_W else ""
+
+
 def circuit_kw(dev, power_factor: float) -> float:
     """Real power a PDU's or power shelf's input carries at its full rating (before derating)."""
     if not (dev.voltage_v and dev.current_a):
@@ -134,7 +146,8 @@ def _type_supplies(arrays: DesignArrays, catalog: Catalog, power_factor: float) 
     has_psu = np.array([d.psu is not None for d in types], dtype=bool)
     count = np.array([d.psu.count if d.psu else 2 for d in types], dtype=float)
     rating = np.array([d.psu.rating_w / 1000.0 if d.psu else 0.0 for d in types], dtype=float)
-    c20 = np.array([bool(d.psu) and d.psu.coupler == "C20" for d in types], dtype=bool)
+    c20 = np.array([d.psu.coupler == "C20" if d.psu else
+                    dual_cord_coupler(float(d.power_max_w or 0)) != "C14" for d in types], dtype=bool)
     maxkw = t.power_max_w / 1000.0 * t.is_it
     typical = t.power_typical_w / 1000.0 * t.is_it
     rating = np.where(has_psu, rating, maxkw)  # 1+1 where no supply data: each cord carries it all

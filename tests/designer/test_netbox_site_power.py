@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 
 from designer.netbox_site import feed_limits_kw, site_folder
+from designer.settings import Settings
 
 
 def feed(rack, kind, watts):
@@ -12,9 +13,14 @@ def feed(rack, kind, watts):
 
 def test_a_racks_limit_is_the_weaker_side_of_its_feeds():
     feeds = [feed(1, "primary", 17734), feed(1, "primary", 17734), feed(1, "redundant", 17734),
-             feed(2, "primary", 22170), feed(3, "redundant", 0), {"rack": None, "available_power": 5000}]
-    # rack 1: two feeds on A, one on B -> B alone carries 17.7 kW; rack 2: one side only
-    assert feed_limits_kw(feeds) == {1: 17.734, 2: 22.17}
+             feed(2, "primary", 22170), feed(3, "redundant", 0), {"rack": None, "available_power": 5000},
+             feed(4, "primary", 20000), feed(4, "primary", 20000),
+             {**feed(5, "primary", 20000), "status": {"value": "offline"}}]
+    # rack 1: two feeds on A, one on B -> B alone carries 17.7 kVA; rack 2: one feed; rack 4: two feeds nobody
+    # marked A and B (NetBox's default type is primary): a pair, half of them; an offline feed counts for nothing
+    assert feed_limits_kw(feeds, power_factor=1.0) == {1: 17.734, 2: 22.17, 4: 20.0}
+    # volt-amperes to real power at the design's power factor
+    assert feed_limits_kw([feed(2, "primary", 22170)], power_factor=0.95) == {2: 21.061}  # 21.0615 rounded to a watt
 
 
 class FakeNetBox:
@@ -41,4 +47,5 @@ def test_site_folder_writes_the_feed_limit_only_for_racks_podplanner_did_not_wri
     site_folder(api, "existing", tmp_path)
     with open(tmp_path / "06-racks.csv", encoding="utf-8", newline="") as fh:
         limits = {r["name"]: r["cf_podplanner_power_limit_kw"] for r in csv.DictReader(fh)}
-    assert limits == {"A01": "22.17", "A02": ""}
+    assert Settings().power_factor == 0.95
+    assert limits == {"A01": "21.061", "A02": ""}  # 22,170 VA x 0.95

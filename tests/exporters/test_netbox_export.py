@@ -54,17 +54,19 @@ NETBOX_41_FIELDS = {
                       "type", "status", "tenant", "label", "color", "length", "length_unit", "description",
                       "comments", "tags"},
     # the power files (PowerPanelImportForm, PowerFeedImportForm, PowerPortImportForm, CableImportForm);
-    # 15-feed-cables.csv's side_a_site and side_a_power_panel are NetBox 4.4's, as its README says
+    # 16-feed-cables.csv's side_a_site and side_a_power_panel are NetBox 4.4's, as its README says
     "11-power-panels.csv": {"site", "location", "name", "description", "comments", "tags"},
     "12-power-feeds.csv": {"site", "power_panel", "location", "rack", "name", "status", "type", "mark_connected",
                            "supply", "phase", "voltage", "amperage", "max_utilization", "tenant", "description",
                            "comments", "tags"},
     "13-power-ports.csv": {"device", "name", "label", "type", "mark_connected", "maximum_draw", "allocated_draw",
                            "description", "tags"},
-    "14-power-cables.csv": {"side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type",
+    "14-power-outlets.csv": {"device", "name", "label", "type", "color", "mark_connected", "power_port", "feed_leg",
+                             "description", "tags"},
+    "15-power-cables.csv": {"side_a_device", "side_a_type", "side_a_name", "side_b_device", "side_b_type",
                             "side_b_name", "type", "status", "tenant", "label", "color", "length", "length_unit",
                             "description", "comments", "tags"},
-    "15-feed-cables.csv": {"side_a_site", "side_a_power_panel", "side_a_type", "side_a_name", "side_b_device",
+    "16-feed-cables.csv": {"side_a_site", "side_a_power_panel", "side_a_type", "side_a_name", "side_b_device",
                            "side_b_type", "side_b_name", "type", "status", "label", "description"},
 }
 #: The model each file's custom fields must be assigned to
@@ -77,8 +79,8 @@ STATUS = {"01-sites.csv": {"planned", "staging", "active", "decommissioning", "r
           "08-devices.csv": {"offline", "active", "planned", "staged", "failed", "inventory", "decommissioning"},
           "10-cables.csv": {"connected", "planned", "decommissioning"},
           "12-power-feeds.csv": {"offline", "active", "planned", "failed"},
-          "14-power-cables.csv": {"connected", "planned", "decommissioning"},
-          "15-feed-cables.csv": {"connected", "planned", "decommissioning"}}
+          "15-power-cables.csv": {"connected", "planned", "decommissioning"},
+          "16-feed-cables.csv": {"connected", "planned", "decommissioning"}}
 CABLE_TYPES = {"dac-active", "dac-passive", "mmf", "mmf-om3", "mmf-om4", "smf", "smf-os2", "aoc"}
 IB_TYPES = {"infiniband-ndr", "infiniband-xdr", "infiniband-hdr"}
 

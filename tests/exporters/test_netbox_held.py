@@ -37,13 +37,15 @@ def test_rows_netbox_holds_are_left_out_and_the_rest_kept(analysis, tmp_path):
     whole = tmp_path / "whole"
     write_netbox(analysis, whole)
     held = Held(url="http://nb.example", custom_fields=frozenset({"podplanner_id", "podplanner_x_mm"}),
-                manufacturers=frozenset({"nvidia"}), roles=frozenset({"compute"}),
-                rack_types=frozenset(), device_types=frozenset({("nvidia", "sn2201"), "dgx-b200"}))
+                manufacturers={"nvidia": "Nvidia"}, roles={"compute": "Compute"},
+                device_types={("nvidia", "sn2201"): ("Nvidia", "SN2201"),
+                              ("nvidia", "dgx-b200"): ("Nvidia", "DGX B200")},
+                powered_types=frozenset({("nvidia", "dgx b200")}))
     part = tmp_path / "part"
     write_netbox(analysis, part, held=held)
     assert {r["name"] for r in rows(whole, "00-custom-fields.csv")} - {r["name"] for r in rows(
         part, "00-custom-fields.csv")} == {"podplanner_id", "podplanner_x_mm"}
-    # the library's spelling, "Nvidia": a NetBox finds a clash case-insensitively
+    # the library's spelling, "Nvidia", held: left out
     assert "Nvidia" in {r["name"] for r in rows(whole, "03-manufacturers.csv")}
     assert "Nvidia" not in {r["name"] for r in rows(part, "03-manufacturers.csv")}
     assert [r["name"] for r in rows(part, "04-device-roles.csv")] == [
@@ -51,12 +53,54 @@ def test_rows_netbox_holds_are_left_out_and_the_rest_kept(analysis, tmp_path):
     assert rows(part, "05-rack-types.csv") == rows(whole, "05-rack-types.csv")
     types = sorted(p.name for p in (part / "07-device-types").glob("*.yaml"))
     assert "sn2201.yaml" not in types and "dgx-b200.yaml" not in types and "qm9700.yaml" in types
-    # the site's own rows are all there, still naming the held objects
-    for name in ("06-racks.csv", "08-devices.csv", "10-cables.csv", "14-power-cables.csv"):
+    # the site's own rows are all there
+    for name in ("06-racks.csv", "10-cables.csv", "15-power-cables.csv"):
         assert rows(part, name) == rows(whole, name)
     readme = (part / "README.txt").read_text(encoding="utf-8")
     # 2 custom fields, 1 manufacturer, 1 role, 2 device types
     assert "Written for the NetBox at http://nb.example: the 6 shared objects it already held" in readme
+
+
+def test_held_objects_are_named_as_netbox_spells_them(analysis, tmp_path):
+    """NetBox's import finds a manufacturer, role or type by its exact name: a row names the one NetBox holds."""
+    held = Held(url="http://nb", manufacturers={"nvidia": "NVIDIA Corporation", "nvidia corporation":
+                                                "NVIDIA Corporation"},
+                roles={"compute": "GPU compute"},
+                device_types={("nvidia corporation", "dgx-b200"): ("NVIDIA Corporation", "DGX-B200 (8 GPU)")},
+                powered_types=frozenset({("nvidia corporation", "dgx-b200 (8 gpu)")}))
+    write_netbox(analysis, tmp_path / "nb", held=held)
+    devices = rows(tmp_path / "nb", "08-devices.csv")
+    dgx = [d for d in devices if d["cf_podplanner_type"] == "dgx-b200"]
+    assert {(d["manufacturer"], d["device_type"], d["role"]) for d in dgx} == {
+        ("NVIDIA Corporation", "DGX-B200 (8 GPU)", "GPU compute")}
+    # a type NetBox does not hold names the held manufacturer as NetBox spells it, in its YAML too
+    assert {d["manufacturer"] for d in devices if d["cf_podplanner_type"] == "qm9700"} == {"NVIDIA Corporation"}
+    doc = (tmp_path / "nb" / "07-device-types" / "qm9700.yaml").read_text(encoding="utf-8")
+    assert "manufacturer: NVIDIA Corporation" in doc
+    # a slug matches a type only under its own manufacturer
+    other = Held(url="http://nb", device_types={("mellanox", "qm9700"): ("Mellanox", "QM9700")})
+    write_netbox(analysis, tmp_path / "nb2", held=other)
+    assert (tmp_path / "nb2" / "07-device-types" / "qm9700.yaml").exists()
+
+
+def test_a_held_type_without_power_components_gets_its_ports_and_outlets_as_rows(analysis, tmp_path):
+    """A type an earlier export (before power) put in NetBox has no power templates: NetBox will not make the
+    ports, so the folder carries them, and a PDU's outlets."""
+    held = Held(url="http://nb", manufacturers={"nvidia": "Nvidia", "apc by schneider electric":
+                                                "APC by Schneider Electric"},
+                device_types={("nvidia", "dgx-b200"): ("Nvidia", "DGX B200"),
+                              ("apc by schneider electric", "pdu-415v-32a-3ph"): (
+                                  "APC by Schneider Electric", "Rack PDU, 3-phase 32 A, 22 kW class, 0U (AP8886)")})
+    write_netbox(analysis, tmp_path / "nb", held=held)
+    ports = rows(tmp_path / "nb", "13-power-ports.csv")
+    outlets = rows(tmp_path / "nb", "14-power-outlets.csv")
+    assert sum(1 for p in ports if "-dgx-" in p["device"] and p["type"] == "iec-60320-c20") == 31 * 6
+    assert sum(1 for p in ports if p["name"] == "Input") == 46
+    assert len(outlets) == 46 * 42 and {o["power_port"] for o in outlets} == {"Input"}
+    # every cord's two ends are rows or come with a type NetBox makes them from
+    ends = {(p["device"], p["name"]) for p in ports} | {(o["device"], o["name"]) for o in outlets}
+    cords = rows(tmp_path / "nb", "15-power-cables.csv")
+    assert all((c["side_a_device"], c["side_a_name"]) in ends for c in cords)
 
 
 def test_what_a_netbox_holds_is_read_from_its_api():
@@ -64,8 +108,11 @@ def test_what_a_netbox_holds_is_read_from_its_api():
         "extras/custom-fields": [{"name": "podplanner_id"}],
         "dcim/manufacturers": [{"name": "Nvidia", "slug": "nvidia"}],
         "dcim/device-roles": [{"name": "Network", "slug": "network"}],
-        "dcim/rack-types": [{"slug": "nvidia-mgx-rack"}],
-        "dcim/device-types": [{"manufacturer": {"name": "Nvidia"}, "model": "SN2201", "slug": "mellanox-sn2201"}],
+        "dcim/rack-types": [{"id": 3, "manufacturer": {"name": "Nvidia"}, "model": "MGX rack", "slug": "mgx"}],
+        "dcim/device-types": [{"id": 7, "manufacturer": {"name": "Nvidia"}, "model": "SN2201",
+                               "slug": "mellanox-sn2201"},
+                              {"id": 8, "manufacturer": {"name": "Nvidia"}, "model": "DGX B200", "slug": "dgx-b200"}],
+        "dcim/power-port-templates": [{"device_type": {"id": 8}, "name": "PSU1"}],
     }
     asked = []
 
@@ -77,10 +124,12 @@ def test_what_a_netbox_holds_is_read_from_its_api():
 
     held = read_held("http://nb", "t", api=NetBoxAPI("http://nb", "t", opener=opener))
     assert held.custom_fields == {"podplanner_id"}
-    assert held.manufacturers == {"nvidia"} and held.roles == {"network"}
-    assert held.rack_types == {"nvidia-mgx-rack"}
-    assert held.holds_type("Nvidia", "SN2201", "sn2201") and held.holds_type("Other", "X", "mellanox-sn2201")
-    assert not held.holds_type("NVIDIA", "DGX B200", "dgx-b200")
+    assert held.manufacturer("NVIDIA") == "Nvidia" and held.role("network") == "Network"
+    assert held.rack_type("NVIDIA", "other", "mgx") == ("Nvidia", "MGX rack")
+    assert held.device_type("NVIDIA", "SN2201", "sn2201") == ("Nvidia", "SN2201")
+    assert held.device_type("Nvidia", "x", "mellanox-sn2201") == ("Nvidia", "SN2201")
+    assert held.device_type("Mellanox", "x", "mellanox-sn2201") is None  # a slug is its manufacturer's
+    assert held.powered("Nvidia", "DGX B200") and not held.powered("Nvidia", "SN2201")
     assert {e for e, _ in asked} == set(answers)
 
 

@@ -64,8 +64,8 @@ def _ports(folder) -> dict[tuple[str, str], str]:
 def test_every_power_cable_ends_on_a_port_or_outlet_the_devices_have_and_each_is_used_once(b200):
     folder, account = b200
     ports = _ports(folder)
-    cables = read(folder, "14-power-cables.csv")
-    feed_cables = read(folder, "15-feed-cables.csv")
+    cables = read(folder, "15-power-cables.csv")
+    feed_cables = read(folder, "16-feed-cables.csv")
     assert len(cables) == 278 and len(feed_cables) == 46
     ends = []
     for c in cables:
@@ -94,7 +94,7 @@ def test_each_feed_is_in_its_rows_panel_on_its_side_with_the_pdus_rating(b200):
         assert (f["supply"], f["phase"], f["voltage"], f["amperage"], f["max_utilization"]) == (
             "ac", "three-phase", "400", "32", "80")
     feed_names = {(f["power_panel"], f["name"]) for f in feeds}
-    assert {(c["side_a_power_panel"], c["side_a_name"]) for c in read(folder, "15-feed-cables.csv")} == feed_names
+    assert {(c["side_a_power_panel"], c["side_a_name"]) for c in read(folder, "16-feed-cables.csv")} == feed_names
 
 
 def test_device_types_bring_their_supplies_and_a_pdus_outlets(b200):
@@ -115,7 +115,7 @@ def test_device_types_bring_their_supplies_and_a_pdus_outlets(b200):
 
 def test_an_nvl72_takes_eight_feeds_on_its_shelves(catalog, tmp_path):
     write_netbox(analyze(load(GB200_NVL72_SU, catalog), catalog), tmp_path / "nb")
-    feeds = read(tmp_path / "nb", "15-feed-cables.csv")
+    feeds = read(tmp_path / "nb", "16-feed-cables.csv")
     on_system = Counter(c["side_b_device"] for c in feeds if c["side_b_name"].startswith("PS"))
     assert len(on_system) == 8 and set(on_system.values()) == {8}
 
