@@ -19,6 +19,12 @@ optional: a level left unset is not checked, and the analysis says so. Figures a
   [S]); CRAH and fan-wall fans off it by default (air heat rides through on the room's thermal mass until
   the generators start: planning practice, [U]). Chillers are not modelled as devices, so their critical
   parts are left to the PUE.
+- Design margins: each level is held to a share of its rating, a warning above it and an error above the
+  rating: a row's busway with a feed lost 80 % (the survivor carries the row as long as the repair takes, a
+  continuous load: NEC's 80 % rule, dcim.md §3.2, [S]), a UPS system and the generators 90 % (planning
+  practice, [U]); the user states their own.
+- Site derating: the generators and the UPS at the site's altitude and ambient (designer/power/derating.py,
+  with its sources); generators in paralleled blocks, each N + ``generator_redundant``.
 - Raised-floor tiles: a concentrated (point) rating on a 25 mm indentor and a rolling rating for a
   wheel crossing the panel, both in kg here (handoff-facilities C.5, [S]).
 - Row pitch: a row owns its racks' depth plus one aisle (half the aisle in front, half behind);
@@ -84,7 +90,19 @@ class Facility:
     ups_blocks: int = 3
     generator_kw: float | None = None
     generators: int = 0
+    #: spare units per block: each block of generators is N + this many
     generator_redundant: int = 1
+    #: blocks the generators are paralleled in, each carrying its share of the load with its own spares
+    generator_blocks: int = 1
+    #: the share of each level's (derated) rating the design may load: a row's distribution with a feed lost (a
+    #: lost feed can last hours, so it is a continuous load: NEC's 80 %), a UPS system, the generators
+    distribution_margin: float = 0.8
+    ups_margin: float = 0.9
+    generator_margin: float = 0.9
+    #: the site: altitude (m above sea level) and design outdoor ambient (°C; None: not stated), which derate the
+    #: generators and the UPS (designer/power/derating.py)
+    altitude_m: float = 0.0
+    ambient_c: float | None = None
     #: which cooling equipment the UPS carries (per class): CDU pumps, CRAH / fan-wall fans
     cdu_on_ups: bool = True
     crah_on_ups: bool = False
@@ -188,9 +206,16 @@ def check_facility(f: Facility, where: str = "facility") -> None:
     _number(f.generator_redundant, f"{where}.generator_redundant", 0, 999, integer=True, optional=False)
     if f.generators and f.generator_kw is None:
         raise FacilityError(f"{where}.generator_kw: {f.generators} generators need their rating in kW")
-    if f.generators and f.generator_redundant >= f.generators:
-        raise FacilityError(f"{where}.generator_redundant: {f.generator_redundant} spare of {f.generators} "
-                            "generators leaves none to carry the load")
+    _number(f.generator_blocks, f"{where}.generator_blocks", 1, 100, integer=True, optional=False)
+    if f.generators and f.generator_redundant * f.generator_blocks >= f.generators:
+        spares = f.generator_redundant * f.generator_blocks
+        raise FacilityError(f"{where}.generator_redundant: {spares} spare of {f.generators} generators"
+                            + (f" ({f.generator_redundant} in each of {f.generator_blocks} blocks)"
+                               if f.generator_blocks > 1 else "") + " leaves none to carry the load")
+    for key in ("distribution_margin", "ups_margin", "generator_margin"):
+        _number(getattr(f, key), f"{where}.{key}", 0.5, 1.0, optional=False)
+    _number(f.altitude_m, f"{where}.altitude_m", -500, 5000, optional=False)
+    _number(f.ambient_c, f"{where}.ambient_c", -60, 60)
     _choice(f.inlet_class, f"{where}.inlet_class", tuple(INLET_CLASSES))
     _choice(f.containment, f"{where}.containment", CONTAINMENTS, optional=True)
     _choice(f.water_class, f"{where}.water_class", (*WATER_CLASSES, NO_WATER), optional=True)
@@ -210,7 +235,7 @@ def check_facility(f: Facility, where: str = "facility") -> None:
 
 _KEYS = tuple(f.name for f in fields(Facility))
 _INTS = frozenset({"distribution_runs", "ups_modules", "ups_redundant_modules", "ups_blocks", "generators",
-                   "generator_redundant"})
+                   "generator_redundant", "generator_blocks"})
 
 
 def facility_from_json(doc: object, where: str = "facility") -> Facility:

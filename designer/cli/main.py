@@ -389,8 +389,11 @@ def _chain_lines(result) -> list[str]:
         out.append(f"UPS           {ups.scheme}, {len(ups.systems)} x {kw(worst.capacity_kw)}: "
                    f"{percent(worst.utilisation)} normal, {percent(worst.failover_utilisation)} with its partner lost")
     for g in p.generators:
-        out.append(f"generators    {g.units} x {kw(g.unit_kw)} ({g.redundant} spare): "
-                   f"{percent(g.utilisation)} of {kw(g.capacity_kw)}")
+        blocks = f" per block, {g.blocks} blocks" if g.blocks > 1 else ""
+        site = f", {percent(g.derating)} of rating at the site" if g.derating < 1.0 else ""
+        out.append(f"generators    {g.units} x {kw(g.unit_kw)} ({g.redundant} spare{blocks}{site}): "
+                   f"{percent(g.utilisation)} of {kw(g.capacity_kw)}"
+                   + (f" (margin {percent(g.margin)})" if g.margin is not None else ""))
     return out
 
 

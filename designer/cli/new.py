@@ -65,6 +65,10 @@ def add_parser(subparsers) -> None:
                    help="the hall's facility water: an ASHRAE class W32, W40 or W45 (warmest supply, °C), or none: "
                         "no facility water, where a liquid-cooled rack is an error (default: W32 where there is "
                         "liquid heat)")
+    s.add_argument("--altitude-m", metavar="M", help="the site's altitude above sea level, m (default 0): above "
+                                                     "1,525 m generators, above 1,000 m the UPS deliver less")
+    s.add_argument("--ambient-c", metavar="C", help="the site's design outdoor ambient, °C: above 40 °C generators "
+                                                    "deliver less (default: not stated, not derated)")
     s.add_argument("--hall-cooling-kw", metavar="KW", help="heat the hall's air system removes (default: fitted)")
     s.add_argument("--hall-liquid-kw", metavar="KW", help="heat the facility water loop takes (default: fitted)")
     s.add_argument("--phases", metavar="SUS", nargs="?", const="1",
@@ -136,6 +140,8 @@ def spec_from_args(args) -> SuperpodSpec:
         hall_power_kw=_hall_kw(args),
         floor_kg_m2=_positive(args.floor_kg_m2, "--floor-kg-m2", 100_000.0),
         facility_water=args.facility_water,
+        altitude_m=0.0 if args.altitude_m is None else _float(args.altitude_m, "--altitude-m"),
+        ambient_c=_float(args.ambient_c, "--ambient-c"),
         hall_cooling_kw=_float(args.hall_cooling_kw, "--hall-cooling-kw"),
         hall_liquid_kw=_float(args.hall_liquid_kw, "--hall-liquid-kw"),
         phase_sus=_int(args.phases, "--phases"), name=args.name or "",

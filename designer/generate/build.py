@@ -194,7 +194,7 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     it_max, liquid, air = power.it_max_kw, float(cooling["liquid_kw"]), float(cooling["air_kw"])
     project = with_capacities(project, spec, it_max, liquid, air)
     facility = facility_for(power, ctx.arrays, liquid, settings, hall_kw=project.halls[0].power_capacity_kw,
-                            water=spec.facility_water)
+                            water=spec.facility_water, altitude_m=spec.altitude_m, ambient_c=spec.ambient_c)
     project = project.with_hall(replace(project.halls[0], facility=facility))
     gpus = units * profile.gpus_per_node
     out = Generated(project, spec, profile, net, sus, units, gpus, grid, notes, it_max, liquid, air)

@@ -9,7 +9,12 @@ a facility water class. Each is the smallest standard size that carries the desi
   the CDU pumps it carries (designer/facility.py: pumps on the UPS by default), and at least the hall's
   stated IT power capacity: the hall's power limit is the UPS's source, so the two never disagree.
 - Generators: 1,600 kW units, the continuous rating of a Caterpillar 3516B-HD (2,000 kVA at 0.8
-  PF, [P*]), since Tier III counts generators at a rating with no runtime limit; N+1 on IT x PUE.
+  PF, [P*]), since Tier III counts generators at a rating with no runtime limit; enough running units that
+  IT x PUE stays within the generators' design margin at the site's derating, paralleled in blocks of at most
+  eight running units with one spare each (N+1 per block: one spare over a whole campus's units is no
+  redundancy a block's switchgear can use; the block size is planning practice, [U]).
+- Every level within its design margin (designer/facility.py: the busway with a feed lost within 80 %, the
+  UPS and the generators within 90 %), at the site's altitude and ambient (designer/power/derating.py).
 - Aisles: hot-aisle containment, the case the 25-30 kW per-rack air limit assumes.
 - Facility water: as the user states it (``--facility-water``: W32, W40, W45 or none), else W32 where the
   hall has liquid load; with the in-row CDU's 5 K approach W32 gives the racks 37 °C, under the NVL72's
@@ -23,18 +28,23 @@ import numpy as np
 
 from ..facility import Facility
 from ..power.chain import busiest_runs
+from ..power.derating import generator_factor, ups_factor
 from ..power.feeds import SQRT3
 
 BUSWAY_AMPS = (250.0, 400.0, 800.0)
 BUSWAY_V = 415.0
 UPS_MODULE_KW = 1200.0
 GENERATOR_KW = 1600.0
+#: running units per paralleled block of generators, each block with its own spare
+GENERATOR_BLOCK_RUNNING = 8
 
 
 def facility_for(power, arrays, liquid_kw: float, settings, *, hall_kw: float | None = None,
-                 water: str | None = None) -> Facility:
+                 water: str | None = None, altitude_m: float = 0.0, ambient_c: float | None = None) -> Facility:
     """The facility that carries a design, given its power result (``analyze_power``) and arrays; its UPS
-    carries the hall's stated IT power ``hall_kw`` too, and ``water`` is the stated facility water class."""
+    carries the hall's stated IT power ``hall_kw`` too, ``water`` is the stated facility water class, and the
+    site's ``altitude_m`` and ``ambient_c`` derate the UPS and generators."""
+    margins = Facility()  # the default design margins
     power_section, feeds = power.section, power.feeds
     order, row_of = arrays.rows
     in_row = np.bincount(row_of, minlength=len(order))
@@ -48,7 +58,8 @@ def facility_for(power, arrays, liquid_kw: float, settings, *, hall_kw: float | 
                          for s in "ab")
         fits = [a for a in BUSWAY_AMPS
                 if worst_normal <= SQRT3 * BUSWAY_V * a * settings.power_factor / 1000.0 * settings.derating
-                and worst_fail <= SQRT3 * BUSWAY_V * a * settings.power_factor / 1000.0 * settings.failover_derating]
+                and worst_fail <= SQRT3 * BUSWAY_V * a * settings.power_factor / 1000.0
+                * min(settings.failover_derating, margins.distribution_margin)]
         if fits:
             amps = fits[0]
             break
@@ -56,11 +67,17 @@ def facility_for(power, arrays, liquid_kw: float, settings, *, hall_kw: float | 
                    default=0.0)
     per_side = max(per_side, hall_kw or 0.0)
     per_side += power_section.get("cooling_on_ups_kw", 0.0)  # the survivor of 2N carries all the pumps
-    modules = max(1, math.ceil(per_side / UPS_MODULE_KW - 1e-9))
-    facility_kw = power_section["it_max_kw"] * settings.pue
-    generators = max(1, math.ceil(facility_kw / GENERATOR_KW - 1e-9)) + 1
+    module = UPS_MODULE_KW * ups_factor(altitude_m) * margins.ups_margin
+    modules = max(1, math.ceil(per_side / module - 1e-9))
+    # the generators carry IT x PUE, or IT and the modelled cooling where that is more, as the analysis checks
+    facility_kw = max(power_section["it_max_kw"] * settings.pue,
+                      power_section["it_max_kw"] + power_section.get("cooling_equipment_kw", 0.0))
+    unit = GENERATOR_KW * generator_factor(altitude_m, ambient_c) * margins.generator_margin
+    running = max(1, math.ceil(facility_kw / unit - 1e-9))
+    blocks = math.ceil(running / GENERATOR_BLOCK_RUNNING)
     return Facility(distribution="busway", distribution_amps=amps, distribution_voltage_v=BUSWAY_V,
                     distribution_runs=runs,
                     ups_scheme="2N", ups_module_kw=UPS_MODULE_KW, ups_modules=min(modules, 1000),
-                    generator_kw=GENERATOR_KW, generators=min(generators, 1000), generator_redundant=1,
+                    generator_kw=GENERATOR_KW, generators=min(running + blocks, 1000), generator_redundant=1,
+                    generator_blocks=min(blocks, 100), altitude_m=altitude_m, ambient_c=ambient_c,
                     containment="hot", water_class=water if water is not None else "W32" if liquid_kw > 0 else None)

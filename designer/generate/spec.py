@@ -106,6 +106,10 @@ class SuperpodSpec:
     floor_kg_m2: float | None = None
     #: the hall's facility water: an ASHRAE class W32 / W40 / W45 or "none"; None: W32 where there is liquid heat
     facility_water: str | None = None
+    #: the site: altitude in m above sea level and design outdoor ambient in °C (None: not stated), which derate
+    #: the generators and the UPS the hall is given
+    altitude_m: float = 0.0
+    ambient_c: float | None = None
     #: scalable units per build phase; None builds everything at once
     phase_sus: int | None = None
     name: str = ""
@@ -292,6 +296,8 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
         if water is None:
             raise GenerateError(f"--facility-water: one of none, {', '.join(WATER_CLASSES)} (ASHRAE facility water "
                                 f"classes, the warmest supply in °C), got {spec.facility_water!r:.40}")
+    altitude = _number(spec.altitude_m, "--altitude-m (m above sea level)", -500.0, 5000.0)
+    ambient = None if spec.ambient_c is None else _number(spec.ambient_c, "--ambient-c (°C)", -60.0, 60.0)
     phase = None if spec.phase_sus is None else _whole(spec.phase_sus, "scalable units per phase", hi=100_000)
     if phase is not None and sus is not None and math.ceil(sus / phase) > MAX_PHASES:
         raise GenerateError(f"{math.ceil(sus / phase)} phases of {phase} scalable unit{'s' if phase != 1 else ''} "
@@ -315,7 +321,8 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
                    storage_tier=storage_tier, storage_pb=storage_pb, storage_appliance=appliance,
                    name=name, rails=rails, oversubscription=over, tiers=tiers, networks=networks, hall=hall,
                    phase_sus=phase, gpu_power_w=gpu_w, fabric=fabric, planes=planes,
-                   core_oversubscription=core_over, floor_kg_m2=floor, facility_water=water, **caps)
+                   core_oversubscription=core_over, floor_kg_m2=floor, facility_water=water,
+                   altitude_m=altitude, ambient_c=ambient, **caps)
 
 
 def _check_parts(catalog: Catalog, profile: SystemProfile, switch, planes: int) -> None:

@@ -33,6 +33,7 @@ import numpy as np
 from ..formatting import kw
 from ..facility import DISTRIBUTION_NAMES, Facility
 from ..findings import Finding
+from .derating import generator_factor, ups_factor
 from .feeds import SQRT3, RackFeeds, imbalance
 
 
@@ -105,6 +106,9 @@ def _rows(arrays, feeds: RackFeeds, sides: dict, racks_in_row: np.ndarray, halls
     per_run = np.array([SQRT3 * halls[h].facility.distribution_voltage_v * a * s.power_factor / 1000.0 if a else 0.0
                         for (h, _), a in zip(order, amps)])
     cont, fail_cap = per_run * s.derating, per_run * s.failover_derating
+    # with a feed lost the survivor carries the row for as long as the repair takes: a continuous load, held to
+    # the hall's design margin (a warning; over the failover rating is redundancy lost)
+    margin = per_run * np.array([halls[h].facility.distribution_margin for h, _ in order])
     rated = per_run > 0
     row_util = np.zeros(nr)
     cols = {}
@@ -116,7 +120,7 @@ def _rows(arrays, feeds: RackFeeds, sides: dict, racks_in_row: np.ndarray, halls
         util, fo_util = _ratio(d["run_normal"], cont), _ratio(d["run_failover"], fail_cap)
         row_util = np.maximum.reduce([row_util, util, fo_util])
         cols[side] = _side_columns(d, util, fo_util, rated)
-        _row_findings(findings, order, halls, amps, runs, side, d, per_run, cont, fail_cap, s)
+        _row_findings(findings, order, halls, amps, runs, side, d, per_run, cont, fail_cap, s, margin)
     for i, (h, row) in enumerate(order):
         if not row and halls[h].facility.distribution_amps is not None:
             findings.append(Finding("info", "rack-without-row",
@@ -150,8 +154,11 @@ def _hall_ups(hall, hall_rows: list[int], sides: dict, findings: list[Finding], 
     f = hall.facility
     util = 0.0
     systems = _ups_systems(f, hall_rows, sides)
-    capacity, spare = _ups_capacity(f)
-    installed = f.ups_modules * f.ups_module_kw
+    rated, spare = _ups_capacity(f)
+    derate = ups_factor(f.altitude_m)
+    # at the site: a UPS above 1,000 m delivers less than its nameplate
+    capacity, installed = rated * derate, f.ups_modules * f.ups_module_kw * derate
+    margin_kw = capacity * f.ups_margin
     cool_normal, cool_fo = _cooling_shares(f, cooling)
     listed = []
     for name, it_normal, it_fo, pk in systems:
@@ -160,9 +167,18 @@ def _hall_ups(hall, hall_rows: list[int], sides: dict, findings: list[Finding], 
         listed.append({"name": name, "capacity_kw": _r(capacity), "installed_kw": _r(installed),
                        "normal_kw": _r(normal), "failover_kw": _r(fo), "peak_kw": _r(pk),
                        "cooling_kw": _r(cool_normal), "cooling_failover_kw": _r(cool_fo),
-                       "utilisation": _share(normal, capacity), "failover_utilisation": _share(fo, capacity)})
+                       "utilisation": _share(normal, capacity), "failover_utilisation": _share(fo, capacity),
+                       "margin_kw": _r(margin_kw)})
         label = f"{name} in {hall.label}"
         worst = max(normal, fo)
+        if capacity + 1e-9 >= worst > margin_kw + 1e-9:
+            findings.append(Finding("warning", "ups-over-margin",
+                                    f"{label} must carry {kw(worst)}" + (" when its partner is lost" if fo > normal
+                                                                          else "")
+                                    + f", {worst / capacity:.1%} of its {kw(capacity)}: over the "
+                                    f"{f.ups_margin:.0%} design margin ({kw(margin_kw)})"
+                                    + (f" at {f.altitude_m:g} m, where it delivers {derate:.0%} of its rating"
+                                       if derate < 1.0 else "") + "; add UPS modules", where))
         if cooling > 0 and worst > capacity + 1e-9:
             pumps = cool_fo if fo >= normal else cool_normal
             it_only = it_fo if fo >= normal else it_normal
@@ -195,15 +211,17 @@ def _hall_ups(hall, hall_rows: list[int], sides: dict, findings: list[Finding], 
                                 f"the N+1 UPS in {hall.label} has one module: it has no spare", where))
     return ({"hall": hall.id, "scheme": f.ups_scheme, "modules": f.ups_modules,
              "spare_modules": spare, "module_kw": f.ups_module_kw,
-             "blocks": f.ups_blocks if f.ups_scheme == "DR" else None, "systems": listed}, util)
+             "blocks": f.ups_blocks if f.ups_scheme == "DR" else None, "systems": listed,
+             "derating": round(derate, 4), "margin": f.ups_margin}, util)
 
 
 def _ups_it_capacity(f: Facility, cooling: float) -> float:
     """The IT load a hall's UPS carries with its redundancy kept (a 2N side alone, an N+1 system with its spare
-    out, n - 1 of a DR scheme's blocks), less the cooling equipment it carries."""
+    out, n - 1 of a DR scheme's blocks), within its design margin at the site, less the cooling equipment it
+    carries."""
     capacity, _ = _ups_capacity(f)
     systems = f.ups_blocks - 1 if f.ups_scheme == "DR" else 1
-    return max(capacity * systems - cooling, 0.0)
+    return max(capacity * ups_factor(f.altitude_m) * f.ups_margin * systems - cooling, 0.0)
 
 
 def _hall_limit_finding(hall, it_capacity: float, cooling: float, findings: list[Finding], where: str) -> None:
@@ -215,7 +233,8 @@ def _hall_limit_finding(hall, it_capacity: float, cooling: float, findings: list
     less = f" less {kw(cooling)} of {_cooling_names(f)}" if cooling > 0 else ""
     findings.append(Finding("warning", "hall-power-over-ups",
                             f"{hall.label} states {kw(stated)} of IT power, but its {f.ups_scheme} UPS carries "
-                            f"{kw(it_capacity)} of IT with its redundancy kept{less}: the lower is the hall's real "
+                            f"{kw(it_capacity)} of IT with its redundancy kept, within its {f.ups_margin:.0%} "
+                            f"margin{less}: the lower is the hall's real "
                             "limit; add UPS modules or lower the hall's power capacity", where))
 
 
@@ -226,20 +245,33 @@ def _cooling_names(f: Facility) -> str:
 def _hall_generators(hall, load: float, findings: list[Finding], where: str) -> dict:
     """A hall's generators against its facility load."""
     f = hall.facility
-    cap_all = f.generators * f.generator_kw
-    cap_n = (f.generators - f.generator_redundant) * f.generator_kw
+    derate = generator_factor(f.altitude_m, f.ambient_c)
+    unit = f.generator_kw * derate  # what one unit delivers at the site
+    spares = f.generator_redundant * f.generator_blocks
+    cap_all = f.generators * unit
+    cap_n = (f.generators - spares) * unit
+    margin_kw = cap_n * f.generator_margin
     out = {"hall": hall.id, "units": f.generators, "unit_kw": f.generator_kw,
-           "redundant": f.generator_redundant, "load_kw": _r(load), "capacity_kw": _r(cap_n),
-           "installed_kw": _r(cap_all), "utilisation": _share(load, cap_n)}
+           "redundant": f.generator_redundant, "blocks": f.generator_blocks, "load_kw": _r(load),
+           "capacity_kw": _r(cap_n), "installed_kw": _r(cap_all), "utilisation": _share(load, cap_n),
+           "derating": round(derate, 4), "margin": f.generator_margin, "margin_kw": _r(margin_kw)}
     label = f"the generators of {hall.label}"
+    site = (f" ({derate:.0%} of their rating at {f.altitude_m:g} m"
+            + (f" and {f.ambient_c:g} °C" if f.ambient_c is not None else "") + ")") if derate < 1.0 else ""
+    blocks = f" in each of {f.generator_blocks} blocks" if f.generator_blocks > 1 else ""
     if load > cap_all + 1e-9:
         findings.append(Finding("error", "generator-over-capacity",
-                                f"{label} ({f.generators} x {f.generator_kw:g} kW) cannot carry the "
+                                f"{label} ({f.generators} x {f.generator_kw:g} kW{site}) cannot carry the "
                                 f"{kw(load)} facility load", where))
     elif load > cap_n + 1e-9:
         findings.append(Finding("warning", "generator-redundancy-lost",
-                                f"{label}: with {f.generator_redundant} unit(s) out, {kw(cap_n)} is left "
-                                f"for {kw(load)}: not N+{f.generator_redundant}", where))
+                                f"{label}: with {f.generator_redundant} unit(s) out{blocks}, {kw(cap_n)} is left "
+                                f"for {kw(load)}: not N+{f.generator_redundant}{site}", where))
+    elif load > margin_kw + 1e-9:
+        findings.append(Finding("warning", "generator-over-margin",
+                                f"{label} carry {kw(load)}, {load / cap_n:.1%} of the {kw(cap_n)} left with "
+                                f"{f.generator_redundant} unit(s) out{blocks}{site}: over the "
+                                f"{f.generator_margin:.0%} design margin ({kw(margin_kw)}); add a unit", where))
     return out
 
 
@@ -357,16 +389,18 @@ def _ratio(load: np.ndarray, cap: np.ndarray) -> np.ndarray:
     return np.divide(load, cap, out=np.zeros(np.shape(load)), where=cap > 0)
 
 
-def _row_findings(out: list, order, halls, amps, runs, side: str, d: dict, full, cont, fail_cap, s) -> None:
+def _row_findings(out: list, order, halls, amps, runs, side: str, d: dict, full, cont, fail_cap, s,
+                  margin) -> None:
     """Each rated row element (its busiest run) over its continuous limit, over its rating on failover or at the
-    peak, or out of phase balance."""
+    peak, over its design margin on failover, or out of phase balance."""
     normal, fo, pk, imb, ph = d["run_normal"], d["run_failover"], d["run_peak"], d["imbalance"], d["phases"]
     rated = full > 0
     over = rated & (normal > cont + 1e-9)
     lost = rated & ~over & (fo > fail_cap + 1e-9)
+    thin = rated & ~over & ~lost & (fo > margin + 1e-9)
     peak = rated & ~over & (pk > normal + 1e-9) & (pk > full + 1e-9)
     unbalanced = rated & (imb > s.phase_imbalance_limit) & (d["normal"] > 0.5 * cont * runs)
-    for i in np.nonzero(over | lost | peak | unbalanced)[0]:
+    for i in np.nonzero(over | lost | peak | unbalanced | thin)[0]:
         h, row = order[i]
         f = halls[h].facility
         where = f"hall:{halls[h].id}"
@@ -380,6 +414,12 @@ def _row_findings(out: list, order, halls, amps, runs, side: str, d: dict, full,
             out.append(Finding("warning", "distribution-redundancy-lost",
                                f"{name} must carry {kw(fo[i])} when feed {'B' if side == 'a' else 'A'} is lost, "
                                f"over its {kw(fail_cap[i])}: redundancy lost", where))
+        if thin[i]:
+            out.append(Finding("warning", "distribution-over-margin",
+                               f"{name} must carry {kw(fo[i])} when feed {'B' if side == 'a' else 'A'} is lost, "
+                               f"{fo[i] / full[i]:.1%} of its {kw(full[i])} rating: over the "
+                               f"{f.distribution_margin:.0%} design margin for a load that lasts as long as the "
+                               "repair", where))
         if peak[i]:
             out.append(Finding("warning", "transient-over-rating",
                                f"{name}: transient peaks reach {kw(pk[i])}, over its {kw(full[i])} rating",

@@ -147,6 +147,8 @@ class UpsSystem:
     #: the cooling equipment it carries (its share in normal operation, and with its partner lost)
     cooling_kw: float = 0.0
     cooling_failover_kw: float = 0.0
+    #: what it may carry within the hall's UPS design margin (of its capacity at the site)
+    margin_kw: float | None = None
 
 
 @view
@@ -162,6 +164,9 @@ class UpsPlant:
     #: the hall's cooling equipment on the UPS, and the IT load the UPS carries with its redundancy kept
     cooling_on_ups_kw: float = 0.0
     it_capacity_kw: float | None = None
+    #: the share of its rating it delivers at the site's altitude, and the design margin it is held to
+    derating: float = 1.0
+    margin: float | None = None
 
 
 @view
@@ -175,6 +180,12 @@ class GeneratorPlant:
     capacity_kw: float
     installed_kw: float
     utilisation: float | None
+    #: paralleled blocks, each N + ``redundant``; the share of their rating they deliver at the site; the design
+    #: margin and the load it allows
+    blocks: int = 1
+    derating: float = 1.0
+    margin: float | None = None
+    margin_kw: float | None = None
 
 
 @view

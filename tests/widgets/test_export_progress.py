@@ -54,7 +54,8 @@ def window(qtbot, catalog, recorder):
 
 
 def test_the_menu_lists_every_registered_format(window):
-    assert [a.text() for a in window.export_menu.actions()] == [f"{f.title}…" for f in FORMATS.values()]
+    assert [a.text() for a in window.export_menu.actions()] == [f"{f.title}…" for f in FORMATS.values()] + [
+        "", "Push to NetBox…"]
     assert "GPU count…" in [a.text() for a in window.export_menu.actions()]
 
 

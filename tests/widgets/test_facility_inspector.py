@@ -144,8 +144,9 @@ def test_the_hall_shows_its_ups_generators_and_rows(window):
     assert "UPS A: 593.4 kW of 2,400.0 kW (25 %) · 1,186.8 kW (49 %) if UPS B fails" in text
     assert f"UPS B: {kw(b.normal_kw)} of 2,400.0 kW" in text
     gen = window.analysis.power.generators[0]
-    assert (f"Generators: 2 × 1,600.0 kW, 1 spare: {kw(gen.load_kw)} of 1,600.0 kW "
-            f"({percent(gen.utilisation)})") in text
+    # three units, one spare: the sample's 1,490.8 kW within 90 % of the two left
+    assert (f"Generators: 3 × 1,600.0 kW, 1 spare: {kw(gen.load_kw)} of 3,200.0 kW "
+            f"({percent(gen.utilisation)}) · margin 90 %") in text
     table = window.inspector.hall_figures.rows
     rows = window.analysis.power.rows
     assert table.rowCount() == len(rows)

@@ -39,12 +39,20 @@ NUMBERS = {
     "generators": ("Generators", "", 1000, None, "none", 0),
     "generator_kw": ("Generator rating", " kW", 100000, 1, "not set", 0),
     "generator_redundant": ("Spare generators", "", 999, None, None, 0),
+    "generator_blocks": ("Generator blocks", "", 100, None, None, 1),
+    "distribution_margin": ("Row margin, feed lost", " %", 100, 0, None, 50),
+    "ups_margin": ("UPS margin", " %", 100, 0, None, 50),
+    "generator_margin": ("Generator margin", " %", 100, 0, None, 50),
+    "altitude_m": ("Site altitude", " m", 5000, 0, None, -500),
+    "ambient_c": ("Design ambient", " °C", 60, 0, "not stated", -60),
     "tile_point_kg": ("Tile point rating", " kg", 100000, 0, "not set", 0),
     "tile_rolling_kg": ("Tile rolling rating", " kg", 100000, 0, "not set", 0),
     "aisle_mm": ("Aisle", " mm", 20000, 0, None, 0),
 }
 #: Settings where the lowest value of the box means "not set" (None in the facility).
-OPTIONAL = {"distribution_amps", "ups_module_kw", "generator_kw", "tile_point_kg", "tile_rolling_kg"}
+OPTIONAL = {"distribution_amps", "ups_module_kw", "generator_kw", "tile_point_kg", "tile_rolling_kg", "ambient_c"}
+#: Settings kept as a share (0.8) and shown as a percentage (80 %).
+PERCENT = {"distribution_margin", "ups_margin", "generator_margin"}
 #: (setting, label, [(value, text)]) of the choices, UNSET standing for None.
 CHOICES = {
     "distribution": ("Distribution", [(d, DISTRIBUTION_NAMES[d]) for d in DISTRIBUTIONS]),
@@ -64,7 +72,8 @@ GROUPS = [
     ("Row power distribution", ["distribution", "distribution_amps", "distribution_voltage_v", "distribution_runs"]),
     ("UPS", ["ups_scheme", "ups_module_kw", "ups_modules", "ups_redundant_modules", "ups_blocks", "cdu_on_ups",
              "crah_on_ups"]),
-    ("Generators", ["generators", "generator_kw", "generator_redundant"]),
+    ("Generators", ["generators", "generator_kw", "generator_redundant", "generator_blocks"]),
+    ("Margins and site", ["distribution_margin", "ups_margin", "generator_margin", "altitude_m", "ambient_c"]),
     ("Air and water", ["inlet_class", "containment", "water_class"]),
     ("Floor", ["tile_point_kg", "tile_rolling_kg", "aisle_mm"]),
 ]
@@ -74,7 +83,15 @@ TOOLTIPS = {
     "ups_modules": "Modules per system (2N: per side; DR: per block)",
     "ups_redundant_modules": "Spare modules inside one system (an N+1 system of 4 has 1)",
     "ups_blocks": "Distributed redundant only: systems sharing the hall, any one of which may fail",
-    "generator_redundant": "Units that may be out while the rest carry the facility load",
+    "generator_redundant": "Spare units in each block: the rest of the block carries its share with these out",
+    "generator_blocks": "Paralleled blocks of generators, each with its own spares (N+1 per block)",
+    "distribution_margin": "The share of its rating a row's busway may carry with the other feed lost (a lost feed "
+                           "lasts as long as the repair: a continuous load, 80 % by NEC)",
+    "ups_margin": "The share of its capacity at the site a UPS system may carry, with its partner lost",
+    "generator_margin": "The share of what the generators deliver at the site, with the spares out, the facility "
+                        "load may take",
+    "altitude_m": "Above 1,525 m generators, above 1,000 m the UPS deliver less than their rating",
+    "ambient_c": "The site's design outdoor temperature: above 40 °C generators deliver less",
     "containment": "Every row's aisle containment, unless a row states its own; it sets the air a rack may reject",
     "cdu_on_ups": "Whether the UPS carries the CDUs' pumps (counted in its load); a cold-plate rack overheats in "
                   "seconds without them",
@@ -128,7 +145,7 @@ class FacilityForm(Section):
             box = QDoubleSpinBox()
             box.setDecimals(decimals)
             box.setRange(minimum, maximum)
-            box.valueChanged.connect(lambda v, k=key: self._edit(k, (float(v) or None) if k in OPTIONAL else float(v)))
+            box.valueChanged.connect(lambda v, k=key, b=box: self._edit(k, self._value_of(k, b, v)))
         box.setSuffix(suffix)
         box.setGroupSeparatorShown(True)  # 1,200.0 kW, as the figures of the analysis are written
         box.setKeyboardTracking(True)
@@ -137,6 +154,13 @@ class FacilityForm(Section):
         box.editingFinished.connect(self._show_model)  # a refused number must not stay on screen as if it held
         self.numbers[key] = box
         return box
+
+    @staticmethod
+    def _value_of(key: str, box: QDoubleSpinBox, shown: float) -> float | None:
+        """The facility's value of what a box shows: None at an optional box's lowest value, a share of a %."""
+        if key in OPTIONAL and shown <= box.minimum():
+            return None
+        return float(shown) / 100.0 if key in PERCENT else float(shown)
 
     # ---- edits ------------------------------------------------------------------------
     def _edit(self, key: str, value, snap_back: bool = False) -> None:
@@ -174,7 +198,7 @@ class FacilityForm(Section):
                 combo.setCurrentIndex(max(0, combo.findData(UNSET if value is None else value)))
             for key, box in self.numbers.items():
                 value = getattr(f, key)
-                value = box.minimum() if value is None else value
+                value = box.minimum() if value is None else value * 100.0 if key in PERCENT else value
                 if box.value() != value:
                     box.setValue(value)
             self.numbers["ups_blocks"].setEnabled(f.ups_scheme == "DR")  # only a DR scheme has blocks

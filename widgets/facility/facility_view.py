@@ -231,11 +231,14 @@ def hall_power_lines(analysis, hall_id: str) -> list[Line]:
         text = f"{scheme} · {formatting.count(ups.modules, 'module')} of {kw(ups.module_kw)}"
         text += f", {spare} spare" if spare else ""
         text += f" · {ups.blocks} blocks" if ups.blocks else ""
+        text += f" · {pct(ups.derating)} of rating at the site" if ups.derating < 1.0 else ""
+        text += f" · margin {pct(ups.margin)}" if ups.margin is not None else ""
         out.append(Line("UPS", text))
         systems = ups.systems
         for system in systems:
             text = f"{kw(system.normal_kw)} of {kw(system.capacity_kw)} ({pct(system.utilisation)})"
-            over = is_over(system.utilisation) or is_over(system.failover_utilisation)
+            over = is_over(system.utilisation) or is_over(system.failover_utilisation) or (
+                system.margin_kw is not None and max(system.normal_kw, system.failover_kw) > system.margin_kw + 1e-9)
             if scheme in ("2N", "DR"):
                 partner = ("a block" if scheme == "DR" else
                            next((s.name for s in systems if s is not system), "its partner"))
@@ -245,9 +248,13 @@ def hall_power_lines(analysis, hall_id: str) -> list[Line]:
     if gen is None:
         out.append(Line("Generators", "none set, not checked", muted=True))
     else:
-        text = (f"{gen.units} × {kw(gen.unit_kw)}, {gen.redundant} spare: "
+        blocks = f" in each of {gen.blocks} blocks" if gen.blocks > 1 else ""
+        text = (f"{gen.units} × {kw(gen.unit_kw)}, {gen.redundant} spare{blocks}: "
                 f"{kw(gen.load_kw)} of {kw(gen.capacity_kw)} ({pct(gen.utilisation)})")
-        out.append(Line("Generators", text, is_over(gen.utilisation)))
+        text += f" · {pct(gen.derating)} of rating at the site" if gen.derating < 1.0 else ""
+        text += f" · margin {pct(gen.margin)}" if gen.margin is not None else ""
+        over = is_over(gen.utilisation) or (gen.margin_kw is not None and gen.load_kw > gen.margin_kw + 1e-9)
+        out.append(Line("Generators", text, over))
     return out
 
 
