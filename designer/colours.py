@@ -108,3 +108,10 @@ BAND_COLOURS["no_data"] = NO_DATA
 def load_colour(share: float | None) -> str:
     """The fill of the band ``share`` falls in."""
     return BAND_COLOURS[load_band(share)][0]
+
+#: The single-line diagram: each feed's wires (A and B apart by hue and by lightness, Okabe–Ito blue and
+#: vermillion), a box's fill by what it is, and the outline of a box loaded past its design margin.
+SLD_FEEDS: dict[str, str] = {"A": "#0072B2", "B": "#D55E00", "": "#38414D"}
+SLD_FILLS: dict[str, str] = {"utility": "#E6ECF3", "generators": "#F3EBDC", "switchgear": "#ECEFF3",
+                             "ups": "#E3F0EA", "busway": "#F7F7F2", "racks": "#FFFFFF"}
+SLD_OVER = SEVERITY["warning"]

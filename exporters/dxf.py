@@ -46,6 +46,7 @@ from designer.rack_roles import ROLES, rack_role
 
 from . import pdf_style as st
 from .base import ExportError
+from .dxf_single_line import add_single_lines
 from .fabric_text import planes_text, rack_planes, switches_label, switches_value
 from .plan_drawing import grid_segments
 
@@ -255,6 +256,10 @@ def write_dxf(analysis: Analysis, path) -> str:
         name = msp.add_text(_text_value(h.name or h.id), height=size, dxfattribs={"layer": TITLE, "style": STYLE})
         name.set_placement((bx0 + offsets[h.id], -by0 + size * 0.8), align=TextEntityAlignment.BOTTOM_LEFT)
         maxy = max(maxy, -by0 + size * 2)
+    # each hall's single-line diagram to the right of the plans, as tall as the tallest hall
+    span = max(bounds[h.id][3] - bounds[h.id][1] for h in project.halls)
+    maxx = add_single_lines(doc, msp, analysis, maxx + span * 0.1, -min(bounds[h.id][1] for h in project.halls),
+                            span, _text_value, STYLE)
     title_bottom, title_right = _title_block(msp, analysis, on, offsets, drawn.roles, drawn.cdus, drawn.others,
                                              minx, maxx, miny, plane_names)
     miny, maxx = min(miny, title_bottom), max(maxx, title_right)
@@ -537,7 +542,9 @@ def _title_block(msp, analysis, on, offsets, role_count, cdu_count, other_count,
                  f"shifted {quantity(dx, 'mm')} along X: a plan point (x, y) is drawn at (x + {number(dx)}, -y)")
         lines.append((f"{_text_value(hl.name or hl.id)}: {where}.", h2))
     lines.append(("Layers: racks by role (RACKS-*), RACK-FRONTS (cold-aisle edge), CLEARANCE-FRONT and "
-                  "CLEARANCE-REAR (space kept free), CDUS, LABELS-*.", h2))
+                  "CLEARANCE-REAR (space kept free), CDUS, LABELS-*"
+                  + (", POWER-SINGLE-LINE-* (each hall's single-line diagram, right of the plans, not to scale)"
+                     if "POWER-SINGLE-LINE" in msp.doc.layers else "") + ".", h2))
     if plane_names:
         fa = analysis.fabric
         tiers = switches_label(fa).split(": ", 1)[1]

@@ -11,6 +11,7 @@ from reportlab.platypus import PageBreak
 
 from designer.formatting import kw, kw_pair, number, percent, quantity
 from designer.names import cdu_unit_name
+from designer.power.single_line import single_line
 from designer.views import PowerView, RowPower
 from designer.views.base import require
 
@@ -18,6 +19,7 @@ from ..fabric_text import is_ethernet, switches_label, switches_value, technolog
 from .goodput import storage
 from .layout import CONTENT_W
 from .plan import MAX_HALLS, PlanFlowable
+from .single_line import SingleLineFlowable
 from .text import cell, name, plural
 
 if TYPE_CHECKING:
@@ -134,6 +136,19 @@ def power_chain(quote: Quote, pw: PowerView) -> None:
         return
     quote.story += quote.minor("Power chain above the racks")
     quote.story.append(quote.table(rows, [CONTENT_W - 4 * 72] + [72] * 4, numeric=(1, 2, 3, 4)))
+    single_lines(quote, pw)
+
+
+def single_lines(quote: Quote, pw: PowerView) -> None:
+    """Each hall's single-line diagram (at most MAX_HALLS), utility to rows, with its ratings and loads."""
+    for hall in quote.project.halls[:MAX_HALLS]:
+        sl = single_line(pw, hall)
+        if sl is None:
+            continue
+        quote.story += quote.minor(f"{name(hall.label)}: single-line diagram")
+        quote.story.append(quote.p("Ratings and loads as above; A feed blue, B feed vermillion; a box outlined in "
+                                   "amber carries more than its design margin.", "Note"))
+        quote.story.append(SingleLineFlowable(sl))
 
 
 def cooling(quote: Quote) -> None:

@@ -105,7 +105,7 @@ def test_each_workspace_arranges_the_docks_for_its_work(make_window):
     w.workspaces.actions["layout"].trigger()
     _settle()
     assert w.elevation_dock.isVisible() and w.palette_dock.isVisible() and not w.heat_map_action.isChecked()
-    assert set(w.workspaces.actions) == set(WORKSPACES) == {"layout", "power", "network", "quote"}
+    assert set(w.workspaces.actions) == set(WORKSPACES) == {"layout", "power", "facility", "network", "quote"}
 
 
 def test_a_workspace_keeps_what_the_user_made_of_it(make_window, qtbot):

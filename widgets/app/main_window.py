@@ -32,6 +32,7 @@ from ..quote.bom_panel import BomPanel
 from ..cabling.cabling_panel import CablingPanel
 from ..dashboards.dashboards import DashboardPanel, totals_parts
 from .engine_runner import EngineRunner
+from ..facility.single_line_view import SingleLineView
 from ..quote.export_actions import ExportController
 from .file_actions import FileController
 from ..dashboards.findings_panel import FindingsPanel
@@ -134,6 +135,12 @@ class MainWindow(QMainWindow):
         self.hub.subscribe(self.findings.set_analysis)
         self.findings_dock = self._dock("Findings", "findings_dock", self.findings,
                                         Qt.DockWidgetArea.BottomDockWidgetArea)
+        self.single_line_dock = self._dock("Single-line diagram", "single_line_dock", None,
+                                           Qt.DockWidgetArea.RightDockWidgetArea)
+        self.single_line_dock.hide()
+        self._single_line = LazyPanel(self.single_line_dock, SingleLineView,
+                                      lambda panel: panel.set_analysis(self.hub.current))
+        self._single_line.follow(self.hub.analysisChanged)
         self.cabling_dock = self._dock("Cabling", "cabling_dock", None, Qt.DockWidgetArea.RightDockWidgetArea)
         self.cabling_dock.hide()
         # The cabling view works only while it is seen: a click on a rack costs nothing more when it is hidden,

@@ -108,7 +108,7 @@ def _build_view_menu(win) -> None:
     view_menu.addSeparator()
     win.workspace_menu = win.workspaces.build_menu(view_menu)
     for dock in (win.palette_dock, win.inspector_dock, win.elevation_dock, win.dashboards_dock,
-                 win.findings_dock, win.cabling_dock):
+                 win.findings_dock, win.cabling_dock, win.single_line_dock):
         view_menu.addAction(dock.toggleViewAction())
 
 

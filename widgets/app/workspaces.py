@@ -55,6 +55,11 @@ WORKSPACES: dict[str, Workspace] = {
     "power": Workspace("Power & cooling", left=("inspector_dock",), right=("dashboards_dock",),
                        bottom=("findings_dock",), left_px=360, right_px=470, bottom_px=190,
                        corners=FULL_HEIGHT_SIDES, heat_map=True),
+    # The hall's facility: its figures and settings in the inspector, the single-line diagram wide enough to read
+    # a three-row hall whole, what is wrong under the plan.
+    "facility": Workspace("Facility", left=("inspector_dock",), right=("single_line_dock",),
+                          bottom=("findings_dock",), left_px=340, right_px=640, bottom_px=190,
+                          corners=FULL_HEIGHT_SIDES, heat_map=True),
     "network": Workspace("Network", left=("inspector_dock",), right=("cabling_dock",), bottom=("findings_dock",),
                          left_px=320, right_px=520, bottom_px=190, corners=FULL_HEIGHT_SIDES),
     # The bill takes the window's width: part numbers, descriptions and prices side by side.
@@ -90,7 +95,7 @@ class WorkspaceController(QObject):
         """Dock attribute name -> dock, for every dock the window has."""
         win = self.window
         names = ("palette_dock", "inspector_dock", "elevation_dock", "dashboards_dock", "findings_dock",
-                 "cabling_dock")
+                 "cabling_dock", "single_line_dock")
         return {n: getattr(win, n) for n in names if getattr(win, n, None) is not None}
 
     # -- menu -------------------------------------------------------------------------------
