@@ -49,7 +49,7 @@ def test_a_2n_hall_is_two_chains_and_each_row_fed_by_both(b200):
     assert not any(b.over for b in sl.boxes)
     # boxes do not overlap and lie on the sheet
     for b in sl.boxes:
-        assert 0 <= b.x and b.x + b.w <= sl.width and 0 <= b.y and b.y + b.h <= sl.height
+        assert b.x >= 0 and b.x + b.w <= sl.width and b.y >= 0 and b.y + b.h <= sl.height
     for b in sl.boxes:
         for c in sl.boxes:
             if b is not c:
