@@ -93,7 +93,8 @@ def single_line(power, hall) -> SingleLine | None:
         site = f", {percent(gen.derating)}" if gen.derating < 1.0 else ""
         levels[0].append(Box("generators", "generators", "Generators",
                              (f"{gen.units} x {kw(gen.unit_kw)}, N+{gen.redundant}{blocks}{site}",
-                              f"load {kw(gen.load_kw)}", f"of {kw(gen.capacity_kw)}{_share(gen.load_kw, gen.capacity_kw)}"),
+                              f"load {kw(gen.load_kw)}",
+                              f"of {kw(gen.capacity_kw)}{_share(gen.load_kw, gen.capacity_kw)}"),
                              over=gen.margin_kw is not None and gen.load_kw > gen.margin_kw + 1e-9))
     # -- switchgear and UPS, one chain per system ------------------------------------------------------
     systems = {s.name: s for s in ups.systems} if ups is not None else {}
