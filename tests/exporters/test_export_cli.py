@@ -24,9 +24,9 @@ def test_export_cabling_csv(capsys, tmp_path):
     out = tmp_path / "cabling.csv"
     code, text, _ = run(capsys, "export", str(DGX_B200_SU), "--cabling", str(out))
     rows = list(csv.DictReader(out.open()))
-    # 508 links of the compute fabric, then 192 of the storage fabric
-    assert code == 0 and "700 links" in text and len(rows) == 700
-    assert [r["network"] for r in rows] == ["compute"] * 508 + ["storage"] * 192
+    # 508 links of the compute fabric, then 192 of the storage fabric, 98 of the in-band and 93 of the OOB network
+    assert code == 0 and "891 links" in text and len(rows) == 891
+    assert [r["network"] for r in rows] == ["compute"] * 508 + ["storage"] * 192 + ["inband"] * 98 + ["oob"] * 93
     assert all(float(r["length_m"]) > 0 and r["cable"] for r in rows)
 
 
