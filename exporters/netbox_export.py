@@ -39,6 +39,11 @@ The storage fabric: its links (:mod:`designer.storage.links`) follow the compute
 compute fabric's; a node's storage ports are ``S1``, ``S2`` …, a storage switch's ``cage/port``. The storage
 appliances are devices of role Storage with their types' YAML like any other.
 
+The management networks: the in-band and out-of-band links (:mod:`designer.management.links`) follow the storage
+fabric's (:mod:`.netbox_management`), labelled on from them, each cable's description naming its network
+(``OOB``, ``OOB uplink``, ``in-band``, ``in-band leaf-spine``); a system's ports are ``bmc``, ``inband1``,
+``inband2``, a switch's or appliance's management port ``mgmt0``; the 1 GbE ones are ``1000base-t``, cabled ``cat6a``.
+
 Twin-plane Ethernet (Spectrum-X) fabrics: a node's 800G cage carries one 400G port of each plane (cage 1:
 ports ``1/1``, plane A, and ``1/2``, plane B), and an SN5610 cage two 400G ports of one plane; each is its own
 ``400gbase-x-osfp`` interface, named as the cabling plan names it. A switch's plane (A, B) goes in the
@@ -73,7 +78,9 @@ from designer.rack_roles import device_role
 from . import pdf_style as st
 from .base import ExportError
 from .cell_text import csv_cell, csv_text
+from .cabling_management import management_cabling
 from .cabling_storage import storage_cabling
+from .netbox_management import ManagementWiring
 from .netbox_readme import readme
 from .netbox_storage import StorageWiring
 from .netbox_types import (COMMUNITY_TYPES, TYPES_FOLDER, _interface_type,
@@ -297,6 +304,11 @@ def write_netbox(analysis: Analysis, folder) -> str:
     rows["10-cables.csv"] += storage.cable_lines(dev_names, catalog, csv_field, num,
                                                  {m: CABLE_TYPES[m] for m in ("mmf", "smf")},
                                                  len(rows["10-cables.csv"]) + 1, f"{code}-")
+    # the management networks' after the storage fabric's
+    management = ManagementWiring(management_cabling(analysis))
+    rows["09-interfaces.csv"] += management.interface_lines(dev_names, csv_field)
+    rows["10-cables.csv"] += management.cable_lines(dev_names, csv_field, num, len(rows["10-cables.csv"]) + 1,
+                                                    f"{code}-")
 
     # -- write ------------------------------------------------------------------------------------
     for name in FILES:
