@@ -131,3 +131,17 @@ def test_ports_go_to_the_nearest_switch_with_room():
     # (rack 3, 3 m away) takes two and the last is left over
     assert got.tolist() == [1, 1, -1, 0, 0, -1]
     assert free.tolist() == [0, 0]
+
+
+def test_the_ras_4_su_fills_its_in_band_leaf_pair(b200_4su, catalog):
+    """The generator's one SN5600 leaf pair per 128 DGX gives each leaf 128 400 G ports: the 127 DGX take 127 of
+    them, the 7 management nodes the last one and 6 go without, and no port is left for the spine uplinks. The
+    16 OOB switches find 6 free 100 G ports on the two management leaves. Every shortfall is counted, and every
+    DGX still has its BMC link and both in-band links."""
+    links = management_links(b200_4su, catalog)
+    assert links.unconnected == {"inband": 12, "inband-uplink": 64, "oob-uplink": 26}
+    labels = [links.label(i) for i in links.a_dev.tolist()]
+    by_net = Counter((NETWORKS[n], lab.split("-")[0]) for n, lab in zip(links.network.tolist(), labels))
+    assert by_net["inband", "dgx"] == 2 * 127 and by_net["oob", "dgx"] == 127
+    oob = Counter(links.b_dev[links.network == NETWORKS.index("oob")].tolist())
+    assert len(oob) == 16 and max(oob.values()) == 48
