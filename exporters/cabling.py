@@ -1,5 +1,6 @@
 """The cabling plan as CSV: one row per fabric link, port to port, from the analysis' wiring plan, then the
-storage fabric's links (:mod:`exporters.cabling_storage`), each row's ``network`` saying which.
+storage fabric's links (:mod:`exporters.cabling_storage`) and the management networks' (OOB and in-band,
+:mod:`exporters.cabling_management`), each row's ``network`` saying which.
 
 Installers pull cables from it, so lengths are the orderable ones the fabric engine
 chose and a copper pair shows as two links that share one cable part.
@@ -21,7 +22,7 @@ from __future__ import annotations
 
 import csv
 from dataclasses import dataclass
-from itertools import islice
+from itertools import chain, islice
 
 import numpy as np
 
@@ -38,6 +39,7 @@ from designer.rack_roles import system_components
 from designer.rules import occupied_span
 
 from .base import ExportError
+from .cabling_management import management_cabling, management_columns
 from .cabling_storage import storage_cabling, storage_columns
 from .cell_text import csv_texts, needs_escape
 
@@ -46,9 +48,11 @@ EXTRA_COLUMNS = ("a_rack_name", "a_u", "b_rack_name", "b_u", "a_device_name", "b
                  "cable_part_number", "cable_ordering_part_number",
                  "a_transceiver_part_number", "b_transceiver_part_number", "a_label", "b_label")
 #: The plane of a twin-plane fabric (A, B; empty with one plane) comes after them, then the network a link is of
-#: ("compute", or "storage" on the storage fabric's rows after the compute fabric's), so the columns before
-#: each keep their places.
+#: ("compute"; "storage", "inband" or "oob" on the other networks' rows after the compute fabric's), so the
+#: columns before each keep their places.
 COLUMNS = LINK_COLUMNS + EXTRA_COLUMNS + ("plane", "network")
+#: The networks a plan's rows can be of, in the order the plan holds them.
+NETWORKS = ("compute", "storage", "inband", "oob")
 #: Between the near end and the far end on a label: plain ASCII, because label printers' fonts and
 #: a CSV opened in a spreadsheet without an encoding prompt both get an arrow wrong.
 LABEL_SEPARATOR = " > "
@@ -84,19 +88,21 @@ class CablingPlan:
         return sorted(set(self.text["plane"]) - {""})
 
     def of_network(self, network: str) -> np.ndarray:
-        """Per link: whether it is of ``network`` ("compute", "storage")."""
+        """Per link: whether it is of ``network`` (one of :data:`NETWORKS`)."""
         return np.asarray(self.text["network"], dtype=object) == network
 
     def networks(self) -> list[str]:
         """The networks the plan's links are of, compute first."""
         seen = set(self.text["network"])
-        return [n for n in ("compute", "storage") if n in seen]
+        return [n for n in NETWORKS if n in seen]
 
     def cables(self, plane: str | None = None, network: str | None = None) -> list[dict]:
         """The pull list of cables: one entry per catalog cable and orderable length, shortest first; of one
         plane's links with ``plane`` (the compute fabric's), of one network's with ``network``.
 
-        A copper pair (two links on one twin-port cable) counts once; links no cable reaches count none.
+        A copper pair (two links on one twin-port cable) counts once; links no cable reaches count none. A cable
+        the catalog lacks (a management network's patch cord) is listed by what the row calls it, without part
+        numbers.
         """
         cable, length = self.text["cable"], self.length_m
         keep = self.owner & ~np.isnan(length)
@@ -114,9 +120,10 @@ class CablingPlan:
                     counts[(cid, m)] = c
         out = []
         for (cid, m), n in counts.items():
-            dev = self.catalog.get(cid)
-            pn, ordering = cable_part_number(dev, m)
-            out.append({"cable": cid, "name": dev.name, "part_number": pn, "ordering_part_number": ordering,
+            dev = self.catalog.find(cid)
+            pn, ordering = cable_part_number(dev, m) if dev is not None else ("", "")
+            out.append({"cable": cid, "name": dev.name if dev is not None else cid, "part_number": pn,
+                        "ordering_part_number": ordering,
                         "length_m": m, "count": n, "total_length_m": round(m * n, 1)})
         return out
 
@@ -237,14 +244,20 @@ def cabling_plan(analysis: Analysis, *, for_csv: bool = False) -> CablingPlan:
     if fabric.error is not None:
         raise ExportError(f"the design's compute fabric cannot be built: {fabric.error}")
     compute = _compute_columns(analysis, for_csv)
-    links = storage_cabling(analysis)
-    if not len(links):
+    parts = [compute]
+    kw = {"for_csv": for_csv, "tray_units": _tray_units, "separator": LABEL_SEPARATOR}
+    for links, columns in ((storage_cabling(analysis), storage_columns),
+                           (management_cabling(analysis), management_columns)):
+        if len(links):
+            part = columns(analysis, links, **kw)
+            part["needs_quoting"] = part.pop("quoting")
+            parts.append(part)
+    if len(parts) == 1:
         return CablingPlan(**compute, catalog=analysis.catalog)
-    storage = storage_columns(analysis, links, for_csv=for_csv, tray_units=_tray_units, separator=LABEL_SEPARATOR)
-    quoting = bool(compute.pop("needs_quoting") | storage.pop("quoting"))
-    joined = {k: np.concatenate([compute[k], storage[k]]) for k in ("owner", "length_m", "a_cage", "b_cage")}
-    return CablingPlan({c: compute["text"][c] + storage["text"][c] for c in COLUMNS},
-                       {c: compute["numbers"][c] + storage["numbers"][c] for c in compute["numbers"]},
+    quoting = any(p.pop("needs_quoting") for p in parts)
+    joined = {k: np.concatenate([p[k] for p in parts]) for k in ("owner", "length_m", "a_cage", "b_cage")}
+    return CablingPlan({c: list(chain.from_iterable(p["text"][c] for p in parts)) for c in COLUMNS},
+                       {c: list(chain.from_iterable(p["numbers"][c] for p in parts)) for c in compute["numbers"]},
                        joined["owner"].astype(bool), joined["length_m"].astype(float), joined["a_cage"],
                        joined["b_cage"], analysis.catalog, quoting)
 

@@ -7,8 +7,9 @@
   copper pair (two links on one twin-port cable) is one cable; a transceiver is one per cage.
 - "Summary": the project, and links and cables per tier and medium.
 
-The storage fabric's links follow the compute fabric's (``network`` "storage"); the summary names their tiers
-"storage node-leaf" and so on. On a twin-plane design, whose tables are per plane, they have tables of their own.
+The storage fabric's links follow the compute fabric's (``network`` "storage"), then the management networks'
+("inband", "oob"); the summary names their tiers "storage node-leaf", "oob node-switch" and so on. On a
+twin-plane design, whose tables are per plane, each other network has tables of its own.
 
 A twin-plane (Spectrum-X) fabric's pull list and summary have a table per plane: its cables and the
 transceivers of the switch cages carrying its links; a node's cage carries one port of each plane, so its
@@ -35,7 +36,7 @@ from designer.fabric.topology import TIER_NAMES
 from designer.formatting import count, number
 
 from .base import ExportError
-from .cabling import COLUMNS, CablingPlan, cabling_plan
+from .cabling import COLUMNS, NETWORKS, CablingPlan, cabling_plan
 from .xlsx_cells import BOLD, HEADER_FILL, NOT_XML, NOTE, TITLE, TOTAL_BORDER, as_text
 
 LINKS = "Links"
@@ -49,6 +50,8 @@ CABLE_HEADER = ("Cable", "Part number", "Ordering part number", "Length (m)", "C
 TRANSCEIVER_HEADER = ("Transceiver", "Part number", "Count", "Catalog id")
 SUMMARY_HEADER = ("Tier", "Medium", "Cable", "Links", "Cables")
 #: how the summary names a link no catalog cable reaches (the plan's medium is empty there)
+#: the other networks' tables on a twin-plane design, by the plan's network
+NETWORK_TITLES = {"storage": "storage fabric", "inband": "in-band network", "oob": "out-of-band network"}
 NO_CABLE = "none (too long, or no part fits)"
 MAX_WIDTH = 48
 
@@ -191,12 +194,14 @@ def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tupl
             continue
         ws.append([])
         n_modules += _transceiver_table(ws, title, modules)
-    if planes and "storage" in plan.networks():  # the plane tables hold the compute fabric's alone
+    for network in plan.networks()[1:] if planes else []:  # the plane tables hold the compute fabric's alone
         ws.append([])
-        n, m = _cable_table(ws, plan, "Cables, storage fabric", None, "storage")
+        n, m = _cable_table(ws, plan, f"Cables, {NETWORK_TITLES[network]}", None, network)
         n_cables, metres = n_cables + n, metres + m
-        ws.append([])
-        n_modules += _transceiver_table(ws, "Transceivers, storage fabric", plan.transceivers(network="storage"))
+        modules = plan.transceivers(network=network)
+        if modules or network == "storage":
+            ws.append([])
+            n_modules += _transceiver_table(ws, f"Transceivers, {NETWORK_TITLES[network]}", modules)
     return n_cables, round(metres, 1), n_modules
 
 
@@ -237,21 +242,25 @@ def _transceiver_table(ws, title: str, modules: list[dict]) -> int:
 def tier_medium_counts(plan: CablingPlan, plane: str | None = None,
                        network: str | None = None) -> list[tuple[str, str, str, int, int]]:
     """(tier, medium, cable, links, physical cables) for each mix the plan has (of one plane's links with
-    ``plane``, of one network's with ``network``), tiers in fabric order, the storage fabric's after the compute
-    fabric's and named for it ("storage node-leaf")."""
+    ``plane``, of one network's with ``network``), tiers in fabric order, the other networks' after the compute
+    fabric's in the plan's order and named for them ("storage node-leaf", "oob uplink")."""
     counts: dict[tuple[str, str, str], list[int]] = {}
+    first: dict[str, int] = {}  # each tier's network, by its place in the plan's networks
+    order = {n: i for i, n in enumerate(NETWORKS)}
     for tier, medium, cable, own, pl, net in zip(plan.text["tier"], plan.text["medium"], plan.text["cable"],
                                                  plan.owner.tolist(), plan.text["plane"], plan.text["network"]):
         if (plane is not None and pl != plane) or (network is not None and net != network):
             continue
         if net != "compute":
             tier = f"{net} {tier}"
+        first.setdefault(tier, order.get(net, len(order)))
         slot = counts.setdefault((tier, medium, cable), [0, 0])
         slot[0] += 1
         slot[1] += own
     rank = {t: i for i, t in enumerate(TIER_NAMES)}
     return [(t, m, c, n, k) for (t, m, c), (n, k) in
-            sorted(counts.items(), key=lambda kv: (rank.get(kv[0][0], len(rank)), kv[0][1] == "", kv[0]))]
+            sorted(counts.items(), key=lambda kv: (first[kv[0][0]], rank.get(kv[0][0].split(" ")[-1], len(rank)),
+                                                   kv[0][1] == "", kv[0]))]
 
 
 def _summary_sheet(wb: Workbook, plan: CablingPlan, project_name: str, n_cables: int, metres: float,
@@ -269,8 +278,7 @@ def _summary_sheet(wb: Workbook, plan: CablingPlan, project_name: str, n_cables:
     if planes:
         ws.append(["Planes", _cell(ws, ", ".join(planes))])
     sections = [(f"Plane {p}", p, None) for p in planes]
-    if planes and "storage" in plan.networks():
-        sections.append(("Storage fabric", None, "storage"))
+    sections += [(NETWORK_TITLES[n].capitalize(), None, n) for n in (plan.networks()[1:] if planes else [])]
     for title, plane, network in sections or [(None, None, None)]:
         ws.append([])
         if title:

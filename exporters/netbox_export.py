@@ -39,6 +39,11 @@ The storage fabric: its links (:mod:`designer.storage.links`) follow the compute
 compute fabric's; a node's storage ports are ``S1``, ``S2`` …, a storage switch's ``cage/port``. The storage
 appliances are devices of role Storage with their types' YAML like any other.
 
+The management networks: the in-band and out-of-band links (:mod:`designer.management.links`) follow the storage
+fabric's (:mod:`.netbox_management`), labelled on from them, each cable's description naming its network
+(``OOB``, ``OOB uplink``, ``in-band``, ``in-band leaf-spine``); a system's ports are ``bmc``, ``inband1``,
+``inband2``, a switch's or appliance's management port ``mgmt0``; the 1 GbE ones are ``1000base-t``, cabled ``cat6a``.
+
 Twin-plane Ethernet (Spectrum-X) fabrics: a node's 800G cage carries one 400G port of each plane (cage 1:
 ports ``1/1``, plane A, and ``1/2``, plane B), and an SN5610 cage two 400G ports of one plane; each is its own
 ``400gbase-x-osfp`` interface, named as the cabling plan names it. A switch's plane (A, B) goes in the
@@ -66,7 +71,7 @@ from designer.fabric import media
 from designer.fabric.topology import TIER_NAMES
 from designer.fabric.wiring import plane_name, port_name
 from designer.facility import NO_FACILITY
-from designer.formatting import count, name_code
+from designer.formatting import count
 from designer.netbox_parts import split, written as files_of
 from designer.power.cords import power_cabling
 from designer.quote.lines import cable_part_number
@@ -75,8 +80,11 @@ from designer.rack_roles import device_role
 from . import pdf_style as st
 from .base import ExportError
 from .cell_text import csv_cell, csv_text
+from .cabling_management import management_cabling
 from .cabling_storage import storage_cabling
 from .netbox_held import Held, apply_held, held_unpowered
+from .netbox_management import ManagementWiring
+from .netbox_names import NAME_MAX, _device_names, _location_names, _rack_names, site_code
 from .netbox_power import COLUMNS as POWER_COLUMNS, FILES as POWER_FILES, power_rows
 from .netbox_readme import readme
 from .netbox_storage import StorageWiring
@@ -133,9 +141,6 @@ ROLE_NAMES = {"compute": "Compute", "rack_scale": "Rack-scale system", "network"
               "crah": "Air handler"}
 #: wiring plan medium -> NetBox cable type
 CABLE_TYPES = {"mmf": "mmf", "smf": "smf", "dac": "dac-passive", "acc": "dac-active", "aoc": "aoc"}
-#: NetBox's limits on names (dcim models' max_length)
-DEVICE_NAME_MAX = 64
-NAME_MAX = 100
 #: Racks are 19-inch (EIA-310) cabinets; the catalog gives their outer size, not the rail width.
 RACK_WIDTH_IN = 19
 
@@ -193,69 +198,6 @@ def num(value: float | None) -> str:
     return "0" if text == "-0" else text
 
 
-def site_code(name: str) -> str:
-    """The code a site's device names and cable labels start with (``DGXB200S1SU``): letters and digits only,
-    so it never needs quoting; ``SITE`` for a name without either."""
-    return name_code(name, 16) or "SITE"
-
-
-def _device_names(project, code: str = "") -> dict[str, str]:
-    """A NetBox name per device id (racked and floor), unique case-insensitively in the whole export and, with
-    the site's ``code`` in front, among every site a NetBox holds.
-
-    The design's own name when no other device shares it; else prefixed by its rack's (or hall's)
-    name; a clash left after that gets the device id.
-    """
-    halls = {h.id: h.name or h.id for h in project.halls}
-    entries = [(d.id, d.name or d.id, r.name or r.id) for r in project.racks for d in r.devices]
-    entries += [(f.id, f.name or f.id, halls.get(f.hall, f.hall)) for f in project.floor_devices]
-    first = Counter(base.lower() for _, base, _ in entries)
-    lead = f"{code}-" if code else ""
-    names = {i: lead + (base if first[base.lower()] == 1 else f"{where} {base}") for i, base, where in entries}
-    second = Counter(n.lower() for n in names.values())
-    for i in names:
-        if second[names[i].lower()] > 1:
-            names[i] = f"{names[i]} ({i})"
-    for i, name in names.items():
-        if len(name) > DEVICE_NAME_MAX:
-            # NetBox holds 64 characters: keep the start, and the id that makes it unique (the design's
-            # own name travels whole in podplanner_name)
-            tail = f" ({i})"
-            names[i] = name[:max(1, DEVICE_NAME_MAX - len(tail) - 1)].rstrip() + "…" + tail
-    third = Counter(n.lower() for n in names.values())
-    for name in names.values():
-        if third[name.lower()] > 1 or len(name) > DEVICE_NAME_MAX:
-            raise ExportError(f"two devices would both be named {name!r} in NetBox; rename one")
-    return names
-
-
-def _rack_names(project) -> dict[str, str]:
-    """A NetBox name per rack id: unique per location (hall), as NetBox requires."""
-    names, seen = {}, Counter((r.hall, (r.name or r.id).lower()) for r in project.racks)
-    for r in project.racks:
-        base = r.name or r.id
-        name = base if seen[(r.hall, base.lower())] == 1 else f"{base} ({r.id})"
-        if len(name) > NAME_MAX:
-            raise ExportError(f"rack name {name!r} is longer than the {NAME_MAX} characters NetBox allows")
-        names[r.id] = name
-    if len({(project.rack(i).hall, n.lower()) for i, n in names.items()}) != len(names):
-        raise ExportError("two racks of one hall would share a name in NetBox; rename one")
-    return names
-
-
-def _location_names(project) -> dict[str, str]:
-    names, seen = {}, set()
-    for h in project.halls:
-        name = (h.name or h.id)[:NAME_MAX]
-        if name.lower() in seen:
-            name = f"{name} ({h.id})"[:NAME_MAX]
-        if name.lower() in seen:
-            raise ExportError(f"two halls would share the NetBox location name {name!r}; rename one")
-        seen.add(name.lower())
-        names[h.id] = name
-    return names
-
-
 def write_netbox(analysis: Analysis, folder, held: Held | None = None) -> str:
     """Write the folder; ``held``: the shared objects a NetBox already holds, whose rows are left out so that the
     folder imports into that NetBox without a refused row (:mod:`.netbox_held`)."""
@@ -304,6 +246,11 @@ def write_netbox(analysis: Analysis, folder, held: Held | None = None) -> str:
     rows["10-cables.csv"] += storage.cable_lines(dev_names, catalog, csv_field, num,
                                                  {m: CABLE_TYPES[m] for m in ("mmf", "smf")},
                                                  len(rows["10-cables.csv"]) + 1, f"{code}-")
+    # the management networks' after the storage fabric's
+    management = ManagementWiring(management_cabling(analysis))
+    rows["09-interfaces.csv"] += management.interface_lines(dev_names, csv_field)
+    rows["10-cables.csv"] += management.cable_lines(dev_names, csv_field, num, len(rows["10-cables.csv"]) + 1,
+                                                    f"{code}-")
 
     # -- power: panels, feeds, the ports types do not bring, cords and feed cables -------------------------
     # a device whose type in NetBox brings no power components: the library's types, or one NetBox already held
@@ -329,12 +276,24 @@ def write_netbox(analysis: Analysis, folder, held: Held | None = None) -> str:
                         if t in COMMUNITY_TYPES and ref == COMMUNITY_TYPES[t][:2]})
     write_atomic(folder / "README.txt", readme(site, community, yaml_files, written, planes=bool(planes),
                                               held=(held.url, left_out) if held is not None else None))
-    return (f"{count(len(project.racks), 'rack')}, {count(len(rows['08-devices.csv']), 'device')}, "
+    return _account(project, rows, yaml_files, cabling.unplugged, management.links.unconnected)
+
+
+def _account(project, rows: dict, yaml_files: list, unplugged: int, unconnected: dict) -> str:
+    """What the folder holds, in words; and what it could not connect (a supply with no outlet, a management port
+    with no free switch port)."""
+    power_cables = len(rows['15-power-cables.csv']) + len(rows['16-feed-cables.csv'])
+    text = (f"{count(len(project.racks), 'rack')}, {count(len(rows['08-devices.csv']), 'device')}, "
             f"{count(len(rows['09-interfaces.csv']), 'interface')}, {count(len(rows['10-cables.csv']), 'cable')}, "
             f"{count(len(yaml_files), 'device type')}; power: {count(len(rows['11-power-panels.csv']), 'panel')}, "
-            f"{count(len(rows['12-power-feeds.csv']), 'feed')}, "
-            f"{count(len(rows['15-power-cables.csv']) + len(rows['16-feed-cables.csv']), 'power cable')}"
-            + (f", {count(cabling.unplugged, 'supply', 'supplies')} with no outlet" if cabling.unplugged else ""))
+            f"{count(len(rows['12-power-feeds.csv']), 'feed')}, {count(power_cables, 'power cable')}")
+    if unplugged:
+        text += f", {count(unplugged, 'supply', 'supplies')} with no outlet"
+    left = {k.replace("-", " "): v for k, v in unconnected.items() if v}
+    if left:
+        text += (f"; {count(sum(left.values()), 'management port')} with no free switch port ("
+                 + ", ".join(f"{k} {v:,}" for k, v in left.items()) + ")")
+    return text
 
 
 def _fabric_technology(analysis: Analysis) -> tuple[str, float]:

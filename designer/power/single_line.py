@@ -63,6 +63,15 @@ class SingleLine:
         return next(b for b in self.boxes if b.key == key)
 
 
+#: the longest row or hall name a box or the title shows whole (a box is 28 mm wide)
+ROW_CHARS, TITLE_CHARS = 12, 60
+
+
+def _short(text: str, n: int) -> str:
+    """A user's name cut to ``n`` characters with an ellipsis (a row may be named anything, at any length)."""
+    return text if len(text) <= n else text[:n - 1] + "…"
+
+
 def _share(load: float, cap: float | None) -> str:
     return f" ({percent(load / cap)})" if cap else ""
 
@@ -144,11 +153,11 @@ def single_line(power, hall) -> SingleLine | None:
                 fo = feed.failover_kw
                 lines = (rating, f"normal {kw(feed.normal_kw)}{_share(feed.normal_kw, r.rating_kw)}",
                          f"{'B' if side == 'A' else 'A'} lost {kw(fo)}{_share(fo, r.rating_kw)}")
-                levels[3].append(Box(key, "busway", f"{r.row} {element} {side}", lines,
+                levels[3].append(Box(key, "busway", f"{_short(r.row, ROW_CHARS)} {element} {side}", lines,
                                      over=bool(r.rating_kw) and fo > margin * r.rating_kw + 1e-9))
                 wires.append(Wire(fed_by(pos, side), key, side))
                 wires.append(Wire(key, f"racks-{pos}", side))
-            levels[4].append(Box(f"racks-{pos}", "racks", f"Row {r.row}",
+            levels[4].append(Box(f"racks-{pos}", "racks", f"Row {_short(r.row, ROW_CHARS)}",
                                  (f"{number(r.racks)} racks", f"{kw(r.max_kw)} maximum")))
     else:
         for side in ("A", "B"):
@@ -158,7 +167,7 @@ def single_line(power, hall) -> SingleLine | None:
             key = f"busways-{side}"
             levels[3].append(Box(key, "busway", f"{len(rows)} {element}s {side}",
                                  (", ".join(f"{number(a)} A" for a in ratings) or "not rated",
-                                  f"busiest {worst.row}",
+                                  f"busiest {_short(worst.row, ROW_CHARS)}",
                                   f"{'B' if side == 'A' else 'A'} lost {kw(feed.failover_kw)}"
                                   f"{_share(feed.failover_kw, worst.rating_kw)}"),
                                  over=bool(worst.rating_kw) and feed.failover_kw > margin * worst.rating_kw + 1e-9))
@@ -185,5 +194,5 @@ def _laid_out(hall, levels: list[list[Box]], wires: list[Wire]) -> SingleLine:
             placed.append(Box(b.key, b.kind, b.title, b.lines, x=x, y=y, over=b.over))
             x += BOX_W + GAP_X
         y += BOX_H + GAP_Y
-    return SingleLine(hall=hall.id, title=f"{hall.label}: single-line diagram", boxes=tuple(placed),
-                      wires=tuple(wires), width=width, height=y - GAP_Y + MARGIN)
+    return SingleLine(hall=hall.id, title=f"{_short(hall.label, TITLE_CHARS)}: single-line diagram",
+                      boxes=tuple(placed), wires=tuple(wires), width=width, height=y - GAP_Y + MARGIN)

@@ -145,7 +145,7 @@ def single_lines(quote: Quote, pw: PowerView) -> None:
         sl = single_line(pw, hall)
         if sl is None:
             continue
-        quote.story += quote.minor(f"{name(hall.label)}: single-line diagram")
+        quote.story += quote.minor(sl.title)
         quote.story.append(quote.p("Ratings and loads as above; A feed blue, B feed vermillion; a box outlined in "
                                    "amber carries more than its design margin.", "Note"))
         quote.story.append(SingleLineFlowable(sl))

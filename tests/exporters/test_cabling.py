@@ -38,16 +38,18 @@ def read(path) -> list[dict]:
 
 def test_csv_holds_every_link_of_the_analysis(analysis, tmp_path):
     out = tmp_path / "cabling.csv"
-    assert write_cabling_csv(analysis, out) == "508 links"
+    # the compute fabric's 508, then the management networks' 121: 62 in-band (31 DGX x 2), 51 OOB, 8 OOB uplinks
+    assert write_cabling_csv(analysis, out) == "629 links"
     rows = list(csv.DictReader(out.open(encoding="utf-8", newline="")))
     links = analysis.result("fabric").links()
     assert tuple(rows[0]) == COLUMNS
-    assert len(rows) == len(links) == 252 + 256  # Table 4, 1 SU: node and UFM links, leaf-spine links
+    assert len(links) == 252 + 256  # Table 4, 1 SU: node and UFM links, leaf-spine links
+    assert Counter(r["network"] for r in rows) == {"compute": 508, "inband": 62, "oob": 59}
     first = rows[0]
     assert (first["a_device"], first["b_device"], first["tier"]) == ("dgx-01", "leaf-r0", "node-leaf")
     assert (first["cable"], first["a_rack"], first["b_rack"]) == ("fiber-mpo12-mmf", "a01", "a09")
     assert float(first["length_m"]) == links[0].length_m > 0
-    assert {r["rail"] for r in rows if r["tier"] == "node-leaf" and r["a_device"].startswith("dgx")} == {
+    assert {r["rail"] for r in rows[:len(links)] if r["tier"] == "node-leaf" and r["a_device"].startswith("dgx")} == {
         str(r) for r in range(8)}
     assert os.listdir(tmp_path) == ["cabling.csv"]
 
@@ -63,9 +65,11 @@ def test_the_wiring_plans_columns_come_first_and_unchanged(catalog, design, tmp_
         rows = list(csv.reader(fh))
     assert tuple(rows[0][:len(LINK_COLUMNS)]) == LINK_COLUMNS == COLUMNS[:len(LINK_COLUMNS)]
     links = analysis.result("fabric").links()
-    # the compute fabric's rows first, then the storage fabric's
+    # the compute fabric's rows first, then the storage fabric's, the in-band and the OOB network's
     network = [r[-1] for r in rows[1:]]
-    assert network == ["compute"] * len(links) + ["storage"] * (len(network) - len(links)) and len(links) > 0
+    assert network[:len(links)] == ["compute"] * len(links) and len(links) > 0
+    order = ("storage", "inband", "oob")
+    assert network[len(links):] == sorted(network[len(links):], key=order.index)
 
     def text(value) -> str:
         return f"{value:g}" if isinstance(value, float) else str(value)
@@ -103,6 +107,8 @@ def test_labels_of_both_ends_name_both_ends(analysis, tmp_path):
     write_cabling_csv(analysis, out)
     rows = read(out)
     for r in rows:
+        if r["network"] != "compute":  # a management port is read by its name ("bmc"), a switch's "P1"
+            continue
         a_end = f"{r['a_rack_name']} U{r['a_u']} P{r['a_port']}"
         b_end = f"{r['b_rack_name']} U{r['b_u']} P{r['b_port']}"
         assert r["a_label"] == a_end + LABEL_SEPARATOR + b_end  # near end first, where the label hangs
@@ -131,6 +137,9 @@ def test_part_numbers_carry_the_length_code(analysis, tmp_path):
     rows = read(out)
     catalog = analysis.catalog
     for r in rows:
+        if catalog.find(r["cable"]) is None:  # a management network's patch cord or DAC the catalog lacks
+            assert r["network"] in ("inband", "oob") and r["cable_part_number"] == "" and r["cable"]
+            continue
         pn, ordering = cable_part_number(catalog.get(r["cable"]), float(r["length_m"]))
         assert (r["cable_part_number"], r["cable_ordering_part_number"]) == (pn, ordering)
         for end in "ab":
@@ -138,13 +147,14 @@ def test_part_numbers_carry_the_length_code(analysis, tmp_path):
             assert r[f"{end}_transceiver_part_number"] == (catalog.get(module).part_number if module else "")
     assert {r["cable_part_number"] for r in rows if r["cable"] == "fiber-mpo12-mmf" and r["length_m"] == "10"} == {
         "MFP7E10-N010"}
-    assert {r["cable_part_number"] for r in rows if r["medium"] == "dac"} == {"MCP4Y10-N001", "MCP4Y10-N01A"}
+    compute_dac = {r["cable_part_number"] for r in rows if r["medium"] == "dac" and r["network"] == "compute"}
+    assert compute_dac == {"MCP4Y10-N001", "MCP4Y10-N01A"}
 
 
 def test_counts_per_tier_and_medium_equal_the_fabric_section(analysis, tmp_path):
     out = tmp_path / "cabling.csv"
     write_cabling_csv(analysis, out)
-    rows = read(out)
+    rows = [r for r in read(out) if r["network"] == "compute"]
     section = analysis.fabric
     tiers = Counter(r["tier"].replace("-", "_") for r in rows)
     assert tiers == {k: v for k, v in dataclasses.asdict(section.links).items() if v}
@@ -190,7 +200,7 @@ def test_names_with_commas_and_quotes_are_quoted(analysis, tmp_path):
     mine = [r for r in rows if r["a_rack"] == project.racks[0].id]
     assert mine and all(r["a_rack_name"] == 'A01, "north"' for r in mine)
     assert mine[0]["a_label"].startswith('A01, "north" U')
-    assert len(rows) == len(analysis.result("fabric").links())
+    assert len(rows) == len(analysis.result("fabric").links()) + 121  # and the management networks'
 
 
 def test_a_design_without_a_fabric_writes_the_header_only(catalog, tmp_path):

@@ -15,7 +15,9 @@ from drawn import DGX_B200_SU, GB200_NVL72_SU
 from designer.analysis import analyze
 from designer.fileformat import load
 from designer.quote.lines import cable_part_number
+from designer.management.links import management_links
 from exporters.cabling import COLUMNS, write_cabling_csv
+from exporters.cabling_management import cable_text
 from exporters.cabling_xlsx import (
     CABLE_HEADER,
     LINKS,
@@ -82,25 +84,49 @@ def test_links_sheet_holds_the_csv_rows(written):
     assert first["b_u"] == mounted[(first["b_rack"], first["b_device"])].u
 
 
+def management(analysis) -> tuple[int, float, dict]:
+    """The management networks' rows the plan adds after the fabrics': links (one cable each), their metres, and
+    cables by cable and length text, as the pull list counts them."""
+    links = management_links(analysis.project, analysis.catalog)
+    by_length: dict = {}
+    for cid, length in zip(cable_text(links), links.length_m.tolist()):
+        into = by_length.setdefault(cid, {})
+        into[f"{length:g}"] = into.get(f"{length:g}", 0) + 1
+    return len(links), float(links.length_m.sum()), by_length
+
+
+def plus(a: dict, b: dict) -> dict:
+    out = {k: dict(v) for k, v in a.items()}
+    for k, v in b.items():
+        for length, n in v.items():
+            out.setdefault(k, {})[length] = out.get(k, {}).get(length, 0) + n
+    return out
+
+
 def test_pull_list_counts_equal_the_fabric_section(written):
     analysis, folder, account = written
     section = analysis.fabric
     ws = openpyxl.load_workbook(folder / "cabling.xlsx")[PULL_LIST]
     cables, total = table(ws, "Cables", CABLE_HEADER)
+    n_mgmt, metres_mgmt, mgmt = management(analysis)
     by_length: dict = {}
     for name, pn, ordering, length, count, metres, cid in cables:
         by_length.setdefault(cid, {})[f"{length:g}"] = count
-        dev = analysis.catalog.get(cid)
-        assert (name, pn, ordering or "") == (dev.name, *cable_part_number(dev, length))
+        dev = analysis.catalog.find(cid)
+        if dev is None:  # a management network's patch cord or copper the catalog lacks: named, no part number
+            assert cid in mgmt and (name, pn, ordering) == (cid, None, None)
+        else:
+            assert (name, pn, ordering or "") == (dev.name, *cable_part_number(dev, length))
         assert metres == pytest.approx(length * count)
-    assert by_length == section.cables_by_length
-    assert total[4] == section.cables_total == sum(c[4] for c in cables)
-    assert total[5] == pytest.approx(section.cable_length_total_m)
+    assert by_length == plus(section.cables_by_length, mgmt)
+    assert total[4] == section.cables_total + n_mgmt == sum(c[4] for c in cables)
+    assert total[5] == pytest.approx(section.cable_length_total_m + metres_mgmt)
     modules, total = table(ws, "Transceivers", TRANSCEIVER_HEADER)
     assert {cid: count for _, _, count, cid in modules} == section.transceivers
     assert all(pn == analysis.catalog.get(cid).part_number for _, pn, _, cid in modules)
     assert total[2] == sum(section.transceivers.values())
-    assert account == (f"{len(analysis.result('fabric').links()):,} links, {section.cables_total:,} cables, "
+    assert account == (f"{len(analysis.result('fabric').links()) + n_mgmt:,} links, "
+                       f"{section.cables_total + n_mgmt:,} cables, "
                        f"{sum(section.transceivers.values()):,} transceivers")
 
 
@@ -110,10 +136,11 @@ def test_summary_counts_links_per_tier_and_medium(written):
     ws = openpyxl.load_workbook(folder / "cabling.xlsx")[SUMMARY]
     rows = list(ws.iter_rows(values_only=True))
     facts = {r[0]: r[1] for r in rows[1:7]}
+    n_mgmt, metres_mgmt, _ = management(analysis)
     assert facts["Project"] == analysis.project.name
-    assert facts["Links"] == sum(dataclasses.asdict(section.links).values())
-    assert facts["Cables to pull"] == section.cables_total
-    assert facts["Cable length (m)"] == pytest.approx(section.cable_length_total_m)
+    assert facts["Links"] == sum(dataclasses.asdict(section.links).values()) + n_mgmt
+    assert facts["Cables to pull"] == section.cables_total + n_mgmt
+    assert facts["Cable length (m)"] == pytest.approx(section.cable_length_total_m + metres_mgmt)
     assert facts["Transceivers"] == sum(section.transceivers.values())
     assert facts["Links no catalog cable reaches"] == section.too_long_links == 0
     start = rows.index(SUMMARY_HEADER)
@@ -121,13 +148,15 @@ def test_summary_counts_links_per_tier_and_medium(written):
     links_per_tier: dict = {}
     cables: dict = {}
     for tier, medium, cable, links, n in body:
+        if tier.split()[0] in ("inband", "oob"):  # the management networks' ("oob node-switch")
+            continue
         links_per_tier[tier.replace("-", "_")] = links_per_tier.get(tier.replace("-", "_"), 0) + links
         cables[cable] = cables.get(cable, 0) + n
         assert medium != NO_CABLE
     assert links_per_tier == {k: v for k, v in dataclasses.asdict(section.links).items() if v}
     assert cables == section.cables
     assert rows[-1][0] == "Total"
-    assert rows[-1][3:] == (sum(dataclasses.asdict(section.links).values()), section.cables_total)
+    assert rows[-1][3:] == (sum(dataclasses.asdict(section.links).values()) + n_mgmt, section.cables_total + n_mgmt)
 
 
 def test_unreachable_links_are_named_and_not_pulled(catalog, tmp_path):
@@ -146,7 +175,7 @@ def test_unreachable_links_are_named_and_not_pulled(catalog, tmp_path):
     by_length: dict = {}
     for _, _, _, length, count, _, cid in cables:
         by_length.setdefault(cid, {})[f"{length:g}"] = count
-    assert by_length == section.cables_by_length
+    assert by_length == plus(section.cables_by_length, management(far_analysis)[2])
     notes = [r[0] for r in wb[PULL_LIST].iter_rows(values_only=True) if r[0] and "longer than any cable" in r[0]]
     assert notes == [(f"{section.too_long_links:,} links have no parts, longer than any cable in the catalog "
                       "reaches or with no part that fits their cages: they have no cable to pull and are not "
@@ -194,6 +223,7 @@ def test_spectrum_x_pull_list_and_summary_are_split_by_plane(spectrum_x, tmp_pat
     network_col = links[0].index("network")
     links = [links[0]] + [r for r in links[1:] if r[network_col] == "compute"]
     storage_rows = [r for r in csv_rows if r["network"] == "storage"]
+    mgmt_rows = [r for r in csv_rows if r["network"] in ("inband", "oob")]
     csv_rows = [r for r in csv_rows if r["network"] == "compute"]
     for rows, plane_of in ((links[1:], lambda r: r[plane_col]), (csv_rows, lambda r: r["plane"])):
         assert Counter(plane_of(r) for r in rows) == {"A": 1024, "B": 1024}
@@ -220,7 +250,12 @@ def test_spectrum_x_pull_list_and_summary_are_split_by_plane(spectrum_x, tmp_pat
     storage = spectrum_x.result("storage").fabric  # its rows come after the planes' and are counted apart
     storage_cables = sum(sum(c.values()) for c in storage.cables.values())
     assert (values["Links"], values["Cables to pull"], values["Transceivers"], values["Planes"]) == (
-        2048 + len(storage_rows), 2048 + storage_cables, 2048 + sum(storage.transceivers.values()), "A, B")
+        2048 + len(storage_rows) + len(mgmt_rows), 2048 + storage_cables + len(mgmt_rows),
+        2048 + sum(storage.transceivers.values()), "A, B")
+    for network, title in (("inband", "in-band network"), ("oob", "out-of-band network")):  # one cable a link
+        n = sum(r["network"] == network for r in mgmt_rows)
+        assert n and table(pull, f"Cables, {title}", CABLE_HEADER)[1][4] == n
+        assert table(summary, title.capitalize(), SUMMARY_HEADER)[1][3:5] == (n, n)
     rows, total = table(pull, "Cables, storage fabric", CABLE_HEADER)
     assert total[4] == storage_cables
     rows, total = table(pull, "Transceivers, storage fabric", TRANSCEIVER_HEADER)

@@ -42,9 +42,10 @@ def test_every_format_of_a_current_generation_superpod(capsys, tmp_path, catalog
     # a block per rack and per floor unit (the NVL72 SU's CDUs)
     assert len(list(doc.modelspace().query("INSERT"))) == len(g.project.racks) + len(g.project.floor_devices)
     rows = list(csv.DictReader((tmp_path / "cab.csv").open(encoding="utf-8")))
-    cabling = [r for r in rows if r["network"] == "compute"]  # the storage fabric's rows come after
+    cabling = [r for r in rows if r["network"] == "compute"]  # the storage and management rows come after
     assert len(cabling) == 2 * 576  # node-leaf and leaf-spine: one 800G link per GPU at each tier
-    assert rows[:len(cabling)] == cabling and {r["network"] for r in rows[len(cabling):]} == {"storage"}
+    assert rows[:len(cabling)] == cabling and {r["network"] for r in rows[len(cabling):]} == {"storage", "inband",
+                                                                                              "oob"}
     # 800G parts only: the Q3400's twin-port 1.6T modules at the switch ends
     assert {r["b_transceiver"] for r in cabling if r["tier"] == "leaf-spine"} == {"osfp-1600g-2xdr4"}
     for name in ("q.xlsx", "cab.xlsx"):

@@ -24,9 +24,9 @@ def test_export_cabling_csv(capsys, tmp_path):
     out = tmp_path / "cabling.csv"
     code, text, _ = run(capsys, "export", str(DGX_B200_SU), "--cabling", str(out))
     rows = list(csv.DictReader(out.open()))
-    # 508 links of the compute fabric, then 192 of the storage fabric
-    assert code == 0 and "700 links" in text and len(rows) == 700
-    assert [r["network"] for r in rows] == ["compute"] * 508 + ["storage"] * 192
+    # 508 links of the compute fabric, then 192 of the storage fabric, 98 of the in-band and 93 of the OOB network
+    assert code == 0 and "891 links" in text and len(rows) == 891
+    assert [r["network"] for r in rows] == ["compute"] * 508 + ["storage"] * 192 + ["inband"] * 98 + ["oob"] * 93
     assert all(float(r["length_m"]) > 0 and r["cable"] for r in rows)
 
 
@@ -87,7 +87,7 @@ def test_netbox_folder_round_trip_through_the_command_line(capsys, tmp_path, cat
     code, text, _ = run(capsys, "export", str(DGX_B200_SU), "--netbox", str(folder))
     original = load(DGX_B200_SU, catalog)
     racks, devices = len(original.racks), sum(len(r.devices) for r in original.racks)
-    assert code == 0 and f"{racks} racks" in text and "700 cables" in text and (folder / "README.txt").is_file()
+    assert code == 0 and f"{racks} racks" in text and "891 cables" in text and (folder / "README.txt").is_file()
     back = tmp_path / "back.podplan.json"
     code, text, _ = run(capsys, "new", "from-netbox", str(folder), "-o", str(back))
     assert code == 0 and f"{racks} racks, {devices} devices" in text

@@ -15,6 +15,7 @@ from catalog.netbox import import_devicetype
 from designer.analysis import analyze
 from designer.fileformat import load
 from designer.samples import DGX_B200_SU, GB200_NVL72_SU
+from designer.management.links import management_links
 from exporters.base import ExportError
 from exporters.netbox_export import (
     COLUMNS,
@@ -83,6 +84,8 @@ STATUS = {"01-sites.csv": {"planned", "staging", "active", "decommissioning", "r
           "16-feed-cables.csv": {"connected", "planned", "decommissioning"}}
 CABLE_TYPES = {"dac-active", "dac-passive", "mmf", "mmf-om3", "mmf-om4", "smf", "smf-os2", "aoc"}
 IB_TYPES = {"infiniband-ndr", "infiniband-xdr", "infiniband-hdr"}
+#: the compute fabric's cables' descriptions start with their tier
+COMPUTE_TIERS = ("node-leaf", "leaf-spine", "spine-core")
 
 
 def read(folder, name):
@@ -217,17 +220,23 @@ def test_cables_follow_the_wiring_plan_end_to_end(exported):
     cables = read(folder, "10-cables.csv")
     interfaces = read(folder, "09-interfaces.csv")
     storage = analysis.result("storage").fabric
-    # the compute fabric's cables, then the storage fabric's
-    assert len(cables) == len(links) + storage.node_links + storage.uplinks and len(links) > 500
-    assert all(c["description"].startswith("storage ") for c in cables[len(links):])
+    n_storage = storage.node_links + storage.uplinks
+    management = management_links(analysis.project, analysis.catalog)
+    # the compute fabric's cables, then the storage fabric's, then the management networks'
+    assert len(cables) == len(links) + n_storage + len(management) and len(links) > 500
+    assert all(c["description"].startswith("storage ") for c in cables[len(links):len(links) + n_storage])
+    assert all(c["description"].split(", ")[0] in ("OOB", "OOB uplink", "in-band", "in-band leaf-spine")
+               for c in cables[len(links) + n_storage:])
     assert len({c["label"] for c in cables}) == len(cables)
     devices = {r["name"]: r for r in read(folder, "08-devices.csv")}
     ports = Counter((r["device"], r["name"]) for r in interfaces)
     assert max(ports.values()) == 1  # NetBox: one interface of a name per device
     compute_ends = {(c[f"side_{s}_device"], c[f"side_{s}_name"]) for c in cables[:len(links)] for s in "ab"}
     assert {r["type"] for r in interfaces if (r["device"], r["name"]) in compute_ends} <= IB_TYPES
-    # the storage fabric: InfiniBand, or Ethernet where its switches are (GB200's 200 GbE QSFP112: "other")
-    assert {r["type"] for r in interfaces} <= IB_TYPES | {"400gbase-x-osfp", "other"}
+    # the storage fabric: InfiniBand, or Ethernet where its switches are (GB200's 200 GbE QSFP112: "other"); the
+    # management networks' 1 GbE, the management nodes' 100 GbE and the DGX's 400 GbE in-band ports
+    assert {r["type"] for r in interfaces} <= IB_TYPES | {"400gbase-x-osfp", "other", "1000base-t",
+                                                          "100gbase-x-qsfp28", "400gbase-x-qsfp112"}
     ends = Counter()
     appliance_ends = 0
     for cable, link in zip(cables, links):
@@ -259,7 +268,7 @@ def test_appliance_ports_get_one_interface_each(exported):
     _, folder, _ = exported
     ufm = sorted((r["device"], r["name"]) for r in read(folder, "09-interfaces.csv") if "ufm" in r["device"])
     devices = sorted({d for d, _ in ufm})
-    assert ufm == [(d, n) for d in devices for n in ("1", "2")]
+    assert ufm == [(d, n) for d in devices for n in ("1", "2", "mgmt0")]  # fabric ports, then management
 
 
 def test_rack_scale_system_is_one_device_with_its_trays_ports(catalog, tmp_path):
@@ -314,7 +323,8 @@ def test_a_long_device_name_is_shortened_for_netbox_and_kept_whole_for_the_round
     from designer.fileformat import load
     from designer.netbox_import import read_netbox
     from designer.samples import DGX_B200_SU
-    from exporters.netbox_export import DEVICE_NAME_MAX, write_netbox
+    from exporters.netbox_export import write_netbox
+    from exporters.netbox_names import DEVICE_NAME_MAX
 
     project = load(DGX_B200_SU, catalog)
     rack = project.racks[0]
@@ -370,8 +380,8 @@ def test_spectrum_x_cables_and_split_ports_of_both_planes(spectrum_x_folder):
     plane_of = {r["name"]: r["cf_podplanner_plane"] for r in read(folder, "08-devices.csv")}
     per = Counter()
     for c in cables:
-        if c["description"].startswith("storage "):  # the storage fabric's: of no plane
-            continue
+        if c["description"].split(", ")[0] not in COMPUTE_TIERS:
+            continue  # the storage fabric's and the management networks': of no plane
         tier, plane = c["description"].split(", ")[:2]
         switch = c["side_b_device"]
         assert plane == f"plane {plane_of[switch]}"
@@ -384,14 +394,21 @@ def test_spectrum_x_cables_and_split_ports_of_both_planes(spectrum_x_folder):
     # a DGX B300's 800G cage carries port 1 on plane A and port 2 on plane B
     code = folder_code(folder)
     dgx = [c for c in cables
-           if c["side_a_device"] == f"{code}-dgx-0001" and not c["description"].startswith("storage ")]
+           if c["side_a_device"] == f"{code}-dgx-0001" and c["description"].split(", ")[0] in COMPUTE_TIERS]
     assert sorted((c["side_a_name"], plane_of[c["side_b_device"]]) for c in dgx) == sorted(
         [(f"{cage}/1", "A") for cage in range(1, 9)] + [(f"{cage}/2", "B") for cage in range(1, 9)])
     interfaces = read(folder, "09-interfaces.csv")
     assert len(interfaces) == 2 * len(cables)
-    assert {r["type"] for r in interfaces} == {"400gbase-x-osfp", "400gbase-x-qsfp112"}  # 400 GbE, not InfiniBand
+    fabrics = {(c[f"side_{s}_device"], c[f"side_{s}_name"]) for c in cables for s in "ab"
+               if c["description"].split(", ")[0] in COMPUTE_TIERS or c["description"].startswith("storage ")}
+    of_fabrics = [r for r in interfaces if (r["device"], r["name"]) in fabrics]
+    assert {r["type"] for r in of_fabrics} == {"400gbase-x-osfp", "400gbase-x-qsfp112"}  # 400 GbE, not InfiniBand
     # the QSFP112 ones: the nodes' storage ports (BlueField-3)
-    assert {r["name"][0] for r in interfaces if r["type"] == "400gbase-x-qsfp112"} == {"S"}
+    assert {r["name"][0] for r in of_fabrics if r["type"] == "400gbase-x-qsfp112"} == {"S"}
+    # the management networks': 1 GbE BMC and management ports, the nodes' 100 GbE, the B300s' 200 GbE in-band
+    # ports, which NetBox has no QSFP112 type for
+    assert {r["type"] for r in interfaces if (r["device"], r["name"]) not in fabrics} == {
+        "1000base-t", "100gbase-x-qsfp28", "400gbase-x-osfp", "other"}
     ends = Counter((c[f"side_{s}_device"], c[f"side_{s}_name"]) for c in cables for s in "ab")
     assert set(ends.values()) == {1} and set(ends) == {(r["device"], r["name"]) for r in interfaces}
 

@@ -40,8 +40,10 @@ def test_cabling_csv_holds_the_storage_links_after_the_compute_ones(b200, tmp_pa
     rows = _csv(tmp_path / "c.csv")
     compute = len(b200.result("fabric").links())
     fabric = b200.result("storage").fabric
-    assert [r["network"] for r in rows] == ["compute"] * compute + ["storage"] * (fabric.node_links + fabric.uplinks)
-    storage = rows[compute:]
+    n_storage = fabric.node_links + fabric.uplinks
+    assert [r["network"] for r in rows[:compute + n_storage]] == ["compute"] * compute + ["storage"] * n_storage
+    assert {r["network"] for r in rows[compute + n_storage:]} == {"inband", "oob"}  # the management networks'
+    storage = rows[compute:compute + n_storage]
     assert Counter(r["tier"] for r in storage) == {"node-leaf": fabric.node_links, "leaf-spine": fabric.uplinks}
     # every link one fibre here (no splitter): lengths by cable id as the bill orders them
     lengths: dict[str, Counter] = {}
@@ -74,9 +76,10 @@ def test_netbox_folder_holds_the_storage_cables_and_appliances(b200, catalog, tm
     cables = _csv(tmp_path / "nb" / "10-cables.csv")
     compute = len(b200.result("fabric").links())
     fabric = b200.result("storage").fabric
-    assert len(cables) == compute + fabric.node_links + fabric.uplinks
+    n_storage = fabric.node_links + fabric.uplinks
+    assert len(cables) > compute + n_storage  # the management networks' come last
     assert len({c["label"] for c in cables}) == len(cables)  # unique in the site
-    storage = cables[compute:]
+    storage = cables[compute:compute + n_storage]
     assert Counter(c["description"].split(", ")[0] for c in storage) == {
         "storage node-leaf": fabric.node_links, "storage leaf-spine": fabric.uplinks}
     interfaces = {(r["device"], r["name"]): r["type"] for r in _csv(tmp_path / "nb" / "09-interfaces.csv")}
@@ -87,7 +90,7 @@ def test_netbox_folder_holds_the_storage_cables_and_appliances(b200, catalog, tm
     arrays = [n for n, r in devices.items() if r["cf_podplanner_name"].startswith("storage-array-")]
     assert len(arrays) == 8 and {devices[n]["role"] for n in arrays} == {"Storage"}
     assert (tmp_path / "nb" / "07-device-types" / "wekapod-nitro.yaml").is_file()
-    assert sorted(n for (d, n) in interfaces if d == arrays[0]) == ["S1", "S2"]
+    assert sorted(n for (d, n) in interfaces if d == arrays[0]) == ["S1", "S2", "mgmt0", "mgmt1"]
     # the folder reads back as the design: its appliances in their rack
     back = read_netbox(tmp_path / "nb", catalog)
     assert sum(d.type == "wekapod-nitro" for r in back.racks for d in r.devices) == 8

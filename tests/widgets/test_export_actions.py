@@ -53,9 +53,11 @@ def test_export_writes_the_current_analysis(window, qtbot, tmp_path, monkeypatch
     with qtbot.waitSignal(window.exports.exported, timeout=60000) as sig:
         window.exports.actions["cabling"].trigger()
     written = tmp_path / "plan.csv"  # the format's suffix is added to a bare name
-    assert sig.args == [str(written), "508 links"]
-    assert len(_rows(written)) == 508 == len(window.analysis.result("fabric").links())
-    assert "Wrote plan.csv: 508 links" in window.statusBar().currentMessage()
+    # the compute fabric's 508 links, then the management networks' 121 (the drawn design has no storage fabric)
+    assert sig.args == [str(written), "629 links"]
+    compute = [r for r in _rows(written) if r["network"] == "compute"]
+    assert len(compute) == 508 == len(window.analysis.result("fabric").links())
+    assert "Wrote plan.csv: 629 links" in window.statusBar().currentMessage()
 
 
 def test_an_export_during_an_edit_waits_for_that_edits_analysis(window, qtbot, tmp_path):
@@ -67,7 +69,9 @@ def test_an_export_during_an_edit_waits_for_that_edits_analysis(window, qtbot, t
         window.exports.export(FORMATS["cabling"], out)
     rows = _rows(out)
     assert rows and not any(r["a_rack"] == "a01" for r in rows)
-    assert len(rows) == len(window.analysis.result("fabric").links()) == 508 - 16
+    compute = [r for r in rows if r["network"] == "compute"]
+    assert len(compute) == len(window.analysis.result("fabric").links()) == 508 - 16
+    assert len(rows) - len(compute) == 121 - 2 * 3  # and each DGX's BMC and two in-band links
 
 
 def test_a_write_error_is_shown(window, qtbot, tmp_path, monkeypatch):

@@ -1,0 +1,1 @@
+"""The management networks (in-band, out-of-band) of a design: their links, port to port."""
