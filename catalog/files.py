@@ -211,7 +211,7 @@ def _check_target(path: Path) -> os.stat_result | None:
 
 
 def write_atomic(path: str | os.PathLike, content: bytes | str | Callable[[IO], None], *,
-                 text: bool | None = None, newline: str | None = None) -> None:
+                 text: bool | None = None, newline: str | None = None, durable: bool = True) -> None:
     """Write ``content`` to ``path`` all at once or not at all.
 
     ``content`` is bytes, text (UTF-8), or a function that writes into the open file
@@ -220,7 +220,9 @@ def write_atomic(path: str | os.PathLike, content: bytes | str | Callable[[IO], 
     renamed over the target; on any error, the temporary file is removed and the
     target is untouched. A symlink is written through (the link stays); a folder,
     device, FIFO or socket, and a read-only file, are refused with an ``OSError``
-    whose ``strerror`` says why.
+    whose ``strerror`` says why. ``durable=False`` leaves out the fsyncs (still whole
+    or nothing, but not yet on disk when this returns): for the many parts of one
+    export, whose last file is written durably.
     """
     path = Path(path)
     if path.is_symlink():  # write where the link points, and keep the link
@@ -243,12 +245,15 @@ def write_atomic(path: str | os.PathLike, content: bytes | str | Callable[[IO], 
             else:
                 fh.write(content)
             fh.flush()
-            os.fsync(fh.fileno())
+            if durable:
+                os.fsync(fh.fileno())
         os.replace(tmp, path)
     except BaseException:
         with suppress(OSError):
             os.unlink(tmp)
         raise
+    if not durable:
+        return
     with suppress(OSError):  # make the rename itself durable where the platform allows it
         dir_fd = os.open(folder, os.O_RDONLY)
         try:

@@ -530,10 +530,13 @@ def csv_field(text: str) -> str:
 
 
 def _write_csv(path: Path, header, rows) -> None:
-    """A file's rows: tuples, whose text columns are escaped here, or ready-made lines, escaped as they were made."""
+    """A file's rows: tuples, whose text columns are escaped here, or ready-made lines, escaped as they were made.
+    Not synced to disk one by one (a large design's folder holds a thousand parts): the README, written last,
+    is."""
     if rows and not isinstance(rows[0], str):
         text = [i for i, name in enumerate(header) if name not in NUMBER_COLUMNS]
-        rows = [_escaped(row, text) for row in rows]
+        memo: dict = {}  # a name repeats on row after row (a feed's panel, a cord's PDU): escaped once
+        rows = [_escaped(row, text, memo) for row in rows]
 
     def write(fh) -> None:
         w = csv.writer(fh)
@@ -543,11 +546,16 @@ def _write_csv(path: Path, header, rows) -> None:
         else:
             w.writerows(rows)
 
-    write_atomic(path, write, newline="")
+    write_atomic(path, write, newline="", durable=False)
 
 
-def _escaped(row, text_columns: list[int]) -> list:
+def _escaped(row, text_columns: list[int], memo: dict) -> list:
     out = list(row)
     for i in text_columns:
-        out[i] = csv_cell(out[i])
+        value = out[i]
+        if isinstance(value, str):
+            done = memo.get(value)
+            if done is None:
+                done = memo[value] = csv_cell(value)
+            out[i] = done
     return out

@@ -27,6 +27,7 @@ from __future__ import annotations
 from designer.power.cords import PowerCabling, outlet_names, supply_ports
 
 from .base import ExportError
+from .cell_text import csv_text
 
 #: NetBox's limit on a power panel's and a power feed's name
 NAME_MAX = 100
@@ -99,6 +100,11 @@ def panel_names(project, cabling: PowerCabling, locations: dict[str, str]) -> li
     return names
 
 
+def _csv_field(text: str) -> str:
+    """One field as csv.writer writes it (quoted where it holds a comma, a quote or a line break)."""
+    return '"' + text.replace('"', '""') + '"' if any(c in text for c in ',"\r\n') else text
+
+
 def _plain_name(text: str, size: int) -> str:
     """A name for a panel or feed: no comma (NetBox's cable import splits its name columns on commas), cut to
     ``size`` characters."""
@@ -144,11 +150,20 @@ def power_rows(project, catalog, cabling: PowerCabling, *, site: str, code: str,
         if dev is not None and dev.kind == "pdu" and ports:
             rows["14-power-outlets.csv"] += [(dev_names[dev_id], name, OUTLET_TYPES.get(kind, ""), ports[0].name,
                                               "Outlet") for name, kind in outlet_names(dev)]
+    # a 100,000-GPU design has some 130,000 cords: their rows are written as ready-made CSV lines, each device's
+    # name escaped once (the outlet and port names are PodPlanner's own: letters, digits and dashes)
+    field: dict[str, str] = {}
+
+    def named(dev_id: str) -> str:
+        if dev_id not in field:
+            field[dev_id] = _csv_field(csv_text(dev_names[dev_id]))
+        return field[dev_id]
+
+    lines = rows["15-power-cables.csv"]
     for c in cabling.cords:
         label += 1
-        rows["15-power-cables.csv"].append((dev_names[c.pdu], "dcim.poweroutlet", c.outlet, dev_names[c.device],
-                                            "dcim.powerport", c.port, "power", "planned", f"{code}-P{label:06d}",
-                                            f"feed {c.side}"))
+        lines.append(f"{named(c.pdu)},dcim.poweroutlet,{c.outlet},{named(c.device)},dcim.powerport,{c.port},power,"
+                     f"planned,{code}-P{label:06d},feed {c.side}\r\n")
     for inlet, panel_feed in zip(cabling.inlets, feed_names):
         label += 1
         rows["16-feed-cables.csv"].append((site, panels[inlet.panel], "dcim.powerfeed", panel_feed,

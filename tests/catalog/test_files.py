@@ -250,3 +250,20 @@ def test_a_file_with_the_longest_legal_name_is_written_and_its_temporary_swept(t
     left = tmp_path / made[0][1].name.replace(f".{os.getpid()}-", f".{dead_pid}-")
     left.write_text("half")
     assert files.sweep_temporaries(tmp_path) == [left]
+
+
+def test_a_write_not_made_durable_is_still_whole_and_skips_the_fsyncs(tmp_path, monkeypatch):
+    """The many parts of a NetBox folder are written without an fsync each (the README, last, is synced)."""
+    import os
+
+    from catalog.files import write_atomic
+
+    target = tmp_path / "part.csv"
+    target.write_text("old", encoding="utf-8")
+    synced = []
+    monkeypatch.setattr(os, "fsync", lambda fd: synced.append(fd))
+    write_atomic(target, "a,b\r\n1,2\r\n", durable=False)
+    assert target.read_text(encoding="utf-8") == "a,b\n1,2\n" and synced == []
+    write_atomic(target, "new")
+    assert target.read_text(encoding="utf-8") == "new" and len(synced) == 2  # the file, then its folder
+    assert [p.name for p in tmp_path.iterdir()] == ["part.csv"]  # no temporary left behind
