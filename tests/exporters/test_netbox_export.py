@@ -7,6 +7,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+from netbox_rows import read
 
 from designer.netbox_parts import parts
 import yaml
@@ -88,13 +89,6 @@ IB_TYPES = {"infiniband-ndr", "infiniband-xdr", "infiniband-hdr"}
 COMPUTE_TIERS = ("node-leaf", "leaf-spine", "spine-core")
 
 
-def read(folder, name):
-    """A file's rows, of every part where the export split it."""
-    rows = []
-    for path in parts(folder, name):
-        with open(path, encoding="utf-8", newline="") as fh:
-            rows += list(csv.DictReader(fh))
-    return rows
 
 
 @pytest.fixture(scope="module", params=[DGX_B200_SU, GB200_NVL72_SU], ids=["dgx-b200", "gb200-nvl72"])

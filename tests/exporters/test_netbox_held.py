@@ -3,29 +3,22 @@ rows it holds are left out, so the folder imports with no refused row (tests/net
 real NetBox)."""
 from __future__ import annotations
 
-import csv
 import json
 from urllib.parse import parse_qs, urlparse
 
 import pytest
+from netbox_rows import read as rows
 
 from designer.analysis import analyze
 from designer.cli import main
 from designer.fileformat import load
 from designer.netbox_api import NetBoxAPI
-from designer.netbox_parts import parts
 from designer.samples import DGX_B200_SU
 from exporters import cli as export_command
 from exporters.netbox_export import write_netbox
 from exporters.netbox_held import Held, read_held
 
 
-def rows(folder, name):
-    out = []
-    for path in parts(folder, name):
-        with open(path, encoding="utf-8", newline="") as fh:
-            out += list(csv.DictReader(fh))
-    return out
 
 
 @pytest.fixture(scope="module")

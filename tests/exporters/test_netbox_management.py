@@ -1,12 +1,11 @@
 """The management networks in the NetBox folder: their interfaces and cables after the fabrics', on both samples."""
 from __future__ import annotations
 
-import csv
 from collections import Counter
 
 import pytest
+from netbox_rows import read
 
-from designer.netbox_parts import parts
 
 from designer.analysis import analyze
 from designer.fileformat import load
@@ -22,13 +21,6 @@ COUNTS = {"dgx-b200": {"OOB": 85, "in-band": 76, "in-band leaf-spine": 22, "OOB 
           "gb200-nvl72": {"OOB": 71, "in-band": 8}}
 
 
-def read(folder, name):
-    """A file's rows, of every part where the export split it."""
-    rows = []
-    for path in parts(folder, name):
-        with open(path, encoding="utf-8", newline="") as fh:
-            rows += list(csv.DictReader(fh))
-    return rows
 
 
 @pytest.fixture(scope="module", params=[DGX_B200_SU, GB200_NVL72_SU], ids=["dgx-b200", "gb200-nvl72"])

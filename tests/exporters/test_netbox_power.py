@@ -6,6 +6,7 @@ from collections import Counter
 
 import pytest
 import yaml
+from netbox_rows import read
 
 from designer.analysis import analyze
 from designer.fileformat import load
@@ -18,12 +19,6 @@ from exporters.netbox_export import write_netbox
 from exporters.registry import FORMATS
 
 
-def read(folder, name):
-    rows = []
-    for path in parts(folder, name):
-        with open(path, encoding="utf-8", newline="") as fh:
-            rows += list(csv.DictReader(fh))
-    return rows
 
 
 @pytest.fixture(scope="module")
