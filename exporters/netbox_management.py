@@ -28,6 +28,8 @@ INTERFACE_TYPES = {**ETHERNET_TYPES, (1, "RJ45"): "1000base-t", (10, "RJ45"): "1
                    (10, "SFP+"): "10gbase-x-sfpp", (25, "SFP28"): "25gbase-x-sfp28",
                    (100, "QSFP28"): "100gbase-x-qsfp28",
                    (200, "QSFP56"): "200gbase-x-qsfp56", (400, "QSFP112"): "400gbase-x-qsfp112",
+                   # a node's 400 G QSFP112 port run at the in-band network's 200 GbE: NetBox types the port
+                   (200, "QSFP112"): "400gbase-x-qsfp112",
                    (400, "OSFP"): "400gbase-x-osfp", (800, "OSFP"): "800gbase-x-osfp"}
 #: link medium -> NetBox cable type (dcim/choices.py CableTypeChoices)
 CABLE_TYPES = {"cat6a": "cat6a", "dac": "dac-passive", "mmf": "mmf", "smf": "smf"}

@@ -77,6 +77,11 @@ PATCH_LENGTHS_M = (0.5, 1.0, 1.5, 2.0, 3.0, 5.0, 7.0, 10.0, 15.0, 20.0, 30.0, 50
 DAC_REACH_M = {10: 7.0, 25: 5.0, 40: 5.0, 100: 5.0, 200: 3.0, 400: 2.0, 800: 2.0}
 DAC_LENGTHS_M = (0.5, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0, 5.0, 7.0)
 #: the ports' names by role: (name of a single port, prefix of numbered ones, first number)
+#: the in-band network's link speed: each node's two ports at 200 GbE to two switches, bonded (NVIDIA's HGX AI
+#: Factory RA, "Network Logical Architecture": the converged North/South network "connects the nodes using two
+#: 200 GbE ports to two separate switches"; hardware-2026: GB200 in-band 200 Gb/s bonded), so an SN5600 leaf's
+#: 800 G cages run as 4 x 200 GbE (its data sheet: 256 x 200 GbE) and leave room for its uplinks
+INBAND_GBPS = 200.0
 PORT_NAMES = {"bmc": ("bmc", "bmc", 1), "management": ("mgmt0", "mgmt", 0), "inband": ("inband1", "inband", 1)}
 
 
@@ -192,15 +197,19 @@ class _Switch:
         return [(port_name(g[5], g[4] + k), g[1], g[2]) for k in range(start, start + n)]
 
 
-def _switch_groups(dtype) -> list:
+def _switch_groups(dtype, lane_gbps: float = 0.0) -> list:
     """A switch's front-panel groups numbered in catalog order; an 800 G Ethernet cage as two 400 G ports (as
-    the storage fabric runs an SN5600's), named ``cage/port``."""
+    the storage fabric runs an SN5600's), or, given ``lane_gbps``, as many ports of that speed as its breakout
+    allows (an in-band SN5600's 800 G cage as four 200 G ports); named ``cage/port``."""
     out, first = [], 0
     for g in dtype.ports:
         if g.role == "management":
             continue
         speed, per = float(g.speed_gbps), max(1, int(g.ports_per_cage))
-        if g.role == "fabric" and per == 1 and speed >= 800 and (g.breakout or 1) >= 2:
+        split = int(speed // lane_gbps) if lane_gbps else 0
+        if g.role == "fabric" and per == 1 and split >= 2 and (g.breakout or 1) >= split:
+            speed, per = lane_gbps, split
+        elif g.role == "fabric" and per == 1 and speed >= 800 and (g.breakout or 1) >= 2:
             speed, per = speed / 2, 2
         ports = int(g.count) * (per if per > int(g.ports_per_cage or 1) else 1)
         out.append((g.role, speed, g.cage or "", ports, first, per))
@@ -235,9 +244,12 @@ class _Walk:
                 role = switch_network(d.name or d.id) if dtype.kind == "switch" else ""
                 i = self._device(ri, d)
                 if role:
-                    self.switches[role].append(_Switch(i, ri, z, d.name or d.id, _switch_groups(dtype)))
+                    lane = INBAND_GBPS if role in ("ileaf", "ispine") else 0.0
+                    self.switches[role].append(_Switch(i, ri, z, d.name or d.id, _switch_groups(dtype, lane)))
                 for ports, out in ((oob, self.oob), (inband, self.inband)):
                     for prole, speed, cage, n, trays in ports:
+                        if out is self.inband:
+                            speed = min(speed, INBAND_GBPS)  # a 400 G-capable port run at the network's 200 G
                         if not trays:
                             for name in _names(prole, n):
                                 if role == "oob" and prole == "management":

@@ -134,12 +134,15 @@ def test_ports_go_to_the_nearest_switch_with_room():
 
 
 def test_the_ras_4_su_fills_its_in_band_leaf_pair(b200_4su, catalog):
-    """The generator's one SN5600 leaf pair per 128 DGX gives each leaf 128 400 G ports: the 127 DGX take 127 of
-    them, the 7 management nodes the last one and 6 go without, and no port is left for the spine uplinks. The
-    16 OOB switches find 6 free 100 G ports on the two management leaves. Every shortfall is counted, and every
-    DGX still has its BMC link and both in-band links."""
+    """The generator's one SN5600 leaf pair per 128 DGX, its 800 G cages run as 4 x 200 GbE: each leaf's 256 ports
+    take the 127 DGX and the 7 management nodes and leave room for the spine uplinks (one per 4 node ports), so
+    the whole in-band network is cabled; every DGX has its BMC link and both in-band links."""
     links = management_links(b200_4su, catalog)
-    assert links.unconnected == {"inband": 12, "inband-uplink": 64, "oob-uplink": 26}
+    assert links.unconnected == {}
+    inband = links.network == NETWORKS.index("inband")
+    dgx = inband & np.array([links.label(i).startswith("dgx") for i in links.a_dev.tolist()])
+    assert dgx.sum() == 2 * 127
+    assert set(links.a_speed[dgx].tolist()) == {200.0} and set(links.b_speed[inband].tolist()) == {200.0}
     labels = [links.label(i) for i in links.a_dev.tolist()]
     by_net = Counter((NETWORKS[n], lab.split("-")[0]) for n, lab in zip(links.network.tolist(), labels))
     assert by_net["inband", "dgx"] == 2 * 127 and by_net["oob", "dgx"] == 127
