@@ -399,10 +399,11 @@ def test_spectrum_x_cables_and_split_ports_of_both_planes(spectrum_x_folder):
     assert {r["type"] for r in of_fabrics} == {"400gbase-x-osfp", "400gbase-x-qsfp112"}  # 400 GbE, not InfiniBand
     # the QSFP112 ones: the nodes' storage ports (BlueField-3)
     assert {r["name"][0] for r in of_fabrics if r["type"] == "400gbase-x-qsfp112"} == {"S"}
-    # the management networks': 1 GbE BMC and management ports, the nodes' 100 GbE, the B300s' 200 GbE in-band
-    # ports, which NetBox has no QSFP112 type for
+    # the management networks': 1 GbE BMC and management ports, the nodes' 100 GbE, the B300s' QSFP112 in-band
+    # ports (typed as the 400 G ports they are, run at 200 GbE), the in-band leaves' 200 G lanes of an 800 G cage,
+    # which NetBox has no OSFP type for
     assert {r["type"] for r in interfaces if (r["device"], r["name"]) not in fabrics} == {
-        "1000base-t", "100gbase-x-qsfp28", "400gbase-x-osfp", "other"}
+        "1000base-t", "100gbase-x-qsfp28", "400gbase-x-qsfp112", "other"}
     ends = Counter((c[f"side_{s}_device"], c[f"side_{s}_name"]) for c in cables for s in "ab")
     assert set(ends.values()) == {1} and set(ends) == {(r["device"], r["name"]) for r in interfaces}
 
