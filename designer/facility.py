@@ -207,6 +207,9 @@ def check_facility(f: Facility, where: str = "facility") -> None:
     if f.generators and f.generator_kw is None:
         raise FacilityError(f"{where}.generator_kw: {f.generators} generators need their rating in kW")
     _number(f.generator_blocks, f"{where}.generator_blocks", 1, 100, integer=True, optional=False)
+    if f.generators and f.generators < f.generator_blocks * (f.generator_redundant + 1):
+        raise FacilityError(f"{where}.generator_blocks: {f.generators} generators cannot make {f.generator_blocks} "
+                            f"blocks of at least one running unit and {f.generator_redundant} spare each")
     if f.generators and f.generator_redundant * f.generator_blocks >= f.generators:
         spares = f.generator_redundant * f.generator_blocks
         raise FacilityError(f"{where}.generator_redundant: {spares} spare of {f.generators} generators"

@@ -296,8 +296,10 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
         if water is None:
             raise GenerateError(f"--facility-water: one of none, {', '.join(WATER_CLASSES)} (ASHRAE facility water "
                                 f"classes, the warmest supply in °C), got {spec.facility_water!r:.40}")
-    altitude = _number(spec.altitude_m, "--altitude-m (m above sea level)", -500.0, 5000.0)
-    ambient = None if spec.ambient_c is None else _number(spec.ambient_c, "--ambient-c (°C)", -60.0, 60.0)
+    # the facility's own ranges (designer/facility.py), both ends allowed
+    altitude = _number(spec.altitude_m, "--altitude-m (m above sea level)", -500.0, 5000.0, inclusive=True)
+    ambient = (None if spec.ambient_c is None else
+               _number(spec.ambient_c, "--ambient-c (°C)", -60.0, 60.0, inclusive=True))
     phase = None if spec.phase_sus is None else _whole(spec.phase_sus, "scalable units per phase", hi=100_000)
     if phase is not None and sus is not None and math.ceil(sus / phase) > MAX_PHASES:
         raise GenerateError(f"{math.ceil(sus / phase)} phases of {phase} scalable unit{'s' if phase != 1 else ''} "

@@ -19,8 +19,9 @@ from dataclasses import dataclass
 
 from ..formatting import number, percent
 
-#: at most this many rows are drawn one by one (two busways each); more are drawn as one box per feed
-MAX_ROWS = 4
+#: at most this many rows are drawn one by one (two busways each: six boxes fill an A4 page's width at full
+#: size); more are drawn as one box per feed
+MAX_ROWS = 3
 #: a box holds a title and three lines of about 24 characters at 6.5 pt: 28 x 13 mm, so that the six boxes of
 #: three rows fit an A4 page's width at full size
 BOX_W, BOX_H = 28.0, 13.0
@@ -63,8 +64,9 @@ class SingleLine:
         return next(b for b in self.boxes if b.key == key)
 
 
-#: the longest row or hall name a box or the title shows whole (a box is 28 mm wide)
-ROW_CHARS, TITLE_CHARS = 12, 60
+#: the longest row or hall name a box's title or the diagram's title shows whole (a box is 28 mm wide: a busway's
+#: title is the row's name and "busway A")
+ROW_CHARS, TITLE_CHARS = 7, 60
 
 
 def _short(text: str, n: int) -> str:
@@ -85,7 +87,9 @@ def single_line(power, hall) -> SingleLine | None:
     """The single-line diagram of ``hall`` (a model Hall) from ``power`` (the analysis's PowerView); None for a
     hall without rows of racks."""
     f = hall.facility
-    rows = [r for r in power.rows if r.hall == hall.id and r.row]
+    # every row the power chain loads, racks without a row as one more (it counts them so, and a DR scheme deals
+    # rows to blocks by their place in this list)
+    rows = [r for r in power.rows if r.hall == hall.id]
     if not rows:
         return None
     ups = next((u for u in power.ups if u.hall == hall.id), None)
@@ -98,12 +102,11 @@ def single_line(power, hall) -> SingleLine | None:
     # -- sources ---------------------------------------------------------------------------------------
     levels[0].append(Box("utility", "utility", "Utility supply", ("not rated in the design",)))
     if gen is not None:
-        blocks = f" x {gen.blocks}" if gen.blocks > 1 else ""  # N+1 in each of the blocks
-        site = f", {percent(gen.derating)}" if gen.derating < 1.0 else ""
+        blocks = f", {gen.blocks} blocks" if gen.blocks > 1 else ""  # N+1 in each block
+        site = " at site" if gen.derating < 1.0 else ""  # what they deliver there, not their rating
         levels[0].append(Box("generators", "generators", "Generators",
-                             (f"{gen.units} x {kw(gen.unit_kw)}, N+{gen.redundant}{blocks}{site}",
-                              f"load {kw(gen.load_kw)}",
-                              f"of {kw(gen.capacity_kw)}{_share(gen.load_kw, gen.capacity_kw)}"),
+                             (f"{gen.units} x {kw(gen.unit_kw)}, N+{gen.redundant}", f"load {kw(gen.load_kw)}{blocks}",
+                              f"of {kw(gen.capacity_kw)}{site}{_share(gen.load_kw, gen.capacity_kw)}"),
                              over=gen.margin_kw is not None and gen.load_kw > gen.margin_kw + 1e-9))
     # -- switchgear and UPS, one chain per system ------------------------------------------------------
     systems = {s.name: s for s in ups.systems} if ups is not None else {}
@@ -143,6 +146,20 @@ def single_line(power, hall) -> SingleLine | None:
             return feeders[(pos + (0 if side == "A" else 1)) % len(feeders)]
         return feeders[0]
 
+    def run_share(r, feed) -> float:
+        """What the row's busiest run carries with the other feed lost, against one run's rating (the figure the
+        power chain checks)."""
+        return feed.run_failover_kw / (r.rating_kw / r.runs) if r.rating_kw else 0.0
+
+    def over(r, feed) -> bool:
+        run = (r.rating_kw or 0.0) / max(r.runs, 1)
+        return bool(r.rating_kw) and (feed.run_failover_kw > margin * run + 1e-9
+                                      or (r.capacity_kw is not None and feed.run_normal_kw > r.capacity_kw / r.runs
+                                          + 1e-9))
+
+    def title(r) -> str:
+        return _short(r.row, ROW_CHARS) if r.row else "no row"
+
     if len(rows) <= MAX_ROWS:
         for pos, r in enumerate(rows):
             for side in ("A", "B"):
@@ -150,27 +167,28 @@ def single_line(power, hall) -> SingleLine | None:
                 key = f"busway-{pos}-{side}"
                 rating = (f"{r.runs} x " if r.runs > 1 else "") + (
                     f"{number(r.rating_a)} A" if r.rating_a else "not rated")
-                fo = feed.failover_kw
-                lines = (rating, f"normal {kw(feed.normal_kw)}{_share(feed.normal_kw, r.rating_kw)}",
-                         f"{'B' if side == 'A' else 'A'} lost {kw(fo)}{_share(fo, r.rating_kw)}")
-                levels[3].append(Box(key, "busway", f"{_short(r.row, ROW_CHARS)} {element} {side}", lines,
-                                     over=bool(r.rating_kw) and fo > margin * r.rating_kw + 1e-9))
+                per_run = (r.rating_kw / r.runs) if r.rating_kw else None
+                lines = (rating, f"normal {kw(feed.run_normal_kw)}{_share(feed.run_normal_kw, per_run)}",
+                         f"{'B' if side == 'A' else 'A'} lost {kw(feed.run_failover_kw)}"
+                         f"{_share(feed.run_failover_kw, per_run)}")
+                levels[3].append(Box(key, "busway", f"{title(r)} {element} {side}", lines, over=over(r, feed)))
                 wires.append(Wire(fed_by(pos, side), key, side))
                 wires.append(Wire(key, f"racks-{pos}", side))
-            levels[4].append(Box(f"racks-{pos}", "racks", f"Row {_short(r.row, ROW_CHARS)}",
-                                 (f"{number(r.racks)} racks", f"{kw(r.max_kw)} maximum")))
+            levels[4].append(Box(f"racks-{pos}", "racks", f"Row {_short(r.row, ROW_CHARS)}" if r.row else
+                                 "Racks in no row", (f"{number(r.racks)} racks", f"{kw(r.max_kw)} maximum")))
     else:
         for side in ("A", "B"):
-            worst = max(rows, key=lambda r: (getattr(r.feeds, side).failover_kw / r.rating_kw) if r.rating_kw else 0)
+            worst = max(rows, key=lambda r: run_share(r, getattr(r.feeds, side)))
             feed = getattr(worst.feeds, side)
             ratings = sorted({r.rating_a for r in rows if r.rating_a})
             key = f"busways-{side}"
+            per_run = (worst.rating_kw / worst.runs) if worst.rating_kw else None
             levels[3].append(Box(key, "busway", f"{len(rows)} {element}s {side}",
                                  (", ".join(f"{number(a)} A" for a in ratings) or "not rated",
-                                  f"busiest {_short(worst.row, ROW_CHARS)}",
-                                  f"{'B' if side == 'A' else 'A'} lost {kw(feed.failover_kw)}"
-                                  f"{_share(feed.failover_kw, worst.rating_kw)}"),
-                                 over=bool(worst.rating_kw) and feed.failover_kw > margin * worst.rating_kw + 1e-9))
+                                  f"busiest {title(worst)}",
+                                  f"{'B' if side == 'A' else 'A'} lost {kw(feed.run_failover_kw)}"
+                                  f"{_share(feed.run_failover_kw, per_run)}"),
+                                 over=any(over(r, getattr(r.feeds, side)) for r in rows)))
             for feeder in dict.fromkeys(fed_by(pos, side) for pos in range(len(rows))):
                 wires.append(Wire(feeder, key, side))
             wires.append(Wire(key, "racks-all", side))

@@ -128,7 +128,7 @@ def power_chain(quote: Quote, pw: PowerView) -> None:
                      cell(top.failover_capacity_kw, "kW"), cell(f.normal_kw, "kW"),
                      cell(f.failover_kw, "kW"), cell(f.peak_kw, "kW")])
     for g in pw.generators:
-        blocks = f" per block of {g.units // g.blocks}" if g.blocks > 1 else ""
+        blocks = f" in each of {g.blocks} blocks" if g.blocks > 1 else ""
         site = f", {percent(g.derating)} at the site" if g.derating < 1.0 else ""
         rows.append([f"{hall_names.get(g.hall, g.hall)}: generators {g.units} x {kw(g.unit_kw)}, "
                      f"{g.redundant} spare{blocks}{site}", cell(g.capacity_kw, "kW"), cell(g.load_kw, "kW"), "", ""])

@@ -83,7 +83,7 @@ def test_generators_in_blocks_keep_a_spare_per_block(catalog, b200):
     gen = a.power.generators[0]
     assert (gen.units, gen.blocks, gen.redundant) == (9, 3, 1)
     assert gen.capacity_kw == pytest.approx(6 * 400.0)  # three spares out
-    with pytest.raises(FacilityError, match="3 spare of 3 generators"):
+    with pytest.raises(FacilityError, match="3 generators cannot make 3 blocks"):
         b200.halls[0].facility.updated(generators=3, generator_blocks=3)
 
 
@@ -113,4 +113,12 @@ def test_new_superpod_takes_the_site_and_refuses_an_impossible_one(tmp_path, cap
     capsys.readouterr()
     assert main(["new", "superpod", "--system", "dgx-b200", "--sus", "1", "--altitude-m", "9000",
                  "-o", str(tmp_path / "x.podplan.json")]) == 2
-    assert "--altitude-m (m above sea level) must be above -500 and at most 5000, got 9000.0" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert "--altitude-m (m above sea level) must be at least -500 and at most 5000, got 9000.0" in err
+
+
+def test_blocks_each_need_a_running_unit_and_their_spares(b200):
+    with pytest.raises(FacilityError, match="5 generators cannot make 3 blocks of at least one running unit and 1 "
+                                            "spare each"):
+        b200.halls[0].facility.updated(generators=5, generator_kw=1000.0, generator_blocks=3)
+    assert b200.halls[0].facility.updated(generators=6, generator_kw=1000.0, generator_blocks=3).generators == 6

@@ -112,3 +112,32 @@ def test_the_appendix_and_the_dxf_draw_it(tmp_path, catalog):
     assert "Data hall 1: single-line diagram" in texts and "UPS A" in texts and "R01B busway B" in texts
     wires = msp.query("LWPOLYLINE").filter(lambda e: e.dxf.layer in ("POWER-SINGLE-LINE-A", "POWER-SINGLE-LINE-B"))
     assert len(wires) == len(single_line(a.power, p.halls[0]).wires)
+
+
+def test_racks_without_a_row_are_drawn_and_keep_the_blocks_as_the_power_chain_deals_them(catalog, b200):
+    """A DR scheme deals rows to blocks by their place among every row the power chain loads, racks in no row
+    among them: the diagram draws them too, so each block feeds the busways the check loads it with."""
+    project, _ = b200
+    first = project.racks[0]
+    noted = project.with_racks([dataclasses.replace(r, row="") if r.row == first.row else r for r in project.racks])
+    dr = _with_facility(noted, ups_scheme="DR", ups_blocks=3)
+    a = analyze(dr, catalog)
+    sl = single_line(a.power, dr.halls[0])
+    rows = [r for r in a.power.rows if r.hall == dr.halls[0].id]
+    assert [b.title for b in sl.boxes if b.kind == "racks"][0] == "Racks in no row"
+    for k, system in enumerate(a.power.ups[0].systems):
+        fed = [w.b for w in sl.wires if w.a == f"ups-{k}"]
+        drawn_kw = sum(getattr(rows[int(key.split("-")[1])].feeds, key[-1]).normal_kw for key in fed)
+        assert drawn_kw == pytest.approx(system.normal_kw, abs=0.1), system.name
+
+
+def test_a_busway_of_several_runs_is_judged_by_its_busiest_run(catalog, b200):
+    project, _ = b200
+    runs = _with_facility(project, distribution_runs=2, distribution_amps=160.0)
+    a = analyze(runs, catalog)
+    assert any(f.code == "distribution-over-margin" for f in a.findings)
+    sl = single_line(a.power, runs.halls[0])
+    assert any(b.over for b in sl.boxes if b.kind == "busway")
+    box = next(b for b in sl.boxes if b.title == "R01A busway A")
+    row = next(r for r in a.power.rows if r.row == "R01A")
+    assert box.lines[0] == "2 x 160 A" and f"{row.feeds.A.run_failover_kw:.0f} kW" in box.lines[2]
