@@ -56,15 +56,17 @@ test-consumers: $(STAMP)
 	@command -v soffice >/dev/null || { echo "test-consumers: LibreOffice (soffice) is not installed"; exit 1; }
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m libreoffice
 
-# The NetBox folder imported by a real NetBox: tools/netbox/netbox_env.py builds Python 3.13 from Debian's
-# source, installs the netbox wheel and migrates, all cached in ~/.cache/podplanner-netbox (first run: minutes,
-# root for apt-get on a fresh machine); the test starts PostgreSQL, Redis and NetBox on 127.0.0.1 and stops them.
+# The NetBox hand-off against a real NetBox: tools/netbox/netbox_env.py builds Python 3.13 from Debian's source,
+# installs the netbox wheel and migrates, all cached in ~/.cache/podplanner-netbox (first run: minutes, root for
+# apt-get on a fresh machine); the tests start ONE NetBox (PostgreSQL, Redis, NetBox's server on this machine),
+# load the DGX B200 and GB200 NVL72 samples through NetBox's bulk-import pages and a generated 4-SU design
+# through the REST API side by side (tests/netbox/conftest.py), check them and stop it: about 12 minutes on
+# 2 cores shared with other work.
 test-netbox: $(STAMP)
 	$(PYTHON) tools/netbox/netbox_env.py prepare
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m "netbox and not netbox_large" tests/netbox
 
-# The same, with a generated 4-SU design pushed beside the samples (about 10 minutes more: NetBox traces each
-# cable's path as it creates it).
+# The same, with a copy of the B200 sample pushed beside them (a fourth site; a few minutes more).
 test-netbox-large: $(STAMP)
 	$(PYTHON) tools/netbox/netbox_env.py prepare
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m netbox tests/netbox

@@ -19,6 +19,7 @@ Only the standard library: this runs under the system's Python (3.11) and drives
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import os
 import pwd
@@ -210,7 +211,10 @@ def secret(length: int) -> str:
     return "".join(secrets.choice(alphabet) for _ in range(length))
 
 
-def write_configuration() -> None:
+def write_configuration(sockets: Path) -> None:
+    """NetBox's configuration.py: PostgreSQL over its Unix socket in ``sockets`` (fewer system calls a query
+    than TCP), Django's plain cursors (a server-side cursor costs three round trips a query where a plain one
+    costs one; Django's setting for pgbouncer, no change to what NetBox does with the rows)."""
     conf = netbox_root() / "conf"
     conf.mkdir(parents=True, exist_ok=True)
     secrets_file = conf / "secrets.json"
@@ -227,9 +231,10 @@ DATABASES = {{
         "NAME": "netbox",
         "USER": "netbox",
         "PASSWORD": "netbox",
-        "HOST": "127.0.0.1",
+        "HOST": {str(sockets)!r},
         "PORT": "{PG_PORT}",
         "CONN_MAX_AGE": 300,
+        "DISABLE_SERVER_SIDE_CURSORS": True,
     }}
 }}
 REDIS = {{
@@ -287,15 +292,23 @@ def port_free(port: int) -> bool:
         return s.connect_ex(("127.0.0.1", port)) != 0
 
 
+#: a throw-away database: nothing is written to disk for safety (no fsync, no full pages, the least WAL)
+PG_SETTINGS = ("-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c wal_level=minimal "
+               "-c max_wal_senders=0 -c shared_buffers=256MB")
+
+
 def start_postgres(pgdata: Path, sockets: Path, logfile: Path) -> None:
     as_postgres([pg_bin("pg_ctl"), "-D", pgdata, "-l", logfile, "-w", "-t", "60", "start",
-                 "-o", f"-h 127.0.0.1 -p {PG_PORT} -k {sockets} -c fsync=off -c synchronous_commit=off "
-                       "-c full_page_writes=off"], stdout=subprocess.DEVNULL)
+                 "-o", f"-h 127.0.0.1 -p {PG_PORT} -k {sockets} {PG_SETTINGS}"], stdout=subprocess.DEVNULL)
 
 
 def stop_postgres(pgdata: Path) -> None:
-    as_postgres([pg_bin("pg_ctl"), "-D", pgdata, "-w", "-m", "fast", "stop"], check=False,
-                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    """Stop the cluster (fast; immediate if that fails); nothing to do for one already stopped."""
+    for mode in ("fast", "immediate"):
+        as_postgres([pg_bin("pg_ctl"), "-D", pgdata, "-w", "-t", "30", "-m", mode, "stop"], check=False,
+                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        if not (pgdata / "postmaster.pid").exists():
+            return
 
 
 def template_dir() -> Path:
@@ -340,7 +353,7 @@ def make_template() -> None:
         run([*psql, "CREATE ROLE netbox LOGIN PASSWORD 'netbox'"])
         run([*psql, "CREATE DATABASE netbox OWNER netbox"])
         redis = start_redis(run_dir)
-        write_configuration()
+        write_configuration(run_dir / "sockets")
         with Timer("netbox migrate"):
             manage("migrate", "--no-input", stdout=subprocess.DEVNULL)
         with Timer("netbox collectstatic"):
@@ -418,25 +431,101 @@ def prepare() -> None:
     make_template()
 
 
+# --- one NetBox on the machine at a time ------------------------------------------------------------------
+#
+# The ports are fixed and the state file is the cache's, so two processes that each started "their" NetBox
+# would stop each other's: the second start stopped the first one's servers and removed its folder while the
+# first was copying its database there ("not a database cluster"), and the first one's stop then found the
+# state file gone. So every command takes the cache's lock first, and a process that starts NetBox keeps it
+# until it stops NetBox (or exits): another start waits for it. A state file found under the lock is one a
+# crashed or killed run left behind, and what it names is stopped before anything is started.
+
+_lock: int | None = None
+LOCK_WAIT_S = float(os.environ.get("PODPLANNER_NETBOX_LOCK_WAIT", "1800"))
+
+
+def lock_file() -> Path:
+    return cache_dir() / "netbox.lock"
+
+
+def take_lock(wait: float = LOCK_WAIT_S) -> None:
+    """Hold the cache's lock (kept until :func:`release_lock` or this process's end), waiting for another's."""
+    global _lock
+    if _lock is not None:
+        return
+    cache_dir().mkdir(parents=True, exist_ok=True)
+    fd = os.open(lock_file(), os.O_RDWR | os.O_CREAT, 0o644)
+    end, said = time.monotonic() + wait, False
+    while True:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            break
+        except BlockingIOError:
+            if time.monotonic() >= end:
+                os.close(fd)
+                raise RuntimeError(f"another process holds {lock_file()} (it runs this machine's one test NetBox); "
+                                   f"waited {wait:.0f} s") from None
+            if not said:
+                log(f"another process holds {lock_file()} (a NetBox test running): waiting for it")
+                said = True
+            time.sleep(1)
+    _lock = fd
+
+
+def release_lock() -> None:
+    global _lock
+    if _lock is not None:
+        os.close(_lock)  # closing the descriptor releases the lock
+        _lock = None
+
+
+def save_state(state: dict) -> None:
+    """Write the state file whole or not at all (a crash never leaves half a file for the next stop to read)."""
+    tmp = state_file().with_suffix(".tmp")
+    tmp.write_text(json.dumps(state, indent=1))
+    os.replace(tmp, state_file())
+
+
+def read_state() -> dict:
+    try:
+        return json.loads(state_file().read_text())
+    except FileNotFoundError:
+        return {}
+    except ValueError:
+        log(f"{state_file()} is not JSON: removed (nothing it named can be stopped)")
+        state_file().unlink(missing_ok=True)
+        return {}
+
+
 def start() -> dict:
-    """Start PostgreSQL (a copy of the migrated template), Redis and NetBox; return and save the state."""
-    prepare()
-    if state_file().exists():
-        stop()
-    check_ports()
+    """Start PostgreSQL (a copy of the migrated template), Redis and NetBox; return and save the state.
+
+    This process holds the cache's lock from here until :func:`stop`."""
+    take_lock()
+    try:
+        prepare()
+        if state_file().exists():
+            log(f"{state_file()} left by an earlier run: stopping what it names first")
+            stop(release=False)
+        check_ports()
+    except BaseException:
+        release_lock()
+        raise
     run_dir = new_run_dir()
-    state = {"run_dir": str(run_dir), "pgdata": str(run_dir / "pgdata"), "pids": {},
+    state = {"run_dir": str(run_dir), "pgdata": str(run_dir / "pgdata"), "pids": {}, "owner": os.getpid(),
              "url": f"http://127.0.0.1:{HTTP_PORT}", "netbox_root": str(netbox_root()),
              "python": str(venv_python()), "netbox_version": NETBOX_VERSION}
-    state_file().write_text(json.dumps(state, indent=1))
+    save_state(state)
     try:
         with Timer("start PostgreSQL and Redis"):
             shutil.copytree(template_dir(), run_dir / "pgdata", symlinks=True)
+            if not (run_dir / "pgdata" / "PG_VERSION").exists():
+                raise RuntimeError(f"the copy of {template_dir()} in {run_dir} is not a database cluster")
             chown_postgres(run_dir / "pgdata")
             start_postgres(run_dir / "pgdata", run_dir / "sockets", run_dir / "logs" / "postgres.log")
             state["pids"]["redis"] = start_redis(run_dir)
-            state_file().write_text(json.dumps(state, indent=1))
-        write_configuration()
+            save_state(state)
+        write_configuration(run_dir / "sockets")
         with Timer("superuser and API token"):
             out = run([venv_python(), HERE / "nb_admin.py", ADMIN], env=netbox_env(), capture_output=True,
                       text=True).stdout
@@ -447,36 +536,42 @@ def start() -> dict:
                 env=netbox_env(), stdout=(run_dir / "logs" / "netbox.log").open("w"), stderr=subprocess.STDOUT,
                 start_new_session=True)
             state["pids"]["netbox"] = server.pid
-            state_file().write_text(json.dumps(state, indent=1))
+            save_state(state)
             wait_for_port(HTTP_PORT, "NetBox", timeout=120)
             request = urllib.request.Request(f"{state['url']}/api/status/",
                                              headers={"Authorization": state["authorization"]})
             with urllib.request.urlopen(request, timeout=30) as response:
                 state["status"] = json.load(response)
-        state_file().write_text(json.dumps(state, indent=1))
+        save_state(state)
     except BaseException:
         stop()
         raise
     return state
 
 
-def stop() -> None:
-    """Stop what ``start`` started (by the ids it recorded) and remove its temporary folder."""
-    if not state_file().exists():
-        return
-    state = json.loads(state_file().read_text())
-    for name, pid in state.get("pids", {}).items():
-        if runs(pid, PROGRAMS[name]):
-            stop_pid(pid)
-    if Path(state["pgdata"], "postmaster.pid").exists():
-        stop_postgres(Path(state["pgdata"]))
-    shutil.rmtree(state["run_dir"], ignore_errors=True)
-    state_file().unlink(missing_ok=True)  # a stop of the same run elsewhere may have taken it already
+def stop(release: bool = True) -> None:
+    """Stop what ``start`` started (by the ids it recorded) and remove its temporary folder; then, with
+    ``release``, let go of the cache's lock. Raises if another process holds the lock (its NetBox is in use)."""
+    take_lock(wait=0)
+    try:
+        state = read_state()
+        for name, pid in state.get("pids", {}).items():
+            if runs(pid, PROGRAMS.get(name, name)):
+                stop_pid(pid)
+        if state.get("pgdata") and Path(state["pgdata"], "postmaster.pid").exists():
+            stop_postgres(Path(state["pgdata"]))
+        if state.get("run_dir"):
+            shutil.rmtree(state["run_dir"], ignore_errors=True)
+        state_file().unlink(missing_ok=True)
+    finally:
+        if release:
+            release_lock()
 
 
 def main(argv: list[str]) -> int:
     command = argv[0] if argv else "prepare"
     if command == "prepare":
+        take_lock()
         prepare()
     elif command == "start":
         print(json.dumps(start(), indent=1))
