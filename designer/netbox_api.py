@@ -15,16 +15,23 @@ import urllib.parse
 import urllib.request
 from typing import Callable, Iterable
 
-#: objects read per page, and written per bulk request (NetBox's MAX_PAGE_SIZE defaults to 1,000)
+#: objects read per page (NetBox's MAX_PAGE_SIZE defaults to 1,000), and written per bulk request: NetBox creates
+#: about seven cables a second on a core (it traces each one's path), so a request of 100 ends well inside the
+#: timeout even on a busy server
 PAGE = 1000
-CHUNK = 500
+CHUNK = 100
 #: most objects read of one type in one call: a 100,000-GPU site has about 600,000 interfaces
 MAX_OBJECTS = 2_000_000
 TIMEOUT_S = 120.0
 
 
 class NetBoxAPIError(Exception):
-    """A NetBox that cannot be reached, refuses the token, or refuses an object; the message says which."""
+    """A NetBox that cannot be reached, refuses the token, or refuses an object; the message says which.
+    ``status``: NetBox's HTTP status, None where it did not answer."""
+
+    def __init__(self, message: str, status: int | None = None):
+        super().__init__(message)
+        self.status = status
 
 
 def _auth(token: str) -> str:
@@ -69,9 +76,9 @@ class NetBoxAPI:
             reason = getattr(exc, "reason", exc)
             raise NetBoxAPIError(f"NetBox at {self.base} cannot be reached ({reason})") from None
         if status in (401, 403):
-            raise NetBoxAPIError(f"NetBox at {self.base} refuses the token (HTTP {status}: {_detail(raw)})")
+            raise NetBoxAPIError(f"NetBox at {self.base} refuses the token (HTTP {status}: {_detail(raw)})", status)
         if status >= 400:
-            raise NetBoxAPIError(f"NetBox refused {method} {path}: HTTP {status}: {_detail(raw)}")
+            raise NetBoxAPIError(f"NetBox refused {method} {path}: HTTP {status}: {_detail(raw)}", status)
         if not raw:
             return None
         try:
@@ -115,8 +122,14 @@ class NetBoxAPI:
             try:
                 done = self.request(method, endpoint, body=chunk)
             except NetBoxAPIError as exc:
+                if exc.status != 400:
+                    # no answer, or a server error: NetBox may have written the request's objects all the same,
+                    # so sending them again one by one would make them twice; a push run again finds them
+                    raise NetBoxAPIError(f"{exc}; {start:,} of {len(objects):,} {endpoint} were written before it: "
+                                         "run the push again, it carries on from what NetBox holds",
+                                         exc.status) from None
                 if len(chunk) == 1:
-                    raise NetBoxAPIError(f"{exc} (object: {_brief(chunk[0])})") from None
+                    raise NetBoxAPIError(f"{exc} (object: {_brief(chunk[0])})", exc.status) from None
                 # one refused object refuses its whole request: find it, to name it
                 for one in chunk:
                     out += self._bulk(method, endpoint, [one])

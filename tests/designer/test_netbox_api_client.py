@@ -91,3 +91,22 @@ def test_from_netbox_says_what_it_needs(args, message, tmp_path, capsys, monkeyp
     argv = ["new", "from-netbox", *[a.replace("{tmp}", str(tmp_path)) for a in args], "-o", str(tmp_path / "o.json")]
     assert main(argv) == 2
     assert message in capsys.readouterr().err
+
+
+def test_a_server_error_or_no_answer_is_not_sent_again_one_by_one():
+    """NetBox may have written a request it then failed to answer: sending its objects again one at a time would
+    make them twice (a cable's terminations clash), so the push stops and says to run it again."""
+    answers = iter([(201, [{"id": i} for i in range(CHUNK)]), (500, {"detail": "Server Error"})])
+    seen = Recorder(lambda m, u, b: next(answers))
+    api = NetBoxAPI("http://nb", "t", opener=seen)
+    with pytest.raises(NetBoxAPIError) as err:
+        api.create("dcim/cables", [{"label": f"W{i}"} for i in range(CHUNK + 5)])
+    assert err.value.status == 500 and len(seen.asked) == 2  # no request after the failed one
+    assert f"{CHUNK:,} of {CHUNK + 5:,} dcim/cables were written before it: run the push again" in str(err.value)
+
+    def gone(req, timeout):
+        raise urllib.error.URLError("timed out")
+
+    with pytest.raises(NetBoxAPIError) as err:
+        NetBoxAPI("http://nb", "t", opener=gone).create("dcim/cables", [{"label": "W1"}, {"label": "W2"}])
+    assert err.value.status is None and "cannot be reached (timed out)" in str(err.value)

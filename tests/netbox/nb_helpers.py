@@ -17,7 +17,8 @@ import netbox_env  # noqa: E402  (tools/netbox: no package)
 #: the bulk-import files every design shares, and each design's own (names without NN- and extension)
 SHARED = ("custom-fields", "manufacturers", "device-roles", "rack-types", "device-types")
 PLACED = ("sites", "locations", "racks", "devices")
-CABLED = ("interfaces", "cables")
+CABLED = ("interfaces", "cables", "power-panels", "power-feeds", "power-ports", "power-outlets", "power-cables",
+          "feed-cables")
 #: the designs imported through the bulk-import pages, and the one pushed through the API
 IMPORTED = ("b200", "nvl72")
 PUSHED = "four"

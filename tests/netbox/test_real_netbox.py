@@ -14,7 +14,7 @@ import re
 
 import pytest
 
-from tests.netbox.nb_helpers import IMPORTED, SHARED, api_count, netbox_env, site_id
+from tests.netbox.nb_helpers import IMPORTED, api_count, netbox_env, site_id
 
 pytestmark = pytest.mark.netbox
 
@@ -54,16 +54,18 @@ def test_every_file_imports_without_a_refused_row(loaded, designs, name):
     assert len([f for f in files if "/" in f["file"]]) == len(list(folder.glob("07-device-types/*.yaml")))
 
 
-def test_the_second_sample_finds_the_shared_objects_the_first_made(loaded):
+def test_the_second_folder_written_for_this_netbox_leaves_out_what_it_holds(loaded, designs):
+    """The NVL72's folder was written for the NetBox holding the B200's shared objects (--netbox-missing-only): it
+    left those out, named them as NetBox spells them, and every row of it imported."""
     first, second = (loaded.imports[name] for name in IMPORTED)
-    assert all(f["present"] == 0 for f in first)
-    shared = {re.sub(r"^\d\d-", "", f["file"]).split("/")[0].removesuffix(".csv"): f for f in second}
-    assert set(SHARED) <= set(shared)
-    held = {f["file"]: f["present"] for f in second if f["present"]}
-    assert held["00-custom-fields.csv"] == 16 and held["05-rack-types.csv"] == 1
-    assert held["03-manufacturers.csv"] > 0 and any(name.startswith("07-device-types/") for name in held)
-    # and it still created what it holds alone (its own device types)
-    assert any(f["created"] for f in second if f["file"].startswith("07-device-types/"))
+    readme = (designs[IMPORTED[1]].folder / "README.txt").read_text(encoding="utf-8")
+    assert "Written for the NetBox at " in readme and "shared objects it already held" in readme
+    held = {f["whole"]: f["rows"] for f in second if "whole" in f}
+    assert held["00-custom-fields.csv"] == 0 and held["05-rack-types.csv"] == 0  # all 16 and the rack type held
+    # its own device types (the NVL72, its storage and PDUs) created, the B200's shared ones not sent again
+    types = [f for f in second if f["file"].startswith("07-device-types/")]
+    assert types and all(f["created"] == 1 for f in types)
+    assert {f["file"] for f in types}.isdisjoint({f["file"] for f in first if f["file"].startswith("07-")})
 
 
 @pytest.mark.parametrize("name", IMPORTED)
@@ -71,12 +73,25 @@ def test_netbox_holds_what_the_design_holds(netbox, loaded, designs, name):
     from exporters.netbox_types import slug
 
     design = designs[name]
-    rows = {f["file"]: f["rows"] for f in loaded.imports[name]}
+    rows: dict[str, int] = {}
+    for f in loaded.imports[name]:  # a file's parts summed
+        rows[f.get("whole", f["file"])] = rows.get(f.get("whole", f["file"]), 0) + f["rows"]
     expected = {"racks": rows["06-racks.csv"], "devices": rows["08-devices.csv"],
                 "interfaces": rows["09-interfaces.csv"], "cables": rows["10-cables.csv"]}
     site = site_id(netbox, slug(design.analysis.project.name[:100]))
     got = {kind: api_count(netbox, f"dcim/{kind}", site_id=site) for kind in expected}
+    power = api_count(netbox, "dcim/cables", site_id=site, type="power")
+    got["cables"] -= power  # the data cables; the power cables are counted next
     assert got == expected
-    # the export's own account ("wrote ...: 23 racks, 123 devices, 1,400 interfaces, 700 cables, ...")
+    # the export's own account ("wrote ...: 23 racks, 123 devices, 1,400 interfaces, 700 cables, ...; power: ...")
     assert got == design.counts
     assert got["racks"] == len(design.analysis.project.racks)
+    # the power: a panel per row and side, a feed per rack inlet, a cable per cord and per feed
+    panels = api_count(netbox, "dcim/power-panels", site_id=site)
+    feeds = api_count(netbox, "dcim/power-feeds", site_id=site)
+    assert (panels, feeds) == (rows["11-power-panels.csv"], rows["12-power-feeds.csv"])
+    assert power == rows["15-power-cables.csv"] + rows["16-feed-cables.csv"] > 0
+    said = re.search(r"power: ([\d,]+) panels?, ([\d,]+) feeds?, ([\d,]+) power cables?", design.account)
+    assert [int(x.replace(",", "")) for x in said.groups()] == [panels, feeds, power]
+    # every feed reaches its inlet: NetBox marks a feed connected once a cable ends on it
+    assert api_count(netbox, "dcim/power-feeds", site_id=site, cabled="true") == feeds

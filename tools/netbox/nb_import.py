@@ -54,11 +54,18 @@ MODELS = {
     "devices": "dcim.device",
     "interfaces": "dcim.interface",
     "cables": "dcim.cable",
+    "power-panels": "dcim.powerpanel",
+    "power-feeds": "dcim.powerfeed",
+    "power-ports": "dcim.powerport",
+    "power-outlets": "dcim.poweroutlet",
+    "power-cables": "dcim.cable",
+    "feed-cables": "dcim.cable",
 }
 #: the shared files' natural keys: the column (and model field) a row is found by in NetBox
 SHARED_KEYS = {"custom-fields": "name", "manufacturers": "slug", "device-roles": "slug", "rack-types": "slug"}
 COUNTED = ("dcim.site", "dcim.location", "dcim.rack", "dcim.devicetype", "dcim.device", "dcim.interface",
-           "dcim.cable", "extras.customfield")
+           "dcim.cable", "extras.customfield", "dcim.powerpanel", "dcim.powerfeed", "dcim.powerport",
+           "dcim.poweroutlet")
 
 
 def readme_order(folder: Path) -> list[str]:
@@ -68,7 +75,13 @@ def readme_order(folder: Path) -> list[str]:
 
 
 def name_of(entry: str) -> str:
-    return re.sub(r"^\d\d-", "", entry.rstrip("/")).removesuffix(".csv")
+    """``10-cables-part02.csv`` -> ``cables``: a file's kind, whole or one of the parts the export split it into."""
+    return re.sub(r"-part\d+$", "", re.sub(r"^\d\d-", "", entry.rstrip("/")).removesuffix(".csv"))
+
+
+def whole_of(entry: str) -> str:
+    """``10-cables-part02.csv`` -> ``10-cables.csv``."""
+    return re.sub(r"-part\d+(\.csv)$", r"\1", entry)
 
 
 def model_of(entry: str):
@@ -138,7 +151,8 @@ def import_csv(client, path: Path, model, key: str | None = None) -> dict:
                 # "Record 1 ...": the one row posted; the file's own row number is what helps
                 refused.append({"row": number, "first_cell": row[0] if row else "",
                                 "errors": [re.sub(r"^Record 1 ", "", e) for e in errs]})
-    return {"file": path.name, "url": url, "rows": len(body), "present": present, "whole_file_errors": whole,
+    return {"file": path.name, "whole": whole_of(path.name), "url": url, "rows": len(body), "present": present,
+            "whole_file_errors": whole,
             "created": created, "refused_rows": refused,
             "seconds": round(time.monotonic() - start, 1)}
 
