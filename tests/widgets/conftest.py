@@ -35,6 +35,21 @@ def _no_modal_dialogs(monkeypatch):
 
 
 @pytest.fixture
+def sample_window(qtbot, catalog):
+    """A main window at 1400 x 900 with the drawn DGX B200 sample open and analysed (edits analysed at once)."""
+    import drawn as samples
+    from widgets.app.main_window import MainWindow
+
+    w = MainWindow(catalog, debounce_ms=0)
+    qtbot.addWidget(w)
+    w.resize(1400, 900)
+    w.show()
+    assert w.open_path(samples.DGX_B200_SU), w.last_error
+    qtbot.waitUntil(lambda: w.analysis is not None and not w.runner.busy, timeout=60000)
+    return w
+
+
+@pytest.fixture
 def window(qtbot, catalog):
     """A main window on the bundled sample, shown at 1400 x 900 (test files may define their own)."""
     from widgets.app.main_window import MainWindow

@@ -5,21 +5,10 @@ from __future__ import annotations
 
 import threading
 
-import pytest
 
-import drawn as samples
 from exporters.netbox_push import NetBoxPushError, PushReport, Tally
-from widgets.app.main_window import MainWindow
 from widgets.quote.netbox_push_dialog import URL_KEY, NetBoxPushDialog
 
-
-@pytest.fixture
-def window(qtbot, catalog):
-    w = MainWindow(catalog, debounce_ms=0)
-    qtbot.addWidget(w)
-    assert w.open_path(samples.DGX_B200_SU), w.last_error
-    qtbot.waitUntil(lambda: w.analysis is not None and not w.runner.busy, timeout=60000)
-    return w
 
 
 class FakePush:
@@ -37,9 +26,10 @@ class FakePush:
                           kinds={"Racks": Tally(created=23), "Devices": Tally(unchanged=123)})
 
 
-def test_compare_is_a_dry_run_of_the_current_analysis_on_a_worker(window, qtbot):
+def test_compare_is_a_dry_run_of_the_current_analysis_on_a_worker(sample_window, qtbot):
+    window = sample_window
     push = FakePush()
-    dialog = NetBoxPushDialog(window, push=push)
+    dialog = NetBoxPushDialog(sample_window, push=push)
     qtbot.addWidget(dialog)
     dialog.url.setText("http://netbox.example:8000")
     dialog.token.setText("nbt_abc.def")
@@ -58,9 +48,9 @@ def test_compare_is_a_dry_run_of_the_current_analysis_on_a_worker(window, qtbot)
     assert "nbt_abc" not in " ".join(str(window.settings.value(k)) for k in window.settings.allKeys())
 
 
-def test_push_writes_and_a_refusal_is_said_in_words(window, qtbot):
+def test_push_writes_and_a_refusal_is_said_in_words(sample_window, qtbot):
     push = FakePush(fail=NetBoxPushError("NetBox refused Racks: name: rack with this name already exists."))
-    dialog = NetBoxPushDialog(window, push=push)
+    dialog = NetBoxPushDialog(sample_window, push=push)
     qtbot.addWidget(dialog)
     dialog.url.setText("http://nb")
     dialog.token.setText("t")
@@ -71,9 +61,10 @@ def test_push_writes_and_a_refusal_is_said_in_words(window, qtbot):
     assert dialog.push_button.isEnabled()
 
 
-def test_nothing_starts_without_an_address_and_token_or_while_an_edit_is_analysed(window, qtbot, monkeypatch):
+def test_nothing_starts_without_an_address_and_token_or_while_an_edit_is_analysed(sample_window, qtbot, monkeypatch):
+    window = sample_window
     push = FakePush()
-    dialog = NetBoxPushDialog(window, push=push)
+    dialog = NetBoxPushDialog(sample_window, push=push)
     qtbot.addWidget(dialog)
     dialog.url.setText("")
     dialog.token.setText("t")
@@ -85,7 +76,8 @@ def test_nothing_starts_without_an_address_and_token_or_while_an_edit_is_analyse
     assert "still being analysed" in dialog.output.toPlainText() and not push.calls and not dialog.running
 
 
-def test_the_menu_opens_one_dialog_with_the_token_from_the_environment(window, monkeypatch):
+def test_the_menu_opens_one_dialog_with_the_token_from_the_environment(sample_window, monkeypatch):
+    window = sample_window
     monkeypatch.setenv("NETBOX_TOKEN", "nbt_from.env")
     window.exports.push_action.trigger()
     dialog = window.exports.push_dialog

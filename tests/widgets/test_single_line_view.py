@@ -4,26 +4,14 @@ from __future__ import annotations
 
 import dataclasses
 
-import pytest
 from PySide6.QtWidgets import QGraphicsRectItem
 
-import drawn as samples
 from designer.commands import AddHallCommand
-from widgets.app.main_window import MainWindow
 
 
-@pytest.fixture
-def window(qtbot, catalog):
-    w = MainWindow(catalog, debounce_ms=0)
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    assert w.open_path(samples.DGX_B200_SU), w.last_error
-    qtbot.waitUntil(lambda: w.analysis is not None and not w.runner.busy, timeout=60000)
-    return w
 
-
-def test_the_facility_workspace_shows_the_halls_single_line_diagram(window, qtbot):
+def test_the_facility_workspace_shows_the_halls_single_line_diagram(sample_window, qtbot):
+    window = sample_window
     window.workspaces.switch("facility")
     window.single_line_dock.raise_()
     qtbot.waitUntil(lambda: window._single_line.built, timeout=10000)
@@ -41,7 +29,8 @@ def test_the_facility_workspace_shows_the_halls_single_line_diagram(window, qtbo
     assert not panel.halls.isVisible()  # one hall: nothing to pick
 
 
-def test_a_second_hall_gets_a_picker_and_an_empty_hall_says_so(window, qtbot):
+def test_a_second_hall_gets_a_picker_and_an_empty_hall_says_so(sample_window, qtbot):
+    window = sample_window
     window.workspaces.switch("facility")
     window.single_line_dock.raise_()
     qtbot.waitUntil(lambda: window._single_line.built, timeout=10000)
