@@ -50,6 +50,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -147,24 +148,28 @@ def _groups(dtype, catalog: Catalog, roles: tuple[str, ...]) -> list[tuple]:
     return out
 
 
-def _names(role: str, n: int) -> list[str]:
+@lru_cache(maxsize=256)
+def _names(role: str, n: int) -> tuple[str, ...]:
+    """A device's port names of one role (the same for every device of a type: made once)."""
     single, prefix, first = PORT_NAMES[role]
-    return [single] if n == 1 else [f"{prefix}{first + k}" for k in range(n)]
+    return (single,) if n == 1 else tuple(f"{prefix}{first + k}" for k in range(n))
 
 
 class _Ports:
     """Device ports as columns: device, name, rack, height, speed, cage, and order in the design."""
 
+    KEYS = ("dev", "name", "rack", "z", "speed", "cage", "seq", "kind")
+
     def __init__(self):
-        self.cols: dict[str, list] = {k: [] for k in ("dev", "name", "rack", "z", "speed", "cage", "seq", "kind")}
+        self.rows: list[tuple] = []  # a tuple per port, turned into columns once
 
     def add(self, dev: int, name: str, rack: int, z: float, speed: float, cage: str, seq: int, kind: int = 0):
-        for k, v in zip(self.cols, (dev, name, rack, z, speed, cage, seq, kind)):
-            self.cols[k].append(v)
+        self.rows.append((dev, name, rack, z, speed, cage, seq, kind))
 
     def arrays(self) -> dict[str, np.ndarray]:
         types = {"name": object, "cage": object, "z": float, "speed": float}
-        return {k: np.asarray(v, dtype=types.get(k, np.int64)) for k, v in self.cols.items()}
+        cols = list(zip(*self.rows)) if self.rows else [()] * len(self.KEYS)
+        return {k: np.asarray(v, dtype=types.get(k, np.int64)) for k, v in zip(self.KEYS, cols)}
 
 
 @dataclass
@@ -180,7 +185,12 @@ class _Switch:
     used: dict = field(default_factory=dict)  # role -> ports taken
 
     def group(self, role: str):
-        return next((g for g in self.groups if g[0] == role), None)
+        by_role = self.__dict__.get("_by_role")
+        if by_role is None:  # the first group of each role, looked up once per switch
+            by_role = self.__dict__["_by_role"] = {}
+            for g in self.groups:
+                by_role.setdefault(g[0], g)
+        return by_role.get(role)
 
     def free(self, role: str) -> int:
         g = self.group(role)
@@ -557,7 +567,7 @@ def management_links(project: Project, catalog: Catalog) -> ManagementLinks:
     b.finish_pending(pending)
     b.oob()
     b.oob_uplinks()
-    if not walk.switches["oob"] and len(walk.oob.cols["dev"]):
+    if not walk.switches["oob"] and walk.oob.rows:
         b.notes.append("the design places no OOB switch: no BMC or management port has a link")
     cols = list(zip(*b.rows)) if b.rows else [()] * 13
     net = np.asarray(cols[0], dtype=np.int64)
