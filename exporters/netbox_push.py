@@ -323,12 +323,15 @@ def _type(device_types: dict, manufacturer: str, model: str) -> int:
     return found
 
 
+def _type_docs(folder: Path) -> list[dict]:
+    """The folder's device types, each YAML file read."""
+    return [yaml.safe_load(read_text(path, limit=4 << 20))
+            for path in sorted((folder / "07-device-types").glob("*.yaml"))]
+
+
 def _device_types(p: _Push, folder: Path, makers: dict) -> dict[tuple[str, str], int]:
     """The export's device types (YAML) with their component templates; and any type NetBox already holds."""
-    docs = []
-    for path in sorted((folder / "07-device-types").glob("*.yaml")):
-        doc = yaml.safe_load(read_text(path, limit=4 << 20))
-        docs.append(doc)
+    docs = _type_docs(folder)
     existing = p.all("dcim/device-types")
     # a type is found by its manufacturer and model (NetBox's own uniqueness): one NetBox already holds from the
     # community library, under its own slug, is used as it is and never rewritten
@@ -453,10 +456,7 @@ def _power_components(p: _Push, folder: Path, devices: dict, site_ids: list[int]
     """Every device's power ports and outlets, made where missing: those its type brings (NetBox makes them with a
     device, but not on a device made before its type had them) and the rows of 13-power-ports.csv. Returns the
     ids of ports and of outlets by (device id, name), and the cable each holds by (type, id)."""
-    types = {}
-    for path in sorted((folder / "07-device-types").glob("*.yaml")):
-        doc = yaml.safe_load(read_text(path, limit=4 << 20))
-        types[(doc["manufacturer"], doc["model"])] = doc
+    types = {(doc["manufacturer"], doc["model"]): doc for doc in _type_docs(folder)}
     wanted_ports, wanted_outlets = [], []
     for r in _rows(folder, "08-devices.csv"):
         doc, dev = types.get((r["manufacturer"], r["device_type"])) or {}, devices[r["name"]]

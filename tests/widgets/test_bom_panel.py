@@ -14,15 +14,9 @@ from widgets.app.main_window import MainWindow
 
 
 @pytest.fixture
-def window(qtbot, catalog):
-    w = MainWindow(catalog, debounce_ms=0)
-    qtbot.addWidget(w)
-    w.resize(1400, 900)
-    w.show()
-    assert w.open_path(samples.DGX_B200_SU), w.last_error
-    qtbot.waitUntil(lambda: w.analysis is not None and not w.runner.busy, timeout=60000)
-    w.show_bom()
-    return w
+def window(sample_window):
+    sample_window.show_bom()
+    return sample_window
 
 
 def _bom(window):

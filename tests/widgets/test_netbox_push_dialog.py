@@ -26,13 +26,18 @@ class FakePush:
                           kinds={"Racks": Tally(created=23), "Devices": Tally(unchanged=123)})
 
 
+def open_dialog(window, qtbot, push, url: str, token: str) -> NetBoxPushDialog:
+    dialog = NetBoxPushDialog(window, push=push)
+    qtbot.addWidget(dialog)
+    dialog.url.setText(url)
+    dialog.token.setText(token)
+    return dialog
+
+
 def test_compare_is_a_dry_run_of_the_current_analysis_on_a_worker(sample_window, qtbot):
     window = sample_window
     push = FakePush()
-    dialog = NetBoxPushDialog(sample_window, push=push)
-    qtbot.addWidget(dialog)
-    dialog.url.setText("http://netbox.example:8000")
-    dialog.token.setText("nbt_abc.def")
+    dialog = open_dialog(window, qtbot, push, "http://netbox.example:8000", "nbt_abc.def")
     with qtbot.waitSignal(dialog.pushed, timeout=10000) as got:
         dialog.compare_button.click()
         assert dialog.running  # the buttons wait while NetBox answers
@@ -50,10 +55,7 @@ def test_compare_is_a_dry_run_of_the_current_analysis_on_a_worker(sample_window,
 
 def test_push_writes_and_a_refusal_is_said_in_words(sample_window, qtbot):
     push = FakePush(fail=NetBoxPushError("NetBox refused Racks: name: rack with this name already exists."))
-    dialog = NetBoxPushDialog(sample_window, push=push)
-    qtbot.addWidget(dialog)
-    dialog.url.setText("http://nb")
-    dialog.token.setText("t")
+    dialog = open_dialog(sample_window, qtbot, push, "http://nb", "t")
     with qtbot.waitSignal(dialog.pushed, timeout=10000) as got:
         dialog.push_button.click()
     assert push.calls[0][3] is False and got.args[0] is None
@@ -64,10 +66,7 @@ def test_push_writes_and_a_refusal_is_said_in_words(sample_window, qtbot):
 def test_nothing_starts_without_an_address_and_token_or_while_an_edit_is_analysed(sample_window, qtbot, monkeypatch):
     window = sample_window
     push = FakePush()
-    dialog = NetBoxPushDialog(sample_window, push=push)
-    qtbot.addWidget(dialog)
-    dialog.url.setText("")
-    dialog.token.setText("t")
+    dialog = open_dialog(window, qtbot, push, "", "t")
     dialog.compare_button.click()
     assert "Give NetBox's address and an API token." in dialog.output.toPlainText()
     dialog.url.setText("http://nb")
