@@ -1,7 +1,8 @@
 """A real NetBox on this machine for the NetBox hand-off test (``make test-netbox``).
 
 NetBox is on PyPI as the ``netbox`` wheel, which needs Python 3.12 or later; Debian 12 has 3.11. So
-``prepare`` builds CPython 3.13 from the upstream tarball that Debian's archive carries in trixie's
+``prepare`` uses a Python 3.12+ the machine already has (``$PODPLANNER_NETBOX_PYTHON``, on PATH, or
+pyenv's), or else builds CPython 3.13 from the upstream tarball that Debian's archive carries in trixie's
 ``python3.13`` source package (a ``deb-src`` entry for trixie, never a binary one), makes a virtual
 environment from it and installs ``netbox`` there. ``start`` runs PostgreSQL and Redis on 127.0.0.1
 on their own ports, with their own data in a temporary folder, migrates (once: the migrated database
@@ -125,8 +126,38 @@ def python_prefix() -> Path:
     return cache_dir() / "python3.13"
 
 
-def python_bin() -> Path:
+def built_python() -> Path:
     return python_prefix() / "bin" / "python3.13"
+
+
+NEEDED_MODULES = "import ssl, sqlite3, ctypes, lzma, bz2, zlib"
+
+
+def usable(python: Path) -> bool:
+    """A CPython of 3.12 or later with the standard modules NetBox and pip use."""
+    return python.exists() and run([python, "-c", f"import sys; {NEEDED_MODULES}; sys.exit(sys.version_info < (3, 12))"],
+                                   check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+
+
+def machine_python() -> Path | None:
+    """A Python 3.12+ this machine already has ($PODPLANNER_NETBOX_PYTHON, python3.13/3.12 on PATH, pyenv's
+    versions): building one from source takes minutes on 2 cores, so it is the fallback."""
+    named = os.environ.get("PODPLANNER_NETBOX_PYTHON")
+    found = [Path(named)] if named else []
+    for name in ("python3.13", "python3.12"):
+        where = shutil.which(name)
+        if where and "/shims/" not in where:  # a pyenv shim may name a version that is not selected
+            found.append(Path(where))
+    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
+    if pyenv.is_dir():
+        for version in sorted(pyenv.iterdir(), key=lambda d: [int(x) if x.isdigit() else 0
+                                                                for x in d.name.split(".")], reverse=True):
+            found.append(version / "bin" / "python3")
+    return next((p for p in found if usable(p)), None)
+
+
+def python_bin() -> Path:
+    return built_python() if usable(built_python()) else (machine_python() or built_python())
 
 
 def python_source(src: Path) -> Path:
@@ -151,8 +182,8 @@ def python_source(src: Path) -> Path:
 
 
 def build_python() -> None:
-    if python_bin().exists() and run([python_bin(), "-c", "import ssl, sqlite3, ctypes, lzma, bz2, zlib"],
-                                      check=False).returncode == 0:
+    if usable(python_bin()):
+        log(f"Python for NetBox: {python_bin()}")
         return
     apt_install(BUILD_PACKAGES)
     src = cache_dir() / "src"
@@ -193,7 +224,7 @@ def netbox_root() -> Path:
 
 def install_netbox() -> None:
     stamp = venv_dir() / ".installed"
-    if stamp.exists():
+    if stamp.exists() and usable(venv_python()):
         return
     apt_install(["libpq-dev", "build-essential"])  # psycopg[c] is built against libpq
     if venv_dir().exists():
