@@ -135,8 +135,9 @@ NEEDED_MODULES = "import ssl, sqlite3, ctypes, lzma, bz2, zlib"
 
 def usable(python: Path) -> bool:
     """A CPython of 3.12 or later with the standard modules NetBox and pip use."""
-    return python.exists() and run([python, "-c", f"import sys; {NEEDED_MODULES}; sys.exit(sys.version_info < (3, 12))"],
-                                   check=False, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+    check = f"import sys; {NEEDED_MODULES}; sys.exit(sys.version_info < (3, 12))"
+    return python.exists() and run([python, "-c", check], check=False, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL).returncode == 0
 
 
 def machine_python() -> Path | None:
