@@ -51,9 +51,12 @@ test: $(STAMP)
 	$(PY) -m ruff check .
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m "not libreoffice and not netbox and not netbox_large"
 
-# The spreadsheets read back by LibreOffice headless (Debian: apt install libreoffice-calc-nogui).
+# The spreadsheets read back by LibreOffice headless: Debian's libreoffice-calc-nogui, installed here when it is
+# missing and this runs as root (a fresh machine), else named.
 test-consumers: $(STAMP)
-	@command -v soffice >/dev/null || { echo "test-consumers: LibreOffice (soffice) is not installed"; exit 1; }
+	@command -v soffice >/dev/null || [ "$$(id -u)" != 0 ] || \
+	  { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libreoffice-calc-nogui >/dev/null; }
+	@command -v soffice >/dev/null || { echo "test-consumers: LibreOffice (soffice) is not installed: apt install libreoffice-calc-nogui"; exit 1; }
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m libreoffice
 
 # The NetBox hand-off against a real NetBox: tools/netbox/netbox_env.py builds Python 3.13 from Debian's source,
