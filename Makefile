@@ -43,7 +43,7 @@ $(NOQT_STAMP): pyproject.toml
 	touch $(NOQT_STAMP)
 
 run: $(STAMP)
-	@$(PY) -m widgets.app.qt_env
+	@$(PY) -m widgets.app.qt_env --install
 	$(VENV)/bin/podplanner
 
 # ruff first: a lint finding fails the run before the tests start (configuration in pyproject.toml).

@@ -90,7 +90,32 @@ def display_problem(environ=os.environ, ldconfig: str | None = None) -> str | No
     return None
 
 
-def main() -> int:
+def install_missing(run=subprocess.run) -> list[str]:
+    """As root with apt-get (a fresh Debian machine), install the X11 libraries the xcb plugin lacks; the packages
+    it asked for, [] when nothing was missing or it could not (not root, no apt-get: the message says the line)."""
+    plugin = _xcb_plugin()
+    unresolved = unresolved_libraries(plugin) if plugin else None
+    try:  # what the plugin links against, and what Qt loads at run time (libxcb-cursor) by its soname
+        listed = subprocess.run(["ldconfig", "-p"], capture_output=True, text=True, check=False).stdout
+    except OSError:
+        listed = None
+    missing = sorted(({LIBS.get(soname, soname) for soname in unresolved or []} & set(LIBS.values()))
+                     | set(missing_packages(listed) if listed else []))
+    can = sys.platform.startswith("linux") and os.geteuid() == 0 and Path("/usr/bin/apt-get").exists()
+    if not missing or not can:
+        return []
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    print(f"podplanner: installing the X11 libraries Qt needs: {' '.join(missing)}", file=sys.stderr)
+    if run(["apt-get", "install", "-y", "-qq", *missing], env=env, check=False,
+           stdout=subprocess.DEVNULL).returncode:
+        run(["apt-get", "update", "-qq"], env=env, check=False)
+        run(["apt-get", "install", "-y", "-qq", *missing], env=env, check=False, stdout=subprocess.DEVNULL)
+    return missing
+
+
+def main(argv: list[str] | None = None) -> int:
+    if "--install" in (sys.argv[1:] if argv is None else argv):
+        install_missing()
     problem = display_problem()
     if problem:
         print(f"podplanner: error: {problem}", file=sys.stderr)
