@@ -24,6 +24,7 @@ from ..engines import Context
 from ..model import FloorDevice, Hall, MountedDevice, Project
 from ..power import analyze_power
 from ..settings import Settings
+from . import air_handling
 from .facility_sizing import facility_for
 from .layout import TILE, Grid, plan_grid, row_places
 from .network_racks import band_places, central_items, su_network_items
@@ -166,32 +167,45 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     units_u = catalog.get(RACK_TYPE).rack_units
     band_groups = [(title, fill_by_power(items, catalog, units_u, seg.limit_kw)) for title, items in central.items()]
     hall_mm = None if spec.hall is None else (spec.hall[0] * 1000, spec.hall[1] * 1000)
-    grid = plan_grid(seg.mm, sus, sum(len(g) for _, g in band_groups), hall_mm)
+    gallery = air_handling.gallery_mm(catalog)
+    grid = plan_grid(seg.mm, sus, sum(len(g) for _, g in band_groups), hall_mm, side_mm=gallery)
     if layout_only:
         return None
 
     b = RackBuilder(catalog, settings)
     _place_scalable_units(b, grid, seg, profile, sus, units)
     _place_band(b, grid, band_groups)
-    w, d = (hall_mm if hall_mm is not None else (grid.width_mm, grid.depth_mm))
     project = Project(name=spec.name or design_title(profile, sus, units),
                       description=design_description(profile, sus, units, per_rack, net), settings=settings)
-    hall = Hall("hall-1", "Data hall 1", ((0.0, 0.0), (w, 0.0), (w, d), (0.0, d)), tile_mm=TILE,
+    hall = Hall("hall-1", "Data hall 1", ((0.0, 0.0), (grid.width_mm, 0.0), (grid.width_mm, grid.depth_mm),
+                                          (0.0, grid.depth_mm)), tile_mm=TILE,
                 floor_rating_kg_m2=(spec.floor_kg_m2 if spec.floor_kg_m2 is not None
                                     else FLOOR_RATING[profile.rack_scale or profile.busbar]),
                 # a rack-scale system is held to its feeds' capacity unless a limit is asked for: its own
                 # maximum as the hall's limit painted every such rack "at the limit"
                 rack_power_limit_kw=None if profile.rack_scale and spec.rack_kw is None else rack_kw)
+    # the air heat and airflow (where the racks stand changes neither) say how many air handlers the room needs,
+    # and those where the racks go: past the galleries along the walls they stand against
+    cooling = analyze_cooling(Context.build(replace(project, halls=(hall,), racks=tuple(b.racks),
+                                                    floor_devices=tuple(b.cdus)), catalog)).section
+    liquid, air = float(cooling["liquid_kw"]), float(cooling["air_kw"])
+    room = air_handling.plan_room(air_handling.units_needed(air, float(cooling["air_cfm"]), catalog),
+                                  (grid.width_mm, grid.depth_mm), hall_mm, air, catalog)
+    if room.note:
+        notes.append(room.note)
+    w, d = room.width_mm, room.depth_mm
+    hall = replace(hall, outline=((0.0, 0.0), (w, 0.0), (w, d), (0.0, d)))
+    racks = tuple(replace(r, x=r.x + room.dx, y=r.y + room.dy) for r in b.racks)
+    floor = tuple(replace(c, x=c.x + room.dx, y=c.y + room.dy) for c in b.cdus) + room.units
     try:
         project, _ = AddHallCommand(hall).apply(project, catalog)
-        project, _ = AddObjectsCommand(racks=tuple(b.racks), floor_devices=tuple(b.cdus)).apply(project, catalog)
+        project, _ = AddObjectsCommand(racks=racks, floor_devices=floor).apply(project, catalog)
     except CommandError as exc:  # the generator's own geometry broke a rule: say so, do not write the file
         raise GenerateError(f"the generated layout breaks a placement rule: {exc}") from None
 
     ctx = Context.build(project, catalog)
-    power = analyze_power(ctx)
-    cooling = analyze_cooling(ctx).section
-    it_max, liquid, air = power.it_max_kw, float(cooling["liquid_kw"]), float(cooling["air_kw"])
+    power = analyze_power(ctx)  # with the air handlers' fans
+    it_max = power.it_max_kw
     project = with_capacities(project, spec, it_max, liquid, air)
     facility = facility_for(power, ctx.arrays, liquid, settings, hall_kw=project.halls[0].power_capacity_kw,
                             water=spec.facility_water, altitude_m=spec.altitude_m, ambient_c=spec.ambient_c)

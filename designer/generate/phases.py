@@ -68,7 +68,9 @@ def phases_of(spec: SuperpodSpec, catalog: Catalog, final: Generated, reserved: 
                 racks.append(replace(rack, devices=kept + pdus))
         racks = [r for r in racks if r.devices]
         ids = {r.id for r in racks}
-        cdus = tuple(f for f in final.project.floor_devices if f.serves and set(f.serves) <= ids)
+        # the CDUs of the racks built so far, and the room's air handlers (they serve no rack: the room is
+        # built whole, with its air handling)
+        cdus = tuple(f for f in final.project.floor_devices if not f.serves or set(f.serves) <= ids)
         project = Project(name=f"{final.project.name} - phase {n} of {count}",
                           description=f"Phase {n} of {count}: scalable units 1-{k} of the design. "
                                       + final.project.description, settings=settings)

@@ -182,10 +182,11 @@ def test_rack_kw_too_low_names_a_rack_kw_that_fits(capsys, tmp_path, catalog):
 def test_a_narrow_hall_takes_shorter_rows_before_refusing(catalog):
     from designer.generate import SuperpodSpec, generate
 
-    g = generate(SuperpodSpec(system="dgx-b200", sus=2, hall=(10, 40)), catalog)
+    # 7.8 m of rows and the air handlers' two 2.1 m galleries: rows of two SUs (13.8 m) do not fit 14 m
+    g = generate(SuperpodSpec(system="dgx-b200", sus=2, hall=(14, 40)), catalog)
     x0, y0, x1, y1 = g.project.halls[0].bounds
-    assert (x1, y1) == (10_000, 40_000) and g.grid.segments_per_pair == 1 and g.grid.su_pairs == 2
-    assert max(r.x for r in g.project.racks) < 10_000
+    assert (x1, y1) == (14_000, 40_000) and g.grid.segments_per_pair == 1 and g.grid.su_pairs == 2
+    assert max(r.x for r in g.project.racks) < 14_000 - 2100
 
 
 def test_the_nearest_fit_of_a_given_hall_is_the_largest_that_fits_even_past_one_that_does_not(catalog):

@@ -1,0 +1,149 @@
+"""Generated halls hold their air handlers: perimeter CRAHs, N+1 on the air heat and the racks' airflow, in
+galleries with service space, the hall lengthened where its walls are too short (designer/generate/air_handling.py).
+
+Figures: ``crah-cw-200kw`` removes 200 kW and moves 31,700 CFM (catalog); it is 2,550 x 900 mm; the gallery is
+its depth plus 1.2 m of service space, 2.1 m.
+"""
+from __future__ import annotations
+
+import math
+
+import pytest
+from shapely.geometry import Polygon, box as shapely_box
+
+from catalog import default_catalog
+from designer.analysis import analyze
+from designer.generate import SuperpodSpec, generate
+from designer.generate.air_handling import CRAH_TYPE, gallery_mm, place_units, room_for, units_needed
+from designer.placement.footprints import floor_footprint, rack_footprint
+from designer.quote.lines import FACILITY_EXCLUDED
+
+
+@pytest.fixture(scope="module")
+def catalog():
+    return default_catalog()
+
+
+def crahs(project):
+    return [f for f in project.floor_devices if f.type == CRAH_TYPE]
+
+
+def poly(fp):
+    return shapely_box(*fp.box)
+
+
+@pytest.fixture(scope="module")
+def b200_4su(catalog):
+    return generate(SuperpodSpec(system="dgx-b200", sus=4), catalog)
+
+
+def test_unit_count_is_n_plus_1_on_heat_or_airflow_whichever_needs_more(catalog):
+    assert units_needed(0.0, 0.0, catalog) == 0
+    assert units_needed(400.0, 1000.0, catalog) == 3  # 2 for the heat, + 1
+    assert units_needed(400.0, 3 * 31700.0 + 1, catalog) == 5  # 4 for the airflow, + 1
+    assert units_needed(200.0001, 0.0, catalog) == 3
+
+
+def test_generated_b200_hall_holds_n_plus_1_air_handlers_and_no_cooling_finding(catalog, b200_4su):
+    analysis = analyze(b200_4su.project, catalog)
+    hall = analysis.cooling.halls[0]
+    units = crahs(b200_4su.project)
+    assert len(units) == units_needed(hall.air_kw, hall.air_cfm, catalog) == 11  # 1,948 kW of air: 10 + 1
+    assert hall.air_handlers.redundancy == "N+1"
+    assert hall.air_handlers.capacity_kw == 2200.0 and hall.air_handlers.capacity_n_minus_1_kw == 2000.0
+    assert hall.air_handlers.airflow_cfm >= hall.air_handlers.demand_cfm
+    assert not [f for f in analysis.findings if f.code.startswith("crah-")]
+    assert not [f for f in analysis.findings if f.severity == "error"]
+
+
+def test_air_handlers_stand_against_the_walls_with_service_space_before_the_racks(catalog, b200_4su):
+    project = b200_4su.project
+    (x0, y0), (x1, y1) = project.halls[0].outline[0], project.halls[0].outline[2]
+    hall = Polygon(project.halls[0].outline).buffer(1e-6)  # a turned footprint's bounds carry rounding
+    g = gallery_mm(catalog)
+    assert g == 2100.0
+    walls = set()
+    for f in crahs(project):
+        fp = poly(floor_footprint(f, catalog))
+        assert hall.contains(fp)
+        fx0, fy0, fx1, fy1 = fp.bounds
+        gaps = {"left": fx0 - x0, "right": x1 - fx1, "front": fy0 - y0, "back": y1 - fy1}
+        wall = min(gaps, key=gaps.get)
+        assert gaps[wall] == pytest.approx(0.0, abs=1e-6)  # against a wall
+        walls.add(wall)
+    assert walls == {"left", "right", "front", "back"}  # 11 units: the side walls alone hold 8
+    inner = shapely_box(x0 + g, y0 + g, x1 - g, y1 - g)  # every wall's gallery: the unit and its service space
+    for r in project.racks:
+        assert inner.contains(poly(rack_footprint(r, catalog))), r.id
+    for c in project.floor_devices:
+        if c.type != CRAH_TYPE:
+            assert inner.contains(poly(floor_footprint(c, catalog))), c.id
+
+
+def test_a_small_hall_keeps_its_air_handlers_on_the_side_walls(catalog):
+    project = generate(SuperpodSpec(system="dgx-b200", sus=1), catalog).project
+    assert project.halls[0].outline[2] == (12000.0, 10800.0)  # the rows' 7.8 m and two 2.1 m galleries
+    assert sorted(f.rotation for f in crahs(project)) == [90.0, 90.0, 270.0, 270.0]
+    assert min(r.x for r in project.racks) - 300.0 >= gallery_mm(catalog)
+
+
+def test_walls_too_short_lengthen_the_hall_and_say_so(catalog):
+    g = generate(SuperpodSpec(system="dgx-b200", sus=16), catalog)
+    project = g.project
+    w = project.halls[0].outline[2][0]
+    d = project.halls[0].outline[2][1]
+    units = crahs(project)
+    assert len(units) == 41  # 7,983 kW of air heat: 40 + 1
+    assert room_for(w, d, catalog) >= 41
+    assert any("air handlers its" in n and "deep" in n for n in g.notes)
+    hall = analyze(project, catalog).cooling.halls[0]
+    assert hall.air_handlers.redundancy == "N+1"
+
+
+def test_a_stated_hall_keeps_its_size_and_says_how_many_units_it_lacks(catalog):
+    # the 16-SU rows with their galleries in the least hall they fit: the walls hold fewer than the 41 units
+    g = generate(SuperpodSpec(system="dgx-b200", sus=16, hall=(30.0, 29.4)), catalog)
+    outline = g.project.halls[0].outline
+    assert outline[2] == (30000.0, 29400.0)
+    room = room_for(30000.0, 29400.0, catalog)
+    assert room == len(crahs(g.project)) == 30
+    assert any("41 air handlers are needed for 7,982.5 kW of air heat (N+1), and the walls of the hall as given "
+               "hold 30" in n for n in g.notes)
+    findings = analyze(g.project, catalog).findings
+    assert [f.code for f in findings if f.code.startswith("crah-")] == ["crah-over-capacity", "crah-airflow"]
+
+
+def test_gb200_hall_gets_air_handlers_for_its_air_share(catalog):
+    g = generate(SuperpodSpec(system="gb200-nvl72", sus=4), catalog)
+    analysis = analyze(g.project, catalog)
+    hall = analysis.cooling.halls[0]
+    assert len(crahs(g.project)) == math.ceil(max(hall.air_kw / 200.0, hall.air_cfm / 31700.0)) + 1
+    assert hall.air_handlers.redundancy == "N+1"
+
+
+def test_every_phase_has_the_rooms_air_handlers(catalog):
+    g = generate(SuperpodSpec(system="dgx-b200", sus=4, phase_sus=2), catalog)
+    assert len(g.phases) == 2
+    assert [len(crahs(p)) for p in g.phases] == [len(crahs(g.project))] * 2
+
+
+def test_units_spread_over_the_walls_without_overlap(catalog):
+    units = place_units(13, "h", 30000.0, 24000.0, catalog)
+    assert len(units) == 13
+    prints = [poly(floor_footprint(u, catalog)) for u in units]
+    for i, a in enumerate(prints):
+        for b in prints[i + 1:]:
+            assert not a.intersects(b) or a.intersection(b).area == 0
+    assert len({u.rotation for u in units}) == 4  # all four walls
+    assert [u.name for u in units[:2]] == ["CRAH-01", "CRAH-02"]
+
+
+def test_the_bill_leaves_the_air_handlers_to_the_facility_and_says_so(catalog, b200_4su):
+    analysis = analyze(b200_4su.project, catalog)
+    bill = analysis.sections["bom"]
+    described = [ln["description"] for s in bill["sections"] for ln in s["lines"]]
+    assert not any("air handler" in d.lower() for d in described)
+    facility = [e for e in bill["exclusions"] if e.startswith(FACILITY_EXCLUDED.removesuffix("."))]
+    assert facility == [FACILITY_EXCLUDED.removesuffix(".") + ", and the room's air handlers on the plan (11 x "
+                        "Perimeter chilled-water air handler, 200 kW class (Vertiv Liebert HPM range)): the "
+                        "building's mechanical works."]
