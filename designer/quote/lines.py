@@ -60,17 +60,32 @@ NO_PART_NUMBER_NOTE = "no part number in the catalog: to be specified before ord
 STORAGE_EXCLUDED = "Storage systems: partner-supplied and partner-priced (DDN, VAST, WEKA, NetApp and others)."
 STORAGE_INCLUDED = ("Storage systems beyond the appliances on this bill (their software licences past the term, user "
                     "and home storage); the appliances' prices are indicative, to be quoted by their vendor.")
+FACILITY_EXCLUDED = "Facility plant above the rack: UPS, switchgear, busway, chillers and the facility water loop."
 #: What no bill from this design includes, said on every quote (shared reference quote.md §3-4).
 EXCLUSIONS = (
     "Tax, duty, freight and insurance.",
     STORAGE_EXCLUDED,
     "Optics and cables of the in-band and out-of-band networks: only the compute and storage fabrics' switch, "
     "node and storage-appliance links are derived from the layout.",
-    "Facility plant above the rack: UPS, switchgear, busway, chillers and the facility water loop.",
+    FACILITY_EXCLUDED,
     "Hardware support beyond the term bundled in the system SKUs.",
     "Power cords of switches, appliances, management nodes and systems whose inlets the catalog does not name "
     "(only C19/C20 cords of DGX systems are counted).",
 )
+#: Catalog kinds that stand on the plan but are facility plant, not on the bill: the room's air handlers belong
+#: to the building's mechanical works (with the chillers and the water loop), which no IT bill prices.
+FACILITY_KINDS = ("crah",)
+
+
+def facility_exclusion(units: Mapping[str, int]) -> str:
+    """The facility line of the exclusions, naming the facility units the plan holds (name -> count)."""
+    if not units:
+        return FACILITY_EXCLUDED
+    held = "; ".join(f"{n:,} x {name}" for name, n in sorted(units.items()))
+    return (FACILITY_EXCLUDED.removesuffix(".") + f", and the room's air handlers on the plan ({held}): "
+            "the building's mechanical works.")
+
+
 #: Caveats shown when their line is on the bill: (catalog id, note).
 NOTES = (
     ("nvaie", "DGX systems may bundle NVIDIA AI Enterprise for their support term (not confirmed); "
@@ -169,6 +184,8 @@ class _Bill:
         self.by_part = {p.key: p for p in quote.prices}
         self.used_list_keys: set[str] = set()
         self.lines: dict[str, list[dict]] = {k: [] for k, _ in SECTIONS}
+        #: facility units on the plan, left off the bill (name -> count)
+        self.facility_units: Counter = Counter()
 
     def price_for(self, dev: DeviceType, *numbers: str) -> UnitPrice | None:
         """The unit price of ``dev`` in the quote's currency where a stated rate allows: the price list's entry
@@ -283,6 +300,9 @@ def build_bill(counts: Mapping[str, int], catalog: Catalog, currency: str, quote
         dev = catalog.get(type_id)
         qty = int(counts[type_id])
         if qty <= 0 or dev.kind == "gpu" or dev.kind in QUOTE_KINDS:
+            continue
+        if dev.kind in FACILITY_KINDS:
+            bill.facility_units[dev.name] += qty
             continue
         variants = sorted(cable_lengths[type_id].items()) if type_id in cable_lengths else [(None, qty)]
         for length, n in variants:
@@ -486,7 +506,8 @@ def _assemble(bill: _Bill, wanted: str) -> tuple[dict, list[Finding]]:
         "term_years": bill.quote.term_years,
         "price_list": {"name": bill.quote.price_list_name, "entries": len(bill.quote.prices),
                        "used": len(bill.used_list_keys), "unused": unused},
-        "exclusions": [STORAGE_INCLUDED if e == STORAGE_EXCLUDED and bill.lines["storage"] else e
+        "exclusions": [STORAGE_INCLUDED if e == STORAGE_EXCLUDED and bill.lines["storage"] else
+                       facility_exclusion(bill.facility_units) if e == FACILITY_EXCLUDED else e
                        for e in EXCLUSIONS],
         "notes": [note for key, note in NOTES if key in ids],
         "margins": _margins(t),
