@@ -374,17 +374,29 @@ def _draw_racks(d: PlanDrawing, c: _Contents, page: _Page, legend: _Legend) -> N
 
 
 def _draw_floor_units(d: PlanDrawing, c: _Contents, page: _Page) -> None:
-    """Each floor unit: its footprint and name, or a dot where it has no footprint."""
-    for f, fp in zip(c.floors, c.floor_prints):
-        colour = c.floor_colour(f)
-        if fp.solid:
-            q = corner_arrays(np.array([[fp.x, fp.y, fp.width, fp.depth, fp.rotation]]))[0]
-            pc = np.column_stack([page.tx(q[:, 0]), page.ty(q[:, 1])])
-            d.add(Polygon(pc.ravel().tolist(), fillColor=colour, strokeColor=st.WHITE, strokeWidth=0.4))
+    """The floor units: their footprints, one path per colour (a large air-cooled hall has hundreds of air
+    handlers), each with its name where it fits; a dot where a unit has no footprint."""
+    solid = [(f, fp) for f, fp in zip(c.floors, c.floor_prints) if fp.solid]
+    if solid:
+        q = corner_arrays(np.array([[fp.x, fp.y, fp.width, fp.depth, fp.rotation] for _, fp in solid]))
+        pcs = np.stack([page.tx(q[..., 0]), page.ty(q[..., 1])], axis=-1)
+        colours = [c.floor_colour(f) for f, _ in solid]
+        paths: dict[object, Path] = {}
+        for colour, pc in zip(colours, pcs):
+            path = paths.get(colour)
+            if path is None:
+                path = paths[colour] = Path(fillColor=colour, strokeColor=st.WHITE, strokeWidth=0.4,
+                                            fillMode=FILL_NON_ZERO)
+                d.add(path)
+            path.points.extend(float(v) for v in pc.ravel())
+            path.operators.extend((0, 1, 1, 1, 3))
+        for (f, _), colour, pc in zip(solid, colours, pcs):
             if _put(d, _fit(f.name or f.id, pc), False, st.text_on(colour)):
                 d.labels_drawn += 1
-        else:
-            d.add(Circle(page.tx(f.x), page.ty(f.y), 2.2, fillColor=colour, strokeColor=st.WHITE, strokeWidth=0.3))
+    for f, fp in zip(c.floors, c.floor_prints):
+        if not fp.solid:
+            d.add(Circle(page.tx(f.x), page.ty(f.y), 2.2, fillColor=c.floor_colour(f), strokeColor=st.WHITE,
+                         strokeWidth=0.3))
 
 
 def _rack_shares(analysis: Analysis) -> dict[str, float | None]:

@@ -157,7 +157,9 @@ def test_the_hall_shows_its_ups_generators_and_rows(window):
         percent(feeds.B.utilisation), percent(feeds.B.failover_utilisation)]
     air = window.inspector.hall_figures.air.text()
     assert "Inlet air: A1: 15.0–32.0 °C allowed" in air
-    assert "Air handlers: none on the floor" in air
+    # the generated hall's three air handlers (200 kW each) for the NVL72s' air share and the network racks
+    assert "Air handlers: CRAH-01, CRAH-02, CRAH-03: 249.2 kW of 600.0 kW (42 %)" in air
+    assert "Redundancy: N+1: 400.0 kW with the largest unit down" in air
 
 
 def test_editing_the_ups_scheme_is_one_undoable_command(window):
@@ -337,3 +339,19 @@ def test_the_rack_scale_limit_left_unstated_reads_as_each_systems_feed_capacity(
     box.setValue(0.0)
     assert window.project.settings.rack_system_limit_kw is None
     assert window.analysis.rack(RACK).limit_source == "feed"
+
+
+def test_a_hall_without_air_handlers_says_so_and_a_hundred_are_counted_not_listed(catalog):
+    from designer.model import FloorDevice
+    from tests.designer.test_air_liquid_floor import design, dgx_rack, hall
+    from widgets.facility.facility_view import hall_air_lines
+
+    racks = [dgx_rack(f"r{i}", 2, x=1000 + 600 * i) for i in range(8)]
+    lines = {line.label: line for line in hall_air_lines(analyze(design(racks, hall(containment="hot")), catalog),
+                                                         "h")}
+    assert _plain(lines["Air handlers"].text) == "none on the floor: the hall's air cooling capacity is used"
+    crahs = [FloorDevice(f"c{i}", "crah-cw-200kw", "h", 1500 + 2700 * (i % 10), 9000 + 1200 * (i // 10),
+                         name=f"CRAH-{i + 1:03d}") for i in range(100)]
+    analysis = analyze(design(racks, hall(containment="hot"), crahs), catalog)
+    lines = {line.label: line for line in hall_air_lines(analysis, "h")}
+    assert _plain(lines["Air handlers"].text).startswith("100 units, CRAH-001 … CRAH-100: ")

@@ -283,8 +283,10 @@ def hall_air_lines(analysis, hall_id: str) -> list[Line]:
         out.append(Line("Air handlers", "none on the floor: the hall's air cooling capacity is used", muted=True))
         return out
     names, share = handlers.names, handlers.utilisation
-    out.append(Line("Air handlers", f"{', '.join(names)}: {kw(cool.air_kw)} of {kw(handlers.capacity_kw)} "
-                                    f"({pct(share)})", is_over(share)))
+    # a large air-cooled hall has a hundred units and more: the count and the first and last name then
+    who = ", ".join(names) if len(names) <= 4 else f"{len(names):,} units, {names[0]} … {names[-1]}"
+    out.append(Line("Air handlers", f"{who}: {kw(cool.air_kw)} of {kw(handlers.capacity_kw)} ({pct(share)})",
+                    is_over(share)))
     n1 = handlers.capacity_n_minus_1_kw
     if handlers.redundancy == "N+1":
         out.append(Line("Redundancy", f"N+1: {kw(n1)} with the largest unit down"))
