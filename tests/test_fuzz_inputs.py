@@ -146,8 +146,10 @@ def test_fuzzed_project_files(sample, tmp_path, capsys):
         codes[code] += 1
         if code != 2:  # what validate reads, analyze must read too, and its JSON must be written
             assert check(capsys, "analyze", "--json", str(path)) in (0, 1), f"mutant {i}"
-    # the fuzzing reached every outcome: files refused, files with findings, files accepted
-    assert codes[2] > MUTANTS // 4 and codes[0] + codes[1] > MUTANTS // 10, codes
+    # the fuzzing reached every outcome: files refused, files with findings, files accepted (most mutants are
+    # refused: a hostile value in most of a file's fields is one validate must refuse, and the samples' air
+    # handlers add a floor unit's fields to every mutant's choice)
+    assert codes[2] > MUTANTS // 4 and codes[0] + codes[1] > MUTANTS // 20, codes
 
 
 def test_files_that_are_not_files(tmp_path, capsys):

@@ -61,7 +61,8 @@ def test_every_section_reads_whole_through_its_view(analyses):
 
 def test_views_hold_the_figures_the_json_prints(analyses):
     a = analyses["gb200 sample"]
-    assert a.power.cooling_equipment_kw == a["power"]["cooling_equipment_kw"] == 40.0
+    # two in-row CDUs at 20 kW and three air handlers at 6 kW
+    assert a.power.cooling_equipment_kw == a["power"]["cooling_equipment_kw"] == 58.0
     assert a.cooling.settings.coolant_delta_t_k == 10.0
     assert a.fabric.tiers == 2 and a.fabric.links.node_leaf == a["fabric"]["links"]["node_leaf"]
     assert a.summary.switches.leaf == a.summary_json["switches"]["leaf"] == a.fabric.leaf

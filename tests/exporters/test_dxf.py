@@ -148,16 +148,18 @@ def test_plan_is_not_mirrored_fronts_and_clearances_follow_the_rotation(dgx, tmp
 
 def test_gb200_sample_draws_its_cdus_as_floor_units(nvl72, tmp_path):
     doc, said = written(nvl72, tmp_path)
-    assert said.startswith("1 hall, 16 racks, 2 floor units, ")
+    assert said.startswith("1 hall, 16 racks, 5 floor units, ")  # two CDUs, three air handlers
     check_racks(doc, nvl72)
     msp = doc.modelspace()
     floors = nvl72.project.floor_devices
     cdus = msp.query('INSERT[layer=="CDUS"]')
-    assert len(cdus) == len(floors) == 2
+    air = msp.query('INSERT[layer=="FLOOR-UNITS"]')
+    assert len(floors) == 5 and len(cdus) == 2 and len(air) == 3
+    assert {e.get_attrib_text("NAME") for e in air} == {"CRAH-01", "CRAH-02", "CRAH-03"}
     assert len(msp.query('TEXT[layer=="LABELS-FLOOR-UNITS"]')) == len(floors)
-    assert {e.dxf.layer for e in msp.query("INSERT")} == {"CDUS", "RACKS-RACK-SCALE", "RACKS-NETWORK",
-                                                            "RACKS-STORAGE", "RACKS-MANAGEMENT"}
-    by_name = {e.get_attrib_text("NAME"): e for e in cdus}
+    assert {e.dxf.layer for e in msp.query("INSERT")} == {"CDUS", "FLOOR-UNITS", "RACKS-RACK-SCALE",
+                                                            "RACKS-NETWORK", "RACKS-STORAGE", "RACKS-MANAGEMENT"}
+    by_name = {e.get_attrib_text("NAME"): e for e in [*cdus, *air]}
     for f in floors:
         e = by_name[f.name]
         assert close(e.dxf.insert, (f.x, -f.y, 0.0))
@@ -189,7 +191,9 @@ def test_halls_are_drawn_side_by_side_and_the_title_says_where(dgx, tmp_path):
     assert len(boxes) == 2 and boxes[0][1] < boxes[1][0]
     for (lo, hi), hall in zip(boxes, analysis.project.halls):
         inside = [e for e in msp.query("INSERT") if lo <= e.dxf.insert.x <= hi]
-        assert len(inside) == sum(1 for r in racks if r.hall == hall.id)
+        # the racks, and the floor units (the air handlers stay in hall 1)
+        assert len(inside) == sum(1 for r in racks if r.hall == hall.id) + sum(
+            1 for f in project.floor_devices if f.hall == hall.id)
     names = {t.dxf.text for t in msp.query('TEXT[layer=="TITLE"]')}
     assert {"Data hall 1", "Data hall 2"} <= names
 
@@ -217,7 +221,7 @@ def test_a_name_with_a_line_break_cannot_break_the_file(dgx, tmp_path):
     analysis = analyze(replace(dgx.project, racks=tuple(racks), name="Pod\r\nOne"), dgx.catalog)
     doc, _ = written(analysis, tmp_path)
     names = {e.get_attrib_text("NAME") for e in doc.modelspace().query("INSERT")}
-    assert "SU01 01" in names and len(names) == 23
+    assert "SU01 01" in names and len(names) == 23 + len(dgx.project.floor_devices)
 
 
 def test_a_large_generated_design_keeps_its_counts(catalog, tmp_path):
@@ -250,7 +254,7 @@ def test_spectrum_x_racks_carry_their_switches_by_plane(spectrum_x, tmp_path):
     doc = ezdxf.readfile(path)
     msp = doc.modelspace()
     per_plane: Counter = Counter()
-    for insert in msp.query("INSERT"):
+    for insert in msp.query("INSERT[layer!=\"FLOOR-UNITS\"]"):  # racks carry the planes, floor units none
         attribs = {a.dxf.tag: a.dxf.text for a in insert.attribs}
         for part in attribs[PLANES_TAG].split():
             plane, n = part.split(":")

@@ -145,15 +145,16 @@ def test_svg_draws_every_rack_where_it_stands_with_legend_and_scale_bar(dgx, tmp
     nodes = list(_walk(root))
     by_tag = Counter(n.tag.removeprefix(SVG) for n, _ in nodes)
     roles = Counter(rack_role(r, dgx.catalog) for r in dgx.project.racks)
-    # paths: one per rack colour, the tile grid, the rack fronts and the front edge in the legend;
-    # rects: a swatch per legend entry and the four parts of the scale bar
-    assert by_tag["path"] == len(roles) + 3
+    # paths: one per rack colour, the floor units' (the air handlers), the tile grid, the rack fronts and the
+    # front edge in the legend; rects: a swatch per legend entry and the four parts of the scale bar
+    assert by_tag["path"] == len(roles) + 1 + 3
     assert by_tag["rect"] == len(sheet.halls[0][0].legend) + 4
     texts = [n.text for n, _ in nodes if n.tag == SVG + "text"]
     assert {r.name for r in dgx.project.racks} <= set(texts)
     legend = sheet.halls[0][0].legend
     assert [f"Compute ({roles['compute']})", f"Network ({roles['network']})", f"Storage ({roles['storage']})",
-            f"Management ({roles['management']})", "front of rack"] == [t for t in texts if t in legend]
+            f"Management ({roles['management']})", "Floor unit (4)", "front of rack"] == [
+        t for t in texts if t in legend]
     assert {"0", "2.0 m", "Scale 1:50 at print size"} <= set(texts)
 
     # every rack's centre lies inside an outline of the path in its role's colour
@@ -180,9 +181,11 @@ def test_svg_of_cdus(nvl72, tmp_path):
     out = tmp_path / "plan.svg"
     write_svg(nvl72, out)
     root = ET.parse(out).getroot()
-    polygons = [n for n, _ in _walk(root) if n.tag == SVG + "polygon" and _style(n).get("fill") == _hex(st.CDU[0])]
+    nodes = list(_walk(root))
+    # the floor units of one colour are one path of closed outlines: the two CDUs'
+    (path,) = [(n, m) for n, m in nodes if n.tag == SVG + "path" and _style(n).get("fill") == _hex(st.CDU[0])]
     cdus = [f for f in nvl72.project.floor_devices if nvl72.catalog.get(f.type).kind == "cdu"]
-    assert len(polygons) == len(cdus) == 2
+    assert len(_subpaths(path[0].get("d"), path[1])) == len(cdus) == 2
     texts = {n.text for n, _ in _walk(root) if n.tag == SVG + "text"}
     assert {f.name for f in cdus} | {"CDU (2)"} <= texts
 
@@ -250,7 +253,8 @@ def test_heat_map_png_has_the_legend_colours_and_each_rack_by_its_load(dgx, tmp_
     expected = Counter(load_band(share[r.id]) for r in dgx.project.racks)
     assert len(expected) >= 2  # the sample shows more than one colour
     assert [label for label in plan.legend if label != "front of rack"] == [
-        f"{label} ({expected[band]})" for band, (_, label) in st.HEAT_BANDS.items() if expected[band]]
+        f"{label} ({expected[band]})" for band, (_, label) in st.HEAT_BANDS.items() if expected[band]] + [
+        "Floor unit (4)"]
     zoom = dpi / 72
     for band in expected:
         colour = _rgb(st.HEAT_BANDS[band][0])

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import QSettings
+from PySide6.QtCore import QPointF, QSettings
 
 from bench.designs import dgx_b200_project
 from designer.commands import MoveObjectsCommand
@@ -49,12 +49,18 @@ def test_overview_follows_edits(big, qtbot):
     scene.overview.min_items = 1000
     view.fit_hall()
     qtbot.waitUntil(lambda: len(_overview(scene)) == 1)
-    before = _overview(scene)[0].boundingRect()
+    before = _overview(scene)[0]
+
+    def filled(item, x, y):
+        return any(path.contains(QPointF(x, y)) for _, _, _, path, _, _ in item._groups)
+
     rack = max(big.project.racks, key=lambda r: r.y)  # in the row nearest the far wall
+    assert filled(before, rack.x, rack.y) and not filled(before, rack.x, rack.y + 600.0)
     # One tile into the hot aisle behind the last row: the move must stay inside the hall.
     big.document.push(MoveObjectsCommand(racks={rack.id: (rack.x, rack.y + 600.0, rack.rotation)}))
-    qtbot.waitUntil(lambda: _overview(scene) and _overview(scene)[0].boundingRect() != before)
-    assert _overview(scene)[0].boundingRect().bottom() == pytest.approx(before.bottom() + 600.0)
+    qtbot.waitUntil(lambda: _overview(scene) and _overview(scene)[0] is not before)
+    after = _overview(scene)[0]
+    assert filled(after, rack.x, rack.y + 600.0) and not filled(after, rack.x, rack.y - 250.0)
 
 
 def test_small_plans_never_use_the_overview(qtbot, catalog, tmp_path):
