@@ -1,4 +1,4 @@
-"""The room's air handlers a generated hall gets: perimeter CRAHs in service galleries along its side walls.
+"""The room's air handlers a generated hall gets: perimeter CRAHs in service galleries along its walls.
 
 - How many: enough units for the hall's air heat and for the airflow its racks draw, whichever needs more,
   plus one (N+1: the hall still holds its air heat with any one unit off, the check the cooling analysis
@@ -9,10 +9,10 @@
   1.2 m in front of it for coil and filter service (the clearance kept in front of a rack), so the racks
   start :func:`gallery_mm` in from each wall with a gallery; the corners stay free.
 - A hall whose walls are too short for its units is lengthened until they fit, its racks kept in the
-  middle (a compact block keeps its cables short), and the generator says so: perimeter units at 200 kW per 2.55 m of wall need about a metre of wall per 60 kW of
-  air heat, which is why dense air-cooled halls are large; a hall the user gave keeps its size, takes the
-  units that fit and the generator says how many are missing (the cooling analysis then reports the
-  shortfall as a finding).
+  middle (a compact block keeps its cables short), and the generator says so: perimeter units at 200 kW
+  per 2.55 m of wall need about a metre of wall per 60 kW of air heat, which is why dense air-cooled halls
+  are large; a hall the user gave keeps its size, takes the units that fit and the generator says how many
+  are missing (the cooling analysis then reports the shortfall as a finding).
 """
 from __future__ import annotations
 
