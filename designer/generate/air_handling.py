@@ -3,11 +3,12 @@
 - How many: enough units for the hall's air heat and for the airflow its racks draw, whichever needs more,
   plus one (N+1: the hall still holds its air heat with any one unit off, the check the cooling analysis
   makes, designer/cooling/air.py).
-- Where: against the walls, in a gallery along each (a perimeter room): along the two side walls, and the
-  front and back walls too when the side walls are too short; shared out over the walls as evenly as they
-  take them, spread evenly along each, each unit facing into the room. A gallery is the unit's depth plus
-  1.2 m in front of it for coil and filter service (the clearance kept in front of a rack), so the racks
-  start :func:`gallery_mm` in from each wall with a gallery; the corners stay free.
+- Where: against the walls, in a gallery along each (a perimeter room): along one side wall where it holds
+  them all, else the two side walls, and the front and back walls too when those are too short; shared out
+  over the walls as evenly as they take them, spread evenly along each, each unit facing into the room. A
+  gallery is the unit's depth plus 1.2 m in front of it for coil and filter service (the clearance kept in
+  front of a rack), so the racks start :func:`gallery_mm` in from each wall with a gallery; the corners stay
+  free.
 - A hall whose walls are too short for its units is lengthened until they fit, its racks kept in the
   middle (a compact block keeps its cables short), and the generator says so: perimeter units at 200 kW
   per 2.55 m of wall need about a metre of wall per 60 kW of air heat, which is why dense air-cooled halls
@@ -56,14 +57,15 @@ def _fits(length_mm: float, width_mm: float) -> int:
     return max(0, int((length_mm - GAP_MM) // (width_mm + GAP_MM)))
 
 
-def walls(width_mm: float, depth_mm: float, catalog: Catalog, ends: bool = True) -> list[int]:
-    """Units each wall of a ``width_mm`` x ``depth_mm`` hall holds: left, right and, with ``ends``, front and back.
-    With galleries at the ends, each side wall's gallery runs between them, so the corners stay free."""
+def walls(width_mm: float, depth_mm: float, catalog: Catalog, ends: bool = True, sides: int = 2) -> list[int]:
+    """Units each wall of a ``width_mm`` x ``depth_mm`` hall holds: left, right (``sides`` 2) and, with ``ends``,
+    front and back. With galleries at the ends, each side wall's gallery runs between them, so the corners stay
+    free."""
     unit_w, _ = unit_size(catalog)
     g = gallery_mm(catalog)
     if not ends:
         side = _fits(depth_mm, unit_w)
-        return [side, side, 0, 0]
+        return [side, side if sides == 2 else 0, 0, 0]
     side, across = _fits(depth_mm - 2 * g, unit_w), _fits(width_mm - 2 * g, unit_w)
     return [side, side, across, across]
 
@@ -96,6 +98,11 @@ def plan_room(needed: int, grid_mm: tuple[float, float], stated_mm: tuple[float,
     if needed == 0:
         w, d = stated_mm or grid_mm
         return AirRoom(w, d, 0.0, 0.0, (), 0)
+    one_wall = needed <= walls(0.0, gd if stated_mm is None else stated_mm[1], catalog, ends=False)[0]
+    if one_wall:  # a small room: its units along one side wall, a gallery there only
+        w, d = stated_mm or (gw + g, gd)
+        units = place_units(needed, hall_id, w, d, catalog, ends=False, sides=1)
+        return AirRoom(w, d, g, 0.0, tuple(units), needed)
     w, d = stated_mm or (gw + 2 * g, gd)
     ends = room_for(w, d, catalog, ends=False) < needed and d >= gd + 2 * g - 1e-6 if stated_mm else \
         room_for(w, d, catalog, ends=False) < needed
@@ -120,13 +127,13 @@ def plan_room(needed: int, grid_mm: tuple[float, float], stated_mm: tuple[float,
 
 
 def place_units(units: int, hall_id: str, width_mm: float, depth_mm: float, catalog: Catalog,
-                ends: bool = True) -> list[FloorDevice]:
+                ends: bool = True, sides: int = 2) -> list[FloorDevice]:
     """``units`` units (at most what the walls hold) against the walls of a ``width_mm`` x ``depth_mm`` hall, each
     facing into the room, shared out over the walls as evenly as they take them and spread evenly along each;
     named CRAH-01 ... wall by wall: left from the front, right, front from the left, back."""
     unit_w, unit_d = unit_size(catalog)
     g = gallery_mm(catalog) if ends else 0.0
-    room = walls(width_mm, depth_mm, catalog, ends)
+    room = walls(width_mm, depth_mm, catalog, ends, sides)
     share = [0, 0, 0, 0]
     left = min(units, sum(room))
     while left:  # round robin over the walls with room left

@@ -147,3 +147,14 @@ def test_the_bill_leaves_the_air_handlers_to_the_facility_and_says_so(catalog, b
     assert facility == [FACILITY_EXCLUDED.removesuffix(".") + ", and the room's air handlers on the plan (11 x "
                         "Perimeter chilled-water air handler, 200 kW class (Vertiv Liebert HPM range)): the "
                         "building's mechanical works."]
+
+
+def test_a_room_whose_units_fit_one_side_wall_has_one_gallery(catalog):
+    g = generate(SuperpodSpec(system="gb200-nvl72", sus=1), catalog)
+    units = crahs(g.project)
+    # 3 units (the NVL72s' air share and the network racks) fit the 10.8 m side wall: one gallery, on the left
+    assert len(units) == 3 and {u.rotation for u in units} == {90.0} and {u.x for u in units} == {450.0}
+    width = g.project.halls[0].outline[2][0]
+    assert width == g.grid.width_mm + gallery_mm(catalog)
+    assert min(r.x for r in g.project.racks) - 300.0 >= gallery_mm(catalog)
+    assert analyze(g.project, catalog).cooling.halls[0].air_handlers.redundancy == "N+1"

@@ -25,7 +25,8 @@ def test_selecting_a_cdu_or_the_hall_clears_the_elevation(window):
 
 def test_after_undo_the_elevation_is_empty(window):
     hall = window.project.halls[0]
-    rack = Rack("new-rack", "NEW-01", hall.id, "rack-48u-600x1200", 600.0, 9900.0, 0.0, "X")
+    # at the right wall, near the far corner: the air handlers stand along the left wall
+    rack = Rack("new-rack", "NEW-01", hall.id, "rack-48u-600x1200", hall.bounds[2] - 600.0, 9900.0, 0.0, "X")
     window.document.push(AddObjectsCommand(racks=(rack,)))
     assert window.scene.select("rack:new-rack")
     assert window.elevation.title.text() == "NEW-01"
