@@ -3,17 +3,19 @@
 - How many: enough units for the hall's air heat and for the airflow its racks draw, whichever needs more,
   plus one (N+1: the hall still holds its air heat with any one unit off, the check the cooling analysis
   makes, designer/cooling/air.py).
-- Where: against the walls, in a gallery along each (a perimeter room): along one side wall where it holds
-  them all, else the two side walls, and the front and back walls too when those are too short; shared out
-  over the walls as evenly as they take them, spread evenly along each, each unit facing into the room. A
-  gallery is the unit's depth plus 1.2 m in front of it for coil and filter service (the clearance kept in
-  front of a rack), so the racks start :func:`gallery_mm` in from each wall with a gallery; the corners stay
-  free.
-- A hall whose walls are too short for its units is lengthened until they fit, its racks kept in the
+- Where: against the side walls (the ends of the hot aisles, where the return air comes back), in a
+  gallery along each: one side wall where it holds them all, else both; shared out over the walls as
+  evenly as they take them, spread evenly along each, each unit facing into the room. A gallery is the
+  unit's depth in whole tiles (1.2 m), and the 1.2 m of free floor the racks' grid keeps before its outer
+  racks is the unit's service space for coil and filter pulls (the clearance kept in front of a rack): the
+  racks start :func:`gallery_mm` further in from each wall with a gallery and stay on the tile grid.
+- A hall whose side walls are too short for its units is lengthened until they fit, its racks kept in the
   middle (a compact block keeps its cables short), and the generator says so: perimeter units at 200 kW
   per 2.55 m of wall need about a metre of wall per 60 kW of air heat, which is why dense air-cooled halls
-  are large; a hall the user gave keeps its size, takes the units that fit and the generator says how many
-  are missing (the cooling analysis then reports the shortfall as a finding).
+  are large, and why past a few megawatts fan walls or in-row cooling take over (not modelled here). A hall
+  the user gave keeps its size: the end walls take units too where the side walls are short and it has the
+  depth, and the generator says how many are missing (the cooling analysis then reports the shortfall as a
+  finding).
 """
 from __future__ import annotations
 
@@ -23,12 +25,15 @@ from dataclasses import dataclass
 from catalog import Catalog
 
 from ..model import FloorDevice
+from .layout import MARGIN
 
 CRAH_TYPE = "crah-cw-200kw"
 #: free floor in front of a unit for coil and filter service
 SERVICE_MM = 1200.0
 #: between neighbouring units along a wall
 GAP_MM = 600.0
+#: the floor tile the racks stand on
+TILE_MM = 600.0
 
 
 def unit_size(catalog: Catalog) -> tuple[float, float]:
@@ -37,8 +42,10 @@ def unit_size(catalog: Catalog) -> tuple[float, float]:
 
 
 def gallery_mm(catalog: Catalog) -> float:
-    """Depth of a side wall's gallery: the unit and its service space."""
-    return unit_size(catalog)[1] + SERVICE_MM
+    """Depth of a wall's gallery: the unit's, in whole floor tiles (the racks past it stay on the tile grid). Its
+    service space is the free floor the racks' grid keeps before its outer racks (layout.MARGIN, 1.2 m)."""
+    assert MARGIN >= SERVICE_MM  # the grid's margin is the units' service space
+    return math.ceil(unit_size(catalog)[1] / TILE_MM - 1e-9) * TILE_MM
 
 
 def units_needed(air_kw: float, air_cfm: float, catalog: Catalog) -> int:
@@ -66,12 +73,12 @@ def walls(width_mm: float, depth_mm: float, catalog: Catalog, ends: bool = True,
     if not ends:
         side = _fits(depth_mm, unit_w)
         return [side, side if sides == 2 else 0, 0, 0]
-    side, across = _fits(depth_mm - 2 * g, unit_w), _fits(width_mm - 2 * g, unit_w)
-    return [side, side, across, across]
+    side, across = _fits(depth_mm - 2 * g, unit_w), _fits(width_mm - sides * g, unit_w)
+    return [side, side if sides == 2 else 0, across, across]
 
 
-def room_for(width_mm: float, depth_mm: float, catalog: Catalog, ends: bool = True) -> int:
-    return sum(walls(width_mm, depth_mm, catalog, ends))
+def room_for(width_mm: float, depth_mm: float, catalog: Catalog, ends: bool = True, sides: int = 2) -> int:
+    return sum(walls(width_mm, depth_mm, catalog, ends, sides))
 
 
 @dataclass(frozen=True)
@@ -90,40 +97,41 @@ class AirRoom:
 
 def plan_room(needed: int, grid_mm: tuple[float, float], stated_mm: tuple[float, float] | None, air_kw: float,
               catalog: Catalog, hall_id: str = "hall-1") -> AirRoom:
-    """The room for ``needed`` units around a racks' grid of ``grid_mm`` (its own margins included): galleries
-    along the side walls, and along the front and back walls too only when the side walls are too short; a
-    hall whose walls are still too short is lengthened unless its size is ``stated_mm``."""
+    """The room for ``needed`` units around a racks' grid of ``grid_mm`` (its own margins included): a gallery
+    along one side wall where it holds them, else along both, the hall lengthened (its racks in the middle) where
+    they are too short. A hall of a stated size (``stated_mm``) keeps it: both side galleries where it has the
+    width, the end walls' too where the side walls are short and it has the depth, and a note of what is
+    missing."""
     g = gallery_mm(catalog)
     gw, gd = grid_mm
     if needed == 0:
         w, d = stated_mm or grid_mm
         return AirRoom(w, d, 0.0, 0.0, (), 0)
-    one_wall = needed <= walls(0.0, gd if stated_mm is None else stated_mm[1], catalog, ends=False)[0]
-    if one_wall:  # a small room: its units along one side wall, a gallery there only
-        w, d = stated_mm or (gw + g, gd)
-        units = place_units(needed, hall_id, w, d, catalog, ends=False, sides=1)
-        return AirRoom(w, d, g, 0.0, tuple(units), needed)
-    w, d = stated_mm or (gw + 2 * g, gd)
-    ends = room_for(w, d, catalog, ends=False) < needed and d >= gd + 2 * g - 1e-6 if stated_mm else \
-        room_for(w, d, catalog, ends=False) < needed
-    if ends and not stated_mm:
-        d = gd + 2 * g
-    note = None
-    room = room_for(w, d, catalog, ends)
-    if room < needed and not stated_mm:
-        unit_w, _ = unit_size(catalog)
-        along = math.ceil(max(0, needed - 2 * walls(w, d, catalog)[2]) / 2)  # on each side wall
-        d = max(d, math.ceil((2 * g + along * (unit_w + GAP_MM) + GAP_MM) / 600.0) * 600.0)
-        note = (f"the hall is {d / 1000:.1f} m deep, not the racks' {(gd + 2 * g) / 1000:.1f} m: its walls hold the "
-                f"{needed} air handlers its {air_kw:,.1f} kW of air heat needs (N+1), a metre of wall for about 60 kW")
-    elif room < needed:
-        note = (f"{needed} air handlers are needed for {air_kw:,.1f} kW of air heat (N+1), and the walls of the hall "
-                f"as given hold {room}: a larger hall, or fan walls, is needed")
-    units = place_units(min(needed, room_for(w, d, catalog, ends)), hall_id, w, d, catalog, ends)
-    dy = g if ends else 0.0
-    if not stated_mm and ends:  # a lengthened hall keeps its racks in the middle, on the tile grid
-        dy += math.floor((d - gd - 2 * g) / 2 / 600.0) * 600.0
-    return AirRoom(w, d, g, dy, tuple(units), needed, note)
+    missing = (f"{needed} air handlers are needed for {air_kw:,.1f} kW of air heat (N+1), and the walls of the hall "
+               "as given hold {room}: a larger hall, or fan walls, is needed")
+    if stated_mm is None:
+        sides = 1 if needed <= walls(0.0, gd, catalog, ends=False, sides=1)[0] else 2
+        w, d, note = gw + sides * g, gd, None
+        if room_for(w, d, catalog, ends=False, sides=sides) < needed:
+            unit_w, _ = unit_size(catalog)
+            along = math.ceil(needed / 2)  # on each side wall
+            d = max(d, math.ceil((along * (unit_w + GAP_MM) + GAP_MM) / TILE_MM) * TILE_MM)
+            note = (f"the hall is {d / 1000:.1f} m deep, not the racks' {gd / 1000:.1f} m: its side walls hold the "
+                    f"{needed} air handlers its {air_kw:,.1f} kW of air heat needs (N+1), a metre of wall for about "
+                    "60 kW")
+        units = place_units(needed, hall_id, w, d, catalog, ends=False, sides=sides)
+        dy = math.floor((d - gd) / 2 / TILE_MM) * TILE_MM  # a lengthened hall keeps its racks in the middle
+        return AirRoom(w, d, g, dy, tuple(units), needed, note)
+    w, d = stated_mm
+    # plan_grid keeps room for one side gallery; the other where the hall is wide enough
+    sides = 1 if needed <= walls(0.0, d, catalog, ends=False, sides=1)[0] or w < gw + 2 * g - 1e-6 else 2
+    # end galleries where the side walls are short, the hall has the depth and they hold more than the sides lose
+    ends = (room_for(w, d, catalog, False, sides) < needed and d >= gd + 2 * g - 1e-6
+            and room_for(w, d, catalog, True, sides) > room_for(w, d, catalog, False, sides))
+    room = room_for(w, d, catalog, ends, sides)
+    units = place_units(min(needed, room), hall_id, w, d, catalog, ends, sides)
+    return AirRoom(w, d, g, g if ends else 0.0, tuple(units), needed,
+                   missing.format(room=room) if room < needed else None)
 
 
 def place_units(units: int, hall_id: str, width_mm: float, depth_mm: float, catalog: Catalog,
@@ -143,8 +151,10 @@ def place_units(units: int, hall_id: str, width_mm: float, depth_mm: float, cata
                 left -= 1
     out = []
     for k, n in enumerate(share):
+        # a side wall runs between the end galleries; an end wall from the left gallery to the right one (or to
+        # the right wall where there is no right gallery)
         start = g if k < 2 else gallery_mm(catalog)
-        length = (depth_mm - 2 * g) if k < 2 else (width_mm - 2 * start)
+        length = (depth_mm - 2 * g) if k < 2 else (width_mm - sides * start)
         step = (length - n * unit_w) / (n + 1) if n else 0.0
         for j in range(n):
             along = start + step * (j + 1) + unit_w * j + unit_w / 2

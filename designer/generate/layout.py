@@ -98,20 +98,21 @@ def plan_grid(segment_mm: float, su_count: int, band_racks: int, hall_mm: tuple[
               side_mm: float = 0.0) -> Grid:
     """The grid that holds ``su_count`` SU segments and the band: near square, or, in a given hall, the
     one with the longest rows that fits (rows as short as one SU are tried before the hall is refused).
-    ``side_mm``: the gallery kept along each side wall (the air handlers), outside the grid."""
+    ``side_mm``: the gallery a given hall must have room for along a side wall (the air handlers), outside the
+    grid (a second one, and the end walls', where the hall has room for them)."""
     longest = min(max(1, int(MAX_ROW_MM // segment_mm)), su_count)
     if hall_mm is None:
         return min(_grids(segment_mm, su_count, band_racks, longest),
                    key=lambda g: abs(math.log(g.width_mm / g.depth_mm)))
     for per_pair in range(longest, 0, -1):
         for g in _grids(segment_mm, su_count, band_racks, per_pair):
-            if g.width_mm + 2 * side_mm <= hall_mm[0] + 1e-6 and g.depth_mm <= hall_mm[1] + 1e-6:
+            if g.width_mm + side_mm <= hall_mm[0] + 1e-6 and g.depth_mm <= hall_mm[1] + 1e-6:
                 return g
     smallest = min((g for n in range(longest, 0, -1) for g in _grids(segment_mm, su_count, band_racks, n)),
-                   key=lambda g: (g.width_mm + 2 * side_mm) * g.depth_mm)
-    galleries = ", with the air handlers' galleries along the side walls" if side_mm else ""
+                   key=lambda g: (g.width_mm + side_mm) * g.depth_mm)
+    galleries = ", with an air handlers' gallery along a side wall" if side_mm else ""
     raise GenerateError(f"hall {hall_mm[0] / 1000:g} x {hall_mm[1] / 1000:g} m is too small for {su_count} "
-                        f"scalable units: their rows need at least {(smallest.width_mm + 2 * side_mm) / 1000:.1f} x "
+                        f"scalable units: their rows need at least {(smallest.width_mm + side_mm) / 1000:.1f} x "
                         f"{quantity(smallest.depth_mm / 1000, 'm')}{galleries}", fit=True)
 
 

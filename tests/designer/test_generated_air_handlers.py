@@ -2,7 +2,8 @@
 galleries with service space, the hall lengthened where its walls are too short (designer/generate/air_handling.py).
 
 Figures: ``crah-cw-200kw`` removes 200 kW and moves 31,700 CFM (catalog); it is 2,550 x 900 mm; the gallery is
-its depth plus 1.2 m of service space, 2.1 m.
+its depth in whole 600 mm tiles, 1.2 m, and the 1.2 m the racks' grid keeps before its outer racks its service
+space.
 """
 from __future__ import annotations
 
@@ -56,59 +57,61 @@ def test_generated_b200_hall_holds_n_plus_1_air_handlers_and_no_cooling_finding(
     assert not [f for f in analysis.findings if f.severity == "error"]
 
 
-def test_air_handlers_stand_against_the_walls_with_service_space_before_the_racks(catalog, b200_4su):
+def test_air_handlers_stand_against_the_side_walls_with_service_space_before_the_racks(catalog, b200_4su):
     project = b200_4su.project
     (x0, y0), (x1, y1) = project.halls[0].outline[0], project.halls[0].outline[2]
     hall = Polygon(project.halls[0].outline).buffer(1e-6)  # a turned footprint's bounds carry rounding
     g = gallery_mm(catalog)
-    assert g == 2100.0
-    walls = set()
+    assert g == 1200.0
+    walls = []
     for f in crahs(project):
         fp = poly(floor_footprint(f, catalog))
         assert hall.contains(fp)
         fx0, fy0, fx1, fy1 = fp.bounds
-        gaps = {"left": fx0 - x0, "right": x1 - fx1, "front": fy0 - y0, "back": y1 - fy1}
+        gaps = {"left": fx0 - x0, "right": x1 - fx1}
         wall = min(gaps, key=gaps.get)
-        assert gaps[wall] == pytest.approx(0.0, abs=1e-6)  # against a wall
-        walls.add(wall)
-    assert walls == {"left", "right", "front", "back"}  # 11 units: the side walls alone hold 8
-    inner = shapely_box(x0 + g, y0 + g, x1 - g, y1 - g)  # every wall's gallery: the unit and its service space
+        assert gaps[wall] == pytest.approx(0.0, abs=1e-6)  # against a side wall
+        walls.append(wall)
+    assert walls.count("left") == 6 and walls.count("right") == 5
+    # the 15.6 m of rows hold 4 units a side: the hall is lengthened to 19.8 m for 6, the racks in the middle
+    assert y1 - y0 == 19800.0 and any("the hall is 19.8 m deep, not the racks' 15.6 m" in n for n in b200_4su.notes)
+    inner = shapely_box(x0 + g + 1200.0, y0, x1 - g - 1200.0, y1)  # the side galleries and the service space
     for r in project.racks:
         assert inner.contains(poly(rack_footprint(r, catalog))), r.id
-    for c in project.floor_devices:
-        if c.type != CRAH_TYPE:
-            assert inner.contains(poly(floor_footprint(c, catalog))), c.id
+    ys = [r.y for r in project.racks]
+    # the first row's centre: the 1.2 m margin, half a rack, and 1.8 m of the 4.2 m added (whole tiles)
+    assert min(ys) - y0 - 1200.0 - 600.0 == pytest.approx(1800.0)
 
 
 def test_a_small_hall_keeps_its_air_handlers_on_the_side_walls(catalog):
     project = generate(SuperpodSpec(system="dgx-b200", sus=1), catalog).project
-    assert project.halls[0].outline[2] == (12000.0, 10800.0)  # the rows' 7.8 m and two 2.1 m galleries
+    assert project.halls[0].outline[2] == (10200.0, 10800.0)  # the rows' 7.8 m and two 1.2 m galleries
     assert sorted(f.rotation for f in crahs(project)) == [90.0, 90.0, 270.0, 270.0]
-    assert min(r.x for r in project.racks) - 300.0 >= gallery_mm(catalog)
+    assert min(r.x for r in project.racks) - 300.0 == gallery_mm(catalog) + 1200.0  # the service space
 
 
 def test_walls_too_short_lengthen_the_hall_and_say_so(catalog):
     g = generate(SuperpodSpec(system="dgx-b200", sus=16), catalog)
     project = g.project
-    w = project.halls[0].outline[2][0]
-    d = project.halls[0].outline[2][1]
+    w, d = project.halls[0].outline[2]
     units = crahs(project)
     assert len(units) == 41  # 7,983 kW of air heat: 40 + 1
-    assert room_for(w, d, catalog) >= 41
-    assert any("air handlers its" in n and "deep" in n for n in g.notes)
+    assert room_for(w, d, catalog, ends=False) >= 41 and d == 67200.0  # 21 a side at 3.15 m
+    assert any("the hall is 67.2 m deep" in n and "41 air handlers" in n for n in g.notes)
     hall = analyze(project, catalog).cooling.halls[0]
     assert hall.air_handlers.redundancy == "N+1"
 
 
 def test_a_stated_hall_keeps_its_size_and_says_how_many_units_it_lacks(catalog):
-    # the 16-SU rows with their galleries in the least hall they fit: the walls hold fewer than the 41 units
-    g = generate(SuperpodSpec(system="dgx-b200", sus=16, hall=(30.0, 29.4)), catalog)
+    # the 16-SU rows with both side galleries and room for the end walls' too: still fewer than the 41 units
+    g = generate(SuperpodSpec(system="dgx-b200", sus=16, hall=(28.2, 30.0)), catalog)
     outline = g.project.halls[0].outline
-    assert outline[2] == (30000.0, 29400.0)
-    room = room_for(30000.0, 29400.0, catalog)
-    assert room == len(crahs(g.project)) == 30
+    assert outline[2] == (28200.0, 30000.0)
+    room = room_for(28200.0, 30000.0, catalog)
+    assert room == len(crahs(g.project)) == 32
+    assert len({f.rotation for f in crahs(g.project)}) == 4  # every wall takes units
     assert any("41 air handlers are needed for 7,982.5 kW of air heat (N+1), and the walls of the hall as given "
-               "hold 30" in n for n in g.notes)
+               "hold 32" in n for n in g.notes)
     findings = analyze(g.project, catalog).findings
     assert [f.code for f in findings if f.code.startswith("crah-")] == ["crah-over-capacity", "crah-airflow"]
 
@@ -154,7 +157,21 @@ def test_a_room_whose_units_fit_one_side_wall_has_one_gallery(catalog):
     units = crahs(g.project)
     # 3 units (the NVL72s' air share and the network racks) fit the 10.8 m side wall: one gallery, on the left
     assert len(units) == 3 and {u.rotation for u in units} == {90.0} and {u.x for u in units} == {450.0}
+    assert g.project.halls[0].outline[2] == (7800.0, 10800.0)
     width = g.project.halls[0].outline[2][0]
     assert width == g.grid.width_mm + gallery_mm(catalog)
-    assert min(r.x for r in g.project.racks) - 300.0 >= gallery_mm(catalog)
+    assert min(r.x for r in g.project.racks) - 300.0 == gallery_mm(catalog) + 1200.0
     assert analyze(g.project, catalog).cooling.halls[0].air_handlers.redundancy == "N+1"
+
+
+@pytest.mark.parametrize("system, sus", [("gb200-nvl72", 1), ("dgx-h100", 1), ("dgx-b200", 1), ("dgx-b200", 4)])
+def test_a_generated_halls_size_given_back_builds_the_same_room_on_the_tile_grid(catalog, system, sus):
+    first = generate(SuperpodSpec(system=system, sus=sus), catalog).project
+    w, d = first.halls[0].outline[2]
+    again = generate(SuperpodSpec(system=system, sus=sus, hall=(w / 1000, d / 1000)), catalog).project
+    assert again.halls[0].outline == first.halls[0].outline
+    assert [(f.x, f.y, f.rotation) for f in crahs(again)] == [(f.x, f.y, f.rotation) for f in crahs(first)]
+    for project in (first, again):
+        # every rack's edges on the 600 mm tiles, as the plan's grid draws them
+        assert all(rack_footprint(r, catalog).box[0] % 600 == 0 for r in project.racks)
+        assert not [f for f in analyze(project, catalog).findings if f.severity == "error"]

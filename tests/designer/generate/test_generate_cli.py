@@ -100,7 +100,8 @@ def test_gpus_2048_dgx_b200_gives_2040_and_says_why(capsys, tmp_path, catalog):
     assert "2,040 GPUs of the 2,048" in note and "UFM" in note and "9 scalable units" in note
     g = generate(SuperpodSpec(system="dgx-b200", gpus=2048), catalog)
     assert (g.gpus, g.sus, g.nodes) == (2040, 8, 255)
-    assert len(g.notes) == 1 and "UFM" in g.notes[0]
+    # the UFM's note, and the hall lengthened for its 21 air handlers
+    assert len(g.notes) == 2 and "UFM" in g.notes[0] and "21 air handlers" in g.notes[1]
 
 
 def test_gpus_2300_gb200_rounds_up_to_whole_racks(capsys, tmp_path, catalog):
