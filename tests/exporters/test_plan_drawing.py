@@ -47,21 +47,21 @@ def test_scale_is_the_largest_standard_one_that_fits():
 
 def test_plan_draws_every_rack_to_scale_with_names_and_legend(dgx):
     d = plan_drawing(dgx, width=515, height=700)
-    # the 12 m hall (its rows and the air handlers' galleries) is 340 mm wide at 1:50: 1:100 fits the column
+    # the 10.2 m hall (its rows and the air handlers' galleries) is 204 mm wide at 1:50: 1:75 fits the column
     floor = len(dgx.project.floor_devices)
-    assert d.scale == 100 and d.racks_drawn == 23 and d.labels_drawn == 23 + floor and floor == 4
+    assert d.scale == 75 and d.racks_drawn == 23 and d.labels_drawn == 23 + floor and floor == 4
     roles = [rack_role(r, dgx.catalog) for r in dgx.project.racks]
     assert d.legend == [f"Compute ({roles.count('compute')})", f"Network ({roles.count('network')})",
                         f"Storage ({roles.count('storage')})", f"Management ({roles.count('management')})",
                         "Floor unit (4)", "front of rack"]
     texts = strings(d)
     assert {r.name for r in dgx.project.racks} | {f.name for f in dgx.project.floor_devices} <= set(texts)
-    assert "Scale 1:100 at print size" in texts and "Data hall 1" in texts
-    # a rack is drawn at its real size: 600 mm at 1:100 is 6 mm on paper
+    assert "Scale 1:75 at print size" in texts and "Data hall 1" in texts
+    # a rack is drawn at its real size: 600 mm at 1:75 is 8 mm on paper
     rack_paths = [p for p in d.contents if isinstance(p, Path) and p.fillColor == pdf_style.ROLES["compute"][0]]
     (compute,) = rack_paths
     xs = compute.points[0:8:2]
-    assert max(xs) - min(xs) == pytest.approx(600 * PT_PER_MM / 100)
+    assert max(xs) - min(xs) == pytest.approx(600 * PT_PER_MM / 75)
     assert len(compute.operators) == 5 * roles.count("compute")  # one closed outline per rack, one path for all
     text = pdf_text(d)
     assert "SU01-01" in text and "Compute (16)" in text
