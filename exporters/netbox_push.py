@@ -48,6 +48,9 @@ _NUMBERS = {"search_weight": int, "weight": float, "width": int, "u_height": flo
             "outer_depth": float, "max_weight": int, "position": float, "length": float}
 #: an object not yet created in a dry run: its children refer to this id
 PENDING = -1
+#: bulk requests of data cables in flight at once: a NetBox served by two worker processes or more (its install
+#: guide runs gunicorn with several) creates them side by side; a single worker takes them in turn
+PUSH_WORKERS = 2
 
 
 class NetBoxPushError(ExportError):
@@ -158,8 +161,9 @@ class _Push:
         self._pending = 0
 
     def sync(self, kind: str, endpoint: str, wanted: list[tuple[tuple, dict]], existing: list[dict],
-             key_of: Callable[[dict], tuple]) -> dict[tuple, int]:
-        """Make NetBox hold ``wanted`` ((natural key, fields) pairs); returns every wanted key's id."""
+             key_of: Callable[[dict], tuple], parallel: bool = False) -> dict[tuple, int]:
+        """Make NetBox hold ``wanted`` ((natural key, fields) pairs); returns every wanted key's id. ``parallel``:
+        the objects to create touch no common row, so their bulk requests may run at once."""
         have = {key_of(o): o for o in existing}
         tally = self.report.kinds.setdefault(kind, Tally())
         ids: dict[tuple, int] = {}
@@ -187,7 +191,7 @@ class _Push:
             for key in create_keys:
                 ids[key] = PENDING
             return ids
-        made = self.api.create(endpoint, create) if create else []
+        made = self.api.create(endpoint, create, parallel=parallel) if create else []
         for key, obj in zip(create_keys, made):
             ids[key] = obj["id"]
         if update:
@@ -207,7 +211,7 @@ def push_netbox(analysis, url: str, token: str, *, dry_run: bool = False, api: N
     from .netbox_export import write_netbox
 
     try:
-        api = api or NetBoxAPI(url, token)
+        api = api or NetBoxAPI(url, token, workers=PUSH_WORKERS)
         version = str(api.status().get("netbox-version", ""))
     except NetBoxAPIError as exc:
         raise NetBoxPushError(str(exc)) from None
@@ -386,7 +390,9 @@ def _cables(p: _Push, folder: Path, devices: dict, ifaces: dict, site_ids: list[
     for o in have:  # terminations compare by the interfaces' ids
         for side in ("a_terminations", "b_terminations"):
             o[side] = [{"object_type": t.get("object_type"), "object_id": t.get("object_id")} for t in o.get(side, [])]
-    p.sync("Cables", "dcim/cables", wanted, have, lambda o: (o["_a"],))
+    # each data cable joins two interfaces no other cable has, and its path ends at them: NetBox's workers can
+    # create them side by side (a power cable's path runs on through its PDU to a feed others share: not those)
+    p.sync("Cables", "dcim/cables", wanted, have, lambda o: (o["_a"],), parallel=True)
     # the site's data cables (its power cables are counted with the power)
     data = [o for o in existing.values()
             if all(t.get("object_type") == "dcim.interface" for t in o.get("a_terminations") or ())]

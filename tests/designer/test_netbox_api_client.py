@@ -110,3 +110,45 @@ def test_a_server_error_or_no_answer_is_not_sent_again_one_by_one():
     with pytest.raises(NetBoxAPIError) as err:
         NetBoxAPI("http://nb", "t", opener=gone).create("dcim/cables", [{"label": "W1"}, {"label": "W2"}])
     assert err.value.status is None and "cannot be reached (timed out)" in str(err.value)
+
+
+def test_parallel_creates_keep_workers_requests_in_flight_and_the_order_given():
+    """Cables are created ``workers`` bulk requests at a time (NetBox's workers serve them side by side); the
+    objects come back in the order given, whatever order the requests end in."""
+    import threading
+    import time
+
+    lock, state = threading.Lock(), {"now": 0, "most": 0}
+
+    def answer(method, url, body):
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        time.sleep(0.02 if body[0]["n"] // CHUNK % 2 == 0 else 0.0)  # the even requests end last
+        with lock:
+            state["now"] -= 1
+        return 201, [{"id": o["n"] + 1000, **o} for o in body]
+
+    seen = Recorder(answer)
+    api = NetBoxAPI("http://nb", "t", opener=seen, workers=3)
+    objects = [{"n": n} for n in range(CHUNK * 6 + 7)]
+    made = api.create("dcim/cables", objects, parallel=True)
+    assert [o["id"] for o in made] == [n + 1000 for n in range(len(objects))]
+    assert len(seen.asked) == 7 and state["most"] == 3 and api.calls == {"POST": 7}
+    # not parallel, or one worker: one request after another
+    state["most"] = 0
+    NetBoxAPI("http://nb", "t", opener=seen, workers=3).create("dcim/cables", objects)
+    assert state["most"] == 1
+
+
+def test_a_refused_parallel_request_names_its_objects_and_that_others_may_be_written():
+    def answer(method, url, body):
+        if body[0]["n"] == CHUNK * 2:
+            return 500, {"detail": "deadlock detected"}
+        return 201, [{"id": o["n"]} for o in body]
+
+    api = NetBoxAPI("http://nb", "t", opener=Recorder(answer), workers=2)
+    with pytest.raises(NetBoxAPIError, match=rf"objects {CHUNK * 2 + 1:,}-{CHUNK * 3:,} of {CHUNK * 4:,}, sent "
+                                             "beside others: NetBox may hold some of the rest") as caught:
+        api.create("dcim/cables", [{"n": n} for n in range(CHUNK * 4)], parallel=True)
+    assert caught.value.status == 500 and "deadlock detected" in str(caught.value)
