@@ -33,7 +33,7 @@ from designer.samples import DGX_B200_SU, GB200_NVL72_SU
 from designer.netbox_api import NetBoxAPI
 from exporters.netbox_export import write_netbox
 from exporters.netbox_held import read_held
-from exporters.netbox_push import push_netbox
+from exporters.netbox_push import PUSH_WORKERS, push_netbox
 
 from tests.netbox.nb_helpers import (CABLED, IMPORTED, PLACED, PUSHED, REPO, SHARED, Design, Loaded, api_count,
                                      nb_import, netbox_env, token)
@@ -95,7 +95,7 @@ def loaded(netbox, designs) -> Loaded:
     def push() -> object:
         t = time.monotonic()
         # a bulk request of 500 cables takes NetBox minutes on a busy core: a client timeout longer than that
-        api = NetBoxAPI(netbox["url"], token(netbox), timeout=PUSH_TIMEOUT_S)
+        api = NetBoxAPI(netbox["url"], token(netbox), timeout=PUSH_TIMEOUT_S, workers=PUSH_WORKERS)
         report = push_netbox(designs[PUSHED].analysis, netbox["url"], token(netbox), api=api)
         stage(f"{PUSHED} push (REST API)", t)
         return report

@@ -41,6 +41,7 @@ PYTHON_SOURCE_PACKAGE = "python3.13"  # trixie's; its .orig.tar.xz is upstream C
 PG_PORT = int(os.environ.get("PODPLANNER_NETBOX_PG_PORT", "54329"))
 REDIS_PORT = int(os.environ.get("PODPLANNER_NETBOX_REDIS_PORT", "63799"))
 HTTP_PORT = int(os.environ.get("PODPLANNER_NETBOX_HTTP_PORT", "58000"))
+SERVER_WORKERS = int(os.environ.get("PODPLANNER_NETBOX_WORKERS", "2"))
 ADMIN = "admin"
 
 TRIXIE_SOURCES = Path("/etc/apt/sources.list.d/podplanner-trixie-src.sources")
@@ -416,7 +417,7 @@ def start_redis(run_dir: Path) -> int:
 
 
 #: what each recorded process runs: a recorded id is ended only while its command line still says so
-PROGRAMS = {"redis": "redis-server", "netbox": "runserver"}
+PROGRAMS = {"redis": "redis-server", "netbox": "netbox.wsgi"}
 
 
 def runs(pid: int, program: str) -> bool:
@@ -562,9 +563,12 @@ def start() -> dict:
             out = run([venv_python(), HERE / "nb_admin.py", ADMIN], env=netbox_env(), capture_output=True,
                       text=True).stdout
             state.update(json.loads(out.strip().splitlines()[-1]))
-        with Timer("start NetBox (runserver)"):
+        with Timer(f"start NetBox (gunicorn, {SERVER_WORKERS} workers)"):
+            # NetBox's production server, as its install guide runs it: a worker a core, so a push's concurrent
+            # requests (the cables) are served side by side, not in turn behind one interpreter's lock
             server = subprocess.Popen(
-                [venv_dir() / "bin" / "netbox", "runserver", f"127.0.0.1:{HTTP_PORT}", "--noreload", "--insecure"],
+                [venv_dir() / "bin" / "gunicorn", "--bind", f"127.0.0.1:{HTTP_PORT}", "--workers",
+                 str(SERVER_WORKERS), "--timeout", "1800", "--graceful-timeout", "5", "netbox.wsgi"],
                 env=netbox_env(), stdout=(run_dir / "logs" / "netbox.log").open("w"), stderr=subprocess.STDOUT,
                 start_new_session=True)
             state["pids"]["netbox"] = server.pid
