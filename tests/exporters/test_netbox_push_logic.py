@@ -33,6 +33,8 @@ class StandIn:
         self.db = collections.defaultdict(dict)
         self.ids = itertools.count(1)
         self.calls = collections.Counter()
+        #: (endpoint, whether its objects may be created by requests side by side), per create
+        self.parallel = []
 
     def status(self):
         return {"netbox-version": "4.7.3"}
@@ -76,7 +78,8 @@ class StandIn:
                 found.append(self._out(endpoint, o))
         return found
 
-    def create(self, endpoint, objects):
+    def create(self, endpoint, objects, parallel=False):
+        self.parallel.append((endpoint, parallel))
         made = []
         for o in objects:
             i = next(self.ids)
@@ -134,6 +137,9 @@ def test_a_dry_run_then_a_push_then_a_push_that_changes_nothing(sample):
     assert (kinds["Power ports"].created, kinds["Power ports"].unchanged) == (20, 304)
     assert kinds["Power outlets"].created == 0 and kinds["Power outlets"].updated == 0
     assert kinds["Power feeds"].created == 46 and kinds["Power cables"].created == 324
+    # only the data cables go side by side: a power cable's path runs on through its PDU to a shared feed
+    assert {e for e, side_by_side in api.parallel if side_by_side} == {"dcim/cables"}
+    assert sum(side_by_side for _, side_by_side in api.parallel) == 1
     second = push_netbox(sample, api.base, "t", api=api)
     assert second.changes == 0
     assert second.kinds["Power cables"].unchanged == 324 and second.kinds["Power outlets"].unchanged == 46 * 42
