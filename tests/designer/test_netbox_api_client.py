@@ -116,17 +116,25 @@ def test_parallel_creates_keep_workers_requests_in_flight_and_the_order_given():
     """Cables are created ``workers`` bulk requests at a time (NetBox's workers serve them side by side); the
     objects come back in the order given, whatever order the requests end in."""
     import threading
-    import time
 
+    # the first three requests meet (three in flight at once), and the first ends only after the second has:
+    # no sleeping, the requests' order is forced (the waits' limits matter only if the client is wrong)
+    together, second_done = threading.Barrier(3), threading.Event()
     lock, state = threading.Lock(), {"now": 0, "most": 0}
 
     def answer(method, url, body):
+        chunk = body[0]["n"] // CHUNK
         with lock:
             state["now"] += 1
             state["most"] = max(state["most"], state["now"])
-        time.sleep(0.02 if body[0]["n"] // CHUNK % 2 == 0 else 0.0)  # the even requests end last
+        if chunk < 3:
+            together.wait(timeout=60)
+        if chunk == 0:
+            assert second_done.wait(timeout=60)
         with lock:
             state["now"] -= 1
+        if chunk == 1:
+            second_done.set()
         return 201, [{"id": o["n"] + 1000, **o} for o in body]
 
     seen = Recorder(answer)
@@ -135,10 +143,11 @@ def test_parallel_creates_keep_workers_requests_in_flight_and_the_order_given():
     made = api.create("dcim/cables", objects, parallel=True)
     assert [o["id"] for o in made] == [n + 1000 for n in range(len(objects))]
     assert len(seen.asked) == 7 and state["most"] == 3 and api.calls == {"POST": 7}
-    # not parallel, or one worker: one request after another
+    # not parallel: one request after another (the first three no longer meet, so the barrier is left out)
     state["most"] = 0
-    NetBoxAPI("http://nb", "t", opener=seen, workers=3).create("dcim/cables", objects)
-    assert state["most"] == 1
+    plain = Recorder(lambda m, u, b: (201, [{"id": o["n"]} for o in b]))
+    NetBoxAPI("http://nb", "t", opener=plain, workers=3).create("dcim/cables", objects)
+    assert len(plain.asked) == 7 and [b[0]["n"] for _, _, b, _ in plain.asked] == [CHUNK * k for k in range(7)]
 
 
 def test_a_refused_parallel_request_names_its_objects_and_that_others_may_be_written():
