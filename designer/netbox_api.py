@@ -15,7 +15,7 @@ import urllib.error
 import urllib.parse
 import urllib.request
 from concurrent.futures import ThreadPoolExecutor
-from typing import Callable, Iterable
+from typing import Callable, Hashable, Iterable, Sequence
 
 #: objects read per page (NetBox's MAX_PAGE_SIZE defaults to 1,000), and written per bulk request: NetBox creates
 #: about seven cables a second on a core (it traces each one's path), so a request of 100 ends well inside the
@@ -115,24 +115,45 @@ class NetBoxAPI:
                 return out
             page = self.request("GET", page["next"])
 
-    def create(self, endpoint: str, objects: Iterable[dict], parallel: bool = False) -> list[dict]:
-        """POST ``objects`` in bulk requests; ``parallel``: objects whose creation touches no row another's does (a
-        cable between two interfaces no other cable has), so :attr:`workers` requests may run at once. Returns
-        the created objects in the order given."""
+    def create(self, endpoint: str, objects: Iterable[dict], parallel: bool = False,
+               groups: Sequence[Hashable] | None = None) -> list[dict]:
+        """POST ``objects`` in bulk requests; returns the created objects in the order given. :attr:`workers`
+        requests may run at once where the objects allow it: ``parallel``, each object touches no row another's
+        does (a cable between two interfaces no other cable has); ``groups``, a key per object, objects of one
+        key may touch common rows (interfaces of one device update its count), so a key's objects all go in one
+        request, or one after another, and requests in flight hold disjoint keys."""
         objects = list(objects)
-        if not parallel or self.workers == 1 or len(objects) <= CHUNK:
+        if groups is None and parallel:
+            groups = range(len(objects))
+        if groups is not None and len(groups) != len(objects):
+            raise ValueError(f"{len(groups)} group keys for {len(objects)} objects")
+        if groups is None or self.workers == 1 or len(objects) <= CHUNK:
             return self._bulk("POST", endpoint, objects)
-        def one(start: int) -> list[dict]:
+        members: dict[Hashable, list[int]] = {}
+        for i, key in enumerate(groups):
+            members.setdefault(key, []).append(i)
+        parts: list[list[int]] = [[]]
+        for indices in members.values():  # whole groups per request; a group larger than a request goes alone
+            if parts[-1] and len(parts[-1]) + len(indices) > CHUNK:
+                parts.append([])
+            parts[-1].extend(indices)
+
+        def one(part: list[int]) -> list[dict]:
             try:
-                return self._bulk("POST", endpoint, objects[start:start + CHUNK])
+                # a part of more than CHUNK objects (one large group) is sent in requests one after another
+                return self._bulk("POST", endpoint, [objects[i] for i in part])
             except NetBoxAPIError as exc:
-                raise NetBoxAPIError(f"{exc} (objects {start + 1:,}-{min(start + CHUNK, len(objects)):,} of "
-                                     f"{len(objects):,}, sent beside others: NetBox may hold some of the rest; run "
+                raise NetBoxAPIError(f"{exc} ({len(part):,} of {len(objects):,} objects, from object "
+                                     f"{part[0] + 1:,}, sent beside others: NetBox may hold some of the rest; run "
                                      "the push again, it carries on from what NetBox holds)", exc.status) from None
 
         with ThreadPoolExecutor(max_workers=self.workers) as pool:
-            done = list(pool.map(one, range(0, len(objects), CHUNK)))
-        return [o for part in done for o in part]
+            done = list(pool.map(one, parts))
+        out: list[dict] = [{}] * len(objects)
+        for part, made in zip(parts, done):
+            for i, obj in zip(part, made):
+                out[i] = obj
+        return out
 
     def update(self, endpoint: str, objects: Iterable[dict]) -> list[dict]:
         """PATCH a list of ``{"id": ..., field: value}``: only the fields given change."""

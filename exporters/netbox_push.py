@@ -22,7 +22,7 @@ import json
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Hashable
 
 import yaml
 
@@ -161,9 +161,11 @@ class _Push:
         self._pending = 0
 
     def sync(self, kind: str, endpoint: str, wanted: list[tuple[tuple, dict]], existing: list[dict],
-             key_of: Callable[[dict], tuple], parallel: bool = False) -> dict[tuple, int]:
+             key_of: Callable[[dict], tuple], parallel: bool = False,
+             group_of: Callable[[tuple], Hashable] | None = None) -> dict[tuple, int]:
         """Make NetBox hold ``wanted`` ((natural key, fields) pairs); returns every wanted key's id. ``parallel``:
-        the objects to create touch no common row, so their bulk requests may run at once."""
+        the objects to create touch no common row, so their bulk requests may run at once; ``group_of``: of a
+        natural key, the group whose objects may touch common rows (requests in flight hold disjoint groups)."""
         have = {key_of(o): o for o in existing}
         tally = self.report.kinds.setdefault(kind, Tally())
         ids: dict[tuple, int] = {}
@@ -191,7 +193,8 @@ class _Push:
             for key in create_keys:
                 ids[key] = PENDING
             return ids
-        made = self.api.create(endpoint, create, parallel=parallel) if create else []
+        groups = [group_of(key) for key in create_keys] if group_of is not None else None
+        made = self.api.create(endpoint, create, parallel=parallel, groups=groups) if create else []
         for key, obj in zip(create_keys, made):
             ids[key] = obj["id"]
         if update:
@@ -307,7 +310,9 @@ def _push_folder(p: _Push, folder: Path) -> None:
     wanted = [((devices[r["device"]], r["name"]), {"device": devices[r["device"]], "name": r["name"],
                                                    "type": r["type"]}) for r in rows]
     existing = [o for s in site_ids for o in p.all("dcim/interfaces", site_id=s)]
-    iface_ids = p.sync("Interfaces", "dcim/interfaces", wanted, existing, lambda o: (o["device"]["id"], o["name"]))
+    # interfaces of one device update its interface count: a device's go in one request, devices side by side
+    iface_ids = p.sync("Interfaces", "dcim/interfaces", wanted, existing, lambda o: (o["device"]["id"], o["name"]),
+                       group_of=lambda key: key[0])
     cabled = {(o["device"]["id"], o["name"]): (o.get("cable") or {}).get("id") for o in existing}
     cables = _cables(p, folder, devices, iface_ids, site_ids, cabled)
     _power(p, folder, sites, locations, racks, devices, site_ids, cables)
@@ -391,7 +396,7 @@ def _cables(p: _Push, folder: Path, devices: dict, ifaces: dict, site_ids: list[
         for side in ("a_terminations", "b_terminations"):
             o[side] = [{"object_type": t.get("object_type"), "object_id": t.get("object_id")} for t in o.get(side, [])]
     # each data cable joins two interfaces no other cable has, and its path ends at them: NetBox's workers can
-    # create them side by side (a power cable's path runs on through its PDU to a feed others share: not those)
+    # create them side by side
     p.sync("Cables", "dcim/cables", wanted, have, lambda o: (o["_a"],), parallel=True)
     # the site's data cables (its power cables are counted with the power)
     data = [o for o in existing.values()
@@ -438,10 +443,15 @@ def _power(p: _Push, folder: Path, sites: dict, locations: dict, racks: dict, de
                                   "device types and 13-power-ports.csv name none")
         return found
 
+    # a power cable's path ends at its two ports (NetBox traces no further than an outlet or a feed), so cables
+    # of different racks touch no common row: racks side by side, a rack's cables in one request
+    rack_of = {r["name"]: (r["site"], r["location"], r["rack"] or r["name"]) for r in _rows(folder, "08-devices.csv")}
+    group: dict[tuple, tuple] = {}
     wanted, have = [], []
     for r in _rows(folder, "15-power-cables.csv"):
         a = port_id(outlets, "power outlet", r["side_a_device"], r["side_a_name"])
         b = port_id(ports, "power port", r["side_b_device"], r["side_b_name"])
+        group[(("dcim.poweroutlet", a),)] = rack_of.get(r["side_b_device"], r["side_b_device"])
         wanted.append(((("dcim.poweroutlet", a),), _power_cable(r, "dcim.poweroutlet", a, b)))
         held = cabled.get(("dcim.poweroutlet", a))
         if held in existing:
@@ -449,13 +459,14 @@ def _power(p: _Push, folder: Path, sites: dict, locations: dict, racks: dict, de
     for r in _rows(folder, "16-feed-cables.csv"):
         a = feeds[(panels[(r["side_a_site"], r["side_a_power_panel"])], r["side_a_name"])]
         b = port_id(ports, "power port", r["side_b_device"], r["side_b_name"])
+        group[(("dcim.powerfeed", a),)] = rack_of.get(r["side_b_device"], r["side_b_device"])
         wanted.append(((("dcim.powerfeed", a),), _power_cable(r, "dcim.powerfeed", a, b)))
         if feed_cable.get(a) in existing:
             have.append({**existing[feed_cable[a]], "_a": ("dcim.powerfeed", a)})
     for o in have:
         for side in ("a_terminations", "b_terminations"):
             o[side] = [{"object_type": t.get("object_type"), "object_id": t.get("object_id")} for t in o.get(side, [])]
-    p.sync("Power cables", "dcim/cables", wanted, have, lambda o: (o["_a"],))
+    p.sync("Power cables", "dcim/cables", wanted, have, lambda o: (o["_a"],), group_of=group.__getitem__)
 
 
 def _power_components(p: _Push, folder: Path, devices: dict, site_ids: list[int]) -> tuple[dict, dict, dict]:

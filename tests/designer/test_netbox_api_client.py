@@ -157,7 +157,46 @@ def test_a_refused_parallel_request_names_its_objects_and_that_others_may_be_wri
         return 201, [{"id": o["n"]} for o in body]
 
     api = NetBoxAPI("http://nb", "t", opener=Recorder(answer), workers=2)
-    with pytest.raises(NetBoxAPIError, match=rf"objects {CHUNK * 2 + 1:,}-{CHUNK * 3:,} of {CHUNK * 4:,}, sent "
-                                             "beside others: NetBox may hold some of the rest") as caught:
+    with pytest.raises(NetBoxAPIError, match=rf"{CHUNK:,} of {CHUNK * 4:,} objects, from object {CHUNK * 2 + 1:,}, "
+                                             "sent beside others: NetBox may hold some of the rest") as caught:
         api.create("dcim/cables", [{"n": n} for n in range(CHUNK * 4)], parallel=True)
     assert caught.value.status == 500 and "deadlock detected" in str(caught.value)
+
+
+def test_grouped_creates_never_send_one_groups_objects_in_two_requests_in_flight():
+    """Interfaces of one device (or power cables of one rack) touch that device's row: a group's objects go in one
+    request, requests in flight hold disjoint groups, a group larger than a request goes in requests one after
+    another, and the objects come back in the order given."""
+    import threading
+
+    lock, flying, clashes = threading.Lock(), [], []
+
+    def answer(method, url, body):
+        keys = {o["device"] for o in body}
+        with lock:
+            clashes.extend(k for other in flying for k in keys & other)
+            flying.append(keys)
+        try:
+            return 201, [{"id": o["n"] + 1000, **o} for o in body]
+        finally:
+            with lock:
+                flying.remove(keys)
+
+    # devices of 37 interfaces each, given interleaved as a file might list them, and one device of 250
+    objects = [{"n": n, "device": n % 9} for n in range(9 * 37)] + [{"n": 9 * 37 + k, "device": "big"}
+                                                                   for k in range(250)]
+    seen = Recorder(answer)
+    made = NetBoxAPI("http://nb", "t", opener=seen, workers=3).create(
+        "dcim/interfaces", objects, groups=[o["device"] for o in objects])
+    assert [o["id"] for o in made] == [o["n"] + 1000 for o in objects]
+    assert not clashes
+    requests = [[o["device"] for o in b] for _, _, b, _ in seen.asked]
+    assert all(len(r) <= CHUNK for r in requests)
+    # each small device whole in one request; the big one in three requests, in its order
+    for device in range(9):
+        assert sum(1 for r in requests if device in r) == 1
+    big = [b for _, _, b, _ in seen.asked if b[0]["device"] == "big"]
+    assert [len(b) for b in big] == [CHUNK, CHUNK, 50] and [b[0]["n"] for b in big] == [333, 333 + CHUNK,
+                                                                                         333 + 2 * CHUNK]
+    with pytest.raises(ValueError, match="2 group keys for 3 objects"):
+        NetBoxAPI("http://nb", "t", opener=seen, workers=2).create("dcim/interfaces", [{}] * 3, groups=[1, 2])

@@ -33,7 +33,8 @@ class StandIn:
         self.db = collections.defaultdict(dict)
         self.ids = itertools.count(1)
         self.calls = collections.Counter()
-        #: (endpoint, whether its objects may be created by requests side by side), per create
+        #: (endpoint, whether its objects may be created by requests side by side, the objects, their group keys),
+        #: per create
         self.parallel = []
 
     def status(self):
@@ -78,8 +79,9 @@ class StandIn:
                 found.append(self._out(endpoint, o))
         return found
 
-    def create(self, endpoint, objects, parallel=False):
-        self.parallel.append((endpoint, parallel))
+    def create(self, endpoint, objects, parallel=False, groups=None):
+        objects = list(objects)
+        self.parallel.append((endpoint, parallel, objects, groups))
         made = []
         for o in objects:
             i = next(self.ids)
@@ -137,9 +139,23 @@ def test_a_dry_run_then_a_push_then_a_push_that_changes_nothing(sample):
     assert (kinds["Power ports"].created, kinds["Power ports"].unchanged) == (20, 304)
     assert kinds["Power outlets"].created == 0 and kinds["Power outlets"].updated == 0
     assert kinds["Power feeds"].created == 46 and kinds["Power cables"].created == 324
-    # only the data cables go side by side: a power cable's path runs on through its PDU to a shared feed
-    assert {e for e, side_by_side in api.parallel if side_by_side} == {"dcim/cables"}
-    assert sum(side_by_side for _, side_by_side in api.parallel) == 1
+    # side by side: the data cables one by one; interfaces by device (each updates its device's count); power
+    # cables by rack (a cable's path ends at its two ports, both in its rack); nothing else
+    creates = {(e, objs[0].get("type") == "power" if e == "dcim/cables" else None): (par, objs, groups)
+               for e, par, objs, groups in api.parallel}
+    assert [e for e, par, _, groups in api.parallel if par or groups] == ["dcim/interfaces", "dcim/cables",
+                                                                        "dcim/cables"]
+    par, objs, groups = creates[("dcim/cables", False)]
+    assert par and groups is None and len(objs) == kinds["Cables"].created
+    par, objs, groups = creates[("dcim/interfaces", None)]
+    assert not par and groups == [o["device"] for o in objs]
+    assert len(set(groups)) == len({o["device"] for o in api.db["dcim/interfaces"].values()}) > 50
+    par, objs, groups = creates[("dcim/cables", True)]
+    assert not par and len(objs) == 324 and len(set(groups)) == len(api.db["dcim/racks"])
+    rack_name = {i: r["name"] for i, r in api.db["dcim/racks"].items()}
+    for o, (_, _, rack) in zip(objs, groups):
+        port = api.db["dcim/power-ports"][o["b_terminations"][0]["object_id"]]
+        assert rack_name[api.db["dcim/devices"][port["device"]]["rack"]] == rack
     second = push_netbox(sample, api.base, "t", api=api)
     assert second.changes == 0
     assert second.kinds["Power cables"].unchanged == 324 and second.kinds["Power outlets"].unchanged == 46 * 42
