@@ -21,6 +21,7 @@ from typing import TextIO
 from catalog import Catalog
 from designer.cli import UsageError
 from designer.cli.flags import path
+from designer.design_errors import design_errors
 from designer.fileformat import load
 from designer.formatting import quantity
 
@@ -49,6 +50,10 @@ def add_parser(subparsers) -> None:
                    help="with --netbox DIR and --netbox-url: write DIR for that NetBox, leaving out the shared rows "
                         "it already holds (custom fields, manufacturers, roles, rack and device types), so that "
                         "every row of DIR imports; nothing is pushed")
+    e.add_argument("--allow-errors", action="store_true",
+                   help="a design with error findings is written (and pushed) all the same, with exit status 0: "
+                        "for drafts (without it, the files are written, the errors named, and the exit status is 1; "
+                        "nothing is pushed into NetBox)")
     e.add_argument("--dpi", type=_dpi, metavar="N", help=f"resolution of the PNG images, {MIN_DPI}-{MAX_DPI} (150)")
     e.add_argument("--prices", metavar="FILE", type=path,
                    help="a price list (CSV or XLSX: part number, price, currency, date) whose prices override the "
@@ -149,9 +154,25 @@ def run(args, catalog: Catalog) -> int:
         staging.discard()
     for out, account in wrote:
         print(f"wrote {out}: {account}")
-    if push is not None and held is None:
+    errors = design_errors(analysis)
+    if errors:
+        _say_errors(args, errors, wrote, push is not None and held is None and not args.netbox_dry_run)
+    if push is not None and held is None and (args.netbox_dry_run or args.allow_errors or not errors):
         _push(analysis, push, args.netbox_dry_run, progress)
-    return 0
+    return 1 if errors and not args.allow_errors else 0
+
+
+def _say_errors(args, errors, wrote, pushing: bool) -> None:
+    """On stderr: the design's errors (how many, the first by place), and what was done all the same."""
+    name = Path(args.file).name
+    if args.allow_errors:
+        done = "written as a draft (--allow-errors)"
+    else:
+        done = ("the files were written all the same" if wrote else "nothing was written") + (
+            "; nothing was pushed into NetBox" if pushing else "") + "; give --allow-errors for a draft"
+    print(f"podplanner export: {name}: {errors.headline[0].lower()}{errors.headline[1:]}, {done}:", file=sys.stderr)
+    for line in errors.listing().splitlines():
+        print(f"  {line}", file=sys.stderr)
 
 
 def _held(target: tuple[str, str], progress):

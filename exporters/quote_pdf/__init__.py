@@ -68,12 +68,20 @@ def build(quote: Quote) -> tuple[bytes, int]:
                    valid_until=long_date(quote.valid_until), title=f"{kind} {quote.number}: {quote.name}",
                    author=q.seller.company or q.prepared_by or "PodPlanner", kind=kind,
                    seller=seller_line(q.seller), logo=logo(q.seller.logo) if q.seller.logo else None,
-                   revision=q.revision)
+                   revision=q.revision, errors=error_band(quote.errors))
     quote.story = [quote.pages]  # first, so that it hears the page count of every pass
     for chapter in APPENDIX if quote.internal else CUSTOMER:
         chapter(quote)
     doc.multiBuild(quote.story, maxPasses=6)
     return buf.getvalue(), doc.pages.total or doc.page
+
+
+def error_band(errors) -> str:
+    """The words of the red band on every page of a design with errors ("" without)."""
+    if not errors:
+        return ""
+    return (f"DRAFT: {errors.headline[0].lower()}{errors.headline[1:]}. Not for signature until they are "
+            "corrected (see the first page)")
 
 
 def _write(analysis: Analysis, path, *, internal: bool, since: Analysis | None = None) -> str:

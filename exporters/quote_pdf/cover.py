@@ -31,6 +31,8 @@ def cover(quote: Quote) -> None:
     if summ.halls != 1:
         line += f" across {plural(summ.halls, 'hall')}"
     s.append(quote.p(description(quote) + quote.t(line), "CoverSub"))
+    if quote.errors:
+        s += [error_box(quote), Spacer(1, 10)]
     seller = q.seller
     rows = ([("Seller", seller_text(seller), f"tax id {seller.tax_id}" if seller.tax_id else "")]
             if not seller.empty else [])
@@ -164,6 +166,19 @@ def description(quote: Quote) -> str:
         note = f' <font size="8">(shortened: the first {number(kept)} of its {number(len(desc))} characters)</font>'
 
     return quote.t(shown) + note + "<br/>"
+
+
+def error_box(quote: Quote) -> Table:
+    """A design with errors: how many, the first by place, in a red-ruled box under the title."""
+    e = quote.errors
+    lines = [quote.p(quote.t(f"Draft: {e.headline[0].lower()}{e.headline[1:]}. Not for signature until they are "
+                             "corrected."), "CoverLabel")]
+    lines += [quote.p(quote.t(line), "Small") for line in e.listing().splitlines()]
+    t = Table([[lines]], colWidths=[CONTENT_W])
+    t.setStyle(table_style([("BOX", (0, 0), (-1, -1), 1.2, st.SEVERITY_COLOURS["error"]),
+                            ("LEFTPADDING", (0, 0), (-1, -1), 8), ("RIGHTPADDING", (0, 0), (-1, -1), 8),
+                            ("TOPPADDING", (0, 0), (-1, -1), 6), ("BOTTOMPADDING", (0, 0), (-1, -1), 6)]))
+    return t
 
 
 def total_box(quote: Quote) -> Table:

@@ -21,6 +21,8 @@ PAGE_W, PAGE_H = A4
 MARGIN_X = 40.0
 TOP = 62.0
 BOTTOM = 54.0
+#: the height of the red band of a design with errors, above the body pages' header
+ERROR_BAND_H = 20.0
 CONTENT_W = PAGE_W - 2 * MARGIN_X
 
 
@@ -68,7 +70,7 @@ class QuoteDoc(BaseDocTemplate):
 
     def __init__(self, buf, pages: PageCount, *, project: str, quote_number: str, currency: str, valid_until: str,
                  title: str, author: str, kind: str = "Quotation", seller: str = "", logo: tuple | None = None,
-                 revision: str = "A"):
+                 revision: str = "A", errors: str = ""):
         super().__init__(buf, pagesize=A4, leftMargin=MARGIN_X, rightMargin=MARGIN_X, topMargin=TOP,
                          bottomMargin=BOTTOM, title=title, author=author,
                          subject=f"{kind} {quote_number}{revised(revision)}",
@@ -82,6 +84,8 @@ class QuoteDoc(BaseDocTemplate):
         #: the seller's logo for the cover's band: (image or SVG drawing, width, height), or None
         self.logo = logo
         self.pages = pages
+        #: the red band across the top of every page of a design with errors ("" for a design without)
+        self.errors = st.printable(errors)
         #: what the cover's band calls the document ("Quotation", "Technical appendix")
         self.kind = kind
         body = Frame(MARGIN_X, BOTTOM, CONTENT_W, PAGE_H - TOP - BOTTOM, id="body", leftPadding=0, rightPadding=0,
@@ -118,7 +122,21 @@ class QuoteDoc(BaseDocTemplate):
             c.drawString(MARGIN_X, y - 9, clip(self.seller, st.FONT, 7, CONTENT_W))
         c.restoreState()
 
+    def _error_band(self, c) -> None:
+        """A design with errors: a red band at the very top of the page, above the header, so that no page of
+        it can be taken for a quote to sign."""
+        if not self.errors:
+            return
+        c.saveState()
+        c.setFillColor(st.SEVERITY_COLOURS["error"])
+        c.rect(0, PAGE_H - ERROR_BAND_H, PAGE_W, ERROR_BAND_H, stroke=0, fill=1)
+        c.setFillColor(st.WHITE)
+        c.setFont(st.BOLD, 8.5)
+        c.drawCentredString(PAGE_W / 2, PAGE_H - ERROR_BAND_H + 6.5, clip(self.errors, st.BOLD, 8.5, CONTENT_W))
+        c.restoreState()
+
     def _body_page(self, c, doc) -> None:
+        self._error_band(c)
         c.saveState()
         y = PAGE_H - TOP + 22
         c.setFont(st.BOLD, 7.6)
@@ -161,6 +179,7 @@ class QuoteDoc(BaseDocTemplate):
             else:
                 c.drawImage(image, x, y, width=w, height=h, mask="auto")
         c.restoreState()
+        self._error_band(c)
         self._footer(c)
 
 

@@ -11,6 +11,7 @@ from datetime import timedelta
 from typing import TYPE_CHECKING, Any
 
 from designer.compare_bill import bill_changes
+from designer.design_errors import design_errors
 from designer.names import PROJECT_PLACES, Namer
 from designer.quote_settings import QuoteError, parse_date
 from designer.views import BomLine
@@ -47,6 +48,8 @@ class Quote(Blocks):
                          lines_room(CONTENT_W, TITLE_LINES, title.fontSize))
         # the findings' places, named as the window's findings panel names them
         self.namer = Namer(self.project, self.catalog)
+        #: the design's error findings: a red band on every page and their list on the cover
+        self.errors = design_errors(analysis)
         self.bom, self.cost = analysis.bom, analysis.cost
         self.cur = self.bom.currency
         q = self.project.quote

@@ -26,6 +26,7 @@ from pathlib import Path
 from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtWidgets import QFileDialog, QMenu, QMessageBox, QProgressBar
 
+from designer.design_errors import design_errors
 from exporters.registry import FORMATS, ExportError, ExportFormat, check_target
 
 from .seller_profile import FROM_DEFAULT, read_default
@@ -111,6 +112,16 @@ class ExportController(QObject):
     def report_error(self, text: str) -> None:
         QMessageBox.warning(self.window, "Export failed", text)
 
+    def confirm_errors(self, question: str, errors, button: str = "Write a draft") -> bool:
+        """Whether to go on (``button``) from a design with ``errors`` all the same: the errors, then ``question``."""
+        box = QMessageBox(QMessageBox.Icon.Warning, errors.headline, f"{errors.headline}:\n\n{errors.listing()}\n\n"
+                          f"{question} The Findings panel lists every error.", QMessageBox.StandardButton.Cancel,
+                          self.window)
+        go = box.addButton(button, QMessageBox.ButtonRole.AcceptRole)
+        box.setDefaultButton(QMessageBox.StandardButton.Cancel)
+        box.exec()
+        return box.clickedButton() is go
+
     # -- exporting ----------------------------------------------------------------
     def export(self, fmt: ExportFormat, path: str | Path | None = None) -> None:
         path = path or self.ask_path(fmt)
@@ -172,6 +183,12 @@ class ExportController(QObject):
             return
         if self._executor is None:
             self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="podplanner-export")
+        errors = design_errors(self.window.analysis)
+        if errors and not self.confirm_errors(
+                f"Write {fmt.title} ({path.name}) all the same, as a draft? A quote PDF then carries a red \"DRAFT\" "
+                "band on every page.", errors):
+            self.window.statusBar().showMessage(f"{fmt.title} was not written: {errors.headline.lower()}", 8000)
+            return
         analysis, note = self._with_default_seller(fmt, self.window.analysis)
         self._in_flight += 1
         self._show_progress(f"Writing {path.name}…")

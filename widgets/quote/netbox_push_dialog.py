@@ -20,6 +20,8 @@ from PySide6.QtCore import Qt, Signal
 from PySide6.QtWidgets import (QDialog, QDialogButtonBox, QFormLayout, QLabel, QLineEdit, QPlainTextEdit,
                                QPushButton, QVBoxLayout)
 
+from designer.design_errors import design_errors
+
 #: where the address is remembered
 URL_KEY = "netbox/url"
 #: the longest address and token the fields take
@@ -97,6 +99,12 @@ class NetBoxPushDialog(QDialog):
         if window.analysis is None or not window.exports.current():
             self.output.setPlainText("The design is still being analysed: ask again when the status bar says it "
                                      "is done.")
+            return
+        errors = design_errors(window.analysis)
+        if errors and not dry_run and not window.exports.confirm_errors(
+                "Push it into NetBox all the same? NetBox would then hold a design that does not work as drawn.",
+                errors, "Push all the same"):
+            self.output.setPlainText(f"Not pushed: {errors.headline.lower()}.\n{errors.listing()}")
             return
         self.output.setPlainText(f"{'Comparing with' if dry_run else 'Pushing to'} NetBox at {url}…")
         self._busy(True)
