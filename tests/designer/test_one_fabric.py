@@ -145,7 +145,9 @@ def test_cabling_export_command_succeeds_where_analyze_does(design, catalog, tmp
     parser = argparse.ArgumentParser()
     export_cli.add_parser(parser.add_subparsers(dest="command"))
     out = tmp_path / "cabling.csv"
-    assert export_cli.run(parser.parse_args(["export", str(path), "--cabling", str(out)]), catalog) == 0
+    # its fabric needs 3 tiers where the design allows 2 (an error finding): written as a draft
+    assert export_cli.run(parser.parse_args(["export", str(path), "--cabling", str(out), "--allow-errors"]),
+                          catalog) == 0
     assert f"wrote {out}" in capsys.readouterr().out
     assert out.stat().st_size > 0
 
