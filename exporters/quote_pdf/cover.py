@@ -171,8 +171,10 @@ def description(quote: Quote) -> str:
 def error_box(quote: Quote) -> Table:
     """A design with errors: how many, the first by place, in a red-ruled box under the title."""
     e = quote.errors
-    lines = [quote.p(quote.t(f"Draft: {e.headline[0].lower()}{e.headline[1:]}. Not for signature until they are "
-                             "corrected."), "CoverLabel")]
+    red = "#" + st.SEVERITY_COLOURS["error"].hexval()[2:]
+    lines = [quote.p(f'<font name="{st.BOLD}" color="{red}">' + quote.t(
+        f"Draft: {e.headline[0].lower()}{e.headline[1:]}. Not for signature until they are corrected.") + "</font>",
+        "CoverLabel")]
     lines += [quote.p(quote.t(line), "Small") for line in e.listing().splitlines()]
     t = Table([[lines]], colWidths=[CONTENT_W])
     t.setStyle(table_style([("BOX", (0, 0), (-1, -1), 1.2, st.SEVERITY_COLOURS["error"]),
