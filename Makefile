@@ -63,8 +63,8 @@ test-consumers: $(STAMP)
 # 3.13 from Debian's source), installs the netbox wheel and migrates, all cached in ~/.cache/podplanner-netbox (first run: minutes, root for
 # apt-get on a fresh machine); the tests start ONE NetBox (PostgreSQL, Redis, NetBox's server on this machine),
 # load the DGX B200 and GB200 NVL72 samples through NetBox's bulk-import pages and a generated 4-SU design
-# through the REST API side by side (tests/netbox/conftest.py), check them and stop it: about 12 minutes on
-# 2 cores (13 beside the rest of CI, which runs it).
+# through the REST API side by side (tests/netbox/conftest.py), check them and stop it: 11 to 16 minutes on
+# 2 cores, by the machine (NetBox's own work, about 1,300 core-seconds, bounds it); CI runs it beside the rest.
 test-netbox: $(STAMP)
 	$(PYTHON) tools/netbox/netbox_env.py prepare
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m "netbox and not netbox_large" tests/netbox

@@ -39,9 +39,8 @@ from tests.netbox.nb_helpers import (CABLED, IMPORTED, PLACED, PUSHED, REPO, SHA
                                      nb_import, netbox_env, token)
 
 
-#: seconds the push waits for one bulk request; the bulk imports' priority beside the push (nice)
+#: seconds the push waits for one bulk request
 PUSH_TIMEOUT_S = 1200
-CABLED_NICE = 5
 
 
 @pytest.fixture(scope="session")
@@ -102,7 +101,9 @@ def loaded(netbox, designs) -> Loaded:
 
     def cabled(name: str) -> list[dict]:
         t = time.monotonic()
-        files = nb_import(netbox, designs[name].folder, CABLED, nice=CABLED_NICE)
+        # the same priority as the push: it keeps two requests in flight all through, so no load is the
+        # tail left on one core
+        files = nb_import(netbox, designs[name].folder, CABLED)
         stage(f"{name} interfaces and cables (bulk import)", t)
         return files
 

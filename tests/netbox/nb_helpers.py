@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 import subprocess
 import sys
@@ -72,12 +71,11 @@ class Loaded:
     seconds: dict[str, float] = field(default_factory=dict)
 
 
-def nb_import(state, folder: Path, files, skip_present: bool = False, nice: int = 0) -> list[dict]:
-    """tools/netbox/nb_import.py run by NetBox's Python on ``files`` of ``folder``: its per-file results. ``nice``
-    lowers the process's priority (beside the push, the longest of the loads, which then goes first)."""
+def nb_import(state, folder: Path, files, skip_present: bool = False) -> list[dict]:
+    """tools/netbox/nb_import.py run by NetBox's Python on ``files`` of ``folder``: its per-file results."""
     cmd = [state["python"], REPO / "tools" / "netbox" / "nb_import.py", folder, state["user"], "--only",
            ",".join(files)] + (["--skip-present"] if skip_present else [])
     proc = subprocess.run([str(c) for c in cmd], env=netbox_env.netbox_env(), capture_output=True, text=True,
-                          timeout=1800, preexec_fn=(lambda: os.nice(nice)) if nice else None)
+                          timeout=1800)
     assert proc.returncode == 0, proc.stderr[-4000:]
     return json.loads(proc.stdout)["files"]
