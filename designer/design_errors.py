@@ -26,9 +26,14 @@ class DesignErrors:
         return self.count > 0
 
     @property
+    def phrase(self) -> str:
+        """"the design has 3 errors", to go inside a sentence."""
+        return f"the design has {count(self.count, 'error')}"
+
+    @property
     def headline(self) -> str:
         """"The design has 3 errors"."""
-        return f"The design has {count(self.count, 'error')}"
+        return self.phrase[0].upper() + self.phrase[1:]
 
     def listing(self) -> str:
         """The first errors, one per line, and how many more."""

@@ -170,7 +170,7 @@ def _say_errors(args, errors, wrote, pushing: bool) -> None:
     else:
         done = ("the files were written all the same" if wrote else "nothing was written") + (
             "; nothing was pushed into NetBox" if pushing else "") + "; give --allow-errors for a draft"
-    print(f"podplanner export: {name}: {errors.headline[0].lower()}{errors.headline[1:]}, {done}:", file=sys.stderr)
+    print(f"podplanner export: {name}: {errors.phrase}, {done}:", file=sys.stderr)
     for line in errors.listing().splitlines():
         print(f"  {line}", file=sys.stderr)
 

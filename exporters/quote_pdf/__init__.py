@@ -80,7 +80,7 @@ def error_band(errors) -> str:
     """The words of the red band on every page of a design with errors ("" without)."""
     if not errors:
         return ""
-    return (f"DRAFT: {errors.headline[0].lower()}{errors.headline[1:]}. Not for signature until they are "
+    return (f"DRAFT: {errors.phrase}. Not for signature until they are "
             "corrected (see the first page)")
 
 

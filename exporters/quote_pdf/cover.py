@@ -173,7 +173,7 @@ def error_box(quote: Quote) -> Table:
     e = quote.errors
     red = "#" + st.SEVERITY_COLOURS["error"].hexval()[2:]
     lines = [quote.p(f'<font name="{st.BOLD}" color="{red}">' + quote.t(
-        f"Draft: {e.headline[0].lower()}{e.headline[1:]}. Not for signature until they are corrected.") + "</font>",
+        f"Draft: {e.phrase}. Not for signature until they are corrected.") + "</font>",
         "CoverLabel")]
     lines += [quote.p(quote.t(line), "Small") for line in e.listing().splitlines()]
     t = Table([[lines]], colWidths=[CONTENT_W])

@@ -187,7 +187,7 @@ class ExportController(QObject):
         if errors and not self.confirm_errors(
                 f"Write {fmt.title} ({path.name}) all the same, as a draft? A quote PDF then carries a red \"DRAFT\" "
                 "band on every page.", errors):
-            self.window.statusBar().showMessage(f"{fmt.title} was not written: {errors.headline.lower()}", 8000)
+            self.window.statusBar().showMessage(f"{fmt.title} was not written: {errors.phrase}", 8000)
             return
         analysis, note = self._with_default_seller(fmt, self.window.analysis)
         self._in_flight += 1

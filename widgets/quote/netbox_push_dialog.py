@@ -104,7 +104,7 @@ class NetBoxPushDialog(QDialog):
         if errors and not dry_run and not window.exports.confirm_errors(
                 "Push it into NetBox all the same? NetBox would then hold a design that does not work as drawn.",
                 errors, "Push all the same"):
-            self.output.setPlainText(f"Not pushed: {errors.headline.lower()}.\n{errors.listing()}")
+            self.output.setPlainText(f"Not pushed: {errors.phrase}.\n{errors.listing()}")
             return
         self.output.setPlainText(f"{'Comparing with' if dry_run else 'Pushing to'} NetBox at {url}…")
         self._busy(True)
