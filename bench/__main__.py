@@ -127,10 +127,16 @@ def bench_names() -> dict:
     return bench()
 
 
+def bench_sweep() -> dict:
+    from .sweep_bench import bench
+
+    return bench()
+
+
 BENCHMARKS = {"load_save": bench_load_save, "analyze": bench_analyze, "fabric": bench_fabric,
               "training": bench_training, "checks": bench_checks, "power_cooling": bench_power_cooling,
               "generate": bench_generate, "quote": bench_quote, "handoff": bench_handoff,
-              "names": bench_names, "gui": bench_gui}
+              "names": bench_names, "gui": bench_gui, "sweep": bench_sweep}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -7,7 +7,8 @@ They read it through the typed views (``analysis.power.it_max_kw``, ``analysis.r
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
 from typing import TYPE_CHECKING, Any, Mapping
@@ -17,7 +18,7 @@ from catalog import Catalog
 from .engines import Context, EngineResult, run_engines
 from .findings import Finding, listed, sort_findings
 from .model import Project
-from .registry import ENGINES
+from .registry import ENGINES, WORKLOAD_READERS
 
 if TYPE_CHECKING:
     from .views import (BandwidthView, BomView, CoolingView, CostView, DeviceCounts, FabricView, FloorView,
@@ -154,7 +155,29 @@ def _summary(project: Project, r: Mapping[str, EngineResult]) -> dict:
 
 
 def analyze(project: Project, catalog: Catalog, engines=ENGINES) -> Analysis:
-    results = run_engines(engines, Context.build(project, catalog))
+    return _analysis(project, catalog, run_engines(engines, Context.build(project, catalog)))
+
+
+def analyze_workloads(project: Project, catalog: Catalog, workloads: Iterable[dict | None],
+                      engines=ENGINES) -> Iterator[Analysis]:
+    """``analyze(project.with_workload(w))`` for each workload ``w``, in order, with the engines that do not read
+    the workload (:data:`~designer.registry.WORKLOAD_READERS` and whatever reads their results) run once: a
+    sweep's models and plans on one design cost a training estimate each, not a whole analysis."""
+    reading = set(WORKLOAD_READERS)
+    for engine in engines:
+        if reading.intersection(engine.needs):
+            reading.add(engine.name)
+    ctx = Context.build(project, catalog)  # the flattened arrays and footprints: the workload is not in them
+    shared: dict[str, EngineResult] | None = None
+    for workload in workloads:
+        snapshot = project.with_workload(workload)
+        given = {k: v for k, v in shared.items() if k not in reading} if shared is not None else None
+        done = run_engines(engines, replace(ctx, project=snapshot), given)
+        shared = done
+        yield _analysis(snapshot, catalog, done)
+
+
+def _analysis(project: Project, catalog: Catalog, results: Mapping[str, EngineResult]) -> Analysis:
     sections = {name: result.section for name, result in results.items() if result.section is not None}
     findings = sort_findings(f for result in results.values() for f in result.findings)
     return Analysis(MappingProxyType(_summary(project, results)), MappingProxyType(sections), tuple(findings),

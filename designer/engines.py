@@ -88,10 +88,15 @@ class Engine:
     needs: tuple[str, ...] = ()
 
 
-def run_engines(engines: tuple[Engine, ...], ctx: Context) -> dict[str, EngineResult]:
-    """Run ``engines`` in order, each seeing the results it declared and nothing else."""
+def run_engines(engines: tuple[Engine, ...], ctx: Context,
+                given: Mapping[str, EngineResult] | None = None) -> dict[str, EngineResult]:
+    """Run ``engines`` in order, each seeing the results it declared and nothing else; an engine whose result
+    is ``given`` (run already on inputs it reads the same) is not run again."""
     done: dict[str, EngineResult] = {}
     for engine in engines:
+        if given and engine.name in given:
+            done[engine.name] = given[engine.name]
+            continue
         missing = [n for n in engine.needs if n not in done]
         if missing:
             raise RuntimeError(f"engine {engine.name!r} needs {missing[0]!r}, which does not run before it")

@@ -81,3 +81,7 @@ ENGINES: tuple[Engine, ...] = (
     Engine("bom", analyze_bom, needs=("devices", "fabric", "storage")),
     Engine("cost", analyze_cost, needs=("bom", "power", "devices", "training")),
 )
+
+#: The engines that read the project's workload (its model, tokens and plan); every other engine's result is the
+#: same whatever the workload, so :func:`designer.analysis.analyze_workloads` runs those once per design.
+WORKLOAD_READERS: tuple[str, ...] = ("training",)

@@ -131,6 +131,22 @@ def check_generate(work: Path) -> None:
     run("validate", str(out))
 
 
+def check_sweep(work: Path) -> None:
+    """A small sweep on two worker processes: each is the frozen app started again, which must run the task
+    (multiprocessing's freeze support), not open a window or parse a command line."""
+    grid = work / "grid.json"
+    grid.write_text(json.dumps({"systems": ["dgx-b200", "gb200-nvl72"], "sus": [1], "models": ["llama3-8b"]}),
+                    encoding="utf-8")
+    out = work / "sweep.csv"
+    run("sweep", str(grid), "--workers", "2", "-o", str(out))
+    lines = out.read_text(encoding="utf-8").splitlines()
+    if len(lines) != 3 or not all(",ok," in line for line in lines[1:]):
+        raise CheckFailed(f"sweep wrote {len(lines) - 1} rows, expected 2 ok:\n" + "\n".join(lines[:3]))
+    err = run("sweep", str(grid), "-o", str(work / "sweep.parquet"), exit_code=2)
+    if "needs pyarrow" not in err:
+        raise CheckFailed(f"sweep to Parquet without pyarrow: {err.strip()[:300]}")
+
+
 def check_window(work: Path) -> None:
     env = {"QT_QPA_PLATFORM": "offscreen"}
     run("gui", str(SAMPLES["gb200"]), "--quit-after", "4", env=env, timeout=120)
@@ -177,6 +193,7 @@ def main() -> int:
             check_exports(work)
             check_svg_logo(work)
             check_generate(work)
+            check_sweep(work)
             check_window(work)
         report_size()
     except CheckFailed as exc:

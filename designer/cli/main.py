@@ -32,6 +32,7 @@ from catalog.loader import one_line
 from catalog.records import EVIDENCE
 
 from .summary_lines import storage_lines, training_lines
+from .sweep import SweepError
 from .. import __version__
 from ..fileformat import ProjectFileError, load
 from ..findings import listed
@@ -44,7 +45,8 @@ from ..names import Namer
 from .flags import checked, path, real, whole
 
 #: Errors that are the user's to fix: one line on stderr, exit 2.
-USER_ERRORS = (CatalogError, ProjectFileError, UnknownDeviceError, TrainingError, FabricError, GenerateError)
+USER_ERRORS = (CatalogError, ProjectFileError, UnknownDeviceError, TrainingError, FabricError, GenerateError,
+               SweepError)
 
 
 class CommandModule(Protocol):
@@ -157,6 +159,7 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
 
     from .fabric import add_parser as add_fabric_parser
     from .new import add_parser as add_new_parser
+    from .sweep import add_parser as add_sweep_parser
     from .train import add_parser as add_train_parser
 
     _bound(add_fabric_parser(sub), FABRIC_FLAGS)
@@ -180,6 +183,7 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
     cmp.add_argument("a", metavar="A", type=path, help="the first project file")
     cmp.add_argument("b", metavar="B", type=path, help="the second project file")
     cmp.add_argument("--json", action="store_true", help="print the comparison as one JSON document")
+    add_sweep_parser(sub)
     for command in commands:
         command.add_parser(sub)
     return p
@@ -422,6 +426,12 @@ def cmd_new(args, catalog: Catalog) -> int:
     return run(args, catalog)
 
 
+def cmd_sweep(args, catalog: Catalog) -> int:
+    from .sweep import run
+
+    return run(args, catalog)
+
+
 def cmd_train(args, catalog: Catalog) -> int:
     from .train import run
 
@@ -429,7 +439,7 @@ def cmd_train(args, catalog: Catalog) -> int:
 
 
 _DOMAIN_RUN = {"analyze": cmd_analyze, "validate": cmd_validate, "fabric": cmd_fabric, "train": cmd_train,
-               "new": cmd_new, "catalog": cmd_catalog, "compare": cmd_compare}
+               "new": cmd_new, "catalog": cmd_catalog, "compare": cmd_compare, "sweep": cmd_sweep}
 
 #: The domain's own commands.
 DOMAIN_COMMANDS = tuple(_DOMAIN_RUN)

@@ -84,6 +84,21 @@ def plan_fields_of(wl: dict) -> dict:
     return out
 
 
+def check_workload(workload: dict) -> None:
+    """Every field of ``workload`` that can be checked without a cluster, as the estimate reads it (a
+    TrainingError naming the first bad one): the model, tokens, batch, software, precision and plan fields."""
+    wl = dict(workload)
+    model = _model(wl)
+    _number(wl.get("tokens"), "tokens")
+    if wl.get("global_batch") is not None:
+        _whole(wl["global_batch"], "global_batch", 1)
+    software = profile(wl.get("software"), **{k: wl.get(k) for k in KNOBS})
+    Training(global_batch=1, tokens=15e12, precision=str(wl.get("precision") or "bf16").lower(),
+             software=software).validate()
+    plan_fields_of(wl)
+    model.validate()
+
+
 def analyze_training(ctx) -> EngineResult:
     """The training engine: the project's workload on the design's GPUs and on the fabric the
     fabric engine sized (its oversubscription and per-GPU scale-out), never a fabric of its own."""
