@@ -62,7 +62,7 @@ def run(args, catalog: Catalog) -> int:
     except (GridError, OutputError) as exc:
         raise SweepError(f"{PROG}: {exc}") from None
     text = Path(args.grid).read_text(encoding="utf-8", errors="replace")
-    workers = args.workers or available_cores()
+    workers = min(args.workers or available_cores(), len(grid.designs))  # a worker per design at most
     dirs = tuple(str(Path(d).resolve()) for d in (args.catalog or ()))
     began = time.perf_counter()
     show = _progress if sys.stderr.isatty() and not args.json else None
