@@ -192,8 +192,9 @@ def _create_temporary(folder: Path, name: str) -> tuple[int, Path]:
             continue
 
 
-def _check_target(path: Path) -> os.stat_result | None:
-    """The existing target's status, after refusing what must not be replaced; None when it is new."""
+def check_target(path: Path) -> os.stat_result | None:
+    """The existing target's status, after refusing what must not be replaced (an OSError whose ``strerror`` says
+    why); None when it is new. A command that writes after long work asks this first."""
     try:
         info = os.stat(path)
     except FileNotFoundError:
@@ -230,7 +231,7 @@ def write_atomic(path: str | os.PathLike, content: bytes | str | Callable[[IO], 
     folder = path.parent if str(path.parent) else Path(".")
     if not folder.is_dir():
         raise FileNotFoundError(errno.ENOENT, "no such folder", str(folder))
-    info = _check_target(path)
+    info = check_target(path)
     _sweep_once(folder)
     binary = isinstance(content, bytes) or text is False
     fd, tmp = _create_temporary(folder, path.name)

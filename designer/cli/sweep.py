@@ -6,12 +6,14 @@ are results and say so in their status); 1 when a row failed on an internal erro
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 from collections import Counter
 from pathlib import Path
 
 from catalog import Catalog
+from catalog.files import check_target
 
 from .flags import path as checked_path
 from .flags import whole
@@ -47,27 +49,30 @@ def add_parser(subparsers) -> None:
 
 def run(args, catalog: Catalog) -> int:
     # the sweep's modules load here: every command builds this module's parser
-    from ..sweep.grid import GridError, read_grid
+    from ..sweep.grid import GridError, check_options, read_grid
     from ..sweep.output import OutputError, output_format, write_rows
-    from ..sweep.runners import SweepRunError, available_cores, run_sweep
+    from ..sweep.runners import SweepRunError, available_cores, check_address, run_sweep
 
     out = Path(args.output)
     try:
         output_format(out)
-        if not out.parent.is_dir():
-            raise SweepError(f"{PROG}: -o {out}: folder {out.parent} does not exist")
-        if out.is_dir():
-            raise SweepError(f"{PROG}: -o {out}: is a folder; give a file name")
+        _writable(out, Path(args.grid))
+        if args.dask is not None:
+            check_address(args.dask)
         grid = read_grid(args.grid)
-    except (GridError, OutputError) as exc:
+        check_options(grid, catalog)
+    except (GridError, OutputError, SweepRunError) as exc:
         raise SweepError(f"{PROG}: {exc}") from None
     text = Path(args.grid).read_text(encoding="utf-8", errors="replace")
     workers = min(args.workers or available_cores(), len(grid.designs))  # a worker per design at most
-    dirs = tuple(str(Path(d).resolve()) for d in (args.catalog or ()))
+    # the folders this command's catalog was read from, for the processes that read it again (None: the implicit
+    # folders, PODPLANNER_CATALOG and the user's, as every command reads them)
+    dirs = None if args.catalog is None else tuple(str(Path(d).resolve()) for d in args.catalog)
     began = time.perf_counter()
     show = _progress if sys.stderr.isatty() and not args.json else None
     try:
-        rows = list(run_sweep(grid, workers=workers, dask=args.dask, catalog_dirs=dirs, progress=show))
+        rows = list(run_sweep(grid, workers=workers, dask=args.dask, catalog_dirs=dirs, catalog=catalog,
+                              progress=show))
     except SweepRunError as exc:
         raise SweepError(f"{PROG}: {exc}") from None
     seconds = time.perf_counter() - began
@@ -76,6 +81,21 @@ def run(args, catalog: Catalog) -> int:
     except OSError as exc:
         raise SweepError(f"{PROG}: {out}: cannot be written ({exc.strerror or exc})") from None
     return _report(args, grid, rows, out, seconds, workers)
+
+
+def _writable(out: Path, grid: Path) -> None:
+    """Refuse, before any work, an output that cannot be written or that is the grid itself: a sweep may run
+    for hours, and its rows are written at the end."""
+    if not out.parent.is_dir():
+        raise SweepError(f"{PROG}: -o {out}: folder {out.parent} does not exist")
+    if out.exists() and os.path.realpath(out) == os.path.realpath(grid):
+        raise SweepError(f"{PROG}: -o {out}: is the grid file itself; give the rows a file of their own")
+    try:
+        check_target(out)
+    except OSError as exc:
+        raise SweepError(f"{PROG}: -o {out}: {exc.strerror or exc}") from None
+    if not os.access(out.parent, os.W_OK | os.X_OK):
+        raise SweepError(f"{PROG}: -o {out}: folder {out.parent} cannot be written to")
 
 
 def _progress(done: int, designs: int) -> None:

@@ -41,6 +41,11 @@ MAX_ENTRIES = 1_000
 MAX_FILE_BYTES = 1_000_000
 #: characters of a name a grid gives a model or a plan
 MAX_NAME = 60
+#: sequences per step a grid may state: far above any published run (Llama 3 405B: 16M tokens, 2,048
+#: sequences), low enough that the plan search, which walks the batch's divisors, stays quick
+MAX_GLOBAL_BATCH = 1_048_576
+#: a model's parameters, as `podplanner train --params` takes them
+PARAMS_RANGE = (1e6, 1e14)
 #: ``fabrics`` entry for "the system's own reference architecture's fabric"
 DEFAULT_FABRIC = "default"
 
@@ -55,6 +60,21 @@ SINGLE = ("tokens", "global_batch", "options")
 
 class GridError(ValueError):
     """A grid that cannot be swept, with the key and entry at fault."""
+
+
+def _shown(value: Any) -> str:
+    """A grid value as a message quotes it, never more than a few words: a list or mapping is named by its kind
+    (formatting a YAML alias bomb whole would take minutes and gigabytes)."""
+    if isinstance(value, str):
+        return repr(value[:40]) + ("..." if len(value) > 40 else "")
+    if isinstance(value, bool) or value is None:
+        return str(value).lower() if value is not None else "null"
+    if isinstance(value, int):
+        text = str(value) if value.bit_length() < 128 else f"a {len(str(value)):,}-digit number"
+        return text
+    if isinstance(value, float):
+        return repr(value)
+    return f"a {type(value).__name__}"
 
 
 @dataclass(frozen=True)
@@ -103,18 +123,47 @@ class Grid:
 def read_grid(path: str | Path) -> Grid:
     """The grid in the YAML or JSON file at ``path`` (a GridError naming what is wrong and where)."""
     text = read_text(path, MAX_FILE_BYTES)
-    try:
-        if str(path).lower().endswith(".json"):
+    if str(path).lower().endswith(".json"):
+        try:
             doc = json.loads(text)
-        else:
-            import yaml
+        except (ValueError, RecursionError) as exc:
+            raise GridError(f"{path}: not readable JSON ({_first_line(exc)})") from None
+        return parse_grid(doc)
+    import yaml
 
-            doc = yaml.safe_load(text)
-    except (ValueError, ImportError) as exc:  # json's and yaml's errors are ValueErrors or YAMLError
-        raise GridError(f"{path}: not a readable grid ({_first_line(exc)})") from None
-    except Exception as exc:  # yaml.YAMLError is not a ValueError
+    try:
+        doc = yaml.load(text, Loader=_grid_loader())  # noqa: S506 - a SafeLoader without aliases, see below
+    except (yaml.YAMLError, RecursionError) as exc:
         raise GridError(f"{path}: not readable YAML ({_first_line(exc)})") from None
     return parse_grid(doc)
+
+
+def _grid_loader():
+    """YAML's safe loader without aliases (a few lines of them expand to gigabytes, and a grid needs none) and
+    refusing a key given twice (YAML would keep the last one silently)."""
+    import yaml
+
+    class GridLoader(yaml.SafeLoader):
+        def compose_node(self, parent, index):
+            if self.check_event(yaml.AliasEvent):
+                event = self.peek_event()
+                raise yaml.composer.ComposerError(None, None, "aliases (*name) are not read in a grid: write the "
+                                                  "values out", event.start_mark)
+            return super().compose_node(parent, index)
+
+        def construct_mapping(self, node, deep=False):
+            seen = set()
+            for key_node, _ in node.value:
+                key = self.construct_object(key_node, deep=deep)
+                if not isinstance(key, str):
+                    continue
+                if key in seen:
+                    raise yaml.constructor.ConstructorError(None, None, f"{key[:60]!r} is given twice",
+                                                            key_node.start_mark)
+                seen.add(key)
+            return super().construct_mapping(node, deep=deep)
+
+    return GridLoader
 
 
 def _first_line(exc: Exception) -> str:
@@ -126,28 +175,39 @@ def parse_grid(doc: Any) -> Grid:
         raise GridError("a grid is a mapping of lists (systems: [...], gpus: [...], models: [...])")
     unknown = [k for k in doc if k not in AXES + SINGLE]
     if unknown:
-        raise GridError(f"unknown key {str(unknown[0])[:40]!r}; a grid has {', '.join(AXES + SINGLE)}")
+        raise GridError(f"unknown key {_shown(unknown[0])}; a grid has {', '.join(AXES + SINGLE)}")
     if "systems" not in doc:
         raise GridError("systems: missing; name at least one, for example systems: [dgx-b200]")
     if ("gpus" in doc) == ("sus" in doc):
         raise GridError("give the sizes as gpus: [...] or as sus: [...], one of the two")
-    systems = [_system(v, f"systems[{i}]") for i, v in enumerate(_listed(doc, "systems"))]
-    fabrics = [_fabric(v, f"fabrics[{i}]") for i, v in enumerate(_listed(doc, "fabrics", [DEFAULT_FABRIC]))]
     size_key = "gpus" if "gpus" in doc else "sus"
-    sizes = [_whole(v, f"{size_key}[{i}]", MAX_LIMIT) for i, v in enumerate(_listed(doc, size_key))]
-    hall_mw = [None if v is None else _positive(v, f"hall_mw[{i}]", 1_000_000.0)
-               for i, v in enumerate(_listed(doc, "hall_mw", [None]))]
-    halls = [_hall(v, f"halls[{i}]") for i, v in enumerate(_listed(doc, "halls", [None]))]
+    lists = {key: _listed(doc, key, default) for key, default in (
+        ("systems", None), ("fabrics", [DEFAULT_FABRIC]), (size_key, None),
+        ("hall_mw", [None]), ("halls", [None]), ("models", ["llama3-70b"]), ("plans", ["search"]),
+        ("precisions", ["bf16"]))}
+    rows = math.prod(len(v) for v in lists.values())  # before any combination is made: a small file can ask 10⁹
+    if rows > MAX_ROWS:
+        raise GridError(" × ".join(f"{len(v):,} {k}" for k, v in lists.items() if len(v) > 1) +
+                        f" = {rows:,} rows, more than a sweep writes ({MAX_ROWS:,}); split the grid")
+    systems = _distinct([_system(v, f"systems[{i}]") for i, v in enumerate(lists["systems"])], "systems")
+    fabrics = _distinct([_fabric(v, f"fabrics[{i}]") for i, v in enumerate(lists["fabrics"])], "fabrics")
+    sizes = _distinct([_whole(v, f"{size_key}[{i}]", MAX_LIMIT) for i, v in enumerate(lists[size_key])], size_key)
+    hall_mw = _distinct([None if v is None else _positive(v, f"hall_mw[{i}]", 1_000_000.0)
+                         for i, v in enumerate(lists["hall_mw"])], "hall_mw")
+    halls = _distinct([_hall(v, f"halls[{i}]") for i, v in enumerate(lists["halls"])], "halls")
     options = _options(doc.get("options"))
     designs = tuple(DesignPoint(s, f, n if size_key == "gpus" else None, n if size_key == "sus" else None, mw, hall,
                                 options)
                     for s, f, n, mw, hall in product(systems, fabrics, sizes, hall_mw, halls))
     common = {"tokens": _positive(doc.get("tokens", 15e12), "tokens", 1e30)}
     if doc.get("global_batch") is not None:
-        common["global_batch"] = _whole(doc["global_batch"], "global_batch", 2**40)
-    models = [_model(v, f"models[{i}]") for i, v in enumerate(_listed(doc, "models", ["llama3-70b"]))]
-    plans = [_plan(v, f"plans[{i}]") for i, v in enumerate(_listed(doc, "plans", ["search"]))]
-    precisions = [_precision(v, f"precisions[{i}]") for i, v in enumerate(_listed(doc, "precisions", ["bf16"]))]
+        common["global_batch"] = _whole(doc["global_batch"], "global_batch", MAX_GLOBAL_BATCH)
+    models = [_model(v, f"models[{i}]") for i, v in enumerate(lists["models"])]
+    plans = [_plan(v, f"plans[{i}]") for i, v in enumerate(lists["plans"])]
+    _distinct([name for name, _ in models], "models")
+    _distinct([name for name, _ in plans], "plans")
+    precisions = _distinct([_precision(v, f"precisions[{i}]") for i, v in enumerate(lists["precisions"])],
+                           "precisions")
     workloads = []
     for (i, (model_name, model)), (j, (plan_name, plan)), precision in product(enumerate(models), enumerate(plans),
                                                                                 precisions):
@@ -157,11 +217,41 @@ def parse_grid(doc: Any) -> Grid:
         except TrainingError as exc:
             raise GridError(f"models[{i}] with plans[{j}] in {precision}: {exc}") from None
         workloads.append(WorkloadPoint(model_name, plan_name, precision, tuple(sorted(workload.items()))))
-    grid = Grid(designs, tuple(workloads))
-    if grid.rows > MAX_ROWS:
-        raise GridError(f"{len(designs):,} designs × {len(workloads):,} workloads = {grid.rows:,} rows, more than a "
-                        f"sweep writes ({MAX_ROWS:,}); split the grid")
-    return grid
+    return Grid(designs, tuple(workloads))
+
+
+def check_options(grid: Grid, catalog) -> None:
+    """A GridError when the grid's options leave no system and fabric of it buildable (a switch, tier or storage
+    tier nothing takes): options hold for every design, so such a grid would be rows of one refusal. Options that
+    suit some systems and not others are rows that say why, as any combination."""
+    from ..generate.spec import GenerateError, check_spec
+
+    if not grid.designs or not grid.designs[0].options:
+        return
+    reasons = []
+    for point in {(d.system, d.fabric): d for d in grid.designs}.values():
+        try:
+            check_spec(point.spec(), catalog)
+            return
+        except GenerateError as exc:
+            try:
+                check_spec(DesignPoint(point.system, point.fabric, point.gpus, point.sus, point.hall_mw, point.hall
+                                       ).spec(), catalog)
+            except GenerateError:
+                return  # the combination fails without the options too: not theirs to answer for
+            reasons.append(f"{point.system}: {exc}")
+    raise GridError(f"options: no system of the grid can be built with them ({reasons[0]})")
+
+
+def _distinct(values: list, key: str) -> list:
+    """``values`` with no entry given twice (two rows that say the same would be read as two results)."""
+    seen: dict = {}
+    for i, v in enumerate(values):
+        if v in seen:
+            raise GridError(f"{key}[{i}]: the same as {key}[{seen[v]}] ({_shown(v) if v is not None else 'null'}); "
+                            "give each once, and different names to different shapes")
+        seen[v] = i
+    return values
 
 
 def _listed(doc: dict, key: str, default: list | None = None) -> list:
@@ -179,7 +269,7 @@ def _listed(doc: dict, key: str, default: list | None = None) -> list:
 
 def _text(value: Any, where: str) -> str:
     if not isinstance(value, str) or not value.strip() or len(value) > MAX_NAME:
-        raise GridError(f"{where}: a name of 1 to {MAX_NAME} characters, got {str(value)[:40]!r}")
+        raise GridError(f"{where}: a name of 1 to {MAX_NAME} characters, got {_shown(value)}")
     return value.strip()
 
 
@@ -203,38 +293,39 @@ def _fabric(value: Any, where: str) -> str | None:
 
 
 def _number(value: Any, where: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
-        raise GridError(f"{where}: a number, got {str(value)[:40]!r}")
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)) or \
+            (isinstance(value, str) and len(value) > 40):
+        raise GridError(f"{where}: a number, got {_shown(value)}")
     try:
         out = float(value)
     except (ValueError, OverflowError):
-        raise GridError(f"{where}: a number, got {value[:40]!r}") from None
+        raise GridError(f"{where}: a number of at most 40 characters, got {_shown(value)}") from None
     if not math.isfinite(out):
-        raise GridError(f"{where}: a finite number, got {str(value)[:40]}")
+        raise GridError(f"{where}: a finite number, got {_shown(value)}")
     return out
 
 
 def _positive(value: Any, where: str, hi: float) -> float:
     out = _number(value, where)
     if not 0 < out <= hi:
-        raise GridError(f"{where}: above 0 and at most {hi:,.0f}, got {str(value)[:40]}")
+        raise GridError(f"{where}: above 0 and at most {hi:,.0f}, got {_shown(value)}")
     return out
 
 
 def _whole(value: Any, where: str, hi: float) -> int:
     out = _positive(value, where, hi)
     if out != int(out):
-        raise GridError(f"{where}: a whole number, got {str(value)[:40]}")
+        raise GridError(f"{where}: a whole number, got {_shown(value)}")
     return int(out)
 
 
 def _hall(value: Any, where: str) -> tuple[float, float] | None:
     if value is None or (isinstance(value, str) and value.strip().lower() == "fit"):
         return None
-    parts = str(value).lower().replace("×", "x").split("x") if isinstance(value, str) else value
+    parts = value.lower().replace("×", "x").split("x") if isinstance(value, str) and len(value) <= 40 else value
     if not isinstance(parts, list | tuple) or len(parts) != 2:
         raise GridError(f"{where}: a hall is WIDTHxDEPTH in metres (\"40x30\"), [40, 30] or fit, got "
-                        f"{str(value)[:40]!r}")
+                        f"{_shown(value)}")
     return (_positive(parts[0], f"{where} width", 10_000.0), _positive(parts[1], f"{where} depth", 10_000.0))
 
 
@@ -255,12 +346,19 @@ def _model(value: Any, where: str) -> tuple[str, str | dict]:
     allowed = ("preset", "params", *MODEL_KEYS)
     bad = [k for k in fields if k not in allowed]
     if bad:
-        raise GridError(f"{where}: unknown field {str(bad[0])[:40]!r}; a model has {', '.join(allowed)}")
+        raise GridError(f"{where}: unknown field {_shown(bad[0])}; a model has {', '.join(allowed)}")
     if ("preset" in fields) == ("params" in fields):
         raise GridError(f"{where}: give a preset or params, one of the two")
+    if "preset" in fields:
+        fields["preset"] = _text(fields["preset"], f"{where}.preset").lower()
+    else:
+        params = _number(fields["params"], f"{where}.params")
+        if not PARAMS_RANGE[0] <= params <= PARAMS_RANGE[1]:
+            raise GridError(f"{where}.params: {PARAMS_RANGE[0]:g} to {PARAMS_RANGE[1]:g}, got {_shown(params)}")
+        fields["params"] = params
     if name is None:
-        name = str(fields.get("preset") or f"{_number(fields['params'], f'{where}.params') / 1e9:g}B")
-        name += "".join(f" {k}={fields[k]}" for k in MODEL_KEYS if k in fields)
+        name = fields.get("preset") or f"{fields['params'] / 1e9:g}B"
+        name += "".join(f" {k}={_shown(fields[k])}" for k in MODEL_KEYS if k in fields)
     return name[:MAX_NAME * 2], fields
 
 
@@ -275,12 +373,12 @@ def _plan(value: Any, where: str) -> tuple[str, dict]:
     allowed = (*PLAN_KEYS, "software", *KNOBS)
     bad = [k for k in fields if k not in allowed]
     if bad:
-        raise GridError(f"{where}: unknown field {str(bad[0])[:40]!r}; a plan has {', '.join(allowed)}")
+        raise GridError(f"{where}: unknown field {_shown(bad[0])}; a plan has {', '.join(allowed)}")
     if not fields:
         raise GridError(f"{where}: an empty plan; write search for the best plan")
     if name is None:
-        name = " ".join(f"{k}{fields[k]}" if k in ("tp", "pp", "dp", "cp", "ep") else f"{k}={fields[k]}"
-                        for k in fields)
+        name = " ".join(f"{k}{_shown(fields[k])}" if k in ("tp", "pp", "dp", "cp", "ep") else
+                        f"{k}={fields[k] if isinstance(fields[k], str) else _shown(fields[k])}" for k in fields)
         if not any(k in PLAN_KEYS for k in fields):
             name = f"search {name}"  # software alone: the best plan under that software
     return name[:MAX_NAME * 2], fields
@@ -300,7 +398,7 @@ def _options(value: Any) -> tuple[tuple[str, Any], ...]:
         raise GridError("options: a mapping of new superpod's options (rack_kw: 40, storage_tier: better ...)")
     out = {}
     for key, v in value.items():
-        where = f"options.{str(key)[:40]}"
+        where = f"options.{key[:40] if isinstance(key, str) else _shown(key)}"
         kind = OPTIONS.get(key)
         if kind is None:
             raise GridError(f"{where}: not an option a sweep sets; options: {', '.join(OPTIONS)}")

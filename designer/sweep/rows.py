@@ -87,21 +87,23 @@ MESSAGE_CHARS = 500
 
 @dataclass(frozen=True)
 class Task:
-    """One design point and every workload of the grid; ``catalog_dirs``: the user's catalog folders, read by the
-    process that runs it (on a Dask cluster, the same paths must exist on the workers)."""
+    """One design point and every workload of the grid; ``catalog_dirs``: the catalog folders given on the command
+    line, read by the process that runs it (on a Dask cluster, the same paths must exist on the workers); None:
+    the folders every command reads by default (PODPLANNER_CATALOG, the user's catalog folder)."""
 
     number: int
     design: DesignPoint
     workloads: tuple[WorkloadPoint, ...]
-    catalog_dirs: tuple[str, ...] = ()
+    catalog_dirs: tuple[str, ...] | None = None
 
 
-_CATALOGS: dict[tuple[str, ...], Catalog] = {}
+#: each catalog a process has read, by its folders (None: the user's implicit ones, as every command reads)
+_CATALOGS: dict[tuple[str, ...] | None, Catalog] = {}
 
 
-def _catalog(dirs: tuple[str, ...]) -> Catalog:
+def _catalog(dirs: tuple[str, ...] | None) -> Catalog:
     if dirs not in _CATALOGS:
-        _CATALOGS[dirs] = load_catalog(list(dirs))
+        _CATALOGS[dirs] = load_catalog(None if dirs is None else list(dirs))
     return _CATALOGS[dirs]
 
 
@@ -117,24 +119,30 @@ def evaluate(task: Task, catalog: Catalog | None = None) -> list[tuple]:
     from ..generate.build import generate  # the generator loads where a design is made, not where rows are read
 
     point = task.design
+    fabric = None
     try:
         fabric = fabric_for(catalog, point.system, point.fabric)
         generated = generate(point.spec(), catalog)
     except GenerateError as exc:
-        return [_row(task, w, "invalid", str(exc)) for w in task.workloads]
+        return [_row(task, w, "invalid", str(exc), fabric) for w in task.workloads]
     except Exception as exc:  # a bug, reported in its row: one design must not end a day's sweep
-        return [_row(task, w, "failed", f"internal error: {type(exc).__name__}: {exc}") for w in task.workloads]
-    rows = []
-    analyses = analyze_workloads(generated.project, catalog, (w.as_dict() for w in task.workloads))
-    for workload in task.workloads:
+        return [_failed(task, w, exc, fabric) for w in task.workloads]
+    rows: list[tuple] = []
+    while len(rows) < len(task.workloads):
+        # the design's shared engines run again only after a workload failed inside (a generator that raised
+        # is spent): the failure stays in that workload's row
+        left = task.workloads[len(rows):]
         try:
-            analysis = next(analyses)
+            for workload, analysis in zip(left, analyze_workloads(generated.project, catalog,
+                                                                  (w.as_dict() for w in left))):
+                rows.append(_analysed(task, workload, analysis, fabric))
         except Exception as exc:
-            rows += [_row(task, w, "failed", f"internal error: {type(exc).__name__}: {exc}", fabric)
-                     for w in task.workloads[len(rows):]]
-            break
-        rows.append(_analysed(task, workload, analysis, fabric))
+            rows.append(_failed(task, task.workloads[len(rows)], exc, fabric))
     return rows
+
+
+def _failed(task: Task, workload: WorkloadPoint, exc: Exception, fabric: str | None) -> tuple:
+    return _row(task, workload, "failed", f"internal error: {type(exc).__name__}: {exc}", fabric)
 
 
 def _row(task: Task, workload: WorkloadPoint, status: str, message: str, fabric: str | None = None,

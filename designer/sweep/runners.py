@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import re
 from collections.abc import Callable, Iterator
 from concurrent.futures import ProcessPoolExecutor
+
+from catalog import Catalog
 
 from .grid import Grid
 from .rows import Task, evaluate
@@ -22,7 +25,7 @@ class SweepRunError(RuntimeError):
     """A runner that cannot be used (no such scheduler, dask not installed, a worker without podplanner)."""
 
 
-def tasks(grid: Grid, catalog_dirs: tuple[str, ...] = ()) -> list[Task]:
+def tasks(grid: Grid, catalog_dirs: tuple[str, ...] | None = None) -> list[Task]:
     return [Task(i + 1, point, grid.workloads, catalog_dirs) for i, point in enumerate(grid.designs)]
 
 
@@ -33,15 +36,17 @@ def available_cores() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def run_sweep(grid: Grid, *, workers: int = 1, dask: str | None = None, catalog_dirs: tuple[str, ...] = (),
+def run_sweep(grid: Grid, *, workers: int = 1, dask: str | None = None,
+              catalog_dirs: tuple[str, ...] | None = None, catalog: Catalog | None = None,
               progress: Callable[[int, int], None] | None = None) -> Iterator[tuple]:
-    """Every row of ``grid`` in order: on ``workers`` local processes (1: this one), or on the Dask scheduler at
-    ``dask``. ``progress(done, total)`` is called as designs finish, counted in designs."""
+    """Every row of ``grid`` in order: on ``workers`` local processes (1: this one, with ``catalog`` when given),
+    or on the Dask scheduler at ``dask``. ``progress(done, total)`` is called as designs finish, counted in
+    designs."""
     jobs = tasks(grid, catalog_dirs)
     if dask is not None:
         results = _on_dask(jobs, dask)
     elif workers <= 1 or len(jobs) <= 1:
-        results = map(evaluate, jobs)
+        results = (evaluate(job, catalog) for job in jobs)
     else:
         results = _on_pool(jobs, workers)
     for done, rows in enumerate(results, 1):
@@ -58,7 +63,20 @@ def _on_pool(jobs: list[Task], workers: int) -> Iterator[list[tuple]]:
         yield from pool.map(evaluate, jobs, chunksize=max(1, min(8, len(jobs) // (workers * 8))))
 
 
+#: a scheduler's address as ``dask scheduler`` prints it: tcp://HOST:PORT (the scheme may be left out)
+_ADDRESS = re.compile(r"(tcp://)?[A-Za-z0-9.\-\[\]:]+:\d{1,5}")
+
+
+def check_address(address: str) -> None:
+    """A SweepRunError unless ``address`` is a scheduler's tcp://HOST:PORT (TLS and UCX need settings this
+    command does not take: their clusters are reached through a plain TCP scheduler address)."""
+    if len(address) > 300 or not _ADDRESS.fullmatch(address.strip()):
+        raise SweepRunError(f"--dask {address[:80]!r}: a scheduler address is tcp://HOST:PORT, as dask scheduler "
+                            "prints it (for example tcp://10.0.0.5:8786)")
+
+
 def _on_dask(jobs: list[Task], address: str) -> Iterator[list[tuple]]:
+    check_address(address)
     try:
         from distributed import Client
     except ImportError:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import json
+from pathlib import Path
 
 import pytest
 
@@ -262,3 +263,108 @@ def test_sweep_on_a_scheduler_without_workers_exits_2(tmp_path, capsys, monkeypa
     assert code == 2
     assert "the scheduler has no workers (none joined in 1 s)" in capsys.readouterr().err
     assert not (tmp_path / "r.csv").exists()
+
+
+def test_a_workload_that_fails_inside_fails_its_own_row_only(catalog, monkeypatch):
+    import designer.training.section as section
+
+    real = section.training_section
+
+    def breaks_on_70b(cluster, settings, workload, io=None):
+        if workload and workload.get("model") == "llama3-70b":
+            raise OverflowError("int too large")
+        return real(cluster, settings, workload, io=io)
+
+    monkeypatch.setattr(section, "training_section", breaks_on_70b)
+    grid = parse_grid({"systems": ["dgx-b200"], "sus": [1], "models": ["llama3-8b", "llama3-70b", "gpt3-22b"]})
+    got = evaluate(runners.tasks(grid)[0], catalog)
+    assert [_col(r, "model") for r in got] == ["llama3-8b", "llama3-70b", "gpt3-22b"]
+    assert [_col(r, "status") for r in got] == ["ok", "failed", "ok"]
+    assert _col(got[1], "message") == "internal error: OverflowError: int too large"
+    assert _col(got[2], "mfu") > 0
+
+
+def test_an_invalid_row_names_the_fabric_the_system_would_have(catalog):
+    grid = parse_grid({"systems": ["dgx-b200"], "sus": [4], "hall_mw": [0.1]})
+    (row,) = evaluate(runners.tasks(grid)[0], catalog)
+    assert (_col(row, "status"), _col(row, "fabric")) == ("invalid", "infiniband")
+
+
+def test_the_sweep_reads_the_catalog_every_command_reads(tmp_path, monkeypatch, catalog, catalog_copy, capsys):
+    """PODPLANNER_CATALOG is a user's catalog folder: the sweep's workers price with it, as analyze does."""
+    user = tmp_path / "user"
+    user.mkdir()
+    entry = json.loads((catalog_copy / "systems" / "dgx-b200.json").read_text())
+    entry["price"]["amount"]["value"] = 1.0
+    (user / "dgx-b200.json").write_text(json.dumps(entry))
+    monkeypatch.setenv("PODPLANNER_CATALOG", str(user))
+    out = tmp_path / "rows.csv"
+    grid = _write_grid(tmp_path, {"systems": ["dgx-b200"], "sus": [1, 2], "models": ["llama3-8b"]})
+    assert main(["sweep", grid, "--workers", "2", "-o", str(out)]) == 0
+    assert "warning" not in capsys.readouterr().err
+    swept = list(csv.DictReader(out.open()))
+    from catalog import load_catalog
+
+    mine = load_catalog(None)
+    for row, sus in zip(swept, (1, 2)):
+        project = generate(SuperpodSpec(system="dgx-b200", sus=sus), mine).project
+        want = analyze(project.with_workload({"model": "llama3-8b", "tokens": 15e12, "precision": "bf16"}), mine)
+        assert float(row["price_total"]) == want.summary.price_total
+    builtin = generate(SuperpodSpec(system="dgx-b200", sus=1), catalog).project
+    assert float(swept[0]["price_total"]) < analyze(builtin, catalog).summary.price_total
+
+
+@pytest.mark.parametrize("text, words", [
+    ("systems: &s [dgx-b200]\nmodels: *s\nsus: [1]\n", "aliases (*name) are not read in a grid"),
+    ("systems: [dgx-b200]\nsystems: [gb200-nvl72]\nsus: [1]\n", "'systems' is given twice"),
+    ("systems: [dgx-b200]\ngpus: [" + "9" * 400 + "]\n", "gpus[0]: a number"),
+    ("systems: [dgx-b200]\nsus: [1]\nmodels: [{preset: null}]\n", "models[0].preset: a name of 1 to 60"),
+    ("systems: [dgx-b200]\nsus: [1]\nmodels: [{params: 1e30}]\n", "models[0].params: 1e+06 to 1e+14"),
+    ("systems: [dgx-b200]\nsus: [1]\nmodels: [llama3-8b, {preset: llama3-70b, name: llama3-8b}]\n",
+     "models[1]: the same as models[0] ('llama3-8b')"),
+    ("systems: [dgx-b200]\nsus: [1]\nglobal_batch: 1099511627776\n", "global_batch: above 0 and at most 1,048,576"),
+    ("systems: [dgx-b200, gb200-nvl72]\nsus: [1]\noptions: {switch: nope}\n",
+     "options: no system of the grid can be built with them (dgx-b200: "),
+])
+def test_a_grid_file_that_cannot_be_swept_exits_2_at_once(tmp_path, capsys, text, words):
+    path = tmp_path / "grid.yaml"
+    path.write_text(text, encoding="utf-8")
+    assert main(["sweep", str(path), "-o", str(tmp_path / "rows.csv")]) == 2
+    err = capsys.readouterr().err
+    assert words in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_grid_of_a_billion_rows_is_refused_before_it_is_crossed(tmp_path, capsys):
+    path = tmp_path / "grid.json"
+    path.write_text(json.dumps({"systems": ["dgx-b200"] * 1000, "fabrics": ["default"] * 1000,
+                                "gpus": list(range(1, 1001))}))
+    assert main(["sweep", str(path), "-o", str(tmp_path / "rows.csv")]) == 2
+    assert "1,000 systems × 1,000 fabrics × 1,000 gpus = 1,000,000,000 rows, more than a sweep writes" in \
+        capsys.readouterr().err
+
+
+def test_an_output_that_cannot_take_the_rows_is_refused_before_the_sweep(tmp_path, capsys):
+    grid = _write_grid(tmp_path, {"systems": ["dgx-b200"], "sus": [1]})
+    same = tmp_path / "same.csv"  # any other name is read as YAML
+    same.write_text(Path(grid).read_text())
+    assert main(["sweep", str(same), "-o", str(same)]) == 2
+    assert "is the grid file itself" in capsys.readouterr().err
+    assert same.read_text() == Path(grid).read_text()
+    link = tmp_path / "link.csv"
+    link.symlink_to(grid)
+    assert main(["sweep", grid, "-o", str(link)]) == 2
+    assert "is the grid file itself" in capsys.readouterr().err
+    kept = tmp_path / "kept.csv"
+    kept.write_text("old\n")
+    kept.chmod(0o444)
+    assert main(["sweep", grid, "-o", str(kept)]) == 2
+    assert f"-o {kept}: is read-only" in capsys.readouterr().err
+    assert kept.read_text() == "old\n"
+
+
+@pytest.mark.parametrize("address", ["foo", "tcp://", "http://x", "", "ucx://x:1"])
+def test_a_dask_address_that_is_not_a_schedulers_exits_2_in_one_line(tmp_path, capsys, address):
+    grid = _write_grid(tmp_path, {"systems": ["dgx-b200"], "sus": [1]})
+    assert main(["sweep", grid, "--dask", address, "-o", str(tmp_path / "r.csv")]) == 2
+    err = capsys.readouterr().err
+    assert "a scheduler address is tcp://HOST:PORT" in err and len(err.strip().splitlines()) == 1
