@@ -13,7 +13,7 @@ from collections import Counter
 from pathlib import Path
 
 from catalog import Catalog
-from catalog.files import check_target
+from catalog.files import FileReadError, check_target
 
 from .flags import path as checked_path
 from .flags import whole
@@ -63,6 +63,8 @@ def run(args, catalog: Catalog) -> int:
         check_options(grid, catalog)
     except (GridError, OutputError, SweepRunError) as exc:
         raise SweepError(f"{PROG}: {exc}") from None
+    except FileReadError as exc:
+        raise SweepError(f"{PROG}: {exc.path}: {exc.reason}") from None
     text = Path(args.grid).read_text(encoding="utf-8", errors="replace")
     workers = min(args.workers or available_cores(), len(grid.designs))  # a worker per design at most
     # the folders this command's catalog was read from, for the processes that read it again (None: the implicit

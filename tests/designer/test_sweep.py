@@ -217,6 +217,10 @@ def test_sweep_of_a_broken_grid_file_names_the_file_and_the_entry(tmp_path, caps
     bad.write_text("systems: [dgx-b200\ngpus: 8\n", encoding="utf-8")
     assert main(["sweep", str(bad), "-o", str(tmp_path / "r.csv")]) == 2
     assert f"{bad}: not readable YAML" in capsys.readouterr().err
+    bad.write_bytes(b"systems: [dgx-b200]\n# \xff\xfe\n")
+    assert main(["sweep", str(bad), "-o", str(tmp_path / "r.csv")]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith(f"podplanner: error: sweep: {bad}: ") and "UTF-8" in err
     grid = _write_grid(tmp_path, {"systems": ["dgx-b200"], "gpus": [8], "plans": [{"tp": "eight"}]})
     assert main(["sweep", grid, "-o", str(tmp_path / "r.csv")]) == 2
     assert "models[0] with plans[0] in bf16: workload tp must be a whole number" in capsys.readouterr().err
