@@ -42,8 +42,10 @@ def bench() -> dict:
     t0 = time.perf_counter()
     serial_rows = list(run_sweep(g, workers=1))
     serial = time.perf_counter() - t0
-    statuses = {}
-    for r in rows:
-        statuses[r[10]] = statuses.get(r[10], 0) + 1
+    from collections import Counter
+
+    from designer.sweep.rows import NAMES
+
+    statuses = dict(Counter(r[NAMES.index("status")] for r in rows))
     return {"sweep_1000_designs_s": round(pooled, 2), "sweep_1000_designs_serial_s": round(serial, 2),
             "sweep_rows_same_pooled_and_serial": rows == serial_rows, "sweep_1000_status": statuses}

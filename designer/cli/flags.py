@@ -13,6 +13,7 @@ import argparse
 import math
 import os
 import re
+from pathlib import Path
 from typing import Callable
 
 #: No flag needs more characters: a float has 17 significant digits, and the longest
@@ -137,3 +138,23 @@ def path(text: str) -> str:
 
 
 path.__name__ = "path"
+
+
+def output_problem(target: Path) -> str | None:
+    """Why ``target`` cannot take a command's output, in words (None: it can), asked before any work: a folder,
+    a device or pipe, a read-only file, or a folder that is not there or cannot be written to."""
+    from catalog.files import check_target
+
+    if not target.parent.is_dir():
+        return f"folder {target.parent} does not exist"
+    if target.is_dir():
+        return "is a folder; give a file name"
+    if target.exists() and not target.is_file():
+        return "is not a regular file (a device or pipe); give a file name"
+    try:
+        check_target(target)
+    except OSError as exc:
+        return exc.strerror or str(exc)
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        return f"folder {target.parent} cannot be written to"
+    return None

@@ -15,6 +15,7 @@ from pathlib import Path
 from catalog import Catalog
 
 from ..generate.spec import NETWORKS, SYSTEMS, GenerateError, SuperpodSpec, parse_hall
+from .flags import output_problem
 from .flags import path as checked_path
 from .json_output import print_json
 
@@ -171,17 +172,15 @@ def _write(project, path: Path, catalog: Catalog) -> None:
 
 
 def _writable_target(path: Path, what: str) -> None:
-    """Refuse, before any work, a target that is a folder, a device or pipe, or in a folder that is not there."""
+    """Refuse, before any work, a target that is a folder, a device, pipe or read-only file, or in a folder that is
+    not there."""
     try:
         checked_path(str(path))  # a phase file's name is longer than -o's
     except argparse.ArgumentTypeError as exc:
         raise GenerateError(f"{PROG}: {what}: {exc}") from None
-    if path.is_dir():
-        raise GenerateError(f"{PROG}: {what} {path}: is a folder; give a file name")
-    if path.exists() and not path.is_file():
-        raise GenerateError(f"{PROG}: {what} {path}: is not a regular file (a device or pipe); give a file name")
-    if not path.parent.is_dir():
-        raise GenerateError(f"{PROG}: {what} {path}: folder {path.parent} does not exist")
+    problem = output_problem(path)
+    if problem is not None:
+        raise GenerateError(f"{PROG}: {what} {path}: {problem}")
 
 
 def _prefixed(exc: GenerateError) -> GenerateError:

@@ -13,8 +13,9 @@ from collections import Counter
 from pathlib import Path
 
 from catalog import Catalog
-from catalog.files import FileReadError, check_target
+from catalog.files import FileReadError
 
+from .flags import output_problem
 from .flags import path as checked_path
 from .flags import whole
 from .json_output import print_json
@@ -65,7 +66,6 @@ def run(args, catalog: Catalog) -> int:
         raise SweepError(f"{PROG}: {exc}") from None
     except FileReadError as exc:
         raise SweepError(f"{PROG}: {exc.path}: {exc.reason}") from None
-    text = Path(args.grid).read_text(encoding="utf-8", errors="replace")
     workers = min(args.workers or available_cores(), len(grid.designs))  # a worker per design at most
     # the folders this command's catalog was read from, for the processes that read it again (None: the implicit
     # folders, PODPLANNER_CATALOG and the user's, as every command reads them)
@@ -79,7 +79,7 @@ def run(args, catalog: Catalog) -> int:
         raise SweepError(f"{PROG}: {exc}") from None
     seconds = time.perf_counter() - began
     try:
-        write_rows(rows, out, grid_text=text)
+        write_rows(rows, out, grid_text=grid.text)
     except OSError as exc:
         raise SweepError(f"{PROG}: {out}: cannot be written ({exc.strerror or exc})") from None
     return _report(args, grid, rows, out, seconds, workers)
@@ -88,16 +88,11 @@ def run(args, catalog: Catalog) -> int:
 def _writable(out: Path, grid: Path) -> None:
     """Refuse, before any work, an output that cannot be written or that is the grid itself: a sweep may run
     for hours, and its rows are written at the end."""
-    if not out.parent.is_dir():
-        raise SweepError(f"{PROG}: -o {out}: folder {out.parent} does not exist")
     if out.exists() and os.path.realpath(out) == os.path.realpath(grid):
         raise SweepError(f"{PROG}: -o {out}: is the grid file itself; give the rows a file of their own")
-    try:
-        check_target(out)
-    except OSError as exc:
-        raise SweepError(f"{PROG}: -o {out}: {exc.strerror or exc}") from None
-    if not os.access(out.parent, os.W_OK | os.X_OK):
-        raise SweepError(f"{PROG}: -o {out}: folder {out.parent} cannot be written to")
+    problem = output_problem(out)
+    if problem is not None:
+        raise SweepError(f"{PROG}: -o {out}: {problem}")
 
 
 def _progress(done: int, designs: int) -> None:

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from itertools import product
 from pathlib import Path
 from typing import Any
@@ -114,6 +114,8 @@ class WorkloadPoint:
 class Grid:
     designs: tuple[DesignPoint, ...]
     workloads: tuple[WorkloadPoint, ...]
+    #: the file's text, for the outputs that keep what they sweep ("" for a grid made in code)
+    text: str = field(default="", compare=False)
 
     @property
     def rows(self) -> int:
@@ -128,14 +130,14 @@ def read_grid(path: str | Path) -> Grid:
             doc = json.loads(text)
         except (ValueError, RecursionError) as exc:
             raise GridError(f"{path}: not readable JSON ({_first_line(exc)})") from None
-        return parse_grid(doc)
+        return replace(parse_grid(doc), text=text)
     import yaml
 
     try:
         doc = yaml.load(text, Loader=_grid_loader())  # noqa: S506 - a SafeLoader without aliases, see below
     except (yaml.YAMLError, RecursionError) as exc:
         raise GridError(f"{path}: not readable YAML ({_first_line(exc)})") from None
-    return parse_grid(doc)
+    return replace(parse_grid(doc), text=text)
 
 
 def _grid_loader():
@@ -235,8 +237,7 @@ def check_options(grid: Grid, catalog) -> None:
             return
         except GenerateError as exc:
             try:
-                check_spec(DesignPoint(point.system, point.fabric, point.gpus, point.sus, point.hall_mw, point.hall
-                                       ).spec(), catalog)
+                check_spec(replace(point, options=()).spec(), catalog)
             except GenerateError:
                 return  # the combination fails without the options too: not theirs to answer for
             reasons.append(f"{point.system}: {exc}")

@@ -203,3 +203,13 @@ def test_the_nearest_fit_of_a_given_hall_is_the_largest_that_fits_even_past_one_
             fits[sus] = False
     near = nearest_fit(spec, catalog)
     assert near.sus == max(s for s, ok in fits.items() if ok) == 4
+
+
+def test_output_over_a_read_only_file_is_refused_before_the_design_is_built(capsys, tmp_path):
+    target = tmp_path / "kept.podplan.json"
+    target.write_text("{}")
+    target.chmod(0o444)
+    code, out, err = run(capsys, "new", "superpod", *BASE, "-o", str(target))
+    _one_clean_line(code, out, err)
+    assert f"-o {target}: is read-only" in err
+    assert target.read_text() == "{}"
