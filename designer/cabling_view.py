@@ -305,9 +305,9 @@ def devices_in_rack(analysis: Analysis, catalog: Catalog, rack_id: str) -> list[
 class Route:
     """The plan view of the run between the selection's rack and one far rack, as the length rule takes it.
 
-    ``points`` are in plan millimetres: every point but the last in ``hall``'s plane, the
-    last in ``far_hall``'s (the same hall but for a run between halls). ``medium`` is the
-    medium most of its ``links`` use.
+    ``points`` are in plan millimetres: the points before ``far_from`` in ``hall``'s plane, the
+    rest in ``far_hall``'s (the same hall but for a run between halls, which goes out by its
+    room's cable entry and in by the far room's). ``medium`` is the medium most of its ``links`` use.
     """
 
     far_rack: str
@@ -316,6 +316,8 @@ class Route:
     hall: str
     far_hall: str
     points: tuple[tuple[float, float], ...]
+    #: index of the first point in ``far_hall``'s plane
+    far_from: int = -1
 
 
 def _corner(x0: float, y0: float, x1: float, y1: float, rotation: float) -> tuple[float, float]:
@@ -351,16 +353,34 @@ def route_points(analysis: Analysis, rows: LinkRows) -> list[Route]:
     x0, y0 = float(inv.rack_x[r0]), float(inv.rack_y[r0])
     rotation = analysis.project.racks[r0].rotation if analysis.project is not None else 0.0
     out = []
+    sites = inv.sites
     for r, links, c in zip(racks.tolist(), n.tolist(), common.tolist()):
         x1, y1 = float(inv.rack_x[r]), float(inv.rack_y[r])
-        pts = [(x0, y0)]
-        corner = _corner(x0, y0, x1, y1, rotation)
-        if corner != (x0, y0) and corner != (x1, y1):
-            pts.append(corner)
-        pts.append((x1, y1))
+        if sites is not None and sites.hall[r] != sites.hall[r0]:
+            pts, far_from = _between_rooms(sites, r0, r)
+        else:
+            pts = [(x0, y0)]
+            corner = _corner(x0, y0, x1, y1, rotation)
+            if corner != (x0, y0) and corner != (x1, y1):
+                pts.append(corner)
+            pts.append((x1, y1))
+            far_from = len(pts) - 1
         out.append(Route(inv.rack_ids[r], MEDIUM_KEYS[c], int(links), inv.rack_halls[r0], inv.rack_halls[r],
-                         tuple(pts)))
+                         tuple(pts), far_from))
     return out
+
+
+def _between_rooms(sites, ra: int, rb: int) -> tuple[list[tuple[float, float]], int]:
+    """A run between rooms as the length rule takes it: along the near room's trays to its entry, along the
+    corridor to the far room's entry (one turn), in to the far rack. The points after the near entry are in
+    the far room's plane."""
+    (xa, ya), (ea_x, ea_y), (eb_x, eb_y), (xb, yb) = sites.route_points(ra, rb)
+    ha, hb = int(sites.hall[ra]), int(sites.hall[rb])
+    # the corridor turns at the far entry's x, at the near entry's y as the far room's plane has it
+    turn_y = float(sites.site_y[ha] - sites.site_y[hb] + eb_y)
+    near = [(xa, ya), (ea_x, ya), (ea_x, ea_y)]
+    far = [(eb_x, turn_y), (eb_x, eb_y), (xb, eb_y), (xb, yb)]
+    return near + far, len(near)
 
 
 # ---- the whole design -----------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from .quote_settings import QuoteSettings
 from .settings import Settings
 
 FACES = ("front", "rear")
+HALL_KINDS = ("data", "network")
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,6 +40,13 @@ class Hall:
     rack_power_limit_kw: float | None = None
     #: The power chain above the racks, the air and water classes, the floor tiles (:mod:`designer.facility`).
     facility: Facility = NO_FACILITY
+    #: The building the hall stands in, by name ("" : the site has one building, or none is stated).
+    building: str = ""
+    #: Where the hall's (0, 0) lies on the site plan, mm; None: beside the hall before it (:mod:`designer.site`).
+    site_origin: tuple[float, float] | None = None
+    #: What the room is for: a data hall ("data") or a building's network room ("network"), which holds the
+    #: fabric's upper tier and the site's shared networks.
+    kind: str = "data"
 
     @property
     def label(self) -> str:

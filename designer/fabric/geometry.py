@@ -15,6 +15,7 @@ import numpy as np
 from catalog import Catalog
 
 from ..model import Project
+from ..site import RackSites
 from .media import Cage, cage_of
 
 U_MM = 44.45
@@ -84,6 +85,8 @@ class Inventory:
     planes: int = 1
     #: the sized node type's compute-port speed as its NIC has it (each plane takes 1/planes of it), Gb/s
     node_port_gbps: float = 0.0
+    #: where the racks stand on the site, for runs between rooms
+    sites: RackSites | None = None
 
 
 #: Names of Ethernet switches that serve another network: never taken for compute-fabric switches.
@@ -244,7 +247,7 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
         notes.append(f"several compute-fabric switch models; sized with {switch_type}")
     return Inventory(dev, ids, halls, np.asarray(xs, float), np.asarray(ys, float), np.asarray(tops, float),
                      nodes, rails, node_type, cage_ports, su_nodes, gpn, reserved, switches, switch_type, notes,
-                     technology, planes, node_gbps)
+                     technology, planes, node_gbps, RackSites.of(project))
 
 
 def placed_technology(project: Project, catalog: Catalog) -> tuple[str, int] | None:
@@ -331,14 +334,15 @@ def cable_lengths_m(inv: Inventory, a: np.ndarray, b: np.ndarray) -> np.ndarray:
     """Cable length in metres between devices ``a`` and ``b`` (before rounding to orderable lengths)."""
     rack = np.asarray(inv.devices.rack, dtype=np.int64)
     z = np.asarray(inv.devices.z_mm, dtype=float)
-    return run_lengths_m(inv.rack_x, inv.rack_y, inv.rack_top, rack[a], z[a], rack[b], z[b])
+    return run_lengths_m(inv.sites, inv.rack_top, rack[a], z[a], rack[b], z[b])
 
 
-def run_lengths_m(rack_x: np.ndarray, rack_y: np.ndarray, rack_top: np.ndarray, ra: np.ndarray, za: np.ndarray,
+def run_lengths_m(sites: RackSites, rack_top: np.ndarray, ra: np.ndarray, za: np.ndarray,
                   rb: np.ndarray, zb: np.ndarray) -> np.ndarray:
     """Metres of cable between ports at heights ``za``/``zb`` (mm) in racks ``ra``/``rb``: the tray rule every
-    fabric's cabling shares (up to the tray, along it, down, with slack; straight within one rack)."""
-    horizontal = np.abs(rack_x[ra] - rack_x[rb]) + np.abs(rack_y[ra] - rack_y[rb])
+    fabric's cabling shares (up to the tray, along it, down, with slack; straight within one rack). Between
+    rooms the tray run goes by the rooms' cable entries (:class:`designer.site.RackSites`)."""
+    horizontal = sites.horizontal_mm(ra, rb)
     drops = (rack_top[ra] - za) + (rack_top[rb] - zb) + 2 * TRAY_ABOVE_RACK_MM
     run = horizontal + drops
     tray = run + np.maximum(SLACK_MIN_MM, SLACK_FRACTION * run)

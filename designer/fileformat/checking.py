@@ -13,7 +13,7 @@ from catalog import Catalog
 
 from ..bounds import HALL_BOUNDS, RACK_LIMIT_KW, WORKLOAD_MAX, id_key
 from ..facility import NO_FACILITY, FacilityError, facility_from_json
-from ..model import FACES, FloorDevice, Hall, MountedDevice, Project, Rack
+from ..model import FACES, HALL_KINDS, FloorDevice, Hall, MountedDevice, Project, Rack
 from ..quote_settings import QuoteError, quote_from_json
 from ..settings import SettingsError, settings_from_json
 from ..rules import span_problem
@@ -55,7 +55,7 @@ class _Reader(PlainRacks, ValueChecks):
     def hall(self, d: Any, where: str, seen: dict[str, str]) -> Hall:
         self.obj(d, where, ("id", "name", "outline"),
                  ("tile_mm", "power_capacity_kw", "cooling_capacity_kw", "liquid_cooling_capacity_kw",
-                  "floor_rating_kg_m2", "rack_power_limit_kw", "facility"))
+                  "floor_rating_kg_m2", "rack_power_limit_kw", "facility", "building", "site_origin", "kind"))
         outline = d["outline"]
         if not isinstance(outline, list) or len(outline) < 3:
             raise ProjectFileError(f"{where}.outline", "needs at least 3 corners [x, y] in mm")
@@ -74,9 +74,19 @@ class _Reader(PlainRacks, ValueChecks):
             except FacilityError as exc:
                 path, _, reason = str(exc).partition(": ")
                 raise ProjectFileError(path, reason) from None
+        origin = d.get("site_origin")
+        if origin is not None:
+            if not isinstance(origin, list) or len(origin) != 2:
+                raise ProjectFileError(f"{where}.site_origin", f"must be [x, y] in mm, got {origin!r}")
+            origin = (self.coordinate(origin[0], f"{where}.site_origin[0]"),
+                      self.coordinate(origin[1], f"{where}.site_origin[1]"))
+        kind = d.get("kind", "data")
+        if kind not in HALL_KINDS:
+            raise ProjectFileError(f"{where}.kind", f"must be one of {', '.join(HALL_KINDS)}, got {kind!r}")
         return Hall(id=self.ident(d["id"], f"{where}.id", seen), name=self.text(d["name"], f"{where}.name"),
                     outline=tuple(pts),
                     tile_mm=self.number(d.get("tile_mm", 600), f"{where}.tile_mm", 100, 5000), facility=facility,
+                    building=self.text(d.get("building", ""), f"{where}.building"), site_origin=origin, kind=kind,
                     **opt)
 
     def mounted(self, d: Any, where: str, rack_id: str, units: int, seen: set[str],

@@ -6,7 +6,7 @@ from typing import Callable
 from ..settings import Settings
 from .errors import ProjectFileError
 
-FORMAT_VERSION = 5
+FORMAT_VERSION = 6
 
 #: ``MIGRATIONS[n]`` turns a version-n document into version n+1.
 MIGRATIONS: dict[int, Callable[[dict], dict]] = {}
@@ -58,6 +58,17 @@ def _versions_optional(doc: dict) -> dict:
     ``catalog_version``).
 
     A version-4 file does not say, and nothing else changed: the document is unchanged.
+    """
+    return doc
+
+
+@migration(5)
+def _sites_optional(doc: dict) -> dict:
+    """Version 6 halls may say which building they stand in, where they lie on the site plan
+    (``building``, ``site_origin``) and whether they are a network room (``kind``).
+
+    A version-5 file states none: its halls stand side by side as the plan always drew them, all data
+    halls, so the document is unchanged.
     """
     return doc
 

@@ -43,6 +43,11 @@ def to_dict(project: Project, catalog: Catalog | None = None) -> dict:
             opt(d, key, getattr(h, key))
         if h.facility != NO_FACILITY:
             d["facility"] = h.facility.to_json()
+        opt(d, "building", h.building)
+        if h.site_origin is not None:
+            d["site_origin"] = [_num(h.site_origin[0]), _num(h.site_origin[1])]
+        if h.kind != "data":
+            d["kind"] = h.kind
         halls.append(d)
     racks = []
     for r in project.racks:

@@ -57,6 +57,7 @@ import numpy as np
 from catalog import Catalog
 
 from ..fabric.geometry import U_MM, natural_key, run_lengths_m
+from ..site import RackSites
 from ..fabric.media import parts_table
 from ..fabric.wiring import port_name
 from ..model import Project
@@ -575,7 +576,7 @@ def management_links(project: Project, catalog: Catalog) -> ManagementLinks:
     floats = {4, 5, 10, 11}
     arr = [np.asarray(c, dtype=np.int64 if i in ints else float if i in floats else object)
            for i, c in enumerate(cols)]
-    route = run_lengths_m(b.rack_x, b.rack_y, walk.tops, arr[3], arr[4], arr[9], arr[10]) if len(net) \
+    route = run_lengths_m(RackSites.of(project), walk.tops, arr[3], arr[4], arr[9], arr[10]) if len(net) \
         else np.zeros(0)
     speed = np.minimum(arr[5], arr[11]) if len(net) else np.zeros(0)
     medium, cable, length, too_long = choose_media(catalog, speed, route)

@@ -58,7 +58,7 @@ def test_a_saved_file_says_which_podplanner_and_which_catalog_wrote_it(tmp_path,
     path = tmp_path / "heads.podplan.json"
     save(_design(before), path, catalog=before)
     doc = json.loads(path.read_text())
-    assert doc["format_version"] == FORMAT_VERSION == 5
+    assert doc["format_version"] == FORMAT_VERSION == 6
     assert doc["app_version"] == __version__
     assert doc["catalog_version"] == before.version
     assert before.version.startswith("2026.12+") and len(before.version.split("+")[1]) == 12

@@ -8,6 +8,7 @@ import numpy as np
 import pytest
 
 from designer.fabric.geometry import U_MM, run_lengths_m
+from designer.site import RackSites
 from designer.fileformat import load
 from designer.management.links import NETWORKS, PATCH_LENGTHS_M, assign_nearest, management_links
 from designer.samples import DGX_B200_SU, GB200_NVL72_SU
@@ -65,8 +66,6 @@ def test_ports_are_unique_and_oob_switches_hold_48(design, catalog, request):
 def test_a_length_is_the_geometrys_route_rounded_up(design, catalog, request):
     project = request.getfixturevalue(design)
     links = management_links(project, catalog)
-    x = np.asarray([r.x for r in project.racks], dtype=float)
-    y = np.asarray([r.y for r in project.racks], dtype=float)
     tops = np.asarray([catalog.get(r.type).height_mm or catalog.get(r.type).rack_units * U_MM + 100.0
                        for r in project.racks])
 
@@ -81,7 +80,7 @@ def test_a_length_is_the_geometrys_route_rounded_up(design, catalog, request):
 
     ra, za = rack_z(links.a_dev)
     rb, zb = rack_z(links.b_dev)
-    np.testing.assert_allclose(links.route_m, run_lengths_m(x, y, tops, ra, za, rb, zb))
+    np.testing.assert_allclose(links.route_m, run_lengths_m(RackSites.of(project), tops, ra, za, rb, zb))
     assert (links.length_m >= links.route_m - 1e-9).all()
     cat6a = links.medium == "cat6a"
     assert set(links.length_m[cat6a].tolist()) <= set(PATCH_LENGTHS_M)

@@ -24,12 +24,12 @@ def test_quote_round_trips_through_the_project_file(catalog):
                           energy_price_per_kwh=0.12)
     again = loads(dumps(project.with_quote(quote)), catalog)
     assert again.quote == quote
-    assert to_dict(again)["format_version"] == FORMAT_VERSION == 5
+    assert to_dict(again)["format_version"] == FORMAT_VERSION == 6
 
 
 def test_default_quote_is_not_written_and_version_2_files_load(catalog):
     doc = sample_doc()
-    assert doc["format_version"] in (2, 3, 4, 5) and "quote" not in doc
+    assert doc["format_version"] in (2, 3, 4, 5, 6) and "quote" not in doc
     doc["format_version"] = 2
     project = loads(json.dumps(doc), catalog)
     assert project.quote == QuoteSettings() and "quote" not in to_dict(project)

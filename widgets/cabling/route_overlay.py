@@ -46,8 +46,8 @@ class RouteOverlay:
         self.routes = route_points(analysis, rows)
         offsets = self.scene.hall_offsets
         zero = QPointF(0, 0)
-        item.set_routes([(r.medium, polygon(r.points, offsets.get(r.hall, zero), offsets.get(r.far_hall, zero)))
-                         for r in self.routes])
+        item.set_routes([(r.medium, polygon(r.points, offsets.get(r.hall, zero), offsets.get(r.far_hall, zero),
+                                            r.far_from)) for r in self.routes])
         self._route_of_rack = {r.far_rack: i for i, r in enumerate(self.routes)}
 
     def highlight(self, far_rack: str | None) -> None:

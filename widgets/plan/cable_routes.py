@@ -150,11 +150,15 @@ class CableRoutesItem(QGraphicsItem):
             painter.drawPoint(self._highlight_path.currentPosition())
 
 
-def polygon(points, offset: QPointF | None = None, last_offset: QPointF | None = None) -> QPolygonF:
-    """Plan points (mm) as a scene polygon: ``offset`` added to every point, ``last_offset`` to the last if given."""
+def polygon(points, offset: QPointF | None = None, last_offset: QPointF | None = None,
+            far_from: int = -1) -> QPolygonF:
+    """Plan points (mm) as a scene polygon: ``offset`` added to every point, ``last_offset`` (if given) instead to
+    the points from ``far_from`` on (the last one by default): those in another hall's plane."""
     offset = offset if offset is not None else QPointF(0, 0)
     pts = [QPointF(x + offset.x(), y + offset.y()) for x, y in points]
     if pts and last_offset is not None:
-        x, y = points[-1]
-        pts[-1] = QPointF(x + last_offset.x(), y + last_offset.y())
+        start = far_from % len(pts) if far_from < 0 else min(far_from, len(pts) - 1)
+        for i in range(start, len(pts)):
+            x, y = points[i]
+            pts[i] = QPointF(x + last_offset.x(), y + last_offset.y())
     return QPolygonF(pts)

@@ -42,6 +42,7 @@ from designer.commands import Change, Document
 from designer.formatting import number, quantity
 from designer.model import Project
 from designer.placement import floor_footprint, rack_size
+from designer.site import hall_origins
 
 from ..app import style
 from .canvas_tools import CanvasTools
@@ -52,8 +53,6 @@ from .floor_overview import OverviewLayer
 from .floor_selection import SelectionReport
 from .interactions import MoveSelection, UserInteraction
 
-#: Space left between halls laid out side by side.
-HALL_GAP_MM = 3000.0
 #: A floor unit without a footprint in the catalog is still drawn, as a small square, to be found and moved.
 DEFAULT_FLOOR_UNIT_MM = (600.0, 600.0)
 
@@ -134,11 +133,9 @@ class FloorPlanScene(QGraphicsScene):
             self._roles.clear(), self._floor_kinds.clear()
             self.clearance.add_items()
             self._halls_rect = QRectF()
-            cursor = None
-            for hall in project.halls:
+            for hall, (ox, oy) in zip(project.halls, hall_origins(project.halls)):
                 x0, y0, x1, y1 = hall.bounds
-                offset = QPointF(0, 0) if cursor is None else QPointF(cursor - x0, 0)
-                cursor = x1 + offset.x() + HALL_GAP_MM
+                offset = QPointF(ox, oy)
                 self.hall_offsets[hall.id] = offset
                 item = HallItem(hall.id, hall.outline, hall.tile_mm)
                 item.setPos(offset)
