@@ -40,7 +40,9 @@ def su_network_items(net: NetworkPlan, profile: SystemProfile, sus: int, ufm_in_
                         (f"spine{key}{i + 1}", tree.switch, f"spine-{tag}{i + 1:0{width}d}", "rear"))
                 first_spine += spines
     if net.storage is not None:
-        spread = _spread(net.storage.leaf - net.storage_appliance_leaves, sus)
+        # the extra leaves interleaved over the SUs, not all in the first ones: the storage fabric deals each hall's
+        # nodes over its own leaves on a site, so every hall needs its share
+        spread = _interleaved(net.storage.leaf - net.storage_appliance_leaves, sus)
         first = 0
         for su in range(sus):
             for k in range(spread[su]):
@@ -77,6 +79,11 @@ def _spread(total: int, parts: int) -> list[int]:
     """``total`` split over ``parts`` as evenly as whole numbers allow, earlier parts first."""
     base, extra = divmod(total, parts)
     return [base + (1 if i < extra else 0) for i in range(parts)]
+
+
+def _interleaved(total: int, parts: int) -> list[int]:
+    """``total`` split over ``parts`` as evenly as whole numbers allow, the larger parts spread out among the rest."""
+    return [(i + 1) * total // parts - i * total // parts for i in range(parts)]
 
 
 def central_items(net: NetworkPlan, ufm_in_band: bool = False) -> dict[str, list]:

@@ -35,14 +35,23 @@ import numpy as np
 from catalog import Catalog, DeviceType, PortGroup
 
 from ..fabric.geometry import U_MM, natural_key, run_lengths_m
+from ..site import RackSites
 from ..model import Project
 
 FIBRE = "fiber-mpo12-mmf"
 SPLITTER = "fiber-mpo12-mmf-splitter"
 SMF = "fiber-mpo12-smf"
-#: switch-side modules by (media, MPO ports per cage)
+#: duplex LC single-mode fibre, for FR optics (a run between buildings)
+LC_SMF = "fiber-lc-smf"
+#: How a run between switches is carried, by reach, shortest first: multimode SR, single-mode DR at 100 m and at
+#: 500 m (MPO), single-mode FR to 2 km (duplex LC); each class's fibre.
+MEDIA_CLASSES = ("mmf", "smf", "smf-500", "fr")
+CLASS_FIBRE = (FIBRE, SMF, SMF, LC_SMF)
+#: switch-side modules by (media class, MPO ports per cage); "" where the catalog has no such part
 SWITCH_MODULES = {("mmf", 2): "osfp-800g-2xsr4", ("mmf", 1): "osfp-400g-sr4",
-                  ("smf", 2): "osfp-800g-2xdr4", ("smf", 1): "osfp-400g-dr4"}
+                  ("smf", 2): "osfp-800g-2xdr4", ("smf", 1): "osfp-400g-dr4",
+                  ("smf-500", 2): "osfp-800g-2xdr4-500m", ("smf-500", 1): "",
+                  ("fr", 2): "osfp-800g-2xfr4", ("fr", 1): ""}
 #: node-side module by (cage, ports per cage): one module per cage
 NODE_MODULES = {("QSFP112", 1): "qsfp112-400g-sr4", ("OSFP", 1): "osfp-400g-sr4", ("OSFP", 2): "osfp-800g-2xsr4-flat"}
 TWIN_NODE_MODULE = NODE_MODULES[("OSFP", 2)]
@@ -89,7 +98,9 @@ class _Tier:
     per_cage: np.ndarray
     port_gbps: np.ndarray
     used: np.ndarray  # MPO ports carrying links
-    smf: np.ndarray  # of which single-mode (a run past multimode reach)
+    #: of which in each media class past multimode (columns: MEDIA_CLASSES; the first stays 0, the rest of
+    #: ``used`` is multimode)
+    smf: np.ndarray
     #: Gb/s of the clients' (nodes') and the storage appliances' ports on each leaf, and its links to the tier above
     client_gbps: np.ndarray = None
     server_gbps: np.ndarray = None
@@ -109,7 +120,8 @@ class _Tier:
         col = [np.array([r[i] for r in rows], dtype=float) for i in range(1, 6)]
         n = len(rows)
         return cls([r[0] for r in rows], col[0].astype(np.int64), col[1], col[2].astype(np.int64),
-                   col[3].astype(np.int64), col[4], np.zeros(n, dtype=np.int64), np.zeros(n, dtype=np.int64),
+                   col[3].astype(np.int64), col[4], np.zeros(n, dtype=np.int64),
+                   np.zeros((n, len(MEDIA_CLASSES)), dtype=np.int64),
                    refs=[(r[1], r[6]) for r in rows])
 
     def __len__(self) -> int:
@@ -257,15 +269,23 @@ class _Lengths:
     """Orderable lengths of runs between two ends (the compute fabric's tray rule, dcim reference §3.4)."""
 
     def __init__(self, project: Project, tops: np.ndarray, catalog: Catalog):
-        self.x = np.array([r.x for r in project.racks], dtype=float)
-        self.y = np.array([r.y for r in project.racks], dtype=float)
+        self.sites = RackSites.of(project)
         self.tops = tops
         self.catalog = catalog
         self.too_long = 0
         self.mmf_reach = catalog.get(FIBRE).reach_m or 50.0
+        #: the longest run of each media class past multimode: its module's reach, then its fibre's
+        self.reaches = (self.mmf_reach, float(catalog.get(SWITCH_MODULES["smf", 2]).reach_m or 100.0),
+                        float(catalog.get(SMF).reach_m or 500.0), float(catalog.get(LC_SMF).reach_m or 2000.0))
+
+    def classes(self, metres: np.ndarray) -> np.ndarray:
+        """Each run's media class (an index into MEDIA_CLASSES): the shortest-reach class that reaches it; a run
+        past every reach takes the longest class (and is counted too long when its fibre is ordered)."""
+        return np.minimum(np.searchsorted(np.asarray(self.reaches[:-1]), metres - 1e-9, side="left"),
+                          len(MEDIA_CLASSES) - 1)
 
     def metres(self, ra: np.ndarray, za: np.ndarray, rb: np.ndarray, zb: np.ndarray) -> np.ndarray:
-        return run_lengths_m(self.x, self.y, self.tops, ra, za, rb, zb)
+        return run_lengths_m(self.sites, self.tops, ra, za, rb, zb)
 
     def orderable(self, cable: str, metres: np.ndarray) -> tuple[np.ndarray, int]:
         """Each run rounded up to the cable's shortest orderable length (the longest when none reaches), and how
@@ -296,7 +316,7 @@ def server_leaves(server_ports: int, leaves: int, leaf_ports: int) -> int:
 
 
 def _deal(serves: np.ndarray, n_leaves: int, leaf_ports: int, row: np.ndarray | None = None,
-          rank: np.ndarray | None = None) -> np.ndarray:
+          rank: np.ndarray | None = None, halls: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
     """Each port's leaf: the storage appliances' over the last :func:`server_leaves` leaves, the appliances in rack
     order in even blocks, one block a leaf (the generator stands each leaf among its block), an appliance's
     second port on the next leaf, so that its two ports reach two leaves; the clients' ports spread evenly over
@@ -317,6 +337,20 @@ def _deal(serves: np.ndarray, n_leaves: int, leaf_ports: int, row: np.ndarray | 
         leaf[servers] = n_leaves - k + (block + rank[servers]) % k
     clients = np.flatnonzero(~serves)
     spread = n_leaves - k if k and n_leaves >= 11 * k else n_leaves
+    if halls is not None and len(np.unique(halls[0][clients])) > 1:
+        # on a site each hall's clients go to its own leaves (a run between halls is past any multimode reach)
+        port_hall, leaf_hall = halls
+        own = leaf_hall[:spread]
+        for h in np.unique(port_hall[clients]).tolist():
+            mine = clients[port_hall[clients] == h]
+            leaves = np.flatnonzero(own == h)
+            if not len(leaves):  # a room of appliances and management: the leaves it has, else any
+                leaves = np.flatnonzero(leaf_hall == h)
+            if not len(leaves):
+                leaves = np.arange(spread)
+            starts = np.arange(len(leaves), dtype=np.int64) * len(mine) // len(leaves)
+            leaf[mine] = leaves[np.searchsorted(starts, np.arange(len(mine)), side="right") - 1]
+        return leaf
     starts = np.arange(spread, dtype=np.int64) * len(clients) // max(spread, 1)
     leaf[clients] = np.searchsorted(starts, np.arange(len(clients)), side="right") - 1
     return leaf
@@ -328,7 +362,9 @@ def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict
     (a node port at half the switch port's speed or less: the 1:2 splitter is the only one catalogued)."""
     rack, z, speed, serves = ends.arrays()
     n, n_leaves = len(rack), len(leaves)
-    leaf = _deal(serves, n_leaves, int(np.median(leaves.mpo_ports)) if n_leaves else 0, *ends.ranks())
+    hall = lengths.sites.hall
+    leaf = _deal(serves, n_leaves, int(np.median(leaves.mpo_ports)) if n_leaves else 0, *ends.ranks(),
+                 halls=(hall[rack], hall[leaves.rack]) if not lengths.sites.one_room and n_leaves else None)
     leaves.client_gbps += np.bincount(leaf[~serves], weights=speed[~serves], minlength=n_leaves)
     leaves.server_gbps += np.bincount(leaf[serves], weights=speed[serves], minlength=n_leaves)
     per_port = np.where(2 * speed <= leaves.port_gbps[leaf], 2, 1)
@@ -359,7 +395,8 @@ def _uplinks(lower: _Tier, upper: _Tier, lengths: _Lengths, cables: dict[str, Co
              record=None) -> int:
     """Each lower switch's share of the upper tier's down ports (all its ports, half when a tier ``above``
     takes the other half), no more than it has free; the links are dealt to the upper switches in turn, so
-    they fill evenly. A run past the multimode reach goes single-mode, as the compute fabric's does."""
+    they fill evenly. A run past the multimode reach goes single-mode, DR or, between buildings, FR, as the compute
+    fabric's does."""
     if not len(upper) or not len(lower):
         return 0
     share = int((upper.mpo_ports // 2 if above else upper.mpo_ports).sum()) // len(lower)
@@ -368,16 +405,18 @@ def _uplinks(lower: _Tier, upper: _Tier, lengths: _Lengths, cables: dict[str, Co
     below = np.repeat(np.arange(len(lower)), up)
     far = np.arange(total) % len(upper)
     metres = lengths.metres(lower.rack[below], lower.z[below], upper.rack[far], upper.z[far])
-    smf = metres > lengths.mmf_reach
+    cls = lengths.classes(metres)
+    k = len(MEDIA_CLASSES)
     lower.used += up
     lower.up += up
     upper.used += np.bincount(far, minlength=len(upper))
-    lower.smf += np.bincount(below[smf], minlength=len(lower))
-    upper.smf += np.bincount(far[smf], minlength=len(upper))
-    lengths.add(cables, FIBRE, metres[~smf])
-    lengths.add(cables, SMF, metres[smf])
+    past = cls > 0
+    lower.smf += np.bincount(below[past] * k + cls[past], minlength=len(lower) * k).reshape(len(lower), k)
+    upper.smf += np.bincount(far[past] * k + cls[past], minlength=len(upper) * k).reshape(len(upper), k)
+    for c, fibre in enumerate(CLASS_FIBRE):
+        lengths.add(cables, fibre, metres[cls == c])
     if record is not None:
-        record.uplinks(lower, upper, lengths, below, far, metres, smf)
+        record.uplinks(lower, upper, lengths, below, far, metres, cls)
     return total
 
 
@@ -387,11 +426,12 @@ def _switch_modules(tiers: list[_Tier]) -> Counter:
     for t in tiers:
         twin = t.per_cage == 2
         per = np.where(twin, 2, 1)
-        for media, n in (("mmf", t.used - t.smf), ("smf", t.smf)):
+        for media, n in (("mmf", t.used - t.smf.sum(axis=1)),) + tuple(
+                (m, t.smf[:, c]) for c, m in enumerate(MEDIA_CLASSES) if c):
             cages = -(-n // per)
             for is_twin, key in ((True, 2), (False, 1)):
                 k = int(cages[twin == is_twin].sum())
-                if k:
+                if k and SWITCH_MODULES[media, key]:  # a single-port cage past 100 m has no part: left off
                     out[SWITCH_MODULES[media, key]] += k
     return out
 
@@ -453,7 +493,7 @@ def storage_fabric(project: Project, catalog: Catalog, record=None) -> StorageFa
     uplinks += _uplinks(spines, cores, lengths, cables, above=False, record=record)
     switch_cages = _switch_modules([leaves, spines, cores])
     node_side = _node_modules(ends)
-    smf = sum(cables.get(SMF, Counter()).values())
+    smf = sum(cables.get(SMF, Counter()).values()) + sum(cables.get(LC_SMF, Counter()).values())
     notes = []
     unmatched = ends.modules()[""]
     if unmatched:

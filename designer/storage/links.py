@@ -28,7 +28,7 @@ from catalog import Catalog
 from ..fabric.media import CAGE_KEY
 from ..fabric.wiring import port_name
 from ..model import Project
-from .fabric import FIBRE, SMF, SPLITTER, SWITCH_MODULES, TIERS, StorageFabric, storage_fabric
+from .fabric import CLASS_FIBRE, FIBRE, MEDIA_CLASSES, SPLITTER, SWITCH_MODULES, TIERS, StorageFabric, storage_fabric
 
 #: the links' tiers, as the compute fabric names its own
 LINK_TIERS = ("node-leaf", "leaf-spine", "spine-core")
@@ -46,7 +46,7 @@ class StorageLinks:
     a_port: np.ndarray
     b_dev: np.ndarray
     b_port: np.ndarray
-    medium: np.ndarray  # "mmf" or "smf"
+    medium: np.ndarray  # "mmf" or "smf" (DR or FR)
     cable: np.ndarray  # catalog id of the fibre
     length_m: np.ndarray  # orderable length
     owner: np.ndarray  # True on the link that counts the physical cable
@@ -101,10 +101,10 @@ class _Recorder:
         self.tiers[name] = tier
         return np.asarray([self._device(r, d) for r, d in tier.refs], dtype=np.int64)
 
-    def _units(self, tier: str, switch: np.ndarray, smf: np.ndarray) -> np.ndarray:
+    def _units(self, tier: str, switch: np.ndarray, cls: np.ndarray) -> np.ndarray:
         """New port-holding units on a tier's switches, in order; their ids."""
         start = self.n_units[tier]
-        self.units[tier].append((switch, smf))
+        self.units[tier].append((switch, cls))
         self.n_units[tier] += len(switch)
         return start + np.arange(len(switch), dtype=np.int64)
 
@@ -142,7 +142,7 @@ class _Recorder:
             if sel.any():
                 lengths_of[sel] = lengths.orderable(cid, run[sel])[0]
         # each fibre holds one leaf port; the ports of a leaf in the order of its fibres (rack order)
-        units = self._units("leaf", cable_leaf, np.zeros(len(cable_leaf), dtype=bool))
+        units = self._units("leaf", cable_leaf, np.zeros(len(cable_leaf), dtype=np.int64))
         owner = np.zeros(n, dtype=bool)
         owner[np.unique(cable, return_index=True)[1]] = True
         self.parts.append({
@@ -152,21 +152,23 @@ class _Recorder:
             "cable": fibre[cable], "length_m": lengths_of[cable], "owner": owner,
             "a_transceiver": np.asarray(module, dtype=object), "a_cage": np.asarray(cage, dtype=np.int64)})
 
-    def uplinks(self, lower, upper, lengths, below, far, metres, smf) -> None:
+    def uplinks(self, lower, upper, lengths, below, far, metres, cls) -> None:
         names = {id(t): name for name, t in self.tiers.items()}
         low = names.get(id(lower)) or "spine"
         high = "spine" if low == "leaf" else "core"
         low_dev, high_dev = self._switches(low, lower), self._switches(high, upper)
         n = len(below)
         length = np.zeros(n)
-        for cid, sel in ((FIBRE, ~smf), (SMF, smf)):
+        for c, cid in enumerate(CLASS_FIBRE):
+            sel = cls == c
             if sel.any():
                 length[sel] = lengths.orderable(cid, metres[sel])[0]
         self.parts.append({
             "tier": np.full(n, TIERS.index(high), dtype=np.int64),
-            "a_dev": low_dev[below], "a_unit": (low, self._units(low, below, smf), np.full(n, -1)),
-            "b_dev": high_dev[far], "b_unit": (high, self._units(high, far, smf), np.full(n, -1)),
-            "medium": np.where(smf, "smf", "mmf").astype(object), "cable": np.where(smf, SMF, FIBRE).astype(object),
+            "a_dev": low_dev[below], "a_unit": (low, self._units(low, below, cls), np.full(n, -1)),
+            "b_dev": high_dev[far], "b_unit": (high, self._units(high, far, cls), np.full(n, -1)),
+            "medium": np.where(cls > 0, "smf", "mmf").astype(object),
+            "cable": np.asarray(CLASS_FIBRE, dtype=object)[cls],
             "length_m": length, "owner": np.ones(n, dtype=bool)})
 
     def _ports(self, tier: str, dev: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -174,23 +176,26 @@ class _Recorder:
         order, single-mode ones the ports from the next free cage on."""
         t = self.tiers[tier]
         sw = np.concatenate([s for s, _ in self.units[tier]])
-        smf = np.concatenate([m for _, m in self.units[tier]]).astype(np.int64)
+        cls = np.concatenate([m for _, m in self.units[tier]]).astype(np.int64)
+        k = len(MEDIA_CLASSES)
         per = np.where(t.per_cage == 2, 2, 1)
-        order = np.lexsort((np.arange(len(sw)), smf, sw))
-        group = sw[order] * 2 + smf[order]
+        order = np.lexsort((np.arange(len(sw)), cls, sw))
+        group = sw[order] * k + cls[order]
         rank = np.arange(len(sw)) - np.searchsorted(group, group, side="left")
-        mmf = np.bincount(sw[smf == 0], minlength=len(t))
-        base = -(-mmf // per) * per
+        # each class from the next free cage after the classes before it
+        counts = np.bincount(sw * k + cls, minlength=len(t) * k).reshape(len(t), k)
+        cages = -(-counts // per[:, None]) * per[:, None]
+        base = np.concatenate([np.zeros((len(t), 1), dtype=np.int64), np.cumsum(cages, axis=1)[:, :-1]], axis=1)
         port = np.empty(len(sw), dtype=np.int64)
-        port[order] = rank + smf[order] * base[sw[order]]
+        port[order] = rank + base[sw[order], cls[order]]
         names = np.empty(len(sw), dtype=object)
         top = int(port.max()) + 1 if len(port) else 0
         for p in np.unique(per[sw]).tolist():
             table = np.asarray([port_name(p, q) for q in range(top)], dtype=object)
             sel = per[sw] == p
             names[sel] = table[port[sel]]
-        kinds = np.asarray([SWITCH_MODULES[m, p] for m in ("mmf", "smf") for p in (1, 2)], dtype=object)
-        module = kinds[smf * 2 + per[sw] - 1]
+        kinds = np.asarray([SWITCH_MODULES[m, p] for m in MEDIA_CLASSES for p in (1, 2)], dtype=object)
+        module = kinds[cls * 2 + per[sw] - 1]
         return names, module, dev[sw] * CAGE_KEY + port // per[sw]
 
     def links(self) -> StorageLinks:

@@ -88,7 +88,8 @@ def test_a_leaf_without_spines_has_no_uplinks(catalog):
 
 
 def test_a_three_tier_storage_fabric_cables_its_cores_and_goes_single_mode_past_reach(catalog):
-    project = generate(SuperpodSpec(system="dgx-b200", sus=64), catalog).project
+    # in one hall (unasked, 32 MW of air-cooled DGX is a site of two)
+    project = generate(SuperpodSpec(system="dgx-b200", sus=64, hall_power_kw=40_000), catalog).project
     s = storage_fabric(project, catalog)
     # the RA's rule (DGX ports at 4:3, storage devices at 1:1): (4,094 x 7/4 + 2 x 84) / 64 = 115 leaves, in 4
     # pods of 32 leaves; 28 uplinks a leaf, so 28 spines a pod, and 112 spines' upper halves on 56 cores
