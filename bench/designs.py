@@ -1,22 +1,18 @@
 """Large designs for the benchmarks (100,000 GPUs and more), drawn by the SuperPOD generator.
 
-The compute fabric is QM9700 while three tiers of it reach the endpoints (65,536
-at 8 rails) and Quantum-X800 Q3400 beyond, which is what the generator itself
-proposes for a larger target.
+Each is what ``new superpod`` builds for the target: the system's own switch, and
+past 65,536 endpoints of QM9700 the campus ratio above the pods, in as many halls
+as the power blocks need.
 """
 from __future__ import annotations
 
 from catalog import default_catalog
-from designer.generate import GenerateError, SuperpodSpec, generate
+from designer.generate import SuperpodSpec, generate
 from designer.model import Project
 
 
 def generated(system: str, gpus: int) -> Project:
-    catalog = default_catalog()
-    try:
-        return generate(SuperpodSpec(system=system, gpus=gpus), catalog).project
-    except GenerateError:
-        return generate(SuperpodSpec(system=system, gpus=gpus, switch="q3400"), catalog).project
+    return generate(SuperpodSpec(system=system, gpus=gpus), default_catalog()).project
 
 
 def dgx_b200_project(gpus: int = 100_000) -> Project:

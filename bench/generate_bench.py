@@ -27,7 +27,7 @@ def bench() -> dict:
 
     catalog = default_catalog()
     out = {}
-    for key, spec in (("generate_100k_s", SuperpodSpec(system="dgx-b200", gpus=100_000, switch="q3400")),
+    for key, spec in (("generate_100k_s", SuperpodSpec(system="dgx-b200", gpus=100_000)),
                       ("generate_100k_nvl72_s", SuperpodSpec(system="gb200-nvl72", gpus=100_000, switch="q3400")),
                       # the current generation on its own RA's switch (Q3400 by default): same budget
                       ("generate_100k_b300_s", SuperpodSpec(system="dgx-b300", gpus=100_000)),

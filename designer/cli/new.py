@@ -49,17 +49,23 @@ def add_parser(subparsers) -> None:
     s.add_argument("--nodes-per-rack", metavar="N", help="DGX per rack (default: as many as the rack power allows)")
     s.add_argument("--rails", metavar="R", help="compute-fabric rails per node (default: the system's NIC count)")
     s.add_argument("--oversubscription", metavar="X", default="1", help="leaf down:up ratio (default: 1, non-blocking)")
-    s.add_argument("--core-oversubscription", metavar="X", default="1",
+    s.add_argument("--core-oversubscription", metavar="X",
                    help="spine down:up ratio above the pod of a three-tier compute fabric (Meta's 24K RoCE "
-                        "cluster: 7); fewer spine uplinks and cores (default: 1)")
+                        "cluster: 7); fewer spine uplinks and cores (default: 1; where three tiers at 1 do not reach "
+                        "the GPUs, Meta's 2.8 across buildings, then 7)")
     s.add_argument("--tiers", default="auto", choices=("auto", "2", "3"), help="compute-fabric tiers (default: auto)")
     s.add_argument("--networks", metavar="LIST", default=",".join(NETWORKS),
                    help=f"networks to build, comma-separated (default: {','.join(NETWORKS)})")
     s.add_argument("--hall", metavar="WxD", default="fit", help="hall width x depth in metres, or fit (default)")
     hall_power = s.add_mutually_exclusive_group()
     hall_power.add_argument("--hall-power-kw", metavar="KW",
-                            help="IT power the hall supplies (default: fitted to the design); its UPS is sized to it")
-    hall_power.add_argument("--hall-mw", metavar="MW", help="the hall's IT power limit in MW (--hall-power-kw in MW)")
+                            help="IT power a hall supplies, its UPS sized to it; a design that needs more is built "
+                                 "as a site of several such halls (default: one hall fitted to the design up to 40 "
+                                 "MW of liquid-cooled or 20 MW of air-cooled systems, halls of that size beyond)")
+    hall_power.add_argument("--hall-mw", metavar="MW", help="a hall's IT power in MW (--hall-power-kw in MW)")
+    s.add_argument("--halls-per-building", metavar="K",
+                   help="data halls to a building on a site of several halls, each building with a network room "
+                        "for the fabric's upper tier (default: 4)")
     s.add_argument("--floor-kg-m2", metavar="N", help="the hall floor's rating, kg/m² (default: 2,500 for rack-scale "
                                                       "and busbar systems, 1,500 otherwise)")
     s.add_argument("--facility-water", metavar="CLASS",
@@ -138,7 +144,7 @@ def spec_from_args(args) -> SuperpodSpec:
         rack_kw=_float(args.rack_kw, "--rack-kw"), nodes_per_rack=_int(args.nodes_per_rack, "--nodes-per-rack"),
         rails=_int(args.rails, "--rails"), oversubscription=_float(args.oversubscription, "--oversubscription"),
         tiers=args.tiers, networks=tuple(args.networks.split(",")), hall=parse_hall(args.hall),
-        hall_power_kw=_hall_kw(args),
+        hall_power_kw=_hall_kw(args), halls_per_building=_int(args.halls_per_building, "--halls-per-building"),
         floor_kg_m2=_positive(args.floor_kg_m2, "--floor-kg-m2", 100_000.0),
         facility_water=args.facility_water,
         altitude_m=0.0 if args.altitude_m is None else _float(args.altitude_m, "--altitude-m"),

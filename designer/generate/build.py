@@ -25,13 +25,16 @@ from ..model import FloorDevice, Hall, MountedDevice, Project
 from ..power import analyze_power
 from ..settings import Settings
 from . import air_handling
-from .facility_sizing import facility_for
+from .facility_sizing import busway_for, facility_for
 from .layout import TILE, Grid, plan_grid, row_places
 from .network_racks import band_places, central_items, su_network_items
-from .networks import NetworkPlan, plan_networks
+from .networks import UFM_PER_FABRIC, NetworkPlan, compute_fabric, plan_networks
 from .phases import phases_of
+from .site import (DEFAULT_HALLS_PER_BUILDING, MAX_HALLS, Room, building_name, hall_block_kw, hall_grid,
+                   longest_upper_run_m, place_room_racks, place_rooms, pod_starts, room_grid, share_upper_tier,
+                   split_halls, su_power_kw, upper_tier_reach_m)
 from .rack_filling import CDU_TYPE, FIRST_U, NETWORK_RACK_KW, RACK_TYPE, RackBuilder, fill_by_power
-from .sizing import nodes_for, rack_density, units_per_su, with_capacities
+from .sizing import mw_text as _mw, nodes_for, rack_density, units_per_su, with_capacities
 from .storage import cluster_note
 from .spec import MAX_PHASES, GenerateError, SuperpodSpec, SystemProfile, check_spec, system_profile, ufm_for
 from .titles import design_description, design_title
@@ -135,15 +138,37 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     ``layout_only`` stops once the floor grid is planned (None when it fits the hall): the quick
     test the nearest-fit search runs before building a candidate.
     """
+    try:
+        return _generate(spec, catalog, with_phases=with_phases, layout_only=layout_only, reach_fallback=True)
+    except OutOfReach as exc:
+        try:  # the system's Ethernet RA, whose 2 x FR4 optics reach 2 km
+            out = _generate(replace(spec, fabric="spectrum-x"), catalog, with_phases=with_phases,
+                            layout_only=layout_only, reach_fallback=False)
+        except GenerateError as other:
+            raise GenerateError(f"{exc}; on Spectrum-X, whose 2 x FR4 optics reach 2 km, it cannot be built either: "
+                                f"{other}") from None
+        if out is not None:
+            out.notes.insert(0, f"built on Spectrum-X Ethernet, not the reference architecture's InfiniBand: {exc}; "
+                                "the Spectrum-X switches' 2 x FR4 optics reach 2 km (ask --fabric infiniband for "
+                                "InfiniBand all the same)")
+        return out
+
+
+def _generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool, layout_only: bool,
+              reach_fallback: bool) -> Generated | None:
+    """:func:`generate`; ``reach_fallback``: a site whose InfiniBand fabric no optic spans raises
+    :class:`OutOfReach` (the fabric was not asked for), to be built on Spectrum-X instead."""
+    reach_fallback = reach_fallback and spec.fabric is None
     spec = check_spec(spec, catalog)
     profile = system_profile(catalog, spec.system, spec.fabric)
+    ufm_ports, reserved_nodes = _ufm_reservation(spec, profile, catalog)
+    sus, units, notes = nodes_for(spec, profile, reserved_nodes)
+    spec = _campus_core(spec, profile, catalog, units * profile.trays, notes)
     settings = Settings(fabric_tiers=spec.tiers, fabric_oversubscription=spec.oversubscription,
                         gpu_power_cap_w=spec.gpu_power_w, fabric_technology=profile.fabric,
                         fabric_planes=spec.planes or 1,
                         fabric_core_oversubscription=spec.core_oversubscription,
                         storage_tier=spec.storage_tier or "auto", storage_capacity_pb=spec.storage_pb)
-    ufm_ports, reserved_nodes = _ufm_reservation(spec, profile, catalog)
-    sus, units, notes = nodes_for(spec, profile, reserved_nodes)
     _check_phases(spec, sus)
     rack_kw, per_rack = rack_density(spec, profile, catalog, settings)
     if profile.systems_per_rack > per_rack and spec.nodes_per_rack is None and spec.rack_kw is None:
@@ -168,6 +193,12 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
     band_groups = [(title, fill_by_power(items, catalog, units_u, seg.limit_kw)) for title, items in central.items()]
     hall_mm = None if spec.hall is None else (spec.hall[0] * 1000, spec.hall[1] * 1000)
     gallery = air_handling.gallery_mm(catalog)
+    halls = _hall_ranges(spec, profile, catalog, net, seg, sus, band_groups, hall_mm, gallery)
+    if len(halls) > 1:
+        if layout_only:
+            return None
+        return _generate_site(spec, catalog, profile, settings, net, seg, sus, units, notes, band_groups, halls,
+                              hall_mm, gallery, rack_kw, reach_fallback)
     grid = plan_grid(seg.mm, sus, sum(len(g) for _, g in band_groups), hall_mm, side_mm=gallery)
     if layout_only:
         return None
@@ -218,15 +249,17 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
 
 
 def _place_scalable_units(b: RackBuilder, grid: Grid, seg: _Segment, profile: SystemProfile, sus: int,
-                          units: int) -> None:
-    """Every SU's compute racks, CDUs and network racks, in its segment of its row pair."""
+                          units: int, first: int = 0, last: int | None = None) -> None:
+    """SUs ``first`` to ``last`` (all by default) of ``sus``: each one's compute racks, CDUs and network racks,
+    in its segment of its row pair of ``grid``, in the builder's hall."""
     catalog, units_u = b.catalog, b.catalog.get(RACK_TYPE).rack_units
     width = max(2, len(str(sus)))
     node_width = max(4, len(str(units)))
     per_rack = seg.per_rack
-    node_no = 0
-    for su in range(sus):
-        pair, k_seg = divmod(su, grid.segments_per_pair)
+    # every SU before the last is whole: the systems numbered before this hall's first SU
+    node_no = first * seg.units
+    for su in range(first, sus if last is None else last):
+        pair, k_seg = divmod(su - first, grid.segments_per_pair)
         x0, y0 = grid.pair_origin(pair)
         x0 += k_seg * grid.segment_mm
         places_a, places_b = row_places(x0, y0, list(seg.widths_a), list(seg.widths_b), f"R{pair + 1:02d}")
@@ -256,7 +289,7 @@ def _place_scalable_units(b: RackBuilder, grid: Grid, seg: _Segment, profile: Sy
         served = tuple(r.id for r in made)
         for c in range(seg.cdus if served else 0):
             place = places_a[c] if c < seg.cdus_a else places_b[c - seg.cdus_a]
-            b.cdus.append(FloorDevice(f"{su_name.lower()}-cdu{c + 1}", CDU_TYPE, "hall-1", place.x, place.y,
+            b.cdus.append(FloorDevice(f"{su_name.lower()}-cdu{c + 1}", CDU_TYPE, b.hall, place.x, place.y,
                                       place.rotation, f"{su_name} CDU-{c + 1}", served))
         # The SU's network racks at the row ends: its leaves (rails split between the rows), storage and
         # out-of-band switches, and in a three-tier fabric its share of its pod's spines.
@@ -280,6 +313,186 @@ def _place_band(b: RackBuilder, grid: Grid, band_groups: list[tuple[str, list]])
             rid = f"{title.lower()}-{n + 1:02d}"
             b.rack(rid, f"{title}-{n + 1:02d}", slots[k], [replace(d, id=f"{rid}-{d.id}") for d in devs])
             k += 1
+
+
+class OutOfReach(GenerateError):
+    """A site whose InfiniBand fabric has runs no optic of its cages spans."""
+
+
+#: Spine down:up ratios above the pod a campus takes when three tiers at 1:1 do not reach its GPUs, the smallest
+#: first: Meta's across buildings (Llama 4 cluster, 1:2.8, hardware-2026.md §5 N20), then its 24K cluster's
+#: aggregation tier (1:7, N18).
+CAMPUS_CORE_RATIOS = (2.8, 7.0)
+
+
+def _campus_core(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, nodes: int,
+                 notes: list[str]) -> SuperpodSpec:
+    """``spec`` with its core oversubscription decided: as asked, else 1:1, else the smallest campus ratio whose three
+    tiers reach the GPUs (said in a note); when none does, the 1:1 fabric's own refusal stands."""
+    if spec.core_oversubscription is not None:
+        return spec
+    ufm = ufm_for(catalog, spec.switch)
+    reserved = sum(g.count for g in catalog.get(ufm).ports if g.role == "fabric") * UFM_PER_FABRIC if ufm else 0
+    one = replace(spec, core_oversubscription=1.0)
+    try:
+        compute_fabric(profile, one, catalog, nodes, reserved)
+        return one
+    except GenerateError as first:
+        for ratio in CAMPUS_CORE_RATIOS:
+            candidate = replace(spec, core_oversubscription=ratio)
+            try:
+                compute_fabric(profile, candidate, catalog, nodes, reserved)
+            except GenerateError:
+                continue
+            notes.append(f"the spines run {ratio:g}:1 above the pods: three tiers of {spec.switch} at 1:1 do not "
+                         f"reach {nodes * (spec.rails or profile.rails):,} fabric ports, and {ratio:g}:1 is the ratio "
+                         f"Meta runs {'across buildings' if ratio < 7 else 'at its aggregation tier'}; ask "
+                         f"--core-oversubscription for another")
+            return candidate
+        raise GenerateError(f"{first}; nor with the spines at {' or '.join(f'{r:g}:1' for r in CAMPUS_CORE_RATIOS)} "
+                            "above the pods") from None
+
+
+def _hall_ranges(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, net: NetworkPlan, seg: _Segment,
+                 sus: int, band_groups: list, hall_mm: tuple[float, float] | None, gallery: float
+                 ) -> list[tuple[int, int]]:
+    """The SU ranges of the design's data halls: one hall while the design fits one hall's power block (and its
+    floor, where a hall size is asked for), else as many as hold it (:mod:`.site`)."""
+    per_su = su_power_kw(seg.network_items, seg.units, profile, catalog)
+    per_su += seg.cdus * (catalog.get(CDU_TYPE).power_max_w or 0.0) / 1000.0  # the SU loop's pumps
+    block = hall_block_kw(spec, profile, catalog)
+    max_sus = int(block // per_su) if per_su > 0 else sus
+    band_kw = sum((catalog.get(d.type).power_max_w or 0.0) / 1000.0 for _, stacks in band_groups
+                  for devs in stacks for d in devs)
+    if sus * per_su + band_kw <= block:  # one hall holds it, its band too
+        return [(0, sus)]
+    if max_sus < 1:
+        raise GenerateError(f"hall power {_mw(block)}, one scalable unit needs {_mw(per_su)} "
+                            f"(+{(per_su - block) / block * 100:.0f} %): no hall of that power holds one", fit=True)
+    if hall_mm is not None:
+        # the most SUs a hall of the asked size holds without a band (fitting is not monotonic: count down)
+        floor_max = 0
+        for n in range(min(max_sus, sus), 0, -1):
+            try:
+                hall_grid(seg.mm, n, hall_mm, gallery)
+            except GenerateError:
+                continue
+            floor_max = n
+            break
+        max_sus = floor_max
+    if spec.phase_sus is not None:
+        raise GenerateError(f"a design of {sus} scalable units needs several halls of at most {max_sus}; phased "
+                            "builds are generated for one hall only: ask for fewer scalable units, or a larger "
+                            "--hall-mw", fit=True)
+    ranges = split_halls(sus, max_sus, pod_starts(net.compute, profile.nodes_per_su, sus))
+    if len(ranges) > MAX_HALLS:
+        raise GenerateError(f"{len(ranges)} halls of at most {max_sus} scalable units are more than {MAX_HALLS}; "
+                            "ask for larger halls (--hall-mw)")
+    return ranges
+
+
+def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile, settings: Settings,
+                   net: NetworkPlan, seg: _Segment, sus: int, units: int, notes: list[str], band_groups: list,
+                   ranges: list[tuple[int, int]], hall_mm: tuple[float, float] | None, gallery: float,
+                   rack_kw: float, reach_fallback: bool = False) -> Generated:
+    """A site of data halls and network rooms in buildings (:mod:`.site`), through the same commands."""
+    per_building = spec.halls_per_building or DEFAULT_HALLS_PER_BUILDING
+    buildings = math.ceil(len(ranges) / per_building)
+    rooms: list[tuple[Room, RackBuilder, Grid]] = []
+    for h, (first, last) in enumerate(ranges):
+        b = RackBuilder(catalog, settings, f"hall-{h + 1}")
+        grid = hall_grid(seg.mm, last - first, hall_mm, gallery)
+        _place_scalable_units(b, grid, seg, profile, sus, units, first, last)
+        rooms.append((Room(b.hall, f"Data hall {h + 1}", h // per_building, "data"), b, grid))
+    numbers: dict[str, int] = {}
+    for k, groups in enumerate(share_upper_tier(band_groups, net.compute, buildings)):
+        if not groups:
+            continue
+        b = RackBuilder(catalog, settings, f"network-{k + 1}")
+        grid = room_grid(sum(len(stacks) for _, stacks in groups))
+        place_room_racks(b, groups, grid, numbers)
+        rooms.append((Room(b.hall, f"Network room {k + 1}", k, "network"), b, grid))
+
+    floor_kg = spec.floor_kg_m2 if spec.floor_kg_m2 is not None else FLOOR_RATING[profile.rack_scale or profile.busbar]
+    rack_limit = None if profile.rack_scale and spec.rack_kw is None else rack_kw
+
+    def hall_of(room: Room, w: float, d: float, origin=None) -> Hall:
+        return Hall(room.id, room.name, ((0.0, 0.0), (w, 0.0), (w, d), (0.0, d)), tile_mm=TILE,
+                    floor_rating_kg_m2=floor_kg, rack_power_limit_kw=rack_limit, building=building_name(room.building),
+                    site_origin=origin, kind=room.kind)
+
+    # the rooms' air heat and airflow, in one analysis of every room, size each room's air handlers
+    draft = Project(settings=settings, halls=tuple(hall_of(r, g.width_mm, g.depth_mm) for r, _, g in rooms),
+                    racks=tuple(x for _, b, _ in rooms for x in b.racks),
+                    floor_devices=tuple(c for _, b, _ in rooms for c in b.cdus))
+    cooling = analyze_cooling(Context.build(draft, catalog)).section
+    by_hall = {c["id"]: c for c in cooling["halls"]}
+    laid: list[Room] = []
+    racks, floor = [], []
+    longer: list[str] = []  # rooms lengthened for their air handlers
+    for room, b, grid in rooms:
+        heat = by_hall[room.id]
+        air = float(heat["air_kw"])
+        stated = hall_mm if room.kind == "data" else None
+        plan = air_handling.plan_room(air_handling.units_needed(air, float(heat["air_cfm"]), catalog),
+                                      (grid.width_mm, grid.depth_mm), stated, air, catalog, room.id)
+        if plan.note:
+            longer.append(room.name)
+        laid.append(replace(room, width_mm=plan.width_mm, depth_mm=plan.depth_mm))
+        racks += [replace(r, x=r.x + plan.dx, y=r.y + plan.dy) for r in b.racks]
+        floor += [replace(c, x=c.x + plan.dx, y=c.y + plan.dy) for c in b.cdus]
+        floor += [replace(u, id=f"{room.id}-{u.id}") for u in plan.units]
+    origins, _ = place_rooms(laid, buildings)
+    if reach_fallback and profile.fabric == "infiniband":
+        longest = longest_upper_run_m(laid, origins, racks, catalog)
+        reach = upper_tier_reach_m(catalog, spec, profile)
+        if longest > reach:
+            raise OutOfReach(f"across this site the InfiniBand fabric's runs to its upper tier would reach about "
+                             f"{longest:,.0f} m, past the {reach:,.0f} m of the longest optic its "
+                             f"{spec.switch} cages take")
+    project = Project(name=spec.name or design_title(profile, sus, units),
+                      description=design_description(profile, sus, units, seg.per_rack, net), settings=settings)
+    try:
+        for room in laid:
+            project, _ = AddHallCommand(hall_of(room, room.width_mm, room.depth_mm, origins[room.id])).apply(
+                project, catalog)
+        project, _ = AddObjectsCommand(racks=tuple(racks), floor_devices=tuple(floor)).apply(project, catalog)
+    except CommandError as exc:
+        raise GenerateError(f"the generated layout breaks a placement rule: {exc}") from None
+
+    ctx = Context.build(project, catalog)
+    power = analyze_power(ctx)
+    busway = busway_for(power, ctx.arrays, settings)
+    liquid_total, air_total = float(cooling["liquid_kw"]), float(cooling["air_kw"])
+    for h, hall in enumerate(project.halls):
+        heat, it = by_hall[hall.id], power.section["halls"][h]["it_max_kw"]
+        liquid, air = float(heat["liquid_kw"]), float(heat["air_kw"])
+        stated = spec if hall.kind == "data" else _fitted(spec)
+        project = with_capacities(project, stated, it, liquid, air, hall=h)
+        facility = facility_for(power, ctx.arrays, liquid, settings, hall_kw=project.halls[h].power_capacity_kw,
+                                water=spec.facility_water, altitude_m=spec.altitude_m, ambient_c=spec.ambient_c,
+                                hall=h, busway=busway)
+        project = project.with_hall(replace(project.halls[h], facility=facility))
+    data_halls = sum(r.kind == "data" for r in laid)
+    block = hall_block_kw(spec, profile, catalog) / 1000
+    most = max(last - first for first, last in ranges)
+    notes.append(f"{data_halls} data halls of at most {most} scalable unit{'s' if most != 1 else ''} in {buildings} "
+                 f"building{'s' if buildings != 1 else ''}, each hall its own power block of {block:,.3g} MW or "
+                 f"less{'' if spec.hall_power_kw is not None else ' (ask --hall-mw for another)'}; the fabric's "
+                 f"upper tier in a network room per building")
+    if longer:
+        notes.append(f"{len(longer)} of the {len(laid)} rooms are deeper than their racks, so that their side walls "
+                     f"hold the air handlers their air heat needs (N+1), a metre of wall for about 60 kW: "
+                     f"{', '.join(longer[:3])}{' …' if len(longer) > 3 else ''}")
+    first = hall_grid(seg.mm, ranges[0][1] - ranges[0][0], hall_mm, gallery)
+    gpus = units * profile.gpus_per_node
+    return Generated(project, spec, profile, net, sus, units, gpus, first, notes, power.it_max_kw, liquid_total,
+                     air_total)
+
+
+def _fitted(spec: SuperpodSpec) -> SuperpodSpec:
+    """A network room's capacities are fitted to it: the hall limits asked for are the data halls'."""
+    return replace(spec, hall_power_kw=None, hall_cooling_kw=None, hall_liquid_kw=None)
 
 
 def nearest_fit(spec: SuperpodSpec, catalog: Catalog) -> Generated | None:

@@ -28,6 +28,7 @@ import numpy as np
 
 from ..facility import Facility
 from ..power.chain import busiest_runs
+from ..power.engine import cooling_equipment_by_hall
 from ..power.derating import generator_factor, ups_factor
 from ..power.feeds import SQRT3
 
@@ -39,13 +40,10 @@ GENERATOR_KW = 1600.0
 GENERATOR_BLOCK_RUNNING = 8
 
 
-def facility_for(power, arrays, liquid_kw: float, settings, *, hall_kw: float | None = None,
-                 water: str | None = None, altitude_m: float = 0.0, ambient_c: float | None = None) -> Facility:
-    """The facility that carries a design, given its power result (``analyze_power``) and arrays; its UPS
-    carries the hall's stated IT power ``hall_kw`` too, ``water`` is the stated facility water class, and the
-    site's ``altitude_m`` and ``ambient_c`` derate the UPS and generators."""
+def busway_for(power, arrays, settings) -> tuple[int, float]:
+    """(runs a side, amps): the fewest busway runs of the smallest size that carry every row of the design."""
     margins = Facility()  # the default design margins
-    power_section, feeds = power.section, power.feeds
+    feeds = power.feeds
     order, row_of = arrays.rows
     in_row = np.bincount(row_of, minlength=len(order))
     place = arrays.places_in_rows
@@ -61,17 +59,40 @@ def facility_for(power, arrays, liquid_kw: float, settings, *, hall_kw: float | 
                 and worst_fail <= SQRT3 * BUSWAY_V * a * settings.power_factor / 1000.0
                 * min(settings.failover_derating, margins.distribution_margin)]
         if fits:
-            amps = fits[0]
-            break
-    per_side = max((sum(r["feeds"][k]["failover_kw"] for r in power_section["rows"]) for k in ("A", "B")),
-                   default=0.0)
+            return runs, fits[0]
+    return runs, amps
+
+
+def facility_for(power, arrays, liquid_kw: float, settings, *, hall_kw: float | None = None,
+                 water: str | None = None, altitude_m: float = 0.0, ambient_c: float | None = None,
+                 hall: int | None = None, busway: tuple[int, float] | None = None) -> Facility:
+    """The facility that carries a design, given its power result (``analyze_power``) and arrays; its UPS
+    carries the hall's stated IT power ``hall_kw`` too, ``water`` is the stated facility water class, and the
+    site's ``altitude_m`` and ``ambient_c`` derate the UPS and generators.
+
+    ``hall``: the index of the one hall of a site to size, from the site's power result (its rows, its IT and
+    its cooling equipment); ``busway``: the site's (runs, amps) when already chosen."""
+    margins = Facility()  # the default design margins
+    power_section = power.section
+    runs, amps = busway if busway is not None else busway_for(power, arrays, settings)
+    rows = power_section["rows"]
+    it_max = power_section["it_max_kw"]
+    on_ups, equipment = power_section.get("cooling_on_ups_kw", 0.0), power_section.get("cooling_equipment_kw", 0.0)
+    if hall is not None:
+        hall_id = power_section["halls"][hall]["id"]
+        rows = [r for r in rows if r["hall"] == hall_id]
+        it_max = power_section["halls"][hall]["it_max_kw"]
+        by_class = cooling_equipment_by_hall(arrays, len(power_section["halls"]))
+        # a new hall's facility keeps the default classes on the UPS, as the analysis then reads them
+        on_ups = float(by_class["cdu"][hall]) * margins.cdu_on_ups + float(by_class["crah"][hall]) * margins.crah_on_ups
+        equipment = float(by_class["cdu"][hall] + by_class["crah"][hall])
+    per_side = max((sum(r["feeds"][k]["failover_kw"] for r in rows) for k in ("A", "B")), default=0.0)
     per_side = max(per_side, hall_kw or 0.0)
-    per_side += power_section.get("cooling_on_ups_kw", 0.0)  # the survivor of 2N carries all the pumps
+    per_side += on_ups  # the survivor of 2N carries all the pumps
     module = UPS_MODULE_KW * ups_factor(altitude_m) * margins.ups_margin
     modules = max(1, math.ceil(per_side / module - 1e-9))
     # the generators carry IT x PUE, or IT and the modelled cooling where that is more, as the analysis checks
-    facility_kw = max(power_section["it_max_kw"] * settings.pue,
-                      power_section["it_max_kw"] + power_section.get("cooling_equipment_kw", 0.0))
+    facility_kw = max(it_max * settings.pue, it_max + equipment)
     unit = GENERATOR_KW * generator_factor(altitude_m, ambient_c) * margins.generator_margin
     running = max(1, math.ceil(facility_kw / unit - 1e-9))
     blocks = math.ceil(running / GENERATOR_BLOCK_RUNNING)

@@ -90,7 +90,8 @@ def _grids(segment_mm: float, su_count: int, band_racks: int, per_pair: int):
     for columns in range(1, pairs + 1):
         if columns > 1 and math.ceil(pairs / columns) == math.ceil(pairs / (columns - 1)):
             continue
-        band_pairs = max(1, math.ceil(band_racks / (2 * columns * row_slots)))
+        # a site's data hall has no band: its upper tier stands in the building's network room
+        band_pairs = max(1, math.ceil(band_racks / (2 * columns * row_slots))) if band_racks else 0
         yield Grid(segment_mm, per_pair, pairs, columns, band_pairs)
 
 

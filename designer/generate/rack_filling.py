@@ -75,9 +75,11 @@ def _pdu_choice(catalog: Catalog, normal_kw: float, failover_kw: float, supplies
 class RackBuilder:
     """Collects racks and CDUs with their places, then hands them to the commands in one step."""
 
-    def __init__(self, catalog: Catalog, settings: Settings):
+    def __init__(self, catalog: Catalog, settings: Settings, hall: str = "hall-1"):
         self.catalog = catalog
         self.settings = settings
+        #: the hall the racks and CDUs are placed in
+        self.hall = hall
         self.racks: list[Rack] = []
         self.cdus: list[FloorDevice] = []
         self._types: dict = {}
@@ -122,7 +124,7 @@ class RackBuilder:
             supplies = (c20, c14)
             devices = devices + _pdus(self.catalog, rid, kw, self._one_feed_kw(devices), supplies, self.settings,
                                       self._pdu_memo)
-        rack = Rack(rid, name, "hall-1", RACK_TYPE, place.x, place.y, place.rotation, place.row, tuple(devices))
+        rack = Rack(rid, name, self.hall, RACK_TYPE, place.x, place.y, place.rotation, place.row, tuple(devices))
         self.racks.append(rack)
         return rack
 

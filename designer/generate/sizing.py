@@ -93,8 +93,9 @@ def rack_density(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, s
     return rack_kw, per_rack
 
 
-def with_capacities(project: Project, spec: SuperpodSpec, it_max: float, liquid: float, air: float) -> Project:
-    """The hall's power and cooling: as given (refused when the design needs more), or fitted to it."""
+def with_capacities(project: Project, spec: SuperpodSpec, it_max: float, liquid: float, air: float,
+                    hall: int = 0) -> Project:
+    """Hall ``hall``'s power and cooling: as given (refused when its racks need more), or fitted to them."""
     short = []
     for given, need, what in ((spec.hall_power_kw, it_max, "hall power"),
                               (spec.hall_cooling_kw, air, "hall air cooling"),
@@ -108,12 +109,16 @@ def with_capacities(project: Project, spec: SuperpodSpec, it_max: float, liquid:
     def fit(need: float) -> float | None:
         return math.ceil(need * FIT_MARGIN / 100.0) * 100.0 if need > 0 else None
 
-    hall = project.halls[0]
-    hall = replace(hall,
+    hall = replace(project.halls[hall],
                    power_capacity_kw=spec.hall_power_kw if spec.hall_power_kw is not None else fit(it_max),
                    cooling_capacity_kw=spec.hall_cooling_kw if spec.hall_cooling_kw is not None else fit(air),
                    liquid_cooling_capacity_kw=spec.hall_liquid_kw if spec.hall_liquid_kw is not None else fit(liquid))
     return project.with_hall(hall)
+
+
+def mw_text(value_kw: float) -> str:
+    """A power as the generator's messages write it: MW to two decimals from 1 MW, else kW."""
+    return _mw(value_kw)
 
 
 def _mw(value_kw: float) -> str:

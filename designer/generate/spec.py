@@ -102,6 +102,8 @@ class SuperpodSpec:
     hall_power_kw: float | None = None
     hall_cooling_kw: float | None = None
     hall_liquid_kw: float | None = None
+    #: data halls to a building on a site of several halls; None: the generator's (designer/generate/site.py)
+    halls_per_building: int | None = None
     #: the hall's floor rating, kg/m²; None: the generator's (2,500 for rack-scale and busbar systems, else 1,500)
     floor_kg_m2: float | None = None
     #: the hall's facility water: an ASHRAE class W32 / W40 / W45 or "none"; None: W32 where there is liquid heat
@@ -119,8 +121,9 @@ class SuperpodSpec:
     fabric: str | None = None
     #: compute-fabric planes (1 or 2); None: the RA's (2 for Spectrum-X, 1 for InfiniBand and RoCE)
     planes: int | None = None
-    #: down:up ratio at the spines of a three-tier compute fabric, above the pod (Meta's 24K cluster: 7)
-    core_oversubscription: float = 1.0
+    #: down:up ratio at the spines of a three-tier compute fabric, above the pod (Meta's 24K cluster: 7); None:
+    #: 1, or the campus ratios where three tiers at 1 do not reach the GPUs (designer/generate/build.py)
+    core_oversubscription: float | None = None
     #: storage tier (designer/storage/tiers.py) the appliances are sized to; None: the family's default
     storage_tier: str | None = None
     #: usable storage capacity the appliances must hold, PB; None: as many as the tier's GB/s takes
@@ -254,6 +257,8 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
         raise GenerateError(f"--switch: {switch} is not {kind} fabric switch, which --fabric {fabric} needs; "
                             f"allowed: {', '.join(d.id for d in catalog if _fabric_switch(d, protocol))}")
     planes = _planes(spec.planes, fabric, catalog.get(system), sw)
+    if fabric == "infiniband":
+        _check_cages(catalog, system, sw)
     if spec.planes is not None:
         _check_parts(catalog, profile, sw, planes)
     rack_kw = None if spec.rack_kw is None else _number(spec.rack_kw, "rack power (kW)", 0.0, 10_000.0)
@@ -266,7 +271,8 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
     if npr is not None and profile.rack_scale:
         raise GenerateError(f"a {system} is a whole rack: nodes per rack does not apply to it")
     over = _number(spec.oversubscription, "oversubscription", 1.0, 64.0, inclusive=True)
-    core_over = _number(spec.core_oversubscription, "--core-oversubscription", 1.0, 64.0, inclusive=True)
+    core_over = (None if spec.core_oversubscription is None else
+                 _number(spec.core_oversubscription, "--core-oversubscription", 1.0, 64.0, inclusive=True))
     tiers = str(spec.tiers).strip().lower()
     if tiers not in ("auto", "2", "3"):
         raise GenerateError(f"tiers must be auto, 2 or 3, got {spec.tiers!r}")
@@ -289,6 +295,8 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
             for k, what in (("hall_power_kw", "hall power (kW)"), ("hall_cooling_kw", "hall air cooling (kW)"),
                             ("hall_liquid_kw", "hall liquid cooling (kW)"))}
     floor = None if spec.floor_kg_m2 is None else _number(spec.floor_kg_m2, "--floor-kg-m2 (kg/m²)", 0.0, 100_000.0)
+    per_building = (None if spec.halls_per_building is None
+                    else _whole(spec.halls_per_building, "--halls-per-building", hi=100))
     water = spec.facility_water
     if water is not None:
         water = str(water).strip()
@@ -324,7 +332,28 @@ def check_spec(spec: SuperpodSpec, catalog: Catalog) -> SuperpodSpec:
                    name=name, rails=rails, oversubscription=over, tiers=tiers, networks=networks, hall=hall,
                    phase_sus=phase, gpu_power_w=gpu_w, fabric=fabric, planes=planes,
                    core_oversubscription=core_over, floor_kg_m2=floor, facility_water=water,
-                   altitude_m=altitude, ambient_c=ambient, **caps)
+                   altitude_m=altitude, ambient_c=ambient, halls_per_building=per_building, **caps)
+
+
+def _check_cages(catalog: Catalog, system: str, switch) -> None:
+    """Refuse a switch whose cages no catalog part joins to the system's compute ports (a 400G DGX B200 on an 800G
+    Quantum-X800: no NDR part fits an XDR cage), rather than write a design of unwired links."""
+    from ..fabric.geometry import _fabric_role
+    from ..fabric.media import cage_of, longest_reach
+
+    role = _fabric_role(catalog, system)
+    group = next((g for g in switch.ports if g.role == "fabric" and g.protocol == "infiniband"), None)
+    if role[0] not in ("node", "system") or group is None:
+        return
+    node, cage = cage_of(role[2], False), cage_of(group, True)
+    if longest_reach(catalog, node, cage) > 0:
+        return
+    fits = [d.id for d in catalog if d.kind == "switch" and d.id != switch.id and any(
+        g.role == "fabric" and g.protocol == "infiniband" and longest_reach(catalog, node, cage_of(g, True)) > 0
+        for g in d.ports)]
+    raise GenerateError(f"no catalog part joins the {system}'s compute ports ({node.label()}) to the {switch.id}'s "
+                        f"({cage.label()}): every compute link would be unwired"
+                        + (f"; switches its ports do reach: {', '.join(fits)}" if fits else ""))
 
 
 def _check_parts(catalog: Catalog, profile: SystemProfile, switch, planes: int) -> None:

@@ -9,6 +9,7 @@ from catalog import Catalog
 from ..analysis import Analysis
 from ..formatting import count, kw, money, number, quantity
 from ..rack_roles import rack_role
+from ..site import hall_origins
 from .build import Generated
 from ..settings import FABRIC_NAMES
 
@@ -51,6 +52,12 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
     roles = Counter(rack_role(r, catalog) for r in project.racks)
     hall = project.halls[0]
     x0, y0, x1, y1 = hall.bounds
+    data = [h for h in project.halls if h.kind == "data"]
+    origins = hall_origins(project.halls)
+    corners = [(o[0] + h.bounds[0], o[1] + h.bounds[1], o[0] + h.bounds[2], o[1] + h.bounds[3])
+               for h, o in zip(project.halls, origins)]
+    site = (max(c[2] for c in corners) - min(c[0] for c in corners),
+            max(c[3] for c in corners) - min(c[1] for c in corners))
     fabric = analysis.fabric
     by_len = analysis.result("fabric").cable_lengths()
     fibre = [(length, n) for type_id, lens in by_len.items() if type_id.startswith("fiber")
@@ -67,6 +74,10 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
         "rows": len({r.row for r in project.racks}),
         "cdus": len(project.floor_devices),
         "hall_m": [round((x1 - x0) / 1000, 1), round((y1 - y0) / 1000, 1)],
+        "halls": len(data),
+        "network_rooms": len(project.halls) - len(data),
+        "buildings": len({h.building for h in project.halls}),
+        "site_m": [round(site[0] / 1000, 1), round(site[1] / 1000, 1)],
         "hall_power_kw": hall.power_capacity_kw,
         "hall_air_cooling_kw": hall.cooling_capacity_kw,
         "hall_liquid_cooling_kw": hall.liquid_cooling_capacity_kw,
@@ -105,7 +116,10 @@ def key_lines(numbers: dict) -> list[str]:
              f"({n['scalable_units']} scalable unit{'s' if n['scalable_units'] != 1 else ''})",
              f"{n['racks']:,} racks ({rack_text}) in {n['rows']} rows"
              + (f", {n['cdus']} CDUs" if n["cdus"] else "")
-             + f"; hall {number(n['hall_m'][0], 1)} x {quantity(n['hall_m'][1], 'm')}"]
+             + (f"; hall {number(n['hall_m'][0], 1)} x {quantity(n['hall_m'][1], 'm')}" if n.get("halls", 1) <= 1
+                else f"; {n['halls']} data halls and {count(n['network_rooms'], 'network room')} in "
+                     f"{count(n['buildings'], 'building')}, a site of {number(n['site_m'][0], 1)} x "
+                     f"{quantity(n['site_m'][1], 'm')}")]
     for net, tiers in n["switches"].items():
         parts = ", ".join(f"{v} {'switches' if k == 'switch' and v != 1 else k}" for k, v in tiers.items())
         kind = "" if n.get("fabric_technology", "infiniband") == "infiniband" else \

@@ -49,11 +49,12 @@ def test_a_burst_of_changes_shows_only_the_newest_inputs(qtbot, dialog):
 def test_a_target_too_big_for_the_hall_names_the_nearest_fit_and_disables_ok(qtbot, dialog):
     dialog.sus_radio.setChecked(True)
     dialog.sus_spin.setValue(16)
-    dialog.hall_power_spin.setValue(1000)
+    # (a hall power below the design builds a site of such halls; the air a hall's handlers remove bounds one hall)
+    dialog.hall_air_spin.setValue(1000)
     _wait_for(qtbot, dialog, "nearest that fits")
     text = dialog.error_label.text()
     assert dialog.error_label.isVisibleTo(dialog)
-    assert "Hall power 1.00 MW" in text  # megawatts to two decimals, as everywhere
+    assert "Hall air cooling 1.00 MW" in text  # megawatts to two decimals, as everywhere
     assert "nearest that fits: 2 scalable units (504 GPUs)" in text
     assert "Traceback" not in dialog.preview_text()
     assert not dialog.ok_button.isEnabled()
@@ -61,7 +62,7 @@ def test_a_target_too_big_for_the_hall_names_the_nearest_fit_and_disables_ok(qtb
     # The offered fit is one click away, and it builds.
     assert dialog.nearest_button.isVisibleTo(dialog) and dialog.nearest_button.text() == "Use 2 scalable units"
     # any other change hides it at once: its answer was for the inputs before
-    dialog.hall_power_spin.setValue(2000)
+    dialog.hall_air_spin.setValue(2000)
     assert not dialog.nearest_button.isVisibleTo(dialog)
     _wait_for(qtbot, dialog, "nearest that fits: 4 scalable units")
     dialog.nearest_button.click()

@@ -54,13 +54,16 @@ def test_overview_follows_edits(big, qtbot):
     def filled(item, x, y):
         return any(path.contains(QPointF(x, y)) for _, _, _, path, _, _ in item._groups)
 
-    rack = max(big.project.racks, key=lambda r: r.y)  # in the row nearest the far wall
-    assert filled(before, rack.x, rack.y) and not filled(before, rack.x, rack.y + 600.0)
+    first = big.project.halls[0].id  # a site of halls: each drawn from its place on the site
+    rack = max((r for r in big.project.racks if r.hall == first), key=lambda r: r.y)  # the row nearest the far wall
+    off = scene.hall_offsets[first]
+    x, y = rack.x + off.x(), rack.y + off.y()
+    assert filled(before, x, y) and not filled(before, x, y + 600.0)
     # One tile into the hot aisle behind the last row: the move must stay inside the hall.
     big.document.push(MoveObjectsCommand(racks={rack.id: (rack.x, rack.y + 600.0, rack.rotation)}))
     qtbot.waitUntil(lambda: _overview(scene) and _overview(scene)[0] is not before)
     after = _overview(scene)[0]
-    assert filled(after, rack.x, rack.y + 600.0) and not filled(after, rack.x, rack.y - 250.0)
+    assert filled(after, x, y + 600.0) and not filled(after, x, y - 250.0)
 
 
 def test_small_plans_never_use_the_overview(qtbot, catalog, tmp_path):

@@ -189,21 +189,23 @@ def test_nvl72_hall_has_n_plus_1_cdus_for_every_rack(design, catalog):
 @pytest.mark.parametrize("case", HALLS + [("dgx-b200", 1), ("gb200-nvl72", 1), ("dgx-b200", 64)],
                          ids=_ids)
 def test_fitted_hall_capacities_cover_the_needs(design, case):
+    """Every room's capacities are its own racks' needs plus 15 % (a site's each hall and network room)."""
     g, a = design(*case)
-    hall = g.project.halls[0]
-    it = a.result("power").it_max_kw
-    cooling = a.result("cooling").section
-    air, liquid = float(cooling["air_kw"]), float(cooling["liquid_kw"])
 
     def fitted(need):  # README: the need plus 15 %, rounded up to 100 kW
         return math.ceil(need * 1.15 / 100) * 100 if need > 0 else None
 
-    assert hall.power_capacity_kw == fitted(it) and hall.power_capacity_kw >= it
-    assert hall.cooling_capacity_kw == fitted(air) and hall.cooling_capacity_kw >= air
-    assert hall.liquid_cooling_capacity_kw == fitted(liquid)
-    if liquid:
-        assert hall.liquid_cooling_capacity_kw >= liquid
-    assert (liquid > 0) == (case[0] == "gb200-nvl72")
-    halls = a["cooling"]["halls"][0]
-    assert halls["air_headroom_kw"] >= 0 and (halls["liquid_headroom_kw"] is None or halls["liquid_headroom_kw"] >= 0)
-    assert np.isclose(a["power"]["halls"][0]["capacity_kw"], hall.power_capacity_kw)
+    assert len(g.project.halls) == (3 if case == ("dgx-b200", 64) else 1)  # 32 MW of air-cooled DGX: two 20 MW halls
+    for h, hall in enumerate(g.project.halls):
+        power, cooling = a["power"]["halls"][h], a["cooling"]["halls"][h]
+        assert power["id"] == cooling["id"] == hall.id
+        it, air, liquid = power["it_max_kw"], cooling["air_kw"], cooling["liquid_kw"]
+        assert hall.power_capacity_kw == fitted(it) and hall.power_capacity_kw >= it
+        assert hall.cooling_capacity_kw == fitted(air) and hall.cooling_capacity_kw >= air
+        assert hall.liquid_cooling_capacity_kw == fitted(liquid)
+        if liquid:
+            assert hall.liquid_cooling_capacity_kw >= liquid
+        assert (liquid > 0) == (case[0] == "gb200-nvl72")
+        assert cooling["air_headroom_kw"] >= 0 and (cooling["liquid_headroom_kw"] is None
+                                                    or cooling["liquid_headroom_kw"] >= 0)
+        assert np.isclose(power["capacity_kw"], hall.power_capacity_kw)

@@ -12,8 +12,6 @@ from ._support import bad_findings, run, show
 
 # (CLI flags, spec fields, words of the message)
 TOO_BIG = [
-    (["--system", "dgx-b200", "--sus", "16", "--hall-power-kw", "1000"],
-     {"system": "dgx-b200", "sus": 16, "hall_power_kw": 1000}, ["hall power", "1.00 MW", "+", "%"]),
     (["--system", "dgx-b200", "--sus", "16", "--hall", "20x20"],
      {"system": "dgx-b200", "sus": 16, "hall": (20, 20)}, ["hall 20 x 20 m is too small", "16 scalable units"]),
     (["--system", "dgx-b200", "--sus", "4", "--hall-cooling-kw", "1000"],
@@ -31,18 +29,23 @@ def _one_clean_line(code, out, err):
     assert "Traceback" not in err and "internal error" not in err
 
 
-def test_hall_power_shortfall_raises_with_the_figures(catalog):
+def test_hall_power_below_one_scalable_unit_raises_with_the_figures(capsys, tmp_path, catalog):
+    """A hall power that holds not one SU: refused with the figures (a larger design over the power is a site of
+    several such halls, tests/designer/generate/test_generate_site.py)."""
     with pytest.raises(GenerateError) as info:
-        generate(SuperpodSpec(system="dgx-b200", sus=16, hall_power_kw=1000), catalog)
+        generate(SuperpodSpec(system="dgx-b200", sus=16, hall_power_kw=300), catalog)
     msg = str(info.value)
     assert info.value.fit is True
-    assert "hall power" in msg and "+" in msg and "%" in msg
-    # 16 SU of DGX B200 need about 8 MW (MW to two decimals, as everywhere): (7.98 - 1.0) / 1.0 = +698 %
-    assert re.search(r"design needs 7\.98 MW \(\+\d+ %\)", msg), msg
+    # one SU: 32 DGX B200 at 14.3 kW (457.6 kW) and its busiest network racks' switches (33.1 kW)
+    assert "hall power 300.0 kW, one scalable unit needs 490.7 kW (+64 %)" in msg, msg
+    code, out, err = run(capsys, "new", "superpod", "--system", "dgx-b200", "--sus", "16", "--hall-power-kw", "300",
+                         "-o", str(tmp_path / "x.json"))
+    _one_clean_line(code, out, err)
+    assert "not even one scalable unit fits" in err and not (tmp_path / "x.json").exists()
 
 
 @pytest.mark.parametrize(("flags", "fields", "words"), TOO_BIG,
-                         ids=["hall-power", "hall-size", "hall-air-cooling", "hall-liquid-cooling"])
+                         ids=["hall-size", "hall-air-cooling", "hall-liquid-cooling"])
 def test_too_big_names_the_nearest_fit_and_it_fits(capsys, tmp_path, catalog, flags, fields, words):
     with pytest.raises(GenerateError) as info:
         generate(SuperpodSpec(**fields), catalog)
@@ -82,14 +85,16 @@ def test_beyond_three_tiers_of_qm9700_proposes_planes_and_says_why_not_q3400(cap
     # 100,000 GPUs of DGX B200 pass three tiers of QM9700 (65,536 endpoints). The Q3400 reaches them, but its
     # 800G XDR cages take no part that joins a B200's 400G flat twin-port cage: the advice is planes, and
     # the Q3400 for systems with 800G ports.
+    # (asked for at 1:1 above the pods: unasked, the campus ratios build it: test_generate_site.py)
     with pytest.raises(GenerateError) as info:
-        generate(SuperpodSpec(system="dgx-b200", gpus=100_000), catalog)
+        generate(SuperpodSpec(system="dgx-b200", gpus=100_000, core_oversubscription=1), catalog)
     msg = str(info.value)
     assert info.value.fit is False
     assert "65,536" in msg and "2 separate planes of qm9700" in msg and "--switch q3400" not in msg
     assert "q3400 reaches 746,496 in 3 tiers, but its 800G cages take no 400G node's optics" in msg
     out_file = tmp_path / "x.podplan.json"
-    code, out, err = run(capsys, "new", "superpod", "--system", "dgx-b200", "--gpus", "100000", "-o", str(out_file))
+    code, out, err = run(capsys, "new", "superpod", "--system", "dgx-b200", "--gpus", "100000",
+                         "--core-oversubscription", "1", "-o", str(out_file))
     _one_clean_line(code, out, err)
     assert "65,536" in err and "such as dgx-b300" in err
     assert "nearest that fits" not in err  # no smaller hall helps: the switch does

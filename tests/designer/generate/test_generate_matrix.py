@@ -71,23 +71,23 @@ def test_it_power_is_the_sum_of_the_devices(design, catalog, case):
 def test_racks_within_power_limit_and_hall_and_space_rules(design, catalog, case):
     g, a = design(*case)
     project = g.project
-    hall = project.halls[0]
-    hall_poly = Polygon(hall.outline)
+    halls = {h.id: h for h in project.halls}
+    polys = {h.id: Polygon(h.outline) for h in project.halls}
     over, outside = [], []
     for r in project.racks:
         assert catalog.get(r.type).width_mm == RACK_W and catalog.get(r.type).depth_mm == RACK_D
-        limit = r.power_limit_kw if r.power_limit_kw is not None else hall.rack_power_limit_kw
+        limit = r.power_limit_kw if r.power_limit_kw is not None else halls[r.hall].rack_power_limit_kw
+        if not polys[r.hall].covers(footprint(r.x, r.y, r.rotation)):
+            outside.append(r.name)
         if limit is None:  # a rack-scale system: held to its feeds (the power engine's rack-over-limit check)
             continue
         kw = sum((catalog.get(d.type).power_max_w or 0) for d in r.devices
                  if catalog.get(d.type).kind != "cdu") / 1000
         if kw > limit + 1e-9:
             over.append(f"{r.name}: {kw:.1f} kW > {limit} kW")
-        if not hall_poly.covers(footprint(r.x, r.y, r.rotation)):
-            outside.append(r.name)
     for f in project.floor_devices:
         t = catalog.get(f.type)
-        if not hall_poly.covers(footprint(f.x, f.y, f.rotation, t.width_mm, t.depth_mm)):
+        if not polys[f.hall].covers(footprint(f.x, f.y, f.rotation, t.width_mm, t.depth_mm)):
             outside.append(f.name)
     assert not over
     assert not outside
@@ -95,15 +95,16 @@ def test_racks_within_power_limit_and_hall_and_space_rules(design, catalog, case
     assert (p.rack_max_kw <= p.rack_limit_kw + 1e-9).all()
     space = check_space(project, catalog)
     assert space == [], show(space)
-    # no two footprints overlap (independently of the placement index)
-    polys = [footprint(r.x, r.y, r.rotation) for r in project.racks]
-    polys += [footprint(f.x, f.y, f.rotation, catalog.get(f.type).width_mm, catalog.get(f.type).depth_mm)
-              for f in project.floor_devices]
-    tree = shapely.STRtree(polys)
-    left, right = tree.query(polys, predicate="intersects")
-    keep = left < right
-    areas = shapely.area(shapely.intersection([polys[i] for i in left[keep]], [polys[j] for j in right[keep]]))
-    assert not (areas > 1.0).any()  # mm²: footprints may touch, not overlap
+    # no two footprints of one hall overlap (independently of the placement index)
+    for hall in project.halls:
+        shapes = [footprint(r.x, r.y, r.rotation) for r in project.racks if r.hall == hall.id]
+        shapes += [footprint(f.x, f.y, f.rotation, catalog.get(f.type).width_mm, catalog.get(f.type).depth_mm)
+                   for f in project.floor_devices if f.hall == hall.id]
+        tree = shapely.STRtree(shapes)
+        left, right = tree.query(shapes, predicate="intersects")
+        keep = left < right
+        areas = shapely.area(shapely.intersection([shapes[i] for i in left[keep]], [shapes[j] for j in right[keep]]))
+        assert not (areas > 1.0).any(), hall.id  # mm²: footprints may touch, not overlap
 
 
 # -- the RA's figures ----------------------------------------------------------------------------------

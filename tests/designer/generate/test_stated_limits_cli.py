@@ -35,10 +35,18 @@ def test_stated_limits_are_stored_on_the_hall(capsys, tmp_path, catalog):
     assert (hall.floor_rating_kg_m2, hall.facility.water_class, hall.power_capacity_kw) == (3000.0, "W40", 2500.0)
 
 
-def test_hall_mw_below_the_design_is_refused_with_the_nearest_fit(capsys, tmp_path):
-    code, _, err = run(capsys, "new", "superpod", "--system", "gb200-nvl72", "--sus", "4", "--hall-mw", "2",
-                       "-o", str(tmp_path / "x.json"))
-    assert code == 2 and "hall power 2.00 MW" in err and "nearest that fits: --sus" in err, err
+def test_a_design_over_hall_mw_is_a_site_of_halls_within_it(capsys, tmp_path, catalog):
+    out = tmp_path / "x.json"
+    code, stdout, err = run(capsys, "new", "superpod", "--system", "gb200-nvl72", "--sus", "4", "--hall-mw", "2",
+                            "-o", str(out))
+    assert code == 0, err
+    project = load(out, catalog)
+    data = [h for h in project.halls if h.kind == "data"]
+    # an SU of 8 GB200 NVL72 racks with its network racks and CDUs draws about 1.2 MW: one SU to a 2 MW hall
+    assert len(data) == 4 and all(h.power_capacity_kw == 2000 for h in data)
+    power = analyze(project, catalog)["power"]["halls"]
+    assert all(p["it_max_kw"] <= 2000 for p in power if p["id"].startswith("hall-"))
+    assert "4 data halls of at most 1 scalable unit in 1 building" in stdout
 
 
 def test_no_facility_water_with_an_nvl72_is_an_error(capsys, tmp_path, catalog):

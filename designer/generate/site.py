@@ -1,0 +1,250 @@
+"""A design larger than one hall: a site of data halls in buildings, each building with a network room.
+
+Why halls by power: a data hall is built, fed and cooled as one power block, its own
+UPS, generators and facility water, so the generator fills halls up to a block of IT
+power (``--hall-mw``; unasked, 40 MW for liquid-cooled systems and 20 MW for air-cooled
+ones, the ~20-40 MW halls of current AI campuses: a planning choice, not a figure any
+vendor publishes). Each hall holds whole scalable units with their leaves, and in a
+three-tier fabric whole pods with their spines wherever the block holds a pod, so a
+leaf's uplinks never leave its hall.
+
+Why network rooms: the fabric's upper tier (cores, or super-spines on Ethernet; the
+spines of a two-tier fabric) joins every pod, so it stands apart from the halls, shared
+out over one network room per building; the site's shared networks (storage spines and
+arrays, in-band, UFM and management nodes) stand in the first building's room.
+
+Why this shape: a building is its rooms side by side along a corridor, every room's
+cable entry on the corridor wall (:mod:`designer.site`), the network room in the middle
+so its runs to the building's halls are the shortest the row allows; buildings stand in a
+near-square grid with 30 m between them for roads and duct banks. Four halls to a building
+(~160 MW of liquid-cooled IT) is about the ~150 MW per building of a published campus
+(Stargate Abilene: phase 1, 2 buildings and 200 MW; 8 buildings and ~1.2 GW in all).
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from catalog import Catalog
+
+from ..model import MountedDevice
+from .layout import TILE, Grid, plan_grid
+from .network_racks import band_places, upper_tier_name
+from .rack_filling import RackBuilder
+from .spec import GenerateError, SuperpodSpec, SystemProfile
+
+#: IT power of one hall when none is asked for, kW, by whether the system is mostly liquid-cooled.
+DEFAULT_HALL_KW = {True: 40_000.0, False: 20_000.0}
+DEFAULT_HALLS_PER_BUILDING = 4
+#: The building's corridor along its rooms' entry walls, where the trays between rooms run.
+CORRIDOR_MM = 6000.0
+#: Between two rooms of one building (a wall and its clearances).
+ROOM_GAP_MM = 1200.0
+#: Between buildings: roads, yards and the duct banks the campus fibre runs in.
+BUILDING_GAP_MM = 30_000.0
+#: Most halls a site is split into (a bound on the work and on the file).
+MAX_HALLS = 500
+#: Rack positions along one row of a network room.
+ROOM_ROW_RACKS = 24
+
+
+def hall_block_kw(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog) -> float:
+    """The IT power one hall holds: the hall power asked for, else the default for the system's cooling."""
+    if spec.hall_power_kw is not None:
+        return spec.hall_power_kw
+    return DEFAULT_HALL_KW[(catalog.get(profile.id).liquid_fraction or 0.0) >= 0.5]
+
+
+def su_power_kw(network_items: list[tuple[list, list]], su_units: int, profile: SystemProfile,
+                catalog: Catalog) -> float:
+    """Most IT power one SU draws with its network racks: its systems at their maximum and the switches and
+    appliances of its busiest SU's network racks."""
+    cache: dict[str, float] = {}
+
+    def kw(type_id: str) -> float:
+        if type_id not in cache:
+            cache[type_id] = (catalog.get(type_id).power_max_w or 0.0) / 1000.0
+        return cache[type_id]
+
+    network = max((sum(kw(item[1]) for side in pair for item in side) for pair in network_items), default=0.0)
+    return su_units * profile.node_max_kw + network
+
+
+def pod_starts(tree, nodes_per_su: int, sus: int) -> list[int]:
+    """The first SU of each pod of a three-tier fabric (one pod, starting at SU 0, otherwise)."""
+    if tree.tiers < 3:
+        return [0]
+    blocks_per_pod = tree.pod_leaves // tree.rails
+    return sorted({min(p * blocks_per_pod * tree.leaf_down // nodes_per_su, sus - 1) for p in range(tree.pods)})
+
+
+def split_halls(sus: int, max_sus: int, starts: list[int]) -> list[tuple[int, int]]:
+    """SU ranges [first, last) of the halls: as few halls as hold ``max_sus`` SUs each, the same number of whole pods
+    in each where a pod fits a hall (the last hall takes what is left), else the same number of SUs."""
+    if max_sus < 1:
+        raise GenerateError("not even one scalable unit fits a hall of the power asked for", fit=True)
+    bounds = starts + [sus]
+    pods = [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+    largest = max(b - a for a, b in pods)
+    if len(pods) > 1 and largest <= max_sus:
+        per_hall = max(1, max_sus // largest)
+        halls = math.ceil(len(pods) / per_hall)
+        per_hall = math.ceil(len(pods) / halls)
+        return [(pods[i][0], pods[min(i + per_hall, len(pods)) - 1][1]) for i in range(0, len(pods), per_hall)]
+    halls = math.ceil(sus / max_sus)
+    per_hall = math.ceil(sus / halls)
+    return [(i, min(i + per_hall, sus)) for i in range(0, sus, per_hall)]
+
+
+def hall_grid(seg_mm: float, su_count: int, hall_mm: tuple[float, float] | None, side_mm: float) -> Grid:
+    """A site hall's grid: its SUs' row pairs, no band (its upper tier stands in the network room)."""
+    return plan_grid(seg_mm, su_count, 0, hall_mm, side_mm=side_mm)
+
+
+def room_grid(racks: int) -> Grid:
+    """A network room's grid: rows of up to 24 racks in pairs, near square."""
+    row_mm = ROOM_ROW_RACKS * TILE
+    best = None
+    for columns in range(1, 65):
+        pairs = max(1, math.ceil(racks / (2 * ROOM_ROW_RACKS * columns)))
+        g = Grid(row_mm, 1, 0, columns, pairs)
+        if best is None or abs(math.log(g.width_mm / g.depth_mm)) < abs(math.log(best.width_mm / best.depth_mm)):
+            best = g
+        if pairs == 1:
+            break
+    return best
+
+
+def share_upper_tier(band_groups: list[tuple[str, list]], tree, buildings: int
+                     ) -> list[list[tuple[str, list]]]:
+    """Each building's network room's racks by title: the racks of the fabric's upper tier (cores, super-spines; a
+    two-tier fabric's spines) shared out evenly in name order, every other band rack in the first building's."""
+    key = upper_tier_name(tree).upper() if tree.tiers == 3 else "SPINE"
+    top = next((stacks for title, stacks in band_groups if title == key), [])
+    rest = [(title, stacks) for title, stacks in band_groups if title != key]
+    rooms = []
+    for b in range(buildings):
+        share = top[b * len(top) // buildings:(b + 1) * len(top) // buildings]
+        rooms.append(([(key, share)] if share else []) + (rest if b == 0 else []))
+    return rooms
+
+
+@dataclass(frozen=True)
+class Room:
+    """One room being laid out: its id, name, building, kind, and the size of its floor once planned."""
+
+    id: str
+    name: str
+    building: int
+    kind: str
+    width_mm: float = 0.0
+    depth_mm: float = 0.0
+
+
+def place_rooms(rooms: list[Room], buildings: int) -> tuple[dict[str, tuple[float, float]], list[tuple]]:
+    """Each room's site origin, and each building's (name, x, y, width, depth) on the site: rooms side by side
+    along the building's corridor (the network room in the middle), buildings in a near-square grid."""
+    by_building: list[list[Room]] = [[] for _ in range(buildings)]
+    for r in rooms:
+        by_building[r.building].append(r)
+    sizes = []
+    for b, members in enumerate(by_building):
+        halls = [r for r in members if r.kind == "data"]
+        nets = [r for r in members if r.kind != "data"]
+        order = by_building[b] = halls[:len(halls) // 2] + nets + halls[len(halls) // 2:]
+        width = sum(r.width_mm for r in order) + ROOM_GAP_MM * (len(order) + 1)
+        depth = CORRIDOR_MM + max((r.depth_mm for r in order), default=0.0) + ROOM_GAP_MM
+        sizes.append((width, depth))
+    col_w = max(w for w, _ in sizes) + BUILDING_GAP_MM
+    row_d = max(d for _, d in sizes) + BUILDING_GAP_MM
+    # the column count that brings the site nearest a square (the shortest runs from corner to corner)
+    columns = min(range(1, buildings + 1),
+                  key=lambda c: (abs(math.log(c * col_w / (math.ceil(buildings / c) * row_d))), c))
+    origins: dict[str, tuple[float, float]] = {}
+    outlines = []
+    for b, order in enumerate(by_building):
+        row, col = divmod(b, columns)
+        bx, by = col * col_w, row * row_d
+        x = bx + ROOM_GAP_MM
+        for r in order:
+            origins[r.id] = (x, by + CORRIDOR_MM)
+            x += r.width_mm + ROOM_GAP_MM
+        outlines.append((building_name(b), bx, by, sizes[b][0], sizes[b][1]))
+    return origins, outlines
+
+
+def building_name(b: int) -> str:
+    return f"Building {b + 1}"
+
+
+def place_room_racks(b: RackBuilder, groups: list[tuple[str, list[list[MountedDevice]]]], grid: Grid,
+                     numbers: dict[str, int]) -> None:
+    """The network room's racks, nearest its centre first, titled as the band's (CORE-01 …) and numbered on from
+    ``numbers`` so that every room's racks have names of their own."""
+    slots = band_places(grid)
+    if sum(len(g) for _, g in groups) > len(slots):
+        raise GenerateError("a network room has no place for every network rack")
+    k = 0
+    for title, stacks in groups:
+        for devs in stacks:
+            numbers[title] = numbers.get(title, 0) + 1
+            rid = f"{title.lower()}-{numbers[title]:02d}"
+            b.rack(rid, f"{title}-{numbers[title]:02d}", slots[k], [_prefixed(rid, d) for d in devs])
+            k += 1
+
+
+def _prefixed(rid: str, d: MountedDevice) -> MountedDevice:
+    return MountedDevice(f"{rid}-{d.id}", d.type, d.u, d.face, d.name)
+
+
+#: Racks of the fabric's upper tier in a network room, by the titles their names start with.
+UPPER_TITLES = ("CORE-", "SUPERSPINE-", "SPINE-")
+
+
+def longest_upper_run_m(rooms: list[Room], origins: dict[str, tuple[float, float]], racks, catalog: Catalog) -> float:
+    """The longest run the fabric's cabling rule (:mod:`designer.fabric.geometry`, :mod:`designer.site`) would give
+    between a data hall's SU network racks and an upper-tier rack of any network room: each room's farthest such rack
+    from its entry, the corridor between the entries, the drops and the slack. An upper bound: every pod reaches every
+    room's share of the upper tier."""
+    from ..fabric.geometry import SLACK_FRACTION, SLACK_MIN_MM, TRAY_ABOVE_RACK_MM
+    from .rack_filling import RACK_TYPE
+
+    size = {r.id: r for r in rooms}
+    far: dict[str, float] = {}
+    for rack in racks:
+        room = size[rack.hall]
+        wanted = "-net" in rack.id if room.kind == "data" else rack.name.startswith(UPPER_TITLES)
+        if wanted:
+            d = abs(rack.x - room.width_mm / 2) + abs(rack.y)
+            far[rack.hall] = max(far.get(rack.hall, 0.0), d)
+    top = float(catalog.get(RACK_TYPE).height_mm or 2300.0)
+    drops = 2 * (top + TRAY_ABOVE_RACK_MM)
+    longest = 0.0
+    halls = [(k, v) for k, v in far.items() if size[k].kind == "data"]
+    nets = [(k, v) for k, v in far.items() if size[k].kind != "data"]
+    for h, fh in halls:
+        hx, hy = origins[h][0] + size[h].width_mm / 2, origins[h][1]
+        for n, fn in nets:
+            nx, ny = origins[n][0] + size[n].width_mm / 2, origins[n][1]
+            longest = max(longest, fh + abs(hx - nx) + abs(hy - ny) + fn + drops)
+    return (longest + max(SLACK_MIN_MM, SLACK_FRACTION * longest)) / 1000.0
+
+
+def upper_tier_reach_m(catalog: Catalog, spec: SuperpodSpec, profile: SystemProfile) -> float:
+    """The longest run any catalog parts make between two of the compute switch's cages, as the fabric runs them."""
+    from dataclasses import replace
+
+    from ..fabric.geometry import protocol_of
+    from ..fabric.media import cage_of, longest_reach
+
+    switch = catalog.get(spec.switch)
+    protocol = protocol_of(profile.fabric)
+    group = next(g for g in switch.ports if g.role == "fabric" and g.protocol == protocol)
+    cage = cage_of(group, True)
+    planes = spec.planes or 1
+    if protocol == "ethernet" and profile.port_gbps:
+        plane = profile.port_gbps / planes
+        ways = round(cage.speed_gbps / plane)
+        if 1 < ways <= (group.breakout or 1) and abs(cage.speed_gbps / plane - ways) < 1e-9:
+            cage = replace(cage, speed_gbps=plane, ports=cage.ports * ways)
+    return longest_reach(catalog, cage, cage)

@@ -1,0 +1,170 @@
+"""Designs larger than one hall: sites of data halls and network rooms in buildings, every link cableable."""
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from designer.analysis import analyze
+from designer.fabric import media
+from designer.fileformat import dumps, load, loads
+from designer.generate import GenerateError, SuperpodSpec, generate
+from designer.generate.site import DEFAULT_HALL_KW, split_halls
+from designer.storage.fabric import storage_fabric
+
+from ._support import run
+
+
+@pytest.fixture(scope="module")
+def gb300(catalog):
+    g = generate(SuperpodSpec(system="gb300-nvl72", gpus=100_000), catalog)
+    return g, analyze(g.project, catalog)
+
+
+@pytest.fixture(scope="module")
+def b300(catalog):
+    g = generate(SuperpodSpec(system="dgx-b300", gpus=100_000), catalog)
+    return g, analyze(g.project, catalog)
+
+
+def _errors(a):
+    return [f.message for f in a.findings if f.severity == "error"]
+
+
+def _rooms(project):
+    return [h for h in project.halls if h.kind == "data"], [h for h in project.halls if h.kind == "network"]
+
+
+def test_100k_gb300_is_halls_of_whole_pods_in_buildings_with_no_error(gb300):
+    g, a = gb300
+    data, network = _rooms(g.project)
+    # 174 SUs of about 1.2 MW: 40 MW halls hold 27 SUs; the three-tier fabric's pods of 3 SUs stay whole
+    assert len(data) == 7 and len(network) == 2
+    assert {h.building for h in data} == {"Building 1", "Building 2"}
+    assert [h.building for h in network] == ["Building 1", "Building 2"]
+    assert _errors(a) == []
+    power = {p["id"]: p for p in a["power"]["halls"]}
+    for h in data:  # each hall its own power block, fitted, with its own UPS and generators
+        assert power[h.id]["it_max_kw"] <= DEFAULT_HALL_KW[True]
+        assert h.power_capacity_kw >= power[h.id]["it_max_kw"] and h.facility.ups_modules and h.facility.generators
+    assert sum(p["it_max_kw"] for p in power.values()) == pytest.approx(a.summary.it_power_max_kw, rel=1e-6)
+    # every GPU's rack is in a data hall; the cores and the shared networks stand in the network rooms
+    by_hall = {h.id: h for h in g.project.halls}
+    assert all(by_hall[r.hall].kind == "data" for r in g.project.racks if r.name.startswith("SU"))
+    cores = [r for r in g.project.racks if r.name.startswith("CORE-")]
+    assert cores and all(by_hall[r.hall].kind == "network" for r in cores)
+    assert {r.hall for r in cores} == {h.id for h in network}  # shared out over every building
+
+
+def test_every_compute_link_is_cableable_and_only_the_upper_tier_leaves_its_room(gb300):
+    g, a = gb300
+    plan = a.result("fabric").plan
+    assert not (plan.choice["medium"] == media.NONE).any()
+    rack = np.asarray(plan.inv.devices.rack)
+    hall = plan.inv.sites.hall
+    apart = hall[rack[plan.a_dev]] != hall[rack[plan.b_dev]]
+    assert not apart[plan.tier < 2].any()  # node-leaf and leaf-spine inside the hall
+    assert apart[plan.tier == 2].all()  # spine-core to the network rooms
+    # a run between rooms goes out by its room's entry, along the corridor and in: longer than in any one hall,
+    # within the 500 m of the XDR twin-port DR4 modules
+    assert 150 < plan.raw_m[plan.tier == 2].max() <= 500
+    assert plan.raw_m[plan.tier < 2].max() < 60
+
+
+def test_a_site_round_trips_through_its_file(gb300, catalog):
+    g, _ = gb300
+    doc = json.loads(dumps(g.project, catalog))
+    assert doc["format_version"] == 6
+    halls = doc["halls"]
+    assert halls[0]["building"] == "Building 1" and len(halls[0]["site_origin"]) == 2
+    assert "kind" not in halls[0] and {h.get("kind") for h in halls} == {None, "network"}
+    again = loads(json.dumps(doc), catalog)
+    assert [(h.id, h.building, h.site_origin, h.kind) for h in again.halls] == \
+        [(h.id, h.building, h.site_origin, h.kind) for h in g.project.halls]
+
+
+@pytest.mark.parametrize(("value", "words"), [
+    ({"kind": "office"}, "halls[0].kind: must be one of data, network, got 'office'"),
+    ({"site_origin": [1, 2, 3]}, "halls[0].site_origin: must be [x, y] in mm"),
+    ({"site_origin": [1, 1e12]}, "halls[0].site_origin[1]"),
+])
+def test_bad_site_fields_name_the_path(catalog, value, words):
+    from designer.fileformat import ProjectFileError
+
+    doc = {"format_version": 6, "halls": [{"id": "h", "name": "H", "outline": [[0, 0], [1000, 0], [1000, 1000]],
+                                            **value}]}
+    with pytest.raises(ProjectFileError) as info:
+        loads(json.dumps(doc), catalog)
+    assert words in str(info.value)
+
+
+def test_an_infiniband_site_past_its_optics_reach_is_built_on_spectrum_x(b300):
+    g, a = b300
+    assert g.project.settings.fabric_technology == "spectrum-x"
+    assert g.notes[0].startswith("built on Spectrum-X Ethernet, not the reference architecture's InfiniBand: across "
+                                 "this site the InfiniBand fabric's runs to its upper tier would reach about 758 m, "
+                                 "past the 500 m of the longest optic its q3400 cages take")
+    assert _errors(a) == []
+    plan = a.result("fabric").plan
+    assert not (plan.choice["medium"] == media.NONE).any()
+    # the runs between buildings take the 2 x FR4 modules (2 km), the shorter ones DR
+    parts = a.result("fabric").section["transceivers"]
+    assert parts["osfp-800g-2xfr4"] > 0 and parts["osfp-800g-2xdr4-500m"] > 0
+
+
+def test_infiniband_asked_for_is_built_and_says_what_no_optic_reaches(catalog):
+    g = generate(SuperpodSpec(system="dgx-b300", gpus=100_000, fabric="infiniband"), catalog)
+    errors = _errors(analyze(g.project, catalog))
+    assert len(errors) == 1 and "the longest reach there is 500 m" in errors[0]
+
+
+def test_storage_on_a_site_stays_in_each_hall_and_crosses_buildings_on_single_mode(b300, catalog):
+    g, _ = b300
+    s = storage_fabric(g.project, catalog)
+    assert s.notes == ()  # no run past its fibre's reach, no leaf over its ports
+    assert max(s.cables["fiber-mpo12-mmf"]) <= 30  # every node to a leaf of its own hall
+    assert s.transceivers["osfp-800g-2xdr4-500m"] > 0
+
+
+def test_dgx_b200_at_100k_builds_on_qm9700_at_the_campus_ratio(catalog):
+    g = generate(SuperpodSpec(system="dgx-b200", gpus=100_000), catalog)
+    assert g.spec.switch == "qm9700" and g.project.settings.fabric_core_oversubscription == 7
+    assert any(n.startswith("the spines run 7:1 above the pods: three tiers of qm9700 at 1:1 do not reach 100,000 "
+                            "fabric ports") for n in g.notes)
+    assert _errors(analyze(g.project, catalog)) == []
+
+
+def test_a_million_gb300_gpus_say_why_no_fabric_builds_them(catalog):
+    # three tiers of Q3400 reach them only at 2.8:1 above the pods, and across the site they would need runs past
+    # the 500 m of any XDR optic; three tiers of SN5610 do not reach them at any campus ratio
+    with pytest.raises(GenerateError) as info:
+        generate(SuperpodSpec(system="gb300-nvl72", gpus=1_000_000), catalog)
+    msg = str(info.value)
+    assert "past the 500 m of the longest optic its q3400 cages take" in msg
+    assert "on Spectrum-X, whose 2 x FR4 optics reach 2 km, it cannot be built either" in msg
+    assert "nor with the spines at 2.8:1 or 7:1 above the pods" in msg
+
+
+def test_halls_per_building_sets_the_buildings(capsys, tmp_path, catalog):
+    out = tmp_path / "site.podplan.json"
+    code, stdout, err = run(capsys, "new", "superpod", "--system", "gb300-nvl72", "--sus", "40", "--hall-mw", "10",
+                            "--halls-per-building", "2", "-o", str(out))
+    assert code == 0, err
+    project = load(out, catalog)
+    data, network = _rooms(project)
+    assert len(data) == 5 and len(network) == 3  # 8 SUs to a 10 MW hall, 2 halls to a building
+    assert "5 data halls and 3 network rooms in 3 buildings" in stdout
+    code, _, err = run(capsys, "new", "superpod", "--system", "gb300-nvl72", "--sus", "40",
+                       "--halls-per-building", "0", "-o", str(out))
+    assert code == 2 and "--halls-per-building must be between 1 and 100, got 0" in err
+
+
+@pytest.mark.parametrize(("sus", "most", "starts", "halls"), [
+    (12, 5, [0, 3, 6, 9], [(0, 3), (3, 6), (6, 9), (9, 12)]),  # pods of 3: one to a hall of at most 5
+    (12, 6, [0, 3, 6, 9], [(0, 6), (6, 12)]),
+    (10, 7, [0, 3, 6, 9], [(0, 6), (6, 10)]),  # the same number of pods in each, the last takes what is left
+    (10, 4, [0], [(0, 4), (4, 8), (8, 10)]),  # one pod larger than a hall: split by SUs
+])
+def test_split_halls_keeps_pods_whole(sus, most, starts, halls):
+    assert split_halls(sus, most, starts) == halls
