@@ -82,3 +82,15 @@ def test_every_rack_is_named_at_the_network_workspace_fit(synced_window):
         assert _ink(item, lod) > 20, rack.name
         by_size.setdefault(item.size, set()).add(item._label.visible(lod))
     assert all(len(rules) == 1 for rules in by_size.values())
+
+
+def test_a_hall_title_shortens_to_its_hall_on_screen(qtbot):
+    """Halls side by side on a site: a title wider than its hall drops the size, then shortens the name, so that
+    neighbours' titles never run into each other; at a zoom that has room, the whole title."""
+    from widgets.plan.floor_items import HallTitleItem
+
+    item = HallTitleItem("Network room 1", "19.2 × 16.8 m · 322.6 m²", 19_200.0)
+    assert item.fitted(None) == ("Network room 1", "19.2 × 16.8 m · 322.6 m²")
+    assert item.fitted(item.boundingRect().width() + 1) == ("Network room 1", "19.2 × 16.8 m · 322.6 m²")
+    title, detail = item.fitted(60.0)
+    assert detail == "" and title.endswith("…") and title[:-1] and "Network room 1".startswith(title[:-1])

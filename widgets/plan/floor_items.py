@@ -396,10 +396,12 @@ class HallItem(QGraphicsItem):
 class HallTitleItem(QGraphicsItem):
     """The hall's name and size above its top-left corner, at a fixed on-screen size."""
 
-    def __init__(self, title: str, detail: str):
+    def __init__(self, title: str, detail: str, width_mm: float = 0.0):
         super().__init__()
         self.setFlag(QGraphicsItem.GraphicsItemFlag.ItemIgnoresTransformations)
         self._title, self._detail = title, detail
+        #: the hall's width: a title shortens to it, so that halls side by side on a site keep theirs apart
+        self._width_mm = width_mm
         self._bold, self._regular = QFont(), QFont()
         self._bold.setPixelSize(14)
         self._bold.setBold(True)
@@ -414,15 +416,31 @@ class HallTitleItem(QGraphicsItem):
     def boundingRect(self) -> QRectF:
         return self._bounds
 
+    def fitted(self, room_px: float | None) -> tuple[str, str]:
+        """(title, detail) as drawn over a hall ``room_px`` wide on screen: whole where it fits (or the width is
+        not known), else the size left out and the name shortened to the hall's width."""
+        if room_px is None or room_px >= self._bounds.width():
+            return self._title, self._detail
+        return QFontMetricsF(self._bold).elidedText(self._title, Qt.TextElideMode.ElideRight, max(room_px, 12.0)), ""
+
+    def _room_px(self, widget) -> float | None:
+        """The hall's width on screen, in pixels (None: not known, or no hall width given)."""
+        view = widget.parent() if widget is not None else None
+        if not self._width_mm or view is None or not hasattr(view, "transform"):
+            return None
+        return self._width_mm * abs(view.transform().m11())
+
     def paint(self, painter, option, widget=None) -> None:
         r = self._bounds
+        title, detail = self.fitted(self._room_px(widget))
         painter.setPen(style.TEXT)
         painter.setFont(self._bold)
-        painter.drawText(r, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self._title)
-        painter.setPen(style.MUTED_TEXT)
-        painter.setFont(self._regular)
-        painter.drawText(r.adjusted(self._title_w + self._gap, 0, 0, 0),
-                         Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, self._detail)
+        painter.drawText(r, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, title)
+        if detail:
+            painter.setPen(style.MUTED_TEXT)
+            painter.setFont(self._regular)
+            painter.drawText(r.adjusted(self._title_w + self._gap, 0, 0, 0),
+                             Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, detail)
 
 
 class ClearanceItem(QGraphicsItem):

@@ -142,7 +142,7 @@ class FloorPlanScene(QGraphicsScene):
                 self.addItem(item)
                 self.hall_items[hall.id] = item
                 size = f"{number((x1 - x0) / 1000, 1)} × {quantity((y1 - y0) / 1000, 'm')}"
-                title = HallTitleItem(hall.name or hall.id, f"{size} · {quantity(hall.area_m2, 'm²')}")
+                title = HallTitleItem(hall.name or hall.id, f"{size} · {quantity(hall.area_m2, 'm²')}", x1 - x0)
                 title.setPos(offset + QPointF(x0, y0))
                 self.addItem(title)
                 self._halls_rect = self._halls_rect.united(QRectF(x0, y0, x1 - x0, y1 - y0).translated(offset))
