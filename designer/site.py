@@ -25,7 +25,7 @@ HALL_GAP_MM = 3000.0
 
 
 def hall_origins(halls: Sequence[Hall]) -> list[tuple[float, float]]:
-    """Where each hall's (0, 0) lies on the site, mm: its own ``site_origin``, or beside the hall before it."""
+    """Where each hall's (0, 0) lies on the site, mm: its own ``site_origin``, or past the halls before it."""
     out: list[tuple[float, float]] = []
     cursor: float | None = None
     for hall in halls:
@@ -35,7 +35,8 @@ def hall_origins(halls: Sequence[Hall]) -> list[tuple[float, float]]:
         else:
             origin = (0.0 if cursor is None else cursor - x0, 0.0)
         out.append(origin)
-        cursor = x1 + origin[0] + HALL_GAP_MM
+        # past every hall so far, placed or not: a hall without an origin never lands on one a site placed
+        cursor = max(cursor if cursor is not None else -float("inf"), x1 + origin[0] + HALL_GAP_MM)
     return out
 
 

@@ -28,10 +28,10 @@ from . import air_handling
 from .facility_sizing import busway_for, facility_for
 from .layout import TILE, Grid, plan_grid, row_places
 from .network_racks import band_places, central_items, su_network_items
-from .networks import UFM_PER_FABRIC, NetworkPlan, compute_fabric, plan_networks
+from .networks import OOB_PORTS, UFM_PER_FABRIC, NetworkPlan, compute_fabric, plan_networks
 from .phases import phases_of
 from .site import (DEFAULT_HALLS_PER_BUILDING, MAX_HALLS, Room, building_name, hall_block_kw, hall_grid,
-                   longest_upper_run_m, place_room_racks, place_rooms, pod_starts, room_grid, share_upper_tier,
+                   cuts, longest_upper_run_m, place_room_racks, place_rooms, room_grid, share_upper_tier,
                    split_halls, su_power_kw, upper_tier_reach_m)
 from .rack_filling import CDU_TYPE, FIRST_U, NETWORK_RACK_KW, RACK_TYPE, RackBuilder, fill_by_power
 from .sizing import mw_text as _mw, nodes_for, rack_density, units_per_su, with_capacities
@@ -132,18 +132,20 @@ def _check_phases(spec: SuperpodSpec, sus: int) -> None:
 
 
 def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
-             layout_only: bool = False) -> Generated | None:
+             layout_only: bool = False, one_hall: bool = False) -> Generated | None:
     """The design for ``spec``; raises :class:`GenerateError` for a target that cannot be built.
 
     ``layout_only`` stops once the floor grid is planned (None when it fits the hall): the quick
-    test the nearest-fit search runs before building a candidate.
+    test the nearest-fit search runs before building a candidate. ``one_hall`` refuses a design that would be a
+    site (a phased build's candidates).
     """
     try:
-        return _generate(spec, catalog, with_phases=with_phases, layout_only=layout_only, reach_fallback=True)
+        return _generate(spec, catalog, with_phases=with_phases, layout_only=layout_only, reach_fallback=True,
+                         one_hall=one_hall)
     except OutOfReach as exc:
         try:  # the system's Ethernet RA, whose 2 x FR4 optics reach 2 km
             out = _generate(replace(spec, fabric="spectrum-x"), catalog, with_phases=with_phases,
-                            layout_only=layout_only, reach_fallback=False)
+                            layout_only=layout_only, reach_fallback=False, one_hall=one_hall)
         except GenerateError as other:
             raise GenerateError(f"{exc}; on Spectrum-X, whose 2 x FR4 optics reach 2 km, it cannot be built either: "
                                 f"{other}") from None
@@ -155,7 +157,7 @@ def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
 
 
 def _generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool, layout_only: bool,
-              reach_fallback: bool) -> Generated | None:
+              reach_fallback: bool, one_hall: bool = False) -> Generated | None:
     """:func:`generate`; ``reach_fallback``: a site whose InfiniBand fabric no optic spans raises
     :class:`OutOfReach` (the fabric was not asked for), to be built on Spectrum-X instead."""
     reach_fallback = reach_fallback and spec.fabric is None
@@ -193,7 +195,7 @@ def _generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool, layout
     band_groups = [(title, fill_by_power(items, catalog, units_u, seg.limit_kw)) for title, items in central.items()]
     hall_mm = None if spec.hall is None else (spec.hall[0] * 1000, spec.hall[1] * 1000)
     gallery = air_handling.gallery_mm(catalog)
-    halls = _hall_ranges(spec, profile, catalog, net, seg, sus, band_groups, hall_mm, gallery)
+    halls = _hall_ranges(spec, profile, catalog, net, seg, sus, band_groups, hall_mm, gallery, one_hall)
     if len(halls) > 1:
         if layout_only:
             return None
@@ -354,8 +356,8 @@ def _campus_core(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, n
 
 
 def _hall_ranges(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, net: NetworkPlan, seg: _Segment,
-                 sus: int, band_groups: list, hall_mm: tuple[float, float] | None, gallery: float
-                 ) -> list[tuple[int, int]]:
+                 sus: int, band_groups: list, hall_mm: tuple[float, float] | None, gallery: float,
+                 one_hall: bool = False) -> list[tuple[int, int]]:
     """The SU ranges of the design's data halls: one hall while the design fits one hall's power block (and its
     floor, where a hall size is asked for), else as many as hold it (:mod:`.site`)."""
     per_su = su_power_kw(seg.network_items, seg.units, profile, catalog)
@@ -379,12 +381,22 @@ def _hall_ranges(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, n
                 continue
             floor_max = n
             break
+        if not floor_max:
+            hall_grid(seg.mm, 1, hall_mm, gallery)  # raises: the hall is too small for one SU, and says by how much
         max_sus = floor_max
-    if spec.phase_sus is not None:
+    if spec.phase_sus is not None or one_hall:
         raise GenerateError(f"a design of {sus} scalable units needs several halls of at most {max_sus}; phased "
                             "builds are generated for one hall only: ask for fewer scalable units, or a larger "
                             "--hall-mw", fit=True)
-    ranges = split_halls(sus, max_sus, pod_starts(net.compute, profile.nodes_per_su, sus))
+    # whole pods to a hall where a pod fits one, else whole leaf blocks; two halls at least (one would hold the SUs
+    # but not the band with them)
+    most = min(max_sus, max(1, math.ceil(sus / 2)))
+    ranges = split_halls(sus, most, cuts(net.compute, profile.nodes_per_su, sus)) or \
+        split_halls(sus, most, cuts(net.compute, profile.nodes_per_su, sus, pods=False))
+    if not ranges:
+        raise GenerateError(f"a hall of {_mw(block)} holds {max_sus} scalable unit{'s' if max_sus != 1 else ''}, "
+                            "fewer than one leaf block of the compute fabric spans (its leaves cable every node of "
+                            "their block): ask for larger halls (--hall-mw)", fit=True)
     if len(ranges) > MAX_HALLS:
         raise GenerateError(f"{len(ranges)} halls of at most {max_sus} scalable units are more than {MAX_HALLS}; "
                             "ask for larger halls (--hall-mw)")
@@ -405,9 +417,19 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
         _place_scalable_units(b, grid, seg, profile, sus, units, first, last)
         rooms.append((Room(b.hall, f"Data hall {h + 1}", h // per_building, "data"), b, grid))
     numbers: dict[str, int] = {}
+    oob_next = net.oob
     for k, groups in enumerate(share_upper_tier(band_groups, net.compute, buildings)):
         if not groups:
             continue
+        if "oob" in spec.networks:
+            # the room's own out-of-band switches, one port for each device it holds: a 1 GbE copper run from a
+            # network room to a hall's SU racks would be past Cat6A's 100 m
+            devices = sum(len(devs) for _, stacks in groups for devs in stacks)
+            items = [(f"oob{oob_next + i + 1}", "sn2201", f"oob-{oob_next + i + 1:04d}", "rear")
+                     for i in range(math.ceil(devices / OOB_PORTS))]
+            oob_next += len(items)
+            groups = groups + [("OOB", fill_by_power(items, catalog, catalog.get(RACK_TYPE).rack_units,
+                                                     seg.limit_kw))]
         b = RackBuilder(catalog, settings, f"network-{k + 1}")
         grid = room_grid(sum(len(stacks) for _, stacks in groups))
         place_room_racks(b, groups, grid, numbers)
@@ -436,8 +458,10 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
         stated = hall_mm if room.kind == "data" else None
         plan = air_handling.plan_room(air_handling.units_needed(air, float(heat["air_cfm"]), catalog),
                                       (grid.width_mm, grid.depth_mm), stated, air, catalog, room.id)
-        if plan.note:
+        if plan.note and stated is None:
             longer.append(room.name)
+        elif plan.note:  # a hall of the size asked for whose walls hold too few air handlers
+            notes.append(f"{room.name}: {plan.note}")
         laid.append(replace(room, width_mm=plan.width_mm, depth_mm=plan.depth_mm))
         racks += [replace(r, x=r.x + plan.dx, y=r.y + plan.dy) for r in b.racks]
         floor += [replace(c, x=c.x + plan.dx, y=c.y + plan.dy) for c in b.cdus]
@@ -479,7 +503,7 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
     notes.append(f"{data_halls} data halls of at most {most} scalable unit{'s' if most != 1 else ''} in {buildings} "
                  f"building{'s' if buildings != 1 else ''}, each hall its own power block of {block:,.3g} MW or "
                  f"less{'' if spec.hall_power_kw is not None else ' (ask --hall-mw for another)'}; the fabric's "
-                 f"upper tier in a network room per building")
+                 f"upper tier in the buildings' network rooms")
     if longer:
         notes.append(f"{len(longer)} of the {len(laid)} rooms are deeper than their racks, so that their side walls "
                      f"hold the air handlers their air heat needs (N+1), a metre of wall for about 60 kW: "
@@ -522,8 +546,10 @@ def nearest_fit(spec: SuperpodSpec, catalog: Catalog) -> Generated | None:
     for sus in range(start, 0, -1):
         candidate = replace(spec.with_sus(sus), phase_sus=None)
         try:
-            generate(candidate, catalog, layout_only=True)
-            return generate(candidate, catalog, with_phases=False)
+            # a phased build is one hall: a candidate that would be a site does not fit it
+            one = spec.phase_sus is not None
+            generate(candidate, catalog, layout_only=True, one_hall=one)
+            return generate(candidate, catalog, with_phases=False, one_hall=one)
         except GenerateError as exc:
             if not exc.fit:
                 return None

@@ -70,30 +70,39 @@ def su_power_kw(network_items: list[tuple[list, list]], su_units: int, profile: 
     return su_units * profile.node_max_kw + network
 
 
-def pod_starts(tree, nodes_per_su: int, sus: int) -> list[int]:
-    """The first SU of each pod of a three-tier fabric (one pod, starting at SU 0, otherwise)."""
-    if tree.tiers < 3:
-        return [0]
-    blocks_per_pod = tree.pod_leaves // tree.rails
-    return sorted({min(p * blocks_per_pod * tree.leaf_down // nodes_per_su, sus - 1) for p in range(tree.pods)})
+def cuts(tree, nodes_per_su: int, sus: int, pods: bool = True) -> list[int]:
+    """The SUs a hall may start at: where a leaf block starts (its leaves stand in the SU of its first node, so a
+    block cut in two would cable its nodes across halls), and with ``pods`` in a three-tier fabric where a pod
+    starts too (its spines stand with its SUs)."""
+    unit = tree.leaf_down * (tree.pod_leaves // tree.rails if pods and tree.tiers == 3 else 1)
+    return [s for s in range(sus) if s * nodes_per_su % unit == 0]
 
 
 def split_halls(sus: int, max_sus: int, starts: list[int]) -> list[tuple[int, int]]:
-    """SU ranges [first, last) of the halls: as few halls as hold ``max_sus`` SUs each, the same number of whole pods
-    in each where a pod fits a hall (the last hall takes what is left), else the same number of SUs."""
-    if max_sus < 1:
-        raise GenerateError("not even one scalable unit fits a hall of the power asked for", fit=True)
-    bounds = starts + [sus]
-    pods = [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
-    largest = max(b - a for a, b in pods)
-    if len(pods) > 1 and largest <= max_sus:
-        per_hall = max(1, max_sus // largest)
-        halls = math.ceil(len(pods) / per_hall)
-        per_hall = math.ceil(len(pods) / halls)
-        return [(pods[i][0], pods[min(i + per_hall, len(pods)) - 1][1]) for i in range(0, len(pods), per_hall)]
-    halls = math.ceil(sus / max_sus)
-    per_hall = math.ceil(sus / halls)
-    return [(i, min(i + per_hall, sus)) for i in range(0, sus, per_hall)]
+    """SU ranges [first, last) of the halls, each starting at one of ``starts``: as few halls of at most ``max_sus``
+    SUs as hold them, as evenly filled as the starts allow (the last takes what is left); [] when the stretch
+    between two starts is more than a hall holds."""
+    bounds = sorted(set(starts) | {0}) + [sus]
+    chunks = [(a, b) for a, b in zip(bounds, bounds[1:]) if b > a]
+    if max_sus < 1 or max(b - a for a, b in chunks) > max_sus:
+        return []
+
+    def pack(capacity: int) -> list[tuple[int, int]]:
+        out: list[tuple[int, int]] = []
+        for a, b in chunks:
+            if out and b - out[-1][0] <= capacity:
+                out[-1] = (out[-1][0], b)
+            else:
+                out.append((a, b))
+        return out
+
+    fewest = len(pack(max_sus))
+    # the smallest capacity that still needs no more halls: the SUs shared out as evenly as the starts allow
+    for capacity in range(math.ceil(sus / fewest), max_sus + 1):
+        halls = pack(capacity)
+        if len(halls) == fewest:
+            return halls
+    return pack(max_sus)
 
 
 def hall_grid(seg_mm: float, su_count: int, hall_mm: tuple[float, float] | None, side_mm: float) -> Grid:

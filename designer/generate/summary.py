@@ -45,6 +45,11 @@ def _storage(analysis: Analysis) -> dict | None:
             "need_write_gb_s": st.need.write_gb_s, "capacity_pb": st.capacity_pb, "placed": st.placed}
 
 
+def _total(halls, field: str) -> float | None:
+    values = [getattr(h, field) for h in halls if getattr(h, field) is not None]
+    return sum(values) if values else None
+
+
 def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> dict:
     """GPUs, racks, rows, switches per network and tier, power, heat and price of a generated design."""
     project = generated.project
@@ -71,16 +76,17 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
         "gpus": s.gpus,
         "racks": s.racks,
         "racks_by_role": dict(roles),
-        "rows": len({r.row for r in project.racks}),
+        "rows": len({(r.hall, r.row) for r in project.racks}),
         "cdus": len(project.floor_devices),
         "hall_m": [round((x1 - x0) / 1000, 1), round((y1 - y0) / 1000, 1)],
         "halls": len(data),
         "network_rooms": len(project.halls) - len(data),
         "buildings": len({h.building for h in project.halls}),
         "site_m": [round(site[0] / 1000, 1), round(site[1] / 1000, 1)],
-        "hall_power_kw": hall.power_capacity_kw,
-        "hall_air_cooling_kw": hall.cooling_capacity_kw,
-        "hall_liquid_cooling_kw": hall.liquid_cooling_capacity_kw,
+        # a site's: every room's together
+        "hall_power_kw": _total(project.halls, "power_capacity_kw"),
+        "hall_air_cooling_kw": _total(project.halls, "cooling_capacity_kw"),
+        "hall_liquid_cooling_kw": _total(project.halls, "liquid_cooling_capacity_kw"),
         "switches": _switches_by_network(generated),
         "storage": _storage(analysis),
         "fabric_tiers": fabric.tiers,

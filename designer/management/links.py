@@ -320,13 +320,15 @@ def _match(p_group: np.ndarray, p_keys: tuple, s_group: np.ndarray, s_keys: tupl
 
 
 def assign_nearest(port_rack: np.ndarray, sw_rack: np.ndarray, free: np.ndarray, rack_row: np.ndarray,
-                   rack_x: np.ndarray, rack_y: np.ndarray) -> np.ndarray:
+                   rack_x: np.ndarray, rack_y: np.ndarray, sites: RackSites | None = None) -> np.ndarray:
     """Each port's switch (-1: none left): a switch in its own rack first, then one in its row (ports and free
     ports each in order along the row), then the nearest switch with a free port by the distance between racks.
     ``free`` (ports per switch) is used up in place. Ports are taken in the order given.
 
     The first two steps are grouped sorts; the last loops over the racks still holding unplaced ports, each
-    against the switches that have ports left, never over every port and switch."""
+    against the switches that have ports left, never over every port and switch. ``sites``: the distance is the
+    run between rooms' entries where racks stand in different halls (``rack_row`` then numbers each hall's rows
+    apart)."""
     out = np.full(len(port_rack), -1, dtype=np.int64)
     if not len(port_rack) or not len(sw_rack):
         return out
@@ -359,7 +361,10 @@ def assign_nearest(port_rack: np.ndarray, sw_rack: np.ndarray, free: np.ndarray,
         if not len(have):
             break
         r = port_rack[group[0]]
-        dist = np.abs(rack_x[sw_rack[have]] - rack_x[r]) + np.abs(rack_y[sw_rack[have]] - rack_y[r])
+        if sites is not None and not sites.one_room:
+            dist = sites.horizontal_mm(np.full(len(have), r, dtype=np.int64), sw_rack[have])
+        else:
+            dist = np.abs(rack_x[sw_rack[have]] - rack_x[r]) + np.abs(rack_y[sw_rack[have]] - rack_y[r])
         near = have[np.lexsort((have, dist))]
         got = np.repeat(near, free[near])[:len(group)]
         take(group[:len(got)], got)
@@ -377,9 +382,10 @@ class _Builder:
         self.on_storage = 0
         self.rack_x = np.asarray([r.x for r in project.racks], dtype=float)
         self.rack_y = np.asarray([r.y for r in project.racks], dtype=float)
-        rows: dict[str, int] = {}
-        self.rack_row = np.asarray([rows.setdefault(r.row, len(rows)) if r.row else -1 for r in project.racks],
-                                   dtype=np.int64)
+        self.sites = RackSites.of(project)
+        rows: dict[tuple[str, str], int] = {}  # every hall has its own R01
+        self.rack_row = np.asarray([rows.setdefault((r.hall, r.row), len(rows)) if r.row else -1
+                                    for r in project.racks], dtype=np.int64)
 
     def link(self, net: int, a: tuple, b: tuple) -> None:
         self.rows.append((net, *a, *b))
@@ -478,7 +484,7 @@ class _Builder:
             name, rack, z, speed, cage, seq = port
             own.append((seq, mate, (s.dev, name, rack, z, speed, cage)))
         got = assign_nearest(p["rack"], np.asarray([s.rack for s in sws], dtype=np.int64), free, self.rack_row,
-                             self.rack_x, self.rack_y)
+                             self.rack_x, self.rack_y, self.sites)
         self.unconnected["oob"] += int((got < 0).sum()) + self.w.unplaced
         if self.w.unplaced:
             self.notes.append(f"{self.w.unplaced:,} management ports of floor units have no link: a floor unit "
@@ -576,7 +582,7 @@ def management_links(project: Project, catalog: Catalog) -> ManagementLinks:
     floats = {4, 5, 10, 11}
     arr = [np.asarray(c, dtype=np.int64 if i in ints else float if i in floats else object)
            for i, c in enumerate(cols)]
-    route = run_lengths_m(RackSites.of(project), walk.tops, arr[3], arr[4], arr[9], arr[10]) if len(net) \
+    route = run_lengths_m(b.sites, walk.tops, arr[3], arr[4], arr[9], arr[10]) if len(net) \
         else np.zeros(0)
     speed = np.minimum(arr[5], arr[11]) if len(net) else np.zeros(0)
     medium, cable, length, too_long = choose_media(catalog, speed, route)

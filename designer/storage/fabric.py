@@ -399,8 +399,12 @@ def _uplinks(lower: _Tier, upper: _Tier, lengths: _Lengths, cables: dict[str, Co
     fabric's does."""
     if not len(upper) or not len(lower):
         return 0
-    share = int((upper.mpo_ports // 2 if above else upper.mpo_ports).sum()) // len(lower)
-    up = np.clip(np.minimum(share, lower.mpo_ports - lower.used), 0, None)
+    # a twin-port cage's two ports take one module, so each medium may leave half a cage empty: on a site, where a
+    # switch's links take up to every class, a port per class is kept back so that no switch runs past its cages
+    keep = len(MEDIA_CLASSES) if not lengths.sites.one_room else 0
+    upper_ports = upper.mpo_ports - np.where(upper.per_cage == 2, keep, 0)
+    share = int((upper_ports // 2 if above else upper_ports).sum()) // len(lower)
+    up = np.clip(np.minimum(share, lower.mpo_ports - lower.used - np.where(lower.per_cage == 2, keep, 0)), 0, None)
     total = int(up.sum())
     below = np.repeat(np.arange(len(lower)), up)
     far = np.arange(total) % len(upper)
@@ -450,7 +454,8 @@ def _bases(links: Counter, uplinks: int, smf: int, switch_cages: Counter, node_s
     """How each part's quantity was counted, said on its bill line."""
     bases = {FIBRE: f"storage fabric: one per link, {links[FIBRE]:,} node-leaf and {uplinks - smf:,} between "
                     "switches",
-             SMF: f"storage fabric: one per link between switches past multimode reach ({smf:,})",
+             SMF: "storage fabric: one per link between switches past multimode reach, within 500 m",
+             LC_SMF: "storage fabric: one per link between switches past 500 m (2 x FR4, between buildings)",
              SPLITTER: f"storage fabric: one per two node ports at half the switch port's speed or less "
                        f"({links[SPLITTER]:,} node-leaf links)"}
     for module, count in switch_cages.items():

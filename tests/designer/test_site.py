@@ -20,8 +20,9 @@ def _rack(rid: str, hall: str, x: float, y: float) -> Rack:
 def test_halls_without_an_origin_stand_side_by_side_as_the_plan_draws_them():
     halls = (_hall("a", 20_000, 10_000), _hall("b", 30_000, 8_000), _hall("c", 5_000, 5_000, (0.0, 50_000.0)),
              _hall("d", 5_000, 5_000))
+    # d, stating none, stands past every hall before it, never on c, which the site placed
     assert hall_origins(halls) == [(0.0, 0.0), (20_000 + HALL_GAP_MM, 0.0), (0.0, 50_000.0),
-                                   (5_000 + HALL_GAP_MM, 0.0)]
+                                   (50_000 + 2 * HALL_GAP_MM, 0.0)]
     assert cable_entry(halls[1]) == (15_000.0, 0.0)
 
 

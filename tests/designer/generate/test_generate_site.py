@@ -161,10 +161,12 @@ def test_halls_per_building_sets_the_buildings(capsys, tmp_path, catalog):
 
 
 @pytest.mark.parametrize(("sus", "most", "starts", "halls"), [
-    (12, 5, [0, 3, 6, 9], [(0, 3), (3, 6), (6, 9), (9, 12)]),  # pods of 3: one to a hall of at most 5
+    (12, 5, [0, 3, 6, 9], [(0, 3), (3, 6), (6, 9), (9, 12)]),  # blocks of 3: one to a hall of at most 5
     (12, 6, [0, 3, 6, 9], [(0, 6), (6, 12)]),
     (10, 7, [0, 3, 6, 9], [(0, 6), (6, 10)]),  # the same number of pods in each, the last takes what is left
-    (10, 4, [0], [(0, 4), (4, 8), (8, 10)]),  # one pod larger than a hall: split by SUs
+    (10, 4, [0, 2, 4, 6, 8], [(0, 4), (4, 8), (8, 10)]),  # leaf blocks of 2 SUs
+    (10, 4, [0, 3, 6, 9], [(0, 3), (3, 6), (6, 10)]),  # the last block joins the hall before it
+    (10, 4, [0, 5], []),  # a block larger than a hall: no split keeps it whole
 ])
-def test_split_halls_keeps_pods_whole(sus, most, starts, halls):
+def test_split_halls_keeps_blocks_whole(sus, most, starts, halls):
     assert split_halls(sus, most, starts) == halls

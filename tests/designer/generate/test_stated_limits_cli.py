@@ -37,16 +37,21 @@ def test_stated_limits_are_stored_on_the_hall(capsys, tmp_path, catalog):
 
 def test_a_design_over_hall_mw_is_a_site_of_halls_within_it(capsys, tmp_path, catalog):
     out = tmp_path / "x.json"
-    code, stdout, err = run(capsys, "new", "superpod", "--system", "gb200-nvl72", "--sus", "4", "--hall-mw", "2",
+    code, stdout, err = run(capsys, "new", "superpod", "--system", "gb200-nvl72", "--sus", "4", "--hall-mw", "3",
                             "-o", str(out))
     assert code == 0, err
     project = load(out, catalog)
     data = [h for h in project.halls if h.kind == "data"]
-    # an SU of 8 GB200 NVL72 racks with its network racks and CDUs draws about 1.2 MW: one SU to a 2 MW hall
-    assert len(data) == 4 and all(h.power_capacity_kw == 2000 for h in data)
+    # an SU of 8 GB200 NVL72 racks with its network racks and CDUs draws about 1.2 MW, and a leaf block of 32
+    # trays spans two SUs of 144: two SUs to a 3 MW hall
+    assert len(data) == 2 and all(h.power_capacity_kw == 3000 for h in data)
     power = analyze(project, catalog)["power"]["halls"]
-    assert all(p["it_max_kw"] <= 2000 for p in power if p["id"].startswith("hall-"))
-    assert "4 data halls of at most 1 scalable unit in 1 building" in stdout
+    assert all(p["it_max_kw"] <= 3000 for p in power if p["id"].startswith("hall-"))
+    assert "2 data halls of at most 2 scalable units in 1 building" in stdout
+    # a 2 MW hall holds one SU, half a leaf block: refused, as its nodes would be cabled to another hall
+    code, _, err = run(capsys, "new", "superpod", "--system", "gb200-nvl72", "--sus", "4", "--hall-mw", "2",
+                       "-o", str(out))
+    assert code == 2 and "fewer than one leaf block of the compute fabric spans" in err
 
 
 def test_no_facility_water_with_an_nvl72_is_an_error(capsys, tmp_path, catalog):
