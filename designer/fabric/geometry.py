@@ -294,11 +294,19 @@ def _run_split(dev: FabricDevices, nodes: list, switches: dict, breakout: dict, 
     if not plane_gbps:
         return
     for i in (j for role in switches.values() for j in role):
-        c = dev.cages[i]
-        ways = round(c.speed_gbps / plane_gbps)
-        if 1 < ways <= breakout.get(dev.types[i], 1) and abs(c.speed_gbps / plane_gbps - ways) < 1e-9:
-            dev.cages[i] = replace(c, speed_gbps=plane_gbps, ports=c.ports * ways)
-            dev.cage_ports[i] = c.ports * ways
+        dev.cages[i] = split_cage(dev.cages[i], plane_gbps, breakout.get(dev.types[i], 1))
+        dev.cage_ports[i] = dev.cages[i].ports
+
+
+def split_cage(cage: Cage, plane_gbps: float, breakout: int) -> Cage:
+    """A switch cage as it runs for ports of ``plane_gbps``: split into that many ways where the switch's ports
+    split (``breakout``) and the speeds divide evenly, else as it is."""
+    if not plane_gbps:
+        return cage
+    ways = round(cage.speed_gbps / plane_gbps)
+    if 1 < ways <= breakout and abs(cage.speed_gbps / plane_gbps - ways) < 1e-9:
+        return replace(cage, speed_gbps=plane_gbps, ports=cage.ports * ways)
+    return cage
 
 
 def mounted_sources(project: Project, catalog: Catalog, inv: Inventory) -> list[tuple | None]:

@@ -34,7 +34,7 @@ from .site import (DEFAULT_HALLS_PER_BUILDING, MAX_HALLS, Room, building_name, h
                    cuts, longest_upper_run_m, place_room_racks, place_rooms, room_grid, share_upper_tier,
                    split_halls, su_power_kw, upper_tier_reach_m)
 from .rack_filling import CDU_TYPE, FIRST_U, NETWORK_RACK_KW, RACK_TYPE, RackBuilder, fill_by_power
-from .sizing import mw_text as _mw, nodes_for, rack_density, units_per_su, with_capacities
+from .sizing import mw_text, nodes_for, rack_density, units_per_su, with_capacities
 from .storage import cluster_note
 from .spec import MAX_PHASES, GenerateError, SuperpodSpec, SystemProfile, check_spec, system_profile, ufm_for
 from .titles import design_description, design_title
@@ -369,7 +369,7 @@ def _hall_ranges(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, n
     if sus * per_su + band_kw <= block:  # one hall holds it, its band too
         return [(0, sus)]
     if max_sus < 1:
-        raise GenerateError(f"hall power {_mw(block)}, one scalable unit needs {_mw(per_su)} "
+        raise GenerateError(f"hall power {mw_text(block)}, one scalable unit needs {mw_text(per_su)} "
                             f"(+{(per_su - block) / block * 100:.0f} %): no hall of that power holds one", fit=True)
     if hall_mm is not None:
         # the most SUs a hall of the asked size holds without a band (fitting is not monotonic: count down)
@@ -394,7 +394,7 @@ def _hall_ranges(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, n
     ranges = split_halls(sus, most, cuts(net.compute, profile.nodes_per_su, sus)) or \
         split_halls(sus, most, cuts(net.compute, profile.nodes_per_su, sus, pods=False))
     if not ranges:
-        raise GenerateError(f"a hall of {_mw(block)} holds {max_sus} scalable unit{'s' if max_sus != 1 else ''}, "
+        raise GenerateError(f"a hall of {mw_text(block)} holds {max_sus} scalable unit{'s' if max_sus != 1 else ''}, "
                             "fewer than one leaf block of the compute fabric spans (its leaves cable every node of "
                             "their block): ask for larger halls (--hall-mw)", fit=True)
     if len(ranges) > MAX_HALLS:
@@ -466,7 +466,7 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
         racks += [replace(r, x=r.x + plan.dx, y=r.y + plan.dy) for r in b.racks]
         floor += [replace(c, x=c.x + plan.dx, y=c.y + plan.dy) for c in b.cdus]
         floor += [replace(u, id=f"{room.id}-{u.id}") for u in plan.units]
-    origins, _ = place_rooms(laid, buildings)
+    origins = place_rooms(laid, buildings)
     if reach_fallback and profile.fabric == "infiniband":
         longest = longest_upper_run_m(laid, origins, racks, catalog)
         reach = upper_tier_reach_m(catalog, spec, profile)

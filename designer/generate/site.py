@@ -150,9 +150,9 @@ class Room:
     depth_mm: float = 0.0
 
 
-def place_rooms(rooms: list[Room], buildings: int) -> tuple[dict[str, tuple[float, float]], list[tuple]]:
-    """Each room's site origin, and each building's (name, x, y, width, depth) on the site: rooms side by side
-    along the building's corridor (the network room in the middle), buildings in a near-square grid."""
+def place_rooms(rooms: list[Room], buildings: int) -> dict[str, tuple[float, float]]:
+    """Each room's site origin: rooms side by side along their building's corridor (the network room in the
+    middle), buildings in a near-square grid."""
     by_building: list[list[Room]] = [[] for _ in range(buildings)]
     for r in rooms:
         by_building[r.building].append(r)
@@ -170,7 +170,6 @@ def place_rooms(rooms: list[Room], buildings: int) -> tuple[dict[str, tuple[floa
     columns = min(range(1, buildings + 1),
                   key=lambda c: (abs(math.log(c * col_w / (math.ceil(buildings / c) * row_d))), c))
     origins: dict[str, tuple[float, float]] = {}
-    outlines = []
     for b, order in enumerate(by_building):
         row, col = divmod(b, columns)
         bx, by = col * col_w, row * row_d
@@ -178,8 +177,7 @@ def place_rooms(rooms: list[Room], buildings: int) -> tuple[dict[str, tuple[floa
         for r in order:
             origins[r.id] = (x, by + CORRIDOR_MM)
             x += r.width_mm + ROOM_GAP_MM
-        outlines.append((building_name(b), bx, by, sizes[b][0], sizes[b][1]))
-    return origins, outlines
+    return origins
 
 
 def building_name(b: int) -> str:
@@ -241,19 +239,13 @@ def longest_upper_run_m(rooms: list[Room], origins: dict[str, tuple[float, float
 
 def upper_tier_reach_m(catalog: Catalog, spec: SuperpodSpec, profile: SystemProfile) -> float:
     """The longest run any catalog parts make between two of the compute switch's cages, as the fabric runs them."""
-    from dataclasses import replace
-
-    from ..fabric.geometry import protocol_of
+    from ..fabric.geometry import protocol_of, split_cage
     from ..fabric.media import cage_of, longest_reach
 
     switch = catalog.get(spec.switch)
     protocol = protocol_of(profile.fabric)
     group = next(g for g in switch.ports if g.role == "fabric" and g.protocol == protocol)
     cage = cage_of(group, True)
-    planes = spec.planes or 1
     if protocol == "ethernet" and profile.port_gbps:
-        plane = profile.port_gbps / planes
-        ways = round(cage.speed_gbps / plane)
-        if 1 < ways <= (group.breakout or 1) and abs(cage.speed_gbps / plane - ways) < 1e-9:
-            cage = replace(cage, speed_gbps=plane, ports=cage.ports * ways)
+        cage = split_cage(cage, profile.port_gbps / (spec.planes or 1), group.breakout or 1)
     return longest_reach(catalog, cage, cage)

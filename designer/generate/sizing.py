@@ -101,8 +101,9 @@ def with_capacities(project: Project, spec: SuperpodSpec, it_max: float, liquid:
                               (spec.hall_cooling_kw, air, "hall air cooling"),
                               (spec.hall_liquid_kw, liquid, "hall liquid cooling")):
         if given is not None and need > given + 1e-9:
-            short.append(f"{what} {_mw(given)}, design needs {_mw(need)} (+{(need - given) / given * 100:.0f} %)"
-                         if given > 0 else f"{what} 0 kW, design needs {_mw(need)}")
+            short.append(f"{what} {mw_text(given)}, design needs {mw_text(need)} "
+                         f"(+{(need - given) / given * 100:.0f} %)"
+                         if given > 0 else f"{what} 0 kW, design needs {mw_text(need)}")
     if short:
         raise GenerateError("; ".join(short), fit=True)
 
@@ -118,8 +119,4 @@ def with_capacities(project: Project, spec: SuperpodSpec, it_max: float, liquid:
 
 def mw_text(value_kw: float) -> str:
     """A power as the generator's messages write it: MW to two decimals from 1 MW, else kW."""
-    return _mw(value_kw)
-
-
-def _mw(value_kw: float) -> str:
     return quantity(value_kw / 1000, "MW") if value_kw >= 1000 else kw(value_kw)
