@@ -56,6 +56,11 @@ def kw(x: float | None) -> str:
     return quantity(x, "kW")
 
 
+def mw_text(value_kw: float) -> str:
+    """A large power as people read it: MW to two decimals from 1 MW, else kW."""
+    return quantity(value_kw / 1000, "MW") if value_kw >= 1000 else kw(value_kw)
+
+
 def kw_pair(a: float | None, b: float | None) -> str:
     """Two powers read together, typical before maximum: ``998.5 kW / 1,140.4 kW``."""
     return f"{kw(a)} / {kw(b)}"

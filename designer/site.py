@@ -103,3 +103,23 @@ class RackSites:
         ha, hb = int(self.hall[ra]), int(self.hall[rb])
         return [(float(self.x[ra]), float(self.y[ra])), (float(self.entry_x[ha]), float(self.entry_y[ha])),
                 (float(self.entry_x[hb]), float(self.entry_y[hb])), (float(self.x[rb]), float(self.y[rb]))]
+
+    def room_links(self, hall_ids: Sequence[str], ra: np.ndarray, rb: np.ndarray,
+                   metres: np.ndarray) -> list[dict]:
+        """The links between racks ``ra`` and ``rb`` that leave their room, bundled per pair of rooms (the
+        earlier hall of the project first): ``{"a", "b", "links", "longest_m"}``, pairs in hall order. The
+        site plan draws each bundle with its count; ``hall_ids`` are the halls in the project's order."""
+        if self.one_room or not len(ra):
+            return []
+        ha, hb = self.hall[ra], self.hall[rb]
+        apart = ha != hb
+        if not apart.any():
+            return []
+        lo, hi = np.minimum(ha[apart], hb[apart]), np.maximum(ha[apart], hb[apart])
+        rooms = len(self.entry_x)
+        pairs, inverse = np.unique(lo * rooms + hi, return_inverse=True)
+        links = np.bincount(inverse, minlength=len(pairs))
+        longest = np.zeros(len(pairs))
+        np.maximum.at(longest, inverse, np.asarray(metres, float)[apart])
+        return [{"a": hall_ids[int(p) // rooms], "b": hall_ids[int(p) % rooms], "links": int(n),
+                 "longest_m": round(float(m), 1)} for p, n, m in zip(pairs, links, longest)]

@@ -275,6 +275,9 @@ def analyze_fabric(ctx: Context) -> FabricResult:
     section["wired_links"] = {name: int((plan.tier == t).sum()) for t, name in enumerate(EMPTY_LINKS)}
     section["unwired_links"] = dict(plan.unwired_links)
     section["too_long_links"] = int(len(bad))
+    rack = np.asarray(inv.devices.rack, dtype=np.int64)
+    section["room_links"] = inv.sites.room_links([h.id for h in project.halls], rack[plan.a_dev],
+                                                 rack[plan.b_dev], plan.raw_m) if inv.sites is not None else []
     section["notes"] = list(section.get("notes", [])) + inv.notes
     return result(section, plan)
 

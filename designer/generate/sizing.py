@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from catalog import Catalog
 
-from ..formatting import kw, quantity
+from ..formatting import kw, mw_text
 from ..model import Project
 from ..settings import Settings
 from .rack_filling import FIRST_U, RACK_TYPE, RackBuilder
@@ -116,7 +116,3 @@ def with_capacities(project: Project, spec: SuperpodSpec, it_max: float, liquid:
                    liquid_cooling_capacity_kw=spec.hall_liquid_kw if spec.hall_liquid_kw is not None else fit(liquid))
     return project.with_hall(hall)
 
-
-def mw_text(value_kw: float) -> str:
-    """A power as the generator's messages write it: MW to two decimals from 1 MW, else kW."""
-    return quantity(value_kw / 1000, "MW") if value_kw >= 1000 else kw(value_kw)

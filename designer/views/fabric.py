@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
-from .base import require, view
+from .base import Rows, require, view
 from .summary import SwitchCounts
 
 
@@ -51,6 +51,17 @@ class PlaneCounts:
     spine: int
     core: int
     links: TierLinks
+
+
+@view
+class RoomLink:
+    """``fabric.room_links[]``: the compute-fabric links between two rooms of a site, as one bundle"""
+    #: the two halls' ids, the earlier of the project first
+    a: str
+    b: str
+    links: int
+    #: the longest run of the bundle, m (before rounding up to an orderable length)
+    longest_m: float
 
 
 @view
@@ -102,6 +113,8 @@ class FabricView:
     per_plane: PlaneCounts | None = None
     #: the spines' down:up above the pod of a three-tier tree, as built; absent at 1 (non-blocking)
     core_oversubscription: float | None = None
+    #: links that leave their room, per pair of rooms (none in a design of one hall)
+    room_links: Rows[RoomLink] | None = None
 
     def __post_init__(self):
         if self.error is None:  # a tree, or the empty one of a design without nodes: every count is there

@@ -44,6 +44,7 @@ from .new_superpod import start as start_new_superpod
 from ..plan.palette import CatalogPalette
 from ..quote.quote_form import QuoteActions
 from ..elevation.rack_elevation import RackElevationPanel
+from ..site.site_panel import SitePanel
 from .workspaces import WorkspaceController
 
 FILE_FILTER = "PodPlanner projects (*.podplan.json *.json)"
@@ -86,6 +87,11 @@ class MainWindow(QMainWindow):
         self.bom = BomPanel(self)
         self.hub.subscribe(self.bom.set_analysis)
         self.central_tabs.addTab(self.bom, "Bill of materials")
+        # A design of several halls is read from its site first; a one-hall design has no site tab.
+        self.site = SitePanel(catalog, self)
+        self.hub.subscribe(self.site.set_analysis)
+        self.central_tabs.insertTab(0, self.site, "Site")
+        self.central_tabs.setTabVisible(0, False)
         self._build_status_bar()
         self.runner = EngineRunner(catalog, debounce_ms=debounce_ms, parent=self)
         #: Request numbers rise across documents, so a result for a closed document is always stale.
@@ -171,6 +177,7 @@ class MainWindow(QMainWindow):
         self.scene.status_message.connect(lambda text: self.statusBar().showMessage(text, 8000))
         self.scene.selection_changed.connect(self._on_selection)
         self.scene.hall_clicked.connect(lambda hall_id: self.inspector.show_selection("hall", [hall_id]))
+        self.site.hall_opened.connect(self.open_hall)
         self.findings.finding_activated.connect(self.go_to)
         self.findings.places_activated.connect(self.go_to_all)
 
@@ -280,8 +287,26 @@ class MainWindow(QMainWindow):
         self._update_edit_actions()
         self.update_title()
         self._update_counts(project)
+        self._show_site(project)
         self._ticket += 1
         self.runner.request(self._ticket, self.document.snapshot()[1])
+
+    def _show_site(self, project: Project) -> None:
+        """The site tab is there while the design has more than one hall; the findings offer its halls."""
+        index = self.central_tabs.indexOf(self.site)
+        several = len(project.halls) > 1
+        if several != self.central_tabs.isTabVisible(index):
+            self.central_tabs.setTabVisible(index, several)
+        if several:
+            self.site.set_project(project)
+        self.findings.set_halls([(h.id, h.label) for h in project.halls] if several else [])
+
+    def open_hall(self, hall_id: str) -> None:
+        """A room picked on the site: its floor plan, the hall in the inspector, the findings of that hall."""
+        self.show_plan()
+        self.view.fit_room(hall_id)
+        self.inspector.show_selection("hall", [hall_id])
+        self.findings.set_hall(hall_id)
 
     def update_title(self) -> None:
         self.setWindowTitle(f"{self.document.project.name}[*] — {APP_NAME}")
@@ -370,6 +395,12 @@ class MainWindow(QMainWindow):
 
     def show_plan(self) -> None:
         self.central_tabs.setCurrentWidget(self.view)
+
+    def show_site(self) -> None:
+        """View ▸ Site plan: the site's tab (a design of one hall has none: its floor plan then)."""
+        index = self.central_tabs.indexOf(self.site)
+        self.central_tabs.setCurrentIndex(index if self.central_tabs.isTabVisible(index) else
+                                          self.central_tabs.indexOf(self.view))
 
     def go_to(self, where: str) -> None:
         """Select the object a finding names and centre it on the plan; a finding about the bill opens the bill."""

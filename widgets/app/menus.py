@@ -87,6 +87,7 @@ def _build_view_menu(win) -> None:
     win.zoom_out_action = add_action(win, view_menu, "Zoom &out", lambda: win.view.zoom_by(0.8),
                                      QKeySequence("Ctrl+-"))
     win.fit_action = add_action(win, view_menu, "&Fit to hall", win.view.fit_hall, QKeySequence("Ctrl+0"))
+    win.site_action = add_action(win, view_menu, "&Site plan", win.show_site, QKeySequence("Ctrl+9"))
     win.project_action = add_action(win, view_menu, "&Project settings and workload",
                                     win.show_project_settings, QKeySequence("Ctrl+,"))
     view_menu.addSeparator()

@@ -23,6 +23,7 @@ from designer.findings import Finding
 from designer.formatting import count, number
 from designer.model import Project
 from designer.names import Namer
+from designer.site_plan import hall_of_place
 
 from ..app import style
 
@@ -35,6 +36,8 @@ PLACES_ROLE = WHERE_ROLE + 100
 SEVERITY_ROLE = Qt.ItemDataRole.UserRole + 2
 #: What a column sorts by: a severity's rank in column 0, the text shown elsewhere.
 SORT_ROLE = Qt.ItemDataRole.UserRole + 3
+#: What the filter matches: "<severity> <hall id>" (the hall a finding's place lies in; none for the design's)
+FILTER_ROLE = Qt.ItemDataRole.UserRole + 4
 COLUMNS = ["Severity", "Code", "Message", "Where"]
 MESSAGE, WHERE = 2, 3
 #: The Where column grows to its longest name up to this width; the message keeps the rest of the panel.
@@ -73,17 +76,18 @@ def severity_icon(severity: str, size: int = 16) -> QIcon:
 
 
 class _SeverityFilter(QSortFilterProxyModel):
-    """Shows findings of the chosen severities; sorts severity by rank, not alphabetically.
+    """Shows findings of the chosen severities (and, on a site, of the chosen hall); sorts severity by rank.
 
-    Both are Qt's own: the filter matches column 0's severity and the sort reads :data:`SORT_ROLE` (a
-    severity's rank, the other columns' text), so no Python runs per row while a big hall's thousands of
+    Both are Qt's own: the filter matches column 0's "<severity> <hall>" and the sort reads :data:`SORT_ROLE`
+    (a severity's rank, the other columns' text), so no Python runs per row while a big hall's thousands of
     findings are filtered and sorted."""
 
     def __init__(self, parent=None):
         super().__init__(parent)
         self.setSortRole(SORT_ROLE)
-        self.setFilterRole(SEVERITY_ROLE)
+        self.setFilterRole(FILTER_ROLE)
         self.setFilterKeyColumn(0)
+        self._hall = ""
         self.allowed = set(SEVERITY_RANK)
 
     @property
@@ -93,8 +97,22 @@ class _SeverityFilter(QSortFilterProxyModel):
     @allowed.setter
     def allowed(self, severities: set[str]) -> None:
         self._allowed = set(severities)
+        self._apply()
+
+    @property
+    def hall(self) -> str:
+        return self._hall
+
+    @hall.setter
+    def hall(self, hall_id: str) -> None:
+        """Only findings in this hall ("": every finding of the design)."""
+        self._hall = hall_id
+        self._apply()
+
+    def _apply(self) -> None:
         words = "|".join(sorted(re.escape(s) for s in self._allowed))
-        self.setFilterRegularExpression(QRegularExpression(f"^({words})$" if words else "(?!)"))
+        where = re.escape(self._hall) if self._hall else ".*"
+        self.setFilterRegularExpression(QRegularExpression(f"^({words}) {where}$" if words else "(?!)"))
 
 
 class FindingsPanel(QWidget):
@@ -143,6 +161,11 @@ class FindingsPanel(QWidget):
         for text, _ in self.FILTERS:
             self.filter.addItem(text)
         self.filter.currentIndexChanged.connect(self._filter_changed)
+        # On a site: the findings of one hall, or of the whole design (hidden for a design of one hall).
+        self.hall_filter = QComboBox()
+        self.hall_filter.setToolTip("Show the findings of one hall, or of the whole site")
+        self.hall_filter.currentIndexChanged.connect(self._hall_changed)
+        self.hall_filter.setVisible(False)
         self.counts = QLabel()
         self.counts.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
         self.empty = QLabel("No findings: the design passes every check.")
@@ -150,6 +173,7 @@ class FindingsPanel(QWidget):
         self.empty.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
         top = QHBoxLayout()
         top.addWidget(self.counts, 1)
+        top.addWidget(self.hall_filter)
         top.addWidget(self.filter)
         box = QVBoxLayout(self)
         box.setContentsMargins(6, 4, 6, 4)
@@ -174,6 +198,7 @@ class FindingsPanel(QWidget):
         named by its id, the only thing the finding itself holds."""
         findings = list(findings)
         self._namer = Namer(project, catalog)
+        self._hall_of = (lambda where: hall_of_place(project, where)) if project is not None else (lambda _: "")
         # The proxy sorts once when the rows are in, not on every row appended (seconds for a big hall's
         # ten thousand findings); its sort column and filter stay as the user left them.
         self.proxy.setDynamicSortFilter(False)
@@ -181,9 +206,8 @@ class FindingsPanel(QWidget):
         for f in findings:
             self.model.appendRow(self._row(f))
         self.proxy.setDynamicSortFilter(True)
-        errors, warnings, infos = (sum(1 for f in findings if f.severity == sev)
-                                   for sev in ("error", "warning", "info"))
-        self.counts.setText(f"{count(errors, 'error')} · {count(warnings, 'warning')} · {number(infos)} info")
+        self._kinds = [(f.severity, self._hall_of(f.where)) for f in findings]
+        self._show_counts()
         self.view.setVisible(bool(findings))
         self.empty.setVisible(not findings)
         for col in (0, 1, WHERE):
@@ -205,6 +229,29 @@ class FindingsPanel(QWidget):
     def set_severity_filter(self, severities: Iterable[str]) -> None:
         self.proxy.allowed = set(severities)
 
+    def set_halls(self, halls: list[tuple[str, str]]) -> None:
+        """The halls to choose from, (id, name) (none: a design of one hall, no choice shown); the choice is
+        kept while its hall is still there."""
+        keep = self.proxy.hall
+        offered = [("", "Whole site")] + list(halls)
+        if [self.hall_filter.itemData(i) for i in range(self.hall_filter.count())] != [h for h, _ in offered]:
+            self.hall_filter.blockSignals(True)
+            self.hall_filter.clear()
+            for hall_id, name in offered:
+                self.hall_filter.addItem(name, hall_id)
+            self.hall_filter.blockSignals(False)
+        self.hall_filter.setVisible(bool(halls))
+        self.set_hall(keep if any(h == keep for h, _ in halls) else "")
+
+    def set_hall(self, hall_id: str) -> None:
+        """Show only the findings in hall ``hall_id`` ("" : all of them)."""
+        index = self.hall_filter.findData(hall_id)
+        if index >= 0 and index != self.hall_filter.currentIndex():
+            self.hall_filter.setCurrentIndex(index)  # which sets the proxy's hall
+        else:
+            self.proxy.hall = hall_id if index >= 0 else ""
+            self._show_counts()
+
     # ---- internals ----------------------------------------------------------------------
     def _row(self, f: Finding) -> list[QStandardItem]:
         places = f.places
@@ -217,6 +264,7 @@ class FindingsPanel(QWidget):
         first.setData(f.where, WHERE_ROLE)
         first.setData(places, PLACES_ROLE)
         first.setData(f.severity, SEVERITY_ROLE)
+        first.setData(f"{f.severity} {self._hall_of(f.where)}", FILTER_ROLE)
         first.setData(SEVERITY_RANK.get(f.severity, len(SEVERITY_RANK)), SORT_ROLE)
         for item, text in zip(items[1:], texts[1:]):
             item.setData(text, SORT_ROLE)
@@ -226,6 +274,18 @@ class FindingsPanel(QWidget):
             item.setToolTip(message_tip)
         items[WHERE].setToolTip(f"<p>{escape(namer.listing(places))}</p>")  # every place; the column shows two
         return items
+
+    def _hall_changed(self, index: int) -> None:
+        self.proxy.hall = self.hall_filter.itemData(index) or ""
+        self._show_counts()
+
+    def _show_counts(self) -> None:
+        """Errors, warnings and infos of the design, or of the hall chosen (then named)."""
+        hall = self.proxy.hall
+        kinds = [sev for sev, h in self._kinds if not hall or h == hall]
+        errors, warnings, infos = (kinds.count(sev) for sev in ("error", "warning", "info"))
+        text = f"{count(errors, 'error')} · {count(warnings, 'warning')} · {number(infos)} info"
+        self.counts.setText(f"{self.hall_filter.currentText()}: {text}" if hall else text)
 
     def _filter_changed(self, index: int) -> None:
         self.set_severity_filter(self.FILTERS[index][1])

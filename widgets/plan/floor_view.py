@@ -80,6 +80,15 @@ class FloorPlanView(QGraphicsView):
         self._fit(rect)
         self._auto_fit = True
 
+    def fit_room(self, hall_id: str) -> bool:
+        """Show one hall whole (a room opened from the site view); False when the plan has no such hall."""
+        item = self.scene().hall_items.get(hall_id)
+        if item is None:
+            return False
+        self._fit(item.sceneBoundingRect())
+        self._auto_fit = False  # the user asked for this hall: a resize keeps it, not the whole site
+        return True
+
     def _fit(self, rect: QRectF) -> None:
         """Scale and centre ``rect`` with padding, keeping the colour key's bottom-right corner off the design.
 

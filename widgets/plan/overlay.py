@@ -63,27 +63,30 @@ LEGEND_ROW_PX, LEGEND_MARGIN_PX = 20.0, 14.0
 _SWATCH_PX = 14.0
 
 
-def _legend_rows(entries: list[tuple]) -> list[tuple]:
-    return [*entries, (None, "Front of rack")]
+def _legend_rows(entries: list[tuple], front: bool = True) -> list[tuple]:
+    """The key's rows: ``entries``, then the swatch that says which edge of a rack is its front (a plan of
+    rooms without racks, the site's, leaves it out)."""
+    return [*entries, (None, "Front of rack")] if front else list(entries)
 
 
 #: What a folded key shows: a click unfolds it.
 FOLDED_TEXT = "Key ▸"
 
 
-def legend_size(entries: list[tuple], folded: bool = False) -> QSizeF:
+def legend_size(entries: list[tuple], folded: bool = False, front: bool = True) -> QSizeF:
     """The colour key's box for ``entries`` (empty when there is nothing to key); folded, one short row."""
     if not entries:
         return QSizeF()
     fm = QFontMetricsF(_font(12))
     if folded:
         return QSizeF(fm.horizontalAdvance(FOLDED_TEXT) + 24, LEGEND_ROW_PX + 10)
-    rows = _legend_rows(entries)
+    rows = _legend_rows(entries, front)
     width = 12 + _SWATCH_PX + 8 + max(fm.horizontalAdvance(row[1]) for row in rows) + 14
     return QSizeF(width, len(rows) * LEGEND_ROW_PX + 14)
 
 
-def draw_legend(painter: QPainter, box: QRectF, entries: list[tuple], folded: bool = False) -> None:
+def draw_legend(painter: QPainter, box: QRectF, entries: list[tuple], folded: bool = False,
+                front: bool = True) -> None:
     """The colour key in ``box`` (viewport pixels, sized by :func:`legend_size`), with a swatch for the front;
     folded, just a tab saying it is there. Unfolded, a small ▾ at the top right says a click folds it."""
     if not entries:
@@ -95,7 +98,7 @@ def draw_legend(painter: QPainter, box: QRectF, entries: list[tuple], folded: bo
         painter.setPen(style.TEXT)
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, FOLDED_TEXT)
         return
-    rows = _legend_rows(entries)
+    rows = _legend_rows(entries, front)
     row_h, sw = LEGEND_ROW_PX, _SWATCH_PX
     width = box.width()
     _panel(painter, box)

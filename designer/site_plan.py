@@ -1,0 +1,225 @@
+"""A site as its plan shows it: buildings, the rooms in them with their figures, and the cable bundles between.
+
+The window's site view and any report read one :class:`SitePlan`, built from the analysed snapshot and
+its analysis: where each room stands comes from :func:`designer.site.hall_origins` (what the engines
+measure cables by), each room's power from the power engine's ``halls``, the bundles from the fabric
+engine's ``room_links``. Nothing here is computed again: racks and GPUs are counted the way the
+summary counts them (the catalog's ``gpu_count`` of every mounted device), per room.
+
+Findings are placed in rooms by what they point at (a rack, a floor unit, a hall), so a room's
+errors can be counted and listed; a finding about the whole design (``project:bom``) belongs to no room.
+"""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from typing import Iterable
+
+from catalog import Catalog
+
+from .model import Project
+from .site import cable_entry, hall_origins
+
+#: What a site plan calls rooms that state no building.
+NO_BUILDING = ""
+#: How far into the corridor (outside the rooms' cable-entry walls) a bundle between rooms is drawn, mm.
+CORRIDOR_LANE_MM = 1500.0
+
+
+@dataclass(frozen=True)
+class RoomOnSite:
+    """One hall on the site: where it stands (site mm) and what it holds and draws."""
+    id: str
+    name: str
+    kind: str
+    building: str
+    #: x0, y0, x1, y1 on the site, mm
+    rect: tuple[float, float, float, float]
+    #: its walls on the site, mm
+    outline: tuple[tuple[float, float], ...]
+    #: where its cables leave it, on the site, mm
+    entry: tuple[float, float]
+    racks: int
+    gpus: int
+    #: typical IT load, kW (None before the power engine has run)
+    it_kw: float | None
+    #: the power capacity the hall states, kW (None: not stated)
+    capacity_kw: float | None
+    errors: int = 0
+    warnings: int = 0
+
+    @property
+    def utilisation(self) -> float | None:
+        """The share of its stated capacity the typical IT load takes, or None."""
+        if self.it_kw is None or not self.capacity_kw:
+            return None
+        return self.it_kw / self.capacity_kw
+
+
+@dataclass(frozen=True)
+class BuildingOnSite:
+    name: str
+    #: x0, y0, x1, y1 around its rooms, mm
+    rect: tuple[float, float, float, float]
+    rooms: tuple[str, ...]
+    gpus: int
+    it_kw: float | None
+
+
+@dataclass(frozen=True)
+class Bundle:
+    """The compute-fabric links between two rooms (``a``, ``b`` hall ids) or two buildings (their names)."""
+    a: str
+    b: str
+    links: int
+    longest_m: float
+    #: where it is drawn on the site (mm): between rooms, along their corridor from entry to entry; between
+    #: buildings, from one building's hub (its network room's entry) to the other's, a bundle, not a route
+    path: tuple[tuple[float, float], ...]
+
+
+@dataclass(frozen=True)
+class SitePlan:
+    rooms: tuple[RoomOnSite, ...]
+    buildings: tuple[BuildingOnSite, ...]
+    #: bundles between rooms of one building (or of a site without buildings)
+    room_bundles: tuple[Bundle, ...]
+    #: bundles between buildings: every link between a room of one and a room of the other
+    building_bundles: tuple[Bundle, ...]
+    #: x0, y0, x1, y1 around every room, mm
+    extent: tuple[float, float, float, float]
+
+    @property
+    def is_site(self) -> bool:
+        """More than one room: a site plan says more than the hall's floor plan."""
+        return len(self.rooms) > 1
+
+    def room(self, hall_id: str) -> RoomOnSite:
+        return next(r for r in self.rooms if r.id == hall_id)
+
+    @classmethod
+    def of(cls, project: Project, catalog: Catalog | None = None, analysis=None) -> SitePlan:
+        """The plan of ``project``; with ``analysis`` (of this project) each room's power, findings and the
+        bundles between rooms."""
+        per_room = _counts(project, catalog)
+        power = _room_power(analysis)
+        faults = room_findings(project, analysis.findings) if analysis is not None else {}
+        rooms: list[RoomOnSite] = []
+        for hall, (ox, oy) in zip(project.halls, hall_origins(project.halls)):
+            x0, y0, x1, y1 = hall.bounds
+            ex, ey = cable_entry(hall)
+            racks, gpus = per_room.get(hall.id, (0, 0))
+            severities = Counter(f.severity for f in faults.get(hall.id, ()))
+            rooms.append(RoomOnSite(
+                id=hall.id, name=hall.label, kind=hall.kind, building=hall.building,
+                rect=(x0 + ox, y0 + oy, x1 + ox, y1 + oy), outline=tuple((x + ox, y + oy) for x, y in hall.outline),
+                entry=(ex + ox, ey + oy), racks=racks, gpus=gpus,
+                it_kw=power.get(hall.id), capacity_kw=hall.power_capacity_kw,
+                errors=severities["error"], warnings=severities["warning"]))
+        buildings = _buildings(rooms)
+        room_bundles, building_bundles = _bundles(rooms, analysis)
+        extent = (min((r.rect[0] for r in rooms), default=0.0), min((r.rect[1] for r in rooms), default=0.0),
+                  max((r.rect[2] for r in rooms), default=0.0), max((r.rect[3] for r in rooms), default=0.0))
+        return cls(tuple(rooms), buildings, room_bundles, building_bundles, extent)
+
+
+def hall_of_place(project: Project, where: str) -> str:
+    """The hall a finding's place lies in (its id), or "" for a place of the whole design."""
+    kind, _, ident = where.partition(":")
+    if kind == "rack" and project.has_rack(ident):
+        return project.rack(ident).hall
+    if kind == "floor" and project.has_floor_device(ident):
+        return project.floor_device(ident).hall
+    if kind == "hall":
+        return ident
+    return ""
+
+
+def room_findings(project: Project, findings: Iterable) -> dict[str, list]:
+    """Each hall's findings (by hall id): those whose first place lies in it."""
+    out: dict[str, list] = defaultdict(list)
+    for f in findings:
+        hall = hall_of_place(project, f.where)
+        if hall:
+            out[hall].append(f)
+    return out
+
+
+def _counts(project: Project, catalog: Catalog | None) -> dict[str, tuple[int, int]]:
+    """Racks and GPUs per hall, as the summary counts them."""
+    gpus_of: dict[str, int] = {}
+    racks: Counter = Counter()
+    gpus: Counter = Counter()
+    for rack in project.racks:
+        racks[rack.hall] += 1
+        for d in rack.devices:
+            g = gpus_of.get(d.type)
+            if g is None:
+                dev = catalog.find(d.type) if catalog is not None else None
+                g = gpus_of[d.type] = dev.gpu_count if dev is not None else 0
+            gpus[rack.hall] += g
+    return {h: (racks[h], gpus[h]) for h in racks}
+
+
+def _room_power(analysis) -> dict[str, float]:
+    if analysis is None or not analysis.has("power"):
+        return {}
+    return {h.id: h.it_typical_kw for h in analysis.power.halls}
+
+
+def _buildings(rooms: list[RoomOnSite]) -> tuple[BuildingOnSite, ...]:
+    groups: dict[str, list[RoomOnSite]] = {}
+    for r in rooms:
+        groups.setdefault(r.building, []).append(r)
+    if set(groups) == {NO_BUILDING}:
+        return ()  # a site that names no building draws none
+    out = []
+    for name, members in groups.items():
+        loads = [r.it_kw for r in members if r.it_kw is not None]
+        out.append(BuildingOnSite(
+            name=name or "Rooms without a building",
+            rect=(min(r.rect[0] for r in members), min(r.rect[1] for r in members),
+                  max(r.rect[2] for r in members), max(r.rect[3] for r in members)),
+            rooms=tuple(r.id for r in members), gpus=sum(r.gpus for r in members),
+            it_kw=sum(loads) if loads else None))
+    return tuple(out)
+
+
+def _corridor(a: tuple[float, float], b: tuple[float, float]) -> tuple[tuple[float, float], ...]:
+    """The run from entry ``a`` to entry ``b`` of one building: out into the corridor, along it, back in."""
+    lane = min(a[1], b[1]) - CORRIDOR_LANE_MM
+    return (a, (a[0], lane), (b[0], lane), b)
+
+
+def _bundles(rooms: list[RoomOnSite], analysis) -> tuple[tuple[Bundle, ...], tuple[Bundle, ...]]:
+    if analysis is None or not analysis.has("fabric") or not analysis.fabric.room_links:
+        return (), ()
+    by_id = {r.id: r for r in rooms}
+    inside: list[Bundle] = []
+    between: dict[tuple[str, str], list] = {}
+    for link in analysis.fabric.room_links:
+        ra, rb = by_id.get(link.a), by_id.get(link.b)
+        if ra is None or rb is None:
+            continue
+        if ra.building == rb.building:
+            inside.append(Bundle(ra.id, rb.id, link.links, link.longest_m, _corridor(ra.entry, rb.entry)))
+            continue
+        key = tuple(sorted((ra.building, rb.building)))
+        acc = between.setdefault(key, [0, 0.0])
+        acc[0] += link.links
+        acc[1] = max(acc[1], link.longest_m)
+    hubs = _building_hubs(rooms)
+    building_bundles = tuple(Bundle(a, b, n, m, (hubs[a], hubs[b])) for (a, b), (n, m) in sorted(between.items()))
+    return tuple(inside), building_bundles
+
+
+def _building_hubs(rooms: list[RoomOnSite]) -> dict[str, tuple[float, float]]:
+    """Where a building's bundles leave it: its network room's entry, or the middle of its rooms' entries."""
+    hubs: dict[str, tuple[float, float]] = {}
+    for r in rooms:
+        if r.kind == "network" and r.building not in hubs:
+            hubs[r.building] = r.entry
+    for name in {r.building for r in rooms} - set(hubs):
+        entries = [r.entry for r in rooms if r.building == name]
+        hubs[name] = (sum(e[0] for e in entries) / len(entries), sum(e[1] for e in entries) / len(entries))
+    return hubs

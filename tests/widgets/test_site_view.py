@@ -1,0 +1,143 @@
+"""The site view: a design of several halls opens on its buildings and rooms, double-clicking a room opens
+its floor plan with the findings of that hall, and a design of one hall has no site tab."""
+from __future__ import annotations
+
+import pytest
+from PySide6.QtCore import Qt
+
+from designer.commands import UpdateHallCommand
+from designer.generate import SuperpodSpec, generate
+from designer.site_plan import SitePlan
+
+
+@pytest.fixture(scope="module")
+def site_project(catalog):
+    """GB300 NVL72, 4,608 GPUs in 3 MW halls, two halls to a building: 4 data halls and 2 network rooms."""
+    return generate(SuperpodSpec(system="gb300-nvl72", gpus=4608, hall_power_kw=3000, halls_per_building=2),
+                    catalog).project
+
+
+@pytest.fixture
+def site_window(synced_window, site_project):
+    w = synced_window()
+    w.adopt_project(site_project, None)
+    w.show_site()
+    return w
+
+
+def _tab(w, widget) -> bool:
+    return w.central_tabs.isTabVisible(w.central_tabs.indexOf(widget))
+
+
+def test_a_site_opens_on_its_buildings_rooms_and_bundles(site_window, qtbot):
+    w = site_window
+    assert _tab(w, w.site) and w.central_tabs.currentWidget() is w.site
+    qtbot.waitUntil(lambda: w.site.plan is not None and w.site.plan.rooms[0].it_kw is not None, timeout=30000)
+    plan = w.site.plan
+    scene = w.site.scene
+    assert set(scene.room_items) == {h.id for h in w.document.project.halls}
+    # the bundles drawn are the fabric's links between rooms, with their counts
+    drawn = {(i.bundle.a, i.bundle.b): i.label for i in scene.bundle_items}
+    assert drawn == {**{(b.a, b.b): f"{b.links:,} links" for b in plan.room_bundles},
+                     **{(b.a, b.b): f"{b.links:,} links" for b in plan.building_bundles}}
+    assert [b for b in scene.bundle_items if b.between_buildings]
+    assert sum(b.links for b in plan.room_bundles + plan.building_bundles) == sum(
+        r.links for r in w.analysis.fabric.room_links)
+    # one table row per room, with the power engine's figure for it
+    assert w.site.row_count() == 6
+    rows = {w.site.table.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole + 1): w.site.table.topLevelItem(i)
+            for i in range(6)}
+    hall1 = next(h for h in w.analysis.power.halls if h.id == "hall-1")
+    assert rows["hall-1"].text(2) == f"{hall1.it_typical_kw / 1000:,.2f} MW"
+    assert "4 data halls and 2 network rooms in 2 buildings" in w.site.summary.text()
+    assert "4,608 GPUs" in w.site.summary.text()
+    # the key says what the fills and lines are, without the floor plan's rack-front swatch
+    labels = [e[1] for e in scene.legend()]
+    assert labels[0] == "Rooms: IT load of capacity" and "Network room" in labels
+    assert {"Links between rooms", "Links between buildings"} <= set(labels)
+
+
+def test_double_clicking_a_room_opens_its_floor_plan_and_its_findings(site_window, qtbot):
+    w = site_window
+    qtbot.waitUntil(lambda: w.site.plan is not None and w.site.plan.rooms[0].it_kw is not None, timeout=30000)
+    item = w.site.scene.room_items["hall-2"]
+    at = w.site.view.mapFromScene(item.boundingRect().center())
+    qtbot.mouseDClick(w.site.view.viewport(), Qt.MouseButton.LeftButton, pos=at)
+    assert w.central_tabs.currentWidget() is w.view
+    # the hall fills the view: its rect is on screen whole, and larger than the whole site would be drawn
+    shown = w.view.mapToScene(w.view.viewport().rect()).boundingRect()
+    hall = w.scene.hall_items["hall-2"].sceneBoundingRect()
+    assert shown.contains(hall)
+    assert hall.width() > shown.width() * 0.3 or hall.height() > shown.height() * 0.5
+    assert (w.inspector.kind, w.inspector.ids) == ("hall", ("hall-2",))
+    # the findings are those of the hall, and say so
+    assert w.findings.hall_filter.isVisible() and w.findings.hall_filter.currentData() == "hall-2"
+    assert w.findings.counts.text().startswith("Data hall 2: ")
+
+
+def test_findings_of_one_hall_are_those_whose_place_lies_in_it(site_window, qtbot):
+    w = site_window
+    # too little power for hall 3: an error in that hall alone
+    hall = w.document.project.hall("hall-3")
+    w.document.push(UpdateHallCommand("hall-3", {"power_capacity_kw": 1.0}))
+    qtbot.waitUntil(lambda: w.analysis is not None and w.analysis.project.hall("hall-3").power_capacity_kw == 1.0,
+                    timeout=30000)
+    assert hall.power_capacity_kw != 1.0
+    panel = w.findings
+    everything = panel.row_count()
+    panel.set_hall("hall-3")
+    in_hall = [panel.where_at(i) for i in range(panel.row_count())]
+    assert in_hall and panel.row_count() < everything
+    project = w.analysis.project
+    for where in in_hall:
+        kind, _, ident = where.partition(":")
+        assert (ident == "hall-3") if kind == "hall" else project.rack(ident).hall == "hall-3"
+    assert any(panel.proxy.index(i, 0).data() == "error" for i in range(panel.row_count()))
+    panel.set_hall("hall-1")
+    assert all(panel.proxy.index(i, 0).data() != "error" for i in range(panel.row_count()))
+    panel.set_hall("")
+    assert panel.row_count() == everything
+    # the site shows the hall's errors: its outline and its table row
+    qtbot.waitUntil(lambda: w.site.plan is not None and w.site.plan.room("hall-3").errors > 0, timeout=30000)
+    assert w.site.scene.room_items["hall-3"].room.errors == w.site.plan.room("hall-3").errors
+
+
+def test_one_hall_has_no_site_tab_nor_hall_choice(synced_window):
+    import drawn as samples
+
+    w = synced_window(samples.DGX_B200_SU)
+    assert not _tab(w, w.site)
+    assert not w.findings.hall_filter.isVisible()
+    w.show_site()  # View > Site plan on one hall shows its floor plan
+    assert w.central_tabs.currentWidget() is w.view
+
+
+def test_the_site_tab_is_drawn_only_while_seen(site_window, site_project, catalog, qtbot):
+    w = site_window
+    w.show_plan()
+    assert not w.site.isVisible()
+    before = w.site.plan
+    w.document.push(UpdateHallCommand("hall-1", {"name": "Hall North"}))
+    qtbot.waitUntil(lambda: w.analysis is not None and w.analysis.project.hall("hall-1").name == "Hall North",
+                    timeout=30000)
+    assert w.site.plan is before  # nothing rebuilt while hidden
+    w.show_site()
+    assert w.site.plan is not before and w.site.plan.room("hall-1").name == "Hall North"
+    assert w.site.scene.room_items["hall-1"].room.name == "Hall North"
+    assert SitePlan.of(site_project, catalog).room("hall-1").name != "Hall North"
+
+
+def test_a_room_says_its_load_of_its_capacity_its_racks_and_its_errors():
+    from designer.site_plan import RoomOnSite
+    from widgets.site.site_items import room_lines, room_tooltip
+
+    room = RoomOnSite(id="h", name="Data hall 1", kind="data", building="Building 1", rect=(0, 0, 1, 1),
+                      outline=((0, 0), (1, 0), (1, 1), (0, 1)), entry=(0.5, 0), racks=324, gpus=15552,
+                      it_kw=30505.7, capacity_kw=37300.0, errors=2, warnings=1)
+    assert [t for t, *_ in room_lines(room)] == ["Data hall 1", "30.51 of 37.30 MW", "324 racks · 15,552 GPUs",
+                                                 "2 errors"]
+    assert "IT load 30.51 MW (82 % of its capacity)" in room_tooltip(room)
+    small = RoomOnSite(id="n", name="Network room 1", kind="network", building="", rect=(0, 0, 1, 1),
+                       outline=((0, 0), (1, 0), (1, 1), (0, 1)), entry=(0.5, 0), racks=3, gpus=0, it_kw=850.0,
+                       capacity_kw=1200.0)
+    assert [t for t, *_ in room_lines(small)] == ["Network room 1", "850.0 kW of 1.20 MW", "3 racks"]

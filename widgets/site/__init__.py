@@ -1,0 +1,1 @@
+"""The site view: a design's halls and buildings on one plan."""

@@ -1,0 +1,246 @@
+"""What the site plan draws: buildings, the rooms in them, and the cable bundles between rooms and buildings.
+
+One scene unit is one millimetre of the site, as on the floor plan. A site of a million GPUs
+spans a kilometre or more, where a room is a few dozen pixels: every text is painted at a fixed
+on-screen size and only where it fits its room (lines that do not fit are left out, the rest
+shortened to the room's width), so labels never run over each other at any zoom. The full
+figures of a room or a bundle are in its tooltip.
+"""
+from __future__ import annotations
+
+import math
+
+from PySide6.QtCore import QPointF, QRectF, Qt
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainterPath, QPen, QPolygonF
+from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem
+
+from designer.formatting import mw_text, number, percent
+from designer.site_plan import BuildingOnSite, Bundle, RoomOnSite
+
+
+from ..app import style
+
+#: Room fill of a network room (the plan's network colour, light).
+NETWORK_FILL = QColor(style.ROLES["network"][0].lighter(175))
+BUILDING_FILL = QColor(255, 255, 255, 140)
+BUILDING_EDGE = QColor("#8A96A6")
+#: Bundles between rooms of a building, and between buildings.
+ROOM_BUNDLE = QColor(style.ROLES["network"][0])
+SITE_BUNDLE = QColor("#1F5FAF")
+ERROR_TEXT = QColor(style.SEVERITY["error"])
+#: How far outside its rooms a building's outline is drawn, mm.
+BUILDING_MARGIN_MM = 3000.0
+#: Text sizes on screen, px.
+TITLE_PX, LINE_PX = 13, 11
+
+
+def _lod(painter) -> float:
+    return QStyleOptionGraphicsItem.levelOfDetailFromTransform(painter.worldTransform())
+
+
+def _font(px: int, bold: bool = False) -> QFont:
+    f = QFont()
+    f.setPixelSize(px)
+    f.setBold(bold)
+    return f
+
+
+def _cosmetic(color: QColor, width: float = 1.0, dashed: bool = False) -> QPen:
+    pen = QPen(color, width)
+    pen.setCosmetic(True)
+    if dashed:
+        pen.setStyle(Qt.PenStyle.DashLine)
+    return pen
+
+
+def mw(kw: float | None) -> str:
+    return "—" if kw is None else mw_text(kw)
+
+
+def _mw_short(kw: float) -> str:
+    """The number alone where the unit follows ("30.51 of 37.30 MW"), as the capacity's unit."""
+    text = mw(kw)
+    return text.rsplit(" ", 1)[0] if text.endswith(" MW") else text
+
+
+def room_lines(room: RoomOnSite) -> list[tuple[str, bool, QColor]]:
+    """The room's label, line by line, most important first: (text, bold, colour)."""
+    lines = [(room.name, True, style.TEXT)]
+    if room.it_kw is not None:
+        load = (f"{_mw_short(room.it_kw)} of {mw(room.capacity_kw)}" if room.capacity_kw else f"{mw(room.it_kw)} IT")
+        lines.append((load, False, style.TEXT))
+    counts = f"{number(room.racks)} racks" + (f" · {number(room.gpus)} GPUs" if room.gpus else "")
+    lines.append((counts, False, style.MUTED_TEXT))
+    if room.errors:
+        lines.append((f"{number(room.errors)} error{'s' if room.errors != 1 else ''}", True, ERROR_TEXT))
+    return lines
+
+
+def room_tooltip(room: RoomOnSite) -> str:
+    use = f" ({percent(room.utilisation)} of its capacity)" if room.utilisation is not None else ""
+    kind = "Network room" if room.kind == "network" else "Data hall"
+    building = f" in {room.building}" if room.building else ""
+    return (f"<b>{room.name}</b> — {kind}{building}<br>IT load {mw(room.it_kw)}{use}; power capacity "
+            f"{mw(room.capacity_kw)}<br>{number(room.racks)} racks, {number(room.gpus)} GPUs<br>"
+            f"{number(room.errors)} errors, {number(room.warnings)} warnings<br><i>Double-click to open its floor "
+            f"plan</i>")
+
+
+def paint_lines(painter, rect: QRectF, lines: list[tuple[str, bool, QColor]], *, top: bool = True) -> None:
+    """``lines`` at a fixed screen size inside ``rect`` (scene units), as many as fit, each shortened to it."""
+    scale = _lod(painter)
+    if scale <= 0:
+        return
+    painter.save()
+    origin = painter.worldTransform().map(rect.topLeft())
+    painter.resetTransform()
+    width, height = rect.width() * scale - 8, rect.height() * scale - 6
+    y = origin.y() + 4
+    for text, bold, colour in lines:
+        px = TITLE_PX if bold and text == lines[0][0] else LINE_PX
+        font = _font(px, bold)
+        fm = QFontMetricsF(font)
+        if y + fm.height() > origin.y() + 4 + height or width < fm.averageCharWidth() * 4:
+            break
+        shown = fm.elidedText(text, Qt.TextElideMode.ElideRight, width)
+        painter.setFont(font)
+        painter.setPen(colour)
+        painter.drawText(QRectF(origin.x() + 4, y, width, fm.height()), Qt.AlignmentFlag.AlignLeft, shown)
+        y += fm.height()
+    painter.restore()
+
+
+class RoomItem(QGraphicsItem):
+    """One room: its walls filled by how much of its power capacity it uses (a network room in the network
+    colour), and its name and figures inside."""
+
+    def __init__(self, room: RoomOnSite):
+        super().__init__()
+        self.room = room
+        self.polygon = QPolygonF([QPointF(x, y) for x, y in room.outline])
+        self._bounds = self.polygon.boundingRect()
+        fill = NETWORK_FILL if room.kind == "network" else QColor(style.heat_color(room.utilisation))
+        if room.kind != "network":
+            fill.setAlpha(150)
+        self._fill = QBrush(fill)
+        self._edge = _cosmetic(ERROR_TEXT if room.errors else style.HALL_BORDER, 2.0 if room.errors else 1.5)
+        self._lines = room_lines(room)
+        self.setToolTip(room_tooltip(room))
+        self.setAcceptHoverEvents(True)
+        self.setCursor(Qt.CursorShape.PointingHandCursor)
+        self.setZValue(1)
+
+    def boundingRect(self) -> QRectF:
+        return self._bounds
+
+    def shape(self) -> QPainterPath:
+        path = QPainterPath()
+        path.addPolygon(self.polygon)
+        return path
+
+    def paint(self, painter, option, widget=None) -> None:
+        painter.setPen(self._edge)
+        painter.setBrush(self._fill)
+        painter.drawPolygon(self.polygon)
+        paint_lines(painter, self._bounds, self._lines)
+
+
+class BuildingItem(QGraphicsItem):
+    """A building's outline round its rooms, and its name, load and GPUs above it."""
+
+    def __init__(self, building: BuildingOnSite):
+        super().__init__()
+        self.building = building
+        x0, y0, x1, y1 = building.rect
+        m = BUILDING_MARGIN_MM
+        self.rect = QRectF(x0 - m, y0 - m, x1 - x0 + 2 * m, y1 - y0 + 2 * m)
+        self.title = (f"{building.name} · {mw(building.it_kw)}"
+                      + (f" · {number(building.gpus)} GPUs" if building.gpus else ""))
+        self.setToolTip(f"<b>{building.name}</b><br>{len(building.rooms)} rooms, IT load {mw(building.it_kw)}, "
+                        f"{number(building.gpus)} GPUs")
+        self.setZValue(0)
+
+    def boundingRect(self) -> QRectF:
+        return self.rect.adjusted(0, -self.rect.height() * 0.25, 0, 0)
+
+    def paint(self, painter, option, widget=None) -> None:
+        painter.setPen(_cosmetic(BUILDING_EDGE, 1.5, dashed=True))
+        painter.setBrush(BUILDING_FILL)
+        painter.drawRect(self.rect)
+        scale = _lod(painter)
+        font = _font(TITLE_PX, True)
+        fm = QFontMetricsF(font)
+        painter.save()
+        corner = painter.worldTransform().map(self.rect.topLeft())
+        painter.resetTransform()
+        width = self.rect.width() * scale
+        if width > fm.averageCharWidth() * 6:
+            painter.setFont(font)
+            painter.setPen(style.TEXT)
+            text = fm.elidedText(self.title, Qt.TextElideMode.ElideRight, width)
+            painter.drawText(QRectF(corner.x(), corner.y() - fm.height() - 2, width, fm.height()),
+                             Qt.AlignmentFlag.AlignLeft, text)
+        painter.restore()
+
+
+def bundle_width_px(links: int) -> float:
+    """A bundle's drawn width grows with the log of its links: 1,000 links 3 px, 50,000 about 6 px."""
+    return max(1.5, min(8.0, 1.2 * math.log10(max(links, 1)) - 0.6))
+
+
+class BundleItem(QGraphicsPathItem):
+    """Cables between two rooms along their corridor, or between two buildings (a curve: a bundle, not its
+    route), with their count beside the line."""
+
+    def __init__(self, bundle: Bundle, names: dict[str, str], between_buildings: bool, room_width_mm: float = 0.0):
+        """``room_width_mm``: the narrower room's width; a count between rooms is shown only while it fits that
+        width on screen, so the counts along a corridor of narrow rooms never run into each other."""
+        super().__init__()
+        self.bundle = bundle
+        self._room_width = room_width_mm
+        points = [QPointF(x, y) for x, y in bundle.path]
+        path = QPainterPath(points[0])
+        if between_buildings and len(points) == 2:
+            a, b = points
+            mid = (a + b) / 2
+            bend = QPointF(-(b.y() - a.y()), b.x() - a.x()) * 0.15
+            path.quadTo(mid + bend, b)
+            self._label_at = mid + bend / 2
+        else:
+            for p in points[1:]:
+                path.lineTo(p)
+            self._label_at = points[0] + (points[1] - points[0]) / 2 if len(points) > 1 else points[0]
+        self.setPath(path)
+        colour = QColor(SITE_BUNDLE if between_buildings else ROOM_BUNDLE)
+        colour.setAlpha(200)
+        pen = _cosmetic(colour, bundle_width_px(bundle.links))
+        pen.setCapStyle(Qt.PenCapStyle.RoundCap)
+        self.setPen(pen)
+        self.between_buildings = between_buildings
+        self.label = f"{number(bundle.links)} links"
+        a, b = names.get(bundle.a, bundle.a), names.get(bundle.b, bundle.b)
+        self.setToolTip(f"<b>{a} – {b}</b><br>{number(bundle.links)} compute-fabric links; the longest runs "
+                        f"{number(bundle.longest_m)} m")
+        self.setZValue(3 if between_buildings else 2)
+
+    def boundingRect(self) -> QRectF:
+        # room for the count beside the line, which is painted at a fixed screen size
+        return super().boundingRect().adjusted(-20000, -20000, 20000, 20000)
+
+    def paint(self, painter, option, widget=None) -> None:
+        super().paint(painter, option, widget)
+        font = _font(LINE_PX, self.between_buildings)
+        fm = QFontMetricsF(font)
+        if not self.between_buildings and fm.horizontalAdvance(self.label) + 14 > self._room_width * _lod(painter):
+            return
+        painter.save()
+        at = painter.worldTransform().map(self._label_at)
+        painter.resetTransform()
+        box = QRectF(at.x() + 6, at.y() - fm.height() / 2, fm.horizontalAdvance(self.label) + 8, fm.height())
+        painter.setPen(Qt.PenStyle.NoPen)
+        painter.setBrush(QColor(255, 255, 255, 220))
+        painter.drawRoundedRect(box, 3, 3)
+        painter.setFont(font)
+        painter.setPen(self.pen().color().darker(130))
+        painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self.label)
+        painter.restore()

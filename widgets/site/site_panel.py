@@ -1,0 +1,299 @@
+"""The site view: the design's halls and buildings on one plan, with a table of every room's figures.
+
+A site of several halls is read here first: where each building and room stands, how much of its
+power each room uses, how many fabric links run between rooms and between buildings, and which
+rooms have errors. Double-clicking a room (on the plan or in the table) asks the window to open
+that hall's floor plan (:attr:`SitePanel.hall_opened`); the window scopes the findings to it.
+
+The plan is the analysed snapshot's :class:`designer.site_plan.SitePlan`; until the first analysis
+of a document arrives it shows the rooms alone. While the tab is hidden nothing is rebuilt: the
+latest analysis is drawn when it is next shown.
+"""
+from __future__ import annotations
+
+from PySide6.QtCore import QRectF, Qt, Signal
+from PySide6.QtGui import QPainter
+from PySide6.QtWidgets import (QGraphicsScene, QGraphicsView, QHeaderView, QLabel, QSplitter, QTreeWidget,
+                               QTreeWidgetItem, QVBoxLayout, QWidget)
+
+from designer.formatting import count, number, percent
+from designer.model import Project
+from designer.site_plan import SitePlan
+
+from ..app import style
+from ..plan import overlay
+from .site_items import NETWORK_FILL, ROOM_BUNDLE, SITE_BUNDLE, BuildingItem, BundleItem, RoomItem, mw
+
+COLUMNS = ["Room", "Building", "IT load", "Capacity", "Use", "Racks", "GPUs", "Errors", "Warnings"]
+#: The hall id of a table row, and the number a column sorts by.
+HALL_ROLE = Qt.ItemDataRole.UserRole + 1
+SORT_ROLE = Qt.ItemDataRole.UserRole + 2
+#: The site's legend: what a room's fill says, and what the lines are.
+HEAT_HEADING = "Rooms: IT load of capacity"
+
+
+class SiteScene(QGraphicsScene):
+    """Items for one :class:`SitePlan`."""
+
+    def __init__(self, parent=None):
+        super().__init__(parent)
+        self.plan: SitePlan | None = None
+        self.room_items: dict[str, RoomItem] = {}
+        self.bundle_items: list[BundleItem] = []
+
+    def show_plan(self, plan: SitePlan) -> None:
+        self.clear()
+        self.room_items.clear()
+        self.bundle_items = []
+        self.plan = plan
+        for b in plan.buildings:
+            self.addItem(BuildingItem(b))
+        for room in plan.rooms:
+            item = RoomItem(room)
+            self.room_items[room.id] = item
+            self.addItem(item)
+        names = {r.id: r.name for r in plan.rooms}
+        widths = {r.id: r.rect[2] - r.rect[0] for r in plan.rooms}
+        for bundle in plan.room_bundles:
+            self.bundle_items.append(BundleItem(bundle, names, False, min(widths[bundle.a], widths[bundle.b])))
+        for bundle in plan.building_bundles:
+            self.bundle_items.append(BundleItem(bundle, names, True))
+        for item in self.bundle_items:
+            self.addItem(item)
+        x0, y0, x1, y1 = plan.extent
+        self.setSceneRect(QRectF(x0, y0, x1 - x0, y1 - y0).adjusted(-40000, -40000, 40000, 40000))
+
+    def extent(self) -> QRectF:
+        if self.plan is None:
+            return QRectF()
+        x0, y0, x1, y1 = self.plan.extent
+        return QRectF(x0, y0, x1 - x0, y1 - y0)
+
+    def legend(self) -> list[tuple]:
+        if self.plan is None or not self.plan.rooms:
+            return []
+        bands = []
+        for room in self.plan.rooms:
+            if room.kind != "network":
+                band = style.HEAT_BANDS[style.heat_band(room.utilisation)]
+                if band not in bands:
+                    bands.append(band)
+        order = list(style.HEAT_BANDS.values())
+        out = [(style.LEGEND_HEADING, HEAT_HEADING)] + sorted(bands, key=order.index)
+        if any(r.kind == "network" for r in self.plan.rooms):
+            out.append((NETWORK_FILL, "Network room"))
+        if self.plan.room_bundles:
+            out.append((ROOM_BUNDLE, "Links between rooms", "line"))
+        if self.plan.building_bundles:
+            out.append((SITE_BUNDLE, "Links between buildings", "line"))
+        return out
+
+    def room_at(self, pos) -> str | None:
+        for item in self.items(pos):
+            if isinstance(item, RoomItem):
+                return item.room.id
+        return None
+
+
+class SiteView(QGraphicsView):
+    """Wheel zoom around the cursor, drag to pan, double-click a room to open it; the whole site fits on resize
+    until the user zooms."""
+
+    room_opened = Signal(str)
+    MIN_SCALE, MAX_SCALE = 0.0002, 0.5  # px per mm
+    PAD_PX = 48
+    LABEL_PX = 60
+
+    def __init__(self, scene: SiteScene, parent=None):
+        super().__init__(scene, parent)
+        self.setRenderHints(QPainter.RenderHint.Antialiasing | QPainter.RenderHint.TextAntialiasing)
+        self.setDragMode(QGraphicsView.DragMode.ScrollHandDrag)
+        self.setTransformationAnchor(QGraphicsView.ViewportAnchor.AnchorUnderMouse)
+        self.setBackgroundBrush(style.CANVAS)
+        self.setFrameShape(QGraphicsView.Shape.NoFrame)
+        self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        self._auto_fit = True
+
+    def scale_factor(self) -> float:
+        return self.transform().m11()
+
+    def fit_site(self) -> None:
+        rect = self.scene().extent()
+        if rect.isEmpty():
+            return
+        vp = self.viewport().rect()
+        key = overlay.legend_size(self.scene().legend(), front=False)
+        # the key stands at the right, and counts beside the lines reach past the rooms: room for both
+        width = max(vp.width() - 2 * self.PAD_PX - key.width() - self.LABEL_PX, 50)
+        s = min(width / rect.width(), max(vp.height() - 2 * self.PAD_PX, 50) / rect.height())
+        s = min(max(s, self.MIN_SCALE), self.MAX_SCALE)
+        self.resetTransform()
+        self.scale(s, s)
+        self.centerOn(rect.center().x() + (key.width() + self.LABEL_PX) / 2 / s, rect.center().y())
+        self._auto_fit = True
+
+    def zoom_by(self, factor: float) -> None:
+        current = self.scale_factor()
+        target = min(max(current * factor, self.MIN_SCALE), self.MAX_SCALE)
+        if target != current:
+            self.scale(target / current, target / current)
+        self._auto_fit = False
+
+    def wheelEvent(self, event) -> None:
+        self.zoom_by(1.0015 ** event.angleDelta().y())
+        event.accept()
+
+    def resizeEvent(self, event) -> None:
+        super().resizeEvent(event)
+        if self._auto_fit:
+            self.fit_site()
+
+    def mouseDoubleClickEvent(self, event) -> None:
+        hall = self.scene().room_at(self.mapToScene(event.position().toPoint()))
+        if hall is not None:
+            self.room_opened.emit(hall)
+            event.accept()
+            return
+        super().mouseDoubleClickEvent(event)
+
+    def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
+        painter.save()
+        painter.resetTransform()
+        vp = self.viewport().rect()
+        if self.scene().plan is not None and self.scene().plan.rooms:
+            overlay.draw_scale_bar(painter, vp, self.scale_factor())
+            entries = self.scene().legend()
+            size = overlay.legend_size(entries, front=False)
+            m = overlay.LEGEND_MARGIN_PX
+            box = QRectF(vp.width() - size.width() - m, m, size.width(), size.height())
+            overlay.draw_legend(painter, box, entries, front=False)
+        painter.restore()
+
+
+class SitePanel(QWidget):
+    """The site plan over a table of its rooms."""
+
+    #: a room was double-clicked, on the plan or in the table: its hall id
+    hall_opened = Signal(str)
+
+    def __init__(self, catalog, parent=None):
+        super().__init__(parent)
+        self.catalog = catalog
+        self.scene = SiteScene(self)
+        self.view = SiteView(self.scene, self)
+        self.view.room_opened.connect(self.hall_opened)
+        self.summary = QLabel()
+        self.summary.setStyleSheet(f"color: {style.MUTED_TEXT.name()}; padding: 4px 8px;")
+        self.table = QTreeWidget(self)
+        self.table.setColumnCount(len(COLUMNS))
+        self.table.setHeaderLabels(COLUMNS)
+        self.table.setRootIsDecorated(False)
+        self.table.setUniformRowHeights(True)
+        self.table.setAlternatingRowColors(True)
+        self.table.setSortingEnabled(True)
+        self.table.header().setStretchLastSection(False)
+        self.table.header().setSectionResizeMode(0, QHeaderView.ResizeMode.Stretch)
+        self.table.sortByColumn(0, Qt.SortOrder.AscendingOrder)
+        self.table.itemActivated.connect(lambda item, _col: self.hall_opened.emit(item.data(0, HALL_ROLE)))
+        split = QSplitter(Qt.Orientation.Vertical, self)
+        split.addWidget(self.view)
+        split.addWidget(self.table)
+        split.setStretchFactor(0, 3)
+        split.setStretchFactor(1, 1)
+        split.setSizes([700, 220])  # the plan first: the table is for reading figures across rooms
+        split.setChildrenCollapsible(False)
+        box = QVBoxLayout(self)
+        box.setContentsMargins(0, 0, 0, 0)
+        box.setSpacing(0)
+        box.addWidget(self.summary)
+        box.addWidget(split, 1)
+        #: what to draw when next shown: (project, its analysis or None)
+        self._pending: tuple | None = None
+        self._shown_project: Project | None = None
+        self.plan: SitePlan | None = None
+
+    # -- inputs ----------------------------------------------------------------------
+    def set_project(self, project: Project) -> None:
+        """The rooms of a document not yet analysed (or whose analysis is under way): drawn without figures
+        until its analysis arrives."""
+        if self._shown_project is project or (self._pending is not None and self._pending[0] is project):
+            return
+        self._pending = (project, None)
+        self._refresh()
+
+    def set_analysis(self, analysis) -> None:
+        if analysis is None or analysis.project is None:
+            return
+        self._pending = (analysis.project, analysis)
+        self._refresh()
+
+    def showEvent(self, event) -> None:
+        super().showEvent(event)
+        self._refresh()
+
+    def _refresh(self) -> None:
+        if self._pending is None or not self.isVisible():
+            return
+        project, analysis = self._pending
+        self._pending = None
+        self._shown_project = project
+        self.show_plan(SitePlan.of(project, self.catalog, analysis))
+
+    # -- drawing ---------------------------------------------------------------------
+    def show_plan(self, plan: SitePlan) -> None:
+        self.plan = plan
+        self.scene.show_plan(plan)
+        if self.view._auto_fit:
+            self.view.fit_site()
+        halls = sum(1 for r in plan.rooms if r.kind != "network")
+        nets = len(plan.rooms) - halls
+        loads = [r.it_kw for r in plan.rooms if r.it_kw is not None]
+        x0, y0, x1, y1 = plan.extent
+        rooms = count(halls, "data hall") + (f" and {count(nets, 'network room')}" if nets else "")
+        if plan.buildings:
+            rooms += f" in {count(len(plan.buildings), 'building')}"
+        text = " · ".join([rooms, f"{number(sum(r.gpus for r in plan.rooms))} GPUs",
+                           f"{mw(sum(loads)) if loads else '—'} IT",
+                           f"site {number((x1 - x0) / 1000)} × {number((y1 - y0) / 1000)} m"])
+        self.summary.setText(text + " — double-click a room to open its floor plan")
+        self._fill_table(plan)
+
+    def _fill_table(self, plan: SitePlan) -> None:
+        self.table.setSortingEnabled(False)
+        self.table.clear()
+        for order, room in enumerate(plan.rooms):
+            values = [room.name, room.building or "—", mw(room.it_kw), mw(room.capacity_kw),
+                      percent(room.utilisation) if room.utilisation is not None else "—", number(room.racks),
+                      number(room.gpus), number(room.errors), number(room.warnings)]
+            # the Room column keeps the project's order (data halls, then network rooms) when sorted by it
+            keys = [order, room.building, room.it_kw or 0.0, room.capacity_kw or 0.0, room.utilisation or 0.0,
+                    room.racks, room.gpus, room.errors, room.warnings]
+            item = _Row(values)
+            item.setData(0, HALL_ROLE, room.id)
+            for col, key in enumerate(keys):
+                item.setData(col, SORT_ROLE, key)
+                if col >= 2:
+                    item.setTextAlignment(col, Qt.AlignmentFlag.AlignRight | Qt.AlignmentFlag.AlignVCenter)
+            if room.errors:
+                item.setForeground(7, style.SEVERITY["error"])
+            item.setToolTip(0, "Double-click to open its floor plan")
+            self.table.addTopLevelItem(item)
+        self.table.setSortingEnabled(True)
+        for col in range(1, len(COLUMNS)):
+            self.table.resizeColumnToContents(col)
+
+    def row_count(self) -> int:
+        return self.table.topLevelItemCount()
+
+
+class _Row(QTreeWidgetItem):
+    """A table row that sorts numbers as numbers."""
+
+    def __lt__(self, other) -> bool:
+        col = self.treeWidget().sortColumn() if self.treeWidget() is not None else 0
+        a, b = self.data(col, SORT_ROLE), other.data(col, SORT_ROLE)
+        try:
+            return a < b
+        except TypeError:
+            return str(a) < str(b)
