@@ -30,7 +30,7 @@ from catalog import Catalog, DeviceType
 from catalog.files import write_atomic
 from designer.analysis import Analysis
 from designer.fabric import LINK_COLUMNS, media
-from designer.fabric.geometry import mounted_sources
+from designer.fabric.geometry import mounted_sources, natural_key
 from designer.fabric.topology import TIER_NAMES
 from designer.formatting import count
 from designer.model import MountedDevice, Project
@@ -50,7 +50,11 @@ EXTRA_COLUMNS = ("a_rack_name", "a_u", "b_rack_name", "b_u", "a_device_name", "b
 #: The plane of a twin-plane fabric (A, B; empty with one plane) comes after them, then the network a link is of
 #: ("compute"; "storage", "inband" or "oob" on the other networks' rows after the compute fabric's), so the
 #: columns before each keep their places.
-COLUMNS = LINK_COLUMNS + EXTRA_COLUMNS + ("plane", "network")
+COLUMNS = LINK_COLUMNS + EXTRA_COLUMNS + ("plane", "network") + ("a_hall", "a_building", "b_hall", "b_building")
+#: The room and building of each end (their names), last: the pull lists of a site are per hall and per building.
+SITE_COLUMNS = COLUMNS[-4:]
+#: ``CablingPlan.cables(building=BETWEEN_BUILDINGS)``: the cables whose ends stand in two buildings.
+BETWEEN_BUILDINGS = "\x00between"
 #: The networks a plan's rows can be of, in the order the plan holds them.
 NETWORKS = ("compute", "storage", "inband", "oob")
 #: Between the near end and the far end on a label: plain ASCII, because label printers' fonts and
@@ -96,9 +100,16 @@ class CablingPlan:
         seen = set(self.text["network"])
         return [n for n in NETWORKS if n in seen]
 
-    def cables(self, plane: str | None = None, network: str | None = None) -> list[dict]:
+    def buildings(self) -> list[str]:
+        """The buildings the links' ends stand in, when there are several (a site's pull lists are per building);
+        empty otherwise."""
+        seen = (set(self.text["a_building"]) | set(self.text["b_building"])) - {""}
+        return sorted(seen, key=natural_key) if len(seen) > 1 else []
+
+    def cables(self, plane: str | None = None, network: str | None = None, building: str | None = None) -> list[dict]:
         """The pull list of cables: one entry per catalog cable and orderable length, shortest first; of one
-        plane's links with ``plane`` (the compute fabric's), of one network's with ``network``.
+        plane's links with ``plane`` (the compute fabric's), of one network's with ``network``; with ``building``
+        those with both ends in that building, or (:data:`BETWEEN_BUILDINGS`) with ends in two buildings.
 
         A copper pair (two links on one twin-port cable) counts once; links no cable reaches count none. A cable
         the catalog lacks (a management network's patch cord) is listed by what the row calls it, without part
@@ -110,6 +121,10 @@ class CablingPlan:
             keep &= np.asarray(self.text["plane"], dtype=object) == plane
         if network is not None:
             keep &= self.of_network(network)
+        if building is not None:
+            a = np.asarray(self.text["a_building"], dtype=object)
+            b = np.asarray(self.text["b_building"], dtype=object)
+            keep &= (a != b) if building == BETWEEN_BUILDINGS else (a == building) & (b == building)
         own = np.nonzero(keep)[0]
         counts: dict[tuple[str, float], int] = {}
         if len(own):
@@ -244,12 +259,14 @@ def cabling_plan(analysis: Analysis, *, for_csv: bool = False) -> CablingPlan:
     if fabric.error is not None:
         raise ExportError(f"the design's compute fabric cannot be built: {fabric.error}")
     compute = _compute_columns(analysis, for_csv)
+    _site_columns(analysis, compute["text"], for_csv)
     parts = [compute]
     kw = {"for_csv": for_csv, "tray_units": _tray_units, "separator": LABEL_SEPARATOR}
     for links, columns in ((storage_cabling(analysis), storage_columns),
                            (management_cabling(analysis), management_columns)):
         if len(links):
             part = columns(analysis, links, **kw)
+            _site_columns(analysis, part["text"], for_csv)
             part["needs_quoting"] = part.pop("quoting")
             parts.append(part)
     if len(parts) == 1:
@@ -260,6 +277,25 @@ def cabling_plan(analysis: Analysis, *, for_csv: bool = False) -> CablingPlan:
                        {c: list(chain.from_iterable(p["numbers"][c] for p in parts)) for c in compute["numbers"]},
                        joined["owner"].astype(bool), joined["length_m"].astype(float), joined["a_cage"],
                        joined["b_cage"], analysis.catalog, quoting)
+
+
+def _site_columns(analysis: Analysis, text: dict, for_csv: bool) -> None:
+    """Fill the hall and building of each end from its rack (its id as the ``a_rack`` column holds it): names
+    people read, escaped as every other text of a CSV."""
+    project = analysis.project
+    halls = {h.id: h for h in project.halls}
+    hall_text = {h.id: h.label for h in project.halls}
+    building_text = {h.id: h.building for h in project.halls}
+    if for_csv:
+        hall_text = dict(zip(hall_text, csv_texts(hall_text.values())))
+        building_text = dict(zip(building_text, csv_texts(building_text.values())))
+    rack_ids = [r.id for r in project.racks]
+    keys = csv_texts(rack_ids) if for_csv else rack_ids
+    hall_of = {k: r.hall for k, r in zip(keys, project.racks) if r.hall in halls}
+    for end in ("a", "b"):
+        room = [hall_of.get(k, "") for k in text[f"{end}_rack"]]
+        text[f"{end}_hall"] = [hall_text.get(h, "") for h in room]
+        text[f"{end}_building"] = [building_text.get(h, "") for h in room]
 
 
 def _compute_columns(analysis: Analysis, for_csv: bool) -> dict:
@@ -340,7 +376,7 @@ def _compute_columns(analysis: Analysis, for_csv: bool) -> dict:
                   else np.full(len(plan), "", dtype=object)),
         "network": np.full(len(plan), "compute", dtype=object),
     }
-    text = {c: text[c].tolist() for c in COLUMNS}
+    text = {c: text[c].tolist() for c in COLUMNS if c not in SITE_COLUMNS}
     # Every text of a link comes from one of these tables, so checking them checks every field.
     quoting = any(_needs_quoting(t) for t in (dev.labels, dev_rack_id, dev_rack_name, dev_name, dev_end, pn,
                                               ordering, mod_text, mod_pn))

@@ -36,7 +36,7 @@ from designer.fabric.topology import TIER_NAMES
 from designer.formatting import count, number
 
 from .base import ExportError
-from .cabling import COLUMNS, NETWORKS, CablingPlan, cabling_plan
+from .cabling import BETWEEN_BUILDINGS, COLUMNS, NETWORKS, CablingPlan, cabling_plan
 from .xlsx_cells import BOLD, HEADER_FILL, NOT_XML, NOTE, TITLE, TOTAL_BORDER, as_text
 
 LINKS = "Links"
@@ -202,14 +202,23 @@ def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tupl
         if modules or network == "storage":
             ws.append([])
             n_modules += _transceiver_table(ws, f"Transceivers, {NETWORK_TITLES[network]}", modules)
+    buildings = plan.buildings()
+    if buildings:
+        ws.append([])
+        ws.append([_cell(ws, "By building: the same cables (every network), those with both ends in one building, "
+                             "then those that run between buildings, for the crew of each.", font=NOTE)])
+        for name in buildings + [BETWEEN_BUILDINGS]:
+            ws.append([])
+            title = "Cables between buildings" if name == BETWEEN_BUILDINGS else f"Cables in {name}"
+            _cable_table(ws, plan, NOT_XML.sub("\ufffd", title), None, building=name)
     return n_cables, round(metres, 1), n_modules
 
 
-def _cable_table(ws, plan: CablingPlan, title: str, plane: str | None, network: str | None = None
-                 ) -> tuple[int, float]:
+def _cable_table(ws, plan: CablingPlan, title: str, plane: str | None, network: str | None = None,
+                 building: str | None = None) -> tuple[int, float]:
     ws.append([_cell(ws, title, font=BOLD)])
     ws.append([_cell(ws, h, font=BOLD, fill=HEADER_FILL) for h in CABLE_HEADER])
-    cables = plan.cables(plane, network)
+    cables = plan.cables(plane, network, building)
     for c in cables:
         ws.append([_cell(ws, NOT_XML.sub("\ufffd", c["name"])), _cell(ws, c["part_number"]),
                    _cell(ws, c["ordering_part_number"] or None), c["length_m"],

@@ -43,6 +43,7 @@ from designer.placement.footprints import floor_footprint, rack_size
 from designer.placement.geometry import corner_arrays
 from designer.quote_settings import QuoteError, effective_date
 from designer.rack_roles import ROLES, rack_role
+from designer.site import hall_origins
 
 from . import pdf_style as st
 from .base import ExportError
@@ -236,30 +237,31 @@ def write_dxf(analysis: Analysis, path) -> str:
                        + (len(FLOOR_TAGS) + 3) * len(project.floor_devices))
     drawn = _Drawn()
     for h in project.halls:
-        dx = offsets[h.id]
-        msp.add_lwpolyline([(x + dx, -y) for x, y in h.outline], close=True, dxfattribs={"layer": HALL})
+        dx, dy = offsets[h.id]
+        msp.add_lwpolyline([(x + dx, -(y + dy)) for x, y in h.outline], close=True, dxfattribs={"layer": HALL})
         for (ax, ay), (bx, by) in grid_segments(h.outline, h.tile_mm):
-            msp.add_line((ax + dx, -ay), (bx + dx, -by), dxfattribs={"layer": GRID})
+            msp.add_line((ax + dx, -(ay + dy)), (bx + dx, -(by + dy)), dxfattribs={"layer": GRID})
         for r in racks_of[h.id]:
-            _put_rack(raw, analysis, types, drawn, r, dx, planes.get(r.id, {}) if planes else None)
+            _put_rack(raw, analysis, types, drawn, r, (dx, dy), planes.get(r.id, {}) if planes else None)
         for f in floors_of[h.id]:
-            _put_floor_unit(raw, catalog, types, drawn, f, dx)
+            _put_floor_unit(raw, catalog, types, drawn, f, (dx, dy))
 
     # -- extents, title block, initial view ----------------------------------------------------------
-    minx = min(bounds[h.id][0] + offsets[h.id] for h in project.halls)
-    maxx = max(bounds[h.id][2] + offsets[h.id] for h in project.halls)
-    miny = min(-bounds[h.id][3] for h in project.halls)
-    maxy = max(-bounds[h.id][1] for h in project.halls)
+    minx = min(bounds[h.id][0] + offsets[h.id][0] for h in project.halls)
+    maxx = max(bounds[h.id][2] + offsets[h.id][0] for h in project.halls)
+    miny = min(-(bounds[h.id][3] + offsets[h.id][1]) for h in project.halls)
+    maxy = max(-(bounds[h.id][1] + offsets[h.id][1]) for h in project.halls)
     for h in project.halls:
         bx0, by0, bx1, _ = bounds[h.id]
+        dx, dy = offsets[h.id]
         size = max(120.0, min(1500.0, (bx1 - bx0) / 30))
         name = msp.add_text(_text_value(h.name or h.id), height=size, dxfattribs={"layer": TITLE, "style": STYLE})
-        name.set_placement((bx0 + offsets[h.id], -by0 + size * 0.8), align=TextEntityAlignment.BOTTOM_LEFT)
-        maxy = max(maxy, -by0 + size * 2)
+        name.set_placement((bx0 + dx, -(by0 + dy) + size * 0.8), align=TextEntityAlignment.BOTTOM_LEFT)
+        maxy = max(maxy, -(by0 + dy) + size * 2)
     # each hall's single-line diagram to the right of the plans, as tall as the tallest hall
     span = max(bounds[h.id][3] - bounds[h.id][1] for h in project.halls)
-    maxx = add_single_lines(doc, msp, analysis, maxx + span * 0.1, -min(bounds[h.id][1] for h in project.halls),
-                            span, _text_value, STYLE)
+    maxx = add_single_lines(doc, msp, analysis, maxx + span * 0.1,
+                            -min(bounds[h.id][1] + offsets[h.id][1] for h in project.halls), span, _text_value, STYLE)
     title_bottom, title_right = _title_block(msp, analysis, on, offsets, drawn.roles, drawn.cdus, drawn.others,
                                              minx, maxx, miny, plane_names)
     miny, maxx = min(miny, title_bottom), max(maxx, title_right)
@@ -329,9 +331,10 @@ class _Types:
         return total
 
 
-def _layout(project, racks_of, floors_of, types: _Types) -> tuple[dict[str, tuple], dict[str, float]]:
-    """Each hall's extent in its own coordinates (clearance bands and floor units included), and how far along
-    X it is shifted so the halls stand side by side, each from its own origin."""
+def _layout(project, racks_of, floors_of, types: _Types) -> tuple[dict[str, tuple], dict[str, tuple]]:
+    """Each hall's extent in its own coordinates (clearance bands and floor units included), and how far it is
+    shifted (x, y in plan mm): on a site whose halls state where they stand, to there (the site plan the cable
+    lengths are measured on); else along X alone, so the halls stand side by side, each from its own origin."""
     gap = 0.0
     bounds = {}
     for h in project.halls:
@@ -351,11 +354,13 @@ def _layout(project, racks_of, floors_of, types: _Types) -> tuple[dict[str, tupl
             ys += [fp.y - reach, fp.y + reach]
         bounds[h.id] = (min(xs), min(ys), max(xs), max(ys))
         gap = max(gap, 0.15 * (max(xs) - min(xs)), 5000.0)
-    offsets: dict[str, float] = {}
+    if any(h.site_origin is not None for h in project.halls):
+        return bounds, {h.id: origin for h, origin in zip(project.halls, hall_origins(project.halls))}
+    offsets: dict[str, tuple] = {}
     cursor = bounds[project.halls[0].id][0]
     for h in project.halls:
         bx0, _, bx1, _ = bounds[h.id]
-        offsets[h.id] = cursor - bx0
+        offsets[h.id] = (cursor - bx0, 0.0)
         cursor += (bx1 - bx0) + gap
     return bounds, offsets
 
@@ -368,7 +373,7 @@ class _Drawn:
         self.cdus = self.others = 0
 
 
-def _put_rack(raw: _RawEntities, analysis: Analysis, types: _Types, drawn: _Drawn, r, dx: float,
+def _put_rack(raw: _RawEntities, analysis: Analysis, types: _Types, drawn: _Drawn, r, offset: tuple[float, float],
               planes: dict[str, int] | None = None) -> None:
     """A rack: an INSERT of its type's block with its attributes, and its name as a label; in a twin-plane
     design (``planes`` not None) its switches by plane as an attribute, and each plane's count as a text on
@@ -376,7 +381,7 @@ def _put_rack(raw: _RawEntities, analysis: Analysis, types: _Types, drawn: _Draw
     block, w, d, type_name = types.racks[r.type]
     role = rack_role(r, types.catalog)
     drawn.roles[role] += 1
-    x, y = r.x + dx, -r.y
+    x, y = r.x + offset[0], -(r.y + offset[1])
     figures = analysis.rack(r.id)
     kw = figures.max_kw if figures is not None else None
     name = r.name or r.id
@@ -397,14 +402,15 @@ def _put_rack(raw: _RawEntities, analysis: Analysis, types: _Types, drawn: _Draw
             raw.text(text, layer, x - off * math.sin(a), y + off * math.cos(a), size, text_angle, 1)
 
 
-def _put_floor_unit(raw: _RawEntities, catalog, types: _Types, drawn: _Drawn, f, dx: float) -> None:
+def _put_floor_unit(raw: _RawEntities, catalog, types: _Types, drawn: _Drawn, f, offset: tuple[float, float]
+                    ) -> None:
     """A floor unit: an INSERT of its type's block, and its name inside its footprint or beside its marker."""
     fp = types.floor_prints[f.id]
     dev = catalog.find(f.type)
     is_cdu = dev is not None and dev.kind == "cdu"
     drawn.cdus += is_cdu
     drawn.others += not is_cdu
-    x, y = f.x + dx, -f.y
+    x, y = f.x + offset[0], -(f.y + offset[1])
     name = f.name or f.id
     size = min(fp.width, fp.depth) * 0.15 if fp.solid else MARKER_MM / 2
     raw.insert(types.floors[f.type], CDUS if is_cdu else FLOOR_UNITS, x, y, -f.rotation % 360.0,
@@ -537,9 +543,14 @@ def _title_block(msp, analysis, on, offsets, role_count, cdu_count, other_count,
          f"{count(analysis.summary.gpus, 'GPU')}.", h2),
     ]
     for hl in project.halls:
-        dx = offsets[hl.id]
-        where = ("at its own coordinates: a plan point (x, y) is drawn at (x, -y)" if abs(dx) < 1e-9 else
-                 f"shifted {quantity(dx, 'mm')} along X: a plan point (x, y) is drawn at (x + {number(dx)}, -y)")
+        dx, dy = offsets[hl.id]
+        if abs(dy) >= 1e-9:
+            where = (f"at its place on the site, shifted {quantity(dx, 'mm')} along X and {quantity(dy, 'mm')} "
+                     f"down: a plan point (x, y) is drawn at (x + {number(dx)}, -(y + {number(dy)}))")
+        elif abs(dx) < 1e-9:
+            where = "at its own coordinates: a plan point (x, y) is drawn at (x, -y)"
+        else:
+            where = f"shifted {quantity(dx, 'mm')} along X: a plan point (x, y) is drawn at (x + {number(dx)}, -y)"
         lines.append((f"{_text_value(hl.name or hl.id)}: {where}.", h2))
     lines.append(("Layers: racks by role (RACKS-*), RACK-FRONTS (cold-aisle edge), CLEARANCE-FRONT and "
                   "CLEARANCE-REAR (space kept free), CDUS, LABELS-*"

@@ -66,7 +66,7 @@ def test_the_wiring_plans_columns_come_first_and_unchanged(catalog, design, tmp_
     assert tuple(rows[0][:len(LINK_COLUMNS)]) == LINK_COLUMNS == COLUMNS[:len(LINK_COLUMNS)]
     links = analysis.result("fabric").links()
     # the compute fabric's rows first, then the storage fabric's, the in-band and the OOB network's
-    network = [r[-1] for r in rows[1:]]
+    network = [r[COLUMNS.index("network")] for r in rows[1:]]
     assert network[:len(links)] == ["compute"] * len(links) and len(links) > 0
     order = ("storage", "inband", "oob")
     assert network[len(links):] == sorted(network[len(links):], key=order.index)

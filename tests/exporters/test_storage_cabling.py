@@ -36,7 +36,9 @@ def test_cabling_csv_holds_the_storage_links_after_the_compute_ones(b200, tmp_pa
     write_cabling_csv(b200, tmp_path / "c.csv")
     with open(tmp_path / "c.csv", encoding="utf-8", newline="") as fh:
         header = next(csv.reader(fh))
-    assert header == list(COLUMNS) and header[-2:] == ["plane", "network"]  # new columns last
+    # new columns last: the plane and network, then each end's hall and building
+    assert header == list(COLUMNS) and header[-6:-4] == ["plane", "network"]
+    assert header[-4:] == ["a_hall", "a_building", "b_hall", "b_building"]
     rows = _csv(tmp_path / "c.csv")
     compute = len(b200.result("fabric").links())
     fabric = b200.result("storage").fabric
