@@ -61,7 +61,9 @@ class SiteScene(QGraphicsScene):
         for item in self.bundle_items:
             self.addItem(item)
         x0, y0, x1, y1 = plan.extent
-        self.setSceneRect(QRectF(x0, y0, x1 - x0, y1 - y0).adjusted(-40000, -40000, 40000, 40000))
+        # room round the site to pan, and to move it clear of the key when fitted (a view scrolls only within this)
+        pad = max(x1 - x0, y1 - y0) + 40000.0
+        self.setSceneRect(QRectF(x0, y0, x1 - x0, y1 - y0).adjusted(-pad, -pad, pad, pad))
 
     def extent(self) -> QRectF:
         if self.plan is None:
