@@ -101,9 +101,9 @@ class CablingPlan:
         return [n for n in NETWORKS if n in seen]
 
     def buildings(self) -> list[str]:
-        """The buildings the links' ends stand in, when there are several (a site's pull lists are per building);
-        empty otherwise."""
-        seen = (set(self.text["a_building"]) | set(self.text["b_building"])) - {""}
+        """The buildings the links' ends stand in, when there are several (a site's pull lists are per building;
+        "" stands for the rooms that name none); empty otherwise."""
+        seen = set(self.text["a_building"]) | set(self.text["b_building"])
         return sorted(seen, key=natural_key) if len(seen) > 1 else []
 
     def cables(self, plane: str | None = None, network: str | None = None, building: str | None = None) -> list[dict]:
@@ -259,15 +259,14 @@ def cabling_plan(analysis: Analysis, *, for_csv: bool = False) -> CablingPlan:
     if fabric.error is not None:
         raise ExportError(f"the design's compute fabric cannot be built: {fabric.error}")
     compute = _compute_columns(analysis, for_csv)
-    _site_columns(analysis, compute["text"], for_csv)
+    compute["needs_quoting"] |= _site_columns(analysis, compute["text"], for_csv)
     parts = [compute]
     kw = {"for_csv": for_csv, "tray_units": _tray_units, "separator": LABEL_SEPARATOR}
     for links, columns in ((storage_cabling(analysis), storage_columns),
                            (management_cabling(analysis), management_columns)):
         if len(links):
             part = columns(analysis, links, **kw)
-            _site_columns(analysis, part["text"], for_csv)
-            part["needs_quoting"] = part.pop("quoting")
+            part["needs_quoting"] = part.pop("quoting") | _site_columns(analysis, part["text"], for_csv)
             parts.append(part)
     if len(parts) == 1:
         return CablingPlan(**compute, catalog=analysis.catalog)
@@ -279,9 +278,9 @@ def cabling_plan(analysis: Analysis, *, for_csv: bool = False) -> CablingPlan:
                        joined["b_cage"], analysis.catalog, quoting)
 
 
-def _site_columns(analysis: Analysis, text: dict, for_csv: bool) -> None:
+def _site_columns(analysis: Analysis, text: dict, for_csv: bool) -> bool:
     """Fill the hall and building of each end from its rack (its id as the ``a_rack`` column holds it): names
-    people read, escaped as every other text of a CSV."""
+    people read, escaped as every other text of a CSV; returns whether one of them needs CSV quoting."""
     project = analysis.project
     halls = {h.id: h for h in project.halls}
     hall_text = {h.id: h.label for h in project.halls}
@@ -296,6 +295,7 @@ def _site_columns(analysis: Analysis, text: dict, for_csv: bool) -> None:
         room = [hall_of.get(k, "") for k in text[f"{end}_rack"]]
         text[f"{end}_hall"] = [hall_text.get(h, "") for h in room]
         text[f"{end}_building"] = [building_text.get(h, "") for h in room]
+    return _needs_quoting(hall_text.values()) or _needs_quoting(building_text.values())
 
 
 def _compute_columns(analysis: Analysis, for_csv: bool) -> dict:

@@ -209,7 +209,8 @@ def _pull_list_sheet(wb: Workbook, plan: CablingPlan, project_name: str) -> tupl
                              "then those that run between buildings, for the crew of each.", font=NOTE)])
         for name in buildings + [BETWEEN_BUILDINGS]:
             ws.append([])
-            title = "Cables between buildings" if name == BETWEEN_BUILDINGS else f"Cables in {name}"
+            title = ("Cables between buildings" if name == BETWEEN_BUILDINGS else
+                     f"Cables in {name}" if name else "Cables in rooms without a building")
             _cable_table(ws, plan, NOT_XML.sub("\ufffd", title), None, building=name)
     return n_cables, round(metres, 1), n_modules
 

@@ -8,6 +8,8 @@ from collections import Counter
 import openpyxl
 import pytest
 
+from dataclasses import replace
+
 from designer.analysis import analyze
 from designer.generate import SuperpodSpec, generate
 from exporters.cabling import BETWEEN_BUILDINGS, COLUMNS, cabling_plan, write_cabling_csv
@@ -80,3 +82,22 @@ def test_one_building_has_no_building_tables(catalog, tmp_path):
     write_cabling_xlsx(a, tmp_path / "c.xlsx")
     ws = openpyxl.load_workbook(tmp_path / "c.xlsx")[PULL_LIST]
     assert not any(str(row[0].value or "").startswith("Cables in ") for row in ws.iter_rows())
+
+
+def test_names_with_commas_are_quoted_and_rooms_without_a_building_have_their_table(site, catalog, tmp_path):
+    halls = tuple(replace(h, building="Building 1, Phoenix") if h.building == "Building 1" else
+                  replace(h, building="") for h in site.project.halls)
+    a = analyze(replace(site.project, halls=halls), catalog)
+    out = tmp_path / "cabling.csv"
+    write_cabling_csv(a, out)
+    with out.open(newline="", encoding="utf-8-sig") as fh:
+        rows = list(csv.reader(fh))
+    assert {len(r) for r in rows} == {len(COLUMNS)}
+    assert {r[-3] for r in rows[1:]} == {"Building 1, Phoenix", ""}
+    plan = cabling_plan(a)
+    assert plan.buildings() == ["", "Building 1, Phoenix"]
+    whole = sum(c["count"] for c in plan.cables())
+    assert sum(c["count"] for b in plan.buildings() + [BETWEEN_BUILDINGS] for c in plan.cables(building=b)) == whole
+    write_cabling_xlsx(a, tmp_path / "c.xlsx")
+    titles = [row[0].value for row in openpyxl.load_workbook(tmp_path / "c.xlsx")[PULL_LIST].iter_rows()]
+    assert "Cables in rooms without a building" in titles and "Cables in Building 1, Phoenix" in titles

@@ -124,6 +124,10 @@ def test_the_site_tab_is_drawn_only_while_seen(site_window, site_project, catalo
     w.show_site()
     assert w.site.plan is not before and w.site.plan.room("hall-1").name == "Hall North"
     assert w.site.scene.room_items["hall-1"].room.name == "Hall North"
+    # the findings' hall choice names the hall as it is now called
+    w.findings.set_hall("hall-1")
+    assert w.findings.hall_filter.currentText() == "Hall North"
+    assert w.findings.counts.text().startswith("Hall North: ")
     assert SitePlan.of(site_project, catalog).room("hall-1").name != "Hall North"
 
 

@@ -252,6 +252,7 @@ class MainWindow(QMainWindow):
         self._selection = ("", [])
         self._cabling.changed()
         self.scene.set_document(document)
+        self.site.new_document()
         self.inspector.set_document(document)
         self.elevation.set_document(document)
         document.subscribe(self._on_project_changed)

@@ -234,7 +234,8 @@ class FindingsPanel(QWidget):
         kept while its hall is still there."""
         keep = self.proxy.hall
         offered = [("", "Whole site")] + list(halls)
-        if [self.hall_filter.itemData(i) for i in range(self.hall_filter.count())] != [h for h, _ in offered]:
+        if [(self.hall_filter.itemData(i), self.hall_filter.itemText(i))
+                for i in range(self.hall_filter.count())] != offered:
             self.hall_filter.blockSignals(True)
             self.hall_filter.clear()
             for hall_id, name in offered:

@@ -3,8 +3,9 @@
 One scene unit is one millimetre of the site, as on the floor plan. A site of a million GPUs
 spans a kilometre or more, where a room is a few dozen pixels: every text is painted at a fixed
 on-screen size and only where it fits its room (lines that do not fit are left out, the rest
-shortened to the room's width), so labels never run over each other at any zoom. The full
-figures of a room or a bundle are in its tooltip.
+shortened to the room's width), so rooms' labels never run over each other at any zoom; the count
+on a bundle between rooms shows only while it is narrower than its rooms. The full figures of a
+room or a bundle are in its tooltip.
 """
 from __future__ import annotations
 
@@ -131,7 +132,7 @@ class RoomItem(QGraphicsItem):
         self.setZValue(1)
 
     def boundingRect(self) -> QRectF:
-        return self._bounds
+        return self._bounds.adjusted(-1000, -1000, 1000, 1000)  # the border's pen, drawn a few pixels wide
 
     def shape(self) -> QPainterPath:
         path = QPainterPath()

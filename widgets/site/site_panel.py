@@ -53,11 +53,13 @@ class SiteScene(QGraphicsScene):
             self.room_items[room.id] = item
             self.addItem(item)
         names = {r.id: r.name for r in plan.rooms}
+        buildings = {b.name: b.name for b in plan.buildings}
+        buildings[""] = "Rooms without a building"
         widths = {r.id: r.rect[2] - r.rect[0] for r in plan.rooms}
         for bundle in plan.room_bundles:
             self.bundle_items.append(BundleItem(bundle, names, False, min(widths[bundle.a], widths[bundle.b])))
         for bundle in plan.building_bundles:
-            self.bundle_items.append(BundleItem(bundle, names, True))
+            self.bundle_items.append(BundleItem(bundle, buildings, True))
         for item in self.bundle_items:
             self.addItem(item)
         x0, y0, x1, y1 = plan.extent
@@ -115,6 +117,9 @@ class SiteView(QGraphicsView):
         self.setFrameShape(QGraphicsView.Shape.NoFrame)
         self.setHorizontalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
         self.setVerticalScrollBarPolicy(Qt.ScrollBarPolicy.ScrollBarAlwaysOff)
+        # Labels are painted at a fixed screen size, beyond their items' extent in mm at the smallest zooms: a
+        # site is a few hundred items, so the whole view is repainted rather than leave parts of them behind.
+        self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
         self._auto_fit = True
 
     def scale_factor(self) -> float:
@@ -217,12 +222,21 @@ class SitePanel(QWidget):
 
     # -- inputs ----------------------------------------------------------------------
     def set_project(self, project: Project) -> None:
-        """The rooms of a document not yet analysed (or whose analysis is under way): drawn without figures
-        until its analysis arrives."""
-        if self._shown_project is project or (self._pending is not None and self._pending[0] is project):
+        """The rooms of a document not yet analysed: drawn without figures until its analysis arrives. An edit
+        that leaves the halls as they were keeps the figures shown until its own analysis replaces them."""
+        shown = self._shown_project
+        if shown is project or (self._pending is not None and self._pending[0] is project):
+            return
+        if shown is not None and shown.halls == project.halls and self._pending is None:
             return
         self._pending = (project, None)
         self._refresh()
+
+    def new_document(self) -> None:
+        """Another document is open: forget the one shown, and fit its site when it comes."""
+        self._shown_project = None
+        self._pending = None
+        self.view._auto_fit = True
 
     def set_analysis(self, analysis) -> None:
         if analysis is None or analysis.project is None:
