@@ -20,8 +20,7 @@ def site_project(catalog):
 @pytest.fixture
 def site_window(synced_window, site_project):
     w = synced_window()
-    w.adopt_project(site_project, None)
-    w.show_site()
+    w.adopt_project(site_project, None)  # a site opens on its site plan
     return w
 
 

@@ -259,6 +259,8 @@ class MainWindow(QMainWindow):
         self._on_project_changed(document.project, Change(project=True))
         self._on_selection("", [])
         self.view.fit_hall()
+        if len(document.project.halls) > 1:
+            self.show_site()  # a site is read from its buildings first; a room opens from there
         self.document_replaced.emit(document)
 
     def adopt_project(self, project: Project, path: Path | None, *, dirty: bool = False,
