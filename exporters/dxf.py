@@ -13,8 +13,9 @@ What a CAD user gets:
 
 Orientation: the project's y grows down the screen, DXF's Y grows up, so a point (x, y) of the plan is
 drawn at (x, −y): the plan reads as it does in the window, north up, not mirrored. A rotation clockwise
-on screen is then a negative (clockwise) DXF angle. Halls each have their own coordinates, so hall k is
-shifted right of hall k−1 by a gap; the title block says by how much, hall by hall.
+on screen is then a negative (clockwise) DXF angle. Halls each have their own coordinates: the halls of a
+site stand where the site puts them (:func:`designer.site.hall_origins`, as the cable lengths are
+measured), other halls each right of the one before by a gap; the title block says where, hall by hall.
 
 Cable routes are not drawn: the wiring plan computes each cable's length from the racks' centres
 (overhead tray, Manhattan distance, drops and slack: :mod:`designer.fabric.geometry`), not a path, and a
@@ -23,7 +24,6 @@ drawn route would be an invention.
 from __future__ import annotations
 
 import datetime as _dt
-import io
 import math
 import re
 import uuid
@@ -47,6 +47,7 @@ from designer.site import hall_origins
 
 from . import pdf_style as st
 from .base import ExportError
+from .dxf_entities import RawEntities, text_value as _text_value
 from .dxf_single_line import add_single_lines
 from .fabric_text import planes_text, rack_planes, switches_label, switches_value
 from .plan_drawing import grid_segments
@@ -232,9 +233,9 @@ def write_dxf(analysis: Analysis, path) -> str:
     bounds, offsets = _layout(project, racks_of, floors_of, types)
 
     # an INSERT, its ATTRIBs, its SEQEND and its label (and a twin-plane design's plane texts)
-    raw = _RawEntities(doc, (len(types.rack_tags) + 3) * len(project.racks)
-                       + sum(len(c) for c in planes.values())
-                       + (len(FLOOR_TAGS) + 3) * len(project.floor_devices))
+    raw = RawEntities(doc, (len(types.rack_tags) + 3) * len(project.racks)
+                      + sum(len(c) for c in planes.values())
+                      + (len(FLOOR_TAGS) + 3) * len(project.floor_devices), STYLE)
     drawn = _Drawn()
     for h in project.halls:
         dx, dy = offsets[h.id]
@@ -373,7 +374,7 @@ class _Drawn:
         self.cdus = self.others = 0
 
 
-def _put_rack(raw: _RawEntities, analysis: Analysis, types: _Types, drawn: _Drawn, r, offset: tuple[float, float],
+def _put_rack(raw: RawEntities, analysis: Analysis, types: _Types, drawn: _Drawn, r, offset: tuple[float, float],
               planes: dict[str, int] | None = None) -> None:
     """A rack: an INSERT of its type's block with its attributes, and its name as a label; in a twin-plane
     design (``planes`` not None) its switches by plane as an attribute, and each plane's count as a text on
@@ -402,7 +403,7 @@ def _put_rack(raw: _RawEntities, analysis: Analysis, types: _Types, drawn: _Draw
             raw.text(text, layer, x - off * math.sin(a), y + off * math.cos(a), size, text_angle, 1)
 
 
-def _put_floor_unit(raw: _RawEntities, catalog, types: _Types, drawn: _Drawn, f, offset: tuple[float, float]
+def _put_floor_unit(raw: RawEntities, catalog, types: _Types, drawn: _Drawn, f, offset: tuple[float, float]
                     ) -> None:
     """A floor unit: an INSERT of its type's block, and its name inside its footprint or beside its marker."""
     fp = types.floor_prints[f.id]
@@ -420,83 +421,6 @@ def _put_floor_unit(raw: _RawEntities, catalog, types: _Types, drawn: _Drawn, f,
         raw.text(name, FLOOR_LABELS, x, y, height, text_angle, 1)
     else:  # beside its marker, which is too small to hold it
         raw.text(name, FLOOR_LABELS, x + MARKER_MM * 1.3, y, MARKER_MM * 0.6, 0.0, 0)
-
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f]")
-
-
-def _text_value(text: str) -> str:
-    """A DXF string: one line, so a control character in a name cannot break the file."""
-    return _CONTROL.sub(" ", text)
-
-
-def _num(v: float) -> str:
-    return repr(float(v))
-
-
-class _RawEntities:
-    """Rack and floor-unit INSERTs (with ATTRIBs and SEQEND) and labels as DXF text, for the ENTITIES section.
-
-    ezdxf writes an entity by walking every attribute its class could have (over 1 ms for an INSERT
-    with four ATTRIBs), which took 12 s for a 100,000-GPU hall; these few entity kinds, written in the
-    group codes ezdxf uses for them, take about 0.3 s. Handles come from a block reserved in ezdxf's handle
-    generator before any other entity is made, so $HANDSEED stays above every handle in the file.
-    """
-
-    def __init__(self, doc, handles_needed: int):
-        self.owner = doc.modelspace().block_record_handle
-        gen = doc.entitydb.handles
-        self._next = int(str(gen), 16)
-        self._end = self._next + handles_needed
-        gen.reset(f"{self._end:X}")
-        self.chunks: list[str] = []
-        self.count = 0
-
-    def _handle(self, counted: bool = True) -> str:
-        """The next reserved handle; ``counted`` is False for a SEQEND, which marks an end and draws nothing."""
-        if self._next >= self._end:
-            raise RuntimeError("more DXF entities written than handles reserved")
-        h = f"{self._next:X}"
-        self._next += 1
-        self.count += counted
-        return h
-
-    def insert(self, block: str, layer: str, x: float, y: float, angle: float, tags, values,
-               height: float) -> None:
-        """An INSERT of ``block`` and its invisible ATTRIBs where the block's ATTDEFs land once turned."""
-        h = self._handle()
-        xs, ys, rot = _num(x), _num(y), _num(angle)
-        out = [f"  0\nINSERT\n  5\n{h}\n330\n{self.owner}\n100\nAcDbEntity\n  8\n{layer}\n"
-               f"100\nAcDbBlockReference\n 66\n1\n  2\n{block}\n 10\n{xs}\n 20\n{ys}\n 30\n0.0\n 50\n{rot}\n"]
-        a = math.radians(angle)
-        c, s = math.cos(a), math.sin(a)
-        hs = _num(height)
-        for i, (tag, value) in enumerate(zip(tags, values)):
-            oy = -i * height * 1.4  # as _attdefs stacks them
-            out.append(f"  0\nATTRIB\n  5\n{self._handle()}\n330\n{h}\n100\nAcDbEntity\n  8\n{layer}\n"
-                       f"100\nAcDbText\n 10\n{_num(x - oy * s)}\n 20\n{_num(y + oy * c)}\n 30\n0.0\n"
-                       f" 40\n{hs}\n  1\n{_text_value(value)}\n 50\n{rot}\n  7\n{STYLE}\n"
-                       f"100\nAcDbAttribute\n  2\n{tag}\n 70\n{ezdxf.const.ATTRIB_INVISIBLE}\n")
-        out.append(f"  0\nSEQEND\n  5\n{self._handle(False)}\n330\n{h}\n100\nAcDbEntity\n  8\n{layer}\n")
-        self.chunks.append("".join(out))
-
-    def text(self, text: str, layer: str, x: float, y: float, height: float, angle: float, halign: int) -> None:
-        """A one-line TEXT aligned on (x, y): centred (``halign`` 1) or starting there (0), middle of its height."""
-        xs, ys = _num(x), _num(y)
-        self.chunks.append(
-            f"  0\nTEXT\n  5\n{self._handle()}\n330\n{self.owner}\n100\nAcDbEntity\n  8\n{layer}\n"
-            f"100\nAcDbText\n 10\n{xs}\n 20\n{ys}\n 30\n0.0\n 40\n{_num(height)}\n  1\n{_text_value(text)}\n"
-            f" 50\n{_num(angle)}\n  7\n{STYLE}\n 72\n{halign}\n 11\n{xs}\n 21\n{ys}\n 31\n0.0\n"
-            f"100\nAcDbText\n 73\n2\n")
-
-    def split(self, doc) -> tuple[str, str]:
-        """ezdxf's file, cut where these entities go: at the end of the ENTITIES section."""
-        buf = io.StringIO()
-        doc.write(buf)
-        text = buf.getvalue()
-        start = text.index("\n  2\nENTITIES\n")
-        cut = text.index("\n  0\nENDSEC\n", start) + 1
-        return text[:cut], text[cut:]
 
 
 def _quote_day(project) -> _dt.date:
