@@ -3,8 +3,8 @@
 The window's site view and any report read one :class:`SitePlan`, built from the analysed snapshot and
 its analysis: where each room stands comes from :func:`designer.site.hall_origins` (what the engines
 measure cables by), each room's power from the power engine's ``halls``, the bundles from the fabric
-engine's ``room_links``. Nothing here is computed again: racks and GPUs are counted the way the
-summary counts them (the catalog's ``gpu_count`` of every mounted device), per room.
+engine's ``room_links``. Nothing here is computed again: racks and GPUs are counted per room by
+:class:`designer.totals.TotalsCounter`, as the status line counts them.
 
 Findings are placed in rooms by what they point at (a rack, a floor unit, a hall), so a room's
 errors can be counted and listed; a finding about the whole design (``project:bom``) belongs to no room.
@@ -19,7 +19,10 @@ from catalog import Catalog
 
 from .model import Project
 from .site import cable_entry, hall_origins
+from .totals import Totals, TotalsCounter
 
+#: A room without racks.
+EMPTY = Totals(racks=0, gpus=0)
 #: What a site plan calls rooms that state no building.
 NO_BUILDING = ""
 #: How far into the corridor (outside the rooms' cable-entry walls) a bundle between rooms is drawn, mm.
@@ -98,17 +101,19 @@ class SitePlan:
         return next(r for r in self.rooms if r.id == hall_id)
 
     @classmethod
-    def of(cls, project: Project, catalog: Catalog | None = None, analysis=None) -> SitePlan:
+    def of(cls, project: Project, catalog: Catalog, analysis=None, counter: TotalsCounter | None = None) -> SitePlan:
         """The plan of ``project``; with ``analysis`` (of this project) each room's power, findings and the
-        bundles between rooms."""
-        per_room = _counts(project, catalog)
+        bundles between rooms. ``counter``: a :class:`TotalsCounter` kept between calls, so that after an edit
+        only the racks it changed are counted again."""
+        per_room = (counter or TotalsCounter(catalog)).by_hall(project)
         power = _room_power(analysis)
         faults = room_findings(project, analysis.findings) if analysis is not None else {}
         rooms: list[RoomOnSite] = []
         for hall, (ox, oy) in zip(project.halls, hall_origins(project.halls)):
             x0, y0, x1, y1 = hall.bounds
             ex, ey = cable_entry(hall)
-            racks, gpus = per_room.get(hall.id, (0, 0))
+            counted = per_room.get(hall.id, EMPTY)
+            racks, gpus = counted.racks, counted.gpus
             severities = Counter(f.severity for f in faults.get(hall.id, ()))
             rooms.append(RoomOnSite(
                 id=hall.id, name=hall.label, kind=hall.kind, building=hall.building,
@@ -143,22 +148,6 @@ def room_findings(project: Project, findings: Iterable) -> dict[str, list]:
         if hall:
             out[hall].append(f)
     return out
-
-
-def _counts(project: Project, catalog: Catalog | None) -> dict[str, tuple[int, int]]:
-    """Racks and GPUs per hall, as the summary counts them."""
-    gpus_of: dict[str, int] = {}
-    racks: Counter = Counter()
-    gpus: Counter = Counter()
-    for rack in project.racks:
-        racks[rack.hall] += 1
-        for d in rack.devices:
-            g = gpus_of.get(d.type)
-            if g is None:
-                dev = catalog.find(d.type) if catalog is not None else None
-                g = gpus_of[d.type] = dev.gpu_count if dev is not None else 0
-            gpus[rack.hall] += g
-    return {h: (racks[h], gpus[h]) for h in racks}
 
 
 def _room_power(analysis) -> dict[str, float]:

@@ -42,19 +42,32 @@ class TotalsCounter:
         racks = project.racks
         if self._last is not None and self._last[0] is racks:
             return self._last[1]
-        cache, gpus = self._by_devices, 0
+        totals = Totals(racks=len(racks), gpus=sum(self._rack_gpus(racks)))
+        self._last = (racks, totals)
+        return totals
+
+    def by_hall(self, project: Project) -> dict[str, Totals]:
+        """Racks and GPUs of each hall that holds racks (by hall id), counted as :meth:`__call__` counts."""
+        racks: dict[str, int] = {}
+        gpus: dict[str, int] = {}
+        for rack, n in zip(project.racks, self._rack_gpus(project.racks)):
+            racks[rack.hall] = racks.get(rack.hall, 0) + 1
+            gpus[rack.hall] = gpus.get(rack.hall, 0) + n
+        return {h: Totals(racks=racks[h], gpus=gpus[h]) for h in racks}
+
+    def _rack_gpus(self, racks) -> list[int]:
+        """Each rack's GPUs, a rack whose ``devices`` are unchanged read from the cache."""
+        cache, out = self._by_devices, []
         get = cache.get
         for rack in racks:
             devices = rack.devices
             hit = get(id(devices))
             if hit is None or hit[0] is not devices:
                 hit = cache[id(devices)] = (devices, self._count(devices))
-            gpus += hit[1]
+            out.append(hit[1])
         if len(cache) > 2 * len(racks) + 64:  # drop the tuples no rack of this project holds any more
             self._by_devices = {id(r.devices): cache[id(r.devices)] for r in racks}
-        totals = Totals(racks=len(racks), gpus=gpus)
-        self._last = (racks, totals)
-        return totals
+        return out
 
     def _count(self, devices: tuple[MountedDevice, ...]) -> int:
         self.counted += 1

@@ -105,3 +105,16 @@ def test_rack_roles_of_the_samples(catalog):
     assert roles["M01 management"] == "management"
     nvl = load(samples.GB200_NVL72_SU, catalog)
     assert [rack_role(r, catalog) for r in nvl.racks].count("rack_scale") == 8
+
+
+def test_totals_by_hall_add_up_and_reuse_the_counts_of_unchanged_racks(catalog):
+    second = Hall("h2", "Hall 2", ((0, 0), (60000, 0), (60000, 60000), (0, 60000)), tile_mm=600)
+    racks = tuple(replace(_dgx_rack(i), hall="h2" if i >= 3 else "h1") for i in range(5))
+    project = Project(halls=(_hall(), second), racks=racks)
+    counter = TotalsCounter(catalog)
+    by_hall = counter.by_hall(project)
+    assert by_hall == {"h1": Totals(racks=3, gpus=48), "h2": Totals(racks=2, gpus=32)}
+    assert counter(project) == Totals(racks=5, gpus=80) and counter.counted == 5
+    moved = replace(project, racks=project.racks[:4] + (replace(project.racks[4], hall="h1"),))
+    assert counter.by_hall(moved) == {"h1": Totals(racks=4, gpus=64), "h2": Totals(racks=1, gpus=16)}
+    assert counter.counted == 5  # a rack moved to another hall keeps its devices: nothing counted again

@@ -19,6 +19,7 @@ from PySide6.QtWidgets import (QGraphicsScene, QGraphicsView, QHeaderView, QLabe
 from designer.formatting import count, number, percent
 from designer.model import Project
 from designer.site_plan import SitePlan
+from designer.totals import TotalsCounter
 
 from ..app import style
 from ..plan import overlay
@@ -187,6 +188,7 @@ class SitePanel(QWidget):
     def __init__(self, catalog, parent=None):
         super().__init__(parent)
         self.catalog = catalog
+        self._counter = TotalsCounter(catalog)  # racks and GPUs per room, recounting only what an edit changed
         self.scene = SiteScene(self)
         self.view = SiteView(self.scene, self)
         self.view.room_opened.connect(self.hall_opened)
@@ -254,7 +256,7 @@ class SitePanel(QWidget):
         project, analysis = self._pending
         self._pending = None
         self._shown_project = project
-        self.show_plan(SitePlan.of(project, self.catalog, analysis))
+        self.show_plan(SitePlan.of(project, self.catalog, analysis, self._counter))
 
     # -- drawing ---------------------------------------------------------------------
     def show_plan(self, plan: SitePlan) -> None:
