@@ -48,9 +48,25 @@ def overlapping_pairs(polys: np.ndarray, halls: np.ndarray):
     """``(left, right, areas)``: each pair i < j of ``polys`` in one hall that overlaps by more than the tolerance."""
     if len(polys) < 2:
         return np.empty(0, int), np.empty(0, int), np.empty(0)
-    left, right = shapely.STRtree(polys).query(polys, predicate="intersects")
-    keep = (left < right) & (halls[left] == halls[right])
-    return _real_overlaps(polys[left[keep]], polys[right[keep]], left[keep], right[keep])
+    # one tree per hall: every hall's floor starts at (0, 0), so one tree of a site's halls would meet every rack
+    # with the racks at its place in every other hall, pairs that grow with the square of the halls
+    codes = np.unique(halls.astype(str), return_inverse=True)[1].reshape(-1)
+    order = np.argsort(codes, kind="stable")
+    bounds = np.flatnonzero(np.diff(codes[order])) + 1
+    lefts, rights = [], []
+    for idx in np.split(order, bounds):
+        if len(idx) < 2:
+            continue
+        a, b = shapely.STRtree(polys[idx]).query(polys[idx], predicate="intersects")
+        keep = a < b
+        lefts.append(idx[a[keep]])
+        rights.append(idx[b[keep]])
+    if not lefts:
+        return np.empty(0, int), np.empty(0, int), np.empty(0)
+    left, right = np.concatenate(lefts), np.concatenate(rights)
+    swap = left > right  # pairs i < j, as before
+    left, right = np.where(swap, right, left), np.where(swap, left, right)
+    return _real_overlaps(polys[left], polys[right], left, right)
 
 
 #: At most about this many candidate pairs come back from one query of the tree: the overlap clusters
