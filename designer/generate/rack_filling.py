@@ -11,6 +11,7 @@ from catalog import Catalog
 
 from ..model import FloorDevice, MountedDevice, Rack
 from ..power import pdu_capacity_kw
+from ..power.cords import supply_ports
 from ..settings import Settings
 
 RACK_TYPE = "rack-48u-600x1200"
@@ -84,6 +85,7 @@ class RackBuilder:
         self.cdus: list[FloorDevice] = []
         self._types: dict = {}
         self._pdu_memo: dict = {}
+        self._cords: dict[str, tuple[int, int]] = {}
 
     def _one_feed_kw(self, devices: list[MountedDevice]) -> float:
         """What the rack draws on one feed: each device capped by the half (rounded up) of its supplies."""
@@ -105,6 +107,16 @@ class RackBuilder:
         return [MountedDevice(f"shelf{i + 1}", SHELF_TYPE, FIRST_U + i, "front", f"Power shelf {i + 1}")
                 for i in range(n)]
 
+    def _supplies(self, type_id: str) -> tuple[int, int]:
+        """(C20, C14-class) cords of a device type, as the power engine plugs them (:func:`supply_ports`: two
+        where the catalog gives no supply data)."""
+        got = self._cords.get(type_id)
+        if got is None:
+            ports = supply_ports(self.dtype(type_id), self.catalog)
+            c20 = sum(1 for p in ports if p.coupler == "C20")
+            got = self._cords[type_id] = (c20, len(ports) - c20)
+        return got
+
     def dtype(self, type_id: str):
         t = self._types.get(type_id)
         if t is None:
@@ -116,11 +128,9 @@ class RackBuilder:
             kw = sum((self.dtype(d.type).power_max_w or 0) for d in devices) / 1000
             c20 = c14 = 0
             for d in devices:
-                psu = self.dtype(d.type).psu
-                if psu is not None and psu.coupler == "C20":
-                    c20 += psu.count
-                else:
-                    c14 += psu.count if psu is not None else 1
+                t20, t14 = self._supplies(d.type)
+                c20 += t20
+                c14 += t14
             supplies = (c20, c14)
             devices = devices + _pdus(self.catalog, rid, kw, self._one_feed_kw(devices), supplies, self.settings,
                                       self._pdu_memo)
