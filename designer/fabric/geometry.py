@@ -286,16 +286,26 @@ def _run_split(dev: FabricDevices, nodes: list, switches: dict, breakout: dict, 
     """Cages as the fabric runs them: a node cage carries one port of each plane at the plane's speed; a switch
     whose ports split (an Ethernet switch's, by twin-port modules: ``breakout`` by type) runs them at that
     speed."""
+    # a few cage kinds among hundreds of thousands of devices: each split once
+    memo: dict = {}
     if planes > 1:
         for i in nodes:
             c = dev.cages[i]
-            dev.cages[i] = replace(c, speed_gbps=c.speed_gbps / planes, ports=c.ports * planes)
-            dev.cage_ports[i] = c.ports * planes
+            got = memo.get(c)
+            if got is None:
+                got = memo[c] = replace(c, speed_gbps=c.speed_gbps / planes, ports=c.ports * planes)
+            dev.cages[i] = got
+            dev.cage_ports[i] = got.ports
     if not plane_gbps:
         return
+    memo = {}
     for i in (j for role in switches.values() for j in role):
-        dev.cages[i] = split_cage(dev.cages[i], plane_gbps, breakout.get(dev.types[i], 1))
-        dev.cage_ports[i] = dev.cages[i].ports
+        key = (dev.cages[i], breakout.get(dev.types[i], 1))
+        got = memo.get(key)
+        if got is None:
+            got = memo[key] = split_cage(key[0], plane_gbps, key[1])
+        dev.cages[i] = got
+        dev.cage_ports[i] = got.ports
 
 
 def split_cage(cage: Cage, plane_gbps: float, breakout: int) -> Cage:
