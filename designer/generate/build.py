@@ -28,10 +28,11 @@ from . import air_handling
 from .facility_sizing import busway_for, facility_for
 from .layout import TILE, Grid, plan_grid, row_places
 from .network_racks import band_places, central_items, su_network_items
-from .networks import OOB_PORTS, UFM_PER_FABRIC, NetworkPlan, compute_fabric, plan_networks
+from .campus_fabric import campus_core
+from .networks import OOB_PORTS, NetworkPlan, plan_networks
 from .phases import phases_of
-from .site import (DEFAULT_HALLS_PER_BUILDING, MAX_HALLS, Room, building_name, hall_block_kw, hall_grid,
-                   cuts, longest_upper_run_m, place_room_racks, place_rooms, room_grid, share_upper_tier,
+from .site import (DEFAULT_HALLS_PER_BUILDING, MAX_HALLS, UPPER_TIER_BUILDINGS, Room, building_name, hall_block_kw,
+                   hall_grid, cuts, longest_upper_run_m, place_room_racks, place_rooms, room_grid, share_upper_tier,
                    split_halls, su_power_kw, upper_tier_reach_m)
 from .rack_filling import CDU_TYPE, FIRST_U, NETWORK_RACK_KW, RACK_TYPE, RackBuilder, fill_by_power
 from .sizing import mw_text, nodes_for, rack_density, units_per_su, with_capacities
@@ -165,7 +166,7 @@ def _generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool, layout
     profile = system_profile(catalog, spec.system, spec.fabric)
     ufm_ports, reserved_nodes = _ufm_reservation(spec, profile, catalog)
     sus, units, notes = nodes_for(spec, profile, reserved_nodes)
-    spec = _campus_core(spec, profile, catalog, units * profile.trays, notes)
+    spec = campus_core(spec, profile, catalog, units * profile.trays, notes)
     settings = Settings(fabric_tiers=spec.tiers, fabric_oversubscription=spec.oversubscription,
                         gpu_power_cap_w=spec.gpu_power_w, fabric_technology=profile.fabric,
                         fabric_planes=spec.planes or 1,
@@ -321,40 +322,6 @@ class OutOfReach(GenerateError):
     """A site whose InfiniBand fabric has runs no optic of its cages spans."""
 
 
-#: Spine down:up ratios above the pod a campus takes when three tiers at 1:1 do not reach its GPUs, the smallest
-#: first: Meta's across buildings (Llama 4 cluster, 1:2.8, hardware-2026.md §5 N20), then its 24K cluster's
-#: aggregation tier (1:7, N18).
-CAMPUS_CORE_RATIOS = (2.8, 7.0)
-
-
-def _campus_core(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, nodes: int,
-                 notes: list[str]) -> SuperpodSpec:
-    """``spec`` with its core oversubscription decided: as asked, else 1:1, else the smallest campus ratio whose three
-    tiers reach the GPUs (said in a note); when none does, the 1:1 fabric's own refusal stands."""
-    if spec.core_oversubscription is not None:
-        return spec
-    ufm = ufm_for(catalog, spec.switch)
-    reserved = sum(g.count for g in catalog.get(ufm).ports if g.role == "fabric") * UFM_PER_FABRIC if ufm else 0
-    one = replace(spec, core_oversubscription=1.0)
-    try:
-        compute_fabric(profile, one, catalog, nodes, reserved)
-        return one
-    except GenerateError as first:
-        for ratio in CAMPUS_CORE_RATIOS:
-            candidate = replace(spec, core_oversubscription=ratio)
-            try:
-                compute_fabric(profile, candidate, catalog, nodes, reserved)
-            except GenerateError:
-                continue
-            notes.append(f"the spines run {ratio:g}:1 above the pods: three tiers of {spec.switch} at 1:1 do not "
-                         f"reach {nodes * (spec.rails or profile.rails):,} fabric ports, and {ratio:g}:1 is the ratio "
-                         f"Meta runs {'across buildings' if ratio < 7 else 'at its aggregation tier'}; ask "
-                         f"--core-oversubscription for another")
-            return candidate
-        raise GenerateError(f"{first}; nor with the spines at {' or '.join(f'{r:g}:1' for r in CAMPUS_CORE_RATIOS)} "
-                            "above the pods") from None
-
-
 def _hall_ranges(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, net: NetworkPlan, seg: _Segment,
                  sus: int, band_groups: list, hall_mm: tuple[float, float] | None, gallery: float,
                  one_hall: bool = False) -> list[tuple[int, int]]:
@@ -388,8 +355,9 @@ def _hall_ranges(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, n
         raise GenerateError(f"a design of {sus} scalable units needs several halls of at most {max_sus}; phased "
                             "builds are generated for one hall only: ask for fewer scalable units, or a larger "
                             "--hall-mw", fit=True)
-    # whole pods to a hall where a pod fits one, else whole leaf blocks; two halls at least (one would hold the SUs
-    # but not the band with them)
+    # whole pods to a hall where a pod fits one, else whole leaf blocks (a pod's leaves then run to spines in the
+    # next hall, along the building's corridor or to the building beside it); two halls at least (one would hold
+    # the SUs but not the band with them)
     most = min(max_sus, max(1, math.ceil(sus / 2)))
     ranges = split_halls(sus, most, cuts(net.compute, profile.nodes_per_su, sus)) or \
         split_halls(sus, most, cuts(net.compute, profile.nodes_per_su, sus, pods=False))
@@ -503,7 +471,10 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
     notes.append(f"{data_halls} data halls of at most {most} scalable unit{'s' if most != 1 else ''} in {buildings} "
                  f"building{'s' if buildings != 1 else ''}, each hall its own power block of {block:,.3g} MW or "
                  f"less{'' if spec.hall_power_kw is not None else ' (ask --hall-mw for another)'}; the fabric's "
-                 f"upper tier in the buildings' network rooms")
+                 f"upper tier in the network rooms of "
+                 + ("the buildings" if buildings <= UPPER_TIER_BUILDINGS else
+                    f"the {UPPER_TIER_BUILDINGS} buildings in the middle of the site, where its runs from every hall "
+                    "are the shortest"))
     if longer:
         notes.append(f"{len(longer)} of the {len(laid)} rooms are deeper than their racks, so that their side walls "
                      f"hold the air handlers their air heat needs (N+1), a metre of wall for about 60 kW: "

@@ -144,7 +144,7 @@ def profile_cage_ports(profile: SystemProfile, catalog: Catalog) -> int:
     return dev.ports_of("compute")[0].ports_per_cage
 
 
-def _as_run(switch, gbps: float):
+def as_run(switch, gbps: float):
     """The switch's fabric ports as they would run for node ports of ``gbps`` (an Ethernet switch's split to
     them; 0: as the catalog has them)."""
     try:
@@ -161,7 +161,7 @@ def _bigger_switch(catalog: Catalog, spec: SuperpodSpec, rails: int, endpoints: 
     core = spec.core_oversubscription
     protocol = "infiniband" if spec.fabric in (None, "infiniband") else "ethernet"
     gbps = node_gbps / (spec.planes or 1) if protocol == "ethernet" else 0.0
-    group = _as_run(sw, gbps)
+    group = as_run(sw, gbps)
     down, _ = leaf_split(group.count, spec.oversubscription)
     reach = limits(group.count, rails, down, core)[3]
     if endpoints <= reach:
@@ -172,7 +172,7 @@ def _bigger_switch(catalog: Catalog, spec: SuperpodSpec, rails: int, endpoints: 
             continue
         if not any(g.role == "fabric" and g.protocol == protocol for g in dev.ports):
             continue
-        g = _as_run(dev, gbps)
+        g = as_run(dev, gbps)
         d, _ = leaf_split(g.count, spec.oversubscription)
         r3 = limits(g.count, rails, d, core)[3]
         if r3 >= endpoints:

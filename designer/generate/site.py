@@ -16,7 +16,8 @@ arrays, in-band, UFM and management nodes) stand in the first building's room.
 Why this shape: a building is its rooms side by side along a corridor, every room's
 cable entry on the corridor wall (:mod:`designer.site`), the network room in the middle
 so its runs to the building's halls are the shortest the row allows; buildings stand in a
-near-square grid with 30 m between them for roads and duct banks. Four halls to a building
+grid with 30 m between them for roads and duct banks, along a spiral from the middle of the site
+(the upper tier in the central ones, each building beside the one before it). Four halls to a building
 (~160 MW of liquid-cooled IT) is about the ~150 MW per building of a published campus
 (Stargate Abilene: phase 1, 2 buildings and 200 MW; 8 buildings and ~1.2 GW in all).
 """
@@ -124,16 +125,25 @@ def room_grid(racks: int) -> Grid:
     return best
 
 
+#: Most buildings whose network rooms hold the fabric's upper tier: the central ones (:func:`spiral_cells` puts the
+#: first four in a 2 x 2 block in the middle of the site). Every pod runs to every upper-tier room, so spread over a
+#: whole campus of a million GPUs the longest run is its corner-to-corner route (~2.2 km on 28 buildings, past the
+#: 2 km of 2 x FR4); from the middle block it is about half that, and four rooms still share the tier's power.
+UPPER_TIER_BUILDINGS = 4
+
+
 def share_upper_tier(band_groups: list[tuple[str, list]], tree, buildings: int
                      ) -> list[list[tuple[str, list]]]:
     """Each building's network room's racks by title: the racks of the fabric's upper tier (cores, super-spines; a
-    two-tier fabric's spines) shared out evenly in name order, every other band rack in the first building's."""
+    two-tier fabric's spines) shared out evenly in name order over the central buildings (at most
+    :data:`UPPER_TIER_BUILDINGS`), every other band rack in the first building's."""
     key = upper_tier_name(tree).upper() if tree.tiers == 3 else "SPINE"
     top = next((stacks for title, stacks in band_groups if title == key), [])
     rest = [(title, stacks) for title, stacks in band_groups if title != key]
     rooms = []
+    hosts = min(buildings, UPPER_TIER_BUILDINGS)
     for b in range(buildings):
-        share = top[b * len(top) // buildings:(b + 1) * len(top) // buildings]
+        share = top[b * len(top) // hosts:(b + 1) * len(top) // hosts] if b < hosts else []
         rooms.append(([(key, share)] if share else []) + (rest if b == 0 else []))
     return rooms
 
@@ -152,7 +162,8 @@ class Room:
 
 def place_rooms(rooms: list[Room], buildings: int) -> dict[str, tuple[float, float]]:
     """Each room's site origin: rooms side by side along their building's corridor (the network room in the
-    middle), buildings in a near-square grid."""
+    middle), buildings in a grid along :func:`spiral_cells`: the first in the middle of the site, each next beside
+    the one before."""
     by_building: list[list[Room]] = [[] for _ in range(buildings)]
     for r in rooms:
         by_building[r.building].append(r)
@@ -166,18 +177,37 @@ def place_rooms(rooms: list[Room], buildings: int) -> dict[str, tuple[float, flo
         sizes.append((width, depth))
     col_w = max(w for w, _ in sizes) + BUILDING_GAP_MM
     row_d = max(d for _, d in sizes) + BUILDING_GAP_MM
-    # the column count that brings the site nearest a square (the shortest runs from corner to corner)
-    columns = min(range(1, buildings + 1),
-                  key=lambda c: (abs(math.log(c * col_w / (math.ceil(buildings / c) * row_d))), c))
+    cells = spiral_cells(buildings)
     origins: dict[str, tuple[float, float]] = {}
     for b, order in enumerate(by_building):
-        row, col = divmod(b, columns)
+        row, col = cells[b]
         bx, by = col * col_w, row * row_d
         x = bx + ROOM_GAP_MM
         for r in order:
             origins[r.id] = (x, by + CORRIDOR_MM)
             x += r.width_mm + ROOM_GAP_MM
     return origins
+
+
+def spiral_cells(n: int) -> list[tuple[int, int]]:
+    """``n`` grid cells (row, column) along a square spiral from the centre, counted from the top-left cell.
+
+    Why a spiral: the first buildings, whose network rooms hold the fabric's upper tier and the shared networks,
+    stand in the middle of the site (the first four a 2 x 2 block), and each building stands beside the one
+    before, so a pod whose halls run on into the next building stays a building's width from its spines."""
+    cells, r, c, step, d = [(0, 0)], 0, 0, 1, 0
+    moves = ((0, 1), (1, 0), (0, -1), (-1, 0))
+    while len(cells) < n:
+        for _ in range(2):
+            dr, dc = moves[d % 4]
+            for _ in range(step):
+                r, c = r + dr, c + dc
+                cells.append((r, c))
+            d += 1
+        step += 1
+    cells = cells[:n]
+    top, left = min(r for r, _ in cells), min(c for _, c in cells)
+    return [(r - top, c - left) for r, c in cells]
 
 
 def building_name(b: int) -> str:

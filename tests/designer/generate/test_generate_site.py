@@ -103,7 +103,7 @@ def test_an_infiniband_site_past_its_optics_reach_is_built_on_spectrum_x(b300):
     g, a = b300
     assert g.project.settings.fabric_technology == "spectrum-x"
     assert g.notes[0].startswith("built on Spectrum-X Ethernet, not the reference architecture's InfiniBand: across "
-                                 "this site the InfiniBand fabric's runs to its upper tier would reach about 758 m, "
+                                 "this site the InfiniBand fabric's runs to its upper tier would reach about 658 m, "
                                  "past the 500 m of the longest optic its q3400 cages take")
     assert _errors(a) == []
     plan = a.result("fabric").plan
@@ -135,15 +135,32 @@ def test_dgx_b200_at_100k_builds_on_qm9700_at_the_campus_ratio(catalog):
     assert _errors(analyze(g.project, catalog)) == []
 
 
-def test_a_million_gb300_gpus_say_why_no_fabric_builds_them(catalog):
-    # three tiers of Q3400 reach them only at 2.8:1 above the pods, and across the site they would need runs past
-    # the 500 m of any XDR optic; three tiers of SN5610 do not reach them at any campus ratio
+def test_a_million_gb300_gpus_build_a_campus_with_no_error_and_every_link_cableable(catalog):
+    # InfiniBand's runs across the campus pass the 500 m of any XDR optic, and three tiers of radix-128 Spectrum-X
+    # planes hold 917,504 ports at full leaf bandwidth: the leaves give up the fewest uplinks that hold 1,000,008
+    g = generate(SuperpodSpec(system="gb300-nvl72", gpus=1_000_000), catalog)
+    s = g.project.settings
+    assert g.gpus == 1_000_008 and s.fabric_technology == "spectrum-x" and s.fabric_planes == 2
+    assert s.fabric_core_oversubscription == 7 and s.fabric_oversubscription == pytest.approx(72 / 56)
+    assert any(n.startswith("the leaves run 72:56 (1.29:1) and the spines 7:1 above the pods: three tiers of sn5610 "
+                            "hold no more than 917,504 fabric ports at full leaf bandwidth") for n in g.notes)
+    a = analyze(g.project, catalog)
+    assert _errors(a) == []
+    plan = a.result("fabric").plan
+    assert not (plan.choice["medium"] == media.NONE).any()
+    assert plan.raw_m.max() <= 2000  # the 2 x FR4 modules' reach
+    data, network = _rooms(g.project)
+    buildings = {h.building for h in data}
+    assert len(buildings) > 9 and len(network) == 4  # the upper tier in the four central buildings' rooms
+    assert sum(p["it_max_kw"] for p in a["power"]["halls"]) == pytest.approx(a.summary.it_power_max_kw, rel=1e-6)
+
+
+def test_three_million_gb300_gpus_say_why_no_fabric_builds_them(catalog):
     with pytest.raises(GenerateError) as info:
-        generate(SuperpodSpec(system="gb300-nvl72", gpus=1_000_000), catalog)
+        generate(SuperpodSpec(system="gb300-nvl72", gpus=3_000_000), catalog)
     msg = str(info.value)
-    assert "past the 500 m of the longest optic its q3400 cages take" in msg
-    assert "on Spectrum-X, whose 2 x FR4 optics reach 2 km, it cannot be built either" in msg
-    assert "nor with the spines at 2.8:1 or 7:1 above the pods" in msg
+    assert "3,000,028 endpoints are more than 3 tiers of q3400 reach" in msg
+    assert msg.endswith("nor with the spines at 2.8:1 or 7:1 above the pods, nor with the leaves up to 2:1 as well")
 
 
 def test_halls_per_building_sets_the_buildings(capsys, tmp_path, catalog):
