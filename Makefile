@@ -18,7 +18,7 @@ NOQT_TESTS := tests/designer tests/catalog tests/exporters tests/test_layers.py 
 PACKAGE_STAMP := $(VENV)/.packaging
 APP := dist/podplanner/podplanner
 
-.PHONY: run test test-noqt test-netbox test-netbox-large golden bench check-qt clean package package-check
+.PHONY: run test test-qt test-noqt test-netbox test-netbox-large golden bench check-qt clean package package-check
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -50,6 +50,13 @@ run: $(STAMP)
 test: $(STAMP)
 	$(PY) -m ruff check .
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m "not libreoffice and not netbox and not netbox_large"
+
+# The tests that need Qt, alone (every test outside NOQT_TESTS): CI runs these and `make test-noqt`, which together
+# are `make test`, each test once.
+test-qt: $(STAMP)
+	$(PY) -m ruff check .
+	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m "not libreoffice and not netbox and not netbox_large" \
+	  $(addprefix --ignore=,$(NOQT_TESTS))
 
 # The spreadsheets read back by LibreOffice headless: Debian's libreoffice-calc-nogui, installed here when it is
 # missing and this runs as root (a fresh machine), else named.
