@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import os
-import resource
 import subprocess
 import tempfile
 import time
@@ -84,7 +83,7 @@ def bench() -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         path = tmp / "1m.podplan.json"
-        out["save_1m_s"] = round(best_of(lambda: save(project, path), runs=2)[0], 3)
+        out["save_1m_s"] = round(best_of(lambda p=project: save(p, path), runs=2)[0], 3)
         out["load_1m_s"] = round(best_of(lambda: load(path, catalog), runs=2)[0], 3)
         out["load_save_1m_file_mb"] = round(path.stat().st_size / 1e6, 1)
         env = child_env(tmp / "pycache")
@@ -92,7 +91,7 @@ def bench() -> dict:
         out["analyze_1m_s"] = round(seconds, 3)
         out["analyze_1m_errors"] = sum(f["severity"] == "error" for f in doc["findings"])
         out["analyze_1m_peak_mb"] = round(_peak_mb(path, env), 1)
-        del g, project
+        g = project = None  # the window reads the file as a user's would, without these in memory
         out.update(_gui(path, tmp))
     return out
 

@@ -53,7 +53,7 @@ def test_every_figure_with_a_budget_in_the_readme_is_one_a_benchmark_prints():
 
 
 @pytest.mark.parametrize("module", ["analyze_bench", "fabric_bench", "training_bench", "generate_bench",
-                                    "quote_bench", "handoff_bench", "names_bench", "gui_bench"])
+                                    "quote_bench", "handoff_bench", "names_bench", "gui_bench", "campus_bench"])
 def test_each_benchmark_module_has_its_bench(module):
     assert callable(importlib.import_module(f"bench.{module}").bench)
 

@@ -175,7 +175,7 @@ class FootprintItem(QGraphicsItem):
         self._bounds = self._rect.adjusted(-2, -2, 2, 2)
         band = min(90.0, self._d * 0.08)
         self._front = QRectF(self._rect.left(), self._rect.top(), self._w, band)
-        self._name, self._label, self._label_along = "", None, False
+        self._name, self._laid, self._label_along = "", None, False
         self._fill = self._edge = self._band = self._text = QColor()
         self._base = self._heat = None
         self._invalid = False
@@ -226,7 +226,7 @@ class FootprintItem(QGraphicsItem):
     def set_style(self, name: str, fill: QColor) -> None:
         self._base = QColor(fill)
         self._apply_fill(update=False)
-        if name != self._name or self._label is None:
+        if name != self._name or self._laid is None:
             self._name = name
             self._layout_label()
         self.update()
@@ -234,7 +234,7 @@ class FootprintItem(QGraphicsItem):
     def place(self, x: float, y: float, rotation: float) -> None:
         """Move and turn; the label is re-laid out because it stays upright."""
         self.setPos(x, y)
-        if rotation != self.rotation() or self._label is None:
+        if rotation != self.rotation() or self._laid is None:
             self.setRotation(rotation)
             self._layout_label()
         self._notify()
@@ -246,6 +246,21 @@ class FootprintItem(QGraphicsItem):
             scene.overview_dirty()
 
     def _layout_label(self) -> None:
+        """Lay the name out again when next painted: most footprints of a big site are never painted with a label
+        (another hall, or zoomed out to the overview), and laying out two candidates each took half of opening one."""
+        self._label_stale = True
+
+    _label_stale = True
+
+    @property
+    def _label(self) -> _Label:
+        """The name as laid out for the footprint's size and turn, laid out now if it changed since."""
+        if self._label_stale or self._laid is None:
+            self._label_stale = False
+            self._measure_label()
+        return self._laid
+
+    def _measure_label(self) -> None:
         a = math.radians(self.rotation())
         upright_w, upright_h = (self._w, self._d) if abs(math.cos(a)) >= abs(math.sin(a)) else (self._d, self._w)
         inset = self._front.height() * 2 + 40
@@ -257,7 +272,7 @@ class FootprintItem(QGraphicsItem):
         along = _Label(self._name, upright_h - self._front.height() - 40, upright_w - 80, max_px=220,
                        bold_first=False)
         self._label_along = along.px > across.px * 1.15
-        self._label = along if self._label_along else across
+        self._laid = along if self._label_along else across
 
     def boundingRect(self) -> QRectF:
         return self._bounds
@@ -292,13 +307,14 @@ class FootprintItem(QGraphicsItem):
             else:
                 painter.drawRect(self._rect)
         painter.fillRect(self._front, self._band)
-        if self._label is not None and self._label.visible(lod):
+        label = self._label if self._name else None
+        if label is not None and label.visible(lod):
             painter.save()
             if self._label_along:
                 painter.translate(0, self._front.height() / 2)
             painter.rotate(-self.rotation() - (90 if self._label_along else 0))
             painter.setPen(style.TEXT if self._invalid else self._text)
-            self._label.draw(painter, QPointF(0, 0), lod)
+            label.draw(painter, QPointF(0, 0), lod)
             painter.restore()
         if selected:
             # Inset by the pen's half width so the outline never leaves the bounding rect at any zoom.

@@ -8,7 +8,7 @@ import pytest
 
 from designer.analysis import analyze
 from designer.fabric.sizing import limits
-from designer.generate import SuperpodSpec, generate
+from designer.generate import SuperpodSpec
 from designer.generate.campus_fabric import leaf_fallback
 from designer.generate.rack_filling import RackBuilder
 from designer.generate.site import UPPER_TIER_BUILDINGS, share_upper_tier, spiral_cells
