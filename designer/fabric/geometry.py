@@ -32,8 +32,14 @@ DEFAULT_SU_SYSTEMS = 32
 DEFAULT_SU_RACKS = 8
 
 
+_DIGITS = re.compile(r"(\d+)")
+
+
 def natural_key(text: str):
-    return [int(t) if t.isdigit() else t.lower() for t in re.split(r"(\d+)", text)]
+    """Sort key that reads digit runs as numbers: leaf 2 before leaf 10."""
+    parts = _DIGITS.split(text.lower())
+    parts[1::2] = map(int, parts[1::2])  # split with a group puts the digit runs at the odd places
+    return parts
 
 
 @dataclass
@@ -48,9 +54,12 @@ class FabricDevices:
     types: list = field(default_factory=list)
     #: what each device's fabric cages accept (:class:`~designer.fabric.media.Cage`), for the choice of parts
     cages: list = field(default_factory=list)
+    #: how many fabric cages each device has (0: not stated), so that every cage of the design gets a number
+    n_cages: list = field(default_factory=list)
 
-    def add(self, label, rack, z, cage_ports, is_switch, type_id, cage: Cage | None = None) -> int:
+    def add(self, label, rack, z, cage_ports, is_switch, type_id, cage: Cage | None = None, n_cages: int = 0) -> int:
         self.cages.append(cage or Cage(400.0, cage_ports, "", "", is_switch))
+        self.n_cages.append(n_cages)
         self.labels.append(label)
         self.rack.append(rack)
         self.z_mm.append(z)
@@ -58,6 +67,18 @@ class FabricDevices:
         self.is_switch.append(is_switch)
         self.types.append(type_id)
         return len(self.labels) - 1
+
+    def add_many(self, labels: list, rack, zs: list, cage_ports, is_switch, type_id, cage: Cage,
+                 n_cages: int = 0) -> range:
+        """Devices that differ only in label and height (a rack-scale system's trays), added at once; their
+        indices. A million-GPU site has 250,000 trays: one call per tray took a quarter of the inventory."""
+        n, first = len(labels), len(self.labels)
+        self.labels += labels
+        self.z_mm += zs
+        for column, value in ((self.rack, rack), (self.cage_ports, cage_ports), (self.is_switch, is_switch),
+                              (self.types, type_id), (self.cages, cage), (self.n_cages, n_cages)):
+            column += [value] * n
+        return range(first, first + n)
 
 
 @dataclass
@@ -151,12 +172,11 @@ def _add_system(dev: FabricDevices, nodes: list, name: str, ri: int, top: float,
     """A rack-scale system's nodes, one per compute tray spread up the rack (one at mid-height without a tray
     breakdown); returns its rail key."""
     if not n:
-        nodes.append(dev.add(name, ri, top / 2, g.ports_per_cage, False, dtype.id, cage))
+        nodes.append(dev.add(name, ri, top / 2, g.ports_per_cage, False, dtype.id, cage, g.cages))
         return (dtype.id, g.count, g.ports_per_cage, su or DEFAULT_SU_RACKS, dtype.gpu_count)
     span = units * U_MM
-    for t in range(n):
-        nodes.append(dev.add(f"{name}/tray{t + 1:02d}", ri, span * (t + 0.5) / n,
-                             g.ports_per_cage, False, dtype.id, cage))
+    nodes += dev.add_many([f"{name}/tray{t + 1:02d}" for t in range(n)], ri, [span * (t + 0.5) / n for t in range(n)],
+                          g.ports_per_cage, False, dtype.id, cage, g.cages)
     return (dtype.id, g.count, g.ports_per_cage, (su or DEFAULT_SU_RACKS) * n, dtype.gpu_count / n)
 
 
@@ -219,7 +239,7 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
             z = ((d.u or 1) - 1) * U_MM + dtype.u_height * U_MM / 2
             if what == "node":
                 g = role[2]
-                nodes.append(dev.add(name, ri, z, g.ports_per_cage, False, dtype.id, cages[d.type]))
+                nodes.append(dev.add(name, ri, z, g.ports_per_cage, False, dtype.id, cages[d.type], g.cages))
                 key = (dtype.id, g.count, g.ports_per_cage, _su(dtype, protocol) or DEFAULT_SU_SYSTEMS,
                        dtype.gpu_count)
                 rails_seen[key] = rails_seen.get(key, 0) + 1
@@ -230,10 +250,10 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
                 rails_seen[key] = rails_seen.get(key, 0) + (n or 1)
             elif what == "appliance":
                 # one device, listed once per fabric port: the wiring numbers its ports 1, 2 … in that order
-                idx = dev.add(name, ri, z, 1, False, dtype.id, replace(cages[d.type], ports=1))
+                idx = dev.add(name, ri, z, 1, False, dtype.id, replace(cages[d.type], ports=1), role[2].count)
                 reserved.extend([idx] * role[2].count)
             else:
-                idx = dev.add(name, ri, z, role[2].ports_per_cage, True, dtype.id, cages[d.type])
+                idx = dev.add(name, ri, z, role[2].ports_per_cage, True, dtype.id, cages[d.type], role[2].cages)
                 switches[_role_of(name)].append(idx)
                 switch_types[dtype.id] = switch_types.get(dtype.id, 0) + 1
     node_type, rails, cage_ports, su_nodes, gpn = _sizing_basis(rails_seen, notes)
@@ -286,24 +306,25 @@ def _run_split(dev: FabricDevices, nodes: list, switches: dict, breakout: dict, 
     """Cages as the fabric runs them: a node cage carries one port of each plane at the plane's speed; a switch
     whose ports split (an Ethernet switch's, by twin-port modules: ``breakout`` by type) runs them at that
     speed."""
-    # a few cage kinds among hundreds of thousands of devices: each split once
+    # a few cage kinds among hundreds of thousands of devices: each split once, found by the cage object's
+    # identity (the devices of a type share one; hashing the dataclass per device took 0.2 s at 1M GPUs)
     memo: dict = {}
     if planes > 1:
         for i in nodes:
             c = dev.cages[i]
-            got = memo.get(c)
+            got = memo.get(id(c))
             if got is None:
-                got = memo[c] = replace(c, speed_gbps=c.speed_gbps / planes, ports=c.ports * planes)
+                got = memo[id(c)] = replace(c, speed_gbps=c.speed_gbps / planes, ports=c.ports * planes)
             dev.cages[i] = got
             dev.cage_ports[i] = got.ports
     if not plane_gbps:
         return
     memo = {}
     for i in (j for role in switches.values() for j in role):
-        key = (dev.cages[i], breakout.get(dev.types[i], 1))
-        got = memo.get(key)
+        c, ways = dev.cages[i], breakout.get(dev.types[i], 1)
+        got = memo.get((id(c), ways))
         if got is None:
-            got = memo[key] = split_cage(key[0], plane_gbps, key[1])
+            got = memo[(id(c), ways)] = split_cage(c, plane_gbps, ways)
         dev.cages[i] = got
         dev.cage_ports[i] = got.ports
 
@@ -360,9 +381,19 @@ def run_lengths_m(sites: RackSites, rack_top: np.ndarray, ra: np.ndarray, za: np
     """Metres of cable between ports at heights ``za``/``zb`` (mm) in racks ``ra``/``rb``: the tray rule every
     fabric's cabling shares (up to the tray, along it, down, with slack; straight within one rack). Between
     rooms the tray run goes by the rooms' cable entries (:class:`designer.site.RackSites`)."""
-    horizontal = sites.horizontal_mm(ra, rb)
-    drops = (rack_top[ra] - za) + (rack_top[rb] - zb) + 2 * TRAY_ABOVE_RACK_MM
-    run = horizontal + drops
-    tray = run + np.maximum(SLACK_MIN_MM, SLACK_FRACTION * run)
-    inside = np.abs(za - zb) + IN_RACK_SLACK_MM
-    return np.where(ra == rb, inside, tray) / 1000.0
+    # in place, one column at a time: 3.8 M links make each temporary 30 MB, and fresh memory is what costs
+    run = np.asarray(sites.horizontal_mm(ra, rb), dtype=float)  # a fresh column: then the drops at both ends
+    run += rack_top[ra]
+    run -= za
+    run += rack_top[rb]
+    run -= zb
+    run += 2 * TRAY_ABOVE_RACK_MM
+    slack = np.multiply(run, SLACK_FRACTION)
+    np.maximum(slack, SLACK_MIN_MM, out=slack)
+    run += slack
+    inside = np.subtract(za, zb, out=slack)
+    np.abs(inside, out=inside)
+    inside += IN_RACK_SLACK_MM
+    np.copyto(run, inside, where=ra == rb)
+    run /= 1000.0
+    return run

@@ -110,8 +110,7 @@ class WiringPlan:
             cables[cid] = int(sel.sum())
             lens, n = np.unique(ch["length_m"][sel], return_counts=True)
             by_len[cid] = {f"{length:g}": int(c) for length, c in zip(lens, n)}
-        a_key, b_key = self.cage_keys()
-        xcvr = media.count_modules(a_key, b_key, ch["module_a"], ch["module_b"], ch["module_ids"])
+        xcvr = dict(ch["transceivers"])
         return {"cables": dict(sorted(cables.items())), "cables_by_length": dict(sorted(by_len.items())),
                 "cables_total": int(own.sum()), "cable_length_total_m": round(float(ch["length_m"][own].sum()), 1),
                 "transceivers": xcvr}
@@ -151,10 +150,33 @@ class WiringPlan:
         return out
 
 
+def cage_numbers(inv: Inventory, a_dev: np.ndarray, a_port: np.ndarray, b_dev: np.ndarray,
+                 b_port: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Each link end's cage as one number: the design's cages numbered device after device (the cages a device
+    has, from the catalog), so the media choice indexes its per-cage tables by them as they are. Where a device
+    states no cage count, or a port lies past it, ``device * CAGE_KEY + cage`` as before (which the choice
+    numbers itself, at the cost of a pass over a table of every device's widest cage)."""
+    ppc = np.asarray(inv.devices.cage_ports, dtype=np.int64)
+    a_cage, b_cage = a_port // ppc[a_dev], b_port // ppc[b_dev]
+    have = np.asarray(inv.devices.n_cages, dtype=np.int64)
+    if len(have) and (a_cage < have[a_dev]).all() and (b_cage < have[b_dev]).all():
+        first = np.cumsum(have) - have
+        a_cage += first[a_dev]
+        b_cage += first[b_dev]
+        return a_cage, b_cage
+    return a_dev * CAGE_KEY + a_cage, b_dev * CAGE_KEY + b_cage
+
+
 def device_cages(inv: Inventory) -> tuple[list, np.ndarray]:
     """The distinct cages of the inventory's devices, and each device's index into them."""
     cages: dict = {}
-    index = np.asarray([cages.setdefault(c, len(cages)) for c in inv.devices.cages], dtype=np.int64)
+    by_object: dict = {}  # the devices of a type share one cage object: hash each object once, not per device
+    index = np.empty(len(inv.devices.cages), dtype=np.int64)
+    for i, c in enumerate(inv.devices.cages):
+        k = by_object.get(id(c))
+        if k is None:
+            k = by_object[id(c)] = cages.setdefault(c, len(cages))
+        index[i] = k
     return list(cages), index
 
 
@@ -298,6 +320,7 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
             a = endpoint_dev[tier.a_index] if lower is None else lookup(lower, tier.a_index)
             b = lookup(upper, tier.b_index)
             ok = (a >= 0) & (b >= 0)
+            every = bool(ok.all())  # the usual case: no copy of each column through the mask
             key = ("node_leaf", "leaf_spine", "spine_core")[t]
             unwired[key] = unwired[key] + int((~ok).sum())
             # a node cage carries one port of each plane: port r of the NIC becomes ports r*planes + p
@@ -309,12 +332,10 @@ def plan_wiring(project: Project, catalog: Catalog, *, tiers="auto", oversubscri
             for name, col in (("tier", np.full(len(tier), t, dtype=np.int64)), ("a_dev", a), ("a_port", a_port),
                               ("b_dev", b), ("b_port", tier.b_port), ("rail", tier.rail),
                               ("plane", np.full(len(tier), p, dtype=np.int64))):
-                cols[name].append(col[ok])
+                cols[name].append(col if every else col[ok])
     c = {k: np.concatenate(v) for k, v in cols.items()}
     raw = cable_lengths_m(inv, c["a_dev"], c["b_dev"])
-    ppc = np.asarray(inv.devices.cage_ports, dtype=np.int64)
-    a_key = c["a_dev"] * CAGE_KEY + c["a_port"] // ppc[c["a_dev"]]
-    b_key = c["b_dev"] * CAGE_KEY + c["b_port"] // ppc[c["b_dev"]]
+    a_key, b_key = cage_numbers(inv, c["a_dev"], c["a_port"], c["b_dev"], c["b_port"])
     cages, cage_of_dev = device_cages(inv)
     choice = media.choose(catalog, raw, a_key, b_key, cage_of_dev[c["a_dev"]], cage_of_dev[c["b_dev"]], cages)
     lost = [inv.devices.labels[i] for i in dict.fromkeys(lost_planes)]

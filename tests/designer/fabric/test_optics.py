@@ -183,3 +183,37 @@ def test_dense_cage_numbering_is_what_a_sorted_unique_gives():
     for keys in (wired, np.arange(7) // 2, 10_000 + np.arange(9), rng.integers(0, 2 ** 40, size=50),
                  np.zeros(0, dtype=np.int64)):
         assert (dense_ids(keys) == np.unique(keys, return_inverse=True)[1].reshape(-1)).all()
+
+
+def test_the_transceivers_the_choice_counts_are_one_per_cage_carrying_fibre(xdr, b200_4su, gb200_4su, catalog):
+    # the media choice counts them on its own cage numbering; a count over the plan's own cage keys agrees
+    for fabric in (xdr, analyze(b200_4su, catalog).result("fabric"), analyze(gb200_4su, catalog).result("fabric")):
+        plan, ch = fabric.plan, fabric.plan.choice
+        a_key, b_key = plan.cage_keys()
+        assert ch["transceivers"] == media.count_modules(a_key, b_key, ch["module_a"], ch["module_b"],
+                                                         ch["module_ids"])
+        assert sum(ch["transceivers"].values()) > 0
+        assert fabric.section["transceivers"] == ch["transceivers"]
+
+
+def test_every_cage_of_a_design_gets_one_number_of_its_own(b200_4su, gb200_4su, catalog):
+    from designer.fabric.wiring import cage_numbers
+
+    for project in (b200_4su, gb200_4su):
+        plan = analyze(project, catalog).result("fabric").plan
+        numbers = np.concatenate(cage_numbers(plan.inv, plan.a_dev, plan.a_port, plan.b_dev, plan.b_port))
+        keys = np.concatenate(plan.cage_keys())  # device * CAGE_KEY + cage: one per cage by construction
+        pairs = np.unique(np.stack([numbers, keys]), axis=1)
+        # one number per cage and one cage per number, compact enough to index per-cage tables directly
+        assert pairs.shape[1] == len(np.unique(numbers)) == len(np.unique(keys))
+        assert numbers.max() < sum(plan.inv.devices.n_cages)
+        assert (media.cage_index(numbers) == numbers).all()
+
+
+def test_a_device_without_a_cage_count_falls_back_to_keys_the_choice_numbers(b200, catalog):
+    from designer.fabric.wiring import cage_numbers
+
+    plan = analyze(b200, catalog).result("fabric").plan
+    plan.inv.devices.n_cages[plan.a_dev[0]] = 0  # as a device the catalog gives no cage count for
+    a, b = cage_numbers(plan.inv, plan.a_dev, plan.a_port, plan.b_dev, plan.b_port)
+    assert (np.concatenate([a, b]) == np.concatenate(plan.cage_keys())).all()
