@@ -34,13 +34,19 @@ def check_space(project: Project, catalog: Catalog, placed=None) -> list[Finding
     findings: list[Finding] = []
     placed = placed if placed is not None else placed_objects(project, catalog)
     if len(placed.polys):
+        # each hall's footprints found once for all halls (one comparison of every footprint per hall took a
+        # third of this check on a site of 124 halls)
+        names, of_hall = np.unique(placed.halls.astype(str), return_inverse=True)
+        order = np.argsort(of_hall.reshape(-1), kind="stable")
+        cuts = np.searchsorted(of_hall.reshape(-1)[order], np.arange(len(names) + 1))
+        in_hall = {name: order[cuts[k]:cuts[k + 1]] for k, name in enumerate(names.tolist())}
         for hall in project.halls:
             shape = hall_shape(hall)
             if shape is None:
                 findings.append(Finding("error", "hall-outline-invalid",
                                         f"hall {hall.label}: its outline crosses itself", f"hall:{hall.id}"))
                 continue
-            idx = np.nonzero(placed.halls == hall.id)[0]
+            idx = in_hall.get(str(hall.id), np.zeros(0, dtype=np.int64))
             for i in idx[~shapely.covers(shape, placed.polys[idx])]:
                 findings.append(Finding("error", "outside-hall",
                                         f"{placed.labels[i]} is not inside hall {hall.label}", placed.wheres[i]))
