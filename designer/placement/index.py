@@ -151,14 +151,22 @@ def overlap_clusters(polys: np.ndarray, halls: np.ndarray) -> list[np.ndarray]:
     return np.split(order, cuts) if len(order) else []
 
 
-def apart_by_hall(polys: np.ndarray, hall_codes: np.ndarray) -> np.ndarray:
-    """The footprints with each hall moved beside the one before (along x, a metre apart), so that one tree over
-    all of them meets only footprints of one hall: every hall's plan starts at (0, 0), and a site of 124 halls
-    had each rack's query meet the racks of every other hall at the same place. Areas within a hall are kept."""
-    if not len(polys) or int(hall_codes.max()) == 0:
-        return polys
+def hall_span(polys: np.ndarray) -> float:
+    """How far apart :func:`apart_by_hall` sets the halls: the footprints' width and a metre."""
+    if not len(polys):
+        return 1000.0
     xmin, _, xmax, _ = shapely.total_bounds(polys)
-    shift = hall_codes * (float(xmax - xmin) + 1000.0)
+    return float(xmax - xmin) + 1000.0
+
+
+def apart_by_hall(polys: np.ndarray, hall_codes: np.ndarray, span: float | None = None) -> np.ndarray:
+    """The footprints with each hall moved beside the one before (along x by its code times ``span``), so that
+    one tree over all of them meets only footprints of one hall: every hall's plan starts at (0, 0), and a site
+    of 124 halls had each rack's query meet the racks of every other hall at the same place. Areas within a hall
+    are kept; callers still compare halls, so a footprint outside the span costs candidates, never a result."""
+    if not len(polys) or not hall_codes.any():
+        return polys
+    shift = hall_codes * (hall_span(polys) if span is None else span)
     per_point = np.repeat(shift, shapely.get_num_coordinates(polys))
     return shapely.transform(polys, lambda xy: xy + np.column_stack([per_point, np.zeros(len(per_point))]))
 
@@ -287,7 +295,10 @@ class SpaceIndex:
     def __init__(self, project: Project, catalog):
         placed = placed_objects(project, catalog)
         self._base = placed
-        self._tree = shapely.STRtree(placed.polys) if len(placed.polys) else None
+        # the tree holds the halls set apart (:func:`apart_by_hall`), and queries are set apart the same way
+        self._slot = {h.id: k for k, h in enumerate(project.halls)}
+        self._span = hall_span(placed.polys)
+        self._tree = shapely.STRtree(self._apart(placed.polys, placed.halls)) if len(placed.polys) else None
         self._pos = {w: i for i, w in enumerate(placed.wheres)}
         self._live = np.ones(len(placed.wheres), dtype=bool)
         self._extra: dict[str, Footprint] = {}
@@ -319,20 +330,27 @@ class SpaceIndex:
                 new._extra[where] = footprint_of(project, catalog, where)
         return new
 
+    def _apart(self, polys: np.ndarray, halls: np.ndarray) -> np.ndarray:
+        """``polys`` set apart by hall as the tree holds them (a hall the index does not know: past the last)."""
+        other = len(self._slot)
+        codes = np.fromiter((self._slot.get(h, other) for h in halls.tolist()), dtype=float, count=len(halls))
+        return apart_by_hall(polys, codes, self._span)
+
     def _extras(self) -> tuple[Placed, shapely.STRtree | None]:
         if self._extra_cols is None:
             cols = placed_columns(list(self._extra.values()))
-            self._extra_cols = cols, shapely.STRtree(cols.polys) if len(cols.polys) else None
+            self._extra_cols = cols, shapely.STRtree(self._apart(cols.polys, cols.halls)) if len(cols.polys) else None
         return self._extra_cols
 
     # -- queries -------------------------------------------------------------------------------
     def _standing_hits(self, polys: np.ndarray, halls: np.ndarray, ignore: set[str]):
         """(i, where, label) for each standing footprint in its hall, not ignored, that placed polygon i overlaps."""
         out = []
+        apart = self._apart(polys, halls)
         for cols, tree, live in ((self._base, self._tree, self._live), (*self._extras(), None)):
             if tree is None:
                 continue
-            left, right = tree.query(polys, predicate="intersects")
+            left, right = tree.query(apart, predicate="intersects")  # the areas below are the unmoved ones'
             keep = halls[left] == cols.halls[right]
             if live is not None:
                 keep &= live[right]

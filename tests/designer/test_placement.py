@@ -309,3 +309,25 @@ def test_the_samples_are_clean_and_every_object_may_stay_or_move_a_tile(catalog,
                                for r in project.racks if r.row == rack.row}))
     doc.undo()
     assert doc.project is project
+
+
+def test_halls_at_the_same_place_meet_only_their_own_racks(project, catalog):
+    # every hall's plan starts at (0, 0): the index sets them apart, and a rack meets only its own hall's racks
+    from designer.model import Hall
+
+    twin = project.adding_hall(Hall("h2", "Hall 2", project.hall("h1").outline))
+    a01 = twin.rack("r1")
+    twin = twin.adding_racks([replace(a01, id="r9", name="B01", hall="h2")])
+    assert check_space(twin, catalog) == []  # A01 and B01 stand at the same spot of two halls
+    index = pl.SpaceIndex(twin, catalog)
+    over_a02 = pl.footprint_of(twin, catalog, "rack:r2")
+    # the same spot in hall 2 is free of A02 (A02 stands in hall 1) ...
+    assert index.check([over_a02._replace(id="n1", name="N1", hall="h2")]) is None
+    # ... and in hall 1 it is taken
+    problem = index.check([over_a02._replace(id="n1", name="N1")])
+    assert problem is not None and problem.message == "rack N1 would overlap rack A02"
+    # B01 is hit in its own hall only, also through a derived index's list of changed footprints
+    moved = twin.with_racks([replace(r, x=r.x + 0.0) for r in twin.racks])
+    derived = index.updated(moved, catalog, ["r9"], [])
+    hit = derived.check([pl.footprint_of(twin, catalog, "rack:r9")._replace(id="n2", name="N2")])
+    assert hit is not None and hit.hit == {"rack:r9"}
