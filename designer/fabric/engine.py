@@ -64,6 +64,10 @@ class FabricResult(EngineResult):
 
 
 def _hall_of(project: Project, inv: Inventory) -> str:
+    """Where a finding about the fabric as a whole points: its hall, or on a site of several halls the compute
+    fabric itself (one hall among many would send the user to the wrong room)."""
+    if len(project.halls) > 1:
+        return "project:fabric"
     if inv.nodes:
         return f"hall:{inv.rack_halls[inv.devices.rack[inv.nodes[0]]]}"
     return f"hall:{project.halls[0].id}" if project.halls else "hall:"

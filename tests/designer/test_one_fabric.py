@@ -89,6 +89,14 @@ def test_the_findings_say_it_once(analysis):
     forbidden = next(f for f in analysis.findings if f.code == "fabric-tier-forbidden")
     assert forbidden.severity == "error"
     assert "allows 2 tiers" in forbidden.message and "sized at 3 tiers" in forbidden.message
+    assert forbidden.where == "hall:h"  # one hall: the hall
+
+
+def test_on_a_site_the_finding_points_at_the_fabric_not_at_one_of_its_halls(design, catalog):
+    # a second (empty) hall makes a site: the fabric spans it, so no one hall is where the fix is
+    site = design.adding_hall(Hall("h2", "Hall 2", ((0, 0), (6000, 0), (6000, 6000), (0, 6000))))
+    forbidden = next(f for f in analyze(site, catalog).findings if f.code == "fabric-tier-forbidden")
+    assert forbidden.where == "project:fabric"
 
 
 def test_bandwidth_reads_the_same_tree(analysis):
