@@ -443,7 +443,7 @@ def choose(catalog: Catalog, raw_m: np.ndarray, a_key: np.ndarray, b_key: np.nda
     ``owner`` (True on the link that counts the physical cable: every fibre, the first link
     of a copper pair), ``cable`` (index into ``cable_ids`` or -1), ``module_a`` /
     ``module_b`` (index into ``module_ids`` or -1), the two id lists, and ``transceivers`` (catalog id -> count,
-    one per cage that carries a fibre link: what :func:`count_modules` gives for these columns).
+    one per cage that carries a fibre link).
     """
     n = len(raw_m)
     a_cage = np.asarray(a_cage, dtype=np.int64)
@@ -469,16 +469,6 @@ def choose(catalog: Catalog, raw_m: np.ndarray, a_key: np.ndarray, b_key: np.nda
 def cable_column(choice: dict) -> np.ndarray:
     """The cable id of every link ("" where none reaches)."""
     return np.asarray(list(choice["cable_ids"]) + [""], dtype=object)[choice["cable"]]
-
-
-def count_modules(a_key, b_key, module_a, module_b, module_ids) -> dict:
-    """Transceivers by catalog id: one module per cage that carries an optical link."""
-    keys = np.concatenate([a_key, b_key])
-    mods = np.concatenate([module_a, module_b])
-    sel = mods >= 0
-    if not sel.any():
-        return {}
-    return _per_cage(dense_ids(keys[sel]), mods[sel], module_ids)
 
 
 def _per_cage(cage: np.ndarray, mods: np.ndarray, module_ids: list) -> dict:
