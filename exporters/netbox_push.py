@@ -309,7 +309,9 @@ def _push_folder(p: _Push, folder: Path) -> None:
     rows = _rows(folder, "09-interfaces.csv")
     wanted = [((devices[r["device"]], r["name"]), {"device": devices[r["device"]], "name": r["name"],
                                                    "type": r["type"]}) for r in rows]
-    existing = [o for s in site_ids for o in p.all("dcim/interfaces", site_id=s)]
+    # only the fields compared (NetBox 4.0+ ``fields``): a full interface costs NetBox ~3.7 ms to render, these ~0.45
+    # (a second push of the 4-SU design read its 6,324 interfaces in 23.3 s, now 2.8 s)
+    existing = [o for s in site_ids for o in p.all("dcim/interfaces", site_id=s, fields=_fields(wanted, "cable"))]
     # interfaces of one device update its interface count: a device's go in one request, devices side by side
     iface_ids = p.sync("Interfaces", "dcim/interfaces", wanted, existing, lambda o: (o["device"]["id"], o["name"]),
                        group_of=lambda key: key[0])
@@ -379,7 +381,8 @@ def _device_types(p: _Push, folder: Path, makers: dict) -> dict[tuple[str, str],
 def _cables(p: _Push, folder: Path, devices: dict, ifaces: dict, site_ids: list[int], cabled: dict) -> dict:
     """The data cables; returns every cable the sites held before, by id (the power cables are among them)."""
     rows = _rows(folder, "10-cables.csv")
-    existing = {o["id"]: o for s in site_ids for o in p.all("dcim/cables", site_id=s)}
+    # the fields a data or a power cable compares, and its ends (a cable's other fields cost NetBox its rendering)
+    existing = {o["id"]: o for s in site_ids for o in p.all("dcim/cables", site_id=s, fields=CABLE_FIELDS)}
     wanted, have = [], []
     for r in rows:
         a = ifaces[(devices[r["side_a_device"]], r["side_a_name"])]
@@ -487,18 +490,31 @@ def _power_components(p: _Push, folder: Path, devices: dict, site_ids: list[int]
             if r.get(n):
                 body[n] = int(r[n])
         wanted_ports.append(((devices[r["device"]], r["name"]), body))
-    have_ports = [o for s in site_ids for o in p.all("dcim/power-ports", site_id=s)]
+    have_ports = [o for s in site_ids for o in p.all("dcim/power-ports", site_id=s,
+                                                     fields=_fields(wanted_ports, "device", "name", "cable"))]
     ports = p.sync("Power ports", "dcim/power-ports", wanted_ports, have_ports,
                    lambda o: (o["device"]["id"], o["name"]))
     for (dev, _), body in wanted_outlets:  # the YAML names an outlet's port; the API takes the device's port id
         if body.get("power_port"):
             body["power_port"] = ports.get((dev, body["power_port"]), PENDING)
-    have_outlets = [o for s in site_ids for o in p.all("dcim/power-outlets", site_id=s)]
+    have_outlets = [o for s in site_ids for o in p.all("dcim/power-outlets", site_id=s,
+                                                       fields=_fields(wanted_outlets, "device", "name", "cable"))]
     outlets = p.sync("Power outlets", "dcim/power-outlets", wanted_outlets, have_outlets,
                      lambda o: (o["device"]["id"], o["name"]))
     cabled = {("dcim.powerport", o["id"]): (o.get("cable") or {}).get("id") for o in have_ports}
     cabled.update({("dcim.poweroutlet", o["id"]): (o.get("cable") or {}).get("id") for o in have_outlets})
     return ports, outlets, cabled
+
+
+def _fields(wanted: list[tuple[tuple, dict]], *more: str) -> str:
+    """NetBox's ``fields`` parameter for a read: the id, ``more`` and every field a wanted body compares (a read of
+    the 4-SU design's 6,516 power outlets took 14.8 s whole, 2.7 s so)."""
+    return ",".join(sorted({"id", *more}.union(*(body for _, body in wanted))))
+
+
+#: what a push compares of a cable NetBox holds: its ends and the fields of :func:`_cables`' and :func:`_power_cable`'s
+#: bodies
+CABLE_FIELDS = "id,a_terminations,b_terminations,type,status,length,length_unit,label,description"
 
 
 def _power_cable(r: dict, a_type: str, a: int, b: int) -> dict:

@@ -71,12 +71,16 @@ class StandIn:
             for k, v in filters.items():
                 want = v if isinstance(v, list) else [v]
                 key = k[:-3] if k.endswith("_id") else k
-                if key == "brief":
+                if key in ("brief", "fields"):
                     continue
                 got = self._site(endpoint, o) if key == "site" else o.get(key)
                 keep &= got in want
             if keep:
-                found.append(self._out(endpoint, o))
+                out = self._out(endpoint, o)
+                if "fields" in filters:  # NetBox returns the fields asked for alone
+                    asked = set(filters["fields"].split(","))
+                    out = {k: v for k, v in out.items() if k in asked}
+                found.append(out)
         return found
 
     def create(self, endpoint, objects, parallel=False, groups=None):
