@@ -38,6 +38,9 @@ class Settings:
     coolant_delta_t_k: float = 10.0
     #: Inlet/outlet temperature rise of the air through IT equipment, K (20 °F = 11.1 K).
     air_delta_t_k: float = 11.1
+    #: Temperature of the air the air handlers supply, °C: a design point inside ASHRAE's recommended inlet
+    #: envelope (18-27 °C for A1-A4, [S]); 24 is an assumption ([U]), the hall's own figure belongs here.
+    air_supply_c: float = 24.0
     #: Rack power limit when neither the rack nor its hall sets one; rack-scale systems get their own class.
     rack_limit_kw: float = 100.0
     #: The limit of a rack holding a rack-scale system, when neither it nor its hall sets one; None (the
@@ -97,7 +100,7 @@ class Settings:
 OPTIONAL = frozenset({"gpu_power_cap_w", "storage_capacity_pb", "rack_system_limit_kw"})
 #: Settings left out of the file at their default, so that a design saves as it did before they existed.
 OMITTED_AT_DEFAULT = frozenset({"fabric_technology", "fabric_planes", "fabric_core_oversubscription",
-                                "storage_tier"})
+                                "storage_tier", "air_supply_c"})
 #: Compute-fabric technologies (``fabric.technology`` in the analysis).
 FABRIC_TECHNOLOGIES = ("infiniband", "spectrum-x", "roce")
 #: Storage tiers a design may state (designer/storage/tiers.py: which apply to which systems).
@@ -136,6 +139,8 @@ def check_settings(s: Settings) -> None:
         raise SettingsError(f"coolant {s.coolant!r} is unknown; choose one of {', '.join(COOLANTS)}")
     _positive("coolant_delta_t_k", s.coolant_delta_t_k, 1.0, 50.0, inclusive_lo=True)
     _positive("air_delta_t_k", s.air_delta_t_k, 1.0, 50.0, inclusive_lo=True)
+    # the coldest supply a chilled-water unit gives without condensing on the coils, to the warmest class's top
+    _positive("air_supply_c", s.air_supply_c, 10.0, 45.0, inclusive_lo=True)
     _positive("rack_limit_kw", s.rack_limit_kw, RACK_KW_MIN, 10000.0, inclusive_lo=True)
     if s.fabric_tiers not in ("auto", "2", "3"):
         raise SettingsError(f"fabric_tiers must be auto, 2 or 3, got {s.fabric_tiers!r}")

@@ -144,6 +144,8 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
                    help="coolant supply/return difference in K")
     w.add_argument("--air-delta-t", dest="air_delta_t_k", type=_setting("air_delta_t_k"), metavar="K",
                    help="air temperature rise in K")
+    w.add_argument("--air-supply", dest="air_supply_c", type=_setting("air_supply_c"), metavar="C",
+                   help="supply air temperature in °C (24)")
     w.add_argument("--power-factor", type=_setting("power_factor"), help="real/apparent power of the load, 0-1")
     w.add_argument("--derating", type=_setting("derating"), help="continuous-load share of a circuit's rating, 0-1")
     w.add_argument("--failover-derating", type=_setting("failover_derating"),
@@ -296,7 +298,7 @@ def cmd_validate(args, catalog: Catalog) -> int:
 def _with_overrides(project, args):
     """Apply what-if settings given on the command line (--pue, --coolant, --delta-t ...)."""
     changes = {key: getattr(args, key) for key in ("pue", "coolant", "coolant_delta_t_k", "air_delta_t_k",
-                                                    "power_factor", "derating", "failover_derating",
+                                                    "air_supply_c", "power_factor", "derating", "failover_derating",
                                                     "air_rack_limit_kw", "gpu_power_cap_w")
                if getattr(args, key, None) is not None}
     if not changes:
@@ -305,7 +307,8 @@ def _with_overrides(project, args):
         return project.with_settings(project.settings.updated(**changes))  # keeps the file's renames
     except SettingsError as exc:
         flag = "--" + str(exc).split(" ")[0].replace("coolant_delta_t_k", "delta-t").replace(
-            "air_delta_t_k", "air-delta-t").replace("air_rack_limit_kw", "air-rack-limit").replace(
+            "air_delta_t_k", "air-delta-t").replace("air_supply_c", "air-supply").replace(
+            "air_rack_limit_kw", "air-rack-limit").replace(
             "gpu_power_cap_w", "gpu-power-w").replace("_", "-")
         raise UsageError(f"podplanner analyze: {flag}: {exc}") from None
 

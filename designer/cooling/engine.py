@@ -6,6 +6,7 @@ catalog's ``liquid_fraction`` splits it between cold plates and air.
 - Coolant flow = heat / (density x specific heat x delta-T).
 - Air flow: a device's own fan airflow from the catalog where known; otherwise the sensible-heat
   flow for its air heat at the air delta-T (V = P / (rho_air x cp_air x delta-T), 1.2 kg/m³, 1,005 J/(kg·K)).
+- Per row (:mod:`.rows`): the share of the air handlers' airflow that reaches it, and its inlet air.
 - CDUs: a unit mounted in a rack serves that rack; a floor CDU serves the racks it lists, or,
   when it lists none, every rack in its hall not served otherwise. CDUs serving the same racks
   form one loop; the loop is N+1 when it still carries its load with its largest unit down.
@@ -28,6 +29,7 @@ from ..names import cdu_names
 from ..settings import COOLANTS
 from .air import air_density_findings, air_limits, air_remedy, room_air
 from .liquid import loop_temperatures, no_water_findings
+from .rows import AIR_CP, AIR_DENSITY, M3S_TO_CFM, row_air
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -38,9 +40,6 @@ class CoolingResult(EngineResult):
 
 W_TO_BTU_H = 3.412142
 KW_PER_TON = 3.516853  # 12,000 BTU/h
-AIR_DENSITY = 1.2  # kg/m³
-AIR_CP = 1005.0  # J/(kg·K)
-M3S_TO_CFM = 2118.88
 CFM_TO_M3H = 1.699011
 HEADROOM_WARNING = 0.9
 
@@ -136,19 +135,24 @@ def analyze_cooling(ctx: Context) -> CoolingResult:
     findings += no_water_findings(project, arrays, rack_liquid)
     _fault_domains(arrays, loops)
     halls = _hall_list(project, arrays, rack_air, rack_liquid, rack_cfm, room, findings)
+    rows, hall_air, row_findings = row_air(project, arrays, s.air_supply_c, rack_air, rack_cfm, containment, room)
+    findings += row_findings
+    for hall, temperatures in zip(halls, hall_air):
+        hall.update(temperatures)
 
     liquid, air = float(rack_liquid.sum()), float(rack_air.sum())
     total_cfm = float(rack_cfm.sum())
     section = {
         "settings": {"coolant": s.coolant, "coolant_name": COOLANTS[s.coolant]["name"],
-                     "coolant_delta_t_k": s.coolant_delta_t_k, "air_delta_t_k": s.air_delta_t_k},
+                     "coolant_delta_t_k": s.coolant_delta_t_k, "air_delta_t_k": s.air_delta_t_k,
+                     "air_supply_c": s.air_supply_c},
         "basis": "maximum draw",
         "liquid_kw": _r(liquid), "air_kw": _r(air),
         "heat": heat_units(liquid + air), "liquid_heat": heat_units(liquid), "air_heat": heat_units(air),
         "lpm_per_kw": _r(lpm_per_kw, 4),
         "coolant_flow_lpm": _r(liquid * lpm_per_kw, 1), "coolant_flow_m3_h": _r(liquid * lpm_per_kw * 0.06, 2),
         "air_cfm": _r(total_cfm, 0), "air_m3_h": _r(total_cfm * CFM_TO_M3H, 0),
-        "halls": halls, "cdu_loops": loops,
+        "halls": halls, "rows": rows, "cdu_loops": loops,
         "air_limits": {"contained_kw": s.air_rack_limit_kw, "open_kw": s.air_rack_limit_open_kw},
         "racks": [{"id": rid, "name": r.name, "liquid_kw": lq, "air_kw": ar, "coolant_flow_lpm": fl,
                    "air_cfm": cfm, "cdu_loop": loop, "containment": cont, "air_limit_kw": lim, "air_density": dens,

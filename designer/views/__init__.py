@@ -8,7 +8,7 @@ prints the engines' sections as they wrote them; the views only read them.
 """
 from .base import Rows, ViewError, build, build_all, require, undeclared
 from .bill import BomLine, BomSection, BomView, CostView
-from .cooling import CduLoop, CoolingView, FloorView, HallCooling, RackCooling, RackFloor
+from .cooling import CduLoop, CoolingView, FloorView, HallCooling, RackCooling, RackFloor, RowAir
 from .fabric import BandwidthView, FabricView, RoomLink
 from .power import HallPower, PowerView, RackPower, RowPower
 from .rack import RackIndex, RackView
@@ -23,6 +23,6 @@ SECTION_VIEWS = {"power": PowerView, "cooling": CoolingView, "floor": FloorView,
 
 __all__ = ["SECTION_VIEWS", "BandwidthView", "BomLine", "BomSection", "BomView", "CduLoop", "CoolingView",
            "CostView", "DeviceCounts", "FabricView", "FindingView", "FloorView", "HallCooling", "HallPower",
-           "PowerView", "RackCooling", "RackFloor", "RackIndex", "RackPower", "RackView", "RoomLink", "RowPower",
-           "Rows", "StorageView", "Summary", "SwitchCounts", "TrainingView", "ViewError", "build", "build_all",
-           "require", "undeclared"]
+           "PowerView", "RackCooling", "RackFloor", "RackIndex", "RackPower", "RackView", "RoomLink", "RowAir",
+           "RowPower", "Rows", "StorageView", "Summary", "SwitchCounts", "TrainingView", "ViewError", "build",
+           "build_all", "require", "undeclared"]

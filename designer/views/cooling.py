@@ -15,6 +15,7 @@ class CoolingSettings:
     coolant_name: str
     coolant_delta_t_k: float
     air_delta_t_k: float
+    air_supply_c: float
 
 
 @view
@@ -54,6 +55,22 @@ class HallCooling:
     liquid_headroom_kw: float | None = None
     device_inlet_max_c: float | None = None
     air_handlers: AirHandlers | None = None
+    supply_c: float | None = None
+    return_c: float | None = None
+
+
+@view
+class RowAir:
+    """``cooling.rows[]``: a row's draw against the air handlers' airflow that reaches it (designer/cooling/rows.py)"""
+    hall: str
+    row: str
+    racks: int
+    containment: str
+    air_kw: float
+    demand_cfm: float
+    delivered_cfm: float | None
+    exhaust_c: float | None
+    inlet_c: float | None
 
 
 @view
@@ -126,6 +143,7 @@ class CoolingView:
     air_cfm: float
     air_m3_h: float
     halls: Rows[HallCooling]
+    rows: Rows[RowAir]
     cdu_loops: Rows[CduLoop]
     air_limits: AirLimits
     racks: Rows[RackCooling]

@@ -294,6 +294,32 @@ def test_a_hall_with_air_handlers_words_their_capacity_and_airflow(catalog):
     assert _plain(lines["Airflow"].text) == "63,400 CFM for the 34,320 CFM the racks draw"
 
 
+def test_a_hall_words_its_supply_and_return_air_and_the_rows_short_of_air(catalog, qtbot):
+    """The rows of tests/designer/test_row_air.py: open, the dense row A gets 7,925 of the 17,160 CFM it draws and
+    takes back its exhaust (inlet 37.65 °C, over class A1's 32); contained, both rows get what they draw."""
+    from designer.facility import RowFacility
+    from tests.designer.test_air_liquid_floor import design, hall
+    from tests.designer.test_row_air import two_rows
+    from widgets.facility.facility_sections import HallFacilityView
+    from widgets.facility.facility_view import hall_air_lines
+
+    racks, crah = two_rows()
+    open_rows = hall(containment="hot", rows=(("A", RowFacility(containment="none")),
+                                               ("B", RowFacility(containment="none"))))
+    analysis = analyze(design(racks, open_rows, crah), catalog)
+    lines = {line.label: line for line in hall_air_lines(analysis, "h")}
+    assert _plain(lines["Supply / return"].text) == "24.0 °C to the racks · 35.1 °C back to the units"
+    assert _plain(lines["Rows short of air"].text) == "inlet A 37.7 °C" and lines["Rows short of air"].over
+    view = HallFacilityView()
+    qtbot.addWidget(view)
+    view.show_hall(analysis, "h")
+    assert "Rows short of air" in view.air.text() and "inlet A 37.7 °C" in _plain(view.air.text())
+    lines = {line.label: line for line in hall_air_lines(analyze(design(racks, hall(containment="hot"), crah),
+                                                                 catalog), "h")}
+    assert "Rows short of air" not in lines and _plain(lines["Rows"].text) == "2 rows get the air they draw"
+    assert not lines["Rows"].over
+
+
 def test_the_hall_says_no_facility_water_and_which_cooling_rides_on_the_ups(window):
     window.scene.select_many([])
     form = window.inspector.facility_form

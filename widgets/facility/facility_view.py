@@ -278,6 +278,9 @@ def hall_air_lines(analysis, hall_id: str) -> list[Line]:
                              ("Liquid heat", cool.liquid_kw, cool.liquid_capacity_kw)):
         out.append(Line(label, f"{kw(load)} of {kw(cap)}" if cap else f"{kw(load)} (capacity not set)",
                         cap is not None and load > cap + 1e-9))
+    if cool.supply_c is not None and cool.return_c is not None:
+        out.append(Line("Supply / return", f"{qty(cool.supply_c, '°C')} to the racks · "
+                                            f"{qty(cool.return_c, '°C')} back to the units"))
     handlers = cool.air_handlers
     if handlers is None:
         out.append(Line("Air handlers", "none on the floor: the hall's air cooling capacity is used", muted=True))
@@ -297,4 +300,22 @@ def hall_air_lines(analysis, hall_id: str) -> list[Line]:
     if flow is not None:  # None when a unit states no airflow
         out.append(Line("Airflow", f"{qty(flow, 'CFM')} for the {qty(demand, 'CFM')} the racks draw",
                         demand > flow))
+        out.append(_row_air_line(analysis, cool))
     return out
+
+
+def _row_air_line(analysis, cool) -> Line:
+    """The rows that get less of the units' air than they draw, the warmest inlet first (cooling.rows)."""
+    rows = [r for r in analysis.cooling.rows if r.hall == cool.id and r.delivered_cfm is not None]
+    short = sorted((r for r in rows if r.delivered_cfm < r.demand_cfm),
+                   key=lambda r: -(r.inlet_c if r.inlet_c is not None else float("inf")))
+    if not short:
+        return Line("Rows", f"{len(rows):,} {'row gets' if len(rows) == 1 else 'rows get'} the air "
+                            f"{'it draws' if len(rows) == 1 else 'they draw'}")
+    hi = cool.inlet_allowable_c[1]
+    named = [f"{r.row or '(no row)'} {'unbounded' if r.inlet_c is None else qty(r.inlet_c, '°C')}"
+             for r in short[:3]]
+    more = f" and {len(short) - 3:,} more" if len(short) > 3 else ""
+    worst = short[0].inlet_c
+    return Line("Rows short of air", f"inlet {', '.join(named)}{more}",
+                worst is None or worst > hi + 1e-9)

@@ -29,6 +29,7 @@ SETTINGS = [
     ("derating", "Circuit derating", "", 0.5, 1.0, 2),
     ("coolant_delta_t_k", "Coolant ΔT", " K", 1.0, 50.0, 1),
     ("air_delta_t_k", "Air ΔT", " K", 1.0, 50.0, 1),
+    ("air_supply_c", "Supply air", " °C", 10.0, 45.0, 1),
     ("rack_limit_kw", "Rack limit", " kW", 1.0, 10000.0, 1),
     ("rack_system_limit_kw", "Rack-scale limit", " kW", 0.0, 10000.0, 1),
     ("fabric_oversubscription", "Fabric oversubscription", " : 1", 1.0, 64.0, 1),
