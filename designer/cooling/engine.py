@@ -7,6 +7,10 @@ catalog's ``liquid_fraction`` splits it between cold plates and air.
 - Air flow: a device's own fan airflow from the catalog where known; otherwise the sensible-heat
   flow for its air heat at the air delta-T (V = P / (rho_air x cp_air x delta-T), 1.2 kg/m³, 1,005 J/(kg·K)).
 - Per row (:mod:`.rows`): the share of the air handlers' airflow that reaches it, and its inlet air.
+- A loop's plumbing: each rack it cools has a manifold pair whose inlet and outlet are hosed to the loop (two
+  hoses; NVIDIA's DGX GB200 user guide: "the inlets and outlets to the liquid cooling manifolds" at the rear),
+  and each liquid-cooled tray of a rack-scale system blind-mates to the manifolds with a supply and a return
+  coupling (the MGX 44RU manifold, ServeTheHome, GTC 2025: compute and NVLink-switch trays alike).
 - CDUs: a unit mounted in a rack serves that rack; a floor CDU serves the racks it lists, or,
   when it lists none, every rack in its hall not served otherwise. CDUs serving the same racks
   form one loop; the loop is N+1 when it still carries its load with its largest unit down.
@@ -91,6 +95,28 @@ def _hall_list(project: Project, arrays: DesignArrays, rack_air: np.ndarray, rac
     return halls
 
 
+def _liquid_trays(catalog: Catalog, dev) -> int:
+    """The trays of a rack-scale system that take coolant (catalog kind ``tray``, a liquid share above 0)."""
+    count = 0
+    for comp in dev.components:
+        part = catalog.find(comp.id)
+        if part is not None and part.kind == "tray" and (part.liquid_fraction or 0) > 0:
+            count += int(comp.count)
+    return count
+
+
+def _plumbing(catalog: Catalog, arrays: DesignArrays, loops: list[dict], rack_liquid: np.ndarray) -> None:
+    """Each loop's hoses and couplings (see the module's docstring), added to it."""
+    trays = np.array([_liquid_trays(catalog, d) for d in arrays.types.types], dtype=float)
+    rack_trays = arrays.per_rack(arrays.dev(trays)) if len(trays) else np.zeros(arrays.n_racks)
+    pos = {rid: i for i, rid in enumerate(arrays.rack_ids)}
+    for loop in loops:
+        idx = np.asarray([pos[r] for r in loop["racks"]], dtype=np.int64)
+        cooled = idx[rack_liquid[idx] > 0] if len(idx) else idx
+        loop["plumbing"] = {"racks": int(len(cooled)), "rack_hoses": 2 * int(len(cooled)),
+                            "tray_couplings": 2 * int(rack_trays[cooled].sum()) if len(cooled) else 0}
+
+
 def _fault_domains(arrays: DesignArrays, loops: list[dict]) -> None:
     """What stops when a loop's supply is lost (a header, a valve, every unit): added to each loop."""
     rack_gpus = arrays.per_rack(arrays.dev(arrays.types.gpus))
@@ -120,6 +146,7 @@ def analyze_cooling(ctx: Context) -> CoolingResult:
     rack_lpm = rack_liquid * lpm_per_kw
 
     loops, served_by, findings = _cdu_loops(project, catalog, arrays, rack_liquid, lpm_per_kw)
+    _plumbing(catalog, arrays, loops, rack_liquid)
     unserved = np.array([b is None for b in served_by], dtype=bool)
     for i in np.nonzero((rack_liquid > 0) & unserved)[0]:
         rack = project.racks[i]

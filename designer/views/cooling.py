@@ -82,6 +82,14 @@ class FaultDomain:
 
 
 @view
+class Plumbing:
+    """``cooling.cdu_loops[].plumbing``: the liquid-cooled racks, their hoses to the loop, their trays' couplings"""
+    racks: int
+    rack_hoses: int
+    tray_couplings: int
+
+
+@view
 class CduLoop:
     """``cooling.cdu_loops[]``"""
     loop: int
@@ -102,6 +110,7 @@ class CduLoop:
     secondary_supply_c: float | None
     device_coolant_max_c: float | None
     fault_domain: FaultDomain
+    plumbing: Plumbing | None = None
 
 
 @view

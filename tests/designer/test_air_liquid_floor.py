@@ -132,3 +132,23 @@ def test_a_row_spreads_its_weight_over_its_pitch(catalog):
     assert findings(r, "floor-over-rating") == ["rack:n0", "rack:n1", "rack:n2", "rack:n3"]
     wide = analyze(design(racks, replace(HALL, floor_rating_kg_m2=900, facility=Facility(aisle_mm=2400))), catalog)
     assert wide["floor"]["rows"][0]["load_kg_m2"] == pytest.approx(5440 / (2.4 * 3.6), abs=0.1)
+
+
+# -- the loop's plumbing ----------------------------------------------------------------------------
+
+def test_a_loop_counts_its_racks_hoses_and_the_trays_couplings(catalog):
+    """The GB200 NVL72 sample: one loop of two in-row CDUs cools its 8 NVL72 racks: a manifold pair each, hosed
+    to the loop by its inlet and outlet (16 hoses), and 18 compute + 9 NVLink-switch trays per rack, each with a
+    supply and a return coupling (8 x 27 x 2 = 432). An air-cooled rack in a loop adds nothing."""
+    from designer.fileformat import load
+    from designer.samples import GB200_NVL72_SU
+
+    r = analyze(load(GB200_NVL72_SU, catalog), catalog)
+    (loop,) = r["cooling"]["cdu_loops"]
+    assert len(loop["racks"]) == 8
+    assert loop["plumbing"] == {"racks": 8, "rack_hoses": 16, "tray_couplings": 432}
+    assert r.cooling.cdu_loops[0].plumbing.tray_couplings == 432
+    racks = [nvl("n", 1000), dgx_rack("d", 2, x=2000)]
+    cdus = [FloorDevice("c", "cdu-inrow-2mw", "h", 6000, 2000)]
+    (loop,) = analyze(design(racks, hall(containment="hot"), cdus), catalog)["cooling"]["cdu_loops"]
+    assert loop["racks"] == ["n", "d"] and loop["plumbing"] == {"racks": 1, "rack_hoses": 2, "tray_couplings": 54}

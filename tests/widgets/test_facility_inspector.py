@@ -119,6 +119,8 @@ def test_a_cdu_shows_its_loop_and_fault_domain(window):
             in text)
     assert f"Fault domain: losing this loop stops 8 racks, 576 GPUs, {kw(loop.load_kw)}" in text
     assert any("576 GPUs" in v for v in _shown_values(section))
+    # 8 NVL72 racks: a manifold pair each hosed in and out; 27 trays each, coupled in and out
+    assert "Plumbing: 16 hoses to 8 rack manifolds · 432 tray couplings" in _plain(text)
 
 
 def test_a_rack_with_its_own_cdu_shows_that_loop(window):

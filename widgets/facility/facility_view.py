@@ -201,6 +201,12 @@ def loop_lines(loop: CduLoop, project: Project) -> list[Line]:
     else:
         out.append(Line("Flow", f"{qty(flow, 'l/min')} of {qty(flow_cap, 'l/min')}", flow > flow_cap + 1e-9))
     out.append(_coolant_line(loop))
+    if loop.plumbing is not None and loop.plumbing.racks:
+        pipes = loop.plumbing
+        text = f"{formatting.count(pipes.rack_hoses, 'hose')} to {formatting.count(pipes.racks, 'rack manifold')}"
+        if pipes.tray_couplings:
+            text += f" · {formatting.count(pipes.tray_couplings, 'tray coupling')}"
+        out.append(Line("Plumbing", text))
     fault = loop.fault_domain
     out.append(Line("Fault domain", f"losing this loop stops {formatting.count(fault.racks, 'rack')}, "
                                     f"{formatting.count(fault.gpus, 'GPU')}, {kw(fault.liquid_kw)}"))
