@@ -139,7 +139,7 @@ def check_settings(s: Settings) -> None:
         raise SettingsError(f"coolant {s.coolant!r} is unknown; choose one of {', '.join(COOLANTS)}")
     _positive("coolant_delta_t_k", s.coolant_delta_t_k, 1.0, 50.0, inclusive_lo=True)
     _positive("air_delta_t_k", s.air_delta_t_k, 1.0, 50.0, inclusive_lo=True)
-    # the coldest supply a chilled-water unit gives without condensing on the coils, to the warmest class's top
+    # from below every class's recommended envelope (18 °C) to the top of the warmest allowable one (A4, 45 °C)
     _positive("air_supply_c", s.air_supply_c, 10.0, 45.0, inclusive_lo=True)
     _positive("rack_limit_kw", s.rack_limit_kw, RACK_KW_MIN, 10000.0, inclusive_lo=True)
     if s.fabric_tiers not in ("auto", "2", "3"):

@@ -89,7 +89,7 @@ def row_air(project: Project, arrays: DesignArrays, supply_c: float, rack_air: n
     halls, findings = [], []
     for h in range(len(project.halls)):
         mine = np.nonzero(row_hall == h)[0]
-        handlers = room[h].get("air_handlers") if h < len(room) else None
+        handlers = room[h].get("air_handlers")  # room_air gives one entry per hall
         flow = handlers.get("airflow_cfm") if handlers else None
         hall_air, hall_cfm = float(air[mine].sum()), float(demand[mine].sum())
         moved = max(hall_cfm, float(flow)) if flow is not None else hall_cfm
@@ -110,8 +110,9 @@ def row_air(project: Project, arrays: DesignArrays, supply_c: float, rack_air: n
                                                       rise.tolist())]
     short = np.nonzero(known & (delivered < demand))[0]
     if len(short):
-        first_rack = np.full(n, -1, dtype=np.int64)
-        first_rack[row_of[::-1]] = np.arange(len(row_of))[::-1]  # the last write wins: each row's first rack
+        first_rack = np.zeros(n, dtype=np.int64)  # each row's first rack, the finding's place for the row
+        seen, first = np.unique(row_of, return_index=True)
+        first_rack[seen] = first
         for h in np.unique(row_hall[short]).tolist():
             mine = [(int(k), rows[k]) for k in short[row_hall[short] == h]]
             findings += _hall_findings(project, project.halls[h], mine, first_rack, supply_c)
@@ -132,14 +133,14 @@ def _hall_findings(project: Project, hall, short_rows: list[tuple[int, dict]], f
         named = [row["row"] or "(no row)" for _, row in group]
         who = ", ".join(named[:NAMED_ROWS]) + (" …" if len(named) > NAMED_ROWS else "")
         worst = max(group, key=lambda kr: kr[1]["inlet_c"] if kr[1]["inlet_c"] is not None else np.inf)[1]
-        hot = "without limit" if worst["inlet_c"] is None else f"to {worst['inlet_c']:g} °C"
+        hot = "without limit" if worst["inlet_c"] is None else f"to {quantity(worst['inlet_c'], '°C')}"
         text = (f"hall {hall.label}: {'row' if len(group) == 1 else f'{len(group)} rows'} ({who}) "
                 f"{'draws' if len(group) == 1 else 'draw'} more air than the air handlers deliver to "
                 f"{'it' if len(group) == 1 else 'them'} (row {worst['row'] or '(no row)'}: "
                 f"{quantity(worst['delivered_cfm'], 'CFM')} for {quantity(worst['demand_cfm'], 'CFM')}), so "
-                f"exhaust air comes back to the inlets: up {hot} from the {supply_c:g} °C supply")
-        text += (f", over the {hi:g} °C class {hall.facility.inlet_class} allows" if severity == "error" else
-                 f", within class {hall.facility.inlet_class}'s {hi:g} °C")
+                f"exhaust air comes back to the inlets: up {hot} from the {quantity(supply_c, '°C')} supply")
+        text += (f", over the {quantity(hi, '°C')} class {hall.facility.inlet_class} allows" if severity == "error"
+                 else f", within class {hall.facility.inlet_class}'s {quantity(hi, '°C')}")
         text += ": add air handlers' airflow, or contain the aisles" if severity == "error" else ""
         racks = [f"rack:{project.racks[int(first_rack[k])].id}" for k, _ in group]
         out.append(Finding(severity, code, text, f"hall:{hall.id}", tuple(racks)))
