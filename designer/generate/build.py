@@ -66,8 +66,11 @@ class Generated:
 
 @dataclass(frozen=True)
 class _Segment:
-    """One scalable unit's segment of a row pair: row A holds CDUs, compute racks and network racks, row B
-    the same order, so the two network racks face each other across the cold aisle."""
+    """One segment of a row pair. A scalable unit of servers fills it: row A holds CDUs, compute racks and
+    network racks, row B the same order, so the two network racks face each other across the cold aisle. A
+    rack-scale system's SU is one row of it (``per_segment`` 2, the next SU in the row across the cold aisle):
+    CDUs at the row's ends, compute racks either side of its network racks in the middle (RA-11338-001 draws
+    an SU as one row), so no leaf cable runs further than half the row."""
 
     per_rack: int  #: systems per compute rack (1 for a rack-scale system)
     units: int  #: systems (or racks, rack-scale) per SU
@@ -82,6 +85,23 @@ class _Segment:
     network_items: list[tuple[list, list]]
     #: most a network rack is filled to, in kW
     limit_kw: float
+    #: SUs to a segment: 2 where an SU is one row
+    per_segment: int = 1
+
+    def row_slots(self, places_a: list, places_b: list) -> tuple[list, list, list, list]:
+        """Where one SU's (CDUs, compute racks, row A network racks, row B network racks) stand, given the places
+        of its segment's row A and row B (one row's places twice where the SU is one row)."""
+        if self.per_segment == 2:
+            row = places_a
+            mid = self.cdus_a + self.half
+            net = row[mid:mid + 2 * self.net_per_row]
+            cdus = row[:self.cdus_a] + row[len(row) - (self.cdus - self.cdus_a):] if self.cdus else []
+            compute = row[self.cdus_a:mid] + row[mid + 2 * self.net_per_row:len(row) - (self.cdus - self.cdus_a)]
+            return cdus, compute, net[:self.net_per_row], net[self.net_per_row:]
+        b_cdus = self.cdus - self.cdus_a
+        cdus = places_a[:self.cdus_a] + places_b[:b_cdus]
+        compute = places_a[self.cdus_a:self.cdus_a + self.half] + places_b[b_cdus:b_cdus + self.racks - self.half]
+        return cdus, compute, places_a[len(places_a) - self.net_per_row:], places_b[len(places_b) - self.net_per_row:]
 
     @property
     def mm(self) -> float:
@@ -103,6 +123,10 @@ def _segment(profile: SystemProfile, spec: SuperpodSpec, catalog: Catalog, net: 
     limit = min(rack_kw, NETWORK_RACK_KW) * 0.9
     units_u = catalog.get(RACK_TYPE).rack_units
     net_per_row = max(1, max(len(fill_by_power(side, catalog, units_u, limit)) for pair in items for side in pair))
+    if profile.rack_scale:  # one row: CDUs, half the racks, both network stacks, the other half, CDUs
+        row = ((2 * TILE,) * cdus_a + (TILE,) * half + (TILE,) * (2 * net_per_row) + (TILE,) * (per_su_racks - half)
+               + (2 * TILE,) * (cdus - cdus_a))
+        return _Segment(per_rack, su_units, per_su_racks, half, cdus, cdus_a, net_per_row, row, row, items, limit, 2)
     widths_a = (2 * TILE,) * cdus_a + (TILE,) * half + (TILE,) * net_per_row
     widths_b = (2 * TILE,) * (cdus - cdus_a) + (TILE,) * (per_su_racks - half) + (TILE,) * net_per_row
     return _Segment(per_rack, su_units, per_su_racks, half, cdus, cdus_a, net_per_row, widths_a, widths_b, items,
@@ -202,7 +226,8 @@ def _generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool, layout
             return None
         return _generate_site(spec, catalog, profile, settings, net, seg, sus, units, notes, band_groups, halls,
                               hall_mm, gallery, rack_kw, reach_fallback)
-    grid = plan_grid(seg.mm, sus, sum(len(g) for _, g in band_groups), hall_mm, side_mm=gallery)
+    grid = plan_grid(seg.mm, sus, sum(len(g) for _, g in band_groups), hall_mm, side_mm=gallery,
+                     per_segment=seg.per_segment)
     if layout_only:
         return None
 
@@ -262,15 +287,17 @@ def _place_scalable_units(b: RackBuilder, grid: Grid, seg: _Segment, profile: Sy
     # every SU before the last is whole: the systems numbered before this hall's first SU
     node_no = first * seg.units
     for su in range(first, sus if last is None else last):
-        pair, k_seg = divmod(su - first, grid.segments_per_pair)
+        k_all, in_segment = divmod(su - first, seg.per_segment)
+        pair, k_seg = divmod(k_all, grid.segments_per_pair)
         x0, y0 = grid.pair_origin(pair)
         x0 += k_seg * grid.segment_mm
         places_a, places_b = row_places(x0, y0, list(seg.widths_a), list(seg.widths_b), f"R{pair + 1:02d}")
+        if in_segment:  # the second SU of a segment of one-row SUs: the row across the cold aisle
+            places_a = places_b
+        cdu_places, compute_places, net_a, net_b = seg.row_slots(places_a, places_b)
         su_name = f"SU{su + 1:0{width}d}"
         units_here = min(seg.units, units - su * seg.units)
         racks_here = units_here if profile.rack_scale else math.ceil(units_here / per_rack)
-        b_cdus = seg.cdus - seg.cdus_a
-        compute_places = places_a[seg.cdus_a:seg.cdus_a + seg.half] + places_b[b_cdus:b_cdus + seg.racks - seg.half]
         made = []
         for k in range(racks_here):
             rid = f"{su_name.lower()}-{k + 1:02d}"
@@ -291,18 +318,18 @@ def _place_scalable_units(b: RackBuilder, grid: Grid, seg: _Segment, profile: Sy
                                pdus=not profile.rack_scale and not profile.busbar))
         served = tuple(r.id for r in made)
         for c in range(seg.cdus if served else 0):
-            place = places_a[c] if c < seg.cdus_a else places_b[c - seg.cdus_a]
+            place = cdu_places[c]
             b.cdus.append(FloorDevice(f"{su_name.lower()}-cdu{c + 1}", CDU_TYPE, b.hall, place.x, place.y,
                                       place.rotation, f"{su_name} CDU-{c + 1}", served))
-        # The SU's network racks at the row ends: its leaves (rails split between the rows), storage and
-        # out-of-band switches, and in a three-tier fabric its share of its pod's spines.
-        for side, items, places in (("a", seg.network_items[su][0], places_a),
-                                    ("b", seg.network_items[su][1], places_b)):
+        # The SU's network racks (at the row ends, or in the middle of a one-row SU): its leaves (rails split
+        # between the two stacks), storage and out-of-band switches, and in a three-tier fabric its share of its
+        # pod's spines.
+        for side, items, places in (("a", seg.network_items[su][0], net_a), ("b", seg.network_items[su][1], net_b)):
             stacks = fill_by_power(items, catalog, units_u, seg.limit_kw)
             for n, devs in enumerate(stacks):
                 rid = f"{su_name.lower()}-net{side}{n + 1 if len(stacks) > 1 else ''}"
                 b.rack(rid, f"{su_name}-NET-{side.upper()}{n + 1 if len(stacks) > 1 else ''}",
-                       places[len(places) - seg.net_per_row + n], [replace(d, id=f"{rid}-{d.id}") for d in devs])
+                       places[n], [replace(d, id=f"{rid}-{d.id}") for d in devs])
 
 
 def _place_band(b: RackBuilder, grid: Grid, band_groups: list[tuple[str, list]]) -> None:
@@ -343,13 +370,14 @@ def _hall_ranges(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, n
         floor_max = 0
         for n in range(min(max_sus, sus), 0, -1):
             try:
-                hall_grid(seg.mm, n, hall_mm, gallery)
+                hall_grid(seg.mm, n, hall_mm, gallery, seg.per_segment)
             except GenerateError:
                 continue
             floor_max = n
             break
         if not floor_max:
-            hall_grid(seg.mm, 1, hall_mm, gallery)  # raises: the hall is too small for one SU, and says by how much
+            # raises: the hall is too small for one SU, and says by how much
+            hall_grid(seg.mm, 1, hall_mm, gallery, seg.per_segment)
         max_sus = floor_max
     if spec.phase_sus is not None or one_hall:
         raise GenerateError(f"a design of {sus} scalable units needs several halls of at most {max_sus}; phased "
@@ -381,7 +409,7 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
     rooms: list[tuple[Room, RackBuilder, Grid]] = []
     for h, (first, last) in enumerate(ranges):
         b = RackBuilder(catalog, settings, f"hall-{h + 1}")
-        grid = hall_grid(seg.mm, last - first, hall_mm, gallery)
+        grid = hall_grid(seg.mm, last - first, hall_mm, gallery, seg.per_segment)
         _place_scalable_units(b, grid, seg, profile, sus, units, first, last)
         rooms.append((Room(b.hall, f"Data hall {h + 1}", h // per_building, "data"), b, grid))
     numbers: dict[str, int] = {}
@@ -479,7 +507,7 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
         notes.append(f"{len(longer)} of the {len(laid)} rooms are deeper than their racks, so that their side walls "
                      f"hold the air handlers their air heat needs (N+1), a metre of wall for about 60 kW: "
                      f"{', '.join(longer[:3])}{' …' if len(longer) > 3 else ''}")
-    first = hall_grid(seg.mm, ranges[0][1] - ranges[0][0], hall_mm, gallery)
+    first = hall_grid(seg.mm, ranges[0][1] - ranges[0][0], hall_mm, gallery, seg.per_segment)
     gpus = units * profile.gpus_per_node
     return Generated(project, spec, profile, net, sus, units, gpus, first, notes, power.it_max_kw, liquid_total,
                      air_total)

@@ -3,9 +3,12 @@
 Why this shape (dcim.md, RA-11334-001 Figure 3.1): racks stand in rows whose
 fronts face each other across a cold aisle of two tiles (the 1.2 m front
 clearance the floor plan keeps) and whose backs face across a hot aisle of two
-tiles (1.0 m rear clearance kept). A scalable unit is one segment of a row pair
-with its network racks in the middle of each row, so its leaf cables stay
-inside the segment. Spines, cores and management sit in a band across the
+tiles (1.0 m rear clearance kept). A scalable unit of servers is one segment of
+a row pair with its network racks at the end of each row, so its leaf cables
+stay inside the segment; a rack-scale system's SU (eight NVL72 racks) is one
+row, its network racks in the middle and its CDUs at the ends, as the GB200
+SuperPOD RA draws it (RA-11338-001), so one segment of a row pair holds two
+SUs, one in each row. Spines, cores and management sit in a band across the
 middle of the hall, which keeps every leaf-to-spine run near the shortest the
 hall allows. Row pairs are set out in columns with 1.8 m cross aisles so the
 hall comes out near square.
@@ -82,10 +85,10 @@ class Grid:
         return MARGIN + col * (self.row_mm + CROSS_AISLE), MARGIN + slot * PAIR_PITCH
 
 
-def _grids(segment_mm: float, su_count: int, band_racks: int, per_pair: int):
+def _grids(segment_mm: float, segments: int, band_racks: int, per_pair: int):
     """Every distinct grid with ``per_pair`` SU segments per row pair (balanced), by column count."""
-    pairs = math.ceil(su_count / per_pair)
-    per_pair = math.ceil(su_count / pairs)  # balanced rows: 4 SUs of 3 per row become 2 rows of 2
+    pairs = math.ceil(segments / per_pair)
+    per_pair = math.ceil(segments / pairs)  # balanced rows: 4 SUs of 3 per row become 2 rows of 2
     row_slots = int(segment_mm * per_pair // TILE)
     for columns in range(1, pairs + 1):
         if columns > 1 and math.ceil(pairs / columns) == math.ceil(pairs / (columns - 1)):
@@ -96,20 +99,22 @@ def _grids(segment_mm: float, su_count: int, band_racks: int, per_pair: int):
 
 
 def plan_grid(segment_mm: float, su_count: int, band_racks: int, hall_mm: tuple[float, float] | None,
-              side_mm: float = 0.0) -> Grid:
-    """The grid that holds ``su_count`` SU segments and the band: near square, or, in a given hall, the
-    one with the longest rows that fits (rows as short as one SU are tried before the hall is refused).
+              side_mm: float = 0.0, per_segment: int = 1) -> Grid:
+    """The grid that holds ``su_count`` SUs, ``per_segment`` to a segment of a row pair (two where an SU is one
+    row), and the band: near square, or, in a given hall, the one with the longest rows that fits (rows as
+    short as one segment are tried before the hall is refused).
     ``side_mm``: the gallery a given hall must have room for along a side wall (the air handlers), outside the
     grid (a second one, and the end walls', where the hall has room for them)."""
-    longest = min(max(1, int(MAX_ROW_MM // segment_mm)), su_count)
+    segments = math.ceil(su_count / per_segment)
+    longest = min(max(1, int(MAX_ROW_MM // segment_mm)), segments)
     if hall_mm is None:
-        return min(_grids(segment_mm, su_count, band_racks, longest),
+        return min(_grids(segment_mm, segments, band_racks, longest),
                    key=lambda g: abs(math.log(g.width_mm / g.depth_mm)))
     for per_pair in range(longest, 0, -1):
-        for g in _grids(segment_mm, su_count, band_racks, per_pair):
+        for g in _grids(segment_mm, segments, band_racks, per_pair):
             if g.width_mm + side_mm <= hall_mm[0] + 1e-6 and g.depth_mm <= hall_mm[1] + 1e-6:
                 return g
-    smallest = min((g for n in range(longest, 0, -1) for g in _grids(segment_mm, su_count, band_racks, n)),
+    smallest = min((g for n in range(longest, 0, -1) for g in _grids(segment_mm, segments, band_racks, n)),
                    key=lambda g: (g.width_mm + side_mm) * g.depth_mm)
     galleries = ", with an air handlers' gallery along a side wall" if side_mm else ""
     raise GenerateError(f"hall {hall_mm[0] / 1000:g} x {hall_mm[1] / 1000:g} m is too small for {su_count} "

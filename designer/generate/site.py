@@ -106,9 +106,10 @@ def split_halls(sus: int, max_sus: int, starts: list[int]) -> list[tuple[int, in
     return pack(max_sus)
 
 
-def hall_grid(seg_mm: float, su_count: int, hall_mm: tuple[float, float] | None, side_mm: float) -> Grid:
+def hall_grid(seg_mm: float, su_count: int, hall_mm: tuple[float, float] | None, side_mm: float,
+              per_segment: int = 1) -> Grid:
     """A site hall's grid: its SUs' row pairs, no band (its upper tier stands in the network room)."""
-    return plan_grid(seg_mm, su_count, 0, hall_mm, side_mm=side_mm)
+    return plan_grid(seg_mm, su_count, 0, hall_mm, side_mm=side_mm, per_segment=per_segment)
 
 
 def room_grid(racks: int) -> Grid:

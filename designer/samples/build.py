@@ -4,9 +4,9 @@
   gives its leaf ports to the compute UFM, as in Table 4), two per rack, with
   the SU's leaves, storage and out-of-band switches in the middle of its two
   rows, and spines, in-band and management racks in the band beside them.
-- GB200 NVL72, one scalable unit (RA-11338-001): 8 NVL72 racks in two rows with
-  their two in-row CDUs (N+1), the SU's QM9700 compute fabric, SN5600 storage
-  leaves and the management racks.
+- GB200 NVL72, one scalable unit (RA-11338-001): 8 NVL72 racks in one row, an
+  in-row CDU at each end (N+1) and the SU's two network racks in the middle, the
+  SU's QM9700 compute fabric, SN5600 storage leaves and the management racks.
 """
 from __future__ import annotations
 

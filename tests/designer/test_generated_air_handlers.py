@@ -157,10 +157,13 @@ def test_a_room_whose_units_fit_one_side_wall_has_one_gallery(catalog):
     units = crahs(g.project)
     # 3 units (the NVL72s' air share and the network racks) fit the 10.8 m side wall: one gallery, on the left
     assert len(units) == 3 and {u.rotation for u in units} == {90.0} and {u.x for u in units} == {450.0}
-    assert g.project.halls[0].outline[2] == (7800.0, 10800.0)
+    # the SU's one row (two CDUs, eight NVL72, two network racks: 8.4 m), 1.2 m free each end, the gallery
+    assert g.project.halls[0].outline[2] == (12000.0, 10800.0)
     width = g.project.halls[0].outline[2][0]
     assert width == g.grid.width_mm + gallery_mm(catalog)
-    assert min(r.x for r in g.project.racks) - 300.0 == gallery_mm(catalog) + 1200.0
+    # the row starts past the gallery and the 1.2 m service space: its first CDU (1.2 m wide), then the racks
+    cdu = min((f for f in g.project.floor_devices if f.type == "cdu-inrow-2mw"), key=lambda f: f.x)
+    assert cdu.x - 600.0 == gallery_mm(catalog) + 1200.0 == min(r.x for r in g.project.racks) - 300.0 - 1200.0
     assert analyze(g.project, catalog).cooling.halls[0].air_handlers.redundancy == "N+1"
 
 

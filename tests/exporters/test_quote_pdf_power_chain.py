@@ -24,7 +24,7 @@ def test_the_chain_above_the_racks_is_printed_with_the_analysis_figures(catalog,
     assert f"UPS A (2N) 2,400.0 {number(ups.normal_kw, 1)} 1,186.8" in text
     g = a.power.generators[0]
     assert f"generators {g.units} x {kw(g.unit_kw)}, 1 spare {number(g.capacity_kw, 1)} {number(g.load_kw, 1)}" in text
-    assert "2 x 800 A busway" in text
+    assert "4 x 800 A busway" in text  # the SU's one row of eight NVL72: 1,096 kW
 
 
 def test_a_spectrum_x_fabric_is_named_with_its_planes_and_super_spine(spectrum_x, tmp_path):

@@ -61,8 +61,8 @@ def test_a_rack_shows_its_feeds_and_cooling_from_the_analysis(window):
     assert "Throttled" not in text  # an NVL72 keeps its full draw on 24 of 48 supplies
     row = next(r for r in window.analysis.power.rows if r.row == "R01A")
     a_row = row.feeds.A
-    # two runs a side: the figure is the busiest run's, held to one run's capacity
-    assert (f"Row busway: R01A, 2 × 800 A: busiest run {percent(a_row.utilisation)} of {kw(row.capacity_kw / 2)} · "
+    # four runs a side (the SU's eight NVL72 in one row): the figure is the busiest run's, held to one run's capacity
+    assert (f"Row busway: R01A, 4 × 800 A: busiest run {percent(a_row.utilisation)} of {kw(row.capacity_kw / 4)} · "
             f"{percent(a_row.failover_utilisation)} if the other feed fails") in text
     assert (f"Liquid: {kw(fig.liquid_kw)} · {quantity(fig.coolant_flow_lpm, 'l/min')}" in text
             and " l/min" in text)

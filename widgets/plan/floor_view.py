@@ -21,7 +21,8 @@ class FloorPlanView(QGraphicsView):
     """Wheel zoom around the cursor; drag empty floor to select, the middle button (or Space) to pan."""
 
     MIN_SCALE, MAX_SCALE = 0.002, 5.0  # screen pixels per millimetre
-    FIT_PADDING_PX = 56
+    FIT_PADDING_PX = 56  # above and below: the hall's title and the scale bar stand there
+    FIT_SIDE_PADDING_PX = 32  # left and right only the walls' line: a wide hall keeps more of the width
 
     #: The key folded to a tab (the user's choice, kept across sessions).
     LEGEND_FOLDED_KEY = "plan/legend_folded"
@@ -96,19 +97,19 @@ class FloorPlanView(QGraphicsView):
         smaller only as far as it takes to clear them wholly, beside the key or above it (whichever keeps them
         larger), and moved away from it. Over empty floor the key may stay: the racks keep their size.
         """
-        pad = self.FIT_PADDING_PX
+        pad, side = self.FIT_PADDING_PX, self.FIT_SIDE_PADDING_PX
         vp = self.viewport().rect()
         w, h = max(rect.width(), 1.0), max(rect.height(), 1.0)
         key = overlay.legend_size(self.scene().legend(), self._legend_folded)
-        s = min((vp.width() - 2 * pad) / w, (vp.height() - 2 * pad) / h)
+        s = min((vp.width() - 2 * side) / w, (vp.height() - 2 * pad) / h)
         dx = dy = 0.0
         if not key.isEmpty():
             m = overlay.LEGEND_MARGIN_PX
             reach_x = vp.width() - key.width() - 2 * m  # the key's left edge, less a gap
             reach_y = vp.height() - key.height() - 2 * m
             # Beside or above the key the halls clear it wholly: the smallest scale ever needed.
-            floor = max(min((reach_x - pad) / w, (vp.height() - 2 * pad) / h),
-                        min((vp.width() - 2 * pad) / w, (reach_y - pad) / h))
+            floor = max(min((reach_x - side) / w, (vp.height() - 2 * pad) / h),
+                        min((vp.width() - 2 * side) / w, (reach_y - pad) / h))
 
             def covers(scale: float, sx: float, sy: float) -> bool:
                 """Whether the key, with a margin round it, covers a footprint or route of the halls at
@@ -120,7 +121,7 @@ class FloorPlanView(QGraphicsView):
 
             def placed(scale: float) -> tuple[float, float] | None:
                 """The least move from the centre that clears the key at ``scale``, or None."""
-                room_x = max(0.0, (vp.width() - w * scale) / 2 - pad)
+                room_x = max(0.0, (vp.width() - w * scale) / 2 - side)
                 room_y = max(0.0, (vp.height() - h * scale) / 2 - pad)
                 need_x = min(room_x, max(0.0, (vp.width() + w * scale) / 2 - reach_x))
                 need_y = min(room_y, max(0.0, (vp.height() + h * scale) / 2 - reach_y))

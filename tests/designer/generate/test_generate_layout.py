@@ -209,3 +209,33 @@ def test_fitted_hall_capacities_cover_the_needs(design, case):
         assert cooling["air_headroom_kw"] >= 0 and (cooling["liquid_headroom_kw"] is None
                                                     or cooling["liquid_headroom_kw"] >= 0)
         assert np.isclose(power["capacity_kw"], hall.power_capacity_kw)
+
+
+@pytest.mark.parametrize("system", ["gb200-nvl72", "gb300-nvl72"])
+def test_a_rack_scale_su_is_one_row_with_its_cdus_at_the_ends_and_its_network_racks_in_the_middle(
+        design, catalog, system):
+    g, _ = design(system, 4) if system == "gb200-nvl72" else design(system, 3)
+    racks = {r.id: r for r in g.project.racks}
+    rows = {}
+    for su in range(1, g.sus + 1):
+        mine = [r for r in g.project.racks if r.id.startswith(f"su{su:02d}-")]
+        assert len({r.row for r in mine}) == 1, [r.row for r in mine]  # the whole SU in one row
+        rows[su] = mine[0].row
+        cdus = sorted((f for f in g.project.floor_devices if f.id.startswith(f"su{su:02d}-cdu")), key=lambda f: f.x)
+        assert len(cdus) == 2 and {f.y for f in cdus} == {mine[0].y}
+        xs = sorted(r.x for r in mine)
+        # CDU (1.2 m wide) | four NVL72 | the network racks | four NVL72 | CDU, shoulder to shoulder
+        assert cdus[0].x + 600 + 300 == xs[0] and xs[-1] + 300 + 600 == cdus[1].x
+        order = [rack_role(r, catalog) for r in sorted(mine, key=lambda r: r.x)]
+        net = len(order) - 8  # leaves, storage leaves and OOB switches, in one rack or two a stack
+        assert order[:4] == order[-4:] == ["rack_scale"] * 4 and set(order[4:-4]) <= {"network", "storage"}, order
+        first_b = racks.get(f"su{su:02d}-netb") or racks[f"su{su:02d}-netb1"]
+        assert (racks.get(f"su{su:02d}-neta") or racks[f"su{su:02d}-neta1"]).x < first_b.x and net in (2, 4)
+    # two SUs to a row pair, facing across its cold aisle: SU 1 in R01A, SU 2 in R01B, SU 3 in the next pair
+    assert (rows[1], rows[2], rows[3]) == ("R01A", "R01B", "R02A")
+
+
+def test_a_server_su_keeps_its_segment_of_a_row_pair(design):
+    g, _ = design("dgx-b200", 4)
+    su1 = {r.row for r in g.project.racks if r.id.startswith("su01-")}
+    assert su1 == {"R01A", "R01B"}  # half its racks in each row, its network racks facing across the aisle
