@@ -112,11 +112,14 @@ def room_air(project: Project, catalog: Catalog, arrays: DesignArrays, rack_air:
             flows = [d.airflow_cfm for _, d in crahs]
             cap, n1 = float(sum(caps)), float(sum(caps) - max(caps))
             flow = float(sum(flows)) if all(x is not None for x in flows) else None
+            flow_n1 = None if flow is None else flow - float(max(flows))  # the largest unit off
             entry["air_handlers"] = {"units": [u.id for u, _ in crahs], "names": [u.name or u.id for u, _ in crahs],
                                      "capacity_kw": round(cap, 3), "capacity_n_minus_1_kw": round(n1, 3),
                                      "utilisation": round(air / cap, 4) if cap > 0 else None,
                                      "redundancy": "N+1" if len(crahs) > 1 and air <= n1 else "N",
-                                     "airflow_cfm": None if flow is None else round(flow), "demand_cfm": round(cfm)}
+                                     "airflow_cfm": None if flow is None else round(flow),
+                                     "airflow_n_minus_1_cfm": None if flow_n1 is None else round(flow_n1),
+                                     "demand_cfm": round(cfm)}
             label = f"the air handlers of {hall.label}"
             if air > cap + 1e-9:
                 findings.append(Finding("error", "crah-over-capacity",

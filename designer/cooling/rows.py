@@ -20,6 +20,11 @@ The model, and why:
 - The return air at the units: supply plus the hall's air heat through the larger of the airflows moved and
   drawn (air the racks do not draw bypasses them and cools the return).
 
+- The same with the hall's largest air handler off (N+1 is the design case: a unit is serviced or fails and
+  the rest carry the room): each row's share of what the other units move, and its inlet then. A row whose
+  inlet then goes over the class is a warning (the room is not N+1 for it); a hall of one unit has no such
+  case (the hall's own finding says it has no unit to spare).
+
 Without air handlers on the floor, or when a unit states no airflow, nothing is known of the delivery: the rows
 have their draw and exhaust, and their inlet is the supply.
 """
@@ -84,7 +89,7 @@ def row_air(project: Project, arrays: DesignArrays, supply_c: float, rack_air: n
     open_ = np.zeros(n, dtype=bool)  # a row's containment is its racks' (designer/cooling/air.py: one per row)
     open_[row_of[np.fromiter((c == "none" for c in containment), dtype=bool, count=len(containment))]] = True
     rise = air_rise_k(air, demand)
-    delivered = np.full(n, np.nan)
+    delivered, delivered_n1 = np.full(n, np.nan), np.full(n, np.nan)
     row_hall = np.asarray([h for h, _ in order], dtype=np.int64)
     halls, findings = [], []
     for h in range(len(project.halls)):
@@ -98,25 +103,60 @@ def row_air(project: Project, arrays: DesignArrays, supply_c: float, rack_air: n
         if flow is None or not len(mine):
             continue
         delivered[mine] = delivered_cfm(float(flow), demand[mine], racks[mine], open_[mine])
-    known = ~np.isnan(delivered)
-    inlet = np.full(n, supply_c)
+        if len(handlers["units"]) > 1 and handlers.get("airflow_n_minus_1_cfm") is not None:
+            delivered_n1[mine] = delivered_cfm(float(handlers["airflow_n_minus_1_cfm"]), demand[mine], racks[mine],
+                                               open_[mine])
+    known, known_n1 = ~np.isnan(delivered), ~np.isnan(delivered_n1)
+    inlet, inlet_n1 = np.full(n, supply_c), np.full(n, np.nan)
     inlet[known] = inlet_c(supply_c, demand[known], delivered[known], rise[known])
+    inlet_n1[known_n1] = inlet_c(supply_c, demand[known_n1], delivered_n1[known_n1], rise[known_n1])
     rows = [{"hall": project.halls[h].id, "row": name, "racks": int(k), "containment": "none" if o else "contained",
              "air_kw": round(a, 3), "demand_cfm": round(d), "delivered_cfm": None if np.isnan(y) else round(y),
              "exhaust_c": None if not np.isfinite(t) else round(t + r, 2),
-             "inlet_c": None if not np.isfinite(t) else round(t, 2)}
-            for (h, name), k, o, a, d, y, t, r in zip(order, racks.tolist(), open_.tolist(), air.tolist(),
-                                                      demand.tolist(), delivered.tolist(), inlet.tolist(),
-                                                      rise.tolist())]
+             "inlet_c": None if not np.isfinite(t) else round(t, 2),
+             "delivered_n_minus_1_cfm": None if np.isnan(y1) else round(y1),
+             "inlet_n_minus_1_c": None if not np.isfinite(t1) else round(t1, 2)}
+            for (h, name), k, o, a, d, y, t, r, y1, t1 in zip(order, racks.tolist(), open_.tolist(), air.tolist(),
+                                                              demand.tolist(), delivered.tolist(), inlet.tolist(),
+                                                              rise.tolist(), delivered_n1.tolist(), inlet_n1.tolist())]
     short = np.nonzero(known & (delivered < demand))[0]
-    if len(short):
+    # rows within their class with every unit running that go over it with the largest unit off
+    hi = np.asarray([INLET_CLASSES[project.halls[h].facility.inlet_class][1] for h in row_hall.tolist()])
+    lost = np.nonzero(known_n1 & (delivered_n1 < demand) & (inlet <= hi + 1e-9)
+                      & ~(np.nan_to_num(inlet_n1, nan=np.inf) <= hi + 1e-9))[0]
+    if len(short) or len(lost):
         first_rack = np.zeros(n, dtype=np.int64)  # each row's first rack, the finding's place for the row
         seen, first = np.unique(row_of, return_index=True)
         first_rack[seen] = first
         for h in np.unique(row_hall[short]).tolist():
             mine = [(int(k), rows[k]) for k in short[row_hall[short] == h]]
             findings += _hall_findings(project, project.halls[h], mine, first_rack, supply_c)
+        for h in np.unique(row_hall[lost]).tolist():
+            mine = [(int(k), rows[k]) for k in lost[row_hall[lost] == h]]
+            findings.append(_unit_off_finding(project, project.halls[h], mine, first_rack,
+                                              len(room[h]["air_handlers"]["units"])))
     return rows, halls, findings
+
+
+def _unit_off_finding(project: Project, hall, rows: list[tuple[int, dict]], first_rack: np.ndarray,
+                      units: int) -> Finding:
+    """A hall's rows that go over its class with the largest air handler off: the room is not N+1 for them."""
+    hi = INLET_CLASSES[hall.facility.inlet_class][1]
+    named = [row["row"] or "(no row)" for _, row in rows]
+    who = ", ".join(named[:NAMED_ROWS]) + (" …" if len(named) > NAMED_ROWS else "")
+    worst = max(rows, key=lambda kr: kr[1]["inlet_n_minus_1_c"] if kr[1]["inlet_n_minus_1_c"] is not None
+                else np.inf)[1]
+    hot = ("without limit" if worst["inlet_n_minus_1_c"] is None
+           else f"to {quantity(worst['inlet_n_minus_1_c'], '°C')}")
+    text = (f"hall {hall.label}: with the largest of its {units} air handlers off, "
+            f"{'row' if len(rows) == 1 else f'{len(rows)} rows'} ({who}) "
+            f"{'gets less air than it draws' if len(rows) == 1 else 'get less air than they draw'} "
+            f"(row {worst['row'] or '(no row)'}: "
+            f"{quantity(worst['delivered_n_minus_1_cfm'], 'CFM')} for {quantity(worst['demand_cfm'], 'CFM')}) and "
+            f"the inlet air warms {hot}, over the {quantity(hi, '°C')} class {hall.facility.inlet_class} allows: "
+            f"the air handling is not N+1 for {'it' if len(rows) == 1 else 'them'}; add a unit's airflow")
+    racks = tuple(f"rack:{project.racks[int(first_rack[k])].id}" for k, _ in rows)
+    return Finding("warning", "row-air-unit-off", text, f"hall:{hall.id}", racks)
 
 
 def _hall_findings(project: Project, hall, short_rows: list[tuple[int, dict]], first_rack: np.ndarray,

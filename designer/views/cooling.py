@@ -37,6 +37,8 @@ class AirHandlers:
     demand_cfm: float
     utilisation: float | None = None
     airflow_cfm: float | None = None
+    #: the airflow left with the largest unit off (0 with a single unit)
+    airflow_n_minus_1_cfm: float | None = None
 
 
 @view
@@ -71,6 +73,9 @@ class RowAir:
     delivered_cfm: float | None
     exhaust_c: float | None
     inlet_c: float | None
+    #: the same with the hall's largest air handler off (None: fewer than two units, or airflow unknown)
+    delivered_n_minus_1_cfm: float | None = None
+    inlet_n_minus_1_c: float | None = None
 
 
 @view

@@ -104,3 +104,37 @@ def test_the_supply_setting_is_bounded_saved_only_when_set_and_a_what_if_flag(ca
     assert doc["cooling"]["settings"]["air_supply_c"] == 18 and doc["cooling"]["rows"][0]["inlet_c"] == 31.65
     assert main(["analyze", str(path), "--air-supply", "60"]) == 2
     assert "--air-supply" in capsys.readouterr().err
+
+
+def test_a_row_over_its_class_with_the_largest_air_handler_off(catalog):  # noqa: F811
+    # open rows: A four 4-DGX racks (228.8 kW, 34,320 CFM), B six 1-DGX racks (12,870 CFM); two 31,700 CFM units
+    racks = [dgx_rack(f"a{i}", 4, x=1000 + 600 * i, y=2000, row="A") for i in range(4)]
+    racks += [dgx_rack(f"b{i}", 1, x=1000 + 600 * i, y=5000, row="B") for i in range(6)]
+    crahs = [FloorDevice(f"c{i}", "crah-cw-200kw", "h", 12000, 6000 + 3000 * i) for i in range(2)]
+    r = analyze(design(racks, hall(containment="hot", rows=(("A", OPEN), ("B", OPEN))), crahs), catalog)
+    assert r["cooling"]["halls"][0]["air_handlers"]["airflow_n_minus_1_cfm"] == 31700
+    a, b = r["cooling"]["rows"]
+    # both running, A's tiles pass 4/10 of 63,400 = 25,360 CFM: 24 + (34,320 / 25,360 - 1) x 11.713 = 28.14 °C;
+    # one off, 4/10 of 31,700 = 12,680: 24 + (34,320 / 12,680 - 1) x 11.713 = 43.99 °C, over A1's 32 °C
+    assert (a["delivered_cfm"], a["inlet_c"]) == (25360, pytest.approx(28.14, abs=0.01))
+    assert (a["delivered_n_minus_1_cfm"], a["inlet_n_minus_1_c"]) == (12680, pytest.approx(43.99, abs=0.01))
+    # B gets 19,020 of 12,870 with one off: its inlet is still the supply
+    assert (b["delivered_n_minus_1_cfm"], b["inlet_n_minus_1_c"]) == (19020, 24.0)
+    assert findings(r, "row-air-short") == ["hall:h"] and findings(r, "row-air-unit-off") == ["hall:h"]
+    f = next(f for f in r.findings if f.code == "row-air-unit-off")
+    assert f.severity == "warning" and f.places == ("hall:h", "rack:a0")
+    assert ("largest of its 2 air handlers off, row (A) gets less air than it draws (row A: 12,680 CFM for "
+            "34,320 CFM) and the inlet air warms to 44.0 °C, over the 32.0 °C class A1 allows") in f.message
+    assert r.cooling.rows[0].inlet_n_minus_1_c == a["inlet_n_minus_1_c"]
+    # contained, the plenum shares 31,700 by draw: A gets 23,054 for 34,320, 29.72 °C, within the class
+    r = analyze(design(racks, hall(containment="hot"), crahs), catalog)
+    assert r["cooling"]["rows"][0]["inlet_n_minus_1_c"] == pytest.approx(29.72, abs=0.01)
+    assert findings(r, "row-air-unit-off") == []
+
+
+def test_a_hall_of_one_air_handler_has_no_unit_off_case(catalog):  # noqa: F811
+    racks, crah = two_rows()
+    r = analyze(design(racks, hall(containment="hot"), crah), catalog)
+    assert [(row["delivered_n_minus_1_cfm"], row["inlet_n_minus_1_c"]) for row in r["cooling"]["rows"]] == \
+        [(None, None), (None, None)]
+    assert r["cooling"]["halls"][0]["air_handlers"]["airflow_n_minus_1_cfm"] == 0

@@ -319,7 +319,36 @@ def test_a_hall_words_its_supply_and_return_air_and_the_rows_short_of_air(catalo
     lines = {line.label: line for line in hall_air_lines(analyze(design(racks, hall(containment="hot"), crah),
                                                                  catalog), "h")}
     assert "Rows short of air" not in lines and _plain(lines["Rows"].text) == "2 rows get the air they draw"
-    assert not lines["Rows"].over
+    assert not lines["Rows"].over and "One unit off" not in lines  # one unit: no unit-off case to word
+
+
+def test_a_hall_words_its_rows_with_the_largest_air_handler_off(catalog, qtbot):
+    """The open rows of tests/designer/test_row_air.py's unit-off case: row A's inlet reaches 43.99 °C with one
+    of two units off; contained, the plenum's 31,700 CFM shared by draw leaves both rows short but within A1."""
+    from designer.facility import RowFacility
+    from designer.model import FloorDevice
+    from tests.designer.test_air_liquid_floor import design, dgx_rack, hall
+    from widgets.facility.facility_sections import HallFacilityView
+    from widgets.facility.facility_view import hall_air_lines
+
+    racks = [dgx_rack(f"a{i}", 4, x=1000 + 600 * i, y=2000, row="A") for i in range(4)]
+    racks += [dgx_rack(f"b{i}", 1, x=1000 + 600 * i, y=5000, row="B") for i in range(6)]
+    crahs = [FloorDevice(f"c{i}", "crah-cw-200kw", "h", 12000, 6000 + 3000 * i) for i in range(2)]
+    open_ = RowFacility(containment="none")
+    analysis = analyze(design(racks, hall(containment="hot", rows=(("A", open_), ("B", open_))), crahs), catalog)
+    lines = {line.label: line for line in hall_air_lines(analysis, "h")}
+    assert _plain(lines["One unit off"].text) == "inlet A 44.0 °C" and lines["One unit off"].over
+    view = HallFacilityView()
+    qtbot.addWidget(view)
+    view.show_hall(analysis, "h")
+    assert "One unit off" in view.air.text() and "inlet A 44.0 °C" in _plain(view.air.text())
+    lines = {line.label: line for line in hall_air_lines(analyze(design(racks, hall(containment="hot"), crahs),
+                                                                 catalog), "h")}
+    assert _plain(lines["One unit off"].text) == "inlet A 29.7 °C, B 29.7 °C" and not lines["One unit off"].over
+    # the generated B200 sample's three units (N+1 by airflow too): every row still gets its air with one off
+    lines = {line.label: line for line in hall_air_lines(analyze(load(samples.DGX_B200_SU, catalog), catalog),
+                                                         "hall-1")}
+    assert _plain(lines["One unit off"].text) == "every row still gets the air it draws"
 
 
 def test_the_hall_says_no_facility_water_and_which_cooling_rides_on_the_ups(window):

@@ -307,7 +307,24 @@ def hall_air_lines(analysis, hall_id: str) -> list[Line]:
         out.append(Line("Airflow", f"{qty(flow, 'CFM')} for the {qty(demand, 'CFM')} the racks draw",
                         demand > flow))
         out.append(_row_air_line(analysis, cool))
+        if len(names) > 1:
+            out.append(_unit_off_line(analysis, cool))
     return out
+
+
+def _unit_off_line(analysis, cool) -> Line:
+    """The rows that go short of air with the largest air handler off, the warmest inlet first."""
+    rows = [r for r in analysis.cooling.rows if r.hall == cool.id and r.delivered_n_minus_1_cfm is not None]
+    short = sorted((r for r in rows if r.delivered_n_minus_1_cfm < r.demand_cfm),
+                   key=lambda r: -(r.inlet_n_minus_1_c if r.inlet_n_minus_1_c is not None else float("inf")))
+    if not short:
+        return Line("One unit off", "every row still gets the air it draws")
+    named = [f"{r.row or '(no row)'} "
+             f"{'unbounded' if r.inlet_n_minus_1_c is None else qty(r.inlet_n_minus_1_c, '°C')}" for r in short[:3]]
+    more = f" and {len(short) - 3:,} more" if len(short) > 3 else ""
+    worst = short[0].inlet_n_minus_1_c
+    return Line("One unit off", f"inlet {', '.join(named)}{more}",
+                worst is None or worst > cool.inlet_allowable_c[1] + 1e-9)
 
 
 def _row_air_line(analysis, cool) -> Line:
