@@ -138,16 +138,22 @@ def row_air(project: Project, arrays: DesignArrays, supply_c: float, rack_air: n
     return rows, halls, findings
 
 
+def _group(project: Project, rows: list[tuple[int, dict]], first_rack: np.ndarray, inlet_key: str
+           ) -> tuple[str, dict, str, tuple[str, ...]]:
+    """A group of rows for one finding: their names (the first few), the warmest by ``inlet_key``, how warm it
+    gets, and each row's first rack as the finding's places."""
+    named = [row["row"] or "(no row)" for _, row in rows]
+    who = ", ".join(named[:NAMED_ROWS]) + (" …" if len(named) > NAMED_ROWS else "")
+    worst = max(rows, key=lambda kr: kr[1][inlet_key] if kr[1][inlet_key] is not None else np.inf)[1]
+    hot = "without limit" if worst[inlet_key] is None else f"to {quantity(worst[inlet_key], '°C')}"
+    return who, worst, hot, tuple(f"rack:{project.racks[int(first_rack[k])].id}" for k, _ in rows)
+
+
 def _unit_off_finding(project: Project, hall, rows: list[tuple[int, dict]], first_rack: np.ndarray,
                       units: int) -> Finding:
     """A hall's rows that go over its class with the largest air handler off: the room is not N+1 for them."""
     hi = INLET_CLASSES[hall.facility.inlet_class][1]
-    named = [row["row"] or "(no row)" for _, row in rows]
-    who = ", ".join(named[:NAMED_ROWS]) + (" …" if len(named) > NAMED_ROWS else "")
-    worst = max(rows, key=lambda kr: kr[1]["inlet_n_minus_1_c"] if kr[1]["inlet_n_minus_1_c"] is not None
-                else np.inf)[1]
-    hot = ("without limit" if worst["inlet_n_minus_1_c"] is None
-           else f"to {quantity(worst['inlet_n_minus_1_c'], '°C')}")
+    who, worst, hot, racks = _group(project, rows, first_rack, "inlet_n_minus_1_c")
     text = (f"hall {hall.label}: with the largest of its {units} air handlers off, "
             f"{'row' if len(rows) == 1 else f'{len(rows)} rows'} ({who}) "
             f"{'gets less air than it draws' if len(rows) == 1 else 'get less air than they draw'} "
@@ -155,7 +161,6 @@ def _unit_off_finding(project: Project, hall, rows: list[tuple[int, dict]], firs
             f"{quantity(worst['delivered_n_minus_1_cfm'], 'CFM')} for {quantity(worst['demand_cfm'], 'CFM')}) and "
             f"the inlet air warms {hot}, over the {quantity(hi, '°C')} class {hall.facility.inlet_class} allows: "
             f"the air handling is not N+1 for {'it' if len(rows) == 1 else 'them'}; add a unit's airflow")
-    racks = tuple(f"rack:{project.racks[int(first_rack[k])].id}" for k, _ in rows)
     return Finding("warning", "row-air-unit-off", text, f"hall:{hall.id}", racks)
 
 
@@ -170,10 +175,7 @@ def _hall_findings(project: Project, hall, short_rows: list[tuple[int, dict]], f
     for group, severity, code in ((over, "error", "row-inlet-over-class"), (short, "warning", "row-air-short")):
         if not group:
             continue
-        named = [row["row"] or "(no row)" for _, row in group]
-        who = ", ".join(named[:NAMED_ROWS]) + (" …" if len(named) > NAMED_ROWS else "")
-        worst = max(group, key=lambda kr: kr[1]["inlet_c"] if kr[1]["inlet_c"] is not None else np.inf)[1]
-        hot = "without limit" if worst["inlet_c"] is None else f"to {quantity(worst['inlet_c'], '°C')}"
+        who, worst, hot, racks = _group(project, group, first_rack, "inlet_c")
         text = (f"hall {hall.label}: {'row' if len(group) == 1 else f'{len(group)} rows'} ({who}) "
                 f"{'draws' if len(group) == 1 else 'draw'} more air than the air handlers deliver to "
                 f"{'it' if len(group) == 1 else 'them'} (row {worst['row'] or '(no row)'}: "
@@ -182,6 +184,5 @@ def _hall_findings(project: Project, hall, short_rows: list[tuple[int, dict]], f
         text += (f", over the {quantity(hi, '°C')} class {hall.facility.inlet_class} allows" if severity == "error"
                  else f", within class {hall.facility.inlet_class}'s {quantity(hi, '°C')}")
         text += ": add air handlers' airflow, or contain the aisles" if severity == "error" else ""
-        racks = [f"rack:{project.racks[int(first_rack[k])].id}" for k, _ in group]
-        out.append(Finding(severity, code, text, f"hall:{hall.id}", tuple(racks)))
+        out.append(Finding(severity, code, text, f"hall:{hall.id}", racks))
     return out

@@ -88,16 +88,16 @@ class _Segment:
     #: SUs to a segment: 2 where an SU is one row
     per_segment: int = 1
 
-    def row_slots(self, places_a: list, places_b: list) -> tuple[list, list, list, list]:
-        """Where one SU's (CDUs, compute racks, row A network racks, row B network racks) stand, given the places
-        of its segment's row A and row B (one row's places twice where the SU is one row)."""
+    def row_slots(self, places_a: list, places_b: list, in_segment: int) -> tuple[list, list, list, list]:
+        """Where one SU's (CDUs, compute racks, network stack A, network stack B) stand, given the places of its
+        segment's row A and row B; ``in_segment``: which SU of the segment (a one-row SU's row: A for the first,
+        B for the second)."""
         if self.per_segment == 2:
-            row = places_a
-            mid = self.cdus_a + self.half
+            row = places_b if in_segment else places_a
+            mid, end = self.cdus_a + self.half, len(row) - (self.cdus - self.cdus_a)
             net = row[mid:mid + 2 * self.net_per_row]
-            cdus = row[:self.cdus_a] + row[len(row) - (self.cdus - self.cdus_a):] if self.cdus else []
-            compute = row[self.cdus_a:mid] + row[mid + 2 * self.net_per_row:len(row) - (self.cdus - self.cdus_a)]
-            return cdus, compute, net[:self.net_per_row], net[self.net_per_row:]
+            compute = row[self.cdus_a:mid] + row[mid + 2 * self.net_per_row:end]
+            return row[:self.cdus_a] + row[end:], compute, net[:self.net_per_row], net[self.net_per_row:]
         b_cdus = self.cdus - self.cdus_a
         cdus = places_a[:self.cdus_a] + places_b[:b_cdus]
         compute = places_a[self.cdus_a:self.cdus_a + self.half] + places_b[b_cdus:b_cdus + self.racks - self.half]
@@ -292,9 +292,7 @@ def _place_scalable_units(b: RackBuilder, grid: Grid, seg: _Segment, profile: Sy
         x0, y0 = grid.pair_origin(pair)
         x0 += k_seg * grid.segment_mm
         places_a, places_b = row_places(x0, y0, list(seg.widths_a), list(seg.widths_b), f"R{pair + 1:02d}")
-        if in_segment:  # the second SU of a segment of one-row SUs: the row across the cold aisle
-            places_a = places_b
-        cdu_places, compute_places, net_a, net_b = seg.row_slots(places_a, places_b)
+        cdu_places, compute_places, net_a, net_b = seg.row_slots(places_a, places_b, in_segment)
         su_name = f"SU{su + 1:0{width}d}"
         units_here = min(seg.units, units - su * seg.units)
         racks_here = units_here if profile.rack_scale else math.ceil(units_here / per_rack)

@@ -106,11 +106,15 @@ def test_the_supply_setting_is_bounded_saved_only_when_set_and_a_what_if_flag(ca
     assert "--air-supply" in capsys.readouterr().err
 
 
-def test_a_row_over_its_class_with_the_largest_air_handler_off(catalog):  # noqa: F811
-    # open rows: A four 4-DGX racks (228.8 kW, 34,320 CFM), B six 1-DGX racks (12,870 CFM); two 31,700 CFM units
+def unit_off_rows():
+    """Row A: four 4-DGX racks (228.8 kW, 34,320 CFM); row B: six 1-DGX racks (12,870 CFM); two 31,700 CFM units."""
     racks = [dgx_rack(f"a{i}", 4, x=1000 + 600 * i, y=2000, row="A") for i in range(4)]
     racks += [dgx_rack(f"b{i}", 1, x=1000 + 600 * i, y=5000, row="B") for i in range(6)]
-    crahs = [FloorDevice(f"c{i}", "crah-cw-200kw", "h", 12000, 6000 + 3000 * i) for i in range(2)]
+    return racks, [FloorDevice(f"c{i}", "crah-cw-200kw", "h", 12000, 6000 + 3000 * i) for i in range(2)]
+
+
+def test_a_row_over_its_class_with_the_largest_air_handler_off(catalog):  # noqa: F811
+    racks, crahs = unit_off_rows()  # open rows
     r = analyze(design(racks, hall(containment="hot", rows=(("A", OPEN), ("B", OPEN))), crahs), catalog)
     assert r["cooling"]["halls"][0]["air_handlers"]["airflow_n_minus_1_cfm"] == 31700
     a, b = r["cooling"]["rows"]

@@ -296,28 +296,40 @@ def test_a_hall_with_air_handlers_words_their_capacity_and_airflow(catalog):
     assert _plain(lines["Airflow"].text) == "63,400 CFM for the 34,320 CFM the racks draw"
 
 
+def _air_lines(analysis, hall_id: str = "h") -> dict:
+    """The hall's "Air and water" lines by label."""
+    from widgets.facility.facility_view import hall_air_lines
+
+    return {line.label: line for line in hall_air_lines(analysis, hall_id)}
+
+
+def _shown_air(qtbot, analysis, hall_id: str = "h") -> str:
+    """The "Air and water" text the hall's facility view shows, as plain text."""
+    from widgets.facility.facility_sections import HallFacilityView
+
+    view = HallFacilityView()
+    qtbot.addWidget(view)
+    view.show_hall(analysis, hall_id)
+    return _plain(view.air.text())
+
+
 def test_a_hall_words_its_supply_and_return_air_and_the_rows_short_of_air(catalog, qtbot):
     """The rows of tests/designer/test_row_air.py: open, the dense row A gets 7,925 of the 17,160 CFM it draws and
     takes back its exhaust (inlet 37.65 °C, over class A1's 32); contained, both rows get what they draw."""
     from designer.facility import RowFacility
     from tests.designer.test_air_liquid_floor import design, hall
     from tests.designer.test_row_air import two_rows
-    from widgets.facility.facility_sections import HallFacilityView
-    from widgets.facility.facility_view import hall_air_lines
 
     racks, crah = two_rows()
     open_rows = hall(containment="hot", rows=(("A", RowFacility(containment="none")),
                                                ("B", RowFacility(containment="none"))))
     analysis = analyze(design(racks, open_rows, crah), catalog)
-    lines = {line.label: line for line in hall_air_lines(analysis, "h")}
+    lines = _air_lines(analysis)
     assert _plain(lines["Supply / return"].text) == "24.0 °C to the racks · 35.1 °C back to the units"
     assert _plain(lines["Rows short of air"].text) == "inlet A 37.7 °C" and lines["Rows short of air"].over
-    view = HallFacilityView()
-    qtbot.addWidget(view)
-    view.show_hall(analysis, "h")
-    assert "Rows short of air" in view.air.text() and "inlet A 37.7 °C" in _plain(view.air.text())
-    lines = {line.label: line for line in hall_air_lines(analyze(design(racks, hall(containment="hot"), crah),
-                                                                 catalog), "h")}
+    shown = _shown_air(qtbot, analysis)
+    assert "Rows short of air" in shown and "inlet A 37.7 °C" in shown
+    lines = _air_lines(analyze(design(racks, hall(containment="hot"), crah), catalog))
     assert "Rows short of air" not in lines and _plain(lines["Rows"].text) == "2 rows get the air they draw"
     assert not lines["Rows"].over and "One unit off" not in lines  # one unit: no unit-off case to word
 
@@ -326,28 +338,20 @@ def test_a_hall_words_its_rows_with_the_largest_air_handler_off(catalog, qtbot):
     """The open rows of tests/designer/test_row_air.py's unit-off case: row A's inlet reaches 43.99 °C with one
     of two units off; contained, the plenum's 31,700 CFM shared by draw leaves both rows short but within A1."""
     from designer.facility import RowFacility
-    from designer.model import FloorDevice
-    from tests.designer.test_air_liquid_floor import design, dgx_rack, hall
-    from widgets.facility.facility_sections import HallFacilityView
-    from widgets.facility.facility_view import hall_air_lines
+    from tests.designer.test_air_liquid_floor import design, hall
+    from tests.designer.test_row_air import unit_off_rows
 
-    racks = [dgx_rack(f"a{i}", 4, x=1000 + 600 * i, y=2000, row="A") for i in range(4)]
-    racks += [dgx_rack(f"b{i}", 1, x=1000 + 600 * i, y=5000, row="B") for i in range(6)]
-    crahs = [FloorDevice(f"c{i}", "crah-cw-200kw", "h", 12000, 6000 + 3000 * i) for i in range(2)]
+    racks, crahs = unit_off_rows()
     open_ = RowFacility(containment="none")
     analysis = analyze(design(racks, hall(containment="hot", rows=(("A", open_), ("B", open_))), crahs), catalog)
-    lines = {line.label: line for line in hall_air_lines(analysis, "h")}
+    lines = _air_lines(analysis)
     assert _plain(lines["One unit off"].text) == "inlet A 44.0 °C" and lines["One unit off"].over
-    view = HallFacilityView()
-    qtbot.addWidget(view)
-    view.show_hall(analysis, "h")
-    assert "One unit off" in view.air.text() and "inlet A 44.0 °C" in _plain(view.air.text())
-    lines = {line.label: line for line in hall_air_lines(analyze(design(racks, hall(containment="hot"), crahs),
-                                                                 catalog), "h")}
+    shown = _shown_air(qtbot, analysis)
+    assert "One unit off" in shown and "inlet A 44.0 °C" in shown
+    lines = _air_lines(analyze(design(racks, hall(containment="hot"), crahs), catalog))
     assert _plain(lines["One unit off"].text) == "inlet A 29.7 °C, B 29.7 °C" and not lines["One unit off"].over
     # the generated B200 sample's three units (N+1 by airflow too): every row still gets its air with one off
-    lines = {line.label: line for line in hall_air_lines(analyze(load(samples.DGX_B200_SU, catalog), catalog),
-                                                         "hall-1")}
+    lines = _air_lines(analyze(load(samples.DGX_B200_SU, catalog), catalog), "hall-1")
     assert _plain(lines["One unit off"].text) == "every row still gets the air it draws"
 
 

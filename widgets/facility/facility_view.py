@@ -312,33 +312,32 @@ def hall_air_lines(analysis, hall_id: str) -> list[Line]:
     return out
 
 
+def _short_rows(analysis, cool, delivered: str, inlet: str) -> tuple[list, Line | None]:
+    """A hall's rows with a known delivery (the ``delivered`` field of cooling.rows), and a line of those that get
+    less than they draw, the warmest ``inlet`` first (None when every row gets its air)."""
+    rows = [r for r in analysis.cooling.rows if r.hall == cool.id and getattr(r, delivered) is not None]
+    warmth = [(r, getattr(r, inlet)) for r in rows if getattr(r, delivered) < r.demand_cfm]
+    if not warmth:
+        return rows, None
+    warmth.sort(key=lambda rt: -(rt[1] if rt[1] is not None else float("inf")))
+    named = [f"{r.row or '(no row)'} {'unbounded' if t is None else qty(t, '°C')}" for r, t in warmth[:3]]
+    more = f" and {len(warmth) - 3:,} more" if len(warmth) > 3 else ""
+    worst = warmth[0][1]
+    return rows, Line("", f"inlet {', '.join(named)}{more}", worst is None or worst > cool.inlet_allowable_c[1] + 1e-9)
+
+
 def _unit_off_line(analysis, cool) -> Line:
-    """The rows that go short of air with the largest air handler off, the warmest inlet first."""
-    rows = [r for r in analysis.cooling.rows if r.hall == cool.id and r.delivered_n_minus_1_cfm is not None]
-    short = sorted((r for r in rows if r.delivered_n_minus_1_cfm < r.demand_cfm),
-                   key=lambda r: -(r.inlet_n_minus_1_c if r.inlet_n_minus_1_c is not None else float("inf")))
-    if not short:
+    """The rows that go short of air with the largest air handler off."""
+    _, short = _short_rows(analysis, cool, "delivered_n_minus_1_cfm", "inlet_n_minus_1_c")
+    if short is None:
         return Line("One unit off", "every row still gets the air it draws")
-    named = [f"{r.row or '(no row)'} "
-             f"{'unbounded' if r.inlet_n_minus_1_c is None else qty(r.inlet_n_minus_1_c, '°C')}" for r in short[:3]]
-    more = f" and {len(short) - 3:,} more" if len(short) > 3 else ""
-    worst = short[0].inlet_n_minus_1_c
-    return Line("One unit off", f"inlet {', '.join(named)}{more}",
-                worst is None or worst > cool.inlet_allowable_c[1] + 1e-9)
+    return short._replace(label="One unit off")
 
 
 def _row_air_line(analysis, cool) -> Line:
-    """The rows that get less of the units' air than they draw, the warmest inlet first (cooling.rows)."""
-    rows = [r for r in analysis.cooling.rows if r.hall == cool.id and r.delivered_cfm is not None]
-    short = sorted((r for r in rows if r.delivered_cfm < r.demand_cfm),
-                   key=lambda r: -(r.inlet_c if r.inlet_c is not None else float("inf")))
-    if not short:
+    """The rows that get less of the units' air than they draw (cooling.rows)."""
+    rows, short = _short_rows(analysis, cool, "delivered_cfm", "inlet_c")
+    if short is None:
         return Line("Rows", f"{len(rows):,} {'row gets' if len(rows) == 1 else 'rows get'} the air "
                             f"{'it draws' if len(rows) == 1 else 'they draw'}")
-    hi = cool.inlet_allowable_c[1]
-    named = [f"{r.row or '(no row)'} {'unbounded' if r.inlet_c is None else qty(r.inlet_c, '°C')}"
-             for r in short[:3]]
-    more = f" and {len(short) - 3:,} more" if len(short) > 3 else ""
-    worst = short[0].inlet_c
-    return Line("Rows short of air", f"inlet {', '.join(named)}{more}",
-                worst is None or worst > hi + 1e-9)
+    return short._replace(label="Rows short of air")
