@@ -130,7 +130,12 @@ class FloorPlanView(QGraphicsView):
                         return sx, sy
                 return None
 
-            while (moved := placed(s)) is None and s > floor:  # shrink only as far as clearing takes
+            # shrink only as far as clearing takes; a viewport too small to hold the key beside the halls has no
+            # such scale (its floor is not positive): the halls keep their size and the key may cover them
+            floor = floor if floor > 0 else s
+            for _ in range(200):  # 0.97 ** 200: a 450th of the scale, past any key's need
+                if (moved := placed(s)) is not None or s <= floor:
+                    break
                 s = max(floor, s * 0.97)
             dx, dy = moved if moved is not None else (0.0, 0.0)
         s = min(max(s, self.MIN_SCALE), self.MAX_SCALE)
