@@ -39,6 +39,11 @@ FLOOR_OTHER = ("#56B4E9", "Floor unit")
 #: What a block in an elevation is for, beyond the rack roles.
 POWER_DEVICE = "#A7853A"
 PDU = "#4F5B69"
+#: A hall's electrical room (designer.power.electrical_room): its floor, and its equipment by kind, in the power
+#: devices' brown family, told apart by lightness (switchgear mid, UPS dark, batteries light).
+ELECTRICAL_FLOOR = "#F4F1EA"
+ELECTRICAL: dict[str, str] = {"switchgear": POWER_DEVICE, "distribution": POWER_DEVICE, "ups": "#6B4F1D",
+                              "battery": "#D9C38F"}
 
 #: Load bands: (key, upper bound of the share of the limit, fill, legend label), lowest first.
 #: "at_limit" is a band of its own (a rack drawing exactly its limit is full, not "near").

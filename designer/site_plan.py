@@ -18,6 +18,7 @@ from typing import Iterable
 from catalog import Catalog
 
 from .model import Project
+from .power.electrical_room import electrical_rooms
 from .site import cable_entry, hall_origins
 from .totals import Totals, TotalsCounter
 
@@ -50,6 +51,16 @@ class RoomOnSite:
     capacity_kw: float | None
     errors: int = 0
     warnings: int = 0
+    #: its electrical room beyond its far wall (designer.power.electrical_room), x0, y0, x1, y1 on the site, mm
+    electrical: tuple[float, float, float, float] | None = None
+
+    @property
+    def footprint(self) -> tuple[float, float, float, float]:
+        """What it takes on the site, its electrical room included."""
+        if self.electrical is None:
+            return self.rect
+        e = self.electrical
+        return min(self.rect[0], e[0]), min(self.rect[1], e[1]), max(self.rect[2], e[2]), max(self.rect[3], e[3])
 
     @property
     def utilisation(self) -> float | None:
@@ -109,7 +120,9 @@ class SitePlan:
         power = _room_power(analysis)
         faults = room_findings(project, analysis.findings) if analysis is not None else {}
         rooms: list[RoomOnSite] = []
+        electrical = electrical_rooms(project)
         for hall, (ox, oy) in zip(project.halls, hall_origins(project.halls)):
+            er = electrical.get(hall.id)
             x0, y0, x1, y1 = hall.bounds
             ex, ey = cable_entry(hall)
             counted = per_room.get(hall.id, EMPTY)
@@ -120,11 +133,12 @@ class SitePlan:
                 rect=(x0 + ox, y0 + oy, x1 + ox, y1 + oy), outline=tuple((x + ox, y + oy) for x, y in hall.outline),
                 entry=(ex + ox, ey + oy), racks=racks, gpus=gpus,
                 it_kw=power.get(hall.id), capacity_kw=hall.power_capacity_kw,
-                errors=severities["error"], warnings=severities["warning"]))
+                errors=severities["error"], warnings=severities["warning"],
+                electrical=None if er is None else (er.x + ox, er.y + oy, er.x + er.width + ox, er.y + er.depth + oy)))
         buildings = _buildings(rooms)
         room_bundles, building_bundles = _bundles(rooms, analysis)
-        extent = (min((r.rect[0] for r in rooms), default=0.0), min((r.rect[1] for r in rooms), default=0.0),
-                  max((r.rect[2] for r in rooms), default=0.0), max((r.rect[3] for r in rooms), default=0.0))
+        extent = (min((r.footprint[0] for r in rooms), default=0.0), min((r.footprint[1] for r in rooms), default=0.0),
+                  max((r.footprint[2] for r in rooms), default=0.0), max((r.footprint[3] for r in rooms), default=0.0))
         return cls(tuple(rooms), buildings, room_bundles, building_bundles, extent)
 
 
@@ -167,8 +181,8 @@ def _buildings(rooms: list[RoomOnSite]) -> tuple[BuildingOnSite, ...]:
         loads = [r.it_kw for r in members if r.it_kw is not None]
         out.append(BuildingOnSite(
             name=name or "Rooms without a building",
-            rect=(min(r.rect[0] for r in members), min(r.rect[1] for r in members),
-                  max(r.rect[2] for r in members), max(r.rect[3] for r in members)),
+            rect=(min(r.footprint[0] for r in members), min(r.footprint[1] for r in members),
+                  max(r.footprint[2] for r in members), max(r.footprint[3] for r in members)),
             rooms=tuple(r.id for r in members), gpus=sum(r.gpus for r in members),
             it_kw=sum(loads) if loads else None))
     return tuple(out)

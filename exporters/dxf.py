@@ -48,6 +48,7 @@ from designer.site import hall_origins
 from . import pdf_style as st
 from .base import ExportError
 from .dxf_entities import RawEntities, text_value as _text_value
+from .dxf_electrical import add_electrical_rooms
 from .dxf_single_line import add_single_lines
 from .fabric_text import planes_text, rack_planes, switches_label, switches_value
 from .plan_drawing import grid_segments
@@ -247,10 +248,12 @@ def write_dxf(analysis: Analysis, path) -> str:
         for f in floors_of[h.id]:
             _put_floor_unit(raw, catalog, types, drawn, f, (dx, dy))
 
+    rooms = add_electrical_rooms(doc, msp, project, offsets, _text_value, STYLE)
+
     # -- extents, title block, initial view ----------------------------------------------------------
-    minx = min(bounds[h.id][0] + offsets[h.id][0] for h in project.halls)
-    maxx = max(bounds[h.id][2] + offsets[h.id][0] for h in project.halls)
-    miny = min(-(bounds[h.id][3] + offsets[h.id][1]) for h in project.halls)
+    minx = min([bounds[h.id][0] + offsets[h.id][0] for h in project.halls] + [r[0] for r in rooms])
+    maxx = max([bounds[h.id][2] + offsets[h.id][0] for h in project.halls] + [r[2] for r in rooms])
+    miny = min([-(bounds[h.id][3] + offsets[h.id][1]) for h in project.halls] + [r[1] for r in rooms])
     maxy = max(-(bounds[h.id][1] + offsets[h.id][1]) for h in project.halls)
     for h in project.halls:
         bx0, by0, bx1, _ = bounds[h.id]

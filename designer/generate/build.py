@@ -23,6 +23,7 @@ from ..cooling import analyze_cooling
 from ..engines import Context
 from ..model import FloorDevice, Hall, MountedDevice, Project
 from ..power import analyze_power
+from ..power.electrical_room import electrical_rooms
 from ..settings import Settings
 from . import air_handling
 from .facility_sizing import busway_for, facility_for
@@ -461,13 +462,6 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
         floor += [replace(c, x=c.x + plan.dx, y=c.y + plan.dy) for c in b.cdus]
         floor += [replace(u, id=f"{room.id}-{u.id}") for u in plan.units]
     origins = place_rooms(laid, buildings)
-    if reach_fallback and profile.fabric == "infiniband":
-        longest = longest_upper_run_m(laid, origins, racks, catalog)
-        reach = upper_tier_reach_m(catalog, spec, profile)
-        if longest > reach:
-            raise OutOfReach(f"across this site the InfiniBand fabric's runs to its upper tier would reach about "
-                             f"{longest:,.0f} m, past the {reach:,.0f} m of the longest optic its "
-                             f"{spec.switch} cages take")
     project = Project(name=spec.name or design_title(profile, sus, units),
                       description=design_description(profile, sus, units, seg.per_rack, net), settings=settings)
     try:
@@ -491,6 +485,20 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
                                 water=spec.facility_water, altitude_m=spec.altitude_m, ambient_c=spec.ambient_c,
                                 hall=h, busway=busway)
         project = project.with_hall(replace(project.halls[h], facility=facility))
+    # each room's electrical room, sized by its facility now, stands beyond its far wall: the buildings make room
+    rooms = electrical_rooms(project)
+    laid = [replace(r, annex=(rooms[r.id].width, rooms[r.id].y + rooms[r.id].depth - r.depth_mm))
+            if r.id in rooms else r for r in laid]
+    origins = place_rooms(laid, buildings)
+    for hall in project.halls:
+        project = project.with_hall(replace(hall, site_origin=origins[hall.id]))
+    if reach_fallback and profile.fabric == "infiniband":
+        longest = longest_upper_run_m(laid, origins, racks, catalog)
+        reach = upper_tier_reach_m(catalog, spec, profile)
+        if longest > reach:
+            raise OutOfReach(f"across this site the InfiniBand fabric's runs to its upper tier would reach about "
+                             f"{longest:,.0f} m, past the {reach:,.0f} m of the longest optic its "
+                             f"{spec.switch} cages take")
     data_halls = sum(r.kind == "data" for r in laid)
     block = hall_block_kw(spec, profile, catalog) / 1000
     most = max(last - first for first, last in ranges)

@@ -151,7 +151,9 @@ def share_upper_tier(band_groups: list[tuple[str, list]], tree, buildings: int
 
 @dataclass(frozen=True)
 class Room:
-    """One room being laid out: its id, name, building, kind, and the size of its floor once planned."""
+    """One room being laid out: its id, name, building, kind, and the size of its floor once planned; ``annex``:
+    the (width, depth) its electrical room takes beyond its far wall, wall included (designer.power.electrical_room),
+    once its facility is sized."""
 
     id: str
     name: str
@@ -159,6 +161,12 @@ class Room:
     kind: str
     width_mm: float = 0.0
     depth_mm: float = 0.0
+    annex: tuple[float, float] = (0.0, 0.0)
+
+    @property
+    def footprint(self) -> tuple[float, float]:
+        """Width and depth the room takes in its building, its electrical room included."""
+        return max(self.width_mm, self.annex[0]), self.depth_mm + self.annex[1]
 
 
 def place_rooms(rooms: list[Room], buildings: int) -> dict[str, tuple[float, float]]:
@@ -173,8 +181,8 @@ def place_rooms(rooms: list[Room], buildings: int) -> dict[str, tuple[float, flo
         halls = [r for r in members if r.kind == "data"]
         nets = [r for r in members if r.kind != "data"]
         order = by_building[b] = halls[:len(halls) // 2] + nets + halls[len(halls) // 2:]
-        width = sum(r.width_mm for r in order) + ROOM_GAP_MM * (len(order) + 1)
-        depth = CORRIDOR_MM + max((r.depth_mm for r in order), default=0.0) + ROOM_GAP_MM
+        width = sum(r.footprint[0] for r in order) + ROOM_GAP_MM * (len(order) + 1)
+        depth = CORRIDOR_MM + max((r.footprint[1] for r in order), default=0.0) + ROOM_GAP_MM
         sizes.append((width, depth))
     col_w = max(w for w, _ in sizes) + BUILDING_GAP_MM
     row_d = max(d for _, d in sizes) + BUILDING_GAP_MM
@@ -186,7 +194,7 @@ def place_rooms(rooms: list[Room], buildings: int) -> dict[str, tuple[float, flo
         x = bx + ROOM_GAP_MM
         for r in order:
             origins[r.id] = (x, by + CORRIDOR_MM)
-            x += r.width_mm + ROOM_GAP_MM
+            x += r.footprint[0] + ROOM_GAP_MM
     return origins
 
 

@@ -9,6 +9,7 @@ from catalog import Catalog
 from ..analysis import Analysis
 from ..formatting import count, kw, money, number, quantity
 from ..rack_roles import rack_role
+from ..power.electrical_room import electrical_rooms
 from ..site import hall_origins
 from .build import Generated
 from ..settings import FABRIC_NAMES
@@ -59,8 +60,12 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
     x0, y0, x1, y1 = hall.bounds
     data = [h for h in project.halls if h.kind == "data"]
     origins = hall_origins(project.halls)
+    rooms = electrical_rooms(project)
     corners = [(o[0] + h.bounds[0], o[1] + h.bounds[1], o[0] + h.bounds[2], o[1] + h.bounds[3])
                for h, o in zip(project.halls, origins)]
+    # the electrical rooms beyond the halls' far walls are part of the site
+    corners += [(o[0] + r.x, o[1] + r.y, o[0] + r.x + r.width, o[1] + r.y + r.depth)
+                for h, o in zip(project.halls, origins) if (r := rooms.get(h.id)) is not None]
     site = (max(c[2] for c in corners) - min(c[0] for c in corners),
             max(c[3] for c in corners) - min(c[1] for c in corners))
     fabric = analysis.fabric
@@ -83,6 +88,10 @@ def key_numbers(generated: Generated, analysis: Analysis, catalog: Catalog) -> d
         "network_rooms": len(project.halls) - len(data),
         "buildings": len({h.building for h in project.halls}),
         "site_m": [round(site[0] / 1000, 1), round(site[1] / 1000, 1)],
+        # each room's UPS and switchgear (designer.power.electrical_room): the first hall's room, and all of them
+        "electrical_room_m": ([round(rooms[hall.id].width / 1000, 1), round(rooms[hall.id].depth / 1000, 1)]
+                              if hall.id in rooms else None),
+        "electrical_rooms_m2": round(sum(r.area_m2 for r in rooms.values()), 1),
         # a site's: every room's together
         "hall_power_kw": _total(project.halls, "power_capacity_kw"),
         "hall_air_cooling_kw": _total(project.halls, "cooling_capacity_kw"),
@@ -125,7 +134,12 @@ def key_lines(numbers: dict) -> list[str]:
              + (f"; hall {number(n['hall_m'][0], 1)} x {quantity(n['hall_m'][1], 'm')}" if n.get("halls", 1) <= 1
                 else f"; {n['halls']} data halls and {count(n['network_rooms'], 'network room')} in "
                      f"{count(n['buildings'], 'building')}, a site of {number(n['site_m'][0], 1)} x "
-                     f"{quantity(n['site_m'][1], 'm')}")]
+                     f"{quantity(n['site_m'][1], 'm')}")
+             + (f", its electrical room {number(n['electrical_room_m'][0], 1)} x "
+                f"{quantity(n['electrical_room_m'][1], 'm')} beyond the far wall"
+                if n.get("halls", 1) <= 1 and n.get("electrical_room_m") else
+                f", {quantity(n['electrical_rooms_m2'], 'm²')} of electrical rooms" if n.get("electrical_rooms_m2")
+                else "")]
     for net, tiers in n["switches"].items():
         parts = ", ".join(f"{v} {'switches' if k == 'switch' and v != 1 else k}" for k, v in tiers.items())
         kind = "" if n.get("fabric_technology", "infiniband") == "infiniband" else \

@@ -44,7 +44,9 @@ def test_rooms_stand_where_the_engines_measure_them_with_their_power_and_gpus(si
         assert b.rooms == tuple(r.id for r in rooms) and len(rooms) == 3
         assert b.gpus == sum(r.gpus for r in rooms)
         assert b.it_kw == pytest.approx(sum(r.it_kw for r in rooms))
-        assert b.rect[0] == min(r.rect[0] for r in rooms) and b.rect[3] == max(r.rect[3] for r in rooms)
+        # a building holds its rooms and their electrical rooms beyond their far walls
+        assert b.rect[0] == min(r.rect[0] for r in rooms) and b.rect[3] == max(r.footprint[3] for r in rooms)
+        assert all(r.electrical is not None and r.footprint[3] == r.electrical[3] > r.rect[3] for r in rooms)
 
 
 def test_bundles_count_every_fabric_link_that_leaves_its_room(site, catalog):

@@ -3,7 +3,7 @@ its floor plan with the findings of that hall, and a design of one hall has no s
 from __future__ import annotations
 
 import pytest
-from PySide6.QtCore import Qt
+from PySide6.QtCore import QRectF, Qt
 
 from designer.commands import UpdateHallCommand
 from designer.generate import SuperpodSpec, generate
@@ -54,6 +54,11 @@ def test_a_site_opens_on_its_buildings_rooms_and_bundles(site_window, qtbot):
     labels = [e[1] for e in scene.legend()]
     assert labels[0] == "Rooms: IT load of capacity" and "Network room" in labels
     assert {"Links between rooms", "Links between buildings"} <= set(labels)
+    # each room's electrical room beyond its far wall is drawn with it and named in the key
+    assert "Electrical room" in labels
+    item = scene.room_items["hall-1"]
+    e = plan.room("hall-1").electrical
+    assert item.boundingRect().contains(QRectF(e[0], e[1], e[2] - e[0], e[3] - e[1]))
 
 
 def test_double_clicking_a_room_opens_its_floor_plan_and_its_findings(site_window, qtbot):

@@ -25,6 +25,8 @@ MUTED_TEXT = QColor(scheme.MUTED_TEXT)
 ROLES: dict[str, tuple[QColor, str]] = {role: (QColor(fill), label) for role, (fill, label) in scheme.ROLES.items()}
 CDU = (QColor(scheme.CDU[0]), scheme.CDU[1])
 FLOOR_OTHER = (QColor(scheme.FLOOR_OTHER[0]), scheme.FLOOR_OTHER[1])
+#: one legend entry for a hall's electrical room: its UPS modules' colour (switchgear and batteries its lighter kin)
+ELECTRICAL_ROOM = (QColor(scheme.ELECTRICAL["ups"]), "UPS and switchgear")
 
 
 def text_on(fill: QColor) -> QColor:

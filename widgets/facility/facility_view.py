@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
+from designer.power.electrical_room import electrical_rooms
 from designer import formatting
 from designer.facility import DISTRIBUTION_NAMES
 from designer.model import Project
@@ -261,6 +262,9 @@ def hall_power_lines(analysis, hall_id: str) -> list[Line]:
         text += f" · margin {pct(gen.margin)}" if gen.margin is not None else ""
         over = is_over(gen.utilisation) or (gen.margin_kw is not None and gen.load_kw > gen.margin_kw + 1e-9)
         out.append(Line("Generators", text, over))
+    room = electrical_rooms(analysis.project).get(hall_id) if analysis.project is not None else None
+    if room is not None:  # what the UPS above takes on the floor, drawn beyond the hall's far wall
+        out.append(Line("Electrical room", f"{room.summary()} · sizes not all confirmed by a source"))
     return out
 
 

@@ -42,10 +42,12 @@ from designer.commands import Change, Document
 from designer.formatting import number, quantity
 from designer.model import Project
 from designer.placement import floor_footprint, rack_size
+from designer.power.electrical_room import electrical_rooms
 from designer.site import hall_origins
 
 from ..app import style
 from .canvas_tools import CanvasTools
+from .electrical_item import ElectricalRoomItem
 from .floor_clearance import ClearanceLayer
 from .floor_heatmap import HeatMapLayer
 from .floor_items import FloorDeviceItem, FootprintItem, HallItem, HallTitleItem, RackItem
@@ -81,6 +83,8 @@ class FloorPlanScene(QGraphicsScene):
         self.floor_items: dict[str, FloorDeviceItem] = {}
         self.hall_items: dict[str, HallItem] = {}
         self.hall_offsets: dict[str, QPointF] = {}
+        #: each hall's electrical room, by hall id (drawn beyond its far wall; see designer.power.electrical_room)
+        self.room_items: dict[str, ElectricalRoomItem] = {}
         self._roles: Counter = Counter()
         #: Items another view draws on the plan that have colours of their own (``legend()`` -> entries).
         self.legend_overlays: list = []
@@ -150,6 +154,8 @@ class FloorPlanScene(QGraphicsScene):
                 self._add_rack(rack)
             for dev in project.floor_devices:
                 self._add_floor(dev)
+            self.room_items.clear()
+            self._refresh_electrical_rooms()
             self._update_scene_rect()
             self.clearance.refresh_all(None)
             for where in keep:
@@ -202,10 +208,32 @@ class FloorPlanScene(QGraphicsScene):
                 item = self._add_floor(dev)
                 item.setSelected(selected)
                 touched.append(item)
+            if self._refresh_electrical_rooms():
+                self._update_scene_rect()
             self._grow_scene_rect(touched)
             self.clearance.refresh_all(change.racks)
         self._on_qt_selection()
         self.clearance.show_selection(self.selected_racks())
+
+    def _refresh_electrical_rooms(self) -> bool:
+        """Draw each hall's electrical room as its facility and rows now size it (a row added or the UPS changed
+        resizes it); True when any room changed. The scene takes the rooms in; the fit stays the halls' (a room
+        as deep as its hall would halve the racks on screen and hide their names), the room a scroll below."""
+        rooms = electrical_rooms(self.project)
+        changed = False
+        for hall_id in list(self.room_items):
+            if rooms.get(hall_id) != self.room_items[hall_id].room:
+                self.removeItem(self.room_items.pop(hall_id))
+                changed = True
+        for hall_id, room in rooms.items():
+            if hall_id in self.room_items:
+                continue
+            item = ElectricalRoomItem(room)
+            item.setPos(self.hall_offsets.get(hall_id, QPointF(0, 0)))
+            self.addItem(item)
+            self.room_items[hall_id] = item
+            changed = True
+        return changed
 
     def _restyle_rack(self, item: RackItem, rack) -> None:
         role = style.rack_role(rack, self.catalog)
@@ -264,6 +292,8 @@ class FloorPlanScene(QGraphicsScene):
     def _update_scene_rect(self) -> None:
         """Halls plus anything standing outside them, with room to pan around."""
         rect = QRectF(self._halls_rect)
+        for item in self.room_items.values():
+            rect = rect.united(item.sceneBoundingRect())
         for item in (*self.rack_items.values(), *self.floor_items.values()):
             if not rect.contains(item.pos()):
                 rect = rect.united(item.sceneBoundingRect())
@@ -296,6 +326,7 @@ class FloorPlanScene(QGraphicsScene):
             out = [style.ROLES[r] for r in style.ROLES if self._roles.get(r, 0) > 0]
             out += [style.CDU] if self._floor_kinds.get("cdu", 0) > 0 else []
             out += [style.FLOOR_OTHER] if any(n > 0 for k, n in self._floor_kinds.items() if k != "cdu") else []
+            out += [style.ELECTRICAL_ROOM] if self.room_items else []
         if self.clearance.show_all:
             out += style.CLEARANCE_LEGEND
         for item in self.legend_overlays:  # drawn over the plan by a view (cable routes): their colours too

@@ -15,6 +15,7 @@ from PySide6.QtCore import QPointF, QRectF, Qt
 from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPainterPath, QPen, QPolygonF
 from PySide6.QtWidgets import QGraphicsItem, QGraphicsPathItem, QStyleOptionGraphicsItem
 
+from designer import colours
 from designer.formatting import mw_text, number, percent
 from designer.site_plan import BuildingOnSite, Bundle, RoomOnSite
 
@@ -23,6 +24,8 @@ from ..app import style
 
 #: Room fill of a network room (the plan's network colour, light).
 NETWORK_FILL = QColor(style.ROLES["network"][0].lighter(175))
+#: a room's electrical room (its UPS and switchgear) beyond its far wall
+ELECTRICAL_FILL = QColor(colours.ELECTRICAL_FLOOR).darker(108)
 BUILDING_FILL = QColor(255, 255, 255, 140)
 BUILDING_EDGE = QColor("#8A96A6")
 #: Bundles between rooms of a building, and between buildings.
@@ -126,6 +129,12 @@ class RoomItem(QGraphicsItem):
         self._fill = QBrush(fill)
         self._edge = _cosmetic(ERROR_TEXT if room.errors else style.HALL_BORDER, 2.0 if room.errors else 1.5)
         self._lines = room_lines(room)
+        e = room.electrical  # its electrical room beyond the far wall: the UPS and switchgear's floor
+        self._electrical = QRectF(e[0], e[1], e[2] - e[0], e[3] - e[1]) if e is not None else None
+        self._electrical_fill = QBrush(ELECTRICAL_FILL)
+        self._electrical_edge = _cosmetic(style.HALL_BORDER, 1.0)
+        if self._electrical is not None:
+            self._bounds = self._bounds.united(self._electrical)
         self.setToolTip(room_tooltip(room))
         self.setAcceptHoverEvents(True)
         self.setCursor(Qt.CursorShape.PointingHandCursor)
@@ -137,13 +146,19 @@ class RoomItem(QGraphicsItem):
     def shape(self) -> QPainterPath:
         path = QPainterPath()
         path.addPolygon(self.polygon)
+        if self._electrical is not None:  # its electrical room is part of it: a click there opens the hall too
+            path.addRect(self._electrical)
         return path
 
     def paint(self, painter, option, widget=None) -> None:
+        if self._electrical is not None:
+            painter.setPen(self._electrical_edge)
+            painter.setBrush(self._electrical_fill)
+            painter.drawRect(self._electrical)
         painter.setPen(self._edge)
         painter.setBrush(self._fill)
         painter.drawPolygon(self.polygon)
-        paint_lines(painter, self._bounds, self._lines)
+        paint_lines(painter, self.polygon.boundingRect(), self._lines)
 
 
 class BuildingItem(QGraphicsItem):

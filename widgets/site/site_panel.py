@@ -23,7 +23,7 @@ from designer.totals import TotalsCounter
 
 from ..app import style
 from ..plan import overlay
-from .site_items import NETWORK_FILL, ROOM_BUNDLE, SITE_BUNDLE, BuildingItem, BundleItem, RoomItem, mw
+from .site_items import ELECTRICAL_FILL, NETWORK_FILL, ROOM_BUNDLE, SITE_BUNDLE, BuildingItem, BundleItem, RoomItem, mw
 
 COLUMNS = ["Room", "Building", "IT load", "Capacity", "Use", "Racks", "GPUs", "Errors", "Warnings"]
 #: The hall id of a table row, and the number a column sorts by.
@@ -87,6 +87,8 @@ class SiteScene(QGraphicsScene):
         out = [(style.LEGEND_HEADING, HEAT_HEADING)] + sorted(bands, key=order.index)
         if any(r.kind == "network" for r in self.plan.rooms):
             out.append((NETWORK_FILL, "Network room"))
+        if any(r.electrical is not None for r in self.plan.rooms):
+            out.append((ELECTRICAL_FILL, "Electrical room"))
         if self.plan.room_bundles:
             out.append((ROOM_BUNDLE, "Links between rooms", "line"))
         if self.plan.building_bundles:

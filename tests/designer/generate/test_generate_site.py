@@ -103,7 +103,7 @@ def test_an_infiniband_site_past_its_optics_reach_is_built_on_spectrum_x(b300):
     g, a = b300
     assert g.project.settings.fabric_technology == "spectrum-x"
     assert g.notes[0].startswith("built on Spectrum-X Ethernet, not the reference architecture's InfiniBand: across "
-                                 "this site the InfiniBand fabric's runs to its upper tier would reach about 658 m, "
+                                 "this site the InfiniBand fabric's runs to its upper tier would reach about 678 m, "
                                  "past the 500 m of the longest optic its q3400 cages take")
     assert _errors(a) == []
     plan = a.result("fabric").plan
@@ -187,3 +187,32 @@ def test_halls_per_building_sets_the_buildings(capsys, tmp_path, catalog):
 ])
 def test_split_halls_keeps_blocks_whole(sus, most, starts, halls):
     assert split_halls(sus, most, starts) == halls
+
+
+def test_each_room_has_its_electrical_room_beyond_its_far_wall_and_nothing_overlaps_on_the_site(gb300, catalog):
+    from designer.power.electrical_room import WALL_MM, electrical_rooms
+    from designer.site_plan import SitePlan
+
+    g, _ = gb300
+    plan = SitePlan.of(g.project, catalog)
+    rooms = electrical_rooms(g.project)
+    assert set(rooms) == {h.id for h in g.project.halls}  # data halls and network rooms each have their UPS
+    boxes = []
+    for h in g.project.halls:
+        ox, oy = h.site_origin
+        x0, y0, x1, y1 = h.bounds
+        r = rooms[h.id]
+        assert r.y == y1 + WALL_MM and r.count("ups") == 2 * h.facility.ups_modules
+        boxes += [(ox + x0, oy + y0, ox + x1, oy + y1), (ox + r.x, oy + r.y, ox + r.x + r.width, oy + r.y + r.depth)]
+        # the site plan draws it, inside its building's outline
+        assert plan.room(h.id).electrical == boxes[-1]
+        building = next(b for b in plan.buildings if h.id in b.rooms)
+        assert building.rect[3] >= boxes[-1][3] and plan.extent[3] >= boxes[-1][3]
+    for i, a in enumerate(boxes):
+        for b in boxes[i + 1:]:
+            assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], (a, b)
+    # the largest hall's 2N UPS, some 36 modules a side, in a room whose equipment takes a third to a half of its
+    # floor: the rest is working aisles and the passages at the rows' ends
+    biggest = max(rooms.values(), key=lambda r: r.count("ups"))
+    assert biggest.count("ups") >= 60
+    assert 0.3 < sum(i.w * i.d for i in biggest.items) / 1e6 / biggest.area_m2 < 0.6
