@@ -1,5 +1,5 @@
-"""Each hall's electrical room (designer.power.electrical_room) in the DXF: the room and the wall it shares with the
-hall, its working aisles, and every switchgear section, UPS module and battery cabinet as a rectangle with its front
+"""Each hall's electrical room (designer.power.electrical_room) in the DXF: the room's outline beyond the hall's far
+wall, its working aisles, and every switchgear section, UPS module and battery cabinet as a rectangle with its front
 edge and label, on layers of their own so a CAD user can switch the room off or hand it to the electrical designer."""
 from __future__ import annotations
 
@@ -7,6 +7,9 @@ from ezdxf.enums import TextEntityAlignment
 
 from designer import colours
 from designer.power.electrical_room import KINDS, electrical_rooms
+
+#: a text's width per character, in text heights (Arial's average, as the title block reckons it)
+CHAR_WIDTH = 0.9
 
 ROOM, AISLES, EQUIPMENT, LABELS = ("ELECTRICAL-ROOM", "ELECTRICAL-AISLES", "ELECTRICAL-EQUIPMENT",
                                    "LABELS-ELECTRICAL")
@@ -46,9 +49,11 @@ def add_electrical_rooms(doc, msp, project, offsets: dict, text_value, style: st
         dx, dy = offsets.get(hall_id, (0.0, 0.0))
         msp.add_lwpolyline(_rect(room.x, room.y, room.width, room.depth, dx, dy), close=True,
                            dxfattribs={"layer": ROOM})
-        size = max(200.0, min(800.0, room.width / 40))
-        title = msp.add_text(text_value(f"Electrical room: {room.summary()}"), height=size,
-                             dxfattribs={"layer": LABELS, "style": style})
+        # its name and size under it, no wider than the room (rooms side by side keep their titles apart); what
+        # it holds is the room's to read
+        text = room.title()
+        size = max(50.0, min(800.0, room.width / 40, room.width / (len(text) * CHAR_WIDTH)))
+        title = msp.add_text(text_value(text), height=size, dxfattribs={"layer": LABELS, "style": style})
         title.set_placement((room.x + dx, -(room.y + room.depth + dy) - size * 0.4),
                             align=TextEntityAlignment.TOP_LEFT)
         for x, y, w, d in room.aisles:
@@ -60,6 +65,8 @@ def add_electrical_rooms(doc, msp, project, offsets: dict, text_value, style: st
             front = item.y + item.d if item.faces_down else item.y
             msp.add_line((item.x + dx, -(front + dy)), (item.x + item.w + dx, -(front + dy)),
                          dxfattribs={"layer": EQUIPMENT})
+            if not item.label:  # the battery racks: five to a module, unlabelled on the plan too
+                continue
             text = msp.add_text(text_value(item.label), height=label, dxfattribs={"layer": LABELS, "style": style})
             text.set_placement((item.x + item.w / 2 + dx, -(item.y + item.d / 2 + dy)),
                                align=TextEntityAlignment.MIDDLE_CENTER)

@@ -6,7 +6,8 @@ line-up: the system's switchgear (an incoming main section, then sections of dra
 modules: each module's input, output and maintenance bypass), its UPS modules each with its battery cabinets
 beside it, then its distribution switchboard (an output main section, then sections of breakers feeding the rows'
 busway runs the system carries). Every count comes from the hall's facility (scheme, modules per system) and its
-rows (the busway runs per row and feed); the sizes are those of the equipment the facility's figures name:
+rows (the busway runs per row and feed); the sizes are those of the equipment below, whatever the facility's module
+rating (a module rated above the frame's 1,200 kW is drawn in that frame, with the batteries its rating needs):
 
 - UPS module: Vertiv Liebert EXL S1, the frame of 1,000-1,200 kVA, 2,654 x 914 mm (its site-planning figure as
   quoted in a public equipment-geometry file, not read in Vertiv's manual: [U]).
@@ -23,10 +24,10 @@ rows (the busway runs per row and feed); the sizes are those of the equipment th
 
 How it is laid out: a line-up longer than the room wraps onto the next row; rows face each other in pairs across
 one working aisle (exposed parts on both sides: the deepest clearance of the table) and stand back to back between
-pairs (front-access equipment needs no space behind it); each system starts a row of its own, so that A and B
-never share one; a passage at each end of every row, since equipment of 1,200 A or more and over 1.8 m wide needs
-a way out at each end of its working space (NEC 110.26(C)(2)). The room spans the hall's far wall (or more, for
-its widest row) beyond a wall of 300 mm ([U]).
+pairs (front-access equipment needs no space behind it); each system starts a pair of rows of its own, so that A
+and B never share a row or an aisle; a passage at each end of every row, since equipment of 1,200 A or more and
+over 1.8 m wide needs a way out at each end of its working space (NEC 110.26(C)(2)). The room spans the hall's
+far wall (or more, for its widest row) beyond a wall of 300 mm ([U]).
 
 Not drawn: the medium-voltage switchgear, transformers and generators outside, the UPS room's own cooling and the
 fire separation a Tier IV design puts between A and B: the room's depth is what the line-ups and aisles take.
@@ -36,6 +37,9 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
+
+from ..formatting import count
 
 #: Figures of the equipment, mm (sources above).
 UPS_W, UPS_D = 2654.0, 914.0
@@ -100,13 +104,16 @@ class ElectricalRoom:
         """Switchgear and distribution sections together."""
         return self.count("switchgear") + self.count("distribution")
 
+    def title(self) -> str:
+        return f"Electrical room {self.width / 1000:.1f} × {self.depth / 1000:.1f} m"
+
     def summary(self) -> str:
         """One line a user reads: its size and what stands in it."""
         per = len(self.systems)
-        modules, cabinets = self.count("ups"), self.count("battery")
         return (f"{self.width / 1000:.1f} × {self.depth / 1000:.1f} m ({self.area_m2:,.0f} m²): "
-                f"{modules} UPS modules{f' in {per} systems' if per > 1 else ''}, {cabinets} battery cabinets, "
-                f"{self.sections} switchgear sections")
+                f"{count(self.count('ups'), 'UPS module')}{f' in {per} systems' if per > 1 else ''}, "
+                f"{count(self.count('battery'), 'battery cabinet')}, "
+                f"{count(self.sections, 'switchgear section')}")
 
 
 def _systems(facility, rows: int) -> list[tuple[str, int, int]]:
@@ -135,8 +142,8 @@ def _line_up(name: str, modules: int, feeders: int, module_kw: float) -> list[tu
     out = [("switchgear", "SG")] * (1 + math.ceil(BREAKERS_PER_MODULE * modules / BREAKERS_PER_SECTION))
     per_module = batteries_per_module(module_kw)
     for m in range(modules):
-        out.append(("ups", f"UPS {tag}{m + 1}".strip()))
-        out += [("battery", "")] * per_module
+        out.append(("ups", f"UPS {tag}{'.' if tag.isdigit() else ''}{m + 1}".strip()))
+        out += [("battery", "")] * per_module  # unlabelled: five to a module, the tooltip counts them
     out += [("distribution", "DB")] * (1 + math.ceil(feeders / BREAKERS_PER_SECTION))
     return out
 
@@ -145,39 +152,62 @@ def _size(kind: str) -> tuple[float, float]:
     return {"ups": (UPS_W, UPS_D), "battery": (BATTERY_W, BATTERY_D)}.get(kind, (SECTION_W, SECTION_D))
 
 
+def pieces(facility, rows: int) -> int:
+    """How many pieces of equipment the room of a hall with ``facility`` and ``rows`` rows holds (cheap: counts)."""
+    if facility.ups_scheme is None or facility.ups_module_kw is None:
+        return 0
+    bat = batteries_per_module(facility.ups_module_kw)
+    return sum(2 + math.ceil(BREAKERS_PER_MODULE * m / BREAKERS_PER_SECTION) + m * (1 + bat)
+               + math.ceil(f / BREAKERS_PER_SECTION) for _, m, f in _systems(facility, rows))
+
+
+#: Most pieces one room is laid out with: a 40 MW hall's 2N room holds about 550; a file may state 16 blocks of
+#: 1,000 modules of 100 MW, which no plan can draw (millions of pieces), and gets no room, said so.
+MAX_PIECES = 20_000
+
+
 def electrical_room(hall, rows: int) -> ElectricalRoom | None:
     """The electrical room of ``hall`` (a model Hall) whose racks stand in ``rows`` rows; None where its facility
-    states no UPS (nothing says what the room holds)."""
+    states no UPS (nothing says what the room holds) or more than :data:`MAX_PIECES` pieces of equipment."""
     f = hall.facility
-    if f.ups_scheme is None or f.ups_module_kw is None:
+    if f.ups_scheme is None or f.ups_module_kw is None or pieces(f, rows) > MAX_PIECES:
         return None
+    return _laid_out(hall, rows)
+
+
+@lru_cache(maxsize=4096)
+def _laid_out(hall, rows: int) -> ElectricalRoom:
+    """Cached by the (frozen) hall and its row count: every edit asks again for rooms that did not change."""
+    f = hall.facility
     x0, _, x1, y1 = hall.bounds
     widest = max(UPS_W, BATTERY_W, SECTION_W)
     width = max(x1 - x0, widest + 2 * END_MM)
     usable = width - 2 * END_MM
     # each system's line-up wrapped into rows of the room's width
-    rows_of: list[tuple[str, list[tuple[str, str]]]] = []
+    rows_of: list[tuple[str, int, list[tuple[str, str]]]] = []
     names = []
     for name, modules, feeders in _systems(f, rows):
         names.append(name)
         current: list[tuple[str, str]] = []
-        used = 0.0
+        used, k = 0.0, 0
         for kind, label in _line_up(name, modules, feeders, f.ups_module_kw):
             w = _size(kind)[0]
             if current and used + w > usable + 1e-6:
-                rows_of.append((name, current))
-                current, used = [], 0.0
+                rows_of.append((name, k, current))
+                current, used, k = [], 0.0, k + 1
             current.append((kind, label))
             used += w
         if current:
-            rows_of.append((name, current))
+            rows_of.append((name, k, current))
     items: list[RoomItem] = []
     aisles: list[tuple[float, float, float, float]] = []
     top = y1 + WALL_MM
     y = top
-    for k, (name, row) in enumerate(rows_of):
+    for name, k, row in rows_of:
         depth = max(_size(kind)[1] for kind, _ in row)
-        down = k % 2 == 0  # the first of a pair faces the aisle below it, the second the aisle above
+        # pairs of one system's rows face each other across their aisle; each system starts a pair of its own,
+        # so no aisle is shared by two systems (a 2N room keeps A's and B's working spaces apart)
+        down = k % 2 == 0
         x = x0 + END_MM
         for kind, label in row:
             w, d = _size(kind)

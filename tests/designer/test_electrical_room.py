@@ -68,7 +68,7 @@ def test_one_system_carries_both_feeds_and_distributed_redundant_blocks_share_th
     dr = er.electrical_room(_hall(ups_scheme="DR", ups_blocks=4, ups_modules=1), rows=6)
     assert dr.systems == ("1", "2", "3", "4") and dr.count("ups") == 4
     assert dr.count("distribution") == 4 * (1 + 1)  # 12 runs over 4 blocks: 3 each, one feeder section
-    assert [i.label for i in dr.items if i.kind == "ups"] == ["UPS 11", "UPS 21", "UPS 31", "UPS 41"]
+    assert [i.label for i in dr.items if i.kind == "ups"] == ["UPS 1.1", "UPS 2.1", "UPS 3.1", "UPS 4.1"]
 
 
 def test_a_narrow_hall_gets_a_room_as_wide_as_its_widest_piece_and_a_hall_without_ups_none():
@@ -85,3 +85,23 @@ def test_the_samples_rooms_follow_their_facility_and_rows(catalog):
     room = rooms[hall.id]
     assert room.count("ups") == 2 * hall.facility.ups_modules == 4
     assert room.y == hall.bounds[3] + er.WALL_MM and room.width == hall.bounds[2] - hall.bounds[0]
+
+
+def test_no_aisle_is_shared_by_two_systems_even_when_a_system_ends_on_an_odd_row():
+    # 3 modules a side in a 12 m hall: A wraps onto three rows, its last alone before its own aisle
+    room = er.electrical_room(_hall(ups_modules=3), rows=2)
+    for _, ay, _, ad in room.aisles:
+        facing = {i.system for i in room.items if abs((i.y + i.d if i.faces_down else i.y) - (ay if i.faces_down
+                                                                                                 else ay + ad)) < 1e-6}
+        assert len(facing) == 1, (ay, facing)
+    assert {i.system for i in room.items} == {"A", "B"}
+
+
+def test_a_room_past_what_a_plan_holds_is_not_laid_out_and_its_count_says_why():
+    hostile = _hall(ups_scheme="DR", ups_blocks=16, ups_modules=1000, ups_module_kw=100_000.0)
+    assert er.pieces(hostile.facility, 40) > er.MAX_PIECES
+    assert er.electrical_room(hostile, rows=40) is None  # counted, not laid out: no millions of pieces
+    ordinary = _hall(ups_modules=36)
+    assert er.pieces(ordinary.facility, 40) == len(er.electrical_room(ordinary, rows=40).items)
+    assert er.electrical_room(_hall(ups_modules=1, ups_scheme="N"), rows=1).summary().startswith(
+        "12.0 × 3.6 m (44 m²): 1 UPS module, 5 battery cabinets, 4 switchgear sections")

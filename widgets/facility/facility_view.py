@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, NamedTuple
 
-from designer.power.electrical_room import electrical_rooms
+from designer.power.electrical_room import MAX_PIECES, electrical_room, pieces, rows_per_hall
 from designer import formatting
 from designer.facility import DISTRIBUTION_NAMES
 from designer.model import Project
@@ -262,9 +262,15 @@ def hall_power_lines(analysis, hall_id: str) -> list[Line]:
         text += f" · margin {pct(gen.margin)}" if gen.margin is not None else ""
         over = is_over(gen.utilisation) or (gen.margin_kw is not None and gen.load_kw > gen.margin_kw + 1e-9)
         out.append(Line("Generators", text, over))
-    room = electrical_rooms(analysis.project).get(hall_id) if analysis.project is not None else None
-    if room is not None:  # what the UPS above takes on the floor, drawn beyond the hall's far wall
-        out.append(Line("Electrical room", f"{room.summary()} · sizes not all confirmed by a source"))
+    project = analysis.project
+    hall = next((h for h in project.halls if h.id == hall_id), None) if project is not None else None
+    if hall is not None and hall.facility.ups_scheme is not None and hall.facility.ups_module_kw is not None:
+        # what the UPS above takes on the floor, drawn beyond the hall's far wall
+        rows = rows_per_hall(r for r in project.racks if r.hall == hall_id).get(hall_id, 0)
+        room = electrical_room(hall, rows)
+        out.append(Line("Electrical room", f"{room.summary()} · sizes not all confirmed by a source"
+                        if room is not None else f"not drawn: {pieces(hall.facility, rows):,} pieces of equipment, "
+                        f"more than a plan holds ({MAX_PIECES:,})", muted=room is None))
     return out
 
 

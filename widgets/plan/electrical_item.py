@@ -54,7 +54,7 @@ class ElectricalRoomItem(QGraphicsItem):
         return self._bounds
 
     def counts(self) -> dict[str, int]:
-        """Pieces of equipment drawn, by kind (what a test or the legend reads)."""
+        """Pieces of equipment drawn, by kind."""
         return {k: self.room.count(k) for k in KINDS}
 
     def paint(self, painter, option, widget=None) -> None:
@@ -94,7 +94,7 @@ class ElectricalRoomItem(QGraphicsItem):
                 painter.setFont(self._title_font)
                 painter.setPen(QColor(style.TEXT))
                 room_px = max(band.width() - 16, 12.0)
-                title = f"Electrical room · {r.width / 1000:.1f} × {r.depth / 1000:.1f} m"
+                title = r.title()
                 if fm.horizontalAdvance(title) > room_px:
                     title = "Electrical room"  # its size is in the tooltip and the Facility inspector
                 painter.drawText(band.adjusted(8, 0, -8, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,

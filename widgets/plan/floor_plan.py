@@ -326,7 +326,8 @@ class FloorPlanScene(QGraphicsScene):
             out = [style.ROLES[r] for r in style.ROLES if self._roles.get(r, 0) > 0]
             out += [style.CDU] if self._floor_kinds.get("cdu", 0) > 0 else []
             out += [style.FLOOR_OTHER] if any(n > 0 for k, n in self._floor_kinds.items() if k != "cdu") else []
-            out += [style.ELECTRICAL_ROOM] if self.room_items else []
+        if self.room_items:  # drawn in its own colours with the heat map on or off
+            out += [style.ELECTRICAL_ROOM]
         if self.clearance.show_all:
             out += style.CLEARANCE_LEGEND
         for item in self.legend_overlays:  # drawn over the plan by a view (cable routes): their colours too

@@ -132,11 +132,13 @@ class FloorPlanView(QGraphicsView):
 
             # shrink only as far as clearing takes; a viewport too small to hold the key beside the halls has no
             # such scale (its floor is not positive): the halls keep their size and the key may cover them
-            floor = floor if floor > 0 else s
+            start, floor = s, floor if floor > 0 else s
             for _ in range(200):  # 0.97 ** 200: a 450th of the scale, past any key's need
                 if (moved := placed(s)) is not None or s <= floor:
                     break
                 s = max(floor, s * 0.97)
+            if moved is None:  # no scale clears it: the halls keep their fitted size under the key
+                s = start
             dx, dy = moved if moved is not None else (0.0, 0.0)
         s = min(max(s, self.MIN_SCALE), self.MAX_SCALE)
         self.setTransform(QTransform.fromScale(s, s))
