@@ -482,7 +482,9 @@ def _title_block(msp, analysis, on, offsets, role_count, cdu_count, other_count,
     lines.append(("Layers: racks by role (RACKS-*), RACK-FRONTS (cold-aisle edge), CLEARANCE-FRONT and "
                   "CLEARANCE-REAR (space kept free), CDUS, LABELS-*"
                   + (", POWER-SINGLE-LINE-* (each hall's single-line diagram, right of the plans, not to scale)"
-                     if "POWER-SINGLE-LINE" in msp.doc.layers else "") + ".", h2))
+                     if "POWER-SINGLE-LINE" in msp.doc.layers else "")
+                  + (", ELECTRICAL-* (each hall's electrical room beyond its far wall: UPS, batteries, switchgear)"
+                     if "ELECTRICAL-ROOM" in msp.doc.layers else "") + ".", h2))
     if plane_names:
         fa = analysis.fabric
         tiers = switches_label(fa).split(": ", 1)[1]

@@ -8,6 +8,8 @@ from ezdxf.enums import TextEntityAlignment
 from designer import colours
 from designer.power.electrical_room import KINDS, electrical_rooms
 
+from .dxf_single_line import hex_rgb
+
 #: a text's width per character, in text heights (Arial's average, as the title block reckons it)
 CHAR_WIDTH = 0.9
 
@@ -21,11 +23,6 @@ LAYERS = {
                 "Electrical rooms: " + ", ".join(v.lower() for v in KINDS.values())),
     LABELS: (7, None, 18, "Electrical room equipment names"),
 }
-
-
-def _rgb(hex_colour: str) -> tuple[int, int, int]:
-    h = hex_colour.lstrip("#")
-    return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
 
 
 def _rect(x: float, y: float, w: float, d: float, dx: float, dy: float) -> list[tuple[float, float]]:
@@ -42,7 +39,7 @@ def add_electrical_rooms(doc, msp, project, offsets: dict, text_value, style: st
         if name not in doc.layers:
             layer = doc.layers.add(name, color=aci, lineweight=weight)
             if rgb:
-                layer.rgb = _rgb(rgb)
+                layer.rgb = hex_rgb(rgb)
             layer.description = what
     out = []
     for hall_id, room in rooms.items():

@@ -13,7 +13,7 @@ FEED_LAYERS = {"A": ("POWER-SINGLE-LINE-A", 5), "B": ("POWER-SINGLE-LINE-B", 30)
 OVER_LAYER = ("POWER-SINGLE-LINE-OVER", 40)
 
 
-def _rgb(hex_colour: str) -> tuple[int, int, int]:
+def hex_rgb(hex_colour: str) -> tuple[int, int, int]:
     h = hex_colour.lstrip("#")
     return int(h[0:2], 16), int(h[2:4], 16), int(h[4:6], 16)
 
@@ -33,7 +33,7 @@ def add_single_lines(doc, msp, analysis, x0: float, top: float, height: float, t
         if name not in doc.layers:
             layer = doc.layers.add(name, color=aci)
             if colour:
-                layer.rgb = _rgb(colour)
+                layer.rgb = hex_rgb(colour)
             layer.description = what
     x = x0
     for sl in diagrams:

@@ -43,4 +43,5 @@ def test_the_gb200_sample_draws_its_electrical_room_piece_by_piece(nvl72, tmp_pa
     assert len(title) * 0.9 * head.dxf.height <= room.width
     # the drawing's extents take the room in, so the title block stands wholly below it
     below = [t for t in msp.query('TEXT[layer=="TITLE"]') if t.dxf.text not in ("Data hall 1",)]
+    assert any("ELECTRICAL-* (each hall's electrical room" in t.dxf.text for t in below)  # the key names its layers
     assert below and all(t.dxf.insert.y < -(room.y + room.depth) for t in below)

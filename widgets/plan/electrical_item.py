@@ -7,23 +7,17 @@ the room follows from the hall's facility, so the Facility inspector is where it
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt
-from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF, QPen
+from PySide6.QtGui import QBrush, QColor, QFont, QFontMetricsF
 from PySide6.QtWidgets import QGraphicsItem, QStyleOptionGraphicsItem
 
 from designer import colours
 from designer.power.electrical_room import KINDS, UNCONFIRMED, ElectricalRoom
 
 from ..app import style
+from .floor_items import _cosmetic
 
 #: labels are drawn where a piece of equipment is at least this many pixels deep on screen
 MIN_LABEL_PX = 9.0
-
-
-def _pen(color: QColor, width: float = 1.0) -> QPen:
-    pen = QPen(color, width)
-    pen.setCosmetic(True)
-    pen.setJoinStyle(Qt.PenJoinStyle.MiterJoin)
-    return pen
 
 
 class ElectricalRoomItem(QGraphicsItem):
@@ -38,9 +32,9 @@ class ElectricalRoomItem(QGraphicsItem):
         self._floor = QBrush(QColor(colours.ELECTRICAL_FLOOR))
         self._aisle = QBrush(QColor(colours.ELECTRICAL_FLOOR).darker(104))
         self._fills = {k: QBrush(QColor(c)) for k, c in colours.ELECTRICAL.items()}
-        self._edge = _pen(QColor(style.HALL_BORDER), 1.0)
-        self._wall = _pen(QColor(style.HALL_BORDER), 2.0)
-        self._front = _pen(QColor("#FFFFFF"), 1.5)
+        self._edge = _cosmetic(QColor(style.HALL_BORDER), 1.0)
+        self._wall = _cosmetic(QColor(style.HALL_BORDER), 2.0)
+        self._front = _cosmetic(QColor("#FFFFFF"), 1.5)
         self._font = QFont()
         self._font.setPixelSize(11)
         self._title_font = QFont()
