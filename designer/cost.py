@@ -25,6 +25,8 @@ def analyze_cost(ctx: Context) -> CostResult:
         ctx.project.quote, currency=bom.currency, capital=bom.one_off_total, support_per_year=bom.yearly_total,
         unpriced=bom.unpriced, other_currencies=bom.section.get("other_currencies") or {}, pue=ctx.settings.pue,
         it_typical_kw=power.it_typical_kw, gpus=devices.gpus,
-        tokens_per_s=training.get("tokens_per_s") if training else None)
+        tokens_per_s=training.get("tokens_per_s") if training else None,
+        no_tokens="the training plan does not fit in GPU memory" if training and training.get("fits") is False
+        else "no training workload")
     return CostResult(section=section, cost_per_gpu_hour=section["cost_per_gpu_hour"],
                       yearly_cost=section["yearly_cost"])

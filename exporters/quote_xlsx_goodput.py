@@ -36,7 +36,7 @@ def goodput_lines(rows: _CostLines, analysis: Analysis) -> None:
     """The checkpoint, the restarts, the failure rate and the wall time, then the 2 %-a-month planning figure;
     nothing without a training estimate."""
     training = analysis.training if analysis.has("training") else None
-    gp = training.goodput if training is not None and training.ok else None
+    gp = training.goodput if training is not None and training.runs else None  # a plan that does not fit never runs
     if gp is None:
         return
     line = rows.line

@@ -30,6 +30,9 @@ def training_lines(result) -> list[str]:
         return []
     plan = f"TP{t.tp} PP{t.pp} DP{t.dp}" + (f" CP{t.cp}" if (t.cp or 1) > 1 else "") + \
         (f" EP{t.ep}" if (t.ep or 1) > 1 else "")
+    if not t.runs:  # it never takes a step: what it needs, not a speed it would not reach
+        return [f"training      does not fit ({t.model}, {plan}): needs {quantity(t.memory_gb_per_gpu, 'GB')} per GPU "
+                f"of {t.hbm_gb:g} GB, so no throughput or time to train"]
     out = [f"training      {t.tokens_per_s:,.0f} tokens/s ({t.model}, {plan}), "
            f"{t.time_to_train_days:,.1f} days for {t.tokens:.3g} tokens"
            + (f" on {FABRIC_NAMES.get(t.fabric.technology, t.fabric.technology)}" if t.fabric else "")]

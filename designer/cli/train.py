@@ -184,14 +184,16 @@ def run(args, catalog) -> int:
     # no design here: the checkpoints take the engine's stated default, which says so (analyze gives a design's)
     doc["goodput"]["storage_basis"] = (f"the engine's default of {training.checkpoint_gbs_per_gpu:g} GB/s per GPU "
                                        "(BLOOM's checkpoint writes); analyze a design for its own storage")
+    # a plan that does not fit is an answer, not an error in the input: exit 1, as a design with errors does
+    code = 0 if est.fits else 1
     if args.json:
         print_json(doc)
-        return 0
+        return code
     _print_text(doc)
     if not args.search and (doc.get("problems") or doc.get("idle_gpus")):
         # the plan given (or the pure data-parallel default) cannot use these GPUs well: say what does
         print("  hint: run with --search for the fastest plan that fits in memory and uses every GPU")
-    return 0
+    return code
 
 
 def _print_text(d: dict) -> None:
@@ -206,16 +208,21 @@ def _print_text(d: dict) -> None:
           f"data parallel {sw['dp_impl']}, FP8 {sw['fp8']}")
     for field, why in d.get("chosen", {}).items():
         print(f"  {field.replace('_', ' ')}: {why}")
-    print(f"  step {d['step_time_s']:.3f} s, {d['tokens_per_s']:,.0f} tokens/s, {d['tflops_per_gpu']:.0f} TFLOP/s/GPU, "
-          f"MFU {d['mfu'] * 100:.1f} %, HFU {d['hfu'] * 100:.1f} %"
-          # MFU is of the dense BF16 peak, as papers report it: an FP8 or FP4 run on Rubin (FP8 at 4.4 times its
-          # BF16) passes 100 %, which reads as a fault unless said
-          + (" (of the dense BF16 peak)" if d.get("precision") != "bf16" else ""))
+    if d["fits"]:
+        print(f"  step {d['step_time_s']:.3f} s, {d['tokens_per_s']:,.0f} tokens/s, "
+              f"{d['tflops_per_gpu']:.0f} TFLOP/s/GPU, "
+              f"MFU {d['mfu'] * 100:.1f} %, HFU {d['hfu'] * 100:.1f} %"
+              # MFU is of the dense BF16 peak, as papers report it: an FP8 or FP4 run on Rubin (FP8 at 4.4 times its
+              # BF16) passes 100 %, which reads as a fault unless said
+              + (" (of the dense BF16 peak)" if d.get("precision") != "bf16" else ""))
+    else:  # it never takes a step: no speed, no time, no energy to show
+        print("  no throughput: the plan does not fit in GPU memory, so it does not run")
     fit = "fits" if d["fits"] else "DOES NOT FIT"
     print(f"  memory {d['memory_gb_per_gpu']:.1f} of {d['hbm_gb']:g} GB per GPU ({fit}): "
           + ", ".join(f"{k} {v:.1f}" for k, v in d["memory_breakdown_gb"].items()))
-    print("  exposed comm (s/step): " + ", ".join(f"{k} {v:.3f}" for k, v in d["exposed_comm_s"].items())
-          + f"; bubble {d['bubble_fraction'] * 100:.1f} %")
+    if d["fits"]:
+        print("  exposed comm (s/step): " + ", ".join(f"{k} {v:.3f}" for k, v in d["exposed_comm_s"].items())
+              + f"; bubble {d['bubble_fraction'] * 100:.1f} %")
     f = d.get("fabric")
     if f:
         print(f"  fabric {f['technology']}, {f['planes']} plane{'s' if f['planes'] > 1 else ''}: "
@@ -226,13 +233,15 @@ def _print_text(d: dict) -> None:
         print(f"  plane lost: {lost['tokens_per_s']:,.0f} tokens/s ({lost['relative_tokens_per_s'] * 100:.1f} % of "
               f"normal), step {lost['step_time_s']:.3f} s, {lost['time_to_train_days']:.1f} days compute "
               f"(+{lost['extra_days']:.1f}); the job keeps running on half the scale-out bandwidth")
-    g = d["goodput"]
-    print(f"  train {d['tokens']:.3g} tokens: {d['time_to_train_days']:.1f} days compute, "
-          f"{d['wall_time_days']:.1f} days wall at ETTR {g['ettr'] * 100:.1f} % "
-          f"(job MTBF {g['job_mtbf_h']:.1f} h, checkpoint every {g['checkpoint_interval_s'] / 60:.0f} min)")
-    e = d["energy"]
-    print(f"  energy {e['energy_mwh']:,.0f} MWh ({e['energy_cost']:,.0f} {e['currency']}), hardware "
-          f"{e['hardware_price']:,.0f} {e['currency']}")
+    g, e = d["goodput"], d["energy"]
+    if d["fits"]:
+        print(f"  train {d['tokens']:.3g} tokens: {d['time_to_train_days']:.1f} days compute, "
+              f"{d['wall_time_days']:.1f} days wall at ETTR {g['ettr'] * 100:.1f} % "
+              f"(job MTBF {g['job_mtbf_h']:.1f} h, checkpoint every {g['checkpoint_interval_s'] / 60:.0f} min)")
+        print(f"  energy {e['energy_mwh']:,.0f} MWh ({e['energy_cost']:,.0f} {e['currency']}), hardware "
+              f"{e['hardware_price']:,.0f} {e['currency']}")
+    else:
+        print(f"  hardware {e['hardware_price']:,.0f} {e['currency']}")
     for p in d.get("problems", []):
         print(f"  problem: {p}")
     for n in d.get("notes", []):

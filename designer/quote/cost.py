@@ -25,10 +25,12 @@ HOURS_PER_YEAR = 8760.0
 
 def cost_of_ownership(q: QuoteSettings, *, currency: str, capital: float, support_per_year: float,
                       unpriced: Iterable[str], other_currencies: Mapping[str, float], pue: float,
-                      it_typical_kw: float, gpus: int, tokens_per_s: float | None) -> dict:
+                      it_typical_kw: float, gpus: int, tokens_per_s: float | None,
+                      no_tokens: str = "no training workload") -> dict:
     """The ``cost`` section: ``capital`` is the bill's one-off net total, ``support_per_year`` its per-year
     lines, both in ``currency``; ``other_currencies`` the bill's totals it could not convert, and
-    ``unpriced`` its lines without a price. ``tokens_per_s`` is None without a training workload."""
+    ``unpriced`` its lines without a price. ``tokens_per_s`` is None without a training workload or when its
+    plan does not run; ``no_tokens`` says which, in the assumptions."""
     years, util, price_kwh = q.depreciation_years, q.utilisation, q.energy_price_per_kwh
     facility_kw = it_typical_kw * pue
     energy_kwh = facility_kw * HOURS_PER_YEAR * util
@@ -72,7 +74,7 @@ def cost_of_ownership(q: QuoteSettings, *, currency: str, capital: float, suppor
             "straight-line depreciation, no residual value and no financing",
             "energy at typical IT draw × PUE for the utilised hours only; idle draw is not counted",
             "colocation, staff and insurance are not included",
-        ] + (["no training workload: cost per million tokens is not given"] if not tps else [])
+        ] + ([f"{no_tokens}: cost per million tokens is not given"] if not tps else [])
           + ([f"prices in {', '.join(other)} are not converted to {currency}: capital leaves them out, so no "
               "cost per GPU-hour or per million tokens is given"] if other else []),
     }

@@ -139,9 +139,11 @@ def checkpoints(section: dict, est, io: DesignIO) -> list[Finding]:
     # the token stream the job reads: Megatron's indexed datasets hold a token in 2 bytes under a 65,500-word
     # vocabulary and 4 above (megatron/core/datasets/indexed_dataset.py, best_fitting_dtype)
     per_token = 2 if est.model.vocab < 65_500 else 4
-    need = est.tokens_per_s * per_token / 1e9
-    section["data_loading"] = {"bytes_per_token": per_token, "read_gb_s": round(need, 6),
-                               "share_of_storage_read": round(need / gp["read_gb_s"], 6) if gp["read_gb_s"] else None}
+    # a plan that does not fit reads nothing: it never runs
+    need = est.tokens_per_s * per_token / 1e9 if est.tokens_per_s is not None else None
+    section["data_loading"] = {"bytes_per_token": per_token, "read_gb_s": round(need, 6) if need is not None else None,
+                               "share_of_storage_read": round(need / gp["read_gb_s"], 6)
+                               if need is not None and gp["read_gb_s"] else None}
     return [f for f in (_share_finding(gp, est, io), _ettr_finding(gp)) if f is not None]
 
 

@@ -113,6 +113,25 @@ def _r(x, nd=4):
     return round(float(x), nd)
 
 
+#: The figures only a running plan has. A plan that does not fit in GPU memory never takes a step, so it has no
+#: speed, no time to train and no energy: each is None (null in JSON), never a figure counted as if it ran.
+RUN_FIGURES = ("step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "tflops_per_gpu", "hw_tflops_per_gpu", "mfu",
+               "hfu", "time_breakdown_s", "exposed_comm_s", "bubble_fraction", "time_to_train_days", "gpu_hours",
+               "wall_time_days")
+#: The energy figures of a run (the hardware's price stands whether or not the plan fits).
+RUN_ENERGY = ("energy_mwh", "energy_cost", "hardware_cost_amortized")
+
+
+def memory_short(mem: dict, i: int, hbm_gb: float) -> str:
+    """What a plan that does not fit lacks, in words: how far over the GPU's memory it is and its largest part."""
+    parts = {"weights": mem["weights_gb"][i], "gradients": mem["gradients_gb"][i],
+             "optimizer state": mem["optimizer_gb"][i], "activations": mem["activations_gb"][i]}
+    largest = max(parts, key=parts.get)
+    return (f"needs {float(mem['total_gb'][i]):.1f} GB per GPU of {hbm_gb:g} GB "
+            f"({float(mem['total_gb'][i]) - hbm_gb:.1f} GB over; {largest} {float(parts[largest]):.1f} GB "
+            f"the largest part)")
+
+
 def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool = False) -> Estimate:
     """Every figure for one plan. Raises TrainingError for plans that cannot run at all
     (do not divide the GPUs, the batch or the layers); a plan that merely does not fit in
@@ -138,9 +157,11 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
     idle = cluster.gpus - plan.gpus
     spare = (f"{idle:,} of the {cluster.gpus:,} GPUs stay idle (spares): the plan's {plan.gpus:,} are the most that "
              f"TP{plan.tp}×PP{plan.pp}×CP{plan.cp} and the global batch divide",) if idle else ()
-    problems = spare + tuple(REASONS[k] for k in ("memory", "tp-ib") if res["bad"][k][0]) + _bubble_problem(
-        plan, res, float(res["bubble_fraction"][0]), candidates)
     mem = res["memory"]
+    fits = not res["bad"]["memory"][0]
+    problems = spare + tuple(REASONS[k] + ("" if fits or k != "memory" else ": " + memory_short(mem, 0, cluster.hbm_gb))
+                             for k in ("memory", "tp-ib") if res["bad"][k][0]) + _bubble_problem(
+        plan, res, float(res["bubble_fraction"][0]), candidates)
     tok_s = float(res["tokens_per_s"][0])
     train_s = training.tokens / tok_s
     gp = goodput(model.params, cluster.gpus, training)
@@ -156,7 +177,7 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
         "model_flops_per_step": float(model.model_flops_per_token() * training.global_batch * model.seq),
         "micro_batches": int(res["micro_batches"][0]), "idle_gpus": int(idle),
         "memory_gb_per_gpu": _r(mem["total_gb"][0], 2), "hbm_gb": cluster.hbm_gb,
-        "fits": bool(not res["bad"]["memory"][0]),
+        "fits": fits,
         "memory_breakdown_gb": {k[:-3]: _r(mem[k][0], 2) for k in
                                 ("weights_gb", "gradients_gb", "optimizer_gb", "activations_gb", "overhead_gb")},
         "time_breakdown_s": {"compute": _r(res["compute_s"][0]), "bubble": _r(res["bubble_s"][0]),
@@ -173,4 +194,7 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
                    "hardware_cost_amortized": _r(capex * wall_s / (training.amortization_years * 365.25 * 86400), 0),
                    "currency": cluster.currency},
     }
+    if not fits:
+        figures.update(dict.fromkeys(RUN_FIGURES))
+        figures["energy"].update(dict.fromkeys(RUN_ENERGY))
     return Estimate(model, training, plan, cluster, figures, problems)

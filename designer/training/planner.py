@@ -10,10 +10,13 @@ from .search import batch_dp, loses_because, search_plans
 
 
 def _row(cols, res, i) -> dict:
+    """One searched plan as a row; a plan that does not fit in memory has no speed (null), as an estimate has none."""
     p = plan_at(cols, i)
+    runs = not res["bad"]["memory"][i]
     return {"tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep, "micro_batch": p.micro_batch,
             "virtual_stages": p.virtual_stages, "recompute": p.recompute, "zero": p.zero,
-            "tokens_per_s": round(float(res["tokens_per_s"][i]), 1), "mfu": round(float(res["mfu"][i]), 4),
+            "tokens_per_s": round(float(res["tokens_per_s"][i]), 1) if runs else None,
+            "mfu": round(float(res["mfu"][i]), 4) if runs else None,
             "memory_gb_per_gpu": round(float(res["memory"]["total_gb"][i]), 2)}
 
 
@@ -47,6 +50,23 @@ def why_nothing_runs(model, training, cluster, fixed: dict) -> str:
             f"with the given constraints")
 
 
+def binding_limit(cols, res, cluster) -> str:
+    """Why no plan fits, in words: memory binds, and the leanest plan that breaks no other rule says by how much
+    (what it needs, how far over and its largest part), so the user sees how far the GPUs are from the model."""
+    from .estimate import memory_short
+
+    bad = res["bad"]
+    other = np.logical_or.reduce([v for k, v in bad.items() if k != "memory"]) if len(bad) > 1 else None
+    total = res["memory"]["total_gb"]
+    only_memory = np.nonzero(~other)[0] if other is not None else np.arange(len(total))
+    if not len(only_memory):
+        return "every plan breaks a rule besides memory"
+    i = int(only_memory[np.argmin(total[only_memory])])
+    p = plan_at(cols, i)
+    return (f"memory binds: the leanest plan, TP{p.tp} PP{p.pp} DP{p.dp} CP{p.cp} EP{p.ep} micro-batch "
+            f"{p.micro_batch} recompute {p.recompute} ZeRO-{p.zero}, {memory_short(res['memory'], i, cluster.hbm_gb)}")
+
+
 def best_plan(model, training, cluster, *, top: int = 5, **fixed):
     """(Estimate of the best plan, search summary dict). Raises TrainingError if no plan fits."""
     from .search import why_not
@@ -58,8 +78,8 @@ def best_plan(model, training, cluster, *, top: int = 5, **fixed):
             raise TrainingError(f"no plan for {model.name} can run on {cluster.gpus} GPUs: "
                                 + why_nothing_runs(model, training, cluster, fixed))
         raise TrainingError(f"no plan for {model.name} fits {cluster.gpus}× {cluster.gpu_name} "
-                            f"({cluster.hbm_gb:g} GB each) with global batch {training.global_batch}; "
-                            f"add GPUs or shrink the batch or sequence")
+                            f"({cluster.hbm_gb:g} GB each) with global batch {training.global_batch}: "
+                            f"{binding_limit(cols, res, cluster)}; add GPUs or shrink the batch or sequence")
     best = out["best"]
     est = estimate(model, training, plan_at(cols, best), cluster, allow_idle=True)
     ranked = []

@@ -216,7 +216,7 @@ def plane_lost(est) -> dict | None:
 
     The plan is kept as it is (a running job does not re-plan); only its communication slows."""
     cluster = est.cluster
-    if cluster.planes != 2:
+    if cluster.planes != 2 or not est.fits:  # a plan that does not fit has no run to slow
         return None
     lost = estimate(est.model, est.training, est.plan, with_plane_lost(cluster), allow_idle=True)
     normal_tps = est.tokens_per_s

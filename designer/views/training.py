@@ -113,13 +113,13 @@ class Goodput:
 
 @view
 class TrainingEnergy:
-    """``training.energy``"""
+    """``training.energy``: the run's energy and cost are null when the plan does not fit (it never runs)"""
     it_power_kw: float
     pue: float
-    energy_mwh: float
-    energy_cost: float
+    energy_mwh: float | None
+    energy_cost: float | None
     hardware_price: float
-    hardware_cost_amortized: float
+    hardware_cost_amortized: float | None
     currency: str
 
 
@@ -154,8 +154,9 @@ class NaivePlan:
     virtual_stages: int
     recompute: str
     zero: int
-    tokens_per_s: float
-    mfu: float
+    #: null when the plan does not fit in memory (it never runs)
+    tokens_per_s: float | None
+    mfu: float | None
     memory_gb_per_gpu: float
     why: str
     fits: bool
@@ -231,7 +232,8 @@ class TrainingScenarios:
 class DataLoading:
     """``training.data_loading``: the token stream the job reads against the storage's read GB/s"""
     bytes_per_token: int
-    read_gb_s: float
+    #: null when the plan does not fit: it never runs, so it reads nothing
+    read_gb_s: float | None
     share_of_storage_read: float | None
 
 
@@ -303,6 +305,13 @@ class TrainingView:
     def __post_init__(self):
         if self.status == "ok":
             require(self, "training", _ESTIMATE)
+            if self.fits:
+                require(self, "training", _RUN)
+
+    @property
+    def runs(self) -> bool:
+        """An estimate was made and its plan fits in GPU memory: it has a throughput, a time and an energy."""
+        return self.status == "ok" and bool(self.fits)
 
     @property
     def ok(self) -> bool:
@@ -313,8 +322,10 @@ class TrainingView:
 #: What an estimate always holds (``search`` only when the plan was searched for).
 _ESTIMATE = ("workload_source", "gpu", "system", "gpus", "model", "params_b", "tp", "pp", "dp", "cp", "ep",
              "micro_batch", "virtual_stages", "recompute", "sequence_parallel", "zero", "hybrid_shard",
-             "global_batch", "seq", "precision", "tokens", "software", "step_time_s", "tokens_per_s",
-             "tokens_per_s_per_gpu", "tflops_per_gpu", "hw_tflops_per_gpu", "mfu", "hfu", "model_flops_per_step",
+             "global_batch", "seq", "precision", "tokens", "software", "model_flops_per_step",
              "micro_batches", "idle_gpus", "memory_gb_per_gpu", "hbm_gb", "fits", "memory_breakdown_gb",
-             "time_breakdown_s", "exposed_comm_s", "bubble_fraction", "time_to_train_days", "gpu_hours", "goodput",
-             "wall_time_days", "energy", "problems", "clock_ratio", "notes", "chosen", "scaling")
+             "goodput", "energy", "problems", "clock_ratio", "notes", "chosen", "scaling")
+#: What only a plan that fits holds (designer.training.estimate.RUN_FIGURES: null when it does not fit).
+_RUN = ("step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "tflops_per_gpu", "hw_tflops_per_gpu", "mfu", "hfu",
+        "time_breakdown_s", "exposed_comm_s", "bubble_fraction", "time_to_train_days", "gpu_hours",
+        "wall_time_days")

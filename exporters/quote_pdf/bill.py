@@ -249,6 +249,14 @@ def totals_table(quote: Quote) -> Table:
     return quote.table(rows, w, numeric=(1, 2, 3, 4), extra=extra)
 
 
+def no_throughput(quote: Quote) -> str:
+    """Why the cost of ownership has no training throughput: no estimate, or a plan that does not fit in memory."""
+    training = quote.optional("training")
+    if training is not None and training.ok and not training.fits:
+        return "none: the training plan does not fit in GPU memory"
+    return "no training estimate"
+
+
 def cost_of_ownership(quote: Quote) -> None:
     """The straight-line cost of ownership: its inputs, its yearly cost and rates, and its assumptions."""
     c, cur = quote.cost, quote.cost.currency
@@ -277,8 +285,7 @@ def cost_of_ownership(quote: Quote) -> None:
         ("GPUs; utilised GPU-hours per year", f"{number(c.gpus)}; {number(c.gpu_hours_per_year)}"),
         ("Cost per GPU-hour", money(c.cost_per_gpu_hour, cur) if c.cost_per_gpu_hour is not None
          else "not given (no GPUs)"),
-        ("Training throughput", quantity(c.tokens_per_s, "tokens/s") if c.tokens_per_s else
-         "no training estimate"),
+        ("Training throughput", quantity(c.tokens_per_s, "tokens/s") if c.tokens_per_s else no_throughput(quote)),
         ("Cost per million tokens", money(c.cost_per_million_tokens, cur)
          if c.cost_per_million_tokens is not None else "not given"),
     ]

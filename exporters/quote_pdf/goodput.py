@@ -31,7 +31,7 @@ def goodput(quote: Quote) -> None:
     """The checkpoint, the restarts and what they cost the job, the design's failure rate beside the 2 %-a-month
     planning figure; nothing without a training estimate."""
     training = quote.optional("training")
-    gp = training.goodput if training is not None and training.ok else None
+    gp = training.goodput if training is not None and training.runs else None  # a plan that does not fit never runs
     if gp is None:
         return
     s = quote.story

@@ -28,7 +28,8 @@ def summary(quote: Quote) -> None:
     internal appendix adds the training estimate, its checkpoints and failures, and the cost of ownership's
     rates."""
     training = quote.optional("training") if quote.internal else None
-    trained = training if training is not None and training.ok else None  # else the key figures say why
+    # a plan that does not fit has no speed or days to show: the key figures say why
+    trained = training if training is not None and training.runs else None
     quote.chapter("Technical summary" if quote.internal else "Executive summary")
     s = quote.story
     s.append(opening(quote))
@@ -130,8 +131,13 @@ def training_figures(training) -> list[tuple[str, str]]:
     if training is None or not training.ok:
         return [("Training estimate", (training.error or training.status) if training is not None
                  else "not available")]
-    return [("Training workload", f"{training.model}, {number(training.params_b, 1)} B "
-                                  f"parameters, {number(training.tokens / 1e12, 1)} T tokens"),
+    workload = ("Training workload", f"{training.model}, {number(training.params_b, 1)} B "
+                                     f"parameters, {number(training.tokens / 1e12, 1)} T tokens")
+    if not training.runs:  # the plan never takes a step: what it needs, never a speed it would not reach
+        return [workload, ("Expected throughput", f"none: the plan does not fit in GPU memory (it needs "
+                                                  f"{quantity(training.memory_gb_per_gpu, 'GB')} per GPU of "
+                                                  f"{training.hbm_gb:g} GB)")]
+    return [workload,
             ("Expected throughput", f"{quantity(training.tokens_per_s, 'tokens/s')} "
                                     f"(MFU {percent(training.mfu, 1)})"),
             ("Days to train", f"{quantity(training.time_to_train_days, 'days')} of compute; "

@@ -376,3 +376,16 @@ def test_colours_come_from_the_colour_scheme(panel, catalog, gb200):
     assert panel.days_curve.opts["pen"].color() == style.series("days")
     util = [r.utilisation for r in gb200.power.racks]
     assert [QColor(b).name() for b in panel.kw_bars.opts["brushes"]] == [style.heat_color(u).name() for u in util]
+
+
+def test_a_workload_plan_that_does_not_fit_is_said_above_the_curve(panel, b200, catalog):
+    unfit = analyze(b200.with_workload({"model": "llama3-405b", "tp": 1, "pp": 1}), catalog)
+    assert unfit.training.fits is False and unfit.training.tokens_per_s is None
+    panel.set_analysis(unfit)
+    title = panel.train_card.title.text()
+    need = f"{unfit.training.memory_gb_per_gpu:,.1f} GB per GPU of 180 GB"
+    assert "the workload's plan does not fit" in title and need in title and "has no throughput" in title
+    # the curve is the searched best plans', each of which fits and runs
+    assert panel.train_card.showing_plot and all(p.tokens_per_s > 0 for p in unfit.training.scaling)
+    panel.set_analysis(analyze(b200, catalog))
+    assert "does not fit" not in panel.train_card.title.text()

@@ -30,6 +30,16 @@ def plane_lost_point(training: TrainingView | None) -> tuple[float, float, str] 
     return float(training.gpus), float(lost.tokens_per_s), f"{share}+{lost.extra_days:,.1f} days"
 
 
+def unfit_caption(training: TrainingView | None) -> str:
+    """When the design's own plan does not fit in GPU memory it has no point on the chart (it never runs): say so,
+    and that the curve is the best plan that fits at each size."""
+    if training is None or not training.ok or training.fits:
+        return ""
+    return (f'<br><span style="font-weight:normal; color:{style.SEVERITY["error"].name()}">the workload\'s plan does '
+            f"not fit: {training.memory_gb_per_gpu:,.1f} GB per GPU of {training.hbm_gb:g} GB, so it has no "
+            f"throughput; the curve is the best plan that fits at each size</span>")
+
+
 class TrainingChart:
     """Training vs GPU count: two curves sharing the GPU axis, each with its own y axis."""
 
@@ -68,7 +78,8 @@ class TrainingChart:
         self.lost_point.setData(*([lost[0]], [lost[1]]) if lost else ([], []))
         self.card.title.setText(self._title + (
             f' <span style="color:{style.series("plane_lost").name()}">○</span>&nbsp;'
-            f'<span style="font-weight:normal">one plane lost: {lost[2]}</span>' if lost else ""))
+            f'<span style="font-weight:normal">one plane lost: {lost[2]}</span>' if lost else "")
+            + unfit_caption(training))
         if len(gpus):
             self._set_ranges(gpus, tokens, days)
         if not len(gpus) and training is not None:
