@@ -12,7 +12,7 @@ from .timing import best_of
 def bench() -> dict:
     from catalog import default_catalog
     from designer.training import Training, cluster_from_system, preset, search_plans
-    from designer.training.validation import compare
+    from designer.training.validation import compare, set_errors
 
     catalog = default_catalog()
     model = preset("llama3-405b")
@@ -37,6 +37,7 @@ def bench() -> dict:
 
     est_s, _ = best_of(estimates)
     errs = [abs(r["error_pct"]) for r in rows]
+    sets = set_errors(rows)
     return {
         "plan_search_plans_per_s": round((out["evaluated"] + out70["evaluated"]) / (full_s + t_70)),
         "plan_search_405b_16k_s": round(full_s, 4),
@@ -46,7 +47,10 @@ def bench() -> dict:
         "estimate_per_s": round(len(plans) / est_s),
         "training_validation_mean_abs_err_pct": round(sum(errs) / len(errs), 2),
         "training_validation_max_abs_err_pct": max(errs),
-        "training_validation": [{k: r[k] for k in ("row", "model", "gpus", "plan", "measured", "predicted",
+        # each set on its own: the reference rows (constants read or chosen from them) and the held-out rows
+        **{f"training_validation_{name}_{key}": value for name, figures in
+           (("reference", sets["reference"]), ("heldout", sets["held-out"])) for key, value in figures.items()},
+        "training_validation": [{k: r[k] for k in ("row", "set", "model", "gpus", "plan", "measured", "predicted",
                                                    "error_pct")} for r in rows],
     }
 

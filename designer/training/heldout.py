@@ -87,9 +87,6 @@ HELDOUT = [
          source=MTNLG_SRC, note="280 DGX A100 on Selene; 126 HW TF/GPU where Megatron-LM ran a 530B model at "
                                 "163 on 2,520 A100 (Narayanan 2021, Table 1 [U: recalled, not in the reference]): "
                                 "DeepSpeed's 2021 pipeline engine costs what no knob here models"),
-    dict(row="h-tt-8b-a100", model=L8, system="dgx-a100", gpus=64, gbs=64,
-         plan=dict(tp=1, pp=1, b=1, zero=3, rc=3), sw=FSDP_FA2, measured=2973.0, source=TT_2404,
-         note="FSDP2 over 64, local batch 1, selective op checkpointing; MFU 58.2 %"),
     dict(row="h-tt-70b-a100", model=L70, system="dgx-a100", gpus=64, gbs=64,
          plan=dict(tp=1, pp=1, b=1, zero=3, rc=2), sw=FSDP_FA2, measured=331.0, source=TT_2404,
          note="FSDP2 over 64, local batch 1, full checkpointing; MFU 51.7 %"),
@@ -128,11 +125,6 @@ HELDOUT = [
          plan=dict(tp=1, pp=1, cp=2, b=1), sw="nemo-2024", precision="fp8", measured=12273.0,
          source=NEMO_2407, note="12,273 tokens/s/GPU with CP 2"),
     # -- H200 -----------------------------------------------------------------------
-    dict(row="h-tt-8b-h200-fp8", model=L8, system="dgx-h200", gpus=32, gbs=64,
-         plan=dict(tp=1, pp=1, b=2, zero=3, rc=3), sw=("fsdp-2024", {"fused_kernels": True}), precision="fp8",
-         measured=10938.0, source=TT_H200,
-         note="FSDP over 32 H200, local batch 2, Float8 linears and Float8 all-gather; the config's default "
-              "checkpointing (torchtitan's per-op selective)"),
     # -- B200 -----------------------------------------------------------------------
     dict(row="h-nemo-70b-b200-fp8", model=L70, system="dgx-b200", gpus=64, gbs=128,
          plan=dict(tp=2, pp=4, cp=2, v=5, b=1), sw="nemo-2024", precision="fp8", measured=3062.0,
@@ -159,4 +151,24 @@ HELDOUT = [
     dict(row="h-nemo-mixtral-gb200-fp8", model=MIXTRAL, system="gb200-nvl72", gpus=64, gbs=256,
          plan=dict(tp=1, pp=1, cp=1, ep=8, b=2), sw=NEMO_CURRENT, precision="fp8", measured=19275.0,
          source=NEMO_2504, note="Mixtral 8x7B, EP 8: 19,275 tokens/s/GPU"),
+]
+
+
+#: Held-out rows that were once used to choose something (a constant, a mode, a profile default) after their error
+#: was seen. From then on they are reference rows: counted with the reference set, never as held out. ``chose``
+#: says what each chose. The held-out rows above are pinned (tests/designer/training/test_fidelity.py): a change
+#: to one fails there until the row moves here.
+OP_CHOSEN = ("recompute mode 'op' (commit 4bcbd00) was added after the torchtitan rows' +21/+27 % errors were "
+             "seen, and the rows switched to it")
+MOVED_TO_REFERENCE = [
+    dict(row="r-tt-8b-a100", model=L8, system="dgx-a100", gpus=64, gbs=64,
+         plan=dict(tp=1, pp=1, b=1, zero=3, rc=3), sw=FSDP_FA2, measured=2973.0, source=TT_2404,
+         note="FSDP2 over 64, local batch 1, selective op checkpointing; MFU 58.2 %",
+         chose=OP_CHOSEN),
+    dict(row="r-tt-8b-h200-fp8", model=L8, system="dgx-h200", gpus=32, gbs=64,
+         plan=dict(tp=1, pp=1, b=2, zero=3, rc=3), sw=("fsdp-2024", {"fused_kernels": True}), precision="fp8",
+         measured=10938.0, source=TT_H200,
+         note="FSDP over 32 H200, local batch 2, Float8 linears and Float8 all-gather; the config's default "
+              "checkpointing (torchtitan's per-op selective)",
+         chose=OP_CHOSEN),
 ]

@@ -21,7 +21,7 @@ from catalog import default_catalog
 from .hardware import cluster_from_system
 from .models import ModelSpec, gpt, preset
 from .plan import Training
-from .heldout import HELDOUT
+from .heldout import HELDOUT, MOVED_TO_REFERENCE
 from .search import search_plans
 from .software import profile
 
@@ -141,12 +141,23 @@ def sw_name(row: dict) -> str:
     return name + "".join(f" {k}={v}" for k, v in knobs.items())
 
 
+def reference_rows() -> list[dict]:
+    """The reference set: the rows the estimator's constants were read or chosen from, and the held-out rows that
+    were once used to choose something (heldout.MOVED_TO_REFERENCE)."""
+    return ROWS + MOVED_TO_REFERENCE
+
+
+def every_row() -> list[dict]:
+    return reference_rows() + HELDOUT
+
+
 def compare(rows_in: list[dict] | None = None) -> list[dict]:
     """Every published row: measured vs predicted tokens/s per GPU and the error in %."""
     rows = []
-    for r in (ROWS + HELDOUT if rows_in is None else rows_in):
+    held = {id(r) for r in HELDOUT}
+    for r in (every_row() if rows_in is None else rows_in):
         pred, plan, res, i = predict(r)
-        rows.append({"row": r["row"], "set": "held-out" if r in HELDOUT else "reference",
+        rows.append({"row": r["row"], "set": "held-out" if id(r) in held else "reference",
                      "model": r["model"].name, "gpus": r["gpus"], "system": r["system"],
                      "precision": r.get("precision", "bf16"), "software": sw_name(r),
                      "plan": f"TP{plan.tp} PP{plan.pp} DP{plan.dp} CP{plan.cp} v{plan.virtual_stages} "
@@ -182,7 +193,7 @@ def leave_one_source_out(rows_in: list[dict] | None = None) -> list[dict]:
     GEMM ceilings that best fits every *other* source's rows (least squares in log error), then
     this source's rows predicted with it. Returns each row with its error as derived (scale 1,
     constants from the literature alone) and its error held out under that calibration."""
-    rows_in = ROWS + HELDOUT if rows_in is None else rows_in
+    rows_in = every_row() if rows_in is None else rows_in
     measured = np.array([r["measured"] for r in rows_in])
     preds = {}
     for k in SCALES:
@@ -207,6 +218,16 @@ def max_abs_error_pct(rows: list[dict] | None = None) -> float:
     return max(abs(r["error_pct"]) for r in (rows or compare()))
 
 
+def set_errors(rows: list[dict]) -> dict[str, dict]:
+    """Per set (reference, held-out, all): how many rows, their mean and largest |error| in %."""
+    out = {}
+    for which in ("reference", "held-out", "all"):
+        errs = [abs(r["error_pct"]) for r in rows if which == "all" or r["set"] == which]
+        out[which] = {"rows": len(errs), "mean_abs_err_pct": round(sum(errs) / len(errs), 2) if errs else None,
+                      "max_abs_err_pct": round(max(errs), 2) if errs else None}
+    return out
+
+
 def _main(argv: list[str]) -> None:
     if "--loso" in argv:
         rows = leave_one_source_out()
@@ -222,10 +243,9 @@ def _main(argv: list[str]) -> None:
         print(f"{r['row']:26} {r['model']:16} {r['system']:11} {r['precision']:4} {r['plan']:40} "
               f"measured {r['measured']:9.1f} predicted {r['predicted']:9.1f}  {r['error_pct']:+6.1f}%  "
               f"MFU {r['predicted_mfu']:.3f}")
-    for which in ("reference", "held-out", None):
-        errs = [abs(r["error_pct"]) for r in out if which is None or r["set"] == which]
-        print(f"{which or 'all':10} rows {len(errs):3}  mean |error| {sum(errs) / len(errs):5.1f} %  "
-              f"max {max(errs):5.1f} %")
+    for which, e in set_errors(out).items():
+        print(f"{which:10} rows {e['rows']:3}  mean |error| {e['mean_abs_err_pct']:5.1f} %  "
+              f"max {e['max_abs_err_pct']:5.1f} %")
 
 
 if __name__ == "__main__":
