@@ -121,17 +121,11 @@ HELDOUT = [
     dict(row="h-nemo-70b-h100-fp8", model=L70, system="dgx-h100", gpus=64, gbs=128,
          plan=dict(tp=4, pp=4, cp=2, v=5, b=1), sw="nemo-2024", precision="fp8", measured=1524.0,
          source=NEMO_2407, note="1,524 tokens/s/GPU, 734 model TF/GPU"),
-    dict(row="h-nemo-8b-h100-fp8", model=L8, system="dgx-h100", gpus=8, gbs=128,
-         plan=dict(tp=1, pp=1, cp=2, b=1), sw="nemo-2024", precision="fp8", measured=12273.0,
-         source=NEMO_2407, note="12,273 tokens/s/GPU with CP 2"),
     # -- H200 -----------------------------------------------------------------------
     # -- B200 -----------------------------------------------------------------------
     dict(row="h-nemo-70b-b200-fp8", model=L70, system="dgx-b200", gpus=64, gbs=128,
          plan=dict(tp=2, pp=4, cp=2, v=5, b=1), sw="nemo-2024", precision="fp8", measured=3062.0,
          source=NEMO_2502, note="3,062 tokens/s/GPU, 1,474 model TF/GPU"),
-    dict(row="h-nemo-405b-b200-fp8", model=L405, system="dgx-b200", gpus=128, gbs=64,
-         plan=dict(tp=4, pp=8, cp=2, v=8, b=1), sw="nemo-2024", precision="fp8", measured=625.0,
-         source=NEMO_2502, note="625 tokens/s/GPU, 1,658 model TF/GPU"),
     dict(row="h-nemo-175b-b200-fp8", model=GPT175, system="dgx-b200", gpus=512, gbs=2048,
          plan=dict(tp=4, pp=4, cp=1, v=6, b=2), sw="nemo-2024", precision="fp8", measured=1600.0,
          source=NEMO_2502, note="1,600 tokens/s/GPU"),
@@ -139,12 +133,6 @@ HELDOUT = [
          plan=dict(tp=1, pp=1, cp=1, ep=8, b=2), sw="nemo-2024", precision="fp8", measured=15457.0,
          source=NEMO_2502, note="Mixtral 8x7B, EP 8: 15,457 tokens/s/GPU"),
     # -- GB200 ----------------------------------------------------------------------
-    dict(row="h-nemo-70b-gb200-fp8", model=L70, system="gb200-nvl72", gpus=64, gbs=128,
-         plan=dict(tp=1, pp=1, cp=1, b=1, zero=3), sw=NEMO_CURRENT, precision="fp8", measured=4035.0,
-         source=NEMO_2504, note="Megatron-Core FSDP over 64: 4,035 tokens/s/GPU, 1,943 model TF/GPU"),
-    dict(row="h-nemo-405b-gb200-fp8", model=L405, system="gb200-nvl72", gpus=128, gbs=64,
-         plan=dict(tp=4, pp=8, cp=2, v=8, b=1), sw=NEMO_CURRENT, precision="fp8", measured=665.0,
-         source=NEMO_2504, note="665 tokens/s/GPU, 1,763 model TF/GPU"),
     dict(row="h-nemo-175b-gb200-fp8", model=GPT175, system="gb200-nvl72", gpus=128, gbs=256,
          plan=dict(tp=4, pp=4, cp=1, v=12, b=2), sw=NEMO_CURRENT, precision="fp8", measured=1804.0,
          source=NEMO_2504, note="1,804 tokens/s/GPU"),
@@ -160,6 +148,11 @@ HELDOUT = [
 #: to one fails there until the row moves here.
 OP_CHOSEN = ("recompute mode 'op' (commit 4bcbd00) was added after the torchtitan rows' +21/+27 % errors were "
              "seen, and the rows switched to it")
+#: An allocator headroom (GMLake, ASPLOS 2024: PyTorch's caching allocator leaves 9.2 GB of an 80 GB A100
+#: unusable on average in LLM training) was tried on every row; these NeMo recipes, published as running, then no
+#: longer fit and fell 20-26 % short, so no headroom was added: that choice was made on these rows' errors.
+HEADROOM_SEEN = ("the choice not to add an allocator headroom of 11.5 % of HBM (GMLake's average) was made after "
+                 "this row fell 20-26 % short under it")
 MOVED_TO_REFERENCE = [
     dict(row="r-tt-8b-a100", model=L8, system="dgx-a100", gpus=64, gbs=64,
          plan=dict(tp=1, pp=1, b=1, zero=3, rc=3), sw=FSDP_FA2, measured=2973.0, source=TT_2404,
@@ -171,4 +164,20 @@ MOVED_TO_REFERENCE = [
          note="FSDP over 32 H200, local batch 2, Float8 linears and Float8 all-gather; the config's default "
               "checkpointing (torchtitan's per-op selective)",
          chose=OP_CHOSEN),
+    dict(row="r-nemo-8b-h100-fp8", model=L8, system="dgx-h100", gpus=8, gbs=128,
+         plan=dict(tp=1, pp=1, cp=2, b=1), sw="nemo-2024", precision="fp8", measured=12273.0,
+         source=NEMO_2407, note="12,273 tokens/s/GPU with CP 2",
+         chose=HEADROOM_SEEN),
+    dict(row="r-nemo-405b-b200-fp8", model=L405, system="dgx-b200", gpus=128, gbs=64,
+         plan=dict(tp=4, pp=8, cp=2, v=8, b=1), sw="nemo-2024", precision="fp8", measured=625.0,
+         source=NEMO_2502, note="625 tokens/s/GPU, 1,658 model TF/GPU",
+         chose=HEADROOM_SEEN),
+    dict(row="r-nemo-70b-gb200-fp8", model=L70, system="gb200-nvl72", gpus=64, gbs=128,
+         plan=dict(tp=1, pp=1, cp=1, b=1, zero=3), sw=NEMO_CURRENT, precision="fp8", measured=4035.0,
+         source=NEMO_2504, note="Megatron-Core FSDP over 64: 4,035 tokens/s/GPU, 1,943 model TF/GPU",
+         chose=HEADROOM_SEEN),
+    dict(row="r-nemo-405b-gb200-fp8", model=L405, system="gb200-nvl72", gpus=128, gbs=64,
+         plan=dict(tp=4, pp=8, cp=2, v=8, b=1), sw=NEMO_CURRENT, precision="fp8", measured=665.0,
+         source=NEMO_2504, note="665 tokens/s/GPU, 1,763 model TF/GPU",
+         chose=HEADROOM_SEEN),
 ]

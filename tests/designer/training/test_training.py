@@ -30,7 +30,7 @@ def comparison():
 
 def test_every_reference_row_within_twelve_percent(comparison):
     reference = [r for r in comparison if r["set"] == "reference"]
-    assert len(reference) == len(ROWS) + 2 >= 17  # the two torchtitan rows that chose recompute mode 'op'
+    assert len(reference) == len(ROWS) + 6 >= 21  # the held-out rows that chose something (heldout.py)
     read = {r["row"] for r in ROWS}
     bad = [(r["row"], r["measured"], r["predicted"], r["error_pct"]) for r in reference
            if abs(r["error_pct"]) > (12 if r["row"] in read else 15)]  # the moved rows: as they were held out
