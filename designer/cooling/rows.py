@@ -74,7 +74,10 @@ def inlet_c(supply_c: float, demand: np.ndarray, delivered: np.ndarray, rise: np
     the supply where the row gets what it draws, warmer by the exhaust it takes back where it does not."""
     short = (delivered < demand) & (demand > 0)
     ratio = np.divide(demand, delivered, out=np.full(len(demand), np.inf), where=delivered > 0)
-    return np.where(short, supply_c + (ratio - 1.0) * rise, supply_c)
+    out = np.full(len(demand), float(supply_c))
+    # only the short rows: a row with no air and no rise (inf × 0) is at the supply, not NaN
+    out[short] = supply_c + (ratio[short] - 1.0) * np.asarray(rise, dtype=float)[short]
+    return out
 
 
 def row_air(project: Project, arrays: DesignArrays, supply_c: float, rack_air: np.ndarray, rack_cfm: np.ndarray,

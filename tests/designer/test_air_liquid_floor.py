@@ -152,3 +152,20 @@ def test_a_loop_counts_its_racks_hoses_and_the_trays_couplings(catalog):
     cdus = [FloorDevice("c", "cdu-inrow-2mw", "h", 6000, 2000)]
     (loop,) = analyze(design(racks, hall(containment="hot"), cdus), catalog)["cooling"]["cdu_loops"]
     assert loop["racks"] == ["n", "d"] and loop["plumbing"] == {"racks": 1, "rack_hoses": 2, "tray_couplings": 54}
+
+
+def test_a_row_inlet_warms_only_where_the_row_is_short_of_air():
+    import warnings
+
+    import numpy as np
+
+    from designer.cooling.rows import inlet_c
+
+    demand = np.array([1000.0, 1000.0, 0.0, 500.0])
+    delivered = np.array([500.0, 1000.0, 0.0, 0.0])
+    rise = np.array([10.0, 10.0, 0.0, 12.0])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # a row with no air and no heat is no NaN in passing
+        out = inlet_c(24.0, demand, delivered, rise)
+    # half the air: half the exhaust comes back, 10 K warmer; enough air or no draw: the supply; no air at all: no limit
+    assert out[0] == 34.0 and out[1] == 24.0 and out[2] == 24.0 and np.isinf(out[3])
