@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .engines import Context, EngineResult
-from .quote.cost import cost_of_ownership
+from .quote.cost import cost_of_ownership, no_tokens_reason
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -26,7 +26,7 @@ def analyze_cost(ctx: Context) -> CostResult:
         unpriced=bom.unpriced, other_currencies=bom.section.get("other_currencies") or {}, pue=ctx.settings.pue,
         it_typical_kw=power.it_typical_kw, gpus=devices.gpus,
         tokens_per_s=training.get("tokens_per_s") if training else None,
-        no_tokens="the training plan does not fit in GPU memory" if training and training.get("fits") is False
-        else "no training workload")
+        no_tokens=no_tokens_reason(training.get("status"), training.get("fits")) if training else
+        no_tokens_reason(None, None))
     return CostResult(section=section, cost_per_gpu_hour=section["cost_per_gpu_hour"],
                       yearly_cost=section["yearly_cost"])

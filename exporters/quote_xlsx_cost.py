@@ -9,6 +9,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from designer.analysis import Analysis
 from designer.formatting import number
+from designer.quote.cost import no_tokens_reason
 from designer.views import CostView
 
 from .quote_xlsx_goodput import goodput_lines, storage_lines
@@ -67,7 +68,7 @@ def cost_sheet(ws: Worksheet, analysis: Analysis, totals: Mapping[str, str], sum
     _cost_inputs(rows, analysis, totals, summary)
     rows.row += 1
     rows.heading("Results")
-    _cost_results(rows, cost)
+    _cost_results(rows, cost, no_tokens(analysis))
     rows.row += 1
     rows.heading("Left out")
     left_out = list(cost.assumptions)
@@ -101,13 +102,20 @@ def _cost_inputs(rows: _CostLines, analysis: Analysis, totals: Mapping[str, str]
          "#,##0.000", given=True)
     line("pue", "PUE", cost.pue, "facility power / IT power", "0.00", given=True)
     line("gpus", "GPUs", cost.gpus, "", "#,##0", given=True)
-    tps = cost.tokens_per_s  # None without a training workload: the cell stays empty, never 0
-    line("tps", "Training throughput", tps, "tokens per second" if tps else "no training workload: not given",
+    tps = cost.tokens_per_s  # None without a training workload or a plan that runs: the cell stays empty, never 0
+    line("tps", "Training throughput", tps, "tokens per second" if tps else f"{no_tokens(analysis)}: not given",
          "#,##0.0", given=True)
     line("hours", "Hours per year", HOURS_PER_YEAR, "h", "#,##0")
 
 
-def _cost_results(rows: _CostLines, cost: CostView) -> None:
+def no_tokens(analysis: Analysis) -> str:
+    """Why the cost has no training throughput (no workload, one that could not be estimated, a plan that does not
+    fit), as the cost section's assumptions say it."""
+    training = analysis.training if analysis.has("training") else None
+    return no_tokens_reason(*((training.status, training.fits) if training is not None else (None, None)))
+
+
+def _cost_results(rows: _CostLines, cost: CostView, why_no_tokens: str) -> None:
     """Every result as a formula on the inputs above it, each computed here as its formula computes it (the
     inputs' bounds keep every divisor above 0)."""
     a, v, line, cur = rows.at, rows.v, rows.line, cost.currency
@@ -138,6 +146,6 @@ def _cost_results(rows: _CostLines, cost: CostView) -> None:
              f"{cur}: yearly cost / tokens per year × 10⁶", "#,##0.0000", bold=True,
              computed=v["yearly"] / (v["tps"] * 3600 * v["hours"] * v["util"]) * 1000000)
     else:
-        line("per_m_tokens", "Cost per million tokens", "not given", "no training workload", "@")
+        line("per_m_tokens", "Cost per million tokens", "not given", why_no_tokens, "@")
 
 

@@ -36,7 +36,7 @@ def goodput_lines(rows: _CostLines, analysis: Analysis) -> None:
     """The checkpoint, the restarts, the failure rate and the wall time, then the 2 %-a-month planning figure;
     nothing without a training estimate."""
     training = analysis.training if analysis.has("training") else None
-    gp = training.goodput if training is not None and training.runs else None  # a plan that does not fit never runs
+    gp = training.goodput if training is not None and training.ok else None
     if gp is None:
         return
     line = rows.line
@@ -65,8 +65,11 @@ def goodput_lines(rows: _CostLines, analysis: Analysis) -> None:
     line("gp_ettr", "Effective training time ratio (ETTR)", gp.ettr, "share of the wall time spent training", SHARE)
     line("gp_share", "Checkpoint share", gp.checkpoint_share, "share of the wall time: pauses and work redone",
          SHARE)
-    line("gp_days", "Days to train, without failures", training.time_to_train_days, "days", DAYS)
-    line("gp_wall", "Wall time, with failures and checkpoints", training.wall_time_days, "days", DAYS)
+    if training.runs:  # a plan that does not fit never runs: no days (the failure rate and checkpoints stand)
+        line("gp_days", "Days to train, without failures", training.time_to_train_days, "days", DAYS)
+        line("gp_wall", "Wall time, with failures and checkpoints", training.wall_time_days, "days", DAYS)
+    else:
+        text_line(rows, "Days to train", "none: the training plan does not fit in GPU memory")
     scenario = training.scenarios.two_percent_gpus_a_month if training.scenarios is not None else None
     if scenario is None:
         return
@@ -76,7 +79,8 @@ def goodput_lines(rows: _CostLines, analysis: Analysis) -> None:
     line("sc_interval", "Checkpoint interval", scenario.checkpoint_interval_s, "s", SECONDS)
     line("sc_share", "Checkpoint share", scenario.checkpoint_share, "share of the wall time", SHARE)
     line("sc_ettr", "Effective training time ratio (ETTR)", scenario.ettr, "share of the wall time", SHARE)
-    line("sc_wall", "Wall time", scenario.wall_time_days, "days", DAYS)
+    if scenario.wall_time_days is not None:  # null when the plan does not fit: no run, no wall time
+        line("sc_wall", "Wall time", scenario.wall_time_days, "days", DAYS)
     put_text(rows.ws.cell(rows.row, 1), scenario.note)
     rows.ws.cell(rows.row, 1).font = NOTE
     rows.row += 1

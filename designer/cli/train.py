@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import argparse
 import math
+import sys
 
 from ..fabric.technology import TECHNOLOGY_NAMES
-from ..training.errors import TrainingError
+from ..training.errors import NothingFits, TrainingError
 from ..gpu_power import gpu_name
 from ..training.hardware import cluster_from_gpu, cluster_from_system, with_power_cap
 from ..training.models import PRESETS, model_from_params, override, preset
@@ -169,7 +170,11 @@ def run(args, catalog) -> int:
     summary = None
     chosen = {"global_batch": batch_why} if batch_why != "given" else {}
     if args.search:
-        est, summary = best_plan(model, training, cluster, **fixed)
+        try:
+            est, summary = best_plan(model, training, cluster, **fixed)
+        except NothingFits as exc:  # an answer, as a plan that does not fit is: memory binds (exit 1, not 2)
+            print(f"podplanner: train: {exc}", file=sys.stderr)
+            return 1
     else:
         names = {"b": "micro_batch", "v": "virtual_stages", "hs": "hybrid_shard"}
         fields = {names.get(k, k): v for k, v in fixed.items() if k != "rc"}

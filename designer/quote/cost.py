@@ -23,6 +23,16 @@ from ..quote_settings import QuoteSettings
 HOURS_PER_YEAR = 8760.0
 
 
+def no_tokens_reason(status: str | None, fits: bool | None) -> str:
+    """Why a cost of ownership has no training throughput, from the training section's ``status`` and ``fits``
+    (None, None: no training section)."""
+    if status == "ok" and fits is False:
+        return "the training plan does not fit in GPU memory"
+    if status == "error":
+        return "the training workload could not be estimated"
+    return "no training workload"
+
+
 def cost_of_ownership(q: QuoteSettings, *, currency: str, capital: float, support_per_year: float,
                       unpriced: Iterable[str], other_currencies: Mapping[str, float], pue: float,
                       it_typical_kw: float, gpus: int, tokens_per_s: float | None,

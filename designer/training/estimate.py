@@ -127,8 +127,8 @@ def memory_short(mem: dict, i: int, hbm_gb: float) -> str:
     parts = {"weights": mem["weights_gb"][i], "gradients": mem["gradients_gb"][i],
              "optimizer state": mem["optimizer_gb"][i], "activations": mem["activations_gb"][i]}
     largest = max(parts, key=parts.get)
-    return (f"needs {float(mem['total_gb'][i]):.1f} GB per GPU of {hbm_gb:g} GB "
-            f"({float(mem['total_gb'][i]) - hbm_gb:.1f} GB over; {largest} {float(parts[largest]):.1f} GB "
+    return (f"needs {float(mem['total_gb'][i]):,.1f} GB per GPU of {hbm_gb:g} GB "
+            f"({float(mem['total_gb'][i]) - hbm_gb:,.1f} GB over; {largest} {float(parts[largest]):,.1f} GB "
             f"the largest part)")
 
 
@@ -159,9 +159,10 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
              f"TP{plan.tp}×PP{plan.pp}×CP{plan.cp} and the global batch divide",) if idle else ()
     mem = res["memory"]
     fits = not res["bad"]["memory"][0]
+    # a plan that does not fit has no bubble to speak of: it never takes a step
     problems = spare + tuple(REASONS[k] + ("" if fits or k != "memory" else ": " + memory_short(mem, 0, cluster.hbm_gb))
-                             for k in ("memory", "tp-ib") if res["bad"][k][0]) + _bubble_problem(
-        plan, res, float(res["bubble_fraction"][0]), candidates)
+                             for k in ("memory", "tp-ib") if res["bad"][k][0]) + (_bubble_problem(
+        plan, res, float(res["bubble_fraction"][0]), candidates) if fits else ())
     tok_s = float(res["tokens_per_s"][0])
     train_s = training.tokens / tok_s
     gp = goodput(model.params, cluster.gpus, training)

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .errors import TrainingError
+from .errors import NothingFits, TrainingError
 from .estimate import estimate
 from .plan import plan_at
 from .search import batch_dp, loses_because, search_plans
@@ -50,9 +50,10 @@ def why_nothing_runs(model, training, cluster, fixed: dict) -> str:
             f"with the given constraints")
 
 
-def binding_limit(cols, res, cluster) -> str:
+def binding_limit(cols, res, cluster) -> str | None:
     """Why no plan fits, in words: memory binds, and the leanest plan that breaks no other rule says by how much
-    (what it needs, how far over and its largest part), so the user sees how far the GPUs are from the model."""
+    (what it needs, how far over and its largest part), so the user sees how far the GPUs are from the model.
+    None when every plan breaks another rule too: then memory is not what binds."""
     from .estimate import memory_short
 
     bad = res["bad"]
@@ -60,7 +61,7 @@ def binding_limit(cols, res, cluster) -> str:
     total = res["memory"]["total_gb"]
     only_memory = np.nonzero(~other)[0] if other is not None else np.arange(len(total))
     if not len(only_memory):
-        return "every plan breaks a rule besides memory"
+        return None
     i = int(only_memory[np.argmin(total[only_memory])])
     p = plan_at(cols, i)
     return (f"memory binds: the leanest plan, TP{p.tp} PP{p.pp} DP{p.dp} CP{p.cp} EP{p.ep} micro-batch "
@@ -74,12 +75,13 @@ def best_plan(model, training, cluster, *, top: int = 5, **fixed):
     out = search_plans(model, training, cluster, top=top, **fixed)
     cols, res = out["cols"], out["result"]
     if out["best"] is None:
-        if out["runnable"] == 0:
+        memory = binding_limit(cols, res, cluster) if out["runnable"] else None
+        if memory is None:
             raise TrainingError(f"no plan for {model.name} can run on {cluster.gpus} GPUs: "
                                 + why_nothing_runs(model, training, cluster, fixed))
-        raise TrainingError(f"no plan for {model.name} fits {cluster.gpus}× {cluster.gpu_name} "
-                            f"({cluster.hbm_gb:g} GB each) with global batch {training.global_batch}: "
-                            f"{binding_limit(cols, res, cluster)}; add GPUs or shrink the batch or sequence")
+        raise NothingFits(f"no plan for {model.name} fits {cluster.gpus}× {cluster.gpu_name} "
+                          f"({cluster.hbm_gb:g} GB each) with global batch {training.global_batch}: "
+                          f"{memory}; add GPUs or shrink the batch or sequence")
     best = out["best"]
     est = estimate(model, training, plan_at(cols, best), cluster, allow_idle=True)
     ranked = []

@@ -154,10 +154,10 @@ def every_row() -> list[dict]:
 def compare(rows_in: list[dict] | None = None) -> list[dict]:
     """Every published row: measured vs predicted tokens/s per GPU and the error in %."""
     rows = []
-    held = {id(r) for r in HELDOUT}
+    held = {r["row"] for r in HELDOUT}
     for r in (every_row() if rows_in is None else rows_in):
         pred, plan, res, i = predict(r)
-        rows.append({"row": r["row"], "set": "held-out" if id(r) in held else "reference",
+        rows.append({"row": r["row"], "set": "held-out" if r["row"] in held else "reference",
                      "model": r["model"].name, "gpus": r["gpus"], "system": r["system"],
                      "precision": r.get("precision", "bf16"), "software": sw_name(r),
                      "plan": f"TP{plan.tp} PP{plan.pp} DP{plan.dp} CP{plan.cp} v{plan.virtual_stages} "

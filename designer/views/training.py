@@ -307,6 +307,7 @@ class TrainingView:
             require(self, "training", _ESTIMATE)
             if self.fits:
                 require(self, "training", _RUN)
+                require(self.energy, "training.energy", _RUN_ENERGY)
 
     @property
     def runs(self) -> bool:
@@ -329,3 +330,5 @@ _ESTIMATE = ("workload_source", "gpu", "system", "gpus", "model", "params_b", "t
 _RUN = ("step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "tflops_per_gpu", "hw_tflops_per_gpu", "mfu", "hfu",
         "time_breakdown_s", "exposed_comm_s", "bubble_fraction", "time_to_train_days", "gpu_hours",
         "wall_time_days")
+#: The run's energy figures (designer.training.estimate.RUN_ENERGY), held only by a plan that fits.
+_RUN_ENERGY = ("energy_mwh", "energy_cost", "hardware_cost_amortized")

@@ -13,6 +13,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph, Spacer, Table
 
 from designer.formatting import adjustment, kw, money, number, percent, quantity
+from designer.quote.cost import no_tokens_reason
 from designer.quote_settings import parse_date
 from designer.views import BomLine, BomSection
 
@@ -252,9 +253,7 @@ def totals_table(quote: Quote) -> Table:
 def no_throughput(quote: Quote) -> str:
     """Why the cost of ownership has no training throughput: no estimate, or a plan that does not fit in memory."""
     training = quote.optional("training")
-    if training is not None and training.ok and not training.fits:
-        return "none: the training plan does not fit in GPU memory"
-    return "no training estimate"
+    return "none: " + no_tokens_reason(*((training.status, training.fits) if training is not None else (None, None)))
 
 
 def cost_of_ownership(quote: Quote) -> None:

@@ -31,7 +31,7 @@ def goodput(quote: Quote) -> None:
     """The checkpoint, the restarts and what they cost the job, the design's failure rate beside the 2 %-a-month
     planning figure; nothing without a training estimate."""
     training = quote.optional("training")
-    gp = training.goodput if training is not None and training.runs else None  # a plan that does not fit never runs
+    gp = training.goodput if training is not None and training.ok else None
     if gp is None:
         return
     s = quote.story
@@ -82,8 +82,10 @@ def goodput_figures(training: TrainingView, gp: Goodput, tier: str | None) -> li
     rows += [
         ("Effective training time ratio (ETTR)", percent(gp.ettr, 1)),
         ("Checkpoint share", f"{percent(gp.checkpoint_share, 1)} of the wall time (pauses and work redone)"),
+        # a plan that does not fit never runs: it has no wall time (the failure rate and checkpoints stand)
         ("Wall time", f"{quantity(training.wall_time_days, 'days')} with failures and checkpoints; "
-                      f"{quantity(training.time_to_train_days, 'days')} without"),
+                      f"{quantity(training.time_to_train_days, 'days')} without" if training.runs else
+                      "none: the training plan does not fit in GPU memory"),
     ]
     return rows
 

@@ -65,7 +65,7 @@ def test_the_same_plan_fitting_keeps_every_figure(catalog):
 
 
 def test_the_view_asks_for_the_run_figures_the_estimate_nulls():
-    assert training_views._RUN == RUN_FIGURES
+    assert training_views._RUN == RUN_FIGURES and training_views._RUN_ENERGY == RUN_ENERGY
 
 
 def test_train_json_prints_null_and_exits_1(capsys):
@@ -148,3 +148,63 @@ def test_the_summary_line_and_the_quote_say_it_does_not_fit(unfit_design):
     assert rows["Expected throughput"] == (f"none: the plan does not fit in GPU memory (it needs "
                                            f"{t.memory_gb_per_gpu:,.1f} GB per GPU of 180 GB)")
     assert "Days to train" not in rows
+
+
+def test_a_search_that_breaks_rules_besides_memory_says_it_cannot_run(catalog):
+    from designer.training.errors import NothingFits
+
+    cluster = cluster_from_system(catalog, "dgx-h100", 64)
+    with pytest.raises(TrainingError) as err:
+        best_plan(preset("llama3-8b"), Training(global_batch=512), cluster, tp=16)
+    assert not isinstance(err.value, NothingFits)
+    assert "can run on 64 GPUs" in str(err.value) and "memory binds" not in str(err.value)
+
+
+def test_train_search_with_nothing_that_fits_exits_1_and_says_why(capsys):
+    assert main(["train", "--gpu", "h100", "--gpus", "64", "--model", "llama3-405b", "--search"]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("podplanner: train: no plan for llama3-405b fits 64× NVIDIA H100") and "memory binds" in err
+
+
+def test_a_plan_that_does_not_fit_has_no_bubble_problem(catalog):
+    cluster = cluster_from_system(catalog, "dgx-h100", 64)
+    # PP 8 with 8 micro-batches: a 30 %+ bubble, were it to run
+    plan = Plan(tp=8, pp=8, dp=1, recompute="none")
+    est = estimate(preset("llama3-405b"), Training(global_batch=8), plan, cluster)
+    assert not est.fits and not any(p.startswith("pipeline bubble") for p in est.problems)
+    fitting = estimate(preset("llama3-8b"), Training(global_batch=8), Plan(tp=8, pp=8, dp=1, recompute="full"),
+                       cluster)
+    assert fitting.fits and any(p.startswith("pipeline bubble") for p in fitting.problems)
+
+
+def test_the_workbook_and_the_appendix_say_why_there_is_no_throughput(unfit_design, tmp_path):
+    import openpyxl
+    from pypdf import PdfReader
+
+    from exporters.quote_pdf import write_appendix_pdf
+    from exporters.quote_xlsx import write_quote_xlsx
+
+    path = tmp_path / "quote.xlsx"
+    write_quote_xlsx(unfit_design, path)
+    cells = [str(v) for ws in openpyxl.load_workbook(path).worksheets
+             for row in ws.iter_rows(values_only=True) for v in row if v is not None]
+    assert "the training plan does not fit in GPU memory: not given" in cells  # the throughput input
+    assert cells.count("the training plan does not fit in GPU memory") >= 1  # cost per million tokens
+    assert "none: the training plan does not fit in GPU memory" in cells  # days to train, under the failures
+    assert not any("no training workload" in c for c in cells)
+    write_appendix_pdf(unfit_design, tmp_path / "appendix.pdf")
+    text = " ".join(" ".join(p.extract_text() for p in PdfReader(str(tmp_path / "appendix.pdf")).pages).split())
+    assert "Checkpoints and failures" in text  # the failure rate and checkpoints stand without a run
+    assert "Wall time none: the training plan does not fit in GPU memory" in text
+    assert "Training throughput none: the training plan does not fit in GPU memory" in text
+    assert "no training workload" not in text and "no training estimate" not in text
+
+
+def test_copies_of_held_out_rows_are_still_held_out():
+    import copy
+
+    from designer.training.heldout import HELDOUT
+    from designer.training.validation import compare
+
+    rows = compare([copy.deepcopy(HELDOUT[0])])
+    assert rows[0]["set"] == "held-out"
