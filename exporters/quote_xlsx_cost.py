@@ -9,7 +9,7 @@ from openpyxl.worksheet.worksheet import Worksheet
 
 from designer.analysis import Analysis
 from designer.formatting import number
-from designer.quote.cost import no_tokens_reason
+from designer.quote.cost import no_tokens_of
 from designer.views import CostView
 
 from .quote_xlsx_goodput import goodput_lines, storage_lines
@@ -68,7 +68,7 @@ def cost_sheet(ws: Worksheet, analysis: Analysis, totals: Mapping[str, str], sum
     _cost_inputs(rows, analysis, totals, summary)
     rows.row += 1
     rows.heading("Results")
-    _cost_results(rows, cost, no_tokens(analysis))
+    _cost_results(rows, cost, no_tokens_of(analysis.training if analysis.has("training") else None))
     rows.row += 1
     rows.heading("Left out")
     left_out = list(cost.assumptions)
@@ -103,16 +103,10 @@ def _cost_inputs(rows: _CostLines, analysis: Analysis, totals: Mapping[str, str]
     line("pue", "PUE", cost.pue, "facility power / IT power", "0.00", given=True)
     line("gpus", "GPUs", cost.gpus, "", "#,##0", given=True)
     tps = cost.tokens_per_s  # None without a training workload or a plan that runs: the cell stays empty, never 0
-    line("tps", "Training throughput", tps, "tokens per second" if tps else f"{no_tokens(analysis)}: not given",
+    why = no_tokens_of(analysis.training if analysis.has("training") else None)
+    line("tps", "Training throughput", tps, "tokens per second" if tps else f"{why}: not given",
          "#,##0.0", given=True)
     line("hours", "Hours per year", HOURS_PER_YEAR, "h", "#,##0")
-
-
-def no_tokens(analysis: Analysis) -> str:
-    """Why the cost has no training throughput (no workload, one that could not be estimated, a plan that does not
-    fit), as the cost section's assumptions say it."""
-    training = analysis.training if analysis.has("training") else None
-    return no_tokens_reason(*((training.status, training.fits) if training is not None else (None, None)))
 
 
 def _cost_results(rows: _CostLines, cost: CostView, why_no_tokens: str) -> None:

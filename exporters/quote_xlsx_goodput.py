@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 from openpyxl.styles import Font
 
 from designer.formatting import count, number
+from designer.quote.cost import DOES_NOT_FIT
 
 from .xlsx_cells import NOTE, put_text
 
@@ -69,7 +70,7 @@ def goodput_lines(rows: _CostLines, analysis: Analysis) -> None:
         line("gp_days", "Days to train, without failures", training.time_to_train_days, "days", DAYS)
         line("gp_wall", "Wall time, with failures and checkpoints", training.wall_time_days, "days", DAYS)
     else:
-        text_line(rows, "Days to train", "none: the training plan does not fit in GPU memory")
+        text_line(rows, "Days to train", "none: " + DOES_NOT_FIT)
     scenario = training.scenarios.two_percent_gpus_a_month if training.scenarios is not None else None
     if scenario is None:
         return

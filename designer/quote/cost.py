@@ -23,14 +23,23 @@ from ..quote_settings import QuoteSettings
 HOURS_PER_YEAR = 8760.0
 
 
+#: What every document says where a figure of the training run would be, when the plan does not fit in memory.
+DOES_NOT_FIT = "the training plan does not fit in GPU memory"
+
+
 def no_tokens_reason(status: str | None, fits: bool | None) -> str:
     """Why a cost of ownership has no training throughput, from the training section's ``status`` and ``fits``
     (None, None: no training section)."""
     if status == "ok" and fits is False:
-        return "the training plan does not fit in GPU memory"
+        return DOES_NOT_FIT
     if status == "error":
         return "the training workload could not be estimated"
     return "no training workload"
+
+
+def no_tokens_of(training) -> str:
+    """:func:`no_tokens_reason` of a typed training view (None: the analysis has no training section)."""
+    return no_tokens_reason(training.status, training.fits) if training is not None else no_tokens_reason(None, None)
 
 
 def cost_of_ownership(q: QuoteSettings, *, currency: str, capital: float, support_per_year: float,

@@ -13,7 +13,7 @@ from reportlab.pdfbase.pdfmetrics import stringWidth
 from reportlab.platypus import Paragraph, Spacer, Table
 
 from designer.formatting import adjustment, kw, money, number, percent, quantity
-from designer.quote.cost import no_tokens_reason
+from designer.quote.cost import no_tokens_of
 from designer.quote_settings import parse_date
 from designer.views import BomLine, BomSection
 
@@ -252,8 +252,7 @@ def totals_table(quote: Quote) -> Table:
 
 def no_throughput(quote: Quote) -> str:
     """Why the cost of ownership has no training throughput: no estimate, or a plan that does not fit in memory."""
-    training = quote.optional("training")
-    return "none: " + no_tokens_reason(*((training.status, training.fits) if training is not None else (None, None)))
+    return "none: " + no_tokens_of(quote.optional("training"))
 
 
 def cost_of_ownership(quote: Quote) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from designer.formatting import number, percent, quantity
+from designer.quote.cost import DOES_NOT_FIT
 
 from .layout import CONTENT_W
 from .text import cell, name
@@ -85,7 +86,7 @@ def goodput_figures(training: TrainingView, gp: Goodput, tier: str | None) -> li
         # a plan that does not fit never runs: it has no wall time (the failure rate and checkpoints stand)
         ("Wall time", f"{quantity(training.wall_time_days, 'days')} with failures and checkpoints; "
                       f"{quantity(training.time_to_train_days, 'days')} without" if training.runs else
-                      "none: the training plan does not fit in GPU memory"),
+                      "none: " + DOES_NOT_FIT),
     ]
     return rows
 
