@@ -13,12 +13,13 @@ from ..fabric.technology import TECHNOLOGY_NAMES
 from ..training.errors import NothingFits, TrainingError
 from ..gpu_power import gpu_name
 from ..training.hardware import cluster_from_gpu, cluster_from_system, with_power_cap
-from ..training.models import PRESETS, model_from_params, override, preset
+from ..training.models import ACTIVATIONS, PRESETS, model_from_params, override, preset
 from ..training.plan import RECOMPUTE, Training
 from ..training.planner import best_plan, given_plan
 from ..training.section import plane_lost
 from ..training.batch import default_global_batch
-from ..training.software import ATTENTION, DEFAULT_PROFILE, DP_IMPL, FP8_RECIPE, KNOBS, PROFILES, profile
+from ..training.software import (ATTENTION, DEFAULT_PROFILE, DP_IMPL, EP_DISPATCH, FP8_RECIPE, KNOBS, PP_SCHEDULE,
+                                 PROFILES, profile)
 from .flags import real, whole
 from .json_output import print_json
 
@@ -33,6 +34,21 @@ MAX_GPUS = 1_000_000
 _SHAPE = {"layers": whole(None, 1_000), "hidden": whole(None, 131_072), "ffn-hidden": whole(None, 524_288),
           "heads": whole(None, 1_024), "kv-heads": whole(None, 1_024), "vocab": whole(None, 4_194_304),
           "seq": whole(None, 16_777_216), "experts": whole(None, 4_096), "top-k": whole(None, 256)}
+#: The newer shape fields (latent attention, shared experts, dense first layers, MTP): 0 means "not used".
+_SHAPE_EXTRA = {"head-dim": ("head_size", whole(0, 4_096), "query/key head size when not hidden/heads (with MLA: "
+                                                            "its non-rotary part)"),
+                "q-rank": ("q_rank", whole(0, 131_072), "MLA: rank of the query latent (0: no query latent)"),
+                "kv-rank": ("kv_rank", whole(0, 131_072), "MLA: rank of the key-value latent (0: grouped-query "
+                                                           "attention)"),
+                "rope-dim": ("rope_dim", whole(0, 4_096), "MLA: rotary dims per query/key head"),
+                "v-head-dim": ("v_head_size", whole(0, 4_096), "MLA: value head size"),
+                "expert-ffn-hidden": ("expert_ffn_hidden", whole(0, 524_288), "FFN width of a routed expert when "
+                                                                              "not --ffn-hidden"),
+                "shared-experts": ("shared_experts", whole(0, 256), "experts every token passes through"),
+                "dense-layers": ("dense_layers", whole(0, 1_000), "the first N layers are dense"),
+                "route-nodes": ("route_nodes", whole(0, 4_096), "node-limited routing: a token's experts on at "
+                                                                "most N nodes"),
+                "mtp-depth": ("mtp_depth", whole(0, 64), "multi-token prediction modules")}
 _PLAN = {"tp": whole(None, MAX_GPUS), "pp": whole(None, MAX_GPUS), "dp": whole(None, MAX_GPUS),
          "cp": whole(None, MAX_GPUS), "ep": whole(None, MAX_GPUS),
          "micro-batch": whole(None, 65_536),  # sequences one GPU holds at once
@@ -66,7 +82,11 @@ def add_parser(subparsers):
                       help="parameter count (e.g. 7e10) for a Llama-style shape")
     for n, kind in _SHAPE.items():
         t.add_argument(f"--{n}", type=kind, metavar="N")
-    t.add_argument("--activation", choices=("gelu", "swiglu"), type=str.lower)
+    for n, (_, kind, text) in _SHAPE_EXTRA.items():
+        t.add_argument(f"--{n}", type=kind, metavar="N", help=text)
+    t.add_argument("--tied-embeddings", action=argparse.BooleanOptionalAction, default=None,
+                   help="the output layer shares the input embedding's weights")
+    t.add_argument("--activation", choices=ACTIVATIONS, type=str.lower)
     t.add_argument("--global-batch", type=whole(None, None), metavar="SEQ", help="sequences per step")
     # 1e16 is hundreds of times the largest corpora trained on (15-36e12 tokens); 0 and below: the engine says
     t.add_argument("--tokens", type=real(None, 1e16), metavar="N", help="token budget (default 15e12)")
@@ -93,6 +113,13 @@ def add_parser(subparsers):
     sw.add_argument("--grad-comm-bytes", type=whole(2, 4), choices=(2, 4), help="bytes per gradient element reduced")
     sw.add_argument("--fp8-recipe", dest="fp8", choices=FP8_RECIPE, type=str.lower,
                     help="FP8 recipe of the framework (none: no FP8)")
+    sw.add_argument("--ep-dispatch", choices=EP_DISPATCH, type=str.lower,
+                    help="expert dispatch: alltoall (every routed copy) or deepep (once per node, forwarded over "
+                         "NVLink; FP8 when training in FP8)")
+    sw.add_argument("--ep-overlap", action=argparse.BooleanOptionalAction, default=None,
+                    help="overlap expert all-to-alls with another micro-batch's compute (DualPipe, dual-batch overlap)")
+    sw.add_argument("--pp-schedule", choices=PP_SCHEDULE, type=str.lower,
+                    help="pipeline schedule: 1f1b (interleaved with --virtual-stages) or dualpipe")
     sw.add_argument("--async-checkpoint", action=argparse.BooleanOptionalAction, default=None,
                     help="save checkpoints asynchronously: the job pauses only to copy them to host memory")
     sw.add_argument("--checkpoint-sharded", action=argparse.BooleanOptionalAction, default=None,
@@ -106,7 +133,8 @@ def add_parser(subparsers):
 def _model(args):
     fields = dict(layers=args.layers, hidden=args.hidden, ffn_hidden=args.ffn_hidden, heads=args.heads,
                   kv_heads=args.kv_heads, vocab=args.vocab, seq=args.seq, experts=args.experts, top_k=args.top_k,
-                  activation=args.activation)
+                  activation=args.activation, tied_embeddings=args.tied_embeddings,
+                  **{field: getattr(args, flag.replace("-", "_")) for flag, (field, _, _) in _SHAPE_EXTRA.items()})
     if args.model:
         base = preset(args.model)
     elif args.params:
@@ -210,7 +238,10 @@ def _print_text(d: dict) -> None:
     sw = d["software"]
     print(f"  software {sw['name']}: attention {sw['attention']}, TP overlap {'on' if sw['tp_overlap'] else 'off'}, "
           f"DP overlap {'on' if sw['dp_overlap'] else 'off'}, PP overlap {'on' if sw['pp_overlap'] else 'off'}, "
-          f"data parallel {sw['dp_impl']}, FP8 {sw['fp8']}")
+          f"data parallel {sw['dp_impl']}, FP8 {sw['fp8']}"
+          + (f", experts {sw['ep_dispatch']} dispatch{' overlapped' if sw['ep_overlap'] else ''}"
+             if d["ep"] > 1 else "")
+          + (f", {sw['pp_schedule']} pipeline" if d["pp"] > 1 else ""))
     for field, why in d.get("chosen", {}).items():
         print(f"  {field.replace('_', ' ')}: {why}")
     if d["fits"]:

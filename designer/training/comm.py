@@ -100,29 +100,59 @@ def cp_comm(m, c, T, cluster, nvl, ib):
     inside = span <= cluster.nvlink_domain
     bw = np.where(inside, nvl, ib)
     hop = np.where(inside, RING_HOP_NVLINK_US["simple"], net_hop_us(cluster, "simple")) * 1e-6
-    kv = T * 2 * np.maximum(m.kv_heads / c["tp"], 1) * m.head_dim * 2.0
+    # latent attention passes whole key and value heads, split by TP; grouped-query its KV heads (at least one)
+    heads = m.kv_elements / c["tp"] if m.mla else 2 * np.maximum(m.kv_heads / c["tp"], 1) * m.head_dim
+    kv = T * heads * 2.0
     fwd = np.where(cpn > 1, (cpn - 1) * (kv / bw + hop), 0.0)
     return fwd, 2 * fwd
 
 
-def ep_comm(m, c, T, cluster, nvl, ib):
-    """Token dispatch and combine all-to-alls, twice forward and twice backward, of the
-    T·top_k routed tokens (h·2 bytes each). EP ranks sit t·c apart (inside DP)."""
+#: DeepEP's FP8 dispatch: one byte per element plus one fp32 scale per 128 (DeepSeek-V3 report §3.3.2).
+FP8_DISPATCH_BYTES = 1.0 + 4.0 / 128
+
+
+def _distinct(picks: float, bins):
+    """Expected distinct bins ``picks`` independent uniform picks land in."""
+    bins = np.maximum(np.asarray(bins, dtype=float), 1.0)
+    return bins * (1.0 - (1.0 - 1.0 / bins) ** picks)
+
+
+def ep_comm(m, c, T, cluster, nvl, ib, sw=None, precision: str = "bf16"):
+    """Token dispatch and combine all-to-alls of the T·top_k routed token copies (h elements each), forward
+    and backward. EP ranks sit t·c apart (inside DP). Returns (fwd seconds, bwd seconds).
+
+    ``alltoall`` dispatch: every copy goes to its expert's GPU, over the network when that GPU is in
+    another NVLink domain. ``deepep``: a token crosses the network once per other domain holding one of
+    its experts (routing limited to ``route_nodes`` domains when the model says so) and is forwarded
+    inside that domain over NVLink; forward dispatch in FP8 when training in FP8. Combine, and everything
+    in backward, moves BF16."""
     e = c["ep"]
     if not m.moe:
         z = np.zeros(len(e))
         return z, z
     stride = c["tp"] * c["cp"]
     k = per_domain(e, stride, cluster)
-    size = T * m.top_k * m.hidden * 2.0
-    # all-to-all: each member keeps 1/e; the (e−k)/e that leave the domain go out of its own NIC
     e_f = e.astype(float)
-    inside = size * (k - 1) / np.maximum(e_f, 1) / nvl
-    outside = size * (e_f - k) / np.maximum(e_f, 1) / ib
+    row = T * m.hidden  # elements of one copy of every token of the micro-batch
+    if sw is not None and sw.ep_dispatch == "deepep":
+        domains = np.ceil(e_f / k)
+        reach = np.minimum(domains, m.route_nodes) if m.route_nodes else domains
+        net_copies = _distinct(m.top_k, reach) * (domains - 1) / domains
+        nvl_copies = m.top_k * (e_f - 1) / np.maximum(e_f, 1)  # own-domain peers, or forwarded on arrival
+    else:
+        net_copies = m.top_k * (e_f - k) / np.maximum(e_f, 1)
+        nvl_copies = m.top_k * (k - 1) / np.maximum(e_f, 1)
     lat = (RING_BASE_US["simple"] + (k - 1) * RING_HOP_NVLINK_US["simple"]
            + (e_f - k) * net_hop_us(cluster, "simple") / np.maximum(k, 1)) * 1e-6
-    one = np.where(e > 1, np.maximum(inside, outside) + lat, 0.0)
-    return 2 * one, 2 * one
+
+    def a2a(elem_bytes: float):
+        return np.where(e > 1, np.maximum(nvl_copies * row * elem_bytes / nvl, net_copies * row * elem_bytes / ib)
+                        + lat, 0.0)
+
+    fp8 = sw is not None and sw.ep_dispatch == "deepep" and precision in ("fp8", "fp4")
+    combine = a2a(2.0)
+    dispatch = a2a(FP8_DISPATCH_BYTES) if fp8 else combine
+    return dispatch + combine, 2 * combine
 
 
 def pp_p2p(m, c, T, cluster, nvl, ib):

@@ -60,30 +60,51 @@ class Peaks(NamedTuple):
 
 
 def _gemm_times(mm, nn, kk, gg, peak: Peaks, hbm: float, gen: Generation, precision: str):
-    """The layer's GEMMs (QKV, projection, MLP up, MLP down, output layer), one call per precision."""
+    """The layer's GEMMs (attention, MLP, shared experts; the output layer last), one call per precision."""
     ceil = {"fp8": gen.ceiling_fp8, "fp4": gen.ceiling_fp4}.get(precision, gen.ceiling_bf16)
     flops = 2.0 * mm * nn * kk * gg
     times = gemm_time(flops, mm, nn, kk, peak.gemm, hbm, gen, ceil, ELEMENT_BYTES[precision], gg)
     if precision != "fp4":
-        return times[..., :4].sum(axis=-1), times[..., 4]
+        return times[..., :-1].sum(axis=-1), times[..., -1]
     bf16 = gemm_time(flops, mm, nn, kk, peak.bf16, hbm, gen, gen.ceiling_bf16, 2.0, gg)
     share = FP4_BF16_LAYER_SHARE
-    return ((1 - share) * times[..., :4] + share * bf16[..., :4]).sum(axis=-1), bf16[..., 4]
+    return ((1 - share) * times[..., :-1] + share * bf16[..., :-1]).sum(axis=-1), bf16[..., -1]
+
+
+def attention_gemms(m: ModelSpec, T, t, one) -> list:
+    """(m, n, k) of the attention's GEMMs on one of ``t`` tensor-parallel GPUs for ``T`` tokens.
+
+    Grouped-query: the fused QKV projection and the output projection. Latent attention (MLA): the
+    query and key-value down-projections to their latents (small, kept whole on every TP rank, as
+    Megatron-Core's MLA does), their per-head up-projections (split by heads) and the output."""
+    h, a = m.hidden, m.heads
+    if not m.mla:
+        kv_per_gpu = np.maximum(m.kv_heads / t, 1.0)
+        return [(T, a * m.head_dim / t + 2 * m.head_dim * kv_per_gpu, h * one), (T, h * one, a * m.head_dim / t)]
+    out = []
+    if m.q_rank:
+        out += [(T, m.q_rank * one, h * one), (T, a * m.qk_dim / t, m.q_rank * one)]
+    else:
+        out += [(T, a * m.qk_dim / t, h * one)]
+    out += [(T, (m.kv_rank + m.rope_dim) * one, h * one), (T, a * (m.head_dim + m.v_dim) / t, m.kv_rank * one),
+            (T, h * one, a * m.v_dim / t)]
+    return out
 
 
 def layer_times(m: ModelSpec, c: dict, peak: Peaks, hbm: float, gen: Generation, precision: str, sw):
     """Per-layer, per-micro-batch seconds on one GPU: dict of arrays
     ``fwd`` (GEMMs+attention+element-wise), ``bwd``, ``recompute``, ``gemm_fwd``, ``attn_fwd``,
-    plus ``logits`` (fwd+bwd of the output layer, last stage only)."""
+    plus ``logits`` (fwd+bwd of the output layer, last stage only). A model with experts is timed at an
+    expert layer (its first dense layers are no heavier: DeepSeek-V3 sizes them alike)."""
     t, cp, ep, b = c["tp"].astype(float), c["cp"].astype(float), c["ep"].astype(float), c["b"].astype(float)
     sp = (c["sp"] > 0) & (c["tp"] > 1)
-    h, f, dh, a, g, V, s = m.hidden, m.ffn_hidden, m.head_dim, m.heads, m.kv_heads, m.vocab, m.seq
+    h, V, s = m.hidden, m.vocab, m.seq
+    f = m.expert_ffn if m.moe else m.ffn_hidden
     T = b * s / cp  # tokens of the micro-batch this GPU holds
     flash = sw.flash
 
-    kv_per_gpu = np.maximum(g / t, 1.0)
-    up_n = f * (m.mlp_mats - 1) / t
     one = np.ones_like(T)
+    up_n = f * (m.mlp_mats - 1) / t
     if m.moe:
         # grouped GEMM over the local experts; the rank waits for its busiest expert
         experts_here = m.experts / ep
@@ -91,18 +112,25 @@ def layer_times(m: ModelSpec, c: dict, peak: Peaks, hbm: float, gen: Generation,
         groups = experts_here * one
     else:
         tok, groups = T, one
-    # the layer's GEMMs side by side (QKV, projection, MLP up, MLP down, output layer), one call
-    mm = np.stack([T, T, tok, tok, T], axis=-1)
-    nn = np.stack([h / t + 2 * dh * kv_per_gpu, h * one, up_n * one, h * one, V / t], axis=-1)
-    kk = np.stack([h * one, h / t, h * one, f / t, h * one], axis=-1)
-    gg = np.stack([one, one, groups, groups, one], axis=-1)
+    # the layer's GEMMs side by side (attention, MLP up, MLP down, shared experts, output layer), one call
+    shapes = attention_gemms(m, T, t, one) + [(tok, up_n * one, h * one), (tok, h * one, f / t)]
+    grouped = [one] * (len(shapes) - 2) + [groups, groups]
+    if m.shared_experts:
+        wide = m.shared_experts * f
+        shapes += [(T, wide * (m.mlp_mats - 1) / t, h * one), (T, h * one, wide / t)]
+        grouped += [one, one]
+    shapes.append((T, V / t, h * one))
+    grouped.append(one)
+    mm, nn, kk = (np.stack([np.broadcast_to(x[i], T.shape) for x in shapes], axis=-1) for i in range(3))
+    gg = np.stack(grouped, axis=-1)
     gemm_fwd, logits_gemm = _gemm_times(mm, nn, kk, gg, peak, hbm, gen, precision)
 
-    # attention core: F_fwd = 4·T·s·h/t (full s²); causal flash does half of it; FA's
-    # backward is 2.5× its forward (FA2 paper accounting), unfused backward 2×.
-    attn_f = 4.0 * T * s * a * dh / t
+    # attention core: F_fwd = 2·T·s·heads·(qk + v)/t (full s²; 4·T·s·h/t for a GPT); causal flash does
+    # half of it; FA's backward is 2.5× its forward (FA2 paper accounting), unfused backward 2×.
+    a = m.heads
+    attn_f = T * m.attention_core_flops_per_token() / t
     bf16_peak = peak.bf16  # attention stays in BF16 (Rubin's FP8 peak is 4.4x its BF16, not 2x)
-    eff = attention_efficiency(gen, dh, s / cp, sw.attention)
+    eff = attention_efficiency(gen, m.qk_dim, s / cp, sw.attention)
     if flash:
         attn_fwd = 0.5 * attn_f / (bf16_peak * eff)
         attn_bwd = 2.5 * attn_fwd
@@ -113,16 +141,19 @@ def layer_times(m: ModelSpec, c: dict, peak: Peaks, hbm: float, gen: Generation,
         softmax_fwd = UNFUSED_SOFTMAX_BYTES * a * T * s / t / (hbm * gen.hbm_eff)
 
     norm_div = np.where(sp, t, 1.0)
-    ew_bytes = T * (NORM_RESIDUAL_BYTES_PER_H * h / norm_div + 2 * m.mlp_mats * f * m.top_k / t)
+    fk = f * (m.experts_per_token if m.moe else 1)  # FFN elements a token's MLPs produce
+    ew_bytes = T * (NORM_RESIDUAL_BYTES_PER_H * h / norm_div + 2 * m.mlp_mats * fk / t)
     if not sw.fused_kernels:
-        ew_bytes = ew_bytes + T * (EAGER_EXTRA_BYTES_PER_H * h / norm_div + EAGER_EXTRA_BYTES_PER_F * f * m.top_k / t)
+        ew_bytes = ew_bytes + T * (EAGER_EXTRA_BYTES_PER_H * h / norm_div + EAGER_EXTRA_BYTES_PER_F * fk / t)
     if m.moe:
         ew_bytes = ew_bytes + T * m.top_k * h * 2 * 4  # permute / unpermute of routed tokens
+    # GEMM inputs cast per token: the attention's and the MLP's (each routed copy), the projection's
+    cast_in = 2 * h + h / t + fk / t
     if precision == "fp4":
-        ew_bytes = ew_bytes + T * FP4_CAST_BYTES * (2 * h + h / t + f * m.top_k / t)
+        ew_bytes = ew_bytes + T * FP4_CAST_BYTES * cast_in
     elif precision == "fp8":
         cast = FP8_CAST_BYTES if sw.fp8 == "dynamic" else FP8_CAST_BYTES - 2.0
-        ew_bytes = ew_bytes + T * cast * (2 * h + h / t + f * m.top_k / t)
+        ew_bytes = ew_bytes + T * cast * cast_in
     ew_fwd = ew_bytes / (hbm * gen.hbm_eff)
 
     fwd = gemm_fwd + attn_fwd + softmax_fwd + ew_fwd

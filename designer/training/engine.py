@@ -37,6 +37,7 @@ REASONS = {
     "experts": "experts not divisible by EP, or EP does not divide DP·CP",
     "zero": "ZeRO stage must be 0–3 (hybrid sharding needs ZeRO ≥ 1)",
     "recompute": "the software profile does not offer that recompute mode",
+    "schedule": "DualPipe needs an even PP, no interleaving and at least PP micro-batches",
     "memory": "does not fit in GPU memory",
     "tp-ib": "TP group spans InfiniBand (TP > NVLink domain)",
 }
@@ -61,6 +62,8 @@ def validity(model, training, c, gpus):
         "batch": (training.global_batch % np.maximum(d * b, 1) != 0) | (mb < 1),
         "layers": (p > L) | (last < 1),
         "interleave": (v > 1) & ((p == 1) | (mb % p != 0) | (per % v != 0)),
+        "schedule": (p > 1) & ((p % 2 != 0) | (v > 1) | (mb < p)) if training.software.pp_schedule == "dualpipe"
+        else np.zeros(len(p), dtype=bool),
         "heads": (model.heads % t != 0) | ((g % t != 0) & (t % g != 0)),
         "seq": (((cp > 1) & ((model.seq % (2 * cp) != 0) | (not training.software.context_parallel)))
                 | ((c["sp"] > 0) & (t > 1) & (model.seq % t != 0))),
@@ -77,7 +80,7 @@ def screen(model, training, c: dict, cluster):
     m = np.maximum(training.global_batch // np.maximum(d * c["b"], 1), 1).astype(float)
     shard, _, _ = dp_groups(c, cluster)
     mem = memory(model, c, m, training.software.flash, training.grad_bytes, training.precision in ("fp8", "fp4"),
-                 shard)
+                 shard, training.software.pp_schedule == "dualpipe")
     bad["memory"] = mem["total_gb"] > cluster.hbm_gb
     bad["tp-ib"] = t > cluster.nvlink_domain
     return bad, mem, shard, m
@@ -138,7 +141,7 @@ def _layer_times_once(model, c, peak, hbm, gen, precision, sw) -> dict:
     return {k: v[inverse] for k, v in lt.items()}
 
 
-def _layer_comm(model, c: dict, T, cluster, gen, nvl, ib, lt: dict, sw) -> tuple:
+def _layer_comm(model, c: dict, T, cluster, gen, nvl, ib, lt: dict, sw, precision: str) -> tuple:
     """Per layer, the tensor-, context- and expert-parallel communication left exposed, forward and backward
     (full recompute repeats the forward's in the backward)."""
     t = c["tp"]
@@ -154,8 +157,14 @@ def _layer_comm(model, c: dict, T, cluster, gen, nvl, ib, lt: dict, sw) -> tuple
     # ring attention overlaps each K/V hop with the attention block of the previous one
     cp_fwd = overlapped(cp_f, lt["attn_fwd"], gen.nvlink_sm_usage)
     cp_bwd = overlapped(cp_b, lt["attn_total"] - lt["attn_fwd"], gen.nvlink_sm_usage) + np.where(rc_full, cp_fwd, 0.0)
-    ep_f, ep_b = ep_comm(model, c, T, cluster, nvl, ib)
-    ep_fwd, ep_bwd = ep_f, ep_b + np.where(rc_full, ep_f, 0.0)
+    ep_f, ep_b = ep_comm(model, c, T, cluster, nvl, ib, sw, precision)
+    if sw.ep_overlap:
+        # DualPipe / dual-batch overlap: one micro-batch's all-to-alls run beside another's compute, on SMs
+        # kept for communication (DeepSeek-V3: 20 of 132, the NVLink tier's share)
+        ep_fwd = overlapped(ep_f, lt["fwd"], gen.nvlink_sm_usage)
+        ep_bwd = overlapped(ep_b, lt["bwd"] + lt["recompute"], gen.nvlink_sm_usage) + np.where(rc_full, ep_fwd, 0.0)
+    else:
+        ep_fwd, ep_bwd = ep_f, ep_b + np.where(rc_full, ep_f, 0.0)
     return tp_fwd, tp_bwd, cp_fwd, cp_bwd, ep_fwd, ep_bwd
 
 
@@ -227,7 +236,8 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
 
     lt = _layer_times_once(model, c, peak, hbm, gen, training.precision, sw)
     nvl, ib = bandwidths(cluster, gen)
-    tp_fwd, tp_bwd, cp_fwd, cp_bwd, ep_fwd, ep_bwd = _layer_comm(model, c, T, cluster, gen, nvl, ib, lt, sw)
+    tp_fwd, tp_bwd, cp_fwd, cp_bwd, ep_fwd, ep_bwd = _layer_comm(model, c, T, cluster, gen, nvl, ib, lt, sw,
+                                                                 training.precision)
 
     slow = straggler_factor(gen, n)
     f_layer = lt["fwd"] * slow
@@ -236,8 +246,10 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     bwd_l = b_layer + tp_bwd + cp_bwd + ep_bwd
     t_layer = fwd_l + bwd_l
     per, last = stage_layers(model.layers, p)
+    # the last stage also runs the multi-token-prediction modules: a layer and an output layer each
+    last = last + model.mtp_depth
     heavy = np.maximum(per, last)
-    stage_compute = np.maximum(per * t_layer, last * t_layer + lt["logits"] * slow)
+    stage_compute = np.maximum(per * t_layer, last * t_layer + lt["logits"] * (1 + model.mtp_depth) * slow)
 
     psi = mem["params_on_gpu"]
     dpc = dp_comm(mem["layer_params"], psi, c, cluster, nvl, ib, sw)
@@ -246,7 +258,10 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     z3, z2 = _stage_dp(dpc, c, mem, heavy, fwd_l, bwd_l, u, hbm, gen, sw)
     stage = stage_compute + z3 + z2
 
-    bubble = (p - 1) / v * stage
+    # DualPipe: (PP/2 − 1)·(F&B + B − 3W); a paired forward-and-backward chunk costs F + B + W, and B ≈ W (input
+    # and weight gradients are GEMMs of one size), so the bubble is (PP/2 − 1) stage forwards
+    dual = sw.pp_schedule == "dualpipe"
+    bubble = np.maximum(p / 2 - 1, 0) * heavy * fwd_l if dual else (p - 1) / v * stage
     pipeline = m * stage + bubble
     pp_exp, dp_exp = _step_exposed(model, c, T, cluster, gen, nvl, ib, dpc, m, heavy, fwd_l, bwd_l, u, sw)
     optimizer = psi * OPTIMIZER_BYTES_PER_PARAM / np.where(c["zero"] >= 1, shard, 1.0) / (hbm * gen.hbm_eff)

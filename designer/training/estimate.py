@@ -150,8 +150,8 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
     candidates = [v for v in V_CANDIDATES if v != plan.virtual_stages] if plan.pp > 1 else []
     cols = columns([plan] + [replace(plan, virtual_stages=v) for v in candidates])
     res = evaluate(model, training, cols, cluster)
-    fatal = [k for k in ("gpus", "batch", "layers", "interleave", "heads", "seq", "experts", "zero", "recompute")
-             if res["bad"][k][0]]
+    fatal = [k for k in ("gpus", "batch", "layers", "interleave", "schedule", "heads", "seq", "experts", "zero",
+                         "recompute") if res["bad"][k][0]]
     if fatal:
         raise TrainingError(f"plan {plan.tp}/{plan.pp}/{plan.dp}/{plan.cp} (TP/PP/DP/CP): {REASONS[fatal[0]]}")
     idle = cluster.gpus - plan.gpus

@@ -30,6 +30,8 @@ L70 = preset("llama3-70b")
 L405 = preset("llama3-405b")
 L405_128K = replace(L405, name="llama3-405b-128k", seq=131072)
 MIXTRAL = preset("mixtral-8x7b")
+DSV3 = preset("deepseek-v3")
+DSV3_NO_MTP = replace(DSV3, name="deepseek-v3-no-mtp", mtp_depth=0)
 GPT175 = preset("gpt3-175b")
 
 
@@ -53,6 +55,8 @@ TT_H200 = "torchtitan benchmarks/llama3-8b_h200_202506_trainy-whitefiber.md [V]"
 NEMO_2407 = "NVIDIA/NeMo docs performance_summary.md @9c5c5e97 (NeMo 24.07, DGX-H100) [V]"
 NEMO_2502 = "NeMo Framework performance summary, NeMo 25.02, DGX-B200 [V]"
 NEMO_2504 = "NeMo Framework performance summary, NeMo 25.04, DGX-GB200 [V]"
+MB_2509 = "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md @fa0315ae (NeMo 25.09, DGX-H100) [V]"
+MB_2511 = "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md @5776a6d9 (NeMo 25.11, DGX-GB200) [V]"
 #: NeMo 25.04's FP8 is "per-tensor FP8 quantization using the scaling factors calculated in the
 #: current step": current (dynamic) scaling, not Transformer Engine's delayed default.
 NEMO_CURRENT = ("nemo-2024", {"fp8": "dynamic"})
@@ -139,6 +143,17 @@ HELDOUT = [
     dict(row="h-nemo-mixtral-gb200-fp8", model=MIXTRAL, system="gb200-nvl72", gpus=64, gbs=256,
          plan=dict(tp=1, pp=1, cp=1, ep=8, b=2), sw=NEMO_CURRENT, precision="fp8", measured=19275.0,
          source=NEMO_2504, note="Mixtral 8x7B, EP 8: 19,275 tokens/s/GPU"),
+    # -- expert models of 2025 (added with DeepSeek-V3's shape, before any was estimated) ------------------------
+    dict(row="h-mb-dsv3-h100", model=DSV3, system="dgx-h100", gpus=1024, gbs=8192,
+         plan=dict(tp=2, pp=8, cp=1, v=4, ep=64, b=1), sw=NEMO_CURRENT, precision="fp8", measured=1297.0,
+         source=MB_2509,
+         note="DeepSeekV3 (dropless, experts force-balanced), MTP in the recipe's layout: 1,297 tokens/s/GPU, 338 "
+              "model TF/GPU. The table prints no precision; the recipe's H100 variants are BF16 and FP8, and the "
+              "bracketed blockwise-FP8 figure implies FP8 current scaling [U]. The recipe's experts run without "
+              "TP (expert-TP 1), which the estimator does not express: its experts are split over TP 2"),
+    dict(row="h-mb-dsv3-gb200-bf16", model=DSV3_NO_MTP, system="gb200-nvl72", gpus=256, gbs=4096,
+         plan=dict(tp=1, pp=4, cp=1, v=4, ep=64, b=1), sw="nemo-2024", precision="bf16", measured=3139.0,
+         source=MB_2511, note="DeepSeekV3 (w/o MTP), BF16: 3,139 tokens/s/GPU, 782 model TF/GPU"),
 ]
 
 

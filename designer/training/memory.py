@@ -43,7 +43,8 @@ def params_on_gpu(m, c):
     emb = m.vocab * m.hidden / t
     single = p == 1
     both = np.where(single, m.embedding_params / t, emb)
-    return np.maximum(per * layer + np.where(single, both, emb), last * layer + emb), layer
+    # the last stage also holds the multi-token-prediction modules (one layer each, sharing the output layer)
+    return np.maximum(per * layer + np.where(single, both, emb), (last + m.mtp_depth) * layer + emb), layer
 
 
 def model_states(m, c, grad_bytes: float, shard=None, held=None):
@@ -66,19 +67,33 @@ def model_states(m, c, grad_bytes: float, shard=None, held=None):
     return weights, grads, optim, psi
 
 
-def activations(m, c, micro_batches, flash: bool, fp8: bool = False):
+def attention_units(m) -> float:
+    """Bytes the attention keeps for backward per token, in units of h (× s·b·h for a micro-batch).
+
+    Grouped-query: input 2, Q 2·a·d/h, K and V 2·g·d/h each, the projection's input 2·a·d/h, dropout mask 1;
+    with FlashAttention the attention output is the projection's input, already counted, and TP + SP +
+    selective comes to 34 sbh/t for a GPT, as in the reference. Latent attention adds the query and
+    key-value latents and keeps whole query, key and value heads (qk and v wide)."""
+    h, a = m.hidden, m.heads
+    if m.mla:
+        latents = 2 * (m.q_rank + m.kv_rank + m.rope_dim) / h
+        return 3 + latents + 2 * a * (2 * m.qk_dim + m.v_dim) / h + 2 * a * m.v_dim / h
+    return 3 + 4 * a * m.head_dim / h + 4 * m.kv_heads * m.head_dim / h
+
+
+def activations(m, c, micro_batches, flash: bool, fp8: bool = False, dual: bool = False):
     t, cp, b = c["tp"].astype(float), c["cp"].astype(float), c["b"].astype(float)
     p, v, rc = c["pp"], c["v"].astype(float), c["rc"]
     sp = (c["sp"] > 0) & (c["tp"] > 1)
-    h, a, g, s = m.hidden, m.heads, m.kv_heads, m.seq
+    h, a, s = m.hidden, m.heads, m.seq
     sbh = (s / cp) * b * h
-    # With FlashAttention the attention output is the projection's input, already counted:
-    # TP + SP + selective comes to 34 sbh/t for GPT, as in the reference.
-    attn = 7 + 4 * g / a
-    mlp = 3 + 2 * m.mlp_mats * m.ffn_hidden / h * m.top_k + (2 * m.top_k if m.moe else 0)
+    attn = attention_units(m)
+    f = m.expert_ffn if m.moe else m.ffn_hidden
+    k = m.experts_per_token if m.moe else 1
+    mlp = 3 + 2 * m.mlp_mats * f / h * k + (2 * m.top_k if m.moe else 0)
     total = attn + mlp + 4
     if fp8:  # Transformer Engine saves the four GEMM inputs in FP8 (1 byte, not 2) for backward
-        total = total - (3 + m.ffn_hidden / h * m.top_k)
+        total = total - (3 + f / h * k)
     base = np.where(sp, total / t, 10 + (total - 10) / t)
     scores = np.where((rc == 0) & (not flash), 5 * a * (s / cp) / h / t, 0.0)
     per_layer = sbh * (base + scores)
@@ -89,17 +104,23 @@ def activations(m, c, micro_batches, flash: bool, fp8: bool = False):
     per_layer = np.where(full, sbh * 2 / np.where(sp, t, 1.0), per_layer)
     working = np.where(full, sbh * (base + 5 * a * (s / cp) / h / t * (not flash)), 0.0)
     per, _ = stage_layers(m.layers, p)
-    inflight = np.minimum(micro_batches, p) * np.where(v > 1, 1 + (p - 1) / (p * v), 1.0)
+    # DualPipe holds PP + 1 micro-batches' activations (DeepSeek-V3 report, Table 2)
+    inflight = np.minimum(micro_batches, p + 1 if dual else p) * np.where(v > 1, 1 + (p - 1) / (p * v), 1.0)
     acts = per_layer * per * inflight + working
     # p = 1: the output layer's fp32 logits (4·s·b·V/t) and the embedding output live here too
     acts = acts + np.where(p == 1, 4 * (s / cp) * b * m.vocab / t + 2 * sbh, 2 * sbh)
     return acts
 
 
-def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = False, shard=None):
+def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = False, shard=None,
+           dual: bool = False):
+    """Memory per GPU; ``dual``: the DualPipe schedule, which keeps two copies of a stage's model states."""
     held = params_on_gpu(m, c)
     weights, grads, optim, psi = model_states(m, c, grad_bytes, shard, held)
-    acts = activations(m, c, micro_batches, flash, fp8)
+    if dual:  # a pipeline of one stage has nothing to run both ways
+        two = np.where(c["pp"] > 1, 2.0, 1.0)
+        weights, grads, optim = two * weights, two * grads, two * optim
+    acts = activations(m, c, micro_batches, flash, fp8, dual)
     total = weights + grads + optim + acts
     return {"weights_gb": weights / GB, "gradients_gb": grads / GB, "optimizer_gb": optim / GB,
             "activations_gb": acts / GB, "overhead_gb": np.full(len(total), OVERHEAD_GB),

@@ -24,7 +24,9 @@ from .software import KNOBS, parse_flag, profile
 DEFAULT_WORKLOAD = {"model": "llama3-70b", "tokens": 15e12, "global_batch": None, "precision": "bf16"}
 PLAN_KEYS = ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages", "recompute", "zero",
              "sequence_parallel", "hybrid_shard")
-MODEL_KEYS = ("layers", "hidden", "ffn_hidden", "heads", "kv_heads", "vocab", "seq", "activation", "experts", "top_k")
+MODEL_KEYS = ("layers", "hidden", "ffn_hidden", "heads", "kv_heads", "vocab", "seq", "activation", "experts", "top_k",
+              "tied_embeddings", "head_size", "q_rank", "kv_rank", "rope_dim", "v_head_size", "expert_ffn_hidden",
+              "shared_experts", "dense_layers", "route_nodes", "mtp_depth")
 
 
 def _model(workload: dict):

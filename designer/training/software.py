@@ -30,6 +30,21 @@ Profiles and their sources:
   (reshard after forward), per-layer reduce-scatter of fp32 gradients, each
   prefetched one layer ahead; eager element-wise kernels (``fused_kernels`` on for
   torch.compile); torchao Float8 with dynamic scaling.
+- ``deepseek-v3`` — DeepSeek's HAI-LLM as the DeepSeek-V3 report describes it (arXiv 2412.19437, §3.2–3.3):
+  no tensor parallelism, DualPipe (a bidirectional pipeline that pairs one micro-batch's forward
+  with another's backward so the expert all-to-alls and pipeline sends hide behind compute, on
+  20 of the H800's 132 SMs), dispatch sent once per destination node over InfiniBand and forwarded
+  over NVLink, tokens dispatched in FP8 and combined in BF16, fine-grained (tile-wise, online)
+  FP8 scaling, ZeRO-1 data parallelism. Its attention kernel is not stated: taken as a
+  FlashAttention-class fused kernel [U].
+
+Expert-parallel knobs: ``ep_dispatch`` ``alltoall`` sends every routed copy of a token to its expert's
+GPU (NeMo/Megatron-Core's all-to-all dispatcher of 2024); ``deepep`` sends it once to each node
+(NVLink domain) holding one of its experts and forwards it there over NVLink — DeepSeek's DeepEP,
+also Megatron-Core's "flex" dispatcher since 2025 — and dispatches FP8 tokens when training in FP8.
+``ep_overlap`` hides the all-to-alls behind another micro-batch's compute (DualPipe; dual-batch overlap).
+``pp_schedule`` ``dualpipe``: bubble (PP/2 − 1)·(F&B + B − 3W), two copies of the parameters and
+PP + 1 micro-batches of activations (the report's Table 2), against 1F1B's (PP − 1)·(F + B).
 """
 from __future__ import annotations
 
@@ -40,6 +55,8 @@ from .errors import TrainingError
 ATTENTION = ("unfused", "flash2", "cudnn")
 DP_IMPL = ("megatron", "deepspeed", "fsdp")
 FP8_RECIPE = ("none", "delayed", "dynamic")
+EP_DISPATCH = ("alltoall", "deepep")
+PP_SCHEDULE = ("1f1b", "dualpipe")
 
 
 @dataclass(frozen=True)
@@ -78,13 +95,20 @@ class Software:
     #: checkpoints saved sharded, every rank writing its own part at once (Megatron-Core's torch_dist format,
     #: PyTorch DCP, DeepSpeed's per-rank files); off: one consolidated file, written through one host
     checkpoint_sharded: bool = True
+    #: how routed tokens travel to their experts' GPUs (see the module's expert-parallel knobs)
+    ep_dispatch: str = "alltoall"
+    #: expert all-to-alls overlapped with another micro-batch's compute
+    ep_overlap: bool = False
+    #: pipeline schedule: 1F1B (interleaved when the plan has virtual stages) or DualPipe
+    pp_schedule: str = "1f1b"
 
     @property
     def flash(self) -> bool:
         return self.attention != "unfused"
 
     def validate(self) -> "Software":
-        checks = (("attention", ATTENTION), ("dp_impl", DP_IMPL), ("fp8", FP8_RECIPE))
+        checks = (("attention", ATTENTION), ("dp_impl", DP_IMPL), ("fp8", FP8_RECIPE), ("ep_dispatch", EP_DISPATCH),
+                  ("pp_schedule", PP_SCHEDULE))
         for field, allowed in checks:
             if getattr(self, field) not in allowed:
                 raise TrainingError(f"software {field.replace('_', '-')} must be one of {', '.join(allowed)}, "
@@ -115,6 +139,8 @@ PROFILES: dict[str, Software] = {
     "fsdp-2024": Software("fsdp-2024", attention="cudnn", tp_overlap=False, dp_overlap=True, pp_overlap=False,
                           dp_impl="fsdp", default_zero=3, grad_comm_bytes=4,
                           recompute_modes=("none", "op", "full"), fp8="dynamic", fused_kernels=False),
+    "deepseek-v3": Software("deepseek-v3", tp_overlap=False, dp_impl="megatron", default_zero=1, fp8="dynamic",
+                            context_parallel=False, ep_dispatch="deepep", ep_overlap=True, pp_schedule="dualpipe"),
 }
 DEFAULT_PROFILE = "nemo-2024"
 #: What people call each profile (the GUI's list).
@@ -124,13 +150,14 @@ LABELS = {
     "megatron-2022": "Megatron-LM 2022 (selective recompute)",
     "megatron-2021": "Megatron-LM 2021",
     "deepspeed-2021": "Megatron-DeepSpeed 2021 (ZeRO)",
+    "deepseek-v3": "DeepSeek-V3 (DualPipe, DeepEP) 2024",
 }
 
 #: The single knobs, as flags and workload keys (value parsers).
 KNOBS = {
     "attention": str, "tp_overlap": bool, "dp_overlap": bool, "pp_overlap": bool, "dp_impl": str,
     "grad_comm_bytes": int, "fp8": str, "fused_kernels": bool, "context_parallel": bool, "async_checkpoint": bool,
-    "checkpoint_sharded": bool,
+    "checkpoint_sharded": bool, "ep_dispatch": str, "ep_overlap": bool, "pp_schedule": str,
 }
 
 
@@ -174,4 +201,4 @@ def profile(name: str | None = None, **overrides) -> Software:
 
 
 __all__ = ["Software", "PROFILES", "DEFAULT_PROFILE", "LABELS", "parse_flag", "KNOBS", "ATTENTION", "DP_IMPL",
-           "FP8_RECIPE", "profile"]
+           "FP8_RECIPE", "EP_DISPATCH", "PP_SCHEDULE", "profile"]

@@ -26,6 +26,9 @@ class SoftwareProfile:
     context_parallel: bool
     async_checkpoint: bool
     checkpoint_sharded: bool
+    ep_dispatch: str
+    ep_overlap: bool
+    pp_schedule: str
 
 
 @view
