@@ -117,7 +117,7 @@ def _distinct(picks: float, bins):
     return bins * (1.0 - (1.0 - 1.0 / bins) ** picks)
 
 
-def ep_comm(m, c, T, cluster, nvl, ib, sw=None, precision: str = "bf16"):
+def ep_comm(m, c, T, cluster, nvl, ib, sw, precision: str):
     """Token dispatch and combine all-to-alls of the T·top_k routed token copies (h elements each), forward
     and backward. EP ranks sit t·c apart (inside DP). Returns (fwd seconds, bwd seconds).
 
@@ -134,7 +134,8 @@ def ep_comm(m, c, T, cluster, nvl, ib, sw=None, precision: str = "bf16"):
     k = per_domain(e, stride, cluster)
     e_f = e.astype(float)
     row = T * m.hidden  # elements of one copy of every token of the micro-batch
-    if sw is not None and sw.ep_dispatch == "deepep":
+    deepep = sw.ep_dispatch == "deepep"
+    if deepep:
         domains = np.ceil(e_f / k)
         reach = np.minimum(domains, m.route_nodes) if m.route_nodes else domains
         net_copies = _distinct(m.top_k, reach) * (domains - 1) / domains
@@ -149,9 +150,8 @@ def ep_comm(m, c, T, cluster, nvl, ib, sw=None, precision: str = "bf16"):
         return np.where(e > 1, np.maximum(nvl_copies * row * elem_bytes / nvl, net_copies * row * elem_bytes / ib)
                         + lat, 0.0)
 
-    fp8 = sw is not None and sw.ep_dispatch == "deepep" and precision in ("fp8", "fp4")
     combine = a2a(2.0)
-    dispatch = a2a(FP8_DISPATCH_BYTES) if fp8 else combine
+    dispatch = a2a(FP8_DISPATCH_BYTES) if deepep and precision in ("fp8", "fp4") else combine
     return dispatch + combine, 2 * combine
 
 

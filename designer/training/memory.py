@@ -42,9 +42,10 @@ def params_on_gpu(m, c):
     layer = m.layer_params_dense / t + m.experts * m.expert_params / (t * e)
     emb = m.vocab * m.hidden / t
     single = p == 1
-    both = np.where(single, m.embedding_params / t, emb)
-    # the last stage also holds the multi-token-prediction modules (one layer each, sharing the output layer)
-    return np.maximum(per * layer + np.where(single, both, emb), (last + m.mtp_depth) * layer + emb), layer
+    # one stage holds both embeddings; otherwise the first holds the input's and the last the output's, and
+    # the last also the multi-token-prediction modules (one layer each, sharing the output layer)
+    ends = np.where(single, m.embedding_params / t, emb)
+    return np.maximum(per, last + m.mtp_depth) * layer + ends, layer
 
 
 def model_states(m, c, grad_bytes: float, shard=None, held=None):
@@ -105,7 +106,8 @@ def activations(m, c, micro_batches, flash: bool, fp8: bool = False, dual: bool 
     working = np.where(full, sbh * (base + 5 * a * (s / cp) / h / t * (not flash)), 0.0)
     per, _ = stage_layers(m.layers, p)
     # DualPipe holds PP + 1 micro-batches' activations (DeepSeek-V3 report, Table 2)
-    inflight = np.minimum(micro_batches, p + 1 if dual else p) * np.where(v > 1, 1 + (p - 1) / (p * v), 1.0)
+    held = p + 1 if dual else p
+    inflight = np.minimum(micro_batches, np.where(p > 1, held, 1)) * np.where(v > 1, 1 + (p - 1) / (p * v), 1.0)
     acts = per_layer * per * inflight + working
     # p = 1: the output layer's fp32 logits (4·s·b·V/t) and the embedding output live here too
     acts = acts + np.where(p == 1, 4 * (s / cp) * b * m.vocab / t + 2 * sbh, 2 * sbh)

@@ -182,3 +182,16 @@ def test_a_workload_states_the_new_shape_fields():
         _model({"model": "llama3-8b", "tied_embeddings": "yes"})
     with pytest.raises(TrainingError, match="q-rank, rope-dim and v-head-size describe latent attention"):
         _model({"model": "llama3-8b", "rope_dim": 64})
+
+
+def test_one_stage_has_no_second_pipeline_and_keeps_both_embeddings():
+    from designer.training.memory import activations, params_on_gpu
+
+    m = replace(DSV3, mtp_depth=1)
+    one = {k: np.array([v]) for k, v in dict(tp=1, pp=1, cp=1, ep=64, b=1, v=1, rc=0, sp=0, dp=64, zero=1).items()}
+    psi, layer = params_on_gpu(m, one)
+    # 61 layers, the MTP layer and both embeddings on the one stage
+    assert psi[0] == pytest.approx(62 * layer[0] + m.embedding_params, rel=1e-12)
+    # DualPipe on one stage holds what 1F1B holds: one micro-batch, not two
+    mb = np.array([8.0])
+    assert activations(m, one, mb, True, True, dual=True)[0] == activations(m, one, mb, True, True)[0]
