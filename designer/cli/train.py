@@ -229,11 +229,18 @@ def run(args, catalog) -> int:
     return code
 
 
+def _recompute(d: dict) -> str:
+    """The recompute mode as read: partial says how many of the fullest stage's layers run again."""
+    if d.get("recompute_layers") is not None:
+        return f"partial ({d['recompute_layers']} layers a stage)"
+    return d["recompute"]
+
+
 def _print_text(d: dict) -> None:
     print(f"{d['model']} ({d['params_b']:.1f} B params) on {d['gpus']}× {gpu_name(d['gpu'])}, {d['precision']}, "
           f"global batch {d['global_batch']} × {d['seq']}")
     print(f"  plan: TP{d['tp']} PP{d['pp']} DP{d['dp']} CP{d['cp']} EP{d['ep']} v{d['virtual_stages']} "
-          f"micro-batch {d['micro_batch']} recompute {d['recompute']} ZeRO-{d['zero']}"
+          f"micro-batch {d['micro_batch']} recompute {_recompute(d)} ZeRO-{d['zero']}"
           + (" hybrid-sharded" if d.get("hybrid_shard") else ""))
     sw = d["software"]
     print(f"  software {sw['name']}: attention {sw['attention']}, TP overlap {'on' if sw['tp_overlap'] else 'off'}, "
@@ -287,7 +294,7 @@ def _print_text(d: dict) -> None:
         print(f"  searched {s['evaluated']:,} plans: {s['runnable']:,} can run, {s['valid']:,} also fit in memory:")
         for r in s["ranked"]:
             print(f"    {r['rank']}. TP{r['tp']} PP{r['pp']} DP{r['dp']} CP{r['cp']} v{r['virtual_stages']} "
-                  f"mbs{r['micro_batch']} {r['recompute']} ZeRO-{r['zero']}: "
+                  f"mbs{r['micro_batch']} {_recompute(r)} ZeRO-{r['zero']}: "
                   f"{r['tokens_per_s']:,.0f} tok/s — {r['why']}")
         if "naive" in s:
             print(f"    naive (pure DP): {s['naive']['why']}")

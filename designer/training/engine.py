@@ -16,7 +16,7 @@ import numpy as np
 from .comm import bandwidths, cp_comm, dp_comm, dp_groups, ep_comm, overlapped, per_domain, pp_p2p, tp_comm
 from .compute import Peaks, layer_times
 from .efficiency import generation, straggler_factor
-from .memory import GB, memory, stage_layers
+from .memory import ALLOCATOR_WASTE, EXPANDABLE_WASTE, GB, RC_FULL, RC_PARTIAL, memory, stage_layers
 from .plan import RECOMPUTE
 
 #: FSDP2's copy-out of all-gathered weights (2 × (2 + 2) B) and copy-in of gradients to the
@@ -37,6 +37,7 @@ REASONS = {
     "experts": "experts not divisible by EP, or EP does not divide DP·CP",
     "zero": "ZeRO stage must be 0–3 (hybrid sharding needs ZeRO ≥ 1)",
     "recompute": "the software profile does not offer that recompute mode",
+    "partial": "partial recompute fits only by recomputing every layer of a stage (that is full recompute)",
     "schedule": "DualPipe needs an even PP, no interleaving and at least PP micro-batches",
     "memory": "does not fit in GPU memory",
     "tp-ib": "TP group spans InfiniBand (TP > NVLink domain)",
@@ -73,6 +74,7 @@ def validity(model, training, c, gpus):
     }
 
 
+
 def screen(model, training, c: dict, cluster):
     """The cheap half of evaluate: (broken rules, memory, ZeRO sharding group, micro-batches)."""
     t, p, d, cp = (c[k] for k in ("tp", "pp", "dp", "cp"))
@@ -80,7 +82,10 @@ def screen(model, training, c: dict, cluster):
     m = np.maximum(training.global_batch // np.maximum(d * c["b"], 1), 1).astype(float)
     shard, _, _ = dp_groups(c, cluster)
     mem = memory(model, c, m, training.software.flash, training.grad_bytes, training.precision in ("fp8", "fp4"),
-                 shard, training.software.pp_schedule == "dualpipe")
+                 shard, training.software.pp_schedule == "dualpipe", cluster.hbm_gb,
+                 EXPANDABLE_WASTE if training.software.expandable_segments else ALLOCATOR_WASTE)
+    per, _ = stage_layers(model.layers, p)
+    bad["partial"] = (c["rc"] == RC_PARTIAL) & (mem["recompute_layers"] >= per) & (per > 0)
     bad["memory"] = mem["total_gb"] > cluster.hbm_gb
     bad["tp-ib"] = t > cluster.nvlink_domain
     return bad, mem, shard, m
@@ -141,30 +146,29 @@ def _layer_times_once(model, c, peak, hbm, gen, precision, sw) -> dict:
     return {k: v[inverse] for k, v in lt.items()}
 
 
-def _layer_comm(model, c: dict, T, cluster, gen, nvl, ib, lt: dict, sw, precision: str) -> tuple:
+def _layer_comm(model, c: dict, T, cluster, gen, nvl, ib, lt: dict, sw, precision: str, rerun) -> tuple:
     """Per layer, the tensor-, context- and expert-parallel communication left exposed, forward and backward
-    (full recompute repeats the forward's in the backward)."""
+    (recomputing a layer repeats its forward's in the backward: ``rerun`` is the share of layers that do)."""
     t = c["tp"]
-    rc_full = c["rc"] == 2
     tp_f, tp_b = tp_comm(model, c, T, cluster, nvl, ib)
     usage_tp = np.where(t <= cluster.nvlink_domain, gen.nvlink_sm_usage, gen.ib_sm_usage)
     if sw.tp_overlap:
         tp_fwd = overlapped(tp_f, lt["gemm_fwd"], usage_tp)
-        tp_bwd = overlapped(tp_b, 2 * lt["gemm_fwd"], usage_tp) + np.where(rc_full, tp_fwd, 0.0)
+        tp_bwd = overlapped(tp_b, 2 * lt["gemm_fwd"], usage_tp) + rerun * tp_fwd
     else:
-        tp_fwd, tp_bwd = tp_f, tp_b + np.where(rc_full, tp_f, 0.0)
+        tp_fwd, tp_bwd = tp_f, tp_b + rerun * tp_f
     cp_f, cp_b = cp_comm(model, c, T, cluster, nvl, ib)
     # ring attention overlaps each K/V hop with the attention block of the previous one
     cp_fwd = overlapped(cp_f, lt["attn_fwd"], gen.nvlink_sm_usage)
-    cp_bwd = overlapped(cp_b, lt["attn_total"] - lt["attn_fwd"], gen.nvlink_sm_usage) + np.where(rc_full, cp_fwd, 0.0)
+    cp_bwd = overlapped(cp_b, lt["attn_total"] - lt["attn_fwd"], gen.nvlink_sm_usage) + rerun * cp_fwd
     ep_f, ep_b = ep_comm(model, c, T, cluster, nvl, ib, sw, precision)
     if sw.ep_overlap:
         # DualPipe / dual-batch overlap: one micro-batch's all-to-alls run beside another's compute, on SMs
         # kept for communication (DeepSeek-V3: 20 of 132, the NVLink tier's share)
         ep_fwd = overlapped(ep_f, lt["fwd"], gen.nvlink_sm_usage)
-        ep_bwd = overlapped(ep_b, lt["bwd"] + lt["recompute"], gen.nvlink_sm_usage) + np.where(rc_full, ep_fwd, 0.0)
+        ep_bwd = overlapped(ep_b, lt["bwd"] + lt["recompute"], gen.nvlink_sm_usage) + rerun * ep_fwd
     else:
-        ep_fwd, ep_bwd = ep_f, ep_b + np.where(rc_full, ep_f, 0.0)
+        ep_fwd, ep_bwd = ep_f, ep_b + rerun * ep_f
     return tp_fwd, tp_bwd, cp_fwd, cp_bwd, ep_fwd, ep_bwd
 
 
@@ -213,11 +217,11 @@ def _step_exposed(model, c: dict, T, cluster, gen, nvl, ib, dpc: dict, m, heavy,
     return pp_exp, dp_exp
 
 
-def _hardware_flops(model, c: dict, tokens, flash, mf):
+def _hardware_flops(model, c: dict, tokens, flash, mf, rerun):
     """FLOPs the GPUs execute in a step, recomputation included (model FLOPs without recompute)."""
-    rc_full = c["rc"] == 2
-    hf = model.hardware_flops_per_token("full", flash) * tokens
-    hf = np.where(rc_full, hf, model.hardware_flops_per_token("selective", flash) * tokens)
+    full = model.hardware_flops_per_token("full", flash) * tokens
+    hf = np.where(c["rc"] == RC_FULL, full, model.hardware_flops_per_token("selective", flash) * tokens)
+    hf = np.where(c["rc"] == RC_PARTIAL, mf + rerun * (full - mf), hf)
     hf = np.where(c["rc"] == 3, model.hardware_flops_per_token("op", flash) * tokens, hf)
     return np.where(c["rc"] == 0, mf, hf)
 
@@ -234,10 +238,13 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     n = t * p * d * cp  # the GPUs the plan runs on (the rest of the cluster, if any, idle)
     T = c["b"] * model.seq / cp
 
-    lt = _layer_times_once(model, c, peak, hbm, gen, training.precision, sw)
+    lt = dict(_layer_times_once(model, c, peak, hbm, gen, training.precision, sw))
+    # partial recompute reruns the forward of k of the stage's layers: on average that share of a layer's
+    rerun = mem["recompute_share"]
+    lt["recompute"] = np.where(c["rc"] == RC_PARTIAL, rerun * lt["fwd"], lt["recompute"])
     nvl, ib = bandwidths(cluster, gen)
     tp_fwd, tp_bwd, cp_fwd, cp_bwd, ep_fwd, ep_bwd = _layer_comm(model, c, T, cluster, gen, nvl, ib, lt, sw,
-                                                                 training.precision)
+                                                                 training.precision, rerun)
 
     slow = straggler_factor(gen, n)
     f_layer = lt["fwd"] * slow
@@ -270,7 +277,7 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     tokens = training.global_batch * model.seq
     tok_s = tokens / step
     mf = model.model_flops_per_token() * tokens
-    hf = _hardware_flops(model, c, tokens, flash, mf)
+    hf = _hardware_flops(model, c, tokens, flash, mf, rerun)
     compute_layer = f_layer + b_layer
     return {
         "step_time_s": step, "tokens_per_s": tok_s, "tokens_per_s_per_gpu": tok_s / n,

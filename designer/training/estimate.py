@@ -151,7 +151,7 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
     cols = columns([plan] + [replace(plan, virtual_stages=v) for v in candidates])
     res = evaluate(model, training, cols, cluster)
     fatal = [k for k in ("gpus", "batch", "layers", "interleave", "schedule", "heads", "seq", "experts", "zero",
-                         "recompute") if res["bad"][k][0]]
+                         "recompute", "partial") if res["bad"][k][0]]
     if fatal:
         raise TrainingError(f"plan {plan.tp}/{plan.pp}/{plan.dp}/{plan.cp} (TP/PP/DP/CP): {REASONS[fatal[0]]}")
     idle = cluster.gpus - plan.gpus
@@ -180,7 +180,9 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
         "memory_gb_per_gpu": _r(mem["total_gb"][0], 2), "hbm_gb": cluster.hbm_gb,
         "fits": fits,
         "memory_breakdown_gb": {k[:-3]: _r(mem[k][0], 2) for k in
-                                ("weights_gb", "gradients_gb", "optimizer_gb", "activations_gb", "overhead_gb")},
+                                ("weights_gb", "gradients_gb", "optimizer_gb", "activations_gb", "fragmentation_gb",
+                                 "overhead_gb")},
+        "recompute_layers": int(mem["recompute_layers"][0]) if plan.recompute == "partial" else None,
         "time_breakdown_s": {"compute": _r(res["compute_s"][0]), "bubble": _r(res["bubble_s"][0]),
                              "optimizer": _r(res["optimizer_s"][0])},
         "exposed_comm_s": {k: _r(res[f"exposed_{k}_s"][0]) for k in ("tp", "cp", "ep", "pp", "dp")},

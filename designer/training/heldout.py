@@ -167,7 +167,8 @@ OP_CHOSEN = ("recompute mode 'op' (commit 4bcbd00) was added after the torchtita
 #: unusable on average in LLM training) was tried on every row; these NeMo recipes, published as running, then no
 #: longer fit and fell 20-26 % short, so no headroom was added: that choice was made on these rows' errors.
 HEADROOM_SEEN = ("the choice not to add an allocator headroom of 11.5 % of HBM (GMLake's average) was made after "
-                 "this row fell 20-26 % short under it")
+                 "this row fell 20-26 % short under it; the 5 % of the activations charged since under expandable "
+                 "segments (memory.EXPANDABLE_WASTE) was set with this row's fit in view")
 MOVED_TO_REFERENCE = [
     dict(row="r-tt-8b-a100", model=L8, system="dgx-a100", gpus=64, gbs=64,
          plan=dict(tp=1, pp=1, b=1, zero=3, rc=3), sw=FSDP_FA2, measured=2973.0, source=TT_2404,

@@ -17,6 +17,19 @@ divides all of it by t; without SP, 10 of the 34 (norm inputs, masks, GEMM input
 stay replicated. Full recompute keeps only each layer's input (2 sbh, /t with SP)
 plus one layer's working set. The first stage holds min(m, p) micro-batches of its
 layers, ×(1 + (p−1)/(p·v)) interleaved (Korthikanti §5). CP divides s.
+
+Partial recompute (Megatron-Core ``--recompute-method block --recompute-num-layers``,
+torchtitan's per-layer checkpointing): k of a stage's layers run as full recompute, the
+rest keep everything. k is not searched but solved: the fewest (a multiple of v, each
+virtual chunk recomputing alike) that bring the GPU within its memory.
+
+The allocator's share: activations are allocated and freed every micro-batch through
+PyTorch's caching allocator, which splits cached blocks and cannot compact them, so part
+of what it reserves is unusable. GMLake (Guo et al., ASPLOS 2024) measured that share at
+15 % on average over eight LLMs' training on A100-80GB (up to 33 %) [S]; STAlloc (Huang et
+al., arXiv 2507.16274) saw up to 43 % with virtual pipelines and recompute [S]. Weights,
+gradients and optimizer state live in buffers allocated once (Megatron's contiguous
+parameter and gradient buffers, FSDP's flat parameters) and are not charged.
 """
 from __future__ import annotations
 
@@ -25,8 +38,15 @@ import numpy as np
 #: Memory figures are in GiB: NVIDIA's "80 GB" H100 is 80 GiB (nvidia-smi: 81,559 MiB), so
 #: comparing GiB with the catalog's hbm_gb is like with like.
 GB = float(2**30)
-#: CUDA context, NCCL buffers and allocator fragmentation (a few GB on every run).
+#: CUDA context, NCCL buffers and library workspaces (a few GB on every run).
 OVERHEAD_GB = 3.0
+#: Fraction of the activation pool the caching allocator reserves but cannot use: GMLake's mean for the
+#: block-splitting allocator; with expandable segments the split-block waste does not arise, and what is
+#: left (2 MB pages, one pool per stream) is taken as 5 % [U: no published measurement of the residual].
+ALLOCATOR_WASTE = 0.15
+EXPANDABLE_WASTE = 0.05
+#: The recompute modes (plan.RECOMPUTE's order): none, selective, full, op, partial.
+RC_FULL, RC_OP, RC_PARTIAL = 2, 3, 4
 
 
 def stage_layers(L: int, pp):
@@ -82,9 +102,12 @@ def attention_units(m) -> float:
     return 3 + 4 * a * m.head_dim / h + 4 * m.kv_heads * m.head_dim / h
 
 
-def activations(m, c, micro_batches, flash: bool, fp8: bool = False, dual: bool = False):
+def _activation_parts(m, c, micro_batches, flash: bool, fp8: bool, dual: bool) -> dict:
+    """The pieces the activation memory is made of, per plan (bytes): one layer's stored activations per
+    micro-batch without recompute and with full recompute, the micro-batches the fullest stage holds, the
+    working set of a recomputed layer and what lives beside the layers (embedding output, logits)."""
     t, cp, b = c["tp"].astype(float), c["cp"].astype(float), c["b"].astype(float)
-    p, v, rc = c["pp"], c["v"].astype(float), c["rc"]
+    p, v = c["pp"], c["v"].astype(float)
     sp = (c["sp"] > 0) & (c["tp"] > 1)
     h, a, s = m.hidden, m.heads, m.seq
     sbh = (s / cp) * b * h
@@ -96,35 +119,77 @@ def activations(m, c, micro_batches, flash: bool, fp8: bool = False, dual: bool 
     if fp8:  # Transformer Engine saves the four GEMM inputs in FP8 (1 byte, not 2) for backward
         total = total - (3 + f / h * k)
     base = np.where(sp, total / t, 10 + (total - 10) / t)
-    scores = np.where((rc == 0) & (not flash), 5 * a * (s / cp) / h / t, 0.0)
-    per_layer = sbh * (base + scores)
-    full = rc == 2
-    # per-op selective keeps about half of what no recompute keeps: every other matmul's
-    # output, the attention output and the layer input [U: the exact set depends on the policy]
-    per_layer = np.where(rc == 3, 0.5 * per_layer + sbh * 2 / np.where(sp, t, 1.0), per_layer)
-    per_layer = np.where(full, sbh * 2 / np.where(sp, t, 1.0), per_layer)
-    working = np.where(full, sbh * (base + 5 * a * (s / cp) / h / t * (not flash)), 0.0)
-    per, _ = stage_layers(m.layers, p)
+    scores = 5 * a * (s / cp) / h / t * (not flash)
     # DualPipe holds PP + 1 micro-batches' activations (DeepSeek-V3 report, Table 2)
     held = p + 1 if dual else p
     inflight = np.minimum(micro_batches, np.where(p > 1, held, 1)) * np.where(v > 1, 1 + (p - 1) / (p * v), 1.0)
-    acts = per_layer * per * inflight + working
     # p = 1: the output layer's fp32 logits (4·s·b·V/t) and the embedding output live here too
-    acts = acts + np.where(p == 1, 4 * (s / cp) * b * m.vocab / t + 2 * sbh, 2 * sbh)
-    return acts
+    ends = np.where(p == 1, 4 * (s / cp) * b * m.vocab / t + 2 * sbh, 2 * sbh)
+    return {"sbh": sbh, "sp": sp, "t": t, "base": base, "none": sbh * (base + scores),
+            "full": sbh * 2 / np.where(sp, t, 1.0), "inflight": inflight, "working": sbh * (base + scores),
+            "ends": ends}
+
+
+def activations(m, c, micro_batches, flash: bool, fp8: bool = False, dual: bool = False, recompute_layers=None):
+    """Activation bytes per GPU on the fullest stage; ``recompute_layers``: for partial recompute, the layers
+    of that stage run as full recompute (the rest keep everything)."""
+    parts = _activation_parts(m, c, micro_batches, flash, fp8, dual)
+    rc = c["rc"]
+    sbh, sp, t = parts["sbh"], parts["sp"], parts["t"]
+    # selective keeps what none keeps but the attention scores (FlashAttention keeps none either way)
+    per_layer = np.where(rc == 0, parts["none"], sbh * parts["base"])
+    # per-op selective keeps about half of what no recompute keeps: every other matmul's
+    # output, the attention output and the layer input [U: the exact set depends on the policy]
+    per_layer = np.where(rc == RC_OP, 0.5 * per_layer + sbh * 2 / np.where(sp, t, 1.0), per_layer)
+    full = rc == RC_FULL
+    per_layer = np.where(full, parts["full"], per_layer)
+    per, _ = stage_layers(m.layers, c["pp"])
+    acts = per_layer * per * parts["inflight"] + np.where(full, parts["working"], 0.0)
+    if recompute_layers is not None:
+        k = np.asarray(recompute_layers, dtype=float)
+        partial = ((per - k) * parts["none"] + k * parts["full"]) * parts["inflight"] + parts["working"]
+        acts = np.where(rc == RC_PARTIAL, partial, acts)
+    return acts + parts["ends"]
+
+
+def partial_layers(m, c, micro_batches, flash: bool, fp8: bool, dual: bool, room, waste: float = ALLOCATOR_WASTE):
+    """Layers of the fullest stage a partial-recompute plan recomputes: the fewest, in whole multiples of v,
+    whose activations (with the allocator's share ``waste``) fit in ``room`` bytes; the whole stage when none
+    do."""
+    parts = _activation_parts(m, c, micro_batches, flash, fp8, dual)
+    per, _ = stage_layers(m.layers, c["pp"])
+    grow = 1.0 / (1.0 - waste)
+    keep_all = (per * parts["none"] * parts["inflight"] + parts["working"] + parts["ends"]) * grow
+    saved = np.maximum((parts["none"] - parts["full"]) * parts["inflight"] * grow, 1.0)
+    v = np.maximum(c["v"], 1)
+    k = np.ceil(np.maximum(keep_all - room, 0.0) / saved)
+    k = np.ceil(np.maximum(k, 1.0) / v) * v
+    return np.minimum(k, per)
 
 
 def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = False, shard=None,
-           dual: bool = False):
-    """Memory per GPU; ``dual``: the DualPipe schedule, which keeps two copies of a stage's model states."""
+           dual: bool = False, capacity_gb: float | None = None, waste: float = ALLOCATOR_WASTE):
+    """Memory per GPU; ``dual``: the DualPipe schedule, which keeps two copies of a stage's model states;
+    ``capacity_gb``: the GPU's memory, which partial recompute solves its layer count against; ``waste``: the
+    share of the activation pool the allocator cannot use."""
     held = params_on_gpu(m, c)
     weights, grads, optim, psi = model_states(m, c, grad_bytes, shard, held)
     if dual:  # a pipeline of one stage has nothing to run both ways
         two = np.where(c["pp"] > 1, 2.0, 1.0)
         weights, grads, optim = two * weights, two * grads, two * optim
-    acts = activations(m, c, micro_batches, flash, fp8, dual)
-    total = weights + grads + optim + acts
+    per, _ = stage_layers(m.layers, c["pp"])
+    layers = np.zeros(len(weights))
+    partial = c["rc"] == RC_PARTIAL
+    if partial.any():
+        room = (np.inf if capacity_gb is None else (capacity_gb - OVERHEAD_GB) * GB) - (weights + grads + optim)
+        layers = np.where(partial, partial_layers(m, c, micro_batches, flash, fp8, dual, room, waste), 0.0)
+    acts = activations(m, c, micro_batches, flash, fp8, dual, layers)
+    lost = acts * waste / (1.0 - waste)
+    total = weights + grads + optim + acts + lost
+    # the share of each layer's forward run again: every layer under full recompute, k of the stage's under partial
+    rerun = np.where(c["rc"] == RC_FULL, 1.0, np.where(partial, layers / np.maximum(per, 1), 0.0))
     return {"weights_gb": weights / GB, "gradients_gb": grads / GB, "optimizer_gb": optim / GB,
-            "activations_gb": acts / GB, "overhead_gb": np.full(len(total), OVERHEAD_GB),
+            "activations_gb": acts / GB, "fragmentation_gb": lost / GB,
+            "overhead_gb": np.full(len(total), OVERHEAD_GB),
             "total_gb": total / GB + OVERHEAD_GB, "params_on_gpu": psi,
-            "layer_params": held[1]}
+            "layer_params": held[1], "recompute_layers": layers, "recompute_share": rerun}

@@ -15,8 +15,9 @@ from .software import DEFAULT_PROFILE, PROFILES, Software
 
 #: none; selective (Megatron: rerun the attention core); full (rerun each layer's forward);
 #: op (PyTorch per-op selective checkpointing as torchtitan ships it: keep every other
-#: matmul's output and the attention output, rerun the rest of the forward).
-RECOMPUTE = ("none", "selective", "full", "op")
+#: matmul's output and the attention output, rerun the rest of the forward); partial (full
+#: recompute of only as many of a stage's layers as memory needs, the count solved by memory.py).
+RECOMPUTE = ("none", "selective", "full", "op", "partial")
 
 
 @dataclass(frozen=True)

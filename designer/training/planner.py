@@ -14,10 +14,16 @@ def _row(cols, res, i) -> dict:
     p = plan_at(cols, i)
     runs = not res["bad"]["memory"][i]
     return {"tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep, "micro_batch": p.micro_batch,
-            "virtual_stages": p.virtual_stages, "recompute": p.recompute, "zero": p.zero,
+            "virtual_stages": p.virtual_stages, "recompute": p.recompute,
+            "recompute_layers": recompute_layers(res["memory"], i, p.recompute), "zero": p.zero,
             "tokens_per_s": round(float(res["tokens_per_s"][i]), 1) if runs else None,
             "mfu": round(float(res["mfu"][i]), 4) if runs else None,
             "memory_gb_per_gpu": round(float(res["memory"]["total_gb"][i]), 2)}
+
+
+def recompute_layers(mem: dict, i: int, mode: str):
+    """Layers of the fullest stage a partial-recompute plan runs again (None for the other modes)."""
+    return int(mem["recompute_layers"][i]) if mode == "partial" else None
 
 
 def naive_plan_index(cols):
@@ -137,10 +143,15 @@ def given_plan(model, training, cluster, fields: dict):
     if fields.get("recompute"):
         return estimate(model, training, Plan(recompute=str(fields["recompute"]).lower(), **base), cluster,
                         allow_idle=not fields.get("dp")), chosen
-    modes = [r for r in ("none", "selective", "op", "full") if r in sw.recompute_modes]
+    modes = [r for r in ("none", "selective", "op", "partial", "full") if r in sw.recompute_modes]
     est = None
     for mode in modes:
-        est = estimate(model, training, Plan(recompute=mode, **base), cluster, allow_idle=not fields.get("dp"))
+        try:
+            est = estimate(model, training, Plan(recompute=mode, **base), cluster, allow_idle=not fields.get("dp"))
+        except TrainingError:
+            if mode == "partial":  # no layer count short of the whole stage: full recompute is next
+                continue
+            raise
         if est.fits:
             chosen["recompute"] = f"{mode}: the least recompute {sw.name} offers that fits in memory"
             return est, chosen

@@ -80,7 +80,8 @@ class Software:
     #: bytes per gradient element on the wire (fp32 reduction 4, 16-bit 2)
     grad_comm_bytes: int = 2
     #: recompute modes the framework offers
-    recompute_modes: tuple[str, ...] = ("none", "selective", "full")
+    #: (partial: Megatron-Core's block recompute of N layers a stage; torchtitan's per-layer checkpointing)
+    recompute_modes: tuple[str, ...] = ("none", "selective", "partial", "full")
     #: FP8 recipe: none (no FP8 support), delayed scaling (Transformer Engine), dynamic (torchao)
     fp8: str = "delayed"
     #: fused element-wise kernels (norms, activations, bias/residual adds): Megatron's and
@@ -101,6 +102,9 @@ class Software:
     ep_overlap: bool = False
     #: pipeline schedule: 1F1B (interleaved when the plan has virtual stages) or DualPipe
     pp_schedule: str = "1f1b"
+    #: PyTorch's caching allocator grows one segment page by page (``expandable_segments:True``, PyTorch 2.1+;
+    #: torchtitan's launcher sets it) instead of splitting fixed blocks: see memory.py for what each wastes
+    expandable_segments: bool = True
 
     @property
     def flash(self) -> bool:
@@ -128,17 +132,20 @@ class Software:
 PROFILES: dict[str, Software] = {
     "megatron-2021": Software("megatron-2021", attention="unfused", tp_overlap=False, dp_overlap=False,
                               pp_overlap=False, dp_impl="megatron", default_zero=0, grad_comm_bytes=4,
-                              recompute_modes=("none", "full"), fp8="none", context_parallel=False),
+                              recompute_modes=("none", "full"), fp8="none", context_parallel=False,
+                              expandable_segments=False),
     "megatron-2022": Software("megatron-2022", attention="unfused", tp_overlap=False, dp_overlap=False,
                               pp_overlap=False, dp_impl="megatron", default_zero=0, grad_comm_bytes=4,
-                              recompute_modes=("none", "selective", "full"), fp8="none", context_parallel=False),
+                              recompute_modes=("none", "selective", "full"), fp8="none", context_parallel=False,
+                              expandable_segments=False),
     "deepspeed-2021": Software("deepspeed-2021", attention="unfused", tp_overlap=False, dp_overlap=True,
                                pp_overlap=False, dp_impl="deepspeed", default_zero=1, grad_comm_bytes=2,
-                               recompute_modes=("none", "full"), fp8="none", context_parallel=False),
+                               recompute_modes=("none", "full"), fp8="none", context_parallel=False,
+                               expandable_segments=False),
     "nemo-2024": Software("nemo-2024"),
     "fsdp-2024": Software("fsdp-2024", attention="cudnn", tp_overlap=False, dp_overlap=True, pp_overlap=False,
                           dp_impl="fsdp", default_zero=3, grad_comm_bytes=4,
-                          recompute_modes=("none", "op", "full"), fp8="dynamic", fused_kernels=False),
+                          recompute_modes=("none", "op", "partial", "full"), fp8="dynamic", fused_kernels=False),
     "deepseek-v3": Software("deepseek-v3", tp_overlap=False, dp_impl="megatron", default_zero=1, fp8="dynamic",
                             context_parallel=False, ep_dispatch="deepep", ep_overlap=True, pp_schedule="dualpipe"),
 }

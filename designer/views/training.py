@@ -29,6 +29,8 @@ class SoftwareProfile:
     ep_dispatch: str
     ep_overlap: bool
     pp_schedule: str
+    #: the allocator grows segments page by page (PyTorch's expandable segments) rather than splitting blocks
+    expandable_segments: bool
 
 
 @view
@@ -38,6 +40,8 @@ class MemoryBreakdown:
     gradients: float
     optimizer: float
     activations: float
+    #: what the caching allocator reserves for the activations but cannot use (memory.ALLOCATOR_WASTE)
+    fragmentation: float
     overhead: float
 
 
@@ -140,6 +144,8 @@ class RankedPlan:
     zero: int
     tokens_per_s: float
     mfu: float
+    #: layers of the fullest stage run again under partial recompute (null for the other modes)
+    recompute_layers: int | None
     memory_gb_per_gpu: float
     rank: int
     why: str
@@ -157,6 +163,8 @@ class NaivePlan:
     virtual_stages: int
     recompute: str
     zero: int
+    #: layers of the fullest stage run again under partial recompute (null for the other modes)
+    recompute_layers: int | None
     #: null when the plan does not fit in memory (it never runs)
     tokens_per_s: float | None
     mfu: float | None
@@ -281,6 +289,8 @@ class TrainingView:
     hbm_gb: float | None = None
     fits: bool | None = None
     memory_breakdown_gb: MemoryBreakdown | None = None
+    #: layers of the fullest pipeline stage run again under partial recompute (null for the other modes)
+    recompute_layers: int | None = None
     time_breakdown_s: TimeBreakdown | None = None
     exposed_comm_s: ExposedComm | None = None
     bubble_fraction: float | None = None
