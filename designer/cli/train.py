@@ -231,9 +231,12 @@ def run(args, catalog) -> int:
 
 def _recompute(d: dict) -> str:
     """The recompute mode as read: partial says how many of the fullest stage's layers run again."""
-    if d.get("recompute_layers") is not None:
-        return f"partial ({d['recompute_layers']} layers a stage)"
-    return d["recompute"]
+    k = d.get("recompute_layers")
+    if k is None:
+        return d["recompute"]
+    v = d.get("virtual_stages") or 1
+    chunk = f", {k // v} a virtual stage" if v > 1 else ""  # Megatron's --recompute-num-layers counts per chunk
+    return f"partial ({k} layer{'s' if k != 1 else ''} a stage{chunk})"
 
 
 def _print_text(d: dict) -> None:

@@ -71,6 +71,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("micro_batch", "int", "micro-batch, sequences"),
     Column("global_batch", "int", "global batch, sequences"),
     Column("recompute", "text", "activation recomputation"),
+    Column("recompute_layers", "int", "partial recompute: layers of the fullest pipeline stage run again"),
     Column("zero", "int", "ZeRO / FSDP stage of the data-parallel group"),
     Column("step_time_s", "float", "time per step, s"),
     Column("tokens_per_s", "float", "tokens per second, the whole job"),
@@ -175,7 +176,8 @@ def _analysed(task: Task, workload: WorkloadPoint, a: Analysis, fabric: str) -> 
         figures["cost_per_gpu_hour"] = a.cost.cost_per_gpu_hour
     if t.ok:
         figures.update(fits=t.fits, tp=t.tp, pp=t.pp, dp=t.dp, cp=t.cp, ep=t.ep, micro_batch=t.micro_batch,
-                       global_batch=t.global_batch, recompute=t.recompute, zero=t.zero,
+                       global_batch=t.global_batch, recompute=t.recompute,
+                       recompute_layers=t.recompute_layers, zero=t.zero,
                        memory_gb_per_gpu=t.memory_gb_per_gpu)
         if t.fits:  # a plan that does not fit runs at no rate: its figures would be a promise
             figures.update(step_time_s=t.step_time_s, tokens_per_s=t.tokens_per_s,

@@ -37,7 +37,8 @@ REASONS = {
     "experts": "experts not divisible by EP, or EP does not divide DP·CP",
     "zero": "ZeRO stage must be 0–3 (hybrid sharding needs ZeRO ≥ 1)",
     "recompute": "the software profile does not offer that recompute mode",
-    "partial": "partial recompute fits only by recomputing every layer of a stage (that is full recompute)",
+    "partial": "partial recompute is no recompute or full recompute here: no layer of a stage needs running again, "
+               "or every layer does (use --recompute none or full)",
     "schedule": "DualPipe needs an even PP, no interleaving and at least PP micro-batches",
     "memory": "does not fit in GPU memory",
     "tp-ib": "TP group spans InfiniBand (TP > NVLink domain)",
@@ -85,8 +86,11 @@ def screen(model, training, c: dict, cluster):
                  shard, training.software.pp_schedule == "dualpipe", cluster.hbm_gb,
                  EXPANDABLE_WASTE if training.software.expandable_segments else ALLOCATOR_WASTE)
     per, _ = stage_layers(model.layers, p)
-    bad["partial"] = (c["rc"] == RC_PARTIAL) & (mem["recompute_layers"] >= per) & (per > 0)
     bad["memory"] = mem["total_gb"] > cluster.hbm_gb
+    # partial with nothing to recompute is none, and with every layer (and it fits) is full: the same plan twice;
+    # when even every layer leaves it over the memory, it stays a plan that does not fit
+    k = mem["recompute_layers"]
+    bad["partial"] = (c["rc"] == RC_PARTIAL) & ((k == 0) | ((k >= per) & ~bad["memory"]))
     bad["tp-ib"] = t > cluster.nvlink_domain
     return bad, mem, shard, m
 

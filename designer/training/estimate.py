@@ -95,7 +95,7 @@ def _bubble_problem(plan: Plan, res, fraction: float, candidates) -> tuple[str, 
     if plan.pp < 2 or fraction <= BUBBLE_LIMIT:
         return ()
     ok = [(float(res["bubble_fraction"][i + 1]), v) for i, v in enumerate(candidates)
-          if not any(res["bad"][k][i + 1] for k in ("interleave", "memory"))]
+          if not any(res["bad"][k][i + 1] for k in ("interleave", "memory", "partial"))]
     text = f"pipeline bubble is {fraction * 100:.0f} % of the step (PP {plan.pp}, {int(res['micro_batches'][0])} " \
            f"micro-batches, {plan.virtual_stages} virtual stage{'s' if plan.virtual_stages > 1 else ''})"
     good = [(f, v) for f, v in ok if f <= BUBBLE_LIMIT]

@@ -147,15 +147,17 @@ def activations(m, c, micro_batches, flash: bool, fp8: bool = False, dual: bool 
     acts = per_layer * per * parts["inflight"] + np.where(full, parts["working"], 0.0)
     if recompute_layers is not None:
         k = np.asarray(recompute_layers, dtype=float)
-        partial = ((per - k) * parts["none"] + k * parts["full"]) * parts["inflight"] + parts["working"]
+        # a layer being recomputed needs its whole working set for a moment: only when some layer is
+        partial = (((per - k) * parts["none"] + k * parts["full"]) * parts["inflight"]
+                   + np.where(k > 0, parts["working"], 0.0))
         acts = np.where(rc == RC_PARTIAL, partial, acts)
     return acts + parts["ends"]
 
 
 def partial_layers(m, c, micro_batches, flash: bool, fp8: bool, dual: bool, room, waste: float = ALLOCATOR_WASTE):
-    """Layers of the fullest stage a partial-recompute plan recomputes: the fewest, in whole multiples of v,
-    whose activations (with the allocator's share ``waste``) fit in ``room`` bytes; the whole stage when none
-    do."""
+    """Layers of the fullest stage a partial-recompute plan recomputes: the fewest, in whole multiples of v
+    (0 when everything fits as it is), whose activations (with the allocator's share ``waste``) fit in
+    ``room`` bytes; the whole stage when none do."""
     parts = _activation_parts(m, c, micro_batches, flash, fp8, dual)
     per, _ = stage_layers(m.layers, c["pp"])
     grow = 1.0 / (1.0 - waste)
@@ -163,7 +165,7 @@ def partial_layers(m, c, micro_batches, flash: bool, fp8: bool, dual: bool, room
     saved = np.maximum((parts["none"] - parts["full"]) * parts["inflight"] * grow, 1.0)
     v = np.maximum(c["v"], 1)
     k = np.ceil(np.maximum(keep_all - room, 0.0) / saved)
-    k = np.ceil(np.maximum(k, 1.0) / v) * v
+    k = np.ceil(k / v) * v
     return np.minimum(k, per)
 
 

@@ -3,7 +3,7 @@ all in one vectorised pass, and rank the ones that are valid and fit.
 
 Candidates: TP over the divisors of the heads that fit an NVLink domain, PP up to the
 layer count, CP over powers of two dividing the sequence, EP over the divisors of
-the experts, micro-batch 1–8, virtual stages 1–8, recompute none/selective/full,
+the experts, micro-batch 1–8, virtual stages 1–8, the recompute modes the software offers,
 ZeRO 0–3; DP is what is left of the GPU count. Enumeration is a Cartesian product
 of small integer arrays (np.meshgrid), so 10⁵–10⁶ plans cost tens of milliseconds.
 """

@@ -57,8 +57,35 @@ def test_partial_recompute_runs_the_fewest_layers_that_fit(h100_8k):
 
 def test_partial_that_would_recompute_every_layer_is_refused(h100_8k):
     """One layer a virtual chunk (v = 8 of 8 layers): partial can only mean every layer, which is full."""
-    with pytest.raises(TrainingError, match="full recompute"):
+    with pytest.raises(TrainingError, match="no recompute or full recompute here"):
         _est(h100_8k, "partial", virtual_stages=8)
+
+
+def test_partial_with_nothing_to_recompute_is_none_and_over_memory_stays_a_plan_that_does_not_fit():
+    """Everything fits as it is: partial would rerun no layer, which is no recompute (refused, and the planner
+    takes none). Model states alone over the GPU: the plan is reported as not fitting, not as 'use full'."""
+    cat = default_catalog()
+    l8, c64 = preset("llama3-8b"), cluster_from_system(cat, "dgx-h100", 64)
+    plan = Plan(tp=1, pp=8, dp=8, micro_batch=1, virtual_stages=4, recompute="partial")
+    with pytest.raises(TrainingError, match="no layer of a stage needs running again"):
+        estimate(l8, Training(global_batch=512), plan, c64)
+    none = estimate(l8, Training(global_batch=512), Plan(**{**plan.to_json(), "recompute": "none"}), c64)
+    assert none.fits
+    l70, c8 = preset("llama3-70b"), cluster_from_system(cat, "dgx-h100", 8)
+    over = estimate(l70, Training(global_batch=64), Plan(tp=8, recompute="partial"), c8)
+    full = estimate(l70, Training(global_batch=64), Plan(tp=8, recompute="full"), c8)
+    assert not over.fits and over.tokens_per_s is None
+    assert over.recompute_layers == 80 and over.memory_gb_per_gpu == pytest.approx(full.memory_gb_per_gpu, rel=1e-3)
+
+
+def test_the_bubble_hint_names_only_interleaving_that_runs(h100_8k):
+    """A bubble problem's suggested virtual stages must give a plan the estimator accepts."""
+    est = _est(h100_8k, "partial", micro_batch=2, virtual_stages=1)
+    hint = [p for p in est.problems if p.startswith("pipeline bubble")]
+    assert hint and "no interleaving fits" in hint[0]
+    for v in (2, 4, 8):  # each the hint could have named is refused (partial would rerun every layer here)
+        with pytest.raises(TrainingError):
+            _est(h100_8k, "partial", micro_batch=2, virtual_stages=v)
 
 
 def test_the_search_and_the_planner_take_partial_where_none_does_not_fit(h100_8k):
@@ -89,6 +116,6 @@ def test_cli_prints_the_layers_and_refuses_a_partial_that_is_full(capsys):
             "--cp", "1", "--global-batch", "2048", "--micro-batch", "1", "--recompute", "partial"]
     assert main(base + ["--virtual-stages", "4"]) == 0
     out = capsys.readouterr().out
-    assert "recompute partial (4 layers a stage)" in out and "fragmentation" in out
+    assert "recompute partial (4 layers a stage, 1 a virtual stage)" in out and "fragmentation" in out
     assert main(base + ["--virtual-stages", "8"]) == 2
-    assert "partial recompute fits only by recomputing every layer" in capsys.readouterr().err
+    assert "no layer of a stage needs running again, or every layer does" in capsys.readouterr().err
