@@ -16,7 +16,7 @@ import numpy as np
 from .comm import bandwidths, cp_comm, dp_comm, dp_groups, ep_comm, overlapped, per_domain, pp_p2p, tp_comm
 from .compute import Peaks, layer_times
 from .efficiency import generation, straggler_factor
-from .memory import ALLOCATOR_WASTE, EXPANDABLE_WASTE, GB, RC_FULL, RC_PARTIAL, memory, stage_layers
+from .memory import GB, RC_FULL, RC_OP, RC_PARTIAL, memory, stage_layers
 from .plan import RECOMPUTE
 
 #: FSDP2's copy-out of all-gathered weights (2 × (2 + 2) B) and copy-in of gradients to the
@@ -75,7 +75,6 @@ def validity(model, training, c, gpus):
     }
 
 
-
 def screen(model, training, c: dict, cluster):
     """The cheap half of evaluate: (broken rules, memory, ZeRO sharding group, micro-batches)."""
     t, p, d, cp = (c[k] for k in ("tp", "pp", "dp", "cp"))
@@ -84,7 +83,7 @@ def screen(model, training, c: dict, cluster):
     shard, _, _ = dp_groups(c, cluster)
     mem = memory(model, c, m, training.software.flash, training.grad_bytes, training.precision in ("fp8", "fp4"),
                  shard, training.software.pp_schedule == "dualpipe", cluster.hbm_gb,
-                 EXPANDABLE_WASTE if training.software.expandable_segments else ALLOCATOR_WASTE)
+                 training.software.expandable_segments)
     per, _ = stage_layers(model.layers, p)
     bad["memory"] = mem["total_gb"] > cluster.hbm_gb
     # partial with nothing to recompute is none, and with every layer (and it fits) is full: the same plan twice;
@@ -226,7 +225,7 @@ def _hardware_flops(model, c: dict, tokens, flash, mf, rerun):
     full = model.hardware_flops_per_token("full", flash) * tokens
     hf = np.where(c["rc"] == RC_FULL, full, model.hardware_flops_per_token("selective", flash) * tokens)
     hf = np.where(c["rc"] == RC_PARTIAL, mf + rerun * (full - mf), hf)
-    hf = np.where(c["rc"] == 3, model.hardware_flops_per_token("op", flash) * tokens, hf)
+    hf = np.where(c["rc"] == RC_OP, model.hardware_flops_per_token("op", flash) * tokens, hf)
     return np.where(c["rc"] == 0, mf, hf)
 
 
@@ -243,7 +242,8 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     T = c["b"] * model.seq / cp
 
     lt = dict(_layer_times_once(model, c, peak, hbm, gen, training.precision, sw))
-    # partial recompute reruns the forward of k of the stage's layers: on average that share of a layer's
+    # partial recompute reruns the forward of k of the stage's layers: each layer is charged that share of its
+    # forward (full recompute's share is 1, already in layer_times)
     rerun = mem["recompute_share"]
     lt["recompute"] = np.where(c["rc"] == RC_PARTIAL, rerun * lt["fwd"], lt["recompute"])
     nvl, ib = bandwidths(cluster, gen)

@@ -9,6 +9,7 @@ from .efficiency import DERIVED_FROM
 from .engine import REASONS, evaluate
 from .errors import TrainingError
 from .goodput import goodput
+from .memory import recompute_layers
 from .plan import Plan, Training, columns
 
 
@@ -182,7 +183,7 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
         "memory_breakdown_gb": {k[:-3]: _r(mem[k][0], 2) for k in
                                 ("weights_gb", "gradients_gb", "optimizer_gb", "activations_gb", "fragmentation_gb",
                                  "overhead_gb")},
-        "recompute_layers": int(mem["recompute_layers"][0]) if plan.recompute == "partial" else None,
+        "recompute_layers": recompute_layers(mem, 0, plan.recompute),
         "time_breakdown_s": {"compute": _r(res["compute_s"][0]), "bubble": _r(res["bubble_s"][0]),
                              "optimizer": _r(res["optimizer_s"][0])},
         "exposed_comm_s": {k: _r(res[f"exposed_{k}_s"][0]) for k in ("tp", "cp", "ep", "pp", "dp")},

@@ -125,9 +125,9 @@ def _activation_parts(m, c, micro_batches, flash: bool, fp8: bool, dual: bool) -
     inflight = np.minimum(micro_batches, np.where(p > 1, held, 1)) * np.where(v > 1, 1 + (p - 1) / (p * v), 1.0)
     # p = 1: the output layer's fp32 logits (4·s·b·V/t) and the embedding output live here too
     ends = np.where(p == 1, 4 * (s / cp) * b * m.vocab / t + 2 * sbh, 2 * sbh)
+    # "none" is also a recomputed layer's working set: while it runs again it holds what no recompute keeps
     return {"sbh": sbh, "sp": sp, "t": t, "base": base, "none": sbh * (base + scores),
-            "full": sbh * 2 / np.where(sp, t, 1.0), "inflight": inflight, "working": sbh * (base + scores),
-            "ends": ends}
+            "full": sbh * 2 / np.where(sp, t, 1.0), "inflight": inflight, "ends": ends}
 
 
 def activations(m, c, micro_batches, flash: bool, fp8: bool = False, dual: bool = False, recompute_layers=None):
@@ -144,12 +144,12 @@ def activations(m, c, micro_batches, flash: bool, fp8: bool = False, dual: bool 
     full = rc == RC_FULL
     per_layer = np.where(full, parts["full"], per_layer)
     per, _ = stage_layers(m.layers, c["pp"])
-    acts = per_layer * per * parts["inflight"] + np.where(full, parts["working"], 0.0)
+    acts = per_layer * per * parts["inflight"] + np.where(full, parts["none"], 0.0)
     if recompute_layers is not None:
         k = np.asarray(recompute_layers, dtype=float)
         # a layer being recomputed needs its whole working set for a moment: only when some layer is
         partial = (((per - k) * parts["none"] + k * parts["full"]) * parts["inflight"]
-                   + np.where(k > 0, parts["working"], 0.0))
+                   + np.where(k > 0, parts["none"], 0.0))
         acts = np.where(rc == RC_PARTIAL, partial, acts)
     return acts + parts["ends"]
 
@@ -161,7 +161,7 @@ def partial_layers(m, c, micro_batches, flash: bool, fp8: bool, dual: bool, room
     parts = _activation_parts(m, c, micro_batches, flash, fp8, dual)
     per, _ = stage_layers(m.layers, c["pp"])
     grow = 1.0 / (1.0 - waste)
-    keep_all = (per * parts["none"] * parts["inflight"] + parts["working"] + parts["ends"]) * grow
+    keep_all = (per * parts["none"] * parts["inflight"] + parts["none"] + parts["ends"]) * grow
     saved = np.maximum((parts["none"] - parts["full"]) * parts["inflight"] * grow, 1.0)
     v = np.maximum(c["v"], 1)
     k = np.ceil(np.maximum(keep_all - room, 0.0) / saved)
@@ -169,11 +169,19 @@ def partial_layers(m, c, micro_batches, flash: bool, fp8: bool, dual: bool, room
     return np.minimum(k, per)
 
 
+def recompute_layers(mem: dict, i: int, mode: str):
+    """Layers of the fullest stage plan ``i`` of a memory() answer runs again under partial recompute (None for
+    the other modes)."""
+    return int(mem["recompute_layers"][i]) if mode == "partial" else None
+
+
 def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = False, shard=None,
-           dual: bool = False, capacity_gb: float | None = None, waste: float = ALLOCATOR_WASTE):
+           dual: bool = False, capacity_gb: float | None = None, expandable: bool = False):
     """Memory per GPU; ``dual``: the DualPipe schedule, which keeps two copies of a stage's model states;
-    ``capacity_gb``: the GPU's memory, which partial recompute solves its layer count against; ``waste``: the
-    share of the activation pool the allocator cannot use."""
+    ``capacity_gb``: the GPU's memory, which partial recompute solves its layer count against; ``expandable``:
+    the allocator grows segments page by page (its share of the activations is EXPANDABLE_WASTE, not
+    ALLOCATOR_WASTE)."""
+    waste = EXPANDABLE_WASTE if expandable else ALLOCATOR_WASTE
     held = params_on_gpu(m, c)
     weights, grads, optim, psi = model_states(m, c, grad_bytes, shard, held)
     if dual:  # a pipeline of one stage has nothing to run both ways

@@ -5,6 +5,7 @@ import numpy as np
 
 from .errors import NothingFits, TrainingError
 from .estimate import estimate
+from .memory import recompute_layers
 from .plan import plan_at
 from .search import batch_dp, loses_because, search_plans
 
@@ -19,11 +20,6 @@ def _row(cols, res, i) -> dict:
             "tokens_per_s": round(float(res["tokens_per_s"][i]), 1) if runs else None,
             "mfu": round(float(res["mfu"][i]), 4) if runs else None,
             "memory_gb_per_gpu": round(float(res["memory"]["total_gb"][i]), 2)}
-
-
-def recompute_layers(mem: dict, i: int, mode: str):
-    """Layers of the fullest stage a partial-recompute plan runs again (None for the other modes)."""
-    return int(mem["recompute_layers"][i]) if mode == "partial" else None
 
 
 def naive_plan_index(cols):
