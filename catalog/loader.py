@@ -125,9 +125,12 @@ NUMBERS: dict[str, tuple[type, float, float]] = {
     "read_gbs": (float, 0, 1e5),
     "write_gbs": (float, 0, 1e5),
     "min_count": (int, 1, 100000),
+    "host_memory_gb": (float, 1, 1e6),
+    "host_memory_gbs": (float, 1, 1e6),
+    "host_link_gbs": (float, 1, 10000),
 }
 STRINGS = {"name", "manufacturer", "category", "part_number", "description", "airflow", "gpu", "form_factor", "media",
-           "basis", "top", "preliminary", "connector", "default_fabric", "protocols"}
+           "basis", "top", "preliminary", "connector", "default_fabric", "protocols", "host_link"}
 #: What a transceiver's protocols name (``protocols``, comma-separated): a twin-port OSFP sold for both runs
 #: whichever its switch speaks.
 MODULE_PROTOCOLS = ("infiniband", "ethernet")
@@ -453,6 +456,8 @@ def parse_entry(data: Any, file: str, sources: dict[str, Source]) -> DeviceType:
         fields["protocols"] = ", ".join(names)
     if fields.get("default_fabric", "infiniband") not in FABRICS:
         raise ctx.fail("default_fabric", f"{quoted(fields['default_fabric'])} is not one of {', '.join(FABRICS)}")
+    if fields.get("host_link") not in (None, "", "pcie", "c2c"):
+        raise ctx.fail("host_link", "must be pcie (the GPU's PCIe link) or c2c (NVLink-C2C to the CPU)")
     if fields.get("default_fabric") == "spectrum-x" and not fields.get("ethernet_su_systems"):
         raise ctx.fail("default_fabric", "spectrum-x needs the Ethernet RA's scalable unit (ethernet_su_systems)")
     if "gpu" in fields:

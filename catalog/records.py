@@ -193,6 +193,15 @@ class DeviceType:
     gpu_count: int = 0
     nvlink_domain: int = 0
     gpu_spec: GpuSpec | None = None
+    #: host (CPU) memory of the whole system, GB, and its bandwidth, GB/s: where offloaded optimizer state and
+    #: activations go, and what a CPU optimizer step streams through
+    host_memory_gb: float | None = None
+    host_memory_gbs: float | None = None
+    #: one GPU's link to host memory, GB/s each way (PCIe x16, or its share of Grace's NVLink-C2C)
+    host_link_gbs: float | None = None
+    #: what that link is: "pcie" (the GPU's one PCIe link, which also carries its NIC's GPUDirect traffic) or
+    #: "c2c" (NVLink-C2C to a Grace or Vera CPU, apart from the NICs)
+    host_link: str = ""
     # network
     ports: tuple[PortGroup, ...] = ()
     # composition (rack-scale systems)

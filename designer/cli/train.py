@@ -14,7 +14,7 @@ from ..training.errors import NothingFits, TrainingError
 from ..gpu_power import gpu_name
 from ..training.hardware import cluster_from_gpu, cluster_from_system, with_power_cap
 from ..training.models import ACTIVATIONS, PRESETS, model_from_params, override, preset
-from ..training.plan import RECOMPUTE, Training
+from ..training.plan import OFFLOAD, RECOMPUTE, Training
 from ..training.planner import best_plan, given_plan
 from ..training.section import plane_lost
 from ..training.batch import default_global_batch
@@ -93,6 +93,9 @@ def add_parser(subparsers):
     for n, kind in _PLAN.items():
         t.add_argument(f"--{n}", type=kind, metavar="N")
     t.add_argument("--recompute", choices=RECOMPUTE, type=str.lower)
+    t.add_argument("--offload", choices=OFFLOAD, type=str.lower,
+                   help="keep in host memory: the optimizer state (stepped on the CPU), the activations of as many "
+                        "layers as memory needs (PP 1, no recompute), or both")
     t.add_argument("--precision", choices=("bf16", "fp8", "fp4"), type=str.lower, default="bf16",
                    help="GEMM precision; fp4 is NVIDIA's published NVFP4 recipe, not production-proven")
     t.add_argument("--zero", type=whole(0, 3), choices=(0, 1, 2, 3), help="ZeRO/FSDP stage of the data-parallel group")
@@ -189,7 +192,8 @@ def build(args, catalog):
             raise TrainingError(f"--{flag.replace('_', '-')} must be at least 1, got {value}")
     fixed = {"tp": args.tp, "pp": args.pp, "dp": args.dp, "cp": args.cp, "ep": args.ep, "b": args.micro_batch,
              "v": args.virtual_stages, "rc": RECOMPUTE.index(args.recompute) if args.recompute else None,
-             "zero": args.zero, "hs": None if args.hybrid_shard is None else int(args.hybrid_shard)}
+             "zero": args.zero, "hs": None if args.hybrid_shard is None else int(args.hybrid_shard),
+             "off": OFFLOAD.index(args.offload) if args.offload else None}
     return model, training, cluster, {k: v for k, v in fixed.items() if v is not None}, why
 
 
@@ -205,8 +209,9 @@ def run(args, catalog) -> int:
             return 1
     else:
         names = {"b": "micro_batch", "v": "virtual_stages", "hs": "hybrid_shard"}
-        fields = {names.get(k, k): v for k, v in fixed.items() if k != "rc"}
+        fields = {names.get(k, k): v for k, v in fixed.items() if k not in ("rc", "off")}
         fields["recompute"] = args.recompute
+        fields["offload"] = args.offload
         est, picked = given_plan(model, training, cluster, fields)
         chosen.update(picked)
     doc = est.to_json()
@@ -239,12 +244,26 @@ def _recompute(d: dict) -> str:
     return f"partial ({k} layer{'s' if k != 1 else ''} a stage{chunk})"
 
 
+def _offload(d: dict) -> str:
+    """What the plan keeps in host memory, as read ("" when nothing): activation offload says how many layers."""
+    mode = d.get("offload") or "none"
+    if mode == "none":
+        return ""
+    k = d.get("offload_layers")
+    if k is None:
+        return f" offload {mode}"
+    layers = f"{k} layer{'s' if k != 1 else ''}"
+    if mode == "activations":
+        return f" offload activations ({layers})"
+    return f" offload optimizer and {layers}' activations"
+
+
 def _print_text(d: dict) -> None:
     print(f"{d['model']} ({d['params_b']:.1f} B params) on {d['gpus']}× {gpu_name(d['gpu'])}, {d['precision']}, "
           f"global batch {d['global_batch']} × {d['seq']}")
     print(f"  plan: TP{d['tp']} PP{d['pp']} DP{d['dp']} CP{d['cp']} EP{d['ep']} v{d['virtual_stages']} "
           f"micro-batch {d['micro_batch']} recompute {_recompute(d)} ZeRO-{d['zero']}"
-          + (" hybrid-sharded" if d.get("hybrid_shard") else ""))
+          + (" hybrid-sharded" if d.get("hybrid_shard") else "") + _offload(d))
     sw = d["software"]
     print(f"  software {sw['name']}: attention {sw['attention']}, TP overlap {'on' if sw['tp_overlap'] else 'off'}, "
           f"DP overlap {'on' if sw['dp_overlap'] else 'off'}, PP overlap {'on' if sw['pp_overlap'] else 'off'}, "
@@ -265,7 +284,8 @@ def _print_text(d: dict) -> None:
         print("  no throughput: the plan does not fit in GPU memory, so it does not run")
     fit = "fits" if d["fits"] else "DOES NOT FIT"
     print(f"  memory {d['memory_gb_per_gpu']:.1f} of {d['hbm_gb']:g} GB per GPU ({fit}): "
-          + ", ".join(f"{k} {v:.1f}" for k, v in d["memory_breakdown_gb"].items()))
+          + ", ".join(f"{k} {v:.1f}" for k, v in d["memory_breakdown_gb"].items())
+          + (f"; {d['host_memory_gb_per_gpu']:.1f} GB in host memory" if d.get("host_memory_gb_per_gpu") else ""))
     if d["fits"]:
         print("  exposed comm (s/step): " + ", ".join(f"{k} {v:.3f}" for k, v in d["exposed_comm_s"].items())
               + f"; bubble {d['bubble_fraction'] * 100:.1f} %")
@@ -297,7 +317,8 @@ def _print_text(d: dict) -> None:
         print(f"  searched {s['evaluated']:,} plans: {s['runnable']:,} can run, {s['valid']:,} also fit in memory:")
         for r in s["ranked"]:
             print(f"    {r['rank']}. TP{r['tp']} PP{r['pp']} DP{r['dp']} CP{r['cp']} v{r['virtual_stages']} "
-                  f"mbs{r['micro_batch']} {_recompute(r)} ZeRO-{r['zero']}: "
+                  f"mbs{r['micro_batch']} {_recompute(r)} ZeRO-{r['zero']}"
+                  f"{' hybrid-sharded' if r.get('hybrid_shard') else ''}{_offload(r)}: "
                   f"{r['tokens_per_s']:,.0f} tok/s — {r['why']}")
         if "naive" in s:
             print(f"    naive (pure DP): {s['naive']['why']}")

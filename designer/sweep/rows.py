@@ -73,6 +73,8 @@ COLUMNS: tuple[Column, ...] = (
     Column("recompute", "text", "activation recomputation"),
     Column("recompute_layers", "int", "partial recompute: layers of the fullest pipeline stage run again"),
     Column("zero", "int", "ZeRO / FSDP stage of the data-parallel group"),
+    Column("offload", "text", "what the plan keeps in host memory: none, optimizer, activations, both"),
+    Column("offload_layers", "int", "activation offload: layers whose activations go to host memory"),
     Column("step_time_s", "float", "time per step, s"),
     Column("tokens_per_s", "float", "tokens per second, the whole job"),
     Column("tokens_per_s_per_gpu", "float", "tokens per second per GPU"),
@@ -177,7 +179,8 @@ def _analysed(task: Task, workload: WorkloadPoint, a: Analysis, fabric: str) -> 
     if t.ok:
         figures.update(fits=t.fits, tp=t.tp, pp=t.pp, dp=t.dp, cp=t.cp, ep=t.ep, micro_batch=t.micro_batch,
                        global_batch=t.global_batch, recompute=t.recompute,
-                       recompute_layers=t.recompute_layers, zero=t.zero,
+                       recompute_layers=t.recompute_layers, zero=t.zero, offload=t.offload,
+                       offload_layers=t.offload_layers,
                        memory_gb_per_gpu=t.memory_gb_per_gpu)
         if t.fits:  # a plan that does not fit runs at no rate: its figures would be a promise
             figures.update(step_time_s=t.step_time_s, tokens_per_s=t.tokens_per_s,

@@ -17,7 +17,8 @@ from .comm import bandwidths, cp_comm, dp_comm, dp_groups, ep_comm, overlapped, 
 from .compute import Peaks, layer_times
 from .efficiency import generation, straggler_factor
 from .memory import GB, RC_FULL, RC_OP, RC_PARTIAL, memory, stage_layers
-from .plan import RECOMPUTE
+from .offload import HOST_USABLE, activation_exposed, copy_rate, modes, optimizer_step
+from .plan import OFFLOAD, RECOMPUTE
 
 #: FSDP2's copy-out of all-gathered weights (2 × (2 + 2) B) and copy-in of gradients to the
 #: reduce-scatter (4 + 4 B), per parameter of a layer per micro-batch (PyTorch FSDP2 design:
@@ -40,6 +41,12 @@ REASONS = {
     "partial": "partial recompute is no recompute or full recompute here: no layer of a stage needs running again, "
                "or every layer does (use --recompute none or full)",
     "schedule": "DualPipe needs an even PP, no interleaving and at least PP micro-batches",
+    "offload": "the offload is not one the software offers, or not with this plan: activations go to the host only "
+               "without a pipeline (PP 1) and without recompute, the optimizer state only with ZeRO 1 or more, and "
+               "only on a system whose host memory and link are known",
+    "offload-idle": "activation offload moves no layer here: the activations fit on the GPU as they are "
+                    "(use --offload none, or optimizer)",
+    "host": "what the plan offloads does not fit in the host memory's share per GPU",
     "memory": "does not fit in GPU memory",
     "tp-ib": "TP group spans InfiniBand (TP > NVLink domain)",
 }
@@ -50,6 +57,15 @@ def _not_offered(rc, modes) -> np.ndarray:
     for mode in modes:
         offered |= rc == RECOMPUTE.index(mode)
     return ~offered
+
+
+def _offload_refused(c, sw) -> np.ndarray:
+    off = c["off"] if "off" in c else np.zeros(len(c["tp"]), dtype=np.int64)
+    offered = np.zeros(len(off), dtype=bool)
+    for mode in sw.offload_modes:
+        offered |= off == OFFLOAD.index(mode)
+    opt, act = modes(off)
+    return ~offered | (act & ((c["pp"] > 1) | (c["rc"] != 0))) | (opt & (c["zero"] < 1))
 
 
 def validity(model, training, c, gpus):
@@ -72,6 +88,7 @@ def validity(model, training, c, gpus):
         "experts": (model.experts % e != 0) | ((d * cp) % e != 0),
         "zero": (c["zero"] < 0) | (c["zero"] > 3) | ((c["hs"] > 0) & (c["zero"] < 1)),
         "recompute": _not_offered(c["rc"], training.software.recompute_modes),
+        "offload": _offload_refused(c, training.software),
     }
 
 
@@ -91,6 +108,12 @@ def screen(model, training, c: dict, cluster):
     k = mem["recompute_layers"]
     bad["partial"] = (c["rc"] == RC_PARTIAL) & ((k == 0) | ((k >= per) & ~bad["memory"]))
     bad["tp-ib"] = t > cluster.nvlink_domain
+    opt, act = modes(c["off"] if "off" in c else np.zeros(len(t), dtype=np.int64))
+    # each mechanism needs the figures it is timed with: the link and host memory, and for a CPU step its bandwidth
+    unknown = cluster.host_link_gbs <= 0 or cluster.host_gb_per_gpu <= 0
+    bad["offload"] |= ((opt | act) & unknown) | (opt & (cluster.host_gbs_per_gpu <= 0))
+    bad["offload-idle"] = act & (mem["offload_layers"] == 0)
+    bad["host"] = (opt | act) & (mem["host_gb"] > cluster.host_gb_per_gpu * HOST_USABLE)
     return bad, mem, shard, m
 
 
@@ -267,7 +290,18 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     # NCCL kernels that also drive NVLink hops hold SMs the whole time (Calculon's NVLink tier)
     u = np.where(per_domain(shard, t, cluster) > 1, gen.nvlink_sm_usage, gen.ib_sm_usage)
     z3, z2 = _stage_dp(dpc, c, mem, heavy, fwd_l, bwd_l, u, hbm, gen, sw)
-    stage = stage_compute + z3 + z2
+    opt_off, act_off = modes(c["off"] if "off" in c else np.zeros(len(t), dtype=np.int64))
+    # activation copies to and from the host that the neighbouring layers' compute does not hide
+    offload = np.zeros(len(t))
+    if act_off.any():
+        # the share of a micro-batch the data-parallel traffic keeps the scale-out NIC busy (on x86 hosts it
+        # crosses the same PCIe link as the copies)
+        spans = d * cp * t > cluster.nvlink_domain
+        net = heavy * (2 * dpc["layer_ag"] + dpc["layer_rs"]) + dpc["mb_rs"]
+        busy = np.where(spans, np.clip(net / np.maximum(stage_compute, 1e-12), 0.0, 1.0), 0.0)
+        offload = np.where(act_off, activation_exposed(mem["offload_layers"], mem["offload_layer_bytes"], fwd_l,
+                                                       bwd_l, copy_rate(cluster, busy)), 0.0)
+    stage = stage_compute + z3 + z2 + offload
 
     # DualPipe: (PP/2 − 1)·(F&B + B − 3W); a paired forward-and-backward chunk costs F + B + W, and B ≈ W (input
     # and weight gradients are GEMMs of one size), so the bubble is (PP/2 − 1) stage forwards
@@ -275,7 +309,10 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     bubble = np.maximum(p / 2 - 1, 0) * heavy * fwd_l if dual else (p - 1) / v * stage
     pipeline = m * stage + bubble
     pp_exp, dp_exp = _step_exposed(model, c, T, cluster, gen, nvl, ib, dpc, m, heavy, fwd_l, bwd_l, u, sw)
-    optimizer = psi * OPTIMIZER_BYTES_PER_PARAM / np.where(c["zero"] >= 1, shard, 1.0) / (hbm * gen.hbm_eff)
+    shard_params = psi / np.where(c["zero"] >= 1, shard, 1.0)
+    optimizer = shard_params * OPTIMIZER_BYTES_PER_PARAM / (hbm * gen.hbm_eff)
+    if opt_off.any():
+        optimizer = np.where(opt_off, optimizer_step(shard_params, cluster), optimizer)
     step = pipeline + pp_exp + dp_exp + optimizer
 
     tokens = training.global_batch * model.seq
@@ -292,6 +329,7 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
         "exposed_tp_s": m * per * (tp_fwd + tp_bwd), "exposed_cp_s": m * per * (cp_fwd + cp_bwd),
         "exposed_ep_s": m * per * (ep_fwd + ep_bwd),
         "exposed_pp_s": pp_exp, "exposed_dp_s": dp_exp + m * (z3 + z2), "optimizer_s": optimizer,
+        "offload_s": m * offload,
         "memory": mem, "bad": bad, "idle_gpus": cluster.gpus - n,
     }
 

@@ -9,7 +9,8 @@ from .efficiency import DERIVED_FROM
 from .engine import REASONS, evaluate
 from .errors import TrainingError
 from .goodput import goodput
-from .memory import recompute_layers
+from .memory import offload_layers, recompute_layers
+from .offload import HOST_USABLE
 from .plan import Plan, Training, columns
 
 
@@ -35,7 +36,7 @@ class Estimate:
                "tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep, "micro_batch": p.micro_batch,
                "virtual_stages": p.virtual_stages, "recompute": p.recompute,
                "sequence_parallel": p.sequence_parallel, "zero": p.zero, "hybrid_shard": p.hybrid_shard,
-               "global_batch": self.training.global_batch, "seq": self.model.seq,
+               "offload": p.offload, "global_batch": self.training.global_batch, "seq": self.model.seq,
                "precision": self.training.precision, "tokens": self.training.tokens,
                "software": self.training.software.to_json()}
         out.update(self.figures)
@@ -152,9 +153,13 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
     cols = columns([plan] + [replace(plan, virtual_stages=v) for v in candidates])
     res = evaluate(model, training, cols, cluster)
     fatal = [k for k in ("gpus", "batch", "layers", "interleave", "schedule", "heads", "seq", "experts", "zero",
-                         "recompute", "partial") if res["bad"][k][0]]
+                         "recompute", "partial", "offload", "offload-idle") if res["bad"][k][0]]
     if fatal:
         raise TrainingError(f"plan {plan.tp}/{plan.pp}/{plan.dp}/{plan.cp} (TP/PP/DP/CP): {REASONS[fatal[0]]}")
+    if res["bad"]["host"][0]:
+        raise TrainingError(f"plan {plan.tp}/{plan.pp}/{plan.dp}/{plan.cp} (TP/PP/DP/CP) offloading {plan.offload}: "
+                            f"{REASONS['host']} ({float(res['memory']['host_gb'][0]):,.1f} GB of "
+                            f"{cluster.host_gb_per_gpu:,.0f} GB, of which {HOST_USABLE:.0%} may be filled)")
     idle = cluster.gpus - plan.gpus
     spare = (f"{idle:,} of the {cluster.gpus:,} GPUs stay idle (spares): the plan's {plan.gpus:,} are the most that "
              f"TP{plan.tp}×PP{plan.pp}×CP{plan.cp} and the global batch divide",) if idle else ()
@@ -184,8 +189,10 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
                                 ("weights_gb", "gradients_gb", "optimizer_gb", "activations_gb", "fragmentation_gb",
                                  "overhead_gb")},
         "recompute_layers": recompute_layers(mem, 0, plan.recompute),
+        "offload_layers": offload_layers(mem, 0, plan.offload),
+        "host_memory_gb_per_gpu": _r(mem["host_gb"][0], 2),
         "time_breakdown_s": {"compute": _r(res["compute_s"][0]), "bubble": _r(res["bubble_s"][0]),
-                             "optimizer": _r(res["optimizer_s"][0])},
+                             "optimizer": _r(res["optimizer_s"][0]), "offload": _r(res["offload_s"][0])},
         "exposed_comm_s": {k: _r(res[f"exposed_{k}_s"][0]) for k in ("tp", "cp", "ep", "pp", "dp")},
         "bubble_fraction": _r(res["bubble_fraction"][0]),
         "time_to_train_days": _r(train_s / 86400, 2),

@@ -52,6 +52,13 @@ class Cluster:
     #: switch tiers of the fabric, and the GPUs one leaf reaches (0: unknown, traffic taken to leave the leaf)
     fabric_tiers: int = 2
     leaf_gpus: int = 0
+    #: host (CPU) memory each GPU can offload to, GB, the host memory bandwidth that GPU's share of the CPU
+    #: streams at, GB/s, and the GPU's link to it, GB/s each way (0: not known for the system, no offload)
+    host_gb_per_gpu: float = 0.0
+    host_gbs_per_gpu: float = 0.0
+    host_link_gbs: float = 0.0
+    #: the host link is the GPU's PCIe link, which its NIC's GPUDirect traffic crosses too (x86 hosts)
+    host_link_shared: bool = False
 
     @property
     def beyond_leaf(self) -> bool:
@@ -123,7 +130,11 @@ def cluster_from_system(catalog, system_id: str, gpus: int | None = None, *, ove
                    spec.nvlink_gbps, sysdev.nvlink_domain or per, ib_gbs, oversubscription, sysdev.id, per,
                    typical, peak, price, sysdev.price.currency if sysdev.price else "USD",
                    preliminary=sysdev.preliminary or gpu.preliminary, tdp_w=spec.tdp_w or 0.0,
-                   fp4_tflops=spec.fp4_tflops, fabric=fabric, planes=planes).validate()
+                   fp4_tflops=spec.fp4_tflops, fabric=fabric, planes=planes,
+                   host_gb_per_gpu=(sysdev.host_memory_gb or 0.0) / per,
+                   host_gbs_per_gpu=(sysdev.host_memory_gbs or 0.0) / per,
+                   host_link_gbs=sysdev.host_link_gbs or 0.0,
+                   host_link_shared=sysdev.host_link == "pcie").validate()
 
 
 def cluster_from_gpu(catalog, gpu_id: str, gpus: int, **kw) -> Cluster:

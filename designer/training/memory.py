@@ -35,6 +35,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from .offload import HOST_OPTIMIZER_BYTES, activation_layers, modes, resident_layers
+
 #: Memory figures are in GiB: NVIDIA's "80 GB" H100 is 80 GiB (nvidia-smi: 81,559 MiB), so
 #: comparing GiB with the catalog's hbm_gb is like with like.
 GB = float(2**30)
@@ -169,6 +171,12 @@ def partial_layers(m, c, micro_batches, flash: bool, fp8: bool, dual: bool, room
     return np.minimum(k, per)
 
 
+def offload_layers(mem: dict, i: int, mode: str):
+    """Layers whose activations plan ``i`` of a memory() answer keeps in host memory (None unless it offloads
+    activations)."""
+    return int(mem["offload_layers"][i]) if mode in ("activations", "both") else None
+
+
 def recompute_layers(mem: dict, i: int, mode: str):
     """Layers of the fullest stage plan ``i`` of a memory() answer runs again under partial recompute (None for
     the other modes)."""
@@ -188,12 +196,25 @@ def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = Fals
         two = np.where(c["pp"] > 1, 2.0, 1.0)
         weights, grads, optim = two * weights, two * grads, two * optim
     per, _ = stage_layers(m.layers, c["pp"])
+    # offloaded optimizer state leaves the GPU (and the CPU keeps an fp32 gradient copy beside it)
+    opt_off, act_off = modes(c["off"] if "off" in c else np.zeros(len(weights), dtype=np.int64))
+    host = np.where(opt_off, optim * HOST_OPTIMIZER_BYTES / 12.0, 0.0)
+    optim = np.where(opt_off, 0.0, optim)
+    room = (np.inf if capacity_gb is None else (capacity_gb - OVERHEAD_GB) * GB) - (weights + grads + optim)
     layers = np.zeros(len(weights))
     partial = c["rc"] == RC_PARTIAL
     if partial.any():
-        room = (np.inf if capacity_gb is None else (capacity_gb - OVERHEAD_GB) * GB) - (weights + grads + optim)
         layers = np.where(partial, partial_layers(m, c, micro_batches, flash, fp8, dual, room, waste), 0.0)
     acts = activations(m, c, micro_batches, flash, fp8, dual, layers)
+    offloaded = np.zeros(len(weights))
+    layer_bytes = np.zeros(len(weights))
+    if act_off.any():
+        parts = _activation_parts(m, c, micro_batches, flash, fp8, dual)
+        layer_bytes = parts["none"] * parts["inflight"]
+        offloaded = np.where(act_off, activation_layers(per, layer_bytes, parts["ends"], room, 1.0 / (1.0 - waste)),
+                             0.0)
+        acts = np.where(act_off, resident_layers(per, offloaded) * layer_bytes + parts["ends"], acts)
+        host = host + offloaded * layer_bytes
     lost = acts * waste / (1.0 - waste)
     total = weights + grads + optim + acts + lost
     # the share of each layer's forward run again: every layer under full recompute, k of the stage's under partial
@@ -202,4 +223,5 @@ def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = Fals
             "activations_gb": acts / GB, "fragmentation_gb": lost / GB,
             "overhead_gb": np.full(len(total), OVERHEAD_GB),
             "total_gb": total / GB + OVERHEAD_GB, "params_on_gpu": psi,
-            "layer_params": held[1], "recompute_layers": layers, "recompute_share": rerun}
+            "layer_params": held[1], "recompute_layers": layers, "recompute_share": rerun,
+            "offload_layers": offloaded, "offload_layer_bytes": layer_bytes, "host_gb": host / GB}

@@ -18,6 +18,11 @@ from .software import DEFAULT_PROFILE, PROFILES, Software
 #: matmul's output and the attention output, rerun the rest of the forward); partial (full
 #: recompute of only as many of a stage's layers as memory needs, the count solved by memory.py).
 RECOMPUTE = ("none", "selective", "full", "op", "partial")
+#: What moves to host memory (offload.py): nothing; the optimizer state, stepped on the CPU (Megatron-Core's
+#: ``--optimizer-cpu-offload``, DeepSpeed's ZeRO-Offload); the activations of as many layers as memory needs,
+#: sent out in the forward and read back in the backward (Megatron-Core's ``--cpu-offloading-num-layers``);
+#: or both. The column holds the index: bit 1 the optimizer, bit 2 the activations.
+OFFLOAD = ("none", "optimizer", "activations", "both")
 
 
 @dataclass(frozen=True)
@@ -77,6 +82,8 @@ class Plan:
     zero: int = 1  # 0 plain DP, 1 distributed optimizer, 2 + grads, 3 FSDP (+ weights)
     #: hybrid sharding (HSDP): shard the ZeRO state inside an NVLink domain, replicate across
     hybrid_shard: bool = False
+    #: what the plan keeps in host memory (OFFLOAD)
+    offload: str = "none"
 
     @property
     def gpus(self) -> int:
@@ -86,7 +93,7 @@ class Plan:
         return {f.name: getattr(self, f.name) for f in fields(self)}
 
 
-PLAN_COLUMNS = ("tp", "pp", "dp", "cp", "ep", "b", "v", "rc", "sp", "zero", "hs")
+PLAN_COLUMNS = ("tp", "pp", "dp", "cp", "ep", "b", "v", "rc", "sp", "zero", "hs", "off")
 
 
 def columns(plans: list[Plan]) -> dict[str, np.ndarray]:
@@ -94,8 +101,10 @@ def columns(plans: list[Plan]) -> dict[str, np.ndarray]:
     for pl in plans:
         if pl.recompute not in RECOMPUTE:
             raise TrainingError(f"recompute must be one of {', '.join(RECOMPUTE)}, got {pl.recompute!r}")
+        if pl.offload not in OFFLOAD:
+            raise TrainingError(f"offload must be one of {', '.join(OFFLOAD)}, got {pl.offload!r}")
     rows = [(p.tp, p.pp, p.dp, p.cp, p.ep, p.micro_batch, p.virtual_stages, RECOMPUTE.index(p.recompute),
-             int(p.sequence_parallel), p.zero, int(p.hybrid_shard)) for p in plans]
+             int(p.sequence_parallel), p.zero, int(p.hybrid_shard), OFFLOAD.index(p.offload)) for p in plans]
     arr = np.asarray(rows, dtype=np.int64).reshape(-1, len(PLAN_COLUMNS))
     return {k: arr[:, i] for i, k in enumerate(PLAN_COLUMNS)}
 
@@ -103,5 +112,4 @@ def columns(plans: list[Plan]) -> dict[str, np.ndarray]:
 def plan_at(cols: dict[str, np.ndarray], i: int) -> Plan:
     c = {k: int(v[i]) for k, v in cols.items()}
     return Plan(c["tp"], c["pp"], c["dp"], c["cp"], c["ep"], c["b"], c["v"], RECOMPUTE[c["rc"]], bool(c["sp"]),
-                c["zero"],
-                bool(c["hs"]))
+                c["zero"], bool(c["hs"]), OFFLOAD[c.get("off", 0)])

@@ -5,7 +5,7 @@ import numpy as np
 
 from .errors import NothingFits, TrainingError
 from .estimate import estimate
-from .memory import recompute_layers
+from .memory import offload_layers, recompute_layers
 from .plan import plan_at
 from .search import batch_dp, loses_because, search_plans
 
@@ -17,6 +17,8 @@ def _row(cols, res, i) -> dict:
     return {"tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep, "micro_batch": p.micro_batch,
             "virtual_stages": p.virtual_stages, "recompute": p.recompute,
             "recompute_layers": recompute_layers(res["memory"], i, p.recompute), "zero": p.zero,
+            "hybrid_shard": p.hybrid_shard, "offload": p.offload,
+            "offload_layers": offload_layers(res["memory"], i, p.offload),
             "tokens_per_s": round(float(res["tokens_per_s"][i]), 1) if runs else None,
             "mfu": round(float(res["mfu"][i]), 4) if runs else None,
             "memory_gb_per_gpu": round(float(res["memory"]["total_gb"][i]), 2)}
@@ -67,7 +69,9 @@ def binding_limit(cols, res, cluster) -> str | None:
     i = int(only_memory[np.argmin(total[only_memory])])
     p = plan_at(cols, i)
     return (f"memory binds: the leanest plan, TP{p.tp} PP{p.pp} DP{p.dp} CP{p.cp} EP{p.ep} micro-batch "
-            f"{p.micro_batch} recompute {p.recompute} ZeRO-{p.zero}, {memory_short(res['memory'], i, cluster.hbm_gb)}")
+            f"{p.micro_batch} recompute {p.recompute} ZeRO-{p.zero}"
+            + (f" offload {p.offload}" if p.offload != "none" else "")
+            + f", {memory_short(res['memory'], i, cluster.hbm_gb)}")
 
 
 def best_plan(model, training, cluster, *, top: int = 5, **fixed):
@@ -105,7 +109,7 @@ def best_plan(model, training, cluster, *, top: int = 5, **fixed):
 
 def given_plan(model, training, cluster, fields: dict):
     """The estimate of a plan the user stated (any of tp, pp, dp, cp, ep, micro_batch,
-    virtual_stages, recompute, zero, hybrid_shard, sequence_parallel). Unstated fields take
+    virtual_stages, recompute, zero, hybrid_shard, sequence_parallel, offload). Unstated fields take
     the usual values — TP/PP/CP/EP 1, DP the rest, micro-batch 1, no interleaving, the
     software's ZeRO stage — and an unstated recompute is the least one the software offers
     that fits in memory, as practitioners choose it. Returns (Estimate, {field: why})."""
@@ -131,7 +135,8 @@ def given_plan(model, training, cluster, fields: dict):
             "ep": int(fields.get("ep") or 1), "micro_batch": b,
             "virtual_stages": int(fields.get("virtual_stages") or 1),
             "zero": int(fields["zero"]) if fields.get("zero") is not None else sw.default_zero,
-            "hybrid_shard": bool(fields.get("hybrid_shard") or False)}
+            "hybrid_shard": bool(fields.get("hybrid_shard") or False),
+            "offload": str(fields.get("offload") or "none").lower()}
     if fields.get("sequence_parallel") is not None:
         base["sequence_parallel"] = bool(fields["sequence_parallel"])
     if fields.get("zero") is None:

@@ -4,8 +4,9 @@ all in one vectorised pass, and rank the ones that are valid and fit.
 Candidates: TP over the divisors of the heads that fit an NVLink domain, PP up to the
 layer count, CP over powers of two dividing the sequence, EP over the divisors of
 the experts, micro-batch 1–8, virtual stages 1–8, the recompute modes the software offers,
-ZeRO 0–3; DP is what is left of the GPU count. Enumeration is a Cartesian product
-of small integer arrays (np.meshgrid), so 10⁵–10⁶ plans cost tens of milliseconds.
+ZeRO 0–3, the offloads the software and the system's host allow; DP is what is left of
+the GPU count. Enumeration is a Cartesian product of small integer arrays (np.meshgrid),
+so 10⁵–10⁶ plans cost tens of milliseconds.
 """
 from __future__ import annotations
 
@@ -13,7 +14,8 @@ import numpy as np
 
 from ..formatting import quantity
 from .engine import REASONS, evaluate
-from .plan import PLAN_COLUMNS, RECOMPUTE, plan_at
+from .offload import modes
+from .plan import OFFLOAD, PLAN_COLUMNS, RECOMPUTE, plan_at
 
 
 def _divisors(n: int, cap: int | None = None) -> list[int]:
@@ -53,6 +55,10 @@ def candidate_space(model, cluster, software, **fixed) -> dict[str, list[int]]:
         "sp": [1],
         "zero": [0, 1, 2, 3],
         "hs": [0, 1],
+        # offload only where the system's host memory and link are known (the CPU step needs its bandwidth too)
+        "off": [OFFLOAD.index(o) for o in software.offload_modes
+                if o == "none" or (cluster.host_link_gbs > 0 and cluster.host_gb_per_gpu > 0
+                                   and (o == "activations" or cluster.host_gbs_per_gpu > 0))],
     }
     for k, val in fixed.items():
         if val is not None:
@@ -111,13 +117,15 @@ def enumerate_plans(model, training, cluster, **fixed) -> dict[str, np.ndarray]:
     per = -(-model.layers // cols["pp"])
     mb = training.global_batch // np.maximum(cols["dp"] * cols["b"], 1)
     cols = _keep(cols, (cols["v"] == 1) | ((cols["pp"] > 1) & (mb % cols["pp"] == 0) & (per % cols["v"] == 0)))
-    cols = _cross(cols, _grid(space, ("ep", "rc", "sp", "zero", "hs")))
+    cols = _cross(cols, _grid(space, ("ep", "rc", "sp", "zero", "hs", "off")))
     dpc = cols["dp"] * cols["cp"]
     spans = dpc * cols["tp"] > cluster.nvlink_domain
     # ZeRO stages are one plan when DP·CP = 1; hybrid sharding only when ZeRO shards something
-    # and the data-parallel group spans more than one NVLink domain; EP inside DP·CP
+    # and the data-parallel group spans more than one NVLink domain; EP inside DP·CP; activation offload only
+    # without a pipeline or recompute, optimizer offload only with a sharded (distributed) optimizer
+    opt, act = modes(cols["off"])
     keep = (((cols["zero"] == space["zero"][0]) | (dpc > 1)) & ((cols["hs"] == 0) | ((cols["zero"] >= 1) & spans))
-            & (dpc % cols["ep"] == 0))
+            & (dpc % cols["ep"] == 0) & ~(act & ((cols["pp"] > 1) | (cols["rc"] != 0))) & ~(opt & (cols["zero"] < 1)))
     return {k: cols[k][keep] for k in PLAN_COLUMNS}
 
 
@@ -142,7 +150,7 @@ def naive_mask(cols) -> np.ndarray:
     """The plan a newcomer writes first: pure data parallelism (TP1 PP1 CP1 EP1, ZeRO-1,
     micro-batch 1, no recompute, no interleaving, no hybrid sharding)."""
     return ((cols["tp"] == 1) & (cols["pp"] == 1) & (cols["cp"] == 1) & (cols["b"] == 1) & (cols["rc"] == 0)
-            & (cols["zero"] == 1) & (cols["v"] == 1) & (cols["ep"] == 1) & (cols["hs"] == 0))
+            & (cols["zero"] == 1) & (cols["v"] == 1) & (cols["ep"] == 1) & (cols["hs"] == 0) & (cols["off"] == 0))
 
 
 def failing(result: dict) -> np.ndarray:
@@ -180,7 +188,8 @@ def loses_because(res: dict, best: int, i: int) -> str:
     parts = {"pipeline bubble": "bubble_s", "exposed TP communication": "exposed_tp_s",
              "exposed DP/FSDP communication": "exposed_dp_s", "exposed PP communication": "exposed_pp_s",
              "exposed CP communication": "exposed_cp_s", "exposed EP communication": "exposed_ep_s",
-             "compute (recompute, smaller GEMMs)": "compute_s", "optimizer step": "optimizer_s"}
+             "compute (recompute, smaller GEMMs)": "compute_s", "optimizer step": "optimizer_s",
+             "host-memory copies": "offload_s"}
     deltas = {name: float(res[k][i] - res[k][best]) for name, k in parts.items()}
     name, worst = max(deltas.items(), key=lambda kv: kv[1])
     slower = float(res["step_time_s"][i] / res["step_time_s"][best] - 1) * 100

@@ -16,14 +16,14 @@ from .estimate import estimate
 from .design_io import DesignIO, checkpoints, design_io, io_fields
 from .hardware import cluster_from_counts, with_plane_lost, with_power_cap
 from .models import model_from_params, override, preset
-from .plan import RECOMPUTE, Training
+from .plan import OFFLOAD, RECOMPUTE, Training
 from .batch import default_global_batch
 from .planner import best_plan, given_plan
 from .software import KNOBS, parse_flag, profile
 
 DEFAULT_WORKLOAD = {"model": "llama3-70b", "tokens": 15e12, "global_batch": None, "precision": "bf16"}
 PLAN_KEYS = ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages", "recompute", "zero",
-             "sequence_parallel", "hybrid_shard")
+             "sequence_parallel", "hybrid_shard", "offload")
 MODEL_KEYS = ("layers", "hidden", "ffn_hidden", "heads", "kv_heads", "vocab", "seq", "activation", "experts", "top_k",
               "tied_embeddings", "head_size", "q_rank", "kv_rank", "rope_dim", "v_head_size", "expert_ffn_hidden",
               "shared_experts", "dense_layers", "route_nodes", "mtp_depth")
@@ -80,6 +80,11 @@ def plan_fields_of(wl: dict) -> dict:
         if mode not in RECOMPUTE:
             raise TrainingError(f"workload recompute must be one of {', '.join(RECOMPUTE)}, got {wl['recompute']!r}")
         out["recompute"] = mode
+    if wl.get("offload") is not None:
+        mode = str(wl["offload"]).strip().lower()
+        if mode not in OFFLOAD:
+            raise TrainingError(f"workload offload must be one of {', '.join(OFFLOAD)}, got {wl['offload']!r}")
+        out["offload"] = mode
     for key in ("sequence_parallel", "hybrid_shard"):
         if wl.get(key) is not None:
             out[key] = parse_flag(wl[key], f"workload {key}")

@@ -105,6 +105,12 @@ class Software:
     #: PyTorch's caching allocator grows one segment page by page (``expandable_segments:True``, PyTorch 2.1+;
     #: torchtitan's launcher sets it) instead of splitting fixed blocks: see memory.py for what each wastes
     expandable_segments: bool = True
+    #: what the framework can keep in host memory (plan.OFFLOAD). Megatron-Core offloads the optimizer state and
+    #: steps it on the CPU (HybridDeviceOptimizer, ``--optimizer-cpu-offload``) and a chosen number of layers'
+    #: activations (``--cpu-offloading-num-layers``, only without a pipeline and without recompute: its config
+    #: check); DeepSpeed has ZeRO-Offload's optimizer on the CPU (Ren et al., USENIX ATC 2021). FSDP2's
+    #: CPUOffloadPolicy moves the weights and gradients too, a different trade not modelled: none offered.
+    offload_modes: tuple[str, ...] = ("none", "optimizer", "activations", "both")
 
     @property
     def flash(self) -> bool:
@@ -126,6 +132,7 @@ class Software:
     def to_json(self) -> dict:
         out = asdict(self)
         out["recompute_modes"] = list(self.recompute_modes)
+        out["offload_modes"] = list(self.offload_modes)
         return out
 
 
@@ -133,21 +140,23 @@ PROFILES: dict[str, Software] = {
     "megatron-2021": Software("megatron-2021", attention="unfused", tp_overlap=False, dp_overlap=False,
                               pp_overlap=False, dp_impl="megatron", default_zero=0, grad_comm_bytes=4,
                               recompute_modes=("none", "full"), fp8="none", context_parallel=False,
-                              expandable_segments=False),
+                              expandable_segments=False, offload_modes=("none",)),
     "megatron-2022": Software("megatron-2022", attention="unfused", tp_overlap=False, dp_overlap=False,
                               pp_overlap=False, dp_impl="megatron", default_zero=0, grad_comm_bytes=4,
                               recompute_modes=("none", "selective", "full"), fp8="none", context_parallel=False,
-                              expandable_segments=False),
+                              expandable_segments=False, offload_modes=("none",)),
     "deepspeed-2021": Software("deepspeed-2021", attention="unfused", tp_overlap=False, dp_overlap=True,
                                pp_overlap=False, dp_impl="deepspeed", default_zero=1, grad_comm_bytes=2,
                                recompute_modes=("none", "full"), fp8="none", context_parallel=False,
-                               expandable_segments=False),
+                               expandable_segments=False, offload_modes=("none", "optimizer")),
     "nemo-2024": Software("nemo-2024"),
     "fsdp-2024": Software("fsdp-2024", attention="cudnn", tp_overlap=False, dp_overlap=True, pp_overlap=False,
                           dp_impl="fsdp", default_zero=3, grad_comm_bytes=4,
-                          recompute_modes=("none", "op", "partial", "full"), fp8="dynamic", fused_kernels=False),
+                          recompute_modes=("none", "op", "partial", "full"), fp8="dynamic", fused_kernels=False,
+                          offload_modes=("none",)),
     "deepseek-v3": Software("deepseek-v3", tp_overlap=False, dp_impl="megatron", default_zero=1, fp8="dynamic",
-                            context_parallel=False, ep_dispatch="deepep", ep_overlap=True, pp_schedule="dualpipe"),
+                            context_parallel=False, ep_dispatch="deepep", ep_overlap=True, pp_schedule="dualpipe",
+                            offload_modes=("none",)),
 }
 DEFAULT_PROFILE = "nemo-2024"
 #: What people call each profile (the GUI's list).

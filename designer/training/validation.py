@@ -175,7 +175,8 @@ def compare(rows_in: list[dict] | None = None) -> list[dict]:
                      "model": r["model"].name, "gpus": r["gpus"], "system": r["system"],
                      "precision": r.get("precision", "bf16"), "software": sw_name(r),
                      "plan": f"TP{plan.tp} PP{plan.pp} DP{plan.dp} CP{plan.cp} v{plan.virtual_stages} "
-                             f"mbs{plan.micro_batch} {plan.recompute}",
+                             f"mbs{plan.micro_batch} {plan.recompute}"
+                             + (f" offload {plan.offload}" if plan.offload != "none" else ""),
                      "measured": round(r["measured"], 2), "predicted": round(pred, 2),
                      "error_pct": round((pred / r["measured"] - 1) * 100, 2),
                      "predicted_mfu": round(float(res["mfu"][i]), 4), "source": r["source"], "note": r["note"]})

@@ -31,6 +31,8 @@ class SoftwareProfile:
     pp_schedule: str
     #: the allocator grows segments page by page (PyTorch's expandable segments) rather than splitting blocks
     expandable_segments: bool
+    #: what the framework can keep in host memory (none, optimizer, activations, both)
+    offload_modes: tuple[str, ...]
 
 
 @view
@@ -51,6 +53,8 @@ class TimeBreakdown:
     compute: float
     bubble: float
     optimizer: float
+    #: activation copies to and from host memory the neighbouring layers' compute does not hide
+    offload: float
 
 
 @view
@@ -146,6 +150,11 @@ class RankedPlan:
     mfu: float
     #: layers of the fullest stage run again under partial recompute (null for the other modes)
     recompute_layers: int | None
+    hybrid_shard: bool
+    #: what the plan keeps in host memory (none, optimizer, activations, both) and, when it offloads activations,
+    #: how many layers' (null otherwise)
+    offload: str
+    offload_layers: int | None
     memory_gb_per_gpu: float
     rank: int
     why: str
@@ -165,6 +174,9 @@ class NaivePlan:
     zero: int
     #: layers of the fullest stage run again under partial recompute (null for the other modes)
     recompute_layers: int | None
+    hybrid_shard: bool
+    offload: str
+    offload_layers: int | None
     #: null when the plan does not fit in memory (it never runs)
     tokens_per_s: float | None
     mfu: float | None
@@ -270,6 +282,8 @@ class TrainingView:
     sequence_parallel: bool | None = None
     zero: int | None = None
     hybrid_shard: bool | None = None
+    #: what the plan keeps in host memory: none, optimizer (stepped on the CPU), activations or both
+    offload: str | None = None
     global_batch: int | None = None
     seq: int | None = None
     precision: str | None = None
@@ -291,6 +305,10 @@ class TrainingView:
     memory_breakdown_gb: MemoryBreakdown | None = None
     #: layers of the fullest pipeline stage run again under partial recompute (null for the other modes)
     recompute_layers: int | None = None
+    #: layers whose activations go to host memory (null unless the plan offloads activations), and the host memory
+    #: a GPU's offloaded state takes, GB
+    offload_layers: int | None = None
+    host_memory_gb_per_gpu: float | None = None
     time_breakdown_s: TimeBreakdown | None = None
     exposed_comm_s: ExposedComm | None = None
     bubble_fraction: float | None = None
@@ -335,10 +353,10 @@ class TrainingView:
 
 #: What an estimate always holds (``search`` only when the plan was searched for).
 _ESTIMATE = ("workload_source", "gpu", "system", "gpus", "model", "params_b", "tp", "pp", "dp", "cp", "ep",
-             "micro_batch", "virtual_stages", "recompute", "sequence_parallel", "zero", "hybrid_shard",
+             "micro_batch", "virtual_stages", "recompute", "sequence_parallel", "zero", "hybrid_shard", "offload",
              "global_batch", "seq", "precision", "tokens", "software", "model_flops_per_step",
              "micro_batches", "idle_gpus", "memory_gb_per_gpu", "hbm_gb", "fits", "memory_breakdown_gb",
-             "goodput", "energy", "problems", "clock_ratio", "notes", "chosen", "scaling")
+             "host_memory_gb_per_gpu", "goodput", "energy", "problems", "clock_ratio", "notes", "chosen", "scaling")
 #: What only a plan that fits holds (designer.training.estimate.RUN_FIGURES: null when it does not fit).
 _RUN = ("step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "tflops_per_gpu", "hw_tflops_per_gpu", "mfu", "hfu",
         "time_breakdown_s", "exposed_comm_s", "bubble_fraction", "time_to_train_days", "gpu_hours",

@@ -27,8 +27,8 @@ def test_catalog_list_shows_every_type_with_its_source(capsys):
     for device_id in ("dgx-a100", "dgx-b200", "dgx-h100", "dgx-h200", "gb200-nvl72", "qm9700", "qm9790", "q3400",
                       "sn5600", "sn2201", "ufm-appliance", "cdu-inrow-2mw", "nvidia-sn5600"):
         assert device_id in lines
-    # typical power and the third-party price-list SKU are unconfirmed
-    assert "S1" in lines["dgx-b200"] and "2 unconfirmed" in lines["dgx-b200"]
+    # typical power, the third-party price-list SKU and the host memory's bandwidth are unconfirmed
+    assert "S1" in lines["dgx-b200"] and "3 unconfirmed" in lines["dgx-b200"]
 
 
 def test_catalog_list_json_and_kind_filter(capsys):
