@@ -252,10 +252,10 @@ def _offload(d: dict) -> str:
     k = d.get("offload_layers")
     if k is None:
         return f" offload {mode}"
-    layers = f"{k} layer{'s' if k != 1 else ''}"
     if mode == "activations":
-        return f" offload activations ({layers})"
-    return f" offload optimizer and {layers}' activations"
+        return f" offload activations ({k} layer{'s' if k != 1 else ''})"
+    whose = "1 layer's" if k == 1 else f"{k} layers'"
+    return f" offload optimizer and {whose} activations"
 
 
 def _print_text(d: dict) -> None:

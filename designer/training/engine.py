@@ -312,7 +312,8 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     shard_params = psi / np.where(c["zero"] >= 1, shard, 1.0)
     optimizer = shard_params * OPTIMIZER_BYTES_PER_PARAM / (hbm * gen.hbm_eff)
     if opt_off.any():
-        optimizer = np.where(opt_off, optimizer_step(shard_params, cluster), optimizer)
+        # the CPU steps the state the memory model moved there: experts' shards are wider than the dense part's
+        optimizer = np.where(opt_off, optimizer_step(mem["stepped_params"], cluster), optimizer)
     step = pipeline + pp_exp + dp_exp + optimizer
 
     tokens = training.global_batch * model.seq

@@ -198,7 +198,9 @@ def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = Fals
     per, _ = stage_layers(m.layers, c["pp"])
     # offloaded optimizer state leaves the GPU (and the CPU keeps an fp32 gradient copy beside it)
     opt_off, act_off = modes(c["off"] if "off" in c else np.zeros(len(weights), dtype=np.int64))
-    host = np.where(opt_off, optim * HOST_OPTIMIZER_BYTES / 12.0, 0.0)
+    # the parameters whose optimizer state this GPU holds (experts sharded over fewer GPUs than the dense part)
+    stepped = optim / 12.0
+    host = np.where(opt_off, stepped * HOST_OPTIMIZER_BYTES, 0.0)
     optim = np.where(opt_off, 0.0, optim)
     room = (np.inf if capacity_gb is None else (capacity_gb - OVERHEAD_GB) * GB) - (weights + grads + optim)
     layers = np.zeros(len(weights))
@@ -224,4 +226,5 @@ def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = Fals
             "overhead_gb": np.full(len(total), OVERHEAD_GB),
             "total_gb": total / GB + OVERHEAD_GB, "params_on_gpu": psi,
             "layer_params": held[1], "recompute_layers": layers, "recompute_share": rerun,
-            "offload_layers": offloaded, "offload_layer_bytes": layer_bytes, "host_gb": host / GB}
+            "offload_layers": offloaded, "offload_layer_bytes": layer_bytes, "host_gb": host / GB,
+            "stepped_params": stepped}

@@ -50,8 +50,33 @@ def why_nothing_runs(model, training, cluster, fixed: dict) -> str:
                 f"({cluster.nvlink_domain} GPUs)")
     if fixed.get("pp") and fixed["pp"] > model.layers:
         return f"PP {fixed['pp']} is more than the model's {model.layers} layers"
+    if fixed.get("off"):
+        return _why_no_offload(model, training, cluster, fixed)
     return (f"no TP·PP·CP·DP within the GPUs divides the global batch of {training.global_batch} "
             f"with the given constraints")
+
+
+def _why_no_offload(model, training, cluster, fixed: dict) -> str:
+    """Why no plan can run with the offload the user fixed: the rule it breaks, or the host memory it overfills."""
+    from .offload import HOST_USABLE
+    from .plan import OFFLOAD
+
+    mode, sw = OFFLOAD[fixed["off"]], training.software
+    name = cluster.system or cluster.gpu_name
+    if mode not in sw.offload_modes:
+        return f"{sw.name} does not offload {mode} (it offers: {', '.join(sw.offload_modes)})"
+    if cluster.host_link_gbs <= 0 or cluster.host_gb_per_gpu <= 0:
+        return f"the catalog has no host memory or GPU-to-host link for {name}: nothing can be offloaded"
+    if mode in ("optimizer", "both") and cluster.host_gbs_per_gpu <= 0:
+        return f"the catalog has no host memory bandwidth for {name}: the CPU's optimizer step cannot be timed"
+    if mode in ("activations", "both") and (fixed.get("pp") or 1) > 1:
+        return "activation offload needs PP 1 (Megatron-Core offloads no activations with a pipeline)"
+    if mode in ("activations", "both") and fixed.get("rc"):
+        return "activation offload needs no recompute (Megatron-Core refuses the two together)"
+    if mode in ("optimizer", "both") and fixed.get("zero") == 0:
+        return "optimizer offload needs ZeRO 1 or more (Megatron's distributed optimizer)"
+    return (f"what the plans offload does not fit in the host memory's share per GPU "
+            f"({HOST_USABLE:.0%} of {cluster.host_gb_per_gpu:,.0f} GB)")
 
 
 def binding_limit(cols, res, cluster) -> str | None:
@@ -145,6 +170,8 @@ def given_plan(model, training, cluster, fields: dict):
         return estimate(model, training, Plan(recompute=str(fields["recompute"]).lower(), **base), cluster,
                         allow_idle=not fields.get("dp")), chosen
     modes = [r for r in ("none", "selective", "op", "partial", "full") if r in sw.recompute_modes]
+    if base["offload"] in ("activations", "both"):  # Megatron-Core offloads activations only without recompute
+        modes = ["none"]
     est = None
     for mode in modes:
         try:

@@ -120,11 +120,13 @@ def enumerate_plans(model, training, cluster, **fixed) -> dict[str, np.ndarray]:
     cols = _cross(cols, _grid(space, ("ep", "rc", "sp", "zero", "hs", "off")))
     dpc = cols["dp"] * cols["cp"]
     spans = dpc * cols["tp"] > cluster.nvlink_domain
+    opt, act = modes(cols["off"])
     # ZeRO stages are one plan when DP·CP = 1; hybrid sharding only when ZeRO shards something
     # and the data-parallel group spans more than one NVLink domain; EP inside DP·CP; activation offload only
     # without a pipeline or recompute, optimizer offload only with a sharded (distributed) optimizer
-    opt, act = modes(cols["off"])
-    keep = (((cols["zero"] == space["zero"][0]) | (dpc > 1)) & ((cols["hs"] == 0) | ((cols["zero"] >= 1) & spans))
+    # (with DP·CP = 1 optimizer offload still needs Megatron's distributed optimizer: ZeRO 1 is kept for it)
+    one_zero = (cols["zero"] == space["zero"][0]) | (opt & (cols["zero"] == 1))
+    keep = ((one_zero | (dpc > 1)) & ((cols["hs"] == 0) | ((cols["zero"] >= 1) & spans))
             & (dpc % cols["ep"] == 0) & ~(act & ((cols["pp"] > 1) | (cols["rc"] != 0))) & ~(opt & (cols["zero"] < 1)))
     return {k: cols[k][keep] for k in PLAN_COLUMNS}
 

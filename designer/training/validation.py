@@ -142,6 +142,8 @@ def predict(row: dict):
     fixed.setdefault("zero", sw.default_zero)
     fixed.setdefault("hs", 0)
     fixed.setdefault("v", 1)
+    # a published run keeps everything on its GPUs unless its source says it offloads
+    fixed.setdefault("off", 0)
     out = search_plans(row["model"], training, cluster, top=1, **fixed)
     if out["best"] is None:
         raise ValueError(f"validation row {row['row']}: no valid plan")

@@ -34,7 +34,9 @@ FIELD_WORDS = {"price.amount": "price", "part_number": "part number", "power_typ
                "power_max_w": "maximum power", "weight_kg": "weight", "u_height": "height in U",
                "airflow_cfm": "airflow", "width_mm": "width", "depth_mm": "depth", "height_mm": "height",
                "liquid_fraction": "liquid-cooled share", "cooling_capacity_kw": "cooling capacity",
-               "flow_lpm": "coolant flow", "max_load_kg": "rated load", "reach_m": "reach"}
+               "flow_lpm": "coolant flow", "max_load_kg": "rated load", "reach_m": "reach",
+               "host_memory_gb": "host memory", "host_memory_gbs": "host memory bandwidth",
+               "host_link_gbs": "GPU-to-host link"}
 
 
 def field_words(key: str) -> str:

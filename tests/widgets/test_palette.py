@@ -80,7 +80,7 @@ def test_tooltip_has_key_figures_and_marks_unconfirmed(palette, catalog):
     assert "Max power" in tip and "14.3 kW" in tip
     assert "10 U" in tip and "GPUs" in tip and "$515,000, 2025-03-16" in tip and "142.4 kg" in tip
     assert "(indicative)" in tip  # a blog figure: sourced, but not a price anyone can order at
-    assert "unconfirmed: part number, typical power" in tip
+    assert "unconfirmed: host memory bandwidth, part number, typical power" in tip
     rack_tip = device_tooltip(catalog.get("rack-48u-600x1200"))
     assert "48 U" in rack_tip and "(unconfirmed)" in rack_tip  # the weight and price are not vendor figures
     nvl = device_tooltip(catalog.get("gb200-nvl72"))

@@ -53,6 +53,7 @@ FIGURE_LABELS = {
     "gpu_count": "GPUs", "weight_kg": "weight", "price.amount": "price", "max_load_kg": "rated load",
     "liquid_fraction": "liquid share", "flow_lpm": "coolant flow", "airflow": "airflow",
     "part_number": "part number", "psu.redundant": "PSU redundancy", "psu.rating_w": "PSU rating",
+    "host_memory_gb": "host memory", "host_memory_gbs": "host memory bandwidth", "host_link_gbs": "GPU-to-host link",
 }
 
 
