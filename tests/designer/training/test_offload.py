@@ -13,7 +13,7 @@ from designer.training.models import preset
 from designer.training.offload import (CPU_ADAM_BYTES, CPU_ADAM_EFF, GRAD_OUT_BYTES, HOST_MEMORY_EFF, LINK_EFF,
                                        SHARED_FLOOR, WEIGHT_BACK_BYTES, copy_rate)
 from designer.training.plan import Plan, Training
-from designer.training.planner import best_plan
+from designer.training.planner import best_plan, given_plan
 from designer.training.section import plan_fields_of
 from designer.training.software import profile
 
@@ -154,3 +154,50 @@ def test_the_catalog_names_the_host_link():
     assert parse_entry(entry, "dgx-h100.json", sources).host_link == "pcie"
     with pytest.raises(CatalogError, match="host_link: must be pcie"):
         parse_entry(entry | {"host_link": "usb"}, "dgx-h100.json", sources)
+
+
+def test_a_moe_cpu_step_covers_the_expert_shard_the_host_holds(catalog):
+    """Experts are sharded over DP·CP/EP GPUs, fewer than the dense part's DP·CP: the CPU steps what the
+    host holds (16 bytes a parameter), not the parameters over DP·CP."""
+    cluster = cluster_from_system(catalog, "gb200-nvl72", 256)
+    est = estimate(preset("deepseek-v3"), Training(global_batch=1024),
+                   Plan(pp=4, dp=64, ep=64, virtual_stages=1, recompute="full", zero=1, offload="optimizer"), cluster)
+    stepped = est.host_memory_gb_per_gpu * 2**30 / 16
+    want = (stepped * (GRAD_OUT_BYTES + WEIGHT_BACK_BYTES) / copy_rate(cluster)
+            + stepped * CPU_ADAM_BYTES / (cluster.host_gbs_per_gpu * 1e9 * CPU_ADAM_EFF))
+    assert stepped > 2e9 and est.time_breakdown_s["optimizer"] == pytest.approx(want, rel=0.01)
+
+
+def test_published_runs_are_never_taken_to_offload():
+    from designer.training.validation import every_row, predict
+
+    assert all(predict(r)[1].offload == "none" for r in every_row())
+
+
+def test_activation_offload_with_recompute_unstated_runs_without_recompute(catalog):
+    cluster = cluster_from_system(catalog, "dgx-h100", 64)
+    est, chosen = given_plan(L405, Training(global_batch=512), cluster, {"tp": 8, "offload": "activations"})
+    assert est.plan.recompute == "none" and est.plan.offload == "activations" and not est.fits
+
+
+@pytest.mark.parametrize("extra, says", [
+    (["--zero", "0"], "optimizer offload needs ZeRO 1 or more"),
+    (["--software", "megatron-2021"], "megatron-2021 does not offload optimizer"),
+    (["--gpus", "8"], "does not fit in the host memory's share per GPU (80% of 256 GB)"),
+])
+def test_a_search_that_cannot_offload_says_why(capsys, extra, says):
+    args = ["train", "--gpu", "h100", "--gpus", "64", "--model", "llama3-405b", "--search", "--offload", "optimizer"]
+    assert main(args + extra) == 2
+    assert says in capsys.readouterr().err
+    assert main(["train", "--gpu", "b300", "--gpus", "72", "--model", "llama3-405b", "--search",
+                 "--offload", "optimizer"]) == 2
+    assert "no host memory bandwidth for dgx-b300" in capsys.readouterr().err
+
+
+def test_one_data_parallel_rank_still_offloads_the_optimizer(catalog):
+    from designer.training.search import enumerate_plans
+
+    cluster = cluster_from_system(catalog, "dgx-h100", 64)
+    cols = enumerate_plans(L405, Training(global_batch=512), cluster, off=1)
+    single = (cols["dp"] * cols["cp"]) == 1
+    assert single.any() and (cols["zero"][single] == 1).all()
