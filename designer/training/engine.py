@@ -18,6 +18,7 @@ from .compute import Peaks, layer_times
 from .efficiency import generation, straggler_factor
 from .memory import GB, RC_FULL, RC_OP, RC_PARTIAL, memory, stage_layers
 from .offload import HOST_USABLE, activation_exposed, copy_rate, modes, optimizer_step
+from .offload import breaks_rules as offload_rules
 from .plan import OFFLOAD, RECOMPUTE
 
 #: FSDP2's copy-out of all-gathered weights (2 × (2 + 2) B) and copy-in of gradients to the
@@ -52,20 +53,12 @@ REASONS = {
 }
 
 
-def _not_offered(rc, modes) -> np.ndarray:
-    offered = np.zeros(len(rc), dtype=bool)
-    for mode in modes:
-        offered |= rc == RECOMPUTE.index(mode)
+def _not_offered(col, offered_modes, order) -> np.ndarray:
+    """Plans whose ``col`` (an index into ``order``) names a mode the software does not offer."""
+    offered = np.zeros(len(col), dtype=bool)
+    for mode in offered_modes:
+        offered |= col == order.index(mode)
     return ~offered
-
-
-def _offload_refused(c, sw) -> np.ndarray:
-    off = c["off"] if "off" in c else np.zeros(len(c["tp"]), dtype=np.int64)
-    offered = np.zeros(len(off), dtype=bool)
-    for mode in sw.offload_modes:
-        offered |= off == OFFLOAD.index(mode)
-    opt, act = modes(off)
-    return ~offered | (act & ((c["pp"] > 1) | (c["rc"] != 0))) | (opt & (c["zero"] < 1))
 
 
 def validity(model, training, c, gpus):
@@ -87,8 +80,9 @@ def validity(model, training, c, gpus):
                 | ((c["sp"] > 0) & (t > 1) & (model.seq % t != 0))),
         "experts": (model.experts % e != 0) | ((d * cp) % e != 0),
         "zero": (c["zero"] < 0) | (c["zero"] > 3) | ((c["hs"] > 0) & (c["zero"] < 1)),
-        "recompute": _not_offered(c["rc"], training.software.recompute_modes),
-        "offload": _offload_refused(c, training.software),
+        "recompute": _not_offered(c["rc"], training.software.recompute_modes, RECOMPUTE),
+        "offload": (_not_offered(c["off"], training.software.offload_modes, OFFLOAD) if "off" in c
+                    else np.zeros(len(p), dtype=bool)) | offload_rules(c),
     }
 
 
@@ -108,7 +102,7 @@ def screen(model, training, c: dict, cluster):
     k = mem["recompute_layers"]
     bad["partial"] = (c["rc"] == RC_PARTIAL) & ((k == 0) | ((k >= per) & ~bad["memory"]))
     bad["tp-ib"] = t > cluster.nvlink_domain
-    opt, act = modes(c["off"] if "off" in c else np.zeros(len(t), dtype=np.int64))
+    opt, act = modes(c)
     # each mechanism needs the figures it is timed with: the link and host memory, and for a CPU step its bandwidth
     unknown = cluster.host_link_gbs <= 0 or cluster.host_gb_per_gpu <= 0
     bad["offload"] |= ((opt | act) & unknown) | (opt & (cluster.host_gbs_per_gpu <= 0))
@@ -290,7 +284,7 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     # NCCL kernels that also drive NVLink hops hold SMs the whole time (Calculon's NVLink tier)
     u = np.where(per_domain(shard, t, cluster) > 1, gen.nvlink_sm_usage, gen.ib_sm_usage)
     z3, z2 = _stage_dp(dpc, c, mem, heavy, fwd_l, bwd_l, u, hbm, gen, sw)
-    opt_off, act_off = modes(c["off"] if "off" in c else np.zeros(len(t), dtype=np.int64))
+    opt_off, act_off = modes(c)
     # activation copies to and from the host that the neighbouring layers' compute does not hide
     offload = np.zeros(len(t))
     if act_off.any():

@@ -197,7 +197,7 @@ def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = Fals
         weights, grads, optim = two * weights, two * grads, two * optim
     per, _ = stage_layers(m.layers, c["pp"])
     # offloaded optimizer state leaves the GPU (and the CPU keeps an fp32 gradient copy beside it)
-    opt_off, act_off = modes(c["off"] if "off" in c else np.zeros(len(weights), dtype=np.int64))
+    opt_off, act_off = modes(c)
     # the parameters whose optimizer state this GPU holds (experts sharded over fewer GPUs than the dense part)
     stepped = optim / 12.0
     host = np.where(opt_off, stepped * HOST_OPTIMIZER_BYTES, 0.0)

@@ -55,10 +55,18 @@ HOST_USABLE = 0.8
 RESIDENT_LAYERS = 2
 
 
-def modes(off) -> tuple[np.ndarray, np.ndarray]:
-    """(optimizer offloaded, activations offloaded) boolean columns of a plan's offload column."""
-    off = np.asarray(off)
+def modes(c: dict) -> tuple[np.ndarray, np.ndarray]:
+    """(optimizer offloaded, activations offloaded) boolean columns of plan columns ``c`` (none without an
+    offload column)."""
+    off = np.asarray(c["off"]) if "off" in c else np.zeros(len(c["tp"]), dtype=np.int64)
     return (off & OPTIMIZER) > 0, (off & ACTIVATIONS) > 0
+
+
+def breaks_rules(c: dict) -> np.ndarray:
+    """Plans whose offload Megatron-Core refuses: activations with a pipeline or any recompute, the optimizer
+    state without the distributed optimizer (ZeRO 0)."""
+    opt, act = modes(c)
+    return (act & ((c["pp"] > 1) | (c["rc"] != 0))) | (opt & (c["zero"] < 1))
 
 
 def activation_layers(per, layer_bytes, ends, room, grow: float):

@@ -14,7 +14,7 @@ import numpy as np
 
 from ..formatting import quantity
 from .engine import REASONS, evaluate
-from .offload import modes
+from .offload import breaks_rules, modes
 from .plan import OFFLOAD, PLAN_COLUMNS, RECOMPUTE, plan_at
 
 
@@ -120,14 +120,14 @@ def enumerate_plans(model, training, cluster, **fixed) -> dict[str, np.ndarray]:
     cols = _cross(cols, _grid(space, ("ep", "rc", "sp", "zero", "hs", "off")))
     dpc = cols["dp"] * cols["cp"]
     spans = dpc * cols["tp"] > cluster.nvlink_domain
-    opt, act = modes(cols["off"])
+    opt, _ = modes(cols)
     # ZeRO stages are one plan when DP·CP = 1; hybrid sharding only when ZeRO shards something
     # and the data-parallel group spans more than one NVLink domain; EP inside DP·CP; activation offload only
     # without a pipeline or recompute, optimizer offload only with a sharded (distributed) optimizer
     # (with DP·CP = 1 optimizer offload still needs Megatron's distributed optimizer: ZeRO 1 is kept for it)
     one_zero = (cols["zero"] == space["zero"][0]) | (opt & (cols["zero"] == 1))
     keep = ((one_zero | (dpc > 1)) & ((cols["hs"] == 0) | ((cols["zero"] >= 1) & spans))
-            & (dpc % cols["ep"] == 0) & ~(act & ((cols["pp"] > 1) | (cols["rc"] != 0))) & ~(opt & (cols["zero"] < 1)))
+            & (dpc % cols["ep"] == 0) & ~breaks_rules(cols))
     return {k: cols[k][keep] for k in PLAN_COLUMNS}
 
 
