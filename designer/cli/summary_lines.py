@@ -29,7 +29,8 @@ def training_lines(result) -> list[str]:
     if not t.ok:
         return []
     plan = f"TP{t.tp} PP{t.pp} DP{t.dp}" + (f" CP{t.cp}" if (t.cp or 1) > 1 else "") + \
-        (f" EP{t.ep}" if (t.ep or 1) > 1 else "")
+        (f" EP{t.ep}" if (t.ep or 1) > 1 else "") + \
+        (f" ETP{t.expert_tp}" if t.expert_tp and t.expert_tp != t.tp else "")
     if not t.runs:  # it never takes a step: what it needs, not a speed it would not reach
         return [f"training      does not fit ({t.model}, {plan}): needs {quantity(t.memory_gb_per_gpu, 'GB')} per GPU "
                 f"of {t.hbm_gb:g} GB, so no throughput or time to train"]

@@ -51,6 +51,8 @@ _SHAPE_EXTRA = {"head-dim": ("head_size", whole(0, 4_096), "query/key head size 
                 "mtp-depth": ("mtp_depth", whole(0, 64), "multi-token prediction modules")}
 _PLAN = {"tp": whole(None, MAX_GPUS), "pp": whole(None, MAX_GPUS), "dp": whole(None, MAX_GPUS),
          "cp": whole(None, MAX_GPUS), "ep": whole(None, MAX_GPUS),
+         # expert TP: GPUs splitting each expert (Megatron-Core's --expert-tensor-parallel-size; default TP)
+         "expert-tp": whole(None, MAX_GPUS),
          "micro-batch": whole(None, 65_536),  # sequences one GPU holds at once
          "virtual-stages": whole(None, 1_000)}  # a virtual stage holds at least one layer
 
@@ -186,14 +188,16 @@ def build(args, catalog):
         gbs, why = default_global_batch(model, cluster.gpus, cluster.nvlink_domain, tokens)
     software = profile(args.software, **{k: getattr(args, k, None) for k in KNOBS})
     training = Training(global_batch=gbs, tokens=tokens, precision=args.precision, software=software).validate()
-    for flag in ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages"):
+    for flag in ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages", "expert_tp"):
         value = getattr(args, flag, None)
         if value is not None and value < 1:
             raise TrainingError(f"--{flag.replace('_', '-')} must be at least 1, got {value}")
+    if args.expert_tp and not model.moe:
+        raise TrainingError(f"--expert-tp splits experts; {model.name} has none")
     fixed = {"tp": args.tp, "pp": args.pp, "dp": args.dp, "cp": args.cp, "ep": args.ep, "b": args.micro_batch,
              "v": args.virtual_stages, "rc": RECOMPUTE.index(args.recompute) if args.recompute else None,
              "zero": args.zero, "hs": None if args.hybrid_shard is None else int(args.hybrid_shard),
-             "off": OFFLOAD.index(args.offload) if args.offload else None}
+             "off": OFFLOAD.index(args.offload) if args.offload else None, "etp": args.expert_tp}
     return model, training, cluster, {k: v for k, v in fixed.items() if v is not None}, why
 
 
@@ -208,7 +212,7 @@ def run(args, catalog) -> int:
             print(f"podplanner: train: {exc}", file=sys.stderr)
             return 1
     else:
-        names = {"b": "micro_batch", "v": "virtual_stages", "hs": "hybrid_shard"}
+        names = {"b": "micro_batch", "v": "virtual_stages", "hs": "hybrid_shard", "etp": "expert_tp"}
         fields = {names.get(k, k): v for k, v in fixed.items() if k not in ("rc", "off")}
         fields["recompute"] = args.recompute
         fields["offload"] = args.offload
@@ -258,10 +262,16 @@ def _offload(d: dict) -> str:
     return f" offload optimizer and {whose} activations"
 
 
+def _expert_tp(d: dict) -> str:
+    """" ETP1" where a plan's experts are split otherwise than its attention (MoE parallel folding)."""
+    etp = d.get("expert_tp")
+    return f" ETP{etp}" if etp and etp != d["tp"] else ""
+
+
 def _print_text(d: dict) -> None:
     print(f"{d['model']} ({d['params_b']:.1f} B params) on {d['gpus']}× {gpu_name(d['gpu'])}, {d['precision']}, "
           f"global batch {d['global_batch']} × {d['seq']}")
-    print(f"  plan: TP{d['tp']} PP{d['pp']} DP{d['dp']} CP{d['cp']} EP{d['ep']} v{d['virtual_stages']} "
+    print(f"  plan: TP{d['tp']} PP{d['pp']} DP{d['dp']} CP{d['cp']} EP{d['ep']}{_expert_tp(d)} v{d['virtual_stages']} "
           f"micro-batch {d['micro_batch']} recompute {_recompute(d)} ZeRO-{d['zero']}"
           + (" hybrid-sharded" if d.get("hybrid_shard") else "") + _offload(d))
     sw = d["software"]
@@ -316,7 +326,8 @@ def _print_text(d: dict) -> None:
     if s:
         print(f"  searched {s['evaluated']:,} plans: {s['runnable']:,} can run, {s['valid']:,} also fit in memory:")
         for r in s["ranked"]:
-            print(f"    {r['rank']}. TP{r['tp']} PP{r['pp']} DP{r['dp']} CP{r['cp']} v{r['virtual_stages']} "
+            print(f"    {r['rank']}. TP{r['tp']} PP{r['pp']} DP{r['dp']} CP{r['cp']}"
+                  f"{' EP' + str(r['ep']) if r['ep'] > 1 else ''}{_expert_tp(r)} v{r['virtual_stages']} "
                   f"mbs{r['micro_batch']} {_recompute(r)} ZeRO-{r['zero']}"
                   f"{' hybrid-sharded' if r.get('hybrid_shard') else ''}{_offload(r)}: "
                   f"{r['tokens_per_s']:,.0f} tok/s — {r['why']}")

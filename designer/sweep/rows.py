@@ -68,6 +68,7 @@ COLUMNS: tuple[Column, ...] = (
     Column("dp", "int", "data parallelism"),
     Column("cp", "int", "context parallelism"),
     Column("ep", "int", "expert parallelism"),
+    Column("expert_tp", "int", "expert tensor parallelism: GPUs splitting each expert (TP unless folded)"),
     Column("micro_batch", "int", "micro-batch, sequences"),
     Column("global_batch", "int", "global batch, sequences"),
     Column("recompute", "text", "activation recomputation"),
@@ -180,7 +181,7 @@ def _analysed(task: Task, workload: WorkloadPoint, a: Analysis, fabric: str) -> 
         figures.update(fits=t.fits, tp=t.tp, pp=t.pp, dp=t.dp, cp=t.cp, ep=t.ep, micro_batch=t.micro_batch,
                        global_batch=t.global_batch, recompute=t.recompute,
                        recompute_layers=t.recompute_layers, zero=t.zero, offload=t.offload,
-                       offload_layers=t.offload_layers,
+                       offload_layers=t.offload_layers, expert_tp=t.expert_tp,
                        memory_gb_per_gpu=t.memory_gb_per_gpu)
         if t.fits:  # a plan that does not fit runs at no rate: its figures would be a promise
             figures.update(step_time_s=t.step_time_s, tokens_per_s=t.tokens_per_s,

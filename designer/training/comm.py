@@ -13,7 +13,8 @@ the message size without a separate curve.
 Bus bandwidth of a ring over n members, k of them in each NVLink domain, is the
 fabric's rule (collectives.group_bus_bw): NVLink inside one domain; across domains one
 ring per NIC, so k NICs' worth bounded by NVLink, and one NIC when members sit in
-different domains (k = 1). Rank order is Megatron's: TP fastest, then CP, EP (inside DP), DP, PP.
+different domains (k = 1). Rank order is Megatron's: TP fastest, then CP, DP, PP; expert layers fold the
+same GPUs into expert-TP fastest, then EP, then expert-DP (Megatron-Core's MoE parallel folding).
 
 The fabric's technology (designer/fabric/technology.py) sets what a NIC's share delivers: the
 engine's bus-bandwidth efficiency (Generation.ib_busbw_eff) is InfiniBand's, and another
@@ -31,6 +32,7 @@ from designer.fabric.collectives import (LL128_BW, RING_BASE_US, RING_HOP_NET_US
 from designer.fabric.technology import TECHNOLOGIES, path_hops, relative_to_infiniband
 
 from .efficiency import Generation
+from .plan import expert_tp
 
 def fabric_factor(cluster) -> float:
     """The cluster's fabric technology's achievable bandwidth over InfiniBand's (1.0 on InfiniBand)."""
@@ -89,7 +91,15 @@ def tp_comm(m, c, T, cluster, nvl, ib):
     Narayanan 2021 §3.2). Returns (fwd seconds, bwd seconds)."""
     t = c["tp"]
     one = ring(T * m.hidden * 2.0, t, 1, cluster, nvl, ib, "ar")
-    return 2 * one, 2 * one
+    if not m.moe:
+        return 2 * one, 2 * one
+    # an expert layer's MLP half: the routed copies this GPU receives are gathered across its expert-TP group
+    # and their outputs reduce-scattered back (none when folding leaves each expert whole, ETP 1); shared
+    # experts are a dense MLP on the attention's TP group. Unfolded (ETP = TP) it is the dense MLP's pair.
+    u = expert_tp(c)
+    routed = ring(T / t * u * m.top_k * m.hidden * 2.0, u, 1, cluster, nvl, ib, "ar")
+    mlp = np.where(u == t, one, routed + (one if m.shared_experts else 0.0))
+    return one + mlp, one + mlp
 
 
 def cp_comm(m, c, T, cluster, nvl, ib):
@@ -118,8 +128,8 @@ def _distinct(picks: float, bins):
 
 
 def ep_comm(m, c, T, cluster, nvl, ib, sw, precision: str):
-    """Token dispatch and combine all-to-alls of the T·top_k routed token copies (h elements each), forward
-    and backward. EP ranks sit t·c apart (inside DP). Returns (fwd seconds, bwd seconds).
+    """Token dispatch and combine all-to-alls of the (T/t)·top_k routed copies of the tokens this GPU holds
+    (h elements each), forward and backward. EP ranks sit ETP apart. Returns (fwd seconds, bwd seconds).
 
     ``alltoall`` dispatch: every copy goes to its expert's GPU, over the network when that GPU is in
     another NVLink domain. ``deepep``: a token crosses the network once per other domain holding one of
@@ -130,10 +140,12 @@ def ep_comm(m, c, T, cluster, nvl, ib, sw, precision: str):
     if not m.moe:
         z = np.zeros(len(e))
         return z, z
-    stride = c["tp"] * c["cp"]
+    # the expert grid folds ETP fastest, then EP (Megatron-Core's expert rank order, tp-ep-dp-pp)
+    stride = expert_tp(c)
     k = per_domain(e, stride, cluster)
     e_f = e.astype(float)
-    row = T * m.hidden  # elements of one copy of every token of the micro-batch
+    # elements of one copy of the tokens this GPU routes: sequence parallelism leaves it T/t of them
+    row = T / c["tp"] * m.hidden
     deepep = sw.ep_dispatch == "deepep"
     if deepep:
         domains = np.ceil(e_f / k)

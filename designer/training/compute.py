@@ -14,6 +14,7 @@ import numpy as np
 
 from .efficiency import Generation, attention_efficiency, gemm_time, moe_load_factor
 from .models import ModelSpec
+from .plan import expert_tp
 
 #: Element-wise HBM bytes per token per layer in the forward pass, in units of h:
 #: two norms (read+write h, 2 B), two residual adds with dropout (read 2h, write h)
@@ -105,15 +106,20 @@ def layer_times(m: ModelSpec, c: dict, peak: Peaks, hbm: float, gen: Generation,
 
     one = np.ones_like(T)
     up_n = f * (m.mlp_mats - 1) / t
+    u = expert_tp(c).astype(float) if m.moe else t  # GPUs splitting one expert's FFN
     if m.moe:
-        # grouped GEMM over the local experts; the rank waits for its busiest expert
+        # grouped GEMM over the local experts; the rank waits for its busiest expert. Each GPU routes the T/t
+        # tokens sequence parallelism leaves it (Megatron-Core requires SP with TP and experts); the expert-TP
+        # group gathers its u members' copies, each member running 1/u of every local expert's FFN
         experts_here = m.experts / ep
-        tok = T * m.top_k / experts_here * moe_load_factor(T * m.top_k * ep, m.experts)
+        copies = T / t * u * m.top_k
+        tok = copies / experts_here * moe_load_factor(copies * ep, m.experts)
         groups = experts_here * one
+        up_n = f * (m.mlp_mats - 1) / u
     else:
         tok, groups = T, one
     # the layer's GEMMs side by side (attention, MLP up, MLP down, shared experts, output layer), one call
-    shapes = attention_gemms(m, T, t, one) + [(tok, up_n * one, h * one), (tok, h * one, f / t)]
+    shapes = attention_gemms(m, T, t, one) + [(tok, up_n * one, h * one), (tok, h * one, f / u)]
     grouped = [one] * (len(shapes) - 2) + [groups, groups]
     if m.shared_experts:
         wide = m.shared_experts * f
@@ -146,7 +152,7 @@ def layer_times(m: ModelSpec, c: dict, peak: Peaks, hbm: float, gen: Generation,
     if not sw.fused_kernels:
         ew_bytes = ew_bytes + T * (EAGER_EXTRA_BYTES_PER_H * h / norm_div + EAGER_EXTRA_BYTES_PER_F * fk / t)
     if m.moe:
-        ew_bytes = ew_bytes + T * m.top_k * h * 2 * 4  # permute / unpermute of routed tokens
+        ew_bytes = ew_bytes + T / t * u * m.top_k * h * 2 * 4  # permute / unpermute of the routed copies held
     # GEMM inputs cast per token: the attention's and the MLP's (each routed copy), the projection's
     cast_in = 2 * h + h / t + fk / t
     if precision == "fp4":

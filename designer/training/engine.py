@@ -19,7 +19,7 @@ from .efficiency import generation, straggler_factor
 from .memory import GB, RC_FULL, RC_OP, RC_PARTIAL, memory, stage_layers
 from .offload import HOST_USABLE, activation_exposed, copy_rate, modes, optimizer_step
 from .offload import breaks_rules as offload_rules
-from .plan import OFFLOAD, RECOMPUTE
+from .plan import OFFLOAD, RECOMPUTE, expert_tp
 
 #: FSDP2's copy-out of all-gathered weights (2 × (2 + 2) B) and copy-in of gradients to the
 #: reduce-scatter (4 + 4 B), per parameter of a layer per micro-batch (PyTorch FSDP2 design:
@@ -36,7 +36,9 @@ REASONS = {
     "heads": "attention heads (or KV heads) not divisible by TP",
     "seq": "sequence not divisible by 2·CP (or, with sequence parallelism, by TP), or CP without a framework "
            "that offers it",
-    "experts": "experts not divisible by EP, or EP does not divide DP·CP",
+    "experts": "experts not divisible by EP, or expert TP × EP does not divide TP·DP·CP, or expert TP that does "
+               "not divide the expert FFN (or is given for a model without experts), or TP without sequence "
+               "parallelism on a model with experts (Megatron-Core requires it)",
     "zero": "ZeRO stage must be 0–3 (hybrid sharding needs ZeRO ≥ 1)",
     "recompute": "the software profile does not offer that recompute mode",
     "partial": "partial recompute is no recompute or full recompute here: no layer of a stage needs running again, "
@@ -61,6 +63,17 @@ def _not_offered(col, offered_modes, order) -> np.ndarray:
     return ~offered
 
 
+def _expert_rules(model, c) -> np.ndarray:
+    """Plans whose expert layout cannot run: EP must divide the experts, the folded expert grid (expert TP × EP)
+    the GPUs of a pipeline stage, expert TP the expert FFN; a model without experts has no expert TP of its own."""
+    t, d, cp, e = (c[k] for k in ("tp", "dp", "cp", "ep"))
+    u = expert_tp(c)
+    if not model.moe:
+        return (e != 1) | (u != t)
+    return ((model.experts % e != 0) | ((t * d * cp) % np.maximum(u * e, 1) != 0) | (u < 1)
+            | (model.expert_ffn % np.maximum(u, 1) != 0) | ((t > 1) & (c["sp"] == 0)))
+
+
 def validity(model, training, c, gpus):
     """Dict reason → boolean array (True = the plan breaks that rule)."""
     t, p, d, cp, e, b, v = (c[k] for k in ("tp", "pp", "dp", "cp", "ep", "b", "v"))
@@ -78,7 +91,7 @@ def validity(model, training, c, gpus):
         "heads": (model.heads % t != 0) | ((g % t != 0) & (t % g != 0)),
         "seq": (((cp > 1) & ((model.seq % (2 * cp) != 0) | (not training.software.context_parallel)))
                 | ((c["sp"] > 0) & (t > 1) & (model.seq % t != 0))),
-        "experts": (model.experts % e != 0) | ((d * cp) % e != 0),
+        "experts": _expert_rules(model, c),
         "zero": (c["zero"] < 0) | (c["zero"] > 3) | ((c["hs"] > 0) & (c["zero"] < 1)),
         "recompute": _not_offered(c["rc"], training.software.recompute_modes, RECOMPUTE),
         "offload": (_not_offered(c["off"], training.software.offload_modes, OFFLOAD) if "off" in c
@@ -117,6 +130,8 @@ def evaluate(model, training, c: dict, cluster, *, prune: bool = False, keep=Non
     With ``prune`` the step time is worked out only for plans that break no rule and fit
     in memory (and those ``keep`` marks); the others get NaN figures — the search's way of
     spending its time on plans that can win."""
+    if "etp" not in c:  # columns written before expert TP: unfolded, as they ran
+        c = {**c, "etp": c["tp"]}
     bad, mem, shard, m = screen(model, training, c, cluster)
     if not prune:
         return _timing(model, training, c, cluster, bad, mem, shard, m)
@@ -138,7 +153,7 @@ def evaluate(model, training, c: dict, cluster, *, prune: bool = False, keep=Non
 
 
 #: The plan columns a layer's compute time depends on (not PP, DP, v, ZeRO ...).
-LAYER_KEYS = ("tp", "cp", "ep", "b", "sp", "rc")
+LAYER_KEYS = ("tp", "cp", "ep", "b", "sp", "rc", "etp")
 
 
 @lru_cache(maxsize=512)

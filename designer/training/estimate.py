@@ -36,7 +36,8 @@ class Estimate:
                "tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep, "micro_batch": p.micro_batch,
                "virtual_stages": p.virtual_stages, "recompute": p.recompute,
                "sequence_parallel": p.sequence_parallel, "zero": p.zero, "hybrid_shard": p.hybrid_shard,
-               "offload": p.offload, "global_batch": self.training.global_batch, "seq": self.model.seq,
+               "offload": p.offload, "expert_tp": p.etp, "global_batch": self.training.global_batch,
+               "seq": self.model.seq,
                "precision": self.training.precision, "tokens": self.training.tokens,
                "software": self.training.software.to_json()}
         out.update(self.figures)
@@ -144,7 +145,7 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
     if plan.gpus > cluster.gpus or (plan.gpus != cluster.gpus and not allow_idle):
         raise TrainingError(f"plan TP{plan.tp}×PP{plan.pp}×DP{plan.dp}×CP{plan.cp} = {plan.gpus} GPUs "
                             f"does not equal the cluster's {cluster.gpus}")
-    for f in ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages"):
+    for f in ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages", "etp"):
         if getattr(plan, f) < 1:
             raise TrainingError(f"plan: {f.replace('_', '-')} must be at least 1, got {getattr(plan, f)}")
     from dataclasses import replace

@@ -1,7 +1,7 @@
 """Memory per GPU: weights, gradients, optimizer state (ZeRO/FSDP sharding) and activations.
 
 Model states (ZeRO paper, reference §2.4), with Ψ the parameters this GPU holds
-(its pipeline stage's layers / TP, experts / EP) and N the sharding group (DP×CP,
+(its pipeline stage's layers / TP, experts / (ETP·EP)) and N the sharding group (DP×CP,
 as Megatron's distributed optimizer):
     stage 0: (w + g + K)Ψ   1: (w + g)Ψ + KΨ/N   2: wΨ + (g + K)Ψ/N   3: (w + g + K)Ψ/N
 with w = 2 (BF16 weights), g = gradient bytes (4 for Megatron's fp32 main grads),
@@ -11,7 +11,8 @@ Activations per layer per micro-batch (Korthikanti et al. 2022, Table 2, decompo
 so GQA, SwiGLU, MoE and FlashAttention generalise it), in units of s·b·h bytes:
 attention 7 + 4·g/a (QKV input, Q, K, V, projection input, dropout mask) [+2 for the
 FlashAttention output; + 5·a·s/h scores without Flash or selective recompute];
-MLP 3 + 2·mats·(f/h)·top_k (input, up/gate outputs, activation output, mask); norms 4.
+MLP 3 + 2·mats·(f/h)·top_k (input, up/gate outputs, activation output, mask); norms 4; an
+expert layer also holds its routed copies, 2·top_k·ETP/t (the T/t tokens' copies, gathered over expert TP).
 For GPT (g = a, f = 4h, GeLU) that is Korthikanti's 34 + 5as/h. Sequence parallelism
 divides all of it by t; without SP, 10 of the 34 (norm inputs, masks, GEMM inputs)
 stay replicated. Full recompute keeps only each layer's input (2 sbh, /t with SP)
@@ -36,6 +37,7 @@ from __future__ import annotations
 import numpy as np
 
 from .offload import HOST_OPTIMIZER_BYTES, activation_layers, modes, resident_layers
+from .plan import expert_tp
 
 #: Memory figures are in GiB: NVIDIA's "80 GB" H100 is 80 GiB (nvidia-smi: 81,559 MiB), so
 #: comparing GiB with the catalog's hbm_gb is like with like.
@@ -61,7 +63,7 @@ def params_on_gpu(m, c):
     """Parameters held by the most loaded GPU (first or last stage)."""
     t, p, e = c["tp"].astype(float), c["pp"], c["ep"].astype(float)
     per, last = stage_layers(m.layers, p)
-    layer = m.layer_params_dense / t + m.experts * m.expert_params / (t * e)
+    layer = m.layer_params_dense / t + m.experts * m.expert_params / (expert_tp(c) * e)
     emb = m.vocab * m.hidden / t
     single = p == 1
     # one stage holds both embeddings; otherwise the first holds the input's and the last the output's, and
@@ -76,12 +78,13 @@ def model_states(m, c, grad_bytes: float, shard=None, held=None):
     params_on_gpu's answer when the caller has it."""
     psi, layer = held if held is not None else params_on_gpu(m, c)
     n = (c["dp"] * c["cp"]).astype(float) if shard is None else np.asarray(shard, dtype=float)
-    # Expert weights have only dp*cp/ep copies (Megatron's expert-data-parallel group), so ZeRO
+    # Expert weights have only t·dp·cp/(etp·ep) copies (Megatron's expert-data-parallel group), so ZeRO
     # shards them over that many GPUs, not over all dp*cp.
     per, last = stage_layers(m.layers, c["pp"])
-    expert = np.maximum(per, last) * m.experts * m.expert_params / (c["tp"].astype(float) * c["ep"])
+    folded = expert_tp(c) * c["ep"]
+    expert = np.maximum(per, last) * m.experts * m.expert_params / folded
     dense = psi - expert
-    n_expert = np.maximum(n / c["ep"], 1.0)
+    n_expert = np.maximum(n * c["tp"] / folded, 1.0)
     z = c["zero"]
     w, g, k = 2.0, float(grad_bytes), 12.0
     weights = np.where(z == 3, w * (dense / n + expert / n_expert) + 2 * w * layer, w * psi)  # z3: 2 layers live
@@ -116,11 +119,13 @@ def _activation_parts(m, c, micro_batches, flash: bool, fp8: bool, dual: bool) -
     attn = attention_units(m)
     f = m.expert_ffn if m.moe else m.ffn_hidden
     k = m.experts_per_token if m.moe else 1
-    mlp = 3 + 2 * m.mlp_mats * f / h * k + (2 * m.top_k if m.moe else 0)
+    mlp = 3 + 2 * m.mlp_mats * f / h * k
     total = attn + mlp + 4
     if fp8:  # Transformer Engine saves the four GEMM inputs in FP8 (1 byte, not 2) for backward
         total = total - (3 + f / h * k)
     base = np.where(sp, total / t, 10 + (total - 10) / t)
+    if m.moe:  # the routed copies the GPU holds (2 B each): its T/t tokens' top-k, gathered over expert TP
+        base = base + 2 * m.top_k * expert_tp(c) / t
     scores = 5 * a * (s / cp) / h / t * (not flash)
     # DualPipe holds PP + 1 micro-batches' activations (DeepSeek-V3 report, Table 2)
     held = p + 1 if dual else p

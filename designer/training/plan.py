@@ -84,16 +84,32 @@ class Plan:
     hybrid_shard: bool = False
     #: what the plan keeps in host memory (OFFLOAD)
     offload: str = "none"
+    #: expert tensor parallelism (Megatron-Core's ``--expert-tensor-parallel-size``, "MoE parallel folding"):
+    #: how many GPUs split each expert's FFN, independent of the attention's TP; 0 = the same as TP, the
+    #: layout before folding. The expert grid ETP × EP × expert-DP folds over the same TP × CP × DP GPUs.
+    expert_tp: int = 0
 
     @property
     def gpus(self) -> int:
         return self.tp * self.pp * self.dp * self.cp
 
+    @property
+    def etp(self) -> int:
+        """The expert tensor parallelism the plan runs at (TP unless folded)."""
+        return self.expert_tp or self.tp
+
     def to_json(self) -> dict:
-        return {f.name: getattr(self, f.name) for f in fields(self)}
+        out = {f.name: getattr(self, f.name) for f in fields(self)}
+        out["expert_tp"] = self.etp
+        return out
 
 
-PLAN_COLUMNS = ("tp", "pp", "dp", "cp", "ep", "b", "v", "rc", "sp", "zero", "hs", "off")
+PLAN_COLUMNS = ("tp", "pp", "dp", "cp", "ep", "b", "v", "rc", "sp", "zero", "hs", "off", "etp")
+
+
+def expert_tp(c: dict) -> np.ndarray:
+    """The columns' expert tensor parallelism (column ``etp``; TP where the columns predate it)."""
+    return c["etp"] if "etp" in c else c["tp"]
 
 
 def columns(plans: list[Plan]) -> dict[str, np.ndarray]:
@@ -104,12 +120,13 @@ def columns(plans: list[Plan]) -> dict[str, np.ndarray]:
         if pl.offload not in OFFLOAD:
             raise TrainingError(f"offload must be one of {', '.join(OFFLOAD)}, got {pl.offload!r}")
     rows = [(p.tp, p.pp, p.dp, p.cp, p.ep, p.micro_batch, p.virtual_stages, RECOMPUTE.index(p.recompute),
-             int(p.sequence_parallel), p.zero, int(p.hybrid_shard), OFFLOAD.index(p.offload)) for p in plans]
+             int(p.sequence_parallel), p.zero, int(p.hybrid_shard), OFFLOAD.index(p.offload), p.etp) for p in plans]
     arr = np.asarray(rows, dtype=np.int64).reshape(-1, len(PLAN_COLUMNS))
     return {k: arr[:, i] for i, k in enumerate(PLAN_COLUMNS)}
 
 
 def plan_at(cols: dict[str, np.ndarray], i: int) -> Plan:
     c = {k: int(v[i]) for k, v in cols.items()}
+    etp = c.get("etp", c["tp"])
     return Plan(c["tp"], c["pp"], c["dp"], c["cp"], c["ep"], c["b"], c["v"], RECOMPUTE[c["rc"]], bool(c["sp"]),
-                c["zero"], bool(c["hs"]), OFFLOAD[c.get("off", 0)])
+                c["zero"], bool(c["hs"]), OFFLOAD[c.get("off", 0)], 0 if etp == c["tp"] else etp)

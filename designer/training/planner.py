@@ -17,7 +17,7 @@ def _row(cols, res, i) -> dict:
     return {"tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep, "micro_batch": p.micro_batch,
             "virtual_stages": p.virtual_stages, "recompute": p.recompute,
             "recompute_layers": recompute_layers(res["memory"], i, p.recompute), "zero": p.zero,
-            "hybrid_shard": p.hybrid_shard, "offload": p.offload,
+            "hybrid_shard": p.hybrid_shard, "offload": p.offload, "expert_tp": p.etp,
             "offload_layers": offload_layers(res["memory"], i, p.offload),
             "tokens_per_s": round(float(res["tokens_per_s"][i]), 1) if runs else None,
             "mfu": round(float(res["mfu"][i]), 4) if runs else None,
@@ -52,6 +52,14 @@ def why_nothing_runs(model, training, cluster, fixed: dict) -> str:
         return f"PP {fixed['pp']} is more than the model's {model.layers} layers"
     if fixed.get("off"):
         return _why_no_offload(model, training, cluster, fixed)
+    etp = fixed.get("etp")
+    if etp and not model.moe:
+        return f"expert TP {etp} needs a model with experts ({model.name} has none)"
+    if etp and model.expert_ffn % etp:
+        return f"expert TP {etp} does not divide the experts' FFN of {model.expert_ffn}"
+    if etp:
+        return (f"no TP·PP·CP·DP within the GPUs holds expert TP {etp} × EP as whole groups and divides the global "
+                f"batch of {training.global_batch}")
     return (f"no TP·PP·CP·DP within the GPUs divides the global batch of {training.global_batch} "
             f"with the given constraints")
 
@@ -161,7 +169,8 @@ def given_plan(model, training, cluster, fields: dict):
             "virtual_stages": int(fields.get("virtual_stages") or 1),
             "zero": int(fields["zero"]) if fields.get("zero") is not None else sw.default_zero,
             "hybrid_shard": bool(fields.get("hybrid_shard") or False),
-            "offload": str(fields.get("offload") or "none").lower()}
+            "offload": str(fields.get("offload") or "none").lower(),
+            "expert_tp": int(fields.get("expert_tp") or 0)}
     if fields.get("sequence_parallel") is not None:
         base["sequence_parallel"] = bool(fields["sequence_parallel"])
     if fields.get("zero") is None:

@@ -3,10 +3,11 @@ all in one vectorised pass, and rank the ones that are valid and fit.
 
 Candidates: TP over the divisors of the heads that fit an NVLink domain, PP up to the
 layer count, CP over powers of two dividing the sequence, EP over the divisors of
-the experts, micro-batch 1–8, virtual stages 1–8, the recompute modes the software offers,
-ZeRO 0–3, the offloads the software and the system's host allow; DP is what is left of
-the GPU count. Enumeration is a Cartesian product of small integer arrays (np.meshgrid),
-so 10⁵–10⁶ plans cost tens of milliseconds.
+the experts, expert TP over powers of two up to TP (models with experts), micro-batch
+1–8, virtual stages 1–8, the recompute modes the software offers, ZeRO 0–3, the offloads
+the software and the system's host allow; DP is what is left of the GPU count. Enumeration
+is a Cartesian product of small integer arrays (np.meshgrid), so 10⁵–10⁶ plans cost tens
+of milliseconds.
 """
 from __future__ import annotations
 
@@ -47,6 +48,11 @@ def candidate_space(model, cluster, software, **fixed) -> dict[str, list[int]]:
         "cp": [k for k in _pow2(16 if software.context_parallel else 1)
                if k <= n and (k == 1 or model.seq % (2 * k) == 0)],
         "ep": [k for k in _divisors(model.experts) if k <= n],
+        # expert TP (MoE parallel folding): each expert split over a power of two of GPUs up to the attention's
+        # TP (the recipes' range: whole experts, or split as the attention is); 0 = as TP, the only value a model
+        # without experts has
+        "etp": ([k for k in _pow2(min(cluster.nvlink_domain, n)) if model.expert_ffn % k == 0] if model.moe
+                else [0]),
         "b": [1, 2, 4, 8],
         "v": [1, 2, 3, 4, 6, 8],
         # with FlashAttention, selective recompute is what the kernel already does: one plan, not two;
@@ -117,17 +123,19 @@ def enumerate_plans(model, training, cluster, **fixed) -> dict[str, np.ndarray]:
     per = -(-model.layers // cols["pp"])
     mb = training.global_batch // np.maximum(cols["dp"] * cols["b"], 1)
     cols = _keep(cols, (cols["v"] == 1) | ((cols["pp"] > 1) & (mb % cols["pp"] == 0) & (per % cols["v"] == 0)))
-    cols = _cross(cols, _grid(space, ("ep", "rc", "sp", "zero", "hs", "off")))
+    cols = _cross(cols, _grid(space, ("ep", "rc", "sp", "zero", "hs", "off", "etp")))
+    cols["etp"] = np.where(cols["etp"] == 0, cols["tp"], cols["etp"])
     dpc = cols["dp"] * cols["cp"]
     spans = dpc * cols["tp"] > cluster.nvlink_domain
     opt, _ = modes(cols)
     # ZeRO stages are one plan when DP·CP = 1; hybrid sharding only when ZeRO shards something
-    # and the data-parallel group spans more than one NVLink domain; EP inside DP·CP; activation offload only
-    # without a pipeline or recompute, optimizer offload only with a sharded (distributed) optimizer
+    # and the data-parallel group spans more than one NVLink domain; expert TP × EP inside TP·DP·CP; activation
+    # offload only without a pipeline or recompute, optimizer offload only with a sharded (distributed) optimizer
     # (with DP·CP = 1 optimizer offload still needs Megatron's distributed optimizer: ZeRO 1 is kept for it)
     one_zero = (cols["zero"] == space["zero"][0]) | (opt & (cols["zero"] == 1))
     keep = ((one_zero | (dpc > 1)) & ((cols["hs"] == 0) | ((cols["zero"] >= 1) & spans))
-            & (dpc % cols["ep"] == 0) & ~breaks_rules(cols))
+            & ((dpc * cols["tp"]) % (cols["ep"] * cols["etp"]) == 0) & (cols["etp"] <= cols["tp"])
+            & ~breaks_rules(cols))
     return {k: cols[k][keep] for k in PLAN_COLUMNS}
 
 
@@ -152,7 +160,8 @@ def naive_mask(cols) -> np.ndarray:
     """The plan a newcomer writes first: pure data parallelism (TP1 PP1 CP1 EP1, ZeRO-1,
     micro-batch 1, no recompute, no interleaving, no hybrid sharding)."""
     return ((cols["tp"] == 1) & (cols["pp"] == 1) & (cols["cp"] == 1) & (cols["b"] == 1) & (cols["rc"] == 0)
-            & (cols["zero"] == 1) & (cols["v"] == 1) & (cols["ep"] == 1) & (cols["hs"] == 0) & (cols["off"] == 0))
+            & (cols["zero"] == 1) & (cols["v"] == 1) & (cols["ep"] == 1) & (cols["hs"] == 0) & (cols["off"] == 0)
+            & (cols["etp"] == cols["tp"]))
 
 
 def failing(result: dict) -> np.ndarray:

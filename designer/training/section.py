@@ -23,7 +23,7 @@ from .software import KNOBS, parse_flag, profile
 
 DEFAULT_WORKLOAD = {"model": "llama3-70b", "tokens": 15e12, "global_batch": None, "precision": "bf16"}
 PLAN_KEYS = ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages", "recompute", "zero",
-             "sequence_parallel", "hybrid_shard", "offload")
+             "sequence_parallel", "hybrid_shard", "offload", "expert_tp")
 MODEL_KEYS = ("layers", "hidden", "ffn_hidden", "heads", "kv_heads", "vocab", "seq", "activation", "experts", "top_k",
               "tied_embeddings", "head_size", "q_rank", "kv_rank", "rope_dim", "v_head_size", "expert_ffn_hidden",
               "shared_experts", "dense_layers", "route_nodes", "mtp_depth")
@@ -68,7 +68,7 @@ def _whole(value, key: str, least: int) -> int:
 def plan_fields_of(wl: dict) -> dict:
     """The plan a workload states, each field checked and typed (None: not stated)."""
     out = {}
-    for key in ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages"):
+    for key in ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages", "expert_tp"):
         if wl.get(key) is not None:
             out[key] = _whole(wl[key], key, 1)
     if wl.get("zero") is not None:
