@@ -51,10 +51,13 @@ _SHAPE_EXTRA = {"head-dim": ("head_size", whole(0, 4_096), "query/key head size 
                 "mtp-depth": ("mtp_depth", whole(0, 64), "multi-token prediction modules")}
 _PLAN = {"tp": whole(None, MAX_GPUS), "pp": whole(None, MAX_GPUS), "dp": whole(None, MAX_GPUS),
          "cp": whole(None, MAX_GPUS), "ep": whole(None, MAX_GPUS),
-         # expert TP: GPUs splitting each expert (Megatron-Core's --expert-tensor-parallel-size; default TP)
          "expert-tp": whole(None, MAX_GPUS),
          "micro-batch": whole(None, 65_536),  # sequences one GPU holds at once
          "virtual-stages": whole(None, 1_000)}  # a virtual stage holds at least one layer
+
+
+_PLAN_HELP = {"expert-tp": "GPUs splitting each expert, apart from TP (Megatron-Core's --expert-tensor-parallel-size; "
+                           "default: TP; 1 keeps experts whole)"}
 
 
 def add_parser(subparsers):
@@ -93,7 +96,7 @@ def add_parser(subparsers):
     # 1e16 is hundreds of times the largest corpora trained on (15-36e12 tokens); 0 and below: the engine says
     t.add_argument("--tokens", type=real(None, 1e16), metavar="N", help="token budget (default 15e12)")
     for n, kind in _PLAN.items():
-        t.add_argument(f"--{n}", type=kind, metavar="N")
+        t.add_argument(f"--{n}", type=kind, metavar="N", help=_PLAN_HELP.get(n))
     t.add_argument("--recompute", choices=RECOMPUTE, type=str.lower)
     t.add_argument("--offload", choices=OFFLOAD, type=str.lower,
                    help="keep in host memory: the optimizer state (stepped on the CPU), the activations of as many "

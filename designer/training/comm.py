@@ -94,11 +94,12 @@ def tp_comm(m, c, T, cluster, nvl, ib):
     if not m.moe:
         return 2 * one, 2 * one
     # an expert layer's MLP half: the routed copies this GPU receives are gathered across its expert-TP group
-    # and their outputs reduce-scattered back (none when folding leaves each expert whole, ETP 1); shared
-    # experts are a dense MLP on the attention's TP group. Unfolded (ETP = TP) it is the dense MLP's pair.
+    # and their outputs reduce-scattered back (Megatron-Core's dispatchers gather after the all-to-all: top_k
+    # copies of each token, none when folding leaves each expert whole, ETP 1); shared experts are a dense MLP
+    # on the attention's TP group
     u = expert_tp(c)
     routed = ring(T / t * u * m.top_k * m.hidden * 2.0, u, 1, cluster, nvl, ib, "ar")
-    mlp = np.where(u == t, one, routed + (one if m.shared_experts else 0.0))
+    mlp = routed + (one if m.shared_experts else 0.0)
     return one + mlp, one + mlp
 
 
@@ -140,7 +141,8 @@ def ep_comm(m, c, T, cluster, nvl, ib, sw, precision: str):
     if not m.moe:
         z = np.zeros(len(e))
         return z, z
-    # the expert grid folds ETP fastest, then EP (Megatron-Core's expert rank order, tp-ep-dp-pp)
+    # the expert grid folds ETP fastest, then EP (Megatron-Core's expert rank order, tp-ep-dp-pp, has no CP: with
+    # context parallelism the EP ranks sit ETP apart, not TP·CP as in the layout before folding)
     stride = expert_tp(c)
     k = per_domain(e, stride, cluster)
     e_f = e.astype(float)

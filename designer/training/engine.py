@@ -36,9 +36,11 @@ REASONS = {
     "heads": "attention heads (or KV heads) not divisible by TP",
     "seq": "sequence not divisible by 2·CP (or, with sequence parallelism, by TP), or CP without a framework "
            "that offers it",
-    "experts": "experts not divisible by EP, or expert TP × EP does not divide TP·DP·CP, or expert TP that does "
-               "not divide the expert FFN (or is given for a model without experts), or TP without sequence "
-               "parallelism on a model with experts (Megatron-Core requires it)",
+    "experts": "experts not divisible by EP (a model without experts has EP 1)",
+    "expert-grid": "expert TP × EP does not divide TP·DP·CP: the expert layers fold a pipeline stage's GPUs into "
+                   "whole expert-TP × EP groups",
+    "expert-tp": "expert TP must divide the experts' FFN; a model without experts has no expert TP of its own",
+    "moe-sp": "a model with experts needs sequence parallelism when TP > 1 (Megatron-Core requires it)",
     "zero": "ZeRO stage must be 0–3 (hybrid sharding needs ZeRO ≥ 1)",
     "recompute": "the software profile does not offer that recompute mode",
     "partial": "partial recompute is no recompute or full recompute here: no layer of a stage needs running again, "
@@ -63,15 +65,18 @@ def _not_offered(col, offered_modes, order) -> np.ndarray:
     return ~offered
 
 
-def _expert_rules(model, c) -> np.ndarray:
-    """Plans whose expert layout cannot run: EP must divide the experts, the folded expert grid (expert TP × EP)
-    the GPUs of a pipeline stage, expert TP the expert FFN; a model without experts has no expert TP of its own."""
+def _expert_rules(model, c) -> dict:
+    """Plans whose expert layout cannot run, by rule: EP must divide the experts, the folded expert grid (expert
+    TP × EP) the GPUs of a pipeline stage, expert TP the expert FFN; a model without experts has no expert TP of
+    its own; experts with TP need sequence parallelism."""
     t, d, cp, e = (c[k] for k in ("tp", "dp", "cp", "ep"))
     u = expert_tp(c)
     if not model.moe:
-        return (e != 1) | (u != t)
-    return ((model.experts % e != 0) | ((t * d * cp) % np.maximum(u * e, 1) != 0) | (u < 1)
-            | (model.expert_ffn % np.maximum(u, 1) != 0) | ((t > 1) & (c["sp"] == 0)))
+        no = np.zeros(len(t), dtype=bool)
+        return {"experts": e != 1, "expert-grid": no, "expert-tp": u != t, "moe-sp": no}
+    return {"experts": model.experts % e != 0, "expert-grid": (t * d * cp) % np.maximum(u * e, 1) != 0,
+            "expert-tp": (u < 1) | (model.expert_ffn % np.maximum(u, 1) != 0),
+            "moe-sp": (t > 1) & (c["sp"] == 0)}
 
 
 def validity(model, training, c, gpus):
@@ -91,7 +96,7 @@ def validity(model, training, c, gpus):
         "heads": (model.heads % t != 0) | ((g % t != 0) & (t % g != 0)),
         "seq": (((cp > 1) & ((model.seq % (2 * cp) != 0) | (not training.software.context_parallel)))
                 | ((c["sp"] > 0) & (t > 1) & (model.seq % t != 0))),
-        "experts": _expert_rules(model, c),
+        **_expert_rules(model, c),
         "zero": (c["zero"] < 0) | (c["zero"] > 3) | ((c["hs"] > 0) & (c["zero"] < 1)),
         "recompute": _not_offered(c["rc"], training.software.recompute_modes, RECOMPUTE),
         "offload": (_not_offered(c["off"], training.software.offload_modes, OFFLOAD) if "off" in c
@@ -318,8 +323,8 @@ def _timing(model, training, c: dict, cluster, bad, mem, shard, m) -> dict:
     bubble = np.maximum(p / 2 - 1, 0) * heavy * fwd_l if dual else (p - 1) / v * stage
     pipeline = m * stage + bubble
     pp_exp, dp_exp = _step_exposed(model, c, T, cluster, gen, nvl, ib, dpc, m, heavy, fwd_l, bwd_l, u, sw)
-    shard_params = psi / np.where(c["zero"] >= 1, shard, 1.0)
-    optimizer = shard_params * OPTIMIZER_BYTES_PER_PARAM / (hbm * gen.hbm_eff)
+    # the optimizer steps the state this GPU holds: the dense part's ZeRO shard and the experts' expert-DP shard
+    optimizer = mem["stepped_params"] * OPTIMIZER_BYTES_PER_PARAM / (hbm * gen.hbm_eff)
     if opt_off.any():
         # the CPU steps the state the memory model moved there: experts' shards are wider than the dense part's
         optimizer = np.where(opt_off, optimizer_step(mem["stepped_params"], cluster), optimizer)

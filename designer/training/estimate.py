@@ -36,8 +36,8 @@ class Estimate:
                "tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep, "micro_batch": p.micro_batch,
                "virtual_stages": p.virtual_stages, "recompute": p.recompute,
                "sequence_parallel": p.sequence_parallel, "zero": p.zero, "hybrid_shard": p.hybrid_shard,
-               "offload": p.offload, "expert_tp": p.etp, "global_batch": self.training.global_batch,
-               "seq": self.model.seq,
+               "offload": p.offload, "expert_tp": p.etp if self.model.moe else None,
+               "global_batch": self.training.global_batch, "seq": self.model.seq,
                "precision": self.training.precision, "tokens": self.training.tokens,
                "software": self.training.software.to_json()}
         out.update(self.figures)
@@ -147,13 +147,15 @@ def estimate(model, training: Training, plan: Plan, cluster, *, allow_idle: bool
                             f"does not equal the cluster's {cluster.gpus}")
     for f in ("tp", "pp", "dp", "cp", "ep", "micro_batch", "virtual_stages", "etp"):
         if getattr(plan, f) < 1:
-            raise TrainingError(f"plan: {f.replace('_', '-')} must be at least 1, got {getattr(plan, f)}")
+            name = "expert-tp" if f == "etp" else f.replace("_", "-")
+            raise TrainingError(f"plan: {name} must be at least 1, got {getattr(plan, f)}")
     from dataclasses import replace
 
     candidates = [v for v in V_CANDIDATES if v != plan.virtual_stages] if plan.pp > 1 else []
     cols = columns([plan] + [replace(plan, virtual_stages=v) for v in candidates])
     res = evaluate(model, training, cols, cluster)
-    fatal = [k for k in ("gpus", "batch", "layers", "interleave", "schedule", "heads", "seq", "experts", "zero",
+    fatal = [k for k in ("gpus", "batch", "layers", "interleave", "schedule", "heads", "seq", "experts",
+                         "expert-grid", "expert-tp", "moe-sp", "zero",
                          "recompute", "partial", "offload", "offload-idle") if res["bad"][k][0]]
     if fatal:
         raise TrainingError(f"plan {plan.tp}/{plan.pp}/{plan.dp}/{plan.cp} (TP/PP/DP/CP): {REASONS[fatal[0]]}")

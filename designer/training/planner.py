@@ -10,14 +10,15 @@ from .plan import plan_at
 from .search import batch_dp, loses_because, search_plans
 
 
-def _row(cols, res, i) -> dict:
-    """One searched plan as a row; a plan that does not fit in memory has no speed (null), as an estimate has none."""
+def _row(model, cols, res, i) -> dict:
+    """One searched plan as a row; a plan that does not fit in memory has no speed (null), as an estimate has none.
+    Expert TP is null for a model without experts."""
     p = plan_at(cols, i)
     runs = not res["bad"]["memory"][i]
     return {"tp": p.tp, "pp": p.pp, "dp": p.dp, "cp": p.cp, "ep": p.ep, "micro_batch": p.micro_batch,
             "virtual_stages": p.virtual_stages, "recompute": p.recompute,
             "recompute_layers": recompute_layers(res["memory"], i, p.recompute), "zero": p.zero,
-            "hybrid_shard": p.hybrid_shard, "offload": p.offload, "expert_tp": p.etp,
+            "hybrid_shard": p.hybrid_shard, "offload": p.offload, "expert_tp": p.etp if model.moe else None,
             "offload_layers": offload_layers(res["memory"], i, p.offload),
             "tokens_per_s": round(float(res["tokens_per_s"][i]), 1) if runs else None,
             "mfu": round(float(res["mfu"][i]), 4) if runs else None,
@@ -101,7 +102,8 @@ def binding_limit(cols, res, cluster) -> str | None:
         return None
     i = int(only_memory[np.argmin(total[only_memory])])
     p = plan_at(cols, i)
-    return (f"memory binds: the leanest plan, TP{p.tp} PP{p.pp} DP{p.dp} CP{p.cp} EP{p.ep} micro-batch "
+    return (f"memory binds: the leanest plan, TP{p.tp} PP{p.pp} DP{p.dp} CP{p.cp} EP{p.ep}"
+            + (f" ETP{p.etp}" if p.etp != p.tp else "") + f" micro-batch "
             f"{p.micro_batch} recompute {p.recompute} ZeRO-{p.zero}"
             + (f" offload {p.offload}" if p.offload != "none" else "")
             + f", {memory_short(res['memory'], i, cluster.hbm_gb)}")
@@ -125,14 +127,14 @@ def best_plan(model, training, cluster, *, top: int = 5, **fixed):
     est = estimate(model, training, plan_at(cols, best), cluster, allow_idle=True)
     ranked = []
     for rank, i in enumerate(out["ranked"], 1):
-        row = _row(cols, res, i)
+        row = _row(model, cols, res, i)
         row["rank"] = rank
         row["why"] = "best: highest tokens/s among plans that fit" if i == best else loses_because(res, best, i)
         ranked.append(row)
     summary = {"evaluated": out["evaluated"], "runnable": out["runnable"], "valid": out["valid"], "ranked": ranked}
     naive = naive_plan_index(cols)
     if naive is not None:
-        row = _row(cols, res, naive)
+        row = _row(model, cols, res, naive)
         reasons = why_not(res, naive)
         row["why"] = "; ".join(reasons) if reasons else loses_because(res, best, naive)
         row["fits"] = "does not fit in GPU memory" not in reasons
@@ -142,13 +144,15 @@ def best_plan(model, training, cluster, *, top: int = 5, **fixed):
 
 def given_plan(model, training, cluster, fields: dict):
     """The estimate of a plan the user stated (any of tp, pp, dp, cp, ep, micro_batch,
-    virtual_stages, recompute, zero, hybrid_shard, sequence_parallel, offload). Unstated fields take
+    virtual_stages, recompute, zero, hybrid_shard, sequence_parallel, offload, expert_tp). Unstated fields take
     the usual values — TP/PP/CP/EP 1, DP the rest, micro-batch 1, no interleaving, the
     software's ZeRO stage — and an unstated recompute is the least one the software offers
     that fits in memory, as practitioners choose it. Returns (Estimate, {field: why})."""
     from .plan import Plan
 
     t, p, c = (int(fields.get(k) or 1) for k in ("tp", "pp", "cp"))  # typed by the callers
+    if fields.get("expert_tp") and not model.moe:
+        raise TrainingError(f"expert TP splits experts; {model.name} has none")
     if t * p * c > cluster.gpus:
         raise TrainingError(f"TP{t}×PP{p}×CP{c} = {t * p * c} is more than the {cluster.gpus} GPUs")
     if cluster.gpus % (t * p * c):

@@ -76,7 +76,9 @@ def considered(model, training, cluster, **fixed) -> int:
     """Plans the search considers: every combination of the candidate space (most are
     discarded by the rules while the grid is built, before any timing)."""
     space = candidate_space(model, cluster, training.software, **fixed)
-    return int(np.prod([len(space[k]) for k in PLAN_COLUMNS if k != "dp"], dtype=float))
+    # expert TP is tried up to TP only, unless fixed: count the (TP, expert TP) pairs the search builds
+    pairs = sum(1 for t in space["tp"] for u in space["etp"] if u <= t or fixed.get("etp") is not None)
+    return int(pairs * np.prod([len(space[k]) for k in PLAN_COLUMNS if k not in ("dp", "tp", "etp")], dtype=float))
 
 
 def _grid(space: dict, keys) -> dict[str, np.ndarray]:
@@ -134,8 +136,8 @@ def enumerate_plans(model, training, cluster, **fixed) -> dict[str, np.ndarray]:
     # (with DP·CP = 1 optimizer offload still needs Megatron's distributed optimizer: ZeRO 1 is kept for it)
     one_zero = (cols["zero"] == space["zero"][0]) | (opt & (cols["zero"] == 1))
     keep = ((one_zero | (dpc > 1)) & ((cols["hs"] == 0) | ((cols["zero"] >= 1) & spans))
-            & ((dpc * cols["tp"]) % (cols["ep"] * cols["etp"]) == 0) & (cols["etp"] <= cols["tp"])
-            & ~breaks_rules(cols))
+            & ((dpc * cols["tp"]) % (cols["ep"] * cols["etp"]) == 0)
+            & ((cols["etp"] <= cols["tp"]) | (fixed.get("etp") is not None)) & ~breaks_rules(cols))
     return {k: cols[k][keep] for k in PLAN_COLUMNS}
 
 

@@ -176,8 +176,10 @@ def compare(rows_in: list[dict] | None = None) -> list[dict]:
         rows.append({"row": r["row"], "set": "held-out" if r["row"] in held else "reference",
                      "model": r["model"].name, "gpus": r["gpus"], "system": r["system"],
                      "precision": r.get("precision", "bf16"), "software": sw_name(r),
-                     "plan": f"TP{plan.tp} PP{plan.pp} DP{plan.dp} CP{plan.cp} v{plan.virtual_stages} "
-                             f"mbs{plan.micro_batch} {plan.recompute}"
+                     "plan": f"TP{plan.tp} PP{plan.pp} DP{plan.dp} CP{plan.cp}"
+                             + (f" EP{plan.ep}" if plan.ep > 1 else "") + (f" ETP{plan.etp}" if plan.etp != plan.tp
+                                                                          and r["model"].moe else "")
+                             + f" v{plan.virtual_stages} mbs{plan.micro_batch} {plan.recompute}"
                              + (f" offload {plan.offload}" if plan.offload != "none" else ""),
                      "measured": round(r["measured"], 2), "predicted": round(pred, 2),
                      "error_pct": round((pred / r["measured"] - 1) * 100, 2),

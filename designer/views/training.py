@@ -155,8 +155,8 @@ class RankedPlan:
     #: how many layers' (null otherwise)
     offload: str
     offload_layers: int | None
-    #: GPUs splitting each expert (equal to TP unless the plan folds its experts otherwise)
-    expert_tp: int
+    #: GPUs splitting each expert (equal to TP unless the plan folds its experts otherwise; null without experts)
+    expert_tp: int | None
     memory_gb_per_gpu: float
     rank: int
     why: str
@@ -179,8 +179,8 @@ class NaivePlan:
     hybrid_shard: bool
     offload: str
     offload_layers: int | None
-    #: GPUs splitting each expert (equal to TP unless the plan folds its experts otherwise)
-    expert_tp: int
+    #: GPUs splitting each expert (equal to TP unless the plan folds its experts otherwise; null without experts)
+    expert_tp: int | None
     #: null when the plan does not fit in memory (it never runs)
     tokens_per_s: float | None
     mfu: float | None
@@ -289,7 +289,7 @@ class TrainingView:
     #: what the plan keeps in host memory: none, optimizer (stepped on the CPU), activations or both
     offload: str | None = None
     #: GPUs splitting each expert: TP unless the plan folds its experts otherwise (Megatron-Core's MoE parallel
-    #: folding); a model without experts reports its TP
+    #: folding); null for a model without experts
     expert_tp: int | None = None
     global_batch: int | None = None
     seq: int | None = None
@@ -361,7 +361,7 @@ class TrainingView:
 #: What an estimate always holds (``search`` only when the plan was searched for).
 _ESTIMATE = ("workload_source", "gpu", "system", "gpus", "model", "params_b", "tp", "pp", "dp", "cp", "ep",
              "micro_batch", "virtual_stages", "recompute", "sequence_parallel", "zero", "hybrid_shard", "offload",
-             "expert_tp", "global_batch", "seq", "precision", "tokens", "software", "model_flops_per_step",
+             "global_batch", "seq", "precision", "tokens", "software", "model_flops_per_step",
              "micro_batches", "idle_gpus", "memory_gb_per_gpu", "hbm_gb", "fits", "memory_breakdown_gb",
              "host_memory_gb_per_gpu", "goodput", "energy", "problems", "clock_ratio", "notes", "chosen", "scaling")
 #: What only a plan that fits holds (designer.training.estimate.RUN_FIGURES: null when it does not fit).

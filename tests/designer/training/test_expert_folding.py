@@ -5,15 +5,17 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 
 import numpy as np
 import pytest
 
 from designer.training import Plan, Training, TrainingError, cluster_from_system, estimate, preset
-from designer.training.comm import bandwidths, ep_comm, tp_comm
+from designer.training.comm import bandwidths, ep_comm, ring, tp_comm
 from designer.training.efficiency import generation
 from designer.training.engine import evaluate
 from designer.training.memory import model_states, params_on_gpu
+from designer.training.planner import given_plan
 from designer.training.plan import columns, plan_at
 from designer.training.search import enumerate_plans, search_plans
 from designer.training.section import plan_fields_of
@@ -56,12 +58,16 @@ def test_without_expert_tp_no_collective_runs_across_tp_in_the_expert_half(h100)
     T = np.array([4096.0])
     f_u, _ = tp_comm(QWEN3, _cols(), T, h100, nvl, ib)
     f_f, _ = tp_comm(QWEN3, _cols(expert_tp=1), T, h100, nvl, ib)
-    # unfolded: the attention's pair and the MLP's; folded (no shared expert): the attention's alone
-    assert f_f[0] == pytest.approx(f_u[0] / 2)
-    # a shared expert is a dense MLP on the attention's TP group: its pair stays
+    pair = ring(T * QWEN3.hidden * 2.0, np.array([2]), 1, h100, nvl, ib, "ar")
+    # folded (no shared expert): the attention's pair alone; unfolded the routed copies (T/2 · 2 · top-8) are
+    # gathered over TP 2 as well, eight times the attention's tokens
+    assert f_f[0] == pytest.approx(pair[0])
+    gather = ring(T * 8 * QWEN3.hidden * 2.0, np.array([2]), 1, h100, nvl, ib, "ar")
+    assert f_u[0] == pytest.approx(pair[0] + gather[0])
+    # a shared expert is a dense MLP on the attention's TP group: its pair stays when folded
     f_s, _ = tp_comm(DSV3, _cols(expert_tp=1), T, h100, nvl, ib)
-    f_su, _ = tp_comm(DSV3, _cols(), T, h100, nvl, ib)
-    assert f_s[0] == pytest.approx(f_su[0])
+    pair_s = ring(T * DSV3.hidden * 2.0, np.array([2]), 1, h100, nvl, ib, "ar")
+    assert f_s[0] == pytest.approx(2 * pair_s[0])
 
 
 def test_expert_parallel_ranks_sit_expert_tp_apart(h100):
@@ -87,11 +93,14 @@ def test_the_rules_of_the_folded_grid(h100):
     with pytest.raises(TrainingError, match="expert TP × EP does not divide TP·DP·CP"):
         estimate(QWEN3, tr, Plan(tp=2, pp=8, dp=16, ep=32, expert_tp=4, recompute="full"), h100)
     # a dense model has no expert TP of its own
-    with pytest.raises(TrainingError, match="given for a model without experts"):
+    with pytest.raises(TrainingError, match="a model without experts has no expert TP"):
         estimate(preset("llama3-70b"), tr, Plan(tp=2, pp=8, dp=16, expert_tp=1, recompute="full"), h100)
+    with pytest.raises(TrainingError, match="expert TP splits experts; llama3-70b has none"):
+        given_plan(preset("llama3-70b"), tr, h100, {"tp": 2, "pp": 8, "expert_tp": 1})
     # Megatron-Core refuses experts with TP and no sequence parallelism
     with pytest.raises(TrainingError, match="sequence parallelism"):
-        estimate(QWEN3, tr, Plan(tp=2, pp=8, dp=16, ep=32, sequence_parallel=False, recompute="full"), h100)
+        estimate(QWEN3, tr, Plan(tp=2, pp=8, dp=16, ep=32, expert_tp=1, sequence_parallel=False, recompute="full"),
+                 h100)
 
 
 def test_columns_written_before_expert_tp_run_unfolded(h100):
@@ -130,3 +139,36 @@ def test_cli_and_workload_take_expert_tp():
     assert plan_fields_of({"expert_tp": 1}) == {"expert_tp": 1}
     with pytest.raises(TrainingError, match="expert_tp must be a whole number"):
         plan_fields_of({"expert_tp": "two"})
+
+
+def test_expert_parallel_ranks_skip_no_context_parallel_ranks(h100):
+    """Megatron-Core's expert rank order (tp-ep-dp-pp) has no CP: with CP 2 and TP 1, EP 8 is one DGX, not two."""
+    gen = generation(h100.generation)
+    nvl, ib = bandwidths(h100, gen)
+    T = np.array([2048.0])
+    sw = profile("nemo-2024")
+    cp2, _ = ep_comm(QWEN3, _cols(tp=1, cp=2, dp=16, ep=8), T, h100, nvl, ib, sw, "bf16")
+    cp1, _ = ep_comm(QWEN3, _cols(tp=1, cp=1, dp=32, ep=8), T, h100, nvl, ib, sw, "bf16")
+    assert cp2[0] == pytest.approx(cp1[0])
+
+
+def test_the_expert_gather_grows_with_expert_tp(h100):
+    """Each GPU gathers T/t · ETP · top_k routed copies over its expert-TP group: more with every doubling."""
+    gen = generation(h100.generation)
+    nvl, ib = bandwidths(h100, gen)
+    T = np.array([4096.0])
+    fwd = [tp_comm(QWEN3, _cols(tp=4, dp=8, ep=8, expert_tp=u), T, h100, nvl, ib)[0][0] for u in (1, 2, 4)]
+    assert fwd[0] < fwd[1] < fwd[2]
+
+
+def test_a_given_plan_may_split_experts_wider_than_tp_and_each_rule_names_itself(h100):
+    tr = Training(global_batch=2048)
+    wide = estimate(QWEN3, tr, Plan(tp=1, pp=8, dp=32, ep=4, expert_tp=8, recompute="full"), h100)
+    assert wide.to_json()["expert_tp"] == 8
+    odd = replace(QWEN3, expert_ffn_hidden=1000)  # 1,000 is not a multiple of 16
+    with pytest.raises(TrainingError, match="expert TP must divide the experts' FFN"):
+        estimate(odd, tr, Plan(tp=2, pp=8, dp=16, ep=1, expert_tp=16, recompute="full"), h100)
+    with pytest.raises(TrainingError, match="plan: expert-tp must be at least 1"):
+        estimate(QWEN3, tr, Plan(tp=2, pp=8, dp=16, ep=4, expert_tp=-1, recompute="full"), h100)
+    dense = estimate(preset("llama3-70b"), tr, Plan(tp=8, pp=2, dp=16, recompute="full"), h100)
+    assert dense.to_json()["expert_tp"] is None
