@@ -54,8 +54,6 @@ def why_nothing_runs(model, training, cluster, fixed: dict) -> str:
     if fixed.get("off"):
         return _why_no_offload(model, training, cluster, fixed)
     etp = fixed.get("etp")
-    if etp and not model.moe:
-        return f"expert TP {etp} needs a model with experts ({model.name} has none)"
     if etp and model.expert_ffn % etp:
         return f"expert TP {etp} does not divide the experts' FFN of {model.expert_ffn}"
     if etp:
@@ -109,10 +107,17 @@ def binding_limit(cols, res, cluster) -> str | None:
             + f", {memory_short(res['memory'], i, cluster.hbm_gb)}")
 
 
+def _refuse_expert_tp_without_experts(model, etp) -> None:
+    """A dense model has no expert TP: given one, say so rather than search or estimate around it."""
+    if etp and not model.moe:
+        raise TrainingError(f"expert TP splits experts; {model.name} has none")
+
+
 def best_plan(model, training, cluster, *, top: int = 5, **fixed):
     """(Estimate of the best plan, search summary dict). Raises TrainingError if no plan fits."""
     from .search import why_not
 
+    _refuse_expert_tp_without_experts(model, fixed.get("etp"))
     out = search_plans(model, training, cluster, top=top, **fixed)
     cols, res = out["cols"], out["result"]
     if out["best"] is None:
@@ -151,8 +156,7 @@ def given_plan(model, training, cluster, fields: dict):
     from .plan import Plan
 
     t, p, c = (int(fields.get(k) or 1) for k in ("tp", "pp", "cp"))  # typed by the callers
-    if fields.get("expert_tp") and not model.moe:
-        raise TrainingError(f"expert TP splits experts; {model.name} has none")
+    _refuse_expert_tp_without_experts(model, fields.get("expert_tp"))
     if t * p * c > cluster.gpus:
         raise TrainingError(f"TP{t}×PP{p}×CP{c} = {t * p * c} is more than the {cluster.gpus} GPUs")
     if cluster.gpus % (t * p * c):

@@ -172,3 +172,10 @@ def test_a_given_plan_may_split_experts_wider_than_tp_and_each_rule_names_itself
         estimate(QWEN3, tr, Plan(tp=2, pp=8, dp=16, ep=4, expert_tp=-1, recompute="full"), h100)
     dense = estimate(preset("llama3-70b"), tr, Plan(tp=8, pp=2, dp=16, recompute="full"), h100)
     assert dense.to_json()["expert_tp"] is None
+
+
+def test_a_search_refuses_expert_tp_for_a_dense_model_as_a_given_plan_does(h100):
+    from designer.training import best_plan
+
+    with pytest.raises(TrainingError, match="expert TP splits experts; llama3-70b has none"):
+        best_plan(preset("llama3-70b"), Training(global_batch=2048), h100, etp=1)
