@@ -139,10 +139,17 @@ def bench_campus() -> dict:
     return bench()
 
 
+def bench_goal() -> dict:
+    from .goal_bench import bench
+
+    return bench()
+
+
 BENCHMARKS = {"load_save": bench_load_save, "analyze": bench_analyze, "fabric": bench_fabric,
               "training": bench_training, "checks": bench_checks, "power_cooling": bench_power_cooling,
               "generate": bench_generate, "quote": bench_quote, "handoff": bench_handoff,
-              "names": bench_names, "gui": bench_gui, "sweep": bench_sweep, "campus": bench_campus}
+              "names": bench_names, "gui": bench_gui, "sweep": bench_sweep, "campus": bench_campus,
+              "goal": bench_goal}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -32,6 +32,7 @@ from catalog.loader import one_line
 from catalog.records import EVIDENCE
 
 from .summary_lines import storage_lines, training_lines
+from .plan import PlanError
 from .sweep import SweepError
 from .. import __version__
 from ..fileformat import ProjectFileError, load
@@ -46,7 +47,7 @@ from .flags import checked, path, real, whole
 
 #: Errors that are the user's to fix: one line on stderr, exit 2.
 USER_ERRORS = (CatalogError, ProjectFileError, UnknownDeviceError, TrainingError, FabricError, GenerateError,
-               SweepError)
+               SweepError, PlanError)
 
 
 class CommandModule(Protocol):
@@ -161,12 +162,14 @@ def _parser(commands: Sequence[CommandModule] = ()) -> _Parser:
 
     from .fabric import add_parser as add_fabric_parser
     from .new import add_parser as add_new_parser
+    from .plan import add_parser as add_plan_parser
     from .sweep import add_parser as add_sweep_parser
     from .train import add_parser as add_train_parser
 
     _bound(add_fabric_parser(sub), FABRIC_FLAGS)
     add_train_parser(sub)
     add_new_parser(sub)
+    add_plan_parser(sub)
 
     c = sub.add_parser("catalog", help="list, show or import hardware catalog entries")
     csub = c.add_subparsers(dest="catalog_command", parser_class=_Parser, required=True)
@@ -435,6 +438,12 @@ def cmd_sweep(args, catalog: Catalog) -> int:
     return run(args, catalog)
 
 
+def cmd_plan(args, catalog: Catalog) -> int:
+    from .plan import run
+
+    return run(args, catalog)
+
+
 def cmd_train(args, catalog: Catalog) -> int:
     from .train import run
 
@@ -442,7 +451,8 @@ def cmd_train(args, catalog: Catalog) -> int:
 
 
 _DOMAIN_RUN = {"analyze": cmd_analyze, "validate": cmd_validate, "fabric": cmd_fabric, "train": cmd_train,
-               "new": cmd_new, "catalog": cmd_catalog, "compare": cmd_compare, "sweep": cmd_sweep}
+               "new": cmd_new, "catalog": cmd_catalog, "compare": cmd_compare, "sweep": cmd_sweep,
+             "plan": cmd_plan}
 
 #: The domain's own commands.
 DOMAIN_COMMANDS = tuple(_DOMAIN_RUN)

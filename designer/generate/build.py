@@ -148,6 +148,17 @@ def _ufm_reservation(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalo
     return ufm_ports, math.ceil(ufm_ports / rails) if displaced else 0
 
 
+def design_size(spec: SuperpodSpec, catalog: Catalog) -> tuple[int, int]:
+    """(scalable units, GPUs) the generator builds for ``spec``, without building it: what a search over sizes
+    walks (the last SU of an NDR InfiniBand fabric gives a DGX to the UFM appliances, so GPUs are not SUs times a
+    constant). Raises :class:`GenerateError` as :func:`generate` would for a spec it refuses."""
+    spec = check_spec(spec, catalog)
+    profile = system_profile(catalog, spec.system, spec.fabric)
+    _, reserved_nodes = _ufm_reservation(spec, profile, catalog)
+    sus, units, _ = nodes_for(spec, profile, reserved_nodes)
+    return sus, units * profile.gpus_per_node
+
+
 def _check_phases(spec: SuperpodSpec, sus: int) -> None:
     if spec.phase_sus is not None and spec.phase_sus > sus:
         raise GenerateError(f"{spec.phase_sus} scalable units per phase is more than the design's {sus}")

@@ -106,9 +106,11 @@ def check_workload(workload: dict) -> None:
     model.validate()
 
 
-def analyze_training(ctx) -> EngineResult:
+def analyze_training(ctx, *, scaling: bool = True) -> EngineResult:
     """The training engine: the project's workload on the design's GPUs and on the fabric the
-    fabric engine sized (its oversubscription and per-GPU scale-out), never a fabric of its own."""
+    fabric engine sized (its oversubscription and per-GPU scale-out), never a fabric of its own.
+    ``scaling``: work out the best plan at smaller sizes for the throughput chart (three more plan searches; a
+    caller that shows no chart, such as the goal planner's many designs, leaves it out)."""
     fabric, bandwidth = ctx["fabric"], ctx["bandwidth"]
     oversubscription = ctx.settings.fabric_oversubscription
     ib_gbs = None
@@ -123,7 +125,7 @@ def analyze_training(ctx) -> EngineResult:
     cluster = cluster_from_counts(ctx.catalog, ctx["devices"].gpus_by_system, oversubscription=oversubscription,
                                   ib_gbs_per_gpu=ib_gbs, **net)
     io = design_io(ctx, cluster.gpus) if cluster is not None else None
-    section, findings = training_section(cluster, ctx.settings, ctx.project.workload_dict, io=io)
+    section, findings = training_section(cluster, ctx.settings, ctx.project.workload_dict, io=io, scaling=scaling)
     if tree is not None and tree.tiers == 3 and getattr(tree, "actual_core_oversubscription", 1.0) > 1 \
             and section.get("status") == "ok":
         findings.append(_above_pod(tree, section))
@@ -149,8 +151,26 @@ def _above_pod(tree, section: dict) -> Finding:
                    "project:training")
 
 
-def training_section(cluster, settings, workload: dict | None, io: DesignIO | None = None
-                     ) -> tuple[dict, list[Finding]]:
+def workload_training(cluster, wl: dict, pue: float, io: DesignIO | None = None) -> tuple:
+    """(model, training settings, what was chosen for the workload) for workload ``wl`` on ``cluster``, as the
+    training engine reads it: the global batch a real run would pick when none is given, the software profile and
+    its knobs, and the design's storage and failure rates (``io``; None: the engine's stated defaults). Raises a
+    TrainingError naming the first bad field."""
+    model = _model(wl)
+    tokens = _number(wl.get("tokens"), "tokens") or 15e12
+    chosen = {}
+    if wl.get("global_batch") is not None:
+        gbs = _whole(wl["global_batch"], "global_batch", 1)
+    else:
+        gbs, chosen["global_batch"] = default_global_batch(model, cluster.gpus, cluster.nvlink_domain, tokens)
+    software = profile(wl.get("software"), **{k: wl.get(k) for k in KNOBS})
+    training = Training(global_batch=gbs, tokens=tokens, precision=str(wl.get("precision") or "bf16").lower(),
+                        pue=pue, software=software, **io_fields(io, cluster.gpus)).validate()
+    return model, training, chosen
+
+
+def training_section(cluster, settings, workload: dict | None, io: DesignIO | None = None, *,
+                     scaling: bool = True) -> tuple[dict, list[Finding]]:
     """(section dict, findings) for ``workload`` on ``cluster`` (None: the design has no GPUs); ``io``: the
     design's storage and failure rates (None: the engine's stated defaults). Never raises for a bad workload:
     it becomes a finding."""
@@ -162,16 +182,7 @@ def training_section(cluster, settings, workload: dict | None, io: DesignIO | No
     try:
         # settings may be any object with a pue (scripts pass their own); no cap attribute: no cap
         cluster = with_power_cap(cluster, getattr(settings, "gpu_power_cap_w", None))
-        model = _model(wl)
-        tokens = _number(wl.get("tokens"), "tokens") or 15e12
-        chosen = {}
-        if wl.get("global_batch") is not None:
-            gbs = _whole(wl["global_batch"], "global_batch", 1)
-        else:
-            gbs, chosen["global_batch"] = default_global_batch(model, cluster.gpus, cluster.nvlink_domain, tokens)
-        software = profile(wl.get("software"), **{k: wl.get(k) for k in KNOBS})
-        training = Training(global_batch=gbs, tokens=tokens, precision=str(wl.get("precision") or "bf16").lower(),
-                            pue=settings.pue, software=software, **io_fields(io, cluster.gpus)).validate()
+        model, training, chosen = workload_training(cluster, wl, settings.pue, io)
         plan_fields = plan_fields_of(wl)
         findings: list[Finding] = []
         if plan_fields and not parse_flag(wl.get("search"), "workload search"):
@@ -210,7 +221,8 @@ def training_section(cluster, settings, workload: dict | None, io: DesignIO | No
                **est.to_json(), "chosen": chosen}
     if search:
         section["search"] = search
-    section["scaling"] = _scaling(model, training, cluster, full=est if search else None)
+    if scaling:
+        section["scaling"] = _scaling(model, training, cluster, full=est if search else None)
     section["scenarios"] = {"plane_lost": plane_lost(est)}
     if io is not None:
         findings += checkpoints(section, est, io)

@@ -334,6 +334,7 @@ class TrainingView:
     notes: tuple[str, ...] | None = None
     chosen: Mapping[str, str] | None = None
     search: PlanSearch | None = None
+    #: the best plan at smaller sizes; None where the analysis was run without the chart (the goal planner's)
     scaling: Rows[ScalingPoint] | None = None
     fabric: TrainingFabric | None = None
     scenarios: TrainingScenarios | None = None
@@ -363,7 +364,7 @@ _ESTIMATE = ("workload_source", "gpu", "system", "gpus", "model", "params_b", "t
              "micro_batch", "virtual_stages", "recompute", "sequence_parallel", "zero", "hybrid_shard", "offload",
              "global_batch", "seq", "precision", "tokens", "software", "model_flops_per_step",
              "micro_batches", "idle_gpus", "memory_gb_per_gpu", "hbm_gb", "fits", "memory_breakdown_gb",
-             "host_memory_gb_per_gpu", "goodput", "energy", "problems", "clock_ratio", "notes", "chosen", "scaling")
+             "host_memory_gb_per_gpu", "goodput", "energy", "problems", "clock_ratio", "notes", "chosen")
 #: What only a plan that fits holds (designer.training.estimate.RUN_FIGURES: null when it does not fit).
 _RUN = ("step_time_s", "tokens_per_s", "tokens_per_s_per_gpu", "tflops_per_gpu", "hw_tflops_per_gpu", "mfu", "hfu",
         "time_breakdown_s", "exposed_comm_s", "bubble_fraction", "time_to_train_days", "gpu_hours",

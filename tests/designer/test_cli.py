@@ -187,7 +187,7 @@ def test_registered_commands_run_beside_the_domain_commands(capsys):
     with pytest.raises(SystemExit) as done:
         main(["--help"], commands=[Hello])
     out = capsys.readouterr().out
-    assert done.value.code == 0 and "{analyze,validate,fabric,train,new,catalog,compare,sweep,hello}" in out
+    assert done.value.code == 0 and "{analyze,validate,fabric,train,new,plan,catalog,compare,sweep,hello}" in out
     code, _, err = run(capsys, "hello", "refused.json", commands=[Hello])
     assert code == 2 and err == "podplanner: error: hello: refused.json: no thanks\n"
 
@@ -199,11 +199,11 @@ def test_the_default_command_opens_a_file_or_runs_alone(capsys):
         assert code == 0 and out.startswith(f"hello {file} ("), argv
     code, _, err = run(capsys, "helo", commands=[Hello], default="hello")
     assert code == 2 and err == ("podplanner: error: unknown command 'helo' (did you mean 'hello'? commands: "
-                                 "analyze, validate, fabric, train, new, catalog, compare, sweep, hello; or give a "
+                                 "analyze, validate, fabric, train, new, catalog, compare, sweep, plan, hello; or give a "
                                  "project file to open)\n")
     code, _, err = run(capsys)
     assert code == 2 and err == ("podplanner: error: say which command: "
-                                 "analyze, validate, fabric, train, new, catalog, compare, sweep\n")
+                                 "analyze, validate, fabric, train, new, catalog, compare, sweep, plan\n")
 
 
 def test_a_command_registered_twice_is_a_bug_not_a_traceback(capsys):

@@ -274,10 +274,10 @@ def test_a_workload_that_fails_inside_fails_its_own_row_only(catalog, monkeypatc
 
     real = section.training_section
 
-    def breaks_on_70b(cluster, settings, workload, io=None):
+    def breaks_on_70b(cluster, settings, workload, io=None, **kw):
         if workload and workload.get("model") == "llama3-70b":
             raise OverflowError("int too large")
-        return real(cluster, settings, workload, io=io)
+        return real(cluster, settings, workload, io=io, **kw)
 
     monkeypatch.setattr(section, "training_section", breaks_on_70b)
     grid = parse_grid({"systems": ["dgx-b200"], "sus": [1], "models": ["llama3-8b", "llama3-70b", "gpt3-22b"]})

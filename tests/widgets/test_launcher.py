@@ -40,7 +40,7 @@ def test_console_script_runs_the_launcher(tmp_path):
                        timeout=60)
     assert p.returncode == 0 and json.loads(p.stdout)["summary"]["gpus"] == 248
     p = subprocess.run([str(PODPLANNER), "--help"], capture_output=True, text=True, timeout=60)
-    assert p.returncode == 0 and "{analyze,validate,fabric,train,new,catalog,compare,sweep,gui,export}" in p.stdout
+    assert p.returncode == 0 and "{analyze,validate,fabric,train,new,plan,catalog,compare,sweep,gui,export}" in p.stdout
 
 
 def test_analyze_never_loads_qt():
@@ -86,4 +86,4 @@ def test_unknown_command_is_named(capsys):
     code, _, err = run(capsys, "fabrik", "--endpoints", "3")
     assert code == 2 and err.count("\n") == 1
     assert err.startswith("podplanner: error: unknown command 'fabrik' (did you mean 'fabric'? commands: analyze, "
-                          "validate, fabric, train, new, catalog, compare, sweep, gui, export; ")
+                          "validate, fabric, train, new, catalog, compare, sweep, plan, gui, export; ")
