@@ -14,6 +14,7 @@ from catalog import Catalog
 
 from ..formatting import number
 from ..generate.spec import SYSTEMS
+from ..goal.sensitivity import CHANGE, FACTORS
 from ..training.models import PRESETS
 from .flags import output_problem, real, whole
 from .flags import path as checked_path
@@ -147,6 +148,21 @@ def _plan_text(plan: dict) -> str:
     return text
 
 
+def _print_sensitivity(rank: int, o) -> None:
+    """Option ``rank``'s days and run cost with each assumption 20 % off, alone."""
+    rows = {(r["factor"], r["change"]): r for r in o.sensitivity}
+    base = rows[("as_designed", 0.0)]
+    print(f"option {rank} ({_system(o)}, {_FABRIC.get(o.fabric, o.fabric)}) if one assumption is off, alone: "
+          f"{base['days']:.1f} days and {_money(base['run_cost'], o.currency)} for the run as designed")
+    print(f"    {'':<14} {'-20 %':>24} {'+20 %':>24}")
+    for factor, label in FACTORS:
+        cells = []
+        for change in (-CHANGE, CHANGE):
+            r = rows[(factor, change)]
+            cells.append(f"{r['days']:.1f} d, {_money(r['run_cost'], o.currency)}")
+        print(f"    {label:<14} {cells[0]:>24} {cells[1]:>24}")
+
+
 def _system(o) -> str:
     """The system's name as people say it ("DGX B300 (AC power …)"), cut to the column."""
     name = (o.system_name or o.system).removeprefix("NVIDIA ")
@@ -190,6 +206,9 @@ def _print_text(goal, options, meeting: int, built: str | None) -> None:
               f"{flag}{mark}")
         if not o.meets and o.why:
             print(f"      {o.why}")
+    top = next((o for o in options if o.meets and o.sensitivity), None)
+    if top is not None:
+        _print_sensitivity(options.index(top) + 1, top)
     print("assumptions:")
     for line in ASSUMPTIONS:
         print(f"  - {line}")

@@ -25,6 +25,7 @@ from ..training.section import analyze_training
 from ..generate.build import Generated, generate
 from ..generate.spec import GenerateError, SuperpodSpec, check_spec, fabric_for
 from .goal import Goal
+from .sensitivity import sensitivity
 from .sizing import Sized, Walker, size_for
 
 #: The engines an option's design runs: all of them, the training engine without its throughput-vs-size chart
@@ -68,6 +69,8 @@ class Option:
     cost_per_gpu_hour: float | None = None
     errors: int = 0
     preliminary: bool = False
+    #: days and the run's cost with MFU, failure rate, tokens and power price each 20 % off (:mod:`.sensitivity`)
+    sensitivity: tuple = ()
 
     def as_json(self) -> dict:
         return {"system": self.system, "system_name": self.system_name, "fabric": self.fabric, "status": self.status,
@@ -78,7 +81,7 @@ class Option:
                 "capex": self.capex, "currency": self.currency, "price_estimated": self.price_estimated,
                 "cost_per_million_tokens": self.cost_per_million_tokens,
                 "cost_per_gpu_hour": self.cost_per_gpu_hour, "errors": self.errors,
-                "preliminary": self.preliminary}
+                "preliminary": self.preliminary, "sensitivity": [dict(r) for r in self.sensitivity]}
 
 
 def resolve_fabric(catalog: Catalog, system: str, tech: str) -> str:
@@ -213,7 +216,8 @@ def _option(goal: Goal, system: str, fabric: str, sus: int, a: Analysis, meets: 
         capex=s.price_total, currency=s.currency, price_estimated=s.price_estimated,
         cost_per_million_tokens=a.cost.cost_per_million_tokens if a.has("cost") else None,
         cost_per_gpu_hour=a.cost.cost_per_gpu_hour if a.has("cost") else None, errors=errors.count,
-        preliminary=any(f.code in ("catalog-preliminary", "training-preliminary") for f in a.findings))
+        preliminary=any(f.code in ("catalog-preliminary", "training-preliminary") for f in a.findings),
+        sensitivity=sensitivity(t, a.cost if a.has("cost") else None))
 
 
 def rank(options: list[Option]) -> list[Option]:

@@ -53,6 +53,18 @@ CHECKPOINT_PAUSE_S = 0.77
 HOST_COPY_GBS = 64.0
 
 
+def interval_and_ettr(mtbf_s: float, blocking_s: float, write_s: float, restart_s: float,
+                      asynchronous: bool) -> tuple[float, float]:
+    """(checkpoint interval, ETTR) of a job whose failures come every ``mtbf_s``: Daly's interval for the
+    ``blocking_s`` pause; an asynchronous save cannot start before the last write ended, and a failure during it
+    loses that write too, so it costs the restart its ``write_s``."""
+    if asynchronous:
+        tau = max(daly_interval(blocking_s, mtbf_s), write_s)
+        return tau, ettr(tau, blocking_s, restart_s + write_s, mtbf_s)
+    tau = daly_interval(blocking_s, mtbf_s)
+    return tau, ettr(tau, blocking_s, restart_s, mtbf_s)
+
+
 def goodput(params: float, gpus: int, training) -> dict:
     """Checkpoint and failure figures of one plan's job on ``gpus`` GPUs; the storage and failure rates
     come from ``training`` (per GPU, so a slice of a design keeps its storage and parts per GPU)."""
@@ -70,12 +82,9 @@ def goodput(params: float, gpus: int, training) -> dict:
     asynchronous = training.software.async_checkpoint
     if asynchronous:
         blocking = CHECKPOINT_PAUSE_S + size / gpus / (HOST_COPY_GBS * 1e9)
-        tau = max(daly_interval(blocking, mtbf_s), write_s)
-        ratio = ettr(tau, blocking, restart + write_s, mtbf_s)
     else:
         blocking = CHECKPOINT_PAUSE_S + write_s
-        tau = daly_interval(blocking, mtbf_s)
-        ratio = ettr(tau, blocking, restart, mtbf_s)
+    tau, ratio = interval_and_ettr(mtbf_s, blocking, write_s, restart, asynchronous)
     # what checkpointing costs: the pauses and the work redone since the last one; restarts excluded
     # (with instant checkpoints the ratio would be e^(-R/M), Daly's limit)
     share = max(0.0, 1.0 - ratio * math.exp(restart / mtbf_s))

@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from designer.formatting import number, percent, quantity
+from designer.formatting import money, number, percent, quantity
+from designer.goal.sensitivity import CHANGE, FACTORS, sensitivity
 from designer.quote.cost import DOES_NOT_FIT
 
 from .layout import CONTENT_W
@@ -52,6 +53,26 @@ def goodput(quote: Quote) -> None:
         notes.append("The design's failure rates: " + "; ".join(gp.failures.sources) + ".")
     for note in notes:
         s.append(quote.p(quote.t(note), "Small"))
+    cost = quote.optional("cost")
+    rows = sensitivity(training, cost)
+    if rows:
+        s += quote.minor("If one assumption is off by a fifth, alone", 80)
+        s.append(sensitivity_table(quote, rows, cost.currency))
+        s.append(quote.p(quote.t("Days with failures and checkpoints; the run's cost is the cost of ownership "
+                                 "(capital over its depreciation, energy and support) for those days."), "Small"))
+
+
+def sensitivity_table(quote: Quote, rows: tuple[dict, ...], currency: str):
+    """Days and the run's cost with MFU, failure rate, tokens and power price each 20 % lower and higher."""
+    by = {(r["factor"], r["change"]): r for r in rows}
+    base = by[("as_designed", 0.0)]
+    table = [["Assumption", "−20 %: days", f"cost ({currency})", "+20 %: days", f"cost ({currency})"],
+             ["As designed", cell(base["days"], "days"), money(base["run_cost"]), "", ""]]
+    for factor, label in FACTORS:
+        lo, hi = by[(factor, -CHANGE)], by[(factor, CHANGE)]
+        table.append([label[0].upper() + label[1:], cell(lo["days"], "days"), money(lo["run_cost"]),
+                      cell(hi["days"], "days"), money(hi["run_cost"])])
+    return quote.table(table, [CONTENT_W - 4 * 80] + [80] * 4, numeric=(1, 2, 3, 4))
 
 
 def goodput_figures(training: TrainingView, gp: Goodput, tier: str | None) -> list[tuple[str, str]]:

@@ -199,8 +199,8 @@ def test_the_default_command_opens_a_file_or_runs_alone(capsys):
         assert code == 0 and out.startswith(f"hello {file} ("), argv
     code, _, err = run(capsys, "helo", commands=[Hello], default="hello")
     assert code == 2 and err == ("podplanner: error: unknown command 'helo' (did you mean 'hello'? commands: "
-                                 "analyze, validate, fabric, train, new, catalog, compare, sweep, plan, hello; or give a "
-                                 "project file to open)\n")
+                                 "analyze, validate, fabric, train, new, catalog, compare, sweep, plan, hello; or give "
+                                 "a project file to open)\n")
     code, _, err = run(capsys)
     assert code == 2 and err == ("podplanner: error: say which command: "
                                  "analyze, validate, fabric, train, new, catalog, compare, sweep, plan\n")

@@ -157,3 +157,33 @@ def test_a_goal_is_checked_whole_before_any_work():
         make_goal(CATALOG, workload=SMALL, days=20.0, systems="dgx-b200,dgx-b200")
     with pytest.raises(GoalError, match="model"):
         make_goal(CATALOG, workload={**SMALL, "model": "gpt-9"}, days=20.0)
+
+
+def test_sensitivity_moves_days_and_cost_as_the_engines_relations_do():
+    goal = make_goal(CATALOG, workload=SMALL, days=5.0, systems=["dgx-b200"], fabrics=["infiniband"])
+    option = option_for(goal, "dgx-b200", "infiniband", CATALOG)
+    rows = {(r["factor"], r["change"]): r for r in option.sensitivity}
+    assert len(rows) == 9
+    base = rows[("as_designed", 0.0)]
+    assert base["days"] == option.days
+    assert math.isclose(rows[("mfu", -0.2)]["days"], option.days / 0.8, rel_tol=1e-3)
+    assert math.isclose(rows[("mfu", 0.2)]["days"], option.days / 1.2, rel_tol=1e-3)
+    assert math.isclose(rows[("tokens", 0.2)]["days"], base["days"] * 1.2, rel_tol=1e-3)
+    # more failures: shorter checkpoint intervals and more work redone, a little later; fewer: a little sooner
+    assert rows[("failure_rate", -0.2)]["days"] < base["days"] < rows[("failure_rate", 0.2)]["days"]
+    assert rows[("failure_rate", 0.2)]["days"] < base["days"] * 1.05
+    # the power price moves the cost, never the days; the run's cost follows the days otherwise
+    assert rows[("power_price", 0.2)]["days"] == base["days"]
+    assert rows[("power_price", -0.2)]["run_cost"] < base["run_cost"] < rows[("power_price", 0.2)]["run_cost"]
+    assert math.isclose(rows[("tokens", 0.2)]["run_cost"], base["run_cost"] * 1.2, rel_tol=1e-3)
+    # the cost of the run is the cost per GPU-hour over the wall-clock days
+    assert math.isclose(base["run_cost"], option.cost_per_gpu_hour * option.gpus * base["days"] * 24, rel_tol=1e-3)
+
+
+def test_the_text_names_the_top_options_sensitivity(capsys):
+    assert main(["plan", "--model", "llama3-70b", "--tokens", "2e12", "--days", "20", "--systems", "dgx-b300",
+                 "--fabrics", "infiniband"]) == 0
+    out = capsys.readouterr().out
+    assert "option 1 (DGX B300" in out and "if one assumption is off, alone" in out
+    assert [line.split()[0] for line in out.splitlines() if line.startswith("    ") and " d, " in line] == [
+        "MFU", "failure", "tokens", "power"]

@@ -10,7 +10,7 @@ from pypdf import PdfReader
 
 from designer.analysis import analyze
 from designer.fileformat import load
-from designer.formatting import number, percent, quantity
+from designer.formatting import money, number, percent, quantity
 from exporters.quote_pdf import write_appendix_pdf
 from exporters.quote_xlsx import write_quote_xlsx
 
@@ -81,6 +81,22 @@ def test_the_planning_figure_stands_beside_the_designs_own_and_says_it_has_no_so
     assert planning in dgx_text
     assert "2 % of GPUs a month (planning figure, no source)" in dgx_text
     assert sc.note in dgx_text
+
+
+def test_the_sensitivity_table_holds_the_goal_planners_figures(dgx, dgx_text):
+    from designer.goal.sensitivity import sensitivity
+
+    rows = {(r["factor"], r["change"]): r for r in sensitivity(dgx.training, dgx.cost)}
+    assert "If one assumption is off by a fifth, alone" in dgx_text
+    base = rows[("as_designed", 0.0)]
+    assert base["days"] == dgx.training.wall_time_days
+    assert f"As designed {number(base['days'], 1)} {money(base['run_cost'])}" in dgx_text
+    for factor, label in (("mfu", "MFU"), ("failure_rate", "Failure rate"), ("tokens", "Tokens"),
+                          ("power_price", "Power price")):
+        lo, hi = rows[(factor, -0.2)], rows[(factor, 0.2)]
+        assert f"{label} {number(lo['days'], 1)} {money(lo['run_cost'])} {number(hi['days'], 1)} " \
+               f"{money(hi['run_cost'])}" in dgx_text
+    assert rows[("mfu", -0.2)]["days"] > base["days"] > rows[("mfu", 0.2)]["days"]
 
 
 def test_storage_section_lists_tier_appliances_fabric_and_limit(dgx, dgx_text):
