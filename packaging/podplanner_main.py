@@ -36,7 +36,7 @@ class _Tee:
 
 
 #: The command line's commands: any other first word (a file, even a missing one) opens the window.
-COMMANDS = {"gui", "analyze", "validate", "fabric", "train", "new", "catalog", "compare", "export", "sweep"}
+COMMANDS = {"gui", "analyze", "validate", "fabric", "train", "new", "catalog", "compare", "export", "sweep", "plan"}
 
 
 def _opens_window(argv: list[str]) -> bool:

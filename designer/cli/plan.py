@@ -12,7 +12,6 @@ from pathlib import Path
 
 from catalog import Catalog
 
-from ..formatting import number
 from ..generate.spec import SYSTEMS
 from ..goal.sensitivity import CHANGE, FACTORS
 from ..training.models import PRESETS
@@ -102,6 +101,9 @@ def run(args, catalog: Catalog) -> int:
     except GoalError as exc:
         raise PlanError(f"{PROG}: {exc}") from None
     options = plan_goal(goal, catalog, workers=args.workers or available_cores())
+    if all(o.status != "ok" for o in options):  # nothing to rank: an input that cannot be sized
+        raise PlanError(f"{PROG}: no option can be sized: " + "; ".join(
+            f"{o.system} on {o.fabric}: {o.why}" for o in options[:3]) + ("; …" if len(options) > 3 else ""))
     built = None
     if args.build is not None:
         built = _build(goal, options, args.build, Path(args.output), catalog)
@@ -121,11 +123,15 @@ def _build(goal, options, n: int, out: Path, catalog: Catalog) -> str:
     from ..goal.options import design_for
 
     if n > len(options):
-        raise PlanError(f"{PROG}: --build {n}: there are {len(options)} options")
+        there = "is 1 option" if len(options) == 1 else f"are {len(options)} options"
+        raise PlanError(f"{PROG}: --build {n}: there {there}")
     option = options[n - 1]
     if option.status != "ok" or option.sus is None:
         raise PlanError(f"{PROG}: --build {n}: option {n} ({option.system} on {option.fabric}) cannot be built: "
                         f"{option.why}")
+    if option.errors:
+        raise PlanError(f"{PROG}: --build {n}: option {n}'s design has {option.errors} error finding"
+                        f"{'s' if option.errors != 1 else ''} and would not pass validate: {option.why}")
     generated, _ = design_for(goal, option.system, option.fabric, option.sus, catalog)
     try:
         save(generated.project, out, catalog=catalog)
@@ -177,16 +183,17 @@ def _money(x: float | None, currency: str) -> str:
 
 def _print_text(goal, options, meeting: int, built: str | None) -> None:
     wl = goal.workload_dict
-    model = wl.get("model") or f"{number(wl.get('params', 0) / 1e9, 1)}B-parameter model"
+    model = wl.get("model") or f"a {wl.get('params', 0):.3g}-parameter model"
     caps = []
     if goal.power_mw is not None:
-        caps.append(f"{goal.power_mw:g} MW of {goal.power_basis} power")
+        caps.append(f"{goal.power_mw:g} MW of {'IT' if goal.power_basis == 'it' else 'facility'} power")
     if goal.budget is not None:
-        caps.append(f"a budget of {goal.budget:,.0f}")
+        currency = next((o.currency for o in options if o.status == "ok"), "")
+        caps.append(f"a budget of {goal.budget:,.0f} {currency}".rstrip())
     print(f"{model} on {goal.tokens:.3g} tokens in {goal.days:g} days"
           + (f" within {' and '.join(caps)}" if caps else "")
           + f": {meeting} of {len(options)} options meet it")
-    head = (f"{'#':>2}  {'system':<26} {'fabric':<11} {'GPUs':>7}  {'plan':<20} {'MFU':>4} {'days':>6} "
+    head = (f"{'#':>2}  {'system':<26} {'fabric':<11} {'GPUs':>9}  {'plan':<20} {'MFU':>4} {'days':>6} "
             f"{'MW':>6} {'racks':>6} {'halls':>5} {'capital':>15} {'$/M tok':>8} {'$/GPU-h':>7}  meets")
     print(head)
     for i, o in enumerate(options, 1):
@@ -195,14 +202,18 @@ def _print_text(goal, options, meeting: int, built: str | None) -> None:
                   f"{o.why}")
             continue
         mfu = f"{o.mfu * 100:.0f}%" if o.mfu is not None else "-"
-        days = f"{o.days:.1f}" if o.days is not None and math.isfinite(o.days) else "-"
+        days = f"{o.days:.2f}" if o.days is not None and math.isfinite(o.days) else "-"
         per_m = f"{o.cost_per_million_tokens:.2f}" if o.cost_per_million_tokens is not None else "-"
         per_h = f"{o.cost_per_gpu_hour:.2f}" if o.cost_per_gpu_hour is not None else "-"
         flag = "yes" if o.meets else f"no: {o.binding}"
         mark = " (preliminary)" if o.preliminary else ""
+        gpus = f"{o.gpus:,}" if o.gpus else "-"
+        mw = f"{o.facility_mw:.1f}" if o.facility_mw is not None else "-"
+        racks = f"{o.racks:,}" if o.racks is not None else "-"
+        halls = f"{o.halls}" if o.halls is not None else "-"
         print(f"{i:>2}  {_system(o):<26} {_FABRIC.get(o.fabric, o.fabric):<11} "
-              f"{o.gpus or 0:>7,}  {_plan_text(o.plan):<20} {mfu:>4} {days:>6} {o.facility_mw or 0:>6.1f} "
-              f"{o.racks or 0:>6,} {o.halls or 0:>5} {_money(o.capex, o.currency):>15} {per_m:>8} {per_h:>7}  "
+              f"{gpus:>9}  {_plan_text(o.plan):<20} {mfu:>4} {days:>6} {mw:>6} "
+              f"{racks:>6} {halls:>5} {_money(o.capex, o.currency):>15} {per_m:>8} {per_h:>7}  "
               f"{flag}{mark}")
         if not o.meets and o.why:
             print(f"      {o.why}")

@@ -23,6 +23,10 @@ POWER_BASES = ("facility", "it")
 #: caps up to 100 GW and a budget up to 10^13 in the catalog's currency.
 MAX_TOKENS = 1e16
 MAX_DAYS = 3650.0
+#: and at least a million tokens in at least 0.1 day: the engine gives days to 0.01, so a shorter deadline could
+#: not be told from a miss
+MIN_TOKENS = 1e6
+MIN_DAYS = 0.1
 MAX_POWER_MW = 100_000.0
 MAX_BUDGET = 1e13
 
@@ -51,28 +55,31 @@ class Goal:
 
     def as_json(self) -> dict:
         wl = self.workload_dict
-        return {"model": wl.get("model") or {"params": wl.get("params")}, "tokens": self.tokens, "days": self.days,
+        return {"model": wl.get("model") or {"params": wl.get("params")}, "seq": wl.get("seq"),
+                "tokens": self.tokens, "days": self.days,
                 "precision": wl.get("precision", "bf16"), "power_mw": self.power_mw, "power_basis": self.power_basis,
                 "budget": self.budget, "systems": list(self.systems), "fabrics": list(self.fabrics)}
 
 
-def _positive(value: float | None, flag: str, most: float) -> None:
+def _positive(value: float | None, flag: str, most: float, least: float = 0.0) -> None:
     if value is None:
         return
     if not math.isfinite(value) or value <= 0:
         raise GoalError(f"{flag}: must be above 0, got {value:g}")
     if value > most:
         raise GoalError(f"{flag}: {value:g} is above the {most:g} a goal may ask")
+    if value < least:
+        raise GoalError(f"{flag}: {value:g} is below the {least:g} a goal may ask")
 
 
 def make_goal(catalog: Catalog, *, workload: dict, days: float, systems=None, fabrics=None,
               power_mw: float | None = None, power_basis: str = "facility", budget: float | None = None) -> Goal:
     """The checked goal (a GoalError naming the first bad input)."""
     tokens = workload.get("tokens")
-    _positive(None if tokens is None else float(tokens), "--tokens", MAX_TOKENS)
+    _positive(None if tokens is None else float(tokens), "--tokens", MAX_TOKENS, MIN_TOKENS)
     if tokens is None:
         raise GoalError("--tokens: say how many tokens to train (e.g. 15e12)")
-    _positive(days, "--days", MAX_DAYS)
+    _positive(days, "--days", MAX_DAYS, MIN_DAYS)
     _positive(power_mw, "--power-mw", MAX_POWER_MW)
     _positive(budget, "--budget", MAX_BUDGET)
     if power_basis not in POWER_BASES:

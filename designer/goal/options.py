@@ -137,11 +137,18 @@ def option_for(goal: Goal, system: str, tech: str, catalog: Catalog) -> Option:
         fabric = resolve_fabric(catalog, system, tech)
         planes = check_spec(spec_for(system, fabric, 1), catalog).planes  # the RA's: 2 for Spectrum-X
         walker = Walker(goal, system, fabric, planes, catalog)
+        unsupported = walker.unsupported()
+        if unsupported:  # FP4 on a GPU without FP4 tensor cores: no size would run it
+            return Option(system, tech, "invalid", why=unsupported, system_name=catalog.get(system).name)
         deadline = goal.days
         for _ in range(MAX_RECHECKS):
             sized = size_for(walker, deadline)
             sus = sized.sus
-            generated, a = design_for(goal, system, fabric, sus, catalog)
+            try:
+                generated, a = design_for(goal, system, fabric, sus, catalog)
+            except GenerateError as exc:
+                raise GenerateError(f"the size it takes, {sus:,} scalable units ({walker.gpus(sus):,} GPUs, "
+                                    f"{walker.days(sus):.1f} days), cannot be built: {exc}") from None
             if not sized.meets or _days(a) <= goal.days or not math.isfinite(_days(a)):
                 break
             # the design's own storage, failure rate and fabric make it a little slower than the catalog cluster
@@ -162,9 +169,11 @@ def _short_of(goal: Goal, sized: Sized, a: Analysis) -> tuple[str, str]:
     if sized.binding == "memory" or not math.isfinite(days):
         return "memory", "no parallel plan fits the model in the GPUs' memory at any size tried"
     if sized.binding == "scaling":
-        return "scaling", (f"more GPUs stop shortening the run near {a.summary.gpus:,} GPUs ({days:.1f} days): the "
+        return "scaling", (f"more GPUs stop shortening the run near {a.summary.gpus:,} GPUs ({days:.2f} days): the "
                            f"global batch caps data parallelism and communication outgrows the compute")
-    return "scaling", f"{days:.1f} days at the largest size tried"
+    return "estimate", (f"the design's own analysis gives {days:.2f} days at {a.summary.gpus:,} GPUs, where the size "
+                        f"search on the catalog's cluster found {sized.days:.2f}: its storage, failure rate or fabric "
+                        f"slow it")
 
 
 def _capped(goal: Goal, system: str, fabric: str, sus: int, over: tuple[str, float, float], catalog: Catalog,
@@ -181,16 +190,31 @@ def _capped(goal: Goal, system: str, fabric: str, sus: int, over: tuple[str, flo
             break
         fit -= 1
         a = None
+    # a share of the cost is fixed (network, management, facility), so the proportional guess is low: climb while the
+    # next size still fits under the cap
+    while a is not None and fit + 1 < sus:
+        try:
+            _, bigger = design_for(goal, system, fabric, fit + 1, catalog)
+        except GenerateError:
+            break
+        if _over(goal, bigger) is not None:
+            break
+        fit, a = fit + 1, bigger
     unit = "MW" if limit == "power" else first.summary.currency
     shown = (lambda x: f"{x:,.1f} MW") if limit == "power" else (lambda x: f"{x:,.0f} {unit}")
-    why = (f"meeting {goal.days:g} days takes {needed_gpus:,} GPUs ({needed_days:.1f} days) and "
-           f"{shown(need)} of {'capital' if limit == 'budget' else goal.power_basis + ' power'}, over the "
-           f"{shown(cap)} cap")
+    what = "capital" if limit == "budget" else ("IT" if goal.power_basis == "it" else "facility") + " power"
+    if not math.isfinite(needed_days):
+        return _option(goal, system, fabric, sus, first, False, "memory",
+                       "no parallel plan fits the model in the GPUs' memory at any size tried", catalog)
+    took = "meeting" if needed_days <= goal.days else "coming closest to"
+    why = (f"{took} {goal.days:g} days takes {needed_gpus:,} GPUs ({needed_days:.2f} days) and "
+           f"{shown(need)} of {what}, over the {shown(cap)} cap")
     if a is None:
         return Option(system, fabric, "ok", False, limit, why + "; not one scalable unit fits under it",
                       catalog.get(system).name)
+    under = f"{_days(a):.2f} days" if math.isfinite(_days(a)) else "no plan that fits"
     return _option(goal, system, fabric, fit, a, False, limit,
-                   why + f"; under it: {a.summary.gpus:,} GPUs in {_days(a):.1f} days", catalog)
+                   why + f"; under it: {a.summary.gpus:,} GPUs, {under}", catalog)
 
 
 def _option(goal: Goal, system: str, fabric: str, sus: int, a: Analysis, meets: bool, binding: str | None,
@@ -212,7 +236,8 @@ def _option(goal: Goal, system: str, fabric: str, sus: int, a: Analysis, meets: 
         days=days if math.isfinite(days) else None,
         compute_days=t.time_to_train_days if t.ok and t.fits else None,
         ettr=t.goodput.ettr if t.ok and t.fits and t.goodput is not None else None,
-        facility_mw=s.facility_power_kw / 1000.0, it_mw=s.it_power_max_kw / 1000.0, racks=s.racks, halls=s.halls,
+        facility_mw=round(s.facility_power_kw / 1000.0, 4), it_mw=round(s.it_power_max_kw / 1000.0, 4), racks=s.racks,
+        halls=s.halls,
         capex=s.price_total, currency=s.currency, price_estimated=s.price_estimated,
         cost_per_million_tokens=a.cost.cost_per_million_tokens if a.has("cost") else None,
         cost_per_gpu_hour=a.cost.cost_per_gpu_hour if a.has("cost") else None, errors=errors.count,

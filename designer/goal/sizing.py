@@ -23,7 +23,7 @@ from dataclasses import dataclass, replace
 from catalog import Catalog
 
 from ..generate.build import design_size
-from ..generate.spec import GenerateError, SuperpodSpec
+from ..generate.spec import SuperpodSpec
 from ..settings import Settings
 from ..training.errors import TrainingError
 from ..training.hardware import cluster_from_system
@@ -42,6 +42,8 @@ MARGINAL = 0.25
 #: by up to ~7 % in GPU-days (DGX B200 on InfiniBand for Llama 3 405B: 30 SUs need 6.6 % fewer GPU-days than 35), so
 #: every size with at least 0.9 of the GPUs the best GPU-days imply is tried
 BAND = 0.90
+#: Sizes of that band tried at most (evenly spaced when there are more: a one-rack SU makes the band long)
+BAND_STEPS = 16
 #: Estimates one search may run (each a plan search): a guard, never reached by the steps above
 MAX_STEPS = 80
 
@@ -78,7 +80,7 @@ class Walker:
         """Wall-clock days of the best plan on ``sus`` scalable units (inf when no plan runs or fits)."""
         if sus not in self.days_at:
             if len(self.days_at) >= MAX_STEPS:
-                raise GenerateError(f"{self.system}: the size search did not settle in {MAX_STEPS} estimates")
+                raise _Exhausted
             cluster = cluster_from_system(self.catalog, self.system, self.gpus(sus), fabric=self.fabric,
                                           planes=self.planes)
             try:
@@ -89,6 +91,16 @@ class Walker:
                 days = math.inf
             self.days_at[sus] = days
         return self.days_at[sus]
+
+    def unsupported(self) -> str | None:
+        """Why the goal's precision cannot run on this system at any size (None: it can)."""
+        cluster = cluster_from_system(self.catalog, self.system, self.gpus(1), fabric=self.fabric, planes=self.planes)
+        try:
+            _, training, _ = workload_training(cluster, self.goal.workload_dict, self.pue)
+            cluster.peak_tflops(training.precision)
+        except TrainingError as exc:
+            return str(exc)
+        return None
 
     def most_sus(self) -> int:
         per_su = self.gpus(2) - self.gpus(1)
@@ -104,8 +116,15 @@ class Walker:
 
 def size_for(w: Walker, deadline: float) -> Sized:
     """The smallest whole-SU size of the walker's system and fabric whose best plan trains its goal in
-    ``deadline`` days."""
-    goal = replace(w.goal, days=deadline)
+    ``deadline`` days (among the sizes the walk tries: see the module's docstring)."""
+    try:
+        return _walk(w, replace(w.goal, days=deadline))
+    except _Exhausted:  # the guard: the best the estimates so far found
+        met = [k for k, d in w.days_at.items() if d <= deadline]
+        return Sized(min(met), w.gpus(min(met)), w.days(min(met)), True) if met else _short(w, "scaling")
+
+
+def _walk(w: Walker, goal: Goal) -> Sized:
     top = w.most_sus()
     hi = w.first_guess()
     lo = 0  # sizes at or below lo miss the deadline (0: none tried)
@@ -122,8 +141,11 @@ def size_for(w: Walker, deadline: float) -> Sized:
             if w.days(nxt) <= goal.days:
                 hi = nxt
                 break
-            # the added GPUs bought less than MARGINAL of their share of speed: the run has stopped scaling
-            if math.isfinite(days) and w.days(nxt) / days > 1 - MARGINAL * (1 - w.gpus(lo) / w.gpus(nxt)):
+            # the end of scaling: twice the GPUs of the fastest size so far bought less than MARGINAL of their share
+            # of speed (one slow size, whose GPU count factors badly, is not the end)
+            fast = min(w.days_at, key=lambda k: (w.days_at[k], k))
+            if math.isfinite(w.days(fast)) and w.gpus(nxt) >= 2 * w.gpus(fast) \
+                    and w.days(nxt) > w.days(fast) * (1 - MARGINAL * (1 - w.gpus(fast) / w.gpus(nxt))):
                 return _short(w, "scaling")
             lo = nxt
     else:
@@ -136,24 +158,38 @@ def size_for(w: Walker, deadline: float) -> Sized:
                 lo = down
                 break
             hi = down
-    while hi - lo > 1:
-        mid = (lo + hi) // 2
-        if w.days(mid) <= goal.days:
-            hi = mid
-        else:
-            lo = mid
+    hi = _bisect(w, goal.days, lo, hi)
     # Days do not fall smoothly with size: the batch and the parallel degrees must divide, so a size whose GPU
-    # count factors well can beat a larger one by 10 %. Every size in the band below that could still meet the
-    # deadline is tried, smallest first, so the answer is the smallest size that meets it, not a local one.
-    # the fewest GPU-days any size tried needs, less the band, bounds the GPUs a smaller size must have
+    # count factors well can beat a larger one. Sizes in the band below that could still meet the deadline are
+    # tried, smallest first (at most BAND_STEPS of them, evenly spaced, then bisected), so the answer is not only a
+    # local one. The fewest GPU-days any size tried needs, less the band, bounds the GPUs a smaller size must have.
     best = min(w.days_at[k] * w.gpus(k) for k in w.days_at if math.isfinite(w.days_at[k]))
     floor = hi
     while floor > 1 and w.gpus(floor - 1) * goal.days >= best * BAND:
         floor -= 1
-    for sus in range(floor, hi):
+    stride = max(1, math.ceil((hi - floor) / BAND_STEPS))
+    missed = floor - 1
+    for sus in range(floor, hi, stride):
         if w.days(sus) <= goal.days:
-            return Sized(sus, w.gpus(sus), w.days(sus), True)
+            hi = _bisect(w, goal.days, missed, sus)
+            break
+        missed = sus
     return Sized(hi, w.gpus(hi), w.days(hi), True)
+
+
+def _bisect(w: Walker, deadline: float, lo: int, hi: int) -> int:
+    """The smallest size in (lo, hi] that meets ``deadline`` as bisection finds it (``hi`` meets it)."""
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        if w.days(mid) <= deadline:
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+class _Exhausted(Exception):
+    """The walk has run MAX_STEPS estimates."""
 
 
 def _short(w: Walker, limit: str) -> Sized:

@@ -187,3 +187,33 @@ def test_the_text_names_the_top_options_sensitivity(capsys):
     assert "option 1 (DGX B300" in out and "if one assumption is off, alone" in out
     assert [line.split()[0] for line in out.splitlines() if line.startswith("    ") and " d, " in line] == [
         "MFU", "failure", "tokens", "power"]
+
+
+def test_a_precision_a_gpu_lacks_makes_its_option_unbuildable_and_none_left_is_exit_2(capsys):
+    goal = make_goal(CATALOG, workload={**SMALL, "precision": "fp4"}, days=20.0, systems=["dgx-h100", "dgx-b300"],
+                     fabrics=["infiniband"])
+    by = {o.system: o for o in plan_goal(goal, CATALOG)}
+    assert by["dgx-h100"].status == "invalid" and "no FP4 tensor cores" in by["dgx-h100"].why
+    assert by["dgx-b300"].status == "ok" and by["dgx-b300"].meets
+    assert main(["plan", "--model", "llama3-70b", "--tokens", "2e12", "--days", "20", "--precision", "fp4",
+                 "--systems", "dgx-h100", "--fabrics", "infiniband,ethernet"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("podplanner: error: plan: no option can be sized: dgx-h100 on ")
+    assert "GPU h100 has no FP4 tensor cores" in err and err.count("\n") == 1
+
+
+@pytest.mark.parametrize("flag,value,says", [("--days", "0.01", "--days: 0.01 is below the 0.1"),
+                                             ("--tokens", "1000", "--tokens: 1000 is below the 1e+06")])
+def test_a_goal_too_small_to_tell_from_a_miss_is_refused(capsys, flag, value, says):
+    argv = {"--days": "60", "--tokens": "15e12", flag: value}
+    assert main(["plan", "--model", "llama3-405b", "--tokens", argv["--tokens"], "--days", argv["--days"]]) == 2
+    assert says in capsys.readouterr().err
+
+
+def test_one_slow_size_is_not_the_end_of_scaling():
+    """Llama 3 70B on 15T tokens in 4 days: DGX B300's first guess (41 SUs) misses by 0.3 %, and the next size tried
+    runs slower (its GPU count factors badly); larger sizes meet the deadline, so the option must too."""
+    goal = make_goal(CATALOG, workload={"model": "llama3-70b", "tokens": 15e12}, days=4.0, systems=["dgx-b300"],
+                     fabrics=["infiniband"])
+    sized = size_for(_walker(goal, "dgx-b300", "infiniband"), 4.0)
+    assert sized.meets and sized.days <= 4.0 and sized.binding is None
