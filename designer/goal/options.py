@@ -89,15 +89,13 @@ def resolve_fabric(catalog: Catalog, system: str, tech: str) -> str:
     the generator builds it (a GenerateError when the system has neither)."""
     if tech != "ethernet":
         return fabric_for(catalog, system, tech)
-    try:
-        return fabric_for(catalog, system, "spectrum-x")
-    except GenerateError:
-        pass
-    try:
-        return fabric_for(catalog, system, "roce")
-    except GenerateError:
-        raise GenerateError(f"{system} has no Ethernet reference architecture the generator builds (neither "
-                            f"Spectrum-X nor RoCE); InfiniBand only") from None
+    for ethernet in ("spectrum-x", "roce"):  # the first the system's RAs build
+        try:
+            return fabric_for(catalog, system, ethernet)
+        except GenerateError:
+            continue
+    raise GenerateError(f"{system} has no Ethernet reference architecture the generator builds (neither "
+                        f"Spectrum-X nor RoCE); InfiniBand only")
 
 
 def spec_for(system: str, fabric: str, sus: int) -> SuperpodSpec:
