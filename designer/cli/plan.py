@@ -23,19 +23,6 @@ NAME = "plan"
 PROG = "podplanner plan"
 #: the most local worker processes: far beyond a workstation's cores, a sign of a typo
 MAX_WORKERS = 256
-#: what the figures assume, each with its source (printed with the options, and in the JSON)
-ASSUMPTIONS = (
-    "days: the best parallel plan's wall-clock time, failures, restarts and checkpoints included (the training "
-    "engine on each design)",
-    "failures: each design's own rate from its GPUs, hosts, links and switches (Llama 3, arXiv 2407.21783, Table 5: "
-    "419 interruptions in 54 days on 16,384 H100; Alibaba HPN, SIGCOMM 2024: link and switch failure rates)",
-    "checkpoints: every Daly-optimal interval (Daly 2006), written at the design's storage tier's rate; restarts "
-    "10 minutes plus the read (MegaScale, NSDI 2024)",
-    "global batch: about 2,048 tokens per GPU, at least 4M and at most the compute-optimal batch (Llama 3 405B; "
-    "DeepSeek LLM's fit)",
-    "capital: the bill of materials at the catalog's prices; facility power: IT at full load times the PUE",
-    "sizes: whole scalable units of each system's reference architecture; options ranked by capital",
-)
 
 
 class PlanError(ValueError):
@@ -61,6 +48,11 @@ def add_parser(subparsers) -> None:
                    help="what --power-mw caps: facility power (IT at full load times the PUE) or IT power")
     p.add_argument("--budget", type=real(None, None), metavar="B",
                    help="capital cap: the bill's total, in its currency")
+    p.add_argument("--failure-rate", type=real(None, None), metavar="R",
+                   help="interruptions per 1,000 GPU-days for the whole job (default: each design's own rate from "
+                        "its parts; Llama 3 saw 0.47)")
+    p.add_argument("--checkpoint-interval", type=real(None, None), metavar="MIN",
+                   help="minutes between checkpoints (default: Daly's optimal interval for each design)")
     p.add_argument("--systems", metavar="LIST",
                    help=f"systems to size, comma-separated (default: the current generation; any of "
                         f"{', '.join(SYSTEMS)})")
@@ -84,7 +76,7 @@ def _workload(args) -> dict:
 
 
 def run(args, catalog: Catalog) -> int:
-    from ..goal.goal import GoalError, make_goal
+    from ..goal.goal import GoalError, assumptions, make_goal
     from ..goal.options import plan_goal
     from ..sweep.runners import available_cores
 
@@ -97,7 +89,8 @@ def run(args, catalog: Catalog) -> int:
     try:
         goal = make_goal(catalog, workload=_workload(args), days=args.days, systems=args.systems,
                          fabrics=args.fabrics, power_mw=args.power_mw, power_basis=args.power_basis,
-                         budget=args.budget)
+                         budget=args.budget, failure_rate=args.failure_rate,
+                         checkpoint_interval_min=args.checkpoint_interval)
     except GoalError as exc:
         raise PlanError(f"{PROG}: {exc}") from None
     options = plan_goal(goal, catalog, workers=args.workers or available_cores())
@@ -110,7 +103,7 @@ def run(args, catalog: Catalog) -> int:
     meeting = sum(o.meets for o in options)
     if args.json:
         print_json({"goal": goal.as_json(), "ranked_by": "capital (options that meet the goal first)",
-                    "assumptions": list(ASSUMPTIONS), "meets": meeting,
+                    "assumptions": list(assumptions(goal)), "meets": meeting,
                     "options": [{"rank": i, **o.as_json()} for i, o in enumerate(options, 1)],
                     "built": built})
     else:
@@ -120,21 +113,18 @@ def run(args, catalog: Catalog) -> int:
 
 def _build(goal, options, n: int, out: Path, catalog: Catalog) -> str:
     from ..fileformat import save
-    from ..goal.options import design_for
+    from ..goal.options import build_option, not_buildable
 
     if n > len(options):
         there = "is 1 option" if len(options) == 1 else f"are {len(options)} options"
         raise PlanError(f"{PROG}: --build {n}: there {there}")
     option = options[n - 1]
-    if option.status != "ok" or option.sus is None:
-        raise PlanError(f"{PROG}: --build {n}: option {n} ({option.system} on {option.fabric}) cannot be built: "
-                        f"{option.why}")
-    if option.errors:
-        raise PlanError(f"{PROG}: --build {n}: option {n}'s design has {option.errors} error finding"
-                        f"{'s' if option.errors != 1 else ''} and would not pass validate: {option.why}")
-    generated, _ = design_for(goal, option.system, option.fabric, option.sus, catalog)
+    problem = not_buildable(option)
+    if problem is not None:
+        raise PlanError(f"{PROG}: --build {n}: option {n} ({option.system} on {option.fabric}): {problem}")
+    project = build_option(goal, option, catalog)
     try:
-        save(generated.project, out, catalog=catalog)
+        save(project, out, catalog=catalog)
     except OSError as exc:
         raise PlanError(f"{PROG}: -o {out}: cannot be written ({exc.strerror or exc})") from None
     return str(out)
@@ -182,6 +172,8 @@ def _money(x: float | None, currency: str) -> str:
 
 
 def _print_text(goal, options, meeting: int, built: str | None) -> None:
+    from ..goal.goal import assumptions
+
     wl = goal.workload_dict
     model = wl.get("model") or f"a {wl.get('params', 0):.3g}-parameter model"
     caps = []
@@ -221,7 +213,7 @@ def _print_text(goal, options, meeting: int, built: str | None) -> None:
     if top is not None:
         _print_sensitivity(options.index(top) + 1, top)
     print("assumptions:")
-    for line in ASSUMPTIONS:
+    for line in assumptions(goal):
         print(f"  - {line}")
     if built:
         print(f"wrote {built}")

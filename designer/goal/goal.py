@@ -9,7 +9,7 @@ from catalog import Catalog
 
 from ..generate.spec import SYSTEMS
 from ..training.errors import TrainingError
-from ..training.section import check_workload
+from ..training.section import FAILURE_KEY, FAILURE_RANGE, INTERVAL_KEY, INTERVAL_RANGE, check_workload
 
 #: The systems a goal is sized on unless told: the catalog's current generation (Blackwell, Blackwell Ultra and
 #: the announced Rubin) that the generator builds. Hopper and Ampere are last generation's purchases.
@@ -53,12 +53,49 @@ class Goal:
     def workload_dict(self) -> dict:
         return dict(self.workload)
 
+    @property
+    def failure_rate(self) -> float | None:
+        """Interruptions per 1,000 GPU-days the goal states (None: each design's own rate from its parts)."""
+        return self.workload_dict.get(FAILURE_KEY)
+
+    @property
+    def checkpoint_interval_min(self) -> float | None:
+        """The checkpoint interval the goal states, minutes (None: Daly's optimum for each design)."""
+        return self.workload_dict.get(INTERVAL_KEY)
+
     def as_json(self) -> dict:
         wl = self.workload_dict
         return {"model": wl.get("model") or {"params": wl.get("params")}, "seq": wl.get("seq"),
                 "tokens": self.tokens, "days": self.days,
                 "precision": wl.get("precision", "bf16"), "power_mw": self.power_mw, "power_basis": self.power_basis,
-                "budget": self.budget, "systems": list(self.systems), "fabrics": list(self.fabrics)}
+                "budget": self.budget, "systems": list(self.systems), "fabrics": list(self.fabrics),
+                FAILURE_KEY: self.failure_rate, INTERVAL_KEY: self.checkpoint_interval_min}
+
+
+def assumptions(goal: Goal) -> tuple[str, ...]:
+    """What the options' figures assume, each with its source (the goal's stated goodput inputs said as such)."""
+    if goal.failure_rate is None:
+        failures = ("failures: each design's own rate from its GPUs, hosts, links and switches (Llama 3, arXiv "
+                    "2407.21783, Table 5: 419 interruptions in 54 days on 16,384 H100, 0.47 per 1,000 GPU-days; "
+                    "Alibaba HPN, SIGCOMM 2024: link and switch failure rates)")
+    else:
+        failures = (f"failures: {goal.failure_rate:g} interruptions per 1,000 GPU-days for the whole job, as the goal "
+                    f"states (Llama 3 saw 0.47: arXiv 2407.21783, Table 5)")
+    if goal.checkpoint_interval_min is None:
+        interval = "checkpoints: every Daly-optimal interval (Daly 2006)"
+    else:
+        interval = f"checkpoints: every {goal.checkpoint_interval_min:g} min, as the goal states"
+    return (
+        "days: the best parallel plan's wall-clock time, failures, restarts and checkpoints included (the training "
+        "engine on each design)",
+        failures,
+        interval + ", written at the design's storage tier's rate; restarts 10 minutes plus the read (MegaScale, "
+        "NSDI 2024)",
+        "global batch: about 2,048 tokens per GPU, at least 4M and at most the compute-optimal batch (Llama 3 405B; "
+        "DeepSeek LLM's fit)",
+        "capital: the bill of materials at the catalog's prices; facility power: IT at full load times the PUE",
+        "sizes: whole scalable units of each system's reference architecture; options ranked by capital",
+    )
 
 
 def _positive(value: float | None, flag: str, most: float, least: float = 0.0) -> None:
@@ -73,8 +110,10 @@ def _positive(value: float | None, flag: str, most: float, least: float = 0.0) -
 
 
 def make_goal(catalog: Catalog, *, workload: dict, days: float, systems=None, fabrics=None,
-              power_mw: float | None = None, power_basis: str = "facility", budget: float | None = None) -> Goal:
-    """The checked goal (a GoalError naming the first bad input)."""
+              power_mw: float | None = None, power_basis: str = "facility", budget: float | None = None,
+              failure_rate: float | None = None, checkpoint_interval_min: float | None = None) -> Goal:
+    """The checked goal (a GoalError naming the first bad input). ``failure_rate`` (interruptions per 1,000
+    GPU-days) and ``checkpoint_interval_min`` become the workload's, so a design built from an option keeps them."""
     tokens = workload.get("tokens")
     _positive(None if tokens is None else float(tokens), "--tokens", MAX_TOKENS, MIN_TOKENS)
     if tokens is None:
@@ -82,6 +121,13 @@ def make_goal(catalog: Catalog, *, workload: dict, days: float, systems=None, fa
     _positive(days, "--days", MAX_DAYS, MIN_DAYS)
     _positive(power_mw, "--power-mw", MAX_POWER_MW)
     _positive(budget, "--budget", MAX_BUDGET)
+    _positive(failure_rate, "--failure-rate", FAILURE_RANGE[1], FAILURE_RANGE[0])
+    _positive(checkpoint_interval_min, "--checkpoint-interval", INTERVAL_RANGE[1], INTERVAL_RANGE[0])
+    workload = dict(workload)
+    if failure_rate is not None:
+        workload[FAILURE_KEY] = float(failure_rate)
+    if checkpoint_interval_min is not None:
+        workload[INTERVAL_KEY] = float(checkpoint_interval_min)
     if power_basis not in POWER_BASES:
         raise GoalError(f"--power-basis: {power_basis!r} is not one of {', '.join(POWER_BASES)}")
     try:
@@ -139,6 +185,6 @@ def _cap_above_one_system(goal: Goal, catalog: Catalog) -> None:
     draws = {s: system_draw_mw(catalog, s, goal.power_basis, pue) for s in goal.systems}
     smallest = min(draws, key=draws.get)
     if goal.power_mw < draws[smallest]:
-        raise GoalError(f"--power-mw {goal.power_mw:g}: smaller than one {smallest} "
+        raise GoalError(f"--power-mw {goal.power_mw:g}: smaller than one {catalog.get(smallest).name} "
                         f"({draws[smallest]:.3g} MW of {goal.power_basis} power at full load), the smallest "
                         f"system allowed")

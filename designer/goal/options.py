@@ -24,6 +24,7 @@ from ..registry import ENGINES as ALL_ENGINES
 from ..training.section import analyze_training
 from ..generate.build import Generated, generate
 from ..generate.spec import GenerateError, SuperpodSpec, check_spec, fabric_for
+from ..model import Project
 from .goal import Goal
 from .sensitivity import sensitivity
 from .sizing import Sized, Walker, size_for
@@ -100,6 +101,27 @@ def resolve_fabric(catalog: Catalog, system: str, tech: str) -> str:
 
 def spec_for(system: str, fabric: str, sus: int) -> SuperpodSpec:
     return SuperpodSpec(system=system, sus=sus, fabric=fabric)
+
+
+def not_buildable(option: Option) -> str | None:
+    """Why ``option`` cannot become a design (None: it can): it cannot be built at all, or its design has error
+    findings and would not pass validate."""
+    if option.status != "ok" or option.sus is None:
+        return f"it cannot be built: {option.why}"
+    if option.errors:
+        return (f"its design has {option.errors} error finding{'s' if option.errors != 1 else ''} and would not pass "
+                f"validate: {option.why}")
+    return None
+
+
+def build_option(goal: Goal, option: Option, catalog: Catalog) -> Project:
+    """The design of ``option`` with the goal's workload, as a project to save or open (the same generation the
+    option was analysed on, so its analysis gives the option's figures). A ValueError when it cannot be built."""
+    problem = not_buildable(option)
+    if problem is not None:
+        raise ValueError(problem)
+    return generate(spec_for(option.system, option.fabric, option.sus), catalog).project.with_workload(
+        goal.workload_dict)
 
 
 def design_for(goal: Goal, system: str, fabric: str, sus: int, catalog: Catalog) -> tuple[Generated, Analysis]:

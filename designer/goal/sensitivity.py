@@ -5,7 +5,8 @@ own relations:
 - MFU: the step time is the work over the rate, so compute days scale by 1/(1 ± 0.2); the checkpoint interval is
   set in wall time, so the ETTR stays.
 - failure rate: the job's MTBF is the GPUs' over their count, so it scales by 1/(1 ± 0.2); the checkpoint interval
-  (Daly) and the ETTR are worked out again as the goodput model does (:func:`.interval_and_ettr`).
+  (Daly's, unless the goal states one) and the ETTR are worked out again as the goodput model does
+  (:func:`.interval_and_ettr`).
 - tokens: compute days scale with them.
 - power price: the energy share of the yearly cost scales; days stay.
 
@@ -35,8 +36,9 @@ def sensitivity(training, cost) -> tuple[dict, ...]:
         return yearly * days * 24.0 / hours_used
 
     def ettr_at(mtbf_h: float) -> float:
+        fixed = g.checkpoint_interval_s if g.interval_stated else None  # a stated interval stays as it is
         return interval_and_ettr(mtbf_h * 3600.0, g.checkpoint_blocking_s, g.checkpoint_s, g.restart_s,
-                                 bool(g.async_checkpoint))[1]
+                                 bool(g.async_checkpoint), fixed)[1]
 
     base_days = t.wall_time_days
     base_ettr = ettr_at(g.job_mtbf_h)

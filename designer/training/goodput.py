@@ -54,14 +54,15 @@ HOST_COPY_GBS = 64.0
 
 
 def interval_and_ettr(mtbf_s: float, blocking_s: float, write_s: float, restart_s: float,
-                      asynchronous: bool) -> tuple[float, float]:
+                      asynchronous: bool, fixed_s: float | None = None) -> tuple[float, float]:
     """(checkpoint interval, ETTR) of a job whose failures come every ``mtbf_s``: Daly's interval for the
-    ``blocking_s`` pause; an asynchronous save cannot start before the last write ended, and a failure during it
-    loses that write too, so it costs the restart its ``write_s``."""
+    ``blocking_s`` pause, or ``fixed_s`` when the job is run with a stated one; an asynchronous save cannot start
+    before the last write ended, and a failure during it loses that write too, so it costs the restart its
+    ``write_s``."""
+    tau = daly_interval(blocking_s, mtbf_s) if fixed_s is None else float(fixed_s)
     if asynchronous:
-        tau = max(daly_interval(blocking_s, mtbf_s), write_s)
+        tau = max(tau, write_s)
         return tau, ettr(tau, blocking_s, restart_s + write_s, mtbf_s)
-    tau = daly_interval(blocking_s, mtbf_s)
     return tau, ettr(tau, blocking_s, restart_s, mtbf_s)
 
 
@@ -84,7 +85,7 @@ def goodput(params: float, gpus: int, training) -> dict:
         blocking = CHECKPOINT_PAUSE_S + size / gpus / (HOST_COPY_GBS * 1e9)
     else:
         blocking = CHECKPOINT_PAUSE_S + write_s
-    tau, ratio = interval_and_ettr(mtbf_s, blocking, write_s, restart, asynchronous)
+    tau, ratio = interval_and_ettr(mtbf_s, blocking, write_s, restart, asynchronous, training.checkpoint_interval_s)
     # what checkpointing costs: the pauses and the work redone since the last one; restarts excluded
     # (with instant checkpoints the ratio would be e^(-R/M), Daly's limit)
     share = max(0.0, 1.0 - ratio * math.exp(restart / mtbf_s))
@@ -96,4 +97,4 @@ def goodput(params: float, gpus: int, training) -> dict:
             "restart_s": restart, "restore_s": restore_s, "failures_per_day": 86400.0 / mtbf_s, "ettr": ratio,
             "checkpoint_tb": size / 1e12, "checkpoint_share": share, "write_gb_s": write_gbs,
             "read_gb_s": read_gbs, "async_checkpoint": asynchronous, "sharded": sharded,
-            "lost_work_per_failure_s": lost}
+            "lost_work_per_failure_s": lost, "interval_stated": training.checkpoint_interval_s is not None}

@@ -48,6 +48,8 @@ class Training:
     #: Detect, diagnose and reschedule after a failure, before the checkpoint is read back: MegaScale's
     #: "less than 10 minutes" (NSDI 2024 §6.3); the read itself is charged from the storage's read rate.
     restart_s: float = 600.0
+    #: A checkpoint interval the job is run with, s; None: Daly's optimal interval for the job's failure rate.
+    checkpoint_interval_s: float | None = None
     electricity_per_kwh: float = 0.08
     pue: float = 1.25
     amortization_years: float = 4.0

@@ -88,15 +88,20 @@ def goodput_figures(training: TrainingView, gp: Goodput, tier: str | None) -> li
                                          f"from {where}"),
         ("Checkpoint time", f"{quantity(gp.checkpoint_s, 's')} to write; {pause}"),
         ("Checkpoint interval", f"every {minutes(gp.checkpoint_interval_s)} "
-                                f"({quantity(gp.checkpoint_interval_s, 's')})"),
+                                f"({quantity(gp.checkpoint_interval_s, 's')})"
+                                + (", as the workload states" if gp.interval_stated else "")),
         ("Restore; restart", f"{quantity(gp.restore_s, 's')} to read the checkpoint at "
                              f"{quantity(gp.read_gb_s, 'GB/s')}; {quantity(gp.restart_s, 's')} per restart in all"),
-        ("Job MTBF; failures a day", f"{quantity(gp.job_mtbf_h, 'h')}; {number(gp.failures_per_day, 2)} a day"),
+        ("Job MTBF; failures a day", f"{quantity(gp.job_mtbf_h, 'h')}; {number(gp.failures_per_day, 2)} a day"
+                                     + (f", from the {gp.failures_stated:g} interruptions per 1,000 "
+                                        f"GPU-days the workload states" if gp.failures_stated is not None else "")),
     ]
     fl = gp.failures
     if fl is not None:
         sh, n = fl.share, fl.counted
-        rows.append(("Interruptions by part", f"GPUs and software {percent(sh.gpu_and_software, 1)}, hosts "
+        # with a stated rate the parts' breakdown is not the job's rate: shown for comparison, and said so
+        label = "Interruptions by part" + (" (the parts' own rate, not used)" if gp.failures_stated is not None else "")
+        rows.append((label, f"GPUs and software {percent(sh.gpu_and_software, 1)}, hosts "
                                               f"{percent(sh.host, 1)}, fabric links {percent(sh.fabric_link, 1)}, "
                                               f"switches {percent(sh.switch, 1)} (of {number(n.gpus)} GPUs, "
                                               f"{number(n.hosts)} hosts, {number(n.fabric_links)} links, "
@@ -115,7 +120,8 @@ def goodput_figures(training: TrainingView, gp: Goodput, tier: str | None) -> li
 def scenario_table(quote: Quote, training: TrainingView, gp: Goodput, scenario: FailureScenario | None):
     """The design's own failure rate and the planning figure, side by side."""
     rows = [["Failure rate", "Job MTBF (h)", "Interval (min)", "Checkpoint share", "ETTR", "Wall time (days)"],
-            ["This design (its parts)", cell(gp.job_mtbf_h, "h"), number(gp.checkpoint_interval_s / 60, 1),
+            ["This design (its parts)" if gp.failures_stated is None else "This design (the stated rate)",
+             cell(gp.job_mtbf_h, "h"), number(gp.checkpoint_interval_s / 60, 1),
              percent(gp.checkpoint_share, 1), percent(gp.ettr, 1), cell(training.wall_time_days, "days")]]
     if scenario is not None:
         rows.append([PLANNING_LABEL, cell(scenario.job_mtbf_h, "h"), number(scenario.checkpoint_interval_s / 60, 1),

@@ -177,3 +177,18 @@ def test_workbook_calls_a_borrowed_tier_unconfirmed(spectrum_x, tmp_path):
     tier = after(ws, "Storage")["Storage tier"]
     assert tier == (spectrum_x.storage.tier_name,
                     "unconfirmed: figures borrowed from another system's reference architecture")
+
+
+def test_a_stated_failure_rate_and_interval_are_said_so_in_the_appendix(tmp_path, catalog):
+    project = load(NO_APPLIANCES, catalog=catalog)
+    project = project.with_workload((project.workload_dict or {}) | {"failures_per_1000_gpu_days": 2.5,
+                                                                     "checkpoint_interval_min": 40})
+    analysis = analyze(project, catalog)
+    gp = analysis.training.goodput
+    assert gp.failures_stated == 2.5 and gp.checkpoint_interval_s == 2400.0
+    text = pdf_words(analysis, tmp_path / "appendix.pdf")
+    assert f"every 40.0 min ({quantity(2400.0, 's')}), as the workload states" in text
+    assert (f"{quantity(gp.job_mtbf_h, 'h')}; {number(gp.failures_per_day, 2)} a day, from the 2.5 interruptions "
+            f"per 1,000 GPU-days the workload states") in text
+    assert "Interruptions by part (the parts' own rate, not used)" in text
+    assert f"This design (the stated rate) {number(gp.job_mtbf_h, 1)} 40.0" in text

@@ -215,6 +215,17 @@ def test_design_settings_and_workload_are_edited_in_the_inspector(win, qtbot):
     assert "Megatron-LM 2022" in form.software.currentText()
     qtbot.waitUntil(lambda: win.analysis["training"].get("software", {}).get("name") == "megatron-2022",
                     timeout=60000)
+    # the goodput assumptions: a stated failure rate and checkpoint interval in place of the design's and Daly's
+    assert form.failures.text() == "the design's own rate" and form.interval.text() == "Daly's optimum"
+    form.failures.setValue(4.0)
+    form.interval.setValue(45)
+    assert win.project.workload_dict["failures_per_1000_gpu_days"] == 4.0
+    assert win.project.workload_dict["checkpoint_interval_min"] == 45.0
+    qtbot.waitUntil(lambda: (win.analysis.training.goodput is not None
+                             and win.analysis.training.goodput.failures_stated == 4.0
+                             and win.analysis.training.goodput.checkpoint_interval_s == 2700.0), timeout=60000)
+    form.interval.setValue(0)  # back to Daly's
+    assert "checkpoint_interval_min" not in win.project.workload_dict
     win.document.undo()  # the workload edits merge into one step
     assert win.project.workload_dict is None
     win.document.undo()

@@ -6,6 +6,8 @@ and a value out of range is refused by the command with its reason.
 """
 from __future__ import annotations
 
+import math
+
 from typing import Callable
 
 from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QLabel, QLineEdit, QSpinBox, QWidget
@@ -15,7 +17,7 @@ from designer.model import Project
 from designer.gpu_power import FLOOR_W
 from designer.settings import COOLANTS, FABRIC_NAMES, FABRIC_TECHNOLOGIES
 from designer.training.models import PRESETS
-from designer.training.section import DEFAULT_WORKLOAD
+from designer.training.section import DEFAULT_WORKLOAD, FAILURE_KEY, FAILURE_RANGE, INTERVAL_KEY, INTERVAL_RANGE
 from designer.training.software import DEFAULT_PROFILE
 from designer.training.software import LABELS as SOFTWARE_LABELS
 
@@ -158,6 +160,24 @@ class ProjectForm(QWidget):
         form.addRow("Global batch", self.batch)
         form.addRow("Precision", self.precision)
         form.addRow("Software", self.software)
+        self.failures = QDoubleSpinBox()
+        self.failures.setRange(0.0, FAILURE_RANGE[1])
+        self.failures.setDecimals(3)
+        self.failures.setSuffix(" per 1,000 GPU-days")
+        self.failures.setSpecialValueText("the design's own rate")
+        self.failures.setToolTip("Interruptions of the whole job per 1,000 GPU-days. Unset: the rate the design's "
+                                 "GPUs, hosts, links and switches give (Llama 3 saw 0.47: arXiv 2407.21783 Table 5)")
+        self.failures.valueChanged.connect(lambda v: self._set_workload(**{FAILURE_KEY: v or None}))
+        self.interval = QDoubleSpinBox()
+        self.interval.setRange(0.0, INTERVAL_RANGE[1])
+        self.interval.setDecimals(0)
+        self.interval.setSuffix(" min")
+        self.interval.setSpecialValueText("Daly's optimum")
+        self.interval.setToolTip("Minutes between checkpoints. Unset: Daly's optimal interval for the job's failure "
+                                 "rate (Daly 2006)")
+        self.interval.valueChanged.connect(lambda v: self._set_workload(**{INTERVAL_KEY: v or None}))
+        form.addRow("Failure rate", self.failures)
+        form.addRow("Checkpoints", self.interval)
         note = QLabel("The best parallelism plan is searched for the design's GPUs; a fixed plan can be set "
                       "in the project file's workload (tp, pp, dp ...).")
         note.setWordWrap(True)
@@ -236,3 +256,17 @@ class ProjectForm(QWidget):
             self.batch.setValue(batch)
         self.precision.setCurrentIndex(max(0, self.precision.findData(str(w.get("precision") or "bf16"))))
         self.software.setCurrentIndex(max(0, self.software.findData(str(w.get("software") or DEFAULT_PROFILE).lower())))
+        for box, key in ((self.failures, FAILURE_KEY), (self.interval, INTERVAL_KEY)):
+            value = _stated(w.get(key))
+            if abs(box.value() - value) > 1e-9:
+                box.setValue(value)
+
+
+def _stated(value) -> float:
+    """A workload number as its box shows it: 0 ("not stated") for none, or for text the engine will refuse (its
+    finding says so)."""
+    try:
+        number = float(value or 0.0)
+    except (TypeError, ValueError, OverflowError):
+        return 0.0
+    return number if math.isfinite(number) and number > 0 else 0.0
