@@ -40,6 +40,7 @@ from ..plan.floor_plan import FloorPlanScene
 from ..plan.floor_view import FloorPlanView
 from ..dashboards.inspector import InspectorPanel
 from .lazy_panel import LazyPanel
+from .goal_dialog import start as start_goal_dialog
 from .new_superpod import start as start_new_superpod
 from ..plan.palette import CatalogPalette
 from ..quote.quote_form import QuoteActions
@@ -442,6 +443,10 @@ class MainWindow(QMainWindow):
     def new_superpod(self) -> None:
         """File ▸ New SuperPOD…: the generator's dialog (after the unsaved-changes question, as New asks)."""
         start_new_superpod(self)
+
+    def new_from_goal(self) -> None:
+        """File ▸ New from a goal…: a training goal to ranked options, one of which opens as the design."""
+        start_goal_dialog(self)
 
     def choose_file(self) -> None:
         if not self.files.maybe_save():

@@ -59,6 +59,7 @@ def _build_file_menu(win) -> None:
     file_menu = win.menuBar().addMenu("&File")
     win.new_action = add_action(win, file_menu, "&New", win.new_project, QKeySequence.StandardKey.New)
     win.new_superpod_action = add_action(win, file_menu, "New Super&POD…", win.new_superpod)
+    win.new_from_goal_action = add_action(win, file_menu, "New from a &goal…", win.new_from_goal)
     win.open_action = add_action(win, file_menu, "&Open…", win.choose_file, QKeySequence.StandardKey.Open)
     win.recent_menu = file_menu.addMenu("Open &recent")
     win.recover_menu = RecoverMenu(win, file_menu)

@@ -25,7 +25,8 @@ TIPS: tuple[tuple[str, str, str], ...] = (
     ("Inspect", "Click a rack to see its elevation, power draw and cooling.", ""),
     ("Switch work", "View ▸ Workspace: Layout, Power & cooling, Network or Quote.", "Alt+1 … 4"),
     ("Heat map", "Colour the racks by power, power chain or air density.", "Ctrl+H"),
-    ("Generate", "File ▸ New SuperPOD… builds a whole design from a GPU count.", ""),
+    ("Generate", "File ▸ New SuperPOD… builds a design from a GPU count; New from a goal… from a training goal.",
+     ""),
     ("Export", "File ▸ Export: the quote as PDF or XLSX, the plan as DXF, NetBox files.", ""),
     ("Check", "Findings list what is wrong; click one to go to it on the plan.", ""),
 )
