@@ -161,14 +161,21 @@ def option_for(goal: Goal, system: str, tech: str, catalog: Catalog) -> Option:
         if unsupported:  # FP4 on a GPU without FP4 tensor cores: no size would run it
             return Option(system, tech, "invalid", why=unsupported, system_name=catalog.get(system).name)
         deadline = goal.days
+        too_big = None  # (size, why) when the size the goal takes is past what the generator builds
         for _ in range(MAX_RECHECKS):
             sized = size_for(walker, deadline)
             sus = sized.sus
             try:
                 generated, a = design_for(goal, system, fabric, sus, catalog)
             except GenerateError as exc:
-                raise GenerateError(f"the size it takes, {sus:,} scalable units ({walker.gpus(sus):,} GPUs, "
-                                    f"{walker.days(sus):.1f} days), cannot be built: {exc}") from None
+                largest = largest_buildable(system, fabric, sus, catalog)
+                if largest is None:
+                    raise GenerateError(f"the size it takes, {sus:,} scalable units ({walker.gpus(sus):,} GPUs, "
+                                        f"{walker.days(sus):.1f} days), cannot be built: {exc}") from None
+                too_big = (sus, str(exc))
+                sus = largest
+                generated, a = design_for(goal, system, fabric, sus, catalog)
+                break
             if not sized.meets or _days(a) <= goal.days or not math.isfinite(_days(a)):
                 break
             # the design's own storage, failure rate and fabric make it a little slower than the catalog cluster
@@ -176,12 +183,43 @@ def option_for(goal: Goal, system: str, tech: str, catalog: Catalog) -> Option:
             deadline *= sized.days / _days(a) * 0.999
         meets = _days(a) <= goal.days
         binding, why = (None, "") if meets else _short_of(goal, sized, a)
+        if too_big is not None and not meets:
+            took, problem = too_big
+            binding = "build"
+            why = (f"{'meeting' if sized.meets else 'coming closest to'} {goal.days:g} days takes {took:,} scalable "
+                   f"units ({walker.gpus(took):,} GPUs, {walker.days(took):.2f} days), more than the generator "
+                   f"builds ({_first_clause(problem)}); the largest it builds: {a.summary.gpus:,} GPUs, "
+                   + (f"{_days(a):.2f} days" if math.isfinite(_days(a)) else "no plan that fits"))
         over = _over(goal, a)
         if over is not None:
             return _capped(goal, system, fabric, sus, over, catalog, a)
         return _option(goal, system, fabric, sus, a, meets, binding, why, catalog)
     except GenerateError as exc:
         return Option(system, tech, "invalid", why=str(exc), system_name=catalog.get(system).name)
+
+
+def largest_buildable(system: str, fabric: str, sus: int, catalog: Catalog) -> int | None:
+    """The most scalable units below ``sus`` the generator builds (None: not even one), by bisection on its quick
+    check (the floor grid planned, nothing placed): a fabric's reach and a site's limits grow with the size."""
+    def builds(k: int) -> bool:
+        try:
+            generate(spec_for(system, fabric, k), catalog, layout_only=True)
+        except GenerateError:
+            return False
+        return True
+
+    if sus <= 1 or not builds(1):
+        return None
+    lo, hi = 1, sus  # lo builds, hi does not
+    while hi - lo > 1:
+        mid = (lo + hi) // 2
+        lo, hi = (mid, hi) if builds(mid) else (lo, mid)
+    return lo
+
+
+def _first_clause(text: str) -> str:
+    """The first clause of a generator's message (up to its first semicolon), for a one-line why."""
+    return text.split(";")[0].strip()
 
 
 def _short_of(goal: Goal, sized: Sized, a: Analysis) -> tuple[str, str]:

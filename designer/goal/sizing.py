@@ -160,21 +160,26 @@ def _walk(w: Walker, goal: Goal) -> Sized:
             hi = down
     hi = _bisect(w, goal.days, lo, hi)
     # Days do not fall smoothly with size: the batch and the parallel degrees must divide, so a size whose GPU
-    # count factors well can beat a larger one. Sizes in the band below that could still meet the deadline are
-    # tried, smallest first (at most BAND_STEPS of them, evenly spaced, then bisected), so the answer is not only a
-    # local one. The fewest GPU-days any size tried needs, less the band, bounds the GPUs a smaller size must have.
-    best = min(w.days_at[k] * w.gpus(k) for k in w.days_at if math.isfinite(w.days_at[k]))
-    floor = hi
-    while floor > 1 and w.gpus(floor - 1) * goal.days >= best * BAND:
-        floor -= 1
-    stride = max(1, math.ceil((hi - floor) / BAND_STEPS))
-    missed = floor - 1
-    for sus in range(floor, hi, stride):
-        if w.days(sus) <= goal.days:
-            hi = _bisect(w, goal.days, missed, sus)
-            break
-        missed = sus
-    return Sized(hi, w.gpus(hi), w.days(hi), True)
+    # count factors well can beat a larger one, and past the batch's limit the days stay flat over many sizes. Sizes
+    # in the band below that could still meet the deadline are tried, smallest first (at most BAND_STEPS of them,
+    # evenly spaced, then bisected), so the answer is not only a local one. The fewest GPU-days any size tried needs,
+    # less the band, bounds the GPUs a smaller size must have; a smaller size found lowers that bound, so the band is
+    # walked again below it until it finds nothing smaller.
+    while True:
+        best = min(w.days_at[k] * w.gpus(k) for k in w.days_at if math.isfinite(w.days_at[k]))
+        floor = hi
+        while floor > 1 and w.gpus(floor - 1) * goal.days >= best * BAND:
+            floor -= 1
+        stride = max(1, math.ceil((hi - floor) / BAND_STEPS))
+        missed, found = floor - 1, None
+        for sus in range(floor, hi, stride):
+            if w.days(sus) <= goal.days:
+                found = _bisect(w, goal.days, missed, sus)
+                break
+            missed = sus
+        if found is None:
+            return Sized(hi, w.gpus(hi), w.days(hi), True)
+        hi = found
 
 
 def _bisect(w: Walker, deadline: float, lo: int, hi: int) -> int:

@@ -251,8 +251,8 @@ def training_section(cluster, settings, workload: dict | None, io: DesignIO | No
     section["scenarios"] = {"plane_lost": plane_lost(est)}
     if io is not None:
         findings += checkpoints(section, est, io)
-    if section.get("goodput") is not None and wl.get(FAILURE_KEY) is not None:
-        section["goodput"]["failures_stated"] = _number(wl[FAILURE_KEY], FAILURE_KEY)
+    if section.get("goodput") is not None:  # null: the design's parts' rate (or the engine's default) stands
+        section["goodput"]["failures_stated"] = _number(wl.get(FAILURE_KEY), FAILURE_KEY)
     return section, findings
 
 

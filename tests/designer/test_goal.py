@@ -37,6 +37,18 @@ def test_the_size_found_is_the_smallest_that_meets_the_deadline(system, fabric):
     assert all(d > 20.0 for d in smaller), smaller
 
 
+def test_past_the_batchs_limit_the_smallest_size_is_still_found():
+    """Llama 3 70B in 4 days on DGX B300: past ~19k GPUs the days stay flat (4.01 days at 41 SUs, 4.10 at 52, 3.67
+    at 65), so the GPU-days of the sizes the walk first tries put the band's floor at 37 SUs, where 34 meets it; the
+    band is walked again below each smaller size it finds."""
+    goal = make_goal(CATALOG, workload={"model": "llama3-70b", "tokens": 15e12, "precision": "bf16"}, days=4.0,
+                     systems=["dgx-b300"], fabrics=["infiniband"])
+    w = _walker(goal, "dgx-b300", "infiniband")
+    sized = size_for(w, goal.days)
+    assert sized.meets and (sized.sus, sized.gpus) == (34, 19_584)
+    assert all(w.days(k) > 4.0 for k in range(1, sized.sus))
+
+
 def test_halving_the_deadline_never_lowers_an_options_gpus():
     systems = ["dgx-b200", "dgx-b300", "gb300-nvl72"]
     long = make_goal(CATALOG, workload=SMALL, days=20.0, systems=systems, fabrics=["infiniband", "ethernet"])
@@ -217,3 +229,41 @@ def test_one_slow_size_is_not_the_end_of_scaling():
                      fabrics=["infiniband"])
     sized = size_for(_walker(goal, "dgx-b300", "infiniband"), 4.0)
     assert sized.meets and sized.days <= 4.0 and sized.binding is None
+
+
+def test_the_largest_size_the_generator_builds_is_found_by_its_quick_check():
+    from designer.generate.build import generate
+    from designer.generate.spec import GenerateError
+    from designer.goal.options import largest_buildable
+
+    # DGX B200 on QM9700 InfiniBand: three tiers reach 65,536 endpoints, with a campus fabric above the pods
+    largest = largest_buildable("dgx-b200", "infiniband", 681, CATALOG)
+    assert largest is not None and 256 < largest < 681
+    generate(spec_for("dgx-b200", "infiniband", largest), CATALOG, layout_only=True)
+    with pytest.raises(GenerateError, match="endpoints are more than 3 tiers"):
+        generate(spec_for("dgx-b200", "infiniband", largest + 1), CATALOG, layout_only=True)
+    assert largest_buildable("dgx-b200", "infiniband", 1, CATALOG) is None
+
+
+def test_a_size_past_what_the_generator_builds_gives_the_largest_it_builds(monkeypatch):
+    """The goal's size cannot be built: the option is the largest size that can, binding ``build``, saying what
+    meeting the goal would have taken (the generator's limit stood in for by refusing more than 3 SUs)."""
+    from designer.goal import options
+    from designer.generate.spec import GenerateError
+
+    real = options.design_for
+
+    def refusing(goal, system, fabric, sus, catalog):
+        if sus > 3:
+            raise GenerateError("compute fabric: 99,999 endpoints are more than 3 tiers reach; 3 planes would do")
+        return real(goal, system, fabric, sus, catalog)
+
+    monkeypatch.setattr(options, "design_for", refusing)
+    monkeypatch.setattr(options, "largest_buildable", lambda system, fabric, sus, catalog: 3)
+    goal = make_goal(CATALOG, workload=SMALL, days=5.0, systems=["dgx-b200"], fabrics=["infiniband"])
+    option = option_for(goal, "dgx-b200", "infiniband", CATALOG)
+    assert option.status == "ok" and not option.meets and option.binding == "build"
+    assert option.sus == 3 and option.gpus == 760 and option.days > 5.0
+    assert option.why.startswith("meeting 5 days takes ")
+    assert "more than the generator builds (compute fabric: 99,999 endpoints are more than 3 tiers reach); the " \
+           f"largest it builds: 760 GPUs, {option.days:.2f} days" in option.why

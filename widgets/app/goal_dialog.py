@@ -43,7 +43,8 @@ COLUMNS = ("#", "System", "Fabric", "GPUs", "Plan", "MFU", "Days", "MW", "Racks"
 COLUMN_TIPS = ("Rank: options that meet the goal first, cheapest capital first", "System",
                "Fabric technology of the design", "GPUs in the design (whole scalable units)",
                "The best parallel plan: tensor, pipeline, data, context and expert parallel degrees",
-               "Model FLOPs utilisation of the plan", "Days to train, failures, restarts and checkpoints included",
+               "Model FLOPs utilisation of the plan, against the GPU's dense BF16 peak (an FP8 or FP4 plan can pass "
+               "100 %)", "Days to train, failures, restarts and checkpoints included",
                "Facility power, MW: IT at full load times the PUE", "Racks", "Data halls",
                "Capital: the bill of materials at the catalog's prices, millions", "Cost per million tokens trained",
                "Cost per GPU-hour (cost of ownership)", "Whether the option meets the goal, or the limit that binds")
