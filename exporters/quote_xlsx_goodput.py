@@ -49,11 +49,14 @@ def goodput_lines(rows: _CostLines, analysis: Analysis) -> None:
     line("gp_ckpt_s", "Checkpoint time", gp.checkpoint_s, "s to write", SECONDS)
     line("gp_pause", "Pause per checkpoint", gp.checkpoint_blocking_s,
          "s, asynchronous checkpoint" if gp.async_checkpoint else "s, synchronous checkpoint", SECONDS)
-    line("gp_interval", "Checkpoint interval", gp.checkpoint_interval_s, "s", SECONDS)
+    line("gp_interval", "Checkpoint interval", gp.checkpoint_interval_s,
+         "s, as the workload states" if gp.interval_stated else "s", SECONDS)
     line("gp_restore", "Restore time", gp.restore_s, f"s, reading at {number(gp.read_gb_s, 1)} GB/s", SECONDS)
     line("gp_restart", "Restart time, in all", gp.restart_s, "s per interruption", SECONDS)
     line("gp_mtbf", "Job MTBF", gp.job_mtbf_h, "h between interruptions", HOURS)
-    line("gp_per_day", "Failures per day", gp.failures_per_day, "interruptions a day", "#,##0.00")
+    line("gp_per_day", "Failures per day", gp.failures_per_day, "interruptions a day" + (
+        f", from the {gp.failures_stated:g} per 1,000 GPU-days the workload states"
+        if gp.failures_stated is not None else ""), "#,##0.00")
     fl = gp.failures
     if fl is not None:
         sh, n = fl.share, fl.counted

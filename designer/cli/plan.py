@@ -121,7 +121,7 @@ def _build(goal, options, n: int, out: Path, catalog: Catalog) -> str:
     option = options[n - 1]
     problem = not_buildable(option)
     if problem is not None:
-        raise PlanError(f"{PROG}: --build {n}: option {n} ({option.system} on {option.fabric}): {problem}")
+        raise PlanError(f"{PROG}: --build {n}: option {n} ({option.system} on {option.fabric}) {problem}")
     project = build_option(goal, option, catalog)
     try:
         save(project, out, catalog=catalog)

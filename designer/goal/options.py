@@ -36,6 +36,8 @@ ENGINES = tuple(replace(e, run=partial(analyze_training, scaling=False)) if e.na
 #: Times the design's own analysis may find the size short of the deadline (its storage and fabric differ a little
 #: from the catalog cluster the size search runs on) and the search walks again, aiming lower
 MAX_RECHECKS = 3
+#: Below this ETTR at the fastest size, failures (not the batch or communication) are what stops more GPUs helping
+FAILURES_BIND = 0.8
 
 
 @dataclass(frozen=True)
@@ -104,13 +106,13 @@ def spec_for(system: str, fabric: str, sus: int) -> SuperpodSpec:
 
 
 def not_buildable(option: Option) -> str | None:
-    """Why ``option`` cannot become a design (None: it can): it cannot be built at all, or its design has error
-    findings and would not pass validate."""
+    """Why ``option`` cannot become a design, as a predicate after "the option" (None: it can): it cannot be built
+    at all, or its design has error findings and would not pass validate."""
     if option.status != "ok" or option.sus is None:
-        return f"it cannot be built: {option.why}"
+        return f"cannot be built: {option.why}"
     if option.errors:
-        return (f"its design has {option.errors} error finding{'s' if option.errors != 1 else ''} and would not pass "
-                f"validate: {option.why}")
+        return (f"has a design with {option.errors} error finding{'s' if option.errors != 1 else ''}, which would not "
+                f"pass validate: {option.why}")
     return None
 
 
@@ -224,8 +226,16 @@ def _first_clause(text: str) -> str:
 
 def _short_of(goal: Goal, sized: Sized, a: Analysis) -> tuple[str, str]:
     days = _days(a)
+    if sized.binding == "failures":
+        return "failures", (f"failures bind: even at {a.summary.gpus:,} GPUs the job is interrupted more often than "
+                            f"it restarts, so it does no work")
     if sized.binding == "memory" or not math.isfinite(days):
         return "memory", "no parallel plan fits the model in the GPUs' memory at any size tried"
+    gp = a.training.goodput if a.training.ok else None
+    if sized.binding == "scaling" and gp is not None and gp.ettr < FAILURES_BIND:
+        return "failures", (f"failures bind: at {a.summary.gpus:,} GPUs the job is interrupted every "
+                            f"{gp.job_mtbf_h * 60:,.1f} min and {1 - gp.ettr:.0%} of the wall time goes to restarts "
+                            f"and redone work, and more GPUs fail more often ({days:.2f} days at best)")
     if sized.binding == "scaling":
         return "scaling", (f"more GPUs stop shortening the run near {a.summary.gpus:,} GPUs ({days:.2f} days): the "
                            f"global batch caps data parallelism and communication outgrows the compute")

@@ -26,6 +26,7 @@ from ..generate.build import design_size
 from ..generate.spec import SuperpodSpec
 from ..settings import Settings
 from ..training.errors import TrainingError
+from ..training.goodput import MIN_ETTR
 from ..training.hardware import cluster_from_system
 from ..training.planner import best_plan
 from ..training.section import workload_training
@@ -69,6 +70,8 @@ class Walker:
         self.pue = Settings().pue
         self.days_at: dict[int, float] = {}
         self.gpus_at: dict[int, int] = {}
+        #: sizes whose job fails faster than it restarts (no work gets done: their days are infinite)
+        self.failing: set[int] = set()
 
     def gpus(self, sus: int) -> int:
         if sus not in self.gpus_at:
@@ -87,6 +90,9 @@ class Walker:
                 model, training, _ = workload_training(cluster, self.goal.workload_dict, self.pue)
                 est, _ = best_plan(model, training, cluster, top=1)
                 days = est.wall_time_days if est.fits else math.inf
+                if est.fits and est.figures["goodput"]["ettr"] <= MIN_ETTR:  # failing faster than it restarts
+                    days = math.inf
+                    self.failing.add(sus)
             except TrainingError:
                 days = math.inf
             self.days_at[sus] = days
@@ -133,7 +139,7 @@ def _walk(w: Walker, goal: Goal) -> Sized:
         while True:
             days = w.days(lo)
             if lo >= top:
-                return _short(w, "scaling")
+                return _smaller_first(w, goal.days)
             # a little past the size the days predict, and at least a quarter more: sizes that factor badly run
             # slower than their neighbours, and a small step could read that as the end of scaling
             want = max(lo * days / goal.days * 1.05, lo * 1.25) if math.isfinite(days) else lo * 2
@@ -146,7 +152,7 @@ def _walk(w: Walker, goal: Goal) -> Sized:
             fast = min(w.days_at, key=lambda k: (w.days_at[k], k))
             if math.isfinite(w.days(fast)) and w.gpus(nxt) >= 2 * w.gpus(fast) \
                     and w.days(nxt) > w.days(fast) * (1 - MARGINAL * (1 - w.gpus(fast) / w.gpus(nxt))):
-                return _short(w, "scaling")
+                return _smaller_first(w, goal.days)
             lo = nxt
     else:
         while True:  # a smaller size may meet it too: jump down in proportion, then bisect
@@ -197,9 +203,28 @@ class _Exhausted(Exception):
     """The walk has run MAX_STEPS estimates."""
 
 
+def _smaller_first(w: Walker, deadline: float) -> Sized:
+    """More GPUs stopped shortening the run. Where failures are what slows the larger sizes (a job's MTBF falls
+    with its size, so restarts and redone work grow), a size below the first guess can be faster: the sizes below the
+    fastest tried are tried while they get faster (each about 0.7 of the last), and one that meets the deadline is
+    bisected down to the smallest that does."""
+    k = min(w.days_at, key=lambda j: (w.days_at[j], j))
+    while k > 1:
+        smaller = min(k - 1, max(1, int(k * 0.7)))
+        # faster, or both failing faster than they restart (a smaller job fails less often: keep going down)
+        if not (w.days(smaller) < w.days(k) or (smaller in w.failing and k in w.failing)):
+            break
+        k = smaller
+        if w.days(k) <= deadline:
+            missed = max((j for j in w.days_at if j < k and w.days_at[j] > deadline), default=0)
+            sus = _bisect(w, deadline, missed, k)
+            return Sized(sus, w.gpus(sus), w.days(sus), True)
+    return _short(w, "scaling")
+
+
 def _short(w: Walker, limit: str) -> Sized:
     """The size with the fewest days tried, as the closest to the goal (memory when no size ran at all)."""
     best = min(w.days_at, key=lambda k: (w.days_at[k], k))
     if not math.isfinite(w.days_at[best]):
-        return Sized(best, w.gpus(best), math.inf, False, "memory")
+        return Sized(best, w.gpus(best), math.inf, False, "failures" if best in w.failing else "memory")
     return Sized(best, w.gpus(best), w.days_at[best], False, limit)

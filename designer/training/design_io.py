@@ -16,7 +16,7 @@ from ..formatting import number, percent, quantity
 from ..inventory import dominant_system
 from ..storage.tiers import TIERS, tiers_above
 from .failures import JobFailures, scenario_gpu_mtbf_hours
-from .goodput import goodput
+from .goodput import daly_interval, goodput
 
 #: share of training time checkpoints may cost (pauses and work redone) before a finding says so
 CHECKPOINT_SHARE_LIMIT = 0.05
@@ -167,6 +167,8 @@ def _share_finding(gp: dict, est, io: DesignIO) -> Finding | None:
         if not gp["async_checkpoint"]:
             advice += ("; asynchronous checkpoints (the async_checkpoint knob) would pause the job only for the "
                        "copy to host memory")
+    if gp.get("interval_stated"):  # the interval, not the storage, is what the workload chose
+        advice = _stated_interval(gp) + "; " + advice
     tier = f" ({io.tier.name} tier)" if io.tier else ""
     return Finding("warning", "training-checkpoint-share",
                    f"checkpoints cost {percent(share, 1)} of training time (a {quantity(gp['checkpoint_tb'], 'TB')} "
@@ -174,6 +176,13 @@ def _share_finding(gp: dict, est, io: DesignIO) -> Finding | None:
                    f"{quantity(gp['write_gb_s'], 'GB/s')}{tier}, one every "
                    f"{number(gp['checkpoint_interval_s'] / 60, 1)} min against a failure every "
                    f"{number(gp['job_mtbf_h'] * 60, 0)} min): {advice}", WHERE)
+
+
+def _stated_interval(gp: dict) -> str:
+    """What a stated checkpoint interval costs against Daly's optimum for the job's failure rate."""
+    best = daly_interval(gp["checkpoint_blocking_s"], gp["job_mtbf_h"] * 3600)
+    return (f"the workload states one checkpoint every {number(gp['checkpoint_interval_s'] / 60, 1)} min, where "
+            f"Daly's optimum for this failure rate is {number(best / 60, 1)} min")
 
 
 def _ettr_finding(gp: dict) -> Finding | None:
@@ -188,4 +197,5 @@ def _ettr_finding(gp: dict) -> Finding | None:
                    f"{number(gp['job_mtbf_h'] * 60, 0)} min, each costing a {number(gp['restart_s'] / 60, 1)}-min "
                    f"restart (detect, reschedule, reload), lose {percent(restarts, 1)}; checkpoints "
                    f"{percent(gp['checkpoint_share'], 1)}. Faster recovery (spare nodes kept warm, in-memory "
-                   f"checkpoints) or a smaller job raise it; faster storage changes little", WHERE)
+                   f"checkpoints) or a smaller job raise it; faster storage changes little"
+                   + (f"; {_stated_interval(gp)}" if gp.get("interval_stated") else ""), WHERE)

@@ -21,6 +21,9 @@ import math
 import numpy as np
 
 CHECKPOINT_BYTES_PER_PARAM = 14.0
+#: The least ETTR given: a job failing far more often than a restart takes does no work; a floor keeps its wall
+#: time a (vast) finite figure that the ETTR finding explains, rather than a division by zero.
+MIN_ETTR = 1e-6
 
 
 def young_interval(delta_s: float, mtbf_s: float) -> float:
@@ -41,8 +44,9 @@ def ettr(tau_s, delta_s, restart_s, mtbf_s):
     """Effective training time ratio = solve time / expected wall time, Daly's model:
     T_w = M·e^{R/M}·(e^{(τ+δ)/M} − 1)·T_s/τ."""
     tau, d, r, m = (np.asarray(x, dtype=float) for x in (tau_s, delta_s, restart_s, mtbf_s))
-    wall_per_solve = m * np.exp(r / m) * np.expm1((tau + d) / m) / tau
-    out = 1.0 / wall_per_solve
+    with np.errstate(over="ignore"):  # failures far more often than a restart takes: no work gets done
+        wall_per_solve = m * np.exp(r / m) * np.expm1((tau + d) / m) / tau
+    out = np.maximum(1.0 / wall_per_solve, MIN_ETTR)
     return float(out) if out.ndim == 0 else out
 
 
@@ -85,10 +89,12 @@ def goodput(params: float, gpus: int, training) -> dict:
         blocking = CHECKPOINT_PAUSE_S + size / gpus / (HOST_COPY_GBS * 1e9)
     else:
         blocking = CHECKPOINT_PAUSE_S + write_s
-    tau, ratio = interval_and_ettr(mtbf_s, blocking, write_s, restart, asynchronous, training.checkpoint_interval_s)
+    stated = training.checkpoint_interval_s
+    tau, ratio = interval_and_ettr(mtbf_s, blocking, write_s, restart, asynchronous, stated)
     # what checkpointing costs: the pauses and the work redone since the last one; restarts excluded
     # (with instant checkpoints the ratio would be e^(-R/M), Daly's limit)
-    share = max(0.0, 1.0 - ratio * math.exp(restart / mtbf_s))
+    # in logarithms: restarts far longer than the MTBF overflow e^(R/M) while the product stays below 1
+    share = max(0.0, 1.0 - math.exp(min(math.log(ratio) + restart / mtbf_s, 0.0)))
     # work redone after a failure: half of an interval and its pause on average, and with an asynchronous save the
     # write in flight, whose checkpoint is not yet there to restart from
     lost = (tau + blocking) / 2 + (write_s if asynchronous else 0.0)
@@ -97,4 +103,4 @@ def goodput(params: float, gpus: int, training) -> dict:
             "restart_s": restart, "restore_s": restore_s, "failures_per_day": 86400.0 / mtbf_s, "ettr": ratio,
             "checkpoint_tb": size / 1e12, "checkpoint_share": share, "write_gb_s": write_gbs,
             "read_gb_s": read_gbs, "async_checkpoint": asynchronous, "sharded": sharded,
-            "lost_work_per_failure_s": lost, "interval_stated": training.checkpoint_interval_s is not None}
+            "lost_work_per_failure_s": lost, "interval_stated": stated is not None and tau == stated}

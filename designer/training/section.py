@@ -9,7 +9,7 @@ from dataclasses import replace
 from designer.engines import EngineResult
 from designer.findings import Finding
 
-from ..formatting import quantity
+from ..formatting import number, quantity
 from .errors import TrainingError
 from ..fabric.technology import SHORT_NAMES
 from .estimate import estimate
@@ -77,6 +77,8 @@ def goodput_fields_of(wl: dict) -> dict:
     """The Training fields a workload's stated failure rate and checkpoint interval set (each checked)."""
     out = {}
     for key, (low, high) in ((FAILURE_KEY, FAILURE_RANGE), (INTERVAL_KEY, INTERVAL_RANGE)):
+        if isinstance(wl.get(key), bool):  # true would read as 1
+            raise TrainingError(f"workload {key} must be a number, got {wl[key]!r}")
         value = _number(wl.get(key), key)
         if value is None:
             continue
@@ -251,8 +253,18 @@ def training_section(cluster, settings, workload: dict | None, io: DesignIO | No
     section["scenarios"] = {"plane_lost": plane_lost(est)}
     if io is not None:
         findings += checkpoints(section, est, io)
-    if section.get("goodput") is not None:  # null: the design's parts' rate (or the engine's default) stands
-        section["goodput"]["failures_stated"] = _number(wl.get(FAILURE_KEY), FAILURE_KEY)
+    gp = section.get("goodput")
+    if gp is not None:  # null: the design's parts' rate (or the engine's default) stands
+        gp["failures_stated"] = _number(wl.get(FAILURE_KEY), FAILURE_KEY)
+        if gp["failures_stated"] is not None:
+            gp["failures"] = None  # the parts' breakdown is not the job's rate: the stated one is
+        stated = _number(wl.get(INTERVAL_KEY), INTERVAL_KEY)
+        if stated is not None and gp["checkpoint_interval_s"] > stated * 60 + 0.5:
+            findings.append(Finding(
+                "warning", "training-checkpoint-interval",
+                f"the stated checkpoint interval of {number(stated, 1)} min cannot be kept: an asynchronous checkpoint "
+                f"takes {quantity(gp['checkpoint_s'], 's')} to write and the next cannot start before it ends, so "
+                f"one is taken every {number(gp['checkpoint_interval_s'] / 60, 1)} min", where))
     return section, findings
 
 

@@ -120,10 +120,11 @@ class Goodput:
     storage_basis: str | None = None
     storage_tier: str | None = None
     failures: JobFailures | None = None
-    #: the checkpoint interval is the one the workload states, not Daly's optimum
+    #: the checkpoint interval is the one the workload states, not Daly's optimum (false too when an asynchronous
+    #: write outlasts the stated interval: a finding says so)
     interval_stated: bool = False
     #: interruptions per 1,000 GPU-days the workload states in place of the rate the design's parts give (None:
-    #: the parts' rate, or the engine's default without a design)
+    #: the parts' rate, or the engine's default without a design); with it ``failures`` (the parts') is None
     failures_stated: float | None = None
 
 

@@ -99,9 +99,7 @@ def goodput_figures(training: TrainingView, gp: Goodput, tier: str | None) -> li
     fl = gp.failures
     if fl is not None:
         sh, n = fl.share, fl.counted
-        # with a stated rate the parts' breakdown is not the job's rate: shown for comparison, and said so
-        label = "Interruptions by part" + (" (the parts' own rate, not used)" if gp.failures_stated is not None else "")
-        rows.append((label, f"GPUs and software {percent(sh.gpu_and_software, 1)}, hosts "
+        rows.append(("Interruptions by part", f"GPUs and software {percent(sh.gpu_and_software, 1)}, hosts "
                                               f"{percent(sh.host, 1)}, fabric links {percent(sh.fabric_link, 1)}, "
                                               f"switches {percent(sh.switch, 1)} (of {number(n.gpus)} GPUs, "
                                               f"{number(n.hosts)} hosts, {number(n.fabric_links)} links, "

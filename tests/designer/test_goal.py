@@ -46,7 +46,9 @@ def test_past_the_batchs_limit_the_smallest_size_is_still_found():
     w = _walker(goal, "dgx-b300", "infiniband")
     sized = size_for(w, goal.days)
     assert sized.meets and (sized.sus, sized.gpus) == (34, 19_584)
-    assert all(w.days(k) > 4.0 for k in range(1, sized.sus))
+    # the sizes below, down to where the days still fall with the GPUs, all miss it
+    assert [w.days(k) > 4.0 for k in range(28, sized.sus)] == [True] * 6
+    assert w.days(28) > w.days(30) > w.days(33) > 4.0
 
 
 def test_halving_the_deadline_never_lowers_an_options_gpus():

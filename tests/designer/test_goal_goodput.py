@@ -124,3 +124,58 @@ def test_unstated_assumptions_cite_the_sources():
     goal = make_goal(CATALOG, workload=SMALL, days=20.0)
     text = " ".join(assumptions(goal))
     assert "Llama 3, arXiv 2407.21783, Table 5" in text and "Daly 2006" in text
+
+
+def _sample(workload: dict):
+    import drawn as samples
+
+    return load(samples.DGX_B200_SU, catalog=CATALOG).with_workload(workload)
+
+
+def test_a_rate_the_check_allows_never_breaks_the_engine_and_failures_bind(capsys):
+    """1,000 interruptions per 1,000 GPU-days (one per GPU a day) fails a large job faster than it restarts: the
+    engine gives a floor ETTR rather than overflowing, and the option is the size failing least, binding failures."""
+    code = main(["plan", "--model", "llama3-70b", "--tokens", "2e12", "--days", "1", "--systems", "dgx-b200",
+                 "--fabrics", "infiniband", "--failure-rate", "1000", "--json"])
+    option = json.loads(capsys.readouterr().out)["options"][0]
+    assert code == 1 and option["binding"] == "failures" and option["gpus"] == 248  # one SU, the fewest GPUs
+    assert "interrupted every 5.8 min" in option["why"]
+
+
+def test_failures_that_grow_with_the_size_make_the_search_go_down():
+    """At 20 interruptions per 1,000 GPU-days a 1-day goal is out of reach, and more GPUs fail more often: the
+    closest option is the fastest size, found below the first guess, binding failures."""
+    goal = make_goal(CATALOG, workload=SMALL, days=1.0, systems=["dgx-b200"], fabrics=["infiniband"],
+                     failure_rate=20.0)
+    option = option_for(goal, "dgx-b200", "infiniband", CATALOG)
+    assert option.binding == "failures" and not option.meets
+    assert option.gpus < 8_000 and option.days < 5.0
+    assert option.why.startswith(f"failures bind: at {option.gpus:,} GPUs the job is interrupted every ")
+
+
+def test_a_stated_interval_an_asynchronous_write_outlasts_is_said_so():
+    wl = {"model": "gpt-1t", "tokens": 1e12, "async_checkpoint": True, "checkpoint_sharded": False,
+          "checkpoint_interval_min": 1}
+    a = analyze(_sample(wl), CATALOG)
+    g = a.training.goodput
+    assert g.checkpoint_interval_s == pytest.approx(g.checkpoint_s, rel=1e-3) and g.checkpoint_s > 60
+    assert not g.interval_stated  # the interval is the write's, not the one stated
+    finding = next(f for f in a.findings if f.code == "training-checkpoint-interval")
+    assert finding.message.startswith("the stated checkpoint interval of 1.0 min cannot be kept: an asynchronous "
+                                      "checkpoint takes ")
+
+
+def test_a_stated_interval_far_from_dalys_is_named_in_the_advice():
+    a = analyze(_sample({"model": "llama3-70b", "tokens": 2e12, "checkpoint_interval_min": 10_080}), CATALOG)
+    share = next(f for f in a.findings if f.code == "training-checkpoint-share")
+    assert "the workload states one checkpoint every 10,080.0 min, where Daly's optimum for this failure rate is " \
+        in share.message
+
+
+def test_a_stated_rate_drops_the_parts_breakdown_and_true_is_not_a_number():
+    doc = analyze(_sample({"model": "llama3-70b", "tokens": 2e12, "failures_per_1000_gpu_days": 2}), CATALOG)
+    gp = doc["training"]["goodput"]
+    assert gp["failures"] is None and gp["failures_stated"] == 2.0
+    for key in ("failures_per_1000_gpu_days", "checkpoint_interval_min"):
+        with pytest.raises(TrainingError, match=f"workload {key} must be a number, got True"):
+            check_workload(SMALL | {key: True})

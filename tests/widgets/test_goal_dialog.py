@@ -89,16 +89,18 @@ def test_the_table_is_plan_goals_ranking_and_the_chart_its_sensitivity(qtbot, di
     widths = list(tornado.lower.opts["width"])
     assert widths[0] == pytest.approx(rows[("mfu", -CHANGE)]["days"] - tornado.base)
     assert widths[2] == pytest.approx(tornado.base - rows[("tokens", -CHANGE)]["days"])
-    cost = dialog.chart.cost
-    assert cost.base == pytest.approx(rows[("as_designed", 0.0)]["run_cost"] / 1e6)
-    assert cost.rows[3][1:] == pytest.approx((rows[("power_price", -CHANGE)]["run_cost"] / 1e6,
-                                              rows[("power_price", CHANGE)]["run_cost"] / 1e6))
+    cost = dialog.chart.cost  # a small job's run costs thousands: the chart's unit is k USD
+    assert rows[("as_designed", 0.0)]["run_cost"] < 1e6 and cost.unit == "k USD"
+    assert cost.base == pytest.approx(rows[("as_designed", 0.0)]["run_cost"] / 1e3)
+    assert cost.rows[3][1:] == pytest.approx((rows[("power_price", -CHANGE)]["run_cost"] / 1e3,
+                                              rows[("power_price", CHANGE)]["run_cost"] / 1e3))
     assert dialog.chart.days.card.showing_plot and dialog.open_button.isEnabled()
     # an option that cannot be built: no chart, and Open design off with the reason
     dialog.table.selectRow(3)
     assert not dialog.chart.days.card.showing_plot
     assert not dialog.open_button.isEnabled()
-    assert "no Ethernet reference architecture" in dialog.open_button.toolTip()
+    assert dialog.open_button.toolTip().startswith("This option cannot be built: gb200-nvl72 has no Ethernet "
+                                                   "reference architecture")
     assert "cannot be built" in dialog.detail_label.text()
 
 
@@ -133,18 +135,74 @@ def test_a_changed_goal_marks_the_table_as_an_earlier_goals(qtbot, dialog):
     assert dialog.summary_label.text().startswith("llama3-8b on 0.3T tokens in 3 days")
 
 
-def test_a_goal_changed_while_sizing_stops_the_old_search(qtbot, catalog):
-    """The worker checks between options: a newer request makes the running search stop and drop its result."""
+def test_a_new_search_shows_its_own_first_option(dialog):
+    """The same number of rows again: the detail, the chart and Open design follow the new first option."""
+    _set_small(dialog)
+    dialog.find()
+    before = dialog.chart.days.base
+    dialog.form.tokens_spin.setValue(0.6)
+    dialog.find()
+    first = dialog.options[0]
+    assert dialog.table.rowCount() == 4 and dialog.chosen() == first
+    assert dialog.chart.days.base == first.sensitivity[0]["days"] != before
+    assert f"{first.days:,.2f} days" in dialog.detail_label.text()
+
+
+@pytest.fixture
+def live(qtbot, catalog):
+    """The dialog with its searches on the worker thread, as in the window."""
     d = GoalDialog(catalog)
     qtbot.addWidget(d)
     _set_small(d)
-    d.find()
-    d.form.days_spin.setValue(4.0)
-    d.find()
-    qtbot.waitUntil(lambda: d.goal is not None and not d.runner.busy, timeout=TIMEOUT_MS)
-    assert d.goal.days == 4.0
-    assert d.summary_label.text().startswith("llama3-8b on 0.3T tokens in 4 days")
+    progress: list[tuple[int, int, int]] = []
+    d._relay.progressed.connect(lambda *event: progress.append(event))
+    d.progress_events = progress
+    yield d
     d.done(0)
+
+
+def test_a_goal_asked_for_while_sizing_stops_the_old_search(qtbot, live, monkeypatch):
+    """The worker checks between options: a newer Find makes the running search stop after the option it is on,
+    and only the newer goal's options are shown."""
+    import threading
+
+    from widgets.app import goal_dialog
+
+    asked_again = threading.Event()
+    real = goal_dialog.plan_goal
+
+    def held(goal, catalog, *, workers, progress):
+        def first_then_wait(done, total):
+            progress(done, total)
+            if goal.days == 5.0 and done == 1:
+                asked_again.wait(60)  # the first search waits after one option until the second is asked for
+        return real(goal, catalog, workers=workers, progress=first_then_wait)
+
+    monkeypatch.setattr(goal_dialog, "plan_goal", held)
+    live.find()
+    qtbot.waitUntil(lambda: any(e[0] == 1 for e in live.progress_events), timeout=TIMEOUT_MS)
+    assert not live.open_button.isEnabled()  # nothing to open while the options are being replaced
+    live.form.days_spin.setValue(4.0)
+    assert live.summary_label.text().startswith("For an earlier goal (press Find options for this one): Sizing")
+    live.find()
+    asked_again.set()
+    qtbot.waitUntil(lambda: live.goal is not None and not live.runner.busy, timeout=TIMEOUT_MS)
+    first_search = [done for revision, done, _ in live.progress_events if revision == 1]
+    assert first_search == [1]  # it stopped at its next check, after the second option, before telling of it
+    assert [done for revision, done, _ in live.progress_events if revision == 2] == [1, 2, 3, 4]
+    assert live.goal.days == 4.0
+    assert live.summary_label.text().startswith("llama3-8b on 0.3T tokens in 4 days: 3 of 4 options meet it")
+    assert live.open_button.isEnabled()
+
+
+def test_a_form_changed_while_sizing_marks_its_result_as_an_earlier_goals(qtbot, live):
+    live.find()
+    live.form.days_spin.setValue(3.0)
+    qtbot.waitUntil(lambda: live.goal is not None and not live.runner.busy, timeout=TIMEOUT_MS)
+    assert live.goal.days == 5.0
+    assert live.summary_label.text().startswith("For an earlier goal (press Find options for this one): llama3-8b "
+                                                "on 0.3T tokens in 5 days")
+
 
 
 def test_the_goals_failure_rate_and_interval_reach_the_options(dialog, catalog):
@@ -154,14 +212,20 @@ def test_the_goals_failure_rate_and_interval_reach_the_options(dialog, catalog):
     own = dialog.options[0]
     dialog.form.failure_check.setChecked(True)
     dialog.form.failure_spin.setValue(50.0)
-    dialog.form.interval_check.setChecked(True)
-    dialog.form.interval_spin.setValue(120)
     dialog.find()
-    stated = dialog.options[0]
-    assert stated.gpus == own.gpus and stated.compute_days == own.compute_days
-    assert stated.ettr < own.ettr and stated.days > own.days  # 50 per 1,000 GPU-days and 2-hour checkpoints
+    often = dialog.options[0]
+    assert often.gpus == own.gpus and often.compute_days == own.compute_days
+    assert often.ettr < own.ettr and often.days > own.days  # 50 per 1,000 GPU-days
     assert "50 interruptions per 1,000 GPU-days" in dialog.assumptions_label.text()
-    assert "every 120 min, as the goal states" in dialog.assumptions_label.text()
+    assert "every Daly-optimal interval" in dialog.assumptions_label.text()
+    dialog.form.failure_check.setChecked(False)
+    dialog.form.interval_check.setChecked(True)
+    dialog.form.interval_spin.setValue(600)
+    dialog.find()
+    rare = dialog.options[0]  # the design's own rate, a checkpoint every 10 hours: more work redone per failure
+    assert rare.gpus == own.gpus and rare.ettr < own.ettr
+    assert "every 600 min, as the goal states" in dialog.assumptions_label.text()
+    assert "each design's own rate" in dialog.assumptions_label.text()
 
 
 def test_open_design_opens_the_chosen_option_in_the_window(qtbot, window, catalog):

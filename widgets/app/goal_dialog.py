@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from contextlib import suppress
 
-from PySide6.QtCore import Qt, Signal
+from PySide6.QtCore import QObject, Qt, Signal
 from PySide6.QtGui import QColor
 from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QFrame, QGroupBox, QHBoxLayout,
                                QHeaderView, QLabel, QProgressBar, QPushButton, QScrollArea, QSplitter,
@@ -24,6 +24,7 @@ from PySide6.QtWidgets import (QAbstractItemView, QDialog, QDialogButtonBox, QFr
 
 from catalog import Catalog
 from designer.goal.goal import GoalError, assumptions
+from designer.formatting import count
 from designer.goal.options import Option, build_option, not_buildable, plan_goal
 
 from ..dashboards.sensitivity_chart import SensitivityChart
@@ -46,7 +47,8 @@ COLUMN_TIPS = ("Rank: options that meet the goal first, cheapest capital first",
                "Model FLOPs utilisation of the plan, against the GPU's dense BF16 peak (an FP8 or FP4 plan can pass "
                "100 %)", "Days to train, failures, restarts and checkpoints included",
                "Facility power, MW: IT at full load times the PUE", "Racks", "Data halls",
-               "Capital: the bill of materials at the catalog's prices, millions", "Cost per million tokens trained",
+               "Capital: the bill of materials at the catalog's prices, millions of its currency",
+               "Cost per million tokens trained",
                "Cost per GPU-hour (cost of ownership)", "Whether the option meets the goal, or the limit that binds")
 FABRIC_TEXT = {"infiniband": "InfiniBand", "spectrum-x": "Spectrum-X", "roce": "RoCE", "ethernet": "Ethernet"}
 MEETS_COLOUR = {"yes": "#E3F1E6", "no": "#FDF3E1", "invalid": "#EEF0F3"}
@@ -54,6 +56,21 @@ MEETS_COLOUR = {"yes": "#E3F1E6", "no": "#FDF3E1", "invalid": "#EEF0F3"}
 
 class _Superseded(Exception):
     """A newer goal was asked for (or the dialog closed): the run stops after the option it is on."""
+
+
+class _Relay(QObject):
+    """Carries the worker's progress to the dialog. Not the dialog's child: the worker's closure keeps it alive, so
+    emitting never touches a deleted object (a dialog closed mid-search is disconnected from it by Qt)."""
+
+    progressed = Signal(int, int, int)  # (revision, options done, options in all)
+
+
+STALE = "For an earlier goal (press Find options for this one): "
+
+
+def readable_text(text: str) -> str:
+    """A message from the engines with the window's words for a command-line flag they name."""
+    return text.replace("--precision", "the precision").replace("--software", "the software")
 
 
 def readable_error(message: str) -> str:
@@ -73,14 +90,9 @@ def plan_text(plan: dict) -> str:
     return text
 
 
-def money(x: float | None, currency: str) -> str:
-    if x is None:
-        return "-"
-    return f"{x / 1e6:,.1f}M {currency}" if x >= 1e6 else f"{x:,.0f} {currency}"
-
-
-def row_cells(rank: int, o: Option) -> list[str]:
-    """The table's cells of option ``o`` at ``rank``, as shown."""
+def row_cells(rank: int, o: Option, *, it_power: bool = False) -> list[str]:
+    """The table's cells of option ``o`` at ``rank``, as shown (``it_power``: the power column is IT power, as the
+    goal's cap holds it; else facility power)."""
     name = short_name(o.system_name or o.system)
     if o.preliminary:
         name += f" ({style.PRELIMINARY.lower()})"
@@ -92,8 +104,9 @@ def row_cells(rank: int, o: Option) -> list[str]:
         return "-" if x is None else format(x, fmt)
 
     return [str(rank), name, fabric, num(o.gpus, ","), plan_text(o.plan),
-            "-" if o.mfu is None else f"{o.mfu * 100:.0f} %", num(o.days, ".2f"), num(o.facility_mw, ",.1f"),
-            num(o.racks, ","), num(o.halls, "d"), "-" if o.capex is None else f"{o.capex / 1e6:,.1f}M {o.currency}",
+            "-" if o.mfu is None else f"{o.mfu * 100:.0f} %", num(o.days, ",.2f"),
+            num(o.it_mw if it_power else o.facility_mw, ",.1f"),
+            num(o.racks, ","), num(o.halls, "d"), "-" if o.capex is None else f"{o.capex / 1e6:,.1f}M",
             num(o.cost_per_million_tokens, ".2f"),
             num(o.cost_per_gpu_hour, ".2f"), "yes" if o.meets else f"no: {o.binding}"]
 
@@ -103,8 +116,6 @@ class GoalDialog(QDialog):
 
     #: Open design: the chosen option's project, to open as a new document.
     design_ready = Signal(object)
-    #: (revision, options done, options in all), from the worker while it sizes
-    _progressed = Signal(int, int, int)
 
     def __init__(self, catalog: Catalog, parent: QWidget | None = None, *, sync: bool = False):
         super().__init__(parent)
@@ -114,6 +125,8 @@ class GoalDialog(QDialog):
         #: the goal the table shows and its ranked options (None, [] until a search has finished)
         self.goal = None
         self.options: list[Option] = []
+        #: the goal of the newest Find (the one running, or the one shown)
+        self.asked = None
         self._revision = 0
         self._closing = False
         self.runner = EngineRunner(catalog, analyze_fn=self._plan, debounce_ms=0, parent=self, sync=sync)
@@ -123,7 +136,8 @@ class GoalDialog(QDialog):
         self.builder = EngineRunner(catalog, analyze_fn=_build, debounce_ms=0, parent=self, sync=sync)
         self.builder.finished.connect(self._on_built)
         self.builder.failed.connect(self._on_build_failed)
-        self._progressed.connect(self._on_progress)
+        self._relay = _Relay()
+        self._relay.progressed.connect(self._on_progress)
 
         self.form = GoalForm(catalog)
         self.form.changed.connect(self._changed)
@@ -160,7 +174,7 @@ class GoalDialog(QDialog):
         outer = QVBoxLayout(self)
         outer.addLayout(body, 1)
         outer.addWidget(self.buttons)
-        self.resize(1320, 820)
+        self.resize(1400, 860)
         self._changed()
 
     # -- building ------------------------------------------------------------------------------------
@@ -176,7 +190,7 @@ class GoalDialog(QDialog):
         head.addWidget(self.summary_label, 1)
         self.progress = QProgressBar()
         self.progress.setMaximumWidth(180)
-        self.progress.setFormat("%v of %m options")
+        self.progress.setTextVisible(False)  # the summary beside it counts the options done
         self.progress.setVisible(False)
         head.addWidget(self.progress, 0, Qt.AlignmentFlag.AlignVCenter)
         lay.addLayout(head)
@@ -220,13 +234,12 @@ class GoalDialog(QDialog):
     # -- the search ----------------------------------------------------------------------------------
     def _plan(self, job, catalog: Catalog):
         """Worker thread: the options of ``job``'s goal; stops between options once a newer goal is asked for."""
-        revision, goal = job
+        revision, goal, relay, latest = job
 
         def progress(done: int, total: int) -> None:
-            if self._closing or revision < self.runner.latest_revision:
+            if latest() != revision:  # a newer goal was asked for, or the dialog closed
                 raise _Superseded()
-            with suppress(RuntimeError):  # the dialog was deleted while the search ran
-                self._progressed.emit(revision, done, total)
+            relay.progressed.emit(revision, done, total)
 
         return revision, goal, plan_goal(goal, catalog, workers=1, progress=progress)
 
@@ -242,13 +255,20 @@ class GoalDialog(QDialog):
             return
         self.error_label.setVisible(False)
         self.find_button.setEnabled(True)
-        if self.goal is not None and goal != self.goal:
+        if self.asked is not None and goal != self.asked:
             self._mark_stale()
 
     def _mark_stale(self) -> None:
-        if self.goal is not None and not self.summary_label.text().startswith("For an earlier goal"):
-            self.summary_label.setText("For an earlier goal (press Find options for this one): "
-                                       + self.summary_label.text())
+        """The form no longer holds the goal the table shows (or the search running is for): say so."""
+        if self.asked is not None and not self.summary_label.text().startswith(STALE):
+            self.summary_label.setText(STALE + self.summary_label.text())
+
+    def _on_screen(self):
+        """The goal on screen, or None when the form holds a bad one."""
+        try:
+            return self.form.goal()
+        except GoalError:
+            return None
 
     def find(self) -> None:
         """Size the goal on screen (a bad goal: its message, and nothing runs)."""
@@ -259,18 +279,32 @@ class GoalDialog(QDialog):
             self.error_label.setVisible(True)
             return
         self._revision += 1
-        self.progress.setRange(0, len(goal.systems) * len(goal.fabrics))
+        self.asked = goal
+        total = len(goal.systems) * len(goal.fabrics)
+        self.progress.setRange(0, total)
         self.progress.setValue(0)
-        self.summary_label.setText("Sizing every system and fabric for this goal…")
-        self.runner.request(self._revision, (self._revision, goal))
+        self.summary_label.setText(f"Sizing every system and fabric for this goal: 0 of {count(total, 'option')} "
+                                   f"done…")
+        self.open_button.setEnabled(False)  # the options shown are about to be replaced
+        self.runner.request(self._revision, (self._revision, goal, self._relay, self._latest))
+
+    def _latest(self) -> int:
+        """The revision a search still running should be for (-1 once the dialog is closing); read by the worker."""
+        return -1 if self._closing else self._revision
 
     def _on_progress(self, revision: int, done: int, total: int) -> None:
-        if revision == self._revision:
+        if revision == self._revision and self.runner.busy:
             self.progress.setRange(0, total)
             self.progress.setValue(done)
+            self.summary_label.setText(f"Sizing every system and fabric for this goal: {done} of "
+                                       f"{count(total, 'option')} done…")
+            if self._on_screen() != self.asked:
+                self._mark_stale()
 
     def _on_busy(self, busy: bool) -> None:
         self.progress.setVisible(busy)
+        if not busy:
+            self._on_selected()  # Open design comes back for the option chosen
 
     def _on_failed(self, revision: int, message: str) -> None:
         if revision != self._revision or message.startswith("_Superseded"):
@@ -290,13 +324,23 @@ class GoalDialog(QDialog):
         self.summary_label.setText(f"{model} on {goal.tokens / 1e12:,.3g}T tokens in {goal.days:g} days: {verdict}")
         self.assumptions_label.setText("Assumptions: " + "; ".join(assumptions(goal)) + ".")
         self._fill_table()
+        self.table.clearSelection()
         if options:
             self.table.selectRow(0)
+        self._on_selected()  # selecting the row already selected says nothing: show the new first option
+        if self._on_screen() != goal:  # the form changed while the search ran
+            self._mark_stale()
 
     def _fill_table(self) -> None:
+        it = self.goal is not None and self.goal.power_basis == "it"
+        self.table.horizontalHeaderItem(7).setText("IT MW" if it else "MW")
+        self.table.horizontalHeaderItem(7).setToolTip("IT power at full load, MW (the cap holds IT power)" if it
+                                                      else COLUMN_TIPS[7])
+        currency = next((o.currency for o in self.options if o.status == "ok"), "")
+        self.table.horizontalHeaderItem(10).setText(f"Capital ({currency})" if currency else "Capital")
         self.table.setRowCount(len(self.options))
         for r, o in enumerate(self.options):
-            cells = row_cells(r + 1, o)
+            cells = row_cells(r + 1, o, it_power=it)
             state = "invalid" if o.status != "ok" else ("yes" if o.meets else "no")
             for c, text in enumerate(cells):
                 item = QTableWidgetItem(text)
@@ -322,8 +366,8 @@ class GoalDialog(QDialog):
         self.detail_label.setText(self._detail(o))
         self.chart.show_option(o)
         problem = not_buildable(o)
-        self.open_button.setEnabled(problem is None and not self.builder.busy)
-        self.open_button.setToolTip(f"This option {problem}" if problem else
+        self.open_button.setEnabled(problem is None and not self.builder.busy and not self.runner.busy)
+        self.open_button.setToolTip(f"This option {readable_text(problem)}" if problem else
                                     f"Generate {o.gpus:,} GPUs of {o.system_name} with the goal's workload and "
                                     "open it as a new, unsaved design")
 
@@ -331,9 +375,12 @@ class GoalDialog(QDialog):
         name = short_name(o.system_name or o.system)
         fabric = FABRIC_TEXT.get(o.fabric, o.fabric)
         if o.status != "ok":
-            return f"{name} on {fabric} cannot be built: {o.why}"
-        head = (f"{name} on {fabric}: {o.sus:,} scalable units, {o.gpus:,} GPUs, plan {plan_text(o.plan)}; "
-                f"{o.days:,.2f} days" if o.days is not None else f"{name} on {fabric}: no plan that fits")
+            return f"{name} on {fabric} cannot be built: {readable_text(o.why)}"
+        if o.sus is None:  # a cap with not one scalable unit under it
+            return f"{name} on {fabric}: no size fits under the cap. Why not: {o.why}"
+        head = f"{name} on {fabric}: {count(o.sus, 'scalable unit')}, {count(o.gpus, 'GPU')}"
+        head += (f", plan {plan_text(o.plan)}; {o.days:,.2f} days" if o.days is not None else
+                 ": no parallel plan fits the model in the GPUs' memory")
         if o.ettr is not None and o.compute_days is not None:
             head += f" ({o.compute_days:,.2f} of compute at {o.ettr:.1%} of the wall time training)"
         if o.preliminary:
@@ -343,7 +390,7 @@ class GoalDialog(QDialog):
     # -- opening a design ----------------------------------------------------------------------------
     def open_design(self) -> None:
         o = self.chosen()
-        if o is None or self.goal is None or not_buildable(o) is not None or self.builder.busy:
+        if o is None or self.goal is None or not_buildable(o) is not None or self.builder.busy or self.runner.busy:
             return
         self.open_button.setEnabled(False)
         self.summary_label.setText(f"Generating {o.gpus:,} GPUs of {o.system_name}…")
@@ -361,6 +408,8 @@ class GoalDialog(QDialog):
 
     def done(self, result: int) -> None:
         self._closing = True  # a search still going stops after the option it is on; its result is ignored
+        with suppress(RuntimeError):
+            self._relay.progressed.disconnect(self._on_progress)
         self.runner.shutdown(wait=False)
         self.builder.shutdown(wait=False)
         super().done(result)

@@ -110,7 +110,7 @@ class GoalForm(QWidget):
         self.power_basis.setToolTip("What the cap holds: facility power (IT at full load times the PUE) or IT power")
         self.currency = self._currency()
         self.budget_check = QCheckBox("Budget")
-        self.budget_spin = _spin(0.01, 1e7, 500.0, 1, f" M {self.currency}", "The most the bill may total")
+        self.budget_spin = _spin(0.01, 1e7, 500.0, 2, f" M {self.currency}", "The most the bill may total")
         lay.addWidget(self.power_check, 0, 0)
         lay.addWidget(self.power_spin, 0, 1)
         lay.addWidget(self.power_basis, 0, 2)
@@ -160,7 +160,7 @@ class GoalForm(QWidget):
         self.failure_check = QCheckBox("Failure rate")
         self.failure_check.setToolTip("Unticked: each design's own rate from its GPUs, hosts, links and switches "
                                       "(Llama 3 Table 5; Alibaba HPN)")
-        self.failure_spin = _spin(FAILURE_RANGE[0], FAILURE_RANGE[1], LLAMA3_FAILURE_RATE, 3, " per 1,000 GPU-days",
+        self.failure_spin = _spin(FAILURE_RANGE[0], FAILURE_RANGE[1], LLAMA3_FAILURE_RATE, 4, " per 1,000 GPU-days",
                                   "Interruptions of the whole job per 1,000 GPU-days; Llama 3 saw 0.47 (419 in 54 "
                                   "days on 16,384 H100, arXiv 2407.21783 Table 5)")
         self.interval_check = QCheckBox("Checkpoint every")

@@ -121,6 +121,8 @@ class SensitivityChart(QWidget):
             return out
 
         self.days.show(base["days"], pick("days"), lambda v: f"{v:,.1f} d")
-        self.cost.unit = f"M {option.currency}"
+        # a small job's run costs thousands, not millions: the unit follows the figure as designed
+        scale, prefix = (1e6, "M") if base["run_cost"] >= 1e6 else (1e3, "k")
+        self.cost.unit = f"{prefix} {option.currency}"
         set_axis_title(self.cost.plot.getAxis("bottom"), self.cost.unit, style.MUTED_TEXT)
-        self.cost.show(base["run_cost"] / 1e6, pick("run_cost", 1e6), lambda v: f"{v:,.2f}M")
+        self.cost.show(base["run_cost"] / scale, pick("run_cost", scale), lambda v: f"{v:,.2f}{prefix}")

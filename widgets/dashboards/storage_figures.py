@@ -140,7 +140,8 @@ def checkpoint_rows(training: TrainingView | None) -> list[tuple[str, str]]:
     if goodput.async_checkpoint:
         written += f" (async, {duration(goodput.checkpoint_blocking_s)} blocking)"
     rows.append(("Checkpoint", written))
-    rows.append(("Interval", f"every {duration(goodput.checkpoint_interval_s)}"))
+    rows.append(("Interval", f"every {duration(goodput.checkpoint_interval_s)}"
+                             + (" (stated)" if goodput.interval_stated else "")))
     rows.append(("Restart", f"{duration(goodput.restart_s)} (restore {duration(goodput.restore_s)})"))
     ettr = percent(goodput.ettr, 1)
     if training.wall_time_days is not None:
@@ -148,7 +149,8 @@ def checkpoint_rows(training: TrainingView | None) -> list[tuple[str, str]]:
     rows.append(("ETTR", ettr))
     rows.append(("Checkpoint share", f"{percent(goodput.checkpoint_share, 1)} of the wall time"))
     rows.append(("Job MTBF", f"{number(goodput.job_mtbf_h, 1)} h ({number(goodput.failures_per_day, 2)} "
-                             "failures a day)"))
+                             "failures a day" + (f", stated: {goodput.failures_stated:g} per 1,000 GPU-days"
+                                                 if goodput.failures_stated is not None else "") + ")"))
     scenario = training.scenarios.two_percent_gpus_a_month if training.scenarios is not None else None
     if scenario is not None:  # the planning figure people quote, beside the design's own ETTR row above it
         other = percent(scenario.ettr, 1)

@@ -160,17 +160,21 @@ class ProjectForm(QWidget):
         form.addRow("Global batch", self.batch)
         form.addRow("Precision", self.precision)
         form.addRow("Software", self.software)
+        # the boxes show what a file holds even where the engine refuses it (its finding says why), so they range
+        # past the engine's bounds, and take a value when typing ends, not at each digit
         self.failures = QDoubleSpinBox()
-        self.failures.setRange(0.0, FAILURE_RANGE[1])
-        self.failures.setDecimals(3)
+        self.failures.setRange(0.0, FAILURE_RANGE[1] * 1000)
+        self.failures.setDecimals(4)
+        self.failures.setKeyboardTracking(False)
         self.failures.setSuffix(" per 1,000 GPU-days")
         self.failures.setSpecialValueText("the design's own rate")
         self.failures.setToolTip("Interruptions of the whole job per 1,000 GPU-days. Unset: the rate the design's "
                                  "GPUs, hosts, links and switches give (Llama 3 saw 0.47: arXiv 2407.21783 Table 5)")
         self.failures.valueChanged.connect(lambda v: self._set_workload(**{FAILURE_KEY: v or None}))
         self.interval = QDoubleSpinBox()
-        self.interval.setRange(0.0, INTERVAL_RANGE[1])
-        self.interval.setDecimals(0)
+        self.interval.setRange(0.0, INTERVAL_RANGE[1] * 100)
+        self.interval.setDecimals(1)
+        self.interval.setKeyboardTracking(False)
         self.interval.setSuffix(" min")
         self.interval.setSpecialValueText("Daly's optimum")
         self.interval.setToolTip("Minutes between checkpoints. Unset: Daly's optimal interval for the job's failure "
