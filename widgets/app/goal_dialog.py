@@ -243,18 +243,21 @@ class GoalDialog(QDialog):
 
         return revision, goal, plan_goal(goal, catalog, workers=1, progress=progress)
 
-    def _changed(self) -> None:
-        """The form changed: check the goal at once (no search), and mark the table as another goal's."""
+    def _checked_goal(self):
+        """The goal on screen with its message shown when it is bad (None then, and Find is off)."""
         try:
             goal = self.form.goal()
         except GoalError as exc:
             self.error_label.setText(readable_error(str(exc)))
-            self.error_label.setVisible(True)
-            self.find_button.setEnabled(False)
-            self._mark_stale()
-            return
-        self.error_label.setVisible(False)
-        self.find_button.setEnabled(True)
+        else:
+            self.error_label.clear()
+        self.error_label.setVisible(bool(self.error_label.text()))
+        self.find_button.setEnabled(not self.error_label.text())
+        return None if self.error_label.text() else goal
+
+    def _changed(self) -> None:
+        """The form changed: check the goal at once (no search), and mark the table as another goal's."""
+        goal = self._checked_goal()
         if self.asked is not None and goal != self.asked:
             self._mark_stale()
 
@@ -272,11 +275,8 @@ class GoalDialog(QDialog):
 
     def find(self) -> None:
         """Size the goal on screen (a bad goal: its message, and nothing runs)."""
-        try:
-            goal = self.form.goal()
-        except GoalError as exc:
-            self.error_label.setText(readable_error(str(exc)))
-            self.error_label.setVisible(True)
+        goal = self._checked_goal()
+        if goal is None:
             return
         self._revision += 1
         self.asked = goal

@@ -160,26 +160,14 @@ class ProjectForm(QWidget):
         form.addRow("Global batch", self.batch)
         form.addRow("Precision", self.precision)
         form.addRow("Software", self.software)
-        # the boxes show what a file holds even where the engine refuses it (its finding says why), so they range
-        # past the engine's bounds, and take a value when typing ends, not at each digit
-        self.failures = QDoubleSpinBox()
-        self.failures.setRange(0.0, FAILURE_RANGE[1] * 1000)
-        self.failures.setDecimals(4)
-        self.failures.setKeyboardTracking(False)
-        self.failures.setSuffix(" per 1,000 GPU-days")
-        self.failures.setSpecialValueText("the design's own rate")
-        self.failures.setToolTip("Interruptions of the whole job per 1,000 GPU-days. Unset: the rate the design's "
-                                 "GPUs, hosts, links and switches give (Llama 3 saw 0.47: arXiv 2407.21783 Table 5)")
-        self.failures.valueChanged.connect(lambda v: self._set_workload(**{FAILURE_KEY: v or None}))
-        self.interval = QDoubleSpinBox()
-        self.interval.setRange(0.0, INTERVAL_RANGE[1] * 100)
-        self.interval.setDecimals(1)
-        self.interval.setKeyboardTracking(False)
-        self.interval.setSuffix(" min")
-        self.interval.setSpecialValueText("Daly's optimum")
-        self.interval.setToolTip("Minutes between checkpoints. Unset: Daly's optimal interval for the job's failure "
-                                 "rate (Daly 2006)")
-        self.interval.valueChanged.connect(lambda v: self._set_workload(**{INTERVAL_KEY: v or None}))
+        self.failures = self._unset_box(FAILURE_KEY, FAILURE_RANGE[1] * 1000, 4, " per 1,000 GPU-days",
+                                        "the design's own rate",
+                                        "Interruptions of the whole job per 1,000 GPU-days. Unset: the rate the "
+                                        "design's GPUs, hosts, links and switches give (Llama 3 saw 0.47: arXiv "
+                                        "2407.21783 Table 5)")
+        self.interval = self._unset_box(INTERVAL_KEY, INTERVAL_RANGE[1] * 100, 1, " min", "Daly's optimum",
+                                        "Minutes between checkpoints. Unset: Daly's optimal interval for the job's "
+                                        "failure rate (Daly 2006)")
         form.addRow("Failure rate", self.failures)
         form.addRow("Checkpoints", self.interval)
         note = QLabel("The best parallelism plan is searched for the design's GPUs; a fixed plan can be set "
@@ -191,6 +179,20 @@ class ProjectForm(QWidget):
         for combo in self.findChildren(QComboBox):  # long choices elide in a narrow dock; the open list shows them
             combo.setSizeAdjustPolicy(QComboBox.SizeAdjustPolicy.AdjustToMinimumContentsLengthWithIcon)
             combo.setMinimumContentsLength(12)
+
+    def _unset_box(self, key: str, high: float, decimals: int, suffix: str, unset: str, tip: str) -> QDoubleSpinBox:
+        """A box for the workload number ``key`` whose 0 says ``unset`` (the field left out of the workload). It shows
+        what a file holds even where the engine refuses it (its finding says why), so it ranges past the engine's
+        bounds, and it takes a value when typing ends, not at each digit."""
+        box = QDoubleSpinBox()
+        box.setRange(0.0, high)
+        box.setDecimals(decimals)
+        box.setKeyboardTracking(False)
+        box.setSuffix(suffix)
+        box.setSpecialValueText(unset)
+        box.setToolTip(tip)
+        box.valueChanged.connect(lambda v: self._set_workload(**{key: v or None}))
+        return box
 
     def _set_fabric(self, index: int) -> None:
         """A technology; InfiniBand is one plane, so choosing it on a twin-plane design makes it one (one step)."""
