@@ -93,6 +93,8 @@ class Parts:
         rank = {"dac": 0, "acc": 1}
         self.copper = sorted((d for d in cables if d.media in rank), key=lambda d: (rank[d.media], _price(d), d.id))
         self.fibre = [d for d in cables if d.media not in rank]
+        #: the longest copper cable of any kind (0 without one): no copper choice looks at a longer run
+        self.copper_reach = max((float(max(d.lengths_m)) for d in self.copper), default=0.0)
         self._options: dict = {}
         self._fibres: dict = {}
         self._copper: dict = {}
@@ -253,9 +255,15 @@ class _Work:
 
 def _copper_pairs(w: _Work, ports: np.ndarray) -> None:
     """Twin-to-twin copper for links that pair up between the same two cages."""
-    twin = (ports[w.a_cage] == 2) & (ports[w.b_cage] == 2)
-    w.partner[:] = np.where(twin, _pairs(w.a_key, w.b_key), -1)
-    paired = np.nonzero(w.partner >= 0)[0]
+    # Only runs copper can reach are paired: the links between two cages join the same two devices, so they
+    # share a length and a group is kept or left whole (on a million-GPU site 3 % of 3.8 M links are that short,
+    # and sorting them all to pair took a sixth of the media choice).
+    near = np.nonzero((w.raw <= w.parts.copper_reach + _TOL) & (ports[w.a_cage] == 2) & (ports[w.b_cage] == 2))[0]
+    if not len(near):
+        return
+    mate = _pairs(w.a_key[near], w.b_key[near])
+    w.partner[near] = np.where(mate >= 0, near[np.maximum(mate, 0)], -1)
+    paired = near[mate >= 0]
     if not len(paired):
         return
     pair_len = np.maximum(w.raw[paired], w.raw[w.partner[paired]])
@@ -300,31 +308,36 @@ def _fibre_classes(w: _Work, fi: np.ndarray, cage: np.ndarray) -> np.ndarray:
     """Per fibre link the lowest class both ends and a fibre reach (len(classes) where none does), then
     raised to its cages' classes: a cage's links share one module."""
     n_cls = len(w.parts.classes)
-    need = np.full(len(fi), n_cls, dtype=np.int64)
+    # a class fits in a byte: the columns below are gathered and compared several times over millions of links
+    need = np.full(len(fi), n_cls, dtype=np.int8)
     kinds = w.a_cage[fi] * len(w.cages) + w.b_cage[fi]
+    raw_fi = w.raw[fi]
     for kind in _distinct(kinds):
         ka, kb = divmod(kind, len(w.cages))
-        sel = kinds == kind
+        at = np.nonzero(kinds == kind)[0]
+        raw = raw_fi[at]
         spd = min(w.cages[ka].speed_gbps, w.cages[kb].speed_gbps)
         for cls in range(n_cls):
             reach = min(w.parts.reach(w.cages[ka], cls), w.parts.reach(w.cages[kb], cls))
             if reach <= 0:
                 continue
-            raw = w.raw[fi][sel]
-            ok = (raw <= reach + _TOL) & _fibre_fits(w.parts, cls, spd, raw) & (need[sel] == n_cls)
-            need[np.nonzero(sel)[0][ok]] = cls
+            ok = (raw <= reach + _TOL) & _fibre_fits(w.parts, cls, spd, raw) & (need[at] == n_cls)
+            need[at[ok]] = cls
     live = need < n_cls
     if live.any() and n_cls > 1:
         ca, cb = cage[:len(fi)], cage[len(fi):]
+        every = bool(live.all())  # the usual case: no copy of the columns through the mask
+        ca_live, cb_live = (ca, cb) if every else (ca[live], cb[live])
         for _ in range(8):
-            top = np.zeros(int(cage.max()) + 1, dtype=np.int64)
-            np.maximum.at(top, ca[live], need[live])
-            np.maximum.at(top, cb[live], need[live])
-            raised = np.where(live, np.maximum(top[ca], top[cb]), need)
+            top = np.zeros(int(cage.max()) + 1, dtype=np.int8)
+            need_live = need if every else need[live]
+            np.maximum.at(top, ca_live, need_live)
+            np.maximum.at(top, cb_live, need_live)
+            raised = np.maximum(top[ca], top[cb]) if every else np.where(live, np.maximum(top[ca], top[cb]), need)
             if (raised == need).all():
                 break
             need = raised
-    return need
+    return need.astype(np.int64)  # callers compute group codes from it that pass a byte
 
 
 def _modules(w: _Work, fi: np.ndarray, cls: np.ndarray, cage: np.ndarray, ids: _Ids) -> tuple[np.ndarray, np.ndarray]:
@@ -336,16 +349,21 @@ def _modules(w: _Work, fi: np.ndarray, cls: np.ndarray, cage: np.ndarray, ids: _
     live = cls2 < n_cls
     if not live.any():
         return out[:m], out[m:]
-    kinds = np.concatenate([w.a_cage[fi], w.b_cage[fi]])
+    every = bool(live.all())  # the usual case: no copy of 7.5 M link ends through the mask
     need = np.zeros(int(cage.max()) + 1)
-    np.maximum.at(need, cage[live], np.tile(w.raw[fi], 2)[live])
-    groups = kinds * (n_cls + 1) + cls2
-    for g in _distinct(groups[live]):
+    ends = np.tile(w.raw[fi], 2)
+    np.maximum.at(need, cage if every else cage[live], ends if every else ends[live])
+    groups = np.concatenate([w.a_cage[fi], w.b_cage[fi]])
+    groups *= n_cls + 1
+    groups += cls2
+    if not every:
+        groups[~live] = -1
+    for g in _distinct(groups[groups >= 0] if not every else groups):
         kind, c = divmod(g, n_cls + 1)
         opts = w.parts.options(w.cages[kind], c)
         if not opts:
             continue
-        sel = np.nonzero(live & (groups == g))[0]
+        sel = np.nonzero(groups == g)[0]
         pick = np.searchsorted(np.asarray([o.reach for o in opts]), need[cage[sel]] - _TOL, side="left")
         ok = pick < len(opts)
         table = np.full(len(opts), -1, dtype=np.int64)
