@@ -163,6 +163,36 @@ class _Label:
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, text)
 
 
+_NO_COLOR = QColor()
+#: Rectangles by footprint size, and brushes, pens and text colour by fill: a site has tens of thousands of
+#: footprints of a few sizes in a few role colours, and making these for each took a third of opening one.
+#: Items only read them (QRectF.adjusted and the painter copy), so one object serves every item of a size or fill.
+_SHAPES: dict[tuple[float, float], tuple[QRectF, QRectF, QRectF]] = {}
+_LOOKS: dict[int, tuple[QBrush, QPen, QBrush, QColor]] = {}
+_LOOKS_MAX = 4096  # heat-map fills are many: start again rather than grow without bound
+
+
+def _shape(w: float, d: float) -> tuple[QRectF, QRectF, QRectF]:
+    """(footprint, bounds, front band) of a w × d footprint centred on the origin."""
+    got = _SHAPES.get((w, d))
+    if got is None:
+        rect = QRectF(-w / 2, -d / 2, w, d)
+        got = _SHAPES[(w, d)] = (rect, rect.adjusted(-2, -2, 2, 2), QRectF(rect.left(), rect.top(), w,
+                                                                             min(90.0, d * 0.08)))
+    return got
+
+
+def _look(fill: QColor) -> tuple[QBrush, QPen, QBrush, QColor]:
+    """(fill brush, edge pen, front-band brush, text colour) of a footprint filled with ``fill``."""
+    key = fill.rgba()
+    got = _LOOKS.get(key)
+    if got is None:
+        if len(_LOOKS) >= _LOOKS_MAX:
+            _LOOKS.clear()
+        got = _LOOKS[key] = (QBrush(fill), _cosmetic(fill.darker(150)), QBrush(fill.darker(185)), style.text_on(fill))
+    return got
+
+
 class FootprintItem(QGraphicsItem):
     """A rotated rectangle on the floor: centre at ``pos()``, front (darker band) toward local -y."""
 
@@ -171,12 +201,9 @@ class FootprintItem(QGraphicsItem):
     def __init__(self, width: float, depth: float):
         super().__init__()
         self._w, self._d = float(width), float(depth)
-        self._rect = QRectF(-self._w / 2, -self._d / 2, self._w, self._d)
-        self._bounds = self._rect.adjusted(-2, -2, 2, 2)
-        band = min(90.0, self._d * 0.08)
-        self._front = QRectF(self._rect.left(), self._rect.top(), self._w, band)
+        self._rect, self._bounds, self._front = _shape(self._w, self._d)
         self._name, self._laid, self._label_along = "", None, False
-        self._fill = self._edge = self._band = self._text = QColor()
+        self._fill = self._edge = self._band = self._text = _NO_COLOR
         self._base = self._heat = None
         self._invalid = False
         self.setZValue(10)
@@ -212,8 +239,7 @@ class FootprintItem(QGraphicsItem):
         fill = self._heat if self._heat is not None else self._base
         if fill is None:
             return
-        self._fill, self._edge, self._band = QBrush(fill), _cosmetic(fill.darker(150)), QBrush(fill.darker(185))
-        self._text = style.text_on(fill)
+        self._fill, self._edge, self._band, self._text = _look(fill)
         if update:
             self.update()
             self._notify()
@@ -224,7 +250,7 @@ class FootprintItem(QGraphicsItem):
         return self._name
 
     def set_style(self, name: str, fill: QColor) -> None:
-        self._base = QColor(fill)
+        self._base = fill  # the role colours are constants; nothing changes a colour in place
         self._apply_fill(update=False)
         if name != self._name or self._laid is None:
             self._name = name
