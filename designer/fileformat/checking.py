@@ -49,6 +49,8 @@ class _Reader(PlainRacks, ValueChecks):
         self.wide_number = False
         #: For plain_rack: a rack's type field -> its catalog entry and the placements for its size.
         self._rack_types: dict[str, tuple[Any, dict]] = {}
+        #: For plain_floor_device: a floor unit's type field -> its catalog entry.
+        self._floor_types: dict[str, Any] = {}
         #: Per rack size: (type field, class of u, u, face) -> plain_placement's answer, for accepted ones only.
         self._placements: dict[int, dict[tuple, tuple[str, float | None, str]]] = {}
 
@@ -254,8 +256,15 @@ class _Reader(PlainRacks, ValueChecks):
                 rack = None
             racks.append(rack if rack is not None else self.rack(r, f"racks[{i}]", seen, hall_ids))
         racks = tuple(racks)
-        floor = tuple(self.floor_device(f, f"floor_devices[{i}]", seen, hall_ids)
-                      for i, f in enumerate(doc.get("floor_devices", [])))
+        floor = []
+        plain_floor = self.plain_floor_device
+        for i, f in enumerate(doc.get("floor_devices", [])):
+            try:
+                dev = plain_floor(f, i, seen, hall_ids) if type(f) is dict else None
+            except (KeyError, TypeError):  # a field missing, or a list where text belongs (as a dict key)
+                dev = None
+            floor.append(dev if dev is not None else self.floor_device(f, f"floor_devices[{i}]", seen, hall_ids))
+        floor = tuple(floor)
         rack_ids = {r.id for r in racks}
         for i, f in enumerate(floor):
             for j, rid in enumerate(f.serves):

@@ -12,7 +12,7 @@ from operator import itemgetter
 from typing import Any
 
 from ..bounds import COORD_MM, MAX_TEXT_CHARS, RACK_LIMIT_KW, stored
-from ..model import FACES, MountedDevice, Rack
+from ..model import FACES, FloorDevice, MountedDevice, Rack
 from .values import MOUNTED_KINDS, WIDE
 
 # For _Reader.plain_rack:
@@ -21,6 +21,11 @@ _RACK_REQUIRED = itemgetter("id", "hall", "type", "x", "y")
 #: The fields to_dict writes for every mounted device (and "name" when it has one).
 _MOUNTED_WRITTEN = itemgetter("id", "type", "u", "face")
 _NO_DEVICES: list = []  # never changed
+# For _Reader.plain_floor_device:
+_FLOOR_FIELDS = frozenset(("id", "type", "hall", "x", "y", "name", "rotation", "serves"))
+_FLOOR_REQUIRED = itemgetter("id", "type", "hall", "x", "y")
+_FLOOR_KINDS = ("cdu", "crah", "pdu")
+_NO_SERVES: list = []  # never changed
 
 
 
@@ -81,6 +86,40 @@ class PlainRacks:
             return None
         seen[ident] = f"racks[{index}].id"
         return Rack(ident, name, hall, rtype.id, float(x), float(y), float(rotation) % 360, row, devices, power)
+
+    def plain_floor_device(self, d: dict, index: int, seen: dict[str, str], halls: set[str]) -> FloorDevice | None:
+        """``floor_devices[index]`` when every value in it passes :meth:`floor_device`'s checks, else None and
+        nothing changed: the same checks without a path string per value (a million-GPU site stands 30,000 CDUs
+        and PDUs on its floors, and naming each value's place took most of their reading). ``d`` must be a dict."""
+        if not d.keys() <= _FLOOR_FIELDS:
+            return None
+        ident, type_id, hall, x, y = _FLOOR_REQUIRED(d)
+        name, rotation, serves = d.get("name", ""), d.get("rotation", 0), d.get("serves", _NO_SERVES)
+        if (type(ident) is not str or not ident or ident.isspace() or ident in seen or type(hall) is not str
+                or hall not in halls or type(name) is not str or type(serves) is not list):
+            return None
+        for rid in serves:
+            if type(rid) is not str:
+                return None
+        if self.plain_text:  # ASCII without an escape: no control character, only the length to check
+            if len(ident) > MAX_TEXT_CHARS or len(name) > MAX_TEXT_CHARS or any(len(r) > MAX_TEXT_CHARS
+                                                                                 for r in serves):
+                return None
+        elif not (stored(ident, ident=True) and stored(name) and all(stored(r) for r in serves)):
+            return None  # text the checking reader changes or refuses
+        dtype = self._floor_types.get(type_id) if type(type_id) is str else None
+        if dtype is None:
+            dtype = self.known_type(type_id, _FLOOR_KINDS)
+            if dtype is None:
+                return None
+            self._floor_types[type_id] = dtype
+        tx, ty, tr = type(x), type(y), type(rotation)  # exactly: a bool is not a number here
+        if not ((tx is int or tx is float) and -COORD_MM <= x <= COORD_MM
+                and (ty is int or ty is float) and -COORD_MM <= y <= COORD_MM
+                and (tr is int or tr is float) and -360 <= rotation <= 360):
+            return None  # NaN and infinities fail the comparisons
+        seen[ident] = f"floor_devices[{index}].id"
+        return FloorDevice(ident, dtype.id, hall, float(x), float(y), float(rotation) % 360, name, tuple(serves))
 
     def plain_devices(self, devs: list, placements: dict, units: int) -> tuple[MountedDevice, ...] | None:
         """A rack's mounted devices when :meth:`mounted` accepts every one, else None and nothing changed.
