@@ -19,6 +19,7 @@ import numpy as np
 from catalog import Catalog
 
 from .arrays import DesignArrays, flatten
+from .collector import paused
 from .findings import Finding
 from .model import Project
 from .settings import Settings
@@ -88,6 +89,8 @@ class Engine:
     needs: tuple[str, ...] = ()
 
 
+@paused()  # the engines make many containers and no cycle: five full collections walking a million-GPU design's
+# objects cost a sixth of its analysis
 def run_engines(engines: tuple[Engine, ...], ctx: Context,
                 given: Mapping[str, EngineResult] | None = None) -> dict[str, EngineResult]:
     """Run ``engines`` in order, each seeing the results it declared and nothing else; an engine whose result

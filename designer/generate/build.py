@@ -18,6 +18,7 @@ from dataclasses import dataclass, field, replace
 
 from catalog import Catalog
 
+from ..collector import paused
 from ..commands import AddHallCommand, AddObjectsCommand, CommandError
 from ..cooling import analyze_cooling
 from ..engines import Context
@@ -168,6 +169,7 @@ def _check_phases(spec: SuperpodSpec, sus: int) -> None:
                             f"of at least {math.ceil(sus / MAX_PHASES)}")
 
 
+@paused()  # a million-GPU site is a million new objects and no cycle: collections walking them cost a third of it
 def generate(spec: SuperpodSpec, catalog: Catalog, *, with_phases: bool = True,
              layout_only: bool = False, one_hall: bool = False) -> Generated | None:
     """The design for ``spec``; raises :class:`GenerateError` for a target that cannot be built.

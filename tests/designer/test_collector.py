@@ -42,3 +42,24 @@ def test_a_pause_restores_a_collector_that_was_off():
         assert not gc.isenabled()  # off before, off after
     finally:
         gc.enable()
+
+
+def test_the_engines_and_the_generator_run_with_the_collector_paused(catalog, monkeypatch):
+    """A million-GPU design is a million objects: full collections walking them during its analysis or its
+    generation cost a sixth and a third of each. Both run paused, and leave the collector on after."""
+    from designer import engines
+    from designer.fileformat import load
+    from designer.generate import SuperpodSpec, build, generate
+    from designer.samples import DGX_B200_SU
+
+    seen = []
+    probe = engines.Engine("probe", lambda ctx: seen.append(("engine", gc.isenabled())) or engines.EngineResult())
+    assert gc.isenabled()
+    project = load(DGX_B200_SU, catalog)
+    engines.run_engines((probe,), engines.Context.build(project, catalog))
+    real_plan_grid = build.plan_grid
+    monkeypatch.setattr(build, "plan_grid", lambda *a, **k: seen.append(("generate", gc.isenabled())) or
+                        real_plan_grid(*a, **k))
+    assert generate(SuperpodSpec(system="dgx-b200", gpus=256), catalog).gpus >= 248
+    assert set(seen) == {("engine", False), ("generate", False)}
+    assert gc.isenabled()
