@@ -308,8 +308,10 @@ def _fibre_classes(w: _Work, fi: np.ndarray, cage: np.ndarray) -> np.ndarray:
     """Per fibre link the lowest class both ends and a fibre reach (len(classes) where none does), then
     raised to its cages' classes: a cage's links share one module."""
     n_cls = len(w.parts.classes)
-    # a class fits in a byte: the columns below are gathered and compared several times over millions of links
-    need = np.full(len(fi), n_cls, dtype=np.int8)
+    # a class fits in a byte (a catalog of more than 126 fibre classes aside): the columns below are gathered and
+    # compared several times over millions of links
+    small = np.int8 if n_cls < 127 else np.int64
+    need = np.full(len(fi), n_cls, dtype=small)
     kinds = w.a_cage[fi] * len(w.cages) + w.b_cage[fi]
     raw_fi = w.raw[fi]
     for kind in _distinct(kinds):
@@ -329,7 +331,7 @@ def _fibre_classes(w: _Work, fi: np.ndarray, cage: np.ndarray) -> np.ndarray:
         every = bool(live.all())  # the usual case: no copy of the columns through the mask
         ca_live, cb_live = (ca, cb) if every else (ca[live], cb[live])
         for _ in range(8):
-            top = np.zeros(int(cage.max()) + 1, dtype=np.int8)
+            top = np.zeros(int(cage.max()) + 1, dtype=small)
             need_live = need if every else need[live]
             np.maximum.at(top, ca_live, need_live)
             np.maximum.at(top, cb_live, need_live)
