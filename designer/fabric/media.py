@@ -357,10 +357,8 @@ def _modules(w: _Work, fi: np.ndarray, cls: np.ndarray, cage: np.ndarray, ids: _
     np.maximum.at(need, cage if every else cage[live], ends if every else ends[live])
     groups = np.concatenate([w.a_cage[fi], w.b_cage[fi]])
     groups *= n_cls + 1
-    groups += cls2
-    if not every:
-        groups[~live] = -1
-    for g in _distinct(groups[groups >= 0] if not every else groups):
+    groups += cls2  # an end without a class falls in a group of class n_cls, which no option serves
+    for g in _distinct(groups if every else groups[live]):
         kind, c = divmod(g, n_cls + 1)
         opts = w.parts.options(w.cages[kind], c)
         if not opts:

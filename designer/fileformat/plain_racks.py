@@ -28,6 +28,14 @@ _FLOOR_KINDS = ("cdu", "crah", "pdu")
 _NO_SERVES: list = []  # never changed
 
 
+def _plain_place(x: Any, y: Any, rotation: Any) -> bool:
+    """Whether a rack's or floor unit's x, y and rotation are numbers the checking reader takes as they are."""
+    tx, ty, tr = type(x), type(y), type(rotation)  # exactly: a bool is not a number here
+    return ((tx is int or tx is float) and -COORD_MM <= x <= COORD_MM
+            and (ty is int or ty is float) and -COORD_MM <= y <= COORD_MM
+            and (tr is int or tr is float) and -360 <= rotation <= 360)  # NaN and infinities fail the comparisons
+
+
 
 class PlainRacks:
     """Mixed into the reader: reads ``self.catalog``, ``self.device_ids``, ``self.plain_text`` and its caches."""
@@ -68,11 +76,8 @@ class PlainRacks:
             known = self._rack_types[type_id] = rtype, self._placements.setdefault(rtype.rack_units, {})
         rtype, placements = known
         rotation, power = d.get("rotation", 0), d.get("power_limit_kw")
-        tx, ty, tr = type(x), type(y), type(rotation)  # exactly: a bool is not a number here
-        if not ((tx is int or tx is float) and -COORD_MM <= x <= COORD_MM
-                and (ty is int or ty is float) and -COORD_MM <= y <= COORD_MM
-                and (tr is int or tr is float) and -360 <= rotation <= 360):
-            return None  # NaN and infinities fail the comparisons
+        if not _plain_place(x, y, rotation):
+            return None
         if power is not None:
             tp = type(power)
             if not ((tp is int or tp is float) and RACK_LIMIT_KW[0] <= power <= RACK_LIMIT_KW[1]):
@@ -113,11 +118,8 @@ class PlainRacks:
             if dtype is None:
                 return None
             self._floor_types[type_id] = dtype
-        tx, ty, tr = type(x), type(y), type(rotation)  # exactly: a bool is not a number here
-        if not ((tx is int or tx is float) and -COORD_MM <= x <= COORD_MM
-                and (ty is int or ty is float) and -COORD_MM <= y <= COORD_MM
-                and (tr is int or tr is float) and -360 <= rotation <= 360):
-            return None  # NaN and infinities fail the comparisons
+        if not _plain_place(x, y, rotation):
+            return None
         seen[ident] = f"floor_devices[{index}].id"
         return FloorDevice(ident, dtype.id, hall, float(x), float(y), float(rotation) % 360, name, tuple(serves))
 
