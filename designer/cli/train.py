@@ -18,8 +18,8 @@ from ..training.plan import OFFLOAD, RECOMPUTE, Training
 from ..training.planner import best_plan, given_plan
 from ..training.section import plane_lost
 from ..training.batch import default_global_batch
-from ..training.software import (ATTENTION, DEFAULT_PROFILE, DP_IMPL, EP_DISPATCH, FP8_RECIPE, KNOBS, PP_SCHEDULE,
-                                 PROFILES, profile)
+from ..training.software import (ATTENTION, DEFAULT_PROFILE, DP_IMPL, EP_DISPATCH, FP8_RECIPE, KNOBS, MAX_IMBALANCE,
+                                 PP_SCHEDULE, PROFILES, profile)
 from .flags import real, whole
 from .json_output import print_json
 
@@ -126,6 +126,10 @@ def add_parser(subparsers):
                          "NVLink; FP8 when training in FP8)")
     sw.add_argument("--ep-overlap", action=argparse.BooleanOptionalAction, default=None,
                     help="overlap expert all-to-alls with another micro-batch's compute (DualPipe, dual-batch overlap)")
+    sw.add_argument("--expert-imbalance", type=real(1, MAX_IMBALANCE), metavar="X",
+                    help="the busiest expert rank's routed tokens over the mean (default 1: a balancing router, "
+                         "its random spread charged; a learned router running dropless left 1.5 on Qwen3-235B "
+                         "early in training)")
     sw.add_argument("--pp-schedule", choices=PP_SCHEDULE, type=str.lower,
                     help="pipeline schedule: 1f1b (interleaved with --virtual-stages) or dualpipe")
     sw.add_argument("--async-checkpoint", action=argparse.BooleanOptionalAction, default=None,
@@ -282,6 +286,7 @@ def _print_text(d: dict) -> None:
           f"DP overlap {'on' if sw['dp_overlap'] else 'off'}, PP overlap {'on' if sw['pp_overlap'] else 'off'}, "
           f"data parallel {sw['dp_impl']}, FP8 {sw['fp8']}"
           + (f", experts {sw['ep_dispatch']} dispatch{' overlapped' if sw['ep_overlap'] else ''}"
+             + (f", busiest rank {sw['expert_imbalance']:g}x the mean" if sw["expert_imbalance"] != 1 else "")
              if d["ep"] > 1 else "")
           + (f", {sw['pp_schedule']} pipeline" if d["pp"] > 1 else ""))
     for field, why in d.get("chosen", {}).items():

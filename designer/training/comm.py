@@ -160,9 +160,13 @@ def ep_comm(m, c, T, cluster, nvl, ib, sw, precision: str):
     lat = (RING_BASE_US["simple"] + (k - 1) * RING_HOP_NVLINK_US["simple"]
            + (e_f - k) * net_hop_us(cluster, "simple") / np.maximum(k, 1)) * 1e-6
 
+    # every rank sends its own tokens' copies, but the busiest rank receives expert_imbalance times the mean, and
+    # the all-to-all ends when it has
+    load = sw.expert_imbalance
+
     def a2a(elem_bytes: float):
-        return np.where(e > 1, np.maximum(nvl_copies * row * elem_bytes / nvl, net_copies * row * elem_bytes / ib)
-                        + lat, 0.0)
+        return np.where(e > 1, load * np.maximum(nvl_copies * row * elem_bytes / nvl,
+                                                 net_copies * row * elem_bytes / ib) + lat, 0.0)
 
     combine = a2a(2.0)
     dispatch = a2a(FP8_DISPATCH_BYTES) if deepep and precision in ("fp8", "fp4") else combine

@@ -113,7 +113,8 @@ def layer_times(m: ModelSpec, c: dict, peak: Peaks, hbm: float, gen: Generation,
         # group gathers its u members' copies, each member running 1/u of every local expert's FFN
         experts_here = m.experts / ep
         copies = T / t * u * m.top_k
-        tok = copies / experts_here * moe_load_factor(copies * ep, m.experts)
+        # the busiest rank's load: a balancing router's random spread, or the imbalance the run's router leaves
+        tok = copies / experts_here * np.maximum(moe_load_factor(copies * ep, m.experts), sw.expert_imbalance)
         groups = experts_here * one
         up_n = f * (m.mlp_mats - 1) / u
     else:

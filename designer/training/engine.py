@@ -112,7 +112,7 @@ def screen(model, training, c: dict, cluster):
     shard, _, _ = dp_groups(c, cluster)
     mem = memory(model, c, m, training.software.flash, training.grad_bytes, training.precision in ("fp8", "fp4"),
                  shard, training.software.pp_schedule == "dualpipe", cluster.hbm_gb,
-                 training.software.expandable_segments)
+                 training.software.expandable_segments, training.software.expert_imbalance)
     per, _ = stage_layers(model.layers, p)
     bad["memory"] = mem["total_gb"] > cluster.hbm_gb
     # partial with nothing to recompute is none, and with every layer (and it fits) is full: the same plan twice;

@@ -107,10 +107,11 @@ def attention_units(m) -> float:
     return 3 + 4 * a * m.head_dim / h + 4 * m.kv_heads * m.head_dim / h
 
 
-def _activation_parts(m, c, micro_batches, flash: bool, fp8: bool, dual: bool) -> dict:
+def _activation_parts(m, c, micro_batches, flash: bool, fp8: bool, dual: bool, imbalance: float = 1.0) -> dict:
     """The pieces the activation memory is made of, per plan (bytes): one layer's stored activations per
     micro-batch without recompute and with full recompute, the micro-batches the fullest stage holds, the
-    working set of a recomputed layer and what lives beside the layers (embedding output, logits)."""
+    working set of a recomputed layer and what lives beside the layers (embedding output, logits). The busiest
+    expert rank holds ``imbalance`` times the mean routed copies (a dropless router's buffers grow with its load)."""
     t, cp, b = c["tp"].astype(float), c["cp"].astype(float), c["b"].astype(float)
     p, v = c["pp"], c["v"].astype(float)
     sp = (c["sp"] > 0) & (c["tp"] > 1)
@@ -119,13 +120,14 @@ def _activation_parts(m, c, micro_batches, flash: bool, fp8: bool, dual: bool) -
     attn = attention_units(m)
     f = m.expert_ffn if m.moe else m.ffn_hidden
     k = m.experts_per_token if m.moe else 1
-    mlp = 3 + 2 * m.mlp_mats * f / h * k
+    load = imbalance if m.moe else 1.0
+    mlp = 3 + 2 * m.mlp_mats * f / h * k * load
     total = attn + mlp + 4
     if fp8:  # Transformer Engine saves the four GEMM inputs in FP8 (1 byte, not 2) for backward
-        total = total - (3 + f / h * k)
+        total = total - (3 + f / h * k * load)
     base = np.where(sp, total / t, 10 + (total - 10) / t)
     if m.moe:  # the routed copies the GPU holds (2 B each): its T/t tokens' top-k, gathered over expert TP
-        base = base + 2 * m.top_k * expert_tp(c) / t
+        base = base + 2 * m.top_k * expert_tp(c) / t * load
     scores = 5 * a * (s / cp) / h / t * (not flash)
     # DualPipe holds PP + 1 micro-batches' activations (DeepSeek-V3 report, Table 2)
     held = p + 1 if dual else p
@@ -137,10 +139,11 @@ def _activation_parts(m, c, micro_batches, flash: bool, fp8: bool, dual: bool) -
             "full": sbh * 2 / np.where(sp, t, 1.0), "inflight": inflight, "ends": ends}
 
 
-def activations(m, c, micro_batches, flash: bool, fp8: bool = False, dual: bool = False, recompute_layers=None):
+def activations(m, c, micro_batches, flash: bool, fp8: bool = False, dual: bool = False, recompute_layers=None,
+                imbalance: float = 1.0):
     """Activation bytes per GPU on the fullest stage; ``recompute_layers``: for partial recompute, the layers
     of that stage run as full recompute (the rest keep everything)."""
-    parts = _activation_parts(m, c, micro_batches, flash, fp8, dual)
+    parts = _activation_parts(m, c, micro_batches, flash, fp8, dual, imbalance)
     rc = c["rc"]
     sbh, sp, t = parts["sbh"], parts["sp"], parts["t"]
     # selective keeps what none keeps but the attention scores (FlashAttention keeps none either way)
@@ -161,11 +164,12 @@ def activations(m, c, micro_batches, flash: bool, fp8: bool = False, dual: bool 
     return acts + parts["ends"]
 
 
-def partial_layers(m, c, micro_batches, flash: bool, fp8: bool, dual: bool, room, waste: float = ALLOCATOR_WASTE):
+def partial_layers(m, c, micro_batches, flash: bool, fp8: bool, dual: bool, room, waste: float = ALLOCATOR_WASTE,
+                   imbalance: float = 1.0):
     """Layers of the fullest stage a partial-recompute plan recomputes: the fewest, in whole multiples of v
     (0 when everything fits as it is), whose activations (with the allocator's share ``waste``) fit in
     ``room`` bytes; the whole stage when none do."""
-    parts = _activation_parts(m, c, micro_batches, flash, fp8, dual)
+    parts = _activation_parts(m, c, micro_batches, flash, fp8, dual, imbalance)
     per, _ = stage_layers(m.layers, c["pp"])
     grow = 1.0 / (1.0 - waste)
     keep_all = (per * parts["none"] * parts["inflight"] + parts["none"] + parts["ends"]) * grow
@@ -189,11 +193,11 @@ def recompute_layers(mem: dict, i: int, mode: str):
 
 
 def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = False, shard=None,
-           dual: bool = False, capacity_gb: float | None = None, expandable: bool = False):
+           dual: bool = False, capacity_gb: float | None = None, expandable: bool = False, imbalance: float = 1.0):
     """Memory per GPU; ``dual``: the DualPipe schedule, which keeps two copies of a stage's model states;
     ``capacity_gb``: the GPU's memory, which partial recompute solves its layer count against; ``expandable``:
     the allocator grows segments page by page (its share of the activations is EXPANDABLE_WASTE, not
-    ALLOCATOR_WASTE)."""
+    ALLOCATOR_WASTE); ``imbalance``: the busiest expert rank's routed tokens over the mean."""
     waste = EXPANDABLE_WASTE if expandable else ALLOCATOR_WASTE
     held = params_on_gpu(m, c)
     weights, grads, optim, psi = model_states(m, c, grad_bytes, shard, held)
@@ -211,12 +215,13 @@ def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = Fals
     layers = np.zeros(len(weights))
     partial = c["rc"] == RC_PARTIAL
     if partial.any():
-        layers = np.where(partial, partial_layers(m, c, micro_batches, flash, fp8, dual, room, waste), 0.0)
-    acts = activations(m, c, micro_batches, flash, fp8, dual, layers)
+        layers = np.where(partial, partial_layers(m, c, micro_batches, flash, fp8, dual, room, waste,
+                                                           imbalance), 0.0)
+    acts = activations(m, c, micro_batches, flash, fp8, dual, layers, imbalance)
     offloaded = np.zeros(len(weights))
     layer_bytes = np.zeros(len(weights))
     if act_off.any():
-        parts = _activation_parts(m, c, micro_batches, flash, fp8, dual)
+        parts = _activation_parts(m, c, micro_batches, flash, fp8, dual, imbalance)
         layer_bytes = parts["none"] * parts["inflight"]
         offloaded = np.where(act_off, activation_layers(per, layer_bytes, parts["ends"], room, 1.0 / (1.0 - waste)),
                              0.0)

@@ -45,9 +45,20 @@ also Megatron-Core's "flex" dispatcher since 2025 — and dispatches FP8 tokens 
 ``ep_overlap`` hides the all-to-alls behind another micro-batch's compute (DualPipe; dual-batch overlap).
 ``pp_schedule`` ``dualpipe``: bubble (PP/2 − 1)·(F&B + B − 3W), two copies of the parameters and
 PP + 1 micro-batches of activations (the report's Table 2), against 1F1B's (PP − 1)·(F + B).
+``expert_imbalance``: the busiest expert-parallel rank's routed tokens over the mean, as the run's router
+leaves them. 1 (the default) is a router that balances: each token's experts as good as drawn at random, whose
+multinomial spread the engine charges itself (efficiency.moe_load_factor) — what NVIDIA's published MoE
+benchmarks force (Megatron-Core's ``--moe-router-force-load-balancing``). A learned router running dropless
+leaves more: the busiest rank's grouped GEMMs, the all-to-all that waits for it and the activations it holds
+all grow by it. Megatron-Core's MoE model zoo ran Qwen3-235B-A22B on 256 H100 both ways at four sequence
+lengths (16k-128k, TP 4, EP 8, 16 experts a GPU): dropless steps took 9-25 % longer, and the estimates come
+closest to the four dropless runs with the busiest rank at 1.5x the mean (heldout.IMBALANCE_CHOSEN) [D: set
+from those runs, early in training from scratch; not a measurement of the router itself]. Capacity-factor
+training (tokens past capacity dropped) bounds it at the capacity factor.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import asdict, dataclass, replace
 
 from .errors import TrainingError
@@ -57,6 +68,8 @@ DP_IMPL = ("megatron", "deepspeed", "fsdp")
 FP8_RECIPE = ("none", "delayed", "dynamic")
 EP_DISPATCH = ("alltoall", "deepep")
 PP_SCHEDULE = ("1f1b", "dualpipe")
+#: A busiest rank with 64x the mean tokens is a router that sends nearly everything to one rank of 64: past any run.
+MAX_IMBALANCE = 64.0
 
 
 @dataclass(frozen=True)
@@ -105,6 +118,9 @@ class Software:
     #: PyTorch's caching allocator grows one segment page by page (``expandable_segments:True``, PyTorch 2.1+;
     #: torchtitan's launcher sets it) instead of splitting fixed blocks: see memory.py for what each wastes
     expandable_segments: bool = True
+    #: the busiest expert-parallel rank's routed tokens over the mean (see the module's expert-parallel knobs);
+    #: 1: a balancing router, whose random spread the engine charges on its own
+    expert_imbalance: float = 1.0
     #: what the framework can keep in host memory (plan.OFFLOAD). Megatron-Core offloads the optimizer state and
     #: steps it on the CPU (HybridDeviceOptimizer, ``--optimizer-cpu-offload``) and a chosen number of layers'
     #: activations (``--cpu-offloading-num-layers``, only without a pipeline and without recompute: its config
@@ -125,6 +141,10 @@ class Software:
                                     f"got {getattr(self, field)!r}")
         if self.grad_comm_bytes not in (2, 4):
             raise TrainingError(f"gradient bytes on the wire must be 2 or 4, got {self.grad_comm_bytes!r}")
+        if (isinstance(self.expert_imbalance, bool) or not isinstance(self.expert_imbalance, (int, float))
+                or not math.isfinite(self.expert_imbalance) or not 1.0 <= self.expert_imbalance <= MAX_IMBALANCE):
+            raise TrainingError(f"expert imbalance (the busiest expert rank's tokens over the mean) must be from 1 to "
+                                f"{MAX_IMBALANCE:g}, got {self.expert_imbalance!r}")
         if self.default_zero not in (0, 1, 2, 3):
             raise TrainingError(f"default ZeRO stage must be 0–3, got {self.default_zero!r}")
         return self
@@ -174,6 +194,7 @@ KNOBS = {
     "attention": str, "tp_overlap": bool, "dp_overlap": bool, "pp_overlap": bool, "dp_impl": str,
     "grad_comm_bytes": int, "fp8": str, "fused_kernels": bool, "context_parallel": bool, "async_checkpoint": bool,
     "checkpoint_sharded": bool, "ep_dispatch": str, "ep_overlap": bool, "pp_schedule": str,
+    "expert_imbalance": float,
 }
 
 
@@ -210,6 +231,13 @@ def profile(name: str | None = None, **overrides) -> Software:
                 given[k] = int(v)
             except (TypeError, ValueError, OverflowError):
                 raise TrainingError(f"software {k.replace('_', '-')} must be a whole number, got {v!r}") from None
+        elif KNOBS[k] is float:
+            try:
+                given[k] = float(str(v).strip()) if not isinstance(v, bool) else None
+            except (TypeError, ValueError, OverflowError):
+                given[k] = None
+            if given[k] is None:
+                raise TrainingError(f"software {k.replace('_', '-')} must be a number, got {v!r}")
         else:
             given[k] = str(v).strip().lower()
     sw = PROFILES[key]
@@ -217,4 +245,4 @@ def profile(name: str | None = None, **overrides) -> Software:
 
 
 __all__ = ["Software", "PROFILES", "DEFAULT_PROFILE", "LABELS", "parse_flag", "KNOBS", "ATTENTION", "DP_IMPL",
-           "FP8_RECIPE", "EP_DISPATCH", "PP_SCHEDULE", "profile"]
+           "FP8_RECIPE", "EP_DISPATCH", "PP_SCHEDULE", "MAX_IMBALANCE", "profile"]

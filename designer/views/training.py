@@ -29,6 +29,8 @@ class SoftwareProfile:
     ep_dispatch: str
     ep_overlap: bool
     pp_schedule: str
+    #: the busiest expert-parallel rank's routed tokens over the mean (1: a balancing router)
+    expert_imbalance: float
     #: the allocator grows segments page by page (PyTorch's expandable segments) rather than splitting blocks
     expandable_segments: bool
     #: what the framework can keep in host memory (none, optimizer, activations, both)

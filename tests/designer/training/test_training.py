@@ -30,7 +30,7 @@ def comparison():
 
 def test_every_reference_row_within_twelve_percent(comparison):
     reference = [r for r in comparison if r["set"] == "reference"]
-    assert len(reference) == len(ROWS) + 7 >= 21  # the held-out rows that chose something (heldout.py)
+    assert len(reference) == len(ROWS) + 11 >= 25  # the held-out rows that chose something (heldout.py)
     read = {r["row"] for r in ROWS}
     # the moved rows: as they were held out; DeepSeek-V3's own run: the issue's 25 % (its figure is GPU-hours
     # over the whole pre-training, batch ramp included, not a steady step)
