@@ -226,6 +226,14 @@ def test_design_settings_and_workload_are_edited_in_the_inspector(win, qtbot):
                              and win.analysis.training.goodput.checkpoint_interval_s == 2700.0), timeout=60000)
     form.interval.setValue(0)  # back to Daly's
     assert "checkpoint_interval_min" not in win.project.workload_dict
+    # a learned router's imbalance reaches the estimate's software; unset again, the key leaves the workload
+    assert form.imbalance.text() == "a balancing router"
+    form.imbalance.setValue(1.5)
+    assert win.project.workload_dict["expert_imbalance"] == 1.5
+    qtbot.waitUntil(lambda: win.analysis.training.software is not None
+                    and win.analysis.training.software.expert_imbalance == 1.5, timeout=60000)
+    form.imbalance.setValue(0)
+    assert "expert_imbalance" not in win.project.workload_dict
     win.document.undo()  # the workload edits merge into one step
     assert win.project.workload_dict is None
     win.document.undo()

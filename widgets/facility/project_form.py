@@ -18,7 +18,7 @@ from designer.gpu_power import FLOOR_W
 from designer.settings import COOLANTS, FABRIC_NAMES, FABRIC_TECHNOLOGIES
 from designer.training.models import PRESETS
 from designer.training.section import DEFAULT_WORKLOAD, FAILURE_KEY, FAILURE_RANGE, INTERVAL_KEY, INTERVAL_RANGE
-from designer.training.software import DEFAULT_PROFILE
+from designer.training.software import DEFAULT_PROFILE, MAX_IMBALANCE
 from designer.training.software import LABELS as SOFTWARE_LABELS
 
 from ..app import style
@@ -168,8 +168,14 @@ class ProjectForm(QWidget):
         self.interval = self._unset_box(INTERVAL_KEY, INTERVAL_RANGE[1] * 100, 1, " min", "Daly's optimum",
                                         "Minutes between checkpoints. Unset: Daly's optimal interval for the job's "
                                         "failure rate (Daly 2006)")
+        self.imbalance = self._unset_box(IMBALANCE_KEY, MAX_IMBALANCE * 10, 2, "× the mean", "a balancing router",
+                                         "Mixture-of-experts models: the busiest expert rank's routed tokens over the "
+                                         "mean. Unset: a router that balances, its random spread charged. A learned "
+                                         "router running dropless left 1.5 on Qwen3-235B early in training "
+                                         "(Megatron-Core's MoE model zoo)")
         form.addRow("Failure rate", self.failures)
         form.addRow("Checkpoints", self.interval)
+        form.addRow("Expert imbalance", self.imbalance)
         note = QLabel("The best parallelism plan is searched for the design's GPUs; a fixed plan can be set "
                       "in the project file's workload (tp, pp, dp ...).")
         note.setWordWrap(True)
@@ -262,10 +268,14 @@ class ProjectForm(QWidget):
             self.batch.setValue(batch)
         self.precision.setCurrentIndex(max(0, self.precision.findData(str(w.get("precision") or "bf16"))))
         self.software.setCurrentIndex(max(0, self.software.findData(str(w.get("software") or DEFAULT_PROFILE).lower())))
-        for box, key in ((self.failures, FAILURE_KEY), (self.interval, INTERVAL_KEY)):
+        for box, key in ((self.failures, FAILURE_KEY), (self.interval, INTERVAL_KEY), (self.imbalance, IMBALANCE_KEY)):
             value = _stated(w.get(key))
             if abs(box.value() - value) > 1e-9:
                 box.setValue(value)
+
+
+#: The workload key of the expert imbalance (a software knob the workload may state).
+IMBALANCE_KEY = "expert_imbalance"
 
 
 def _stated(value) -> float:
