@@ -114,7 +114,9 @@ def layer_times(m: ModelSpec, c: dict, peak: Peaks, hbm: float, gen: Generation,
         experts_here = m.experts / ep
         copies = T / t * u * m.top_k
         # the busiest rank's load: a balancing router's random spread, or the imbalance the run's router leaves
-        tok = copies / experts_here * np.maximum(moe_load_factor(copies * ep, m.experts), sw.expert_imbalance)
+        # between expert-parallel ranks (one rank holding every expert runs all the copies whatever their spread)
+        stated = np.where(ep > 1, sw.expert_imbalance, 1.0)
+        tok = copies / experts_here * np.maximum(moe_load_factor(copies * ep, m.experts), stated)
         groups = experts_here * one
         up_n = f * (m.mlp_mats - 1) / u
     else:

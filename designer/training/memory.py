@@ -120,7 +120,7 @@ def _activation_parts(m, c, micro_batches, flash: bool, fp8: bool, dual: bool, i
     attn = attention_units(m)
     f = m.expert_ffn if m.moe else m.ffn_hidden
     k = m.experts_per_token if m.moe else 1
-    load = imbalance if m.moe else 1.0
+    load = np.where(c["ep"] > 1, imbalance, 1.0) if m.moe else 1.0  # between expert ranks: none at EP 1
     mlp = 3 + 2 * m.mlp_mats * f / h * k * load
     total = attn + mlp + 4
     if fp8:  # Transformer Engine saves the four GEMM inputs in FP8 (1 byte, not 2) for backward

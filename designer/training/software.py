@@ -54,7 +54,9 @@ all grow by it. Megatron-Core's MoE model zoo ran Qwen3-235B-A22B on 256 H100 bo
 lengths (16k-128k, TP 4, EP 8, 16 experts a GPU): dropless steps took 9-25 % longer, and the estimates come
 closest to the four dropless runs with the busiest rank at 1.5x the mean (heldout.IMBALANCE_CHOSEN) [D: set
 from those runs, early in training from scratch; not a measurement of the router itself]. Capacity-factor
-training (tokens past capacity dropped) bounds it at the capacity factor.
+training (tokens past capacity dropped) bounds it at the capacity factor. It is a figure between ranks: a plan
+with EP 1 runs every copy on each GPU, whatever their spread, and a search applies the stated figure at every
+EP it tries (how it grows with fewer experts a rank is not known).
 """
 from __future__ import annotations
 

@@ -301,6 +301,12 @@ def test_the_busiest_expert_rank_sets_the_expert_half_of_the_step(catalog):
     assert 1.1 < busy.step_time_s / even.step_time_s < 1.5
     # a balanced router's own random spread is already charged: a stated imbalance below it changes nothing
     assert run(1.0001).step_time_s == pytest.approx(even.step_time_s, rel=1e-3)
+    # one expert rank runs every routed copy whatever their spread: no rank is busier than another
+    mixtral, local = preset("mixtral-8x7b"), Plan(tp=4, pp=4, dp=4, ep=1, micro_batch=1, recompute="full")
+    one = cluster_from_system(catalog, "dgx-h100", 64)
+    a, b = (estimate(mixtral, Training(global_batch=256, software=profile("nemo-2024", expert_imbalance=x)), local,
+                     one) for x in (1.0, 2.0))
+    assert a.fits and a.step_time_s == b.step_time_s and a.memory_gb_per_gpu == b.memory_gb_per_gpu
     # a dense model has no experts to unbalance
     dense = Plan(tp=8, pp=1, dp=32, cp=1, micro_batch=1, recompute="full")
     l70 = preset("llama3-70b")
