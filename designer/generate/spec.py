@@ -351,8 +351,12 @@ def _check_cages(catalog: Catalog, system: str, switch) -> None:
     fits = [d.id for d in catalog if d.kind == "switch" and d.id != switch.id and any(
         g.role == "fabric" and g.protocol == "infiniband" and longest_reach(catalog, node, cage_of(g, True)) > 0
         for g in d.ports)]
+    # NDR (4 x 100G-PAM4) meets XDR (4 x 200G-PAM4) through no part at all: NVIDIA's XDR list says 200G-PAM4
+    # transceivers cannot downshift to 100G-PAM4, and its DACs are too short at that rate
+    lanes = ("; 800G XDR optics run 200G-PAM4 lanes and cannot downshift to a 400G NDR port's 100G-PAM4 (NVIDIA LinkX "
+             "XDR parts list), so no such part exists" if {node.speed_gbps, cage.speed_gbps} == {400.0, 800.0} else "")
     raise GenerateError(f"no catalog part joins the {system}'s compute ports ({node.label()}) to the {switch.id}'s "
-                        f"({cage.label()}): every compute link would be unwired"
+                        f"({cage.label()}): every compute link would be unwired{lanes}"
                         + (f"; switches its ports do reach: {', '.join(fits)}" if fits else ""))
 
 

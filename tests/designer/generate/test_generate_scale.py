@@ -74,6 +74,8 @@ def test_400g_twin_port_nodes_on_xdr_switches_are_refused_before_any_work(tmp_pa
     msg = str(info.value)
     assert "400G twin-port OSFP cage, flat top" in msg and "800G twin-port OSFP cage, finned top" in msg
     assert "switches its ports do reach: qm9700, qm9790" in msg
+    # and why none can exist: XDR's 200G-PAM4 lanes do not downshift to NDR's 100G-PAM4
+    assert "cannot downshift to a 400G NDR port's 100G-PAM4" in msg
     out = tmp_path / "xdr.podplan.json"
     assert main(["new", "superpod", "--system", "dgx-b200", "--sus", "2", "--switch", "q3400", "-o", str(out)]) == 2
     assert "every compute link would be unwired" in capsys.readouterr().err and not out.exists()
