@@ -67,8 +67,8 @@ def real(lo: float | None, hi: float | None, *, lo_open: bool = False) -> Callab
     def parse(text: str) -> float:
         if len(text) > MAX_CHARS:
             raise argparse.ArgumentTypeError(f"{_shown(text)} is too long for a number")
-        try:
-            value = float(text)
+        try:  # "1_5" is 15 to Python's float(), never what a person typing a number meant
+            value = float(text) if "_" not in text else math.nan
         except ValueError:
             raise argparse.ArgumentTypeError(f"{_shown(text)} is not a number") from None
         if math.isnan(value):

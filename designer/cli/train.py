@@ -128,7 +128,7 @@ def add_parser(subparsers):
                     help="overlap expert all-to-alls with another micro-batch's compute (DualPipe, dual-batch overlap)")
     sw.add_argument("--expert-imbalance", type=real(1, MAX_IMBALANCE), metavar="X",
                     help="the busiest expert rank's routed tokens over the mean (default 1: a balancing router, "
-                         "its random spread charged; a learned router running dropless left 1.5 on Qwen3-235B "
+                         "its random spread charged; a learned router running dropless left 1.8 on Qwen3-235B "
                          "early in training)")
     sw.add_argument("--pp-schedule", choices=PP_SCHEDULE, type=str.lower,
                     help="pipeline schedule: 1f1b (interleaved with --virtual-stages) or dualpipe")

@@ -31,7 +31,7 @@ from designer.fabric.collectives import (LL128_BW, RING_BASE_US, RING_HOP_NET_US
                                          group_bus_bw)
 from designer.fabric.technology import TECHNOLOGIES, path_hops, relative_to_infiniband
 
-from .efficiency import Generation
+from .efficiency import Generation, rank_imbalance
 from .plan import expert_tp
 
 def fabric_factor(cluster) -> float:
@@ -160,9 +160,9 @@ def ep_comm(m, c, T, cluster, nvl, ib, sw, precision: str):
     lat = (RING_BASE_US["simple"] + (k - 1) * RING_HOP_NVLINK_US["simple"]
            + (e_f - k) * net_hop_us(cluster, "simple") / np.maximum(k, 1)) * 1e-6
 
-    # every rank sends its own tokens' copies, but the busiest rank receives expert_imbalance times the mean, and
+    # every rank sends its own tokens' copies, but the busiest rank receives the imbalance times the mean, and
     # the all-to-all ends when it has
-    load = sw.expert_imbalance
+    load = rank_imbalance(sw.expert_imbalance, e)
 
     def a2a(elem_bytes: float):
         return np.where(e > 1, load * np.maximum(nvl_copies * row * elem_bytes / nvl,

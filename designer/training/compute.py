@@ -12,7 +12,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from .efficiency import Generation, attention_efficiency, gemm_time, moe_load_factor
+from .efficiency import Generation, attention_efficiency, gemm_time, moe_load_factor, rank_imbalance
 from .models import ModelSpec
 from .plan import expert_tp
 
@@ -113,10 +113,11 @@ def layer_times(m: ModelSpec, c: dict, peak: Peaks, hbm: float, gen: Generation,
         # group gathers its u members' copies, each member running 1/u of every local expert's FFN
         experts_here = m.experts / ep
         copies = T / t * u * m.top_k
-        # the busiest rank's load: a balancing router's random spread, or the imbalance the run's router leaves
-        # between expert-parallel ranks (one rank holding every expert runs all the copies whatever their spread)
-        stated = np.where(ep > 1, sw.expert_imbalance, 1.0)
-        tok = copies / experts_here * np.maximum(moe_load_factor(copies * ep, m.experts), stated)
+        # the busiest expert's load under a balancing router's random spread, or, when larger, the imbalance the
+        # run's router leaves between expert-parallel ranks (rank_imbalance; the all-to-all and the memory charge
+        # only the latter)
+        tok = copies / experts_here * np.maximum(moe_load_factor(copies * ep, m.experts),
+                                                 rank_imbalance(sw.expert_imbalance, ep))
         groups = experts_here * one
         up_n = f * (m.mlp_mats - 1) / u
     else:

@@ -195,6 +195,14 @@ def moe_load_factor(routed_tokens, experts: int):
     return 1.0 + np.sqrt(2.0 * np.log(max(experts, 2)) / mu)
 
 
+def rank_imbalance(stated: float, ep):
+    """The busiest expert-parallel rank's routed tokens over the mean that a run's router leaves (``stated``,
+    software.expert_imbalance), per plan: none with one rank (it runs every copy whatever their spread), and at
+    most EP, every copy on one rank."""
+    ep = np.asarray(ep, dtype=float)
+    return np.where(ep > 1, np.minimum(float(stated), ep), 1.0)
+
+
 def straggler_factor(gen: Generation, gpus):
     """How much longer a synchronous step's compute takes than one average GPU's: every
     collective waits for the slowest of ``gpus`` GPUs, whose speed is about σ·z(n) below the

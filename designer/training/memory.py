@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from .efficiency import rank_imbalance
 from .offload import HOST_OPTIMIZER_BYTES, activation_layers, modes, resident_layers
 from .plan import expert_tp
 
@@ -110,8 +111,10 @@ def attention_units(m) -> float:
 def _activation_parts(m, c, micro_batches, flash: bool, fp8: bool, dual: bool, imbalance: float = 1.0) -> dict:
     """The pieces the activation memory is made of, per plan (bytes): one layer's stored activations per
     micro-batch without recompute and with full recompute, the micro-batches the fullest stage holds, the
-    working set of a recomputed layer and what lives beside the layers (embedding output, logits). The busiest
-    expert rank holds ``imbalance`` times the mean routed copies (a dropless router's buffers grow with its load)."""
+    working set of a recomputed layer and what lives beside the layers (embedding output, logits). On the busiest
+    expert rank the layer running holds ``imbalance`` times the mean routed copies (a dropless router's buffers
+    grow with its load); the layers stored are charged the mean, since the ranks a learned router favours differ
+    from layer to layer [U: judged, not measured]."""
     t, cp, b = c["tp"].astype(float), c["cp"].astype(float), c["b"].astype(float)
     p, v = c["pp"], c["v"].astype(float)
     sp = (c["sp"] > 0) & (c["tp"] > 1)
@@ -120,20 +123,22 @@ def _activation_parts(m, c, micro_batches, flash: bool, fp8: bool, dual: bool, i
     attn = attention_units(m)
     f = m.expert_ffn if m.moe else m.ffn_hidden
     k = m.experts_per_token if m.moe else 1
-    load = np.where(c["ep"] > 1, imbalance, 1.0) if m.moe else 1.0  # between expert ranks: none at EP 1
-    mlp = 3 + 2 * m.mlp_mats * f / h * k * load
+    mlp = 3 + 2 * m.mlp_mats * f / h * k
     total = attn + mlp + 4
     if fp8:  # Transformer Engine saves the four GEMM inputs in FP8 (1 byte, not 2) for backward
-        total = total - (3 + f / h * k * load)
+        total = total - (3 + f / h * k)
     base = np.where(sp, total / t, 10 + (total - 10) / t)
+    surge = 0.0
     if m.moe:  # the routed copies the GPU holds (2 B each): its T/t tokens' top-k, gathered over expert TP
-        base = base + 2 * m.top_k * expert_tp(c) / t * load
+        base = base + 2 * m.top_k * expert_tp(c) / t
+        routed = ((2 * m.mlp_mats - fp8) * f / h * k + 2 * m.top_k * expert_tp(c)) / t
+        surge = sbh * routed * (rank_imbalance(imbalance, c["ep"]) - 1.0)
     scores = 5 * a * (s / cp) / h / t * (not flash)
     # DualPipe holds PP + 1 micro-batches' activations (DeepSeek-V3 report, Table 2)
     held = p + 1 if dual else p
     inflight = np.minimum(micro_batches, np.where(p > 1, held, 1)) * np.where(v > 1, 1 + (p - 1) / (p * v), 1.0)
     # p = 1: the output layer's fp32 logits (4·s·b·V/t) and the embedding output live here too
-    ends = np.where(p == 1, 4 * (s / cp) * b * m.vocab / t + 2 * sbh, 2 * sbh)
+    ends = np.where(p == 1, 4 * (s / cp) * b * m.vocab / t + 2 * sbh, 2 * sbh) + surge
     # "none" is also a recomputed layer's working set: while it runs again it holds what no recompute keeps
     return {"sbh": sbh, "sp": sp, "t": t, "base": base, "none": sbh * (base + scores),
             "full": sbh * 2 / np.where(sp, t, 1.0), "inflight": inflight, "ends": ends}

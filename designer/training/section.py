@@ -69,6 +69,8 @@ def _whole(value, key: str, least: int) -> int:
 #: interruptions per 1,000 GPU-days in place of the rate the design's parts give, and a checkpoint interval in
 #: minutes in place of Daly's optimum. Llama 3 saw 0.47 per 1,000 GPU-days (419 in 54 days on 16,384 H100).
 FAILURE_KEY, INTERVAL_KEY = "failures_per_1000_gpu_days", "checkpoint_interval_min"
+#: The workload key of the expert imbalance (software.expert_imbalance, a knob the workload may state).
+IMBALANCE_KEY = "expert_imbalance"
 #: Bounds: from one interruption per 10⁷ GPU-days to one per GPU a day; an interval from a minute to a week.
 FAILURE_RANGE, INTERVAL_RANGE = (1e-4, 1000.0), (1.0, 10_080.0)
 

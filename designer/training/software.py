@@ -52,7 +52,7 @@ benchmarks force (Megatron-Core's ``--moe-router-force-load-balancing``). A lear
 leaves more: the busiest rank's grouped GEMMs, the all-to-all that waits for it and the activations it holds
 all grow by it. Megatron-Core's MoE model zoo ran Qwen3-235B-A22B on 256 H100 both ways at four sequence
 lengths (16k-128k, TP 4, EP 8, 16 experts a GPU): dropless steps took 9-25 % longer, and the estimates come
-closest to the four dropless runs with the busiest rank at 1.5x the mean (heldout.IMBALANCE_CHOSEN) [D: set
+closest to the four dropless runs with the busiest rank at 1.8x the mean (heldout.IMBALANCE_CHOSEN) [D: set
 from those runs, early in training from scratch; not a measurement of the router itself]. Capacity-factor
 training (tokens past capacity dropped) bounds it at the capacity factor. It is a figure between ranks: a plan
 with EP 1 runs every copy on each GPU, whatever their spread, and a search applies the stated figure at every
@@ -234,12 +234,13 @@ def profile(name: str | None = None, **overrides) -> Software:
             except (TypeError, ValueError, OverflowError):
                 raise TrainingError(f"software {k.replace('_', '-')} must be a whole number, got {v!r}") from None
         elif KNOBS[k] is float:
-            try:
-                given[k] = float(str(v).strip()) if not isinstance(v, bool) else None
+            text = str(v).strip()[:40]
+            try:  # "1_5" is 15 to Python, never what a person writing a ratio meant
+                given[k] = float(text) if not isinstance(v, bool) and "_" not in text else None
             except (TypeError, ValueError, OverflowError):
                 given[k] = None
             if given[k] is None:
-                raise TrainingError(f"software {k.replace('_', '-')} must be a number, got {v!r}")
+                raise TrainingError(f"software {k.replace('_', '-')} must be a number, got {text!r}")
         else:
             given[k] = str(v).strip().lower()
     sw = PROFILES[key]

@@ -64,6 +64,9 @@ def test_train_params(capsys, value, words):
     ("--zero", HUGE, "argument --zero: '9999"),
     ("--zero", "7", "argument --zero: 7 is out of range (0 to 3)"),
     ("--grad-comm-bytes", "3", "argument --grad-comm-bytes: invalid choice: 3"),
+    ("--expert-imbalance", "1_5", "argument --expert-imbalance: '1_5' is not a number"),
+    ("--expert-imbalance", "0.5", "argument --expert-imbalance: 0.5 is out of range (1 to 64)"),
+    ("--tokens", "1_000", "argument --tokens: '1_000' is not a number"),
 ])
 def test_train_numeric_flags(capsys, flag, value, words):
     assert words in one_error(capsys, *TRAIN, f"{flag}={value}")

@@ -228,12 +228,12 @@ def test_design_settings_and_workload_are_edited_in_the_inspector(win, qtbot):
     assert "checkpoint_interval_min" not in win.project.workload_dict
     # a learned router's imbalance reaches the estimate's software; unset again, the key leaves the workload
     assert form.imbalance.text() == "a balancing router"
-    form.imbalance.setValue(1.5)
-    assert win.project.workload_dict["expert_imbalance"] == 1.5
+    form.imbalance.stepBy(8)  # from 1 in tenths
+    assert win.project.workload_dict["expert_imbalance"] == pytest.approx(1.8)
     qtbot.waitUntil(lambda: win.analysis.training.software is not None
-                    and win.analysis.training.software.expert_imbalance == 1.5, timeout=60000)
-    form.imbalance.setValue(0)
-    assert "expert_imbalance" not in win.project.workload_dict
+                    and win.analysis.training.software.expert_imbalance == pytest.approx(1.8), timeout=60000)
+    form.imbalance.setValue(1.0)  # its least value: a balancing router, the key left out
+    assert "expert_imbalance" not in win.project.workload_dict and form.imbalance.text() == "a balancing router"
     win.document.undo()  # the workload edits merge into one step
     assert win.project.workload_dict is None
     win.document.undo()

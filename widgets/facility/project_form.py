@@ -17,7 +17,8 @@ from designer.model import Project
 from designer.gpu_power import FLOOR_W
 from designer.settings import COOLANTS, FABRIC_NAMES, FABRIC_TECHNOLOGIES
 from designer.training.models import PRESETS
-from designer.training.section import DEFAULT_WORKLOAD, FAILURE_KEY, FAILURE_RANGE, INTERVAL_KEY, INTERVAL_RANGE
+from designer.training.section import (DEFAULT_WORKLOAD, FAILURE_KEY, FAILURE_RANGE, IMBALANCE_KEY, INTERVAL_KEY,
+                                       INTERVAL_RANGE)
 from designer.training.software import DEFAULT_PROFILE, MAX_IMBALANCE
 from designer.training.software import LABELS as SOFTWARE_LABELS
 
@@ -168,11 +169,20 @@ class ProjectForm(QWidget):
         self.interval = self._unset_box(INTERVAL_KEY, INTERVAL_RANGE[1] * 100, 1, " min", "Daly's optimum",
                                         "Minutes between checkpoints. Unset: Daly's optimal interval for the job's "
                                         "failure rate (Daly 2006)")
-        self.imbalance = self._unset_box(IMBALANCE_KEY, MAX_IMBALANCE * 10, 2, "× the mean", "a balancing router",
-                                         "Mixture-of-experts models: the busiest expert rank's routed tokens over the "
-                                         "mean. Unset: a router that balances, its random spread charged. A learned "
-                                         "router running dropless left 1.5 on Qwen3-235B early in training "
-                                         "(Megatron-Core's MoE model zoo)")
+        # 1 is a balancing router, the engine's default: the box's least value leaves the key out of the workload
+        self.imbalance = QDoubleSpinBox()
+        self.imbalance.setRange(1.0, MAX_IMBALANCE * 10)  # past the engine's bound, to show what a file holds
+        self.imbalance.setDecimals(2)
+        self.imbalance.setSingleStep(0.1)
+        self.imbalance.setKeyboardTracking(False)
+        self.imbalance.setSuffix("× the mean")
+        self.imbalance.setSpecialValueText("a balancing router")
+        self.imbalance.setToolTip("Mixture-of-experts models: the busiest expert rank's routed tokens over the mean. "
+                                  "Unset: a router that balances, its random spread charged. A learned router "
+                                  "running dropless left 1.8 on Qwen3-235B early in training (Megatron-Core's MoE "
+                                  "model zoo)")
+        self.imbalance.valueChanged.connect(
+            lambda v: self._set_workload(**{IMBALANCE_KEY: v if v > 1.0 else None}))
         form.addRow("Failure rate", self.failures)
         form.addRow("Checkpoints", self.interval)
         form.addRow("Expert imbalance", self.imbalance)
@@ -269,13 +279,10 @@ class ProjectForm(QWidget):
         self.precision.setCurrentIndex(max(0, self.precision.findData(str(w.get("precision") or "bf16"))))
         self.software.setCurrentIndex(max(0, self.software.findData(str(w.get("software") or DEFAULT_PROFILE).lower())))
         for box, key in ((self.failures, FAILURE_KEY), (self.interval, INTERVAL_KEY), (self.imbalance, IMBALANCE_KEY)):
+            # (a value the engine refuses below the box's least shows as unset; its finding names it)
             value = _stated(w.get(key))
             if abs(box.value() - value) > 1e-9:
                 box.setValue(value)
-
-
-#: The workload key of the expert imbalance (a software knob the workload may state).
-IMBALANCE_KEY = "expert_imbalance"
 
 
 def _stated(value) -> float:

@@ -297,10 +297,18 @@ def test_the_busiest_expert_rank_sets_the_expert_half_of_the_step(catalog):
     even, busy = run(1.0), run(1.5)
     # the bytes grow 1.5x; each all-to-all's fixed latency does not
     assert 1.3 * even.exposed_comm_s["ep"] < busy.exposed_comm_s["ep"] <= 1.5 * even.exposed_comm_s["ep"]
-    assert busy.memory_breakdown_gb["activations"] > even.memory_breakdown_gb["activations"] * 1.1
+    # the layer running holds half as many routed copies again (4,096 tokens x 4,096 x 8.5 bytes over the TP 4:
+    # 71 MB more); the layers stored keep the mean
+    grown = busy.memory_breakdown_gb["activations"] - even.memory_breakdown_gb["activations"]
+    assert 0.05 <= grown <= 0.08
     assert 1.1 < busy.step_time_s / even.step_time_s < 1.5
-    # a balanced router's own random spread is already charged: a stated imbalance below it changes nothing
-    assert run(1.0001).step_time_s == pytest.approx(even.step_time_s, rel=1e-3)
+    # a balanced router's own random spread (about 1.14 here) is already charged to the grouped GEMMs: a stated
+    # imbalance below it leaves their time as it was (the all-to-all, which never charged the spread, grows)
+    slight = run(1.05)
+    assert slight.time_breakdown_s["compute"] == even.time_breakdown_s["compute"]
+    assert slight.exposed_comm_s["ep"] > even.exposed_comm_s["ep"]
+    # the busiest of EP ranks holds at most every copy: EP times the mean, however much more is stated
+    assert run(8.0).step_time_s == run(40.0).step_time_s > busy.step_time_s
     # one expert rank runs every routed copy whatever their spread: no rank is busier than another
     mixtral, local = preset("mixtral-8x7b"), Plan(tp=4, pp=4, dp=4, ep=1, micro_batch=1, recompute="full")
     one = cluster_from_system(catalog, "dgx-h100", 64)
@@ -321,7 +329,7 @@ def test_the_imbalance_set_from_the_dropless_runs_leaves_them_close(rows):
     assert len(dropless) == len(balanced) == 4
     assert all(r["set"] == "reference" for r in rows if r["row"] in dropless)
     assert all(r["set"] == "held-out" for r in rows if r["row"] in balanced)
-    assert sum(abs(e) for e in dropless.values()) / 4 <= 6.0 and max(abs(e) for e in dropless.values()) <= 10.5
+    assert sum(abs(e) for e in dropless.values()) / 4 <= 4.0 and max(abs(e) for e in dropless.values()) <= 6.5
     # the forced-balance runs, held out: within 8 % with no imbalance stated
     assert max(abs(e) for e in balanced.values()) <= 8.0
 
@@ -330,6 +338,6 @@ def test_expert_imbalance_is_a_checked_knob():
     from designer.training import TrainingError
 
     assert profile("nemo-2024", expert_imbalance="1.5").expert_imbalance == 1.5
-    for bad in ("x", 0.99, "nan", "inf", True, 65):
+    for bad in ("x", 0.99, "nan", "inf", True, 65, "1_5"):
         with pytest.raises(TrainingError, match="imbalance"):
             profile("nemo-2024", expert_imbalance=bad)
