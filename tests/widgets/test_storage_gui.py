@@ -76,6 +76,20 @@ def test_borrowed_tier_figures_are_shown_as_unconfirmed(qtbot, synced_window, tm
     assert window.dashboards.storage.value("Storage tier") == "Better (unconfirmed)"
 
 
+def test_a_long_basis_gets_the_height_its_wrapped_lines_take(qtbot, synced_window):
+    """The project page's form, taller than its dock, sized the wrapped basis from its one-line hint and cut its
+    first and last lines."""
+    from designer import samples
+
+    window = synced_window(samples.GB200_NVL72_SU)
+    window.inspector.show_selection("project")
+    basis = window.inspector.project_form.storage.basis
+    qtbot.waitUntil(lambda: "SuperPOD RA" in basis.text(), timeout=TIMEOUT_MS)
+    qtbot.waitUntil(lambda: basis.width() > 0 and basis.height() >= basis.heightForWidth(basis.width()),
+                    timeout=TIMEOUT_MS)
+    assert basis.height() >= 3 * basis.fontMetrics().lineSpacing()  # three lines or more in the dock, each whole
+
+
 def test_an_nvl72_design_offers_its_own_tiers(qtbot, synced_window):
     from designer import samples
 

@@ -21,6 +21,25 @@ if TYPE_CHECKING:
     from designer.views import StorageView
 
 
+class _WrappedLabel(QLabel):
+    """A word-wrapped label that asks its form for the height its text takes at the width it is given: a form in a
+    scroll area sizes rows from size hints, which for wrapped text assume a wider line, so longer texts were cut
+    at the top and bottom."""
+
+    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
+        super().resizeEvent(event)
+        self._fit()
+
+    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
+        super().setText(text)
+        self._fit()
+
+    def _fit(self) -> None:
+        need = self.heightForWidth(max(self.width(), 1))
+        if need > 0 and need != self.minimumHeight():
+            self.setMinimumHeight(need)
+
+
 class StorageFields:
     """The tier combo, the capacity target and the tier's basis, as rows of the project form."""
 
@@ -47,11 +66,11 @@ class StorageFields:
         self.capacity.valueChanged.connect(
             lambda v: self._push(UpdateSettingsCommand({"storage_capacity_pb": round(v, 6) if v else None})))
         form.addRow("Capacity target", self.capacity)
-        self.basis = QLabel()
+        self.basis = _WrappedLabel()
         self.basis.setWordWrap(True)
         self.basis.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
         form.addRow("Basis", self.basis)
-        self.unconfirmed = QLabel()
+        self.unconfirmed = _WrappedLabel()
         self.unconfirmed.setWordWrap(True)
         self.unconfirmed.setStyleSheet(f"color: {UNCONFIRMED_COLOUR};")
         self.unconfirmed.setVisible(False)
