@@ -24,6 +24,7 @@ from designer.training.software import LABELS as SOFTWARE_LABELS
 
 from ..app import style
 from .storage_fields import StorageFields
+from .wrapped_label import WrappedLabel
 
 #: (setting, label, suffix, minimum, maximum, decimals)
 SETTINGS = [
@@ -105,8 +106,7 @@ class ProjectForm(QWidget):
             lambda i: self._push(UpdateSettingsCommand({"fabric_planes": self.planes.itemData(i)})))
         form.addRow("Fabric planes", self.planes)
         #: the fabric the engines sized from these settings: technology, planes, switches (the inspector fills it)
-        self.fabric_figure = QLabel()
-        self.fabric_figure.setWordWrap(True)
+        self.fabric_figure = WrappedLabel()
         self.fabric_figure.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
         self.fabric_figure.setToolTip("The compute fabric as the fabric engine sized it: every plane's switches, "
                                       "then one plane's")
@@ -186,9 +186,8 @@ class ProjectForm(QWidget):
         form.addRow("Failure rate", self.failures)
         form.addRow("Checkpoints", self.interval)
         form.addRow("Expert imbalance", self.imbalance)
-        note = QLabel("The best parallelism plan is searched for the design's GPUs; a fixed plan can be set "
-                      "in the project file's workload (tp, pp, dp ...).")
-        note.setWordWrap(True)
+        note = WrappedLabel("The best parallelism plan is searched for the design's GPUs; a fixed plan can be set "
+                            "in the project file's workload (tp, pp, dp ...).")
         note.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
         form.addRow(note)
         self._workload: dict = {}

@@ -9,35 +9,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
 
-from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout, QLabel
+from PySide6.QtWidgets import QComboBox, QDoubleSpinBox, QFormLayout
 
 from designer.commands import UpdateSettingsCommand
 from designer.settings import Settings
 
 from ..app import style
 from ..dashboards.storage_figures import UNCONFIRMED_COLOUR, tier_choices, tier_family, tier_text, unconfirmed_text
+from .wrapped_label import WrappedLabel
 
 if TYPE_CHECKING:
     from designer.views import StorageView
-
-
-class _WrappedLabel(QLabel):
-    """A word-wrapped label that asks its form for the height its text takes at the width it is given: a form in a
-    scroll area sizes rows from size hints, which for wrapped text assume a wider line, so longer texts were cut
-    at the top and bottom."""
-
-    def resizeEvent(self, event) -> None:  # noqa: N802 (Qt's name)
-        super().resizeEvent(event)
-        self._fit()
-
-    def setText(self, text: str) -> None:  # noqa: N802 (Qt's name)
-        super().setText(text)
-        self._fit()
-
-    def _fit(self) -> None:
-        need = self.heightForWidth(max(self.width(), 1))
-        if need > 0 and need != self.minimumHeight():
-            self.setMinimumHeight(need)
 
 
 class StorageFields:
@@ -66,12 +48,10 @@ class StorageFields:
         self.capacity.valueChanged.connect(
             lambda v: self._push(UpdateSettingsCommand({"storage_capacity_pb": round(v, 6) if v else None})))
         form.addRow("Capacity target", self.capacity)
-        self.basis = _WrappedLabel()
-        self.basis.setWordWrap(True)
+        self.basis = WrappedLabel()
         self.basis.setStyleSheet(f"color: {style.MUTED_TEXT.name()};")
         form.addRow("Basis", self.basis)
-        self.unconfirmed = _WrappedLabel()
-        self.unconfirmed.setWordWrap(True)
+        self.unconfirmed = WrappedLabel()
         self.unconfirmed.setStyleSheet(f"color: {UNCONFIRMED_COLOUR};")
         self.unconfirmed.setVisible(False)
         form.addRow(self.unconfirmed)
