@@ -34,6 +34,11 @@ DSV3 = preset("deepseek-v3")
 DSV3_NO_MTP = replace(DSV3, name="deepseek-v3-no-mtp", mtp_depth=0)
 GPT175 = preset("gpt3-175b")
 QWEN3_235B = preset("qwen3-235b-a22b")
+#: Qwen3-30B-A3B (Qwen3 Technical Report, arXiv 2505.09388, Table 2): 48 layers, 32 query and 4 KV heads of 128,
+#: 128 experts (top-8) of FFN 768, every layer an expert layer; hidden 2,048 and vocabulary 151,936 as its
+#: config.json gives them [S: read in copies of that file].
+QWEN3_30B = ModelSpec("qwen3-30b-a3b", 48, 2048, 6144, 32, 4, 151936, 4096, "swiglu", 128, 8, head_size=128,
+                      expert_ffn_hidden=768)
 QWEN3_LONG = {seq: replace(QWEN3_235B, name=f"qwen3-235b-a22b-{seq // 1024}k", seq=seq)
               for seq in (16384, 32768, 65536, 131072)}
 
@@ -83,6 +88,10 @@ NEMO_2504 = "NeMo Framework performance summary, NeMo 25.04, DGX-GB200 [V]"
 MB_2509 = "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md @fa0315ae (NeMo 25.09, DGX-H100) [V]"
 MB_2511 = "NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md @5776a6d9 (NeMo 25.11, DGX-GB200) [V]"
 MOE_ZOO = "yanring/Megatron-MoE-ModelZoo best_practice/Qwen3/readme.md @c1ad0b5c (Megatron-Core MoE, 256 H100) [V]"
+MB_2608 = ("NVIDIA-NeMo/Megatron-Bridge docs/performance-summary.md @067f987d (NeMo 26.08, DGX-GB300 and "
+           "DGX-GB200) [V]")
+MOE_ZOO_NVL72 = ("yanring/Megatron-MoE-ModelZoo best_practice/qwen3/readme.md @020b8136, GB200 and GB300 tables "
+                 "(Megatron-Core MoE, HybridEP, NVLink domain 72) [V]")
 #: NeMo 25.04's FP8 is "per-tensor FP8 quantization using the scaling factors calculated in the
 #: current step": current (dynamic) scaling, not Transformer Engine's delayed default.
 NEMO_CURRENT = ("nemo-2024", {"fp8": "dynamic"})
@@ -206,6 +215,54 @@ HELDOUT = [
     # is searched. Added after one estimate of each, to check the FLOP convention; nothing was set from them.
     # The same runs with the learned router (dropless) set the expert imbalance: reference rows (MOVED_TO_REFERENCE).
     *[_zoo_long(seq, cp, "balanced", tf, 1.0) for seq, cp, tf, _ in ZOO_LONG],
+    # A later version of the same page adds Qwen3-235B-A22B on GB200 and GB300 NVL72 (4 GPUs a node, NVLink domain
+    # 72, HybridEP dispatcher: a token crosses to a domain once, as DeepEP's node-level dedup), every run with
+    # --moe-router-force-load-balancing (imbalance 1) and TFLOP/s counted as the H100 table counts them (causal).
+    # MXFP8 (block scales computed from the current tensor) is the dynamic FP8 recipe. A command without recompute
+    # flags runs none; "moe_act, layernorm" recompute is not one the estimator offers, so it is searched. The
+    # MXFP8 GB200 run offloads two of a layer's activations to Grace (fine-grained: expert FC1 and the MoE
+    # activation) and overlaps the all-to-alls (A2A_OVERLAP=1). The estimator's only activation offload is
+    # Megatron-Core's whole-layer one, which refuses a pipeline: that run is estimated on the GPU alone (its
+    # copies hide behind the layers' compute by design), with its memory searched. Added before any was estimated.
+    dict(row="h-zoo-qwen3-gb200-bf16", model=QWEN3_235B, system="gb200-nvl72", gpus=256, gbs=8192,
+         plan=dict(tp=1, pp=8, cp=1, v=1, ep=8, etp=1, b=1, rc=0), sw=("nemo-2024", {"ep_dispatch": "deepep"}),
+         precision="bf16", measured=round(model_tokens(QWEN3_235B, 750, causal=True), 1), source=MOE_ZOO_NVL72,
+         note="64 nodes, BF16, TP 1, PP 8, EP 8, MBS 1, GBS 8,192, CUDA graphs: 750 TF/GPU"),
+    dict(row="h-zoo-qwen3-gb200-mxfp8", model=QWEN3_235B, system="gb200-nvl72", gpus=256, gbs=3072,
+         plan=dict(tp=1, pp=4, cp=1, v=6, ep=64, etp=1, b=3),
+         sw=("nemo-2024", {"ep_dispatch": "deepep", "ep_overlap": True, "fp8": "dynamic"}),
+         precision="fp8", measured=round(model_tokens(QWEN3_235B, 919, causal=True), 1), source=MOE_ZOO_NVL72,
+         note="64 nodes, MXFP8, TP 1, PP 4, VPP 6, EP 64, MBS 3, GBS 3,072, activation offloading: 919 TF/GPU"),
+    dict(row="h-zoo-qwen3-gb300-mxfp8", model=QWEN3_235B, system="gb300-nvl72", gpus=256, gbs=8192,
+         plan=dict(tp=1, pp=4, cp=1, v=1, ep=32, etp=1, b=2, rc=0),
+         sw=("nemo-2024", {"ep_dispatch": "deepep", "fp8": "dynamic"}),
+         precision="fp8", measured=round(model_tokens(QWEN3_235B, 974, causal=True), 1), source=MOE_ZOO_NVL72,
+         note="64 nodes, MXFP8, TP 1, PP 4, EP 32, MBS 2, GBS 8,192, CUDA graphs: 974 TF/GPU"),
+    dict(row="h-zoo-qwen3-gb300-128k", model=QWEN3_LONG[131072], system="gb300-nvl72", gpus=128, gbs=1024,
+         plan=dict(tp=4, pp=4, cp=4, v=12, ep=32, etp=1, b=1),
+         sw=("nemo-2024", {"ep_dispatch": "deepep", "fp8": "dynamic"}),
+         precision="fp8", measured=round(model_tokens(QWEN3_LONG[131072], 1150, causal=True), 1),
+         source=MOE_ZOO_NVL72,
+         note="32 nodes, MXFP8, sequence 131,072, TP 4, PP 4, VPP 12, CP 4, EP 32, GBS 1,024: 1,150 TF/GPU"),
+    # NeMo 26.08's table (the latest release of the Megatron-Bridge page, a release never read before): every row
+    # of a model the estimator can express, added before any was estimated. Experts force-balanced, dropless,
+    # MXFP8 (the dynamic recipe), sequence 4,096, CP 1. The dispatcher is HybridEP on NVL72 (deepep); recompute
+    # and expert TP live in the recipes, not the table: searched. DeepSeek-V3 as the 25.09 row (MTP in the
+    # recipe). Left out: GPT-OSS 120B (attention sinks and sliding windows), DeepSeek-V4 Flash and the Nemotron
+    # models (hybrid attention and Mamba layers), which the model spec cannot express, and DeepSeek-V3 on GB300
+    # (PP 2, VP 8: 31 layers a stage in 8 chunks needs Megatron-Core's custom pipeline layout; the estimator's
+    # chunks are whole and equal, so it has no plan for it — found on its first estimate).
+    *[dict(row=f"h-mb26-{name}-{system.split('-')[0]}", model=model, system=system, gpus=gpus, gbs=gbs,
+           plan=dict(tp=tp, pp=pp, cp=1, v=v, ep=ep, b=b),
+           sw=("nemo-2024", {"ep_dispatch": "deepep", "fp8": "dynamic"}), precision="fp8", measured=float(tok),
+           source=MB_2608, note=f"{model.name}, MXFP8, {gpus} GPUs, TP {tp}, PP {pp}, VP {v}, EP {ep}, MBS {b}, "
+                                f"GBS {gbs}: {tok:,} tokens/s/GPU")
+      for name, model, system, gpus, gbs, b, tp, pp, v, ep, tok in (
+          ("dsv3", DSV3, "gb200-nvl72", 256, 4096, 1, 1, 4, 4, 64, 4912),
+          ("qwen3-30b", QWEN3_30B, "gb300-nvl72", 8, 512, 8, 1, 1, 1, 8, 44544),
+          ("qwen3-30b", QWEN3_30B, "gb200-nvl72", 8, 512, 4, 1, 1, 1, 8, 39936),
+          ("qwen3-235b", QWEN3_235B, "gb300-nvl72", 256, 8192, 2, 1, 4, 12, 32, 8816),
+          ("qwen3-235b", QWEN3_235B, "gb200-nvl72", 256, 8192, 1, 1, 8, 3, 32, 7280))],
 ]
 
 
