@@ -34,9 +34,9 @@ DSV3 = preset("deepseek-v3")
 DSV3_NO_MTP = replace(DSV3, name="deepseek-v3-no-mtp", mtp_depth=0)
 GPT175 = preset("gpt3-175b")
 QWEN3_235B = preset("qwen3-235b-a22b")
-#: Qwen3-30B-A3B (Qwen3 Technical Report, arXiv 2505.09388, Table 2): 48 layers, 32 query and 4 KV heads of 128,
-#: 128 experts (top-8) of FFN 768, every layer an expert layer; hidden 2,048 and vocabulary 151,936 as its
-#: config.json gives them [S: read in copies of that file].
+#: Qwen3-30B-A3B (Qwen3 Technical Report, arXiv 2505.09388, Table 2): 48 layers, 32 query and 4 KV heads, 128
+#: experts (top-8), every layer an expert layer; head size 128, expert FFN 768, hidden 2,048 and vocabulary
+#: 151,936 as its config.json gives them [S: read in copies of that file].
 QWEN3_30B = ModelSpec("qwen3-30b-a3b", 48, 2048, 6144, 32, 4, 151936, 4096, "swiglu", 128, 8, head_size=128,
                       expert_ffn_hidden=768)
 QWEN3_LONG = {seq: replace(QWEN3_235B, name=f"qwen3-235b-a22b-{seq // 1024}k", seq=seq)
@@ -247,11 +247,14 @@ HELDOUT = [
     # NeMo 26.08's table (the latest release of the Megatron-Bridge page, a release never read before): every row
     # of a model the estimator can express, added before any was estimated. Experts force-balanced, dropless,
     # MXFP8 (the dynamic recipe), sequence 4,096, CP 1. The dispatcher is HybridEP on NVL72 (deepep); recompute
-    # and expert TP live in the recipes, not the table: searched. DeepSeek-V3 as the 25.09 row (MTP in the
-    # recipe). Left out: GPT-OSS 120B (attention sinks and sliding windows), DeepSeek-V4 Flash and the Nemotron
-    # models (hybrid attention and Mamba layers), which the model spec cannot express, and DeepSeek-V3 on GB300
-    # (PP 2, VP 8: 31 layers a stage in 8 chunks needs Megatron-Core's custom pipeline layout; the estimator's
-    # chunks are whole and equal, so it has no plan for it — found on its first estimate).
+    # and expert TP are not in the table: searched. The all-to-all overlap stays off (the profile's default): the
+    # 26.08 recipes turn it on, with full-iteration CUDA graphs (which the estimator does not model), as read only
+    # after these rows were estimated; set now, they would be reference rows. DeepSeek-V3 as the 25.09 row (MTP
+    # in the recipe). Left out: GPT-OSS 120B (attention sinks and sliding windows), DeepSeek-V4 Flash and the
+    # Nemotron models (hybrid attention and Mamba layers), which the model spec cannot express, and DeepSeek-V3 on
+    # GB300: at PP 2 a stage holds 31 layers, which 8 virtual chunks do not divide. Its recipe places them with
+    # Megatron-Core's custom pipeline layout; the estimator's chunks are whole and equal, so it has no plan for it
+    # (found on its first estimate; on GB200, PP 4 gives 16 layers a stage, which 4 chunks divide).
     *[dict(row=f"h-mb26-{name}-{system.split('-')[0]}", model=model, system=system, gpus=gpus, gbs=gbs,
            plan=dict(tp=tp, pp=pp, cp=1, v=v, ep=ep, b=b),
            sw=("nemo-2024", {"ep_dispatch": "deepep", "fp8": "dynamic"}), precision="fp8", measured=float(tok),

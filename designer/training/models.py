@@ -254,9 +254,9 @@ PRESETS: dict[str, ModelSpec] = {
                              head_size=128, q_rank=1536, kv_rank=512, rope_dim=64, v_head_size=128,
                              expert_ffn_hidden=2048, shared_experts=1, dense_layers=3, route_nodes=4, mtp_depth=1),
     # Qwen3-235B-A22B (Qwen3 Technical Report, arXiv 2505.09388, Table 2 and §2): 94 layers, 64 query and 4 KV
-    # heads of 128, 128 experts (top-8, no shared expert) of FFN 1,536, every layer an expert layer; hidden
-    # 4,096 and vocabulary 151,936 as its config.json gives them [S: read in copies of that file]; 4k
-    # pre-training sequences (its stages S1 and S2).
+    # heads, 128 experts (top-8, no shared expert), every layer an expert layer; head size 128, expert FFN
+    # 1,536, hidden 4,096 and vocabulary 151,936 as its config.json gives them [S: read in copies of that
+    # file]; 4k pre-training sequences (its stages S1 and S2).
     "qwen3-235b-a22b": ModelSpec("qwen3-235b-a22b", 94, 4096, 12288, 64, 4, 151936, 4096, "swiglu", 128, 8,
                                  head_size=128, expert_ffn_hidden=1536),
     "gpt3-22b": gpt("gpt3-22b", 48, 6144, 64),
