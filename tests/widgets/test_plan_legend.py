@@ -113,3 +113,31 @@ def test_the_network_racks_of_a_generated_pod_are_drawn_as_network(synced_window
     assert items["STORAGE-01"].role == "storage" and items["MGMT-01"].role == "management"
     labels = [text for _, text in w.scene.legend()]
     assert labels[:4] == ["Compute", "Network", "Storage", "Management"]
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (1920, 1080)])
+def test_a_hall_opened_from_the_site_is_not_under_the_key(synced_window, catalog, size):
+    """Opening a hall fits it among its neighbours (four 20 MW halls to a building), which leave no corner of the
+    view empty: the key stands over a neighbour, never over the opened hall's racks, floor units or title."""
+    from designer.generate import SuperpodSpec, generate
+
+    site = generate(SuperpodSpec(system="gb300-nvl72", gpus=73728, hall_power_kw=20000, halls_per_building=4),
+                    catalog).project
+    w = synced_window()
+    w.resize(*size)
+    w.adopt_project(site, None)
+    w.open_hall("hall-1")
+    view, scene = w.view, w.scene
+    hall = scene.hall_items["hall-1"]
+    area = hall.sceneBoundingRect()
+    assert view.mapToScene(view.viewport().rect()).boundingRect().contains(area)  # the hall whole in view
+    key = view.legend_rect()
+    assert not key.isEmpty()
+    mine = [oid for oid, item in [*scene.rack_items.items(), *scene.floor_items.items()]
+            if area.contains(item.sceneBoundingRect())]
+    assert len(mine) > 20
+    assert [oid for oid in mine if key.intersects(_on_screen(view, scene.item_for(f"rack:{oid}")
+                                                             or scene.floor_items[oid]))] == []
+    walls = QRectF(view.mapFromScene(area).boundingRect())
+    title = QRectF(walls.left(), walls.top() - 40, walls.width(), 40)  # the hall's name stands above its wall
+    assert not key.intersects(title)

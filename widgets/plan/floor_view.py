@@ -52,6 +52,8 @@ class FloorPlanView(QGraphicsView):
         self._legend_corner = "br"
         self._legend_key: tuple | None = None  # what the last placement was worked out for (legend_rect)
         self._legend_box = QRectF()
+        #: What the last fit showed (scene): the key keeps off its racks first, a neighbouring hall's second.
+        self._focus = QRectF()
 
     def scale_factor(self) -> float:
         """Screen pixels per millimetre."""
@@ -95,8 +97,11 @@ class FloorPlanView(QGraphicsView):
 
         When the key would cover a rack, a floor unit or a cable route of the centred halls, the halls are made
         smaller only as far as it takes to clear them wholly, beside the key or above it (whichever keeps them
-        larger), and moved away from it. Over empty floor the key may stay: the racks keep their size.
+        larger), and moved away from it. Over empty floor the key may stay: the racks keep their size. Only what
+        lies in ``rect`` counts: a hall opened from the site has neighbours all round, and the key may stand over
+        them (counting them, no corner ever cleared and the key sat on the opened hall's title and walls).
         """
+        self._focus = QRectF(rect)
         pad, side = self.FIT_PADDING_PX, self.FIT_SIDE_PADDING_PX
         vp = self.viewport().rect()
         w, h = max(rect.width(), 1.0), max(rect.height(), 1.0)
@@ -117,7 +122,7 @@ class FloorPlanView(QGraphicsView):
                 box = QRectF(rect.center().x() + (sx + reach_x - vp.width() / 2) / scale,
                              rect.center().y() + (sy + reach_y - vp.height() / 2) / scale,
                              (key.width() + m) / scale, (key.height() + m) / scale)
-                return bool(self._kept_clear(box))
+                return any(r.intersects(rect) for r in self._kept_clear(box))
 
             def placed(scale: float) -> tuple[float, float] | None:
                 """The least move from the centre that clears the key at ``scale``, or None."""
@@ -322,10 +327,14 @@ class FloorPlanView(QGraphicsView):
         boxes["bl"].moveBottom(vp.height() - 50 - 8)  # above the scale bar
 
         def covered(box: QRectF) -> float:
+            """Pixels of the design under ``box``; what the last fit showed weighs a thousand times more, so
+            the key stands over a neighbouring hall rather than the one opened."""
             to_vp = self.viewportTransform()
-            hits = (to_vp.mapRect(r).intersected(box) for r in self._kept_clear(self.mapToScene(
-                box.toAlignedRect()).boundingRect()))
-            return sum(hit.width() * hit.height() for hit in hits)
+            total = 0.0
+            for r in self._kept_clear(self.mapToScene(box.toAlignedRect()).boundingRect()):
+                hit = to_vp.mapRect(r).intersected(box)
+                total += hit.width() * hit.height() * (1000.0 if r.intersects(self._focus) else 1.0)
+            return total
 
         best = self._legend_corner
         cost = covered(boxes[best])
