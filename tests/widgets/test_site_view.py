@@ -8,6 +8,7 @@ from PySide6.QtCore import QRectF, Qt
 from designer.commands import UpdateHallCommand
 from designer.generate import SuperpodSpec, generate
 from designer.site_plan import SitePlan
+from widgets.plan import overlay
 
 
 @pytest.fixture(scope="module")
@@ -149,3 +150,55 @@ def test_a_room_says_its_load_of_its_capacity_its_racks_and_its_errors():
                        outline=((0, 0), (1, 0), (1, 1), (0, 1)), entry=(0.5, 0), racks=3, gpus=0, it_kw=850.0,
                        capacity_kw=1200.0)
     assert [t for t, *_ in room_lines(small)] == ["Network room 1", "850.0 kW of 1.20 MW", "3 racks"]
+
+
+@pytest.fixture(scope="module")
+def campus_project(catalog):
+    """GB300 NVL72, 73,728 GPUs in 20 MW halls, one hall to a building: a row of buildings whose bundles all run to
+    the few that hold the network rooms."""
+    return generate(SuperpodSpec(system="gb300-nvl72", gpus=73728, hall_power_kw=20000, halls_per_building=1),
+                    catalog).project
+
+
+@pytest.mark.parametrize("size", [(1400, 900), (1920, 1080)])
+def test_the_counts_between_buildings_never_cover_each_other_a_building_or_the_key(synced_window, campus_project,
+                                                                                   qtbot, size):
+    w = synced_window()
+    w.resize(*size)
+    w.adopt_project(campus_project, None)
+    qtbot.waitUntil(lambda: w.site.plan is not None and bool(w.site.plan.building_bundles), timeout=30000)
+    qtbot.waitUntil(lambda: w.site.view.viewport().width() > 600)  # laid out, and the site fitted to it
+    view, scene = w.site.view, w.site.scene
+    between = [i for i in scene.bundle_items if i.between_buildings]
+    assert len(between) > 10
+    placed = view.bundle_labels()
+    assert placed
+    # the largest bundle's count comes first and each says its own bundle's links
+    assert max(between, key=lambda i: i.bundle.links).bundle.links == placed[0].item.bundle.links
+    assert all(p.box.width() > 0 and p.item.label == f"{p.item.bundle.links:,} links" for p in placed)
+    boxes = [p.box for p in placed]
+    assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if a.intersects(b)]
+    titles = [where for *_, where in view.building_titles()]
+    outlines = [view.viewportTransform().mapRect(b.rect) for b in scene.building_items]
+    assert not [b for b in boxes for r in titles + outlines if b.intersects(r)]
+    key = overlay.legend_size(scene.legend(), front=False)
+    vp = QRectF(view.viewport().rect())
+    key_box = QRectF(vp.width() - key.width() - overlay.LEGEND_MARGIN_PX, overlay.LEGEND_MARGIN_PX, key.width(),
+                     key.height())
+    assert all(vp.contains(b) and not b.intersects(key_box) for b in boxes)
+    w.grab()  # and they paint
+
+
+def test_every_building_title_shows_its_whole_name_in_one_size(synced_window, campus_project, qtbot):
+    w = synced_window()
+    w.adopt_project(campus_project, None)
+    qtbot.waitUntil(lambda: w.site.plan is not None and bool(w.site.plan.buildings), timeout=30000)
+    qtbot.waitUntil(lambda: w.site.view.viewport().width() > 600)  # laid out, and the site fitted to it
+    view, scene = w.site.view, w.site.scene
+    titles = view.building_titles()
+    assert len(titles) == len(scene.building_items) > 5
+    names = [b.building.name for b in scene.building_items]
+    assert all(text.startswith(name) for (text, _, _), name in zip(titles, names))
+    assert len({font.pixelSize() for _, font, _ in titles}) == 1
+    boxes = [where for *_, where in titles]
+    assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if a.intersects(b)]

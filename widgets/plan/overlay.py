@@ -41,13 +41,19 @@ def _panel(painter: QPainter, rect: QRectF) -> None:
     painter.drawRoundedRect(rect, 6, 6)
 
 
+def scale_bar_rect(vp, px_per_mm: float) -> QRectF:
+    """Where the scale bar stands (bottom left of the viewport ``vp``), in its pixels."""
+    mm = scale_bar_length(px_per_mm)
+    text_w = QFontMetricsF(_font(12)).horizontalAdvance(_length_text(mm))
+    return QRectF(14, vp.height() - 50, max(mm * px_per_mm, text_w) + 24, 36)
+
+
 def draw_scale_bar(painter: QPainter, vp, px_per_mm: float) -> None:
     mm = scale_bar_length(px_per_mm)
     length = mm * px_per_mm
     font = _font(12)
     label = _length_text(mm)
-    text_w = QFontMetricsF(font).horizontalAdvance(label)
-    box = QRectF(14, vp.height() - 50, max(length, text_w) + 24, 36)
+    box = scale_bar_rect(vp, px_per_mm)
     _panel(painter, box)
     x0, y = box.left() + 12, box.bottom() - 10
     painter.setPen(QPen(style.TEXT, 2))

@@ -162,41 +162,70 @@ class RoomItem(QGraphicsItem):
 
 
 class BuildingItem(QGraphicsItem):
-    """A building's outline round its rooms, and its name, load and GPUs above it."""
+    """A building's outline round its rooms, and its name, load and GPUs above it.
 
-    def __init__(self, building: BuildingOnSite):
+    The title may run past the outline to the next building of its row (``title_room_mm`` from the outline's left
+    edge): a building of four rooms is narrower on a campus plan than its name and figures. Where even that is too
+    narrow the figures go first, then the name is shortened."""
+
+    def __init__(self, building: BuildingOnSite, title_room_mm: float | None = None):
         super().__init__()
         self.building = building
         x0, y0, x1, y1 = building.rect
         m = BUILDING_MARGIN_MM
         self.rect = QRectF(x0 - m, y0 - m, x1 - x0 + 2 * m, y1 - y0 + 2 * m)
-        self.title = (f"{building.name} · {mw(building.it_kw)}"
-                      + (f" · {number(building.gpus)} GPUs" if building.gpus else ""))
+        self.title_room = max(title_room_mm or 0.0, self.rect.width())
+        short = f"{building.name} · {mw(building.it_kw)}"
+        self.title = short + (f" · {number(building.gpus)} GPUs" if building.gpus else "")
+        self._titles = (self.title, short, building.name)
         self.setToolTip(f"<b>{building.name}</b><br>{len(building.rooms)} rooms, IT load {mw(building.it_kw)}, "
                         f"{number(building.gpus)} GPUs")
         self.setZValue(0)
 
     def boundingRect(self) -> QRectF:
-        return self.rect.adjusted(0, -self.rect.height() * 0.25, 0, 0)
+        return self.rect.adjusted(0, -self.rect.height() * 0.25, self.title_room - self.rect.width(), 0)
+
+    def title_shown(self, scale: float, px: int = TITLE_PX) -> str:
+        """The title as drawn at ``scale`` (px per mm) in the ``px`` font: the longest form that fits its room, else
+        the name shortened; "" when not even a few letters fit."""
+        fm = QFontMetricsF(_font(px, True))
+        room = self.title_room * scale
+        if room <= fm.averageCharWidth() * 6:
+            return ""
+        for text in self._titles:
+            if fm.horizontalAdvance(text) <= room:
+                return text
+        return fm.elidedText(self.building.name, Qt.TextElideMode.ElideRight, room)
+
+    def name_fits(self, scale: float, px: int) -> bool:
+        return QFontMetricsF(_font(px, True)).horizontalAdvance(self.building.name) <= self.title_room * scale
+
+    def title_box(self, to_view, scale: float, px: int = TITLE_PX) -> tuple[str, QFont, QRectF]:
+        """The title, its font and where it stands (viewport pixels, above the outline's left corner);
+        ``to_view`` maps a scene point."""
+        font = _font(px, True)
+        text = self.title_shown(scale, px)
+        fm = QFontMetricsF(font)
+        corner = to_view(self.rect.topLeft())
+        return text, font, QRectF(corner.x(), corner.y() - fm.height() - 2, fm.horizontalAdvance(text) + 4,
+                                  fm.height())
 
     def paint(self, painter, option, widget=None) -> None:
+        # the title is drawn by the view over the bundles' lines (SiteView.drawForeground), which would cross it
         painter.setPen(_cosmetic(BUILDING_EDGE, 1.5, dashed=True))
         painter.setBrush(BUILDING_FILL)
         painter.drawRect(self.rect)
-        scale = _lod(painter)
-        font = _font(TITLE_PX, True)
-        fm = QFontMetricsF(font)
-        painter.save()
-        corner = painter.worldTransform().map(self.rect.topLeft())
-        painter.resetTransform()
-        width = self.rect.width() * scale
-        if width > fm.averageCharWidth() * 6:
-            painter.setFont(font)
-            painter.setPen(style.TEXT)
-            text = fm.elidedText(self.title, Qt.TextElideMode.ElideRight, width)
-            painter.drawText(QRectF(corner.x(), corner.y() - fm.height() - 2, width, fm.height()),
-                             Qt.AlignmentFlag.AlignLeft, text)
-        painter.restore()
+
+
+def title_rooms(buildings) -> dict[str, float]:
+    """Per building name, how far its title may run from its outline's left edge (mm): to the next building of
+    its row, less a gap; three times its own width for the last of a row."""
+    out = {}
+    for b in buildings:
+        x0, y0, x1, y1 = b.rect
+        right = [o.rect[0] for o in buildings if o is not b and o.rect[0] > x0 and o.rect[1] < y1 and o.rect[3] > y0]
+        out[b.name] = (min(right) - x0 - BUILDING_MARGIN_MM / 2) if right else 3 * (x1 - x0 + 2 * BUILDING_MARGIN_MM)
+    return out
 
 
 def bundle_width_px(links: int) -> float:
@@ -245,18 +274,26 @@ class BundleItem(QGraphicsPathItem):
 
     def paint(self, painter, option, widget=None) -> None:
         super().paint(painter, option, widget)
-        font = _font(LINE_PX, self.between_buildings)
-        fm = QFontMetricsF(font)
-        if not self.between_buildings and fm.horizontalAdvance(self.label) + 14 > self._room_width * _lod(painter):
+        if self.between_buildings:  # the view places these counts so that none covers another (bundle_labels)
+            return
+        fm = QFontMetricsF(_font(LINE_PX))
+        if fm.horizontalAdvance(self.label) + 14 > self._room_width * _lod(painter):
             return
         painter.save()
         at = painter.worldTransform().map(self._label_at)
         painter.resetTransform()
-        box = QRectF(at.x() + 6, at.y() - fm.height() / 2, fm.horizontalAdvance(self.label) + 8, fm.height())
+        self.paint_label(painter, QRectF(at.x() + 6, at.y() - fm.height() / 2, fm.horizontalAdvance(self.label) + 8,
+                                         fm.height()))
+        painter.restore()
+
+    def label_font(self) -> QFont:
+        return _font(LINE_PX, self.between_buildings)
+
+    def paint_label(self, painter, box: QRectF) -> None:
+        """The count in ``box`` (viewport pixels; the painter untransformed), on a white tab."""
         painter.setPen(Qt.PenStyle.NoPen)
         painter.setBrush(QColor(255, 255, 255, 220))
         painter.drawRoundedRect(box, 3, 3)
-        painter.setFont(font)
+        painter.setFont(self.label_font())
         painter.setPen(self.pen().color().darker(130))
         painter.drawText(box, Qt.AlignmentFlag.AlignCenter, self.label)
-        painter.restore()

@@ -12,7 +12,7 @@ latest analysis is drawn when it is next shown.
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QPainter
+from PySide6.QtGui import QColor, QFontMetricsF, QPainter
 from PySide6.QtWidgets import (QGraphicsScene, QGraphicsView, QHeaderView, QLabel, QSplitter, QTreeWidget,
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
@@ -23,7 +23,9 @@ from designer.totals import TotalsCounter
 
 from ..app import style
 from ..plan import overlay
-from .site_items import ELECTRICAL_FILL, NETWORK_FILL, ROOM_BUNDLE, SITE_BUNDLE, BuildingItem, BundleItem, RoomItem, mw
+from . import bundle_labels
+from .site_items import (ELECTRICAL_FILL, LINE_PX, NETWORK_FILL, ROOM_BUNDLE, SITE_BUNDLE, TITLE_PX, BuildingItem,
+                         BundleItem, RoomItem, mw, title_rooms)
 
 COLUMNS = ["Room", "Building", "IT load", "Capacity", "Use", "Racks", "GPUs", "Errors", "Warnings"]
 #: The hall id of a table row, and the number a column sorts by.
@@ -31,6 +33,8 @@ HALL_ROLE = Qt.ItemDataRole.UserRole + 1
 SORT_ROLE = Qt.ItemDataRole.UserRole + 2
 #: The site's legend: what a room's fill says, and what the lines are.
 HEAT_HEADING = "Rooms: IT load of capacity"
+#: Behind a building's title, which the bundles' lines cross.
+TITLE_TAB = QColor(255, 255, 255, 200)
 
 
 class SiteScene(QGraphicsScene):
@@ -41,14 +45,17 @@ class SiteScene(QGraphicsScene):
         self.plan: SitePlan | None = None
         self.room_items: dict[str, RoomItem] = {}
         self.bundle_items: list[BundleItem] = []
+        self.building_items: list[BuildingItem] = []
 
     def show_plan(self, plan: SitePlan) -> None:
         self.clear()
         self.room_items.clear()
         self.bundle_items = []
         self.plan = plan
-        for b in plan.buildings:
-            self.addItem(BuildingItem(b))
+        rooms = title_rooms(plan.buildings)
+        self.building_items = [BuildingItem(b, rooms[b.name]) for b in plan.buildings]
+        for item in self.building_items:
+            self.addItem(item)
         for room in plan.rooms:
             item = RoomItem(room)
             self.room_items[room.id] = item
@@ -178,7 +185,49 @@ class SiteView(QGraphicsView):
             m = overlay.LEGEND_MARGIN_PX
             box = QRectF(vp.width() - size.width() - m, m, size.width(), size.height())
             overlay.draw_legend(painter, box, entries, front=False)
+            titles = self.building_titles()
+            for text, font, where in titles:
+                painter.setPen(Qt.PenStyle.NoPen)
+                painter.setBrush(TITLE_TAB)
+                painter.drawRoundedRect(where.adjusted(-2, 0, 0, 0), 3, 3)
+                painter.setFont(font)
+                painter.setPen(style.TEXT)
+                painter.drawText(where, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
+            for placed in self.bundle_labels(box, [where for *_, where in titles]):
+                placed.item.paint_label(painter, placed.box)
         painter.restore()
+
+    def building_titles(self) -> list[tuple[str, object, QRectF]]:
+        """Each building's title as drawn over the plan: (text, font, viewport rect); none where too narrow. All in
+        one size: the larger while every building's name fits it, else the smaller."""
+        scale, to_view = self.scale_factor(), self.viewportTransform().map
+        items = self.scene().building_items
+        px = TITLE_PX if all(b.name_fits(scale, TITLE_PX) for b in items) else LINE_PX
+        titles = (b.title_box(to_view, scale, px) for b in items)
+        return [t for t in titles if t[0]]
+
+    def bundle_labels(self, key: QRectF | None = None,
+                      titles: list[QRectF] | None = None) -> list[bundle_labels.Placed]:
+        """Where the counts of the bundles between buildings are drawn, none over another, a building, its title
+        or the key (``key``: where the key stands, and ``titles`` the buildings' titles, viewport pixels; None
+        works them out)."""
+        scene = self.scene()
+        between = sorted((i for i in scene.bundle_items if i.between_buildings),
+                         key=lambda i: (-i.bundle.links, i.bundle.a, i.bundle.b))
+        if not between:
+            return []
+        vp = QRectF(self.viewport().rect())
+        if key is None:
+            size = overlay.legend_size(scene.legend(), front=False)
+            m = overlay.LEGEND_MARGIN_PX
+            key = QRectF(vp.width() - size.width() - m, m, size.width(), size.height())
+        scale = self.scale_factor()
+        to_view = self.viewportTransform()
+        blocked = [key, overlay.scale_bar_rect(vp, scale)]
+        blocked += [to_view.mapRect(b.rect) for b in scene.building_items]
+        blocked += titles if titles is not None else [where for *_, where in self.building_titles()]
+        fm = QFontMetricsF(between[0].label_font())
+        return bundle_labels.place([(i, i.path(), i.label) for i in between], to_view.map, fm, blocked, vp)
 
 
 class SitePanel(QWidget):

@@ -1,0 +1,46 @@
+"""Where the counts of the bundles between buildings stand on the site plan, so that none covers another.
+
+A campus of thirty buildings has a hundred or more bundles, most of them running to the few buildings
+that hold the network rooms: each count drawn at its bundle's middle piled into an unreadable heap
+there. Here the counts are placed in turn, the largest bundle first, each at the first point along its
+curve (the middle, then further out either way) where its box covers no count already placed, no
+building with its title, and not the colour key or the scale bar; a count with no such point is left
+out. Every bundle's count stays in its tooltip and in the site's table of rooms.
+"""
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from PySide6.QtCore import QRectF
+from PySide6.QtGui import QFontMetricsF, QPainterPath
+
+#: Fractions of a bundle's curve tried for its count, in order: the middle first, then outwards.
+ALONG = (0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74, 0.18, 0.82)
+#: Clear pixels kept round each count.
+GAP_PX = 3.0
+
+
+class Placed(NamedTuple):
+    box: QRectF  # viewport pixels
+    item: object  # the bundle item whose count it is
+
+
+def place(wanted: list[tuple[object, QPainterPath, str]], to_view, fm: QFontMetricsF,
+          blocked: list[QRectF], viewport: QRectF) -> list[Placed]:
+    """Boxes for the counts ``wanted`` (item, curve in scene units, text), in the order given, largest first.
+
+    ``to_view`` maps a scene point to viewport pixels; ``blocked`` are viewport rects no count may cover."""
+    taken = [r.adjusted(-GAP_PX, -GAP_PX, GAP_PX, GAP_PX) for r in blocked]
+    out: list[Placed] = []
+    height = fm.height()
+    for item, path, text in wanted:
+        width = fm.horizontalAdvance(text) + 8
+        for t in ALONG:
+            at = to_view(path.pointAtPercent(t))
+            box = QRectF(at.x() - width / 2, at.y() - height / 2, width, height)
+            if not viewport.contains(box) or any(box.intersects(r) for r in taken):
+                continue
+            out.append(Placed(box, item))
+            taken.append(box.adjusted(-GAP_PX, -GAP_PX, GAP_PX, GAP_PX))
+            break
+    return out
