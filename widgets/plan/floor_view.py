@@ -52,8 +52,10 @@ class FloorPlanView(QGraphicsView):
         self._legend_corner = "br"
         self._legend_key: tuple | None = None  # what the last placement was worked out for (legend_rect)
         self._legend_box = QRectF()
-        #: What the last fit showed (scene): the key keeps off its racks first, a neighbouring hall's second.
+        #: What the last fit showed (scene): while the view stays as fitted, the key keeps off its racks first and
+        #: a neighbouring hall's second; once the user zooms or pans, all count alike.
         self._focus = QRectF()
+        self._focus_view: tuple | None = None
 
     def scale_factor(self) -> float:
         """Screen pixels per millimetre."""
@@ -155,7 +157,12 @@ class FloorPlanView(QGraphicsView):
         if not self.sceneRect().contains(shown):
             self.scene().setSceneRect(self.scene().sceneRect().united(shown.adjusted(-1, -1, 1, 1)))
         self.centerOn(centre)
+        self._focus_view = self._view_state()
         self._update_item_cache()
+
+    def _view_state(self) -> tuple:
+        t = self.viewportTransform()
+        return t.m11(), t.m22(), t.dx(), t.dy(), self.viewport().size().toTuple()
 
     def _update_item_cache(self) -> None:
         """The overview while a rack's short side is too small on screen to hold a label."""
@@ -333,8 +340,10 @@ class FloorPlanView(QGraphicsView):
             total = 0.0
             for r in self._kept_clear(self.mapToScene(box.toAlignedRect()).boundingRect()):
                 hit = to_vp.mapRect(r).intersected(box)
-                total += hit.width() * hit.height() * (1000.0 if r.intersects(self._focus) else 1.0)
+                total += hit.width() * hit.height() * (1000.0 if fitted and r.intersects(self._focus) else 1.0)
             return total
+
+        fitted = self._view_state() == self._focus_view
 
         best = self._legend_corner
         cost = covered(boxes[best])

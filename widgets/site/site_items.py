@@ -21,6 +21,7 @@ from designer.site_plan import BuildingOnSite, Bundle, RoomOnSite
 
 
 from ..app import style
+from . import bundle_labels
 
 #: Room fill of a network room (the plan's network colour, light).
 NETWORK_FILL = QColor(style.ROLES["network"][0].lighter(175))
@@ -36,6 +37,8 @@ ERROR_TEXT = QColor(style.SEVERITY["error"])
 BUILDING_MARGIN_MM = 3000.0
 #: Text sizes on screen, px.
 TITLE_PX, LINE_PX = 13, 11
+#: A building title's white tab reaches this much past its text, and this much clear is kept before the next.
+TITLE_PAD_PX = 6.0
 
 
 def _lod(painter) -> float:
@@ -162,11 +165,13 @@ class RoomItem(QGraphicsItem):
 
 
 class BuildingItem(QGraphicsItem):
-    """A building's outline round its rooms, and its name, load and GPUs above it.
+    """A building's outline round its rooms; its title (name, load and GPUs), which the view draws over the
+    bundles' lines (SiteView.drawForeground), is worked out here.
 
     The title may run past the outline to the next building of its row (``title_room_mm`` from the outline's left
     edge): a building of four rooms is narrower on a campus plan than its name and figures. Where even that is too
-    narrow the figures go first, then the name is shortened."""
+    narrow the figures go first, then the name loses its first letters (the number that tells buildings apart
+    stays)."""
 
     def __init__(self, building: BuildingOnSite, title_room_mm: float | None = None):
         super().__init__()
@@ -183,22 +188,23 @@ class BuildingItem(QGraphicsItem):
         self.setZValue(0)
 
     def boundingRect(self) -> QRectF:
-        return self.rect.adjusted(0, -self.rect.height() * 0.25, self.title_room - self.rect.width(), 0)
+        return self.rect.adjusted(-500, -500, 500, 500)  # the dashed outline's pen, a few pixels wide
 
     def title_shown(self, scale: float, px: int = TITLE_PX) -> str:
         """The title as drawn at ``scale`` (px per mm) in the ``px`` font: the longest form that fits its room, else
         the name shortened; "" when not even a few letters fit."""
         fm = QFontMetricsF(_font(px, True))
-        room = self.title_room * scale
-        if room <= fm.averageCharWidth() * 6:
+        room = self.title_room * scale - TITLE_PAD_PX
+        if room <= fm.averageCharWidth() * 4:
             return ""
         for text in self._titles:
             if fm.horizontalAdvance(text) <= room:
                 return text
-        return fm.elidedText(self.building.name, Qt.TextElideMode.ElideRight, room)
+        return fm.elidedText(self.building.name, Qt.TextElideMode.ElideLeft, room)
 
     def name_fits(self, scale: float, px: int) -> bool:
-        return QFontMetricsF(_font(px, True)).horizontalAdvance(self.building.name) <= self.title_room * scale
+        return (QFontMetricsF(_font(px, True)).horizontalAdvance(self.building.name)
+                <= self.title_room * scale - TITLE_PAD_PX)
 
     def title_box(self, to_view, scale: float, px: int = TITLE_PX) -> tuple[str, QFont, QRectF]:
         """The title, its font and where it stands (viewport pixels, above the outline's left corner);
@@ -207,7 +213,7 @@ class BuildingItem(QGraphicsItem):
         text = self.title_shown(scale, px)
         fm = QFontMetricsF(font)
         corner = to_view(self.rect.topLeft())
-        return text, font, QRectF(corner.x(), corner.y() - fm.height() - 2, fm.horizontalAdvance(text) + 4,
+        return text, font, QRectF(corner.x(), corner.y() - fm.height() - 2, fm.horizontalAdvance(text) + TITLE_PAD_PX,
                                   fm.height())
 
     def paint(self, painter, option, widget=None) -> None:
@@ -234,8 +240,8 @@ def bundle_width_px(links: int) -> float:
 
 
 class BundleItem(QGraphicsPathItem):
-    """Cables between two rooms along their corridor, or between two buildings (a curve: a bundle, not its
-    route), with their count beside the line."""
+    """Cables between two rooms along their corridor, with their count beside the line, or between two buildings
+    (a curve: a bundle, not its route), whose count the view places among the others (bundle_labels)."""
 
     def __init__(self, bundle: Bundle, names: dict[str, str], between_buildings: bool, room_width_mm: float = 0.0):
         """``room_width_mm``: the narrower room's width; a count between rooms is shown only while it fits that
@@ -262,6 +268,7 @@ class BundleItem(QGraphicsPathItem):
         pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         self.setPen(pen)
         self.between_buildings = between_buildings
+        self._points: list[QPointF] | None = None
         self.label = f"{number(bundle.links)} links"
         a, b = names.get(bundle.a, bundle.a), names.get(bundle.b, bundle.b)
         self.setToolTip(f"<b>{a} – {b}</b><br>{number(bundle.links)} compute-fabric links; the longest runs "
@@ -271,6 +278,12 @@ class BundleItem(QGraphicsPathItem):
     def boundingRect(self) -> QRectF:
         # room for the count beside the line, which is painted at a fixed screen size
         return super().boundingRect().adjusted(-20000, -20000, 20000, 20000)
+
+    def label_points(self) -> list[QPointF]:
+        """Where along the curve its count may stand (scene units), middle first; worked out once."""
+        if self._points is None:
+            self._points = bundle_labels.points_along(self.path())
+        return self._points
 
     def paint(self, painter, option, widget=None) -> None:
         super().paint(painter, option, widget)

@@ -12,7 +12,7 @@ latest analysis is drawn when it is next shown.
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFontMetricsF, QPainter
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
 from PySide6.QtWidgets import (QGraphicsScene, QGraphicsView, QHeaderView, QLabel, QSplitter, QTreeWidget,
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
@@ -131,6 +131,8 @@ class SiteView(QGraphicsView):
         # site is a few hundred items, so the whole view is repainted rather than leave parts of them behind.
         self.setViewportUpdateMode(QGraphicsView.ViewportUpdateMode.FullViewportUpdate)
         self._auto_fit = True
+        self._labels_key: tuple | None = None  # what the titles and counts were last placed for (labels)
+        self._labels: tuple = ([], [])
 
     def scale_factor(self) -> float:
         return self.transform().m11()
@@ -174,30 +176,48 @@ class SiteView(QGraphicsView):
             return
         super().mouseDoubleClickEvent(event)
 
+    def key_rect(self) -> QRectF:
+        """Where the colour key stands: the viewport's top right, in its pixels."""
+        vp, m = self.viewport().rect(), overlay.LEGEND_MARGIN_PX
+        size = overlay.legend_size(self.scene().legend(), front=False)
+        return QRectF(vp.width() - size.width() - m, m, size.width(), size.height())
+
     def drawForeground(self, painter: QPainter, rect: QRectF) -> None:
         painter.save()
         painter.resetTransform()
         vp = self.viewport().rect()
         if self.scene().plan is not None and self.scene().plan.rooms:
-            overlay.draw_scale_bar(painter, vp, self.scale_factor())
-            entries = self.scene().legend()
-            size = overlay.legend_size(entries, front=False)
-            m = overlay.LEGEND_MARGIN_PX
-            box = QRectF(vp.width() - size.width() - m, m, size.width(), size.height())
-            overlay.draw_legend(painter, box, entries, front=False)
-            titles = self.building_titles()
+            titles, counts = self.labels()
             for text, font, where in titles:
                 painter.setPen(Qt.PenStyle.NoPen)
                 painter.setBrush(TITLE_TAB)
-                painter.drawRoundedRect(where.adjusted(-2, 0, 0, 0), 3, 3)
+                painter.drawRoundedRect(where, 3, 3)
                 painter.setFont(font)
                 painter.setPen(style.TEXT)
-                painter.drawText(where, Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter, text)
-            for placed in self.bundle_labels(box, [where for *_, where in titles]):
+                painter.drawText(where.adjusted(2, 0, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
+                                 text)
+            for placed in counts:
                 placed.item.paint_label(painter, placed.box)
+            # the scale bar and the key last: a title or a count that reaches under them is covered, not they
+            overlay.draw_scale_bar(painter, vp, self.scale_factor())
+            overlay.draw_legend(painter, self.key_rect(), self.scene().legend(), front=False)
         painter.restore()
 
-    def building_titles(self) -> list[tuple[str, object, QRectF]]:
+    def labels(self) -> tuple[list[tuple[str, QFont, QRectF]], list[bundle_labels.Placed]]:
+        """The buildings' titles and the counts of the bundles between buildings, as drawn over the plan.
+
+        Worked out again only when the view moved, was resized or shows another plan: every repaint asks (a pan
+        repaints on each mouse move), and placing 120 counts of a million-GPU campus takes milliseconds."""
+        t = self.viewportTransform()
+        key = (t.m11(), t.m22(), t.dx(), t.dy(), self.viewport().size().toTuple(), id(self.scene().plan),
+               self.key_rect().getRect())
+        if key != self._labels_key:
+            titles = self.building_titles()
+            self._labels = titles, self.count_labels([where for *_, where in titles])
+            self._labels_key = key
+        return self._labels
+
+    def building_titles(self) -> list[tuple[str, QFont, QRectF]]:
         """Each building's title as drawn over the plan: (text, font, viewport rect); none where too narrow. All in
         one size: the larger while every building's name fits it, else the smaller."""
         scale, to_view = self.scale_factor(), self.viewportTransform().map
@@ -206,28 +226,21 @@ class SiteView(QGraphicsView):
         titles = (b.title_box(to_view, scale, px) for b in items)
         return [t for t in titles if t[0]]
 
-    def bundle_labels(self, key: QRectF | None = None,
-                      titles: list[QRectF] | None = None) -> list[bundle_labels.Placed]:
-        """Where the counts of the bundles between buildings are drawn, none over another, a building, its title
-        or the key (``key``: where the key stands, and ``titles`` the buildings' titles, viewport pixels; None
-        works them out)."""
+    def count_labels(self, titles: list[QRectF] | None = None) -> list[bundle_labels.Placed]:
+        """Where the counts of the bundles between buildings are drawn, none over another, a building, its title,
+        the key or the scale bar (``titles``: the buildings' titles in viewport pixels; None works them out)."""
         scene = self.scene()
         between = sorted((i for i in scene.bundle_items if i.between_buildings),
                          key=lambda i: (-i.bundle.links, i.bundle.a, i.bundle.b))
         if not between:
             return []
         vp = QRectF(self.viewport().rect())
-        if key is None:
-            size = overlay.legend_size(scene.legend(), front=False)
-            m = overlay.LEGEND_MARGIN_PX
-            key = QRectF(vp.width() - size.width() - m, m, size.width(), size.height())
-        scale = self.scale_factor()
         to_view = self.viewportTransform()
-        blocked = [key, overlay.scale_bar_rect(vp, scale)]
+        blocked = [self.key_rect(), overlay.scale_bar_rect(vp, self.scale_factor())]
         blocked += [to_view.mapRect(b.rect) for b in scene.building_items]
         blocked += titles if titles is not None else [where for *_, where in self.building_titles()]
         fm = QFontMetricsF(between[0].label_font())
-        return bundle_labels.place([(i, i.path(), i.label) for i in between], to_view.map, fm, blocked, vp)
+        return bundle_labels.place([(i, i.label_points(), i.label) for i in between], to_view.map, fm, blocked, vp)
 
 
 class SitePanel(QWidget):
