@@ -46,8 +46,11 @@ class SiteScene(QGraphicsScene):
         self.room_items: dict[str, RoomItem] = {}
         self.bundle_items: list[BundleItem] = []
         self.building_items: list[BuildingItem] = []
+        #: counts the plans shown: what the view placed its labels for (an id could be a freed plan's again)
+        self.revision = 0
 
     def show_plan(self, plan: SitePlan) -> None:
+        self.revision += 1
         self.clear()
         self.room_items.clear()
         self.bundle_items = []
@@ -209,7 +212,7 @@ class SiteView(QGraphicsView):
         Worked out again only when the view moved, was resized or shows another plan: every repaint asks (a pan
         repaints on each mouse move), and placing 120 counts of a million-GPU campus takes milliseconds."""
         t = self.viewportTransform()
-        key = (t.m11(), t.m22(), t.dx(), t.dy(), self.viewport().size().toTuple(), id(self.scene().plan),
+        key = (t.m11(), t.m22(), t.dx(), t.dy(), self.viewport().size().toTuple(), self.scene().revision,
                self.key_rect().getRect())
         if key != self._labels_key:
             titles = self.building_titles()
