@@ -222,7 +222,7 @@ def test_a_building_title_too_narrow_for_its_name_keeps_the_number_that_tells_bu
     building = next(b for b in SitePlan.of(campus_project, catalog).buildings if b.name == "Building 12")
     item = BuildingItem(building, title_room_mm=0.0)  # no room beyond its own outline
     wide = 400.0 / item.rect.width()  # px per mm at which the outline is 400 px wide
-    assert item.title_shown(wide) == item.title and item.title.startswith("Building 12 · ")
+    assert item.title_shown(wide) == item.title == "Building 12 · 5,184 GPUs"  # no load before the analysis
     narrow = 60.0 / item.rect.width()
     text = item.title_shown(narrow, TITLE_PX)
     assert text.startswith("…") and text.endswith("12") and not item.name_fits(narrow, TITLE_PX)

@@ -180,9 +180,10 @@ class BuildingItem(QGraphicsItem):
         m = BUILDING_MARGIN_MM
         self.rect = QRectF(x0 - m, y0 - m, x1 - x0 + 2 * m, y1 - y0 + 2 * m)
         self.title_room = max(title_room_mm or 0.0, self.rect.width())
-        short = f"{building.name} · {mw(building.it_kw)}"
+        # before the first analysis there is no load to give: the title leaves it out rather than show a dash
+        short = building.name + (f" · {mw(building.it_kw)}" if building.it_kw is not None else "")
         self.title = short + (f" · {number(building.gpus)} GPUs" if building.gpus else "")
-        self._titles = (self.title, short, building.name)
+        self._titles = tuple(dict.fromkeys((self.title, short, building.name)))
         self.setToolTip(f"<b>{building.name}</b><br>{len(building.rooms)} rooms, IT load {mw(building.it_kw)}, "
                         f"{number(building.gpus)} GPUs")
         self.setZValue(0)
