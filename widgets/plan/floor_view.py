@@ -161,6 +161,7 @@ class FloorPlanView(QGraphicsView):
         self._update_item_cache()
 
     def _view_state(self) -> tuple:
+        """Where the view stands: its scale, offset and size (what the key's placement depends on)."""
         t = self.viewportTransform()
         return t.m11(), t.m22(), t.dx(), t.dy(), self.viewport().size().toTuple()
 
@@ -316,9 +317,8 @@ class FloorPlanView(QGraphicsView):
         # Worked out again only when the view moved or what is drawn over the plan changed: every repaint asks
         # (a click on a rack repaints the plan several times), and asking the scene what lies under four
         # corners of a 12,500-rack plan costs milliseconds each time.
-        t = self.viewportTransform()
-        key = (t.m11(), t.m22(), t.dx(), t.dy(), self.viewport().size().toTuple(), size.toTuple(),
-               len(self.scene().rack_items), tuple((id(o), o.isVisible()) for o in self.scene().legend_overlays))
+        key = (*self._view_state(), size.toTuple(), len(self.scene().rack_items),
+               tuple((id(o), o.isVisible()) for o in self.scene().legend_overlays))
         if key == self._legend_key:
             return QRectF(self._legend_box)
         box = self._place_legend(size)
