@@ -29,7 +29,7 @@ from ..settings import Settings
 from . import air_handling
 from .facility_sizing import busway_for, facility_for
 from .layout import TILE, Grid, plan_grid, row_places
-from .network_racks import band_places, central_items, su_network_items
+from .network_racks import band_places, central_items, group_places, su_network_items
 from .campus_fabric import campus_core
 from .networks import OOB_PORTS, NetworkPlan, plan_networks
 from .phases import phases_of
@@ -351,10 +351,11 @@ def _place_band(b: RackBuilder, grid: Grid, band_groups: list[tuple[str, list]])
         raise GenerateError("the network band has no room for every network rack")
     k = 0
     for title, groups in band_groups:
+        places = group_places(slots, k, len(groups), title)
         for n, devs in enumerate(groups):
             rid = f"{title.lower()}-{n + 1:02d}"
-            b.rack(rid, f"{title}-{n + 1:02d}", slots[k], [replace(d, id=f"{rid}-{d.id}") for d in devs])
-            k += 1
+            b.rack(rid, f"{title}-{n + 1:02d}", places[n], [replace(d, id=f"{rid}-{d.id}") for d in devs])
+        k += len(groups)
 
 
 class OutOfReach(GenerateError):

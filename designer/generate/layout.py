@@ -15,6 +15,8 @@ hall comes out near square.
 """
 from __future__ import annotations
 
+import numpy as np
+
 import math
 from dataclasses import dataclass
 
@@ -136,3 +138,23 @@ def row_places(x0: float, y0: float, widths_a: list[float], widths_b: list[float
         return out
 
     return along(widths_a, ya, 180.0, f"{name}A"), along(widths_b, yb, 0.0, f"{name}B")
+
+
+def side_by_side(places: list[Place]) -> list[Place]:
+    """The same places in an order that walks from each to the nearest one left (floor distance, ties in the given
+    order), starting from the first: racks filled in this order stand beside the one before, where the band's
+    centre-first order alternates between the two sides of the hall. The storage appliances take their racks so,
+    each leaf beside the block of appliances it serves (and its partner leaf, :mod:`designer.storage.fabric`)."""
+    if len(places) < 3:
+        return list(places)
+    xy = np.asarray([(p.x, p.y) for p in places], dtype=float)
+    free = np.ones(len(places), dtype=bool)
+    order, here = [0], 0
+    free[0] = False
+    for _ in range(len(places) - 1):  # a column of distances a step: a store's thousand racks stay milliseconds
+        d = np.abs(xy[:, 0] - xy[here, 0]) + np.abs(xy[:, 1] - xy[here, 1])
+        d[~free] = np.inf
+        here = int(np.argmin(d))  # the first of equals: the given order breaks ties
+        free[here] = False
+        order.append(here)
+    return [places[i] for i in order]

@@ -1,7 +1,7 @@
 """Which switches and appliances go into which network rack, and where the central band's racks stand."""
 from __future__ import annotations
 
-from .layout import TILE, Grid, row_places
+from .layout import TILE, Grid, row_places, side_by_side
 from .networks import NetworkPlan
 from .spec import SystemProfile
 
@@ -145,3 +145,12 @@ def band_places(grid: Grid):
     cx = grid.width_mm / 2
     cy = grid.depth_mm / 2
     return sorted(places, key=lambda p: (abs(p.x - cx) + abs(p.y - cy), p.x, p.y))
+
+
+def group_places(slots: list, start: int, count: int, title: str) -> list:
+    """The ``count`` places from ``start`` a band's group of racks takes, in the order its racks fill them: the
+    storage appliances' racks side by side (:func:`.layout.side_by_side`), as a block of appliances may run on into
+    the next rack; any other group nearest the centre first."""
+    places = slots[start:start + count]
+    return side_by_side(places) if title == "ARRAY" else places
+

@@ -30,7 +30,7 @@ from catalog import Catalog
 
 from ..model import MountedDevice
 from .layout import TILE, Grid, plan_grid
-from .network_racks import band_places, upper_tier_name
+from .network_racks import band_places, group_places, upper_tier_name
 from .rack_filling import RackBuilder
 from .spec import GenerateError, SuperpodSpec, SystemProfile
 
@@ -232,11 +232,12 @@ def place_room_racks(b: RackBuilder, groups: list[tuple[str, list[list[MountedDe
         raise GenerateError("a network room has no place for every network rack")
     k = 0
     for title, stacks in groups:
-        for devs in stacks:
+        places = group_places(slots, k, len(stacks), title)
+        for devs, place in zip(stacks, places):
             numbers[title] = numbers.get(title, 0) + 1
             rid = f"{title.lower()}-{numbers[title]:02d}"
-            b.rack(rid, f"{title}-{numbers[title]:02d}", slots[k], [_prefixed(rid, d) for d in devs])
-            k += 1
+            b.rack(rid, f"{title}-{numbers[title]:02d}", place, [_prefixed(rid, d) for d in devs])
+        k += len(stacks)
 
 
 def _prefixed(rid: str, d: MountedDevice) -> MountedDevice:

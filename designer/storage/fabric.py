@@ -8,8 +8,10 @@ hand-made design is counted the same way as a generated one:
   fabric ports of appliances named "storage" (the storage fabric's UFM);
 - node-leaf links: one per endpoint port, spread evenly over the leaves in rack order (so each leaf serves
   the racks nearest one another, as the generator places a leaf in each scalable unit's network racks);
-  a storage appliance's ports are dealt in turn over the last leaves (at least two), where the generator
-  stands them beside the appliances, so that no one leaf's loss cuts the storage off;
+  the storage appliances are dealt in blocks over the last leaves (at least two), where the generator stands
+  each leaf beside its block; an appliance's first port goes to its block's leaf and its second to that leaf's
+  partner, the nearest other appliance leaf (leaves paired by the runs between them), so that no one leaf's
+  loss cuts the storage off and no second port crosses the room;
 - leaf-spine links: each leaf cables its share of the spines' ports (spine ports ÷ leaves, rounded down),
   no more than the ports its node links leave free. With the B200 RA's 8 leaves and 4 spines of 64 ports
   that is 32 uplinks per leaf, the full non-blocking leaf as the RA cables a full SU. Where core switches
@@ -315,12 +317,47 @@ def server_leaves(server_ports: int, leaves: int, leaf_ports: int) -> int:
     return min(leaves, max(2, math.ceil(2 * server_ports / max(leaf_ports, 1))))
 
 
+#: Most appliance leaves paired by their runs (a k x k table, walked k times); past it (no generated design
+#: comes near: a million-GPU site has 34) each leaf's partner is the next in name order.
+PAIRED_LEAVES_MAX = 1024
+
+
+def leaf_partners(metres: np.ndarray) -> np.ndarray:
+    """The storage appliances' leaves in pairs of neighbours: ``metres[i, j]`` is the run between leaf i and leaf j;
+    returns, for each, the leaf its blocks' second ports go to. Each appliance is dual-homed to a leaf pair (its
+    own leaf and the pair's other one), and each leaf takes one other block's second ports, so the leaves fill
+    evenly. The leaves are walked from the first, each step to the nearest left, and paired in walking order, so
+    that a pair is one step of the walk, whatever order the leaves' names put them in (pairing the nearest first
+    leaves the last ones to pair across the room); with an odd count the last three make a ring (a to b, b to c,
+    c to a)."""
+    k = len(metres)
+    partner = np.arange(k)
+    if k < 2:
+        return partner
+    free = np.ones(k, dtype=bool)
+    walk, here = [0], 0
+    free[0] = False
+    for _ in range(k - 1):
+        here = int(np.argmin(np.where(free, metres[here], np.inf)))
+        free[here] = False
+        walk.append(here)
+    even = k - 3 if k % 2 else k
+    for a, b in zip(walk[0:even:2], walk[1:even:2]):
+        partner[a], partner[b] = b, a
+    if k % 2:
+        a, b, c = walk[-3:]
+        partner[a], partner[b], partner[c] = b, c, a
+    return partner
+
+
 def _deal(serves: np.ndarray, n_leaves: int, leaf_ports: int, row: np.ndarray | None = None,
-          rank: np.ndarray | None = None, halls: tuple[np.ndarray, np.ndarray] | None = None) -> np.ndarray:
+          rank: np.ndarray | None = None, halls: tuple[np.ndarray, np.ndarray] | None = None,
+          pairs=None) -> np.ndarray:
     """Each port's leaf: the storage appliances' over the last :func:`server_leaves` leaves, the appliances in rack
     order in even blocks, one block a leaf (the generator stands each leaf among its block), an appliance's
-    second port on the next leaf, so that its two ports reach two leaves; the clients' ports spread evenly over
-    the leaves in rack order.
+    second port on its leaf's partner (``pairs``: given k, each of those k leaves' partner, :func:`leaf_partners`;
+    without it the next leaf), so that its two ports reach two leaves; the clients' ports spread evenly over the
+    leaves in rack order.
 
     In a large fabric the appliances' leaves are theirs alone: the clients' leaves then carry at most a tenth
     more each, and no node is cabled across the hall to the appliances' racks. In a small one (the RA's 4 SU:
@@ -334,7 +371,13 @@ def _deal(serves: np.ndarray, n_leaves: int, leaf_ports: int, row: np.ndarray | 
             row, rank = np.arange(n), np.zeros(n, dtype=np.int64)
         devices, device = np.unique(row[servers], return_inverse=True)
         block = device * k // max(len(devices), 1)
-        leaf[servers] = n_leaves - k + (block + rank[servers]) % k
+        step = pairs(k) if pairs is not None else (np.arange(k) + 1) % k
+        home, left = block.copy(), rank[servers].copy()
+        while left.any():  # port r of an appliance: r steps on from its own leaf
+            moved = left > 0
+            home[moved] = step[home[moved]]
+            left[moved] -= 1
+        leaf[servers] = n_leaves - k + home
     clients = np.flatnonzero(~serves)
     spread = n_leaves - k if k and n_leaves >= 11 * k else n_leaves
     if halls is not None and len(np.unique(halls[0][clients])) > 1:
@@ -363,8 +406,18 @@ def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict
     rack, z, speed, serves = ends.arrays()
     n, n_leaves = len(rack), len(leaves)
     hall = lengths.sites.hall
+
+
+    def pairs(k: int) -> np.ndarray | None:  # the last k leaves (the appliances'), paired by the runs between them
+        if k > PAIRED_LEAVES_MAX:
+            return (np.arange(k) + 1) % k
+        last = np.arange(n_leaves - k, n_leaves)
+        a, b = np.repeat(last, k), np.tile(last, k)
+        return leaf_partners(lengths.metres(leaves.rack[a], leaves.z[a], leaves.rack[b], leaves.z[b]).reshape(k, k))
+
     leaf = _deal(serves, n_leaves, int(np.median(leaves.mpo_ports)) if n_leaves else 0, *ends.ranks(),
-                 halls=(hall[rack], hall[leaves.rack]) if not lengths.sites.one_room and n_leaves else None)
+                 halls=(hall[rack], hall[leaves.rack]) if not lengths.sites.one_room and n_leaves else None,
+                 pairs=pairs)
     leaves.client_gbps += np.bincount(leaf[~serves], weights=speed[~serves], minlength=n_leaves)
     leaves.server_gbps += np.bincount(leaf[serves], weights=speed[serves], minlength=n_leaves)
     per_port = np.where(2 * speed <= leaves.port_gbps[leaf], 2, 1)

@@ -6,7 +6,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from designer.storage.fabric import storage_fabric
+from designer.storage.fabric import _deal, leaf_partners, storage_fabric
 from designer.storage.links import LINK_TIERS, storage_links
 
 
@@ -92,3 +92,31 @@ def test_a_splitter_fibre_joins_two_node_ports_on_the_halves_of_one_switch_port(
     i = int(np.nonzero(split)[0][0])
     assert (links.b_port[i], links.b_port[i + 1]) == ("1/1/1", "1/1/2")
     assert links.owner[i] and not links.owner[i + 1] and links.length_m[i] == links.length_m[i + 1]
+
+
+def test_appliance_leaves_pair_nearest_first_and_each_takes_one_other_block():
+    # four leaves on a line at 0, 1, 10 and 11 m, named so that name order alternates sides: 0-1 and 10-11 pair
+    pos = np.array([0.0, 10.0, 1.0, 11.0])
+    partner = leaf_partners(np.abs(pos[:, None] - pos[None, :]))
+    assert partner.tolist() == [2, 3, 0, 1]
+    # the closest two first (1 and 2, 0.9 m) would leave 0 and 3 to pair 2.9 m apart: pairs are steps of a walk
+    pos = np.array([0.0, 1.0, 1.9, 2.9])
+    assert leaf_partners(np.abs(pos[:, None] - pos[None, :])).tolist() == [1, 0, 3, 2]
+    # five: the last three of the walk make a ring, and still each leaf takes exactly one other block
+    pos = np.array([0.0, 1.0, 10.0, 11.0, 12.5])
+    partner = leaf_partners(np.abs(pos[:, None] - pos[None, :]))
+    assert sorted(partner.tolist()) == [0, 1, 2, 3, 4] and (partner != np.arange(5)).all()
+    assert partner[0] == 1 and partner[1] == 0
+    assert {2, 3, 4} == {int(partner[2]), int(partner[3]), int(partner[4])}
+    assert leaf_partners(np.zeros((1, 1))).tolist() == [0]
+
+
+def test_an_appliances_second_port_goes_to_its_leafs_partner():
+    # six appliances of two ports over three leaves: blocks of two, first port on the block's leaf
+    serves = np.ones(12, dtype=bool)
+    row, rank = np.repeat(np.arange(6), 2), np.tile([0, 1], 6)
+    ring = np.array([2, 0, 1])  # leaf 0's partner is leaf 2, and so on
+    leaf = _deal(serves, 3, 8, row, rank, pairs=lambda k: ring)  # 24 ports at 1:1 fill three leaves of 8
+    assert leaf[rank == 0].tolist() == [0, 0, 1, 1, 2, 2]
+    assert leaf[rank == 1].tolist() == [2, 2, 0, 0, 1, 1]
+    assert _deal(serves, 3, 8, row, rank)[rank == 1].tolist() == [1, 1, 2, 2, 0, 0]  # unpaired: the next leaf

@@ -12,6 +12,7 @@ from designer.fileformat import dumps, load, loads
 from designer.generate import GenerateError, SuperpodSpec, generate
 from designer.generate.site import DEFAULT_HALL_KW, split_halls
 from designer.storage.fabric import storage_fabric
+from designer.storage.links import storage_links
 
 from ._support import run
 
@@ -125,6 +126,24 @@ def test_storage_on_a_site_stays_in_each_hall_and_crosses_buildings_on_single_mo
     assert s.notes == ()  # no run past its fibre's reach, no leaf over its ports
     assert max(s.cables["fiber-mpo12-mmf"]) <= 30  # every node to a leaf of its own hall
     assert s.transceivers["osfp-800g-2xdr4-500m"] > 0
+
+
+def test_storage_appliances_stand_beside_their_leaves_in_a_large_network_room(catalog):
+    # 652 appliance ports in 11 racks of one room: the band's places alternate between the room's sides, so racks
+    # filled centre-first put a block's last appliances and its next leaf across the room, 54 runs past multimode
+    g = generate(SuperpodSpec(system="gb300-nvl72", gpus=300_000, hall_power_kw=20_000, halls_per_building=4),
+                 catalog)
+    arrays = [r for r in g.project.racks if r.name.startswith("ARRAY-")]
+    assert len(arrays) > 8
+    s, links = storage_links(g.project, catalog)
+    assert s.notes == ()  # no run past its fibre's reach
+    appliance = np.asarray(["storage-array" in (d[1].name or "") for d in links.devices])
+    mine = appliance[links.a_dev] | appliance[links.b_dev]
+    assert mine.sum() == 652 and links.length_m[mine].max() <= 50  # the multimode fibre's reach
+    assert (links.cable[mine] == "fiber-mpo12-mmf").all()
+    # each rack beside the one before within a cluster of the band: most steps a rack or an aisle
+    steps = [abs(a.x - b.x) + abs(a.y - b.y) for a, b in zip(arrays, arrays[1:])]
+    assert sum(d <= 5000 for d in steps) >= len(steps) // 2
 
 
 def test_dgx_b200_at_100k_builds_on_qm9700_at_the_campus_ratio(catalog):
