@@ -201,6 +201,38 @@ def test_the_counts_between_buildings_never_cover_each_other_a_building_or_the_k
     assert between_drawn == sorted((p.item.bundle.a, p.item.bundle.b, p.box.getRect()) for p in placed)
 
 
+def test_a_pan_moves_the_counts_with_the_plan_and_neither_adds_nor_drops_one_still_in_view(synced_window,
+                                                                                          campus_project, qtbot):
+    w = synced_window()
+    w.resize(1400, 900)
+    w.adopt_project(campus_project, None)
+    qtbot.waitUntil(lambda: w.site.plan is not None and bool(w.site.plan.building_bundles), timeout=30000)
+    qtbot.waitUntil(lambda: w.site.view.viewport().width() > 600)
+    view = w.site.view
+    view.zoom_by(1.6)  # part of the site out of view, so that a pan brings counts in and takes others out
+    vp = QRectF(view.viewport().rect())
+    clear = [view.key_rect(), overlay.scale_bar_rect(vp, view.scale_factor())]
+    came_or_went = 0
+    for step_x, step_y in ((140, -90), (-300, 40), (60, 250), (220, -160), (-90, -120)):
+        before = {id(p.item): p.box for p in view.count_labels()}
+        assert len(before) > 3
+        was = view.viewportTransform()
+        centre = view.mapToScene(view.viewport().rect().center())
+        view.centerOn(centre.x() - step_x / view.scale_factor(), centre.y() - step_y / view.scale_factor())
+        now = view.viewportTransform()
+        dx, dy = now.dx() - was.dx(), now.dy() - was.dy()  # the pan in pixels, as the view rounded it
+        assert abs(dx) > 40 and abs(dy) > 30
+        after = {id(p.item): p.box for p in view.count_labels()}
+        moved = [k for k, box in before.items()
+                 if k in after and after[k].topLeft() != box.translated(dx, dy).topLeft()]
+        assert moved == []  # a count still shown stands where it stood on the plan
+        kept = {k for k, box in before.items() if vp.contains(box.translated(dx, dy))
+                and not any(box.translated(dx, dy).intersects(r.adjusted(-4, -4, 4, 4)) for r in clear)}
+        assert kept <= set(after)  # and none still whole in view and clear of the key has gone
+        came_or_went += before.keys() != after.keys()
+    assert came_or_went  # the pans did bring counts in or take them out
+
+
 def test_every_building_title_shows_its_whole_name_in_one_size(synced_window, campus_project, qtbot):
     w = synced_window()
     w.adopt_project(campus_project, None)

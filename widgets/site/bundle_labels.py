@@ -3,9 +3,10 @@
 A campus of thirty buildings has a hundred or more bundles, most of them running to the few buildings
 that hold the network rooms: each count drawn at its bundle's middle piled into an unreadable heap
 there. Here the counts are placed in turn, the largest bundle first, each at the first point along its
-curve (the middle, then further out either way) where its box covers no count already placed, no
-building with its title, and not the colour key or the scale bar; a count with no such point is left
-out (its bundle's tooltip still gives it).
+curve (the middle, then further out either way) where its box covers no count already placed and no
+building with its title; a count with no such point is left out (its bundle's tooltip still gives it). The
+view places them once per zoom over the whole site and moves them with a pan, showing those that lie whole
+in view and clear of its colour key and scale bar.
 """
 from __future__ import annotations
 
@@ -32,11 +33,10 @@ def points_along(path: QPainterPath) -> list[QPointF]:
 
 
 def place(wanted: list[tuple[object, list[QPointF], str]], to_view, fm: QFontMetricsF,
-          blocked: list[QRectF], viewport: QRectF) -> list[Placed]:
+          blocked: list[QRectF]) -> list[Placed]:
     """Boxes for the counts ``wanted`` (item, its candidate points in scene units, text), in the order given,
-    largest first; ``to_view`` maps a scene point to viewport pixels, ``blocked`` are viewport rects no count may
-    cover. Only what lies in the viewport is checked against: a campus's bundles and buildings are a few hundred."""
-    blocked = [r for r in blocked if r.intersects(viewport)]
+    largest first; ``to_view`` maps a scene point to pixels, ``blocked`` are rects in those pixels no count may
+    cover. A campus's bundles and buildings are a few hundred: each box is checked against all."""
     taken = [r.adjusted(-GAP_PX, -GAP_PX, GAP_PX, GAP_PX) for r in blocked]
     out: list[Placed] = []
     height = fm.height()
@@ -45,7 +45,7 @@ def place(wanted: list[tuple[object, list[QPointF], str]], to_view, fm: QFontMet
         for point in points:
             at = to_view(point)
             box = QRectF(at.x() - width / 2, at.y() - height / 2, width, height)
-            if not viewport.contains(box) or any(box.intersects(r) for r in taken):
+            if any(box.intersects(r) for r in taken):
                 continue
             out.append(Placed(box, item))
             taken.append(box.adjusted(-GAP_PX, -GAP_PX, GAP_PX, GAP_PX))

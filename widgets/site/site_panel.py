@@ -12,7 +12,7 @@ latest analysis is drawn when it is next shown.
 from __future__ import annotations
 
 from PySide6.QtCore import QRectF, Qt, Signal
-from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter
+from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QTransform
 from PySide6.QtWidgets import (QGraphicsScene, QGraphicsView, QHeaderView, QLabel, QSplitter, QTreeWidget,
                                QTreeWidgetItem, QVBoxLayout, QWidget)
 
@@ -207,43 +207,61 @@ class SiteView(QGraphicsView):
         painter.restore()
 
     def labels(self) -> tuple[list[tuple[str, QFont, QRectF]], list[bundle_labels.Placed]]:
-        """The buildings' titles and the counts of the bundles between buildings, as drawn over the plan.
+        """The buildings' titles and the counts of the bundles between buildings, as drawn over the plan
+        (viewport pixels).
 
-        Worked out again only when the view moved, was resized or shows another plan: every repaint asks (a pan
-        repaints on each mouse move), and placing 120 counts of a million-GPU campus takes milliseconds."""
+        Placed once per zoom (and plan shown), over the whole site in pixels from the scene's origin, and only
+        moved with the view: a pan then shows the same counts at the same places on the plan, where placing
+        them for each view position made counts appear and vanish as the plan moved under the mouse. Each
+        repaint asks (a pan repaints on every mouse move), and placing 120 counts of a million-GPU campus takes
+        milliseconds; moving them is microseconds. A count is shown only where it lies whole in the view and
+        clear of the key and the scale bar, which stay put while the plan moves under them."""
         t = self.viewportTransform()
-        key = (t.m11(), t.m22(), t.dx(), t.dy(), self.viewport().size().toTuple(), self.scene().revision,
-               self.key_rect().getRect())
+        key = (t.m11(), t.m22(), self.scene().revision)
         if key != self._labels_key:
-            titles = self.building_titles()
-            self._labels = titles, self.count_labels([where for *_, where in titles])
+            at_origin = QTransform.fromScale(t.m11(), t.m22())
+            titles = self._titles(at_origin)
+            self._labels = titles, self._counts(at_origin, [where for *_, where in titles])
             self._labels_key = key
-        return self._labels
+        titles, counts = self._labels
+        dx, dy = t.dx(), t.dy()
+        vp = QRectF(self.viewport().rect())
+        clear = [r.adjusted(-bundle_labels.GAP_PX, -bundle_labels.GAP_PX, bundle_labels.GAP_PX, bundle_labels.GAP_PX)
+                 for r in (self.key_rect(), overlay.scale_bar_rect(vp, self.scale_factor()))]
+        shown = []
+        for placed in counts:
+            box = placed.box.translated(dx, dy)
+            if vp.contains(box) and not any(box.intersects(r) for r in clear):
+                shown.append(bundle_labels.Placed(box, placed.item))
+        return [(text, font, where.translated(dx, dy)) for text, font, where in titles], shown
 
     def building_titles(self) -> list[tuple[str, QFont, QRectF]]:
         """Each building's title as drawn over the plan: (text, font, viewport rect); none where too narrow. All in
         one size: the larger while every building's name fits it, else the smaller."""
-        scale, to_view = self.scale_factor(), self.viewportTransform().map
+        return self.labels()[0]
+
+    def count_labels(self) -> list[bundle_labels.Placed]:
+        """Where the counts of the bundles between buildings are drawn (viewport pixels), none over another, a
+        building, its title, the key or the scale bar."""
+        return self.labels()[1]
+
+    def _titles(self, to_px: QTransform) -> list[tuple[str, QFont, QRectF]]:
+        scale = self.scale_factor()
         items = self.scene().building_items
         px = TITLE_PX if all(b.name_fits(scale, TITLE_PX) for b in items) else LINE_PX
-        titles = (b.title_box(to_view, scale, px) for b in items)
+        titles = (b.title_box(to_px.map, scale, px) for b in items)
         return [t for t in titles if t[0]]
 
-    def count_labels(self, titles: list[QRectF] | None = None) -> list[bundle_labels.Placed]:
-        """Where the counts of the bundles between buildings are drawn, none over another, a building, its title,
-        the key or the scale bar (``titles``: the buildings' titles in viewport pixels; None works them out)."""
+    def _counts(self, to_px: QTransform, titles: list[QRectF]) -> list[bundle_labels.Placed]:
+        """The counts placed over the whole site (``to_px``: scene to pixels at this zoom, from the origin)."""
         scene = self.scene()
         between = sorted((i for i in scene.bundle_items if i.between_buildings),
                          key=lambda i: (-i.bundle.links, i.bundle.a, i.bundle.b))
         if not between:
             return []
-        vp = QRectF(self.viewport().rect())
-        to_view = self.viewportTransform()
-        blocked = [self.key_rect(), overlay.scale_bar_rect(vp, self.scale_factor())]
-        blocked += [to_view.mapRect(b.rect) for b in scene.building_items]
-        blocked += titles if titles is not None else [where for *_, where in self.building_titles()]
+        blocked = [to_px.mapRect(b.rect) for b in scene.building_items] + titles
         fm = QFontMetricsF(between[0].label_font())
-        return bundle_labels.place([(i, i.label_points(), i.label) for i in between], to_view.map, fm, blocked, vp)
+        return bundle_labels.place([(i, i.label_points(), i.label) for i in between], to_px.map, fm, blocked)
 
 
 class SitePanel(QWidget):
