@@ -345,7 +345,8 @@ def _place_scalable_units(b: RackBuilder, grid: Grid, seg: _Segment, profile: Sy
 
 
 def _place_band(b: RackBuilder, grid: Grid, band_groups: list[tuple[str, list]]) -> None:
-    """The band's racks, nearest the hall's centre line first: spines, cores, storage, in-band, management."""
+    """The band's racks, nearest the hall's centre line first: spines, cores, storage, in-band, management (the
+    storage appliances' racks side by side, :func:`.network_racks.group_places`)."""
     slots = band_places(grid)
     if sum(len(g) for _, g in band_groups) > len(slots):
         raise GenerateError("the network band has no room for every network rack")

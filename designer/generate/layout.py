@@ -15,10 +15,10 @@ hall comes out near square.
 """
 from __future__ import annotations
 
-import numpy as np
-
 import math
 from dataclasses import dataclass
+
+import numpy as np
 
 from ..formatting import quantity
 from .spec import GenerateError

@@ -114,8 +114,9 @@ def central_items(net: NetworkPlan, ufm_in_band: bool = False) -> dict[str, list
         arrays = [(f"sa{i + 1}", a.appliance, f"storage-array-{i + 1:0{width}d}", "front") for i in range(a.count)]
         # each leaf beside the block of appliances whose first ports it takes (the storage fabric's dealing rule)
         k = max(len(leaves), 1)
+        # (appliance i is in block i * k // count, so block j starts at the ceiling of j * count / k)
         out["ARRAY"] = [item for j in range(k) for item in
-                        leaves[j:j + 1] + arrays[j * a.count // k:(j + 1) * a.count // k]]
+                        leaves[j:j + 1] + arrays[-(-j * a.count // k):-(-(j + 1) * a.count // k)]]
     if net.inband is not None or net.inband_management:
         items = []
         if net.inband is not None:
@@ -153,4 +154,3 @@ def group_places(slots: list, start: int, count: int, title: str) -> list:
     the next rack; any other group nearest the centre first."""
     places = slots[start:start + count]
     return side_by_side(places) if title == "ARRAY" else places
-

@@ -225,8 +225,9 @@ def building_name(b: int) -> str:
 
 def place_room_racks(b: RackBuilder, groups: list[tuple[str, list[list[MountedDevice]]]], grid: Grid,
                      numbers: dict[str, int]) -> None:
-    """The network room's racks, nearest its centre first, titled as the band's (CORE-01 …) and numbered on from
-    ``numbers`` so that every room's racks have names of their own."""
+    """The network room's racks, nearest its centre first (the storage appliances' side by side,
+    :func:`.network_racks.group_places`), titled as the band's (CORE-01 …) and numbered on from ``numbers`` so
+    that every room's racks have names of their own."""
     slots = band_places(grid)
     if sum(len(g) for _, g in groups) > len(slots):
         raise GenerateError("a network room has no place for every network rack")

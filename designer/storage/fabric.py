@@ -10,8 +10,8 @@ hand-made design is counted the same way as a generated one:
   the racks nearest one another, as the generator places a leaf in each scalable unit's network racks);
   the storage appliances are dealt in blocks over the last leaves (at least two), where the generator stands
   each leaf beside its block; an appliance's first port goes to its block's leaf and its second to that leaf's
-  partner, the nearest other appliance leaf (leaves paired by the runs between them), so that no one leaf's
-  loss cuts the storage off and no second port crosses the room;
+  partner, a neighbouring appliance leaf (:func:`leaf_partners` pairs them by the runs between them), so that no
+  one leaf's loss cuts the storage off; further ports go to the next pairs along the leaves, two a pair;
 - leaf-spine links: each leaf cables its share of the spines' ports (spine ports ÷ leaves, rounded down),
   no more than the ports its node links leave free. With the B200 RA's 8 leaves and 4 spines of 64 ports
   that is 32 uplinks per leaf, the full non-blocking leaf as the RA cables a full SU. Where core switches
@@ -31,6 +31,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
@@ -318,35 +319,72 @@ def server_leaves(server_ports: int, leaves: int, leaf_ports: int) -> int:
 
 
 #: Most appliance leaves paired by their runs (a k x k table, walked k times); past it (no generated design
-#: comes near: a million-GPU site has 34) each leaf's partner is the next in name order.
+#: comes near: a million-GPU site has 34) they pair in name order.
 PAIRED_LEAVES_MAX = 1024
 
 
-def leaf_partners(metres: np.ndarray) -> np.ndarray:
-    """The storage appliances' leaves in pairs of neighbours: ``metres[i, j]`` is the run between leaf i and leaf j;
-    returns, for each, the leaf its blocks' second ports go to. Each appliance is dual-homed to a leaf pair (its
-    own leaf and the pair's other one), and each leaf takes one other block's second ports, so the leaves fill
-    evenly. The leaves are walked from the first, each step to the nearest left, and paired in walking order, so
-    that a pair is one step of the walk, whatever order the leaves' names put them in (pairing the nearest first
-    leaves the last ones to pair across the room); with an odd count the last three make a ring (a to b, b to c,
-    c to a)."""
+class LeafPairs(NamedTuple):
+    """How the storage appliances' ports find their leaves, by leaf position among the appliance leaves."""
+
+    #: the leaf each leaf's blocks send their second ports to
+    partner: np.ndarray
+    #: the leaves in walking order: an appliance's third and fourth ports go to the pair two leaves on along it,
+    #: and so on
+    walk: np.ndarray
+
+
+def in_name_order(k: int) -> LeafPairs:
+    """Neighbours in name order: 0 with 1, 2 with 3 …, the last three a ring when k is odd (no runs known)."""
+    return LeafPairs(_grouped(np.arange(k), lambda i, j: 0.0), np.arange(k))
+
+
+def leaf_partners(metres: np.ndarray) -> LeafPairs:
+    """The storage appliances' leaves in pairs of neighbours; ``metres[i, j]`` is the run between leaf i and j.
+
+    Each appliance is dual-homed: its first port on its block's leaf, its second on that leaf's partner, so that no
+    one leaf's loss cuts it off; each leaf takes one other block's second ports, so the leaves fill evenly. The
+    leaves are walked from one end of their layout (the leaf farthest from the first), each step to the nearest
+    left, and the walk is cut into pairs and, where the count or the layout asks, rings of three (a to b, b to c, c
+    to a) with the least run in all: a generated design's appliance racks stand along such a walk, so its pairs
+    are racks side by side; leaves of two halls pair within each hall where each holds an even count. Pairing the
+    nearest two first was tried and left the last two to pair across the room."""
     k = len(metres)
-    partner = np.arange(k)
     if k < 2:
-        return partner
+        return LeafPairs(np.arange(k), np.arange(k))
     free = np.ones(k, dtype=bool)
-    walk, here = [0], 0
-    free[0] = False
+    here = int(np.argmax(metres[0]))  # an end of the layout: a walk from its middle comes back across it
+    walk = [here]
+    free[here] = False
     for _ in range(k - 1):
         here = int(np.argmin(np.where(free, metres[here], np.inf)))
         free[here] = False
         walk.append(here)
-    even = k - 3 if k % 2 else k
-    for a, b in zip(walk[0:even:2], walk[1:even:2]):
-        partner[a], partner[b] = b, a
-    if k % 2:
-        a, b, c = walk[-3:]
-        partner[a], partner[b], partner[c] = b, c, a
+    walk = np.asarray(walk)
+    return LeafPairs(_grouped(walk, lambda i, j: float(metres[i, j])), walk)
+
+
+def _grouped(walk: np.ndarray, run) -> np.ndarray:
+    """Partners from ``walk`` cut into consecutive pairs and rings of three, the cut with the least run (a pair's
+    two blocks each cross it once; a ring's three cross its three sides once); one leaf alone keeps itself."""
+    k = len(walk)
+    partner = np.arange(int(walk.max()) + 1 if k else 0)
+    if k < 2:
+        return partner
+    cost = [0.0] + [math.inf] * k  # cost[i]: the least run of the first i leaves cut into groups
+    cut = [0] * (k + 1)
+    for i in range(2, k + 1):
+        a, b = walk[i - 2], walk[i - 1]
+        options = [(cost[i - 2] + 2 * run(a, b), 2)]
+        if i >= 3:
+            c = walk[i - 3]
+            options.append((cost[i - 3] + run(c, a) + run(a, b) + run(b, c), 3))
+        cost[i], cut[i] = min(options)
+    i = k
+    while i:
+        group = walk[i - cut[i]:i].tolist()
+        for x, y in zip(group, group[1:] + group[:1]):
+            partner[x] = y
+        i -= cut[i]
     return partner
 
 
@@ -355,9 +393,9 @@ def _deal(serves: np.ndarray, n_leaves: int, leaf_ports: int, row: np.ndarray | 
           pairs=None) -> np.ndarray:
     """Each port's leaf: the storage appliances' over the last :func:`server_leaves` leaves, the appliances in rack
     order in even blocks, one block a leaf (the generator stands each leaf among its block), an appliance's
-    second port on its leaf's partner (``pairs``: given k, each of those k leaves' partner, :func:`leaf_partners`;
-    without it the next leaf), so that its two ports reach two leaves; the clients' ports spread evenly over the
-    leaves in rack order.
+    second port on its leaf's partner (``pairs``: given k, a :class:`LeafPairs` of those k leaves; without it
+    :func:`in_name_order`), so that its two ports reach two leaves, and further ports the next pairs; the
+    clients' ports spread evenly over the leaves in rack order.
 
     In a large fabric the appliances' leaves are theirs alone: the clients' leaves then carry at most a tenth
     more each, and no node is cabled across the hall to the appliances' racks. In a small one (the RA's 4 SU:
@@ -371,12 +409,16 @@ def _deal(serves: np.ndarray, n_leaves: int, leaf_ports: int, row: np.ndarray | 
             row, rank = np.arange(n), np.zeros(n, dtype=np.int64)
         devices, device = np.unique(row[servers], return_inverse=True)
         block = device * k // max(len(devices), 1)
-        step = pairs(k) if pairs is not None else (np.arange(k) + 1) % k
-        home, left = block.copy(), rank[servers].copy()
-        while left.any():  # port r of an appliance: r steps on from its own leaf
-            moved = left > 0
-            home[moved] = step[home[moved]]
-            left[moved] -= 1
+        paired = pairs(k) if pairs is not None else in_name_order(k)
+        place = np.empty(k, dtype=np.int64)
+        place[paired.walk] = np.arange(k)
+        r = rank[servers]
+        # ports 0 and 1 on the block's leaf and its partner, ports 2 and 3 on the leaf two on along the walk and
+        # its partner (the next pair), and so on: each rank a permutation of the leaves, so every leaf takes as
+        # many ports of each rank, and a four-port appliance reaches four leaves
+        home = paired.walk[(place[block] + 2 * (r // 2)) % k]
+        odd = r % 2 == 1
+        home[odd] = paired.partner[home[odd]]
         leaf[servers] = n_leaves - k + home
     clients = np.flatnonzero(~serves)
     spread = n_leaves - k if k and n_leaves >= 11 * k else n_leaves
@@ -399,25 +441,32 @@ def _deal(serves: np.ndarray, n_leaves: int, leaf_ports: int, row: np.ndarray | 
     return leaf
 
 
+def node_leaves(leaves: _Tier, ends: _Endpoints, lengths: _Lengths) -> np.ndarray:
+    """Each endpoint port's leaf (an index into ``leaves``), as :func:`_deal` deals them with the appliance leaves
+    paired by the runs between them."""
+    rack, _, _, serves = ends.arrays()
+    n_leaves = len(leaves)
+    hall = lengths.sites.hall
+
+    def pairs(k: int) -> LeafPairs:  # the last k leaves (the appliances'), paired by the runs between them
+        if k > PAIRED_LEAVES_MAX:
+            return in_name_order(k)
+        last = np.arange(n_leaves - k, n_leaves)
+        a, b = np.repeat(last, k), np.tile(last, k)
+        return leaf_partners(lengths.metres(leaves.rack[a], leaves.z[a], leaves.rack[b], leaves.z[b]).reshape(k, k))
+
+    return _deal(serves, n_leaves, int(np.median(leaves.mpo_ports)) if n_leaves else 0, *ends.ranks(),
+                 halls=(hall[rack], hall[leaves.rack]) if not lengths.sites.one_room and n_leaves else None,
+                 pairs=pairs)
+
+
 def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict[str, Counter],
                 record=None) -> Counter:
     """Endpoints spread evenly over the leaves in rack order; a fibre per link, a splitter per two slow ones
     (a node port at half the switch port's speed or less: the 1:2 splitter is the only one catalogued)."""
     rack, z, speed, serves = ends.arrays()
     n, n_leaves = len(rack), len(leaves)
-    hall = lengths.sites.hall
-
-
-    def pairs(k: int) -> np.ndarray | None:  # the last k leaves (the appliances'), paired by the runs between them
-        if k > PAIRED_LEAVES_MAX:
-            return (np.arange(k) + 1) % k
-        last = np.arange(n_leaves - k, n_leaves)
-        a, b = np.repeat(last, k), np.tile(last, k)
-        return leaf_partners(lengths.metres(leaves.rack[a], leaves.z[a], leaves.rack[b], leaves.z[b]).reshape(k, k))
-
-    leaf = _deal(serves, n_leaves, int(np.median(leaves.mpo_ports)) if n_leaves else 0, *ends.ranks(),
-                 halls=(hall[rack], hall[leaves.rack]) if not lengths.sites.one_room and n_leaves else None,
-                 pairs=pairs)
+    leaf = node_leaves(leaves, ends, lengths)
     leaves.client_gbps += np.bincount(leaf[~serves], weights=speed[~serves], minlength=n_leaves)
     leaves.server_gbps += np.bincount(leaf[serves], weights=speed[serves], minlength=n_leaves)
     per_port = np.where(2 * speed <= leaves.port_gbps[leaf], 2, 1)

@@ -6,7 +6,7 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from designer.storage.fabric import _deal, leaf_partners, storage_fabric
+from designer.storage.fabric import LeafPairs, _deal, leaf_partners, storage_fabric
 from designer.storage.links import LINK_TIERS, storage_links
 
 
@@ -94,29 +94,41 @@ def test_a_splitter_fibre_joins_two_node_ports_on_the_halves_of_one_switch_port(
     assert links.owner[i] and not links.owner[i + 1] and links.length_m[i] == links.length_m[i + 1]
 
 
-def test_appliance_leaves_pair_nearest_first_and_each_takes_one_other_block():
-    # four leaves on a line at 0, 1, 10 and 11 m, named so that name order alternates sides: 0-1 and 10-11 pair
-    pos = np.array([0.0, 10.0, 1.0, 11.0])
-    partner = leaf_partners(np.abs(pos[:, None] - pos[None, :]))
-    assert partner.tolist() == [2, 3, 0, 1]
-    # the closest two first (1 and 2, 0.9 m) would leave 0 and 3 to pair 2.9 m apart: pairs are steps of a walk
-    pos = np.array([0.0, 1.0, 1.9, 2.9])
-    assert leaf_partners(np.abs(pos[:, None] - pos[None, :])).tolist() == [1, 0, 3, 2]
-    # five: the last three of the walk make a ring, and still each leaf takes exactly one other block
-    pos = np.array([0.0, 1.0, 10.0, 11.0, 12.5])
-    partner = leaf_partners(np.abs(pos[:, None] - pos[None, :]))
-    assert sorted(partner.tolist()) == [0, 1, 2, 3, 4] and (partner != np.arange(5)).all()
-    assert partner[0] == 1 and partner[1] == 0
-    assert {2, 3, 4} == {int(partner[2]), int(partner[3]), int(partner[4])}
-    assert leaf_partners(np.zeros((1, 1))).tolist() == [0]
+def _line(*pos):
+    pos = np.asarray(pos, dtype=float)
+    return np.abs(pos[:, None] - pos[None, :])
 
 
-def test_an_appliances_second_port_goes_to_its_leafs_partner():
-    # six appliances of two ports over three leaves: blocks of two, first port on the block's leaf
-    serves = np.ones(12, dtype=bool)
-    row, rank = np.repeat(np.arange(6), 2), np.tile([0, 1], 6)
-    ring = np.array([2, 0, 1])  # leaf 0's partner is leaf 2, and so on
-    leaf = _deal(serves, 3, 8, row, rank, pairs=lambda k: ring)  # 24 ports at 1:1 fill three leaves of 8
-    assert leaf[rank == 0].tolist() == [0, 0, 1, 1, 2, 2]
-    assert leaf[rank == 1].tolist() == [2, 2, 0, 0, 1, 1]
-    assert _deal(serves, 3, 8, row, rank)[rank == 1].tolist() == [1, 1, 2, 2, 0, 0]  # unpaired: the next leaf
+def test_appliance_leaves_pair_with_neighbours_and_each_takes_one_other_block():
+    # four leaves on a line at 0, 10, 1 and 11 m: name order alternates sides, the pairs do not
+    assert leaf_partners(_line(0, 10, 1, 11)).partner.tolist() == [2, 3, 0, 1]
+    # the closest two first (1 and 2, 0.9 m) would leave 0 and 3 to pair 2.9 m apart
+    assert leaf_partners(_line(0, 1.0, 1.9, 2.9)).partner.tolist() == [1, 0, 3, 2]
+    # a walk from the first leaf (at 5 m) would end at 0.5 m after 11 m and pair those two: it starts at an end
+    partner = leaf_partners(_line(5, 4, 6, 10, 11, 0.5)).partner
+    assert {(1, 5), (0, 2), (3, 4)} == {tuple(sorted((i, int(p)))) for i, p in enumerate(partner)}
+    # three leaves in each of two halls a kilometre apart: a ring in each hall, none across
+    partner = leaf_partners(_line(0, 1, 2, 1000, 1001, 1002)).partner
+    assert sorted(partner.tolist()) == list(range(6)) and (partner < 3).tolist() == [True] * 3 + [False] * 3
+    assert (partner != np.arange(6)).all()
+    assert leaf_partners(np.zeros((1, 1))).partner.tolist() == [0]
+
+
+def test_an_appliances_ports_go_to_its_leaf_its_partner_then_the_next_pair():
+    # six appliances of four ports over four leaves: blocks of one or two, first port on the block's leaf
+    serves = np.ones(24, dtype=bool)
+    row, rank = np.repeat(np.arange(6), 4), np.tile([0, 1, 2, 3], 6)
+    pairs = LeafPairs(partner=np.array([3, 2, 1, 0]), walk=np.array([0, 3, 1, 2]))
+    leaf = _deal(serves, 4, 12, row, rank, pairs=lambda k: pairs)  # 48 ports at 1:1 fill four leaves of 12
+    blocks = [0, 0, 1, 2, 2, 3]
+    assert leaf[rank == 0].tolist() == blocks
+    assert leaf[rank == 1].tolist() == [3, 3, 2, 1, 1, 0]
+    # ports 2 and 3 on the pair two leaves on along the walk 0, 3, 1, 2: all four leaves reached
+    assert leaf[rank == 2].tolist() == [1, 1, 0, 3, 3, 2]
+    assert all(len(set(leaf[row == d].tolist())) == 4 for d in range(6))
+    # each rank sends each block's ports to one leaf of its own, so every leaf takes one block's share of each
+    for r in range(4):
+        assert sorted(np.bincount(leaf[rank == r], minlength=4).tolist()) == [1, 1, 2, 2]
+    assert np.bincount(leaf, minlength=4).tolist() == [6, 6, 6, 6]
+    # without runs known: neighbours in name order
+    assert _deal(serves, 4, 12, row, rank)[rank == 1].tolist() == [1, 1, 0, 3, 3, 2]
