@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 from PySide6.QtCore import QRectF, Qt
+from PySide6.QtGui import QFontMetricsF
 
 from designer.commands import UpdateHallCommand
 from designer.generate import SuperpodSpec, generate
 from designer.site_plan import SitePlan
 from widgets.plan import overlay
+from widgets.site import bundle_labels
 from widgets.site.site_items import BundleItem
 
 
@@ -214,7 +216,7 @@ def test_a_pan_moves_the_counts_with_the_plan_and_neither_adds_nor_drops_one_sti
     clear = [view.key_rect(), overlay.scale_bar_rect(vp, view.scale_factor())]
     came_or_went = 0
     for step_x, step_y in ((140, -90), (-300, 40), (60, 250), (220, -160), (-90, -120)):
-        before = {id(p.item): p.box for p in view.count_labels()}
+        before = {id(p.item): p.box for p in view.count_labels(for_zoom_only=True)}
         assert len(before) > 3
         was = view.viewportTransform()
         centre = view.mapToScene(view.viewport().rect().center())
@@ -222,15 +224,43 @@ def test_a_pan_moves_the_counts_with_the_plan_and_neither_adds_nor_drops_one_sti
         now = view.viewportTransform()
         dx, dy = now.dx() - was.dx(), now.dy() - was.dy()  # the pan in pixels, as the view rounded it
         assert abs(dx) > 40 and abs(dy) > 30
-        after = {id(p.item): p.box for p in view.count_labels()}
-        moved = [k for k, box in before.items()
-                 if k in after and after[k].topLeft() != box.translated(dx, dy).topLeft()]
+        after = {id(p.item): p.box for p in view.count_labels(for_zoom_only=True)}
+        moved = [k for k, box in before.items() if k in after and
+                 (after[k].topLeft() - box.translated(dx, dy).topLeft()).manhattanLength() > 1e-6]
         assert moved == []  # a count still shown stands where it stood on the plan
         kept = {k for k, box in before.items() if vp.contains(box.translated(dx, dy))
                 and not any(box.translated(dx, dy).intersects(r.adjusted(-4, -4, 4, 4)) for r in clear)}
         assert kept <= set(after)  # and none still whole in view and clear of the key has gone
         came_or_went += before.keys() != after.keys()
+        shown = [p.box for p in view.count_labels()]  # with those placed again on the part of their curves in view
+        assert len(shown) >= len(after) and all(vp.contains(b) for b in shown)
+        assert not [(a, b) for i, a in enumerate(shown) for b in shown[i + 1:] if a.intersects(b)]
     assert came_or_went  # the pans did bring counts in or take them out
+
+
+@pytest.mark.parametrize("zoom", [6.0, 12.0])
+def test_zoomed_in_a_count_whose_place_is_out_of_view_finds_one_in_view(synced_window, campus_project, qtbot, zoom):
+    w = synced_window()
+    w.resize(1400, 900)
+    w.adopt_project(campus_project, None)
+    qtbot.waitUntil(lambda: w.site.plan is not None and bool(w.site.plan.building_bundles), timeout=30000)
+    qtbot.waitUntil(lambda: w.site.view.viewport().width() > 600)
+    view, scene = w.site.view, w.site.scene
+    largest = max((i for i in scene.bundle_items if i.between_buildings), key=lambda i: i.bundle.links)
+    view.zoom_by(zoom)
+    view.centerOn(largest.label_points()[0])
+    shown = view.count_labels()
+    vp, t = QRectF(view.viewport().rect()), view.viewportTransform()
+    # what placing every count for this view alone gives (the most this view can show), against what is shown
+    blocked = [view.key_rect(), overlay.scale_bar_rect(vp, view.scale_factor())]
+    blocked += [where for *_, where in view.building_titles()] + [t.mapRect(b.rect) for b in scene.building_items]
+    between = sorted((i for i in scene.bundle_items if i.between_buildings),
+                     key=lambda i: (-i.bundle.links, i.bundle.a, i.bundle.b))
+    alone = bundle_labels.place([(i, i.label_points(), i.label) for i in between], t.map,
+                                QFontMetricsF(largest.label_font()), blocked, inside=vp)
+    assert len(alone) >= 3
+    assert len(shown) >= len(alone) - 1  # 10 of 18 at 6x, 3 of 9 at 12x, when only the zoom's places were shown
+    assert not [b for b in (p.box for p in shown) for r in blocked if b.intersects(r) or not vp.contains(b)]
 
 
 def test_every_building_title_shows_its_whole_name_in_one_size(synced_window, campus_project, qtbot):

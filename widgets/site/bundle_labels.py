@@ -6,7 +6,8 @@ there. Here the counts are placed in turn, the largest bundle first, each at the
 curve (the middle, then further out either way) where its box covers no count already placed and no
 building with its title; a count with no such point is left out (its bundle's tooltip still gives it). The
 view places them once per zoom over the whole site and moves them with a pan, showing those that lie whole
-in view and clear of its colour key and scale bar.
+in view and clear of its colour key and scale bar; a count whose spot is out of view or under the key then
+gets another along the part of its curve in view, clear of those shown.
 """
 from __future__ import annotations
 
@@ -33,10 +34,13 @@ def points_along(path: QPainterPath) -> list[QPointF]:
 
 
 def place(wanted: list[tuple[object, list[QPointF], str]], to_view, fm: QFontMetricsF,
-          blocked: list[QRectF]) -> list[Placed]:
+          blocked: list[QRectF], inside: QRectF | None = None) -> list[Placed]:
     """Boxes for the counts ``wanted`` (item, its candidate points in scene units, text), in the order given,
     largest first; ``to_view`` maps a scene point to pixels, ``blocked`` are rects in those pixels no count may
-    cover. A campus's bundles and buildings are a few hundred: each box is checked against all."""
+    cover, ``inside`` (when given) the rect each box must lie in. A campus's bundles and buildings are a few
+    hundred: each box is checked against all."""
+    if inside is not None:
+        blocked = [r for r in blocked if r.intersects(inside)]
     taken = [r.adjusted(-GAP_PX, -GAP_PX, GAP_PX, GAP_PX) for r in blocked]
     out: list[Placed] = []
     height = fm.height()
@@ -45,7 +49,7 @@ def place(wanted: list[tuple[object, list[QPointF], str]], to_view, fm: QFontMet
         for point in points:
             at = to_view(point)
             box = QRectF(at.x() - width / 2, at.y() - height / 2, width, height)
-            if any(box.intersects(r) for r in taken):
+            if (inside is not None and not inside.contains(box)) or any(box.intersects(r) for r in taken):
                 continue
             out.append(Placed(box, item))
             taken.append(box.adjusted(-GAP_PX, -GAP_PX, GAP_PX, GAP_PX))

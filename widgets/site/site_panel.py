@@ -136,6 +136,8 @@ class SiteView(QGraphicsView):
         self._auto_fit = True
         self._labels_key: tuple | None = None  # what the titles and counts were last placed for (labels)
         self._labels: tuple = ([], [])
+        self._more_key: tuple | None = None  # the view the counts placed again were placed for (_more_counts)
+        self._more: list = []
 
     def scale_factor(self) -> float:
         return self.transform().m11()
@@ -226,24 +228,51 @@ class SiteView(QGraphicsView):
         titles, counts = self._labels
         dx, dy = t.dx(), t.dy()
         vp = QRectF(self.viewport().rect())
+        fixed = [self.key_rect(), overlay.scale_bar_rect(vp, self.scale_factor())]
         clear = [r.adjusted(-bundle_labels.GAP_PX, -bundle_labels.GAP_PX, bundle_labels.GAP_PX, bundle_labels.GAP_PX)
-                 for r in (self.key_rect(), overlay.scale_bar_rect(vp, self.scale_factor()))]
+                 for r in fixed]
         shown = []
         for placed in counts:
             box = placed.box.translated(dx, dy)
             if vp.contains(box) and not any(box.intersects(r) for r in clear):
                 shown.append(bundle_labels.Placed(box, placed.item))
-        return [(text, font, where.translated(dx, dy)) for text, font, where in titles], shown
+        titles = [(text, font, where.translated(dx, dy)) for text, font, where in titles]
+        return titles, shown + self._more_counts(shown, titles, fixed, vp)
+
+    def _more_counts(self, shown: list[bundle_labels.Placed], titles: list, fixed: list[QRectF],
+                     vp: QRectF) -> list[bundle_labels.Placed]:
+        """Counts whose place for this zoom is out of view or under the key, placed again on the part of their
+        curves in view, clear of the counts shown (zoomed in, most bundles' middles are off screen). Worked out
+        per view position, as these do move with a pan; only the bundles with a point in view are tried."""
+        t = self.viewportTransform()
+        key = (t.m11(), t.m22(), t.dx(), t.dy(), vp.getRect(), self.scene().revision, fixed[0].getRect())
+        if key != self._more_key:
+            have = {id(p.item) for p in shown}
+            scene = self.scene()
+            between = sorted((i for i in scene.bundle_items if i.between_buildings and id(i) not in have),
+                             key=lambda i: (-i.bundle.links, i.bundle.a, i.bundle.b))
+            wanted = [(i, i.label_points(), i.label) for i in between]
+            wanted = [w for w in wanted if any(vp.contains(t.map(p)) for p in w[1])]
+            self._more = []
+            if wanted:
+                blocked = fixed + [p.box for p in shown] + [where for *_, where in titles]
+                blocked += [t.mapRect(b.rect) for b in scene.building_items]
+                fm = QFontMetricsF(wanted[0][0].label_font())
+                self._more = bundle_labels.place(wanted, t.map, fm, blocked, inside=vp)
+            self._more_key = key
+        return self._more
 
     def building_titles(self) -> list[tuple[str, QFont, QRectF]]:
         """Each building's title as drawn over the plan: (text, font, viewport rect); none where too narrow. All in
         one size: the larger while every building's name fits it, else the smaller."""
         return self.labels()[0]
 
-    def count_labels(self) -> list[bundle_labels.Placed]:
+    def count_labels(self, for_zoom_only: bool = False) -> list[bundle_labels.Placed]:
         """Where the counts of the bundles between buildings are drawn (viewport pixels), none over another, a
-        building, its title, the key or the scale bar."""
-        return self.labels()[1]
+        building, its title, the key or the scale bar; ``for_zoom_only``: those placed for the zoom alone, which a
+        pan moves with the plan (the rest are placed again for each view position)."""
+        counts = self.labels()[1]
+        return [p for p in counts if not any(p is q for q in self._more)] if for_zoom_only else counts
 
     def _titles(self, to_px: QTransform) -> list[tuple[str, QFont, QRectF]]:
         scale = self.scale_factor()
