@@ -334,7 +334,7 @@ class LeafPairs(NamedTuple):
 
 
 def in_name_order(k: int) -> LeafPairs:
-    """Neighbours in name order: 0 with 1, 2 with 3 …, the last three a ring when k is odd (no runs known)."""
+    """Neighbours in name order, 0 with 1 and so on, the first three a ring when k is odd (no runs known)."""
     return LeafPairs(_grouped(np.arange(k), lambda i, j: 0.0), np.arange(k))
 
 
