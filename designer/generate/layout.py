@@ -21,6 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from ..formatting import quantity
+from ..walks import nearest_walk
 from .spec import GenerateError
 
 TILE = 600.0
@@ -144,17 +145,9 @@ def side_by_side(places: list[Place]) -> list[Place]:
     """The same places in an order that walks from each to the nearest one left (floor distance, ties in the given
     order), starting from the first: racks filled in this order stand beside the one before, where the band's
     centre-first order alternates between the two sides of the hall. The storage appliances take their racks so,
-    each leaf beside the block of appliances it serves (and its partner leaf, :mod:`designer.storage.fabric`)."""
+    each leaf beside the block of appliances it serves (and its partner leaf, :mod:`designer.storage.dealing`)."""
     if len(places) < 3:
         return list(places)
     xy = np.asarray([(p.x, p.y) for p in places], dtype=float)
-    free = np.ones(len(places), dtype=bool)
-    order, here = [0], 0
-    free[0] = False
-    for _ in range(len(places) - 1):  # a column of distances a step: a store's thousand racks stay milliseconds
-        d = np.abs(xy[:, 0] - xy[here, 0]) + np.abs(xy[:, 1] - xy[here, 1])
-        d[~free] = np.inf
-        here = int(np.argmin(d))  # the first of equals: the given order breaks ties
-        free[here] = False
-        order.append(here)
-    return [places[i] for i in order]
+    floor = np.abs(xy[:, None, 0] - xy[None, :, 0]) + np.abs(xy[:, None, 1] - xy[None, :, 1])
+    return [places[i] for i in nearest_walk(floor).tolist()]

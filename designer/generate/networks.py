@@ -31,7 +31,7 @@ from ..fabric.geometry import compute_port_gbps
 from ..fabric.sizing import FabricError, FatTree, fabric_ports, leaf_split, limits, size_fat_tree, \
     smallest_divisor_at_least
 from .spec import GenerateError, SuperpodSpec, SystemProfile, ufm_for
-from ..storage.fabric import server_leaves
+from ..storage.dealing import server_leaves
 from .storage import StoragePlan, plan_storage, storage_protocol
 
 UFM_PER_FABRIC = 2

@@ -6,7 +6,8 @@ from collections import Counter
 import numpy as np
 import pytest
 
-from designer.storage.fabric import LeafPairs, _deal, leaf_partners, storage_fabric
+from designer.storage.dealing import LeafPairs, deal, leaf_partners
+from designer.storage.fabric import storage_fabric
 from designer.storage.links import LINK_TIERS, storage_links
 
 
@@ -119,7 +120,7 @@ def test_an_appliances_ports_go_to_its_leaf_its_partner_then_the_next_pair():
     serves = np.ones(24, dtype=bool)
     row, rank = np.repeat(np.arange(6), 4), np.tile([0, 1, 2, 3], 6)
     pairs = LeafPairs(partner=np.array([3, 2, 1, 0]), walk=np.array([0, 3, 1, 2]))
-    leaf = _deal(serves, 4, 12, row, rank, pairs=lambda k: pairs)  # 48 ports at 1:1 fill four leaves of 12
+    leaf = deal(serves, 4, 12, row, rank, pairs=lambda k: pairs)  # 48 ports at 1:1 fill four leaves of 12
     blocks = [0, 0, 1, 2, 2, 3]
     assert leaf[rank == 0].tolist() == blocks
     assert leaf[rank == 1].tolist() == [3, 3, 2, 1, 1, 0]
@@ -131,4 +132,4 @@ def test_an_appliances_ports_go_to_its_leaf_its_partner_then_the_next_pair():
         assert sorted(np.bincount(leaf[rank == r], minlength=4).tolist()) == [1, 1, 2, 2]
     assert np.bincount(leaf, minlength=4).tolist() == [6, 6, 6, 6]
     # without runs known: neighbours in name order
-    assert _deal(serves, 4, 12, row, rank)[rank == 1].tolist() == [1, 1, 0, 3, 3, 2]
+    assert deal(serves, 4, 12, row, rank)[rank == 1].tolist() == [1, 1, 0, 3, 3, 2]

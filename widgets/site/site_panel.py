@@ -249,9 +249,7 @@ class SiteView(QGraphicsView):
         if key != self._more_key:
             have = {id(p.item) for p in shown}
             scene = self.scene()
-            between = sorted((i for i in scene.bundle_items if i.between_buildings and id(i) not in have),
-                             key=lambda i: (-i.bundle.links, i.bundle.a, i.bundle.b))
-            wanted = [(i, i.label_points(), i.label) for i in between]
+            wanted = [(i, i.label_points(), i.label) for i in self._between() if id(i) not in have]
             wanted = [w for w in wanted if any(vp.contains(t.map(p)) for p in w[1])]
             self._more = []
             if wanted:
@@ -281,14 +279,17 @@ class SiteView(QGraphicsView):
         titles = (b.title_box(to_px.map, scale, px) for b in items)
         return [t for t in titles if t[0]]
 
+    def _between(self) -> list:
+        """The bundles between buildings, in the order their counts are placed: the largest first."""
+        return sorted((i for i in self.scene().bundle_items if i.between_buildings),
+                      key=lambda i: (-i.bundle.links, i.bundle.a, i.bundle.b))
+
     def _counts(self, to_px: QTransform, titles: list[QRectF]) -> list[bundle_labels.Placed]:
         """The counts placed over the whole site (``to_px``: scene to pixels at this zoom, from the origin)."""
-        scene = self.scene()
-        between = sorted((i for i in scene.bundle_items if i.between_buildings),
-                         key=lambda i: (-i.bundle.links, i.bundle.a, i.bundle.b))
+        between = self._between()
         if not between:
             return []
-        blocked = [to_px.mapRect(b.rect) for b in scene.building_items] + titles
+        blocked = [to_px.mapRect(b.rect) for b in self.scene().building_items] + titles
         fm = QFontMetricsF(between[0].label_font())
         return bundle_labels.place([(i, i.label_points(), i.label) for i in between], to_px.map, fm, blocked)
 
