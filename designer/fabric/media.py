@@ -346,31 +346,45 @@ def _modules(w: _Work, fi: np.ndarray, cls: np.ndarray, cage: np.ndarray, ids: _
     """Per fibre link, the module index at each end (-1 where no module of its class reaches): one module per
     cage, the shortest-reach cheapest that reaches the longest of the cage's links, whichever end it is."""
     m, n_cls = len(fi), len(w.parts.classes)
-    out = np.full(2 * m, -1, dtype=np.int64)
     cls2 = np.concatenate([cls, cls])
     live = cls2 < n_cls
     if not live.any():
-        return out[:m], out[m:]
+        return np.full(m, -1, dtype=np.int64), np.full(m, -1, dtype=np.int64)
     every = bool(live.all())  # the usual case: no copy of 7.5 M link ends through the mask
-    need = np.zeros(int(cage.max()) + 1)
+    n_cages = int(cage.max()) + 1
+    need = np.zeros(n_cages)
     ends = np.tile(w.raw[fi], 2)
     np.maximum.at(need, cage if every else cage[live], ends if every else ends[live])
     groups = np.concatenate([w.a_cage[fi], w.b_cage[fi]])
     groups *= n_cls + 1
     groups += cls2  # an end without a class falls in a group of class n_cls, which no option serves
-    for g in _distinct(groups if every else groups[live]):
+    # A module is chosen per cage, from its kind, its class and its longest run; the class choice gave every link
+    # of a cage one class, so each cage has one group and the choice runs over cages, not over link ends (half as
+    # many). Where a cage's ends disagree (the class choice stopped before it settled), over the ends.
+    per_cage = np.full(n_cages, -1, dtype=np.int64)
+    per_cage[cage] = groups
+    if (per_cage[cage] == groups).all():
+        return _pick_modules(w, per_cage, need, n_cls, ids)[cage].reshape(2, m)
+    return _pick_modules(w, groups, need[cage], n_cls, ids).reshape(2, m)
+
+
+def _pick_modules(w: _Work, groups: np.ndarray, need: np.ndarray, n_cls: int, ids: _Ids) -> np.ndarray:
+    """The module index for each entry of ``groups`` (cage kind × (n_cls + 1) + class; -1: no entry) whose
+    longest run is ``need``: the shortest-reach cheapest of its kind and class that reaches (-1 where none)."""
+    out = np.full(len(groups), -1, dtype=np.int64)
+    for g in _distinct(groups[groups >= 0]):
         kind, c = divmod(g, n_cls + 1)
-        opts = w.parts.options(w.cages[kind], c)
+        opts = w.parts.options(w.cages[kind], c) if c < n_cls else []
         if not opts:
             continue
         sel = np.nonzero(groups == g)[0]
-        pick = np.searchsorted(np.asarray([o.reach for o in opts]), need[cage[sel]] - _TOL, side="left")
+        pick = np.searchsorted(np.asarray([o.reach for o in opts]), need[sel] - _TOL, side="left")
         ok = pick < len(opts)
         table = np.full(len(opts), -1, dtype=np.int64)
         for i in _distinct(pick[ok]):  # only the modules taken get an id
             table[i] = ids(opts[i].id)
         out[sel[ok]] = table[pick[ok]]
-    return out[:m], out[m:]
+    return out
 
 
 #: A cage key is ``device * CAGE_KEY + cage`` (the wiring plan builds them so).

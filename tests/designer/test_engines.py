@@ -49,6 +49,89 @@ def test_an_engine_listed_before_its_dependency_is_refused(catalog):
                     Context.build(project, catalog))
 
 
+def _analysis_json(project, catalog, workers: int) -> str:
+    from designer.analysis import _analysis
+
+    done = run_engines(ENGINES, Context.build(project, catalog), workers=workers)
+    assert list(done) == [e.name for e in ENGINES]  # the registry's order, whichever finished first
+    return json.dumps(_analysis(project, catalog, done).to_json(), default=str)
+
+
+@pytest.mark.parametrize("path", [DGX_B200_SU, GB200_NVL72_SU])
+def test_engines_on_two_threads_give_the_analysis_of_one(path, catalog):
+    project = load(path, catalog)
+    one = _analysis_json(project, catalog, workers=1)
+    assert _analysis_json(project, catalog, workers=2) == one
+    assert json.loads(one)["summary"]["gpus"] > 0
+
+
+def test_independent_engines_run_at_once_and_a_reader_waits_for_what_it_needs(catalog):
+    """Two engines that need nothing run together (each waits, under a timeout, for the other to start); the
+    one that reads both starts after both have finished."""
+    import threading
+
+    started = threading.Barrier(2, timeout=20)
+    log = []
+
+    def side(name):
+        def run(ctx):
+            started.wait()  # raises BrokenBarrierError if the other never runs beside this one
+            log.append(name)
+            return EngineResult(section={"name": name})
+        return run
+
+    def reader(ctx):
+        log.append("reader")
+        return EngineResult(section={"read": [ctx["left"].section["name"], ctx["right"].section["name"]]})
+
+    engines = (Engine("left", side("left")), Engine("right", side("right")),
+               Engine("reader", reader, needs=("left", "right")))
+    done = run_engines(engines, Context.build(load(DGX_B200_SU, catalog), catalog), workers=2)
+    assert list(done) == ["left", "right", "reader"]
+    assert sorted(log[:2]) == ["left", "right"] and log[2] == "reader"
+    assert done["reader"].section["read"] == ["left", "right"]
+
+
+def test_a_failing_engine_stops_the_run_and_the_first_failure_in_order_is_raised(catalog):
+    import threading
+
+    both = threading.Barrier(2, timeout=20)
+    ran = []
+
+    def fails(message):
+        def run(ctx):
+            both.wait()  # both failures happen, whichever thread gets there first
+            raise ValueError(message)
+        return run
+
+    engines = (Engine("first", fails("first broke")), Engine("second", fails("second broke")),
+               Engine("after", lambda ctx: ran.append("after") or EngineResult(), needs=("first",)))
+    for _ in range(5):
+        with pytest.raises(ValueError, match="first broke"):
+            run_engines(engines, Context.build(load(DGX_B200_SU, catalog), catalog), workers=2)
+    assert ran == []
+
+
+def test_footprints_are_built_once_when_engines_ask_at_once(catalog, monkeypatch):
+    import threading
+
+    from designer import placement
+
+    calls = []
+    real = placement.placed_objects
+    gate = threading.Barrier(2, timeout=20)
+    monkeypatch.setattr(placement, "placed_objects", lambda *a: calls.append(1) or real(*a))
+
+    def reads(ctx):
+        gate.wait()
+        return EngineResult(section={"where": ctx.geometry.wheres[0]})
+
+    done = run_engines((Engine("a", reads), Engine("b", reads)),
+                       Context.build(load(DGX_B200_SU, catalog), catalog), workers=2)
+    assert len(calls) == 1
+    assert done["a"].section["where"] == done["b"].section["where"] == "rack:a01"
+
+
 def test_footprints_are_built_once_per_analysis(catalog):
     ctx = Context.build(load(DGX_B200_SU, catalog), catalog)
     view = ctx.seeing({})
