@@ -154,12 +154,14 @@ def _summary(project: Project, r: Mapping[str, EngineResult]) -> dict:
     }
 
 
-def analyze(project: Project, catalog: Catalog, engines=ENGINES) -> Analysis:
-    return _analysis(project, catalog, run_engines(engines, Context.build(project, catalog)))
+def analyze(project: Project, catalog: Catalog, engines=ENGINES, *, workers: int | None = None) -> Analysis:
+    """The analysis of ``project``; ``workers`` threads run the engines (None: :data:`designer.engines.WORKERS`;
+    a caller that already runs analyses on every core passes 1)."""
+    return _analysis(project, catalog, run_engines(engines, Context.build(project, catalog), workers=workers))
 
 
 def analyze_workloads(project: Project, catalog: Catalog, workloads: Iterable[dict | None],
-                      engines=ENGINES) -> Iterator[Analysis]:
+                      engines=ENGINES, *, workers: int | None = None) -> Iterator[Analysis]:
     """``analyze(project.with_workload(w))`` for each workload ``w``, in order, with the engines that do not read
     the workload (:data:`~designer.registry.WORKLOAD_READERS` and whatever reads their results) run once: a
     sweep's models and plans on one design cost a training estimate each, not a whole analysis."""
@@ -172,7 +174,7 @@ def analyze_workloads(project: Project, catalog: Catalog, workloads: Iterable[di
     for workload in workloads:
         snapshot = project.with_workload(workload)
         given = {k: v for k, v in shared.items() if k not in reading} if shared is not None else None
-        done = run_engines(engines, replace(ctx, project=snapshot), given)
+        done = run_engines(engines, replace(ctx, project=snapshot), given, workers=workers)
         shared = done
         yield _analysis(snapshot, catalog, done)
 

@@ -123,7 +123,7 @@ def run_engines(engines: tuple[Engine, ...], ctx: Context,
     done: dict[str, EngineResult] = dict(given or {})
     names = [e.name for e in engines]
     for i, engine in enumerate(engines):
-        missing = [n for n in engine.needs if n not in names[:i] and n not in done]
+        missing = [n for n in engine.needs if n not in names[:i]] if engine.name not in done else []
         if missing:
             raise RuntimeError(f"engine {engine.name!r} needs {missing[0]!r}, which does not run before it")
     todo = [e for e in engines if e.name not in done]
@@ -140,13 +140,17 @@ def _run_threaded(todo: list[Engine], ctx: Context, done: dict, workers: int, ra
     order = {e.name: i for i, e in enumerate(todo)}
     waiting = sorted(todo, key=lambda e: (-rank[e.name], order[e.name]))
     failed: dict[str, BaseException] = {}
-    with ThreadPoolExecutor(max_workers=workers, thread_name_prefix="podplanner-engines") as pool:
-        running: dict[Future, str] = {}
-        while waiting or running:
-            if not failed:
-                for engine in [e for e in waiting if all(n in done for n in e.needs)][:workers - len(running)]:
-                    waiting.remove(engine)
-                    running[pool.submit(engine.run, ctx.seeing({n: done[n] for n in engine.needs}))] = engine.name
+    running: dict[Future, str] = {}
+    pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="podplanner-engines")
+    try:
+        while True:
+            # After a failure only engines before it in the list still start: the error raised is then the one
+            # a run in list order would have met first, whatever the threads' timing.
+            before = min((order[n] for n in failed), default=len(todo))
+            waiting = [e for e in waiting if order[e.name] < before]
+            for engine in [e for e in waiting if all(n in done for n in e.needs)][:workers - len(running)]:
+                waiting.remove(engine)
+                running[pool.submit(engine.run, ctx.seeing({n: done[n] for n in engine.needs}))] = engine.name
             if not running:
                 break
             finished, _ = wait(running, return_when=FIRST_COMPLETED)
@@ -157,5 +161,11 @@ def _run_threaded(todo: list[Engine], ctx: Context, done: dict, workers: int, ra
                     done[name] = future.result()
                 else:
                     failed[name] = error
+    except BaseException:
+        # Ctrl-C (or a time limit's signal) reaches this thread in wait(): return at once, not after the engines
+        # still running (a million-GPU fabric takes seconds); their threads end with them, their results unread.
+        pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    pool.shutdown(wait=True)
     if failed:
         raise failed[min(failed, key=order.__getitem__)]

@@ -131,7 +131,8 @@ def design_for(goal: Goal, system: str, fabric: str, sus: int, catalog: Catalog)
     generated = generate(spec_for(system, fabric, sus), catalog)
     project = generated.project.with_workload(goal.workload_dict)
     generated.project = project
-    analysis = next(iter(analyze_workloads(project, catalog, [goal.workload_dict], engines=ENGINES)))
+    # one thread per option: the plan's options already run on every core
+    analysis = next(iter(analyze_workloads(project, catalog, [goal.workload_dict], engines=ENGINES, workers=1)))
     return generated, analysis
 
 

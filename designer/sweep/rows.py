@@ -137,8 +137,9 @@ def evaluate(task: Task, catalog: Catalog | None = None) -> list[tuple]:
         # is spent): the failure stays in that workload's row
         left = task.workloads[len(rows):]
         try:
+            # one thread per design: the sweep already runs a design on every core (or dask thread)
             for workload, analysis in zip(left, analyze_workloads(generated.project, catalog,
-                                                                  (w.as_dict() for w in left))):
+                                                                  (w.as_dict() for w in left), workers=1)):
                 rows.append(_analysed(task, workload, analysis, fabric))
         except Exception as exc:
             rows.append(_failed(task, task.workloads[len(rows)], exc, fabric))

@@ -197,3 +197,54 @@ def test_each_rack_says_whose_limit_holds_it(catalog):
 def test_cdu_loops_carry_their_utilisation(catalog):
     loop = analyze(load(GB200_NVL72_SU, catalog), catalog)["cooling"]["cdu_loops"][0]
     assert loop["utilisation"] == round(loop["load_kw"] / loop["capacity_kw"], 4) > 0
+
+
+def test_the_error_raised_is_the_one_a_run_in_order_meets_first(catalog):
+    """An engine read by many starts first and fails at once; the first engine of the list, read by none, fails
+    too but starts later: its error is the one raised, as a run one engine after another would raise it."""
+    def broke(message):
+        def run(ctx):
+            raise ValueError(message)
+        return run
+
+    engines = (Engine("first", broke("first broke")), Engine("hub", broke("hub broke")),
+               Engine("slow", lambda ctx: EngineResult()),
+               Engine("r1", lambda ctx: EngineResult(), needs=("hub", "slow")),
+               Engine("r2", lambda ctx: EngineResult(), needs=("hub",)))
+    ctx = Context.build(load(DGX_B200_SU, catalog), catalog)
+    for workers in (1, 2, 2, 2):
+        with pytest.raises(ValueError, match="first broke"):
+            run_engines(engines, ctx, workers=workers)
+
+
+def test_an_interrupt_returns_without_waiting_for_the_engines_still_running(catalog):
+    """Ctrl-C or a time limit's signal arrives in the main thread while it waits for the engines: the run ends
+    then, not when the engine still running (a million-GPU fabric takes seconds) has finished."""
+    import signal
+    import threading
+    import time
+
+    class Interrupted(Exception):
+        pass
+
+    def stop(signum, frame):
+        raise Interrupted
+
+    release = threading.Event()
+    engines = (Engine("long", lambda ctx: release.wait(30) and EngineResult()),
+               Engine("short", lambda ctx: EngineResult()),
+               Engine("after", lambda ctx: EngineResult(), needs=("long",)))
+    ctx = Context.build(load(DGX_B200_SU, catalog), catalog)
+    previous = signal.signal(signal.SIGALRM, stop)
+    t0 = time.monotonic()
+    try:
+        signal.setitimer(signal.ITIMER_REAL, 0.5)
+        with pytest.raises(Interrupted):
+            run_engines(engines, ctx, workers=2)
+        back_while_running = not release.is_set()
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, previous)
+        release.set()
+    assert back_while_running
+    assert time.monotonic() - t0 < 25  # the 30 s engine was not waited for

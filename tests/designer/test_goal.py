@@ -65,6 +65,19 @@ def test_halving_the_deadline_never_lowers_an_options_gpus():
         assert option.days <= 20.0
 
 
+def test_an_options_engines_run_on_one_thread(monkeypatch):
+    """The plan puts an option on every core: its engines do not take a second one."""
+    import designer.analysis as analysis
+
+    asked = []
+    real = analysis.run_engines
+    monkeypatch.setattr(analysis, "run_engines", lambda engines, ctx, given=None, workers=None:
+                        asked.append(workers) or real(engines, ctx, given, workers=workers))
+    goal = make_goal(CATALOG, workload=SMALL, days=20.0, systems=["dgx-b300"], fabrics=["infiniband"])
+    assert option_for(goal, "dgx-b300", "infiniband", CATALOG).status == "ok"
+    assert asked and set(asked) == {1}
+
+
 def test_an_options_figures_are_its_designs_analysis():
     goal = make_goal(CATALOG, workload=SMALL, days=20.0, systems=["dgx-b300"], fabrics=["infiniband"])
     option = option_for(goal, "dgx-b300", "infiniband", CATALOG)

@@ -372,3 +372,21 @@ def test_a_dask_address_that_is_not_a_schedulers_exits_2_in_one_line(tmp_path, c
     assert main(["sweep", grid, "--dask", address, "-o", str(tmp_path / "r.csv")]) == 2
     err = capsys.readouterr().err
     assert "a scheduler address is tcp://HOST:PORT" in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_sweep_row_runs_its_engines_on_one_thread(catalog, monkeypatch):
+    """The sweep already puts a design on every core (or dask thread): its engines do not take a second one."""
+    import designer.analysis as analysis
+
+    asked = []
+    real = analysis.run_engines
+
+    def spy(engines, ctx, given=None, workers=None):
+        asked.append(workers)
+        return real(engines, ctx, given, workers=workers)
+
+    monkeypatch.setattr(analysis, "run_engines", spy)
+    grid = parse_grid({"systems": ["dgx-b200"], "sus": [1], "models": ["llama3-8b", "llama3-70b"]})
+    got = evaluate(runners.tasks(grid)[0], catalog)
+    assert [_col(r, "status") for r in got] == ["ok", "ok"]
+    assert asked == [1, 1]
