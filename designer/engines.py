@@ -99,6 +99,16 @@ class Engine:
 #: interpreter, so the checks and the power and cooling sums run beside it (a million-GPU site's engines: 6.3-6.9 s
 #: one after another, 5.0-5.3 s on two threads). More threads than cores only contend.
 WORKERS = max(1, min(2, os.cpu_count() or 1))
+#: Below this many GPUs the engines run one after another: a smaller design's columns are too short for numpy to
+#: let go of the interpreter for long, and two threads taking turns at it were slower (an SU: 98-112 ms one after
+#: another, 114-116 ms on two threads; 100,000 GPUs: no difference; 300,000 GPUs: 2.1-2.6 s, 1.7-1.9 s on two).
+THREADS_FROM_GPUS = 200_000
+
+
+def _gpus(ctx: Context) -> float:
+    a = ctx.arrays
+    gpus = a.types.gpus
+    return float(np.nansum(gpus[a.dev_type]) + np.nansum(gpus[a.rack_type])) if len(gpus) else 0.0
 
 
 def _downstream(engines: tuple[Engine, ...]) -> dict[str, int]:
@@ -117,9 +127,10 @@ def run_engines(engines: tuple[Engine, ...], ctx: Context,
                 given: Mapping[str, EngineResult] | None = None, workers: int | None = None) -> dict[str, EngineResult]:
     """Run ``engines``, each seeing the results it declared and nothing else; an engine whose result is ``given``
     (run already on inputs it reads the same) is not run again. Engines whose needs are met run at once on up to
-    ``workers`` threads (:data:`WORKERS`), those with the most engines reading them first; an engine is a pure
-    function of the context, so the results, returned in ``engines``' order, are the same whatever ran when. An
-    engine that raises stops the run: the first such engine in ``engines``' order is the error raised."""
+    ``workers`` threads (by default :data:`WORKERS` from :data:`THREADS_FROM_GPUS` GPUs, else one), those with the
+    most engines reading them first; an engine is a pure function of the context, so the results, returned in
+    ``engines``' order, are the same whatever ran when. An engine that raises stops the run: the first such engine
+    in ``engines``' order is the error raised."""
     done: dict[str, EngineResult] = dict(given or {})
     names = [e.name for e in engines]
     for i, engine in enumerate(engines):
@@ -127,7 +138,9 @@ def run_engines(engines: tuple[Engine, ...], ctx: Context,
         if missing:
             raise RuntimeError(f"engine {engine.name!r} needs {missing[0]!r}, which does not run before it")
     todo = [e for e in engines if e.name not in done]
-    workers = WORKERS if workers is None else max(1, workers)
+    if workers is None:
+        workers = WORKERS if _gpus(ctx) >= THREADS_FROM_GPUS else 1
+    workers = max(1, workers)
     if workers == 1 or len(todo) < 2:
         for engine in todo:
             done[engine.name] = engine.run(ctx.seeing({n: done[n] for n in engine.needs}))

@@ -92,6 +92,24 @@ def test_independent_engines_run_at_once_and_a_reader_waits_for_what_it_needs(ca
     assert done["reader"].section["read"] == ["left", "right"]
 
 
+def test_a_design_of_fewer_gpus_than_the_threshold_runs_its_engines_one_after_another(catalog, monkeypatch):
+    """Below THREADS_FROM_GPUS two threads only take turns at the interpreter: no pool is made; at or above it the
+    default is WORKERS threads."""
+    import designer.engines as engines
+
+    made = []
+    real_pool = engines.ThreadPoolExecutor
+    monkeypatch.setattr(engines, "ThreadPoolExecutor", lambda *a, **k: made.append(k) or real_pool(*a, **k))
+    monkeypatch.setattr(engines, "WORKERS", 2)
+    project = load(GB200_NVL72_SU, catalog)
+    assert engines._gpus(Context.build(project, catalog)) == 576
+    run_engines(ENGINES, Context.build(project, catalog))
+    assert made == []
+    monkeypatch.setattr(engines, "THREADS_FROM_GPUS", 576)
+    run_engines(ENGINES, Context.build(project, catalog))
+    assert [k["max_workers"] for k in made] == [2]
+
+
 def test_a_failing_engine_stops_the_run_and_the_first_failure_in_order_is_raised(catalog):
     import threading
 
