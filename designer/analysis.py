@@ -155,8 +155,8 @@ def _summary(project: Project, r: Mapping[str, EngineResult]) -> dict:
 
 
 def analyze(project: Project, catalog: Catalog, engines=ENGINES, *, workers: int | None = None) -> Analysis:
-    """The analysis of ``project``; ``workers`` threads run the engines (None: :data:`designer.engines.WORKERS`;
-    a caller that already runs analyses on every core passes 1)."""
+    """The analysis of ``project``; ``workers`` threads run the engines (None: as :func:`designer.engines.run_engines`
+    chooses by the design's size; a caller that already runs analyses on every core passes 1)."""
     return _analysis(project, catalog, run_engines(engines, Context.build(project, catalog), workers=workers))
 
 

@@ -98,6 +98,11 @@ class DesignArrays:
         return len(self.rack_ids)
 
     @cached_property
+    def gpus(self) -> int:
+        """The GPUs of the mounted devices (what the devices section counts)."""
+        return int(np.sum(self.types.gpus[self.dev_type])) if len(self.dev_type) else 0
+
+    @cached_property
     def places_in_rows(self) -> np.ndarray:
         """Each rack's place along its row, 0, 1, 2 ... as they stand: by x in a row that runs along x
         (its racks spread wider in x than in y), else by y."""

@@ -105,12 +105,6 @@ WORKERS = max(1, min(2, os.cpu_count() or 1))
 THREADS_FROM_GPUS = 200_000
 
 
-def _gpus(ctx: Context) -> float:
-    a = ctx.arrays
-    gpus = a.types.gpus
-    return float(np.nansum(gpus[a.dev_type]) + np.nansum(gpus[a.rack_type])) if len(gpus) else 0.0
-
-
 def _downstream(engines: tuple[Engine, ...]) -> dict[str, int]:
     """How many engines read each engine's result, directly or through others (the longest chains start first)."""
     readers: dict[str, set] = {e.name: set() for e in engines}
@@ -139,7 +133,7 @@ def run_engines(engines: tuple[Engine, ...], ctx: Context,
             raise RuntimeError(f"engine {engine.name!r} needs {missing[0]!r}, which does not run before it")
     todo = [e for e in engines if e.name not in done]
     if workers is None:
-        workers = WORKERS if _gpus(ctx) >= THREADS_FROM_GPUS else 1
+        workers = WORKERS if ctx.arrays.gpus >= THREADS_FROM_GPUS else 1
     workers = max(1, workers)
     if workers == 1 or len(todo) < 2:
         for engine in todo:

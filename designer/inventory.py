@@ -46,7 +46,7 @@ def run(ctx: Context) -> DevicesResult:
     mounted = np.bincount(a.dev_type, minlength=n)
     gpus_by_system = {t.ids[i]: int(mounted[i] * t.gpus[i]) for i in range(n) if mounted[i] and t.gpus[i]}
     bf16 = np.array([(catalog.gpu_spec_of(d).bf16_tflops if d.gpu else 0.0) for d in t.types])
-    gpus = int(np.sum(mounted * t.gpus))
+    gpus = a.gpus
     bf16_pflops = float(np.sum(mounted * t.gpus * bf16)) / 1000.0
     counts, gpus_by_system = MappingProxyType(counts), MappingProxyType(gpus_by_system)
     section = {"by_type": dict(sorted(counts.items())), "by_kind": dict(sorted(by_kind.items()))}

@@ -102,7 +102,7 @@ def test_a_design_of_fewer_gpus_than_the_threshold_runs_its_engines_one_after_an
     monkeypatch.setattr(engines, "ThreadPoolExecutor", lambda *a, **k: made.append(k) or real_pool(*a, **k))
     monkeypatch.setattr(engines, "WORKERS", 2)
     project = load(GB200_NVL72_SU, catalog)
-    assert engines._gpus(Context.build(project, catalog)) == 576
+    assert Context.build(project, catalog).arrays.gpus == 576
     run_engines(ENGINES, Context.build(project, catalog))
     assert made == []
     monkeypatch.setattr(engines, "THREADS_FROM_GPUS", 576)
@@ -243,7 +243,7 @@ def test_an_interrupt_returns_without_waiting_for_the_engines_still_running(cata
     import time
 
     class Interrupted(Exception):
-        pass
+        """What the signal handler raises in the main thread."""
 
     def stop(signum, frame):
         raise Interrupted
