@@ -1,11 +1,11 @@
 """A real NetBox on this machine for the NetBox hand-off test (``make test-netbox``).
 
 NetBox is on PyPI as the ``netbox`` wheel, which needs Python 3.12 or later; Debian 12 has 3.11. So
-``prepare`` uses a Python 3.12+ the machine already has (``$PODPLANNER_NETBOX_PYTHON``, on PATH, or
-pyenv's), or else builds CPython 3.13 from the upstream tarball that Debian's archive carries in trixie's
-``python3.13`` source package (a ``deb-src`` entry for trixie, never a binary one), makes a virtual
-environment from it and installs ``netbox`` there. ``start`` runs PostgreSQL and Redis on 127.0.0.1
-on their own ports, with their own data in a temporary folder, migrates (once: the migrated database
+``prepare`` builds CPython 3.13 from the upstream tarball that Debian's archive carries in trixie's
+``python3.13`` source package (a ``deb-src`` entry for trixie, never a binary one), with profile-guided and
+link-time optimisation as distributions build theirs (``$PODPLANNER_NETBOX_PYTHON`` names another 3.12+ to
+use instead), makes a virtual environment from it and installs ``netbox`` there. ``start`` runs PostgreSQL and
+Redis on 127.0.0.1 on their own ports, with their own data in a temporary folder, migrates (once: the migrated database
 is kept as a template), makes a superuser with an API token and starts NetBox's server; ``stop`` ends
 them and removes the temporary folder. Everything built is kept in the cache folder
 (``$PODPLANNER_NETBOX_CACHE``, else ``~/.cache/podplanner-netbox``) so a second run only starts servers.
@@ -124,7 +124,8 @@ def apt_install(names) -> None:
 
 
 def python_prefix() -> Path:
-    return cache_dir() / "python3.13"
+    # "-pgo": a plain build cached by an earlier version of this tool is not reused
+    return cache_dir() / "python3.13-pgo"
 
 
 def built_python() -> Path:
@@ -141,25 +142,14 @@ def usable(python: Path) -> bool:
                                    stderr=subprocess.DEVNULL).returncode == 0
 
 
-def machine_python() -> Path | None:
-    """A Python 3.12+ this machine already has ($PODPLANNER_NETBOX_PYTHON, python3.13/3.12 on PATH, pyenv's
-    versions): building one from source takes minutes on 2 cores, so it is the fallback."""
-    named = os.environ.get("PODPLANNER_NETBOX_PYTHON")
-    found = [Path(named)] if named else []
-    for name in ("python3.13", "python3.12"):
-        where = shutil.which(name)
-        if where and "/shims/" not in where:  # a pyenv shim may name a version that is not selected
-            found.append(Path(where))
-    pyenv = Path(os.environ.get("PYENV_ROOT", Path.home() / ".pyenv")) / "versions"
-    if pyenv.is_dir():
-        for version in sorted(pyenv.iterdir(), key=lambda d: [int(x) if x.isdigit() else 0
-                                                                for x in d.name.split(".")], reverse=True):
-            found.append(version / "bin" / "python3")
-    return next((p for p in found if usable(p)), None)
-
-
 def python_bin() -> Path:
-    return built_python() if usable(built_python()) else (machine_python() or built_python())
+    """NetBox's Python: ``$PODPLANNER_NETBOX_PYTHON``, else the optimised build (made by :func:`build_python`).
+
+    Not a 3.12+ that happens to be on the machine, such as pyenv's: a build without profile-guided and link-time
+    optimisation runs NetBox's import (interpreter-bound: forms, signals, the ORM) about a quarter slower, and
+    the NetBox test is the longest step of CI."""
+    named = os.environ.get("PODPLANNER_NETBOX_PYTHON")
+    return Path(named) if named else built_python()
 
 
 def python_source(src: Path) -> Path:
@@ -183,10 +173,18 @@ def python_source(src: Path) -> Path:
     return tarballs[-1]
 
 
+#: CPython's profiling task, its own --pgo tests, whatever their outcome: a test that fails on this machine (as
+#: root, test_generators did) has still run its code for the profile, which is all the build wants of it
+PROFILE_TASK = ("PROFILE_TASK=-c \"import subprocess, sys; "
+                "subprocess.run([sys.executable, '-m', 'test', '--pgo', '--timeout=1200'])\"")
+
+
 def build_python() -> None:
     if usable(python_bin()):
         log(f"Python for NetBox: {python_bin()}")
         return
+    if os.environ.get("PODPLANNER_NETBOX_PYTHON"):
+        sys.exit(f"netbox-env: $PODPLANNER_NETBOX_PYTHON ({python_bin()}) is not a Python 3.12+ with {NEEDED_MODULES}")
     apt_install(BUILD_PACKAGES)
     src = cache_dir() / "src"
     src.mkdir(parents=True, exist_ok=True)
@@ -198,11 +196,14 @@ def build_python() -> None:
     with Timer(f"unpack {tarball.name}"):
         run(["tar", "xf", tarball.name], cwd=src)
     jobs = str(os.cpu_count() or 2)
-    with Timer(f"build CPython {version} (configure, make -j{jobs}, make install)"):
+    with Timer(f"build CPython {version} with PGO and LTO (configure, make -j{jobs}, make install)"):
         build_log = src / "build.log"
         with build_log.open("w") as out:
-            for step in (["./configure", f"--prefix={python_prefix()}", "--with-ensurepip=install"],
-                         ["make", f"-j{jobs}"], ["make", "install"]):
+            # --enable-optimizations: built, run on CPython's own profiling task (its --pgo tests, about a minute),
+            # then built again from that profile
+            for step in (["./configure", f"--prefix={python_prefix()}", "--with-ensurepip=install",
+                          "--enable-optimizations", "--with-lto"],
+                         ["make", f"-j{jobs}", PROFILE_TASK], ["make", "install"]):
                 if run(step, cwd=tree, stdout=out, stderr=subprocess.STDOUT, check=False).returncode:
                     sys.exit(f"netbox-env: {' '.join(step)} failed, see {build_log}")
     shutil.rmtree(tree)
@@ -226,7 +227,10 @@ def netbox_root() -> Path:
 
 def install_netbox() -> None:
     stamp = venv_dir() / ".installed"
-    if stamp.exists() and usable(venv_python()):
+    # the stamp names the Python the environment was made from: another one (the optimised build replacing an
+    # older choice) makes it again
+    made = f"{NETBOX_VERSION} {python_bin()}\n"
+    if stamp.exists() and stamp.read_text() == made and usable(venv_python()):
         return
     apt_install(["libpq-dev", "build-essential"])  # psycopg[c] is built against libpq
     if venv_dir().exists():
@@ -236,7 +240,7 @@ def install_netbox() -> None:
         pip = [venv_python(), "-m", "pip", "--disable-pip-version-check", "-q", "install"]
         run([*pip, "--upgrade", "pip"])
         run([*pip, f"netbox=={NETBOX_VERSION}", "requests"])
-    stamp.write_text(NETBOX_VERSION + "\n")
+    stamp.write_text(made)
 
 
 def secret(length: int) -> str:
