@@ -35,6 +35,7 @@ from .summary_lines import storage_lines, training_lines
 from .plan import PlanError
 from .sweep import SweepError
 from .. import __version__
+from ..allocator import keep_freed_memory
 from ..fileformat import ProjectFileError, load
 from ..findings import listed
 from ..formatting import count, kw, money, number, percent, quantity
@@ -527,6 +528,7 @@ def main(argv: list[str] | None = None, commands: Sequence[CommandModule] = (), 
     says so (``python -m designer gui``).
     """
     argv = list(sys.argv[1:] if argv is None else argv)
+    keep_freed_memory()  # a large design's columns reuse freed memory (see designer.allocator)
     elsewhere = dict(elsewhere or {})
     errors = (UsageError, *USER_ERRORS, *(e for c in commands for e in getattr(c, "ERRORS", ())))
     try:
