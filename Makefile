@@ -66,12 +66,13 @@ test-consumers: $(STAMP)
 	@command -v soffice >/dev/null || { echo "test-consumers: LibreOffice (soffice) is not installed: apt install libreoffice-calc-nogui"; exit 1; }
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m libreoffice
 
-# The NetBox hand-off against a real NetBox: tools/netbox/netbox_env.py takes the machine's Python 3.12+ (or builds
-# 3.13 from Debian's source), installs the netbox wheel and migrates, all cached in ~/.cache/podplanner-netbox (first run: minutes, root for
-# apt-get on a fresh machine); the tests start ONE NetBox (PostgreSQL, Redis, NetBox's server on this machine),
+# The NetBox hand-off against a real NetBox: tools/netbox/netbox_env.py builds CPython 3.13 from Debian's source
+# with profile-guided and link-time optimisation ($PODPLANNER_NETBOX_PYTHON names another), installs the netbox
+# wheel and migrates, all cached in ~/.cache/podplanner-netbox (first run: about 25 minutes, root for apt-get on
+# a fresh machine); the tests start ONE NetBox (PostgreSQL, Redis, NetBox's server on this machine),
 # load the DGX B200 and GB200 NVL72 samples through NetBox's bulk-import pages and a generated 4-SU design
-# through the REST API side by side (tests/netbox/conftest.py), check them and stop it: 11 to 16 minutes on
-# 2 cores, by the machine (NetBox's own work, about 1,300 core-seconds, bounds it); CI runs it beside the rest.
+# through the REST API side by side (tests/netbox/conftest.py), check them and stop it: about 14 minutes on
+# 2 cores beside the rest of CI, NetBox's own work bounding it.
 test-netbox: $(STAMP)
 	$(PYTHON) tools/netbox/netbox_env.py prepare
 	QT_QPA_PLATFORM=offscreen $(PY) -m pytest -q -m "netbox and not netbox_large" tests/netbox
