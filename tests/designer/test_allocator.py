@@ -12,6 +12,11 @@ import sys
 import pytest
 
 from designer import allocator
+
+try:
+    from numpy._core import multiarray as np_multiarray
+except ImportError:  # numpy before 2.0
+    from numpy.core import multiarray as np_multiarray
 from designer.samples import GB200_NVL72_SU
 
 cli_main = importlib.import_module("designer.cli.main")  # the module (designer.cli.main is its function)
@@ -72,9 +77,13 @@ def _with_libc(monkeypatch, libc: FakeLibc, glibc: bool = True) -> None:
 
 @pytest.fixture
 def fresh_settings():
+    """No settings taken yet in this process, as numpy's huge-page advice was; both restored after."""
+    advice = np_multiarray._get_madvise_hugepage()
+    np_multiarray._set_madvise_hugepage(True)
     allocator.keep_freed_memory.cache_clear()
     yield
     allocator.keep_freed_memory.cache_clear()
+    np_multiarray._set_madvise_hugepage(advice)
 
 
 def test_the_threshold_then_the_trim_once_per_process(monkeypatch, fresh_settings):
@@ -82,6 +91,8 @@ def test_the_threshold_then_the_trim_once_per_process(monkeypatch, fresh_setting
     _with_libc(monkeypatch, libc)
     assert allocator.keep_freed_memory() is True and allocator.keep_freed_memory() is True
     assert libc.calls == [(allocator.M_MMAP_THRESHOLD, 1 << 30), (allocator.M_TRIM_THRESHOLD, 1 << 30)]
+    # kept heap memory and numpy's huge-page advice on it are the slow pair: the advice goes with the settings
+    assert np_multiarray._get_madvise_hugepage() is False
 
 
 def test_a_refused_threshold_leaves_glibcs_own_settings(monkeypatch, fresh_settings):
@@ -90,12 +101,14 @@ def test_a_refused_threshold_leaves_glibcs_own_settings(monkeypatch, fresh_setti
     _with_libc(monkeypatch, libc)
     assert allocator.keep_freed_memory() is False
     assert libc.calls == [(allocator.M_MMAP_THRESHOLD, 1 << 30)]
+    assert np_multiarray._get_madvise_hugepage() is True  # large arrays still come fresh from the kernel
 
 
 def test_nothing_is_asked_of_a_c_library_that_is_not_glibc(monkeypatch, fresh_settings):
     libc = FakeLibc({})
     _with_libc(monkeypatch, libc, glibc=False)
     assert allocator.keep_freed_memory() is False and libc.calls == []
+    assert np_multiarray._get_madvise_hugepage() is True
 
 
 def test_glibc_is_recognised_where_it_runs():
