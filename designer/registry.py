@@ -13,7 +13,7 @@ from .checks import check_space
 from .cooling import analyze_cooling
 from .cost import analyze_cost
 from .engines import Context, Engine, EngineResult
-from .fabric import analyze_bandwidth, analyze_fabric
+from .fabric import analyze_bandwidth, analyze_fabric, size_fabric
 from .findings import Finding
 from .floor_loading import analyze_floor
 from .inventory import run as count_devices
@@ -74,10 +74,11 @@ ENGINES: tuple[Engine, ...] = (
     Engine("power", analyze_power),
     Engine("cooling", analyze_cooling),
     Engine("floor", analyze_floor),
-    Engine("fabric", analyze_fabric),
-    Engine("bandwidth", analyze_bandwidth, needs=("fabric",)),
+    Engine("fabric_sizing", size_fabric),
+    Engine("fabric", analyze_fabric, needs=("fabric_sizing",)),
+    Engine("bandwidth", analyze_bandwidth, needs=("fabric_sizing",)),
     Engine("storage", analyze_storage, needs=("devices",)),
-    Engine("training", analyze_training, needs=("devices", "fabric", "bandwidth", "storage")),
+    Engine("training", analyze_training, needs=("devices", "fabric_sizing", "bandwidth", "storage")),
     Engine("bom", analyze_bom, needs=("devices", "fabric", "storage")),
     Engine("cost", analyze_cost, needs=("bom", "power", "devices", "training")),
 )

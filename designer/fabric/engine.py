@@ -189,8 +189,25 @@ def technology_findings(project: Project, catalog: Catalog, inv: Inventory, hall
     return out
 
 
-def analyze_fabric(ctx: Context) -> FabricResult:
-    """Size the design's compute fabric once, wire it from the floor plan, and check it."""
+@dataclass(frozen=True, kw_only=True)
+class SizingResult(EngineResult):
+    """The fabric's endpoints and the one tree sized for them, before any cable is laid: what the bandwidth and
+    training engines read (a separate engine so that they need not wait for the wiring and the cable choice, most
+    of a large fabric's time)."""
+
+    inventory: Inventory
+    tree: FatTree | None
+    tiers_requested: str
+    tiers_exceeded: bool
+    error: str | None
+    #: the sizing's findings, given by the fabric engine (its own result has none, so each is reported once)
+    sizing_findings: tuple[Finding, ...]
+    #: where a finding about the fabric as a whole points
+    hall: str
+
+
+def size_fabric(ctx: Context) -> SizingResult:
+    """The fabric-sizing engine: the design's endpoints and the one fat tree they need."""
     project, catalog, s = ctx.project, ctx.catalog, ctx.settings
     tiers, oversubscription = str(s.fabric_tiers), s.fabric_oversubscription
     inv = inventory(project, catalog)
@@ -198,12 +215,23 @@ def analyze_fabric(ctx: Context) -> FabricResult:
     required, exceeded, findings, error = size_for_design(
         inv, catalog, tiers, oversubscription, where=hall,
         core_oversubscription=getattr(s, "fabric_core_oversubscription", 1.0))
+    findings.extend(technology_findings(project, catalog, inv, hall))
+    return SizingResult(inventory=inv, tree=required, tiers_requested=tiers, tiers_exceeded=exceeded, error=error,
+                        sizing_findings=tuple(findings), hall=hall)
+
+
+def analyze_fabric(ctx: Context) -> FabricResult:
+    """Wire the sized fabric from the floor plan, choose its cables and optics, and check it."""
+    project, catalog, s = ctx.project, ctx.catalog, ctx.settings
+    sized: SizingResult = ctx["fabric_sizing"]
+    inv, required, hall, error = sized.inventory, sized.tree, sized.hall, sized.error
+    tiers, exceeded, oversubscription = sized.tiers_requested, sized.tiers_exceeded, s.fabric_oversubscription
+    findings = list(sized.sizing_findings)
 
     def result(section: dict, plan: WiringPlan | None = None) -> FabricResult:
         return FabricResult(section=section, findings=tuple(findings), inventory=inv, tree=required,
                             tiers_requested=tiers, tiers_exceeded=exceeded, error=error, plan=plan)
 
-    findings.extend(technology_findings(project, catalog, inv, hall))
     kind = {"technology": inv.technology, "planes": inv.planes}
     if not inv.nodes:
         return result({**kind, "endpoints": 0, "nodes": 0, "gpus": 0, "tiers": 0, "leaf": 0, "spine": 0, "core": 0,

@@ -74,7 +74,7 @@ def design_io(ctx, gpus: int) -> DesignIO | None:
         return None
     dev = ctx.catalog.get(main)
     share = gpus / max(sum(by_system.values()), 1)  # of the fabrics' links and switches
-    storage, tree = ctx["storage"], ctx["fabric"].tree
+    storage, tree = ctx["storage"], ctx["fabric_sizing"].tree
     links = (tree.links_node_leaf + tree.links_leaf_spine + tree.links_spine_core) * tree.planes if tree else 0
     switches = tree.switches if tree else 0
     sf = storage.fabric

@@ -140,7 +140,7 @@ def analyze_training(ctx, *, scaling: bool = True) -> EngineResult:
     fabric engine sized (its oversubscription and per-GPU scale-out), never a fabric of its own.
     ``scaling``: work out the best plan at smaller sizes for the throughput chart (three more plan searches; a
     caller that shows no chart, such as the goal planner's many designs, leaves it out)."""
-    fabric, bandwidth = ctx["fabric"], ctx["bandwidth"]
+    fabric, bandwidth = ctx["fabric_sizing"], ctx["bandwidth"]
     oversubscription = ctx.settings.fabric_oversubscription
     ib_gbs = None
     # no sized fabric: the technology and planes the settings ask for, traffic taken to leave the leaf

@@ -20,10 +20,21 @@ GOLDEN = Path(__file__).parent / "golden"
 
 def test_registry_runs_every_engine_after_what_it_needs():
     names = [e.name for e in ENGINES]
-    assert names == ["devices", "space", "catalog", "power", "cooling", "floor", "fabric", "bandwidth", "storage",
-                     "training", "bom", "cost"]
+    assert names == ["devices", "space", "catalog", "power", "cooling", "floor", "fabric_sizing", "fabric",
+                     "bandwidth", "storage", "training", "bom", "cost"]
     for i, engine in enumerate(ENGINES):
         assert set(engine.needs) <= set(names[:i]), engine.name
+
+
+def test_bandwidth_and_training_read_the_sized_tree_not_the_cables(catalog):
+    """They start as soon as the tree is sized, beside the wiring and the cable choice (most of a large fabric's
+    time), and see the same tree the fabric engine wired."""
+    needs = {e.name: set(e.needs) for e in ENGINES}
+    assert "fabric" not in needs["bandwidth"] | needs["training"]
+    assert "fabric_sizing" in needs["bandwidth"] & needs["training"] & needs["fabric"]
+    analysis = analyze(load(GB200_NVL72_SU, catalog), catalog)
+    assert analysis.results["fabric"].tree is analysis.results["fabric_sizing"].tree
+    assert "fabric_sizing" not in analysis.to_json()  # no section of its own: the fabric section says it all
 
 
 def test_an_engine_sees_only_what_it_declared(catalog):
