@@ -172,11 +172,11 @@ def _add_system(dev: FabricDevices, nodes: list, name: str, ri: int, top: float,
     """A rack-scale system's nodes, one per compute tray spread up the rack (one at mid-height without a tray
     breakdown); returns its rail key."""
     if not n:
-        nodes.append(dev.add(name, ri, top / 2, g.ports_per_cage, False, dtype.id, cage, g.cages))
+        nodes.append(dev.add(name, ri, top / 2, cage.ports, False, dtype.id, cage, g.cages))
         return (dtype.id, g.count, g.ports_per_cage, su or DEFAULT_SU_RACKS, dtype.gpu_count)
     span = units * U_MM
     nodes += dev.add_many([f"{name}/tray{t + 1:02d}" for t in range(n)], ri, [span * (t + 0.5) / n for t in range(n)],
-                          g.ports_per_cage, False, dtype.id, cage, g.cages)
+                          cage.ports, False, dtype.id, cage, g.cages)
     return (dtype.id, g.count, g.ports_per_cage, (su or DEFAULT_SU_RACKS) * n, dtype.gpu_count / n)
 
 
@@ -228,6 +228,10 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
                 role = roles[d.type] = _fabric_role(catalog, d.type, protocol)
                 if role[0] != "other":
                     cages[d.type] = cage_of(role[2], role[0] == "switch")
+                    if role[0] in ("node", "system") and planes > 1:
+                        # a node cage carries one port of each plane at the plane's speed: split once per type
+                        c = cages[d.type]
+                        cages[d.type] = replace(c, speed_gbps=c.speed_gbps / planes, ports=c.ports * planes)
             what, dtype = role[0], role[1]
             if what == "other":
                 continue
@@ -239,7 +243,7 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
             z = ((d.u or 1) - 1) * U_MM + dtype.u_height * U_MM / 2
             if what == "node":
                 g = role[2]
-                nodes.append(dev.add(name, ri, z, g.ports_per_cage, False, dtype.id, cages[d.type], g.cages))
+                nodes.append(dev.add(name, ri, z, cages[d.type].ports, False, dtype.id, cages[d.type], g.cages))
                 key = (dtype.id, g.count, g.ports_per_cage, _su(dtype, protocol) or DEFAULT_SU_SYSTEMS,
                        dtype.gpu_count)
                 rails_seen[key] = rails_seen.get(key, 0) + 1
@@ -257,9 +261,10 @@ def inventory(project: Project, catalog: Catalog) -> Inventory:
                 switches[_role_of(name)].append(idx)
                 switch_types[dtype.id] = switch_types.get(dtype.id, 0) + 1
     node_type, rails, cage_ports, su_nodes, gpn = _sizing_basis(rails_seen, notes)
-    node_gbps = next((dev.cages[i].speed_gbps for i in nodes if dev.types[i] == node_type), 0.0)
+    # the node type's port speed as its NIC has it (its cages above are split by plane)
+    node_gbps = next((dev.cages[i].speed_gbps * planes for i in nodes if dev.types[i] == node_type), 0.0)
     breakout = {t: r[2].breakout for t, r in roles.items() if r[0] == "switch"}
-    _run_split(dev, nodes, switches, breakout, node_gbps / planes if node_gbps else 0.0, planes)
+    _run_split(dev, switches, breakout, node_gbps / planes if node_gbps else 0.0)
     for role in ROLES:
         switches[role].sort(key=lambda i: natural_key(dev.labels[i]))
     switch_type = max(switch_types, key=switch_types.get) if switch_types else None
@@ -301,25 +306,15 @@ def placed_technology(project: Project, catalog: Catalog) -> tuple[str, int] | N
     return "infiniband", 1
 
 
-def _run_split(dev: FabricDevices, nodes: list, switches: dict, breakout: dict, plane_gbps: float,
-               planes: int) -> None:
-    """Cages as the fabric runs them: a node cage carries one port of each plane at the plane's speed; a switch
-    whose ports split (an Ethernet switch's, by twin-port modules: ``breakout`` by type) runs them at that
-    speed."""
-    # a few cage kinds among hundreds of thousands of devices: each split once, found by the cage object's
+def _run_split(dev: FabricDevices, switches: dict, breakout: dict, plane_gbps: float) -> None:
+    """Switch cages as the fabric runs them: a switch whose ports split (an Ethernet switch's, by twin-port
+    modules: ``breakout`` by type) runs them at the plane's speed. (Node cages are split by plane where the
+    inventory adds them, once per type.)"""
+    # a few cage kinds among tens of thousands of switches: each split once, found by the cage object's
     # identity (the devices of a type share one; hashing the dataclass per device took 0.2 s at 1M GPUs)
-    memo: dict = {}
-    if planes > 1:
-        for i in nodes:
-            c = dev.cages[i]
-            got = memo.get(id(c))
-            if got is None:
-                got = memo[id(c)] = replace(c, speed_gbps=c.speed_gbps / planes, ports=c.ports * planes)
-            dev.cages[i] = got
-            dev.cage_ports[i] = got.ports
     if not plane_gbps:
         return
-    memo = {}
+    memo: dict = {}
     for i in (j for role in switches.values() for j in role):
         c, ways = dev.cages[i], breakout.get(dev.types[i], 1)
         got = memo.get((id(c), ways))
