@@ -169,14 +169,13 @@ def cage_numbers(inv: Inventory, a_dev: np.ndarray, a_port: np.ndarray, b_dev: n
 
 def device_cages(inv: Inventory) -> tuple[list, np.ndarray]:
     """The distinct cages of the inventory's devices, and each device's index into them."""
+    # The devices of a type share one cage object: each object is hashed once, and the pass per device runs in
+    # C (map, fromiter); a Python loop per device took 0.1 s for the 290,000 devices of a million-GPU site.
+    objects = inv.devices.cages
+    by_object = {id(c): c for c in objects}  # the distinct objects, in first-use order
     cages: dict = {}
-    by_object: dict = {}  # the devices of a type share one cage object: hash each object once, not per device
-    index = np.empty(len(inv.devices.cages), dtype=np.int64)
-    for i, c in enumerate(inv.devices.cages):
-        k = by_object.get(id(c))
-        if k is None:
-            k = by_object[id(c)] = cages.setdefault(c, len(cages))
-        index[i] = k
+    number = {key: cages.setdefault(c, len(cages)) for key, c in by_object.items()}
+    index = np.fromiter(map(number.__getitem__, map(id, objects)), dtype=np.int64, count=len(objects))
     return list(cages), index
 
 
