@@ -118,9 +118,15 @@ def placed_objects(project: Project, catalog) -> Placed:
         labels.append(f"{KIND_LABEL['rack']} {r.name or r.id}")
         halls.append(r.hall)
         rows.append((r.x, r.y, size[0], size[1], r.rotation))
+    unit_sizes: dict[str, tuple[float, float]] = {}  # floor_footprint's size, once per type (30,000 units at 1M GPUs)
     for f in project.floor_devices:
-        fp = floor_footprint(f, catalog)
-        if fp.solid:
-            wheres.append(fp.where), labels.append(fp.label), halls.append(fp.hall)
-            rows.append((fp.x, fp.y, fp.width, fp.depth, fp.rotation))
+        size = unit_sizes.get(f.type)
+        if size is None:
+            fp = floor_footprint(f, catalog)
+            size = unit_sizes[f.type] = (fp.width, fp.depth)
+        if size[0] > 0 and size[1] > 0:  # Footprint.solid
+            wheres.append(f"floor:{f.id}")
+            labels.append(f"{KIND_LABEL['floor']} {f.name or f.id}")
+            halls.append(f.hall)
+            rows.append((f.x, f.y, size[0], size[1], f.rotation))
     return Placed(wheres, labels, np.array(halls, dtype=object), rectangles(np.array(rows, dtype=float)))

@@ -19,6 +19,7 @@ from designer.commands import (AddObjectsCommand, CommandError, Document, MacroC
                                PlaceRackCommand, UpdateHallCommand, UpdateRackCommand)
 from designer.fileformat import load, loads
 from designer.model import FloorDevice, Rack
+from designer.placement.footprints import footprints_of, placed_columns
 from designer.placement.index import overlap_areas
 from tests.designer.test_fileformat import GOLDEN
 
@@ -331,3 +332,17 @@ def test_halls_at_the_same_place_meet_only_their_own_racks(project, catalog):
     derived = index.updated(moved, catalog, ["r9"], [])
     hit = derived.check([pl.footprint_of(twin, catalog, "rack:r9")._replace(id="n2", name="N2")])
     assert hit is not None and hit.hit == {"rack:r9"}
+
+
+def test_the_placed_columns_are_the_footprints_that_take_floor(project, catalog):
+    """placed_objects sizes floor units once per type; it must give what each unit's own footprint gives: a
+    second CDU of the same type, a unit of a type with no footprint (left out), in the project's order."""
+    cdu = project.floor_devices[0]
+    flat = FloorDevice("pdu-wall", "pdu-415v-32a-3ph", "h1", 300.0, 300.0, 0.0, "Wall PDU")
+    assert pl.floor_footprint(flat, catalog).solid is False  # the catalog gives this PDU no footprint
+    p = replace(project, floor_devices=(cdu, flat, replace(cdu, id="cdu-2", name="CDU 2", x=1200.0, rotation=90.0)))
+    got = pl.placed_objects(p, catalog)
+    want = placed_columns(footprints_of(p.racks, p.floor_devices, catalog))
+    assert got.wheres == want.wheres == ["rack:r1", "rack:r2", "floor:c1", "floor:cdu-2"]
+    assert got.labels == want.labels and list(got.halls) == list(want.halls)
+    assert [poly.equals(other) for poly, other in zip(got.polys, want.polys)] == [True] * 4
