@@ -36,6 +36,7 @@ from .plan import PlanError
 from .sweep import SweepError
 from .. import __version__
 from ..allocator import keep_freed_memory
+from ..engines import share_the_interpreter_often
 from ..fileformat import ProjectFileError, load
 from ..findings import listed
 from ..formatting import count, kw, money, number, percent, quantity
@@ -529,6 +530,7 @@ def main(argv: list[str] | None = None, commands: Sequence[CommandModule] = (), 
     """
     argv = list(sys.argv[1:] if argv is None else argv)
     keep_freed_memory()  # a large design's columns reuse freed memory (see designer.allocator)
+    share_the_interpreter_often()  # engines on threads wait less for the interpreter (see designer.engines)
     elsewhere = dict(elsewhere or {})
     errors = (UsageError, *USER_ERRORS, *(e for c in commands for e in getattr(c, "ERRORS", ())))
     try:

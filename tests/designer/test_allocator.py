@@ -118,7 +118,8 @@ def test_glibc_is_recognised_where_it_runs():
 def test_the_command_line_takes_the_settings_before_reading_a_design(monkeypatch, capsys):
     calls = []
     monkeypatch.setattr(cli_main, "keep_freed_memory", lambda: calls.append("allocator"))
+    monkeypatch.setattr(cli_main, "share_the_interpreter_often", lambda: calls.append("switch interval"))
     real_load = cli_main.load
     monkeypatch.setattr(cli_main, "load", lambda *a, **k: (calls.append("load"), real_load(*a, **k))[1])
     assert cli_main.main(["analyze", str(GB200_NVL72_SU)]) in (0, 1)
-    assert calls[:2] == ["allocator", "load"]
+    assert calls[:3] == ["allocator", "switch interval", "load"]

@@ -2,11 +2,13 @@
 from __future__ import annotations
 
 import json
+import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
+from designer import engines
 from designer.analysis import analyze
 from designer.engines import Context, Engine, EngineResult, run_engines
 from designer.fileformat import load
@@ -24,6 +26,17 @@ def test_registry_runs_every_engine_after_what_it_needs():
                      "bandwidth", "storage", "training", "bom", "cost"]
     for i, engine in enumerate(ENGINES):
         assert set(engine.needs) <= set(names[:i]), engine.name
+
+
+def test_the_interpreter_is_shared_in_half_millisecond_turns():
+    """The fabric's thread gets the interpreter back within 0.5 ms of an array operation, not Python's 5 ms."""
+    before = sys.getswitchinterval()
+    try:
+        sys.setswitchinterval(0.005)
+        engines.share_the_interpreter_often()
+        assert sys.getswitchinterval() == pytest.approx(0.0005)
+    finally:
+        sys.setswitchinterval(before)
 
 
 def test_bandwidth_and_training_read_the_sized_tree_not_the_cables(catalog):
