@@ -58,15 +58,17 @@ def keep_freed_memory() -> bool:
     mallopt.restype = ctypes.c_int
     # the threshold first: a trim threshold set alone would fix the mmap threshold at glibc's lowest (128 kB),
     # which makes every column a fresh mapping, the opposite of the point
-    kept = bool(mallopt(M_MMAP_THRESHOLD, KEEP_BYTES)) and bool(mallopt(M_TRIM_THRESHOLD, KEEP_BYTES))
-    if kept:
-        no_huge_page_advice()
-    return kept
+    if not mallopt(M_MMAP_THRESHOLD, KEEP_BYTES):
+        return False
+    no_huge_page_advice()  # large blocks now come from the heap, kept or not
+    return bool(mallopt(M_TRIM_THRESHOLD, KEEP_BYTES))
 
 
 def no_huge_page_advice() -> bool:
     """Turn numpy's huge-page advice for large arrays off (see the module's docstring); False where this numpy
-    has no such switch."""
+    has no such switch, or where the user set numpy's own NUMPY_MADVISE_HUGEPAGE (their choice stands)."""
+    if os.environ.get("NUMPY_MADVISE_HUGEPAGE"):
+        return False
     try:  # in numpy._core from numpy 2.0, numpy.core before
         from numpy._core import multiarray
     except ImportError:

@@ -126,7 +126,7 @@ def bandwidth_section(inv: Inventory, catalog: Catalog, tree: FatTree | None,
 
 
 def analyze_bandwidth(ctx: Context) -> EngineResult:
-    """Bandwidth on the fabric engine's tree; nothing to stand on when that engine found none."""
+    """Bandwidth on the tree the fabric-sizing engine settled on; nothing to stand on when it found none."""
     fabric = ctx["fabric_sizing"]
     if fabric.error is not None:
         # The fabric finding already says why; repeating it here would count one problem twice.

@@ -1,7 +1,8 @@
-"""The fabric engine: the design's compute fabric sized once, wired from the floor plan, and checked.
+"""The fabric engines: the design's compute fabric sized once (``fabric_sizing``), then wired from the floor plan,
+given its cables and optics, and checked (``fabric``).
 
 Why one sizing: the bandwidth, training, bill-of-materials and cabling consumers all
-read the tree this engine settles on, so a design has one fabric whatever asks.
+read the tree the sizing settles on, so a design has one fabric whatever asks.
 Why the fallback is a finding: a design whose endpoints need more tiers than the
 project allows is still sized (at the tiers it needs) so that every figure stays
 usable, and the ``fabric-tier-forbidden`` error says the setting cannot hold.

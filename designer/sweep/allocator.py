@@ -4,12 +4,15 @@ Each plan search builds and frees numpy arrays of a few megabytes. With glibc's 
 given back to the system after each, and taken again by the next: a sweep spent a third of its time in the
 kernel (7.3 s of 22 s for 200 rows), zeroing pages it had just returned. Keeping up to 256 MB of freed memory
 and serving blocks below 32 MB from the heap removes that time (22.4 s -> 13.5 s, the same rows); the memory
-kept is what the process used anyway.
+kept is what the process used anyway. With the heap kept, numpy's huge-page advice is turned off, as for the
+command line (:mod:`designer.allocator` says why).
 """
 from __future__ import annotations
 
 import ctypes
 import ctypes.util
+
+from ..allocator import no_huge_page_advice
 
 #: mallopt's parameters (glibc's malloc.h)
 M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3
@@ -34,4 +37,6 @@ def keep_freed_memory() -> bool:
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     _done = all(mallopt(param, value) == 1 for param, value in (
         (M_MMAP_THRESHOLD, MMAP_FROM_BYTES), (M_TRIM_THRESHOLD, KEEP_BYTES), (M_TOP_PAD, KEEP_BYTES)))
+    if _done:
+        no_huge_page_advice()
     return _done

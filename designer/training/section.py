@@ -137,7 +137,7 @@ def check_workload(workload: dict) -> None:
 
 def analyze_training(ctx, *, scaling: bool = True) -> EngineResult:
     """The training engine: the project's workload on the design's GPUs and on the fabric the
-    fabric engine sized (its oversubscription and per-GPU scale-out), never a fabric of its own.
+    fabric-sizing engine sized (its oversubscription and per-GPU scale-out), never a fabric of its own.
     ``scaling``: work out the best plan at smaller sizes for the throughput chart (three more plan searches; a
     caller that shows no chart, such as the goal planner's many designs, leaves it out)."""
     fabric, bandwidth = ctx["fabric_sizing"], ctx["bandwidth"]

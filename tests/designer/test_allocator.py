@@ -76,8 +76,9 @@ def _with_libc(monkeypatch, libc: FakeLibc, glibc: bool = True) -> None:
 
 
 @pytest.fixture
-def fresh_settings():
+def fresh_settings(monkeypatch):
     """No settings taken yet in this process, as numpy's huge-page advice was; both restored after."""
+    monkeypatch.delenv("NUMPY_MADVISE_HUGEPAGE", raising=False)
     advice = np_multiarray._get_madvise_hugepage()
     np_multiarray._set_madvise_hugepage(True)
     allocator.keep_freed_memory.cache_clear()
@@ -104,6 +105,21 @@ def test_a_refused_threshold_leaves_glibcs_own_settings(monkeypatch, fresh_setti
     assert np_multiarray._get_madvise_hugepage() is True  # large arrays still come fresh from the kernel
 
 
+def test_a_refused_trim_threshold_still_turns_the_advice_off(monkeypatch, fresh_settings):
+    """The mmap threshold taken alone already puts large blocks on the heap: the advice goes then too."""
+    libc = FakeLibc({allocator.M_TRIM_THRESHOLD: 0})
+    _with_libc(monkeypatch, libc)
+    assert allocator.keep_freed_memory() is False
+    assert np_multiarray._get_madvise_hugepage() is False
+
+
+def test_a_users_own_numpy_setting_stands(monkeypatch, fresh_settings):
+    monkeypatch.setenv("NUMPY_MADVISE_HUGEPAGE", "1")
+    _with_libc(monkeypatch, FakeLibc({}))
+    assert allocator.keep_freed_memory() is True
+    assert np_multiarray._get_madvise_hugepage() is True
+
+
 def test_nothing_is_asked_of_a_c_library_that_is_not_glibc(monkeypatch, fresh_settings):
     libc = FakeLibc({})
     _with_libc(monkeypatch, libc, glibc=False)
@@ -123,3 +139,15 @@ def test_the_command_line_takes_the_settings_before_reading_a_design(monkeypatch
     monkeypatch.setattr(cli_main, "load", lambda *a, **k: (calls.append("load"), real_load(*a, **k))[1])
     assert cli_main.main(["analyze", str(GB200_NVL72_SU)]) in (0, 1)
     assert calls[:3] == ["allocator", "switch interval", "load"]
+
+
+def test_a_sweep_worker_keeping_its_heap_turns_the_advice_off_too(monkeypatch, fresh_settings):
+    from designer.sweep import allocator as sweep_allocator
+
+    libc = FakeLibc({})
+    monkeypatch.setattr(sweep_allocator, "_done", False)
+    monkeypatch.setattr(sweep_allocator.ctypes, "CDLL", lambda name: libc)
+    assert sweep_allocator.keep_freed_memory() is True
+    assert [param for param, _ in libc.calls] == [allocator.M_MMAP_THRESHOLD, allocator.M_TRIM_THRESHOLD,
+                                                   sweep_allocator.M_TOP_PAD]
+    assert np_multiarray._get_madvise_hugepage() is False
