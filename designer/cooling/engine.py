@@ -252,8 +252,8 @@ def _loop(project: Project, catalog: Catalog, n: int, units: list[tuple[str, str
           idx: list[int], load: float, lpm_per_kw: float, findings: list[Finding]) -> dict:
     """One loop's load (kW) against its capacity, with its largest unit down, and its pumps' flow."""
     types = [units[u][1] for u in members]
-    caps = [_capacity_kw(catalog, t) for t in types]
-    flows = [_flow_lpm(catalog, t) for t in types]
+    caps = [catalog.get(t).cooling_capacity_kw or 0.0 for t in types]
+    flows = [catalog.get(t).flow_lpm for t in types]
     capacity = float(sum(caps))
     n_plus_1 = capacity - max(caps)
     where = units[members[0]][0]
@@ -285,14 +285,6 @@ def _loop(project: Project, catalog: Catalog, n: int, units: list[tuple[str, str
             "unit_lost_short_kw": _r(max(0.0, load - (n_plus_1 if len(members) > 1 else 0.0))),
             "coolant_flow_lpm": _r(flow_needed, 1),
             "flow_capacity_lpm": None if flow_cap is None else _r(flow_cap, 1)}
-
-
-def _capacity_kw(catalog: Catalog, type_id: str) -> float:
-    return catalog.get(type_id).cooling_capacity_kw or 0.0
-
-
-def _flow_lpm(catalog: Catalog, type_id: str):
-    return catalog.get(type_id).flow_lpm
 
 
 def _cdu_loops(project: Project, catalog: Catalog, arrays: DesignArrays, rack_liquid: np.ndarray,
