@@ -48,6 +48,15 @@ def glibc() -> bool:
 @functools.cache  # once per process
 def keep_freed_memory() -> bool:
     """Large blocks from the heap, kept when freed (glibc only). True when glibc took the settings."""
+    # the threshold first: a trim threshold set alone would fix the mmap threshold at glibc's lowest (128 kB),
+    # which makes every column a fresh mapping, the opposite of the point
+    return take_settings(((M_MMAP_THRESHOLD, KEEP_BYTES), (M_TRIM_THRESHOLD, KEEP_BYTES)))
+
+
+def take_settings(settings) -> bool:
+    """Ask glibc's mallopt for each (parameter, value) of ``settings`` in turn, stopping at the first it refuses;
+    True when it took them all, False off glibc. Once an mmap threshold is taken, large blocks come from the heap,
+    so numpy's huge-page advice is turned off (:func:`no_huge_page_advice`)."""
     if not glibc():
         return False
     try:
@@ -56,12 +65,12 @@ def keep_freed_memory() -> bool:
         return False
     mallopt.argtypes = (ctypes.c_int, ctypes.c_int)
     mallopt.restype = ctypes.c_int
-    # the threshold first: a trim threshold set alone would fix the mmap threshold at glibc's lowest (128 kB),
-    # which makes every column a fresh mapping, the opposite of the point
-    if not mallopt(M_MMAP_THRESHOLD, KEEP_BYTES):
-        return False
-    no_huge_page_advice()  # large blocks now come from the heap, kept or not
-    return bool(mallopt(M_TRIM_THRESHOLD, KEEP_BYTES))
+    for param, value in settings:
+        if not mallopt(param, value):
+            return False
+        if param == M_MMAP_THRESHOLD:
+            no_huge_page_advice()
+    return True
 
 
 def no_huge_page_advice() -> bool:

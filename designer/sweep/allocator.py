@@ -9,13 +9,10 @@ command line (:mod:`designer.allocator` says why).
 """
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
+from ..allocator import M_MMAP_THRESHOLD, M_TRIM_THRESHOLD, take_settings
 
-from ..allocator import no_huge_page_advice
-
-#: mallopt's parameters (glibc's malloc.h)
-M_TRIM_THRESHOLD, M_TOP_PAD, M_MMAP_THRESHOLD = -1, -2, -3
+#: mallopt's parameter for the padding taken with each growth of the heap (glibc's malloc.h)
+M_TOP_PAD = -2
 #: freed memory kept at the heap's top, and the padding taken with each growth, bytes
 KEEP_BYTES = 256 * 2**20
 #: blocks from this size up are mapped apart (glibc's largest allowed on 64-bit)
@@ -27,16 +24,7 @@ _done = False
 def keep_freed_memory() -> bool:
     """Set the allocator as above, once per process; False where the C library is not glibc."""
     global _done
-    if _done:
-        return True
-    try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6")
-        mallopt = libc.mallopt
-    except (OSError, AttributeError):  # musl, macOS, Windows: their allocators behave otherwise
-        return False
-    mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
-    _done = all(mallopt(param, value) == 1 for param, value in (
-        (M_MMAP_THRESHOLD, MMAP_FROM_BYTES), (M_TRIM_THRESHOLD, KEEP_BYTES), (M_TOP_PAD, KEEP_BYTES)))
-    if _done:
-        no_huge_page_advice()
+    if not _done:
+        _done = take_settings(((M_MMAP_THRESHOLD, MMAP_FROM_BYTES), (M_TRIM_THRESHOLD, KEEP_BYTES),
+                               (M_TOP_PAD, KEEP_BYTES)))
     return _done

@@ -146,7 +146,7 @@ def test_a_sweep_worker_keeping_its_heap_turns_the_advice_off_too(monkeypatch, f
 
     libc = FakeLibc({})
     monkeypatch.setattr(sweep_allocator, "_done", False)
-    monkeypatch.setattr(sweep_allocator.ctypes, "CDLL", lambda name: libc)
+    _with_libc(monkeypatch, libc)
     assert sweep_allocator.keep_freed_memory() is True
     assert [param for param, _ in libc.calls] == [allocator.M_MMAP_THRESHOLD, allocator.M_TRIM_THRESHOLD,
                                                    sweep_allocator.M_TOP_PAD]
