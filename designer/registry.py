@@ -6,6 +6,9 @@ and the engines whose results it reads. ``analyze`` runs this list top to bottom
 """
 from __future__ import annotations
 
+from dataclasses import replace
+from functools import partial
+
 import numpy as np
 
 from .bom import analyze_bom
@@ -82,6 +85,11 @@ ENGINES: tuple[Engine, ...] = (
     Engine("bom", analyze_bom, needs=("devices", "fabric", "storage")),
     Engine("cost", analyze_cost, needs=("bom", "power", "devices", "training")),
 )
+
+#: The engines of a design read as one row of figures (a sweep's row, a goal's option): all of them, the training
+#: engine without its throughput-vs-size chart, three plan searches no row shows (``analyze`` of the design draws it)
+ROW_ENGINES: tuple[Engine, ...] = tuple(replace(e, run=partial(analyze_training, scaling=False))
+                                        if e.name == "training" else e for e in ENGINES)
 
 #: The engines that read the project's workload (its model, tokens and plan); every other engine's result is the
 #: same whatever the workload, so :func:`designer.analysis.analyze_workloads` runs those once per design.

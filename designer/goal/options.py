@@ -13,15 +13,13 @@ import multiprocessing
 import threading
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field, replace
-from functools import partial
+from dataclasses import dataclass, field
 
 from catalog import Catalog
 
 from ..analysis import Analysis, analyze_workloads
 from ..design_errors import design_errors
-from ..registry import ENGINES as ALL_ENGINES
-from ..training.section import analyze_training
+from ..registry import ROW_ENGINES
 from ..generate.build import Generated, generate
 from ..generate.spec import GenerateError, SuperpodSpec, check_spec, fabric_for
 from ..model import Project
@@ -29,10 +27,8 @@ from .goal import Goal
 from .sensitivity import sensitivity
 from .sizing import Sized, Walker, size_for
 
-#: The engines an option's design runs: all of them, the training engine without its throughput-vs-size chart
-#: (three plan searches an option never shows; ``analyze`` of a built option draws it)
-ENGINES = tuple(replace(e, run=partial(analyze_training, scaling=False)) if e.name == "training" else e
-                for e in ALL_ENGINES)
+#: The engines an option's design runs (``analyze`` of a built option draws the throughput-vs-size chart)
+ENGINES = ROW_ENGINES
 #: Times the design's own analysis may find the size short of the deadline (its storage and fabric differ a little
 #: from the catalog cluster the size search runs on) and the search walks again, aiming lower
 MAX_RECHECKS = 3

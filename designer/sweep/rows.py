@@ -2,8 +2,9 @@
 
 A task is one design point with every workload of the grid: the design is generated once, its engines that do
 not read the workload run once (:func:`designer.analysis.analyze_workloads`), and each workload costs one
-training estimate. The function is pure and importable by name, so a process pool or a Dask worker runs it
-as it is; the catalog is read once per process.
+training search (without the throughput-vs-size chart, which a row does not show:
+:data:`designer.registry.ROW_ENGINES`). The function is pure and importable by name, so a process pool or a Dask
+worker runs it as it is; the catalog is read once per process.
 """
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from catalog import Catalog, CatalogError, load_catalog
 
 from ..analysis import Analysis, analyze_workloads
 from ..design_errors import design_errors
+from ..registry import ROW_ENGINES
 from ..generate.spec import GenerateError, fabric_for
 from .allocator import keep_freed_memory
 from .grid import DesignPoint, WorkloadPoint
@@ -139,7 +141,8 @@ def evaluate(task: Task, catalog: Catalog | None = None) -> list[tuple]:
         try:
             # one thread per design: the sweep already runs a design on every core (or dask thread)
             for workload, analysis in zip(left, analyze_workloads(generated.project, catalog,
-                                                                  (w.as_dict() for w in left), workers=1)):
+                                                                  (w.as_dict() for w in left), ROW_ENGINES,
+                                                                  workers=1)):
                 rows.append(_analysed(task, workload, analysis, fabric))
         except Exception as exc:
             rows.append(_failed(task, task.workloads[len(rows)], exc, fabric))

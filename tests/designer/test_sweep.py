@@ -390,3 +390,28 @@ def test_a_sweep_row_runs_its_engines_on_one_thread(catalog, monkeypatch):
     got = evaluate(runners.tasks(grid)[0], catalog)
     assert [_col(r, "status") for r in got] == ["ok", "ok"]
     assert asked == [1, 1]
+
+
+def test_a_sweep_row_searches_each_workload_once_without_the_size_chart(catalog, monkeypatch):
+    """A row shows the plan at the design's size only: the throughput-vs-size chart's three extra searches per
+    workload (two thirds of a sweep's time) are not run, and the row's figures are those analyze gives."""
+    import designer.training.planner as planner
+    import designer.training.section as section
+
+    searched = []
+    real = planner.search_plans
+
+    def spy(model, training, cluster, **kw):
+        searched.append(cluster.gpus)
+        return real(model, training, cluster, **kw)
+
+    monkeypatch.setattr(planner, "search_plans", spy)
+    drawn = []
+    monkeypatch.setattr(section, "_scaling", lambda *a, **k: drawn.append(a) or [])
+    grid = parse_grid({"systems": ["dgx-b200"], "sus": [1], "models": ["llama3-8b", "llama3-70b"]})
+    got = evaluate(runners.tasks(grid)[0], catalog)
+    assert searched == [248, 248] and drawn == []
+    project = generate(SuperpodSpec(system="dgx-b200", sus=1), catalog).project
+    a = analyze(project.with_workload({"model": "llama3-70b", "tokens": 15e12, "precision": "bf16"}), catalog)
+    assert (_col(got[1], "tp"), _col(got[1], "pp"), _col(got[1], "mfu")) == (a.training.tp, a.training.pp,
+                                                                           a.training.mfu)
