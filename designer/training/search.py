@@ -11,6 +11,8 @@ of milliseconds.
 """
 from __future__ import annotations
 
+from functools import lru_cache, partial
+
 import numpy as np
 
 from ..formatting import quantity
@@ -86,12 +88,15 @@ def _grid(space: dict, keys) -> dict[str, np.ndarray]:
     return {k: g.ravel() for k, g in zip(keys, grids)}
 
 
-def _cross(cols: dict, extra: dict) -> dict:
-    """Every row of ``cols`` with every combination of ``extra`` (a small grid)."""
+def _cross(cols: dict, extra: dict, rule) -> dict:
+    """Every row of ``cols`` with every combination of ``extra`` (a small grid) for which ``rule(rows, extra)``
+    holds, in the order of the whole product (row by row). The rule sees the rows as a column (n×1) and the
+    combinations as a row (1×m): the n×m pairs are tested by broadcasting and only the kept ones are built
+    (building every pair first cost more than scoring the plans)."""
     n, m = len(next(iter(cols.values()))), len(next(iter(extra.values())))
-    out = {k: np.repeat(v, m) for k, v in cols.items()}
-    out.update({k: np.tile(v, n) for k, v in extra.items()})
-    return out
+    keep = rule({k: v[:, None] for k, v in cols.items()}, {k: v[None, :] for k, v in extra.items()})
+    r, c = np.nonzero(np.broadcast_to(keep, (n, m)))
+    return {**{k: v[r] for k, v in cols.items()}, **{k: v[c] for k, v in extra.items()}}
 
 
 def _keep(cols: dict, mask) -> dict:
@@ -101,44 +106,75 @@ def _keep(cols: dict, mask) -> dict:
 def enumerate_plans(model, training, cluster, **fixed) -> dict[str, np.ndarray]:
     """Every plan of the candidate space that can run: TP·PP·CP·DP within the GPUs, DP the most
     the batch allows, and the rules that need no timing (interleaving, heads, sequence split,
-    experts) applied as the grid is built, so the engine times only plans that can run."""
-    space = candidate_space(model, cluster, training.software, **fixed)
+    experts) applied as the grid is built, so the engine times only plans that can run.
+
+    The columns are read-only: the last space enumerated is kept, since the same model, batch and software on the
+    same cluster come again at the next precision (a sweep's BF16 and FP8 rows, a re-analysis after an edit that
+    left the cluster as it was)."""
+    try:
+        key = (model, training.global_batch, training.software, cluster,
+               tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in fixed.items())))
+        hash(key)
+    except TypeError:  # a caller's own unhashable model or cluster: enumerated afresh
+        return _enumerate(model, training.global_batch, training.software, cluster, fixed)
+    return dict(_last_enumerated(*key))
+
+
+@lru_cache(maxsize=1)
+def _last_enumerated(model, global_batch: int, software, cluster, fixed: tuple) -> dict[str, np.ndarray]:
+    cols = _enumerate(model, global_batch, software, cluster, dict(fixed))
+    for v in cols.values():
+        v.flags.writeable = False
+    return cols
+
+
+def _enumerate(model, global_batch: int, software, cluster, fixed: dict) -> dict[str, np.ndarray]:
+    space = candidate_space(model, cluster, software, **fixed)
     n = cluster.gpus
     cols = _grid(space, ("tp", "pp", "cp", "b"))
     prod = cols["tp"] * cols["pp"] * cols["cp"]
     ok = (prod <= n) & (cols["pp"] <= model.layers)
     ok &= (model.heads % cols["tp"] == 0) & ((model.kv_heads % cols["tp"] == 0) | (cols["tp"] % model.kv_heads == 0))
-    ok &= (cols["cp"] == 1) | ((model.seq % (2 * cols["cp"]) == 0) & training.software.context_parallel)
+    ok &= (cols["cp"] == 1) | ((model.seq % (2 * cols["cp"]) == 0) & software.context_parallel)
     cols, prod = _keep(cols, ok), prod[ok]
     if "dp" in fixed and fixed["dp"] is not None:
         cols["dp"] = np.full(len(prod), int(fixed["dp"]), dtype=np.int64)
         cols = _keep(cols, prod * cols["dp"] <= n)
     else:
-        dp = batch_dp(n // prod, cols["b"], training.global_batch)
+        dp = batch_dp(n // prod, cols["b"], global_batch)
         # spares, not waste: a plan that leaves half the GPUs idle is not one (the newcomer's
         # pure data-parallel plan is kept, on every GPU, whether the batch divides or not)
         naive = (cols["tp"] == 1) & (cols["pp"] == 1) & (cols["cp"] == 1) & (cols["b"] == 1)
         cols["dp"] = np.where(naive, n // prod, dp)
         cols = _keep(cols, (prod * cols["dp"] * IDLE_LIMIT >= n * (IDLE_LIMIT - 1)) | naive)
     # interleaving: v > 1 only with PP > 1, micro-batches a multiple of PP, stage layers of v
-    cols = _cross(cols, {"v": np.asarray(space["v"], dtype=np.int64)})
     per = -(-model.layers // cols["pp"])
-    mb = training.global_batch // np.maximum(cols["dp"] * cols["b"], 1)
-    cols = _keep(cols, (cols["v"] == 1) | ((cols["pp"] > 1) & (mb % cols["pp"] == 0) & (per % cols["v"] == 0)))
-    cols = _cross(cols, _grid(space, ("ep", "rc", "sp", "zero", "hs", "off", "etp")))
+    mb = global_batch // np.maximum(cols["dp"] * cols["b"], 1)
+    interleaves, per = ((cols["pp"] > 1) & (mb % cols["pp"] == 0))[:, None], per[:, None]
+    cols = _cross(cols, {"v": np.asarray(space["v"], dtype=np.int64)},
+                  lambda r, x: (x["v"] == 1) | (interleaves & (per % x["v"] == 0)))
+    cols = _cross(cols, _grid(space, ("ep", "rc", "sp", "zero", "hs", "off", "etp")),
+                  partial(_runs, zero_first=space["zero"][0], domain=cluster.nvlink_domain,
+                          etp_fixed=fixed.get("etp") is not None))
     cols["etp"] = np.where(cols["etp"] == 0, cols["tp"], cols["etp"])
-    dpc = cols["dp"] * cols["cp"]
-    spans = dpc * cols["tp"] > cluster.nvlink_domain
-    opt, _ = modes(cols)
+    return {k: cols[k] for k in PLAN_COLUMNS}
+
+
+def _runs(r: dict, x: dict, *, zero_first: int, domain: int, etp_fixed: bool):
+    """The rules a plan's data-parallel, expert, ZeRO and offload fields obey, for plan rows ``r`` crossed with
+    field combinations ``x`` (:func:`_cross`)."""
+    etp = np.where(x["etp"] == 0, r["tp"], x["etp"])
+    dpc = r["dp"] * r["cp"]
+    spans = dpc * r["tp"] > domain
+    opt, _ = modes(x)
     # ZeRO stages are one plan when DP·CP = 1; hybrid sharding only when ZeRO shards something
     # and the data-parallel group spans more than one NVLink domain; expert TP × EP inside TP·DP·CP; activation
     # offload only without a pipeline or recompute, optimizer offload only with a sharded (distributed) optimizer
     # (with DP·CP = 1 optimizer offload still needs Megatron's distributed optimizer: ZeRO 1 is kept for it)
-    one_zero = (cols["zero"] == space["zero"][0]) | (opt & (cols["zero"] == 1))
-    keep = ((one_zero | (dpc > 1)) & ((cols["hs"] == 0) | ((cols["zero"] >= 1) & spans))
-            & ((dpc * cols["tp"]) % (cols["ep"] * cols["etp"]) == 0)
-            & ((cols["etp"] <= cols["tp"]) | (fixed.get("etp") is not None)) & ~breaks_rules(cols))
-    return {k: cols[k][keep] for k in PLAN_COLUMNS}
+    one_zero = (x["zero"] == zero_first) | (opt & (x["zero"] == 1))
+    return ((one_zero | (dpc > 1)) & ((x["hs"] == 0) | ((x["zero"] >= 1) & spans))
+            & ((dpc * r["tp"]) % (x["ep"] * etp) == 0)
+            & ((etp <= r["tp"]) | etp_fixed) & ~breaks_rules({**r, **x}))
 
 
 def batch_dp(dp_max, micro_batch, global_batch: int):
@@ -190,6 +226,9 @@ def search_plans(model, training, cluster, *, top: int = 5, **fixed) -> dict:
     idx = np.nonzero(ok)[0]
     # fastest first; at equal speed (within 0.05 %) the plan needing less memory
     speed = np.round(res["tokens_per_s"][idx] / res["tokens_per_s"][idx].max() * 2000) if len(idx) else idx
+    if 0 < top < len(idx):  # only the plans as fast as the top-th are ranked: sorting them all cost a tenth of a search
+        near = speed >= np.partition(speed, len(idx) - top)[len(idx) - top]
+        idx, speed = idx[near], speed[near]
     order = idx[np.lexsort((res["memory"]["total_gb"][idx], -speed))] if len(idx) else idx
     return {"cols": cols, "result": res, "ranked": order[:top].tolist(), "runnable": len(cols["tp"]),
             "evaluated": considered(model, training, cluster, **fixed),
