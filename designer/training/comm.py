@@ -212,23 +212,33 @@ def dp_comm(layer_params, stage_params, c, cluster, nvl, ib, sw):
     shard, stride, replicas = dp_groups(c, cluster)
     z = c["zero"]
     gb = float(sw.grad_comm_bytes)
-    g_stage = stage_params * gb
+    g_stage = np.broadcast_to(stage_params * gb, z.shape)
+    layer_params, stage_params = np.broadcast_to(layer_params, z.shape), np.broadcast_to(stage_params, z.shape)
     zeros = np.zeros(len(z))
 
-    def when(mask, make):  # a collective only the plans that issue it pay for (and compute)
-        return np.where(mask, make(), 0.0) if mask.any() else zeros
+    def when(mask, make):
+        """A collective only the plans that issue it pay for, and only for them is it worked out: ``make(rows)``
+        times it for the rows ``rows`` picks."""
+        if not mask.any():
+            return zeros
+        if mask.all():
+            return make(slice(None))
+        out = zeros.copy()
+        out[mask] = make(mask)
+        return out
 
     z0, z1, z2, z3 = (z == 0), (z == 1), (z == 2), (z == 3)
-    rs_stage = when(z1 | z2, lambda: ring(g_stage, shard, stride, cluster, nvl, ib, "rs"))
+    rs_stage = when(z1 | z2, lambda r: ring(g_stage[r], shard[r], stride[r], cluster, nvl, ib, "rs"))
     # across replicas each shard member all-reduces its 1/shard of the gradients with its peers,
     # one per domain: a group of `replicas` members a whole domain apart (one NIC each)
     return {
-        "step_rs": when(z0, lambda: ring(g_stage, (c["dp"] * c["cp"]).astype(float), stride, cluster, nvl, ib,
-                                         "ar")) + np.where(z1, rs_stage, 0.0),
-        "step_ag": when(z1 | z2, lambda: ring(stage_params * 2.0, shard, stride, cluster, nvl, ib, "ag")),
+        "step_rs": when(z0, lambda r: ring(g_stage[r], (c["dp"][r] * c["cp"][r]).astype(float), stride[r], cluster,
+                                           nvl, ib, "ar")) + np.where(z1, rs_stage, 0.0),
+        "step_ag": when(z1 | z2, lambda r: ring(stage_params[r] * 2.0, shard[r], stride[r], cluster, nvl, ib, "ag")),
         "mb_rs": np.where(z2, rs_stage, 0.0),
-        "layer_ag": when(z3, lambda: ring(layer_params * 2.0, shard, stride, cluster, nvl, ib, "ag")),
-        "layer_rs": when(z3, lambda: ring(layer_params * gb, shard, stride, cluster, nvl, ib, "rs")),
-        "replica_ar": when((z >= 1) & (replicas > 1), lambda: ring(g_stage / shard, replicas, cluster.nvlink_domain,
-                                                                   cluster, nvl, ib, "ar")),
+        "layer_ag": when(z3, lambda r: ring(layer_params[r] * 2.0, shard[r], stride[r], cluster, nvl, ib, "ag")),
+        "layer_rs": when(z3, lambda r: ring(layer_params[r] * gb, shard[r], stride[r], cluster, nvl, ib, "rs")),
+        "replica_ar": when((z >= 1) & (replicas > 1),
+                           lambda r: ring(g_stage[r] / shard[r], replicas[r], cluster.nvlink_domain, cluster, nvl, ib,
+                                          "ar")),
     }

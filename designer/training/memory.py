@@ -145,10 +145,11 @@ def _activation_parts(m, c, micro_batches, flash: bool, fp8: bool, dual: bool, i
 
 
 def activations(m, c, micro_batches, flash: bool, fp8: bool = False, dual: bool = False, recompute_layers=None,
-                imbalance: float = 1.0):
+                imbalance: float = 1.0, parts: dict | None = None):
     """Activation bytes per GPU on the fullest stage; ``recompute_layers``: for partial recompute, the layers
-    of that stage run as full recompute (the rest keep everything)."""
-    parts = _activation_parts(m, c, micro_batches, flash, fp8, dual, imbalance)
+    of that stage run as full recompute (the rest keep everything); ``parts``: :func:`_activation_parts`'s answer
+    for the same arguments, when the caller has it."""
+    parts = parts or _activation_parts(m, c, micro_batches, flash, fp8, dual, imbalance)
     rc = c["rc"]
     sbh, sp, t = parts["sbh"], parts["sp"], parts["t"]
     # selective keeps what none keeps but the attention scores (FlashAttention keeps none either way)
@@ -170,11 +171,11 @@ def activations(m, c, micro_batches, flash: bool, fp8: bool = False, dual: bool 
 
 
 def partial_layers(m, c, micro_batches, flash: bool, fp8: bool, dual: bool, room, waste: float = ALLOCATOR_WASTE,
-                   imbalance: float = 1.0):
+                   imbalance: float = 1.0, parts: dict | None = None):
     """Layers of the fullest stage a partial-recompute plan recomputes: the fewest, in whole multiples of v
     (0 when everything fits as it is), whose activations (with the allocator's share ``waste``) fit in
-    ``room`` bytes; the whole stage when none do."""
-    parts = _activation_parts(m, c, micro_batches, flash, fp8, dual, imbalance)
+    ``room`` bytes; the whole stage when none do. ``parts`` as in :func:`activations`."""
+    parts = parts or _activation_parts(m, c, micro_batches, flash, fp8, dual, imbalance)
     per, _ = stage_layers(m.layers, c["pp"])
     grow = 1.0 / (1.0 - waste)
     keep_all = (per * parts["none"] * parts["inflight"] + parts["none"] + parts["ends"]) * grow
@@ -219,14 +220,15 @@ def memory(m, c, micro_batches, flash: bool, grad_bytes: float, fp8: bool = Fals
     room = (np.inf if capacity_gb is None else (capacity_gb - OVERHEAD_GB) * GB) - (weights + grads + optim)
     layers = np.zeros(len(weights))
     partial = c["rc"] == RC_PARTIAL
+    # the activations' pieces once: the partial-recompute solve, the activations and their offload all read them
+    parts = _activation_parts(m, c, micro_batches, flash, fp8, dual, imbalance)
     if partial.any():
         layers = np.where(partial, partial_layers(m, c, micro_batches, flash, fp8, dual, room, waste,
-                                                           imbalance), 0.0)
-    acts = activations(m, c, micro_batches, flash, fp8, dual, layers, imbalance)
+                                                  imbalance, parts), 0.0)
+    acts = activations(m, c, micro_batches, flash, fp8, dual, layers, imbalance, parts)
     offloaded = np.zeros(len(weights))
     layer_bytes = np.zeros(len(weights))
     if act_off.any():
-        parts = _activation_parts(m, c, micro_batches, flash, fp8, dual, imbalance)
         layer_bytes = parts["none"] * parts["inflight"]
         offloaded = np.where(act_off, activation_layers(per, layer_bytes, parts["ends"], room, 1.0 / (1.0 - waste)),
                              0.0)
