@@ -363,6 +363,18 @@ class OutOfReach(GenerateError):
     """A site whose InfiniBand fabric has runs no optic of its cages spans."""
 
 
+def _check_reach(laid: list, origins: dict, racks: list, catalog: Catalog, spec: SuperpodSpec,
+                 profile: SystemProfile, how: str) -> None:
+    """OutOfReach when the site's longest run to its upper tier is past the longest optic its switches take;
+    ``how``: "about" for the site as built, "at least" for a layout its electrical rooms will only spread."""
+    longest = longest_upper_run_m(laid, origins, racks, catalog)
+    reach = upper_tier_reach_m(catalog, spec, profile)
+    if longest > reach:
+        raise OutOfReach(f"across this site the InfiniBand fabric's runs to its upper tier would reach {how} "
+                         f"{longest:,.0f} m, past the {reach:,.0f} m of the longest optic its {spec.switch} cages "
+                         "take")
+
+
 def _hall_ranges(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, net: NetworkPlan, seg: _Segment,
                  sus: int, band_groups: list, hall_mm: tuple[float, float] | None, gallery: float,
                  one_hall: bool = False) -> list[tuple[int, int]]:
@@ -477,6 +489,10 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
         floor += [replace(c, x=c.x + plan.dx, y=c.y + plan.dy) for c in b.cdus]
         floor += [replace(u, id=f"{room.id}-{u.id}") for u in plan.units]
     origins = place_rooms(laid, buildings)
+    if reach_fallback and profile.fabric == "infiniband":
+        # the electrical rooms added below only move rooms apart: a site already past the optics' reach without
+        # them is past it with them, and is rebuilt on Spectrum-X before half a million objects are added
+        _check_reach(laid, origins, racks, catalog, spec, profile, "at least")
     project = Project(name=spec.name or design_title(profile, sus, units),
                       description=design_description(profile, sus, units, seg.per_rack, net), settings=settings)
     try:
@@ -508,12 +524,7 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
     for hall in project.halls:
         project = project.with_hall(replace(hall, site_origin=origins[hall.id]))
     if reach_fallback and profile.fabric == "infiniband":
-        longest = longest_upper_run_m(laid, origins, racks, catalog)
-        reach = upper_tier_reach_m(catalog, spec, profile)
-        if longest > reach:
-            raise OutOfReach(f"across this site the InfiniBand fabric's runs to its upper tier would reach about "
-                             f"{longest:,.0f} m, past the {reach:,.0f} m of the longest optic its "
-                             f"{spec.switch} cages take")
+        _check_reach(laid, origins, racks, catalog, spec, profile, "about")
     data_halls = sum(r.kind == "data" for r in laid)
     block = hall_block_kw(spec, profile, catalog) / 1000
     most = max(last - first for first, last in ranges)
