@@ -93,6 +93,8 @@ def text_problem(text: str, *, ident: bool = False, prose: bool = False) -> str 
 def stored_text(text: str, *, ident: bool = False, prose: bool = False) -> str:
     """``text`` as a design keeps it (NFC); a ValueError saying why where it cannot keep it (a lone
     surrogate, too long, a control character, an invisible character in an id)."""
+    if text.isascii() and len(text) <= MAX_TEXT_CHARS and text.isprintable():
+        return text  # printable ASCII within every limit: what nearly every text is, kept as it is
     if not text.isascii():
         if not encodable(text):
             raise ValueError(LONE_SURROGATE)

@@ -342,3 +342,23 @@ def test_quote_texts_are_held_to_the_one_line_rule():
     for bad in ("ACME\tCorp", "ACME\x7fCorp", "ACME\u0085Corp", "ACME\u2028Corp", "x" * 201):
         with pytest.raises(QuoteError, match="quote.customer: "):
             QuoteSettings(customer=bad)
+
+
+@pytest.mark.parametrize("text, kw, kept", [
+    ("x" * 200, {}, "x" * 200),  # printable ASCII within the limit: kept as it is (the quick path)
+    ("x" * 201, {}, None),  # one past the limit
+    ("x" * 201, {"prose": True}, "x" * 201),  # prose has a longer one
+    ("a\tb", {}, None), ("a\tb\nc", {"prose": True}, "a\tb\nc"),  # tabs and lines are prose's only
+    ("a\x7fb", {}, None), ("a\x7fb", {"prose": True}, None),
+    ("cafe\u0301", {}, "caf\u00e9"),  # kept in NFC
+    ("a\u200bb", {"ident": True}, None), ("a\u200bb", {}, "a\u200bb"),  # invisible: refused in an id only
+])
+def test_a_text_is_kept_or_refused_whichever_path_reads_it(text, kw, kept):
+    from designer.bounds import stored_text
+
+    if kept is None:
+        with pytest.raises(ValueError):
+            stored_text(text, **kw)
+    else:
+        got = stored_text(text, **kw)
+        assert got == kept and (got is text) == (kept == text)
