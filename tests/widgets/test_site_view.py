@@ -289,3 +289,51 @@ def test_a_building_title_too_narrow_for_its_name_keeps_the_number_that_tells_bu
     text = item.title_shown(narrow, TITLE_PX)
     assert text.startswith("…") and text.endswith("12") and not item.name_fits(narrow, TITLE_PX)
     assert item.title_shown(10.0 / item.rect.width()) == ""  # not even a few letters: no title at all
+
+
+@pytest.fixture(scope="module")
+def corridor_project(catalog):
+    """GB300 NVL72, 73,728 GPUs in 20 MW halls, four to a building: corridors whose bundles all run to the
+    network room in their middle."""
+    return generate(SuperpodSpec(system="gb300-nvl72", gpus=73728, hall_power_kw=20000, halls_per_building=4),
+                    catalog).project
+
+
+def test_the_counts_along_a_corridor_cover_neither_each_other_a_title_nor_a_count_between_buildings(
+        synced_window, corridor_project, qtbot):
+    w = synced_window()
+    w.resize(1400, 900)
+    w.adopt_project(corridor_project, None)
+    qtbot.waitUntil(lambda: w.site.plan is not None and bool(w.site.plan.building_bundles), timeout=30000)
+    qtbot.waitUntil(lambda: w.site.view.viewport().width() > 600)
+    view, scene = w.site.view, w.site.scene
+    within = [i for i in scene.bundle_items if not i.between_buildings]
+    assert len(within) >= 6
+    shown_fitted = view.room_count_labels()
+    fm = QFontMetricsF(within[0].label_font())
+    # a count shows only where it fits its narrower room on screen
+    assert all(fm.horizontalAdvance(p.item.label) + 14 <= p.item.room_width_mm * view.scale_factor()
+               for p in shown_fitted)
+    net = next(r for r in w.site.plan.rooms if r.kind == "network")
+    view.zoom_by(6.0)
+    view.centerOn(*net.entry)
+    shown = view.room_count_labels()
+    assert len(shown) >= 2  # the corridor's bundles each say their own links
+    assert all(p.item.label == f"{p.item.bundle.links:,} links" and not p.item.between_buildings for p in shown)
+    boxes = [p.box for p in shown] + [p.box for p in view.count_labels()]
+    assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if a.intersects(b)]
+    titles = [where for *_, where in view.building_titles()]
+    assert titles and not [b for b in boxes for r in titles if b.intersects(r)]
+    vp = QRectF(view.viewport().rect())
+    assert all(vp.contains(b) and not b.intersects(view.key_rect()) for b in boxes)
+    # and these are what is painted: no bundle draws its own count
+    drawn = []
+    original = BundleItem.paint_label
+    BundleItem.paint_label = lambda item, painter, box: drawn.append((item, QRectF(box))) or original(item, painter,
+                                                                                                       box)
+    try:
+        view.viewport().grab()
+    finally:
+        BundleItem.paint_label = original
+    corridor = sorted((i.bundle.a, i.bundle.b, b.getRect()) for i, b in drawn if not i.between_buildings)
+    assert corridor == sorted((p.item.bundle.a, p.item.bundle.b, p.box.getRect()) for p in shown)

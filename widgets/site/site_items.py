@@ -241,15 +241,15 @@ def bundle_width_px(links: int) -> float:
 
 
 class BundleItem(QGraphicsPathItem):
-    """Cables between two rooms along their corridor, with their count beside the line, or between two buildings
-    (a curve: a bundle, not its route), whose count the view places among the others (bundle_labels)."""
+    """Cables between two rooms along their corridor, or between two buildings (a curve: a bundle, not its route);
+    the view places every count among the others (bundle_labels), none over another."""
 
     def __init__(self, bundle: Bundle, names: dict[str, str], between_buildings: bool, room_width_mm: float = 0.0):
         """``room_width_mm``: the narrower room's width; a count between rooms is shown only while it fits that
-        width on screen, so the counts along a corridor of narrow rooms never run into each other."""
+        width on screen (the view's room_count_labels): a building seen whole shows none of its corridor's counts."""
         super().__init__()
         self.bundle = bundle
-        self._room_width = room_width_mm
+        self.room_width_mm = room_width_mm
         points = [QPointF(x, y) for x, y in bundle.path]
         path = QPainterPath(points[0])
         if between_buildings and len(points) == 2:
@@ -257,11 +257,9 @@ class BundleItem(QGraphicsPathItem):
             mid = (a + b) / 2
             bend = QPointF(-(b.y() - a.y()), b.x() - a.x()) * 0.15
             path.quadTo(mid + bend, b)
-            self._label_at = mid + bend / 2
         else:
             for p in points[1:]:
                 path.lineTo(p)
-            self._label_at = points[0] + (points[1] - points[0]) / 2 if len(points) > 1 else points[0]
         self.setPath(path)
         colour = QColor(SITE_BUNDLE if between_buildings else ROOM_BUNDLE)
         colour.setAlpha(200)
@@ -276,29 +274,11 @@ class BundleItem(QGraphicsPathItem):
                         f"{number(bundle.longest_m)} m")
         self.setZValue(3 if between_buildings else 2)
 
-    def boundingRect(self) -> QRectF:
-        # room for the count beside the line, which is painted at a fixed screen size
-        return super().boundingRect().adjusted(-20000, -20000, 20000, 20000)
-
     def label_points(self) -> list[QPointF]:
         """Where along the curve its count may stand (scene units), middle first; worked out once."""
         if self._points is None:
             self._points = bundle_labels.points_along(self.path())
         return self._points
-
-    def paint(self, painter, option, widget=None) -> None:
-        super().paint(painter, option, widget)
-        if self.between_buildings:  # the view places these counts so that none covers another (bundle_labels)
-            return
-        fm = QFontMetricsF(_font(LINE_PX))
-        if fm.horizontalAdvance(self.label) + 14 > self._room_width * _lod(painter):
-            return
-        painter.save()
-        at = painter.worldTransform().map(self._label_at)
-        painter.resetTransform()
-        self.paint_label(painter, QRectF(at.x() + 6, at.y() - fm.height() / 2, fm.horizontalAdvance(self.label) + 8,
-                                         fm.height()))
-        painter.restore()
 
     def label_font(self) -> QFont:
         return _font(LINE_PX, self.between_buildings)

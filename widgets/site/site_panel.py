@@ -138,6 +138,8 @@ class SiteView(QGraphicsView):
         self._labels: tuple = ([], [])
         self._more_key: tuple | None = None  # the view the counts placed again were placed for (_more_counts)
         self._more: list = []
+        self._rooms_key: tuple | None = None  # what the counts between rooms were last placed for (room_count_labels)
+        self._rooms: list = []
 
     def scale_factor(self) -> float:
         return self.transform().m11()
@@ -201,7 +203,7 @@ class SiteView(QGraphicsView):
                 painter.setPen(style.TEXT)
                 painter.drawText(where.adjusted(2, 0, 0, 0), Qt.AlignmentFlag.AlignLeft | Qt.AlignmentFlag.AlignVCenter,
                                  text)
-            for placed in counts:
+            for placed in counts + self.room_count_labels():
                 placed.item.paint_label(painter, placed.box)
             # the scale bar and the key last: a title or a count that reaches under them is covered, not they
             overlay.draw_scale_bar(painter, vp, self.scale_factor())
@@ -271,6 +273,42 @@ class SiteView(QGraphicsView):
         pan moves with the plan (the rest are placed again for each view position)."""
         counts = self.labels()[1]
         return [p for p in counts if not any(p is q for q in self._more)] if for_zoom_only else counts
+
+    def room_count_labels(self) -> list[bundle_labels.Placed]:
+        """Where the counts of the bundles between the rooms of a building are drawn (viewport pixels): each only
+        while it fits its narrower room on screen, and none over another count, a building's title, the key or the
+        scale bar. Drawn by each bundle beside its own middle, the counts of a corridor's bundles, which all run to
+        its network room, covered each other and the building's title once zoomed in. Placed once per zoom, as
+        the counts between buildings, and moved with a pan."""
+        titles, between = self.labels()
+        t = self.viewportTransform()
+        key = (t.m11(), t.m22(), self.scene().revision)
+        if key != self._rooms_key:
+            at_origin = QTransform.fromScale(t.m11(), t.m22())
+            placed_titles, placed_between = self._labels
+            self._rooms = self._room_counts(at_origin, [where for *_, where in placed_titles]
+                                            + [p.box for p in placed_between])
+            self._rooms_key = key
+        vp = QRectF(self.viewport().rect())
+        gap = bundle_labels.GAP_PX
+        clear = [r.adjusted(-gap, -gap, gap, gap)
+                 for r in [self.key_rect(), overlay.scale_bar_rect(vp, self.scale_factor())] + [p.box for p in between]]
+        shown = []
+        for placed in self._rooms:
+            box = placed.box.translated(t.dx(), t.dy())
+            if vp.contains(box) and not any(box.intersects(r) for r in clear):
+                shown.append(bundle_labels.Placed(box, placed.item))
+        return shown
+
+    def _room_counts(self, to_px: QTransform, blocked: list[QRectF]) -> list[bundle_labels.Placed]:
+        within = [i for i in self.scene().bundle_items if not i.between_buildings]
+        if not within:
+            return []
+        fm = QFontMetricsF(within[0].label_font())
+        scale = abs(to_px.m11())
+        fits = sorted((i for i in within if fm.horizontalAdvance(i.label) + 14 <= i.room_width_mm * scale),
+                      key=lambda i: (-i.bundle.links, i.bundle.a, i.bundle.b))
+        return bundle_labels.place([(i, i.label_points(), i.label) for i in fits], to_px.map, fm, blocked)
 
     def _titles(self, to_px: QTransform) -> list[tuple[str, QFont, QRectF]]:
         scale = self.scale_factor()
