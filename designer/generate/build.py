@@ -490,8 +490,9 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
         floor += [replace(u, id=f"{room.id}-{u.id}") for u in plan.units]
     origins = place_rooms(laid, buildings)
     if reach_fallback and profile.fabric == "infiniband":
-        # the electrical rooms added below only move rooms apart: a site already past the optics' reach without
-        # them is past it with them, and is rebuilt on Spectrum-X before half a million objects are added
+        # the electrical rooms added below only move rooms apart (each deepens its room's footprint and widens none:
+        # it is as wide as its room, or 5 m, and every room here is wider), so a site already past the optics' reach
+        # without them is past it with them, and is rebuilt on Spectrum-X before half a million objects are added
         _check_reach(laid, origins, racks, catalog, spec, profile, "at least")
     project = Project(name=spec.name or design_title(profile, sus, units),
                       description=design_description(profile, sus, units, seg.per_rack, net), settings=settings)

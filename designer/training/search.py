@@ -108,9 +108,10 @@ def enumerate_plans(model, training, cluster, **fixed) -> dict[str, np.ndarray]:
     the batch allows, and the rules that need no timing (interleaving, heads, sequence split,
     experts) applied as the grid is built, so the engine times only plans that can run.
 
-    The columns are read-only: the last space enumerated is kept, since the same model, batch and software on the
-    same cluster come again at the next precision (a sweep's BF16 and FP8 rows, a re-analysis after an edit that
-    left the cluster as it was)."""
+    The last space enumerated is kept (its columns read-only), since the same model, batch and software on the same
+    cluster come again at the next precision: a sweep's or a goal's BF16 and FP8 rows. An analysis that draws the
+    throughput-vs-size chart searches other sizes in between and enumerates afresh; the space kept is one search's
+    columns, tens of megabytes at most."""
     try:
         key = (model, training.global_batch, training.software, cluster,
                tuple(sorted((k, tuple(v) if isinstance(v, list) else v) for k, v in fixed.items())))
@@ -226,7 +227,9 @@ def search_plans(model, training, cluster, *, top: int = 5, **fixed) -> dict:
     idx = np.nonzero(ok)[0]
     # fastest first; at equal speed (within 0.05 %) the plan needing less memory
     speed = np.round(res["tokens_per_s"][idx] / res["tokens_per_s"][idx].max() * 2000) if len(idx) else idx
-    if 0 < top < len(idx):  # only the plans as fast as the top-th are ranked: sorting them all cost a tenth of a search
+    # only the plans as fast as the top-th are ranked (sorting them all cost a tenth of a search); speeds that are
+    # not numbers (no plan moves a token) are sorted whole, as before, NaN last
+    if 0 < top < len(idx) and np.isfinite(speed).all():
         near = speed >= np.partition(speed, len(idx) - top)[len(idx) - top]
         idx, speed = idx[near], speed[near]
     order = idx[np.lexsort((res["memory"]["total_gb"][idx], -speed))] if len(idx) else idx

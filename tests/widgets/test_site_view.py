@@ -337,3 +337,11 @@ def test_the_counts_along_a_corridor_cover_neither_each_other_a_title_nor_a_coun
         BundleItem.paint_label = original
     corridor = sorted((i.bundle.a, i.bundle.b, b.getRect()) for i, b in drawn if not i.between_buildings)
     assert corridor == sorted((p.item.bundle.a, p.item.bundle.b, p.box.getRect()) for p in shown)
+    # closer still, the corridor's middles are out of view: its counts stand on the part of their lines in view
+    view.zoom_by(4.0)
+    view.centerOn(*net.entry)
+    t = view.viewportTransform()
+    placed_for_zoom = [p for p in view.room_count_labels() if vp.contains(p.box)]
+    assert placed_for_zoom and all(any(vp.contains(t.map(q)) for q in p.item.label_points()) for p in placed_for_zoom)
+    boxes = [p.box for p in placed_for_zoom] + [p.box for p in view.count_labels()]
+    assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if a.intersects(b)]

@@ -246,7 +246,7 @@ class BundleItem(QGraphicsPathItem):
 
     def __init__(self, bundle: Bundle, names: dict[str, str], between_buildings: bool, room_width_mm: float = 0.0):
         """``room_width_mm``: the narrower room's width; a count between rooms is shown only while it fits that
-        width on screen (the view's room_count_labels): a building seen whole shows none of its corridor's counts."""
+        width on screen (the view's room_count_labels)."""
         super().__init__()
         self.bundle = bundle
         self.room_width_mm = room_width_mm

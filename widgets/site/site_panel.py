@@ -140,6 +140,8 @@ class SiteView(QGraphicsView):
         self._more: list = []
         self._rooms_key: tuple | None = None  # what the counts between rooms were last placed for (room_count_labels)
         self._rooms: list = []
+        self._more_rooms_key: tuple | None = None  # the view the corridor counts placed again were placed for
+        self._more_rooms: list = []
 
     def scale_factor(self) -> float:
         return self.transform().m11()
@@ -279,7 +281,8 @@ class SiteView(QGraphicsView):
         while it fits its narrower room on screen, and none over another count, a building's title, the key or the
         scale bar. Drawn by each bundle beside its own middle, the counts of a corridor's bundles, which all run to
         its network room, covered each other and the building's title once zoomed in. Placed once per zoom, as
-        the counts between buildings, and moved with a pan."""
+        the counts between buildings, and moved with a pan; one whose place is out of view is placed again on the
+        part of its line in view."""
         titles, between = self.labels()
         t = self.viewportTransform()
         key = (t.m11(), t.m22(), self.scene().revision)
@@ -298,16 +301,41 @@ class SiteView(QGraphicsView):
             box = placed.box.translated(t.dx(), t.dy())
             if vp.contains(box) and not any(box.intersects(r) for r in clear):
                 shown.append(bundle_labels.Placed(box, placed.item))
-        return shown
+        return shown + self._more_room_counts(shown, titles, between, vp)
 
-    def _room_counts(self, to_px: QTransform, blocked: list[QRectF]) -> list[bundle_labels.Placed]:
+    def _more_room_counts(self, shown: list, titles: list, between: list, vp: QRectF) -> list[bundle_labels.Placed]:
+        """Corridor counts whose place for this zoom is out of view, placed again on the part of their lines in
+        view (as :meth:`_more_counts` does for the counts between buildings)."""
+        t = self.viewportTransform()
+        key = (t.m11(), t.m22(), t.dx(), t.dy(), vp.getRect(), self.scene().revision, self.key_rect().getRect())
+        if key != self._more_rooms_key:
+            have = {id(p.item) for p in shown}
+            wanted = [(i, i.label_points(), i.label) for i in self._fitting_rooms(abs(t.m11())) if id(i) not in have]
+            wanted = [w for w in wanted if any(vp.contains(t.map(p)) for p in w[1])]
+            self._more_rooms = []
+            if wanted:
+                blocked = [self.key_rect(), overlay.scale_bar_rect(vp, self.scale_factor())]
+                blocked += [p.box for p in shown + between] + [where for *_, where in titles]
+                fm = QFontMetricsF(wanted[0][0].label_font())
+                self._more_rooms = bundle_labels.place(wanted, t.map, fm, blocked, inside=vp)
+            self._more_rooms_key = key
+        return self._more_rooms
+
+    def _fitting_rooms(self, scale: float) -> list:
+        """The bundles between rooms whose count fits the narrower room at ``scale`` (pixels per mm), largest
+        first."""
         within = [i for i in self.scene().bundle_items if not i.between_buildings]
         if not within:
             return []
         fm = QFontMetricsF(within[0].label_font())
-        scale = abs(to_px.m11())
-        fits = sorted((i for i in within if fm.horizontalAdvance(i.label) + 14 <= i.room_width_mm * scale),
+        return sorted((i for i in within if fm.horizontalAdvance(i.label) + 14 <= i.room_width_mm * scale),
                       key=lambda i: (-i.bundle.links, i.bundle.a, i.bundle.b))
+
+    def _room_counts(self, to_px: QTransform, blocked: list[QRectF]) -> list[bundle_labels.Placed]:
+        fits = self._fitting_rooms(abs(to_px.m11()))
+        if not fits:
+            return []
+        fm = QFontMetricsF(fits[0].label_font())
         return bundle_labels.place([(i, i.label_points(), i.label) for i in fits], to_px.map, fm, blocked)
 
     def _titles(self, to_px: QTransform) -> list[tuple[str, QFont, QRectF]]:

@@ -71,3 +71,14 @@ def test_each_plans_data_parallel_collectives_are_those_it_would_have_alone(b200
         for key, value in together.items():
             assert value[i] == alone[key][0], (key, i)
     assert all(together[k].any() for k in ("step_rs", "step_ag", "mb_rs", "layer_ag", "layer_rs", "replica_ar"))
+
+
+@pytest.mark.filterwarnings("ignore::RuntimeWarning")  # 0 tokens/s: the rates divide by it
+def test_plans_that_move_no_token_are_still_ranked_as_a_full_sort_ranks_them():
+    """A GPU capped to nothing runs every plan at 0 tokens/s: the speeds are not numbers, and the plans are ranked
+    whole (the shortcut for the top ones needs numbers to cut at)."""
+    from dataclasses import replace
+
+    cluster = replace(cluster_from_system(default_catalog(), "dgx-h100", 8), gpu_power_cap_w=1.0)
+    out = search_plans(preset("llama3-8b"), Training(global_batch=64), cluster, top=3)
+    assert out["valid"] > 3 and len(out["ranked"]) == 3 and out["best"] == out["ranked"][0]
