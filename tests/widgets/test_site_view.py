@@ -28,6 +28,19 @@ def site_window(synced_window, site_project):
     return w
 
 
+def _painted_counts(view) -> list[tuple[BundleItem, QRectF]]:
+    """Each count a repaint of ``view`` draws: its bundle and its box (viewport pixels)."""
+    drawn = []
+    original = BundleItem.paint_label
+    BundleItem.paint_label = lambda item, painter, box: drawn.append((item, QRectF(box))) or original(item, painter,
+                                                                                                       box)
+    try:
+        view.viewport().grab()
+    finally:
+        BundleItem.paint_label = original
+    return drawn
+
+
 def _tab(w, widget) -> bool:
     return w.central_tabs.isTabVisible(w.central_tabs.indexOf(widget))
 
@@ -191,14 +204,7 @@ def test_the_counts_between_buildings_never_cover_each_other_a_building_or_the_k
     assert all(vp.contains(b) and not b.intersects(key_box) for b in boxes)
     assert not [b for b in boxes if b.intersects(overlay.scale_bar_rect(vp, view.scale_factor()))]
     # what is painted is these counts, drawn by the view: no bundle between buildings draws its own
-    drawn = []
-    original = BundleItem.paint_label
-    BundleItem.paint_label = lambda item, painter, box: drawn.append((item, QRectF(box))) or original(item, painter,
-                                                                                                       box)
-    try:
-        view.viewport().grab()
-    finally:
-        BundleItem.paint_label = original
+    drawn = _painted_counts(view)
     between_drawn = sorted(((i.bundle.a, i.bundle.b, b.getRect()) for i, b in drawn if i.between_buildings))
     assert between_drawn == sorted((p.item.bundle.a, p.item.bundle.b, p.box.getRect()) for p in placed)
 
@@ -327,14 +333,7 @@ def test_the_counts_along_a_corridor_cover_neither_each_other_a_title_nor_a_coun
     vp = QRectF(view.viewport().rect())
     assert all(vp.contains(b) and not b.intersects(view.key_rect()) for b in boxes)
     # and these are what is painted: no bundle draws its own count
-    drawn = []
-    original = BundleItem.paint_label
-    BundleItem.paint_label = lambda item, painter, box: drawn.append((item, QRectF(box))) or original(item, painter,
-                                                                                                       box)
-    try:
-        view.viewport().grab()
-    finally:
-        BundleItem.paint_label = original
+    drawn = _painted_counts(view)
     corridor = sorted((i.bundle.a, i.bundle.b, b.getRect()) for i, b in drawn if not i.between_buildings)
     assert corridor == sorted((p.item.bundle.a, p.item.bundle.b, p.box.getRect()) for p in shown)
     # closer still, the corridor's middles are out of view: its counts stand on the part of their lines in view
