@@ -28,6 +28,16 @@ def site_window(synced_window, site_project):
     return w
 
 
+def _campus_window(synced_window, project, qtbot, size=(1400, 900)):
+    """A window of ``size`` opened on the campus ``project``, its bundles drawn and the site fitted to the view."""
+    w = synced_window()
+    w.resize(*size)
+    w.adopt_project(project, None)
+    qtbot.waitUntil(lambda: w.site.plan is not None and bool(w.site.plan.building_bundles), timeout=30000)
+    qtbot.waitUntil(lambda: w.site.view.viewport().width() > 600)  # laid out, and the site fitted to it
+    return w
+
+
 def _painted_counts(view) -> list[tuple[BundleItem, QRectF]]:
     """Each count a repaint of ``view`` draws: its bundle and its box (viewport pixels)."""
     drawn = []
@@ -179,11 +189,7 @@ def campus_project(catalog):
 @pytest.mark.parametrize("size", [(1400, 900), (1920, 1080)])
 def test_the_counts_between_buildings_never_cover_each_other_a_building_or_the_key(synced_window, campus_project,
                                                                                    qtbot, size):
-    w = synced_window()
-    w.resize(*size)
-    w.adopt_project(campus_project, None)
-    qtbot.waitUntil(lambda: w.site.plan is not None and bool(w.site.plan.building_bundles), timeout=30000)
-    qtbot.waitUntil(lambda: w.site.view.viewport().width() > 600)  # laid out, and the site fitted to it
+    w = _campus_window(synced_window, campus_project, qtbot, size)
     view, scene = w.site.view, w.site.scene
     between = [i for i in scene.bundle_items if i.between_buildings]
     assert len(between) > 10
@@ -211,11 +217,7 @@ def test_the_counts_between_buildings_never_cover_each_other_a_building_or_the_k
 
 def test_a_pan_moves_the_counts_with_the_plan_and_neither_adds_nor_drops_one_still_in_view(synced_window,
                                                                                           campus_project, qtbot):
-    w = synced_window()
-    w.resize(1400, 900)
-    w.adopt_project(campus_project, None)
-    qtbot.waitUntil(lambda: w.site.plan is not None and bool(w.site.plan.building_bundles), timeout=30000)
-    qtbot.waitUntil(lambda: w.site.view.viewport().width() > 600)
+    w = _campus_window(synced_window, campus_project, qtbot)
     view = w.site.view
     view.zoom_by(1.6)  # part of the site out of view, so that a pan brings counts in and takes others out
     vp = QRectF(view.viewport().rect())
@@ -246,11 +248,7 @@ def test_a_pan_moves_the_counts_with_the_plan_and_neither_adds_nor_drops_one_sti
 
 @pytest.mark.parametrize("zoom", [6.0, 12.0])
 def test_zoomed_in_a_count_whose_place_is_out_of_view_finds_one_in_view(synced_window, campus_project, qtbot, zoom):
-    w = synced_window()
-    w.resize(1400, 900)
-    w.adopt_project(campus_project, None)
-    qtbot.waitUntil(lambda: w.site.plan is not None and bool(w.site.plan.building_bundles), timeout=30000)
-    qtbot.waitUntil(lambda: w.site.view.viewport().width() > 600)
+    w = _campus_window(synced_window, campus_project, qtbot)
     view, scene = w.site.view, w.site.scene
     largest = max((i for i in scene.bundle_items if i.between_buildings), key=lambda i: i.bundle.links)
     view.zoom_by(zoom)
@@ -307,11 +305,7 @@ def corridor_project(catalog):
 
 def test_the_counts_along_a_corridor_cover_neither_each_other_a_title_nor_a_count_between_buildings(
         synced_window, corridor_project, qtbot):
-    w = synced_window()
-    w.resize(1400, 900)
-    w.adopt_project(corridor_project, None)
-    qtbot.waitUntil(lambda: w.site.plan is not None and bool(w.site.plan.building_bundles), timeout=30000)
-    qtbot.waitUntil(lambda: w.site.view.viewport().width() > 600)
+    w = _campus_window(synced_window, corridor_project, qtbot)
     view, scene = w.site.view, w.site.scene
     within = [i for i in scene.bundle_items if not i.between_buildings]
     assert len(within) >= 6
