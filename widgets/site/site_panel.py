@@ -11,6 +11,8 @@ latest analysis is drawn when it is next shown.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from PySide6.QtCore import QRectF, Qt, Signal
 from PySide6.QtGui import QColor, QFont, QFontMetricsF, QPainter, QTransform
 from PySide6.QtWidgets import (QGraphicsScene, QGraphicsView, QHeaderView, QLabel, QSplitter, QTreeWidget,
@@ -136,12 +138,10 @@ class SiteView(QGraphicsView):
         self._auto_fit = True
         self._labels_key: tuple | None = None  # what the titles and counts were last placed for (labels)
         self._labels: tuple = ([], [])
-        self._more_key: tuple | None = None  # the view the counts placed again were placed for (_more_counts)
-        self._more: list = []
+        self._more: dict = {}  # the counts between buildings placed again, and the view they were for (_shown)
         self._rooms_key: tuple | None = None  # what the counts between rooms were last placed for (room_count_labels)
         self._rooms: list = []
-        self._more_rooms_key: tuple | None = None  # the view the corridor counts placed again were placed for
-        self._more_rooms: list = []
+        self._more_rooms: dict = {}  # the same for the counts between rooms
 
     def scale_factor(self) -> float:
         return self.transform().m11()
@@ -230,39 +230,42 @@ class SiteView(QGraphicsView):
             self._labels = titles, self._counts(at_origin, [where for *_, where in titles])
             self._labels_key = key
         titles, counts = self._labels
-        dx, dy = t.dx(), t.dy()
+        titles = [(text, font, where.translated(t.dx(), t.dy())) for text, font, where in titles]
+
+        def blocked() -> list[QRectF]:  # the titles and the buildings, for the counts placed again
+            return [where for *_, where in titles] + [t.mapRect(b.rect) for b in self.scene().building_items]
+
+        return titles, self._shown(counts, self._between, [], blocked, self._more)
+
+    def _shown(self, placed: list[bundle_labels.Placed], items: Callable[[], list], avoid: list[QRectF],
+               blocked: Callable[[], list[QRectF]], again: dict) -> list[bundle_labels.Placed]:
+        """Counts ``placed`` for this zoom (pixels from the scene's origin), moved with the view and shown where
+        they lie whole in it, clear of the key, the scale bar and ``avoid``; then the counts of ``items()`` not
+        shown whose place is out of view or under the key, placed again on the part of their lines in view, clear
+        of all those and of ``blocked()`` (zoomed in, most bundles' middles are off screen). Those are worked out
+        per view position, as they do move with a pan, and kept in ``again`` (its "placed") for the view they
+        were placed for; only the bundles with a point in view are tried."""
+        t = self.viewportTransform()
         vp = QRectF(self.viewport().rect())
         fixed = [self.key_rect(), overlay.scale_bar_rect(vp, self.scale_factor())]
-        clear = [r.adjusted(-bundle_labels.GAP_PX, -bundle_labels.GAP_PX, bundle_labels.GAP_PX, bundle_labels.GAP_PX)
-                 for r in fixed]
+        gap = bundle_labels.GAP_PX
+        clear = [r.adjusted(-gap, -gap, gap, gap) for r in fixed + avoid]
         shown = []
-        for placed in counts:
-            box = placed.box.translated(dx, dy)
+        for p in placed:
+            box = p.box.translated(t.dx(), t.dy())
             if vp.contains(box) and not any(box.intersects(r) for r in clear):
-                shown.append(bundle_labels.Placed(box, placed.item))
-        titles = [(text, font, where.translated(dx, dy)) for text, font, where in titles]
-        return titles, shown + self._more_counts(shown, titles, fixed, vp)
-
-    def _more_counts(self, shown: list[bundle_labels.Placed], titles: list, fixed: list[QRectF],
-                     vp: QRectF) -> list[bundle_labels.Placed]:
-        """Counts whose place for this zoom is out of view or under the key, placed again on the part of their
-        curves in view, clear of the counts shown (zoomed in, most bundles' middles are off screen). Worked out
-        per view position, as these do move with a pan; only the bundles with a point in view are tried."""
-        t = self.viewportTransform()
-        key = (t.m11(), t.m22(), t.dx(), t.dy(), vp.getRect(), self.scene().revision, fixed[0].getRect())
-        if key != self._more_key:
+                shown.append(bundle_labels.Placed(box, p.item))
+        key = (t.m11(), t.m22(), t.dx(), t.dy(), vp.getRect(), self.scene().revision, fixed[0].getRect(),
+               tuple(r.getRect() for r in avoid))
+        if again.get("key") != key:
             have = {id(p.item) for p in shown}
-            scene = self.scene()
-            wanted = [(i, i.label_points(), i.label) for i in self._between() if id(i) not in have]
+            wanted = [(i, i.label_points(), i.label) for i in items() if id(i) not in have]
             wanted = [w for w in wanted if any(vp.contains(t.map(p)) for p in w[1])]
-            self._more = []
-            if wanted:
-                blocked = fixed + [p.box for p in shown] + [where for *_, where in titles]
-                blocked += [t.mapRect(b.rect) for b in scene.building_items]
-                fm = QFontMetricsF(wanted[0][0].label_font())
-                self._more = bundle_labels.place(wanted, t.map, fm, blocked, inside=vp)
-            self._more_key = key
-        return self._more
+            again["placed"] = bundle_labels.place(
+                wanted, t.map, QFontMetricsF(wanted[0][0].label_font()),
+                fixed + avoid + [p.box for p in shown] + blocked(), inside=vp) if wanted else []
+            again["key"] = key
+        return shown + again["placed"]
 
     def building_titles(self) -> list[tuple[str, QFont, QRectF]]:
         """Each building's title as drawn over the plan: (text, font, viewport rect); none where too narrow. All in
@@ -274,7 +277,8 @@ class SiteView(QGraphicsView):
         building, its title, the key or the scale bar; ``for_zoom_only``: those placed for the zoom alone, which a
         pan moves with the plan (the rest are placed again for each view position)."""
         counts = self.labels()[1]
-        return [p for p in counts if not any(p is q for q in self._more)] if for_zoom_only else counts
+        again = self._more.get("placed", [])
+        return [p for p in counts if not any(p is q for q in again)] if for_zoom_only else counts
 
     def room_count_labels(self) -> list[bundle_labels.Placed]:
         """Where the counts of the bundles between the rooms of a building are drawn (viewport pixels): each only
@@ -292,34 +296,8 @@ class SiteView(QGraphicsView):
             self._rooms = self._room_counts(at_origin, [where for *_, where in placed_titles]
                                             + [p.box for p in placed_between])
             self._rooms_key = key
-        vp = QRectF(self.viewport().rect())
-        gap = bundle_labels.GAP_PX
-        clear = [r.adjusted(-gap, -gap, gap, gap)
-                 for r in [self.key_rect(), overlay.scale_bar_rect(vp, self.scale_factor())] + [p.box for p in between]]
-        shown = []
-        for placed in self._rooms:
-            box = placed.box.translated(t.dx(), t.dy())
-            if vp.contains(box) and not any(box.intersects(r) for r in clear):
-                shown.append(bundle_labels.Placed(box, placed.item))
-        return shown + self._more_room_counts(shown, titles, between, vp)
-
-    def _more_room_counts(self, shown: list, titles: list, between: list, vp: QRectF) -> list[bundle_labels.Placed]:
-        """Corridor counts whose place for this zoom is out of view, placed again on the part of their lines in
-        view (as :meth:`_more_counts` does for the counts between buildings)."""
-        t = self.viewportTransform()
-        key = (t.m11(), t.m22(), t.dx(), t.dy(), vp.getRect(), self.scene().revision, self.key_rect().getRect())
-        if key != self._more_rooms_key:
-            have = {id(p.item) for p in shown}
-            wanted = [(i, i.label_points(), i.label) for i in self._fitting_rooms(abs(t.m11())) if id(i) not in have]
-            wanted = [w for w in wanted if any(vp.contains(t.map(p)) for p in w[1])]
-            self._more_rooms = []
-            if wanted:
-                blocked = [self.key_rect(), overlay.scale_bar_rect(vp, self.scale_factor())]
-                blocked += [p.box for p in shown + between] + [where for *_, where in titles]
-                fm = QFontMetricsF(wanted[0][0].label_font())
-                self._more_rooms = bundle_labels.place(wanted, t.map, fm, blocked, inside=vp)
-            self._more_rooms_key = key
-        return self._more_rooms
+        return self._shown(self._rooms, lambda: self._fitting_rooms(abs(t.m11())), [p.box for p in between],
+                           lambda: [where for *_, where in titles], self._more_rooms)
 
     def _fitting_rooms(self, scale: float) -> list:
         """The bundles between rooms whose count fits the narrower room at ``scale`` (pixels per mm), largest
