@@ -7,7 +7,7 @@ They read it through the typed views (``analysis.power.it_max_kw``, ``analysis.r
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Collection, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 from types import MappingProxyType
@@ -154,10 +154,14 @@ def _summary(project: Project, r: Mapping[str, EngineResult]) -> dict:
     }
 
 
-def analyze(project: Project, catalog: Catalog, engines=ENGINES, *, workers: int | None = None) -> Analysis:
+def analyze(project: Project, catalog: Catalog, engines=ENGINES, *, workers: int | None = None,
+            apart: Collection[str] = ()) -> Analysis:
     """The analysis of ``project``; ``workers`` threads run the engines (None: as :func:`designer.engines.run_engines`
-    chooses by the design's size; a caller that already runs analyses on every core passes 1)."""
-    return _analysis(project, catalog, run_engines(engines, Context.build(project, catalog), workers=workers))
+    chooses by the design's size; a caller that already runs analyses on every core passes 1). ``apart``: engines
+    a command line runs in a forked child beside the others (:data:`designer.registry.APART`); the window, whose
+    process holds Qt, passes none."""
+    return _analysis(project, catalog, run_engines(engines, Context.build(project, catalog), workers=workers,
+                                                   apart=apart))
 
 
 def analyze_workloads(project: Project, catalog: Catalog, workloads: Iterable[dict | None],

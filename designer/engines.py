@@ -15,8 +15,9 @@ import sys
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field, replace
+from functools import partial
 from types import MappingProxyType
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Collection, Mapping
 
 import numpy as np
 
@@ -25,6 +26,7 @@ from catalog import Catalog
 from .arrays import DesignArrays, flatten
 from .collector import paused
 from .findings import Finding
+from .forked import FORK_SAFE, Child, start
 from .model import Project
 from .settings import Settings
 
@@ -104,6 +106,12 @@ WORKERS = max(1, min(2, os.cpu_count() or 1))
 #: let go of the interpreter for long, and two threads taking turns at it were slower (an SU: 98-112 ms one after
 #: another, 114-116 ms on two threads; 100,000 GPUs: no difference; 300,000 GPUs: 2.1-2.6 s, 1.7-1.9 s on two).
 THREADS_FROM_GPUS = 200_000
+#: From this many GPUs a command line runs the engines it names ``apart`` (the training engine) in a forked child
+#: process beside the others (:func:`run_engines`). A 100,000-GPU hall's engines: 0.43-0.50 s one after another,
+#: 0.30-0.32 s with the training engine's four plan searches forked. In a scalable unit the searches are most of
+#: the analysis and the parent only waits for them (576 GPUs: 0.16-0.19 s either way), so smaller designs, the
+#: test suite's many among them, keep to one process.
+APART_FROM_GPUS = 20_000
 #: The interpreter's switch interval for a process that runs engines on threads (Python's default: 5 ms). The
 #: fabric engine, mostly numpy, lets go of the interpreter lock during each array operation; when one ends its
 #: thread waits for the lock until the thread running a pure-Python engine is made to let go, up to the interval,
@@ -131,13 +139,16 @@ def _downstream(engines: tuple[Engine, ...]) -> dict[str, int]:
 @paused()  # the engines make many containers and no cycle: five full collections walking a million-GPU design's
 # objects cost a sixth of its analysis
 def run_engines(engines: tuple[Engine, ...], ctx: Context,
-                given: Mapping[str, EngineResult] | None = None, workers: int | None = None) -> dict[str, EngineResult]:
+                given: Mapping[str, EngineResult] | None = None, workers: int | None = None,
+                apart: Collection[str] = (), apart_from_gpus: int | None = None) -> dict[str, EngineResult]:
     """Run ``engines``, each seeing the results it declared and nothing else; an engine whose result is ``given``
     (run already on inputs it reads the same) is not run again. Engines whose needs are met run at once on up to
     ``workers`` threads (by default :data:`WORKERS` from :data:`THREADS_FROM_GPUS` GPUs, else one), those with the
-    most engines reading them first; an engine is a pure function of the context, so the results, returned in
-    ``engines``' order, are the same whatever ran when. An engine that raises stops the run: the first such engine
-    in ``engines``' order is the error raised."""
+    most engines reading them first. Run one after another, the engines named in ``apart`` each run in a forked
+    child process (:mod:`designer.forked`) from designs of ``apart_from_gpus`` GPUs (None: :data:`APART_FROM_GPUS`),
+    their needs first, while this process runs the others. An engine is a pure function of the context, so the
+    results, returned in ``engines``' order, are the same whatever ran when. An engine that raises stops the run:
+    the first such engine in ``engines``' order is the error raised."""
     done: dict[str, EngineResult] = dict(given or {})
     names = [e.name for e in engines]
     for i, engine in enumerate(engines):
@@ -148,12 +159,73 @@ def run_engines(engines: tuple[Engine, ...], ctx: Context,
     if workers is None:
         workers = WORKERS if ctx.arrays.gpus >= THREADS_FROM_GPUS else 1
     workers = max(1, workers)
-    if workers == 1 or len(todo) < 2:
+    if apart_from_gpus is None:
+        apart_from_gpus = APART_FROM_GPUS
+    apart = [n for n in apart if n in {e.name for e in todo}] if ctx.arrays.gpus >= apart_from_gpus else []
+    if apart and workers == 1 and FORK_SAFE:
+        _run_apart(todo, ctx, done, set(apart))
+    elif workers == 1 or len(todo) < 2:
         for engine in todo:
             done[engine.name] = engine.run(ctx.seeing({n: done[n] for n in engine.needs}))
     else:
         _run_threaded(todo, ctx, done, workers, _downstream(engines))
     return {name: done[name] for name in names}
+
+
+def _run_apart(todo: list[Engine], ctx: Context, done: dict, apart: set[str]) -> None:
+    """Run ``todo`` one after another here, each engine in ``apart`` in a forked child, started as soon as what it
+    needs is done (those engines run first, in list order) and waited for when an engine here needs it, or at
+    the end. After a failure only engines before it in the list still run, so the error raised is the one a
+    run in list order meets first."""
+    order = {e.name: i for i, e in enumerate(todo)}
+    by_name = {e.name: e for e in todo}
+    first: set[str] = set()
+    wanted = list(apart)
+    while wanted:
+        name = wanted.pop()
+        for need in by_name[name].needs:
+            if need in by_name and need not in first:
+                first.add(need)
+                wanted.append(need)
+    sequence = ([e for e in todo if e.name in first - apart] + [e for e in todo if e.name in apart]
+                + [e for e in todo if e.name not in first | apart])
+    failed: dict[str, BaseException] = {}
+    running: dict[str, Child] = {}
+
+    def settle(name: str, outcome: tuple) -> None:
+        ok, value = outcome
+        if ok:
+            done[name] = value
+        else:
+            failed[name] = value
+
+    try:
+        for engine in sequence:
+            for need in engine.needs:
+                if need in running:
+                    settle(need, running.pop(need).result())
+            if failed and order[engine.name] > min(order[n] for n in failed) or \
+                    any(n in failed for n in engine.needs):
+                continue
+            run = partial(engine.run, ctx.seeing({n: done[n] for n in engine.needs}))
+            if engine.name in apart:
+                child = start(run)
+                if isinstance(child, Child):
+                    running[engine.name] = child
+                else:
+                    settle(engine.name, child)
+            else:
+                try:
+                    done[engine.name] = run()
+                except Exception as exc:
+                    failed[engine.name] = exc
+        for name in list(running):
+            settle(name, running.pop(name).result())
+    finally:
+        for child in running.values():  # leaving early (Ctrl-C): no child outlives the analysis
+            child.stop()
+    if failed:
+        raise failed[min(failed, key=order.__getitem__)]
 
 
 def _run_threaded(todo: list[Engine], ctx: Context, done: dict, workers: int, rank: dict[str, int]) -> None:

@@ -94,3 +94,8 @@ ROW_ENGINES: tuple[Engine, ...] = tuple(replace(e, run=partial(analyze_training,
 #: The engines that read the project's workload (its model, tokens and plan); every other engine's result is the
 #: same whatever the workload, so :func:`designer.analysis.analyze_workloads` runs those once per design.
 WORKLOAD_READERS: tuple[str, ...] = ("training",)
+
+#: The engines a command line runs in a forked child process beside the others (:mod:`designer.forked`): the
+#: training engine's four plan searches need only the devices, the fabric's sizing and the storage, and were a
+#: third of a 100,000-GPU hall's analysis, run while nothing else could.
+APART: tuple[str, ...] = ("training",)

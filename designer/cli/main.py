@@ -287,9 +287,10 @@ def cmd_catalog(args, catalog: Catalog) -> int:
 
 def cmd_validate(args, catalog: Catalog) -> int:
     from ..analysis import analyze
+    from ..registry import APART
 
     project = load(args.file, catalog)
-    findings = analyze(project, catalog).findings  # the findings analyze reports, every engine's
+    findings = analyze(project, catalog, apart=APART).findings  # the findings analyze reports, every engine's
     kept, left_out = listed(findings)
     for f in kept:
         print(f"{args.file}: {f.severity}: {f.where}: {f.message}")
@@ -320,9 +321,10 @@ def _with_overrides(project, args):
 
 def cmd_analyze(args, catalog: Catalog) -> int:
     from ..analysis import analyze
+    from ..registry import APART
 
     project = _with_overrides(load(args.file, catalog), args)
-    result = analyze(project, catalog)
+    result = analyze(project, catalog, apart=APART)
     if args.json:
         _print_json(result.to_json())
         return 0

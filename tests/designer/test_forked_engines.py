@@ -1,0 +1,143 @@
+"""Engines run in a forked child beside the others (designer.forked): the same results, the same first error,
+and the engine run here whenever no child can give its result."""
+from __future__ import annotations
+
+import io
+import json
+import os
+from contextlib import redirect_stdout
+
+import pytest
+
+from designer import engines, forked
+from designer.analysis import analyze
+from designer.cli import main
+from designer.engines import Context, Engine, EngineResult, run_engines
+from designer.fileformat import load
+from designer.registry import APART, ENGINES
+from drawn import GB200_NVL72_SU
+
+PARENT = os.getpid()
+
+
+def _children() -> list[int]:
+    """This process's children still in the process table (a child not reaped stays as a zombie)."""
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            if int(fields[1]) == os.getpid():
+                out.append(int(entry))
+    return out
+
+
+@pytest.fixture
+def ctx(catalog):
+    return Context.build(load(GB200_NVL72_SU, catalog), catalog)
+
+
+def test_the_training_engine_runs_apart_on_linux():
+    assert APART == ("training",)
+    assert forked.FORK_SAFE  # the suite runs on Linux: the forked path is the one these tests take
+
+
+def test_a_forked_training_engine_gives_the_analysis_run_in_one_process(catalog, ctx):
+    here = run_engines(ENGINES, ctx, workers=1)
+    apart = run_engines(ENGINES, ctx, workers=1, apart=APART, apart_from_gpus=0)
+    assert list(apart) == [e.name for e in ENGINES]
+    project = load(GB200_NVL72_SU, catalog)
+    one = analyze(project, catalog).to_json()
+    both = analyze(project, catalog, apart=APART).to_json()  # the sample is below APART_FROM_GPUS: not forked
+    assert one == both
+    assert dict(apart["training"].section) == dict(here["training"].section)
+    assert apart["training"].section["mfu"] == here["training"].section["mfu"] > 0.2
+    assert apart["training"].findings == here["training"].findings
+    assert apart["cost"].section == here["cost"].section  # cost reads training: it waited for the child
+    assert _children() == []
+
+
+def test_a_result_sent_back_is_read_only_again(ctx):
+    done = run_engines(ENGINES, ctx, workers=1, apart=APART, apart_from_gpus=0)
+    with pytest.raises(TypeError):
+        done["training"].section["mfu"] = 1.0
+    assert type(done["training"].section).__name__ == "mappingproxy"
+
+
+def _engines(*behaviours) -> tuple[Engine, ...]:
+    """Engines a, b, c … in a chain of needs; each returns its name or raises, as its behaviour says."""
+    out = []
+    for i, behave in enumerate(behaviours):
+        name = "abcdefg"[i]
+
+        def run(ctx, name=name, behave=behave):
+            if behave == "raise":
+                raise ValueError(f"{name} failed")
+            if behave == "die in a child" and os.getpid() != PARENT:
+                os._exit(7)  # the child ends without a word: the parent runs the engine itself
+            if behave == "unpicklable":
+                return EngineResult(section={"f": lambda: 0})
+            return EngineResult(section={"name": name, "pid_is_parent": os.getpid() == PARENT})
+        out.append(Engine(name, run, needs=("a",) if i else ()))
+    return tuple(out)
+
+
+def test_the_engine_apart_runs_in_another_process_and_the_rest_here(ctx):
+    done = run_engines(_engines("ok", "ok", "ok"), ctx, workers=1, apart=("b",), apart_from_gpus=0)
+    assert [done[n].section["pid_is_parent"] for n in "abc"] == [True, False, True]
+
+
+def test_below_the_threshold_or_where_fork_is_unsafe_everything_runs_here(ctx, monkeypatch):
+    done = run_engines(_engines("ok", "ok"), ctx, workers=1, apart=("b",), apart_from_gpus=ctx.arrays.gpus + 1)
+    assert done["b"].section["pid_is_parent"]
+    monkeypatch.setattr(engines, "FORK_SAFE", False)
+    done = run_engines(_engines("ok", "ok"), ctx, workers=1, apart=("b",), apart_from_gpus=0)
+    assert done["b"].section["pid_is_parent"]
+    monkeypatch.setattr(engines, "FORK_SAFE", True)
+    monkeypatch.setattr(forked, "FORK_SAFE", False)  # forked.start itself refuses: runs it in place
+    done = run_engines(_engines("ok", "ok"), ctx, workers=1, apart=("b",), apart_from_gpus=0)
+    assert done["b"].section["pid_is_parent"]
+
+
+def test_a_child_that_dies_has_its_engine_run_here(ctx):
+    done = run_engines(_engines("ok", "die in a child", "ok"), ctx, workers=1, apart=("b",), apart_from_gpus=0)
+    assert done["b"].section == {"name": "b", "pid_is_parent": True}
+    assert _children() == []
+
+
+def test_the_first_error_in_list_order_is_raised_whoever_ran_it(ctx):
+    # the forked engine (b) fails and so does a later one run here (c): b's error, as in one process
+    with pytest.raises(ValueError, match="b failed"):
+        run_engines(_engines("ok", "raise", "raise"), ctx, workers=1, apart=("b",), apart_from_gpus=0)
+    # c, forked, starts before b runs here; both fail, and b comes first in the list: b's error
+    with pytest.raises(ValueError, match="b failed"):
+        run_engines(_engines("ok", "raise", "raise"), ctx, workers=1, apart=("c",), apart_from_gpus=0)
+    with pytest.raises(ValueError, match="b failed"):
+        run_engines(_engines("ok", "raise", "ok"), ctx, workers=1, apart=("c",), apart_from_gpus=0)
+    with pytest.raises(ValueError, match="a failed"):
+        run_engines(_engines("raise", "ok", "ok"), ctx, workers=1, apart=("b",), apart_from_gpus=0)
+    assert _children() == []
+
+
+def test_a_result_that_cannot_be_sent_back_is_an_error_naming_why(ctx):
+    with pytest.raises(RuntimeError, match="could not be sent back from its process"):
+        run_engines(_engines("ok", "unpicklable"), ctx, workers=1, apart=("b",), apart_from_gpus=0)
+
+
+def test_analyze_on_the_command_line_prints_the_same_json_forked(monkeypatch):
+    def printed() -> dict:
+        out = io.StringIO()
+        with redirect_stdout(out):
+            assert main(["analyze", str(GB200_NVL72_SU), "--json"]) == 0
+        return json.loads(out.getvalue())
+
+    alone = printed()
+    calls = []
+    start = forked.start
+    monkeypatch.setattr(engines, "APART_FROM_GPUS", 0)
+    monkeypatch.setattr(engines, "start", lambda run: calls.append(1) or start(run))
+    assert printed() == alone
+    assert calls == [1]  # the training engine, forked once
