@@ -173,59 +173,75 @@ def run_engines(engines: tuple[Engine, ...], ctx: Context,
 
 
 def _run_apart(todo: list[Engine], ctx: Context, done: dict, apart: set[str]) -> None:
-    """Run ``todo`` one after another here, each engine in ``apart`` in a forked child, started as soon as what it
-    needs is done (those engines run first, in list order) and waited for when an engine here needs it, or at
-    the end. After a failure only engines before it in the list still run, so the error raised is the one a
-    run in list order meets first."""
+    """Run ``todo`` one after another here, but the engines in ``apart``: one forked child runs those, in list
+    order, started as soon as what they need from here is done (those engines run first) and waited for when an
+    engine here needs one of them, or at the end. After a failure only engines before it in the list still run,
+    so the error raised is the one a run in list order meets first."""
     order = {e.name: i for i, e in enumerate(todo)}
     by_name = {e.name: e for e in todo}
     first: set[str] = set()
     wanted = list(apart)
     while wanted:
-        name = wanted.pop()
-        for need in by_name[name].needs:
+        for need in by_name[wanted.pop()].needs:
             if need in by_name and need not in first:
                 first.add(need)
                 wanted.append(need)
-    sequence = ([e for e in todo if e.name in first - apart] + [e for e in todo if e.name in apart]
-                + [e for e in todo if e.name not in first | apart])
+    first -= apart
     failed: dict[str, BaseException] = {}
-    running: dict[str, Child] = {}
+    child: Child | None = None
 
-    def settle(name: str, outcome: tuple) -> None:
-        ok, value = outcome
-        if ok:
-            done[name] = value
-        else:
-            failed[name] = value
+    def settle(outcomes: dict) -> None:
+        for name, (ok, value) in outcomes.items():
+            if ok:
+                done[name] = value
+            else:
+                failed[name] = value
+
+    def skipped(engine: Engine) -> bool:
+        return (bool(failed) and order[engine.name] > min(order[n] for n in failed)
+                or any(n in failed for n in engine.needs))
 
     try:
-        for engine in sequence:
-            for need in engine.needs:
-                if need in running:
-                    settle(need, running.pop(need).result())
-            if failed and order[engine.name] > min(order[n] for n in failed) or \
-                    any(n in failed for n in engine.needs):
-                continue
-            run = partial(engine.run, ctx.seeing({n: done[n] for n in engine.needs}))
-            if engine.name in apart:
-                child = start(run)
-                if isinstance(child, Child):
-                    running[engine.name] = child
-                else:
-                    settle(engine.name, child)
-            else:
-                try:
-                    done[engine.name] = run()
-                except Exception as exc:
-                    failed[engine.name] = exc
-        for name in list(running):
-            settle(name, running.pop(name).result())
+        for engine in [e for e in todo if e.name in first]:
+            if not skipped(engine):
+                settle(_outcomes((engine,), ctx, done))
+        outcome = start(partial(_outcomes, tuple(e for e in todo if e.name in apart), ctx, dict(done)))
+        if isinstance(outcome, Child):
+            child = outcome
+        else:
+            settle(outcome[1] if outcome[0] else {n: outcome for n in apart})
+        for engine in [e for e in todo if e.name not in first | apart]:
+            if child is not None and apart.intersection(engine.needs):
+                ok, value = child.result()
+                child = None
+                settle(value if ok else {n: (False, value) for n in apart})
+            if not skipped(engine):
+                settle(_outcomes((engine,), ctx, done))
+        if child is not None:
+            ok, value = child.result()
+            child = None
+            settle(value if ok else {n: (False, value) for n in apart})
     finally:
-        for child in running.values():  # leaving early (Ctrl-C): no child outlives the analysis
+        if child is not None:  # leaving early (Ctrl-C): no child outlives the analysis
             child.stop()
     if failed:
         raise failed[min(failed, key=order.__getitem__)]
+
+
+def _outcomes(engines: tuple[Engine, ...], ctx: Context, done: dict) -> dict[str, tuple[bool, object]]:
+    """Run ``engines`` in order, each seeing what it needs from ``done`` and from those before it; per engine
+    (True, result) or (False, its error). An engine whose need failed is left out."""
+    out: dict[str, tuple[bool, object]] = {}
+    for engine in engines:
+        if any(n in out and not out[n][0] for n in engine.needs):
+            continue
+        try:
+            result = engine.run(ctx.seeing({n: out[n][1] if n in out else done[n] for n in engine.needs}))
+        except Exception as exc:
+            out[engine.name] = (False, exc)
+        else:
+            out[engine.name] = (True, result)
+    return out
 
 
 def _run_threaded(todo: list[Engine], ctx: Context, done: dict, workers: int, rank: dict[str, int]) -> None:

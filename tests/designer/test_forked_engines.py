@@ -67,8 +67,9 @@ def test_a_result_sent_back_is_read_only_again(ctx):
     assert type(done["training"].section).__name__ == "mappingproxy"
 
 
-def _engines(*behaviours) -> tuple[Engine, ...]:
-    """Engines a, b, c … in a chain of needs; each returns its name or raises, as its behaviour says."""
+def _engines(*behaviours, needs: dict | None = None) -> tuple[Engine, ...]:
+    """Engines a, b, c …, each needing a (or as ``needs`` says); each returns its name or raises, as its
+    behaviour says."""
     out = []
     for i, behave in enumerate(behaviours):
         name = "abcdefg"[i]
@@ -80,14 +81,26 @@ def _engines(*behaviours) -> tuple[Engine, ...]:
                 os._exit(7)  # the child ends without a word: the parent runs the engine itself
             if behave == "unpicklable":
                 return EngineResult(section={"f": lambda: 0})
-            return EngineResult(section={"name": name, "pid_is_parent": os.getpid() == PARENT})
-        out.append(Engine(name, run, needs=("a",) if i else ()))
+            return EngineResult(section={"name": name, "pid_is_parent": os.getpid() == PARENT, "pid": os.getpid()})
+        out.append(Engine(name, run, needs=(needs or {}).get(name, ("a",) if i else ())))
     return tuple(out)
 
 
 def test_the_engine_apart_runs_in_another_process_and_the_rest_here(ctx):
     done = run_engines(_engines("ok", "ok", "ok"), ctx, workers=1, apart=("b",), apart_from_gpus=0)
     assert [done[n].section["pid_is_parent"] for n in "abc"] == [True, False, True]
+
+
+def test_engines_apart_share_one_child_and_a_later_one_sees_the_earlier(ctx):
+    # c needs b: both run in the child, b first; d, run here, needs c and waits for the child
+    done = run_engines(_engines("ok", "ok", "ok", "ok", needs={"c": ("b",), "d": ("c",)}), ctx, workers=1,
+                       apart=("b", "c"), apart_from_gpus=0)
+    assert [done[n].section["pid_is_parent"] for n in "abcd"] == [True, False, False, True]
+    assert done["b"].section["pid"] == done["c"].section["pid"]
+    with pytest.raises(ValueError, match="b failed"):  # c is left out: its need failed
+        run_engines(_engines("ok", "raise", "ok", "ok", needs={"c": ("b",)}), ctx, workers=1, apart=("b", "c"),
+                    apart_from_gpus=0)
+    assert _children() == []
 
 
 def test_below_the_threshold_or_where_fork_is_unsafe_everything_runs_here(ctx, monkeypatch):
@@ -104,7 +117,7 @@ def test_below_the_threshold_or_where_fork_is_unsafe_everything_runs_here(ctx, m
 
 def test_a_child_that_dies_has_its_engine_run_here(ctx):
     done = run_engines(_engines("ok", "die in a child", "ok"), ctx, workers=1, apart=("b",), apart_from_gpus=0)
-    assert done["b"].section == {"name": "b", "pid_is_parent": True}
+    assert done["b"].section["name"] == "b" and done["b"].section["pid_is_parent"]
     assert _children() == []
 
 
