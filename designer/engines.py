@@ -162,8 +162,9 @@ def run_engines(engines: tuple[Engine, ...], ctx: Context,
     if apart_from_gpus is None:
         apart_from_gpus = APART_FROM_GPUS
     apart = [n for n in apart if n in {e.name for e in todo}] if ctx.arrays.gpus >= apart_from_gpus else []
-    if apart and workers == 1 and FORK_SAFE:
-        _run_apart(todo, ctx, done, set(apart))
+    forked = bool(apart) and workers == 1 and FORK_SAFE and _run_apart(todo, ctx, done, set(apart))
+    if forked:
+        pass
     elif workers == 1 or len(todo) < 2:
         for engine in todo:
             done[engine.name] = engine.run(ctx.seeing({n: done[n] for n in engine.needs}))
@@ -172,21 +173,24 @@ def run_engines(engines: tuple[Engine, ...], ctx: Context,
     return {name: done[name] for name in names}
 
 
-def _run_apart(todo: list[Engine], ctx: Context, done: dict, apart: set[str]) -> None:
+def _run_apart(todo: list[Engine], ctx: Context, done: dict, apart: set[str]) -> bool:
     """Run ``todo`` one after another here, but the engines in ``apart``: one forked child runs those, in list
     order, started as soon as what they need from here is done (those engines run first) and waited for when an
-    engine here needs one of them, or at the end. After a failure only engines before it in the list still run,
-    so the error raised is the one a run in list order meets first."""
+    engine here needs one of them, or at the end. An engine that failed in the child runs again here, so that
+    its own error is raised, as it was; after a failure only engines before it in the list still run, so the
+    error raised is the one a run in list order meets first. Where an engine the child needs from here needs
+    one of the child's, nothing is set apart and nothing runs: False."""
     order = {e.name: i for i, e in enumerate(todo)}
     by_name = {e.name: e for e in todo}
-    first: set[str] = set()
-    wanted = list(apart)
-    while wanted:
+    seen, wanted = set(apart), list(apart)
+    while wanted:  # what the child needs, through its own engines too
         for need in by_name[wanted.pop()].needs:
-            if need in by_name and need not in first:
-                first.add(need)
+            if need in by_name and need not in seen:
+                seen.add(need)
                 wanted.append(need)
-    first -= apart
+    first = seen - apart
+    if any(n in apart for name in first for n in by_name[name].needs):
+        return False
     failed: dict[str, BaseException] = {}
     child: Child | None = None
 
@@ -194,6 +198,8 @@ def _run_apart(todo: list[Engine], ctx: Context, done: dict, apart: set[str]) ->
         for name, (ok, value) in outcomes.items():
             if ok:
                 done[name] = value
+            elif value is None:  # failed in the child: its error is raised here, as a run here raises it
+                settle(_outcomes((by_name[name],), ctx, done))
             else:
                 failed[name] = value
 
@@ -205,32 +211,32 @@ def _run_apart(todo: list[Engine], ctx: Context, done: dict, apart: set[str]) ->
         for engine in [e for e in todo if e.name in first]:
             if not skipped(engine):
                 settle(_outcomes((engine,), ctx, done))
-        outcome = start(partial(_outcomes, tuple(e for e in todo if e.name in apart), ctx, dict(done)))
-        if isinstance(outcome, Child):
-            child = outcome
-        else:
-            settle(outcome[1] if outcome[0] else {n: outcome for n in apart})
+        run = partial(_outcomes, tuple(e for e in todo if e.name in apart), ctx, dict(done), quiet=True)
+        child = start(run)
+        if child is None:
+            settle(run())
         for engine in [e for e in todo if e.name not in first | apart]:
             if child is not None and apart.intersection(engine.needs):
-                ok, value = child.result()
+                settle(child.result())
                 child = None
-                settle(value if ok else {n: (False, value) for n in apart})
             if not skipped(engine):
                 settle(_outcomes((engine,), ctx, done))
         if child is not None:
-            ok, value = child.result()
+            settle(child.result())
             child = None
-            settle(value if ok else {n: (False, value) for n in apart})
     finally:
         if child is not None:  # leaving early (Ctrl-C): no child outlives the analysis
             child.stop()
     if failed:
         raise failed[min(failed, key=order.__getitem__)]
+    return True
 
 
-def _outcomes(engines: tuple[Engine, ...], ctx: Context, done: dict) -> dict[str, tuple[bool, object]]:
+def _outcomes(engines: tuple[Engine, ...], ctx: Context, done: dict, *,
+              quiet: bool = False) -> dict[str, tuple[bool, object]]:
     """Run ``engines`` in order, each seeing what it needs from ``done`` and from those before it; per engine
-    (True, result) or (False, its error). An engine whose need failed is left out."""
+    (True, result) or (False, its error; None when ``quiet``: a child sends no error back, as one may not survive
+    pickling whole). An engine whose need failed is left out."""
     out: dict[str, tuple[bool, object]] = {}
     for engine in engines:
         if any(n in out and not out[n][0] for n in engine.needs):
@@ -238,7 +244,7 @@ def _outcomes(engines: tuple[Engine, ...], ctx: Context, done: dict) -> dict[str
         try:
             result = engine.run(ctx.seeing({n: out[n][1] if n in out else done[n] for n in engine.needs}))
         except Exception as exc:
-            out[engine.name] = (False, exc)
+            out[engine.name] = (False, None if quiet else exc)
         else:
             out[engine.name] = (True, result)
     return out

@@ -5,6 +5,9 @@ from __future__ import annotations
 import io
 import json
 import os
+import subprocess
+import sys
+import time
 from contextlib import redirect_stdout
 
 import pytest
@@ -135,9 +138,95 @@ def test_the_first_error_in_list_order_is_raised_whoever_ran_it(ctx):
     assert _children() == []
 
 
-def test_a_result_that_cannot_be_sent_back_is_an_error_naming_why(ctx):
-    with pytest.raises(RuntimeError, match="could not be sent back from its process"):
-        run_engines(_engines("ok", "unpicklable"), ctx, workers=1, apart=("b",), apart_from_gpus=0)
+def test_a_result_that_cannot_be_sent_back_is_worked_out_here(ctx):
+    done = run_engines(_engines("ok", "unpicklable"), ctx, workers=1, apart=("b",), apart_from_gpus=0)
+    assert done["b"].section["f"]() == 0
+    assert _children() == []
+
+
+class Described(Exception):
+    """An error that builds its message from its argument (pickled, it would be rebuilt from the message)."""
+
+    def __init__(self, what: str):
+        super().__init__(f"{what} at the third layer")
+
+
+def test_an_engine_that_fails_in_the_child_raises_its_own_error_here(ctx):
+    def fails(ctx):
+        raise Described("bad tokens") from KeyError("tokens")
+
+    chain = (_engines("ok")[0], Engine("b", fails, needs=("a",)), Engine("c", fails, needs=()))
+    with pytest.raises(Described) as raised:
+        run_engines(chain, ctx, workers=1, apart=("b",), apart_from_gpus=0)
+    assert str(raised.value) == "bad tokens at the third layer"
+    assert isinstance(raised.value.__cause__, KeyError)
+
+
+def test_when_the_child_would_need_what_needs_it_nothing_is_set_apart(ctx):
+    # c (apart) needs x (here), which needs b (apart): no order lets one child run b and c, so all run here
+    chain = _engines("ok", "ok", "ok") + (Engine("x", _engines("ok", "ok")[1].run, needs=("b",)),)
+    chain = chain[:2] + (chain[3], Engine("c", chain[2].run, needs=("x",)))
+    done = run_engines(chain, ctx, workers=1, apart=("b", "c"), apart_from_gpus=0)
+    assert [done[n].section["pid_is_parent"] for n in ("a", "b", "x", "c")] == [True] * 4
+
+
+def test_leaving_early_kills_the_child_and_closes_its_pipe(ctx):
+    def slow(ctx):
+        if os.getpid() != PARENT:
+            time.sleep(60)
+        return EngineResult()
+
+    def interrupted(ctx):
+        raise KeyboardInterrupt
+
+    fds = len(os.listdir("/proc/self/fd"))
+    chain = (_engines("ok")[0], Engine("b", slow, needs=("a",)), Engine("c", interrupted, needs=("a",)))
+    for _ in range(3):
+        with pytest.raises(KeyboardInterrupt):
+            run_engines(chain, ctx, workers=1, apart=("b",), apart_from_gpus=0)
+    assert len(os.listdir("/proc/self/fd")) == fds
+    assert _children() == []
+
+
+CHILD_OUTLIVES = """
+import os, sys, time
+from designer.engines import Context, Engine, EngineResult, run_engines
+from designer.fileformat import load
+from catalog import load_catalog
+catalog = load_catalog()
+ctx = Context.build(load(sys.argv[1], catalog), catalog)
+parent = os.getpid()
+def slow(ctx):
+    if os.getpid() != parent:
+        with open(sys.argv[2], "w") as f:
+            f.write(str(os.getpid()))
+        time.sleep(60)
+    return EngineResult()
+def killed(ctx):
+    while not os.path.exists(sys.argv[2]) or not open(sys.argv[2]).read():
+        time.sleep(0.01)
+    os.kill(os.getpid(), 9)
+run_engines((Engine("a", slow), Engine("b", killed)), ctx, workers=1, apart=("a",), apart_from_gpus=0)
+"""
+
+
+def test_a_child_ends_with_a_parent_killed_outright(tmp_path):
+    pid_file = tmp_path / "child.pid"
+    done = subprocess.run([sys.executable, "-c", CHILD_OUTLIVES, str(GB200_NVL72_SU), str(pid_file)],
+                          capture_output=True, timeout=120)
+    assert done.returncode == -9
+    child = int(pid_file.read_text())
+    for _ in range(1000):  # SIGKILL from the kernel as the parent ends: gone within milliseconds
+        try:
+            with open(f"/proc/{child}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            break
+        if state in ("Z", "X"):
+            break
+        time.sleep(0.01)
+    else:
+        pytest.fail(f"the child {child} still runs after its parent was killed")
 
 
 def test_analyze_on_the_command_line_prints_the_same_json_forked(monkeypatch):
