@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import contextlib
 import copyreg
-import ctypes
 import io
 import os
 import pickle
@@ -91,6 +90,8 @@ def _in_child(run, write: int, parent: int, mask) -> None:
     """The child's whole life: die with the parent, compute, send, and leave without the parent's exit handlers
     or a flush of its output buffers."""
     try:
+        import ctypes  # here: only a child pays for loading it
+
         # a parent killed outright (SIGKILL, SIGTERM) takes the child with it, and its pipes with them
         ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_PDEATHSIG, signal.SIGKILL)
         if os.getppid() != parent:  # it ended before the line above
