@@ -162,10 +162,9 @@ def run_engines(engines: tuple[Engine, ...], ctx: Context,
     if apart_from_gpus is None:
         apart_from_gpus = APART_FROM_GPUS
     apart = [n for n in apart if n in {e.name for e in todo}] if ctx.arrays.gpus >= apart_from_gpus else []
-    forked = bool(apart) and workers == 1 and FORK_SAFE and _run_apart(todo, ctx, done, set(apart))
-    if forked:
-        pass
-    elif workers == 1 or len(todo) < 2:
+    if apart and workers == 1 and FORK_SAFE and _run_apart(todo, ctx, done, set(apart)):
+        return {name: done[name] for name in names}
+    if workers == 1 or len(todo) < 2:
         for engine in todo:
             done[engine.name] = engine.run(ctx.seeing({n: done[n] for n in engine.needs}))
     else:
@@ -211,7 +210,8 @@ def _run_apart(todo: list[Engine], ctx: Context, done: dict, apart: set[str]) ->
         for engine in [e for e in todo if e.name in first]:
             if not skipped(engine):
                 settle(_outcomes((engine,), ctx, done))
-        run = partial(_outcomes, tuple(e for e in todo if e.name in apart), ctx, dict(done), quiet=True)
+        run = partial(_outcomes, tuple(e for e in todo if e.name in apart and not skipped(e)), ctx, dict(done),
+                      quiet=True)
         child = start(run)
         if child is None:
             settle(run())
