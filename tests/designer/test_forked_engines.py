@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from contextlib import redirect_stdout
 
@@ -36,6 +37,13 @@ def _children() -> list[int]:
             if int(fields[1]) == os.getpid():
                 out.append(int(entry))
     return out
+
+
+@pytest.fixture(autouse=True)
+def one_thread(monkeypatch):
+    """The process counts as one thread, whatever idle threads earlier tests of the session left behind (a fork
+    beside another thread is refused, and tested so below)."""
+    monkeypatch.setattr(forked.threading, "active_count", lambda: 1)
 
 
 @pytest.fixture
@@ -115,6 +123,19 @@ def test_below_the_threshold_or_where_fork_is_unsafe_everything_runs_here(ctx, m
     monkeypatch.setattr(engines, "FORK_SAFE", True)
     monkeypatch.setattr(forked, "FORK_SAFE", False)  # forked.start itself refuses: runs it in place
     done = run_engines(_engines("ok", "ok"), ctx, workers=1, apart=("b",), apart_from_gpus=0)
+    assert done["b"].section["pid_is_parent"]
+
+
+def test_beside_another_thread_nothing_is_forked(ctx, monkeypatch):
+    monkeypatch.undo()  # the real count of threads
+    release = threading.Event()
+    other = threading.Thread(target=release.wait)
+    other.start()
+    try:
+        done = run_engines(_engines("ok", "ok"), ctx, workers=1, apart=("b",), apart_from_gpus=0)
+    finally:
+        release.set()
+        other.join()
     assert done["b"].section["pid_is_parent"]
 
 
