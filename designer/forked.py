@@ -53,10 +53,8 @@ class Child:
             data = f.read()
         self._reap()
         if data:
-            try:
+            with contextlib.suppress(Exception):  # what the child sent cannot be read here: the parent runs it
                 return pickle.loads(data)
-            except Exception:  # noqa: S110 - what the child sent cannot be read here: the parent runs it
-                pass
         return self.run()
 
     def stop(self) -> None:
@@ -88,7 +86,9 @@ def _pickled(value) -> bytes:
 
 def _in_child(run, write: int, parent: int, mask) -> None:
     """The child's whole life: die with the parent, compute, send, and leave without the parent's exit handlers
-    or a flush of its output buffers."""
+    or a flush of its output buffers. Anything raised (an error, a value that cannot be pickled, Ctrl-C) ends it
+    with nothing sent, and the parent runs ``run`` itself."""
+    code = 1
     try:
         import ctypes  # here: only a child pays for loading it
 
@@ -103,10 +103,9 @@ def _in_child(run, write: int, parent: int, mask) -> None:
         data = _pickled(run())
         with os.fdopen(write, "wb") as f:
             f.write(data)
-    except BaseException:  # noqa: S110 - an error, an unpicklable value, Ctrl-C: nothing sent, the parent runs it
-        pass
+        code = 0
     finally:
-        os._exit(0)
+        os._exit(code)
 
 
 def start(run) -> Child | None:

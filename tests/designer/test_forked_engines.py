@@ -5,10 +5,10 @@ from __future__ import annotations
 import io
 import json
 import os
+import select
 import subprocess
 import sys
 import threading
-import time
 from contextlib import redirect_stdout
 
 import pytest
@@ -191,10 +191,17 @@ def test_when_the_child_would_need_what_needs_it_nothing_is_set_apart(ctx):
     assert [done[n].section["pid_is_parent"] for n in ("a", "b", "x", "c")] == [True] * 4
 
 
+def _never(read_end: int) -> None:
+    """Block until the process is killed: a read of a pipe whose write end stays open and is never written."""
+    os.read(read_end, 1)
+
+
 def test_leaving_early_kills_the_child_and_closes_its_pipe(ctx):
+    read_end, write_end = os.pipe()
+
     def slow(ctx):
         if os.getpid() != PARENT:
-            time.sleep(60)
+            _never(read_end)
         return EngineResult()
 
     def interrupted(ctx):
@@ -202,52 +209,56 @@ def test_leaving_early_kills_the_child_and_closes_its_pipe(ctx):
 
     fds = len(os.listdir("/proc/self/fd"))
     chain = (_engines("ok")[0], Engine("b", slow, needs=("a",)), Engine("c", interrupted, needs=("a",)))
-    for _ in range(3):
-        with pytest.raises(KeyboardInterrupt):
-            run_engines(chain, ctx, workers=1, apart=("b",), apart_from_gpus=0)
-    assert len(os.listdir("/proc/self/fd")) == fds
-    assert _children() == []
+    try:
+        for _ in range(3):
+            with pytest.raises(KeyboardInterrupt):
+                run_engines(chain, ctx, workers=1, apart=("b",), apart_from_gpus=0)
+        assert len(os.listdir("/proc/self/fd")) == fds
+        assert _children() == []
+    finally:
+        os.close(read_end)
+        os.close(write_end)
 
 
 CHILD_OUTLIVES = """
-import os, sys, time
+import os, sys
 from designer.engines import Context, Engine, EngineResult, run_engines
 from designer.fileformat import load
 from catalog import load_catalog
 catalog = load_catalog()
 ctx = Context.build(load(sys.argv[1], catalog), catalog)
 parent = os.getpid()
+told, tell = os.pipe()   # the child writes its pid here
+hold, _ = os.pipe()      # never written: the child blocks reading it
 def slow(ctx):
     if os.getpid() != parent:
-        with open(sys.argv[2], "w") as f:
-            f.write(str(os.getpid()))
-        time.sleep(60)
+        os.write(tell, f"{os.getpid()}\\n".encode())
+        os.read(hold, 1)
     return EngineResult()
 def killed(ctx):
-    while not os.path.exists(sys.argv[2]) or not open(sys.argv[2]).read():
-        time.sleep(0.01)
+    pid = os.read(told, 32)   # blocks until the child is running
+    sys.stdout.write(pid.decode())
+    sys.stdout.flush()
     os.kill(os.getpid(), 9)
 run_engines((Engine("a", slow), Engine("b", killed)), ctx, workers=1, apart=("a",), apart_from_gpus=0)
 """
 
 
-def test_a_child_ends_with_a_parent_killed_outright(tmp_path):
-    pid_file = tmp_path / "child.pid"
-    done = subprocess.run([sys.executable, "-c", CHILD_OUTLIVES, str(GB200_NVL72_SU), str(pid_file)],
-                          capture_output=True, timeout=120)
+def test_a_child_ends_with_a_parent_killed_outright():
+    done = subprocess.run([sys.executable, "-c", CHILD_OUTLIVES, str(GB200_NVL72_SU)], capture_output=True,
+                          timeout=120)
     assert done.returncode == -9
-    child = int(pid_file.read_text())
-    for _ in range(1000):  # SIGKILL from the kernel as the parent ends: gone within milliseconds
-        try:
-            with open(f"/proc/{child}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            break
-        if state in ("Z", "X"):
-            break
-        time.sleep(0.01)
-    else:
-        pytest.fail(f"the child {child} still runs after its parent was killed")
+    child = int(done.stdout.decode().strip())
+    try:
+        handle = os.pidfd_open(child)
+    except ProcessLookupError:
+        return  # gone and reaped already
+    try:
+        # a pidfd turns readable when its process ends; the kernel sent SIGKILL as the parent ended
+        readable, _, _ = select.select([handle], [], [], 60)
+    finally:
+        os.close(handle)
+    assert readable, f"the child {child} still runs after its parent was killed"
 
 
 def test_analyze_on_the_command_line_prints_the_same_json_forked(monkeypatch):
