@@ -33,9 +33,9 @@ from .network_racks import band_places, central_items, group_places, su_network_
 from .campus_fabric import campus_core
 from .networks import OOB_PORTS, NetworkPlan, plan_networks
 from .phases import phases_of
-from .site import (DEFAULT_HALLS_PER_BUILDING, MAX_HALLS, UPPER_TIER_BUILDINGS, Room, building_name, hall_block_kw,
-                   hall_grid, cuts, longest_upper_run_m, place_room_racks, place_rooms, room_grid, share_upper_tier,
-                   split_halls, su_power_kw, upper_tier_reach_m)
+from .site import (DEFAULT_HALLS_PER_BUILDING, MAX_HALLS, UPPER_TIER_BUILDINGS, UPPER_TITLES, Room, building_name,
+                   cuts, farthest_from_entry, hall_block_kw, hall_grid, longest_upper_run_m, place_room_racks,
+                   place_rooms, room_grid, share_upper_tier, split_halls, su_power_kw, upper_tier_reach_m)
 from .rack_filling import CDU_TYPE, FIRST_U, NETWORK_RACK_KW, RACK_TYPE, RackBuilder, fill_by_power
 from .sizing import mw_text, nodes_for, rack_density, units_per_su, with_capacities
 from .storage import cluster_note
@@ -363,16 +363,37 @@ class OutOfReach(GenerateError):
     """A site whose InfiniBand fabric has runs no optic of its cages spans."""
 
 
-def _check_reach(laid: list, origins: dict, racks: list, catalog: Catalog, spec: SuperpodSpec,
+def _check_reach(laid: list, origins: dict, far: dict[str, float], catalog: Catalog, spec: SuperpodSpec,
                  profile: SystemProfile, how: str) -> None:
     """OutOfReach when the site's longest run to its upper tier is past the longest optic its switches take;
-    ``how``: "about" for the site as built, "at least" for a layout its electrical rooms will only spread."""
-    longest = longest_upper_run_m(laid, origins, racks, catalog)
+    ``far``: each room's farthest rack from its entry (:func:`farthest_from_entry`); ``how``: "about" for the site
+    as built, "at least" for a layout that will only spread."""
+    longest = longest_upper_run_m(laid, origins, far, catalog)
     reach = upper_tier_reach_m(catalog, spec, profile)
     if longest > reach:
         raise OutOfReach(f"across this site the InfiniBand fabric's runs to its upper tier would reach {how} "
                          f"{longest:,.0f} m, past the {reach:,.0f} m of the longest optic its {spec.switch} cages "
                          "take")
+
+
+def _check_reach_early(ranges: list[tuple[int, int]], grids: list[Grid], nets: list[tuple[Room, RackBuilder, Grid]],
+                       seg: _Segment, buildings: int, catalog: Catalog, spec: SuperpodSpec,
+                       profile: SystemProfile) -> None:
+    """OutOfReach for a site whose upper-tier runs are past the optics' reach before a rack of its halls is placed.
+
+    Why it is a lower bound: the rooms are taken at their racks' grids, which the air handlers and electrical rooms
+    only ever lengthen or widen (:func:`air_handling.plan_room`), and rooms that grow only move every other room's
+    entry away from theirs along the corridor and across the site's grid (:func:`place_rooms`); every run is taken
+    from the room's cable entry, not from its farthest rack. A site past the reach by this count is past it as
+    built, and is rebuilt on Spectrum-X without placing its million objects first."""
+    per_building = spec.halls_per_building or DEFAULT_HALLS_PER_BUILDING
+    halls = [Room(f"hall-{h + 1}", "", h // per_building, "data", g.width_mm, g.depth_mm)
+             for h, g in enumerate(grids)]
+    rooms = halls + [replace(room, width_mm=g.width_mm, depth_mm=g.depth_mm) for room, _, g in nets]
+    far = {room.id: 0.0 for room, (first, last) in zip(halls, ranges)
+           if any(items for su in range(first, last) for items in seg.network_items[su])}
+    far |= {room.id: 0.0 for room, b, _ in nets if any(r.name.startswith(UPPER_TITLES) for r in b.racks)}
+    _check_reach(rooms, place_rooms(rooms, buildings), far, catalog, spec, profile, "at least")
 
 
 def _hall_ranges(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, net: NetworkPlan, seg: _Segment,
@@ -432,12 +453,7 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
     """A site of data halls and network rooms in buildings (:mod:`.site`), through the same commands."""
     per_building = spec.halls_per_building or DEFAULT_HALLS_PER_BUILDING
     buildings = math.ceil(len(ranges) / per_building)
-    rooms: list[tuple[Room, RackBuilder, Grid]] = []
-    for h, (first, last) in enumerate(ranges):
-        b = RackBuilder(catalog, settings, f"hall-{h + 1}")
-        grid = hall_grid(seg.mm, last - first, hall_mm, gallery, seg.per_segment)
-        _place_scalable_units(b, grid, seg, profile, sus, units, first, last)
-        rooms.append((Room(b.hall, f"Data hall {h + 1}", h // per_building, "data"), b, grid))
+    nets: list[tuple[Room, RackBuilder, Grid]] = []
     numbers: dict[str, int] = {}
     oob_next = net.oob
     for k, groups in enumerate(share_upper_tier(band_groups, net.compute, buildings)):
@@ -455,7 +471,16 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
         b = RackBuilder(catalog, settings, f"network-{k + 1}")
         grid = room_grid(sum(len(stacks) for _, stacks in groups))
         place_room_racks(b, groups, grid, numbers)
-        rooms.append((Room(b.hall, f"Network room {k + 1}", k, "network"), b, grid))
+        nets.append((Room(b.hall, f"Network room {k + 1}", k, "network"), b, grid))
+    grids = [hall_grid(seg.mm, last - first, hall_mm, gallery, seg.per_segment) for first, last in ranges]
+    if reach_fallback and profile.fabric == "infiniband":
+        _check_reach_early(ranges, grids, nets, seg, buildings, catalog, spec, profile)
+    rooms: list[tuple[Room, RackBuilder, Grid]] = []
+    for h, ((first, last), grid) in enumerate(zip(ranges, grids)):
+        b = RackBuilder(catalog, settings, f"hall-{h + 1}")
+        _place_scalable_units(b, grid, seg, profile, sus, units, first, last)
+        rooms.append((Room(b.hall, f"Data hall {h + 1}", h // per_building, "data"), b, grid))
+    rooms += nets
 
     floor_kg = spec.floor_kg_m2 if spec.floor_kg_m2 is not None else FLOOR_RATING[profile.rack_scale or profile.busbar]
     rack_limit = None if profile.rack_scale and spec.rack_kw is None else rack_kw
@@ -493,7 +518,7 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
         # the electrical rooms added below only move rooms apart (each deepens its room's footprint and widens none:
         # it is as wide as its room, or 5 m, and every room here is wider), so a site already past the optics' reach
         # without them is past it with them, and is rebuilt on Spectrum-X before half a million objects are added
-        _check_reach(laid, origins, racks, catalog, spec, profile, "at least")
+        _check_reach(laid, origins, farthest_from_entry(laid, racks), catalog, spec, profile, "at least")
     project = Project(name=spec.name or design_title(profile, sus, units),
                       description=design_description(profile, sus, units, seg.per_rack, net), settings=settings)
     try:
@@ -525,7 +550,7 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
     for hall in project.halls:
         project = project.with_hall(replace(hall, site_origin=origins[hall.id]))
     if reach_fallback and profile.fabric == "infiniband":
-        _check_reach(laid, origins, racks, catalog, spec, profile, "about")
+        _check_reach(laid, origins, farthest_from_entry(laid, racks), catalog, spec, profile, "about")
     data_halls = sum(r.kind == "data" for r in laid)
     block = hall_block_kw(spec, profile, catalog) / 1000
     most = max(last - first for first, last in ranges)

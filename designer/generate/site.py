@@ -249,14 +249,10 @@ def _prefixed(rid: str, d: MountedDevice) -> MountedDevice:
 UPPER_TITLES = ("CORE-", "SUPERSPINE-", "SPINE-")
 
 
-def longest_upper_run_m(rooms: list[Room], origins: dict[str, tuple[float, float]], racks, catalog: Catalog) -> float:
-    """The longest run the fabric's cabling rule (:mod:`designer.fabric.geometry`, :mod:`designer.site`) would give
-    between a data hall's SU network racks and an upper-tier rack of any network room: each room's farthest such rack
-    from its entry, the corridor between the entries, the drops and the slack. An upper bound: every pod reaches every
-    room's share of the upper tier."""
-    from ..fabric.geometry import SLACK_FRACTION, SLACK_MIN_MM, TRAY_ABOVE_RACK_MM
-    from .rack_filling import RACK_TYPE
-
+def farthest_from_entry(rooms: list[Room], racks) -> dict[str, float]:
+    """Each room's farthest rack the upper-tier runs start from, mm from its cable entry (the middle of its corridor
+    wall) along the room's trays: a data hall's SU network racks, a network room's upper-tier racks; rooms with none
+    are left out."""
     size = {r.id: r for r in rooms}
     far: dict[str, float] = {}
     for rack in racks:
@@ -265,6 +261,19 @@ def longest_upper_run_m(rooms: list[Room], origins: dict[str, tuple[float, float
         if wanted:
             d = abs(rack.x - room.width_mm / 2) + abs(rack.y)
             far[rack.hall] = max(far.get(rack.hall, 0.0), d)
+    return far
+
+
+def longest_upper_run_m(rooms: list[Room], origins: dict[str, tuple[float, float]], far: dict[str, float],
+                        catalog: Catalog) -> float:
+    """The longest run the fabric's cabling rule (:mod:`designer.fabric.geometry`, :mod:`designer.site`) would give
+    between a data hall's SU network racks and an upper-tier rack of any network room: each room's farthest such rack
+    from its entry (``far``, :func:`farthest_from_entry`), the corridor between the entries, the drops and the slack.
+    An upper bound: every pod reaches every room's share of the upper tier."""
+    from ..fabric.geometry import SLACK_FRACTION, SLACK_MIN_MM, TRAY_ABOVE_RACK_MM
+    from .rack_filling import RACK_TYPE
+
+    size = {r.id: r for r in rooms}
     top = float(catalog.get(RACK_TYPE).height_mm or 2300.0)
     drops = 2 * (top + TRAY_ABOVE_RACK_MM)
     longest = 0.0

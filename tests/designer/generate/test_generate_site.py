@@ -113,6 +113,36 @@ def test_an_infiniband_site_past_its_optics_reach_is_built_on_spectrum_x(b300):
     assert parts["osfp-800g-2xfr4"] > 0 and parts["osfp-800g-2xdr4-500m"] > 0
 
 
+def _reach_spy(monkeypatch):
+    """The longest upper-tier runs the generator works out, in the order it does; and how many halls it fills."""
+    from designer.generate import build
+
+    runs, placed = [], []
+    longest, place = build.longest_upper_run_m, build._place_scalable_units
+    monkeypatch.setattr(build, "longest_upper_run_m", lambda *a: runs.append(longest(*a)) or runs[-1])
+    monkeypatch.setattr(build, "_place_scalable_units", lambda *a: placed.append(a[0].hall) or place(*a))
+    return runs, placed
+
+
+def test_a_site_past_reach_before_its_racks_are_placed_goes_to_spectrum_x_at_once(catalog, monkeypatch):
+    runs, placed = _reach_spy(monkeypatch)
+    g = generate(SuperpodSpec(system="dgx-b300", gpus=200_000), catalog)
+    # one count, from the rooms' grids alone: past 500 m, so no hall was filled for InfiniBand
+    assert [round(r) for r in runs] == [600]
+    assert len(placed) == sum(h.kind == "data" for h in g.project.halls) == 25
+    assert g.project.settings.fabric_technology == "spectrum-x"
+    assert "runs to its upper tier would reach at least 600 m, past the 500 m" in g.notes[0]
+
+
+@pytest.mark.parametrize(("gpus", "bound", "built"), [(100_000, 357, 658), (150_000, 452, 759)])
+def test_the_early_count_is_below_the_runs_of_the_site_built(catalog, monkeypatch, gpus, bound, built):
+    # under the reach from the grids alone, the site is built and counted again with its racks and air handlers:
+    # that count is never below the first (rooms only grow, runs start at the farthest rack)
+    runs, _ = _reach_spy(monkeypatch)
+    generate(SuperpodSpec(system="dgx-b300", gpus=gpus), catalog)
+    assert [round(r) for r in runs] == [bound, built]
+
+
 def test_infiniband_asked_for_is_built_and_says_what_no_optic_reaches(catalog):
     g = generate(SuperpodSpec(system="dgx-b300", gpus=100_000, fabric="infiniband"), catalog)
     errors = _errors(analyze(g.project, catalog))
