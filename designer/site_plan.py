@@ -82,7 +82,8 @@ class BuildingOnSite:
 
 @dataclass(frozen=True)
 class Bundle:
-    """The compute-fabric links between two rooms (``a``, ``b`` hall ids) or two buildings (their names)."""
+    """The links between two rooms (``a``, ``b`` hall ids) or two buildings (their names): the compute fabric's
+    (``links``, the longest ``longest_m``) and the storage fabric's (``storage_links``, ``storage_longest_m``)."""
     a: str
     b: str
     links: int
@@ -90,6 +91,13 @@ class Bundle:
     #: where it is drawn on the site (mm): between rooms, along their corridor from entry to entry; between
     #: buildings, from one building's hub (its network room's entry) to the other's, a bundle, not a route
     path: tuple[tuple[float, float], ...]
+    storage_links: int = 0
+    storage_longest_m: float = 0.0
+
+    @property
+    def all_links(self) -> int:
+        """Every cable of the bundle, both fabrics'."""
+        return self.links + self.storage_links
 
 
 @dataclass(frozen=True)
@@ -194,26 +202,40 @@ def _corridor(a: tuple[float, float], b: tuple[float, float]) -> tuple[tuple[flo
     return (a, (a[0], lane), (b[0], lane), b)
 
 
+def _room_links(analysis) -> list[tuple[object, int]]:
+    """Each fabric's links between rooms, with the fabric's slot (0: compute, 1: storage)."""
+    out: list[tuple[object, int]] = []
+    if analysis is not None and analysis.has("fabric"):
+        out += [(link, 0) for link in analysis.fabric.room_links or ()]
+    if analysis is not None and analysis.has("storage"):
+        out += [(link, 1) for link in analysis.storage.fabric.room_links or ()]
+    return out
+
+
 def _bundles(rooms: list[RoomOnSite], analysis) -> tuple[tuple[Bundle, ...], tuple[Bundle, ...]]:
-    if analysis is None or not analysis.has("fabric") or not analysis.fabric.room_links:
-        return (), ()
+    """The bundles between rooms of one building and between buildings, each with both fabrics' links: per pair,
+    [compute links, compute longest, storage links, storage longest]."""
     by_id = {r.id: r for r in rooms}
-    inside: list[Bundle] = []
+    inside: dict[tuple[str, str], list] = {}
     between: dict[tuple[str, str], list] = {}
-    for link in analysis.fabric.room_links:
+    for link, slot in _room_links(analysis):
         ra, rb = by_id.get(link.a), by_id.get(link.b)
         if ra is None or rb is None:
             continue
         if ra.building == rb.building:
-            inside.append(Bundle(ra.id, rb.id, link.links, link.longest_m, _corridor(ra.entry, rb.entry)))
-            continue
-        key = tuple(sorted((ra.building, rb.building)))
-        acc = between.setdefault(key, [0, 0.0])
-        acc[0] += link.links
-        acc[1] = max(acc[1], link.longest_m)
+            acc = inside.setdefault((ra.id, rb.id), [0, 0.0, 0, 0.0])
+        else:
+            acc = between.setdefault(tuple(sorted((ra.building, rb.building))), [0, 0.0, 0, 0.0])
+        acc[2 * slot] += link.links
+        acc[2 * slot + 1] = max(acc[2 * slot + 1], link.longest_m)
+    order = {r.id: i for i, r in enumerate(rooms)}
+    room_bundles = tuple(Bundle(a, b, n, m, _corridor(by_id[a].entry, by_id[b].entry), sn, sm)
+                         for (a, b), (n, m, sn, sm) in sorted(inside.items(), key=lambda kv: (order[kv[0][0]],
+                                                                                                 order[kv[0][1]])))
     hubs = _building_hubs(rooms)
-    building_bundles = tuple(Bundle(a, b, n, m, (hubs[a], hubs[b])) for (a, b), (n, m) in sorted(between.items()))
-    return tuple(inside), building_bundles
+    building_bundles = tuple(Bundle(a, b, n, m, (hubs[a], hubs[b]), sn, sm)
+                             for (a, b), (n, m, sn, sm) in sorted(between.items()))
+    return room_bundles, building_bundles
 
 
 def _building_hubs(rooms: list[RoomOnSite]) -> dict[str, tuple[float, float]]:

@@ -113,7 +113,8 @@ def analyze_storage(ctx: Context) -> StorageResult:
         "appliances": apps,
         "appliance_read_gb_s": round(app_read, 3), "appliance_write_gb_s": round(app_write, 3),
         "fabric": {"leaves": fabric.leaves, "spines": fabric.spines, "clients_gb_s": round(fabric.client_gbs, 3),
-                   "appliances_gb_s": round(fabric.server_gbs, 3), "carried_gb_s": round(fabric.carried_gbs, 3)},
+                   "appliances_gb_s": round(fabric.server_gbs, 3), "carried_gb_s": round(fabric.carried_gbs, 3),
+                   "room_links": list(fabric.room_links)},
         # the family's higher tiers the design does not already meet (a smallest cluster may meet them all)
         "tiers_above": [t for t in tiers_above(tier) if TIERS[t].need(gpus)[1] > write * 1.001
                         or TIERS[t].need(gpus)[0] > read * 1.001] if tier else [],

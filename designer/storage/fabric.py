@@ -83,6 +83,8 @@ class StorageFabric:
     client_gbs: float = 0.0
     server_gbs: float = 0.0
     carried_gbs: float = 0.0
+    #: the links that leave their room, per pair of rooms, as the compute fabric's (``RackSites.room_links``)
+    room_links: tuple[dict, ...] = ()
 
     @property
     def empty(self) -> bool:
@@ -328,9 +330,10 @@ def node_leaves(leaves: _Tier, ends: _Endpoints, lengths: _Lengths) -> np.ndarra
 
 
 def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict[str, Counter],
-                record=None) -> Counter:
+                record=None, runs: list | None = None) -> Counter:
     """Endpoints spread evenly over the leaves in rack order; a fibre per link, a splitter per two slow ones
-    (a node port at half the switch port's speed or less: the 1:2 splitter is the only one catalogued)."""
+    (a node port at half the switch port's speed or less: the 1:2 splitter is the only one catalogued).
+    ``runs`` gathers (rack, rack, metres) columns of the links, one per port."""
     rack, z, speed, serves = ends.arrays()
     n, n_leaves = len(rack), len(leaves)
     leaf = node_leaves(leaves, ends, lengths)
@@ -345,7 +348,10 @@ def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict
     cable_of[order] = group * (n + 1) + (np.arange(n) - first) // per_port[order]
     keys, inverse = np.unique(cable_of, return_inverse=True)
     run = np.zeros(len(keys))
-    np.maximum.at(run, inverse, lengths.metres(rack, z, leaves.rack[leaf], leaves.z[leaf]))
+    metres = lengths.metres(rack, z, leaves.rack[leaf], leaves.z[leaf])
+    np.maximum.at(run, inverse, metres)
+    if runs is not None:
+        runs.append((rack, leaves.rack[leaf], metres))
     cable_leaf = np.zeros(len(keys), dtype=np.int64)
     cable_leaf[inverse] = leaf
     split = np.zeros(len(keys), dtype=bool)
@@ -361,7 +367,7 @@ def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict
 
 
 def _uplinks(lower: _Tier, upper: _Tier, lengths: _Lengths, cables: dict[str, Counter], *, above: bool,
-             record=None) -> int:
+             record=None, runs: list | None = None) -> int:
     """Each lower switch's share of the upper tier's down ports (all its ports, half when a tier ``above``
     takes the other half), no more than it has free; the links are dealt to the upper switches in turn, so
     they fill evenly. A run past the multimode reach goes single-mode, DR or, between buildings, FR, as the compute
@@ -378,6 +384,8 @@ def _uplinks(lower: _Tier, upper: _Tier, lengths: _Lengths, cables: dict[str, Co
     below = np.repeat(np.arange(len(lower)), up)
     far = np.arange(total) % len(upper)
     metres = lengths.metres(lower.rack[below], lower.z[below], upper.rack[far], upper.z[far])
+    if runs is not None:
+        runs.append((lower.rack[below], upper.rack[far], metres))
     cls = lengths.classes(metres)
     k = len(MEDIA_CLASSES)
     lower.used += up
@@ -462,9 +470,12 @@ def storage_fabric(project: Project, catalog: Catalog, record=None) -> StorageFa
         return StorageFabric(leaves=len(leaves), spines=len(spines), cores=len(cores))
     lengths = _Lengths(project, tops, catalog)
     cables: dict[str, Counter] = {}
-    links = _node_links(leaves, ends, lengths, cables, record)
-    uplinks = _uplinks(leaves, spines, lengths, cables, above=bool(len(cores)), record=record)
-    uplinks += _uplinks(spines, cores, lengths, cables, above=False, record=record)
+    runs: list = []  # (rack, rack, metres) of every link, for the bundles between rooms
+    links = _node_links(leaves, ends, lengths, cables, record, runs)
+    uplinks = _uplinks(leaves, spines, lengths, cables, above=bool(len(cores)), record=record, runs=runs)
+    uplinks += _uplinks(spines, cores, lengths, cables, above=False, record=record, runs=runs)
+    ra, rb, metres = (np.concatenate(col) for col in zip(*runs))
+    room_links = lengths.sites.room_links([h.id for h in project.halls], ra, rb, metres)
     switch_cages = _switch_modules([leaves, spines, cores])
     node_side = _node_modules(ends)
     smf = sum(cables.get(SMF, Counter()).values()) + sum(cables.get(LC_SMF, Counter()).values())
@@ -487,7 +498,7 @@ def storage_fabric(project: Project, catalog: Catalog, record=None) -> StorageFa
                          uplinks=uplinks, transceivers=+(switch_cages + node_side),
                          cables={k: v for k, v in cables.items() if v},
                          bases=_bases(links, uplinks, smf, switch_cages, node_side, bool(ends.appliance_ports)),
-                         notes=tuple(notes))
+                         notes=tuple(notes), room_links=tuple(room_links))
 
 
 __all__ = ["StorageFabric", "storage_fabric", "storage_fabric_port_group"]

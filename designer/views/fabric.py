@@ -55,7 +55,8 @@ class PlaneCounts:
 
 @view
 class RoomLink:
-    """``fabric.room_links[]``: the compute-fabric links between two rooms of a site, as one bundle"""
+    """``fabric.room_links[]`` (and ``storage.fabric.room_links[]``): a fabric's links between two rooms of a site,
+    as one bundle"""
     #: the two halls' ids, the earlier of the project first
     a: str
     b: str

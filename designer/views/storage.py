@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 from .base import Rows, view
+from .fabric import RoomLink
 
 
 @view
@@ -33,6 +34,8 @@ class StorageFabricFlow:
     clients_gb_s: float
     appliances_gb_s: float
     carried_gb_s: float
+    #: storage-fabric links that leave their room, per pair of rooms (none in a design of one hall)
+    room_links: Rows[RoomLink] | None = None
 
 
 @view

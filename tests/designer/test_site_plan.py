@@ -86,10 +86,34 @@ def test_bundles_count_every_fabric_link_that_leaves_its_room(site, catalog):
         assert b.path[1][1] < min(ra.rect[1], rb.rect[1]) and b.path[1][1] == b.path[2][1]
 
 
+def test_bundles_count_every_storage_link_that_leaves_its_room(site, catalog):
+    from designer.storage.links import storage_links
+
+    project, a = site
+    _, links = storage_links(project, catalog)
+    hall = [project.racks[r].hall for r, _, _ in links.devices]
+    ha, hb = np.asarray(hall, dtype=object)[links.a_dev], np.asarray(hall, dtype=object)[links.b_dev]
+    order = {h.id: i for i, h in enumerate(project.halls)}
+    expected = Counter(tuple(sorted((x, y), key=order.get)) for x, y in zip(ha, hb) if x != y)
+    # the halls' storage leaves run to the storage spines in the first building's network room
+    assert expected == {("hall-1", "network-1"): 292, ("hall-2", "network-1"): 292,
+                        ("hall-3", "network-1"): 292, ("hall-4", "network-1"): 292}
+    assert {(r.a, r.b): r.links for r in a.storage.fabric.room_links} == expected
+    plan = SitePlan.of(project, catalog, a)
+    assert {(b.a, b.b): b.storage_links for b in plan.room_bundles} == {
+        ("hall-1", "network-1"): 292, ("hall-2", "network-1"): 292, ("hall-3", "network-2"): 0,
+        ("hall-4", "network-2"): 0}
+    between, = plan.building_bundles
+    assert (between.a, between.b, between.storage_links, between.all_links) == ("Building 1", "Building 2", 584,
+                                                                                between.links + 584)
+    assert between.storage_longest_m == max(r.longest_m for r in a.storage.fabric.room_links
+                                            if r.a in ("hall-3", "hall-4"))
+
+
 def test_one_hall_has_no_bundles_and_no_buildings(catalog):
     g = generate(SuperpodSpec(system="dgx-b200", gpus=256), catalog)
     a = analyze(g.project, catalog)
-    assert a.fabric.room_links == ()
+    assert a.fabric.room_links == () == a.storage.fabric.room_links
     plan = SitePlan.of(g.project, catalog, a)
     assert not plan.is_site and plan.buildings == () and plan.room_bundles == () == plan.building_bundles
 

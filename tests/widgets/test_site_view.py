@@ -62,13 +62,20 @@ def test_a_site_opens_on_its_buildings_rooms_and_bundles(site_window, qtbot):
     plan = w.site.plan
     scene = w.site.scene
     assert set(scene.room_items) == {h.id for h in w.document.project.halls}
-    # the bundles drawn are the fabric's links between rooms, with their counts
+    # the bundles drawn are both fabrics' links between rooms, with their counts: the halls of building 1 send
+    # 672 compute and 292 storage links each to its network room, building 2's 2 x 292 storage links cross to it
     drawn = {(i.bundle.a, i.bundle.b): i.label for i in scene.bundle_items}
-    assert drawn == {**{(b.a, b.b): f"{b.links:,} links" for b in plan.room_bundles},
-                     **{(b.a, b.b): f"{b.links:,} links" for b in plan.building_bundles}}
+    assert drawn == {("hall-1", "network-1"): "964 links", ("hall-2", "network-1"): "964 links",
+                     ("hall-3", "network-2"): "480 links", ("hall-4", "network-2"): "480 links",
+                     ("Building 1", "Building 2"): "2,888 links"}
     assert [b for b in scene.bundle_items if b.between_buildings]
     assert sum(b.links for b in plan.room_bundles + plan.building_bundles) == sum(
         r.links for r in w.analysis.fabric.room_links)
+    assert sum(b.storage_links for b in plan.room_bundles + plan.building_bundles) == sum(
+        r.links for r in w.analysis.storage.fabric.room_links) == 4 * 292
+    tip = next(i for i in scene.bundle_items if i.between_buildings).toolTip()
+    assert tip == ("<b>Building 1 – Building 2</b><br>2,304 compute-fabric links; the longest runs 124 m<br>"
+                   "584 storage-fabric links; the longest runs 123 m")
     # one table row per room, with the power engine's figure for it
     assert w.site.row_count() == 6
     rows = {w.site.table.topLevelItem(i).data(0, Qt.ItemDataRole.UserRole + 1): w.site.table.topLevelItem(i)
@@ -196,8 +203,8 @@ def test_the_counts_between_buildings_never_cover_each_other_a_building_or_the_k
     placed = view.count_labels()
     assert placed
     # the largest bundle's count comes first and each says its own bundle's links
-    assert max(between, key=lambda i: i.bundle.links).bundle.links == placed[0].item.bundle.links
-    assert all(p.box.width() > 0 and p.item.label == f"{p.item.bundle.links:,} links" for p in placed)
+    assert max(between, key=lambda i: i.bundle.all_links).bundle.all_links == placed[0].item.bundle.all_links
+    assert all(p.box.width() > 0 and p.item.label == f"{p.item.bundle.all_links:,} links" for p in placed)
     boxes = [p.box for p in placed]
     assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if a.intersects(b)]
     titles = [where for *_, where in view.building_titles()]
@@ -250,7 +257,7 @@ def test_a_pan_moves_the_counts_with_the_plan_and_neither_adds_nor_drops_one_sti
 def test_zoomed_in_a_count_whose_place_is_out_of_view_finds_one_in_view(synced_window, campus_project, qtbot, zoom):
     w = _campus_window(synced_window, campus_project, qtbot)
     view, scene = w.site.view, w.site.scene
-    largest = max((i for i in scene.bundle_items if i.between_buildings), key=lambda i: i.bundle.links)
+    largest = max((i for i in scene.bundle_items if i.between_buildings), key=lambda i: i.bundle.all_links)
     view.zoom_by(zoom)
     view.centerOn(largest.label_points()[0])
     shown = view.count_labels()
@@ -259,7 +266,7 @@ def test_zoomed_in_a_count_whose_place_is_out_of_view_finds_one_in_view(synced_w
     blocked = [view.key_rect(), overlay.scale_bar_rect(vp, view.scale_factor())]
     blocked += [where for *_, where in view.building_titles()] + [t.mapRect(b.rect) for b in scene.building_items]
     between = sorted((i for i in scene.bundle_items if i.between_buildings),
-                     key=lambda i: (-i.bundle.links, i.bundle.a, i.bundle.b))
+                     key=lambda i: (-i.bundle.all_links, i.bundle.a, i.bundle.b))
     alone = bundle_labels.place([(i, i.label_points(), i.label) for i in between], t.map,
                                 QFontMetricsF(largest.label_font()), blocked, inside=vp)
     assert len(alone) >= 3
@@ -319,7 +326,7 @@ def test_the_counts_along_a_corridor_cover_neither_each_other_a_title_nor_a_coun
     view.centerOn(*net.entry)
     shown = view.room_count_labels()
     assert len(shown) >= 2  # the corridor's bundles each say their own links
-    assert all(p.item.label == f"{p.item.bundle.links:,} links" and not p.item.between_buildings for p in shown)
+    assert all(p.item.label == f"{p.item.bundle.all_links:,} links" and not p.item.between_buildings for p in shown)
     boxes = [p.box for p in shown] + [p.box for p in view.count_labels()]
     assert not [(a, b) for i, a in enumerate(boxes) for b in boxes[i + 1:] if a.intersects(b)]
     titles = [where for *_, where in view.building_titles()]

@@ -263,15 +263,17 @@ class BundleItem(QGraphicsPathItem):
         self.setPath(path)
         colour = QColor(SITE_BUNDLE if between_buildings else ROOM_BUNDLE)
         colour.setAlpha(200)
-        pen = _cosmetic(colour, bundle_width_px(bundle.links))
+        pen = _cosmetic(colour, bundle_width_px(bundle.all_links))
         pen.setCapStyle(Qt.PenCapStyle.RoundCap)
         self.setPen(pen)
         self.between_buildings = between_buildings
         self._points: list[QPointF] | None = None
-        self.label = f"{number(bundle.links)} links"
+        self.label = f"{number(bundle.all_links)} links"
         a, b = names.get(bundle.a, bundle.a), names.get(bundle.b, bundle.b)
-        self.setToolTip(f"<b>{a} – {b}</b><br>{number(bundle.links)} compute-fabric links; the longest runs "
-                        f"{number(bundle.longest_m)} m")
+        lines = [f"{number(n)} {kind}-fabric links; the longest runs {number(m)} m"
+                 for kind, n, m in (("compute", bundle.links, bundle.longest_m),
+                                    ("storage", bundle.storage_links, bundle.storage_longest_m)) if n]
+        self.setToolTip(f"<b>{a} – {b}</b><br>" + "<br>".join(lines))
         self.setZValue(3 if between_buildings else 2)
 
     def label_points(self) -> list[QPointF]:

@@ -307,7 +307,7 @@ class SiteView(QGraphicsView):
             return []
         fm = QFontMetricsF(within[0].label_font())
         return sorted((i for i in within if fm.horizontalAdvance(i.label) + 14 <= i.room_width_mm * scale),
-                      key=lambda i: (-i.bundle.links, i.bundle.a, i.bundle.b))
+                      key=lambda i: (-i.bundle.all_links, i.bundle.a, i.bundle.b))
 
     def _room_counts(self, to_px: QTransform, blocked: list[QRectF]) -> list[bundle_labels.Placed]:
         fits = self._fitting_rooms(abs(to_px.m11()))
@@ -326,7 +326,7 @@ class SiteView(QGraphicsView):
     def _between(self) -> list:
         """The bundles between buildings, in the order their counts are placed: the largest first."""
         return sorted((i for i in self.scene().bundle_items if i.between_buildings),
-                      key=lambda i: (-i.bundle.links, i.bundle.a, i.bundle.b))
+                      key=lambda i: (-i.bundle.all_links, i.bundle.a, i.bundle.b))
 
     def _counts(self, to_px: QTransform, titles: list[QRectF]) -> list[bundle_labels.Placed]:
         """The counts placed over the whole site (``to_px``: scene to pixels at this zoom, from the origin)."""
