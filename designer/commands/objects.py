@@ -29,8 +29,8 @@ def _plain_devices(project: Project, catalog: Catalog, racks, kinds: dict) -> bo
     Why: a generated site brings hundreds of thousands of devices at once, and checking them as whole columns (one
     string test over all the ids, one set) is several times faster than one by one. Any doubt returns False, and
     the racks are checked one device at a time, which names the first fault exactly as before."""
-    devices = [d for r in racks for d in r.devices]
     try:
+        devices = [d for r in racks for d in r.devices]
         for t in {d.type for d in devices}:
             dtype = kinds.get(t)
             if dtype is None:
@@ -40,9 +40,9 @@ def _plain_devices(project: Project, catalog: Catalog, racks, kinds: dict) -> bo
         ids = [d.id for d in devices]
         names = [d.name for d in devices]
         text = "".join(ids) + "".join(names)  # a TypeError where one is not text
-    except (CommandError, TypeError):
-        return False
-    if not (text.isascii() and text.isprintable()) or {d.face for d in devices} - set(FACES):
+        if not (text.isascii() and text.isprintable()) or {d.face for d in devices} - set(FACES):
+            return False
+    except (CommandError, TypeError, AttributeError):  # what the one-by-one checks refuse, in their order
         return False
     if max(map(len, ids), default=0) > MAX_TEXT_CHARS or max(map(len, names), default=0) > MAX_TEXT_CHARS:
         return False

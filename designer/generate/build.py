@@ -377,22 +377,29 @@ def _check_reach(laid: list, origins: dict, far: dict[str, float], catalog: Cata
 
 
 def _check_reach_early(ranges: list[tuple[int, int]], grids: list[Grid], nets: list[tuple[Room, RackBuilder, Grid]],
-                       seg: _Segment, buildings: int, catalog: Catalog, spec: SuperpodSpec,
-                       profile: SystemProfile) -> None:
+                       seg: _Segment, buildings: int, catalog: Catalog, spec: SuperpodSpec, profile: SystemProfile,
+                       hall_mm: tuple[float, float] | None, gallery: float) -> None:
     """OutOfReach for a site whose upper-tier runs are past the optics' reach before a rack of its halls is placed.
 
-    Why it is a lower bound: the rooms are taken at their racks' grids, which the air handlers and electrical rooms
-    only ever lengthen or widen (:func:`air_handling.plan_room`), and rooms that grow only move every other room's
-    entry away from theirs along the corridor and across the site's grid (:func:`place_rooms`); every run is taken
-    from the room's cable entry, not from its farthest rack. A site past the reach by this count is past it as
-    built, and is rebuilt on Spectrum-X without placing its million objects first."""
+    Why it is a lower bound of what the site as built is counted at: a room as built is its stated size, or its
+    racks' grid with up to two air-handler galleries beside it (:func:`air_handling.plan_room`), and deeper where
+    its walls need the length; its electrical room adds depth, not width. Deeper rooms only move building rows apart
+    (:func:`place_rooms`: rooms of a building share its corridor). Along a row a room's entry can come nearer another
+    building's rooms by no more than the widening of its building's rooms, so each room's run is taken that much
+    shorter here (where the built count adds the room's farthest rack). A site past the reach by this count is past
+    it as built, and is rebuilt on Spectrum-X without placing its million objects first."""
     per_building = spec.halls_per_building or DEFAULT_HALLS_PER_BUILDING
-    halls = [Room(f"hall-{h + 1}", "", h // per_building, "data", g.width_mm, g.depth_mm)
+    # a hall of a stated size is built at that size; any other room at its grid, up to two galleries wider
+    halls = [Room(f"hall-{h + 1}", "", h // per_building, "data", *(hall_mm or (g.width_mm, g.depth_mm)))
              for h, g in enumerate(grids)]
     rooms = halls + [replace(room, width_mm=g.width_mm, depth_mm=g.depth_mm) for room, _, g in nets]
-    far = {room.id: 0.0 for room, (first, last) in zip(halls, ranges)
+    wider = [0.0] * buildings
+    for r in rooms:
+        wider[r.building] += 0.0 if r.kind == "data" and hall_mm is not None else 2 * gallery
+    far = {room.id: -wider[room.building] for room, (first, last) in zip(halls, ranges)
            if any(items for su in range(first, last) for items in seg.network_items[su])}
-    far |= {room.id: 0.0 for room, b, _ in nets if any(r.name.startswith(UPPER_TITLES) for r in b.racks)}
+    far |= {room.id: -wider[room.building] for room, b, _ in nets
+            if any(r.name.startswith(UPPER_TITLES) for r in b.racks)}
     _check_reach(rooms, place_rooms(rooms, buildings), far, catalog, spec, profile, "at least")
 
 
@@ -474,7 +481,7 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
         nets.append((Room(b.hall, f"Network room {k + 1}", k, "network"), b, grid))
     grids = [hall_grid(seg.mm, last - first, hall_mm, gallery, seg.per_segment) for first, last in ranges]
     if reach_fallback and profile.fabric == "infiniband":
-        _check_reach_early(ranges, grids, nets, seg, buildings, catalog, spec, profile)
+        _check_reach_early(ranges, grids, nets, seg, buildings, catalog, spec, profile, hall_mm, gallery)
     rooms: list[tuple[Room, RackBuilder, Grid]] = []
     for h, ((first, last), grid) in enumerate(zip(ranges, grids)):
         b = RackBuilder(catalog, settings, f"hall-{h + 1}")

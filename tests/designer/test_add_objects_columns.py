@@ -64,6 +64,19 @@ def test_one_fault_among_plain_devices_is_named_as_one_by_one_names_it(catalog, 
     assert calls == [False]
 
 
+def test_what_is_not_a_device_at_all_is_refused_in_the_order_one_by_one_refuses_it(catalog, monkeypatch):
+    racks = list(_racks())
+    racks[5] = replace(racks[5], devices=(replace(racks[5].devices[0], face=["front"]),))
+    calls = _spied(monkeypatch)
+    with pytest.raises(CommandError, match=r"rack 'A05': face must be front or rear, got \['front'\]"):
+        AddObjectsCommand(racks=tuple(racks)).apply(Project(halls=(HALL,)), catalog)
+    # a rack without a device list after one in no hall: the hall is named first, as before
+    racks = [replace(racks[0], hall="nope"), replace(racks[1], devices=None)]
+    with pytest.raises(CommandError, match="rack 'A00': no hall with id 'nope'"):
+        AddObjectsCommand(racks=tuple(racks)).apply(Project(halls=(HALL,)), catalog)
+    assert calls == [False, False]
+
+
 def test_text_the_design_keeps_otherwise_is_taken_one_by_one(catalog, monkeypatch):
     # an upper-case type and a decomposed accent: kept as the catalog's id and as NFC, as one by one keeps them
     racks = list(_racks())
