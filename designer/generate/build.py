@@ -33,9 +33,10 @@ from .network_racks import band_places, central_items, group_places, su_network_
 from .campus_fabric import campus_core
 from .networks import OOB_PORTS, NetworkPlan, plan_networks
 from .phases import phases_of
-from .site import (DEFAULT_HALLS_PER_BUILDING, MAX_HALLS, UPPER_TIER_BUILDINGS, UPPER_TITLES, Room, building_name,
-                   cuts, farthest_from_entry, hall_block_kw, hall_grid, longest_upper_run_m, place_room_racks,
-                   place_rooms, room_grid, share_upper_tier, split_halls, su_power_kw, upper_tier_reach_m)
+from .reach import OutOfReach, check_reach, check_reach_early
+from .site import (DEFAULT_HALLS_PER_BUILDING, MAX_HALLS, UPPER_TIER_BUILDINGS, Room, building_name, cuts,
+                   farthest_from_entry, hall_block_kw, hall_grid, place_room_racks, place_rooms, room_grid,
+                   share_upper_tier, split_halls, su_power_kw)
 from .rack_filling import CDU_TYPE, FIRST_U, NETWORK_RACK_KW, RACK_TYPE, RackBuilder, fill_by_power
 from .sizing import mw_text, nodes_for, rack_density, units_per_su, with_capacities
 from .storage import cluster_note
@@ -359,50 +360,6 @@ def _place_band(b: RackBuilder, grid: Grid, band_groups: list[tuple[str, list]])
         k += len(groups)
 
 
-class OutOfReach(GenerateError):
-    """A site whose InfiniBand fabric has runs no optic of its cages spans."""
-
-
-def _check_reach(laid: list, origins: dict, far: dict[str, float], catalog: Catalog, spec: SuperpodSpec,
-                 profile: SystemProfile, how: str) -> None:
-    """OutOfReach when the site's longest run to its upper tier is past the longest optic its switches take;
-    ``far``: each room's farthest rack from its entry (:func:`farthest_from_entry`); ``how``: "about" for the site
-    as built, "at least" for a layout that will only spread."""
-    longest = longest_upper_run_m(laid, origins, far, catalog)
-    reach = upper_tier_reach_m(catalog, spec, profile)
-    if longest > reach:
-        raise OutOfReach(f"across this site the InfiniBand fabric's runs to its upper tier would reach {how} "
-                         f"{longest:,.0f} m, past the {reach:,.0f} m of the longest optic its {spec.switch} cages "
-                         "take")
-
-
-def _check_reach_early(ranges: list[tuple[int, int]], grids: list[Grid], nets: list[tuple[Room, RackBuilder, Grid]],
-                       seg: _Segment, buildings: int, catalog: Catalog, spec: SuperpodSpec, profile: SystemProfile,
-                       hall_mm: tuple[float, float] | None, gallery: float) -> None:
-    """OutOfReach for a site whose upper-tier runs are past the optics' reach before a rack of its halls is placed.
-
-    Why it is a lower bound of what the site as built is counted at: a room as built is its stated size, or its
-    racks' grid with up to two air-handler galleries beside it (:func:`air_handling.plan_room`), and deeper where
-    its walls need the length; its electrical room adds depth, not width. Deeper rooms only move building rows apart
-    (:func:`place_rooms`: rooms of a building share its corridor). Along a row a room's entry can come nearer another
-    building's rooms by no more than the widening of its building's rooms, so each room's run is taken that much
-    shorter here (where the built count adds the room's farthest rack). A site past the reach by this count is past
-    it as built, and is rebuilt on Spectrum-X without placing its million objects first."""
-    per_building = spec.halls_per_building or DEFAULT_HALLS_PER_BUILDING
-    # a hall of a stated size is built at that size; any other room at its grid, up to two galleries wider
-    halls = [Room(f"hall-{h + 1}", "", h // per_building, "data", *(hall_mm or (g.width_mm, g.depth_mm)))
-             for h, g in enumerate(grids)]
-    rooms = halls + [replace(room, width_mm=g.width_mm, depth_mm=g.depth_mm) for room, _, g in nets]
-    wider = [0.0] * buildings
-    for r in rooms:
-        wider[r.building] += 0.0 if r.kind == "data" and hall_mm is not None else 2 * gallery
-    far = {room.id: -wider[room.building] for room, (first, last) in zip(halls, ranges)
-           if any(items for su in range(first, last) for items in seg.network_items[su])}
-    far |= {room.id: -wider[room.building] for room, b, _ in nets
-            if any(r.name.startswith(UPPER_TITLES) for r in b.racks)}
-    _check_reach(rooms, place_rooms(rooms, buildings), far, catalog, spec, profile, "at least")
-
-
 def _hall_ranges(spec: SuperpodSpec, profile: SystemProfile, catalog: Catalog, net: NetworkPlan, seg: _Segment,
                  sus: int, band_groups: list, hall_mm: tuple[float, float] | None, gallery: float,
                  one_hall: bool = False) -> list[tuple[int, int]]:
@@ -481,7 +438,7 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
         nets.append((Room(b.hall, f"Network room {k + 1}", k, "network"), b, grid))
     grids = [hall_grid(seg.mm, last - first, hall_mm, gallery, seg.per_segment) for first, last in ranges]
     if reach_fallback and profile.fabric == "infiniband":
-        _check_reach_early(ranges, grids, nets, seg, buildings, catalog, spec, profile, hall_mm, gallery)
+        check_reach_early(ranges, grids, nets, seg, buildings, catalog, spec, profile, hall_mm, gallery)
     rooms: list[tuple[Room, RackBuilder, Grid]] = []
     for h, ((first, last), grid) in enumerate(zip(ranges, grids)):
         b = RackBuilder(catalog, settings, f"hall-{h + 1}")
@@ -525,7 +482,7 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
         # the electrical rooms added below only move rooms apart (each deepens its room's footprint and widens none:
         # it is as wide as its room, or 5 m, and every room here is wider), so a site already past the optics' reach
         # without them is past it with them, and is rebuilt on Spectrum-X before half a million objects are added
-        _check_reach(laid, origins, farthest_from_entry(laid, racks), catalog, spec, profile, "at least")
+        check_reach(laid, origins, farthest_from_entry(laid, racks), catalog, spec, profile, "at least")
     project = Project(name=spec.name or design_title(profile, sus, units),
                       description=design_description(profile, sus, units, seg.per_rack, net), settings=settings)
     try:
@@ -557,7 +514,7 @@ def _generate_site(spec: SuperpodSpec, catalog: Catalog, profile: SystemProfile,
     for hall in project.halls:
         project = project.with_hall(replace(hall, site_origin=origins[hall.id]))
     if reach_fallback and profile.fabric == "infiniband":
-        _check_reach(laid, origins, farthest_from_entry(laid, racks), catalog, spec, profile, "about")
+        check_reach(laid, origins, farthest_from_entry(laid, racks), catalog, spec, profile, "about")
     data_halls = sum(r.kind == "data" for r in laid)
     block = hall_block_kw(spec, profile, catalog) / 1000
     most = max(last - first for first, last in ranges)

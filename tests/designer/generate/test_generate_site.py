@@ -115,11 +115,11 @@ def test_an_infiniband_site_past_its_optics_reach_is_built_on_spectrum_x(b300):
 
 def _reach_spy(monkeypatch):
     """The longest upper-tier runs the generator works out, in the order it does; and how many halls it fills."""
-    from designer.generate import build
+    from designer.generate import build, reach
 
     runs, placed = [], []
-    longest, place = build.longest_upper_run_m, build._place_scalable_units
-    monkeypatch.setattr(build, "longest_upper_run_m", lambda *a: runs.append(longest(*a)) or runs[-1])
+    longest, place = reach.longest_upper_run_m, build._place_scalable_units
+    monkeypatch.setattr(reach, "longest_upper_run_m", lambda *a: runs.append(longest(*a)) or runs[-1])
     monkeypatch.setattr(build, "_place_scalable_units", lambda *a: placed.append(a[0].hall) or place(*a))
     return runs, placed
 
