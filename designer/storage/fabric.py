@@ -329,11 +329,11 @@ def node_leaves(leaves: _Tier, ends: _Endpoints, lengths: _Lengths) -> np.ndarra
                  pairs=pairs)
 
 
-def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict[str, Counter],
-                record=None, runs: list | None = None) -> Counter:
+def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict[str, Counter], runs: list,
+                record=None) -> Counter:
     """Endpoints spread evenly over the leaves in rack order; a fibre per link, a splitter per two slow ones
     (a node port at half the switch port's speed or less: the 1:2 splitter is the only one catalogued).
-    ``runs`` gathers (rack, rack, metres) columns of the links, one per port."""
+    ``runs`` gathers the (rack, rack, metres) columns of the links, one per port (the bundles between rooms)."""
     rack, z, speed, serves = ends.arrays()
     n, n_leaves = len(rack), len(leaves)
     leaf = node_leaves(leaves, ends, lengths)
@@ -350,8 +350,7 @@ def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict
     run = np.zeros(len(keys))
     metres = lengths.metres(rack, z, leaves.rack[leaf], leaves.z[leaf])
     np.maximum.at(run, inverse, metres)
-    if runs is not None:
-        runs.append((rack, leaves.rack[leaf], metres))
+    runs.append((rack, leaves.rack[leaf], metres))
     cable_leaf = np.zeros(len(keys), dtype=np.int64)
     cable_leaf[inverse] = leaf
     split = np.zeros(len(keys), dtype=bool)
@@ -366,12 +365,12 @@ def _node_links(leaves: _Tier, ends: _Endpoints, lengths: _Lengths, cables: dict
     return Counter({FIBRE: int((per_port == 1).sum()), SPLITTER: int((per_port > 1).sum())})
 
 
-def _uplinks(lower: _Tier, upper: _Tier, lengths: _Lengths, cables: dict[str, Counter], *, above: bool,
-             record=None, runs: list | None = None) -> int:
+def _uplinks(lower: _Tier, upper: _Tier, lengths: _Lengths, cables: dict[str, Counter], runs: list, *,
+             above: bool, record=None) -> int:
     """Each lower switch's share of the upper tier's down ports (all its ports, half when a tier ``above``
     takes the other half), no more than it has free; the links are dealt to the upper switches in turn, so
-    they fill evenly. A run past the multimode reach goes single-mode, DR or, between buildings, FR, as the compute
-    fabric's does."""
+    they fill evenly (``runs`` gathers their (rack, rack, metres) columns). A run past the multimode reach goes
+    single-mode, DR or, between buildings, FR, as the compute fabric's does."""
     if not len(upper) or not len(lower):
         return 0
     # a twin-port cage's two ports take one module, so each medium may leave half a cage empty: on a site, where a
@@ -384,8 +383,7 @@ def _uplinks(lower: _Tier, upper: _Tier, lengths: _Lengths, cables: dict[str, Co
     below = np.repeat(np.arange(len(lower)), up)
     far = np.arange(total) % len(upper)
     metres = lengths.metres(lower.rack[below], lower.z[below], upper.rack[far], upper.z[far])
-    if runs is not None:
-        runs.append((lower.rack[below], upper.rack[far], metres))
+    runs.append((lower.rack[below], upper.rack[far], metres))
     cls = lengths.classes(metres)
     k = len(MEDIA_CLASSES)
     lower.used += up
@@ -471,9 +469,9 @@ def storage_fabric(project: Project, catalog: Catalog, record=None) -> StorageFa
     lengths = _Lengths(project, tops, catalog)
     cables: dict[str, Counter] = {}
     runs: list = []  # (rack, rack, metres) of every link, for the bundles between rooms
-    links = _node_links(leaves, ends, lengths, cables, record, runs)
-    uplinks = _uplinks(leaves, spines, lengths, cables, above=bool(len(cores)), record=record, runs=runs)
-    uplinks += _uplinks(spines, cores, lengths, cables, above=False, record=record, runs=runs)
+    links = _node_links(leaves, ends, lengths, cables, runs, record)
+    uplinks = _uplinks(leaves, spines, lengths, cables, runs, above=bool(len(cores)), record=record)
+    uplinks += _uplinks(spines, cores, lengths, cables, runs, above=False, record=record)
     ra, rb, metres = (np.concatenate(col) for col in zip(*runs))
     room_links = lengths.sites.room_links([h.id for h in project.halls], ra, rb, metres)
     switch_cages = _switch_modules([leaves, spines, cores])
